@@ -1,0 +1,26 @@
+# The README's two commands: `make demo` (the main job) and `make test`.
+# Both create the virtual environment and install what they need when missing.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test serve bench clean
+
+$(STAMP): requirements.txt requirements-dev.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(PY) -m webrobot.demo crawl --out demo-output
+
+serve: $(STAMP)
+	$(PY) -m webrobot.demo serve
+
+test: $(STAMP)
+	$(PY) -m pytest
+
+clean:
+	rm -rf $(VENV) demo-output build dist *.egg-info

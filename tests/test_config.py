@@ -1,0 +1,115 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from webrobot.config import (
+    ConfigError,
+    load_site_config,
+    parse_site_config,
+    parse_start_urls_argument,
+)
+
+GOOD = """
+start_urls = ["https://example.com/", "http://example.com:8080/a"]
+allowed_domains = ["Example.com"]
+allow = ["^https?://example\\\\.com/"]
+deny = ["/login"]
+depth_limit = 3
+max_pages = 10
+download_delay = 1.5
+concurrency = 2
+user_agent = "mybot/1.0"
+from = "ops@example.com"
+[settings]
+RETRY_TIMES = 5
+"""
+
+
+def test_good_config_round_trip() -> None:
+    config = parse_site_config(GOOD, "sites/x.toml", "x")
+    assert config.start_urls == ("https://example.com/", "http://example.com:8080/a")
+    assert config.allowed_domains == ("example.com",)
+    assert config.depth_limit == 3 and config.max_pages == 10
+    assert config.download_delay == 1.5 and config.concurrency == 2
+    assert config.from_ == "ops@example.com"
+    settings = config.scrapy_settings()
+    assert settings == {
+        "DEPTH_LIMIT": 3,
+        "WEBROBOT_MAX_PAGES_PER_SITE": 10,
+        "DOWNLOAD_DELAY": 1.5,
+        "CONCURRENT_REQUESTS_PER_DOMAIN": 2,
+        "USER_AGENT": "mybot/1.0",
+        "WEBROBOT_FROM": "ops@example.com",
+        "RETRY_TIMES": 5,
+    }
+
+
+def test_integer_delay_is_accepted_as_float() -> None:
+    config = parse_site_config('start_urls = ["http://a/"]\ndownload_delay = 2', "f.toml", "f")
+    assert config.download_delay == 2.0
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "fragment"),
+    [
+        ('start_urls = ["http://a/"]\nstart_url = 1', "start_url", "unknown key"),
+        ("depth_limit = 1", "start_urls", "required"),
+        ('start_urls = "http://a/"', "start_urls", "list of strings"),
+        ("start_urls = []", "start_urls", "at least one URL"),
+        ('start_urls = ["ftp://a/"]', "start_urls", "http:// or https://"),
+        ('start_urls = ["/relative"]', "start_urls", "http:// or https://"),
+        ('start_urls = ["http://a:99999/"]', "start_urls", "http(s) URL"),
+        ('start_urls = ["http://a/"]\nallowed_domains = ["http://a/"]', "allowed_domains", "bare domain"),
+        ('start_urls = ["http://a/"]\ndeny = ["("]', "deny", "regular expression"),
+        ('start_urls = ["http://a/"]\nallow = [1]', "allow", "list of strings"),
+        ('start_urls = ["http://a/"]\ndepth_limit = -1', "depth_limit", ">= 0"),
+        ('start_urls = ["http://a/"]\ndepth_limit = "3"', "depth_limit", ">= 0"),
+        ('start_urls = ["http://a/"]\nmax_pages = true', "max_pages", ">= 0"),
+        ('start_urls = ["http://a/"]\ndownload_delay = -0.5', "download_delay", ">= 0"),
+        ('start_urls = ["http://a/"]\nconcurrency = 0', "concurrency", ">= 1"),
+        ('start_urls = ["http://a/"]\nuser_agent = ""', "user_agent", "non-empty"),
+        ('start_urls = ["http://a/"]\nfrom = "a\\nb"', "from", "one-line"),
+        ('start_urls = ["http://a/"]\nsettings = 3', "settings", "table"),
+        ('start_urls = ["http://a/"]\n[settings]\ndownload_delay = 3', "settings.download_delay", "upper-case"),
+    ],
+)
+def test_every_error_names_file_key_and_expectation(text: str, key: str, fragment: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        parse_site_config(text, "sites/bad.toml", "bad")
+    error = info.value
+    assert error.source == "sites/bad.toml"
+    assert error.key == key
+    assert fragment in str(error)
+    assert str(error).startswith(f"sites/bad.toml: key '{key}': ")
+
+
+def test_invalid_toml_names_the_file() -> None:
+    with pytest.raises(ConfigError, match=r"^sites/bad.toml: not valid TOML"):
+        parse_site_config("start_urls = [", "sites/bad.toml", "bad")
+
+
+def test_file_name_must_make_a_spider_name() -> None:
+    with pytest.raises(ConfigError, match="spider name"):
+        parse_site_config('start_urls = ["http://a/"]', "sites/my-site.toml", "my-site")
+
+
+def test_load_from_disk_errors(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="cannot be read"):
+        load_site_config(tmp_path / "missing.toml")
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(b"\xff\xfe\x00start_urls")
+    with pytest.raises(ConfigError, match="UTF-8"):
+        load_site_config(binary)
+    good = tmp_path / "good_site.toml"
+    good.write_text('start_urls = ["http://127.0.0.1:1/"]', "utf-8")
+    assert load_site_config(good).name == "good_site"
+
+
+def test_start_urls_argument() -> None:
+    assert parse_start_urls_argument(" http://a/ ,https://b/x") == ("http://a/", "https://b/x")
+    with pytest.raises(ConfigError, match="start_urls"):
+        parse_start_urls_argument(" , ")
+    with pytest.raises(ConfigError, match="'mailto:x@y'"):
+        parse_start_urls_argument("http://a/,mailto:x@y")

@@ -1,0 +1,33 @@
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.crawling import PROJECT_ROOT
+
+pytestmark = pytest.mark.slow
+
+
+def test_demo_crawl_command_end_to_end(tmp_path: Path) -> None:
+    out = tmp_path / "demo"
+    done = subprocess.run(
+        [sys.executable, "-m", "webrobot.demo", "crawl", "--port-base", "0", "--out", str(out)],
+        cwd=PROJECT_ROOT, env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)},
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "webrobot demo crawl summary" in done.stdout
+    assert "finish reason : finished" in done.stdout
+    assert (out / "items.jsonl").stat().st_size > 0
+    assert (out / "stats.json").exists() and (out / "crawl.log").exists()
+    for line in done.stdout.splitlines():
+        if line.strip().startswith("requests each demo site saw:"):
+            counts = dict(part.split() for part in line.split(":", 1)[1].split(","))
+            assert int(counts["shop"]) > 20
+            break
+    else:
+        pytest.fail("no per-site request counts in the summary")

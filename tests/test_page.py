@@ -1,0 +1,69 @@
+from __future__ import annotations
+
+import lxml.html
+
+from webrobot.page import Link, summarise_html
+
+
+def summarise(html: str, url: str = "http://site.test/dir/page.html"):
+    return summarise_html(lxml.html.document_fromstring(html), url)
+
+
+def test_title_and_relative_links() -> None:
+    page = summarise(
+        "<html><head><title> A  page\n</title></head><body>"
+        "<a href='b.html'>b</a><a href='/root'>r</a><a href='http://other.test/x#f'>o</a>"
+        "</body></html>"
+    )
+    assert page.title == "A page"
+    assert [link.url for link in page.links] == [
+        "http://site.test/dir/b.html",
+        "http://site.test/root",
+        "http://other.test/x",
+    ]
+
+
+def test_base_href_is_used_even_after_links() -> None:
+    page = summarise("<html><head><base href='http://cdn.test/base/'></head><body><a href='x'>x</a></body></html>")
+    assert page.base_url == "http://cdn.test/base/"
+    assert page.links == [Link("http://cdn.test/base/x")]
+
+
+def test_relative_base_href() -> None:
+    page = summarise("<html><head><base href='/other/'></head><body><a href='x'>x</a></body></html>")
+    assert page.links == [Link("http://site.test/other/x")]
+
+
+def test_non_http_schemes_and_empty_hrefs_are_skipped() -> None:
+    page = summarise(
+        "<a href='mailto:a@b'>m</a><a href='javascript:void(0)'>j</a><a href=''>e</a>"
+        "<a href='tel:1'>t</a><a>no href</a><a href='#top'>frag</a><a href='ftp://x/'>f</a>"
+    )
+    assert page.links == [Link("http://site.test/dir/page.html")]
+
+
+def test_frames_areas_and_link_rels() -> None:
+    page = summarise(
+        "<html><head><link rel='next' href='p2'><link rel='stylesheet' href='s.css'>"
+        "<link rel='Canonical' href='/c'></head><body><map><area href='area'></map>"
+        "<iframe src='frame'></iframe></body></html>"
+    )
+    assert [link.url for link in page.links] == [
+        "http://site.test/dir/p2",
+        "http://site.test/c",
+        "http://site.test/dir/area",
+        "http://site.test/dir/frame",
+    ]
+
+
+def test_duplicates_listed_once_nofollow_only_if_every_occurrence_is() -> None:
+    page = summarise(
+        "<a href='a' rel='nofollow'>1</a><a href='a'>2</a>"
+        "<a href='b' rel='NoFollow sponsored'>3</a><a href='b#x' rel='nofollow'>4</a>"
+    )
+    assert page.links == [Link("http://site.test/dir/a", False), Link("http://site.test/dir/b", True)]
+
+
+def test_empty_document() -> None:
+    page = summarise_html(None, "http://site.test/")
+    assert page.title is None and page.links == []

@@ -1,0 +1,1 @@
+"""webrobot's ``scrapy`` commands (``COMMANDS_MODULE``)."""

@@ -1,0 +1,230 @@
+"""Per-site configuration: one TOML file per site, validated when loaded.
+
+Pure logic: no Scrapy, no network. A :class:`ConfigError` always names the file
+(or other source), the key and what was expected, so a person can fix it from
+one line of output.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+SPIDER_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+SETTING_NAME_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
+
+
+class ConfigError(ValueError):
+    """A site config (or spider argument) that cannot be used."""
+
+    def __init__(self, source: str, key: str | None, expected: str) -> None:
+        self.source = source
+        self.key = key
+        self.expected = expected
+        where = f"{source}: key '{key}'" if key else source
+        super().__init__(f"{where}: {expected}")
+
+
+def _describe(value: Any) -> str:
+    text = repr(value)
+    if len(text) > 80:
+        text = text[:77] + "..."
+    return f"{text} ({type(value).__name__})"
+
+
+def check_url(value: Any, source: str, key: str) -> str:
+    if not isinstance(value, str):
+        raise ConfigError(source, key, f"expected a URL string, got {_describe(value)}")
+    url = value.strip()
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError on a bad port
+    except ValueError as exc:
+        raise ConfigError(source, key, f"expected an http(s) URL, got {url!r}: {exc}") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ConfigError(
+            source, key, f"expected an absolute http:// or https:// URL with a host, got {url!r}"
+        )
+    return url
+
+
+def _url_list(value: Any, source: str, key: str) -> tuple[str, ...]:
+    items = _str_list(value, source, key)
+    if not items:
+        raise ConfigError(source, key, "expected at least one URL")
+    return tuple(check_url(item, source, key) for item in items)
+
+
+def _str_list(value: Any, source: str, key: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(source, key, f"expected a list of strings, got {_describe(value)}")
+    return tuple(value)
+
+
+def _domain_list(value: Any, source: str, key: str) -> tuple[str, ...]:
+    domains = _str_list(value, source, key)
+    for domain in domains:
+        if not domain or "/" in domain or " " in domain:
+            raise ConfigError(
+                source, key, f"expected bare domain names like 'example.com', got {domain!r}"
+            )
+    return tuple(d.lower() for d in domains)
+
+
+def _regex_list(value: Any, source: str, key: str) -> tuple[str, ...]:
+    patterns = _str_list(value, source, key)
+    for pattern in patterns:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise ConfigError(
+                source, key, f"expected valid regular expressions, {pattern!r} fails: {exc}"
+            ) from None
+    return patterns
+
+
+def _non_negative_int(value: Any, source: str, key: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ConfigError(
+            source, key, f"expected a whole number >= 0 (0 = no limit), got {_describe(value)}"
+        )
+    return value
+
+
+def _positive_int(value: Any, source: str, key: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(source, key, f"expected a whole number >= 1, got {_describe(value)}")
+    return value
+
+
+def _non_negative_float(value: Any, source: str, key: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+        raise ConfigError(source, key, f"expected a number of seconds >= 0, got {_describe(value)}")
+    return float(value)
+
+
+def _text(value: Any, source: str, key: str) -> str:
+    if not isinstance(value, str) or not value.strip() or "\n" in value or "\r" in value:
+        raise ConfigError(source, key, f"expected a one-line, non-empty string, got {_describe(value)}")
+    return value.strip()
+
+
+def _settings_table(value: Any, source: str, key: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ConfigError(source, key, f"expected a table of Scrapy settings, got {_describe(value)}")
+    for name in value:
+        if not SETTING_NAME_RE.match(name):
+            raise ConfigError(
+                source, f"{key}.{name}", "expected an upper-case Scrapy setting name like 'DOWNLOAD_DELAY'"
+            )
+    return dict(value)
+
+
+Validator = Callable[[Any, str, str], Any]
+
+#: TOML key -> (SiteConfig attribute, validator). Adding a key is one line here
+#: plus a field on SiteConfig.
+SCHEMA: dict[str, tuple[str, Validator]] = {
+    "start_urls": ("start_urls", _url_list),
+    "allowed_domains": ("allowed_domains", _domain_list),
+    "allow": ("allow", _regex_list),
+    "deny": ("deny", _regex_list),
+    "depth_limit": ("depth_limit", _non_negative_int),
+    "max_pages": ("max_pages", _non_negative_int),
+    "download_delay": ("download_delay", _non_negative_float),
+    "concurrency": ("concurrency", _positive_int),
+    "user_agent": ("user_agent", _text),
+    "from": ("from_", _text),
+    "settings": ("settings", _settings_table),
+}
+REQUIRED = ("start_urls",)
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    name: str
+    source: str
+    start_urls: tuple[str, ...]
+    allowed_domains: tuple[str, ...] = ()
+    allow: tuple[str, ...] = ()
+    deny: tuple[str, ...] = ()
+    depth_limit: int | None = None
+    max_pages: int | None = None
+    download_delay: float | None = None
+    concurrency: int | None = None
+    user_agent: str | None = None
+    from_: str | None = None
+    settings: Mapping[str, Any] = field(default_factory=dict)
+
+    def scrapy_settings(self) -> dict[str, Any]:
+        """The Scrapy settings this config implies (its explicit ``settings`` last)."""
+        out: dict[str, Any] = {}
+        if self.depth_limit is not None:
+            out["DEPTH_LIMIT"] = self.depth_limit
+        if self.max_pages is not None:
+            out["WEBROBOT_MAX_PAGES_PER_SITE"] = self.max_pages
+        if self.download_delay is not None:
+            out["DOWNLOAD_DELAY"] = self.download_delay
+        if self.concurrency is not None:
+            out["CONCURRENT_REQUESTS_PER_DOMAIN"] = self.concurrency
+        if self.user_agent is not None:
+            out["USER_AGENT"] = self.user_agent
+        if self.from_ is not None:
+            out["WEBROBOT_FROM"] = self.from_
+        out.update(self.settings)
+        return out
+
+
+def parse_site_config(text: str, source: str, name: str) -> SiteConfig:
+    """Validate TOML text; ``source`` names it in errors (usually the file path)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(source, None, f"not valid TOML: {exc}") from None
+    return site_config_from_mapping(data, source, name)
+
+
+def site_config_from_mapping(data: Mapping[str, Any], source: str, name: str) -> SiteConfig:
+    if not SPIDER_NAME_RE.match(name):
+        raise ConfigError(
+            source, None, f"the file name must make a spider name (letters, digits, '_'), got {name!r}"
+        )
+    for key in data:
+        if key not in SCHEMA:
+            raise ConfigError(source, key, f"unknown key; expected one of: {', '.join(sorted(SCHEMA))}")
+    for key in REQUIRED:
+        if key not in data:
+            raise ConfigError(source, key, "missing; this key is required")
+    values: dict[str, Any] = {}
+    for key, raw in data.items():
+        attr, validator = SCHEMA[key]
+        values[attr] = validator(raw, source, key)
+    known = {f.name for f in fields(SiteConfig)}
+    assert set(values) <= known
+    return SiteConfig(name=name, source=source, **values)
+
+
+def load_site_config(path: str | Path) -> SiteConfig:
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(str(path), None, f"cannot be read: {exc.strerror or exc}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(str(path), None, f"expected UTF-8 text: {exc}") from None
+    return parse_site_config(text, str(path), path.stem)
+
+
+def parse_start_urls_argument(value: str, source: str = "spider argument") -> tuple[str, ...]:
+    """``-a start_urls=URL[,URL...]`` -> validated URLs."""
+    urls = [part.strip() for part in value.split(",") if part.strip()]
+    if not urls:
+        raise ConfigError(source, "start_urls", "expected one or more comma-separated URLs")
+    return tuple(check_url(url, source, "start_urls") for url in urls)

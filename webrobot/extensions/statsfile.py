@@ -1,0 +1,51 @@
+"""Write the crawl's final stats as JSON (``WEBROBOT_STATS_FILE``), for the demo
+summary, tests and any tool that wants numbers rather than a log to scrape."""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from scrapy import signals
+from scrapy.exceptions import NotConfigured
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
+
+    from scrapy import Spider
+    from scrapy.crawler import Crawler
+
+logger = logging.getLogger(__name__)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, int | float | str | bool) or value is None:
+        return value
+    return str(value)
+
+
+class StatsFile:
+    def __init__(self, crawler: Crawler) -> None:
+        path = crawler.settings.get("WEBROBOT_STATS_FILE")
+        if not path:
+            raise NotConfigured("WEBROBOT_STATS_FILE is not set")
+        self.path = Path(path)
+        self.crawler = crawler
+        crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler)
+
+    def spider_closed(self, spider: Spider, reason: str) -> None:
+        assert self.crawler.stats is not None
+        stats = {k: _jsonable(v) for k, v in self.crawler.stats.get_stats().items()}
+        stats.setdefault("finish_reason", reason)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.write_text(json.dumps(stats, indent=1, sort_keys=True), encoding="utf-8")
+        logger.info("Stats written to %s", self.path)

@@ -1,0 +1,1 @@
+"""webrobot's downloader middlewares (thin Scrapy glue around pure policy modules)."""

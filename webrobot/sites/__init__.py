@@ -1,0 +1,1 @@
+"""Per-site configs: one ``<spider name>.toml`` each (package data)."""

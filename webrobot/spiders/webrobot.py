@@ -1,0 +1,149 @@
+"""The generic breadth-first site spider, and the base of every per-site spider."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import AsyncIterator, Iterator
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import scrapy
+from scrapy.http import HtmlResponse, Request
+
+from webrobot.config import (
+    ConfigError,
+    SiteConfig,
+    load_site_config,
+    parse_start_urls_argument,
+)
+from webrobot.items import PageItem
+from webrobot.page import summarise_html
+from webrobot.scope import SiteScope
+from webrobot.sitekey import site_key
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
+
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
+    from scrapy.settings import BaseSettings
+
+logger = logging.getLogger(__name__)
+
+
+def _header(response: Response | Request, name: str) -> str | None:
+    value = response.headers.get(name)
+    return value.decode("latin-1") if value is not None else None
+
+
+class WebrobotSpider(scrapy.Spider):
+    """``scrapy crawl webrobot -a start_urls=URL[,URL...]`` or ``-a config=PATH``.
+
+    Per-site spiders are subclasses with :attr:`site_config` set.
+    """
+
+    name = "webrobot"
+    site_config: ClassVar[SiteConfig | None] = None
+
+    def __init__(
+        self,
+        *args: Any,
+        start_urls: str | None = None,
+        config: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.config_error: ConfigError | None = None
+        self.config: SiteConfig | None = type(self).site_config
+        urls: tuple[str, ...] = ()
+        try:
+            if config is not None:
+                self.config = load_site_config(config)
+            if self.config is not None:
+                urls = self.config.start_urls
+            if start_urls is not None:
+                urls = parse_start_urls_argument(start_urls)
+            if not urls:
+                raise ConfigError(
+                    "spider arguments",
+                    "start_urls",
+                    "expected -a start_urls=URL[,URL...] or -a config=PATH of a site config",
+                )
+        except ConfigError as exc:
+            self.config_error = exc
+        self.start_urls = list(urls)
+        cfg = self.config
+        self.scope = SiteScope(
+            start_urls=self.start_urls,
+            allowed_domains=cfg.allowed_domains if cfg else (),
+            allow=cfg.allow if cfg else (),
+            deny=cfg.deny if cfg else (),
+        )
+
+    @classmethod
+    def update_settings(cls, settings: BaseSettings) -> None:
+        super().update_settings(settings)
+        if cls.site_config is not None:
+            _apply_config_settings(cls.site_config, settings)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> Self:
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        if spider.config_error is not None:
+            return spider
+        # A config given as an argument applies like a per-site spider's own;
+        # settings are still unfrozen here (Scrapy >= 2.11).
+        if spider.config is not None and spider.config is not cls.site_config:
+            _apply_config_settings(spider.config, crawler.settings)
+        return spider
+
+    async def start(self) -> AsyncIterator[Any]:
+        if self.config_error is not None:
+            # One clear line instead of a traceback: the crawl ends at once.
+            logger.error("webrobot cannot start: %s", self.config_error)
+            self.crawler.stats.set_value("webrobot/config_error", str(self.config_error))
+            raise scrapy.exceptions.CloseSpider("config_error")
+        for url in self.start_urls:
+            yield Request(url, callback=self.parse)
+
+    def parse(self, response: Response, **kwargs: Any) -> Iterator[Any]:
+        stats = self.crawler.stats
+        if not isinstance(response, HtmlResponse):
+            stats.inc_value("webrobot/page/non_html")
+            return
+        try:
+            root = response.selector.root
+        except Exception as exc:  # lxml refuses some inputs outright
+            logger.warning("Unparsable HTML at %s: %s", response.url, exc)
+            stats.inc_value("webrobot/page/unparsable")
+            root = None
+        page = summarise_html(root, response.url)
+        content_type = (_header(response, "Content-Type") or "").split(";")[0].strip().lower()
+        yield PageItem(
+            url=response.url,
+            status=response.status,
+            depth=response.meta.get("depth", 0),
+            referer=_header(response.request, "Referer") if response.request else None,
+            fetched_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            content_type=content_type,
+            title=page.title,
+            md5=hashlib.md5(response.body, usedforsecurity=False).hexdigest(),
+            meta_robots=list(response.meta.get("robots", ())),
+        )
+        for link in page.links:
+            yield Request(link.url, callback=self.parse)
+
+
+def _apply_config_settings(config: SiteConfig, settings: BaseSettings) -> None:
+    settings.setdict(config.scrapy_settings(), priority="spider")
+    slot: dict[str, Any] = {}
+    if config.download_delay is not None:
+        slot["delay"] = config.download_delay
+    if config.concurrency is not None:
+        slot["concurrency"] = config.concurrency
+    if slot:
+        slots = dict(settings.getdict("DOWNLOAD_SLOTS"))
+        for url in config.start_urls:
+            slots.setdefault(site_key(url), dict(slot))
+        settings.set("DOWNLOAD_SLOTS", slots, priority="spider")

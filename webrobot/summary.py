@@ -1,0 +1,50 @@
+"""A few human-readable lines from a crawl's final stats. Pure logic."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+#: stat key -> reason shown to a person; every key under webrobot/url/refused/ is added
+REFUSAL_KEYS = {
+    "robotstxt/forbidden": "robots.txt disallows",
+    "webrobot/robots/deferred_gave_up": "robots.txt never answered",
+    "webrobot/meta/noindex": "noindex (no item)",
+    "webrobot/meta/nofollow": "nofollow (links not followed)",
+    "webrobot/dupes/content": "duplicate content",
+    "webrobot/dupes/links_suppressed": "links of duplicates",
+    "urllength/request_ignored_count": "URL too long",
+}
+REFUSED_PREFIX = "webrobot/url/refused/"
+
+
+def refusals(stats: Mapping[str, Any]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for key, value in stats.items():
+        if not isinstance(value, int):
+            continue
+        if key.startswith(REFUSED_PREFIX):
+            out[key[len(REFUSED_PREFIX):].replace("_", " ")] = value
+        elif REFUSAL_KEYS.get(key):
+            out[REFUSAL_KEYS[key]] = value  # type: ignore[index]
+    return dict(sorted(out.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def summary_lines(stats: Mapping[str, Any], items: int | None = None) -> list[str]:
+    pages = stats.get("downloader/response_count", 0)
+    robots = stats.get("robotstxt/response_count", stats.get("webrobot/robots/fetched", 0))
+    lines = [
+        f"finish reason : {stats.get('finish_reason', '?')}",
+        f"responses     : {pages} (robots.txt: {robots})",
+        f"items         : {items if items is not None else stats.get('item_scraped_count', 0)}",
+        f"items dropped : {stats.get('item_dropped_count', 0)}",
+        f"errors        : {stats.get('log_count/ERROR', 0)}",
+    ]
+    refused = refusals(stats)
+    if refused:
+        lines.append("refused / held back by reason:")
+        width = max(len(r) for r in refused)
+        lines.extend(f"  {reason:<{width}} : {count}" for reason, count in refused.items())
+    else:
+        lines.append("refused       : nothing")
+    return lines
