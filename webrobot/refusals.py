@@ -1,0 +1,45 @@
+"""One way for every component to refuse a request: counted by reason, logged
+so a person can follow it (first refusal per site and reason at INFO, the rest
+at DEBUG), and announced with the ``request_refused`` signal for the report."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from scrapy.exceptions import IgnoreRequest
+
+from webrobot import signals
+from webrobot.sitekey import site_key
+
+if TYPE_CHECKING:
+    from scrapy import Request
+    from scrapy.crawler import Crawler
+
+logger = logging.getLogger(__name__)
+STATS_PREFIX = "webrobot/url/refused/"
+
+
+class Refuser:
+    def __init__(self, crawler: Crawler, stats_prefix: str = STATS_PREFIX) -> None:
+        self.crawler = crawler
+        self.stats_prefix = stats_prefix
+        self._announced: set[tuple[str, str]] = set()
+
+    def refuse(self, request: Request, reason: str, detail: str = "") -> IgnoreRequest:
+        """Count, log and signal one refusal; returns the exception to raise."""
+        site = site_key(request.url)
+        assert self.crawler.stats is not None
+        self.crawler.stats.inc_value(self.stats_prefix + reason)
+        if (site, reason) not in self._announced:
+            self._announced.add((site, reason))
+            logger.info(
+                "Refusing %s URLs of %s (first: %s)%s; further ones are logged at DEBUG",
+                reason, site, request.url[:200], f": {detail}" if detail else "",
+            )  # fmt: skip
+        else:
+            logger.debug("Refused (%s): %s", reason, request.url[:200])
+        self.crawler.signals.send_catch_log(
+            signal=signals.request_refused, request=request, reason=reason, site=site
+        )
+        return IgnoreRequest(f"webrobot refused {request.url[:200]}: {reason}")
