@@ -5,7 +5,10 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test serve bench clean
+# Debian packages the tests use, as command=package pairs (installed when missing).
+SYSTEM_DEPS ?=
+
+.PHONY: demo test serve bench clean system-deps
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -19,7 +22,10 @@ demo: $(STAMP)
 serve: $(STAMP)
 	$(PY) -m webrobot.demo serve
 
-test: $(STAMP)
+system-deps:
+	bash scripts/system-deps.sh $(SYSTEM_DEPS)
+
+test: $(STAMP) system-deps
 	$(PY) -m pytest
 
 clean:
