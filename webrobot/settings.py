@@ -62,10 +62,18 @@ WEBROBOT_SCOPE_ENABLED = True
 #: Pages a site may have downloaded (0: no budget); set per site by max_pages.
 WEBROBOT_MAX_PAGES_PER_SITE = 0
 
+# --- What pages say about themselves ---------------------------------------
+#: Read and obey <meta name="robots">, <meta name="webrobot"> and X-Robots-Tag.
+WEBROBOT_META_ROBOTS_ENABLED = True
+#: Do not request links marked rel="nofollow" (every occurrence on the page).
+WEBROBOT_HONOR_REL_NOFOLLOW = True
+
 # --- Output ---------------------------------------------------------------
 FEED_EXPORT_ENCODING = "utf-8"
 #: Write the final stats as JSON to this path (empty: don't).
 WEBROBOT_STATS_FILE = ""
+#: Put the decoded body text in each item's ``body`` field (never for noarchive pages).
+WEBROBOT_STORE_BODY = False
 
 # --- Components -----------------------------------------------------------
 DOWNLOADER_MIDDLEWARES = {
@@ -73,6 +81,8 @@ DOWNLOADER_MIDDLEWARES = {
     "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware": None,
     "webrobot.middlewares.scope.SiteScopeMiddleware": 50,
     "webrobot.middlewares.identity.FromHeaderMiddleware": 410,
+    # After decompression (590), redirects (600) and retries (550): final bodies only.
+    "webrobot.middlewares.metarobots.MetaRobotsMiddleware": 540,
 }
 EXTENSIONS = {
     "webrobot.extensions.statsfile.StatsFile": 900,

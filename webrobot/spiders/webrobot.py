@@ -18,6 +18,7 @@ from webrobot.config import (
     parse_start_urls_argument,
 )
 from webrobot.items import PageItem
+from webrobot.middlewares.metarobots import page_rules
 from webrobot.page import summarise_html
 from webrobot.scope import SiteScope
 from webrobot.sitekey import site_key
@@ -119,8 +120,9 @@ class WebrobotSpider(scrapy.Spider):
             stats.inc_value("webrobot/page/unparsable")
             root = None
         page = summarise_html(root, response.url)
+        rules = page_rules(self.crawler, response)  # noindex, nofollow, noarchive, rel=nofollow
         content_type = (_header(response, "Content-Type") or "").split(";")[0].strip().lower()
-        yield PageItem(
+        item = PageItem(
             url=response.url,
             status=response.status,
             depth=response.meta.get("depth", 0),
@@ -130,8 +132,11 @@ class WebrobotSpider(scrapy.Spider):
             title=page.title,
             md5=hashlib.md5(response.body, usedforsecurity=False).hexdigest(),
             meta_robots=list(response.meta.get("robots", ())),
+            body=response.text if rules.store_body else None,
         )
-        for link in page.links:
+        if rules.index:
+            yield item
+        for link in rules.links(page.links):
             yield Request(link.url, callback=self.parse)
 
 
