@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -216,8 +217,11 @@ def test_requests_per_minute_throttle_delays_but_loses_nothing(make_site: MakeSi
     assert result.returncode == 0, result.stderr
     assert sorted(pages_requested(site)) == ["/", "/p0", "/p1", "/p2", "/p3"], "delayed, not lost"
     starts = sorted(hit.started for hit in site.hits)
-    gaps = [b - a for a, b in zip(starts, starts[1:])]
-    assert min(gaps) >= 0.4 - 0.02, gaps  # 150 per minute: one start every 0.4 s
+    gaps = [b - a for a, b in pairwise(starts)]
+    # 150 per minute: one start every 0.4 s (the slack is for a loaded machine:
+    # the server sees a request a little after the downloader starts it).
+    assert min(gaps) >= 0.3, gaps
+    assert starts[-1] - starts[0] >= 5 * 0.4 - 0.05, gaps
 
 
 def test_demo_shop_traps_end_to_end(tmp_path: Path) -> None:
