@@ -61,6 +61,23 @@ DOWNLOADER = "webrobot.downloader.SiteDownloader"
 WEBROBOT_SCOPE_ENABLED = True
 #: Pages a site may have downloaded (0: no budget); set per site by max_pages.
 WEBROBOT_MAX_PAGES_PER_SITE = 0
+#: Requests one site may get per minute, on top of DOWNLOAD_DELAY/AutoThrottle (0: no cap).
+WEBROBOT_MAX_REQUESTS_PER_SITE_PER_MINUTE = 0
+
+# --- Spider traps and URL hygiene -----------------------------------------
+#: Dedupe on the canonical URL with the site config's alias rules.
+REQUEST_FINGERPRINTER_CLASS = "webrobot.fingerprinter.CanonicalRequestFingerprinter"
+WEBROBOT_TRAPS_ENABLED = True
+#: Longest URL requested (Scrapy's setting, checked downloader-side here; 0: no limit).
+URLLENGTH_LIMIT = 2083
+#: Seconds between "URL too long" warnings for one site.
+WEBROBOT_TOO_LONG_WARNING_INTERVAL = 60.0
+#: Times one path segment may occur in a URL (0: no limit).
+WEBROBOT_MAX_SEGMENT_REPEATS = 2
+#: Path segments a URL may have (0: no limit).
+WEBROBOT_MAX_PATH_SEGMENTS = 32
+#: Sites and URL patterns never requested: a list, or a file path (one entry per line).
+WEBROBOT_BLOCKLIST: list[str] = []
 
 # --- What pages say about themselves ---------------------------------------
 #: Read and obey <meta name="robots">, <meta name="webrobot"> and X-Robots-Tag.
@@ -80,9 +97,20 @@ DOWNLOADER_MIDDLEWARES = {
     # Scrapy's offsite filter knows hosts, not sites (ports); ours replaces it.
     "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware": None,
     "webrobot.middlewares.scope.SiteScopeMiddleware": 50,
+    "webrobot.middlewares.blocklist.BlocklistMiddleware": 55,
+    "webrobot.middlewares.traps.UrlTrapMiddleware": 60,
     "webrobot.middlewares.identity.FromHeaderMiddleware": 410,
     # After decompression (590), redirects (600) and retries (550): final bodies only.
     "webrobot.middlewares.metarobots.MetaRobotsMiddleware": 540,
+    # Late: spend a page only when robots.txt, redirects and retries have decided.
+    "webrobot.middlewares.budget.PageBudgetMiddleware": 800,
+}
+SPIDER_MIDDLEWARES = {
+    # URL length is checked downloader-side (start requests and redirects too).
+    "scrapy.spidermiddlewares.urllength.UrlLengthMiddleware": None,
+    # Same depth bookkeeping, but refusals are counted per site and reason.
+    "scrapy.spidermiddlewares.depth.DepthMiddleware": None,
+    "webrobot.spidermiddlewares.depth.DepthLimitMiddleware": 900,
 }
 EXTENSIONS = {
     "webrobot.extensions.statsfile.StatsFile": 900,

@@ -14,7 +14,6 @@ REFUSAL_KEYS = {
     "webrobot/meta/rel_nofollow": "rel=nofollow links",
     "webrobot/dupes/content": "duplicate content",
     "webrobot/dupes/links_suppressed": "links of duplicates",
-    "urllength/request_ignored_count": "URL too long",
 }
 REFUSED_PREFIX = "webrobot/url/refused/"
 
