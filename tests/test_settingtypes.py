@@ -1,5 +1,5 @@
 """Settings given as text (``-s``, Scrapyd's ``setting=``): checked against the
-type of their defaults and reported in one line."""
+type of their defaults, reported in one line, and applied over site configs."""
 
 from __future__ import annotations
 
@@ -10,7 +10,10 @@ import pytest
 from scrapy.settings import Settings
 
 from tests.crawling import scrapy_command
+from webrobot import settings as project_settings
+from webrobot.config import parse_site_config
 from webrobot.settingtypes import setting_value_problem
+from webrobot.spiderloader import SiteSpiderLoader
 
 
 @pytest.mark.parametrize(
@@ -72,3 +75,32 @@ def test_crawl_refuses_badly_typed_settings_in_one_line_each(tmp_path: Path) -> 
     errors = [line for line in text.splitlines() if " ERROR: " in line]
     assert len(errors) == 2 and "webrobot cannot start: setting DEPTH_LIMIT='abc'" in errors[0]
     assert "Traceback" not in text and "Spider opened" not in text
+
+
+def _settings_for(toml: str, **cmdline: str) -> Settings:
+    config = parse_site_config(toml, "site.toml", "site")
+    settings = Settings()
+    settings.setmodule(project_settings, priority="project")
+    settings.setdict(cmdline, priority="cmdline")
+    SiteSpiderLoader.spider_for(config).update_settings(settings)
+    return settings
+
+
+CONFIG = 'start_urls = ["http://127.0.0.1:9/"]\ndownload_delay = 0\nconcurrency = 2\n'
+
+
+def test_config_sets_the_slot_of_its_site() -> None:
+    settings = _settings_for(CONFIG)
+    assert settings.getfloat("DOWNLOAD_DELAY") == 0
+    assert settings.getdict("DOWNLOAD_SLOTS")["http://127.0.0.1:9"] == {"delay": 0.0, "concurrency": 2}
+
+
+def test_command_line_delay_beats_the_configs_slot() -> None:
+    """A slot entry outranks DOWNLOAD_DELAY, so -s DOWNLOAD_DELAY=0.5 (Scrapyd's
+    setting=) must keep the config's delay out of the slot to take effect."""
+    settings = _settings_for(CONFIG, DOWNLOAD_DELAY="0.5")
+    assert settings.getfloat("DOWNLOAD_DELAY") == 0.5
+    assert settings.getdict("DOWNLOAD_SLOTS")["http://127.0.0.1:9"] == {"concurrency": 2}
+    settings = _settings_for(CONFIG, DOWNLOAD_DELAY="0.5", CONCURRENT_REQUESTS_PER_DOMAIN="1")
+    assert "http://127.0.0.1:9" not in settings.getdict("DOWNLOAD_SLOTS")
+    assert settings.getint("CONCURRENT_REQUESTS_PER_DOMAIN") == 1
