@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import scrapy
 from scrapy.http import HtmlResponse, Request
+from scrapy.settings import SETTINGS_PRIORITIES
 
 from webrobot.config import (
     ConfigError,
@@ -142,10 +143,15 @@ class WebrobotSpider(scrapy.Spider):
 
 def _apply_config_settings(config: SiteConfig, settings: BaseSettings) -> None:
     settings.setdict(config.scrapy_settings(), priority="spider")
+    # A slot entry outranks DOWNLOAD_DELAY and CONCURRENT_REQUESTS_PER_DOMAIN, so
+    # leave it out where -s (or Scrapyd's setting=) gave that setting: it must win.
+    def overridden(name: str) -> bool:
+        return (settings.getpriority(name) or 0) > SETTINGS_PRIORITIES["spider"]
+
     slot: dict[str, Any] = {}
-    if config.download_delay is not None:
+    if config.download_delay is not None and not overridden("DOWNLOAD_DELAY"):
         slot["delay"] = config.download_delay
-    if config.concurrency is not None:
+    if config.concurrency is not None and not overridden("CONCURRENT_REQUESTS_PER_DOMAIN"):
         slot["concurrency"] = config.concurrency
     if slot:
         slots = dict(settings.getdict("DOWNLOAD_SLOTS"))

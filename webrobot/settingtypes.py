@@ -1,0 +1,50 @@
+"""Check setting values given as text against the type of their defaults.
+
+``-s NAME=VALUE`` and Scrapyd's ``setting=NAME=VALUE`` always arrive as strings.
+Components read them with typed getters (``getint``, ``getfloat``, ``getbool``),
+which turn ``"0.5"`` into ``0.5`` but raise ``ValueError`` deep in the engine's
+start-up on text that does not parse: a traceback wall in the job log. :func:`setting_value_problem` finds such values before a crawl starts, so
+the crawl command can stop with one line naming the setting.
+
+The rules follow Scrapy's getters, judged by the type of the default value:
+
+* ``bool``: what ``getbool`` accepts (an integer, ``True``/``true``/``False``/``false``);
+* ``int`` or ``float``: any number ``float()`` parses. Several Scrapy settings
+  have an integer default but are read with ``getfloat`` (``DOWNLOAD_TIMEOUT``,
+  ``CLOSESPIDER_TIMEOUT``), so ``"7.5"`` is accepted for an integer default;
+* anything else is not checked: text; lists (``getlist`` splits any text on
+  commas); dicts (Scrapy itself refuses ``-s`` text that is not a JSON object
+  with a one-line usage error); settings without a default.
+
+Pure logic: no Scrapy.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+BOOL_WORDS = frozenset({"True", "true", "False", "false"})
+
+
+def _is_int(text: str) -> bool:
+    try:
+        int(text)
+    except ValueError:
+        return False
+    return True
+
+
+def setting_value_problem(value: Any, default: Any) -> str | None:
+    """What is wrong with ``value`` for a setting whose default is ``default``, or None."""
+    if not isinstance(value, str):
+        return None  # already typed (a settings module, a site config)
+    if isinstance(default, bool):  # before int: bool is an int
+        if _is_int(value) or value in BOOL_WORDS:
+            return None
+        return f"expected true/false or 1/0 (default {default!r})"
+    if isinstance(default, int | float):
+        try:
+            float(value)
+        except ValueError:
+            return f"expected a number (default {default!r})"
+    return None
