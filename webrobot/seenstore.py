@@ -80,6 +80,11 @@ def _le(values: array[int]) -> Section:
     return swapped
 
 
+def _zeros(n: int) -> array[int]:
+    """n zeroed 64-bit slots, built without a temporary n*8-byte buffer (lower peak memory)."""
+    return array("Q", [0]) * n
+
+
 def _array_from(typecode: str, data: Section) -> array[int]:
     values = array(typecode)
     values.frombytes(data)
@@ -101,8 +106,8 @@ class ExactStore:
 
     def __init__(self, *, values: bool = False, slots: int = MIN_SLOTS) -> None:
         slots = max(int(slots), self.MIN_SLOTS)
-        self._keys = array("Q", bytes(8 * slots))
-        self._values: array[int] | None = array("Q", bytes(8 * slots)) if values else None
+        self._keys = _zeros(slots)
+        self._values: array[int] | None = _zeros(slots) if values else None
         self._count = 0
         self._limit = int(slots * self.MAX_LOAD)
 
@@ -173,8 +178,8 @@ class ExactStore:
     def _grow(self) -> None:
         old_keys, old_values = self._keys, self._values
         slots = int(len(old_keys) * self.GROWTH)
-        self._keys = keys = array("Q", bytes(8 * slots))
-        self._values = values = array("Q", bytes(8 * slots)) if old_values is not None else None
+        self._keys = keys = _zeros(slots)
+        self._values = values = _zeros(slots) if old_values is not None else None
         self._limit = int(slots * self.MAX_LOAD)
         for j, digest in enumerate(old_keys):
             if not digest:
