@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -82,3 +83,14 @@ def test_seen_fingerprints_survive_a_resume(tmp_path: Path, store: str) -> None:
         resumed.process_item(item("http://a.test/a-again", b"A"))
     kept = item("http://a.test/b", b"B")
     assert resumed.process_item(kept) is kept
+
+
+def test_resume_keeps_the_jobs_content_store_kind(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    pipeline = make_pipeline(JOBDIR=str(tmp_path))
+    pipeline.process_item(item("http://a.test/a", b"A"))
+    pipeline.close_spider()
+    with caplog.at_level(logging.WARNING):
+        resumed = make_pipeline(JOBDIR=str(tmp_path), WEBROBOT_CONTENT_STORE="bloom")
+    assert "WEBROBOT_CONTENT_STORE=bloom applies to new jobs" in caplog.text
+    with pytest.raises(DropItem, match="as http://a.test/a"):
+        resumed.process_item(item("http://a.test/b", b"A"))

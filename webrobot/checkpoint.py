@@ -48,13 +48,16 @@ class StoreCheckpoint:
             clean = read_header(self.path).get("clean", True)
         except StoreFileError as exc:
             aside = self.path.with_name(self.path.name + ".bad")
-            os.replace(self.path, aside)
+            try:
+                os.replace(self.path, aside)  # kept for a person to look at, not overwritten
+                kept = f"the file is kept as {aside}"
+            except OSError as move_error:
+                kept = f"the file could not be set aside: {move_error}"
             assert self.crawler.stats is not None
             self.crawler.stats.inc_value("webrobot/dupes/checkpoint_unreadable")
             logger.error(
-                "Cannot resume the %s: %s. Starting with an empty one (the file is kept as %s).",
-                self.what, exc, aside,
-            )  # fmt: skip
+                "Cannot resume the %s: %s. Starting with an empty one (%s).", self.what, exc, kept
+            )
             return None
         if not clean:
             logger.warning(

@@ -89,6 +89,11 @@ class ContentDupes:
         self.checkpoint = StoreCheckpoint(crawler, CONTENT_STORE_FILE, "content fingerprints")
         loaded = self.checkpoint.load()
         if isinstance(loaded, FirstSeenIndex):
+            if loaded.store.kind != store.kind:
+                logger.warning(
+                    "This job's content store is %s; WEBROBOT_CONTENT_STORE=%s applies to new jobs",
+                    loaded.store.kind, store.kind,
+                )  # fmt: skip
             self.index = loaded
         elif loaded is not None:
             logger.error("%s holds no content index; starting with an empty one", self.checkpoint.path)
