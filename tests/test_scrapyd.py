@@ -372,16 +372,13 @@ def test_site_job_log_is_clean(session: Session) -> None:
     assert re.search(r"'robotstxt/forbidden': [1-9]", job.log), "robots.txt refusals are counted"
 
 
-# Needs issue 6 (DuplicateContentPipeline): until it is merged both URLs of the
-# widget page yield an item. The lead removes this marker when merging issue 6.
-@pytest.mark.xfail(reason="needs issue 6 DuplicateContentPipeline", strict=True)
 def test_site_job_drops_duplicate_content(session: Session) -> None:
     items = session.jobs["shop"].items
     md5s = [item["md5"] for item in items]
     assert len(md5s) == len(set(md5s)), "one item per distinct body"
     widget = {session.shop.url("/products/widget.html"), session.shop.url("/print/widget.html")}
     assert len([item for item in items if item["url"] in widget]) == 1
-    assert len(items) == 4
+    assert len(items) == 3, "home, about and one of the two widget URLs"
 
 
 def test_settings_from_scrapyd_are_typed_and_beat_the_config(session: Session) -> None:

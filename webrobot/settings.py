@@ -57,6 +57,22 @@ REDIRECT_MAX_TIMES = 10
 LOGSTATS_INTERVAL = 60.0
 DOWNLOADER = "webrobot.downloader.SiteDownloader"
 
+# --- Duplicates: content fingerprints and visited URLs --------------------
+#: Drop items of content already seen and do not follow those pages' links.
+WEBROBOT_DUPES_ENABLED = True
+#: "body": MD5 of the body bytes; "text": MD5 of the visible text (see README).
+WEBROBOT_FINGERPRINT = "body"
+#: Content fingerprint store: "exact" (keeps each first URL) or "bloom".
+WEBROBOT_CONTENT_STORE = "exact"
+DUPEFILTER_CLASS = "webrobot.dupefilter.SeenUrlFilter"
+#: Visited-URL store: "exact" (64-bit digests) or "bloom" (presence bits).
+WEBROBOT_SEEN_STORE = "exact"
+#: Bloom stores are sized for this many keys at this false-positive rate.
+WEBROBOT_SEEN_CAPACITY = 1_000_000
+WEBROBOT_SEEN_ERROR_RATE = 0.01
+#: With JOBDIR, also checkpoint the stores every N seconds (0: only at a clean close).
+WEBROBOT_SEEN_CHECKPOINT_INTERVAL = 0.0
+
 # --- Crawl scope and budgets ---------------------------------------------
 WEBROBOT_SCOPE_ENABLED = True
 #: Pages a site may have downloaded (0: no budget); set per site by max_pages.
@@ -111,6 +127,11 @@ SPIDER_MIDDLEWARES = {
     # Same depth bookkeeping, but refusals are counted per site and reason.
     "scrapy.spidermiddlewares.depth.DepthMiddleware": None,
     "webrobot.spidermiddlewares.depth.DepthLimitMiddleware": 900,
+    # Closest to the spider: sees its raw links, drops those of duplicate pages.
+    "webrobot.spidermiddlewares.dupes.DuplicatePageMiddleware": 960,
+}
+ITEM_PIPELINES = {
+    "webrobot.pipelines.DuplicateContentPipeline": 300,
 }
 EXTENSIONS = {
     "webrobot.extensions.statsfile.StatsFile": 900,

@@ -1,1 +1,1 @@
-"""webrobot's spider middlewares."""
+"""webrobot's spider middlewares (thin Scrapy glue around pure policy modules)."""
