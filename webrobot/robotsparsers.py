@@ -277,6 +277,8 @@ class Rfc9309Rules:
 
     def summary(self, user_agent: str) -> str:
         selected = self.select(user_agent)
+        if not self.groups:
+            return "no rules"
         if not selected.name:
             return f"{len(self.groups)} groups, none for {product_token(user_agent) or '?'}"
         allows = sum(1 for r in selected.rules if r.allow)
