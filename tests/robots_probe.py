@@ -16,9 +16,8 @@ from scrapy.exceptions import NotConfigured
 from webrobot import signals
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
-
     from scrapy.crawler import Crawler
+    from typing_extensions import Self
 
 
 class RobotsProbe:

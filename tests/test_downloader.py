@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -41,11 +42,11 @@ def test_throttled_pages_slow_the_whole_site_down(make_site: Callable[..., SiteS
 
     hits = sorted(page_hits(calm), key=lambda h: h.started)
     starts = [h.started for h in hits]
-    gaps = [b - a for a, b in zip(starts[1:], starts[2:])][:3]  # after the 1st, 2nd, 3rd 429
+    gaps = [b - a for a, b in pairwise(starts[1:])][:3]  # after the 1st, 2nd, 3rd 429
     assert gaps[0] >= 0.19 and gaps[1] >= 0.39 and gaps[2] >= 0.49, f"backoff doubles, capped: {gaps}"
     assert gaps[2] < 0.9
     assert len(hits) == 9, "home, five pages, three retries"
-    assert max(b - a for a, b in zip(starts[4:], starts[5:])) < 0.3, "a good answer ends the backoff"
+    assert max(b - a for a, b in pairwise(starts[4:])) < 0.3, "a good answer ends the backoff"
 
     quick = sorted(h.started for h in page_hits(other))
     assert quick[-1] - quick[0] < 0.9, "other sites are not slowed down"

@@ -279,7 +279,7 @@ def test_crawl_delay_and_request_rate_space_request_starts(make_site: MakeSite, 
     def gaps(site: SiteServer) -> list[float]:
         starts = sorted(h.started for h in page_hits(site))
         assert len(starts) == 5
-        return [b - a for a, b in zip(starts, starts[1:])]
+        return [b - a for a, b in itertools.pairwise(starts)]
 
     assert min(gaps(delayed)) >= 0.38
     assert 0.58 <= min(gaps(capped)) and max(gaps(capped)) < 1.5, "3600 s capped to 0.6 s"

@@ -30,10 +30,13 @@ from time import monotonic
 from typing import TYPE_CHECKING, Any
 
 from scrapy import signals as scrapy_signals
-from scrapy.core.downloader import Downloader, Slot
-from scrapy.core.downloader import _schedule_coro  # type: ignore[attr-defined]
-from scrapy.core.downloader import _slot_jitter  # type: ignore[attr-defined]
-from scrapy.core.downloader import call_later  # type: ignore[attr-defined]
+from scrapy.core.downloader import (
+    Downloader,
+    Slot,
+    _schedule_coro,  # type: ignore[attr-defined]
+    _slot_jitter,  # type: ignore[attr-defined]
+    call_later,  # type: ignore[attr-defined]
+)
 from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.misc import build_from_crawler, load_object
 
@@ -58,7 +61,9 @@ class SiteSlot(Slot):
 
     __slots__ = ("key",)
 
-    def __init__(self, concurrency: int, delay: float, jitter: float | None = None, *, key: str = "") -> None:
+    def __init__(
+        self, concurrency: int, delay: float, jitter: float | None = None, *, key: str = ""
+    ) -> None:
         super().__init__(concurrency, delay, jitter)
         self.key = key
 
@@ -66,11 +71,11 @@ class SiteSlot(Slot):
 class SiteDownloader(Downloader):
     def __init__(self, crawler: Crawler) -> None:
         super().__init__(crawler)
-        self.politeness: Politeness = build_from_crawler(
-            load_object(self.settings.get("WEBROBOT_POLITENESS_CLASS", "webrobot.politeness.SitePoliteness")),
-            crawler,
-        )
-        self._base_source = "autothrottle" if self.settings.getbool("AUTOTHROTTLE_ENABLED") else "download_delay"
+        path = self.settings.get("WEBROBOT_POLITENESS_CLASS") or "webrobot.politeness.SitePoliteness"
+        politeness_class = load_object(path)
+        self.politeness: Politeness = build_from_crawler(politeness_class, crawler)
+        throttled = self.settings.getbool("AUTOTHROTTLE_ENABLED")
+        self._base_source = "autothrottle" if throttled else "download_delay"
         self._last_source: dict[str, str] = {}
         crawler.signals.connect(self._response_downloaded, signal=scrapy_signals.response_downloaded)
         crawler.signals.connect(self._robots_resolved, signal=signals.robots_resolved)
@@ -82,9 +87,12 @@ class SiteDownloader(Downloader):
         key = self.get_slot_key(request)
         if key not in self.slots:
             slot_settings = self.per_slot_settings.get(key, {})
-            concurrency = slot_settings.get("concurrency", self.ip_concurrency or self.domain_concurrency)
+            concurrency = slot_settings.get(
+                "concurrency", self.ip_concurrency or self.domain_concurrency
+            )
             delay = slot_settings.get("delay", self._delay)
-            self.slots[key] = SiteSlot(concurrency, delay, _slot_jitter(slot_settings, self._jitter), key=key)
+            jitter = _slot_jitter(slot_settings, self._jitter)
+            self.slots[key] = SiteSlot(concurrency, delay, jitter, key=key)
             self._start_slot_gc()
         return key, self.slots[key]
 
@@ -125,5 +133,11 @@ class SiteDownloader(Downloader):
                 retry_after = parse_retry_after(value.decode("latin-1"), time.time())
         self.politeness.note_response(key, response.status, retry_after, monotonic())
 
-    def _robots_resolved(self, site: str, crawl_delay: float | None = None, crawl_delay_source: str | None = None, **kwargs: Any) -> None:
+    def _robots_resolved(
+        self,
+        site: str,
+        crawl_delay: float | None = None,
+        crawl_delay_source: str | None = None,
+        **kwargs: Any,
+    ) -> None:
         self.politeness.set_robots_delay(site, crawl_delay, crawl_delay_source)

@@ -32,9 +32,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
-
     from scrapy.crawler import Crawler
+    from typing_extensions import Self
 
 #: Page statuses that slow the whole site down.
 THROTTLE_STATUSES = frozenset({429, 503})

@@ -25,9 +25,8 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
-
     from scrapy.crawler import Crawler
+    from typing_extensions import Self
 
     from webrobot.robotspolicy import RobotsDecision
 

@@ -68,9 +68,8 @@ from scrapy.robotstxt import RobotParser
 from scrapy.utils.python import to_unicode
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
-
     from scrapy.crawler import Crawler
+    from typing_extensions import Self
 
 #: RFC 9309 2.5: crawlers must parse at least the first 500 KiB.
 DEFAULT_PARSE_LIMIT = 500 * 1024
@@ -382,9 +381,8 @@ class FirstMatchRules:
                 record.has_rules = True
                 if value:  # an empty value matches nothing
                     record.rules.append((name == "allow", _draft_normalise(value)))
-            elif name == "crawl-delay":
-                if record is not None and record.crawl_delay is None:
-                    record.crawl_delay = _crawl_delay(value)
+            elif name == "crawl-delay" and record is not None and record.crawl_delay is None:
+                record.crawl_delay = _crawl_delay(value)
             # any other field is ignored
 
     def select(self, user_agent: str) -> tuple[str, _Record] | None:
@@ -439,7 +437,7 @@ def _parse_limit(crawler: Crawler | None) -> int:
 class Rfc9309RobotParser(RobotParser):
     """``ROBOTSTXT_PARSER = "webrobot.robotsparsers.Rfc9309RobotParser"``."""
 
-    rules_class: type[Rfc9309Rules] | type[FirstMatchRules] = Rfc9309Rules
+    rules_class: type[Rfc9309Rules | FirstMatchRules] = Rfc9309Rules
 
     def __init__(self, robotstxt_body: bytes, limit: int = DEFAULT_PARSE_LIMIT) -> None:
         text, self.problems = decode_robots_body(robotstxt_body, limit)

@@ -50,7 +50,12 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
 from scrapy import signals as scrapy_signals
-from scrapy.exceptions import DontCloseSpider, IgnoreRequest, NotConfigured, StopDownload
+from scrapy.exceptions import (
+    DontCloseSpider,
+    IgnoreRequest,
+    NotConfigured,
+    StopDownload,
+)
 from scrapy.http import Request
 from scrapy.http.request import NO_CALLBACK
 from scrapy.utils.asyncio import call_later
@@ -63,18 +68,22 @@ from w3lib.url import safe_url_string
 from webrobot import robotspolicy as policy
 from webrobot import signals
 from webrobot.refusals import Refuser
+from webrobot.robotsparsers import (
+    DEFAULT_PARSE_LIMIT,
+    FirstMatchRobotParser,
+    decode_robots_body,
+    truncate_body,
+)
 from webrobot.robotspolicy import RobotsDecision
-from webrobot.robotsparsers import DEFAULT_PARSE_LIMIT, FirstMatchRobotParser, decode_robots_body, truncate_body
 from webrobot.sitekey import robots_url, site_key
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
-
     from scrapy.crawler import Crawler
     from scrapy.http import Response
     from scrapy.robotstxt import RobotParser
     from scrapy.utils.asyncio import CallLaterResult
     from twisted.python.failure import Failure
+    from typing_extensions import Self
 
     from webrobot.robotscache import RobotsCache
 
@@ -153,13 +162,16 @@ class RobotsMiddleware:
         if mode not in MATCHING_MODES:
             raise ValueError(f"WEBROBOT_ROBOTS_MATCHING must be one of {MATCHING_MODES}, got {mode!r}")
         self.parser_cls: type[RobotParser] = (
-            FirstMatchRobotParser if mode == "first-match" else load_object(settings.get("ROBOTSTXT_PARSER"))
+            FirstMatchRobotParser
+            if mode == "first-match"
+            else load_object(settings.get("ROBOTSTXT_PARSER"))
         )
         build_from_crawler(self.parser_cls, crawler, b"")  # a parser that cannot work fails now
         self.auth_policy = (settings.get("WEBROBOT_ROBOTS_AUTH_POLICY") or "disallow").strip().lower()
         if self.auth_policy not in policy.AUTH_POLICIES:
             raise ValueError(
-                f"WEBROBOT_ROBOTS_AUTH_POLICY must be one of {policy.AUTH_POLICIES}, got {self.auth_policy!r}"
+                f"WEBROBOT_ROBOTS_AUTH_POLICY must be one of {policy.AUTH_POLICIES}, "
+                f"got {self.auth_policy!r}"
             )
         self.user_agent: str = settings.get("ROBOTSTXT_USER_AGENT") or ""
         self.default_user_agent: str = settings.get("USER_AGENT") or ""
@@ -172,10 +184,8 @@ class RobotsMiddleware:
         self.backoff_max = settings.getfloat("WEBROBOT_ROBOTS_BACKOFF_MAX", 600.0)
         self.stale_max = settings.getfloat("WEBROBOT_ROBOTS_STALE_MAX", 30 * 86400.0)
         self.max_crawl_delay = settings.getfloat("WEBROBOT_ROBOTS_MAX_CRAWL_DELAY", 60.0)
-        self.cache: RobotsCache = build_from_crawler(
-            load_object(settings.get("WEBROBOT_ROBOTS_CACHE_CLASS", "webrobot.robotscache.LruRobotsCache")),
-            crawler,
-        )
+        cache_class = settings.get("WEBROBOT_ROBOTS_CACHE_CLASS", "webrobot.robotscache.LruRobotsCache")
+        self.cache: RobotsCache = build_from_crawler(load_object(cache_class), crawler)
         self.refuser = Refuser(crawler, stats_prefix="")
         self.pending: dict[str, _Pending] = {}
         self._closed = False
@@ -236,7 +246,7 @@ class RobotsMiddleware:
             reason = GAVE_UP if decision.outcome == policy.UNREACHABLE else FORBIDDEN
             raise self.refuser.refuse(request, reason, decision.reason)
         parser = self._parser(decision)
-        user_agent = self.user_agent or request.headers.get(b"User-Agent", self.default_user_agent)
+        user_agent = self.user_agent or request.headers.get(b"User-Agent") or self.default_user_agent
         if not parser.allowed(request.url, user_agent):
             raise self.refuser.refuse(request, FORBIDDEN, decision.summary)
 
@@ -248,9 +258,9 @@ class RobotsMiddleware:
         if decision is not None and decision.fresh(now):
             return decision
         pending = self.pending.get(site)
-        if pending is not None and pending.stale_mode and pending.stale is not None:
-            if pending.stale.usable_stale(now, self.stale_max):
-                return pending.stale
+        stale = pending.stale if pending is not None and pending.stale_mode else None
+        if stale is not None and stale.usable_stale(now, self.stale_max):
+            return stale
         return None
 
     def _parser(self, decision: RobotsDecision) -> RobotParser:
@@ -320,7 +330,7 @@ class RobotsMiddleware:
                 response: Response = await self.crawler.engine.download_async(request)
             except IgnoreRequest as exc:
                 return _Fetch(url, error="IgnoreRequest", detail=str(exc), hops=hops)
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - every network error defers the site
                 return _Fetch(url, error=type(exc).__name__, detail=str(exc) or repr(exc), hops=hops)
             self.stats.inc_value("robotstxt/response_count")
             self.stats.inc_value(f"robotstxt/response_status_count/{response.status}")
@@ -382,11 +392,12 @@ class RobotsMiddleware:
             self.stats.inc_value(f"webrobot/robots/status/{result.status}")
             if result.redirect_problem:
                 outcome = policy.UNAVAILABLE
-                stat = "redirect_limit" if result.redirect_problem in ("limit", "loop") else "redirect_invalid"
+                problem = result.redirect_problem
+                stat = "redirect_limit" if problem in ("limit", "loop") else "redirect_invalid"
                 self.stats.inc_value(f"webrobot/robots/{stat}")
                 logger.info(
                     "robots.txt of %s: redirect %s after %d hops (to %s); treating it as unavailable",
-                    pending.site, result.redirect_problem.replace("_", " "), result.hops, result.detail[:200],
+                    pending.site, problem.replace("_", " "), result.hops, result.detail[:200],
                 )  # fmt: skip
             else:
                 outcome = policy.classify_status(result.status, self.auth_policy)
@@ -420,23 +431,27 @@ class RobotsMiddleware:
         decision.body = body
         try:
             parser = build_from_crawler(self.parser_cls, self.crawler, body)
-        except Exception:
+        except Exception:  # any ROBOTSTXT_PARSER class; ours never raise here
             logger.exception("robots.txt of %s could not be parsed; treating it as empty", pending.site)
             self.stats.inc_value("webrobot/robots/body/unparsable")
             parser = build_from_crawler(self.parser_cls, self.crawler, b"")
         decision.parser = parser
-        self._log_problems(pending.site, parser, body, truncated or result.stopped, headers.get("content-type", ""))
+        content_type = headers.get("content-type", "")
+        self._log_problems(pending.site, parser, body, truncated or result.stopped, content_type)
         agent = self._agent()
         request_rate = getattr(parser, "request_rate", None)
         delay = policy.effective_crawl_delay(
-            parser.crawl_delay(agent), request_rate(agent) if request_rate else None, self.max_crawl_delay
+            parser.crawl_delay(agent),
+            request_rate(agent) if request_rate else None,
+            self.max_crawl_delay,
         )
         if delay is not None:
             decision.crawl_delay, decision.crawl_delay_source = delay.seconds, delay.source
             if delay.capped:
                 self.stats.inc_value("webrobot/robots/crawl_delay_capped")
                 logger.info(
-                    "robots.txt of %s asks for %s of %s s; capped to %s s (WEBROBOT_ROBOTS_MAX_CRAWL_DELAY)",
+                    "robots.txt of %s asks for %s of %s s; capped to %s s "
+                    "(WEBROBOT_ROBOTS_MAX_CRAWL_DELAY)",
                     pending.site, delay.source.replace("_", "-"), delay.declared, delay.seconds,
                 )  # fmt: skip
         summary = getattr(parser, "summary", None)
@@ -448,7 +463,9 @@ class RobotsMiddleware:
         )
         return decision
 
-    def _log_problems(self, site: str, parser: Any, body: bytes, truncated: bool, content_type: str) -> None:
+    def _log_problems(
+        self, site: str, parser: Any, body: bytes, truncated: bool, content_type: str
+    ) -> None:
         problems = getattr(parser, "problems", None)
         if problems is None:
             problems = decode_robots_body(body, 0)[1]
@@ -479,7 +496,10 @@ class RobotsMiddleware:
             pending.timer = None
         self.cache.put(site, decision)
         self.stats.inc_value(f"webrobot/robots/outcome/{decision.outcome}")
-        delay = f"; {(decision.crawl_delay_source or '').replace('_', '-')} {decision.crawl_delay:g} s" if decision.crawl_delay else ""
+        delay = ""
+        if decision.crawl_delay:
+            source = (decision.crawl_delay_source or "crawl_delay").replace("_", "-")
+            delay = f"; {source} {decision.crawl_delay:g} s"
         logger.info(
             "robots.txt of %s: %s -> %s (%s%s); next check in %s",
             site, decision.status if decision.status is not None else decision.reason, decision.outcome,
@@ -527,7 +547,11 @@ class RobotsMiddleware:
             return
         pending.stale_mode = False
         delay = deferral.failed(
-            now, base=self.backoff_base, cap=self.backoff_max, defer_max=self.defer_max, retry_after=retry_after
+            now,
+            base=self.backoff_base,
+            cap=self.backoff_max,
+            defer_max=self.defer_max,
+            retry_after=retry_after,
         )
         if delay is None:
             elapsed = deferral.elapsed(now)
