@@ -229,8 +229,10 @@ class RobotsMiddleware:
         site = site_key(request.url)
         decision = self._usable(site)
         if decision is None:
+            if self._closed:
+                raise IgnoreRequest(f"robots.txt of {site} unknown and the spider has closed")
             pending = self._pending_for(site, request)
-            if via_scheduler and not self._closed:
+            if via_scheduler:
                 meta["_robots_requeued"] = True
                 return request  # scheduled again, and held by _request_scheduled
             decision = await maybe_deferred_to_future(pending.wait())
@@ -283,8 +285,7 @@ class RobotsMiddleware:
                 if previous.outcome != policy.UNREACHABLE:
                     pending.stale = previous
             self.pending[site] = pending
-            if not self._closed:
-                self._launch(pending)
+            self._launch(pending)
         return pending
 
     def _launch(self, pending: _Pending) -> None:
