@@ -56,6 +56,28 @@ DOWNLOAD_WARNSIZE = 2 * 1024 * 1024
 REDIRECT_MAX_TIMES = 10
 LOGSTATS_INTERVAL = 60.0
 DOWNLOADER = "webrobot.downloader.SiteDownloader"
+#: Who reserves each site's next request time (shared by workers in a distributed crawl).
+WEBROBOT_POLITENESS_CLASS = "webrobot.politeness.SitePoliteness"
+WEBROBOT_POLITENESS_SITES = 100_000  # sites remembered in process (LRU; 0: no limit)
+WEBROBOT_POLITENESS_RETRY_AFTER_MAX = 600.0  # cap on a 429/503 page's Retry-After, seconds
+WEBROBOT_POLITENESS_BACKOFF_BASE = 1.0  # interval after the first 429/503, doubling while they last
+WEBROBOT_POLITENESS_BACKOFF_MAX = 60.0
+
+# --- robots.txt (webrobot.middlewares.robots) ------------------------------
+ROBOTSTXT_PARSER = "webrobot.robotsparsers.Rfc9309RobotParser"
+WEBROBOT_ROBOTS_MATCHING = "rfc9309"  # or "first-match" (the 1996 draft)
+WEBROBOT_ROBOTS_AUTH_POLICY = "disallow"  # 401/403: "disallow" the site, or "allow" (RFC 9309)
+WEBROBOT_ROBOTS_MAX_REDIRECTS = 5
+WEBROBOT_ROBOTS_PARSE_LIMIT = 500 * 1024  # bytes of robots.txt parsed (RFC 9309: >= 500 KiB)
+WEBROBOT_ROBOTS_TTL = 86400.0  # longest a decision is cached, seconds (0: no limit)
+WEBROBOT_ROBOTS_MIN_TTL = 60.0  # shortest, whatever Cache-Control says (at least 1 s)
+WEBROBOT_ROBOTS_DEFER_MAX = 3600.0  # hold an unreachable site this long, then disallow it (0: no limit)
+WEBROBOT_ROBOTS_BACKOFF_BASE = 2.0  # first retry after a failed fetch, doubling
+WEBROBOT_ROBOTS_BACKOFF_MAX = 600.0  # cap on the retry interval and on Retry-After
+WEBROBOT_ROBOTS_STALE_MAX = 30 * 86400.0  # obey expired rules while re-fetches fail (0: no limit)
+WEBROBOT_ROBOTS_MAX_CRAWL_DELAY = 60.0  # cap on Crawl-delay / Request-rate, seconds (0: no cap)
+WEBROBOT_ROBOTS_CACHE_CLASS = "webrobot.robotscache.LruRobotsCache"
+WEBROBOT_ROBOTS_CACHE_SITES = 10_000  # decisions kept in process (LRU; 0: no limit)
 
 # --- Duplicates: content fingerprints and visited URLs --------------------
 #: Drop items of content already seen and do not follow those pages' links.
@@ -115,6 +137,9 @@ DOWNLOADER_MIDDLEWARES = {
     "webrobot.middlewares.scope.SiteScopeMiddleware": 50,
     "webrobot.middlewares.blocklist.BlocklistMiddleware": 55,
     "webrobot.middlewares.traps.UrlTrapMiddleware": 60,
+    # Scrapy's parses error pages as rules, allows all on errors, caches for ever.
+    "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
+    "webrobot.middlewares.robots.RobotsMiddleware": 100,
     "webrobot.middlewares.identity.FromHeaderMiddleware": 410,
     # After decompression (590), redirects (600) and retries (550): final bodies only.
     "webrobot.middlewares.metarobots.MetaRobotsMiddleware": 540,
