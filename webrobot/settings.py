@@ -67,13 +67,34 @@ FEED_EXPORT_ENCODING = "utf-8"
 #: Write the final stats as JSON to this path (empty: don't).
 WEBROBOT_STATS_FILE = ""
 
+# --- Watching the crawl: progress line, crawl report, health checks -------
+#: Seconds between two progress lines (0: no progress line).
+WEBROBOT_PROGRESS_INTERVAL = 30.0
+#: Write report.json and report.html when the crawl ends.
+WEBROBOT_REPORT_ENABLED = True
+#: Folder of the report (empty: next to the first local items feed, else ./report).
+WEBROBOT_REPORT_DIR = ""
+#: Flag a site whose failed requests pass this share of its requests (0: no check).
+WEBROBOT_HEALTH_MAX_ERROR_RATE = 0.25
+#: Flag a site with more URLs refused as traps than this (0: no check).
+WEBROBOT_HEALTH_MAX_TRAP_REFUSALS = 100
+
+# --- Conditional re-crawls (off until HTTPCACHE_ENABLED = True) -----------
+#: Revalidate every stored page (If-None-Match / If-Modified-Since); see webrobot/recrawl.py.
+HTTPCACHE_POLICY = "webrobot.recrawl.RevalidatePolicy"
+
 # --- Components -----------------------------------------------------------
 DOWNLOADER_MIDDLEWARES = {
     # Scrapy's offsite filter knows hosts, not sites (ports); ours replaces it.
     "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware": None,
     "webrobot.middlewares.scope.SiteScopeMiddleware": 50,
     "webrobot.middlewares.identity.FromHeaderMiddleware": 410,
+    # The crawl report's taps: first (left the scheduler) and last (download errors).
+    "webrobot.middlewares.report.FrontierTapMiddleware": 1,
+    "webrobot.middlewares.report.DownloadErrorTapMiddleware": 990,
 }
 EXTENSIONS = {
     "webrobot.extensions.statsfile.StatsFile": 900,
+    "webrobot.extensions.progress.Progress": 500,
+    "webrobot.extensions.report.CrawlReport": 850,
 }
