@@ -1,10 +1,9 @@
-"""End-to-end: the crawl report and progress line of real crawls of a small
-multi-site web, checked against what each server saw, and opened in Chromium."""
+"""End-to-end: the crawl report of real crawls of a small multi-site web, checked
+against what each server saw, and opened in Chromium."""
 
 from __future__ import annotations
 
 import json
-import re
 import socket
 import threading
 from collections.abc import Callable, Iterator
@@ -168,25 +167,3 @@ def test_report_dir_setting_and_switch(make_site: Callable[..., SiteServer], tmp
     assert off.returncode == 0
     assert not list((tmp_path / "off").glob("*report*"))
     assert "Crawl report:" in on.log and "Crawl report:" not in off.log
-
-
-def test_progress_line_shows_sites_waiting_on_robots_and_refusals(
-    make_site: Callable[..., SiteServer], tmp_path: Path
-) -> None:
-    slow, other = make_site("slow"), make_site("other")
-    slow.add("/robots.txt", Reply(200, "User-agent: *\nDisallow:\n", {"Content-Type": "text/plain"}, delay=1.5))
-    slow.html("/", page("slow", other.url("/"), "/a.html"))
-    slow.add("/a.html", Reply(200, page("a"), {"Content-Type": "text/html"}, delay=0.75))  # lasts past the refusal
-    result = run_crawl(tmp_path, args={"start_urls": slow.url("/")},
-                       settings={"WEBROBOT_PROGRESS_INTERVAL": "0.25", "LOG_LEVEL": "INFO"})  # fmt: skip
-    assert result.returncode == 0
-    lines = re.findall(r"INFO: (Progress: .*)", result.log)
-    assert len(lines) >= 3, result.log[-3000:]
-    pattern = re.compile(
-        r"Progress: \d+ pages \(\d+/min\), \d+ items \(\d+/min\) \| frontier \d+ \+ \d+ in downloader"
-        r" \| sites: \d+ active, \d+ waiting robots\.txt, \d+ deferred, \d+ exhausted \| refused: .+"
-    )
-    assert all(pattern.fullmatch(line) for line in lines), lines
-    assert any("1 waiting robots.txt" in line for line in lines), "robots.txt took 1.5 s"
-    refused = [line for line in lines if "refused: none" not in line]
-    assert len(refused) == 1 and refused[0].endswith("refused: offsite 1"), "each refusal shown once"
