@@ -167,3 +167,43 @@ def test_report_dir_setting_and_switch(make_site: Callable[..., SiteServer], tmp
     assert off.returncode == 0
     assert not list((tmp_path / "off").glob("*report*"))
     assert "Crawl report:" in on.log and "Crawl report:" not in off.log
+
+
+def test_an_unwritable_report_folder_is_logged_not_fatal(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    from scrapy import Spider
+    from scrapy.utils.test import get_crawler
+
+    from webrobot.extensions.report import CrawlReport
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", "utf-8")
+    crawler = get_crawler(Spider, settings_dict={
+        "WEBROBOT_REPORT_ENABLED": True, "WEBROBOT_REPORT_DIR": str(blocker / "report")})  # fmt: skip
+    report = CrawlReport.from_crawler(crawler)
+    report.spider_closed(Spider("s"), "finished")
+    assert any("Could not write the crawl report" in r.getMessage() and r.levelname == "ERROR"
+               for r in caplog.records)  # fmt: skip
+    assert not (blocker / "report").exists()
+
+
+def test_a_scrapyd_job_gets_its_report_next_to_its_items(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
+    """Scrapyd passes FEEDS={"file:///<items_dir>/<project>/<spider>/<job>.jl": ...} with -s."""
+    from tests.crawling import scrapy_command
+
+    site = make_site()
+    site.html("/", page("home"))
+    job_dir = tmp_path / "items" / "webrobot" / "webrobot"
+    feed = (job_dir / "6487ec79947edab326d6db28a2d86511.jl").as_uri()
+    done = scrapy_command(
+        "crawl", "webrobot", "-a", f"start_urls={site.url('/')}",
+        "-s", "FEEDS=" + json.dumps({feed: {"format": "jsonlines"}}),
+        "-s", f"LOG_FILE={tmp_path / 'job.log'}", "-s", "DOWNLOAD_DELAY=0",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in job_dir.iterdir()) == [
+        "6487ec79947edab326d6db28a2d86511.jl",
+        "6487ec79947edab326d6db28a2d86511.report.html",
+        "6487ec79947edab326d6db28a2d86511.report.json",
+    ]
