@@ -3,6 +3,8 @@ downloader-middleware taps feed the per-site tally."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from scrapy import Request
 from scrapy import signals as scrapy_signals
@@ -124,6 +126,25 @@ def test_webrobot_signals_contract() -> None:
     request = Request(f"{SITE}/dup")
     send(crawler, signals.page_flagged, request=request, site=SITE, flag="duplicate")
     assert collector.tally.flag_count(collector.tally.site(SITE), "duplicate") == 1
+
+
+def test_webrobot_signals_tolerate_other_spellings() -> None:
+    """Senders written before the contract was fixed: a request instead of a site,
+    ``seconds`` or an epoch ``until`` instead of ``delay``."""
+    crawler = make_crawler()
+    collector = ReportCollector.of(crawler)
+    other = "http://other:8080"
+    send(crawler, signals.site_deferred, request=Request(f"{SITE}/x"), seconds=60)
+    send(crawler, signals.site_deferred, site=other, until=time.time() + 60)
+    send(crawler, signals.site_deferred)  # nothing to go on: ignored
+    now = collector.now()
+    assert collector.tally.site(SITE).state(now) == "deferred"
+    assert collector.tally.site(other).deferred_until == pytest.approx(now + 60, abs=5)
+    send(crawler, signals.robots_resolved, request=Request(f"{SITE}/x"), status=200)
+    assert collector.tally.site(SITE).robots.resolved
+    send(crawler, signals.page_flagged, request=Request(f"{SITE}/x"), flag="noindex")
+    assert collector.tally.site(SITE).flags_signalled == {"noindex": 1}
+    assert set(collector.tally.sites) == {SITE, other}
 
 
 def test_items_drops_and_spider_errors_by_site() -> None:

@@ -60,6 +60,14 @@ def _is_robots(request: Request) -> bool:
     return is_robots_fetch(urlparse_cached(request).path, request.meta)
 
 
+def _signal_site(site: str | None, info: dict[str, Any]) -> str | None:
+    """The site a webrobot signal is about: its ``site``, else its request's."""
+    if site:
+        return site
+    request = info.get("request")
+    return site_key(request.url) if request is not None else None
+
+
 def _robots_site(request: Request) -> str:
     """The site whose robots.txt this is (before any redirect)."""
     first = (request.meta.get("redirect_urls") or [request.url])[0]
@@ -158,14 +166,25 @@ class ReportCollector:
         self._refused.add(request)
         self.tally.refused(site, reason)
 
-    def robots_resolved(self, site: str, **info: Any) -> None:
-        self.tally.robots_resolved(site, self.now(), info)
+    def robots_resolved(self, site: str | None = None, **info: Any) -> None:
+        key = _signal_site(site, info)
+        if key is not None:
+            self.tally.robots_resolved(key, self.now(), info)
 
-    def site_deferred(self, site: str, delay: float = 0.0, **_: Any) -> None:
-        self.tally.deferred(site, self.now(), float(delay))
+    def site_deferred(self, site: str | None = None, **info: Any) -> None:
+        """``delay`` seconds from now (``seconds`` or an epoch ``until`` also understood)."""
+        key = _signal_site(site, info)
+        if key is None:
+            return
+        delay = info.get("delay", info.get("seconds"))
+        if delay is None and info.get("until") is not None:
+            delay = float(info["until"]) - time.time()
+        self.tally.deferred(key, self.now(), float(delay or 0.0))
 
-    def page_flagged(self, site: str, flag: str, **_: Any) -> None:
-        self.tally.page_flagged(site, flag)
+    def page_flagged(self, flag: str, site: str | None = None, **info: Any) -> None:
+        key = _signal_site(site, info)
+        if key is not None:
+            self.tally.page_flagged(key, flag)
 
     # -- the taps --------------------------------------------------------------
     def left_scheduler(self, request: Request) -> None:
