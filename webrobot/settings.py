@@ -130,6 +130,22 @@ WEBROBOT_STATS_FILE = ""
 #: Put the decoded body text in each item's ``body`` field (never for noarchive pages).
 WEBROBOT_STORE_BODY = False
 
+# --- Watching the crawl: progress line, crawl report, health checks -------
+#: Seconds between two progress lines (0: no progress line).
+WEBROBOT_PROGRESS_INTERVAL = 30.0
+#: Write report.json and report.html when the crawl ends.
+WEBROBOT_REPORT_ENABLED = True
+#: Folder of the report (empty: next to the first local items feed, else ./report).
+WEBROBOT_REPORT_DIR = ""
+#: Flag a site whose failed requests pass this share of its requests (0: no check).
+WEBROBOT_HEALTH_MAX_ERROR_RATE = 0.25
+#: Flag a site with more URLs refused as traps than this (0: no check).
+WEBROBOT_HEALTH_MAX_TRAP_REFUSALS = 100
+
+# --- Conditional re-crawls (off until HTTPCACHE_ENABLED = True) -----------
+#: Revalidate every stored page (If-None-Match / If-Modified-Since); see webrobot/recrawl.py.
+HTTPCACHE_POLICY = "webrobot.recrawl.RevalidatePolicy"
+
 # --- Components -----------------------------------------------------------
 DOWNLOADER_MIDDLEWARES = {
     # Scrapy's offsite filter knows hosts, not sites (ports); ours replaces it.
@@ -145,6 +161,9 @@ DOWNLOADER_MIDDLEWARES = {
     "webrobot.middlewares.metarobots.MetaRobotsMiddleware": 540,
     # Late: spend a page only when robots.txt, redirects and retries have decided.
     "webrobot.middlewares.budget.PageBudgetMiddleware": 800,
+    # The crawl report's taps: first (left the scheduler) and last (download errors).
+    "webrobot.middlewares.report.FrontierTapMiddleware": 1,
+    "webrobot.middlewares.report.DownloadErrorTapMiddleware": 990,
 }
 SPIDER_MIDDLEWARES = {
     # URL length is checked downloader-side (start requests and redirects too).
@@ -160,4 +179,6 @@ ITEM_PIPELINES = {
 }
 EXTENSIONS = {
     "webrobot.extensions.statsfile.StatsFile": 900,
+    "webrobot.extensions.progress.Progress": 500,
+    "webrobot.extensions.report.CrawlReport": 850,
 }

@@ -23,3 +23,8 @@ robots_resolved = object()
 #: kwargs: site (site key), seconds (until the next attempt), attempt (int, 1 first),
 #: reason (str: the status or error of the failed attempt)
 site_deferred = object()
+
+#: A downloaded page was kept out of the results, or its links were not followed.
+#: kwargs: request (scrapy.Request), site (site key), flag (str: "noindex",
+#: "nofollow" or "duplicate")
+page_flagged = object()

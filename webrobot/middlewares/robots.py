@@ -90,8 +90,10 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 #: Refusal reasons, which are also the stat keys (Scrapy's, and ours).
-FORBIDDEN = "robotstxt/forbidden"
-GAVE_UP = "webrobot/robots/deferred_gave_up"
+#: refusal reason (log, signal, report) -> stats key counted
+FORBIDDEN = "robots_txt"
+GAVE_UP = "robots_unreachable"
+REFUSAL_STATS = {FORBIDDEN: "robotstxt/forbidden", GAVE_UP: "webrobot/robots/deferred_gave_up"}
 MATCHING_MODES = ("rfc9309", "first-match")
 #: A decision lives at least this long, so the requests released by a
 #: robots.txt fetch are checked against it even if the server said max-age=0.
@@ -186,7 +188,7 @@ class RobotsMiddleware:
         self.max_crawl_delay = settings.getfloat("WEBROBOT_ROBOTS_MAX_CRAWL_DELAY", 60.0)
         cache_class = settings.get("WEBROBOT_ROBOTS_CACHE_CLASS", "webrobot.robotscache.LruRobotsCache")
         self.cache: RobotsCache = build_from_crawler(load_object(cache_class), crawler)
-        self.refuser = Refuser(crawler, stats_prefix="")
+        self.refuser = Refuser(crawler)
         self.pending: dict[str, _Pending] = {}
         self._closed = False
         crawler.signals.connect(self._request_scheduled, signal=scrapy_signals.request_scheduled)
@@ -246,11 +248,11 @@ class RobotsMiddleware:
             return
         if decision.refuses_everything:
             reason = GAVE_UP if decision.outcome == policy.UNREACHABLE else FORBIDDEN
-            raise self.refuser.refuse(request, reason, decision.reason)
+            raise self.refuser.refuse(request, reason, decision.reason, REFUSAL_STATS[reason])
         parser = self._parser(decision)
         user_agent = self.user_agent or request.headers.get(b"User-Agent") or self.default_user_agent
         if not parser.allowed(request.url, user_agent):
-            raise self.refuser.refuse(request, FORBIDDEN, decision.summary)
+            raise self.refuser.refuse(request, FORBIDDEN, decision.summary, REFUSAL_STATS[FORBIDDEN])
 
     # -- decisions --------------------------------------------------------------
     def _usable(self, site: str) -> RobotsDecision | None:
@@ -602,7 +604,7 @@ class RobotsMiddleware:
         if decision.refuses_everything:
             reason = GAVE_UP if decision.outcome == policy.UNREACHABLE else FORBIDDEN
             for request in held:
-                self.refuser.refuse(request, reason, decision.reason)
+                self.refuser.refuse(request, reason, decision.reason, REFUSAL_STATS[reason])
             logger.info("Dropped %d requests held for %s: %s", len(held), pending.site, decision.reason)
         else:
             for request in held:
