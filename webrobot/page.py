@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 #: element -> attribute that holds a followable URL
 LINK_ATTRIBUTES = {"a": "href", "area": "href", "frame": "src", "iframe": "src"}
@@ -29,6 +29,7 @@ class PageSummary:
     title: str | None = None
     base_url: str = ""
     links: list[Link] = field(default_factory=list)
+    bad_links: int = 0  # hrefs that cannot be requested (a broken IPv6 host, a bad port)
 
 
 def _rel_tokens(element: Any) -> set[str]:
@@ -36,13 +37,24 @@ def _rel_tokens(element: Any) -> set[str]:
     return set(rel.lower().split()) if rel else set()
 
 
+def _has_bad_port(url: str) -> bool:
+    """A port that is no number or out of range: ``scrapy.Request`` would raise."""
+    try:
+        urlsplit(url).port  # noqa: B018 - raises ValueError
+    except ValueError:
+        return True
+    return False
+
+
 def summarise_html(root: Any, url: str) -> PageSummary:
     """Title and absolute, fragment-free http(s) links of the page at ``url``.
 
     ``root`` is an lxml HTML element (or ``None`` for an empty document).
-    Links resolve against the first ``<base href>`` if there is one. A URL that
-    appears several times is listed once, in first-seen order, marked nofollow
-    only if every occurrence was.
+    Links resolve against the first ``<base href>`` if there is one (a base
+    that cannot be resolved is ignored, as browsers do). A URL that appears
+    several times is listed once, in first-seen order, marked nofollow only if
+    every occurrence was. A link no request can be made of (``http://[::1/``,
+    ``http://host:abc/``) is left out and counted in ``bad_links``.
     """
     summary = PageSummary(base_url=url)
     if root is None:
@@ -70,12 +82,23 @@ def summarise_html(root: Any, url: str) -> PageSummary:
         if value:
             raw.append((value, "nofollow" in rels))
     if base:
-        summary.base_url = urljoin(url, base)
+        try:
+            resolved = urljoin(url, base)
+        except ValueError:  # "http://[x/": urljoin cannot even split it
+            resolved = url
+        summary.base_url = url if _has_bad_port(resolved) else resolved
     seen: dict[str, bool] = {}
     base_url = summary.base_url
     for value, nofollow in raw:
-        absolute = urljoin(base_url, value.strip()).partition("#")[0]
+        try:
+            absolute = urljoin(base_url, value.strip()).partition("#")[0]
+        except ValueError:  # "http://[::1/": urljoin cannot even split it
+            summary.bad_links += 1
+            continue
         if not absolute.lower().startswith(FOLLOWED_SCHEMES):
+            continue
+        if _has_bad_port(absolute):
+            summary.bad_links += 1
             continue
         if absolute in seen:
             seen[absolute] = seen[absolute] and nofollow

@@ -121,6 +121,8 @@ class WebrobotSpider(scrapy.Spider):
             stats.inc_value("webrobot/page/unparsable")
             root = None
         page = summarise_html(root, response.url)
+        if page.bad_links:
+            stats.inc_value("webrobot/page/bad_link", page.bad_links)
         rules = page_rules(self.crawler, response)  # noindex, nofollow, noarchive, rel=nofollow
         content_type = (_header(response, "Content-Type") or "").split(";")[0].strip().lower()
         item = PageItem(
