@@ -124,3 +124,9 @@ def test_the_readme_example_file_blocks_what_it_says(tmp_path: Path) -> None:
 def test_a_pattern_may_end_with_a_comment(entry: str, url: str, blocked: bool) -> None:
     assert (Blocklist.from_entries([entry]).match(url) is not None) is blocked
 
+
+def test_a_file_saved_with_a_byte_order_mark(tmp_path: Path) -> None:
+    path = tmp_path / "blocklist.txt"
+    path.write_bytes("re:/calendar/\nspam.example\n".encode("utf-8-sig"))
+    blocklist = Blocklist.from_file(path)
+    assert blocklist.match("http://a/calendar/1") == "pattern /calendar/"

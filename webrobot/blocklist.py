@@ -13,7 +13,7 @@ An entry is one of:
 
 The setting is a list of entries, or a file path (one entry per line; blank
 lines and lines starting with ``#`` are ignored; an entry may end with a
-``# comment``). A bad entry raises :class:`BlocklistError` naming the
+``# comment``; a UTF-8 byte order mark is allowed). A bad entry raises :class:`BlocklistError` naming the
 file (or setting), the line (or entry number) and what was expected.
 """
 
@@ -161,7 +161,7 @@ class Blocklist:
                 "is a file path; give entries inline as a list, e.g. '[\"example.com\"]')",
             ) from None  # fmt: skip
         try:
-            text = raw.decode("utf-8")
+            text = raw.decode("utf-8-sig")  # Windows editors may start the file with a BOM
         except UnicodeDecodeError as exc:
             raise BlocklistError(source, None, f"expected UTF-8 text: {exc}") from None
         return cls.from_text(text, source)
