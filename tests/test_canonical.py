@@ -27,6 +27,9 @@ SAME = [
     ("http://example.com", "http://example.com/"),
     ("http://bücher.example/", "http://xn--bcher-kva.example/"),
     ("http://BÜCHER.example/", "http://xn--bcher-kva.example/"),
+    ("http://Example.COM./a", "http://example.com/a"),  # the root label's dot: the same host
+    ("http://user@example.com.:8080/", "http://user@example.com:8080/"),
+    ("http://bücher.example./", "http://xn--bcher-kva.example/"),
     ("http://example.com/a/./b/../c", "http://example.com/a/c"),
     ("http://example.com/a/%2e%2E/c", "http://example.com/c"),
     # index_pages
@@ -63,6 +66,7 @@ DIFFERENT = [
     ("http://example.com/index.html/x", "http://example.com//x"),
     ("http://example.com/p;v=2", "http://example.com/p"),
     ("http://user@example.com/", "http://example.com/"),
+    ("http://example.com../", "http://example.com/"),  # not a host name: left alone
 ]
 
 
