@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin
 
 #: element -> attribute that holds a followable URL
 LINK_ATTRIBUTES = {"a": "href", "area": "href", "frame": "src", "iframe": "src"}
@@ -29,21 +29,12 @@ class PageSummary:
     title: str | None = None
     base_url: str = ""
     links: list[Link] = field(default_factory=list)
-    bad_links: int = 0  # hrefs that cannot be requested (a broken IPv6 host, a bad port)
+    bad_links: int = 0  # hrefs that cannot be resolved (a broken IPv6 host)
 
 
 def _rel_tokens(element: Any) -> set[str]:
     rel = element.get("rel")
     return set(rel.lower().split()) if rel else set()
-
-
-def _has_bad_port(url: str) -> bool:
-    """A port that is no number or out of range: ``scrapy.Request`` would raise."""
-    try:
-        urlsplit(url).port  # noqa: B018 - raises ValueError
-    except ValueError:
-        return True
-    return False
 
 
 def summarise_html(root: Any, url: str) -> PageSummary:
@@ -53,8 +44,8 @@ def summarise_html(root: Any, url: str) -> PageSummary:
     Links resolve against the first ``<base href>`` if there is one (a base
     that cannot be resolved is ignored, as browsers do). A URL that appears
     several times is listed once, in first-seen order, marked nofollow only if
-    every occurrence was. A link no request can be made of (``http://[::1/``,
-    ``http://host:abc/``) is left out and counted in ``bad_links``.
+    every occurrence was. A link that cannot be resolved (``http://[::1/``) is
+    left out and counted in ``bad_links``.
     """
     summary = PageSummary(base_url=url)
     if root is None:
@@ -83,10 +74,9 @@ def summarise_html(root: Any, url: str) -> PageSummary:
             raw.append((value, "nofollow" in rels))
     if base:
         try:
-            resolved = urljoin(url, base)
+            summary.base_url = urljoin(url, base)
         except ValueError:  # "http://[x/": urljoin cannot even split it
-            resolved = url
-        summary.base_url = url if _has_bad_port(resolved) else resolved
+            pass
     seen: dict[str, bool] = {}
     base_url = summary.base_url
     for value, nofollow in raw:
@@ -96,9 +86,6 @@ def summarise_html(root: Any, url: str) -> PageSummary:
             summary.bad_links += 1
             continue
         if not absolute.lower().startswith(FOLLOWED_SCHEMES):
-            continue
-        if _has_bad_port(absolute):
-            summary.bad_links += 1
             continue
         if absolute in seen:
             seen[absolute] = seen[absolute] and nofollow

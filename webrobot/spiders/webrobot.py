@@ -140,7 +140,12 @@ class WebrobotSpider(scrapy.Spider):
         if rules.index:
             yield item
         for link in rules.links(page.links):
-            yield Request(link.url, callback=self.parse)
+            try:
+                request = Request(link.url, callback=self.parse)
+            except ValueError:  # a port that is no number: one bad link must not end the page
+                stats.inc_value("webrobot/page/bad_link")
+                continue
+            yield request
 
 
 def _apply_config_settings(config: SiteConfig, settings: BaseSettings) -> None:
