@@ -230,6 +230,15 @@ def test_deny_pattern_sees_the_canonical_url() -> None:
     assert crawler.stats.get_value("webrobot/url/refused/deny_pattern") == 3
 
 
+def test_a_url_without_a_host_is_refused_not_raised() -> None:
+    crawler = make_crawler()
+    mw = build_from_crawler(SiteScopeMiddleware, crawler)
+    for url in ("http:////m&%5B(tv)/%5D9", "http:////127.0.0.1:8001/"):
+        with pytest.raises(IgnoreRequest):
+            mw.process_request(Request(url))
+    assert crawler.stats.get_value("webrobot/url/refused/offsite") == 2
+
+
 # -- CanonicalRequestFingerprinter ---------------------------------------------------
 
 

@@ -109,6 +109,8 @@ class Canonicalizer:
         except ValueError:  # a URL that cannot be parsed is its own canonical form
             return url
         scheme, netloc, path, query, _ = urlsplit(canonical)
+        if not netloc:  # "http:////x": urlunsplit would make "x" the host
+            return canonical
         netloc = _normal_netloc(scheme, netloc)
         if self.strip:
             if query:
