@@ -97,3 +97,36 @@ def test_unreadable_or_binary_file(tmp_path: Path) -> None:
     binary.write_bytes(b"spam.example\n\xff\xfe\n")
     with pytest.raises(BlocklistError, match=r"binary.txt: expected UTF-8 text"):
         Blocklist.from_file(binary)
+
+
+def test_the_readme_example_file_blocks_what_it_says(tmp_path: Path) -> None:
+    """The README's blocklist.txt, copied verbatim: its commented re: line must work."""
+    readme = (Path(__file__).parent.parent / "README.md").read_text("utf-8")
+    example = readme.split("# blocklist.txt\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "blocklist.txt"
+    path.write_text(example, "utf-8")
+    blocklist = Blocklist.from_file(path)
+    assert blocklist.match("http://shop.example/calendar/2024/05/") is not None
+    assert blocklist.match("http://shop.example/calendar/") is None
+    assert blocklist.match("http://x.ads.example/") == "domain ads.example"
+
+
+@pytest.mark.parametrize(
+    ("entry", "url", "blocked"),
+    [
+        ("re:/private/   # staff only", "http://a/private/x", True),
+        ("re:/private/\t# staff only", "http://a/private/x", True),
+        ("re:/private/ #", "http://a/private/x", True),
+        ("re:[^ #]+/secret", "http://a/x/secret", True),  # no space before '#': part of the pattern
+        ("re:a#b", "http://a/a#b", True),
+    ],
+)
+def test_a_pattern_may_end_with_a_comment(entry: str, url: str, blocked: bool) -> None:
+    assert (Blocklist.from_entries([entry]).match(url) is not None) is blocked
+
+
+def test_a_file_saved_with_a_byte_order_mark(tmp_path: Path) -> None:
+    path = tmp_path / "blocklist.txt"
+    path.write_bytes("re:/calendar/\nspam.example\n".encode("utf-8-sig"))
+    blocklist = Blocklist.from_file(path)
+    assert blocklist.match("http://a/calendar/1") == "pattern /calendar/"

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import pytest
 
 from webrobot.canonical import Canonicalizer, ParamMatcher, canonical_url, canonicalizer_for
@@ -27,6 +29,9 @@ SAME = [
     ("http://example.com", "http://example.com/"),
     ("http://bücher.example/", "http://xn--bcher-kva.example/"),
     ("http://BÜCHER.example/", "http://xn--bcher-kva.example/"),
+    ("http://Example.COM./a", "http://example.com/a"),  # the root label's dot: the same host
+    ("http://user@example.com.:8080/", "http://user@example.com:8080/"),
+    ("http://bücher.example./", "http://xn--bcher-kva.example/"),
     ("http://example.com/a/./b/../c", "http://example.com/a/c"),
     ("http://example.com/a/%2e%2E/c", "http://example.com/c"),
     # index_pages
@@ -63,6 +68,7 @@ DIFFERENT = [
     ("http://example.com/index.html/x", "http://example.com//x"),
     ("http://example.com/p;v=2", "http://example.com/p"),
     ("http://user@example.com/", "http://example.com/"),
+    ("http://example.com../", "http://example.com/"),  # not a host name: left alone
 ]
 
 
@@ -120,3 +126,11 @@ def test_rules_come_from_the_site_config() -> None:
     assert canon("http://a/x/index.html?sid=1&q=2") == "http://a/x/?q=2"
     assert canonicalizer_for(config) is canon, "compiled once per rule set"
     assert canonicalizer_for(None)("http://a/x/index.html") == "http://a/x/index.html"
+
+
+@pytest.mark.parametrize("url", ["http:////evil.example/x", "http:////m%5Bx%5D/", "http:///a"])
+def test_a_url_without_a_host_does_not_gain_one(url: str) -> None:
+    """w3lib keeps an empty host and a path starting with '//'; joined back
+    naively, that path would turn into a host (and ``%5B`` into an IPv6 bracket)."""
+    canonical = Canonicalizer()(url)
+    assert urlsplit(canonical).hostname is None

@@ -108,6 +108,24 @@ def test_non_html_and_binary_pages_yield_no_item(make_site: Callable[..., SiteSe
     assert "Traceback" not in result.log
 
 
+def test_a_link_that_cannot_be_requested_costs_the_page_nothing(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
+    site = make_site()
+    site.add("/robots.txt", ROBOTS_ALLOW_ALL)
+    site.html("/", "<a href='http://[::1/x'>v6</a><a href='/a'>a</a><a href='/b:abc/x'>ok</a>"
+                   f"<a href='{site.origin}:abc/'>port</a><a href='/c'>c</a>"
+                   f"<a href='{site.origin}\\d'>a backslash: scrapy makes it /d</a>")
+    for target in ("/a", "/b:abc/x", "/c", "/d"):
+        site.html(target, "<p>page</p>")
+    result = run_crawl(tmp_path, args={"start_urls": site.url("/")})
+    assert result.returncode == 0
+    assert sorted(site.targets()) == ["/", "/a", "/b:abc/x", "/c", "/d", "/robots.txt"]
+    assert site.url("/") in result.item_urls()
+    assert result.stat("webrobot/page/bad_link") == 2
+    assert "Traceback" not in result.log
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -191,6 +191,18 @@ def test_blocklist_middleware_matches_canonical_url(tmp_path: Path) -> None:
         build_from_crawler(BlocklistMiddleware, make_crawler())
 
 
+def test_a_trailing_dot_on_the_host_does_not_get_past_the_blocklist() -> None:
+    """``spam.example.`` is the fully qualified spelling of ``spam.example``: DNS
+    resolves both to one host, so neither a domain, a site nor a pattern may miss it."""
+    blocked = ["spam.example", "http://site.example:8080", "re:^http://pattern\\.example/"]
+    crawler = make_crawler({"WEBROBOT_BLOCKLIST": blocked})
+    mw = build_from_crawler(BlocklistMiddleware, crawler)
+    for url in ("http://www.spam.example./", "http://site.example.:8080/x", "http://PATTERN.example./"):
+        with pytest.raises(IgnoreRequest):
+            mw.process_request(Request(url))
+    assert crawler.stats.get_value("webrobot/url/refused/blocklist") == 3
+
+
 def test_bad_blocklist_stops_the_spider_with_file_and_line(tmp_path: Path) -> None:
     path = tmp_path / "blocklist.txt"
     path.write_text("ok.example\nre:(\n", "utf-8")
@@ -216,6 +228,15 @@ def test_deny_pattern_sees_the_canonical_url() -> None:
             mw.process_request(Request(url))
     mw.process_request(Request(SITE + "/p?a=1"))  # passes
     assert crawler.stats.get_value("webrobot/url/refused/deny_pattern") == 3
+
+
+def test_a_url_without_a_host_is_refused_not_raised() -> None:
+    crawler = make_crawler()
+    mw = build_from_crawler(SiteScopeMiddleware, crawler)
+    for url in ("http:////m&%5B(tv)/%5D9", "http:////127.0.0.1:8001/"):
+        with pytest.raises(IgnoreRequest):
+            mw.process_request(Request(url))
+    assert crawler.stats.get_value("webrobot/url/refused/offsite") == 2
 
 
 # -- CanonicalRequestFingerprinter ---------------------------------------------------

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import replace
 from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
 
 import pytest
 
-from tests.crawling import run_crawl
+from tests.crawling import run_crawl, start_crawl, wait_until
 from webrobot.demo.server import Reply, SiteServer
 from webrobot.demo.web import DemoWeb
 
@@ -65,6 +66,31 @@ def test_infinite_calendar_ends_within_the_site_budget(make_site: MakeSite, tmp_
     assert site.count("/robots.txt") == 1, "robots.txt is not a page of the budget"
     assert result.stat("webrobot/url/refused/budget") >= 1
     assert len(result.items) == 12
+
+
+def test_page_budget_survives_pause_and_resume(make_site: MakeSite, tmp_path: Path) -> None:
+    """With JOBDIR, a resumed job continues the budget it had spent: the site
+    still gets max_pages pages in all, not max_pages more."""
+    site = make_site("calendar")
+    site.add("/robots.txt", ROBOTS_ALLOW_ALL)
+    site.add("/cal", lambda hit: replace(DemoWeb._calendar(hit), delay=0.1))
+    config = write_config(tmp_path / "calendar.toml", f'start_urls = ["{site.url("/cal?month=1")}"]\nmax_pages = 10\n')
+    args, settings = {"config": str(config)}, {"JOBDIR": str(tmp_path / "job"), "LOG_LEVEL": "INFO"}
+    first = start_crawl(tmp_path / "run1", args=args, settings=settings)
+    try:
+        wait_until(lambda: len(pages_requested(site)) >= 4, timeout=60, what="4 pages downloaded")
+    finally:
+        first.interrupt()
+    run1 = first.wait(timeout=60)
+    assert run1.returncode == 0, run1.stderr
+    assert 4 <= len(pages_requested(site)) < 10, "interrupted before the budget was spent"
+    run2 = run_crawl(tmp_path / "run2", args=args, settings=settings)
+    assert run2.returncode == 0, run2.stderr
+    assert run2.stat("finish_reason") == "finished"
+    months = pages_requested(site)
+    assert len(months) == 10, f"the budget of 10 pages in all, got {len(months)}"
+    assert len(set(months)) == 10
+    assert run2.stat("webrobot/url/refused/budget") >= 1
 
 
 def test_long_url_is_never_requested(make_site: MakeSite, tmp_path: Path) -> None:

@@ -9,11 +9,11 @@ An entry is one of:
   exactly that site, as :func:`webrobot.sitekey.site_key` names it;
 * ``re:REGEX``: a regular expression searched in the canonical URL
   (:mod:`webrobot.canonical`), e.g. ``re:/calendar/\\d{4}/``; everything after
-  ``re:`` is the pattern.
+  ``re:`` is the pattern, up to a comment (whitespace, ``#``, whitespace).
 
 The setting is a list of entries, or a file path (one entry per line; blank
-lines and lines starting with ``#`` are ignored; a domain or site entry may end
-with a ``# comment``). A bad entry raises :class:`BlocklistError` naming the
+lines and lines starting with ``#`` are ignored; an entry may end with a
+``# comment``; a UTF-8 byte order mark is allowed). A bad entry raises :class:`BlocklistError` naming the
 file (or setting), the line (or entry number) and what was expected.
 """
 
@@ -31,6 +31,8 @@ from webrobot.sitekey import DEFAULT_PORTS, site_key_from_parts
 SETTING = "WEBROBOT_BLOCKLIST"
 REGEX_PREFIX = "re:"
 _LABEL_RE = re.compile(r"^(?!-)[a-z0-9_-]{1,63}(?<!-)$")
+#: Whitespace, '#', then whitespace or the end: the comment after a re: pattern.
+_PATTERN_COMMENT = re.compile(r"\s+#(?:\s.*)?$")
 EXPECTED = (
     "expected a domain name (example.com), a site without a path "
     "(https://example.com:8443) or re:REGULAR-EXPRESSION"
@@ -79,6 +81,8 @@ class Blocklist:
         """Add one entry; :class:`BlocklistError` if it is not one of the three forms."""
         text = entry.strip()
         if text.startswith(REGEX_PREFIX):
+            # A canonical URL holds no whitespace, so " # ..." after it is a comment.
+            text = _PATTERN_COMMENT.split(text, maxsplit=1)[0]
             pattern = text[len(REGEX_PREFIX):]
             if not pattern:
                 raise BlocklistError(source, where, "expected a regular expression after 're:'")
@@ -157,7 +161,7 @@ class Blocklist:
                 "is a file path; give entries inline as a list, e.g. '[\"example.com\"]')",
             ) from None  # fmt: skip
         try:
-            text = raw.decode("utf-8")
+            text = raw.decode("utf-8-sig")  # Windows editors may start the file with a BOM
         except UnicodeDecodeError as exc:
             raise BlocklistError(source, None, f"expected UTF-8 text: {exc}") from None
         return cls.from_text(text, source)

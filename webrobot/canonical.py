@@ -8,7 +8,9 @@ punycode, percent-escapes normalised so ``%7E`` is ``~`` and ``%7e`` is
 fragment removed) plus:
 
 * the default port removed (``http://a:80/`` is ``http://a/``), which w3lib
-  keeps;
+  keeps, and so is the trailing dot of a fully qualified host name
+  (``http://a.example./`` is ``http://a.example/``: DNS resolves both to one
+  host, and a blocklist entry must not miss either);
 * per-site alias rules from the site config: ``index_pages`` (a last path
   segment equal to one of them is dropped, so ``/dir/index.html`` is ``/dir/``)
   and ``strip_params`` (query parameters, and ``;name=value`` path parameters
@@ -36,11 +38,18 @@ from webrobot.sitekey import DEFAULT_PORTS
 CACHE_SIZE = 4096
 
 
-def _drop_default_port(scheme: str, netloc: str) -> str:
-    host, sep, port = netloc.rpartition(":")
-    if sep and port.isdigit() and int(port) == DEFAULT_PORTS.get(scheme):
-        return host
-    return netloc
+def _normal_netloc(scheme: str, netloc: str) -> str:
+    """Default port dropped, and the trailing dot of a fully qualified host name
+    (``example.com.`` resolves to the host ``example.com`` does)."""
+    userinfo, at, hostport = netloc.rpartition("@")
+    host, sep, port = hostport.rpartition(":")
+    if not (sep and port.isdigit()):  # no port (an IPv6 literal's colons are not one)
+        host, port = hostport, ""
+    elif int(port) == DEFAULT_PORTS.get(scheme):
+        port = ""
+    if host.endswith(".") and not host.endswith(".."):
+        host = host[:-1]
+    return f"{userinfo}{at}{host}{':' if port else ''}{port}"
 
 
 class ParamMatcher:
@@ -100,7 +109,9 @@ class Canonicalizer:
         except ValueError:  # a URL that cannot be parsed is its own canonical form
             return url
         scheme, netloc, path, query, _ = urlsplit(canonical)
-        netloc = _drop_default_port(scheme, netloc)
+        if not netloc:  # "http:////x": urlunsplit would make "x" the host
+            return canonical
+        netloc = _normal_netloc(scheme, netloc)
         if self.strip:
             if query:
                 query = "&".join(p for p in query.split("&") if not self.strip(p.split("=", 1)[0]))

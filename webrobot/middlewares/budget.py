@@ -7,6 +7,10 @@ and retries have decided), so a page is spent only when it is really about to
 be fetched. Every fetch counts, retries and redirect hops included: the budget
 bounds what a site serves. Internal fetches whose response no spider callback
 sees (``callback=NO_CALLBACK``: robots.txt) are not pages and spend nothing.
+
+With ``JOBDIR``, the pages spent live in ``spider.state`` (which Scrapy's
+``SpiderState`` saves at a clean close), so a resumed job continues the
+budget instead of starting a new one.
 """
 
 from __future__ import annotations
@@ -30,6 +34,10 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
 
+#: ``spider.state`` key of the pages spent per site ({site key: pages}).
+STATE_KEY = "webrobot_pages_spent"
+
+
 class PageBudgetMiddleware:
     def __init__(self, crawler: Crawler) -> None:
         try:
@@ -40,6 +48,8 @@ class PageBudgetMiddleware:
             raise NotConfigured("WEBROBOT_MAX_PAGES_PER_SITE is 0 (no budget)")
         self.budget = PageBudget(limit)
         self.refuser = Refuser(crawler)
+        self.crawler = crawler
+        self._resumed = False
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -48,6 +58,11 @@ class PageBudgetMiddleware:
     def process_request(self, request: Request) -> None:
         if request.callback is NO_CALLBACK:
             return
+        if not self._resumed:
+            self._resumed = True
+            state = getattr(self.crawler.spider, "state", None)
+            if isinstance(state, dict):  # set at spider_opened when JOBDIR is
+                self.budget.spent = state.setdefault(STATE_KEY, self.budget.spent)
         if not self.budget.spend(site_key(request.url)):
             raise self.refuser.refuse(
                 request, BUDGET, f"the site's budget of {self.budget.limit} pages is spent"

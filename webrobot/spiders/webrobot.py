@@ -121,6 +121,8 @@ class WebrobotSpider(scrapy.Spider):
             stats.inc_value("webrobot/page/unparsable")
             root = None
         page = summarise_html(root, response.url)
+        if page.bad_links:
+            stats.inc_value("webrobot/page/bad_link", page.bad_links)
         rules = page_rules(self.crawler, response)  # noindex, nofollow, noarchive, rel=nofollow
         content_type = (_header(response, "Content-Type") or "").split(";")[0].strip().lower()
         item = PageItem(
@@ -138,7 +140,12 @@ class WebrobotSpider(scrapy.Spider):
         if rules.index:
             yield item
         for link in rules.links(page.links):
-            yield Request(link.url, callback=self.parse)
+            try:
+                request = Request(link.url, callback=self.parse)
+            except ValueError:  # a port that is no number: one bad link must not end the page
+                stats.inc_value("webrobot/page/bad_link")
+                continue
+            yield request
 
 
 def _apply_config_settings(config: SiteConfig, settings: BaseSettings) -> None:
