@@ -19,7 +19,7 @@ from webrobot.spiderloader import SiteSpiderLoader
 @pytest.mark.parametrize(
     ("value", "default"),
     [
-        ("0.5", 1.0), ("0", 1.0), ("2", 0), ("7.5", 30), (" 3 ", 0), ("1e3", 0),
+        ("0.5", 1.0), ("0", 1.0), ("2", 0), (" 3 ", 0), ("1e3", 1.0),
         ("true", True), ("False", True), ("0", True), ("1", False),
         ("anything", "text"), ("a,b", []), ("x", None),
         (0.5, 1), (["already", "typed"], True),
@@ -29,12 +29,20 @@ def test_values_the_getters_accept(value: Any, default: Any) -> None:
     assert setting_value_problem(value, default) is None
 
 
+@pytest.mark.parametrize("name", ["DOWNLOAD_TIMEOUT", "DNS_TIMEOUT"])
+def test_whole_number_defaults_that_scrapy_reads_as_floats(name: str) -> None:
+    assert setting_value_problem("7.5", 30, name) is None
+    assert setting_value_problem("7.5", 30, "DEPTH_LIMIT") == "expected a whole number (default 30)"
+
+
 @pytest.mark.parametrize(
     ("value", "default", "expected"),
     [
         ("abc", 0, "expected a number (default 0)"),
         ("0,5", 1.0, "expected a number (default 1.0)"),
         ("", 30, "expected a number"),
+        ("1.5", 0, "expected a whole number (default 0)"),
+        ("1e3", 0, "expected a whole number"),
         ("yes", True, "expected true/false or 1/0 (default True)"),
         ("TRUE", False, "expected true/false or 1/0"),
         ("0.5", True, "expected true/false or 1/0"),
@@ -50,7 +58,7 @@ def test_values_the_getters_refuse(value: str, default: Any, expected: str) -> N
 def test_agrees_with_scrapys_getters(value: str, default: Any) -> None:
     """What we refuse is exactly what the getter a component uses would raise on."""
     settings = Settings({"NAME": value})
-    getter = settings.getbool if isinstance(default, bool) else settings.getfloat
+    getter = {bool: settings.getbool, int: settings.getint, float: settings.getfloat}[type(default)]
     try:
         getter("NAME")
         parses = True
@@ -64,16 +72,18 @@ def test_crawl_refuses_badly_typed_settings_in_one_line_each(tmp_path: Path) -> 
     done = scrapy_command(
         "crawl", "webrobot", "-a", "start_urls=http://127.0.0.1:9/",
         "-s", "DEPTH_LIMIT=abc", "-s", "LOG_ENABLED=maybe", "-s", "DOWNLOAD_TIMEOUT=7.5",
+        "-s", "CONCURRENT_REQUESTS=2.5",
         "-s", f"LOG_FILE={log}",
     )  # fmt: skip
     assert done.returncode == 2
     assert done.stderr.splitlines() == [
         "webrobot: setting DEPTH_LIMIT='abc': expected a number (default 0)",
         "webrobot: setting LOG_ENABLED='maybe': expected true/false or 1/0 (default True)",
+        "webrobot: setting CONCURRENT_REQUESTS='2.5': expected a whole number (default 32)",
     ]
     text = log.read_text("utf-8")  # the job log under Scrapyd
     errors = [line for line in text.splitlines() if " ERROR: " in line]
-    assert len(errors) == 2 and "webrobot cannot start: setting DEPTH_LIMIT='abc'" in errors[0]
+    assert len(errors) == 3 and "webrobot cannot start: setting DEPTH_LIMIT='abc'" in errors[0]
     assert "Traceback" not in text and "Spider opened" not in text
 
 
