@@ -114,3 +114,27 @@ def test_command_line_delay_beats_the_configs_slot() -> None:
     settings = _settings_for(CONFIG, DOWNLOAD_DELAY="0.5", CONCURRENT_REQUESTS_PER_DOMAIN="1")
     assert "http://127.0.0.1:9" not in settings.getdict("DOWNLOAD_SLOTS")
     assert settings.getint("CONCURRENT_REQUESTS_PER_DOMAIN") == 1
+
+
+BAD_SETTINGS_CONFIG = 'start_urls = ["http://127.0.0.1:9/"]\n[settings]\nCONCURRENT_REQUESTS = "many"\n'
+BAD_SETTINGS_ERROR = "key 'settings.CONCURRENT_REQUESTS': expected a number (default 32)"
+
+
+def test_a_config_argument_with_a_badly_typed_setting_is_one_line(tmp_path: Path) -> None:
+    """-a config=... (Scrapyd's config=): the job log says what is wrong, no traceback."""
+    config, log = tmp_path / "site.toml", tmp_path / "job.log"
+    config.write_text(BAD_SETTINGS_CONFIG, "utf-8")
+    done = scrapy_command("crawl", "webrobot", "-a", f"config={config}", "-s", f"LOG_FILE={log}")
+    assert done.returncode == 2
+    text = log.read_text("utf-8")
+    errors = [line for line in text.splitlines() if " ERROR: " in line]
+    assert len(errors) == 1 and f"webrobot cannot start: {config}: {BAD_SETTINGS_ERROR}" in errors[0]
+    assert "Traceback" not in text + done.stderr
+
+
+def test_a_site_with_a_badly_typed_setting_is_a_broken_config(tmp_path: Path) -> None:
+    (tmp_path / "typo_site.toml").write_text(BAD_SETTINGS_CONFIG, "utf-8")
+    done = scrapy_command("crawl", "typo_site", "-s", f"WEBROBOT_SITES_DIRS={tmp_path}")
+    assert done.returncode == 2
+    assert f"typo_site.toml: {BAD_SETTINGS_ERROR}" in done.stderr
+    assert "Traceback" not in done.stderr
