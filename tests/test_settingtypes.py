@@ -29,6 +29,21 @@ def test_values_the_getters_accept(value: Any, default: Any) -> None:
     assert setting_value_problem(value, default) is None
 
 
+@pytest.mark.parametrize(
+    ("name", "good", "bad", "expected"),
+    [
+        ("WEBROBOT_SEEN_STORE", " Bloom ", "blom", "expected one of exact, bloom (default 'exact')"),
+        ("WEBROBOT_CONTENT_STORE", "exact", "set", "expected one of exact, bloom"),
+        ("WEBROBOT_FINGERPRINT", "text", "dom", "expected one of body, text"),
+    ],
+)
+def test_settings_with_a_few_possible_words(name: str, good: str, bad: str, expected: str) -> None:
+    default = getattr(project_settings, name)
+    assert setting_value_problem(good, default, name) is None
+    problem = setting_value_problem(bad, default, name)
+    assert problem is not None and expected in problem
+
+
 @pytest.mark.parametrize("name", ["DOWNLOAD_TIMEOUT", "DNS_TIMEOUT"])
 def test_whole_number_defaults_that_scrapy_reads_as_floats(name: str) -> None:
     assert setting_value_problem("7.5", 30, name) is None
@@ -72,7 +87,7 @@ def test_crawl_refuses_badly_typed_settings_in_one_line_each(tmp_path: Path) -> 
     done = scrapy_command(
         "crawl", "webrobot", "-a", "start_urls=http://127.0.0.1:9/",
         "-s", "DEPTH_LIMIT=abc", "-s", "LOG_ENABLED=maybe", "-s", "DOWNLOAD_TIMEOUT=7.5",
-        "-s", "CONCURRENT_REQUESTS=2.5",
+        "-s", "CONCURRENT_REQUESTS=2.5", "-s", "WEBROBOT_SEEN_STORE=blom",
         "-s", f"LOG_FILE={log}",
     )  # fmt: skip
     assert done.returncode == 2
@@ -80,10 +95,11 @@ def test_crawl_refuses_badly_typed_settings_in_one_line_each(tmp_path: Path) -> 
         "webrobot: setting DEPTH_LIMIT='abc': expected a number (default 0)",
         "webrobot: setting LOG_ENABLED='maybe': expected true/false or 1/0 (default True)",
         "webrobot: setting CONCURRENT_REQUESTS='2.5': expected a whole number (default 32)",
+        "webrobot: setting WEBROBOT_SEEN_STORE='blom': expected one of exact, bloom (default 'exact')",
     ]
     text = log.read_text("utf-8")  # the job log under Scrapyd
     errors = [line for line in text.splitlines() if " ERROR: " in line]
-    assert len(errors) == 3 and "webrobot cannot start: setting DEPTH_LIMIT='abc'" in errors[0]
+    assert len(errors) == 4 and "webrobot cannot start: setting DEPTH_LIMIT='abc'" in errors[0]
     assert "Traceback" not in text and "Spider opened" not in text
 
 

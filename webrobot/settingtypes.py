@@ -13,7 +13,9 @@ The rules follow Scrapy's getters, judged by the type of the default value:
 * ``int``: a whole number ``int()`` parses (``getint``), except for the settings
   in :data:`READ_AS_FLOAT`, whose default is whole but which Scrapy reads with
   ``getfloat`` (``DOWNLOAD_TIMEOUT=7.5`` is fine, ``DEPTH_LIMIT=1.5`` is not);
-* anything else is not checked: text; lists (``getlist`` splits any text on
+* text of the settings in :data:`CHOICES`: one of their words (any case, as
+  their components read them), or empty for the default;
+* anything else is not checked: other text; lists (``getlist`` splits any text on
   commas); dicts (Scrapy itself refuses ``-s`` text that is not a JSON object
   with a one-line usage error); settings without a default.
 
@@ -24,9 +26,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from webrobot.fingerprints import FINGERPRINT_MODES
+from webrobot.seenstore import STORE_KINDS
+
 BOOL_WORDS = frozenset({"True", "true", "False", "false"})
 #: Settings with a whole-number default that Scrapy 2.19 reads with ``getfloat``.
 READ_AS_FLOAT = frozenset({"DOWNLOAD_TIMEOUT", "DNS_TIMEOUT"})
+#: Settings whose text must be one of a few words.
+CHOICES: dict[str, tuple[str, ...]] = {
+    "WEBROBOT_FINGERPRINT": FINGERPRINT_MODES,
+    "WEBROBOT_SEEN_STORE": STORE_KINDS,
+    "WEBROBOT_CONTENT_STORE": STORE_KINDS,
+}
 
 
 def _is_int(text: str) -> bool:
@@ -41,6 +52,11 @@ def setting_value_problem(value: Any, default: Any, name: str = "") -> str | Non
     """What is wrong with ``value`` for setting ``name`` whose default is ``default``, or None."""
     if not isinstance(value, str):
         return None  # already typed (a settings module, a site config)
+    choices = CHOICES.get(name)
+    if choices is not None:
+        if value.strip() and value.strip().lower() not in choices:
+            return f"expected one of {', '.join(choices)} (default {default!r})"
+        return None
     if isinstance(default, bool):  # before int: bool is an int
         if _is_int(value) or value in BOOL_WORDS:
             return None
