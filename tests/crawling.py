@@ -53,29 +53,7 @@ def run_crawl(
     timeout: float = 120,
     extra: list[str] | None = None,
 ) -> CrawlResult:
-    workdir.mkdir(parents=True, exist_ok=True)
-    items_path = workdir / "items.jsonl"
-    stats_path = workdir / "stats.json"
-    log_path = workdir / "crawl.log"
-    merged = {**FAST_SETTINGS, **(settings or {})}
-    merged["WEBROBOT_STATS_FILE"] = str(stats_path)
-    merged["LOG_FILE"] = str(log_path)
-    command = [sys.executable, "-m", "scrapy", "crawl", spider, "-O", str(items_path)]
-    for name, value in (args or {}).items():
-        command += ["-a", f"{name}={value}"]
-    for name, value in merged.items():
-        command += ["-s", f"{name}={value}"]
-    command += extra or []
-    env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}
-    done = subprocess.run(
-        command, cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, timeout=timeout
-    )
-    items = []
-    if items_path.exists():
-        items = [json.loads(line) for line in items_path.read_text("utf-8").splitlines() if line]
-    stats = json.loads(stats_path.read_text("utf-8")) if stats_path.exists() else {}
-    log = log_path.read_text("utf-8", errors="replace") if log_path.exists() else ""
-    return CrawlResult(done.returncode, items, stats, log, done.stderr, workdir)
+    return start_crawl(workdir, spider, args, settings, extra).wait(timeout)
 
 
 def scrapy_command(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
@@ -112,8 +90,9 @@ def start_crawl(
     spider: str = "webrobot",
     args: dict[str, str] | None = None,
     settings: dict[str, Any] | None = None,
+    extra: list[str] | None = None,
 ) -> RunningCrawl:
-    """Like :func:`run_crawl`, but returns at once (to interrupt the crawl, for example)."""
+    """Start a crawl and return at once (:func:`run_crawl` waits; interrupt it, for example)."""
     workdir.mkdir(parents=True, exist_ok=True)
     merged = {**FAST_SETTINGS, **(settings or {})}
     merged["WEBROBOT_STATS_FILE"] = str(workdir / "stats.json")
@@ -123,6 +102,7 @@ def start_crawl(
         command += ["-a", f"{name}={value}"]
     for name, value in merged.items():
         command += ["-s", f"{name}={value}"]
+    command += extra or []
     env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}
     process = subprocess.Popen(
         command, cwd=PROJECT_ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True

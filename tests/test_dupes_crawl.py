@@ -212,3 +212,29 @@ def test_periodic_checkpoints_are_marked_unclean_until_the_close(
     assert result.returncode == 0 and result.stats["finish_reason"] == "finished"
     assert read_header(store)["clean"] is True
     assert read_header(job / "webrobot-content.store")["clean"] is True
+
+
+def test_copies_that_may_not_be_indexed_or_followed_do_not_hide_the_others(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
+    """The first copy fetched says noindex (or nofollow) in X-Robots-Tag; the second may
+    be indexed (followed), so its item is the content's item (its links are followed)."""
+    site = make_site()
+    site.add("/robots.txt", ROBOTS_ALLOW_ALL)
+    site.html("/", "<title>home</title><a href='/print/a'>pa</a> <a href='/print/b'>pb</a>"
+                   " <a href='/a'>a</a> <a href='/b'>b</a>")  # fmt: skip
+    a = "<title>A</title><p>Page a.</p><a href='/a-more'>more</a>"
+    b = "<title>B</title><p>Page b.</p><a href='/b-more'>more</a>"
+    site.html("/print/a", a, **{"X-Robots-Tag": "noindex"})
+    site.html("/print/b", b, **{"X-Robots-Tag": "nofollow"})
+    site.html("/a", a)
+    site.html("/b", b)
+    for target in ("/a-more", "/b-more"):
+        site.html(target, f"<title>{target}</title>")
+    result = run_crawl(tmp_path, args={"start_urls": site.url("/")})
+    assert result.returncode == 0, result.stderr
+    assert pages(site)[:5] == ["/", "/print/a", "/print/b", "/a", "/b"], "the copies came first"
+    assert Counter(pages(site)) == Counter(["/", "/print/a", "/print/b", "/a", "/b", "/a-more", "/b-more"])
+    assert sorted(result.item_urls()) == sorted(site.url(t) for t in ("/", "/a", "/print/b", "/a-more", "/b-more"))
+    assert result.stat("webrobot/dupes/content") == 1  # /b
+    assert result.stat("webrobot/dupes/links_suppressed") == 1  # /a's link, followed from /print/a

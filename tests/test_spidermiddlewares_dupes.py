@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -110,3 +111,38 @@ def test_dont_dedupe_exempts_a_page() -> None:
 def test_switched_off() -> None:
     with pytest.raises(NotConfigured):
         components(WEBROBOT_DUPES_ENABLED=False)
+
+
+def test_a_first_copy_without_an_item_does_not_cost_the_content_its_item() -> None:
+    """The first copy is noindex (links, no item): the next copy's item is the first item."""
+    mw, pipeline = components()
+    noindex = response("http://a.test/print/", SOFT_404)
+    requests, kept, _ = run(mw, pipeline, noindex, page_output(noindex)[1:])
+    assert len(requests) == 2 and kept == []
+    requests, kept, dropped = run(mw, pipeline, response("http://a.test/page/", SOFT_404))
+    assert requests == [], "the first copy's links were followed"
+    assert len(kept) == 1 and not dropped, "no item of this content was kept yet"
+    requests, kept, dropped = run(mw, pipeline, response("http://a.test/third/", SOFT_404))
+    assert requests == [] and kept == [] and "as http://a.test/page/" in dropped[0]
+
+
+def test_a_first_copy_without_links_does_not_cost_the_content_its_links() -> None:
+    """The first copy is nofollow (item, no links): the next copy's links are followed once."""
+    mw, pipeline = components()
+    nofollow = response("http://a.test/print/", SOFT_404)
+    assert run(mw, pipeline, nofollow, page_output(nofollow)[:1])[1]
+    requests, kept, dropped = run(mw, pipeline, response("http://a.test/page/", SOFT_404))
+    assert len(requests) == 2, "no page of this content had its links followed yet"
+    assert kept == [] and "as http://a.test/print/" in dropped[0]
+    requests, kept, _ = run(mw, pipeline, response("http://a.test/third/", SOFT_404))
+    assert requests == [] and kept == []
+
+
+def test_what_was_kept_and_followed_survives_a_resume(tmp_path: Path) -> None:
+    mw, pipeline = components(JOBDIR=str(tmp_path))
+    noindex = response("http://a.test/print/", SOFT_404)
+    run(mw, pipeline, noindex, page_output(noindex)[1:])
+    pipeline.close_spider()
+    mw, pipeline = components(JOBDIR=str(tmp_path))
+    requests, kept, _ = run(mw, pipeline, response("http://a.test/page/", SOFT_404))
+    assert requests == [] and len(kept) == 1

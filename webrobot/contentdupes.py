@@ -1,16 +1,26 @@
-"""The crawl's content-fingerprint index, shared by the spider middleware and the pipeline.
+"""The crawl's content fingerprints, shared by the spider middleware and the pipeline.
 
-One per crawler (:meth:`ContentDupes.of`). The spider middleware sees a page's
-output first, so it decides: it fingerprints the page once, records it (the
-first URL with that fingerprint is kept) and gets a :class:`Verdict`. It drops
-the links of a duplicate page itself and hands the verdict for each of the
-page's items to :class:`~webrobot.pipelines.DuplicateContentPipeline`, which
-drops the items of duplicates. Without the middleware the pipeline judges
-items alone, by their ``md5`` field (the body fingerprint).
+One per crawler (:meth:`ContentDupes.of`). It remembers two things per
+fingerprint, because a page may give an item without links (``nofollow``) or
+links without an item (``noindex``), and such a first copy must not cost the
+content its item or its links:
 
-With ``JOBDIR`` the index is loaded when the job resumes and saved when the
-spider closes (``webrobot-content.store``), so a resumed crawl neither emits
-an item it already emitted nor follows the links of a page it already saw.
+* ``index``: contents whose item was kept, with the first URL that gave one
+  (:meth:`ContentDupes.judge`, for items);
+* ``followed``: contents whose links were followed from some page
+  (:meth:`ContentDupes.follow_links`, for link requests).
+
+The spider middleware sees a page's output first, so it decides: it
+fingerprints the page once, drops the links of a page whose content had its
+links followed already, and hands the verdict for each of the page's items to
+:class:`~webrobot.pipelines.DuplicateContentPipeline`, which drops the items of
+duplicates. Without the middleware the pipeline judges items alone, by their
+``md5`` field (the body fingerprint).
+
+With ``JOBDIR`` both are loaded when the job resumes and saved when the spider
+closes (``webrobot-content.store``, ``webrobot-content-followed.store``), so a
+resumed crawl neither emits an item it already emitted nor follows the links
+of a page it already saw.
 """
 
 from __future__ import annotations
@@ -33,7 +43,7 @@ from webrobot.fingerprints import (
     fingerprint_key,
     text_fingerprint,
 )
-from webrobot.seenstore import BloomStore, FirstSeenIndex, Seen
+from webrobot.seenstore import BloomStore, ExactStore, FirstSeenIndex, Seen
 
 if TYPE_CHECKING:
     from scrapy import Spider
@@ -43,6 +53,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 CONTENT_STORE_FILE = "webrobot-content.store"
+FOLLOWED_STORE_FILE = "webrobot-content-followed.store"
 MD5_HEX_RE = re.compile(r"^[0-9a-f]{32}$")
 
 
@@ -98,9 +109,19 @@ class ContentDupes:
         elif loaded is not None:
             logger.error("%s holds no content index; starting with an empty one", self.checkpoint.path)
         self.watch = BloomWatch(crawler, "content")
-        if isinstance(self.index.store, BloomStore):
-            self.watch._false_positives = self.index.store.false_positives
-            self.watch._layers = len(self.index.store.layers)
+        self.watch.resume(self.index.store)
+        self.followed = store_from_settings(settings, "WEBROBOT_CONTENT_STORE")
+        self.followed_checkpoint = StoreCheckpoint(
+            crawler, FOLLOWED_STORE_FILE, "fingerprints of pages whose links were followed"
+        )
+        loaded = self.followed_checkpoint.load()
+        if isinstance(loaded, ExactStore | BloomStore):
+            self.followed = loaded
+        elif loaded is not None:
+            logger.error("%s holds no fingerprint store; starting with an empty one", self.followed_checkpoint.path)
+        self.followed_watch = BloomWatch(crawler, "content")
+        self.followed_watch.resume(self.followed)
+        self._announced_links = False
         self.pipeline_attached = False
         self._verdicts: dict[int, tuple[Any, Verdict]] = {}
         self._announced = False
@@ -127,7 +148,7 @@ class ContentDupes:
         return body_fingerprint(response.body)
 
     def judge(self, fingerprint: str, url: str) -> Verdict:
-        """Record ``fingerprint`` as seen at ``url`` if it is new; say whether it was."""
+        """For a page's items: record ``fingerprint`` as kept at ``url`` if no item had it yet; say whether one did."""
         verdict = Verdict(fingerprint, self.index.check(fingerprint_key(fingerprint), url))
         if isinstance(self.index.store, BloomStore):
             self.watch.check(self.index.store, url[:200])
@@ -136,12 +157,28 @@ class ContentDupes:
                 self._announced = True
                 logger.info(
                     "Duplicate content: %s has the same %s fingerprint as %s; its item is dropped "
-                    "and its links are not followed (further ones at DEBUG)",
+                    "(further ones at DEBUG)",
                     url[:200], self.mode, verdict.first_url_text()[:200],
                 )  # fmt: skip
             else:
                 logger.debug("Duplicate content: %s same as %s", url[:200], verdict.first_url_text()[:200])
         return verdict
+
+    def follow_links(self, fingerprint: str, url: str) -> bool:
+        """For a page's link requests: True (and recorded) if no page with this content had its links followed."""
+        new = self.followed.add(fingerprint_key(fingerprint))
+        if isinstance(self.followed, BloomStore):
+            self.followed_watch.check(self.followed, url[:200])
+        if not new:
+            if not self._announced_links:
+                self._announced_links = True
+                logger.info(
+                    "Not following the links of %s: a page with the same %s fingerprint had its links "
+                    "followed (further ones at DEBUG)", url[:200], self.mode,
+                )  # fmt: skip
+            else:
+                logger.debug("Not following the links of %s: duplicate content", url[:200])
+        return new
 
     # -- middleware -> pipeline ------------------------------------------------
     def remember(self, item: Any, verdict: Verdict) -> None:
@@ -157,6 +194,7 @@ class ContentDupes:
     # -- life cycle -------------------------------------------------------------
     def spider_opened(self, spider: Spider) -> None:
         self.checkpoint.start_periodic(lambda: self.index)
+        self.followed_checkpoint.start_periodic(lambda: self.followed)
 
     def close(self) -> None:
         """Record the stats and save the checkpoint, once: the pipeline calls this from
@@ -166,9 +204,13 @@ class ContentDupes:
             return
         self._closed = True
         self.checkpoint.stop_periodic()
+        self.followed_checkpoint.stop_periodic()
         self._verdicts.clear()
         record_store_stats(self.crawler, self.index, "content")
+        assert self.crawler.stats is not None
+        self.crawler.stats.inc_value("webrobot/dupes/store_bytes/content", self.followed.nbytes)
         self.checkpoint.save(self.index)
+        self.followed_checkpoint.save(self.followed)
 
     def spider_closed(self, spider: Spider, reason: str) -> None:
         self.close()

@@ -59,6 +59,12 @@ class BloomWatch:
         self._false_positives = 0
         self._layers = 1
 
+    def resume(self, store: ExactStore | BloomStore) -> None:
+        """Start from a resumed store's counts, so that only new events are reported."""
+        if isinstance(store, BloomStore):
+            self._false_positives = store.false_positives
+            self._layers = len(store.layers)
+
     def check(self, store: BloomStore, key_hint: str) -> None:
         if store.false_positives != self._false_positives:
             assert self.crawler.stats is not None
@@ -114,9 +120,7 @@ class SeenUrlFilter(BaseDupeFilter):
                     loaded.kind, self.kind,
                 )  # fmt: skip
             self.store = loaded
-            if isinstance(loaded, BloomStore):
-                self.watch._false_positives = loaded.false_positives
-                self.watch._layers = len(loaded.layers)
+            self.watch.resume(loaded)
         elif loaded is not None:
             logger.error("%s holds no visited-URL store; starting with an empty one", self.checkpoint.path)
         self.checkpoint.start_periodic(lambda: self.store)

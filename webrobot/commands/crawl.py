@@ -42,7 +42,7 @@ class Command(ScrapyCrawlCommand):
         bad: list[str] = []
         for name, default in defaults.items():
             value = self.settings.get(name)
-            problem = setting_value_problem(value, default)
+            problem = setting_value_problem(value, default, name)
             if problem:
                 bad.append(f"setting {name}={value!r}: {problem}")
                 # Back to the default so that logging can start and report it;

@@ -7,6 +7,11 @@ they reach the scheduler: a soft-404 trap (every path answers the same page with
 relative links to more paths) ends after the first copy's links. It also hands
 each item its page's verdict for :class:`~webrobot.pipelines.DuplicateContentPipeline`.
 
+Links and items are judged apart: a copy's links are dropped when a page with
+that content had its links followed, its items when a page with that content
+had its item kept. A first copy that is ``nofollow`` (an item, no links) or
+``noindex`` (links, no item) thus does not cost the content its links or item.
+
 The request meta key ``dont_dedupe`` on a page's request exempts that page: its
 content is neither checked nor recorded, its item is kept, its links followed.
 """
@@ -35,33 +40,46 @@ class DuplicatePageMiddleware(BaseSpiderMiddleware):
             raise NotConfigured("WEBROBOT_DUPES_ENABLED is off")
         super().__init__(crawler)
         self.content = ContentDupes.of(crawler)
+        self._fingerprints: weakref.WeakKeyDictionary[Response, str] = weakref.WeakKeyDictionary()
         self._verdicts: weakref.WeakKeyDictionary[Response, Verdict] = weakref.WeakKeyDictionary()
+        self._follow: weakref.WeakKeyDictionary[Response, bool] = weakref.WeakKeyDictionary()
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         return cls(crawler)
 
-    def _verdict(self, response: Response | None, item: Any = None) -> Verdict | None:
-        if response is None:  # start requests
-            return None
+    @staticmethod
+    def _exempt(response: Response) -> bool:
         request = response.request
-        if request is not None and request.meta.get("dont_dedupe"):
-            return EXEMPT  # the pipeline must not judge its items by md5 either
-        verdict = self._verdicts.get(response)
-        if verdict is None:
-            fingerprint = self.content.fingerprint(response, item)
-            verdict = self._verdicts[response] = self.content.judge(fingerprint, response.url)
-        return verdict
+        return request is not None and bool(request.meta.get("dont_dedupe"))
+
+    def _fingerprint(self, response: Response, item: Any = None) -> str:
+        """The page's fingerprint, computed once per page."""
+        fingerprint = self._fingerprints.get(response)
+        if fingerprint is None:
+            fingerprint = self._fingerprints[response] = self.content.fingerprint(response, item)
+        return fingerprint
 
     def get_processed_item(self, item: Any, response: Response | None) -> Any:
-        verdict = self._verdict(response, item)
-        if verdict is not None:
-            self.content.remember(item, verdict)
+        if response is None or not self.content.pipeline_attached:  # start requests; nobody drops items
+            return item
+        if self._exempt(response):
+            self.content.remember(item, EXEMPT)  # the pipeline must not judge it by md5 either
+            return item
+        verdict = self._verdicts.get(response)
+        if verdict is None:
+            fingerprint = self._fingerprint(response, item)
+            verdict = self._verdicts[response] = self.content.judge(fingerprint, response.url)
+        self.content.remember(item, verdict)
         return item
 
     def get_processed_request(self, request: Request, response: Response | None) -> Request | None:
-        verdict = self._verdict(response)
-        if verdict is None or not verdict.duplicate:
+        if response is None or self._exempt(response):  # start requests; an exempt page
+            return request
+        follow = self._follow.get(response)
+        if follow is None:
+            follow = self._follow[response] = self.content.follow_links(self._fingerprint(response), response.url)
+        if follow:
             return request
         assert self.crawler.stats is not None
         self.crawler.stats.inc_value("webrobot/dupes/links_suppressed")

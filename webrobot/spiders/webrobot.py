@@ -15,6 +15,7 @@ from scrapy.settings import SETTINGS_PRIORITIES
 from webrobot.config import (
     ConfigError,
     SiteConfig,
+    check_setting_types,
     load_site_config,
     parse_start_urls_argument,
 )
@@ -97,6 +98,11 @@ class WebrobotSpider(scrapy.Spider):
         # A config given as an argument applies like a per-site spider's own;
         # settings are still unfrozen here (Scrapy >= 2.11).
         if spider.config is not None and spider.config is not cls.site_config:
+            try:
+                check_setting_types(spider.config, crawler.settings.get)
+            except ConfigError as exc:
+                spider.config_error = exc
+                return spider
             _apply_config_settings(spider.config, crawler.settings)
         return spider
 
