@@ -62,3 +62,11 @@ def test_text_fingerprint_ignores_markup(other: str) -> None:
 def test_text_fingerprint_sees_text_changes(other: str) -> None:
     base = "<title>T</title><p>Hello world</p>"
     assert text_fingerprint(tree(base)) != text_fingerprint(tree(other))
+
+
+def test_pages_without_visible_text_have_no_text_fingerprint() -> None:
+    """Framesets and image-only pages must not all collapse into one page."""
+    frameset = "<html><frameset><frame src='a.html'><frame src='b.html'></frameset></html>"
+    assert text_fingerprint(tree(frameset)) == ""
+    assert text_fingerprint(tree("<html><body><img src='x.png'></body></html>")) == ""
+    assert text_fingerprint(tree("<p>words</p>")) != ""

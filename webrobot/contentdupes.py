@@ -144,7 +144,7 @@ class ContentDupes:
                 root = response.selector.root  # the tree the spider already parsed
             except Exception:  # noqa: BLE001 - lxml refuses some inputs outright: use the bytes
                 return body_fingerprint(response.body)
-            return text_fingerprint(root)
+            return text_fingerprint(root) or body_fingerprint(response.body)
         return body_fingerprint(response.body)
 
     def judge(self, fingerprint: str, url: str) -> Verdict:

@@ -57,7 +57,13 @@ def _local(tag: str) -> str:
 
 
 def text_fingerprint(root: Any) -> str:
-    return hashlib.md5(visible_text(root).encode("utf-8"), usedforsecurity=False).hexdigest()
+    """The MD5 of the visible text, or ``""`` when a page has none (a frameset,
+    an image map): such pages are told apart by their bytes instead, or they
+    would all be one page."""
+    text = visible_text(root)
+    if not text.strip():
+        return ""
+    return hashlib.md5(text.encode("utf-8"), usedforsecurity=False).hexdigest()
 
 
 def fingerprint_key(hex_fingerprint: str) -> bytes:
