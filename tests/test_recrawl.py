@@ -22,7 +22,7 @@ LAST_MODIFIED = "Tue, 03 Nov 2026 10:00:00 GMT"
 
 
 def policy() -> RevalidatePolicy:
-    return RevalidatePolicy(Settings({"HTTPCACHE_IGNORE_SCHEMES": ["file"]}))
+    return RevalidatePolicy(Settings({"HTTPCACHE_IGNORE_SCHEMES": ["file"], "ROBOTSTXT_USER_AGENT": "webrobot"}))
 
 
 def test_webrobot_uses_it_by_default() -> None:
@@ -59,6 +59,25 @@ def test_robots_txt_is_never_cached() -> None:
 def test_only_pages_with_a_validator_are_stored(status: int, headers: dict[str, str], stored: bool) -> None:
     request = Request("http://a/p")
     response = HtmlResponse("http://a/p", status=status, headers=headers, request=request)
+    assert policy().should_cache_response(response, request) is stored
+
+
+@pytest.mark.parametrize(
+    ("headers", "body", "stored"),
+    [
+        ({"X-Robots-Tag": "noarchive"}, b"<title>x</title>", False),
+        ({"X-Robots-Tag": "webrobot: noarchive"}, b"<title>x</title>", False),
+        ({"X-Robots-Tag": "otherbot: noarchive"}, b"<title>x</title>", True),
+        ({}, b"<html><head><meta name='robots' content='noarchive'></head></html>", False),
+        ({}, b"<html><head><meta name='webrobot' content='NOARCHIVE'></head></html>", False),
+        ({}, b"<html><head><meta name='robots' content='noindex'></head></html>", True),
+        ({}, b"<html><head></head><body><meta name='robots' content='noarchive'></body></html>", True),
+    ],
+)
+def test_noarchive_pages_are_never_stored(headers: dict[str, str], body: bytes, stored: bool) -> None:
+    """The cache keeps a copy of the body: exactly what noarchive forbids."""
+    request = Request("http://a/p")
+    response = HtmlResponse("http://a/p", headers={"ETag": ETAG, **headers}, body=body, request=request)
     assert policy().should_cache_response(response, request) is stored
 
 

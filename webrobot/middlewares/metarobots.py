@@ -84,22 +84,30 @@ class MetaRobotsMiddleware:
 
     def directives(self, response: Response) -> list[str]:
         """The directives for us in ``response``'s headers and, for HTML, its head."""
-        values = [v.decode("latin-1") for v in response.headers.getlist("X-Robots-Tag")]
-        found = headers_directives(values, self.agent) if values else []
-        if isinstance(response, HtmlResponse):
-            try:
-                text = response.text
-                in_head = head_meta_directives(text, self.agent)
-                if not in_head:
-                    relabelled = relabelled_text(text, response.body)
-                    if relabelled is not None:
-                        in_head = head_meta_directives(relabelled, self.agent)
-                found += in_head
-            except Exception as exc:  # noqa: BLE001 - undecodable bytes must not cost the page
-                assert self.crawler.stats is not None
-                self.crawler.stats.inc_value("webrobot/meta/unreadable")
-                logger.warning("Cannot read the robots meta of %s: %s", response.url, exc)
-        return dedupe(found)
+        try:
+            return response_directives(response, self.agent)
+        except Exception as exc:  # noqa: BLE001 - undecodable bytes must not cost the page
+            assert self.crawler.stats is not None
+            self.crawler.stats.inc_value("webrobot/meta/unreadable")
+            logger.warning("Cannot read the robots meta of %s: %s", response.url, exc)
+            values = [v.decode("latin-1") for v in response.headers.getlist("X-Robots-Tag")]
+            return dedupe(headers_directives(values, self.agent)) if values else []
+
+
+def response_directives(response: Response, agent: str) -> list[str]:
+    """The directives for ``agent`` in ``response``'s X-Robots-Tag headers and,
+    for HTML, the robots meta elements of its head (may raise on undecodable text)."""
+    values = [v.decode("latin-1") for v in response.headers.getlist("X-Robots-Tag")]
+    found = headers_directives(values, agent) if values else []
+    if isinstance(response, HtmlResponse):
+        text = response.text
+        in_head = head_meta_directives(text, agent)
+        if not in_head:
+            relabelled = relabelled_text(text, response.body)
+            if relabelled is not None:
+                in_head = head_meta_directives(relabelled, agent)
+        found += in_head
+    return dedupe(found)
 
 
 @dataclass(frozen=True, slots=True)
