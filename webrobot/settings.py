@@ -62,6 +62,27 @@ WEBROBOT_SCOPE_ENABLED = True
 #: Pages a site may have downloaded (0: no budget); set per site by max_pages.
 WEBROBOT_MAX_PAGES_PER_SITE = 0
 
+# --- Distributed crawling (Redis) ------------------------------------------
+#: Redis shared by all workers of a crawl; set it to crawl with several workers
+#: (the RedisCrawl add-on then puts the frontier and visited-URL set in Redis).
+#: Empty: everything stays in-process.
+WEBROBOT_REDIS_URL = ""
+#: Prefix of a crawl's Redis keys (%(spider)s: the spider name); same prefix = same crawl.
+WEBROBOT_REDIS_KEY = "webrobot:%(spider)s"
+#: Seconds a leased request stays a worker's without renewal; then another worker takes it.
+WEBROBOT_REDIS_LEASE_TTL = 60.0
+#: A request whose lease expired this many times is set aside in <key>:dead (0: never).
+WEBROBOT_REDIS_MAX_LEASE_EXPIRIES = 3
+#: Seconds between a worker's lease renewals, expired-lease sweeps and frontier checks.
+WEBROBOT_REDIS_POLL_INTERVAL = 1.0
+#: Seconds the shared crawl must have nothing queued or leased before workers close (0: never).
+WEBROBOT_REDIS_IDLE_CLOSE = 10.0
+#: 2**N buckets of visited-URL digests; ~log2(expected URLs / 256) keeps them compact.
+WEBROBOT_REDIS_VISITED_BUCKET_BITS = 14
+ADDONS = {
+    "webrobot.distributed.addon.RedisCrawl": 0,
+}
+
 # --- Output ---------------------------------------------------------------
 FEED_EXPORT_ENCODING = "utf-8"
 #: Write the final stats as JSON to this path (empty: don't).

@@ -1,0 +1,312 @@
+"""End-to-end: several ``scrapy crawl`` workers share one crawl through a real
+redis-server, judged by what the local sites saw requested."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.crawling import FAST_SETTINGS, PROJECT_ROOT, run_crawl, scrapy_command
+from tests.redisserver import RedisServer
+from webrobot.demo.server import Hit, Reply, SiteServer
+
+pytestmark = pytest.mark.slow
+
+ROBOTS_ALLOW_ALL = Reply.text("User-agent: *\nDisallow:\n")
+
+#: Shared-crawl settings that keep a test crawl to a few seconds.
+REDIS_FAST = {
+    "WEBROBOT_REDIS_POLL_INTERVAL": "0.2",
+    "WEBROBOT_REDIS_IDLE_CLOSE": "2",
+    "WEBROBOT_REDIS_LEASE_TTL": "3",
+    "CONCURRENT_REQUESTS": "2",
+    "CONCURRENT_REQUESTS_PER_DOMAIN": "1",
+}
+
+
+@dataclass
+class Web:
+    """Sites whose page handlers also record when each request *started*."""
+
+    sites: list[SiteServer]
+    offsite: SiteServer
+    expected: dict[str, set[str]] = field(default_factory=dict)  # origin -> targets
+    started: list[tuple[str, str, str]] = field(default_factory=list)  # (agent, origin, target)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def start_urls(self) -> str:
+        return ",".join(site.url("/") for site in self.sites)
+
+    def counts(self) -> dict[str, Counter[str]]:
+        return {
+            site.origin: Counter(t for t in site.targets() if t != "/robots.txt")
+            for site in self.sites
+        }
+
+    def fetched_by(self, agent: str) -> set[tuple[str, str]]:
+        """(origin, target) of the page requests ``agent`` finished or had in flight."""
+        with self.lock:
+            return {(o, t) for a, o, t in self.started if a == agent}
+
+
+def build_web(make_site: Callable[..., SiteServer], delay: float, fanout: int = 3) -> Web:
+    """Three sites, each a two-level tree of pages that link across sites, with a
+    redirect, a 500, a 404 and a link to a fourth site outside the crawl."""
+    sites = [make_site(f"s{i}") for i in range(3)]
+    web = Web(sites, make_site("offsite"))
+
+    def page(site: SiteServer, path: str, links: list[str]) -> None:
+        body = "".join(f'<a href="{link}">{link}</a>' for link in links)
+        html = f"<html><head><title>{site.name}{path}</title></head><body>{body}</body></html>"
+
+        def handler(hit: Hit) -> Reply:
+            with web.lock:
+                web.started.append((hit.headers.get("user-agent", ""), site.origin, hit.target))
+            return Reply(200, html, {"Content-Type": "text/html"}, delay=delay)
+
+        site.add(path, handler)
+        web.expected.setdefault(site.origin, set()).add(path)
+
+    for index, site in enumerate(sites):
+        other = sites[(index + 1) % len(sites)]
+        site.add("/robots.txt", ROBOTS_ALLOW_ALL)
+        children = [f"/n{i}/" for i in range(fanout)]
+        page(site, "/", [*children, "/old", "/broken", "/missing", web.offsite.url("/x")])
+        for child in children:
+            leaves = [f"{child}n{i}.html" for i in range(fanout)]
+            page(site, child, [*leaves, "/", other.url(child)])
+            for leaf in leaves:
+                page(site, leaf, ["/", other.url(leaf)])
+        site.add("/old", Reply(301, b"", {"Location": "/n0/"}))
+        site.add("/broken", Reply.html("<title>oops</title>", 500))
+        web.expected[site.origin] |= {"/old", "/broken", "/missing"}
+    return web
+
+
+class Worker:
+    """One ``scrapy crawl`` worker process of the shared crawl."""
+
+    def __init__(self, workdir: Path, name: str, args: dict[str, str], settings: dict[str, str]) -> None:
+        self.name = name
+        self.workdir = workdir
+        workdir.mkdir(parents=True, exist_ok=True)
+        merged = {
+            **FAST_SETTINGS, **REDIS_FAST, **settings,
+            "USER_AGENT": name,  # tells the servers which worker asked
+            "WEBROBOT_STATS_FILE": str(workdir / "stats.json"),
+            "LOG_FILE": str(workdir / "crawl.log"),
+        }  # fmt: skip
+        command = [sys.executable, "-m", "scrapy", "crawl", "webrobot", "-O", str(workdir / "items.jsonl")]
+        for key, value in args.items():
+            command += ["-a", f"{key}={value}"]
+        for key, value in merged.items():
+            command += ["-s", f"{key}={value}"]
+        env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}
+        with (workdir / "stderr.txt").open("wb") as stderr:
+            self.process = subprocess.Popen(
+                command, cwd=PROJECT_ROOT, env=env, stdout=subprocess.DEVNULL, stderr=stderr
+            )
+
+    def wait(self, timeout: float = 120) -> int:
+        try:
+            return self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            raise AssertionError(f"{self.name} did not finish within {timeout} s:\n{self.log()[-3000:]}") from None
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+    def stats(self) -> dict[str, Any]:
+        path = self.workdir / "stats.json"
+        return json.loads(path.read_text("utf-8")) if path.exists() else {}
+
+    def items(self) -> list[dict[str, Any]]:
+        path = self.workdir / "items.jsonl"
+        if not path.exists():
+            return []
+        return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line]
+
+    def log(self) -> str:
+        path = self.workdir / "crawl.log"
+        log = path.read_text("utf-8", errors="replace") if path.exists() else ""
+        return log + (self.workdir / "stderr.txt").read_text("utf-8", errors="replace")
+
+
+def start_workers(tmp_path: Path, web: Web, redis_server: RedisServer, n: int = 3,
+                  **settings: str) -> list[Worker]:  # fmt: skip
+    common = {"WEBROBOT_REDIS_URL": redis_server.url, **settings}
+    return [
+        Worker(tmp_path / f"worker-{i}", f"worker-{i}", {"start_urls": web.start_urls()}, common)
+        for i in range(n)
+    ]
+
+
+def stop_all(workers: list[Worker]) -> None:
+    for worker in workers:
+        if worker.process.poll() is None:
+            worker.process.kill()
+            worker.process.wait()
+
+
+def wait_for(condition: Callable[[], bool], timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.02)
+
+
+def redis_state(redis_server: RedisServer) -> tuple[int, int, int]:
+    client = redis_server.client()
+    return (
+        client.zcard("webrobot:webrobot:frontier"),
+        client.zcard("webrobot:webrobot:leases"),
+        client.hlen("webrobot:webrobot:leased"),
+    )
+
+
+def test_three_workers_download_every_page_exactly_once(
+    make_site: Callable[..., SiteServer], redis_server: RedisServer, tmp_path: Path
+) -> None:
+    web = build_web(make_site, delay=0.05)
+    workers = start_workers(tmp_path, web, redis_server)
+    try:
+        codes = [worker.wait() for worker in workers]
+    finally:
+        stop_all(workers)
+    assert codes == [0, 0, 0], [w.log()[-2000:] for w in workers]
+    for origin, counts in web.counts().items():
+        assert set(counts) == web.expected[origin], f"{origin}: every allowed page, nothing else"
+        assert {t: n for t, n in counts.items() if n != 1} == {}, f"{origin}: downloaded twice"
+    assert web.offsite.targets() == []
+    busy = [w.name for w in workers if web.fetched_by(w.name)]
+    assert len(busy) >= 2, f"the work was not shared: only {busy} fetched pages"
+
+    stats = [w.stats() for w in workers]
+    assert all(s["finish_reason"] == "finished" for s in stats)
+    pages = sum(sum(c.values()) for c in web.counts().values())
+    refused = sum(s.get("webrobot/url/refused/offsite", 0) for s in stats)
+    assert refused == 1, "the offsite link, once across workers"
+    assert sum(s.get("webrobot/redis/lease/acked", 0) for s in stats) == pages + refused
+    assert sum(s.get("webrobot/redis/lease/expired", 0) for s in stats) == 0
+    assert sum(s.get("webrobot/redis/lease/lost", 0) for s in stats) == 0
+    items = [item["url"] for w in workers for item in w.items()]
+    assert len(items) == len(set(items)), "one item per page across workers"
+    html_pages = {o + t for o, ts in web.expected.items() for t in ts if t not in ("/old", "/broken", "/missing")}
+    assert set(items) == html_pages
+    assert redis_state(redis_server) == (0, 0, 0)
+
+
+def test_a_killed_worker_loses_nothing(
+    make_site: Callable[..., SiteServer], redis_server: RedisServer, tmp_path: Path
+) -> None:
+    web = build_web(make_site, delay=0.3)
+    workers = start_workers(tmp_path, web, redis_server)
+    victim = workers[0]
+    in_flight: set[tuple[str, str]] = set()
+    try:
+        def victim_has_a_request_in_flight() -> bool:
+            started = web.fetched_by(victim.name)
+            if len(started) < 2:
+                return False
+            finished = {(s.origin, t) for s in web.sites for t in s.targets()}
+            in_flight.update(started - finished)
+            return bool(in_flight)
+
+        wait_for(victim_has_a_request_in_flight, 60, f"{victim.name} to have a page in flight")
+        victim.kill()
+        codes = [worker.wait() for worker in workers[1:]]
+    finally:
+        stop_all(workers)
+    assert codes == [0, 0], [w.log()[-2000:] for w in workers[1:]]
+    victim_pages = web.fetched_by(victim.name)
+    for origin, counts in web.counts().items():
+        assert set(counts) == web.expected[origin], f"{origin}: a page is missing"
+        twice = {t for t, n in counts.items() if n > 1}
+        assert all(counts[t] == 2 for t in twice), f"{origin}: more than twice: {counts}"
+        assert {(origin, t) for t in twice} <= victim_pages, "only pages the killed worker had"
+    for origin, target in in_flight:
+        assert web.counts()[origin][target] == 2, f"{target} was in flight: fetched again"
+    survivors = [w.stats() for w in workers[1:]]
+    assert sum(s.get("webrobot/redis/lease/expired", 0) for s in survivors) >= len(in_flight)
+    assert redis_state(redis_server) == (0, 0, 0)
+
+
+def test_seeding_resetting_and_done_crawls(
+    make_site: Callable[..., SiteServer], redis_server: RedisServer, tmp_path: Path
+) -> None:
+    site = make_site()
+    site.add("/robots.txt", ROBOTS_ALLOW_ALL)
+    site.html("/", "<a href='/a'>a</a>")
+    site.html("/a", "<title>a</title>")
+    site.html("/orphan", "<title>linked from nowhere</title>")
+    redis_url = ["-s", f"WEBROBOT_REDIS_URL={redis_server.url}"]
+    seeded = scrapy_command("webrobot-seed", "webrobot", site.url("/orphan"), *redis_url)
+    assert seeded.returncode == 0, seeded.stderr
+    assert "1 of 1 URLs queued" in seeded.stdout
+    assert "1 requests queued, 0 leased, 1 URLs visited" in seeded.stdout
+
+    settings = {**REDIS_FAST, "WEBROBOT_REDIS_URL": redis_server.url, "WEBROBOT_REDIS_IDLE_CLOSE": "0.5"}
+    first = run_crawl(tmp_path / "first", args={"start_urls": site.url("/")}, settings=settings)
+    assert first.returncode == 0, first.stderr
+    assert sorted(site.targets()) == ["/", "/a", "/orphan", "/robots.txt"]
+
+    again = run_crawl(tmp_path / "again", args={"start_urls": site.url("/")}, settings=settings)
+    assert again.returncode == 0
+    assert sorted(site.targets()) == ["/", "/a", "/orphan", "/robots.txt"], (
+        "a crawl that is done stays done: its visited set is kept"
+    )
+    assert again.stat("dupefilter/filtered") == 1
+
+    reset = scrapy_command("webrobot-seed", "webrobot", "--reset", *redis_url)
+    assert reset.returncode == 0, reset.stderr
+    assert "0 requests queued, 0 leased, 0 URLs visited" in reset.stdout
+    fresh = run_crawl(tmp_path / "fresh", args={"start_urls": site.url("/")}, settings=settings)
+    assert fresh.returncode == 0
+    assert Counter(site.targets()) == {"/": 2, "/a": 2, "/orphan": 1, "/robots.txt": 2}
+
+
+def test_without_redis_url_everything_stays_in_process(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
+    site = make_site()
+    site.add("/robots.txt", ROBOTS_ALLOW_ALL)
+    site.html("/", "<a href='/a'>a</a>")
+    site.html("/a", "<title>a</title>")
+    result = run_crawl(tmp_path, args={"start_urls": site.url("/")})
+    assert result.returncode == 0
+    assert "RedisLeaseScheduler" not in result.log
+    assert result.stat("scheduler/enqueued/memory") == 2
+    assert result.stat("webrobot/redis/lease/acked") == 0
+
+
+def test_unreachable_redis_stops_the_worker_with_one_clear_line(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
+    site = make_site()
+    site.add("/robots.txt", ROBOTS_ALLOW_ALL)
+    site.html("/", "<title>home</title>")
+    result = run_crawl(
+        tmp_path, args={"start_urls": site.url("/")},
+        settings={"WEBROBOT_REDIS_URL": "redis://:secret@127.0.0.1:1/0"},
+    )  # fmt: skip
+    assert result.returncode == 1
+    assert result.stats["finish_reason"] == "redis_unavailable"
+    assert "Cannot join the shared crawl at redis://:***@127.0.0.1:1/0: " in result.log
+    assert "Traceback" not in result.log
+    assert site.targets() == []
