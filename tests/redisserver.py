@@ -28,13 +28,17 @@ class RedisServer:
         self.host = host
         self.port = 0
         self.process: subprocess.Popen[bytes] | None = None
+        self._clients: list[redis.Redis] = []
 
     @property
     def url(self) -> str:
         return f"redis://{self.host}:{self.port}/0"
 
     def client(self) -> redis.Redis:
-        return redis.Redis(host=self.host, port=self.port, db=0)
+        """A client for the server, closed when the server stops."""
+        client = redis.Redis(host=self.host, port=self.port, db=0)
+        self._clients.append(client)
+        return client
 
     def start(self, attempts: int = 3, timeout: float = 10.0) -> RedisServer:
         binary = shutil.which("redis-server")
@@ -56,16 +60,22 @@ class RedisServer:
             )  # fmt: skip
             deadline = time.monotonic() + timeout
             while time.monotonic() < deadline and self.process.poll() is None:
+                probe = redis.Redis(host=self.host, port=self.port, db=0)
                 try:
-                    if self.client().ping():
+                    if probe.ping():
                         return self
                 except redis.ConnectionError:
                     time.sleep(0.02)
+                finally:
+                    probe.close()
             last_error = log.read_text(errors="replace")[-500:] if log.exists() else ""
             self.stop()
         raise RuntimeError(f"redis-server did not start: {last_error}")
 
     def stop(self) -> None:
+        for client in self._clients:
+            client.close()
+        self._clients.clear()
         if self.process is None:
             return
         if self.process.poll() is None:

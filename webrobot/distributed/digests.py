@@ -1,8 +1,12 @@
 """A set of binary digests in Redis at about 10 bytes each: the visited-URL set
 (request fingerprints) and the content fingerprints of a shared crawl.
 
-Redis stores a small set whose members are all integers as an *intset*: a
-sorted array of 8-byte integers, no per-member pointers. So a digest is split
+Any key (a request fingerprint, an MD5 of a body) is first hashed to 12
+uniform bytes with BLAKE2b: fingerprinters are pluggable and need not return
+uniform bytes (one returning the URL would put most URLs of a site in one
+bucket, with the same member). Redis stores a small set whose members are all
+integers as an *intset*: a sorted array of 8-byte integers, no per-member
+pointers. So a digest is split
 into a bucket (its top ``bucket_bits`` bits, which name the key) and a member
 (its next 64 bits as a signed integer): ``2**bucket_bits`` keys, each a compact
 intset while it holds at most ``set-max-intset-entries`` members (512 by
@@ -36,17 +40,15 @@ def check_bucket_bits(bits: int) -> int:
     return bits
 
 
-def normalise_digest(digest: bytes) -> bytes:
-    """At least 12 bytes: shorter fingerprints are hashed first."""
-    if len(digest) >= DIGEST_BYTES:
-        return digest
-    return hashlib.sha1(digest, usedforsecurity=False).digest()
+def uniform_digest(key: bytes) -> bytes:
+    """12 uniformly distributed bytes for any key."""
+    return hashlib.blake2b(key, digest_size=DIGEST_BYTES).digest()
 
 
-def digest_slot(digest: bytes, bucket_bits: int) -> tuple[int, int]:
-    """``(bucket, member)`` of a digest: its top ``bucket_bits`` bits, and its
-    bits 32-95 as a signed 64-bit integer."""
-    digest = normalise_digest(digest)
+def digest_slot(key: bytes, bucket_bits: int) -> tuple[int, int]:
+    """``(bucket, member)`` of a key's digest: its top ``bucket_bits`` bits, and
+    its bits 32-95 as a signed 64-bit integer."""
+    digest = uniform_digest(key)
     head = int.from_bytes(digest[:MEMBER_OFFSET], "big")
     bucket = head >> (32 - bucket_bits) if bucket_bits else 0
     member = int.from_bytes(digest[MEMBER_OFFSET:DIGEST_BYTES], "big", signed=True)
@@ -62,7 +64,7 @@ class RedisDigestSet:
         self.bucket_bits = check_bucket_bits(bucket_bits)
 
     def slot(self, digest: bytes) -> tuple[str, int]:
-        """The key and the integer member that stand for ``digest``."""
+        """The Redis key and the integer member that stand for ``digest``."""
         bucket, member = digest_slot(digest, self.bucket_bits)
         return f"{self.prefix}:{bucket:x}", member
 

@@ -94,7 +94,8 @@ class RedisVisitedFilter(RFPDupeFilter):
             )
 
     def close(self, reason: str = "") -> None:
-        """Keep the set: other workers are still using it."""
+        """Keep the set (other workers are still using it); close the connection."""
+        self.server.close()
 
     def clear(self) -> None:
         self.digests.clear()
