@@ -55,10 +55,20 @@ class Web:
             for site in self.sites
         }
 
-    def fetched_by(self, agent: str) -> set[tuple[str, str]]:
-        """(origin, target) of the page requests ``agent`` finished or had in flight."""
+    def started_by(self, agent: str) -> set[tuple[str, str]]:
+        """(origin, target) of the page requests ``agent`` started (finished or not)."""
         with self.lock:
             return {(o, t) for a, o, t in self.started if a == agent}
+
+    def fetched_by(self, agent: str) -> set[tuple[str, str]]:
+        """(origin, target) of the requests the servers answered for ``agent``
+        (also those whose client died before reading the answer)."""
+        return {
+            (site.origin, hit.target)
+            for site in self.sites
+            for hit in list(site.hits)
+            if hit.headers.get("user-agent") == agent and hit.target != "/robots.txt"
+        }
 
 
 def build_web(make_site: Callable[..., SiteServer], delay: float, fanout: int = 3) -> Web:
@@ -67,17 +77,19 @@ def build_web(make_site: Callable[..., SiteServer], delay: float, fanout: int = 
     sites = [make_site(f"s{i}") for i in range(3)]
     web = Web(sites, make_site("offsite"))
 
-    def page(site: SiteServer, path: str, links: list[str]) -> None:
-        body = "".join(f'<a href="{link}">{link}</a>' for link in links)
-        html = f"<html><head><title>{site.name}{path}</title></head><body>{body}</body></html>"
-
+    def route(site: SiteServer, path: str, reply: Reply) -> None:
         def handler(hit: Hit) -> Reply:
             with web.lock:
                 web.started.append((hit.headers.get("user-agent", ""), site.origin, hit.target))
-            return Reply(200, html, {"Content-Type": "text/html"}, delay=delay)
+            return reply
 
         site.add(path, handler)
         web.expected.setdefault(site.origin, set()).add(path)
+
+    def page(site: SiteServer, path: str, links: list[str]) -> None:
+        body = "".join(f'<a href="{link}">{link}</a>' for link in links)
+        html = f"<html><head><title>{site.name}{path}</title></head><body>{body}</body></html>"
+        route(site, path, Reply(200, html, {"Content-Type": "text/html"}, delay=delay))
 
     for index, site in enumerate(sites):
         other = sites[(index + 1) % len(sites)]
@@ -89,9 +101,9 @@ def build_web(make_site: Callable[..., SiteServer], delay: float, fanout: int = 
             page(site, child, [*leaves, "/", other.url(child)])
             for leaf in leaves:
                 page(site, leaf, ["/", other.url(leaf)])
-        site.add("/old", Reply(301, b"", {"Location": "/n0/"}))
-        site.add("/broken", Reply.html("<title>oops</title>", 500))
-        web.expected[site.origin] |= {"/old", "/broken", "/missing"}
+        route(site, "/old", Reply(301, b"", {"Location": "/n0/"}, delay=delay))
+        route(site, "/broken", Reply(500, "<title>oops</title>", {"Content-Type": "text/html"}, delay=delay))
+        route(site, "/missing", Reply(404, "<title>no</title>", {"Content-Type": "text/html"}, delay=delay))
     return web
 
 
@@ -221,7 +233,7 @@ def test_a_killed_worker_loses_nothing(
     in_flight: set[tuple[str, str]] = set()
     try:
         def victim_has_a_request_in_flight() -> bool:
-            started = web.fetched_by(victim.name)
+            started = web.started_by(victim.name)
             if len(started) < 2:
                 return False
             finished = {(s.origin, t) for s in web.sites for t in s.targets()}
@@ -234,7 +246,7 @@ def test_a_killed_worker_loses_nothing(
     finally:
         stop_all(workers)
     assert codes == [0, 0], [w.log()[-2000:] for w in workers[1:]]
-    victim_pages = web.fetched_by(victim.name)
+    victim_pages = web.fetched_by(victim.name) | web.started_by(victim.name)
     for origin, counts in web.counts().items():
         assert set(counts) == web.expected[origin], f"{origin}: a page is missing"
         twice = {t for t, n in counts.items() if n > 1}
@@ -310,3 +322,23 @@ def test_unreachable_redis_stops_the_worker_with_one_clear_line(
     assert "Cannot join the shared crawl at redis://:***@127.0.0.1:1/0: " in result.log
     assert "Traceback" not in result.log
     assert site.targets() == []
+
+
+def test_a_worker_that_stops_early_hands_over_the_rest(
+    make_site: Callable[..., SiteServer], redis_server: RedisServer, tmp_path: Path
+) -> None:
+    web = build_web(make_site, delay=0.05)
+    early = Worker(tmp_path / "early", "early", {"start_urls": web.start_urls()},
+                   {"WEBROBOT_REDIS_URL": redis_server.url, "CLOSESPIDER_PAGECOUNT": "4"})  # fmt: skip
+    assert early.wait() == 0
+    assert early.stats()["finish_reason"] == "closespider_pagecount"
+    queued, leased, _ = redis_state(redis_server)
+    assert queued > 0 and leased == 0, "its unfinished work went back to the frontier"
+    late = Worker(tmp_path / "late", "late", {"start_urls": web.start_urls()},
+                  {"WEBROBOT_REDIS_URL": redis_server.url})  # fmt: skip
+    assert late.wait() == 0
+    for origin, counts in web.counts().items():
+        assert set(counts) == web.expected[origin]
+        assert {t: n for t, n in counts.items() if n != 1} == {}
+    assert web.fetched_by("early") and web.fetched_by("late")
+    assert redis_state(redis_server) == (0, 0, 0)

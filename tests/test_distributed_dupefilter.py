@@ -48,7 +48,7 @@ def test_workers_share_one_visited_set(redis_server: RedisServer) -> None:
 
 
 def test_the_crawlers_request_fingerprinter_decides(redis_server: RedisServer) -> None:
-    dupefilter, crawler = make_filter(
+    dupefilter, _ = make_filter(
         redis_server, REQUEST_FINGERPRINTER_CLASS=f"{__name__}.QuerylessFingerprinter"
     )
     assert dupefilter.request_seen(Request("http://a/?x=1")) is False

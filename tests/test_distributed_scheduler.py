@@ -75,6 +75,11 @@ def idle_verdict(scheduler: RedisLeaseScheduler) -> str:
     return "close"
 
 
+def queue(scheduler: RedisLeaseScheduler) -> LeasedFrontier:
+    assert scheduler.queue is not None, "the scheduler did not join the crawl"
+    return scheduler.queue
+
+
 def stat(scheduler: RedisLeaseScheduler, key: str) -> Any:
     return scheduler.crawler.stats.get_value(key, 0)
 
@@ -90,9 +95,9 @@ def test_a_request_is_acknowledged_once_the_engine_is_done_with_it(redis_server:
         engine.inprogress.add(request)  # what ExecutionEngine._download does
         assert scheduler.next_request() is None
         await asyncio.sleep(0.1)
-        assert scheduler.queue.counts() == (0, 1), "leased while the engine works on it"
+        assert queue(scheduler).counts() == (0, 1), "leased while the engine works on it"
         engine.inprogress.discard(request)
-        await until(lambda: scheduler.queue.counts() == (0, 0))
+        await until(lambda: queue(scheduler).counts() == (0, 0))
         assert stat(scheduler, "webrobot/redis/lease/acked") == 1
         assert stat(scheduler, "scheduler/enqueued/redis") == 1
         assert stat(scheduler, "scheduler/dequeued/redis") == 1
@@ -137,7 +142,7 @@ def test_leases_are_renewed_while_a_request_waits(redis_server: RedisServer) -> 
         request = scheduler.next_request()
         engine.inprogress.add(request)  # type: ignore[arg-type]
         await asyncio.sleep(1.0)  # three TTLs
-        assert scheduler.queue.counts() == (0, 1), "renewed, not re-queued"
+        assert queue(scheduler).counts() == (0, 1), "renewed, not re-queued"
         assert stat(scheduler, "webrobot/redis/lease/expired") == 0
         scheduler.close("shutdown")
 
@@ -162,9 +167,9 @@ def test_a_dead_workers_leases_come_back(redis_server: RedisServer) -> None:
         dead = LeasedFrontier(redis_server.client(), PagesSpider(), KEYS, lease_ttl=0.1)
         dead.push(Request("http://a/"))
         assert dead.lease() is not None  # ... and its worker is killed
-        scheduler, engine = make_scheduler(redis_server)
+        scheduler, _ = make_scheduler(redis_server)
         assert scheduler.next_request() is None
-        await until(lambda: scheduler.has_pending_requests())
+        await until(scheduler.has_pending_requests)
         request = scheduler.next_request()
         assert request is not None and request.url == "http://a/"
         assert stat(scheduler, "webrobot/redis/lease/expired") == 1
@@ -176,10 +181,13 @@ def test_a_dead_workers_leases_come_back(redis_server: RedisServer) -> None:
 def test_unserializable_requests_stay_local(redis_server: RedisServer) -> None:
     async def scenario() -> None:
         scheduler, _ = make_scheduler(redis_server)
-        request = Request("http://a/x", callback=lambda response: None)
+        def not_a_spider_method(response: Any) -> None:
+            pass
+
+        request = Request("http://a/x", callback=not_a_spider_method)
         assert scheduler.enqueue_request(request) is True
         assert stat(scheduler, "webrobot/redis/request/unserializable") == 1
-        assert scheduler.queue.counts() == (0, 0)
+        assert queue(scheduler).counts() == (0, 0)
         assert scheduler.has_pending_requests()
         assert scheduler.next_request() is request
         scheduler.close("finished")

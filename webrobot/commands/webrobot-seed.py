@@ -1,3 +1,4 @@
+# ruff: noqa: N999 - the module name is the command name
 """``scrapy webrobot-seed SPIDER [URL ...] [--reset]``: seed, inspect or reset a
 shared crawl in Redis (``WEBROBOT_REDIS_URL``).
 

@@ -51,6 +51,7 @@ class RedisVisitedFilter(RFPDupeFilter):
         keys = CrawlKeys.from_settings(settings, crawl_spider_name(crawler))
         server = redis_from_settings(settings)
         super().__init__(server, key=keys.visited, debug=settings.getbool("DUPEFILTER_DEBUG"))
+        self.logdupes: bool = True
         self.crawler = crawler
         self.meta_key = keys.meta
         self.fingerprinter = crawler.request_fingerprinter

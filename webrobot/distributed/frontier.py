@@ -209,7 +209,7 @@ class LeasedFrontier(PriorityQueue):
                 return None
             try:
                 return lease_id, self.decode(data)
-            except Exception as exc:  # another version's data, a renamed callback...
+            except Exception as exc:  # noqa: BLE001 - another version's data, a renamed callback...
                 logger.error("Setting aside a frontier entry that cannot be decoded: %r", exc)
                 self.server.rpush(self.keys.dead, data)
                 self.ack([lease_id])

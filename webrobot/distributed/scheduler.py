@@ -341,7 +341,7 @@ class RedisLeaseScheduler(Scheduler):
     def _describe(self, data: bytes) -> str:
         try:
             return str(self.queue.decode(data)) if self.queue is not None else "a request"
-        except Exception:
+        except Exception:  # noqa: BLE001 - only for a log line
             return "an undecodable request"
 
     def _redis_error(self, exc: Exception) -> None:
