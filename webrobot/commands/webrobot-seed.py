@@ -84,8 +84,8 @@ class Command(ScrapyCommand):
         )
         keys = CrawlKeys.from_settings(settings, spidercls.name)
         where = f"{keys.prefix} at {safe_url(settings['WEBROBOT_REDIS_URL'])}"
+        server = redis_from_settings(settings)
         try:
-            server = redis_from_settings(settings)
             server.ping()
             if reset:
                 print(f"Reset {where}: deleted {reset_crawl(server, keys)} keys")
@@ -97,6 +97,9 @@ class Command(ScrapyCommand):
                 queued = seed_crawl(frontier, visited, urls)
                 print(f"Seeded {where}: {queued} of {len(urls)} URLs queued (the others were visited or queued already)")
             print(f"Crawl {where}: {crawl_status(frontier, visited)}")
+            visited.close()
         except (redis.RedisError, ValueError) as exc:
             return _fail(f"cannot use {where}: {exc}", 1)
+        finally:
+            server.close()
         return 0
