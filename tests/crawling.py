@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -50,29 +53,7 @@ def run_crawl(
     timeout: float = 120,
     extra: list[str] | None = None,
 ) -> CrawlResult:
-    workdir.mkdir(parents=True, exist_ok=True)
-    items_path = workdir / "items.jsonl"
-    stats_path = workdir / "stats.json"
-    log_path = workdir / "crawl.log"
-    merged = {**FAST_SETTINGS, **(settings or {})}
-    merged["WEBROBOT_STATS_FILE"] = str(stats_path)
-    merged["LOG_FILE"] = str(log_path)
-    command = [sys.executable, "-m", "scrapy", "crawl", spider, "-O", str(items_path)]
-    for name, value in (args or {}).items():
-        command += ["-a", f"{name}={value}"]
-    for name, value in merged.items():
-        command += ["-s", f"{name}={value}"]
-    command += extra or []
-    env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}
-    done = subprocess.run(
-        command, cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, timeout=timeout
-    )
-    items = []
-    if items_path.exists():
-        items = [json.loads(line) for line in items_path.read_text("utf-8").splitlines() if line]
-    stats = json.loads(stats_path.read_text("utf-8")) if stats_path.exists() else {}
-    log = log_path.read_text("utf-8", errors="replace") if log_path.exists() else ""
-    return CrawlResult(done.returncode, items, stats, log, done.stderr, workdir)
+    return start_crawl(workdir, spider, args, settings, extra).wait(timeout)
 
 
 def scrapy_command(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
@@ -81,3 +62,68 @@ def scrapy_command(*args: str, timeout: float = 60) -> subprocess.CompletedProce
         [sys.executable, "-m", "scrapy", *args],
         cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, timeout=timeout,
     )  # fmt: skip
+
+
+@dataclass
+class RunningCrawl:
+    """A ``scrapy crawl`` started by :func:`start_crawl`, not yet waited for."""
+
+    process: subprocess.Popen[str]
+    workdir: Path
+
+    def interrupt(self) -> None:
+        """Ctrl-C: Scrapy finishes the requests in progress, then closes cleanly."""
+        self.process.send_signal(signal.SIGINT)
+
+    def wait(self, timeout: float = 120) -> CrawlResult:
+        try:
+            _, stderr = self.process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            _, stderr = self.process.communicate()
+            raise
+        return _collect(self.workdir, self.process.returncode, stderr)
+
+
+def start_crawl(
+    workdir: Path,
+    spider: str = "webrobot",
+    args: dict[str, str] | None = None,
+    settings: dict[str, Any] | None = None,
+    extra: list[str] | None = None,
+) -> RunningCrawl:
+    """Start a crawl and return at once (:func:`run_crawl` waits; interrupt it, for example)."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    merged = {**FAST_SETTINGS, **(settings or {})}
+    merged["WEBROBOT_STATS_FILE"] = str(workdir / "stats.json")
+    merged["LOG_FILE"] = str(workdir / "crawl.log")
+    command = [sys.executable, "-m", "scrapy", "crawl", spider, "-O", str(workdir / "items.jsonl")]
+    for name, value in (args or {}).items():
+        command += ["-a", f"{name}={value}"]
+    for name, value in merged.items():
+        command += ["-s", f"{name}={value}"]
+    command += extra or []
+    env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}
+    process = subprocess.Popen(
+        command, cwd=PROJECT_ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+    return RunningCrawl(process, workdir)
+
+
+def _collect(workdir: Path, returncode: int, stderr: str) -> CrawlResult:
+    items_path, stats_path, log_path = workdir / "items.jsonl", workdir / "stats.json", workdir / "crawl.log"
+    items = []
+    if items_path.exists():
+        items = [json.loads(line) for line in items_path.read_text("utf-8").splitlines() if line]
+    stats = json.loads(stats_path.read_text("utf-8")) if stats_path.exists() else {}
+    log = log_path.read_text("utf-8", errors="replace") if log_path.exists() else ""
+    return CrawlResult(returncode, items, stats, log, stderr, workdir)
+
+
+def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> None:
+    """Poll ``condition`` until it holds; fail the test after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(0.02)

@@ -64,6 +64,12 @@ def test_integer_delay_is_accepted_as_float() -> None:
         ('start_urls = ["http://a/"]\nallowed_domains = ["http://a/"]', "allowed_domains", "bare domain"),
         ('start_urls = ["http://a/"]\ndeny = ["("]', "deny", "regular expression"),
         ('start_urls = ["http://a/"]\nallow = [1]', "allow", "list of strings"),
+        ('start_urls = ["http://a/"]\nindex_pages = "index.html"', "index_pages", "list of strings"),
+        ('start_urls = ["http://a/"]\nindex_pages = ["a/index.html"]', "index_pages", "file names"),
+        ('start_urls = ["http://a/"]\nindex_pages = [""]', "index_pages", "file names"),
+        ('start_urls = ["http://a/"]\nstrip_params = [3]', "strip_params", "list of strings"),
+        ('start_urls = ["http://a/"]\nstrip_params = ["a=b"]', "strip_params", "parameter names"),
+        ('start_urls = ["http://a/"]\nstrip_params = ["*"]', "strip_params", "parameter names"),
         ('start_urls = ["http://a/"]\ndepth_limit = -1', "depth_limit", ">= 0"),
         ('start_urls = ["http://a/"]\ndepth_limit = "3"', "depth_limit", ">= 0"),
         ('start_urls = ["http://a/"]\nmax_pages = true', "max_pages", ">= 0"),
@@ -113,3 +119,16 @@ def test_start_urls_argument() -> None:
         parse_start_urls_argument(" , ")
     with pytest.raises(ConfigError, match="'mailto:x@y'"):
         parse_start_urls_argument("http://a/,mailto:x@y")
+
+
+def test_alias_rule_keys() -> None:
+    config = parse_site_config(
+        'start_urls = ["http://a/"]\nindex_pages = ["index.html", "default.aspx"]\n'
+        'strip_params = ["sessionid", "utm_*"]',
+        "sites/a.toml", "a",
+    )  # fmt: skip
+    assert config.index_pages == ("index.html", "default.aspx")
+    assert config.strip_params == ("sessionid", "utm_*")
+    assert config.scrapy_settings() == {}, "alias rules are read from the config, not settings"
+    bare = parse_site_config('start_urls = ["http://a/"]', "sites/a.toml", "a")
+    assert bare.index_pages == () and bare.strip_params == ()

@@ -24,7 +24,7 @@ def tree_site(site: SiteServer, fanout: int = 3, depth: int = 3) -> dict[str, in
     for level in range(1, depth + 1):
         nxt = []
         for parent in frontier:
-            children = [f"{parent.rstrip('/')}/n{i}/" for i in range(fanout)]
+            children = [f"{parent.rstrip('/')}/d{level}n{i}/" for i in range(fanout)]
             for child in children:
                 depths[child] = level
             links = "".join(f'<a href="{c}">{c}</a>' for c in children)
@@ -39,6 +39,7 @@ def tree_site(site: SiteServer, fanout: int = 3, depth: int = 3) -> dict[str, in
 def test_breadth_first_order_on_a_tree(make_site: Callable[..., SiteServer], tmp_path: Path) -> None:
     site = make_site("tree")
     depths = tree_site(site, fanout=3, depth=3)
+    # /n0/n0/n0/ repeats a segment three times, which the trap rules refuse.
     result = run_crawl(tmp_path, args={"start_urls": site.url("/")},
                        settings={"CONCURRENT_REQUESTS_PER_DOMAIN": "1"})
     assert result.returncode == 0, result.stderr
@@ -48,10 +49,10 @@ def test_breadth_first_order_on_a_tree(make_site: Callable[..., SiteServer], tmp
     assert order == sorted(order), f"a deeper page was requested before a shallower one: {order}"
     assert len(result.items) == len(depths)
     by_url = {item["url"]: item for item in result.items}
-    leaf = by_url[site.url("/n0/n1/n2/")]
+    leaf = by_url[site.url("/d1n0/d2n1/d3n2/")]
     assert leaf["depth"] == 3
-    assert leaf["referer"] == site.url("/n0/n1/")
-    assert leaf["title"] == "/n0/n1/n2/"
+    assert leaf["referer"] == site.url("/d1n0/d2n1/")
+    assert leaf["title"] == "/d1n0/d2n1/d3n2/"
     assert leaf["status"] == 200 and leaf["content_type"] == "text/html"
     assert len(leaf["md5"]) == 32 and leaf["meta_robots"] == []
     assert leaf["fetched_at"].endswith("Z") and "T" in leaf["fetched_at"]
@@ -104,6 +105,24 @@ def test_non_html_and_binary_pages_yield_no_item(make_site: Callable[..., SiteSe
     assert site.url("/img") not in urls
     assert site.url("/broken") in urls and site.url("/junk") in urls
     assert result.stat("webrobot/page/non_html") == 1
+    assert "Traceback" not in result.log
+
+
+def test_a_link_that_cannot_be_requested_costs_the_page_nothing(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
+    site = make_site()
+    site.add("/robots.txt", ROBOTS_ALLOW_ALL)
+    site.html("/", "<a href='http://[::1/x'>v6</a><a href='/a'>a</a><a href='/b:abc/x'>ok</a>"
+                   f"<a href='{site.origin}:abc/'>port</a><a href='/c'>c</a>"
+                   f"<a href='{site.origin}\\d'>a backslash: scrapy makes it /d</a>")
+    for target in ("/a", "/b:abc/x", "/c", "/d"):
+        site.html(target, "<p>page</p>")
+    result = run_crawl(tmp_path, args={"start_urls": site.url("/")})
+    assert result.returncode == 0
+    assert sorted(site.targets()) == ["/", "/a", "/b:abc/x", "/c", "/d", "/robots.txt"]
+    assert site.url("/") in result.item_urls()
+    assert result.stat("webrobot/page/bad_link") == 2
     assert "Traceback" not in result.log
 
 

@@ -67,3 +67,21 @@ def test_duplicates_listed_once_nofollow_only_if_every_occurrence_is() -> None:
 def test_empty_document() -> None:
     page = summarise_html(None, "http://site.test/")
     assert page.title is None and page.links == []
+
+
+def test_a_link_that_cannot_be_resolved_is_skipped_and_counted() -> None:
+    """One bad href (an unclosed IPv6 bracket) must not cost the page its other
+    links or its title. (A bad port is left to ``scrapy.Request`` to judge.)"""
+    page = summarise(
+        "<title>T</title><a href='http://[::1/x'>v6</a><a href='//[bad/'>v6</a>"
+        "<a href='ok'>ok</a>"
+    )
+    assert page.title == "T"
+    assert page.links == [Link("http://site.test/dir/ok")]
+    assert page.bad_links == 2
+
+
+def test_a_base_href_that_cannot_be_resolved_is_ignored() -> None:
+    page = summarise("<html><head><base href='http://[x/'></head><body><a href='ok'>ok</a></body></html>")
+    assert page.base_url == "http://site.test/dir/page.html"
+    assert page.links == [Link("http://site.test/dir/ok")]

@@ -26,3 +26,11 @@ def test_deny_and_allow_patterns() -> None:
 
 def test_no_start_sites_means_no_site_restriction() -> None:
     assert SiteScope().refusal("http://anything/") is None
+
+
+def test_idn_start_url_and_domain_match_punycode_urls() -> None:
+    """Scrapy sends IDN hosts in punycode, and the scope sees canonical URLs."""
+    scope = SiteScope(start_urls=["http://bücher.example/"])
+    assert scope.refusal("http://xn--bcher-kva.example/a") is None
+    wide = SiteScope(start_urls=["http://bücher.example/"], allowed_domains=["Bücher.example"])
+    assert wide.refusal("http://www.xn--bcher-kva.example:81/") is None

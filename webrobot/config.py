@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from webrobot.settingtypes import setting_value_problem
+
 SPIDER_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 SETTING_NAME_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
 
@@ -88,6 +90,27 @@ def _regex_list(value: Any, source: str, key: str) -> tuple[str, ...]:
     return patterns
 
 
+def _index_page_list(value: Any, source: str, key: str) -> tuple[str, ...]:
+    names = _str_list(value, source, key)
+    for name in names:
+        if not name or "/" in name or "?" in name or "#" in name or name in (".", ".."):
+            raise ConfigError(
+                source, key, f"expected file names like 'index.html' (no '/', '?' or '#'), got {name!r}"
+            )
+    return names
+
+
+def _param_glob_list(value: Any, source: str, key: str) -> tuple[str, ...]:
+    globs = _str_list(value, source, key)
+    for glob in globs:
+        if not glob.strip("*") or any(c in glob for c in "&=;#? "):
+            raise ConfigError(
+                source, key,
+                f"expected query parameter names, '*' matching any characters ('utm_*'), got {glob!r}",
+            )  # fmt: skip
+    return globs
+
+
 def _non_negative_int(value: Any, source: str, key: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise ConfigError(
@@ -134,6 +157,8 @@ SCHEMA: dict[str, tuple[str, Validator]] = {
     "allowed_domains": ("allowed_domains", _domain_list),
     "allow": ("allow", _regex_list),
     "deny": ("deny", _regex_list),
+    "index_pages": ("index_pages", _index_page_list),
+    "strip_params": ("strip_params", _param_glob_list),
     "depth_limit": ("depth_limit", _non_negative_int),
     "max_pages": ("max_pages", _non_negative_int),
     "download_delay": ("download_delay", _non_negative_float),
@@ -153,6 +178,8 @@ class SiteConfig:
     allowed_domains: tuple[str, ...] = ()
     allow: tuple[str, ...] = ()
     deny: tuple[str, ...] = ()
+    index_pages: tuple[str, ...] = ()
+    strip_params: tuple[str, ...] = ()
     depth_limit: int | None = None
     max_pages: int | None = None
     download_delay: float | None = None
@@ -178,6 +205,15 @@ class SiteConfig:
             out["WEBROBOT_FROM"] = self.from_
         out.update(self.settings)
         return out
+
+
+def check_setting_types(config: SiteConfig, default_of: Callable[[str], Any]) -> None:
+    """Raise :class:`ConfigError` for a ``[settings]`` value whose text does not parse as
+    the type of its default (``default_of(name)``), as ``-s`` values are checked."""
+    for name, value in config.settings.items():
+        problem = setting_value_problem(value, default_of(name), name)
+        if problem:
+            raise ConfigError(config.source, f"settings.{name}", problem)
 
 
 def parse_site_config(text: str, source: str, name: str) -> SiteConfig:

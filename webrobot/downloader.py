@@ -1,5 +1,6 @@
-"""A Scrapy downloader whose slots are sites (scheme + host + port) and whose
-per-site concurrency limit holds.
+"""A Scrapy downloader whose slots are sites (scheme + host + port), whose
+per-site concurrency limit holds, and which decides each site's next request
+time in one place.
 
 * Scrapy keys download slots by host name only, so two sites on one host share
   one politeness slot, and a redirect to another host keeps the old slot in
@@ -11,43 +12,147 @@ per-site concurrency limit holds.
   a free transfer slot for every queued request and starts them all at once
   (``CONCURRENT_REQUESTS_PER_DOMAIN = 1`` let 6 of 8 requests overlap). Here the
   transfer slot is taken before the coroutine is scheduled.
+* Before each request starts, the site's politeness object
+  (``WEBROBOT_POLITENESS_CLASS``, :mod:`webrobot.politeness`) reserves the
+  start: the slot's delay (``DOWNLOAD_DELAY`` or AutoThrottle), robots.txt
+  ``Crawl-delay``/``Request-rate`` (from the ``robots_resolved`` signal), the
+  ``Retry-After`` of 429/503 answers and exponential backoff while they last.
+  Which source held a request back is counted
+  (``webrobot/politeness/delay_source/<source>``) and logged at DEBUG when it
+  changes for a site.
+* ``WEBROBOT_MAX_REQUESTS_PER_SITE_PER_MINUTE = N`` (0: off) puts a floor of
+  60/N seconds under every slot's delay (source ``per_minute_cap``), so no
+  60-second window sees more than N requests start for one site. A throttled
+  request waits in its slot's queue on the slot's timer and is never dropped.
 """
 
 from __future__ import annotations
 
+import logging
+import time
 from time import monotonic
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from scrapy.core.downloader import Downloader, Slot
-from scrapy.core.downloader import _schedule_coro  # type: ignore[attr-defined]
-from scrapy.core.downloader import call_later  # type: ignore[attr-defined]
+from scrapy import signals as scrapy_signals
+from scrapy.core.downloader import (
+    Downloader,
+    Slot,
+    _schedule_coro,  # type: ignore[attr-defined]
+    _slot_jitter,  # type: ignore[attr-defined]
+    call_later,  # type: ignore[attr-defined]
+)
 from scrapy.utils.httpobj import urlparse_cached
+from scrapy.utils.misc import build_from_crawler, load_object
 
+from webrobot import signals
+from webrobot.politeness import THROTTLE_STATUSES
+from webrobot.config import ConfigError
+from webrobot.robotspolicy import parse_retry_after
 from webrobot.sitekey import site_key_from_parts
+from webrobot.startup import non_negative_setting, setting_error
 
 if TYPE_CHECKING:
-    from scrapy import Request
+    from scrapy import Request, Spider
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
+
+    from webrobot.politeness import Politeness
+
+logger = logging.getLogger(__name__)
+_SOURCES_REMEMBERED = 10_000  # sites whose last delay source is remembered for the log
+
+
+class SiteSlot(Slot):
+    """A download slot that knows its site key."""
+
+    __slots__ = ("key",)
+
+    def __init__(
+        self, concurrency: int, delay: float, jitter: float | None = None, *, key: str = ""
+    ) -> None:
+        super().__init__(concurrency, delay, jitter)
+        self.key = key
 
 
 class SiteDownloader(Downloader):
+    def __init__(self, crawler: Crawler) -> None:
+        super().__init__(crawler)
+        path = self.settings.get("WEBROBOT_POLITENESS_CLASS") or "webrobot.politeness.SitePoliteness"
+        politeness_class = load_object(path)
+        self.politeness: Politeness = build_from_crawler(politeness_class, crawler)
+        throttled = self.settings.getbool("AUTOTHROTTLE_ENABLED")
+        self._base_source = "autothrottle" if throttled else "download_delay"
+        self._last_source: dict[str, str] = {}
+        try:
+            per_minute = non_negative_setting(crawler, "WEBROBOT_MAX_REQUESTS_PER_SITE_PER_MINUTE")
+        except ConfigError as exc:
+            setting_error(crawler, exc)  # the crawl stops at start with this error
+            per_minute = 0
+        self.min_interval = 60.0 / per_minute if per_minute else 0.0
+        crawler.signals.connect(self._response_downloaded, signal=scrapy_signals.response_downloaded)
+        crawler.signals.connect(self._robots_resolved, signal=signals.robots_resolved)
+
     def get_slot_key(self, request: Request) -> str:
         return site_key_from_parts(urlparse_cached(request))
+
+    def _get_slot(self, request: Request, spider: Spider | None = None) -> tuple[str, Slot]:
+        key = self.get_slot_key(request)
+        if key not in self.slots:
+            slot_settings = self.per_slot_settings.get(key, {})
+            concurrency = slot_settings.get(
+                "concurrency", self.ip_concurrency or self.domain_concurrency
+            )
+            delay = slot_settings.get("delay", self._delay)
+            jitter = _slot_jitter(slot_settings, self._jitter)
+            self.slots[key] = SiteSlot(concurrency, delay, jitter, key=key)
+            self._start_slot_gc()
+        return key, self.slots[key]
 
     def _process_queue(self, slot: Slot) -> None:
         if slot.latercall:
             return  # a timer will run this again
-        now = monotonic()
-        delay = slot.download_delay()
-        if delay:
-            wait = slot.lastseen + delay - now
+        key = getattr(slot, "key", "")
+        while slot.queue and slot.free_transfer_slots() > 0:
+            now = monotonic()
+            delay, base_source = slot.download_delay(), self._base_source
+            if self.min_interval > delay:
+                delay, base_source = self.min_interval, "per_minute_cap"
+            wait, source = self.politeness.reserve(key, delay, base_source, now)
             if wait > 0:
+                self._held_back(key, wait, source)
                 slot.latercall = call_later(wait, self._latercall, slot)
                 return
-        while slot.queue and slot.free_transfer_slots() > 0:
             slot.lastseen = now
             request, queue_dfd = slot.queue.popleft()
             slot.transferring.add(request)  # taken now, not when the coroutine runs
             _schedule_coro(self._wait_for_download(slot, request, queue_dfd))
-            if delay:
-                self._process_queue(slot)  # arms the timer for the next one
-                break
+
+    def _held_back(self, key: str, wait: float, source: str) -> None:
+        assert self.crawler.stats is not None
+        self.crawler.stats.inc_value(f"webrobot/politeness/delay_source/{source}")
+        if self._last_source.get(key) != source:
+            if len(self._last_source) >= _SOURCES_REMEMBERED:
+                self._last_source.clear()
+            self._last_source[key] = source
+            logger.debug("Next request to %s in %.2f s, set by %s", key, wait, source)
+
+    # -- what the politeness object learns ----------------------------------
+    def _response_downloaded(self, response: Response, request: Request) -> None:
+        key = self.get_slot_key(request)
+        retry_after = None
+        if response.status in THROTTLE_STATUSES:
+            assert self.crawler.stats is not None
+            self.crawler.stats.inc_value(f"webrobot/politeness/throttled/{response.status}")
+            value = response.headers.get(b"Retry-After")
+            if value is not None:
+                retry_after = parse_retry_after(value.decode("latin-1"), time.time())
+        self.politeness.note_response(key, response.status, retry_after, monotonic())
+
+    def _robots_resolved(
+        self,
+        site: str,
+        crawl_delay: float | None = None,
+        crawl_delay_source: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        self.politeness.set_robots_delay(site, crawl_delay, crawl_delay_source)

@@ -16,3 +16,4 @@ class PageItem:
     title: str | None
     md5: str  # hex MD5 of the body bytes as received
     meta_robots: list[str] = field(default_factory=list)
+    body: str | None = None  # decoded body text, only with WEBROBOT_STORE_BODY; never if noarchive

@@ -29,6 +29,7 @@ class PageSummary:
     title: str | None = None
     base_url: str = ""
     links: list[Link] = field(default_factory=list)
+    bad_links: int = 0  # hrefs that cannot be resolved (a broken IPv6 host)
 
 
 def _rel_tokens(element: Any) -> set[str]:
@@ -40,9 +41,11 @@ def summarise_html(root: Any, url: str) -> PageSummary:
     """Title and absolute, fragment-free http(s) links of the page at ``url``.
 
     ``root`` is an lxml HTML element (or ``None`` for an empty document).
-    Links resolve against the first ``<base href>`` if there is one. A URL that
-    appears several times is listed once, in first-seen order, marked nofollow
-    only if every occurrence was.
+    Links resolve against the first ``<base href>`` if there is one (a base
+    that cannot be resolved is ignored, as browsers do). A URL that appears
+    several times is listed once, in first-seen order, marked nofollow only if
+    every occurrence was. A link that cannot be resolved (``http://[::1/``) is
+    left out and counted in ``bad_links``.
     """
     summary = PageSummary(base_url=url)
     if root is None:
@@ -70,11 +73,18 @@ def summarise_html(root: Any, url: str) -> PageSummary:
         if value:
             raw.append((value, "nofollow" in rels))
     if base:
-        summary.base_url = urljoin(url, base)
+        try:
+            summary.base_url = urljoin(url, base)
+        except ValueError:  # "http://[x/": urljoin cannot even split it
+            pass
     seen: dict[str, bool] = {}
     base_url = summary.base_url
     for value, nofollow in raw:
-        absolute = urljoin(base_url, value.strip()).partition("#")[0]
+        try:
+            absolute = urljoin(base_url, value.strip()).partition("#")[0]
+        except ValueError:  # "http://[::1/": urljoin cannot even split it
+            summary.bad_links += 1
+            continue
         if not absolute.lower().startswith(FOLLOWED_SCHEMES):
             continue
         if absolute in seen:

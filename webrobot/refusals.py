@@ -26,11 +26,18 @@ class Refuser:
         self.stats_prefix = stats_prefix
         self._announced: set[tuple[str, str]] = set()
 
-    def refuse(self, request: Request, reason: str, detail: str = "") -> IgnoreRequest:
-        """Count, log and signal one refusal; returns the exception to raise."""
+    def refuse(
+        self, request: Request, reason: str, detail: str = "", stat: str | None = None
+    ) -> IgnoreRequest:
+        """Count, log and signal one refusal; returns the exception to raise.
+
+        ``reason`` is the short name the log and the report show; the stat
+        counted is ``stats_prefix + reason`` unless ``stat`` names another key
+        (e.g. Scrapy's own ``robotstxt/forbidden``).
+        """
         site = site_key(request.url)
         assert self.crawler.stats is not None
-        self.crawler.stats.inc_value(self.stats_prefix + reason)
+        self.crawler.stats.inc_value(stat or self.stats_prefix + reason)
         if (site, reason) not in self._announced:
             self._announced.add((site, reason))
             logger.info(

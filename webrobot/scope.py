@@ -1,5 +1,9 @@
 """Which URLs belong to a crawl: the start sites (or allowed domains) and the
-``allow`` / ``deny`` patterns of a site config. Pure logic."""
+``allow`` / ``deny`` patterns of a site config. Pure logic.
+
+:meth:`SiteScope.refusal` is given the canonical URL
+(:mod:`webrobot.canonical`): hosts in punycode, default port dropped, aliases
+folded, so patterns are written against one spelling of each URL."""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ import re
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
+from webrobot.canonical import canonical_url
 from webrobot.sitekey import site_key_from_parts
 
 OFFSITE = "offsite"
@@ -26,8 +31,9 @@ class SiteScope:
         allow: Iterable[str] = (),
         deny: Iterable[str] = (),
     ) -> None:
-        self.sites = frozenset(site_key_from_parts(urlsplit(u)) for u in start_urls)
-        self.domains = tuple(d.lower().lstrip(".") for d in allowed_domains)
+        # Canonical (punycode) hosts, as the URLs checked against them have.
+        self.sites = frozenset(site_key_from_parts(urlsplit(canonical_url(u))) for u in start_urls)
+        self.domains = tuple(_ascii_domain(d) for d in allowed_domains)
         self.allow = [re.compile(p) for p in allow]
         self.deny = [re.compile(p) for p in deny]
 
@@ -45,3 +51,11 @@ class SiteScope:
         if self.allow and not any(p.search(url) for p in self.allow):
             return NOT_ALLOWED
         return None
+
+
+def _ascii_domain(domain: str) -> str:
+    domain = domain.lower().lstrip(".")
+    try:
+        return domain.encode("idna").decode("ascii")
+    except UnicodeError:
+        return domain

@@ -15,6 +15,8 @@ DEFAULT_PORTS = {"http": 80, "https": 443}
 def site_key_from_parts(parts: SplitResult | ParseResult) -> str:
     scheme = parts.scheme.lower()
     host = (parts.hostname or "").lower()
+    if host.endswith(".") and not host.endswith(".."):
+        host = host[:-1]  # example.com. is example.com, fully qualified
     try:
         port = parts.port
     except ValueError:

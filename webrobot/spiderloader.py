@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from scrapy.spiderloader import SpiderLoader
 
-from webrobot.config import ConfigError, SiteConfig, load_site_config, parse_site_config
+from webrobot.config import ConfigError, SiteConfig, check_setting_types, load_site_config, parse_site_config
 from webrobot.spiders.webrobot import WebrobotSpider
 
 if TYPE_CHECKING:
@@ -64,6 +64,11 @@ class SiteSpiderLoader(SpiderLoader):
         for folder in settings.getlist("WEBROBOT_SITES_DIRS"):
             found.extend(directory_site_configs(folder))
         for entry in found:
+            if not isinstance(entry, ConfigError):
+                try:
+                    check_setting_types(entry, settings.get)
+                except ConfigError as exc:
+                    entry = exc
             if isinstance(entry, ConfigError):
                 self._report(entry)
             elif entry.name in self._spiders:

@@ -11,9 +11,9 @@ REFUSAL_KEYS = {
     "webrobot/robots/deferred_gave_up": "robots.txt never answered",
     "webrobot/meta/noindex": "noindex (no item)",
     "webrobot/meta/nofollow": "nofollow (links not followed)",
+    "webrobot/meta/rel_nofollow": "rel=nofollow links",
     "webrobot/dupes/content": "duplicate content",
     "webrobot/dupes/links_suppressed": "links of duplicates",
-    "urllength/request_ignored_count": "URL too long",
 }
 REFUSED_PREFIX = "webrobot/url/refused/"
 

@@ -1,12 +1,21 @@
-"""``scrapy crawl`` with clear failures: an unknown or broken site, or a bad
-spider argument, prints one line and exits with status 2 instead of a traceback."""
+"""``scrapy crawl`` with clear failures: an unknown or broken site, a bad spider
+argument, or a setting whose text does not parse (``-s DEPTH_LIMIT=abc``, or
+Scrapyd's ``setting=``) prints one line and exits with status 2 instead of a
+traceback.
+
+Under Scrapyd the job's log is ``LOG_FILE`` and stderr goes to Scrapyd's own
+log, so when ``LOG_FILE`` is set the line is also logged at ERROR there.
+"""
 
 from __future__ import annotations
 
+import logging
 import sys
 from typing import TYPE_CHECKING
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
+
+from webrobot.settingtypes import setting_value_problem
 
 if TYPE_CHECKING:
     import argparse
@@ -14,23 +23,51 @@ if TYPE_CHECKING:
     from scrapy import Spider
     from scrapy.crawler import Crawler
 
+logger = logging.getLogger(__name__)
+
 
 class Command(ScrapyCrawlCommand):
     _crawler: Crawler | None = None
+    bad_settings: tuple[str, ...] = ()
 
     def _create_crawler(self, spidercls: type[Spider] | str) -> Crawler:
         self._crawler = super()._create_crawler(spidercls)
         return self._crawler
 
+    def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
+        assert self.settings is not None
+        names = [item.split("=", 1)[0] for item in opts.set if "=" in item]
+        defaults = {name: self.settings.get(name) for name in names}
+        super().process_options(args, opts)
+        bad: list[str] = []
+        for name, default in defaults.items():
+            value = self.settings.get(name)
+            problem = setting_value_problem(value, default, name)
+            if problem:
+                bad.append(f"setting {name}={value!r}: {problem}")
+                # Back to the default so that logging can start and report it;
+                # no crawl runs (see run()).
+                self.settings.set(name, default, priority="cmdline")
+        self.bad_settings = tuple(bad)
+
+    def _fail(self, message: str) -> None:
+        print(f"webrobot: {message}", file=sys.stderr)
+        if self.settings is not None and self.settings.get("LOG_FILE"):
+            logger.error("webrobot cannot start: %s", message)
+        self.exitcode = 2
+
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        if self.bad_settings:
+            for problem in self.bad_settings:
+                self._fail(problem)
+            return
         if len(args) == 1 and self.crawler_process is not None:
             loader = self.crawler_process.spider_loader
             try:
                 loader.load(args[0])
             except KeyError as exc:
                 known = ", ".join(sorted(loader.list()))
-                print(f"webrobot: {exc.args[0]} (known spiders: {known})", file=sys.stderr)
-                self.exitcode = 2
+                self._fail(f"{exc.args[0]} (known spiders: {known})")
                 return
         super().run(args, opts)
         spider = getattr(self._crawler, "spider", None)

@@ -60,6 +60,7 @@ def crawl(args: argparse.Namespace) -> int:
         print("  " + line)
     print("  requests each demo site saw: " + ", ".join(f"{n} {c}" for n, c in requested.items()))
     print(f"  items: {items_path}  stats: {stats_path}  log: {log_path}")
+    print(f"  crawl report: {out / 'items.report.html'}")
     return 0
 
 

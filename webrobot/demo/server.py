@@ -22,12 +22,12 @@ class Reply:
     delay: float = 0.0  # seconds to wait before answering
 
     @classmethod
-    def html(cls, body: str, status: int = 200, **headers: str) -> Reply:
-        return cls(status, body, {"Content-Type": "text/html; charset=utf-8", **headers})
+    def html(cls, body: str, status: int = 200, *, delay: float = 0.0, **headers: str) -> Reply:
+        return cls(status, body, {"Content-Type": "text/html; charset=utf-8", **headers}, delay)
 
     @classmethod
-    def text(cls, body: str, status: int = 200, **headers: str) -> Reply:
-        return cls(status, body, {"Content-Type": "text/plain; charset=utf-8", **headers})
+    def text(cls, body: str, status: int = 200, *, delay: float = 0.0, **headers: str) -> Reply:
+        return cls(status, body, {"Content-Type": "text/plain; charset=utf-8", **headers}, delay)
 
 
 @dataclass

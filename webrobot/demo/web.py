@@ -35,6 +35,7 @@ SHOP_FILES = (
     "meta/nofollow.html", "meta/nofollow-child.html", "meta/none.html", "meta/none-child.html",
     "meta/webrobot-noindex.html", "meta/otherbot.html", "meta/header.html",
     "meta/rel-nofollow.html", "meta/sponsored.html", "meta/plain.html",
+    "meta/noarchive.html", "meta/body-meta.html", "meta/body-meta-child.html",
 )  # fmt: skip
 
 LONG_PATH = "x" * 2100

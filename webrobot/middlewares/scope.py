@@ -2,7 +2,9 @@
 
 A downloader middleware (not a spider middleware) so start requests and
 redirect targets are checked too. Requests with ``dont_filter=True`` or the
-``allow_offsite`` meta key (Scrapy's own opt-out) pass.
+``allow_offsite`` meta key (Scrapy's own opt-out) pass. The scope and the
+config's ``allow`` / ``deny`` patterns see the canonical URL
+(:mod:`webrobot.canonical`), so an alias cannot slip past a pattern.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from scrapy.exceptions import NotConfigured
 
+from webrobot.canonical import Canonicalizer, canonicalizer_for
 from webrobot.refusals import Refuser
 from webrobot.scope import SiteScope
 
@@ -27,6 +30,7 @@ class SiteScopeMiddleware:
             raise NotConfigured("WEBROBOT_SCOPE_ENABLED is off")
         self.crawler = crawler
         self.refuser = Refuser(crawler)
+        self._canonicalizer: Canonicalizer | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -38,6 +42,8 @@ class SiteScopeMiddleware:
         scope: SiteScope | None = getattr(self.crawler.spider, "scope", None)
         if scope is None:
             return
-        reason = scope.refusal(request.url)
+        if self._canonicalizer is None:
+            self._canonicalizer = canonicalizer_for(getattr(self.crawler.spider, "config", None))
+        reason = scope.refusal(self._canonicalizer(request.url))
         if reason is not None:
             raise self.refuser.refuse(request, reason)

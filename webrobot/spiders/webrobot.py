@@ -10,14 +10,17 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import scrapy
 from scrapy.http import HtmlResponse, Request
+from scrapy.settings import SETTINGS_PRIORITIES
 
 from webrobot.config import (
     ConfigError,
     SiteConfig,
+    check_setting_types,
     load_site_config,
     parse_start_urls_argument,
 )
 from webrobot.items import PageItem
+from webrobot.middlewares.metarobots import page_rules
 from webrobot.page import summarise_html
 from webrobot.scope import SiteScope
 from webrobot.sitekey import site_key
@@ -95,6 +98,11 @@ class WebrobotSpider(scrapy.Spider):
         # A config given as an argument applies like a per-site spider's own;
         # settings are still unfrozen here (Scrapy >= 2.11).
         if spider.config is not None and spider.config is not cls.site_config:
+            try:
+                check_setting_types(spider.config, crawler.settings.get)
+            except ConfigError as exc:
+                spider.config_error = exc
+                return spider
             _apply_config_settings(spider.config, crawler.settings)
         return spider
 
@@ -119,8 +127,11 @@ class WebrobotSpider(scrapy.Spider):
             stats.inc_value("webrobot/page/unparsable")
             root = None
         page = summarise_html(root, response.url)
+        if page.bad_links:
+            stats.inc_value("webrobot/page/bad_link", page.bad_links)
+        rules = page_rules(self.crawler, response)  # noindex, nofollow, noarchive, rel=nofollow
         content_type = (_header(response, "Content-Type") or "").split(";")[0].strip().lower()
-        yield PageItem(
+        item = PageItem(
             url=response.url,
             status=response.status,
             depth=response.meta.get("depth", 0),
@@ -130,17 +141,30 @@ class WebrobotSpider(scrapy.Spider):
             title=page.title,
             md5=hashlib.md5(response.body, usedforsecurity=False).hexdigest(),
             meta_robots=list(response.meta.get("robots", ())),
+            body=response.text if rules.store_body else None,
         )
-        for link in page.links:
-            yield Request(link.url, callback=self.parse)
+        if rules.index:
+            yield item
+        for link in rules.links(page.links):
+            try:
+                request = Request(link.url, callback=self.parse)
+            except ValueError:  # a port that is no number: one bad link must not end the page
+                stats.inc_value("webrobot/page/bad_link")
+                continue
+            yield request
 
 
 def _apply_config_settings(config: SiteConfig, settings: BaseSettings) -> None:
     settings.setdict(config.scrapy_settings(), priority="spider")
+    # A slot entry outranks DOWNLOAD_DELAY and CONCURRENT_REQUESTS_PER_DOMAIN, so
+    # leave it out where -s (or Scrapyd's setting=) gave that setting: it must win.
+    def overridden(name: str) -> bool:
+        return (settings.getpriority(name) or 0) > SETTINGS_PRIORITIES["spider"]
+
     slot: dict[str, Any] = {}
-    if config.download_delay is not None:
+    if config.download_delay is not None and not overridden("DOWNLOAD_DELAY"):
         slot["delay"] = config.download_delay
-    if config.concurrency is not None:
+    if config.concurrency is not None and not overridden("CONCURRENT_REQUESTS_PER_DOMAIN"):
         slot["concurrency"] = config.concurrency
     if slot:
         slots = dict(settings.getdict("DOWNLOAD_SLOTS"))

@@ -1,0 +1,167 @@
+"""The report's Scrapy glue: signals (Scrapy's and webrobot's) and the two
+downloader-middleware taps feed the per-site tally."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from scrapy import Request
+from scrapy import signals as scrapy_signals
+from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.http import HtmlResponse, Response, TextResponse
+from scrapy.utils.test import get_crawler
+
+from webrobot import signals
+from webrobot.items import PageItem
+from webrobot.middlewares.report import (
+    DownloadErrorTapMiddleware,
+    FrontierTapMiddleware,
+)
+from webrobot.refusals import Refuser
+from webrobot.report.collector import FRONTIER_KEY, ReportCollector
+from webrobot.settings import WEBROBOT_PROGRESS_INTERVAL  # noqa: F401 - the default exists
+
+SITE = "http://127.0.0.1:8701"
+
+
+def make_crawler(**settings: object):  # type: ignore[no-untyped-def]
+    return get_crawler(settings_dict={"WEBROBOT_REPORT_ENABLED": True, **settings})
+
+
+def send(crawler, signal: object, **kwargs: object) -> None:  # type: ignore[no-untyped-def]
+    for _, result in crawler.signals.send_catch_log(signal=signal, **kwargs):
+        if hasattr(result, "raiseException"):
+            result.raiseException()
+
+
+def test_one_collector_per_crawler() -> None:
+    crawler = make_crawler()
+    assert ReportCollector.of(crawler) is ReportCollector.of(crawler)
+    assert ReportCollector.of(make_crawler()) is not ReportCollector.of(crawler)
+
+
+def test_taps_are_off_when_report_and_progress_are() -> None:
+    crawler = make_crawler(WEBROBOT_REPORT_ENABLED=False, WEBROBOT_PROGRESS_INTERVAL=0)
+    with pytest.raises(NotConfigured):
+        FrontierTapMiddleware.from_crawler(crawler)
+    with pytest.raises(NotConfigured):
+        DownloadErrorTapMiddleware.from_crawler(crawler)
+    FrontierTapMiddleware.from_crawler(make_crawler(WEBROBOT_REPORT_ENABLED=False,
+                                                    WEBROBOT_PROGRESS_INTERVAL=5))  # fmt: skip
+
+
+def test_frontier_follows_scheduler_and_first_middleware() -> None:
+    crawler = make_crawler()
+    collector = ReportCollector.of(crawler)
+    tap = FrontierTapMiddleware.from_crawler(crawler)
+    requests = [Request(f"{SITE}/p{i}") for i in range(3)]
+    for request in requests:
+        send(crawler, scrapy_signals.request_scheduled, request=request, spider=None)
+    send(crawler, scrapy_signals.request_dropped, request=requests[2], spider=None)
+    assert collector.tally.site(SITE).frontier == 2
+    tap.process_request(requests[0])
+    assert FRONTIER_KEY not in requests[0].meta
+    assert collector.tally.site(SITE).frontier == 1
+    robots = Request(f"{SITE}/robots.txt", meta={"dont_obey_robotstxt": True})
+    tap.process_request(robots)  # downloaded directly, never scheduled
+    assert collector.tally.site(SITE).frontier == 1
+
+
+def test_downloads_robots_and_errors_reach_the_tally() -> None:
+    crawler = make_crawler()
+    collector = ReportCollector.of(crawler)
+    errors = DownloadErrorTapMiddleware.from_crawler(crawler)
+    page = Request(f"{SITE}/a")
+    robots = Request(f"{SITE}/robots.txt", meta={"dont_obey_robotstxt": True})
+    for request in (page, robots):
+        send(crawler, scrapy_signals.request_reached_downloader, request=request, spider=None)
+    assert collector.tally.site(SITE).state(0) == "waiting_robots"
+    robots_response = TextResponse(robots.url, status=200, request=robots,
+                                   body=b"User-agent: *\nDisallow: /x\nCrawl-delay: 3\n")  # fmt: skip
+    send(crawler, scrapy_signals.response_downloaded, response=robots_response, request=robots, spider=None)
+    send(crawler, scrapy_signals.response_received, response=robots_response, request=robots, spider=None)
+    send(crawler, scrapy_signals.robots_parsed, robotparser=None, request=page)
+    send(crawler, scrapy_signals.request_left_downloader, request=robots, spider=None)
+    send(crawler, scrapy_signals.response_downloaded, spider=None, request=page,
+         response=HtmlResponse(page.url, status=304, request=page))  # fmt: skip
+    send(crawler, scrapy_signals.request_left_downloader, request=page, spider=None)
+    errors.process_exception(page, TimeoutError("slow"))
+    errors.process_exception(page, IgnoreRequest("not an error"))
+    site = collector.tally.site(SITE)
+    assert site.robots.fetches == 1 and site.robots.status == 200 and site.robots.resolved
+    assert site.robots.rules == "1 group, 1 Disallow, 0 Allow, Crawl-delay 3"
+    assert site.robots.crawl_delay == 3.0
+    assert (site.requests, site.responses, site.unchanged) == (1, 1, 1)
+    assert site.errors == {"TimeoutError": 1}
+    assert site.bytes == len(robots_response.body)
+
+
+def test_refusals_are_counted_once_whichever_way_they_come() -> None:
+    crawler = make_crawler()
+    collector = ReportCollector.of(crawler)
+    tap = FrontierTapMiddleware.from_crawler(crawler)
+    refuser = Refuser(crawler)
+    refused = Request(f"{SITE}/trap/trap/trap")
+    exc = refuser.refuse(refused, "repeated_segment")
+    tap.process_exception(refused, exc)  # the same refusal, seen again at the end of the chain
+    scrapy_robots = Request(f"{SITE}/private/")
+    tap.process_exception(scrapy_robots, IgnoreRequest("Forbidden by robots.txt"))
+    tap.process_exception(scrapy_robots, ValueError("not a refusal"))
+    assert collector.tally.site(SITE).refused == {"repeated_segment": 1, "robots_txt": 1}
+
+
+def test_webrobot_signals_contract() -> None:
+    crawler = make_crawler()
+    collector = ReportCollector.of(crawler)
+    send(crawler, signals.site_deferred, site=SITE, delay=30.0, reason="robots_503")
+    assert collector.tally.site(SITE).state(collector.now()) == "deferred"
+    send(crawler, signals.robots_resolved, site=SITE, status=200, outcome="rules",
+         rules="3 rules", fetched_at=1.0, expires=3601.0, crawl_delay=None)  # fmt: skip
+    robots = collector.tally.site(SITE).robots
+    assert robots.resolved and robots.rules == "3 rules" and robots.expires == 3601.0
+    assert collector.tally.site(SITE).deferred_from is None, "resolving ends the deferral"
+    send(crawler, signals.robots_resolved, site="http://other:80")  # only site is required
+    assert collector.tally.site("http://other:80").robots.resolved
+    request = Request(f"{SITE}/dup")
+    send(crawler, signals.page_flagged, request=request, site=SITE, flag="duplicate")
+    assert collector.tally.flag_count(collector.tally.site(SITE), "duplicate") == 1
+
+
+def test_webrobot_signals_tolerate_other_spellings() -> None:
+    """Senders written before the contract was fixed: a request instead of a site,
+    ``seconds`` or an epoch ``until`` instead of ``delay``."""
+    crawler = make_crawler()
+    collector = ReportCollector.of(crawler)
+    other = "http://other:8080"
+    send(crawler, signals.site_deferred, request=Request(f"{SITE}/x"), seconds=60)
+    send(crawler, signals.site_deferred, site=other, until=time.time() + 60)
+    send(crawler, signals.site_deferred)  # nothing to go on: ignored
+    now = collector.now()
+    assert collector.tally.site(SITE).state(now) == "deferred"
+    assert collector.tally.site(other).deferred_until == pytest.approx(now + 60, abs=5)
+    send(crawler, signals.robots_resolved, request=Request(f"{SITE}/x"), status=200)
+    assert collector.tally.site(SITE).robots.resolved
+    send(crawler, signals.page_flagged, request=Request(f"{SITE}/x"), flag="noindex")
+    assert collector.tally.site(SITE).flags_signalled == {"noindex": 1}
+    assert set(collector.tally.sites) == {SITE, other}
+
+
+def test_items_drops_and_spider_errors_by_site() -> None:
+    crawler = make_crawler()
+    collector = ReportCollector.of(crawler)
+    response = Response(f"{SITE}/a")
+    item = PageItem(url=response.url, status=200, depth=0, referer=None, fetched_at="",
+                    content_type="text/html", title=None, md5="", meta_robots=["NOFOLLOW"])  # fmt: skip
+    send(crawler, scrapy_signals.item_scraped, item=item, response=response, spider=None)
+    send(crawler, scrapy_signals.item_dropped, item={"url": f"{SITE}/b"}, response=None,
+         exception=Exception("duplicate of /a"), spider=None)  # fmt: skip
+
+    class Failure:
+        value = KeyError("x")
+
+    send(crawler, scrapy_signals.spider_error, failure=Failure(), response=response, spider=None)
+    site = collector.tally.site(SITE)
+    assert (site.items, site.items_dropped) == (1, 1)
+    assert site.flags_inferred == {"nofollow": 1, "duplicate": 1}
+    assert site.errors == {"spider KeyError": 1}

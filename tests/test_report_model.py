@@ -1,0 +1,254 @@
+"""The crawl report's pure logic: per-site counters, states, progress line,
+health checks and where the files go."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from webrobot.report.model import (
+    CrawlTally,
+    HealthThresholds,
+    ProgressPoint,
+    Timeline,
+    build_report,
+    check_health,
+    ignored_reason,
+    is_robots_fetch,
+    progress_line,
+    report_location,
+    summarise_robots,
+    trap_refusals,
+)
+
+A = "http://a.example:80"
+B = "http://b.example:8080"
+
+
+def report_of(tally: CrawlTally, now: float = 10.0, limits: HealthThresholds | None = None) -> dict:
+    return build_report(tally, now, limits or HealthThresholds(), {"spider": "t"})
+
+
+def test_frontier_and_site_states() -> None:
+    tally = CrawlTally()
+    for _ in range(3):
+        tally.scheduled(A)
+    tally.filtered(A)  # the dupefilter dropped one
+    assert tally.site(A).frontier == 2
+    assert tally.site(A).state(0) == "active"
+    tally.dequeued(A)
+    tally.dequeued(A)
+    assert tally.site(A).frontier == 0
+    assert tally.site(A).state(0) == "exhausted"
+    tally.reached_downloader(A, robots=False)
+    assert tally.site(A).state(0) == "active"
+    tally.left_downloader(A, robots=False, now=1.0)
+    assert tally.site(A).state(1) == "exhausted"
+    tally.reached_downloader(A, robots=True)
+    assert tally.site(A).state(1) == "waiting_robots"
+    tally.deferred(A, now=1.0, delay=5)
+    assert tally.site(A).state(2) == "deferred"
+    assert tally.site(A).state(7) == "waiting_robots", "the deferral is over at 6 s"
+    assert tally.states(2.0) == Counter(active=0, waiting_robots=0, deferred=1, exhausted=0)
+    tally.reached_downloader(B, robots=True)  # its first request waits for robots.txt
+    assert tally.states(2.0)["waiting_robots"] == 1
+
+
+def test_sites_only_refused_are_not_counted_as_crawled() -> None:
+    tally = CrawlTally()
+    tally.scheduled(B)
+    tally.dequeued(B)
+    tally.refused(B, "offsite")
+    assert not tally.site(B).crawled
+    assert sum(tally.states(0).values()) == 0
+    report = report_of(tally)
+    assert report["sites"][B]["crawled"] is False
+    assert report["sites"][B]["refused"] == {"offsite": 1}
+    assert report["totals"]["sites_crawled"] == 0 and report["totals"]["sites"] == 1
+
+
+def test_downloads_statuses_unchanged_errors_and_bytes() -> None:
+    tally = CrawlTally()
+    for status, size in ((200, 100), (304, 0), (404, 10), (500, 5)):
+        tally.reached_downloader(A, robots=False)
+        tally.downloaded(A, status, size, robots=False, now=0.5, delay=1.5)
+        tally.left_downloader(A, robots=False, now=0.5)
+    tally.reached_downloader(A, robots=False)
+    tally.download_error(A, "TimeoutError", robots=False)
+    tally.left_downloader(A, robots=False, now=0.6)
+    tally.downloaded(A, 200, 50, robots=True, now=0.1)  # robots.txt: bytes only
+    row = report_of(tally)["sites"][A]
+    assert row["requested"] == 5
+    assert row["downloaded"] == 3 and row["unchanged"] == 1
+    assert row["status"] == {"200": 1, "304": 1, "404": 1, "500": 1}
+    assert row["errors"] == {"HTTP 404": 1, "HTTP 500": 1, "TimeoutError": 1}
+    assert row["failed"] == 3 and row["error_rate"] == pytest.approx(0.6)
+    assert row["bytes"] == 165
+    assert row["delay"] == 1.5
+
+
+def test_robots_from_what_was_seen_then_from_the_robots_middleware() -> None:
+    tally = CrawlTally()
+    tally.reached_downloader(A, robots=True)
+    tally.left_downloader(A, robots=True, now=0.2)
+    tally.robots_response(A, 200, wall=1_700_000_000, rules="1 group, 2 Disallow, 0 Allow")
+    robots = report_of(tally)["sites"][A]["robots"]
+    assert robots["fetches"] == 1 and robots["status"] == 200
+    assert robots["fetched_at"] == "2023-11-14T22:13:20Z"
+    assert robots["resolved"] is False, "seen, but no middleware said the rules apply"
+    tally.robots_parsed(A, now=0.3)
+    assert report_of(tally)["sites"][A]["robots"]["resolved"] is True
+
+    tally.robots_resolved(B, now=1.0, info={
+        "status": 503, "outcome": "unreachable", "rules": None,
+        "expires": 1_700_003_600, "crawl_delay": 2.0,
+    })  # fmt: skip
+    robots = report_of(tally)["sites"][B]["robots"]
+    assert robots["resolved"] is False and robots["outcome"] == "unreachable"
+    assert robots["expires"] == "2023-11-14T23:13:20Z" and robots["crawl_delay"] == 2.0
+
+
+def test_deferral_time_ends_with_the_deferral_or_when_robots_resolves() -> None:
+    tally = CrawlTally()
+    tally.deferred(A, now=0.0, delay=10.0)
+    tally.deferred(A, now=4.0, delay=10.0)  # extended to 14 s: still one deferral
+    tally.robots_resolved(A, now=6.0, info={"outcome": "rules", "status": 200})
+    tally.deferred(B, now=1.0, delay=2.0)  # over at 3 s, never resolved
+    report = report_of(tally, now=20.0)
+    assert report["sites"][A]["deferrals"] == 1
+    assert report["sites"][A]["deferred_seconds"] == pytest.approx(6.0)
+    assert report["sites"][B]["deferred_seconds"] == pytest.approx(2.0)
+    assert report["totals"]["deferred_seconds"] == pytest.approx(8.0)
+
+
+def test_page_flags_inferred_until_a_component_signals_them() -> None:
+    tally = CrawlTally()
+    tally.item_scraped(A, ["nofollow"])
+    tally.item_scraped(A, ["noindex", "nofollow"])
+    tally.item_dropped(A, "Duplicate content of http://a.example/x")
+    tally.item_dropped(A, "some other reason")
+    row = report_of(tally)["sites"][A]
+    assert (row["items"], row["items_dropped"]) == (2, 2)
+    assert (row["nofollow"], row["noindex"], row["duplicates"]) == (2, 1, 1)
+    tally.page_flagged(A, "duplicate")
+    tally.page_flagged(A, "duplicate")
+    row = report_of(tally)["sites"][A]
+    assert row["duplicates"] == 2, "the signal replaces the guess, it does not add to it"
+    assert row["nofollow"] == 2
+
+
+def test_timeline_widens_buckets_to_stay_small() -> None:
+    timeline = Timeline(max_buckets=4)
+    for at in (0.1, 0.9, 1.5, 3.2):
+        timeline.add(A, at)
+    assert timeline.as_dict() == {"bucket_seconds": 1.0, "sites": {A: [2, 1, 0, 1]}}
+    timeline.add(B, 9.0)  # needs bucket 9: width 4 s
+    data = timeline.as_dict()
+    assert data["bucket_seconds"] == 4.0
+    assert data["sites"] == {A: [4, 0, 0], B: [0, 0, 1]}
+    assert sum(map(sum, data["sites"].values())) == 5
+
+
+def test_progress_line() -> None:
+    prev = ProgressPoint(10.0, pages=100, items=90, refused=Counter(offsite=5, too_long=1))
+    cur = ProgressPoint(40.0, pages=160, items=120, refused=Counter(offsite=9, too_long=1, robots=2))
+    states = {"active": 2, "waiting_robots": 1, "deferred": 0, "exhausted": 3}
+    line = progress_line(prev, cur, frontier=57, downloader=4, states=states)
+    assert line == (
+        "Progress: 160 pages (120/min), 120 items (60/min) | frontier 57 + 4 in downloader"
+        " | sites: 2 active, 1 waiting robots.txt, 0 deferred, 3 exhausted"
+        " | refused: offsite 4, robots 2"
+    )
+    quiet = progress_line(cur, cur, 0, 0, {})
+    assert quiet.endswith("| refused: none") and "(0/min)" in quiet
+
+
+def test_summarise_robots() -> None:
+    text = (
+        "# comment\nUser-agent: a\nUser-agent: b\nDisallow: /x\nAllow: /x/y\n\n"
+        "User-agent: *\nDisallow: /private/ # why\nCrawl-delay: 2.5\nCrawl-delay: nonsense\n"
+        "Sitemap: http://a/s.xml\n"
+    )
+    assert summarise_robots(text) == (
+        "2 groups, 2 Disallow, 1 Allow, 1 Sitemap, Crawl-delay 2.5", 2.5
+    )
+    assert summarise_robots("\x00\xff garbage") == ("0 groups, 0 Disallow, 0 Allow", None)
+
+
+def test_robots_fetches_are_told_apart_from_pages() -> None:
+    assert is_robots_fetch("/robots.txt", {"dont_obey_robotstxt": True})
+    assert is_robots_fetch("/robots/current.txt", {
+        "dont_obey_robotstxt": True, "redirect_urls": ["http://a/robots.txt"]})  # fmt: skip
+    assert not is_robots_fetch("/robots.txt", {}), "a page that happens to be called robots.txt"
+    assert not is_robots_fetch("/page", {"dont_obey_robotstxt": True}), "a user opt-out"
+    assert ignored_reason("Forbidden by robots.txt") == "robots_txt"
+    assert ignored_reason("Ignored request not in cache") == "ignored"
+
+
+def _site_row(**overrides: object) -> dict:
+    tally = CrawlTally()
+    tally.site(A)
+    row = report_of(tally)["sites"][A]
+    row.update(overrides)
+    return row
+
+
+def test_health_checks_fire_above_their_thresholds_only() -> None:
+    limits = HealthThresholds(max_error_rate=0.25, max_trap_refusals=3)
+    healthy = _site_row(requested=8, error_rate=0.25, refused={"too_long": 3, "offsite": 50})
+    assert check_health({A: healthy}, limits) == []
+
+    robots = dict(healthy["robots"], fetches=3, status=None, errors={"ConnectionRefusedError": 3})
+    sick = _site_row(requested=8, error_rate=0.375, robots=robots,
+                     refused={"too_long": 3, "repeated_segment": 1, "robots_txt": 9})  # fmt: skip
+    flags = check_health({A: sick}, limits)
+    assert [f["check"] for f in flags] == ["robots_unresolved", "error_rate", "trap_refusals"]
+    assert flags[0]["message"] == "robots.txt could never be resolved (ConnectionRefusedError; 3 fetches)"
+    assert "38%" in flags[1]["message"] and "25%" in flags[1]["message"]
+    assert flags[2]["message"].startswith("4 URLs refused as traps")
+    assert all(f["site"] == A for f in flags)
+
+    off = HealthThresholds(max_error_rate=0, max_trap_refusals=0, robots_required=False)
+    assert check_health({A: sick}, off) == [], "0 switches a check off"
+
+
+def test_trap_refusals_leave_out_scope_and_robots_reasons() -> None:
+    refused = {"offsite": 9, "deny_pattern": 1, "robots_txt": 4, "robots_disallowed": 2,
+               "too_long": 2, "calendar": 1}  # fmt: skip
+    assert trap_refusals(refused) == 3
+
+
+def test_report_document_has_totals_and_health() -> None:
+    tally = CrawlTally()
+    tally.left_downloader(A, robots=False, now=1)
+    tally.downloaded(A, 200, 10, robots=False, now=1)
+    tally.item_scraped(A)
+    tally.left_downloader(B, robots=False, now=2)
+    tally.download_error(B, "DNSLookupError", robots=False)
+    report = report_of(tally)
+    assert report["spider"] == "t"
+    assert report["totals"]["requested"] == 2 and report["totals"]["items"] == 1
+    assert report["totals"]["error_rate"] == 0.5
+    assert report["health"]["ok"] is False
+    assert report["health"]["flags"] == [
+        {"site": B, "check": "error_rate", "message": "error rate 100% of 1 request is over 25%"}
+    ]
+
+
+@pytest.mark.parametrize(
+    ("report_dir", "feeds", "expected"),
+    [
+        ("out/rep", ["items.jsonl"], ("out/rep", "")),
+        ("", ["out/items.jsonl"], ("out", "items.")),
+        ("", ["items.jsonl"], (".", "items.")),
+        ("", ["file:///var/lib/scrapyd/items/proj/spider/3f2a.jl"],
+         ("/var/lib/scrapyd/items/proj/spider", "3f2a.")),
+        ("", ["file:///tmp/with%20space/items"], ("/tmp/with space", "items.")),
+        ("", ["s3://bucket/items.jl", "stdout:", "/data/x.csv"], ("/data", "x.")),
+        ("", ["s3://bucket/items.jl", "items-%(time)s.jl"], ("report", "")),
+        ("", [], ("report", "")),
+    ],
+)
+def test_report_location(report_dir: str, feeds: list[str], expected: tuple[str, str]) -> None:
+    assert report_location(report_dir, feeds) == expected

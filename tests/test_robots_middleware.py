@@ -1,0 +1,82 @@
+"""The robots middleware's switches and per-request checks, built from a crawler."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from scrapy import Request
+from scrapy.exceptions import IgnoreRequest, NotConfigured, StopDownload
+from scrapy.utils.test import get_crawler
+
+from webrobot import settings as project_settings
+from webrobot.middlewares.robots import RobotsMiddleware
+from webrobot.robotsparsers import FirstMatchRobotParser, Rfc9309RobotParser
+from webrobot.robotspolicy import (
+    FORBIDDEN,
+    RULES,
+    UNAVAILABLE,
+    UNREACHABLE,
+    RobotsDecision,
+)
+
+SETTINGS = {k: v for k, v in vars(project_settings).items() if k.isupper()}
+
+
+def middleware(**overrides: Any) -> RobotsMiddleware:
+    crawler = get_crawler(settings_dict={**SETTINGS, **overrides})
+    crawler._apply_settings()
+    return RobotsMiddleware.from_crawler(crawler)
+
+
+def test_switched_off_and_misconfigured() -> None:
+    with pytest.raises(NotConfigured):
+        middleware(ROBOTSTXT_OBEY=False)
+    with pytest.raises(ValueError, match="WEBROBOT_ROBOTS_MATCHING"):
+        middleware(WEBROBOT_ROBOTS_MATCHING="longest")
+    with pytest.raises(ValueError, match="WEBROBOT_ROBOTS_AUTH_POLICY"):
+        middleware(WEBROBOT_ROBOTS_AUTH_POLICY="maybe")
+
+
+def test_the_mode_picks_the_parser() -> None:
+    assert middleware().parser_cls is Rfc9309RobotParser
+    assert middleware(WEBROBOT_ROBOTS_MATCHING="first-match").parser_cls is FirstMatchRobotParser
+    assert middleware(ROBOTSTXT_PARSER="scrapy.robotstxt.ProtegoRobotParser").parser_cls.__name__ == (
+        "ProtegoRobotParser"
+    )
+
+
+def test_which_requests_are_checked() -> None:
+    mw = middleware()
+    assert mw._applies(Request("http://a/x"))
+    assert mw._applies(Request("https://a/x"))
+    assert not mw._applies(Request("http://a/x", meta={"dont_obey_robotstxt": True}))
+    assert not mw._applies(Request("data:,hello"))
+
+
+def test_decisions_allow_refuse_and_count() -> None:
+    mw = middleware()
+    site = "http://a:80"
+    rules = RobotsDecision(site, RULES, 200, 0, 1, body=b"User-agent: webrobot\nDisallow: /no\n")
+    mw._check(rules, Request("http://a/yes"))
+    with pytest.raises(IgnoreRequest):
+        mw._check(rules, Request("http://a/no"))
+    assert rules.parser is not None, "rebuilt from the body (a cache that keeps bytes only)"
+    mw._check(RobotsDecision(site, UNAVAILABLE, 404, 0, 1), Request("http://a/no"))
+    with pytest.raises(IgnoreRequest):
+        mw._check(RobotsDecision(site, FORBIDDEN, 403, 0, 1), Request("http://a/yes"))
+    with pytest.raises(IgnoreRequest):
+        mw._check(RobotsDecision(site, UNREACHABLE, 503, 0, 1), Request("http://a/yes"))
+    stats = mw.crawler.stats
+    assert stats is not None
+    assert stats.get_value("robotstxt/forbidden") == 2
+    assert stats.get_value("webrobot/robots/deferred_gave_up") == 1
+
+
+def test_bytes_beyond_the_parse_limit_stop_the_download() -> None:
+    mw = middleware(WEBROBOT_ROBOTS_PARSE_LIMIT=10)
+    request = Request("http://a/robots.txt", meta={"_robots_fetch": True})
+    mw._bytes_received(b"x" * 6, request)
+    with pytest.raises(StopDownload):
+        mw._bytes_received(b"x" * 6, request)
+    mw._bytes_received(b"x" * 100, Request("http://a/page"))  # other downloads are left alone

@@ -1,0 +1,153 @@
+"""The visited-URL store as Scrapy's ``DUPEFILTER_CLASS``: compact, bounded memory per URL.
+
+Keys are the request fingerprints of ``crawler.request_fingerprinter`` (bytes),
+rehashed to 16 uniform bytes; the store is ``WEBROBOT_SEEN_STORE``: ``"exact"``
+(a hash table of 64-bit digests, 11 to 16 bytes per URL) or ``"bloom"`` (a
+presence-bit array, about 1.2 bytes per URL at 1 %, sized by
+``WEBROBOT_SEEN_CAPACITY`` and ``WEBROBOT_SEEN_ERROR_RATE``). With ``JOBDIR``
+the store is checkpointed there (``webrobot-seen-urls.store``) and resumed.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from scrapy.dupefilters import BaseDupeFilter
+from scrapy.utils.request import referer_str
+
+from webrobot.checkpoint import StoreCheckpoint
+from webrobot.seenstore import (
+    AUDIT_RATIO,
+    BloomStore,
+    ExactStore,
+    Stored,
+    make_store,
+    uniform_key,
+)
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
+
+    from scrapy import Request, Spider
+    from scrapy.crawler import Crawler
+    from scrapy.settings import BaseSettings
+
+logger = logging.getLogger(__name__)
+
+URL_STORE_FILE = "webrobot-seen-urls.store"
+
+
+def store_from_settings(settings: BaseSettings, name: str, *, values: bool = False) -> ExactStore | BloomStore:
+    """The store named by setting ``name`` ("exact" or "bloom"), sized by the WEBROBOT_SEEN_* settings."""
+    kind = str(settings.get(name) or "exact").strip().lower()
+    capacity = settings.getint("WEBROBOT_SEEN_CAPACITY")
+    error_rate = settings.getfloat("WEBROBOT_SEEN_ERROR_RATE")
+    try:
+        return make_store(kind, capacity, error_rate, values=values)
+    except ValueError as exc:
+        source = name if kind not in ("exact", "bloom") else "WEBROBOT_SEEN_CAPACITY/ERROR_RATE"
+        raise ValueError(f"setting {source}: {exc}") from None
+
+
+class BloomWatch:
+    """Counts and logs what a Bloom store reveals: detected false positives, growth past capacity."""
+
+    def __init__(self, crawler: Crawler, what: str) -> None:
+        self.crawler = crawler
+        self.what = what  # "url" or "content": the stats key's last part
+        self._false_positives = 0
+        self._layers = 1
+
+    def resume(self, store: ExactStore | BloomStore) -> None:
+        """Start from a resumed store's counts, so that only new events are reported."""
+        if isinstance(store, BloomStore):
+            self._false_positives = store.false_positives
+            self._layers = len(store.layers)
+
+    def check(self, store: BloomStore, key_hint: str) -> None:
+        if store.false_positives != self._false_positives:
+            assert self.crawler.stats is not None
+            self.crawler.stats.inc_value(
+                f"webrobot/dupes/false_positive/{self.what}",
+                store.false_positives - self._false_positives,
+            )
+            if not self._false_positives:
+                logger.info(
+                    "Bloom filter false positive detected (%s %s), corrected; only 1 key in %d "
+                    "is checked exactly, so about %d times as many go unnoticed (further ones at DEBUG)",
+                    self.what, key_hint, AUDIT_RATIO, AUDIT_RATIO,
+                )  # fmt: skip
+            else:
+                logger.debug("Bloom filter false positive detected (%s %s)", self.what, key_hint)
+            self._false_positives = store.false_positives
+        if len(store.layers) != self._layers:
+            self._layers = len(store.layers)
+            logger.warning(
+                "The %s Bloom filter is past its capacity (%d keys, WEBROBOT_SEEN_CAPACITY=%d): "
+                "added a layer (%d in all) so the error rate stays bounded; set a larger capacity",
+                self.what, len(store), store.capacity, self._layers,
+            )  # fmt: skip
+
+
+def record_store_stats(crawler: Crawler, store: Stored, what: str) -> None:
+    assert crawler.stats is not None
+    crawler.stats.set_value(f"webrobot/dupes/stored/{what}", len(store))
+    crawler.stats.set_value(f"webrobot/dupes/store_bytes/{what}", store.nbytes)
+
+
+class SeenUrlFilter(BaseDupeFilter):
+    def __init__(self, crawler: Crawler) -> None:
+        self.crawler = crawler
+        self.fingerprinter = crawler.request_fingerprinter
+        self.debug = crawler.settings.getbool("DUPEFILTER_DEBUG")
+        self.logdupes = True
+        self.kind = str(crawler.settings.get("WEBROBOT_SEEN_STORE") or "exact").strip().lower()
+        self.store = store_from_settings(crawler.settings, "WEBROBOT_SEEN_STORE")
+        self.checkpoint = StoreCheckpoint(crawler, URL_STORE_FILE, "visited-URL store")
+        self.watch = BloomWatch(crawler, "url")
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler)
+
+    def open(self) -> None:
+        loaded = self.checkpoint.load()
+        if isinstance(loaded, ExactStore | BloomStore):
+            if loaded.kind != self.kind:
+                logger.warning(
+                    "This job's visited-URL store is %s; WEBROBOT_SEEN_STORE=%s applies to new jobs",
+                    loaded.kind, self.kind,
+                )  # fmt: skip
+            self.store = loaded
+            self.watch.resume(loaded)
+        elif loaded is not None:
+            logger.error("%s holds no visited-URL store; starting with an empty one", self.checkpoint.path)
+        self.checkpoint.start_periodic(lambda: self.store)
+
+    def request_seen(self, request: Request) -> bool:
+        key = uniform_key(self.fingerprinter.fingerprint(request))
+        new = self.store.add(key)
+        if isinstance(self.store, BloomStore):
+            self.watch.check(self.store, request.url[:200])
+        return not new
+
+    def close(self, reason: str) -> None:
+        self.checkpoint.stop_periodic()
+        record_store_stats(self.crawler, self.store, "url")
+        self.checkpoint.save(self.store)
+
+    def log(self, request: Request, spider: Spider) -> None:
+        if self.debug:
+            logger.debug(
+                "Filtered duplicate request: %(request)s (referer: %(referer)s)",
+                {"request": request, "referer": referer_str(request)},
+            )  # fmt: skip
+        elif self.logdupes:
+            logger.debug(
+                "Filtered duplicate request: %(request)s - no more duplicates will be shown"
+                " (see DUPEFILTER_DEBUG to show all duplicates)", {"request": request},
+            )  # fmt: skip
+            self.logdupes = False
+        assert self.crawler.stats is not None
+        self.crawler.stats.inc_value("dupefilter/filtered")

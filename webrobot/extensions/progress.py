@@ -1,0 +1,71 @@
+"""One compact progress line every ``WEBROBOT_PROGRESS_INTERVAL`` seconds, for a
+terminal or a Scrapyd job log alike (see :func:`webrobot.report.model.progress_line`)."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from scrapy import signals
+from scrapy.exceptions import NotConfigured
+from scrapy.utils.asyncio import create_looping_call
+
+from webrobot.report.collector import ReportCollector
+from webrobot.report.model import ProgressPoint, progress_line
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from scrapy.utils.asyncio import AsyncioLoopingCall
+    from twisted.internet.task import LoopingCall
+    from typing_extensions import Self
+
+logger = logging.getLogger(__name__)
+
+
+class Progress:
+    def __init__(self, crawler: Crawler) -> None:
+        self.interval = crawler.settings.getfloat("WEBROBOT_PROGRESS_INTERVAL")
+        if self.interval <= 0:
+            raise NotConfigured("WEBROBOT_PROGRESS_INTERVAL is 0")
+        self.crawler = crawler
+        self.collector = ReportCollector.of(crawler)
+        self.task: AsyncioLoopingCall | LoopingCall | None = None
+        self.last: ProgressPoint | None = None
+        crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler)
+
+    def spider_opened(self) -> None:
+        self.last = self.point()
+        self.task = create_looping_call(self.log)
+        self.task.start(self.interval, now=False)
+
+    def spider_closed(self) -> None:
+        if self.task is not None and self.task.running:
+            self.task.stop()
+
+    def point(self) -> ProgressPoint:
+        pages, items, refused = self.collector.tally.totals()
+        return ProgressPoint(self.collector.now(), pages, items, refused)
+
+    def frontier(self) -> int:
+        """Requests waiting in the scheduler (Scrapy's own count when it has one)."""
+        engine = self.crawler.engine
+        scheduler = engine.scheduler if engine is not None else None
+        try:
+            return len(scheduler)  # type: ignore[arg-type]
+        except TypeError:
+            return self.collector.tally.frontier()
+
+    def log(self) -> None:
+        current = self.point()
+        assert self.last is not None
+        tally = self.collector.tally
+        line = progress_line(
+            self.last, current, self.frontier(), tally.in_downloader(), tally.states(current.at)
+        )
+        logger.info(line)
+        self.last = current

@@ -1,0 +1,69 @@
+"""A site's page budget (``WEBROBOT_MAX_PAGES_PER_SITE``, or ``max_pages`` in a
+site config): once a site has had that many requests let through to the
+network, further requests for it are refused (reason ``budget``).
+
+Placed late in the downloader middleware chain (after robots.txt, redirects
+and retries have decided), so a page is spent only when it is really about to
+be fetched. Every fetch counts, retries and redirect hops included: the budget
+bounds what a site serves. Internal fetches whose response no spider callback
+sees (``callback=NO_CALLBACK``: robots.txt) are not pages and spend nothing.
+
+With ``JOBDIR``, the pages spent live in ``spider.state`` (which Scrapy's
+``SpiderState`` saves at a clean close), so a resumed job continues the
+budget instead of starting a new one.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from scrapy.exceptions import NotConfigured
+from scrapy.http.request import NO_CALLBACK
+
+from webrobot.budget import PageBudget
+from webrobot.config import ConfigError
+from webrobot.refusals import Refuser
+from webrobot.sitekey import site_key
+from webrobot.startup import non_negative_setting, setting_error
+from webrobot.traps import BUDGET
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
+
+    from scrapy import Request
+    from scrapy.crawler import Crawler
+
+
+#: ``spider.state`` key of the pages spent per site ({site key: pages}).
+STATE_KEY = "webrobot_pages_spent"
+
+
+class PageBudgetMiddleware:
+    def __init__(self, crawler: Crawler) -> None:
+        try:
+            limit = non_negative_setting(crawler, "WEBROBOT_MAX_PAGES_PER_SITE")
+        except ConfigError as exc:
+            raise setting_error(crawler, exc) from None
+        if not limit:
+            raise NotConfigured("WEBROBOT_MAX_PAGES_PER_SITE is 0 (no budget)")
+        self.budget = PageBudget(limit)
+        self.refuser = Refuser(crawler)
+        self.crawler = crawler
+        self._resumed = False
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler)
+
+    def process_request(self, request: Request) -> None:
+        if request.callback is NO_CALLBACK:
+            return
+        if not self._resumed:
+            self._resumed = True
+            state = getattr(self.crawler.spider, "state", None)
+            if isinstance(state, dict):  # set at spider_opened when JOBDIR is
+                self.budget.spent = state.setdefault(STATE_KEY, self.budget.spent)
+        if not self.budget.spend(site_key(request.url)):
+            raise self.refuser.refuse(
+                request, BUDGET, f"the site's budget of {self.budget.limit} pages is spent"
+            )

@@ -1,0 +1,57 @@
+"""Item pipelines."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from itemadapter import ItemAdapter
+from scrapy.exceptions import DropItem, NotConfigured
+
+from webrobot.contentdupes import MD5_HEX_RE, ContentDupes
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
+
+    from scrapy.crawler import Crawler
+
+
+class DuplicateContentPipeline:
+    """Keep the first item of each content fingerprint, drop the others.
+
+    The verdict comes from :class:`~webrobot.spidermiddlewares.dupes.DuplicatePageMiddleware`
+    (which saw the page first and fingerprinted it in the configured mode); an
+    item it did not see is judged here by its ``md5`` field (the body's MD5).
+    """
+
+    def __init__(self, crawler: Crawler) -> None:
+        if not crawler.settings.getbool("WEBROBOT_DUPES_ENABLED"):
+            raise NotConfigured("WEBROBOT_DUPES_ENABLED is off")
+        self.crawler = crawler
+        self.content = ContentDupes.of(crawler)
+        self.content.pipeline_attached = True
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler)
+
+    def process_item(self, item: Any) -> Any:
+        verdict = self.content.take(item)
+        adapter = ItemAdapter(item) if ItemAdapter.is_item(item) else None
+        url = str(adapter.get("url", "")) if adapter is not None else ""
+        if verdict is None:
+            md5 = adapter.get("md5") if adapter is not None else None
+            if not isinstance(md5, str) or not MD5_HEX_RE.match(md5):
+                return item  # nothing to judge it by
+            verdict = self.content.judge(md5, url)
+        if not verdict.duplicate:
+            return item
+        assert self.crawler.stats is not None
+        self.crawler.stats.inc_value("webrobot/dupes/content")
+        raise DropItem(
+            f"Duplicate content: {url[:200] or 'an item'} has the same {self.content.mode} "
+            f"fingerprint ({verdict.fingerprint}) as {verdict.first_url_text()[:200]}",
+            log_level="DEBUG",
+        )
+
+    def close_spider(self) -> None:
+        self.content.close()

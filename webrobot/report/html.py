@@ -1,0 +1,340 @@
+"""``report.html``: the crawl report as one self-contained page.
+
+Everything is inline (CSS, a few lines of JavaScript to sort the table, the
+charts as SVG drawn by pygal), so the page opens from a file, a Scrapyd items
+listing or an e-mail attachment without fetching anything.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Mapping
+from html import escape
+from typing import Any
+
+import pygal
+from pygal.style import Style
+
+# pygal 3.1.3 appends a legacy sys.meta_path finder (for its map plugins, unused
+# here) that makes Python 3.11 raise an ImportWarning on every failed import in
+# the process afterwards; take it out again.
+sys.meta_path[:] = [f for f in sys.meta_path if type(f).__module__ != "pygal"]
+
+#: sites drawn one by one in the pages-over-time chart; the rest are summed
+TIMELINE_SITES = 6
+#: table rows shown for crawled sites (the rest are summed in one row)
+TABLE_SITES = 200
+
+CHART_STYLE = Style(
+    background="#ffffff",
+    plot_background="#ffffff",
+    foreground="#333333",
+    foreground_strong="#111111",
+    foreground_subtle="#dddddd",
+    font_family="'DejaVu Sans', 'Helvetica Neue', Arial, sans-serif",
+    label_font_size=11,
+    major_label_font_size=11,
+    value_font_size=11,
+    value_label_font_size=11,
+    legend_font_size=11,
+    title_font_size=14,
+    colors=("#2f6fb0", "#e0803a", "#3f9e5a", "#c4453c", "#8a63b8", "#7a7a7a", "#c9a227", "#3aa6b9"),
+)
+
+CSS = """
+*{box-sizing:border-box}
+body{font:14px/1.4 'DejaVu Sans','Helvetica Neue',Arial,sans-serif;color:#222;margin:0;background:#f4f5f7}
+main{max-width:1400px;margin:0 auto;padding:16px 20px 32px}
+h1{font-size:22px;margin:0 0 2px}h1 small{font-weight:normal;color:#666;font-size:15px}
+h2{font-size:16px;margin:0 0 8px}
+.meta{color:#555;margin:0 0 12px}
+.health{border-radius:6px;padding:8px 12px;margin:0 0 12px;border:1px solid}
+.health.ok{background:#e9f6ec;border-color:#9fd3ab;color:#1d5e2c}
+.health.bad{background:#fdf0e6;border-color:#f0b27a;color:#7a3a08}
+.health ul{margin:4px 0 0;padding-left:20px}
+.tiles{display:flex;flex-wrap:wrap;gap:8px;margin:0 0 12px}
+.tile{background:#fff;border:1px solid #dde0e4;border-radius:6px;padding:6px 12px;min-width:110px}
+.tile b{display:block;font-size:20px}.tile span{color:#666;font-size:12px}
+.card{background:#fff;border:1px solid #dde0e4;border-radius:6px;padding:10px 12px;margin:0 0 12px}
+table{border-collapse:collapse;width:100%}
+th,td{padding:4px 6px;border-bottom:1px solid #eceef1;text-align:right;vertical-align:top;white-space:nowrap}
+th{background:#f0f2f5;font-size:12px;cursor:pointer;user-select:none;position:sticky;top:0}
+th:first-child,td:first-child,td.text,th.text{text-align:left}
+td.text{white-space:normal;max-width:260px}
+tr.warn td{background:#fff6ee}
+.sub{display:block;color:#777;font-size:11px;white-space:normal}
+.bad-text{color:#b0361f;font-weight:bold}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(400px,1fr));gap:12px}
+.charts figure{margin:0}.charts svg{width:100%;height:auto;display:block}
+.note{color:#666;font-size:12px;margin:6px 0 0}
+"""
+
+SORT_JS = """
+(function(){
+  var table=document.getElementById('sites');
+  if(table){
+    var heads=table.tHead.rows[0].cells;
+    Array.prototype.forEach.call(heads,function(th,col){
+      th.addEventListener('click',function(){
+        var body=table.tBodies[0];
+        var rows=Array.prototype.slice.call(body.rows);
+        var down=th.getAttribute('data-dir')!=='down';
+        rows.sort(function(a,b){
+          var x=a.cells[col].getAttribute('data-v'),y=b.cells[col].getAttribute('data-v');
+          var nx=parseFloat(x),ny=parseFloat(y);
+          var c=(isNaN(nx)||isNaN(ny))?String(x).localeCompare(String(y)):nx-ny;
+          return down?-c:c;
+        });
+        rows.forEach(function(r){body.appendChild(r);});
+        th.setAttribute('data-dir',down?'down':'up');
+      });
+    });
+  }
+  document.body.setAttribute('data-ready','1');
+})();
+"""
+
+
+def _chart(cls: type[Any], title: str, **config: Any) -> Any:
+    return cls(
+        title=title, style=CHART_STYLE, js=[], disable_xml_declaration=True,
+        width=560, height=300, margin=12, **config,
+    )  # fmt: skip
+
+
+#: pygal puts its JavaScript config (for its hover tooltips, not used here) in every chart
+_PYGAL_SCRIPT = re.compile(r'<script type="text/javascript">window\.pygal.*?</script>', re.DOTALL)
+
+
+def _svg(chart: Any) -> str:
+    return _PYGAL_SCRIPT.sub("", str(chart.render(is_unicode=True)))
+
+
+def human_bytes(n: float) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n:.1f} GiB"  # pragma: no cover
+
+
+def human_seconds(s: float) -> str:
+    if s < 90:
+        return f"{s:.1f} s"
+    if s < 5400:
+        return f"{s / 60:.1f} min"
+    return f"{s / 3600:.1f} h"
+
+
+def _breakdown(counts: Mapping[str, int], limit: int = 4) -> str:
+    items = list(counts.items())
+    parts = [f"{escape(str(k))} {v}" for k, v in items[:limit]]
+    if len(items) > limit:
+        parts.append(f"+{sum(v for _, v in items[limit:])} more")
+    return " · ".join(parts)
+
+
+STATUS_COLOURS = {2: "#3f9e5a", 3: "#2f6fb0", 4: "#e0803a", 5: "#c4453c"}
+
+
+def pages_over_time(timeline: Mapping[str, Any]) -> str:
+    width = float(timeline.get("bucket_seconds") or 1.0)
+    rows: dict[str, list[int]] = dict(timeline.get("sites") or {})
+    chart = _chart(
+        pygal.StackedBar, f"Responses over time (per {width:g} s)", legend_at_bottom=True,
+        legend_at_bottom_columns=2, x_title="seconds since start", show_minor_x_labels=False,
+        truncate_legend=40, order_min=0,
+    )  # fmt: skip
+    if not rows:
+        return _svg(chart)
+    ranked = sorted(rows, key=lambda s: -sum(rows[s]))
+    length = max(len(r) for r in rows.values())
+    chart.x_labels = [f"{i * width:g}" for i in range(length)]
+    chart.x_labels_major_count = 8
+    for site in ranked[:TIMELINE_SITES]:
+        chart.add(site, rows[site])
+    rest = ranked[TIMELINE_SITES:]
+    if rest:
+        chart.add(f"{len(rest)} other sites", [sum(rows[s][i] for s in rest) for i in range(length)])
+    return _svg(chart)
+
+
+def bar_chart(title: str, counts: Mapping[str, int], horizontal: bool = False, status: bool = False) -> str:
+    chart = _chart(
+        pygal.HorizontalBar if horizontal else pygal.Bar, title, show_legend=False,
+        print_values=True, print_zeroes=False, truncate_label=24, order_min=0,
+    )  # fmt: skip
+    if counts:
+        chart.x_labels = [str(k) for k in counts]
+        values: list[Any] = list(counts.values())
+        if status:
+            values = [
+                {"value": n, "color": STATUS_COLOURS.get(int(code) // 100, "#7a7a7a")}
+                for code, n in counts.items()
+            ]
+        chart.add(title, values)
+    return _svg(chart)
+
+
+def _cell(value: Any, shown: str | None = None, sub: str = "", cls: str = "") -> str:
+    text = escape(str(value)) if shown is None else shown
+    sub_html = f'<span class="sub">{sub}</span>' if sub else ""
+    cls_attr = f' class="{cls}"' if cls else ""
+    return f'<td{cls_attr} data-v="{escape(str(value), quote=True)}">{text}{sub_html}</td>'
+
+
+def _robots_cell(robots: Mapping[str, Any]) -> str:
+    if not robots["fetches"] and not robots["outcome"] and robots["status"] is None:
+        return _cell("", "–", cls="text")
+    status = robots["status"]
+    head = str(status) if status is not None else "no answer"
+    if robots["outcome"]:
+        head += f" {robots['outcome'].replace('_', ' ')}"
+    if not robots["resolved"]:
+        head = f'<span class="bad-text">{escape(head)} · unresolved</span>'
+    else:
+        head = escape(head)
+    bits = [escape(robots["rules"])] if robots.get("rules") else []
+    if robots.get("errors"):
+        bits.append("errors: " + _breakdown(robots["errors"]))
+    if robots.get("expires"):
+        bits.append(f"expires {escape(robots['expires'])}")
+    return _cell(status if status is not None else -1, head, " · ".join(bits), cls="text")
+
+
+COLUMNS = (
+    ("Site", "scheme://host:port", "text"),
+    ("robots.txt", "status, outcome and rules of the site's robots.txt", "text"),
+    ("Requested", "page requests sent (retries and redirect hops included; robots.txt not)", ""),
+    ("Downloaded", "responses received with a body (not 304)", ""),
+    ("Unchanged", "304 Not Modified on a re-crawl", ""),
+    ("Items", "items scraped", ""),
+    ("Dupes", "pages dropped as duplicate content", ""),
+    ("noindex", "pages with a noindex directive", ""),
+    ("nofollow", "pages whose links were not followed", ""),
+    ("Refused", "URLs not requested, by reason", "text"),
+    ("Errors", "failed requests by type (network errors, HTTP >= 400)", "text"),
+    ("Error rate", "failed / requested", ""),
+    ("Bytes", "body bytes received", ""),
+    ("Delay", "download delay applied (s)", ""),
+    ("Deferred", "time the site was held back", ""),
+)
+
+
+def site_row(site: str, row: Mapping[str, Any], flagged: bool) -> str:
+    refused = sum(row["refused"].values())
+    errors = sum(row["errors"].values())
+    rate = row["error_rate"]
+    delay = row["delay"]
+    cells = [
+        _cell(site, f"<b>{escape(site)}</b>", cls="text"),
+        _robots_cell(row["robots"]),
+        _cell(row["requested"]),
+        _cell(row["downloaded"]),
+        _cell(row["unchanged"]),
+        _cell(row["items"]),
+        _cell(row["duplicates"]),
+        _cell(row["noindex"]),
+        _cell(row["nofollow"]),
+        _cell(refused, str(refused), _breakdown(row["refused"]), cls="text"),
+        _cell(errors, str(errors), _breakdown(row["errors"]), cls="text"),
+        _cell(rate, f"{rate:.0%}", cls="bad-text" if flagged and rate else ""),
+        _cell(row["bytes"], human_bytes(row["bytes"])),
+        _cell(delay if delay is not None else -1, "–" if delay is None else f"{delay:g}"),
+        _cell(
+            row["deferred_seconds"],
+            human_seconds(row["deferred_seconds"]) if row["deferrals"] else "–",
+            f"{row['deferrals']}×" if row["deferrals"] else "",
+        ),
+    ]
+    row_class = ' class="warn"' if flagged else ""
+    return f"<tr{row_class}>{''.join(cells)}</tr>"
+
+
+def render_html(report: Mapping[str, Any]) -> str:
+    sites: Mapping[str, Mapping[str, Any]] = report["sites"]
+    totals = report["totals"]
+    health = report["health"]
+    flagged_sites = {flag["site"] for flag in health["flags"]}
+    crawled = [s for s, row in sites.items() if row["crawled"]]
+    crawled.sort(key=lambda s: (-sites[s]["requested"], s))
+    only_refused = [s for s, row in sites.items() if not row["crawled"]]
+
+    if health["ok"]:
+        health_html = '<section class="health ok"><b>✔ Healthy</b>: no site crossed a health threshold.</section>'
+    else:
+        items = "".join(
+            f"<li><b>{escape(f['site'])}</b>: {escape(f['message'])}</li>" for f in health["flags"]
+        )
+        count = len(health["flags"])
+        health_html = (
+            f'<section class="health bad"><b>⚠ {count} health warning{"s" if count != 1 else ""}</b>'
+            f"<ul>{items}</ul></section>"
+        )
+
+    refused_total = sum(totals["refused"].values())
+    errors_total = sum(totals["errors"].values())
+    tiles = [
+        (totals["sites_crawled"], "sites crawled"),
+        (totals["requested"], "pages requested"),
+        (totals["downloaded"], "downloaded"),
+        (totals["unchanged"], "unchanged (304)"),
+        (totals["items"], "items"),
+        (totals["duplicates"], "duplicates"),
+        (refused_total, "URLs refused"),
+        (errors_total, f"errors ({totals['error_rate']:.0%})"),
+        (human_bytes(totals["bytes"]), "received"),
+        (totals["robots_fetches"], "robots.txt fetches"),
+    ]
+    tiles_html = "".join(f'<div class="tile"><b>{escape(str(v))}</b><span>{escape(t)}</span></div>' for v, t in tiles)
+
+    head = "".join(
+        f'<th class="{cls}" title="{escape(tip, quote=True)}">{escape(name)}</th>' for name, tip, cls in COLUMNS
+    )
+    rows = "".join(site_row(s, sites[s], s in flagged_sites) for s in crawled[:TABLE_SITES])
+    notes = []
+    if len(crawled) > TABLE_SITES:
+        notes.append(f"{len(crawled) - TABLE_SITES} more crawled sites are in report.json.")
+    if only_refused:
+        refused_only: dict[str, int] = {}
+        for s in only_refused:
+            for reason, n in sites[s]["refused"].items():
+                refused_only[reason] = refused_only.get(reason, 0) + n
+        names = ", ".join(escape(s) for s in only_refused[:5]) + (" …" if len(only_refused) > 5 else "")
+        notes.append(
+            f"{len(only_refused)} other site{'s' if len(only_refused) != 1 else ''} only had URLs refused "
+            f"({_breakdown(refused_only)}): {names}"
+        )
+    notes_html = "".join(f'<p class="note">{n}</p>' for n in notes)
+
+    charts = "".join(
+        f"<figure>{svg}</figure>"
+        for svg in (
+            pages_over_time(report.get("timeline") or {}),
+            bar_chart("Refusals by reason", totals["refused"], horizontal=True),
+            bar_chart("Responses by status code", totals["status"], status=True),
+        )
+    )
+    title = f"webrobot crawl report: {report.get('spider', '')}"
+    meta = (
+        f"started {escape(str(report.get('started_at')))} · finished {escape(str(report.get('finished_at')))}"
+        f" · {human_seconds(float(report.get('elapsed_seconds') or 0))}"
+        f" · finish reason <b>{escape(str(report.get('finish_reason')))}</b>"
+        f" · webrobot {escape(str(report.get('webrobot_version')))}"
+    )
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{escape(title)}</title><style>{CSS}</style></head>
+<body><main>
+<h1>Crawl report <small>{escape(str(report.get('spider', '')))}</small></h1>
+<p class="meta">{meta}</p>
+{health_html}
+<section class="tiles">{tiles_html}</section>
+<section class="card"><h2>Sites</h2>
+<table id="sites"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>{notes_html}
+</section>
+<section class="charts">{charts}</section>
+</main><script>{SORT_JS}</script></body></html>
+"""

@@ -1,0 +1,573 @@
+"""What the crawl did, per site: counters, the live state of each site, the
+progress line, the report's numbers and the health checks. Pure logic: no Scrapy,
+no I/O; times are passed in (seconds since the crawl started, and epoch seconds
+for timestamps shown to people).
+
+The Scrapy glue that feeds it is :mod:`webrobot.report.collector`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+#: robots_resolved outcome meaning the robot gave up on a site's robots.txt
+ROBOTS_UNREACHABLE = "unreachable"
+#: page flags counted per site (webrobot.signals.page_flagged, or inferred)
+PAGE_FLAGS = ("duplicate", "noindex", "nofollow")
+#: refusal reasons that are not trap defences (for the trap health check);
+#: any reason starting with "robots" is not one either
+NON_TRAP_REASONS = frozenset({"offsite", "deny_pattern", "not_allowed", "max_pages", "ignored"})
+#: site states shown in the progress line, in display order
+SITE_STATES = ("active", "waiting_robots", "deferred", "exhausted")
+
+_STATE_LABELS = {
+    "active": "active",
+    "waiting_robots": "waiting robots.txt",
+    "deferred": "deferred",
+    "exhausted": "exhausted",
+}
+
+
+@dataclass
+class RobotsRecord:
+    """A site's robots.txt as the crawl saw it."""
+
+    fetches: int = 0  # robots.txt requests sent (redirects and retries included)
+    in_flight: int = 0  # robots.txt requests in the downloader now
+    status: int | None = None  # status of the last final robots.txt response
+    outcome: str | None = None
+    rules: str | None = None
+    fetched_at: float | None = None  # epoch seconds
+    expires: float | None = None  # epoch seconds
+    crawl_delay: float | None = None
+    resolved: bool = False
+    errors: Counter[str] = field(default_factory=Counter)
+
+
+@dataclass
+class SiteTally:
+    """Counters of one site (scheme://host:port)."""
+
+    # the frontier: scheduled - dupe-filtered - taken out by the engine
+    scheduled: int = 0
+    filtered: int = 0
+    dequeued: int = 0
+    in_downloader: int = 0  # page requests between downloader queue and result
+    requests: int = 0  # page requests sent (each retry and redirect hop counts)
+    responses: int = 0  # page responses received, any status (304 included)
+    unchanged: int = 0  # 304 Not Modified
+    bytes: int = 0  # body bytes received (robots.txt included)
+    items: int = 0
+    items_dropped: int = 0
+    refused: Counter[str] = field(default_factory=Counter)
+    errors: Counter[str] = field(default_factory=Counter)
+    failed: int = 0  # page requests that got no response, or a status >= 400
+    status: Counter[int] = field(default_factory=Counter)
+    flags_signalled: Counter[str] = field(default_factory=Counter)
+    flags_inferred: Counter[str] = field(default_factory=Counter)
+    delay: float | None = None  # the download delay last applied to the site
+    deferrals: int = 0
+    deferred_seconds: float = 0.0
+    deferred_from: float | None = None  # crawl seconds; None: not deferred now
+    deferred_until: float = 0.0
+    first_at: float | None = None  # crawl seconds of the first request sent
+    last_at: float | None = None  # crawl seconds of the last response
+    robots: RobotsRecord = field(default_factory=RobotsRecord)
+
+    @property
+    def frontier(self) -> int:
+        return max(0, self.scheduled - self.filtered - self.dequeued)
+
+    @property
+    def crawled(self) -> bool:
+        """Was anything of this site requested (not only refused)?"""
+        robots = self.robots
+        return bool(self.requests or self.in_downloader or robots.fetches or robots.in_flight
+                    or self.deferrals)  # fmt: skip
+
+    def state(self, now: float) -> str:
+        if self.deferred_from is not None and now < self.deferred_until:
+            return "deferred"
+        if self.robots.in_flight:
+            return "waiting_robots"
+        if self.frontier or self.in_downloader:
+            return "active"
+        return "exhausted"
+
+    def _end_deferral(self, now: float) -> None:
+        if self.deferred_from is not None:
+            self.deferred_seconds += max(0.0, min(now, self.deferred_until) - self.deferred_from)
+            self.deferred_from = None
+
+
+class Timeline:
+    """Responses per time bucket and site. Buckets start one second wide and
+    double (merging pairs) whenever the crawl outgrows ``max_buckets``."""
+
+    def __init__(self, max_buckets: int = 120, width: float = 1.0) -> None:
+        self.max_buckets = max_buckets
+        self.width = width
+        self.counts: dict[str, list[int]] = {}
+
+    def add(self, site: str, at: float, n: int = 1) -> None:
+        index = int(max(0.0, at) // self.width)
+        while index >= self.max_buckets:
+            self._widen()
+            index = int(max(0.0, at) // self.width)
+        row = self.counts.setdefault(site, [])
+        if len(row) <= index:
+            row.extend([0] * (index + 1 - len(row)))
+        row[index] += n
+
+    def _widen(self) -> None:
+        self.width *= 2
+        for site, row in self.counts.items():
+            self.counts[site] = [sum(row[i : i + 2]) for i in range(0, len(row), 2)]
+
+    def as_dict(self) -> dict[str, Any]:
+        length = max((len(row) for row in self.counts.values()), default=0)
+        return {
+            "bucket_seconds": self.width,
+            "sites": {s: row + [0] * (length - len(row)) for s, row in sorted(self.counts.items())},
+        }
+
+
+class CrawlTally:
+    """Every per-site event of a crawl. ``now`` arguments are seconds since the
+    crawl started (a monotonic clock), ``wall`` ones epoch seconds."""
+
+    def __init__(self, timeline: Timeline | None = None) -> None:
+        self.sites: dict[str, SiteTally] = {}
+        self.timeline = timeline or Timeline()
+        self.flag_signals_seen: set[str] = set()
+
+    def site(self, key: str) -> SiteTally:
+        tally = self.sites.get(key)
+        if tally is None:
+            tally = self.sites[key] = SiteTally()
+        return tally
+
+    # -- the frontier ------------------------------------------------------
+    def scheduled(self, site: str) -> None:
+        self.site(site).scheduled += 1
+
+    def filtered(self, site: str) -> None:
+        self.site(site).filtered += 1
+
+    def dequeued(self, site: str) -> None:
+        self.site(site).dequeued += 1
+
+    # -- the downloader ------------------------------------------------------
+    def reached_downloader(self, site: str, robots: bool) -> None:
+        tally = self.site(site)
+        if robots:
+            tally.robots.in_flight += 1
+        else:
+            tally.in_downloader += 1
+
+    def left_downloader(self, site: str, robots: bool, now: float) -> None:
+        tally = self.site(site)
+        if robots:
+            tally.robots.in_flight = max(0, tally.robots.in_flight - 1)
+            tally.robots.fetches += 1
+            return
+        tally.in_downloader = max(0, tally.in_downloader - 1)
+        tally.requests += 1
+        if tally.first_at is None:
+            tally.first_at = now
+
+    def downloaded(
+        self, site: str, status: int, size: int, robots: bool, now: float, delay: float | None = None
+    ) -> None:
+        """A raw response, before any middleware turned it into something else."""
+        tally = self.site(site)
+        tally.bytes += size
+        if delay is not None:
+            tally.delay = delay
+        if robots:
+            return
+        tally.responses += 1
+        tally.status[status] += 1
+        tally.last_at = now
+        if status == 304:
+            tally.unchanged += 1
+        elif status >= 400:
+            tally.failed += 1
+            tally.errors[f"HTTP {status}"] += 1
+        self.timeline.add(site, now)
+
+    def download_error(self, site: str, error: str, robots: bool) -> None:
+        tally = self.site(site)
+        if robots:
+            tally.robots.errors[error] += 1
+        else:
+            tally.failed += 1
+            tally.errors[error] += 1
+
+    # -- robots.txt ----------------------------------------------------------
+    def robots_response(self, site: str, status: int, wall: float, rules: str | None = None,
+                        crawl_delay: float | None = None) -> None:  # fmt: skip
+        """The final robots.txt response (after redirects), as the crawl saw it."""
+        robots = self.site(site).robots
+        robots.status = status
+        robots.fetched_at = wall
+        if rules is not None and robots.rules is None:
+            robots.rules = rules
+        if crawl_delay is not None and robots.crawl_delay is None:
+            robots.crawl_delay = crawl_delay
+
+    def robots_parsed(self, site: str, now: float) -> None:
+        """Rules are in use for the site (Scrapy's robots_parsed signal)."""
+        tally = self.site(site)
+        tally.robots.resolved = True
+        tally._end_deferral(now)
+
+    def robots_resolved(self, site: str, now: float, info: Mapping[str, Any]) -> None:
+        """webrobot.signals.robots_resolved: what the robots.txt middleware decided."""
+        tally = self.site(site)
+        robots = tally.robots
+        outcome = info.get("outcome")
+        if outcome is not None:
+            robots.outcome = str(outcome)
+        robots.resolved = robots.outcome != ROBOTS_UNREACHABLE
+        for name in ("status", "rules", "fetched_at", "expires", "crawl_delay"):
+            if info.get(name) is not None:
+                setattr(robots, name, info[name])
+        tally._end_deferral(now)
+
+    def deferred(self, site: str, now: float, delay: float) -> None:
+        tally = self.site(site)
+        if tally.deferred_from is None or now >= tally.deferred_until:
+            tally._end_deferral(now)
+            tally.deferrals += 1
+            tally.deferred_from = now
+        tally.deferred_until = max(tally.deferred_until, now + max(0.0, delay))
+
+    # -- decisions -----------------------------------------------------------
+    def refused(self, site: str, reason: str) -> None:
+        self.site(site).refused[reason] += 1
+
+    def item_scraped(self, site: str, meta_robots: Iterable[str] = ()) -> None:
+        tally = self.site(site)
+        tally.items += 1
+        for flag in set(meta_robots) & {"noindex", "nofollow"}:
+            tally.flags_inferred[flag] += 1
+
+    def item_dropped(self, site: str, message: str) -> None:
+        tally = self.site(site)
+        tally.items_dropped += 1
+        text = message.lower()
+        if "duplicate" in text:
+            tally.flags_inferred["duplicate"] += 1
+        elif "noindex" in text:
+            tally.flags_inferred["noindex"] += 1
+
+    def page_flagged(self, site: str, flag: str) -> None:
+        self.flag_signals_seen.add(flag)
+        self.site(site).flags_signalled[flag] += 1
+
+    def spider_error(self, site: str, error: str) -> None:
+        self.site(site).errors[f"spider {error}"] += 1
+
+    # -- reading -------------------------------------------------------------
+    def flag_count(self, tally: SiteTally, flag: str) -> int:
+        """The page_flagged count once any component sends it, else what the
+        items and dropped items tell."""
+        if flag in self.flag_signals_seen:
+            return tally.flags_signalled[flag]
+        return tally.flags_inferred[flag]
+
+    def frontier(self) -> int:
+        return sum(t.frontier for t in self.sites.values())
+
+    def in_downloader(self) -> int:
+        """Requests (robots.txt included) queued in or going through the downloader."""
+        return sum(t.in_downloader + t.robots.in_flight for t in self.sites.values())
+
+    def states(self, now: float) -> Counter[str]:
+        """How many sites are in each state (sites never requested left out)."""
+        out: Counter[str] = Counter({state: 0 for state in SITE_STATES})
+        for tally in self.sites.values():
+            if tally.crawled or tally.frontier:
+                out[tally.state(now)] += 1
+        return out
+
+    def totals(self) -> tuple[int, int, Counter[str]]:
+        """(page responses, items, refusals by reason) so far."""
+        refused: Counter[str] = Counter()
+        for tally in self.sites.values():
+            refused.update(tally.refused)
+        return (
+            sum(t.responses for t in self.sites.values()),
+            sum(t.items for t in self.sites.values()),
+            refused,
+        )
+
+
+# -- the progress line ---------------------------------------------------------
+@dataclass(frozen=True)
+class ProgressPoint:
+    at: float  # crawl seconds
+    pages: int
+    items: int
+    refused: Counter[str]
+
+
+def progress_line(
+    prev: ProgressPoint, cur: ProgressPoint, frontier: int, downloader: int,
+    states: Mapping[str, int],
+) -> str:  # fmt: skip
+    """``Progress: 240 pages (60/min), 200 items (50/min) | frontier 31 + 4 in
+    downloader | sites: 2 active, 1 waiting robots.txt, 0 deferred, 3 exhausted |
+    refused: offsite 4``"""
+    minutes = max(cur.at - prev.at, 1e-9) / 60.0
+    page_rate = (cur.pages - prev.pages) / minutes
+    item_rate = (cur.items - prev.items) / minutes
+    sites = ", ".join(f"{states.get(s, 0)} {_STATE_LABELS[s]}" for s in SITE_STATES)
+    since = cur.refused - prev.refused
+    refused = ", ".join(f"{r} {n}" for r, n in sorted(since.items(), key=lambda kv: (-kv[1], kv[0])))
+    return (
+        f"Progress: {cur.pages} pages ({page_rate:.0f}/min), {cur.items} items ({item_rate:.0f}/min)"
+        f" | frontier {frontier} + {downloader} in downloader | sites: {sites}"
+        f" | refused: {refused or 'none'}"
+    )
+
+
+# -- robots.txt at a glance ---------------------------------------------------
+_DIRECTIVE = re.compile(r"^\s*([A-Za-z-]+)\s*:\s*(.*?)\s*(?:#.*)?$")
+
+
+def summarise_robots(text: str) -> tuple[str, float | None]:
+    """A one-line summary of a robots.txt (groups and rules counted) and the
+    largest Crawl-delay in it; the robots.txt middleware decides what applies."""
+    counts: Counter[str] = Counter()
+    delays: list[float] = []
+    in_agents = False
+    for line in text.splitlines():
+        match = _DIRECTIVE.match(line)
+        if not match:
+            continue
+        name, value = match.group(1).lower(), match.group(2)
+        if name == "user-agent":
+            if not in_agents:
+                counts["group"] += 1
+            in_agents = True
+            continue
+        in_agents = False
+        if name in ("allow", "disallow", "sitemap"):
+            counts[name] += 1
+        elif name == "crawl-delay":
+            try:
+                delays.append(float(value))
+            except ValueError:
+                pass
+    parts = [
+        _plural(counts["group"], "group"),
+        f"{counts['disallow']} Disallow",
+        f"{counts['allow']} Allow",
+    ]
+    if counts["sitemap"]:
+        parts.append(_plural(counts["sitemap"], "Sitemap"))
+    delay = max(delays) if delays else None
+    if delay is not None:
+        parts.append(f"Crawl-delay {delay:g}")
+    return ", ".join(parts), delay
+
+
+def _plural(n: int, word: str) -> str:
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} {word}es" if word.endswith("ch") else f"{n} {word}s"
+
+
+def is_robots_fetch(url_path: str, meta: Mapping[str, Any]) -> bool:
+    """A robots.txt download (Scrapy's middleware and webrobot's mark them with
+    ``dont_obey_robotstxt``; a redirect keeps the meta but not the path)."""
+    if not meta.get("dont_obey_robotstxt"):
+        return False
+    if url_path == "/robots.txt":
+        return True
+    first = (meta.get("redirect_urls") or [""])[0]
+    return isinstance(first, str) and first.split("?", 1)[0].endswith("/robots.txt")
+
+
+def ignored_reason(message: str) -> str:
+    """Refusal reason of an IgnoreRequest that did not go through the Refuser."""
+    return "robots_txt" if "robots.txt" in message else "ignored"
+
+
+# -- the report ----------------------------------------------------------------
+def iso(epoch: float | None) -> str | None:
+    if epoch is None:
+        return None
+    return datetime.fromtimestamp(epoch, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def site_report(tally: SiteTally, crawl: CrawlTally, now: float) -> dict[str, Any]:
+    robots = tally.robots
+    deferred = tally.deferred_seconds
+    if tally.deferred_from is not None:
+        deferred += max(0.0, min(now, tally.deferred_until) - tally.deferred_from)
+    return {
+        "crawled": tally.crawled,
+        "robots": {
+            "fetches": robots.fetches,
+            "status": robots.status,
+            "outcome": robots.outcome,
+            "resolved": robots.resolved,
+            "rules": robots.rules,
+            "fetched_at": iso(robots.fetched_at),
+            "expires": iso(robots.expires),
+            "crawl_delay": robots.crawl_delay,
+            "errors": dict(sorted(robots.errors.items())),
+        },
+        "requested": tally.requests,
+        "downloaded": tally.responses - tally.unchanged,
+        "unchanged": tally.unchanged,
+        "items": tally.items,
+        "items_dropped": tally.items_dropped,
+        "duplicates": crawl.flag_count(tally, "duplicate"),
+        "noindex": crawl.flag_count(tally, "noindex"),
+        "nofollow": crawl.flag_count(tally, "nofollow"),
+        "refused": dict(sorted(tally.refused.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "errors": dict(sorted(tally.errors.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "failed": tally.failed,
+        "error_rate": round(tally.failed / tally.requests, 4) if tally.requests else 0.0,
+        "status": {str(code): n for code, n in sorted(tally.status.items())},
+        "bytes": tally.bytes,
+        "delay": tally.delay,
+        "deferrals": tally.deferrals,
+        "deferred_seconds": round(deferred, 3),
+        "frontier": tally.frontier,
+        "first_request_after": None if tally.first_at is None else round(tally.first_at, 3),
+        "last_response_after": None if tally.last_at is None else round(tally.last_at, 3),
+    }
+
+
+_SUMMED = ("requested", "downloaded", "unchanged", "items", "items_dropped", "duplicates",
+           "noindex", "nofollow", "failed", "bytes", "deferrals", "deferred_seconds",
+           "frontier")  # fmt: skip
+
+
+def totals(sites: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {name: 0 for name in _SUMMED}
+    refused: Counter[str] = Counter()
+    errors: Counter[str] = Counter()
+    status: Counter[str] = Counter()
+    for row in sites.values():
+        for name in _SUMMED:
+            out[name] += row[name]
+        refused.update(row["refused"])
+        errors.update(row["errors"])
+        status.update(row["status"])
+    out["deferred_seconds"] = round(out["deferred_seconds"], 3)
+    out["sites"] = len(sites)
+    out["sites_crawled"] = sum(1 for row in sites.values() if row["crawled"])
+    out["robots_fetches"] = sum(row["robots"]["fetches"] for row in sites.values())
+    out["refused"] = dict(sorted(refused.items(), key=lambda kv: (-kv[1], kv[0])))
+    out["errors"] = dict(sorted(errors.items(), key=lambda kv: (-kv[1], kv[0])))
+    out["status"] = dict(sorted(status.items(), key=lambda kv: int(kv[0])))
+    out["error_rate"] = round(out["failed"] / out["requested"], 4) if out["requested"] else 0.0
+    return out
+
+
+# -- health checks ------------------------------------------------------------
+@dataclass(frozen=True)
+class HealthThresholds:
+    max_error_rate: float = 0.25  # 0: no check
+    max_trap_refusals: int = 100  # per site; 0: no check
+    robots_required: bool = True  # flag sites whose robots.txt never resolved
+
+
+def trap_refusals(refused: Mapping[str, int]) -> int:
+    return sum(
+        n for reason, n in refused.items()
+        if reason not in NON_TRAP_REASONS and not reason.startswith("robots")
+    )  # fmt: skip
+
+
+def check_health(sites: Mapping[str, Mapping[str, Any]], limits: HealthThresholds) -> list[dict[str, str]]:
+    """Flags for a report's ``sites`` (a dict as :func:`site_report` makes)."""
+    flags: list[dict[str, str]] = []
+
+    def flag(site: str, check: str, message: str) -> None:
+        flags.append({"site": site, "check": check, "message": message})
+
+    for site, row in sorted(sites.items()):
+        robots = row["robots"]
+        tried = robots["fetches"] or robots["outcome"] or row["deferrals"]
+        if limits.robots_required and tried and not robots["resolved"]:
+            errors = ", ".join(robots["errors"]) or (
+                f"HTTP {robots['status']}" if robots["status"] else "no answer"
+            )
+            flag(site, "robots_unresolved",
+                 f"robots.txt could never be resolved ({errors}; {_plural(robots['fetches'], 'fetch')})")  # fmt: skip
+        rate = row["error_rate"]
+        if limits.max_error_rate and row["requested"] and rate > limits.max_error_rate:
+            flag(site, "error_rate",
+                 f"error rate {rate:.0%} of {_plural(row['requested'], 'request')} is over "
+                 f"{limits.max_error_rate:.0%}")  # fmt: skip
+        traps = trap_refusals(row["refused"])
+        if limits.max_trap_refusals and traps > limits.max_trap_refusals:
+            flag(site, "trap_refusals",
+                 f"{traps} URLs refused as traps, over {limits.max_trap_refusals}")  # fmt: skip
+    return flags
+
+
+def build_report(
+    crawl: CrawlTally, now: float, limits: HealthThresholds, meta: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The whole report.json document; ``meta`` adds spider, times, finish reason."""
+    sites = {key: site_report(t, crawl, now) for key, t in sorted(crawl.sites.items())}
+    flags = check_health(sites, limits)
+    return {
+        **meta,
+        "health": {
+            "ok": not flags,
+            "flags": flags,
+            "thresholds": {
+                "max_error_rate": limits.max_error_rate,
+                "max_trap_refusals": limits.max_trap_refusals,
+                "robots_required": limits.robots_required,
+            },
+        },
+        "totals": totals(sites),
+        "sites": sites,
+        "timeline": crawl.timeline.as_dict(),
+    }
+
+
+# -- where the report goes -----------------------------------------------------
+def report_location(report_dir: str, feed_uris: Iterable[str]) -> tuple[str, str]:
+    """(folder, file name prefix) of the report files.
+
+    ``WEBROBOT_REPORT_DIR`` if set; else next to the first local items feed
+    (``out/items.jsonl`` -> ``out/items.report.json``; Scrapyd's
+    ``items/<project>/<spider>/<job>.jl`` -> ``<job>.report.json``, one pair per
+    job); else ``report/`` in the current folder.
+    """
+    if report_dir:
+        return report_dir, ""
+    for uri in feed_uris:
+        path = _local_path(uri)
+        if path:
+            folder, _, name = path.rpartition("/")
+            stem = name.rsplit(".", 1)[0] if "." in name.lstrip(".") else name
+            return folder or ".", f"{stem}."
+    return "report", ""
+
+
+def _local_path(uri: str) -> str | None:
+    if "%(" in uri or uri in ("-", "") or uri.startswith("stdout:"):
+        return None
+    if uri.startswith("file://"):
+        return unquote(urlsplit(uri).path) or None
+    if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*://", uri):
+        return None  # s3://, ftp://, gs:// ...: not a local file
+    return uri

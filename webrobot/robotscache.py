@@ -1,0 +1,69 @@
+"""Where the robots middleware keeps one decision per site.
+
+The class is named by ``WEBROBOT_ROBOTS_CACHE_CLASS``, so a crawl of many
+worker processes can share decisions (a Redis-backed cache, say). The
+interface is three methods:
+
+``get(site) -> RobotsDecision | None``
+    The decision cached for ``site`` (a :func:`webrobot.sitekey.site_key`),
+    fresh or expired, or None. Expired entries are returned on purpose: the
+    middleware re-fetches and keeps the old rules while the re-fetch fails.
+``put(site, decision)``
+    Store (replace) the decision. A cache that serialises must store every
+    field of :class:`~webrobot.robotspolicy.RobotsDecision` except ``parser``,
+    which the middleware rebuilds from ``body``.
+``__len__()``
+    How many sites are cached (for stats and tests).
+
+and a ``from_crawler(crawler)`` class method. The in-process default below
+keeps the ``WEBROBOT_ROBOTS_CACHE_SITES`` most recently used sites.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from typing_extensions import Self
+
+    from webrobot.robotspolicy import RobotsDecision
+
+DEFAULT_MAX_SITES = 10_000
+
+
+class RobotsCache(Protocol):
+    def get(self, site: str) -> RobotsDecision | None: ...
+
+    def put(self, site: str, decision: RobotsDecision) -> None: ...
+
+    def __len__(self) -> int: ...
+
+
+class LruRobotsCache:
+    """In-process, bounded: the least recently used site goes first (0: unbounded)."""
+
+    def __init__(self, max_sites: int = DEFAULT_MAX_SITES) -> None:
+        self.max_sites = max_sites
+        self._entries: OrderedDict[str, RobotsDecision] = OrderedDict()
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler.settings.getint("WEBROBOT_ROBOTS_CACHE_SITES", DEFAULT_MAX_SITES))
+
+    def get(self, site: str) -> RobotsDecision | None:
+        decision = self._entries.get(site)
+        if decision is not None:
+            self._entries.move_to_end(site)
+        return decision
+
+    def put(self, site: str, decision: RobotsDecision) -> None:
+        self._entries[site] = decision
+        self._entries.move_to_end(site)
+        if self.max_sites > 0:
+            while len(self._entries) > self.max_sites:
+                self._entries.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._entries)

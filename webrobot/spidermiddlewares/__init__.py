@@ -1,0 +1,1 @@
+"""webrobot's spider middlewares (thin Scrapy glue around pure policy modules)."""
