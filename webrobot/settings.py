@@ -78,6 +78,9 @@ WEBROBOT_ROBOTS_STALE_MAX = 30 * 86400.0  # obey expired rules while re-fetches 
 WEBROBOT_ROBOTS_MAX_CRAWL_DELAY = 60.0  # cap on Crawl-delay / Request-rate, seconds (0: no cap)
 WEBROBOT_ROBOTS_CACHE_CLASS = "webrobot.robotscache.LruRobotsCache"
 WEBROBOT_ROBOTS_CACHE_SITES = 10_000  # decisions kept in process (LRU; 0: no limit)
+#: Hold a site's new requests in this process while its robots.txt is decided (False: let
+#: them into the scheduler first, and hold them when they come out; the Redis add-on's choice).
+WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS = True
 
 # --- Duplicates: content fingerprints and visited URLs --------------------
 #: Drop items of content already seen and do not follow those pages' links.

@@ -21,9 +21,12 @@ if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
 
 #: Setting -> the Redis-backed component used when WEBROBOT_REDIS_URL is set.
-REDIS_COMPONENTS = {
+REDIS_COMPONENTS: dict[str, object] = {
     "SCHEDULER": "webrobot.distributed.scheduler.RedisLeaseScheduler",
     "DUPEFILTER_CLASS": "webrobot.distributed.dupefilter.RedisVisitedFilter",
+    "WEBROBOT_ROBOTS_CACHE_CLASS": "webrobot.distributed.robotscache.RedisRobotsCache",
+    # New requests of a site being decided go to the shared frontier, not this worker's memory.
+    "WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS": False,
 }
 
 

@@ -57,8 +57,20 @@ class CrawlKeys:
 
     @property
     def content(self) -> str:
-        """Prefix of the content-fingerprint digest buckets."""
+        """Prefix of the content-fingerprint buckets (``<prefix>:kept:<bucket>``,
+        ``<prefix>:followed:<bucket>``)."""
         return f"{self.prefix}:content"
+
+    @property
+    def robots(self) -> str:
+        """Prefix of the robots.txt decisions (``<prefix>:<site>``, a hash) and
+        fetch claims (``<prefix>:<site>:claim``)."""
+        return f"{self.prefix}:robots"
+
+    @property
+    def budget(self) -> str:
+        """Hash: site -> pages spent (``WEBROBOT_MAX_PAGES_PER_SITE``)."""
+        return f"{self.prefix}:budget"
 
     @property
     def meta(self) -> str:

@@ -31,6 +31,16 @@ What differs from ``scrapy_redis.scheduler.Scheduler`` 0.9.1, and why:
   5 s (its heartbeat); other workers add requests at any time, so every
   ``WEBROBOT_REDIS_POLL_INTERVAL`` the scheduler renews leases, re-queues
   expired ones and wakes the engine (``ExecutionEngine._slot.nextcall``).
+* **A leased request handed back stays leased.** A downloader middleware
+  may hand a request back to the engine unchanged (the robots.txt middleware
+  does, for a request whose site's robots.txt is still being fetched, and then
+  holds it until the site is decided). Acknowledged then, the request would
+  live only in this worker's memory and be lost if it died. Here a leased
+  request the engine schedules again (``request_scheduled``) keeps its lease
+  (renewed) while it is held; when it comes back to the scheduler it is
+  served from this worker under the same lease (not through Redis: it was
+  counted visited already), and a held request that is refused
+  (``webrobot.signals.request_refused``) or dropped is acknowledged.
 * Stats without the ``spider=`` argument Scrapy 2.19 deprecates.
 * Requests that cannot be serialized (a callback that is not a spider method,
   objects pickle refuses in ``meta``) stay in a local queue, with a warning,
@@ -52,6 +62,7 @@ from scrapy.utils.asyncio import create_looping_call
 from scrapy.utils.misc import build_from_crawler, load_object
 from scrapy_redis.scheduler import Scheduler
 
+from webrobot import signals as webrobot_signals
 from webrobot.distributed.dupefilter import crawl_spider_name
 from webrobot.distributed.frontier import SERIALIZE_ERRORS, LeasedFrontier, new_worker_id
 from webrobot.distributed.keys import CrawlKeys, redis_from_settings, safe_url
@@ -98,6 +109,9 @@ class RedisLeaseScheduler(Scheduler):
         self.worker_id = new_worker_id()
         self.queue: LeasedFrontier | None = None  # type: ignore[assignment]
         self._outstanding: dict[str, Request] = {}  # lease id -> request given to the engine
+        self._lease_of: dict[int, str] = {}  # id(request) -> lease id, for _outstanding
+        self._parked: set[str] = set()  # leases of requests handed back to the engine
+        self._mine: deque[Request] = deque()  # leased requests back in the scheduler
         self._local: deque[Request] = deque()  # requests that could not go to Redis
         self._next_renewal = 0.0
         self._done_since: float | None = None
@@ -148,6 +162,9 @@ class RedisLeaseScheduler(Scheduler):
             self.keys.prefix, self.redis_url, self.worker_id, queued, leased,
         )  # fmt: skip
         self.crawler.signals.connect(self._spider_idle, signal=signals.spider_idle)
+        self.crawler.signals.connect(self._request_scheduled, signal=signals.request_scheduled)
+        self.crawler.signals.connect(self._request_gone, signal=signals.request_dropped)
+        self.crawler.signals.connect(self._request_gone, signal=webrobot_signals.request_refused)
         self._loop = create_looping_call(self._tick)
         self._loop.start(self.poll_interval, now=False)
 
@@ -164,7 +181,7 @@ class RedisLeaseScheduler(Scheduler):
                     released = self.queue.release(list(self._outstanding))
                     self._inc("lease/released", released)
                     logger.info("Put %d unfinished requests back into the shared frontier", released)
-                    self._outstanding.clear()
+                    self._forget_all()
                 queued, leased = self.queue.counts()
                 logger.info(
                     "Left the shared crawl %s (%s): %d requests queued, %d leased",
@@ -179,10 +196,11 @@ class RedisLeaseScheduler(Scheduler):
 
     # -- Scrapy's scheduler interface --------------------------------------
     def __len__(self) -> int:
-        return len(self._local) + (len(self.queue) if self.queue is not None else 0)
+        queued = len(self.queue) if self.queue is not None else 0
+        return len(self._mine) + len(self._local) + queued
 
     def has_pending_requests(self) -> bool:
-        if self._local:
+        if self._mine or self._local:
             return True
         if self.queue is None:
             return False
@@ -195,6 +213,11 @@ class RedisLeaseScheduler(Scheduler):
     def enqueue_request(self, request: Request) -> bool:
         if self.queue is None:
             return False
+        lease_id = self._lease_of.get(id(request))
+        if lease_id is not None:  # leased, handed back by a middleware: still ours
+            self._mine.append(request)
+            self._inc("lease/handed_back")
+            return True
         visited: tuple[str, int] | None = None
         try:
             data = self.queue.encode(request)
@@ -219,6 +242,11 @@ class RedisLeaseScheduler(Scheduler):
         return True
 
     def next_request(self) -> Request | None:
+        if self._mine:
+            request = self._mine.popleft()
+            self._parked.discard(self._lease_of.get(id(request), ""))
+            self._inc("scheduler/dequeued", prefix="")
+            return request
         if self._local:
             self._inc("scheduler/dequeued", prefix="")
             self._inc("scheduler/dequeued/memory", prefix="")
@@ -237,6 +265,7 @@ class RedisLeaseScheduler(Scheduler):
         if not self._outstanding:
             self._next_renewal = monotonic() + self.lease_ttl / 3
         self._outstanding[lease_id] = request
+        self._lease_of[id(request)] = lease_id
         self._inc("scheduler/dequeued", prefix="")
         self._inc("scheduler/dequeued/redis", prefix="")
         return request
@@ -254,12 +283,16 @@ class RedisLeaseScheduler(Scheduler):
         inprogress = self._engine_in_progress()
         if inprogress is None:
             return
-        done = [lid for lid, request in self._outstanding.items() if request not in inprogress]
+        waiting = {id(request) for request in self._mine}
+        done = [
+            lid for lid, request in self._outstanding.items()
+            if request not in inprogress and lid not in self._parked and id(request) not in waiting
+        ]  # fmt: skip
         if not done:
             return
         held = self.queue.ack(done)
         for lease_id in done:
-            del self._outstanding[lease_id]
+            self._forget(lease_id)
         self._inc("lease/acked", held)
         if held < len(done):
             self._inc("lease/lost", len(done) - held)
@@ -298,6 +331,30 @@ class RedisLeaseScheduler(Scheduler):
             self._redis_error(exc)
         self._wake_engine()
 
+    def _forget(self, lease_id: str) -> None:
+        request = self._outstanding.pop(lease_id)
+        self._lease_of.pop(id(request), None)
+        self._parked.discard(lease_id)
+
+    def _forget_all(self) -> None:
+        self._outstanding.clear()
+        self._lease_of.clear()
+        self._parked.clear()
+        self._mine.clear()
+
+    def _request_scheduled(self, request: Request) -> None:
+        """A leased request handed back to the engine: keep its lease until it
+        is scheduled again and done, or refused."""
+        lease_id = self._lease_of.get(id(request))
+        if lease_id is not None:
+            self._parked.add(lease_id)
+
+    def _request_gone(self, request: Request, **kwargs: Any) -> None:
+        """Refused or dropped: a held request is done (acknowledged at the next poll)."""
+        lease_id = self._lease_of.get(id(request))
+        if lease_id is not None:
+            self._parked.discard(lease_id)
+
     def _wake_engine(self) -> None:
         slot = getattr(self.crawler.engine, "_slot", None)
         nextcall = getattr(slot, "nextcall", None)
@@ -314,7 +371,7 @@ class RedisLeaseScheduler(Scheduler):
         except redis.RedisError as exc:
             self._redis_error(exc)
             raise DontCloseSpider from None
-        if queued or leased or self._outstanding or self._local:
+        if queued or leased or self._outstanding or self._mine or self._local:
             self._done_since = None
             raise DontCloseSpider
         if self.idle_close <= 0:
