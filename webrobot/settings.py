@@ -89,6 +89,8 @@ WEBROBOT_DUPES_ENABLED = True
 WEBROBOT_FINGERPRINT = "body"
 #: Content fingerprint store: "exact" (keeps each first URL) or "bloom".
 WEBROBOT_CONTENT_STORE = "exact"
+#: Who keeps the content fingerprints (the Redis add-on swaps in a shared index).
+WEBROBOT_CONTENT_INDEX_CLASS = "webrobot.contentdupes.ContentDupes"
 DUPEFILTER_CLASS = "webrobot.dupefilter.SeenUrlFilter"
 #: Visited-URL store: "exact" (64-bit digests) or "bloom" (presence bits).
 WEBROBOT_SEEN_STORE = "exact"
@@ -102,6 +104,8 @@ WEBROBOT_SEEN_CHECKPOINT_INTERVAL = 0.0
 WEBROBOT_SCOPE_ENABLED = True
 #: Pages a site may have downloaded (0: no budget); set per site by max_pages.
 WEBROBOT_MAX_PAGES_PER_SITE = 0
+#: Who counts the pages spent (the Redis add-on swaps in one budget shared by all workers).
+WEBROBOT_PAGE_BUDGET_CLASS = "webrobot.budget.PageBudget"
 #: Requests one site may get per minute, on top of DOWNLOAD_DELAY/AutoThrottle (0: no cap).
 WEBROBOT_MAX_REQUESTS_PER_SITE_PER_MINUTE = 0
 
@@ -143,6 +147,8 @@ WEBROBOT_REDIS_POLL_INTERVAL = 1.0
 WEBROBOT_REDIS_IDLE_CLOSE = 10.0
 #: 2**N buckets of visited-URL digests; ~log2(expected URLs / 256) keeps them compact.
 WEBROBOT_REDIS_VISITED_BUCKET_BITS = 14
+#: 2**N buckets of content fingerprints (hashes of <= 128 entries stay compact): ~log2(pages / 64).
+WEBROBOT_REDIS_CONTENT_BUCKET_BITS = 14
 ADDONS = {
     "webrobot.distributed.addon.RedisCrawl": 0,
 }

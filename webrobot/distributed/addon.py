@@ -25,6 +25,9 @@ REDIS_COMPONENTS: dict[str, object] = {
     "SCHEDULER": "webrobot.distributed.scheduler.RedisLeaseScheduler",
     "DUPEFILTER_CLASS": "webrobot.distributed.dupefilter.RedisVisitedFilter",
     "WEBROBOT_ROBOTS_CACHE_CLASS": "webrobot.distributed.robotscache.RedisRobotsCache",
+    "WEBROBOT_POLITENESS_CLASS": "webrobot.distributed.politeness.SharedPoliteness",
+    "WEBROBOT_CONTENT_INDEX_CLASS": "webrobot.distributed.contentdupes.RedisContentDupes",
+    "WEBROBOT_PAGE_BUDGET_CLASS": "webrobot.distributed.budget.RedisPageBudget",
     # New requests of a site being decided go to the shared frontier, not this worker's memory.
     "WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS": False,
 }
