@@ -36,6 +36,11 @@ def test_a_redis_url_puts_the_crawl_in_redis() -> None:
     settings = apply(project(WEBROBOT_REDIS_URL="redis://127.0.0.1:6379/0"))
     assert settings["SCHEDULER"] == "webrobot.distributed.scheduler.RedisLeaseScheduler"
     assert settings["DUPEFILTER_CLASS"] == "webrobot.distributed.dupefilter.RedisVisitedFilter"
+    assert settings["WEBROBOT_ROBOTS_CACHE_CLASS"] == "webrobot.distributed.robotscache.RedisRobotsCache"
+    assert settings["WEBROBOT_POLITENESS_CLASS"] == "webrobot.distributed.politeness.SharedPoliteness"
+    assert settings["WEBROBOT_CONTENT_INDEX_CLASS"] == "webrobot.distributed.contentdupes.RedisContentDupes"
+    assert settings["WEBROBOT_PAGE_BUDGET_CLASS"] == "webrobot.distributed.budget.RedisPageBudget"
+    assert settings.getbool("WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS") is False
 
 
 def test_explicit_choices_of_a_site_config_or_the_command_line_win() -> None:

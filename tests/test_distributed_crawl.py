@@ -71,9 +71,14 @@ class Web:
         }
 
 
-def build_web(make_site: Callable[..., SiteServer], delay: float, fanout: int = 3) -> Web:
+COPY = "<html><head><title>one body on every site</title></head><body>same</body></html>"
+
+
+def build_web(make_site: Callable[..., SiteServer], delay: float, fanout: int = 3,
+              robots: Callable[[int], Reply] | None = None) -> Web:  # fmt: skip
     """Three sites, each a two-level tree of pages that link across sites, with a
-    redirect, a 500, a 404 and a link to a fourth site outside the crawl."""
+    redirect, a 500, a 404, a page whose body is the same on every site (``/copy``)
+    and a link to a fourth site outside the crawl."""
     sites = [make_site(f"s{i}") for i in range(3)]
     web = Web(sites, make_site("offsite"))
 
@@ -93,9 +98,10 @@ def build_web(make_site: Callable[..., SiteServer], delay: float, fanout: int = 
 
     for index, site in enumerate(sites):
         other = sites[(index + 1) % len(sites)]
-        site.add("/robots.txt", ROBOTS_ALLOW_ALL)
+        site.add("/robots.txt", robots(index) if robots else ROBOTS_ALLOW_ALL)
         children = [f"/n{i}/" for i in range(fanout)]
-        page(site, "/", [*children, "/old", "/broken", "/missing", web.offsite.url("/x")])
+        page(site, "/", [*children, "/old", "/broken", "/missing", "/copy", web.offsite.url("/x")])
+        route(site, "/copy", Reply(200, COPY, {"Content-Type": "text/html"}, delay=delay))
         for child in children:
             leaves = [f"{child}n{i}.html" for i in range(fanout)]
             page(site, child, [*leaves, "/", other.url(child)])
@@ -220,7 +226,12 @@ def test_three_workers_download_every_page_exactly_once(
     items = [item["url"] for w in workers for item in w.items()]
     assert len(items) == len(set(items)), "one item per page across workers"
     html_pages = {o + t for o, ts in web.expected.items() for t in ts if t not in ("/old", "/broken", "/missing")}
-    assert set(items) == html_pages
+    copies = {o + "/copy" for o in web.expected}
+    assert set(items) - copies == html_pages - copies
+    assert len(set(items) & copies) == 1, "one item for the body every site serves, across workers"
+    assert sum(s.get("webrobot/dupes/content", 0) for s in stats) == 2
+    robots = [site.count("/robots.txt") for site in web.sites]
+    assert robots == [1, 1, 1], "each site's robots.txt fetched by one worker, reused by the others"
     assert redis_state(redis_server) == (0, 0, 0)
 
 
@@ -343,3 +354,61 @@ def test_a_worker_that_stops_early_hands_over_the_rest(
         assert {t: n for t, n in counts.items() if n != 1} == {}
     assert web.fetched_by("early") and web.fetched_by("late")
     assert redis_state(redis_server) == (0, 0, 0)
+
+
+def test_robots_txt_is_fetched_once_per_site_per_expiry_and_obeyed_by_every_worker(
+    make_site: Callable[..., SiteServer], redis_server: RedisServer, tmp_path: Path
+) -> None:
+    lifetime = 1.0  # max-age=1; WEBROBOT_ROBOTS_MIN_TTL is lowered to it below
+    rules = Reply.text("User-agent: *\nDisallow: /n1/\n", **{"Cache-Control": f"max-age={lifetime:g}"})
+    web = build_web(make_site, delay=0.1, robots=lambda index: rules)
+    workers = start_workers(tmp_path, web, redis_server, WEBROBOT_ROBOTS_MIN_TTL=str(lifetime))
+    try:
+        codes = [worker.wait() for worker in workers]
+    finally:
+        stop_all(workers)
+    assert codes == [0, 0, 0], [w.log()[-2000:] for w in workers]
+    stats = [w.stats() for w in workers]
+    refetched = 0
+    for site in web.sites:
+        fetches = sorted(hit.started for hit in list(site.hits) if hit.target == "/robots.txt")
+        assert fetches, f"{site.origin}: robots.txt never fetched"
+        gaps = [later - earlier for earlier, later in zip(fetches, fetches[1:])]
+        assert all(gap >= lifetime * 0.9 for gap in gaps), f"{site.origin}: fetched again before it expired: {gaps}"
+        refetched += len(gaps)
+        pages = [hit for hit in list(site.hits) if hit.target != "/robots.txt"]
+        span = max(hit.started for hit in pages) - fetches[0]
+        assert len(fetches) <= span / lifetime + 1, f"{site.origin}: more fetches than expiries"
+        assert not [t for t in site.targets() if t.startswith("/n1/")], f"{site.origin}: disallowed page fetched"
+    assert refetched >= 1, "the crawl outlived a decision: it was fetched again once it expired"
+    assert sum(s.get("webrobot/robots/reused", 0) for s in stats) >= 3, "decisions reused across workers"
+    assert sum(s.get("robotstxt/forbidden", 0) for s in stats) >= 3, "every worker obeys the rules it reused"
+    fetched_robots = sum(s.get("webrobot/robots/fetched", 0) for s in stats)
+    assert fetched_robots == sum(site.count("/robots.txt") for site in web.sites)
+
+
+def test_no_two_workers_overlap_on_a_site_crawl_delay_holds_and_one_budget_is_shared(
+    make_site: Callable[..., SiteServer], redis_server: RedisServer, tmp_path: Path
+) -> None:
+    crawl_delay, budget = 0.3, 8
+    slow = Reply.text(f"User-agent: *\nCrawl-delay: {crawl_delay:g}\n")
+    web = build_web(make_site, delay=0.08, robots=lambda index: slow if index == 0 else ROBOTS_ALLOW_ALL)
+    workers = start_workers(tmp_path, web, redis_server, WEBROBOT_MAX_PAGES_PER_SITE=str(budget))
+    try:
+        codes = [worker.wait() for worker in workers]
+    finally:
+        stop_all(workers)
+    assert codes == [0, 0, 0], [w.log()[-2000:] for w in workers]
+    for site in web.sites:
+        hits = sorted(list(site.hits), key=lambda hit: hit.started)
+        overlaps = [(a.target, b.target) for a, b in zip(hits, hits[1:]) if b.started < a.finished]
+        assert overlaps == [], f"{site.origin}: requests of different workers overlapped"
+        pages = [hit for hit in hits if hit.target != "/robots.txt"]
+        assert len(pages) == budget, f"{site.origin}: the budget is per crawl, not per worker"
+    delayed = sorted((h for h in list(web.sites[0].hits) if h.target != "/robots.txt"), key=lambda h: h.started)
+    agents = {hit.headers.get("user-agent") for hit in delayed}
+    assert len(agents) >= 2, f"the crawl-delayed site was crawled by one worker only: {agents}"
+    gaps = [b.started - a.started for a, b in zip(delayed, delayed[1:])]
+    assert min(gaps) >= crawl_delay * 0.9, f"Crawl-delay not held across workers: {gaps}"
+    stats = [w.stats() for w in workers]
+    assert sum(s.get("webrobot/url/refused/budget", 0) for s in stats) > 0

@@ -18,6 +18,7 @@ from twisted.python.failure import Failure
 
 from tests.redisserver import RedisServer
 from webrobot import settings as project_settings
+from webrobot import signals as webrobot_signals
 from webrobot.distributed.frontier import LeasedFrontier
 from webrobot.distributed.keys import CrawlKeys
 from webrobot.distributed.scheduler import RedisLeaseScheduler
@@ -210,3 +211,74 @@ def test_redis_going_away_is_survived(redis_server: RedisServer) -> None:
     run(scenario)
 
 
+
+
+def schedule_again(scheduler: RedisLeaseScheduler, engine: EngineSlot, request: Request, held: bool) -> None:
+    """What ExecutionEngine.crawl does with a request a downloader middleware
+    handed back: request_scheduled (where the robots middleware may hold it),
+    then the scheduler unless held; then the engine is done with the download."""
+    scheduler.crawler.signals.send_catch_log(signals.request_scheduled, request=request, spider=scheduler.spider)
+    if not held:
+        assert scheduler.enqueue_request(request) is True
+    engine.inprogress.discard(request)
+
+
+def test_a_request_handed_back_and_held_keeps_its_lease(redis_server: RedisServer) -> None:
+    async def scenario() -> None:
+        scheduler, engine = make_scheduler(redis_server, WEBROBOT_REDIS_LEASE_TTL=0.3)
+        scheduler.enqueue_request(Request("http://a/"))
+        request = scheduler.next_request()
+        assert request is not None
+        engine.inprogress.add(request)
+        schedule_again(scheduler, engine, request, held=True)  # robots.txt of a/ is being fetched
+        await asyncio.sleep(0.5)
+        assert queue(scheduler).counts() == (0, 1), "held: still leased (renewed), not acknowledged"
+        assert scheduler.next_request() is None and not scheduler.has_pending_requests()
+        assert idle_verdict(scheduler) == "wait"
+        schedule_again(scheduler, engine, request, held=False)  # released: the engine crawls it again
+        assert scheduler.has_pending_requests() and len(scheduler) == 1
+        await asyncio.sleep(0.1)
+        assert queue(scheduler).counts() == (0, 1), "back in this worker's hands, same lease"
+        assert scheduler.next_request() is request, "served from this worker, not through Redis"
+        engine.inprogress.add(request)
+        engine.inprogress.discard(request)  # downloaded and processed
+        await until(lambda: queue(scheduler).counts() == (0, 0))
+        assert stat(scheduler, "webrobot/redis/lease/acked") == 1
+        assert stat(scheduler, "webrobot/redis/lease/handed_back") == 1
+        assert stat(scheduler, "scheduler/enqueued/redis") == 1, "queued in Redis once"
+        scheduler.close("finished")
+
+    run(scenario)
+
+
+def test_a_held_request_that_is_refused_is_acknowledged(redis_server: RedisServer) -> None:
+    async def scenario() -> None:
+        scheduler, engine = make_scheduler(redis_server)
+        scheduler.enqueue_request(Request("http://a/private"))
+        request = scheduler.next_request()
+        engine.inprogress.add(request)  # type: ignore[arg-type]
+        schedule_again(scheduler, engine, request, held=True)  # type: ignore[arg-type]
+        await asyncio.sleep(0.1)
+        assert queue(scheduler).counts() == (0, 1)
+        scheduler.crawler.signals.send_catch_log(  # robots.txt disallows it
+            webrobot_signals.request_refused, request=request, reason="robots_txt", site="http://a:80"
+        )
+        await until(lambda: queue(scheduler).counts() == (0, 0))
+        assert stat(scheduler, "webrobot/redis/lease/acked") == 1
+        scheduler.close("finished")
+
+    run(scenario)
+
+
+def test_a_held_request_goes_back_to_the_frontier_when_the_worker_closes(redis_server: RedisServer) -> None:
+    async def scenario() -> None:
+        scheduler, engine = make_scheduler(redis_server)
+        scheduler.enqueue_request(Request("http://a/"))
+        request = scheduler.next_request()
+        engine.inprogress.add(request)  # type: ignore[arg-type]
+        schedule_again(scheduler, engine, request, held=True)  # type: ignore[arg-type]
+        scheduler.close("shutdown")
+        frontier = LeasedFrontier(redis_server.client(), PagesSpider(), KEYS)
+        assert frontier.counts() == (1, 0), "not acknowledged, not lost"
+
+    run(scenario)

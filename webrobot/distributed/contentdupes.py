@@ -59,6 +59,10 @@ return 1
 """
 
 
+#: Where a duplicate's first copy was, in messages ("same content as ...").
+EARLIER_PAGE = "an earlier page (the shared content index keeps no URLs)"
+
+
 def url_member(url: str) -> int:
     """A URL as a signed 64-bit integer (the value stored with its content)."""
     return int.from_bytes(hashlib.blake2b(url.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "big", signed=True)
@@ -90,8 +94,9 @@ class RedisFirstSeen:
             return True
 
     def check(self, key: bytes, url: str) -> Seen | None:
-        """:meth:`webrobot.seenstore.FirstSeenIndex.check`'s interface."""
-        return None if self.first(key, url) else Seen(None)
+        """:meth:`webrobot.seenstore.FirstSeenIndex.check`'s interface; the first
+        URL is not kept, so messages name it this way."""
+        return None if self.first(key, url) else Seen(EARLIER_PAGE)
 
     def __len__(self) -> int:
         """Contents recorded (scans the buckets: for stats at close)."""

@@ -183,6 +183,7 @@ class SharedPoliteness:
             max_sites=settings.getint("WEBROBOT_POLITENESS_SITES", DEFAULT_MAX_SITES),
             stats=crawler.stats,
         )
+        crawler.signals.connect(politeness.start, signal=signals.spider_opened)
         crawler.signals.connect(politeness.close, signal=signals.spider_closed)
         return politeness
 
@@ -230,7 +231,6 @@ class SharedPoliteness:
         if int(wait_ms) > 0:
             return int(wait_ms) / 1000, source
         self._in_flight[site] += 1
-        self._start_renewing()
         return 0.0, source
 
     def finished(self, site: str) -> None:
@@ -251,7 +251,8 @@ class SharedPoliteness:
         return len(self._robots)
 
     # -- holds -------------------------------------------------------------------
-    def _start_renewing(self) -> None:
+    def start(self) -> None:
+        """Renew this worker's holds every third of their TTL (from spider_opened)."""
         if self._loop is None:
             self._loop = create_looping_call(self._renew_holds)
             self._loop.start(self.hold_ttl / 3, now=False)
