@@ -7,7 +7,9 @@ fingerprints of distinct URLs the way workers do (RedisDigestSet slots) for
 several bucket sizes, and reports the growth of ``INFO memory``'s
 ``used_memory`` and the sum of ``MEMORY USAGE`` over the keys, per URL. For
 comparison: scrapy-redis's own dupefilter format (40-character hex SHA1 in one
-set), and the frontier's cost per queued request.
+set), and the frontier's cost per queued request. Then the shared content index
+(content digest -> URL digest hashes, one entry per page and per side: kept,
+followed), per page and side.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from scrapy import Request, Spider
 from scrapy.utils.request import RequestFingerprinter
 
 from tests.redisserver import RedisServer
+from webrobot.distributed.contentdupes import RedisFirstSeen
 from webrobot.distributed.digests import RedisDigestSet
 from webrobot.distributed.frontier import LeasedFrontier
 from webrobot.distributed.keys import CrawlKeys
@@ -58,6 +61,21 @@ def digests_filler(client: redis.Redis, fps: list[bytes], bits: int) -> Callable
         for i, fp in enumerate(fps, 1):
             key, member = digests.slot(fp)
             pipe.sadd(key, member)
+            if i % BATCH == 0:
+                pipe.execute()
+        pipe.execute()
+
+    return fill
+
+
+def content_filler(client: redis.Redis, fps: list[bytes], bits: int) -> Callable[[], None]:
+    index = RedisFirstSeen(client, "bench:content:kept", bits)
+
+    def fill() -> None:
+        pipe = client.pipeline(transaction=False)
+        for i, fp in enumerate(fps, 1):
+            bucket, member = index.digests.slot(fp)
+            pipe.hsetnx(bucket, member, i * 0x9E3779B97F4A7C15 % 2**63)  # a URL digest
             if i % BATCH == 0:
                 pipe.execute()
         pipe.execute()
@@ -103,6 +121,15 @@ def main(sizes: list[int]) -> None:
             for name, fill in rows:
                 used, usage, encodings = measure(client, fill)
                 enc = ",".join(sorted(e.decode() for e in encodings))
+                print(f"{n:>9}  {name:<34} {used / n:>16.1f} {usage / n:>17.1f}  {enc}")
+        limit = client.config_get("hash-max-listpack-entries")["hash-max-listpack-entries"]
+        print(f"content index, per page and side (hash-max-listpack-entries {limit})")
+        for n in sizes:
+            fps = fingerprints(n)
+            for bits in (12, 14):
+                used, usage, encodings = measure(client, content_filler(client, fps, bits))
+                enc = ",".join(sorted(e.decode() for e in encodings))
+                name = f"content, {bits} bucket bits"
                 print(f"{n:>9}  {name:<34} {used / n:>16.1f} {usage / n:>17.1f}  {enc}")
         n = 10_000
         used, usage, _ = measure(client, frontier_filler(client, n))

@@ -11,7 +11,11 @@ from scrapy.exceptions import DropItem
 from tests.components import webrobot_crawler
 from tests.redisserver import RedisServer
 from webrobot.contentdupes import ContentDupes
-from webrobot.distributed.contentdupes import EARLIER_PAGE, RedisContentDupes, url_member
+from webrobot.distributed.contentdupes import (
+    EARLIER_PAGE,
+    RedisContentDupes,
+    url_member,
+)
 from webrobot.fingerprints import body_fingerprint
 from webrobot.pipelines import DuplicateContentPipeline
 
@@ -55,7 +59,7 @@ def test_contents_are_stored_as_two_integers_per_page(redis_server: RedisServer)
     content.judge(body_fingerprint(b"x"), A)
     client = redis_server.client()
     [bucket] = list(client.scan_iter(match="webrobot:pages:content:kept:*"))
-    [(member, value)] = client.hgetall(bucket).items()
+    [(_member, value)] = client.hgetall(bucket).items()
     assert int(value) == url_member(A)
     assert client.object("encoding", bucket) == b"listpack"
 

@@ -3,6 +3,7 @@ redis-server, judged by what the local sites saw requested."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
@@ -373,7 +374,7 @@ def test_robots_txt_is_fetched_once_per_site_per_expiry_and_obeyed_by_every_work
     for site in web.sites:
         fetches = sorted(hit.started for hit in list(site.hits) if hit.target == "/robots.txt")
         assert fetches, f"{site.origin}: robots.txt never fetched"
-        gaps = [later - earlier for earlier, later in zip(fetches, fetches[1:])]
+        gaps = [later - earlier for earlier, later in itertools.pairwise(fetches)]
         assert all(gap >= lifetime * 0.9 for gap in gaps), f"{site.origin}: fetched again before it expired: {gaps}"
         refetched += len(gaps)
         pages = [hit for hit in list(site.hits) if hit.target != "/robots.txt"]
@@ -400,15 +401,15 @@ def test_no_two_workers_overlap_on_a_site_crawl_delay_holds_and_one_budget_is_sh
         stop_all(workers)
     assert codes == [0, 0, 0], [w.log()[-2000:] for w in workers]
     for site in web.sites:
-        hits = sorted(list(site.hits), key=lambda hit: hit.started)
-        overlaps = [(a.target, b.target) for a, b in zip(hits, hits[1:]) if b.started < a.finished]
+        hits = sorted(site.hits, key=lambda hit: hit.started)
+        overlaps = [(a.target, b.target) for a, b in itertools.pairwise(hits) if b.started < a.finished]
         assert overlaps == [], f"{site.origin}: requests of different workers overlapped"
         pages = [hit for hit in hits if hit.target != "/robots.txt"]
         assert len(pages) == budget, f"{site.origin}: the budget is per crawl, not per worker"
     delayed = sorted((h for h in list(web.sites[0].hits) if h.target != "/robots.txt"), key=lambda h: h.started)
     agents = {hit.headers.get("user-agent") for hit in delayed}
     assert len(agents) >= 2, f"the crawl-delayed site was crawled by one worker only: {agents}"
-    gaps = [b.started - a.started for a, b in zip(delayed, delayed[1:])]
+    gaps = [b.started - a.started for a, b in itertools.pairwise(delayed)]
     assert min(gaps) >= crawl_delay * 0.9, f"Crawl-delay not held across workers: {gaps}"
     stats = [w.stats() for w in workers]
     assert sum(s.get("webrobot/url/refused/budget", 0) for s in stats) > 0

@@ -5,7 +5,12 @@ import hashlib
 import pytest
 
 from tests.redisserver import RedisServer
-from webrobot.distributed.digests import RedisDigestSet, check_bucket_bits, digest_slot, uniform_digest
+from webrobot.distributed.digests import (
+    RedisDigestSet,
+    check_bucket_bits,
+    digest_slot,
+    uniform_digest,
+)
 
 
 def test_slot_cuts_the_uniform_digest_into_bucket_and_signed_member() -> None:

@@ -15,7 +15,11 @@ from scrapy.exceptions import IgnoreRequest
 
 from tests.components import webrobot_crawler
 from tests.redisserver import RedisServer
-from webrobot.distributed.robotscache import RedisRobotsCache, decode_decision, encode_decision
+from webrobot.distributed.robotscache import (
+    RedisRobotsCache,
+    decode_decision,
+    encode_decision,
+)
 from webrobot.middlewares.robots import RobotsMiddleware, _Fetch
 from webrobot.robotscache import LruRobotsCache
 from webrobot.robotspolicy import RULES, UNAVAILABLE, RobotsDecision

@@ -147,7 +147,7 @@ WEBROBOT_REDIS_POLL_INTERVAL = 1.0
 WEBROBOT_REDIS_IDLE_CLOSE = 10.0
 #: 2**N buckets of visited-URL digests; ~log2(expected URLs / 256) keeps them compact.
 WEBROBOT_REDIS_VISITED_BUCKET_BITS = 14
-#: 2**N buckets of content fingerprints (hashes of <= 128 entries stay compact): ~log2(pages / 64).
+#: 2**N buckets of content fingerprints (compact hashes up to hash-max-listpack-entries): ~log2(pages / 256).
 WEBROBOT_REDIS_CONTENT_BUCKET_BITS = 14
 ADDONS = {
     "webrobot.distributed.addon.RedisCrawl": 0,

@@ -29,11 +29,10 @@ from webrobot.distributed.digests import RedisDigestSet
 from webrobot.distributed.keys import CrawlKeys, redis_from_settings
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
-
     from scrapy import Request, Spider
     from scrapy.crawler import Crawler
     from scrapy.settings import BaseSettings
+    from typing_extensions import Self
 
 logger = logging.getLogger(__name__)
 

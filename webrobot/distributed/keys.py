@@ -17,7 +17,6 @@ from scrapy_redis.connection import get_redis
 
 if TYPE_CHECKING:
     import redis
-
     from scrapy.settings import BaseSettings
 
 

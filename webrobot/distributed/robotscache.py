@@ -86,7 +86,13 @@ def encode_decision(decision: RobotsDecision) -> tuple[str, bytes]:
 
 def decode_decision(data: bytes | str, body: bytes) -> RobotsDecision:
     fields: dict[str, Any] = json.loads(data)
-    return RobotsDecision(**{f: fields.get(f) for f in _FIELDS if f in fields}, body=body)
+    return RobotsDecision(
+        site=str(fields["site"]), outcome=str(fields["outcome"]), status=fields.get("status"),
+        fetched_at=float(fields["fetched_at"]), expires_at=float(fields["expires_at"]),
+        url=str(fields.get("url") or ""), body=body, crawl_delay=fields.get("crawl_delay"),
+        crawl_delay_source=fields.get("crawl_delay_source"), summary=str(fields.get("summary") or ""),
+        reason=str(fields.get("reason") or ""),
+    )  # fmt: skip
 
 
 class RedisRobotsCache:
@@ -134,7 +140,7 @@ class RedisRobotsCache:
             return local
         try:
             stored = decode_decision(data, body or b"")
-        except (ValueError, TypeError) as exc:
+        except (ValueError, TypeError, KeyError) as exc:
             logger.error("Ignoring an unreadable robots.txt decision of %s in Redis: %s", site, exc)
             return local
         if local is not None and local.fetched_at == stored.fetched_at:

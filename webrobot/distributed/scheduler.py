@@ -64,15 +64,18 @@ from scrapy_redis.scheduler import Scheduler
 
 from webrobot import signals as webrobot_signals
 from webrobot.distributed.dupefilter import crawl_spider_name
-from webrobot.distributed.frontier import SERIALIZE_ERRORS, LeasedFrontier, new_worker_id
+from webrobot.distributed.frontier import (
+    SERIALIZE_ERRORS,
+    LeasedFrontier,
+    new_worker_id,
+)
 from webrobot.distributed.keys import CrawlKeys, redis_from_settings, safe_url
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
-
     from scrapy import Request, Spider
     from scrapy.crawler import Crawler
     from scrapy.settings import BaseSettings
+    from typing_extensions import Self
 
 logger = logging.getLogger(__name__)
 
