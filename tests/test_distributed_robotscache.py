@@ -217,3 +217,47 @@ def test_in_process_caches_have_no_claims() -> None:
     middleware = RobotsMiddleware.from_crawler(crawler)
     assert isinstance(middleware.cache, LruRobotsCache)
     assert middleware.shared is None and middleware.hold_new
+
+
+def test_a_claim_says_whether_its_worker_obeys_the_expired_decision(redis_server: RedisServer) -> None:
+    first, second = cache_for(redis_server), cache_for(redis_server)
+
+    async def test() -> None:
+        assert first.claim(SITE) and not second.stale_in_use(SITE)
+        assert first.claim(SITE, stale=True) and second.stale_in_use(SITE)
+        assert first.claim(SITE), "renewing keeps what was said"
+        first._renew()
+        assert second.stale_in_use(SITE) and not second.claim(SITE)
+        assert first.claim(SITE, stale=False) and not second.stale_in_use(SITE)
+        first.put(SITE, decision(time.time()))
+        assert not second.stale_in_use(SITE) and second.claim(SITE)
+
+    run(test)
+
+
+def test_waiting_workers_obey_the_expired_rules_while_the_fetching_worker_does(
+    redis_server: RedisServer,
+) -> None:
+    async def fails(url: str) -> _Fetch:
+        return _Fetch(url, 503, {}, b"")
+
+    async def must_not_fetch(url: str) -> _Fetch:
+        raise AssertionError("the second worker fetched robots.txt too")
+
+    async def test() -> None:
+        expired = decision(time.time() - 120, life=60, body=b"User-agent: *\nDisallow: /private\n")
+        cache_for(redis_server).put(SITE, expired)
+        first = workers_middleware(redis_server, fails)
+        assert await first.process_request(Request("http://a.example/public")) is None, "stale use"
+        assert first.stats.get_value("webrobot/robots/stale_used") == 1
+        second = workers_middleware(redis_server, must_not_fetch)
+        public = second.process_request(Request("http://a.example/public"))
+        assert await asyncio.wait_for(public, 5) is None, "not held while the first worker retries"
+        with pytest.raises(IgnoreRequest):
+            await asyncio.wait_for(second.process_request(Request("http://a.example/private")), 5)
+        assert second.stats.get_value("webrobot/robots/stale_used") == 1
+        assert second.stats.get_value("webrobot/robots/waited") == 1
+        for middleware in (first, second):
+            middleware._spider_closed()
+
+    run(test)

@@ -26,6 +26,13 @@ A cache shared by several worker processes also says who fetches
     until it stores a decision for the site (``put``) or gives the claim up
     (``release``), and expires on its own if the worker dies. False: another worker holds the
     claim; look at ``get`` again after ``poll_interval`` seconds.
+``claim(site, stale=True)``
+    The claiming worker tells the others it obeys the site's expired decision
+    while it retries a failed re-fetch (RFC 9309 stale use); ``stale=False``
+    that it no longer does.
+``stale_in_use(site) -> bool``
+    Does the claiming worker obey the expired decision? Then the waiting
+    workers do too.
 ``release(site)``
     Give a claim up without a decision.
 ``poll_interval``
@@ -57,7 +64,9 @@ class RobotsCache(Protocol):
 class SharedRobotsCache(RobotsCache, Protocol):
     poll_interval: float
 
-    def claim(self, site: str) -> bool: ...
+    def claim(self, site: str, *, stale: bool | None = None) -> bool: ...
+
+    def stale_in_use(self, site: str) -> bool: ...
 
     def release(self, site: str) -> None: ...
 

@@ -14,7 +14,10 @@ worker computed (the same rules as in one process: ``WEBROBOT_ROBOTS_TTL``,
 * A claim is ``<crawl>:robots:<site>:claim`` = this worker's id, with an
   expiry of ``WEBROBOT_REDIS_LEASE_TTL`` that the worker renews every third
   of it while it fetches (or retries a failing fetch). A worker that dies
-  stops renewing; the others then claim the site themselves.
+  stops renewing; the others then claim the site themselves. While the
+  claiming worker retries a failed re-fetch and obeys the expired decision
+  meanwhile (stale use), its claim says so (``|stale``), and the waiting
+  workers obey the expired decision too (:meth:`stale_in_use`).
 * ``put`` stores the decision and ends this worker's claim in one script, so
   a worker that claims after it finds the decision (and the middleware
   checks once more after claiming).
@@ -52,25 +55,40 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-# KEYS: decision, claim   ARGV: decision JSON, body, expire-at ms (0: none), worker id
-_PUT = """
-redis.call('HSET', KEYS[1], 'decision', ARGV[1], 'body', ARGV[2])
-if tonumber(ARGV[3]) > 0 then redis.call('PEXPIREAT', KEYS[1], ARGV[3]) else redis.call('PERSIST', KEYS[1]) end
-if redis.call('GET', KEYS[2]) == ARGV[4] then redis.call('DEL', KEYS[2]) end
+# A claim's value is the worker id, plus STALE while that worker obeys the expired decision.
+STALE = "|stale"
+_MINE = "local holder = redis.call('GET', KEYS[#KEYS])\n" \
+        "local mine = holder == ARGV[1] or holder == ARGV[1] .. '" + STALE + "'\n"
+
+# KEYS: decision, claim   ARGV: worker id, decision JSON, body, expire-at ms (0: none)
+_PUT = _MINE + """
+redis.call('HSET', KEYS[1], 'decision', ARGV[2], 'body', ARGV[3])
+if tonumber(ARGV[4]) > 0 then redis.call('PEXPIREAT', KEYS[1], ARGV[4]) else redis.call('PERSIST', KEYS[1]) end
+if mine then redis.call('DEL', KEYS[2]) end
 return 1
 """
 
-# KEYS: claim   ARGV: worker id, ttl ms   -> 1 if this worker holds the claim now
-_CLAIM = """
-local holder = redis.call('GET', KEYS[1])
-if holder and holder ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+# KEYS: claim   ARGV: worker id, ttl ms, flag ('': keep, '0': fetching, '1': obeying the stale
+# decision)   -> 1 if this worker holds the claim now
+_CLAIM = _MINE + """
+if holder and not mine then return 0 end
+local value = ARGV[1]
+if ARGV[3] == '1' or (ARGV[3] == '' and holder == ARGV[1] .. '""" + STALE + """') then
+  value = value .. '""" + STALE + """'
+end
+redis.call('SET', KEYS[1], value, 'PX', ARGV[2])
 return 1
+"""
+
+# KEYS: claim   ARGV: worker id, ttl ms   -> 1 if still this worker's (renewed)
+_RENEW = _MINE + """
+if not mine then return 0 end
+return redis.call('PEXPIRE', KEYS[1], ARGV[2])
 """
 
 # KEYS: claim   ARGV: worker id
-_RELEASE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+_RELEASE = _MINE + """
+if mine then return redis.call('DEL', KEYS[1]) end
 return 0
 """
 
@@ -112,6 +130,7 @@ class RedisRobotsCache:
         self._claims: set[str] = set()
         self._put = self.server.register_script(_PUT)
         self._claim = self.server.register_script(_CLAIM)
+        self._renew_claim = self.server.register_script(_RENEW)
         self._release = self.server.register_script(_RELEASE)
         self._loop: Any = None
         self._warned = False
@@ -154,7 +173,7 @@ class RedisRobotsCache:
         data, body = encode_decision(decision)
         expire_at = decision.expires_at + self.stale_max if self.stale_max > 0 else 0
         try:
-            self._put(keys=self._keys(site), args=[data, body, round(expire_at * 1000), self.worker_id])
+            self._put(keys=self._keys(site), args=[self.worker_id, data, body, round(expire_at * 1000)])
         except redis.RedisError as exc:
             self._redis_error(exc)
 
@@ -162,9 +181,13 @@ class RedisRobotsCache:
         return len(self._local)
 
     # -- who fetches ----------------------------------------------------------
-    def claim(self, site: str) -> bool:
+    def claim(self, site: str, *, stale: bool | None = None) -> bool:
+        """Claim (or renew) the site's fetch; ``stale=True`` tells the other workers
+        that this one obeys the expired decision while it retries, ``False`` that
+        it no longer does, ``None`` keeps what was said."""
+        flag = "" if stale is None else str(int(stale))
         try:
-            mine = bool(self._claim(keys=self._keys(site)[1:], args=[self.worker_id, self._ttl_ms()]))
+            mine = bool(self._claim(keys=self._keys(site)[1:], args=[self.worker_id, self._ttl_ms(), flag]))
         except redis.RedisError as exc:
             self._redis_error(exc)
             return True
@@ -172,6 +195,15 @@ class RedisRobotsCache:
             self._claims.add(site)
             self._start_renewing()
         return mine
+
+    def stale_in_use(self, site: str) -> bool:
+        """Does the worker that holds the site's claim obey its expired decision?"""
+        try:
+            holder = self.server.get(self._keys(site)[1])
+        except redis.RedisError as exc:
+            self._redis_error(exc)
+            return False
+        return holder is not None and holder.endswith(STALE.encode())
 
     def release(self, site: str) -> None:
         self._claims.discard(site)
@@ -198,7 +230,7 @@ class RedisRobotsCache:
     def _renew(self) -> None:
         for site in list(self._claims):
             try:
-                if not self._claim(keys=self._keys(site)[1:], args=[self.worker_id, self._ttl_ms()]):
+                if not self._renew_claim(keys=self._keys(site)[1:], args=[self.worker_id, self._ttl_ms()]):
                     self._claims.discard(site)  # expired and taken: that worker fetches too
             except redis.RedisError as exc:
                 self._redis_error(exc)

@@ -42,7 +42,9 @@ seconds until that worker's decision is there (it is then obeyed here as if
 fetched here, ``webrobot/robots/reused``), or until the claim is free (its
 worker stopped), and then claims and fetches itself. A worker that keeps
 failing to fetch keeps its claim while it retries, so the site's robots.txt
-is not fetched by every worker in turn. Decisions another worker stored are
+is not fetched by every worker in turn; if it obeys the expired rules
+meanwhile (stale use) it says so with its claim, and the waiting workers obey
+them too. Decisions another worker stored are
 announced here (``robots_resolved``) the first time this worker uses them,
 so that its downloader knows the site's Crawl-delay.
 
@@ -357,6 +359,20 @@ class RobotsMiddleware:
                 waited = True
                 self.stats.inc_value("webrobot/robots/waited")
                 logger.debug("robots.txt of %s is being fetched by another worker; waiting", site)
+            stale = pending.stale
+            if (
+                not pending.stale_mode and stale is not None
+                and stale.usable_stale(time.time(), self.stale_max) and shared.stale_in_use(site)
+            ):  # fmt: skip
+                # The fetching worker's re-fetch failed and it obeys the expired rules: so do we.
+                self.stats.inc_value("webrobot/robots/stale_used")
+                logger.info(
+                    "robots.txt of %s: another worker's re-fetch failed; obeying the copy fetched %s "
+                    "ago meanwhile", site, _duration(time.time() - stale.fetched_at),
+                )  # fmt: skip
+                pending.stale_mode = True
+                pending.wake(stale)
+                self._release(pending, stale)
             tick: Deferred[None] = Deferred()
             pending.timer = call_later(shared.poll_interval, tick.callback, None)
             await maybe_deferred_to_future(tick)
@@ -614,6 +630,8 @@ class RobotsMiddleware:
             )
             assert delay is not None
             self.stats.inc_value("webrobot/robots/stale_used")
+            if self.shared is not None:
+                self.shared.claim(pending.site, stale=True)  # the waiting workers obey it too
             if not pending.stale_mode:
                 pending.stale_mode = True
                 logger.info(
@@ -625,6 +643,8 @@ class RobotsMiddleware:
             pending.wake(stale)
             self._release(pending, stale)
             return
+        if pending.stale_mode and self.shared is not None:
+            self.shared.claim(pending.site, stale=False)
         pending.stale_mode = False
         delay = deferral.failed(
             now,
