@@ -233,6 +233,9 @@ def test_three_workers_download_every_page_exactly_once(
     assert sum(s.get("webrobot/dupes/content", 0) for s in stats) == 2
     robots = [site.count("/robots.txt") for site in web.sites]
     assert robots == [1, 1, 1], "each site's robots.txt fetched by one worker, reused by the others"
+    reports = [json.loads((w.workdir / "items.report.json").read_text("utf-8")) for w in workers]
+    assert [r["totals"]["frontier"] for r in reports] == [0, 0, 0], "no worker's report shows work left"
+    assert sum(r["totals"]["requested"] for r in reports) == pages, "each page in one report"
     assert redis_state(redis_server) == (0, 0, 0)
 
 

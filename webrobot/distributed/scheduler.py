@@ -41,6 +41,9 @@ What differs from ``scrapy_redis.scheduler.Scheduler`` 0.9.1, and why:
   served from this worker under the same lease (not through Redis: it was
   counted visited already), and a held request that is refused
   (``webrobot.signals.request_refused``) or dropped is acknowledged.
+* **The crawl report** counts a request out of this worker's frontier once
+  it is in the shared one (a worker's report describes what it fetched; the
+  shared frontier's size is ``webrobot-seed``'s status line).
 * Stats without the ``spider=`` argument Scrapy 2.19 deprecates.
 * Requests that cannot be serialized (a callback that is not a spider method,
   objects pickle refuses in ``meta``) stay in a local queue, with a warning,
@@ -63,6 +66,7 @@ from scrapy.utils.misc import build_from_crawler, load_object
 from scrapy_redis.scheduler import Scheduler
 
 from webrobot import signals as webrobot_signals
+from webrobot.report.collector import FRONTIER_KEY, ReportCollector, collector_wanted
 from webrobot.distributed.dupefilter import crawl_spider_name
 from webrobot.distributed.frontier import (
     SERIALIZE_ERRORS,
@@ -110,6 +114,7 @@ class RedisLeaseScheduler(Scheduler):
         )
         self.idle_close = settings.getfloat("WEBROBOT_REDIS_IDLE_CLOSE")
         self.worker_id = new_worker_id()
+        self._report = ReportCollector.of(crawler) if collector_wanted(settings) else None
         self.queue: LeasedFrontier | None = None  # type: ignore[assignment]
         self._outstanding: dict[str, Request] = {}  # lease id -> request given to the engine
         self._lease_of: dict[int, str] = {}  # id(request) -> lease id, for _outstanding
@@ -222,6 +227,9 @@ class RedisLeaseScheduler(Scheduler):
             self._inc("lease/handed_back")
             return True
         visited: tuple[str, int] | None = None
+        # The crawl report's mark that the request is in *this worker's* frontier
+        # stays out of the shared copy (another worker would count it leaving).
+        in_report = request.meta.pop(FRONTIER_KEY, None)
         try:
             data = self.queue.encode(request)
             if not request.dont_filter:
@@ -237,9 +245,14 @@ class RedisLeaseScheduler(Scheduler):
         except redis.RedisError as exc:
             self._redis_error(exc)
             return self._keep_local(request, "unqueued", f"could not be queued in Redis ({exc})")
+        finally:
+            if in_report is not None:
+                request.meta[FRONTIER_KEY] = in_report
         if not added:
             self.df.log(request, self.spider)
             return False
+        if self._report is not None:
+            self._report.left_scheduler(request)  # now in the shared frontier
         self._inc("scheduler/enqueued", prefix="")
         self._inc("scheduler/enqueued/redis", prefix="")
         return True
