@@ -66,7 +66,6 @@ from scrapy.utils.misc import build_from_crawler, load_object
 from scrapy_redis.scheduler import Scheduler
 
 from webrobot import signals as webrobot_signals
-from webrobot.report.collector import FRONTIER_KEY, ReportCollector, collector_wanted
 from webrobot.distributed.dupefilter import crawl_spider_name
 from webrobot.distributed.frontier import (
     SERIALIZE_ERRORS,
@@ -74,6 +73,7 @@ from webrobot.distributed.frontier import (
     new_worker_id,
 )
 from webrobot.distributed.keys import CrawlKeys, redis_from_settings, safe_url
+from webrobot.report.collector import FRONTIER_KEY, ReportCollector, collector_wanted
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider

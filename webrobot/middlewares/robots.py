@@ -587,6 +587,8 @@ class RobotsMiddleware:
         """Count, log and signal a decision this worker starts obeying."""
         site = decision.site
         if self.shared is not None:
+            if reused and self._announced.get(site) == decision.fetched_at:
+                return  # already obeyed here (seen by a request while this worker waited)
             if len(self._announced) >= ANNOUNCED_REMEMBERED:
                 self._announced.clear()
             self._announced[site] = decision.fetched_at
