@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
 # Debian packages the tests use, as command=package pairs (installed when missing).
-SYSTEM_DEPS ?= chromium=chromium
+SYSTEM_DEPS ?= chromium=chromium redis-server=redis-server
 
 .PHONY: demo test serve bench clean system-deps
 

@@ -4,6 +4,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+from tests.redisserver import RedisServer
 from webrobot.demo.server import SiteServer
 
 
@@ -20,3 +21,14 @@ def make_site() -> Iterator[Callable[..., SiteServer]]:
     yield factory
     for site in started:
         site.stop()
+
+
+@pytest.fixture
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    """A real redis-server on 127.0.0.1, a free port and a temporary directory;
+    always stopped at teardown."""
+    server = RedisServer(tmp_path_factory.mktemp("redis")).start()
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -68,6 +68,18 @@ def test_frontier_follows_scheduler_and_first_middleware() -> None:
     assert collector.tally.site(SITE).frontier == 1
 
 
+def test_a_request_held_for_robots_txt_and_released_is_in_the_frontier_once() -> None:
+    crawler = make_crawler()
+    collector = ReportCollector.of(crawler)
+    tap = FrontierTapMiddleware.from_crawler(crawler)
+    request = Request(f"{SITE}/p")
+    send(crawler, scrapy_signals.request_scheduled, request=request, spider=None)  # held there
+    send(crawler, scrapy_signals.request_scheduled, request=request, spider=None)  # released
+    tap.process_request(request)
+    assert collector.tally.site(SITE).frontier == 0
+    assert collector.tally.site(SITE).scheduled == 1
+
+
 def test_downloads_robots_and_errors_reach_the_tally() -> None:
     crawler = make_crawler()
     collector = ReportCollector.of(crawler)

@@ -21,6 +21,10 @@ With ``JOBDIR`` both are loaded when the job resumes and saved when the spider
 closes (``webrobot-content.store``, ``webrobot-content-followed.store``), so a
 resumed crawl neither emits an item it already emitted nor follows the links
 of a page it already saw.
+
+The class is named by ``WEBROBOT_CONTENT_INDEX_CLASS`` (a subclass of
+:class:`ContentDupes`), so the workers of a distributed crawl can share one
+index (:mod:`webrobot.distributed.contentdupes`).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 from itemadapter import ItemAdapter
 from scrapy import signals
 from scrapy.http import TextResponse
+from scrapy.utils.misc import load_object
 
 from webrobot.checkpoint import StoreCheckpoint
 from webrobot.dupefilter import BloomWatch, record_store_stats, store_from_settings
@@ -49,6 +54,7 @@ if TYPE_CHECKING:
     from scrapy import Spider
     from scrapy.crawler import Crawler
     from scrapy.http import Response
+    from scrapy.settings import BaseSettings
 
 logger = logging.getLogger(__name__)
 
@@ -78,23 +84,34 @@ EXEMPT = Verdict("", None)
 _instances: weakref.WeakKeyDictionary[Crawler, ContentDupes] = weakref.WeakKeyDictionary()
 
 
+def fingerprint_mode(settings: BaseSettings) -> str:
+    """``WEBROBOT_FINGERPRINT``, checked."""
+    mode = str(settings.get("WEBROBOT_FINGERPRINT") or "body").strip().lower()
+    if mode not in FINGERPRINT_MODES:
+        raise ValueError(
+            f"setting WEBROBOT_FINGERPRINT: expected one of {', '.join(FINGERPRINT_MODES)}, "
+            f"got {mode!r}"
+        )
+    return mode
+
+
 class ContentDupes:
     @classmethod
     def of(cls, crawler: Crawler) -> ContentDupes:
-        """The crawler's one instance (created by whichever component asks first)."""
+        """The crawler's one instance (created by whichever component asks first),
+        of the class ``WEBROBOT_CONTENT_INDEX_CLASS`` names."""
         if crawler not in _instances:
-            _instances[crawler] = cls(crawler)
+            path = crawler.settings.get("WEBROBOT_CONTENT_INDEX_CLASS")
+            index_class = load_object(path) if path else cls
+            if not (isinstance(index_class, type) and issubclass(index_class, ContentDupes)):
+                raise ValueError(f"setting WEBROBOT_CONTENT_INDEX_CLASS: {path!r} is not a ContentDupes class")
+            _instances[crawler] = index_class(crawler)
         return _instances[crawler]
 
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
         self.crawler = crawler
-        self.mode = str(settings.get("WEBROBOT_FINGERPRINT") or "body").strip().lower()
-        if self.mode not in FINGERPRINT_MODES:
-            raise ValueError(
-                f"setting WEBROBOT_FINGERPRINT: expected one of {', '.join(FINGERPRINT_MODES)}, "
-                f"got {self.mode!r}"
-            )
+        self.mode = fingerprint_mode(settings)
         store = store_from_settings(settings, "WEBROBOT_CONTENT_STORE", values=True)
         self.index = FirstSeenIndex(store)
         self.checkpoint = StoreCheckpoint(crawler, CONTENT_STORE_FILE, "content fingerprints")
@@ -166,9 +183,7 @@ class ContentDupes:
 
     def follow_links(self, fingerprint: str, url: str) -> bool:
         """For a page's link requests: True (and recorded) if no page with this content had its links followed."""
-        new = self.followed.add(fingerprint_key(fingerprint))
-        if isinstance(self.followed, BloomStore):
-            self.followed_watch.check(self.followed, url[:200])
+        new = self._first_to_follow(fingerprint, url)
         if not new:
             if not self._announced_links:
                 self._announced_links = True
@@ -178,6 +193,12 @@ class ContentDupes:
                 )  # fmt: skip
             else:
                 logger.debug("Not following the links of %s: duplicate content", url[:200])
+        return new
+
+    def _first_to_follow(self, fingerprint: str, url: str) -> bool:
+        new = self.followed.add(fingerprint_key(fingerprint))
+        if isinstance(self.followed, BloomStore):
+            self.followed_watch.check(self.followed, url[:200])
         return new
 
     # -- middleware -> pipeline ------------------------------------------------

@@ -24,6 +24,9 @@ time in one place.
   60/N seconds under every slot's delay (source ``per_minute_cap``), so no
   60-second window sees more than N requests start for one site. A throttled
   request waits in its slot's queue on the slot's timer and is never dropped.
+* A politeness object that also has ``finished(site)`` (the shared one of a
+  distributed crawl, which holds a site while this worker has requests to it
+  in flight) is told when each download ends.
 """
 
 from __future__ import annotations
@@ -52,6 +55,8 @@ from webrobot.sitekey import site_key_from_parts
 from webrobot.startup import non_negative_setting, setting_error
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from scrapy import Request, Spider
     from scrapy.crawler import Crawler
     from scrapy.http import Response
@@ -80,6 +85,7 @@ class SiteDownloader(Downloader):
         path = self.settings.get("WEBROBOT_POLITENESS_CLASS") or "webrobot.politeness.SitePoliteness"
         politeness_class = load_object(path)
         self.politeness: Politeness = build_from_crawler(politeness_class, crawler)
+        self._finished: Callable[[str], None] | None = getattr(self.politeness, "finished", None)
         throttled = self.settings.getbool("AUTOTHROTTLE_ENABLED")
         self._base_source = "autothrottle" if throttled else "download_delay"
         self._last_source: dict[str, str] = {}
@@ -126,6 +132,14 @@ class SiteDownloader(Downloader):
             request, queue_dfd = slot.queue.popleft()
             slot.transferring.add(request)  # taken now, not when the coroutine runs
             _schedule_coro(self._wait_for_download(slot, request, queue_dfd))
+
+    async def _download(self, slot: Slot, request: Request) -> Response:
+        if self._finished is None:
+            return await super()._download(slot, request)
+        try:
+            return await super()._download(slot, request)
+        finally:
+            self._finished(getattr(slot, "key", ""))
 
     def _held_back(self, key: str, wait: float, source: str) -> None:
         assert self.crawler.stats is not None

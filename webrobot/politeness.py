@@ -21,7 +21,10 @@ The class is named by ``WEBROBOT_POLITENESS_CLASS`` so that many worker
 processes can share one reservation per site (a Redis-backed version, say).
 The interface is ``from_crawler(crawler)`` plus the three methods of
 :class:`Politeness`. ``now`` is the caller's monotonic clock; a shared
-implementation may use its own clock instead.
+implementation may use its own clock instead. It may also have a
+``finished(site)`` method, which the downloader then calls when each download
+that ``reserve`` let start has ended (the shared implementation uses it to keep
+requests of several workers to one site from overlapping).
 """
 
 from __future__ import annotations

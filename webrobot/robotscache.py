@@ -17,6 +17,26 @@ interface is three methods:
 
 and a ``from_crawler(crawler)`` class method. The in-process default below
 keeps the ``WEBROBOT_ROBOTS_CACHE_SITES`` most recently used sites.
+
+A cache shared by several worker processes also says who fetches
+(:class:`SharedRobotsCache`; the middleware looks for ``claim``):
+
+``claim(site) -> bool``
+    True: this worker may fetch the site's robots.txt now; its claim lasts
+    until it stores a decision for the site (``put``) or gives the claim up
+    (``release``), and expires on its own if the worker dies. False: another worker holds the
+    claim; look at ``get`` again after ``poll_interval`` seconds.
+``claim(site, stale=True)``
+    The claiming worker tells the others it obeys the site's expired decision
+    while it retries a failed re-fetch (RFC 9309 stale use); ``stale=False``
+    that it no longer does.
+``stale_in_use(site) -> bool``
+    Does the claiming worker obey the expired decision? Then the waiting
+    workers do too.
+``release(site)``
+    Give a claim up without a decision.
+``poll_interval``
+    Seconds between two looks while another worker fetches.
 """
 
 from __future__ import annotations
@@ -39,6 +59,16 @@ class RobotsCache(Protocol):
     def put(self, site: str, decision: RobotsDecision) -> None: ...
 
     def __len__(self) -> int: ...
+
+
+class SharedRobotsCache(RobotsCache, Protocol):
+    poll_interval: float
+
+    def claim(self, site: str, *, stale: bool | None = None) -> bool: ...
+
+    def stale_in_use(self, site: str) -> bool: ...
+
+    def release(self, site: str) -> None: ...
 
 
 class LruRobotsCache:

@@ -78,6 +78,9 @@ WEBROBOT_ROBOTS_STALE_MAX = 30 * 86400.0  # obey expired rules while re-fetches 
 WEBROBOT_ROBOTS_MAX_CRAWL_DELAY = 60.0  # cap on Crawl-delay / Request-rate, seconds (0: no cap)
 WEBROBOT_ROBOTS_CACHE_CLASS = "webrobot.robotscache.LruRobotsCache"
 WEBROBOT_ROBOTS_CACHE_SITES = 10_000  # decisions kept in process (LRU; 0: no limit)
+#: Hold a site's new requests in this process while its robots.txt is decided (False: let
+#: them into the scheduler first, and hold them when they come out; the Redis add-on's choice).
+WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS = True
 
 # --- Duplicates: content fingerprints and visited URLs --------------------
 #: Drop items of content already seen and do not follow those pages' links.
@@ -86,6 +89,8 @@ WEBROBOT_DUPES_ENABLED = True
 WEBROBOT_FINGERPRINT = "body"
 #: Content fingerprint store: "exact" (keeps each first URL) or "bloom".
 WEBROBOT_CONTENT_STORE = "exact"
+#: Who keeps the content fingerprints (the Redis add-on swaps in a shared index).
+WEBROBOT_CONTENT_INDEX_CLASS = "webrobot.contentdupes.ContentDupes"
 DUPEFILTER_CLASS = "webrobot.dupefilter.SeenUrlFilter"
 #: Visited-URL store: "exact" (64-bit digests) or "bloom" (presence bits).
 WEBROBOT_SEEN_STORE = "exact"
@@ -99,6 +104,8 @@ WEBROBOT_SEEN_CHECKPOINT_INTERVAL = 0.0
 WEBROBOT_SCOPE_ENABLED = True
 #: Pages a site may have downloaded (0: no budget); set per site by max_pages.
 WEBROBOT_MAX_PAGES_PER_SITE = 0
+#: Who counts the pages spent (the Redis add-on swaps in one budget shared by all workers).
+WEBROBOT_PAGE_BUDGET_CLASS = "webrobot.budget.PageBudget"
 #: Requests one site may get per minute, on top of DOWNLOAD_DELAY/AutoThrottle (0: no cap).
 WEBROBOT_MAX_REQUESTS_PER_SITE_PER_MINUTE = 0
 
@@ -122,6 +129,29 @@ WEBROBOT_BLOCKLIST: list[str] = []
 WEBROBOT_META_ROBOTS_ENABLED = True
 #: Do not request links marked rel="nofollow" (every occurrence on the page).
 WEBROBOT_HONOR_REL_NOFOLLOW = True
+
+# --- Distributed crawling (Redis) ------------------------------------------
+#: Redis shared by all workers of a crawl; set it to crawl with several workers
+#: (the RedisCrawl add-on then puts the frontier and visited-URL set in Redis).
+#: Empty: everything stays in-process.
+WEBROBOT_REDIS_URL = ""
+#: Prefix of a crawl's Redis keys (%(spider)s: the spider name); same prefix = same crawl.
+WEBROBOT_REDIS_KEY = "webrobot:%(spider)s"
+#: Seconds a leased request stays a worker's without renewal; then another worker takes it.
+WEBROBOT_REDIS_LEASE_TTL = 60.0
+#: A request whose lease expired this many times is set aside in <key>:dead (0: never).
+WEBROBOT_REDIS_MAX_LEASE_EXPIRIES = 3
+#: Seconds between a worker's lease renewals, expired-lease sweeps and frontier checks.
+WEBROBOT_REDIS_POLL_INTERVAL = 1.0
+#: Seconds the shared crawl must have nothing queued or leased before workers close (0: never).
+WEBROBOT_REDIS_IDLE_CLOSE = 10.0
+#: 2**N buckets of visited-URL digests; ~log2(expected URLs / 256) keeps them compact.
+WEBROBOT_REDIS_VISITED_BUCKET_BITS = 14
+#: 2**N buckets of content fingerprints (compact hashes up to hash-max-listpack-entries): ~log2(pages / 256).
+WEBROBOT_REDIS_CONTENT_BUCKET_BITS = 14
+ADDONS = {
+    "webrobot.distributed.addon.RedisCrawl": 0,
+}
 
 # --- Output ---------------------------------------------------------------
 FEED_EXPORT_ENCODING = "utf-8"

@@ -73,3 +73,6 @@ class Command(ScrapyCrawlCommand):
         spider = getattr(self._crawler, "spider", None)
         if getattr(spider, "config_error", None) is not None:
             self.exitcode = 2
+        stats = getattr(self._crawler, "stats", None)
+        if stats is not None and stats.get_value("finish_reason") == "redis_unavailable":
+            self.exitcode = 1  # the shared crawl's Redis could not be used

@@ -11,6 +11,10 @@ sees (``callback=NO_CALLBACK``: robots.txt) are not pages and spend nothing.
 With ``JOBDIR``, the pages spent live in ``spider.state`` (which Scrapy's
 ``SpiderState`` saves at a clean close), so a resumed job continues the
 budget instead of starting a new one.
+
+The budget's class is named by ``WEBROBOT_PAGE_BUDGET_CLASS`` (built with the
+limit), so that the workers of a distributed crawl can share one budget per
+site (:mod:`webrobot.distributed.budget`).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from scrapy.exceptions import NotConfigured
 from scrapy.http.request import NO_CALLBACK
+from scrapy.utils.misc import build_from_crawler, load_object
 
 from webrobot.budget import PageBudget
 from webrobot.config import ConfigError
@@ -46,7 +51,8 @@ class PageBudgetMiddleware:
             raise setting_error(crawler, exc) from None
         if not limit:
             raise NotConfigured("WEBROBOT_MAX_PAGES_PER_SITE is 0 (no budget)")
-        self.budget = PageBudget(limit)
+        budget_class = load_object(crawler.settings.get("WEBROBOT_PAGE_BUDGET_CLASS") or PageBudget)
+        self.budget: PageBudget = build_from_crawler(budget_class, crawler, limit)
         self.refuser = Refuser(crawler)
         self.crawler = crawler
         self._resumed = False
@@ -61,7 +67,7 @@ class PageBudgetMiddleware:
         if not self._resumed:
             self._resumed = True
             state = getattr(self.crawler.spider, "state", None)
-            if isinstance(state, dict):  # set at spider_opened when JOBDIR is
+            if isinstance(state, dict) and type(self.budget) is PageBudget:  # JOBDIR is set
                 self.budget.spent = state.setdefault(STATE_KEY, self.budget.spent)
         if not self.budget.spend(site_key(request.url)):
             raise self.refuser.refuse(

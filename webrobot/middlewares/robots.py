@@ -32,6 +32,27 @@ them twice). Requests made with ``engine.download_async`` (not scheduled)
 wait inside ``process_request`` instead; they are rare. While anything is
 held the spider is kept open (``spider_idle`` + ``DontCloseSpider``).
 
+Several workers, one decision
+-----------------------------
+A cache shared by several worker processes (``claim`` in its interface, see
+:mod:`webrobot.robotscache`) lets one worker fetch a site's robots.txt while
+the others wait: before fetching, a worker claims the site; if another worker
+holds the claim, this one looks at the cache every ``cache.poll_interval``
+seconds until that worker's decision is there (it is then obeyed here as if
+fetched here, ``webrobot/robots/reused``), or until the claim is free (its
+worker stopped), and then claims and fetches itself. A worker that keeps
+failing to fetch keeps its claim while it retries, so the site's robots.txt
+is not fetched by every worker in turn; if it obeys the expired rules
+meanwhile (stale use) it says so with its claim, and the waiting workers obey
+them too. Decisions another worker stored are
+announced here (``robots_resolved``) the first time this worker uses them,
+so that its downloader knows the site's Crawl-delay.
+
+With ``WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS = False`` (the distributed add-on
+sets it), a new request for a site being decided is not held at scheduling
+but enters the scheduler (a shared frontier, where no worker's death can lose
+it); it is held when it comes back from the scheduler.
+
 The robots.txt request itself is ``engine.download_async`` with
 ``dont_obey_robotstxt``, ``allow_offsite``, ``dont_redirect`` (redirects are
 followed here, at most ``WEBROBOT_ROBOTS_MAX_REDIRECTS`` hops) and
@@ -46,7 +67,7 @@ import logging
 import time
 from dataclasses import dataclass, field
 from time import monotonic
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import urljoin, urlsplit
 
 from scrapy import signals as scrapy_signals
@@ -85,7 +106,7 @@ if TYPE_CHECKING:
     from twisted.python.failure import Failure
     from typing_extensions import Self
 
-    from webrobot.robotscache import RobotsCache
+    from webrobot.robotscache import RobotsCache, SharedRobotsCache
 
 logger = logging.getLogger(__name__)
 
@@ -98,6 +119,8 @@ MATCHING_MODES = ("rfc9309", "first-match")
 #: A decision lives at least this long, so the requests released by a
 #: robots.txt fetch are checked against it even if the server said max-age=0.
 MIN_LIFETIME = 1.0
+#: Sites whose announced decision is remembered (shared caches; then forgotten and re-announced).
+ANNOUNCED_REMEMBERED = 100_000
 _HEADERS = ("cache-control", "expires", "date", "retry-after", "content-type", "location")
 
 
@@ -188,6 +211,12 @@ class RobotsMiddleware:
         self.max_crawl_delay = settings.getfloat("WEBROBOT_ROBOTS_MAX_CRAWL_DELAY", 60.0)
         cache_class = settings.get("WEBROBOT_ROBOTS_CACHE_CLASS", "webrobot.robotscache.LruRobotsCache")
         self.cache: RobotsCache = build_from_crawler(load_object(cache_class), crawler)
+        # Only caches shared with other workers can say "another worker is fetching".
+        self.shared: SharedRobotsCache | None = (
+            cast("SharedRobotsCache", self.cache) if callable(getattr(self.cache, "claim", None)) else None
+        )
+        self._announced: dict[str, float] = {}  # site -> fetched_at of the decision announced
+        self.hold_new = settings.getbool("WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS", True)
         self.refuser = Refuser(crawler)
         self.pending: dict[str, _Pending] = {}
         self._closed = False
@@ -211,7 +240,8 @@ class RobotsMiddleware:
             return
         site = site_key(request.url)
         pending = self.pending.get(site)
-        if pending is not None and self._usable(site) is None:
+        hold = self.hold_new or request.meta.get("_robots_requeued", False)
+        if pending is not None and hold and self._usable(site) is None:
             pending.held.append(request)
             self.stats.inc_value("webrobot/robots/held")
             raise IgnoreRequest(f"held until the robots.txt of {site} is resolved")
@@ -260,6 +290,8 @@ class RobotsMiddleware:
         now = time.time()
         decision = self.cache.get(site)
         if decision is not None and decision.fresh(now):
+            if self.shared is not None and self._announced.get(site) != decision.fetched_at:
+                self._announce(decision, reused=True)  # stored by another worker
             return decision
         pending = self.pending.get(site)
         stale = pending.stale if pending is not None and pending.stale_mode else None
@@ -296,8 +328,56 @@ class RobotsMiddleware:
         done.addErrback(self._fetch_crashed, pending)
 
     async def _fetch(self, pending: _Pending) -> None:
+        if self.shared is not None:
+            decision = await self._claim_or_wait(pending, self.shared)
+            if decision is not None:
+                pending.fetching = False
+                self._resolve(pending, decision, reused=True)
+                return
+            if self._closed or self.pending.get(pending.site) is not pending:
+                pending.fetching = False
+                return
         result = await self._download(pending.robots_url)
         self._settle(pending, result)
+
+    async def _claim_or_wait(self, pending: _Pending, shared: SharedRobotsCache) -> RobotsDecision | None:
+        """With a shared cache: claim the site's fetch (None: fetch it here), or
+        wait for the decision of the worker that holds the claim (returned)."""
+        site, waited = pending.site, False
+        while not self._closed and self.pending.get(site) is pending:
+            decision = shared.get(site)
+            if decision is not None and decision.fresh(time.time()):
+                return decision
+            if shared.claim(site):
+                # A decision stored between the look and the claim is used, not fetched again.
+                decision = shared.get(site)
+                if decision is not None and decision.fresh(time.time()):
+                    shared.release(site)
+                    return decision
+                return None
+            if not waited:
+                waited = True
+                self.stats.inc_value("webrobot/robots/waited")
+                logger.debug("robots.txt of %s is being fetched by another worker; waiting", site)
+            stale = pending.stale
+            if (
+                not pending.stale_mode and stale is not None
+                and stale.usable_stale(time.time(), self.stale_max) and shared.stale_in_use(site)
+            ):  # fmt: skip
+                # The fetching worker's re-fetch failed and it obeys the expired rules: so do we.
+                self.stats.inc_value("webrobot/robots/stale_used")
+                logger.info(
+                    "robots.txt of %s: another worker's re-fetch failed; obeying the copy fetched %s "
+                    "ago meanwhile", site, _duration(time.time() - stale.fetched_at),
+                )  # fmt: skip
+                pending.stale_mode = True
+                pending.wake(stale)
+                self._release(pending, stale)
+            tick: Deferred[None] = Deferred()
+            pending.timer = call_later(shared.poll_interval, tick.callback, None)
+            await maybe_deferred_to_future(tick)
+            pending.timer = None
+        return None
 
     def _fetch_crashed(self, failure: Failure, pending: _Pending) -> None:
         # A bug, not a network problem; never leave the site's requests held for ever.
@@ -490,23 +570,40 @@ class RobotsMiddleware:
             f"{', ' if len(problems) > 1 else ''}{unknown} lines not understood" if unknown else "",
         )  # fmt: skip
 
-    def _resolve(self, pending: _Pending, decision: RobotsDecision) -> None:
+    def _resolve(self, pending: _Pending, decision: RobotsDecision, *, reused: bool = False) -> None:
         site = pending.site
         if self.pending.get(site) is pending:
             del self.pending[site]
         if pending.timer is not None:
             pending.timer.cancel()
             pending.timer = None
-        self.cache.put(site, decision)
+        if not reused:
+            self.cache.put(site, decision)
+        self._announce(decision, reused=reused)
+        pending.wake(decision)
+        self._release(pending, decision)
+
+    def _announce(self, decision: RobotsDecision, *, reused: bool = False) -> None:
+        """Count, log and signal a decision this worker starts obeying."""
+        site = decision.site
+        if self.shared is not None:
+            if reused and self._announced.get(site) == decision.fetched_at:
+                return  # already obeyed here (seen by a request while this worker waited)
+            if len(self._announced) >= ANNOUNCED_REMEMBERED:
+                self._announced.clear()
+            self._announced[site] = decision.fetched_at
         self.stats.inc_value(f"webrobot/robots/outcome/{decision.outcome}")
+        if reused:
+            self.stats.inc_value("webrobot/robots/reused")
         delay = ""
         if decision.crawl_delay:
             source = (decision.crawl_delay_source or "crawl_delay").replace("_", "-")
             delay = f"; {source} {decision.crawl_delay:g} s"
         logger.info(
-            "robots.txt of %s: %s -> %s (%s%s); next check in %s",
+            "robots.txt of %s: %s -> %s (%s%s); next check in %s%s",
             site, decision.status if decision.status is not None else decision.reason, decision.outcome,
             decision.summary, delay, _duration(decision.expires_at - decision.fetched_at),
+            " (fetched by another worker)" if reused else "",
         )  # fmt: skip
         self.crawler.signals.send_catch_log(
             signal=signals.robots_resolved,
@@ -520,8 +617,6 @@ class RobotsMiddleware:
             crawl_delay_source=decision.crawl_delay_source,
             url=decision.url,
         )
-        pending.wake(decision)
-        self._release(pending, decision)
 
     def _failed(self, pending: _Pending, result: _Fetch) -> None:
         now_wall, now = time.time(), monotonic()
@@ -537,6 +632,8 @@ class RobotsMiddleware:
             )
             assert delay is not None
             self.stats.inc_value("webrobot/robots/stale_used")
+            if self.shared is not None:
+                self.shared.claim(pending.site, stale=True)  # the waiting workers obey it too
             if not pending.stale_mode:
                 pending.stale_mode = True
                 logger.info(
@@ -548,6 +645,8 @@ class RobotsMiddleware:
             pending.wake(stale)
             self._release(pending, stale)
             return
+        if pending.stale_mode and self.shared is not None:
+            self.shared.claim(pending.site, stale=False)
         pending.stale_mode = False
         delay = deferral.failed(
             now,

@@ -117,6 +117,8 @@ class ReportCollector:
         self.started_wall = time.time()
 
     def request_scheduled(self, request: Request) -> None:
+        if request.meta.get(FRONTIER_KEY):
+            return  # scheduled again without leaving the frontier: held for robots.txt, released
         self.tally.scheduled(site_key(request.url))
         request.meta[FRONTIER_KEY] = True
 

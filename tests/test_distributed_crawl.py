@@ -1,0 +1,418 @@
+"""End-to-end: several ``scrapy crawl`` workers share one crawl through a real
+redis-server, judged by what the local sites saw requested."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.crawling import FAST_SETTINGS, PROJECT_ROOT, run_crawl, scrapy_command
+from tests.redisserver import RedisServer
+from webrobot.demo.server import Hit, Reply, SiteServer
+
+pytestmark = pytest.mark.slow
+
+ROBOTS_ALLOW_ALL = Reply.text("User-agent: *\nDisallow:\n")
+
+#: Shared-crawl settings that keep a test crawl to a few seconds.
+REDIS_FAST = {
+    "WEBROBOT_REDIS_POLL_INTERVAL": "0.2",
+    "WEBROBOT_REDIS_IDLE_CLOSE": "2",
+    "WEBROBOT_REDIS_LEASE_TTL": "3",
+    "CONCURRENT_REQUESTS": "2",
+    "CONCURRENT_REQUESTS_PER_DOMAIN": "1",
+}
+
+
+@dataclass
+class Web:
+    """Sites whose page handlers also record when each request *started*."""
+
+    sites: list[SiteServer]
+    offsite: SiteServer
+    expected: dict[str, set[str]] = field(default_factory=dict)  # origin -> targets
+    started: list[tuple[str, str, str]] = field(default_factory=list)  # (agent, origin, target)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def start_urls(self) -> str:
+        return ",".join(site.url("/") for site in self.sites)
+
+    def counts(self) -> dict[str, Counter[str]]:
+        return {
+            site.origin: Counter(t for t in site.targets() if t != "/robots.txt")
+            for site in self.sites
+        }
+
+    def started_by(self, agent: str) -> set[tuple[str, str]]:
+        """(origin, target) of the page requests ``agent`` started (finished or not)."""
+        with self.lock:
+            return {(o, t) for a, o, t in self.started if a == agent}
+
+    def fetched_by(self, agent: str) -> set[tuple[str, str]]:
+        """(origin, target) of the requests the servers answered for ``agent``
+        (also those whose client died before reading the answer)."""
+        return {
+            (site.origin, hit.target)
+            for site in self.sites
+            for hit in list(site.hits)
+            if hit.headers.get("user-agent") == agent and hit.target != "/robots.txt"
+        }
+
+
+COPY = "<html><head><title>one body on every site</title></head><body>same</body></html>"
+
+
+def build_web(make_site: Callable[..., SiteServer], delay: float, fanout: int = 3,
+              robots: Callable[[int], Reply] | None = None) -> Web:  # fmt: skip
+    """Three sites, each a two-level tree of pages that link across sites, with a
+    redirect, a 500, a 404, a page whose body is the same on every site (``/copy``)
+    and a link to a fourth site outside the crawl."""
+    sites = [make_site(f"s{i}") for i in range(3)]
+    web = Web(sites, make_site("offsite"))
+
+    def route(site: SiteServer, path: str, reply: Reply) -> None:
+        def handler(hit: Hit) -> Reply:
+            with web.lock:
+                web.started.append((hit.headers.get("user-agent", ""), site.origin, hit.target))
+            return reply
+
+        site.add(path, handler)
+        web.expected.setdefault(site.origin, set()).add(path)
+
+    def page(site: SiteServer, path: str, links: list[str]) -> None:
+        body = "".join(f'<a href="{link}">{link}</a>' for link in links)
+        html = f"<html><head><title>{site.name}{path}</title></head><body>{body}</body></html>"
+        route(site, path, Reply(200, html, {"Content-Type": "text/html"}, delay=delay))
+
+    for index, site in enumerate(sites):
+        other = sites[(index + 1) % len(sites)]
+        site.add("/robots.txt", robots(index) if robots else ROBOTS_ALLOW_ALL)
+        children = [f"/n{i}/" for i in range(fanout)]
+        page(site, "/", [*children, "/old", "/broken", "/missing", "/copy", web.offsite.url("/x")])
+        route(site, "/copy", Reply(200, COPY, {"Content-Type": "text/html"}, delay=delay))
+        for child in children:
+            leaves = [f"{child}n{i}.html" for i in range(fanout)]
+            page(site, child, [*leaves, "/", other.url(child)])
+            for leaf in leaves:
+                page(site, leaf, ["/", other.url(leaf)])
+        route(site, "/old", Reply(301, b"", {"Location": "/n0/"}, delay=delay))
+        route(site, "/broken", Reply(500, "<title>oops</title>", {"Content-Type": "text/html"}, delay=delay))
+        route(site, "/missing", Reply(404, "<title>no</title>", {"Content-Type": "text/html"}, delay=delay))
+    return web
+
+
+class Worker:
+    """One ``scrapy crawl`` worker process of the shared crawl."""
+
+    def __init__(self, workdir: Path, name: str, args: dict[str, str], settings: dict[str, str]) -> None:
+        self.name = name
+        self.workdir = workdir
+        workdir.mkdir(parents=True, exist_ok=True)
+        merged = {
+            **FAST_SETTINGS, **REDIS_FAST, **settings,
+            "USER_AGENT": name,  # tells the servers which worker asked
+            "WEBROBOT_STATS_FILE": str(workdir / "stats.json"),
+            "LOG_FILE": str(workdir / "crawl.log"),
+        }  # fmt: skip
+        command = [sys.executable, "-m", "scrapy", "crawl", "webrobot", "-O", str(workdir / "items.jsonl")]
+        for key, value in args.items():
+            command += ["-a", f"{key}={value}"]
+        for key, value in merged.items():
+            command += ["-s", f"{key}={value}"]
+        env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}
+        with (workdir / "stderr.txt").open("wb") as stderr:
+            self.process = subprocess.Popen(
+                command, cwd=PROJECT_ROOT, env=env, stdout=subprocess.DEVNULL, stderr=stderr
+            )
+
+    def wait(self, timeout: float = 120) -> int:
+        try:
+            return self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            raise AssertionError(f"{self.name} did not finish within {timeout} s:\n{self.log()[-3000:]}") from None
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+    def stats(self) -> dict[str, Any]:
+        path = self.workdir / "stats.json"
+        return json.loads(path.read_text("utf-8")) if path.exists() else {}
+
+    def items(self) -> list[dict[str, Any]]:
+        path = self.workdir / "items.jsonl"
+        if not path.exists():
+            return []
+        return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line]
+
+    def log(self) -> str:
+        path = self.workdir / "crawl.log"
+        log = path.read_text("utf-8", errors="replace") if path.exists() else ""
+        return log + (self.workdir / "stderr.txt").read_text("utf-8", errors="replace")
+
+
+def start_workers(tmp_path: Path, web: Web, redis_server: RedisServer, n: int = 3,
+                  **settings: str) -> list[Worker]:  # fmt: skip
+    common = {"WEBROBOT_REDIS_URL": redis_server.url, **settings}
+    return [
+        Worker(tmp_path / f"worker-{i}", f"worker-{i}", {"start_urls": web.start_urls()}, common)
+        for i in range(n)
+    ]
+
+
+def stop_all(workers: list[Worker]) -> None:
+    for worker in workers:
+        if worker.process.poll() is None:
+            worker.process.kill()
+            worker.process.wait()
+
+
+def wait_for(condition: Callable[[], bool], timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.02)
+
+
+def redis_state(redis_server: RedisServer) -> tuple[int, int, int]:
+    client = redis_server.client()
+    return (
+        client.zcard("webrobot:webrobot:frontier"),
+        client.zcard("webrobot:webrobot:leases"),
+        client.hlen("webrobot:webrobot:leased"),
+    )
+
+
+def test_three_workers_download_every_page_exactly_once(
+    make_site: Callable[..., SiteServer], redis_server: RedisServer, tmp_path: Path
+) -> None:
+    web = build_web(make_site, delay=0.05)
+    workers = start_workers(tmp_path, web, redis_server)
+    try:
+        codes = [worker.wait() for worker in workers]
+    finally:
+        stop_all(workers)
+    assert codes == [0, 0, 0], [w.log()[-2000:] for w in workers]
+    for origin, counts in web.counts().items():
+        assert set(counts) == web.expected[origin], f"{origin}: every allowed page, nothing else"
+        assert {t: n for t, n in counts.items() if n != 1} == {}, f"{origin}: downloaded twice"
+    assert web.offsite.targets() == []
+    busy = [w.name for w in workers if web.fetched_by(w.name)]
+    assert len(busy) >= 2, f"the work was not shared: only {busy} fetched pages"
+
+    stats = [w.stats() for w in workers]
+    assert all(s["finish_reason"] == "finished" for s in stats)
+    pages = sum(sum(c.values()) for c in web.counts().values())
+    refused = sum(s.get("webrobot/url/refused/offsite", 0) for s in stats)
+    assert refused == 1, "the offsite link, once across workers"
+    assert sum(s.get("webrobot/redis/lease/acked", 0) for s in stats) == pages + refused
+    assert sum(s.get("webrobot/redis/lease/expired", 0) for s in stats) == 0
+    assert sum(s.get("webrobot/redis/lease/lost", 0) for s in stats) == 0
+    items = [item["url"] for w in workers for item in w.items()]
+    assert len(items) == len(set(items)), "one item per page across workers"
+    html_pages = {o + t for o, ts in web.expected.items() for t in ts if t not in ("/old", "/broken", "/missing")}
+    copies = {o + "/copy" for o in web.expected}
+    assert set(items) - copies == html_pages - copies
+    assert len(set(items) & copies) == 1, "one item for the body every site serves, across workers"
+    assert sum(s.get("webrobot/dupes/content", 0) for s in stats) == 2
+    robots = [site.count("/robots.txt") for site in web.sites]
+    assert robots == [1, 1, 1], "each site's robots.txt fetched by one worker, reused by the others"
+    reports = [json.loads((w.workdir / "items.report.json").read_text("utf-8")) for w in workers]
+    assert [r["totals"]["frontier"] for r in reports] == [0, 0, 0], "no worker's report shows work left"
+    assert sum(r["totals"]["requested"] for r in reports) == pages, "each page in one report"
+    assert redis_state(redis_server) == (0, 0, 0)
+
+
+def test_a_killed_worker_loses_nothing(
+    make_site: Callable[..., SiteServer], redis_server: RedisServer, tmp_path: Path
+) -> None:
+    web = build_web(make_site, delay=0.3)
+    workers = start_workers(tmp_path, web, redis_server)
+    victim = workers[0]
+    in_flight: set[tuple[str, str]] = set()
+    try:
+        def victim_has_a_request_in_flight() -> bool:
+            started = web.started_by(victim.name)
+            if len(started) < 2:
+                return False
+            finished = {(s.origin, t) for s in web.sites for t in s.targets()}
+            in_flight.update(started - finished)
+            return bool(in_flight)
+
+        wait_for(victim_has_a_request_in_flight, 60, f"{victim.name} to have a page in flight")
+        victim.kill()
+        codes = [worker.wait() for worker in workers[1:]]
+    finally:
+        stop_all(workers)
+    assert codes == [0, 0], [w.log()[-2000:] for w in workers[1:]]
+    victim_pages = web.fetched_by(victim.name) | web.started_by(victim.name)
+    for origin, counts in web.counts().items():
+        assert set(counts) == web.expected[origin], f"{origin}: a page is missing"
+        twice = {t for t, n in counts.items() if n > 1}
+        assert all(counts[t] == 2 for t in twice), f"{origin}: more than twice: {counts}"
+        assert {(origin, t) for t in twice} <= victim_pages, "only pages the killed worker had"
+    for origin, target in in_flight:
+        assert web.counts()[origin][target] == 2, f"{target} was in flight: fetched again"
+    survivors = [w.stats() for w in workers[1:]]
+    assert sum(s.get("webrobot/redis/lease/expired", 0) for s in survivors) >= len(in_flight)
+    assert redis_state(redis_server) == (0, 0, 0)
+
+
+def test_seeding_resetting_and_done_crawls(
+    make_site: Callable[..., SiteServer], redis_server: RedisServer, tmp_path: Path
+) -> None:
+    site = make_site()
+    site.add("/robots.txt", ROBOTS_ALLOW_ALL)
+    site.html("/", "<a href='/a'>a</a>")
+    site.html("/a", "<title>a</title>")
+    site.html("/orphan", "<title>linked from nowhere</title>")
+    redis_url = ["-s", f"WEBROBOT_REDIS_URL={redis_server.url}"]
+    seeded = scrapy_command("webrobot-seed", "webrobot", site.url("/orphan"), *redis_url)
+    assert seeded.returncode == 0, seeded.stderr
+    assert "1 of 1 URLs queued" in seeded.stdout
+    assert "1 requests queued, 0 leased, 1 URLs visited" in seeded.stdout
+
+    settings = {**REDIS_FAST, "WEBROBOT_REDIS_URL": redis_server.url, "WEBROBOT_REDIS_IDLE_CLOSE": "0.5"}
+    first = run_crawl(tmp_path / "first", args={"start_urls": site.url("/")}, settings=settings)
+    assert first.returncode == 0, first.stderr
+    assert sorted(site.targets()) == ["/", "/a", "/orphan", "/robots.txt"]
+
+    again = run_crawl(tmp_path / "again", args={"start_urls": site.url("/")}, settings=settings)
+    assert again.returncode == 0
+    assert sorted(site.targets()) == ["/", "/a", "/orphan", "/robots.txt"], (
+        "a crawl that is done stays done: its visited set is kept"
+    )
+    assert again.stat("dupefilter/filtered") == 1
+
+    reset = scrapy_command("webrobot-seed", "webrobot", "--reset", *redis_url)
+    assert reset.returncode == 0, reset.stderr
+    assert "0 requests queued, 0 leased, 0 URLs visited" in reset.stdout
+    fresh = run_crawl(tmp_path / "fresh", args={"start_urls": site.url("/")}, settings=settings)
+    assert fresh.returncode == 0
+    assert Counter(site.targets()) == {"/": 2, "/a": 2, "/orphan": 1, "/robots.txt": 2}
+
+
+def test_without_redis_url_everything_stays_in_process(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
+    site = make_site()
+    site.add("/robots.txt", ROBOTS_ALLOW_ALL)
+    site.html("/", "<a href='/a'>a</a>")
+    site.html("/a", "<title>a</title>")
+    result = run_crawl(tmp_path, args={"start_urls": site.url("/")})
+    assert result.returncode == 0
+    assert "RedisLeaseScheduler" not in result.log
+    assert result.stat("scheduler/enqueued/memory") >= 2  # (+1: the robots.txt hold)
+    assert result.stat("scheduler/enqueued/redis") == 0
+    assert result.stat("webrobot/redis/lease/acked") == 0
+
+
+def test_unreachable_redis_stops_the_worker_with_one_clear_line(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
+    site = make_site()
+    site.add("/robots.txt", ROBOTS_ALLOW_ALL)
+    site.html("/", "<title>home</title>")
+    result = run_crawl(
+        tmp_path, args={"start_urls": site.url("/")},
+        settings={"WEBROBOT_REDIS_URL": "redis://:secret@127.0.0.1:1/0"},
+    )  # fmt: skip
+    assert result.returncode == 1
+    assert result.stats["finish_reason"] == "redis_unavailable"
+    assert "Cannot join the shared crawl at redis://:***@127.0.0.1:1/0: " in result.log
+    assert "Traceback" not in result.log
+    assert site.targets() == []
+
+
+def test_a_worker_that_stops_early_hands_over_the_rest(
+    make_site: Callable[..., SiteServer], redis_server: RedisServer, tmp_path: Path
+) -> None:
+    web = build_web(make_site, delay=0.05)
+    early = Worker(tmp_path / "early", "early", {"start_urls": web.start_urls()},
+                   {"WEBROBOT_REDIS_URL": redis_server.url, "CLOSESPIDER_PAGECOUNT": "4"})  # fmt: skip
+    assert early.wait() == 0
+    assert early.stats()["finish_reason"] == "closespider_pagecount"
+    queued, leased, _ = redis_state(redis_server)
+    assert queued > 0 and leased == 0, "its unfinished work went back to the frontier"
+    late = Worker(tmp_path / "late", "late", {"start_urls": web.start_urls()},
+                  {"WEBROBOT_REDIS_URL": redis_server.url})  # fmt: skip
+    assert late.wait() == 0
+    for origin, counts in web.counts().items():
+        assert set(counts) == web.expected[origin]
+        assert {t: n for t, n in counts.items() if n != 1} == {}
+    assert web.fetched_by("early") and web.fetched_by("late")
+    assert redis_state(redis_server) == (0, 0, 0)
+
+
+def test_robots_txt_is_fetched_once_per_site_per_expiry_and_obeyed_by_every_worker(
+    make_site: Callable[..., SiteServer], redis_server: RedisServer, tmp_path: Path
+) -> None:
+    lifetime = 1.0  # max-age=1; WEBROBOT_ROBOTS_MIN_TTL is lowered to it below
+    rules = Reply.text("User-agent: *\nDisallow: /n1/\n", **{"Cache-Control": f"max-age={lifetime:g}"})
+    web = build_web(make_site, delay=0.1, robots=lambda index: rules)
+    workers = start_workers(tmp_path, web, redis_server, WEBROBOT_ROBOTS_MIN_TTL=str(lifetime))
+    try:
+        codes = [worker.wait() for worker in workers]
+    finally:
+        stop_all(workers)
+    assert codes == [0, 0, 0], [w.log()[-2000:] for w in workers]
+    stats = [w.stats() for w in workers]
+    refetched = 0
+    for site in web.sites:
+        fetches = sorted(hit.started for hit in list(site.hits) if hit.target == "/robots.txt")
+        assert fetches, f"{site.origin}: robots.txt never fetched"
+        gaps = [later - earlier for earlier, later in itertools.pairwise(fetches)]
+        assert all(gap >= lifetime * 0.9 for gap in gaps), f"{site.origin}: fetched again before it expired: {gaps}"
+        refetched += len(gaps)
+        pages = [hit for hit in list(site.hits) if hit.target != "/robots.txt"]
+        span = max(hit.started for hit in pages) - fetches[0]
+        assert len(fetches) <= span / lifetime + 1, f"{site.origin}: more fetches than expiries"
+        assert not [t for t in site.targets() if t.startswith("/n1/")], f"{site.origin}: disallowed page fetched"
+    assert refetched >= 1, "the crawl outlived a decision: it was fetched again once it expired"
+    assert sum(s.get("webrobot/robots/reused", 0) for s in stats) >= 3, "decisions reused across workers"
+    assert sum(s.get("robotstxt/forbidden", 0) for s in stats) >= 3, "every worker obeys the rules it reused"
+    fetched_robots = sum(s.get("webrobot/robots/fetched", 0) for s in stats)
+    assert fetched_robots == sum(site.count("/robots.txt") for site in web.sites)
+
+
+def test_no_two_workers_overlap_on_a_site_crawl_delay_holds_and_one_budget_is_shared(
+    make_site: Callable[..., SiteServer], redis_server: RedisServer, tmp_path: Path
+) -> None:
+    crawl_delay, budget = 0.3, 8
+    slow = Reply.text(f"User-agent: *\nCrawl-delay: {crawl_delay:g}\n")
+    web = build_web(make_site, delay=0.08, robots=lambda index: slow if index == 0 else ROBOTS_ALLOW_ALL)
+    workers = start_workers(tmp_path, web, redis_server, WEBROBOT_MAX_PAGES_PER_SITE=str(budget))
+    try:
+        codes = [worker.wait() for worker in workers]
+    finally:
+        stop_all(workers)
+    assert codes == [0, 0, 0], [w.log()[-2000:] for w in workers]
+    for site in web.sites:
+        hits = sorted(site.hits, key=lambda hit: hit.started)
+        overlaps = [(a.target, b.target) for a, b in itertools.pairwise(hits) if b.started < a.finished]
+        assert overlaps == [], f"{site.origin}: requests of different workers overlapped"
+        pages = [hit for hit in hits if hit.target != "/robots.txt"]
+        assert len(pages) == budget, f"{site.origin}: the budget is per crawl, not per worker"
+    delayed = sorted((h for h in list(web.sites[0].hits) if h.target != "/robots.txt"), key=lambda h: h.started)
+    agents = {hit.headers.get("user-agent") for hit in delayed}
+    assert len(agents) >= 2, f"the crawl-delayed site was crawled by one worker only: {agents}"
+    gaps = [b.started - a.started for a, b in itertools.pairwise(delayed)]
+    assert min(gaps) >= crawl_delay * 0.9, f"Crawl-delay not held across workers: {gaps}"
+    stats = [w.stats() for w in workers]
+    assert sum(s.get("webrobot/url/refused/budget", 0) for s in stats) > 0

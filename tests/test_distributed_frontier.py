@@ -1,0 +1,174 @@
+"""The leased frontier against a real redis-server."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import redis
+from scrapy import Request, Spider
+
+from tests.redisserver import RedisServer
+from webrobot.distributed.frontier import LeasedFrontier
+from webrobot.distributed.keys import CrawlKeys
+
+KEYS = CrawlKeys("test:crawl")
+
+
+class PageSpider(Spider):
+    name = "pages"
+
+    def parse_page(self, response: Any) -> None:
+        pass
+
+
+def make_frontier(server: RedisServer, **kwargs: Any) -> LeasedFrontier:
+    return LeasedFrontier(server.client(), PageSpider(), KEYS, **kwargs)
+
+
+def wait_for(condition: Callable[[], Any], timeout: float = 5.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while not (result := condition()):
+        assert time.monotonic() < deadline, "condition not met in time"
+        time.sleep(0.01)
+    return result
+
+
+def depth_request(url: str, depth: int) -> Request:
+    return Request(url, priority=-depth, meta={"depth": depth})  # DEPTH_PRIORITY = 1
+
+
+def test_leases_come_out_breadth_first_and_round_trip(redis_server: RedisServer) -> None:
+    frontier = make_frontier(redis_server)
+    spider = frontier.spider
+    frontier.push(depth_request("http://a/deep", 2))
+    frontier.push(Request("http://a/mid", priority=-1, meta={"depth": 1}, callback=spider.parse_page,
+                          headers={"Referer": "http://a/"}))  # fmt: skip
+    frontier.push(depth_request("http://a/", 0))
+    urls = []
+    while leased := frontier.lease():
+        lease_id, request = leased
+        assert lease_id.startswith(frontier.worker_id + "/")
+        urls.append(request.url)
+        if request.url == "http://a/mid":
+            assert request.callback == spider.parse_page
+            assert request.meta == {"depth": 1}
+            assert request.headers[b"Referer"] == b"http://a/"
+    assert urls == ["http://a/", "http://a/mid", "http://a/deep"]
+    assert frontier.counts() == (0, 3)
+
+
+def test_ack_ends_a_lease_once(redis_server: RedisServer) -> None:
+    frontier = make_frontier(redis_server)
+    frontier.push(depth_request("http://a/", 0))
+    frontier.push(depth_request("http://a/b", 1))
+    first, _ = frontier.lease()  # type: ignore[misc]
+    assert frontier.counts() == (1, 1)
+    assert frontier.ack([first]) == 1
+    assert frontier.counts() == (1, 0)
+    assert frontier.ack([first]) == 0, "already acknowledged"
+    assert redis_server.client().hlen(KEYS.leased) == 0
+
+
+def test_add_marks_visited_and_queues_atomically(redis_server: RedisServer) -> None:
+    frontier = make_frontier(redis_server)
+    request = depth_request("http://a/", 0)
+    data = frontier.encode(request)
+    visited = ("test:crawl:visited:0", 12345)
+    assert frontier.add(data, request.priority, visited) is True
+    assert frontier.add(data, request.priority, visited) is False
+    assert frontier.counts() == (1, 0)
+    assert redis_server.client().sismember("test:crawl:visited:0", 12345)
+    other = frontier.encode(depth_request("http://a/other", 0))
+    assert frontier.add(other, 0, None) and frontier.add(other, 0, None), "unfiltered"
+    assert frontier.counts() == (2, 0)
+
+
+def test_expired_leases_go_back_to_the_frontier(redis_server: RedisServer) -> None:
+    frontier = make_frontier(redis_server, lease_ttl=0.05)
+    frontier.push(depth_request("http://a/", 0))
+    lease_id, _ = frontier.lease()  # type: ignore[misc]
+    assert frontier.reclaim_expired() == (0, []), "not expired yet"
+    assert wait_for(lambda: frontier.reclaim_expired()[0]) == 1
+    assert frontier.counts() == (1, 0)
+    assert frontier.ack([lease_id]) == 0, "the worker that comes back too late learns it"
+    lease_id, request = frontier.lease()  # type: ignore[misc]
+    assert request.url == "http://a/"
+    stored = redis_server.client().hget(KEYS.leased, lease_id)
+    assert stored is not None and stored.split(b" ", 1)[1][0] == 1, "one expiry counted"
+
+
+def test_renewal_keeps_a_lease(redis_server: RedisServer) -> None:
+    frontier = make_frontier(redis_server, lease_ttl=0.3)
+    client = redis_server.client()
+    frontier.push(depth_request("http://a/", 0))
+    lease_id, _ = frontier.lease()  # type: ignore[misc]
+    deadline = float(client.zscore(KEYS.leases, lease_id) or 0)
+    for _ in range(6):  # 0.6 s in all, twice the TTL
+        time.sleep(0.1)
+        assert frontier.renew([lease_id, "gone/1"]) == ["gone/1"]
+        assert frontier.reclaim_expired() == (0, [])
+    assert float(client.zscore(KEYS.leases, lease_id) or 0) > deadline
+    assert frontier.ack([lease_id]) == 1
+
+
+def test_a_request_that_keeps_killing_workers_is_set_aside(redis_server: RedisServer) -> None:
+    frontier = make_frontier(redis_server, lease_ttl=0.02, max_expiries=2)
+    frontier.push(depth_request("http://a/poison", 0))
+    frontier.lease()
+    assert wait_for(lambda: frontier.reclaim_expired()[0]) == 1
+    frontier.lease()
+    dead = wait_for(lambda: frontier.reclaim_expired()[1])
+    assert frontier.decode(dead[0]).url == "http://a/poison"
+    assert frontier.counts() == (0, 0)
+    assert redis_server.client().llen(KEYS.dead) == 1
+
+
+def test_no_expiry_limit_with_zero(redis_server: RedisServer) -> None:
+    frontier = make_frontier(redis_server, lease_ttl=0.02, max_expiries=0)
+    frontier.push(depth_request("http://a/", 0))
+    for _ in range(4):
+        assert frontier.lease() is not None
+        assert wait_for(lambda: frontier.reclaim_expired()[0]) == 1
+    assert frontier.counts() == (1, 0)
+
+
+def test_release_returns_requests_without_counting_an_expiry(redis_server: RedisServer) -> None:
+    frontier = make_frontier(redis_server)
+    frontier.push(depth_request("http://a/", 0))
+    frontier.push(depth_request("http://a/b", 1))
+    first, _ = frontier.lease()  # type: ignore[misc]
+    frontier.lease()
+    assert frontier.release([first, "unknown/7"]) == 1
+    assert frontier.counts() == (1, 1)
+    lease_id, request = frontier.lease()  # type: ignore[misc]
+    assert request.url == "http://a/"
+    assert redis_server.client().hget(KEYS.leased, lease_id).split(b" ", 1)[1][0] == 0  # type: ignore[union-attr]
+
+
+def test_undecodable_entries_are_set_aside(redis_server: RedisServer, caplog: pytest.LogCaptureFixture) -> None:
+    frontier = make_frontier(redis_server)
+    client = redis_server.client()
+    client.zadd(KEYS.frontier, {b"\x00not a pickle": -5})
+    frontier.push(depth_request("http://a/", 0))
+    _, request = frontier.lease()  # type: ignore[misc]
+    assert request.url == "http://a/"
+    assert client.lrange(KEYS.dead, 0, -1) == [b"\x00not a pickle"]
+    assert frontier.counts() == (0, 1)
+    assert "cannot be decoded" in caplog.text
+
+
+def test_scripts_survive_a_script_flush(redis_server: RedisServer) -> None:
+    frontier = make_frontier(redis_server)
+    frontier.push(depth_request("http://a/", 0))
+    redis_server.client().script_flush()
+    assert frontier.lease() is not None  # redis-py reloads the script (EVALSHA -> EVAL)
+
+
+def test_redis_errors_reach_the_caller(redis_server: RedisServer) -> None:
+    frontier = make_frontier(redis_server)
+    redis_server.stop()
+    with pytest.raises(redis.ConnectionError):
+        frontier.lease()

@@ -1,0 +1,160 @@
+"""The shared per-site politeness against a real redis-server: each
+SharedPoliteness is one worker; the downloader's ``now`` is deliberately
+nonsense, because only the Redis clock counts."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from itertools import pairwise
+from typing import Any
+
+import pytest
+
+from tests.components import webrobot_crawler
+from tests.redisserver import RedisServer
+from webrobot.distributed.politeness import SharedPoliteness
+from webrobot.downloader import SiteDownloader
+
+SITE = "http://127.0.0.1:8000"
+OTHER = "http://127.0.0.1:8001"
+NOW = -1e9  # a monotonic clock of another machine: never used
+
+
+def worker(server: RedisServer, **kwargs: Any) -> SharedPoliteness:
+    return SharedPoliteness(server.client(), **kwargs)
+
+
+def start(politeness: SharedPoliteness, site: str = SITE, delay: float = 0.0) -> tuple[float, str]:
+    return politeness.reserve(site, delay, "download_delay", NOW)
+
+
+def test_starts_are_one_interval_apart_whichever_worker_asks(redis_server: RedisServer) -> None:
+    a, b = worker(redis_server), worker(redis_server)
+    assert start(a, delay=0.5) == (0.0, "download_delay")
+    a.finished(SITE)
+    wait, source = start(b, delay=0.5)
+    assert 0.3 < wait <= 0.5 and source == "download_delay"
+    assert start(b, delay=0.5)[0] == pytest.approx(wait, abs=0.05), "waiting records nothing"
+    assert start(b, site=OTHER, delay=0.5)[0] == 0.0, "another site, another clock"
+    b.set_robots_delay(SITE, 2.0, "crawl_delay")
+    wait, source = start(b, delay=0.5)
+    assert 1.8 < wait <= 2.0 and source == "crawl_delay", "this worker's Crawl-delay counts from a's start"
+
+
+def test_another_workers_requests_in_flight_hold_the_site(redis_server: RedisServer) -> None:
+    a, b = worker(redis_server), worker(redis_server, busy_poll=0.05)
+    assert start(a) == (0.0, "download_delay")
+    assert start(a) == (0.0, "download_delay"), "a's own slot decides a's concurrency"
+    assert start(b) == (0.05, "other_worker"), "ask again in b's polling interval"
+    a.finished(SITE)
+    assert start(b)[1] == "other_worker", "one of a's requests is still in flight"
+    a.finished(SITE)
+    assert start(b) == (0.0, "download_delay")
+    a.finished(SITE)  # more than it started: ignored
+    assert start(a) == (0.25, "other_worker")
+
+
+def test_throttled_answers_slow_every_worker_down(redis_server: RedisServer) -> None:
+    a = worker(redis_server, backoff_base=1.0, backoff_max=8.0, retry_after_max=60)
+    b = worker(redis_server)
+    assert start(a)[0] == 0.0
+    a.note_response(SITE, 503, 86400.0, NOW)  # Retry-After: a day, capped to a minute
+    a.finished(SITE)
+    wait, source = start(b)
+    assert 59 < wait <= 60 and source == "retry_after"
+    client = redis_server.client()
+    client.hdel(f"webrobot:politeness:{SITE}", "penalty")  # the minute is over
+    wait, source = start(b)
+    assert 0.8 < wait <= 1.0 and source == "backoff", "first strike: 1 s between starts"
+    client.hdel(f"webrobot:politeness:{SITE}", "last")  # and so is that second
+    assert start(b)[0] == 0.0
+    b.note_response(SITE, 429, None, NOW)  # second strike: 2 s between starts
+    b.finished(SITE)
+    wait, source = start(a)
+    assert 1.8 < wait <= 2.0 and source == "backoff"
+    for _ in range(10):
+        b.note_response(SITE, 503, None, NOW)
+    assert 7.8 < start(a)[0] <= 8.0, "capped"
+    a.note_response(SITE, 200, None, NOW)
+    assert start(b)[0] == 0.0, "a good answer to any worker resets the backoff"
+
+
+def test_concurrent_workers_never_overlap_and_keep_the_spacing(redis_server: RedisServer) -> None:
+    delay = 0.05
+    spans: list[tuple[float, float]] = []
+    lock = threading.Lock()
+
+    def crawl() -> None:
+        politeness = worker(redis_server, busy_poll=0.005)
+        for _ in range(6):
+            while (wait := start(politeness, delay=delay)[0]) > 0:
+                time.sleep(wait)
+            began = time.monotonic()
+            time.sleep(0.01)  # the download
+            ended = time.monotonic()
+            politeness.finished(SITE)
+            with lock:
+                spans.append((began, ended))
+
+    threads = [threading.Thread(target=crawl) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    spans.sort()
+    assert len(spans) == 18
+    assert all(b[0] >= a[1] for a, b in pairwise(spans)), "a download overlapped another worker's"
+    assert min(b[0] - a[0] for a, b in pairwise(spans)) >= delay - 0.003
+
+
+def test_a_dead_workers_hold_expires_and_a_live_one_is_renewed(redis_server: RedisServer) -> None:
+    async def test() -> None:
+        dead = worker(redis_server, hold_ttl=0.3)
+        alive = worker(redis_server, hold_ttl=0.3)
+        other = worker(redis_server)
+        dead.start()
+        alive.start()
+        assert start(dead)[0] == 0.0
+        dead._loop.stop()  # killed
+        assert start(alive, site=OTHER)[0] == 0.0
+        await asyncio.sleep(0.45)
+        assert start(other)[0] == 0.0, "the dead worker's hold expired"
+        assert start(other, site=OTHER)[1] == "other_worker", "the live worker's hold was renewed"
+        alive.close()
+        assert start(other, site=OTHER)[0] == 0.0, "closing lets its holds go"
+
+    asyncio.run(test())
+
+
+def test_site_state_expires_when_it_no_longer_matters(redis_server: RedisServer) -> None:
+    client = redis_server.client()
+    a = worker(redis_server)
+    start(a, delay=1.0)
+    assert 0 < client.pttl(f"webrobot:politeness:{SITE}") <= 601_000
+    assert 0 < client.pttl(f"webrobot:politeness:{SITE}:hold") <= 60_000
+    a.finished(SITE)
+    assert client.exists(f"webrobot:politeness:{SITE}:hold") == 0
+
+
+def test_without_redis_a_worker_keeps_its_own_politeness() -> None:
+    crawler = webrobot_crawler(WEBROBOT_REDIS_URL="redis://127.0.0.1:1/0")  # nothing listens there
+    crawler.stats.open_spider()
+    politeness = SharedPoliteness.from_crawler(crawler)
+    politeness.set_robots_delay(SITE, 5.0, "crawl_delay")
+    assert politeness.reserve(SITE, 1.0, "download_delay", 100.0)[0] == 0.0
+    assert politeness.reserve(SITE, 1.0, "download_delay", 101.0) == (4.0, "crawl_delay")
+    politeness.note_response(SITE, 200, None, 101.0)
+    politeness.finished(SITE)
+    assert crawler.stats.get_value("webrobot/redis/error_count") == 1, "then it stops asking"
+
+
+def test_the_downloader_uses_it_in_redis_mode_and_reports_finished_downloads(redis_server: RedisServer) -> None:
+    crawler = webrobot_crawler(WEBROBOT_REDIS_URL=redis_server.url)
+    crawler._apply_settings()
+    downloader = SiteDownloader(crawler)
+    assert isinstance(downloader.politeness, SharedPoliteness)
+    assert downloader._finished == downloader.politeness.finished
+    local = SiteDownloader(webrobot_crawler())
+    assert local._finished is None, "in-process politeness has no holds"

@@ -1,0 +1,284 @@
+"""The shared-crawl scheduler against a real redis-server, inside a running
+asyncio loop (so its polling really runs), with the engine reduced to what the
+scheduler reads from it: the set of requests in progress and the call that
+wakes it. Whole crawls are in test_distributed_crawl.py."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Coroutine
+from types import SimpleNamespace
+from typing import Any
+
+from scrapy import Request, Spider, signals
+from scrapy.exceptions import DontCloseSpider
+from scrapy.utils.test import get_crawler
+from twisted.python.failure import Failure
+
+from tests.redisserver import RedisServer
+from webrobot import settings as project_settings
+from webrobot import signals as webrobot_signals
+from webrobot.distributed.frontier import LeasedFrontier
+from webrobot.distributed.keys import CrawlKeys
+from webrobot.distributed.scheduler import RedisLeaseScheduler
+
+KEYS = CrawlKeys("webrobot:pages")
+
+
+class PagesSpider(Spider):
+    name = "pages"
+
+
+class EngineSlot:
+    def __init__(self) -> None:
+        self.inprogress: set[Request] = set()
+        self.nextcall = SimpleNamespace(schedule=self.wake)
+        self.wakeups = 0
+
+    def wake(self) -> None:
+        self.wakeups += 1
+
+
+def run(test: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    asyncio.run(test())
+
+
+async def until(condition: Callable[[], Any], timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "condition not met in time"
+        await asyncio.sleep(0.01)
+
+
+def make_scheduler(server: RedisServer, **overrides: Any) -> tuple[RedisLeaseScheduler, EngineSlot]:
+    settings = {k: getattr(project_settings, k) for k in dir(project_settings) if k.startswith("WEBROBOT_REDIS")}
+    settings.update(
+        WEBROBOT_REDIS_URL=server.url, WEBROBOT_REDIS_POLL_INTERVAL=0.02,
+        DUPEFILTER_CLASS="webrobot.distributed.dupefilter.RedisVisitedFilter", **overrides,
+    )  # fmt: skip
+    crawler = get_crawler(PagesSpider, settings)
+    crawler.stats.open_spider()
+    slot = EngineSlot()
+    crawler.engine = SimpleNamespace(_slot=slot)  # type: ignore[assignment]
+    scheduler = RedisLeaseScheduler.from_crawler(crawler)
+    scheduler.open(PagesSpider())
+    return scheduler, slot
+
+
+def idle_verdict(scheduler: RedisLeaseScheduler) -> str:
+    results = scheduler.crawler.signals.send_catch_log(
+        signals.spider_idle, spider=scheduler.spider, dont_log=DontCloseSpider
+    )
+    for _, result in results:
+        if isinstance(result, Failure) and result.check(DontCloseSpider):
+            return "wait"
+    return "close"
+
+
+def queue(scheduler: RedisLeaseScheduler) -> LeasedFrontier:
+    assert scheduler.queue is not None, "the scheduler did not join the crawl"
+    return scheduler.queue
+
+
+def stat(scheduler: RedisLeaseScheduler, key: str) -> Any:
+    return scheduler.crawler.stats.get_value(key, 0)
+
+
+def test_a_request_is_acknowledged_once_the_engine_is_done_with_it(redis_server: RedisServer) -> None:
+    async def scenario() -> None:
+        scheduler, engine = make_scheduler(redis_server)
+        assert scheduler.enqueue_request(Request("http://a/")) is True
+        assert scheduler.enqueue_request(Request("http://a/")) is False
+        assert scheduler.has_pending_requests() and len(scheduler) == 1
+        request = scheduler.next_request()
+        assert request is not None and request.url == "http://a/"
+        engine.inprogress.add(request)  # what ExecutionEngine._download does
+        assert scheduler.next_request() is None
+        await asyncio.sleep(0.1)
+        assert queue(scheduler).counts() == (0, 1), "leased while the engine works on it"
+        engine.inprogress.discard(request)
+        await until(lambda: queue(scheduler).counts() == (0, 0))
+        assert stat(scheduler, "webrobot/redis/lease/acked") == 1
+        assert stat(scheduler, "scheduler/enqueued/redis") == 1
+        assert stat(scheduler, "scheduler/dequeued/redis") == 1
+        assert stat(scheduler, "dupefilter/filtered") == 1
+        assert engine.wakeups > 0, "polling wakes the engine"
+        scheduler.close("finished")
+
+    run(scenario)
+
+
+def test_workers_wait_until_the_whole_crawl_is_done(redis_server: RedisServer) -> None:
+    async def scenario() -> None:
+        scheduler, _ = make_scheduler(redis_server, WEBROBOT_REDIS_IDLE_CLOSE=0.3)
+        other = LeasedFrontier(redis_server.client(), PagesSpider(), KEYS)  # another worker
+        scheduler.enqueue_request(Request("http://a/"))
+        assert idle_verdict(scheduler) == "wait", "a request is queued"
+        lease_id, _ = other.lease()  # type: ignore[misc]
+        assert idle_verdict(scheduler) == "wait", "another worker holds a lease"
+        other.ack([lease_id])
+        started = time.monotonic()
+        await until(lambda: idle_verdict(scheduler) == "close")
+        assert time.monotonic() - started >= 0.3, "done for WEBROBOT_REDIS_IDLE_CLOSE first"
+        scheduler.close("finished")
+
+    run(scenario)
+
+
+def test_idle_close_zero_waits_for_seeds_forever(redis_server: RedisServer) -> None:
+    async def scenario() -> None:
+        scheduler, _ = make_scheduler(redis_server, WEBROBOT_REDIS_IDLE_CLOSE=0)
+        await asyncio.sleep(0.1)
+        assert idle_verdict(scheduler) == "wait"
+        scheduler.close("shutdown")
+
+    run(scenario)
+
+
+def test_leases_are_renewed_while_a_request_waits(redis_server: RedisServer) -> None:
+    async def scenario() -> None:
+        scheduler, engine = make_scheduler(redis_server, WEBROBOT_REDIS_LEASE_TTL=0.3)
+        scheduler.enqueue_request(Request("http://a/"))
+        request = scheduler.next_request()
+        engine.inprogress.add(request)  # type: ignore[arg-type]
+        await asyncio.sleep(1.0)  # three TTLs
+        assert queue(scheduler).counts() == (0, 1), "renewed, not re-queued"
+        assert stat(scheduler, "webrobot/redis/lease/expired") == 0
+        scheduler.close("shutdown")
+
+    run(scenario)
+
+
+def test_closing_puts_unfinished_requests_back(redis_server: RedisServer) -> None:
+    async def scenario() -> None:
+        scheduler, engine = make_scheduler(redis_server)
+        scheduler.enqueue_request(Request("http://a/"))
+        engine.inprogress.add(scheduler.next_request())  # type: ignore[arg-type]
+        scheduler.close("shutdown")
+        frontier = LeasedFrontier(redis_server.client(), PagesSpider(), KEYS)
+        assert frontier.counts() == (1, 0)
+        assert stat(scheduler, "webrobot/redis/lease/released") == 1
+
+    run(scenario)
+
+
+def test_a_dead_workers_leases_come_back(redis_server: RedisServer) -> None:
+    async def scenario() -> None:
+        dead = LeasedFrontier(redis_server.client(), PagesSpider(), KEYS, lease_ttl=0.1)
+        dead.push(Request("http://a/"))
+        assert dead.lease() is not None  # ... and its worker is killed
+        scheduler, _ = make_scheduler(redis_server)
+        assert scheduler.next_request() is None
+        await until(scheduler.has_pending_requests)
+        request = scheduler.next_request()
+        assert request is not None and request.url == "http://a/"
+        assert stat(scheduler, "webrobot/redis/lease/expired") == 1
+        scheduler.close("finished")
+
+    run(scenario)
+
+
+def test_unserializable_requests_stay_local(redis_server: RedisServer) -> None:
+    async def scenario() -> None:
+        scheduler, _ = make_scheduler(redis_server)
+        def not_a_spider_method(response: Any) -> None:
+            pass
+
+        request = Request("http://a/x", callback=not_a_spider_method)
+        assert scheduler.enqueue_request(request) is True
+        assert stat(scheduler, "webrobot/redis/request/unserializable") == 1
+        assert queue(scheduler).counts() == (0, 0)
+        assert scheduler.has_pending_requests()
+        assert scheduler.next_request() is request
+        scheduler.close("finished")
+
+    run(scenario)
+
+
+def test_redis_going_away_is_survived(redis_server: RedisServer) -> None:
+    async def scenario() -> None:
+        scheduler, _ = make_scheduler(redis_server)
+        redis_server.stop()
+        assert scheduler.next_request() is None
+        assert scheduler.has_pending_requests() is False
+        request = Request("http://a/")
+        assert scheduler.enqueue_request(request) is True, "kept locally, not lost"
+        assert scheduler.next_request() is request
+        assert stat(scheduler, "webrobot/redis/error_count") >= 3
+        scheduler.close("finished")
+
+    run(scenario)
+
+
+
+
+def schedule_again(scheduler: RedisLeaseScheduler, engine: EngineSlot, request: Request, held: bool) -> None:
+    """What ExecutionEngine.crawl does with a request a downloader middleware
+    handed back: request_scheduled (where the robots middleware may hold it),
+    then the scheduler unless held; then the engine is done with the download."""
+    scheduler.crawler.signals.send_catch_log(signals.request_scheduled, request=request, spider=scheduler.spider)
+    if not held:
+        assert scheduler.enqueue_request(request) is True
+    engine.inprogress.discard(request)
+
+
+def test_a_request_handed_back_and_held_keeps_its_lease(redis_server: RedisServer) -> None:
+    async def scenario() -> None:
+        scheduler, engine = make_scheduler(redis_server, WEBROBOT_REDIS_LEASE_TTL=0.3)
+        scheduler.enqueue_request(Request("http://a/"))
+        request = scheduler.next_request()
+        assert request is not None
+        engine.inprogress.add(request)
+        schedule_again(scheduler, engine, request, held=True)  # robots.txt of a/ is being fetched
+        await asyncio.sleep(0.5)
+        assert queue(scheduler).counts() == (0, 1), "held: still leased (renewed), not acknowledged"
+        assert scheduler.next_request() is None and not scheduler.has_pending_requests()
+        assert idle_verdict(scheduler) == "wait"
+        schedule_again(scheduler, engine, request, held=False)  # released: the engine crawls it again
+        assert scheduler.has_pending_requests() and len(scheduler) == 1
+        await asyncio.sleep(0.1)
+        assert queue(scheduler).counts() == (0, 1), "back in this worker's hands, same lease"
+        assert scheduler.next_request() is request, "served from this worker, not through Redis"
+        engine.inprogress.add(request)
+        engine.inprogress.discard(request)  # downloaded and processed
+        await until(lambda: queue(scheduler).counts() == (0, 0))
+        assert stat(scheduler, "webrobot/redis/lease/acked") == 1
+        assert stat(scheduler, "webrobot/redis/lease/handed_back") == 1
+        assert stat(scheduler, "scheduler/enqueued/redis") == 1, "queued in Redis once"
+        scheduler.close("finished")
+
+    run(scenario)
+
+
+def test_a_held_request_that_is_refused_is_acknowledged(redis_server: RedisServer) -> None:
+    async def scenario() -> None:
+        scheduler, engine = make_scheduler(redis_server)
+        scheduler.enqueue_request(Request("http://a/private"))
+        request = scheduler.next_request()
+        engine.inprogress.add(request)  # type: ignore[arg-type]
+        schedule_again(scheduler, engine, request, held=True)  # type: ignore[arg-type]
+        await asyncio.sleep(0.1)
+        assert queue(scheduler).counts() == (0, 1)
+        scheduler.crawler.signals.send_catch_log(  # robots.txt disallows it
+            webrobot_signals.request_refused, request=request, reason="robots_txt", site="http://a:80"
+        )
+        await until(lambda: queue(scheduler).counts() == (0, 0))
+        assert stat(scheduler, "webrobot/redis/lease/acked") == 1
+        scheduler.close("finished")
+
+    run(scenario)
+
+
+def test_a_held_request_goes_back_to_the_frontier_when_the_worker_closes(redis_server: RedisServer) -> None:
+    async def scenario() -> None:
+        scheduler, engine = make_scheduler(redis_server)
+        scheduler.enqueue_request(Request("http://a/"))
+        request = scheduler.next_request()
+        engine.inprogress.add(request)  # type: ignore[arg-type]
+        schedule_again(scheduler, engine, request, held=True)  # type: ignore[arg-type]
+        scheduler.close("shutdown")
+        frontier = LeasedFrontier(redis_server.client(), PagesSpider(), KEYS)
+        assert frontier.counts() == (1, 0), "not acknowledged, not lost"
+
+    run(scenario)

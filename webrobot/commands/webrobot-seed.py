@@ -1,0 +1,105 @@
+# ruff: noqa: N999 - the module name is the command name
+"""``scrapy webrobot-seed SPIDER [URL ...] [--reset]``: seed, inspect or reset a
+shared crawl in Redis (``WEBROBOT_REDIS_URL``).
+
+The module name is the command name (Scrapy's rule), hence the hyphen.
+"""
+
+from __future__ import annotations
+
+import sys
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import redis
+from scrapy.commands import ScrapyCommand
+from scrapy.crawler import Crawler
+from scrapy.exceptions import UsageError
+from scrapy.spiderloader import get_spider_loader
+from scrapy.utils.misc import build_from_crawler, load_object
+
+from webrobot.config import ConfigError, check_url
+from webrobot.distributed.crawlstate import crawl_status, reset_crawl, seed_crawl
+from webrobot.distributed.dupefilter import RedisVisitedFilter
+from webrobot.distributed.frontier import LeasedFrontier
+from webrobot.distributed.keys import CrawlKeys, redis_from_settings, safe_url
+
+if TYPE_CHECKING:
+    import argparse
+
+
+def _fail(message: str, code: int) -> int:
+    print(f"webrobot-seed: {message}", file=sys.stderr)
+    return code
+
+
+class Command(ScrapyCommand):
+    requires_project = True
+    requires_crawler_process = False
+    default_settings: ClassVar[dict[str, Any]] = {"LOG_ENABLED": False}
+
+    def syntax(self) -> str:
+        return "SPIDER [URL ...] [--reset]"
+
+    def short_desc(self) -> str:
+        return "Seed, inspect or reset a shared crawl in Redis (WEBROBOT_REDIS_URL)"
+
+    def long_desc(self) -> str:
+        return (
+            "Queue URLs (depth 0, unless already visited) in the shared frontier of SPIDER's "
+            "crawl in Redis, after deleting the whole crawl with --reset; then print what the "
+            "crawl holds. Without URLs it only prints (or resets). Workers: "
+            "scrapy crawl SPIDER -s WEBROBOT_REDIS_URL=... with the same settings."
+        )
+
+    def add_options(self, parser: argparse.ArgumentParser) -> None:
+        super().add_options(parser)
+        parser.add_argument(
+            "--reset", action="store_true",
+            help="delete the crawl's frontier, leases and visited set first",
+        )  # fmt: skip
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        if not args:
+            raise UsageError("name the spider whose crawl to seed")
+        self.exitcode = self._run(args[0], args[1:], opts.reset)
+
+    def _run(self, spider_name: str, raw_urls: list[str], reset: bool) -> int:
+        assert self.settings is not None
+        loader = get_spider_loader(self.settings)
+        try:
+            spidercls = loader.load(spider_name)
+        except KeyError as exc:
+            return _fail(f"{exc.args[0]} (known spiders: {', '.join(sorted(loader.list()))})", 2)
+        try:
+            urls = [check_url(url, "webrobot-seed arguments", "URL") for url in raw_urls]
+        except ConfigError as exc:
+            return _fail(str(exc), 2)
+        crawler = Crawler(spidercls, self.settings)  # applies the spider's (site config's) settings
+        settings = crawler.settings
+        if not (settings.get("WEBROBOT_REDIS_URL") or "").strip():
+            return _fail("WEBROBOT_REDIS_URL is empty: pass -s WEBROBOT_REDIS_URL=redis://HOST:PORT/DB", 2)
+        crawler.request_fingerprinter = build_from_crawler(
+            load_object(settings["REQUEST_FINGERPRINTER_CLASS"]), crawler
+        )
+        keys = CrawlKeys.from_settings(settings, spidercls.name)
+        where = f"{keys.prefix} at {safe_url(settings['WEBROBOT_REDIS_URL'])}"
+        server = redis_from_settings(settings)
+        try:
+            server.ping()
+            if reset:
+                print(f"Reset {where}: deleted {reset_crawl(server, keys)} keys")
+            visited = RedisVisitedFilter(crawler)
+            visited.open()
+            # Seeds have no callback (the spider's parse), so no spider instance is needed.
+            frontier = LeasedFrontier(server, SimpleNamespace(name=spidercls.name), keys)  # type: ignore[arg-type]
+            if urls:
+                queued = seed_crawl(frontier, visited, urls)
+                print(f"Seeded {where}: {queued} of {len(urls)} URLs queued (the others were visited or queued already)")
+            print(f"Crawl {where}: {crawl_status(frontier, visited)}")
+            visited.close()
+        except (redis.RedisError, ValueError) as exc:
+            return _fail(f"cannot use {where}: {exc}", 1)
+        finally:
+            server.close()
+        return 0

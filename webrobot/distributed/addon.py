@@ -1,0 +1,56 @@
+"""The switch: with ``WEBROBOT_REDIS_URL`` set, a crawl's frontier and visited-URL
+set live in Redis, so every worker started with the same settings shares them.
+Empty (the default), this add-on changes nothing and everything stays in-process.
+
+It replaces the components at the project's priority rather than Scrapy's
+``"addon"`` priority, because webrobot's own defaults (``settings.py``) are
+project settings and an add-on's priority is lower; a component that a site
+config or ``-s`` sets explicitly (spider or command-line priority) still wins.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from scrapy.settings import SETTINGS_PRIORITIES
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from scrapy.settings import BaseSettings
+    from typing_extensions import Self
+
+#: Setting -> the Redis-backed component used when WEBROBOT_REDIS_URL is set.
+REDIS_COMPONENTS: dict[str, object] = {
+    "SCHEDULER": "webrobot.distributed.scheduler.RedisLeaseScheduler",
+    "DUPEFILTER_CLASS": "webrobot.distributed.dupefilter.RedisVisitedFilter",
+    "WEBROBOT_ROBOTS_CACHE_CLASS": "webrobot.distributed.robotscache.RedisRobotsCache",
+    "WEBROBOT_POLITENESS_CLASS": "webrobot.distributed.politeness.SharedPoliteness",
+    "WEBROBOT_CONTENT_INDEX_CLASS": "webrobot.distributed.contentdupes.RedisContentDupes",
+    "WEBROBOT_PAGE_BUDGET_CLASS": "webrobot.distributed.budget.RedisPageBudget",
+    # New requests of a site being decided go to the shared frontier, not this worker's memory.
+    "WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS": False,
+}
+
+
+def redis_enabled(settings: BaseSettings) -> bool:
+    return bool((settings.get("WEBROBOT_REDIS_URL") or "").strip())
+
+
+def apply_redis_components(settings: BaseSettings) -> None:
+    project = SETTINGS_PRIORITIES["project"]
+    for name, component in REDIS_COMPONENTS.items():
+        if (settings.getpriority(name) or 0) <= project:
+            settings.set(name, component, priority="project")
+
+
+class RedisCrawl:
+    def __init__(self, crawler: Crawler) -> None:
+        self.crawler = crawler
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler)
+
+    def update_settings(self, settings: BaseSettings) -> None:
+        if redis_enabled(settings):
+            apply_redis_components(settings)

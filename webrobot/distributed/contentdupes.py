@@ -1,0 +1,150 @@
+"""Content fingerprints shared by every worker: ``WEBROBOT_CONTENT_INDEX_CLASS`` in Redis mode.
+
+:class:`webrobot.contentdupes.ContentDupes` keeps, per crawl, the contents
+whose item was kept and those whose links were followed. In one process
+that is memory; with several workers each would keep its own, and two workers
+that fetch two copies of a page would both emit an item. Here both live in
+Redis and each verdict is one Lua script, so exactly one worker keeps the
+first copy of a content (whichever asks first) and the others drop theirs.
+
+Each content is recorded with the URL that first had it:
+``<crawl>:content:kept:<bucket>`` and ``<crawl>:content:followed:<bucket>``
+are hashes of *content digest -> URL digest*, both 64-bit integers (the
+fingerprint cut as in :mod:`.digests`, ``WEBROBOT_REDIS_CONTENT_BUCKET_BITS``
+buckets; the URL hashed with BLAKE2b). A page is a duplicate when its content
+was recorded for *another* URL. The same URL fetched again is not a duplicate
+of itself: that happens only when its worker died before acknowledging it,
+and the worker that fetches it again must emit its item and follow its links,
+or they would be lost with the dead worker (which may not have written its
+item or queued its links). So an item is emitted once per page, or twice when
+its first worker was killed with it in flight, like the download itself.
+
+The URLs themselves are not kept (messages say "an earlier page"); nothing is
+saved to ``JOBDIR`` (Redis keeps it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+import redis
+from scrapy import signals
+
+from webrobot.contentdupes import ContentDupes, Verdict, fingerprint_mode
+from webrobot.distributed.digests import RedisDigestSet
+from webrobot.distributed.dupefilter import crawl_spider_name
+from webrobot.distributed.keys import CrawlKeys, redis_from_settings
+from webrobot.fingerprints import fingerprint_key
+from webrobot.seenstore import Seen
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from scrapy import Spider
+    from scrapy.crawler import Crawler
+
+logger = logging.getLogger(__name__)
+
+# KEYS: bucket   ARGV: content member, URL member   -> 0 first (recorded) or same URL, 1 duplicate
+_FIRST = """
+local first = redis.call('HGET', KEYS[1], ARGV[1])
+if not first then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+  return 0
+end
+if first == ARGV[2] then return 0 end
+return 1
+"""
+
+
+#: Where a duplicate's first copy was, in messages ("same content as ...").
+EARLIER_PAGE = "an earlier page (the shared content index keeps no URLs)"
+
+
+def url_member(url: str) -> int:
+    """A URL as a signed 64-bit integer (the value stored with its content)."""
+    return int.from_bytes(hashlib.blake2b(url.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "big", signed=True)
+
+
+class RedisFirstSeen:
+    """Contents and the URL that first had each, in Redis (see module doc)."""
+
+    store = None  # no in-process store (ContentDupes looks for a Bloom store here)
+
+    def __init__(
+        self, server: redis.Redis, prefix: str, bucket_bits: int,
+        on_error: Callable[[Exception], None] | None = None,
+    ) -> None:  # fmt: skip
+        self.digests = RedisDigestSet(server, prefix, bucket_bits)
+        self.on_error = on_error
+        self._first = server.register_script(_FIRST)
+
+    def first(self, key: bytes, url: str) -> bool:
+        """True if ``key`` is new (recorded with ``url``) or was recorded with ``url``.
+        If Redis fails (with ``on_error``): True, a copy kept beats a page lost."""
+        bucket, member = self.digests.slot(key)
+        try:
+            return not self._first(keys=[bucket], args=[member, url_member(url)])
+        except redis.RedisError as exc:
+            if self.on_error is None:
+                raise
+            self.on_error(exc)
+            return True
+
+    def check(self, key: bytes, url: str) -> Seen | None:
+        """:meth:`webrobot.seenstore.FirstSeenIndex.check`'s interface; the first
+        URL is not kept, so messages name it this way."""
+        return None if self.first(key, url) else Seen(EARLIER_PAGE)
+
+    def __len__(self) -> int:
+        """Contents recorded (scans the buckets: for stats at close)."""
+        buckets = self.digests.keys()
+        if not buckets:
+            return 0
+        pipe = self.digests.server.pipeline(transaction=False)
+        for bucket in buckets:
+            pipe.hlen(bucket)
+        return sum(pipe.execute())
+
+
+class RedisContentDupes(ContentDupes):
+    def __init__(self, crawler: Crawler) -> None:
+        # Not ContentDupes.__init__: no in-process stores, no JOBDIR checkpoints.
+        settings = crawler.settings
+        self.crawler = crawler
+        self.mode = fingerprint_mode(settings)
+        keys = CrawlKeys.from_settings(settings, crawl_spider_name(crawler))
+        self.server = redis_from_settings(settings)
+        bits = settings.getint("WEBROBOT_REDIS_CONTENT_BUCKET_BITS")
+        kept = RedisFirstSeen(self.server, f"{keys.content}:kept", bits, self._redis_error)
+        self.index = kept  # type: ignore[assignment]
+        self.shared_followed = RedisFirstSeen(self.server, f"{keys.content}:followed", bits, self._redis_error)
+        self._announced_links = False
+        self.pipeline_attached = False
+        self._verdicts: dict[int, tuple[Any, Verdict]] = {}
+        self._announced = False
+        self._closed = False
+        self._warned = False
+        crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
+
+    def _first_to_follow(self, fingerprint: str, url: str) -> bool:
+        return self.shared_followed.first(fingerprint_key(fingerprint), url)
+
+    def spider_opened(self, spider: Spider) -> None:
+        pass
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self._verdicts.clear()
+        self.server.close()
+
+    def _redis_error(self, exc: Exception) -> None:
+        if self.crawler.stats is not None:
+            self.crawler.stats.inc_value("webrobot/redis/error_count")
+        log = logger.debug if self._warned else logger.warning
+        self._warned = True
+        log("Redis error in the shared content index (the page counts as new): %s", exc)

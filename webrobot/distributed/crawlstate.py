@@ -1,0 +1,58 @@
+"""A shared crawl's state as a whole: what is in it, adding seeds, starting over.
+
+Used by ``scrapy webrobot-seed`` (and tests); the workers use the scheduler.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from scrapy import Request
+
+if TYPE_CHECKING:
+    import redis
+
+    from webrobot.distributed.dupefilter import RedisVisitedFilter
+    from webrobot.distributed.frontier import LeasedFrontier
+    from webrobot.distributed.keys import CrawlKeys
+
+
+@dataclass
+class CrawlStatus:
+    queued: int
+    leased: int
+    visited: int
+    dead: int
+
+    def __str__(self) -> str:
+        return (
+            f"{self.queued} requests queued, {self.leased} leased, "
+            f"{self.visited} URLs visited, {self.dead} set aside"
+        )
+
+
+def crawl_status(frontier: LeasedFrontier, visited: RedisVisitedFilter) -> CrawlStatus:
+    queued, leased = frontier.counts()
+    dead = int(frontier.server.llen(frontier.keys.dead))
+    return CrawlStatus(queued, leased, len(visited.digests), dead)
+
+
+def reset_crawl(server: redis.Redis, keys: CrawlKeys) -> int:
+    """Delete every key of the crawl; returns how many there were."""
+    found = list(server.scan_iter(match=keys.pattern(), count=1000))
+    deleted = 0
+    for start in range(0, len(found), 1000):
+        deleted += int(server.delete(*found[start : start + 1000]))
+    return deleted
+
+
+def seed_crawl(frontier: LeasedFrontier, visited: RedisVisitedFilter, urls: list[str]) -> int:
+    """Queue a start request (depth 0, the spider's default callback) per URL
+    not visited yet; returns how many were queued."""
+    queued = 0
+    for url in urls:
+        request = Request(url)
+        slot = visited.visited_slot(request)
+        queued += frontier.add(frontier.encode(request), request.priority, slot)
+    return queued

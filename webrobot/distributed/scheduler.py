@@ -1,0 +1,431 @@
+"""The scheduler of a shared crawl: scrapy-redis's ``Scheduler`` with leases,
+atomic visited-and-queue, and a definition of "done" for many workers.
+
+What differs from ``scrapy_redis.scheduler.Scheduler`` 0.9.1, and why:
+
+* **Leases.** Its ``next_request`` pops (deletes) a request from Redis, so a
+  worker killed with requests in hand loses them. Here ``next_request`` takes
+  a lease (:class:`~webrobot.distributed.frontier.LeasedFrontier`), renewed
+  every third of ``WEBROBOT_REDIS_LEASE_TTL`` while the worker holds the
+  request, and acknowledged when Scrapy's engine is *done* with it: downloaded,
+  its response processed by the spider (so the links it found are queued), or
+  its failure handled, or its redirect or retry queued. No Scrapy signal marks
+  that moment (``response_received`` comes before the spider, errors and
+  redirects have none), so the scheduler compares the requests it leased with
+  the engine's in-progress set, which the engine empties exactly then
+  (``ExecutionEngine._slot.inprogress``: private, present in Scrapy 2.13 to
+  2.19; checked at open). Acknowledging lags by at most
+  ``WEBROBOT_REDIS_POLL_INTERVAL``.
+* **Atomic visited-and-queue.** It asks the dupefilter, then pushes: a worker
+  dying in between leaves a URL marked visited but never queued. Here one Lua
+  script does both (when the dupefilter is :class:`.RedisVisitedFilter`).
+* **Nothing is flushed** on close or start (``SCHEDULER_PERSIST`` and
+  ``SCHEDULER_FLUSH_ON_START`` are ignored): with several workers, the first
+  to stop would delete the others' crawl. ``webrobot-seed --reset`` does it.
+* **Done means done for everyone.** A worker with nothing to do does not
+  close while the frontier holds requests or any worker holds a lease; it
+  closes when the crawl has had neither for ``WEBROBOT_REDIS_IDLE_CLOSE``
+  seconds (0: never, wait for seeds). It does not use scrapy-redis's blocking
+  pop (which stalls the reactor) or its ``RedisSpider`` idle loop.
+* **Polling.** Scrapy 2.19's engine asks an idle scheduler again only every
+  5 s (its heartbeat); other workers add requests at any time, so every
+  ``WEBROBOT_REDIS_POLL_INTERVAL`` the scheduler renews leases, re-queues
+  expired ones and wakes the engine (``ExecutionEngine._slot.nextcall``).
+* **A leased request handed back stays leased.** A downloader middleware
+  may hand a request back to the engine unchanged (the robots.txt middleware
+  does, for a request whose site's robots.txt is still being fetched, and then
+  holds it until the site is decided). Acknowledged then, the request would
+  live only in this worker's memory and be lost if it died. Here a leased
+  request the engine schedules again (``request_scheduled``) keeps its lease
+  (renewed) while it is held; when it comes back to the scheduler it is
+  served from this worker under the same lease (not through Redis: it was
+  counted visited already), and a held request that is refused
+  (``webrobot.signals.request_refused``) or dropped is acknowledged.
+* **The crawl report** counts a request out of this worker's frontier once
+  it is in the shared one (a worker's report describes what it fetched; the
+  shared frontier's size is ``webrobot-seed``'s status line).
+* Stats without the ``spider=`` argument Scrapy 2.19 deprecates.
+* Requests that cannot be serialized (a callback that is not a spider method,
+  objects pickle refuses in ``meta``) stay in a local queue, with a warning,
+  instead of failing.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections import deque
+from time import monotonic
+from typing import TYPE_CHECKING, Any
+
+import redis
+from scrapy import signals
+from scrapy.exceptions import CloseSpider, DontCloseSpider
+from scrapy.utils.asyncio import create_looping_call
+from scrapy.utils.misc import build_from_crawler, load_object
+from scrapy_redis.scheduler import Scheduler
+
+from webrobot import signals as webrobot_signals
+from webrobot.distributed.dupefilter import crawl_spider_name
+from webrobot.distributed.frontier import (
+    SERIALIZE_ERRORS,
+    LeasedFrontier,
+    new_worker_id,
+)
+from webrobot.distributed.keys import CrawlKeys, redis_from_settings, safe_url
+from webrobot.report.collector import FRONTIER_KEY, ReportCollector, collector_wanted
+
+if TYPE_CHECKING:
+    from scrapy import Request, Spider
+    from scrapy.crawler import Crawler
+    from scrapy.settings import BaseSettings
+    from typing_extensions import Self
+
+logger = logging.getLogger(__name__)
+
+STATS = "webrobot/redis/"
+
+
+class RedisLeaseScheduler(Scheduler):
+    def __init__(self, crawler: Crawler) -> None:
+        settings = crawler.settings
+        self.crawler = crawler
+        self.keys = CrawlKeys.from_settings(settings, crawl_spider_name(crawler))
+        self.redis_url = safe_url(settings.get("WEBROBOT_REDIS_URL") or "")
+        serializer: Any = settings.get("SCHEDULER_SERIALIZER")
+        if isinstance(serializer, str):
+            serializer = importlib.import_module(serializer)
+        super().__init__(
+            redis_from_settings(settings),
+            persist=True,
+            queue_key=self.keys.frontier,
+            queue_cls=f"{LeasedFrontier.__module__}.{LeasedFrontier.__qualname__}",
+            dupefilter=build_from_crawler(load_object(settings["DUPEFILTER_CLASS"]), crawler),
+            serializer=serializer,
+        )
+        self.stats = crawler.stats
+        self.lease_ttl = settings.getfloat("WEBROBOT_REDIS_LEASE_TTL")
+        if self.lease_ttl <= 0:
+            raise ValueError(f"WEBROBOT_REDIS_LEASE_TTL must be positive, got {self.lease_ttl}")
+        self.max_expiries = settings.getint("WEBROBOT_REDIS_MAX_LEASE_EXPIRIES")
+        # Leases are renewed every third of their TTL, so poll at least that often.
+        self.poll_interval = min(
+            max(settings.getfloat("WEBROBOT_REDIS_POLL_INTERVAL"), 0.01), self.lease_ttl / 3
+        )
+        self.idle_close = settings.getfloat("WEBROBOT_REDIS_IDLE_CLOSE")
+        self.worker_id = new_worker_id()
+        self._report = ReportCollector.of(crawler) if collector_wanted(settings) else None
+        self.queue: LeasedFrontier | None = None  # type: ignore[assignment]
+        self._outstanding: dict[str, Request] = {}  # lease id -> request given to the engine
+        self._lease_of: dict[int, str] = {}  # id(request) -> lease id, for _outstanding
+        self._parked: set[str] = set()  # leases of requests handed back to the engine
+        self._mine: deque[Request] = deque()  # leased requests back in the scheduler
+        self._local: deque[Request] = deque()  # requests that could not go to Redis
+        self._next_renewal = 0.0
+        self._done_since: float | None = None
+        self._warned: set[str] = set()
+        self._loop: Any = None
+        if not hasattr(self.df, "visited_slot"):
+            logger.warning(
+                "DUPEFILTER_CLASS %s is not RedisVisitedFilter: the visited-URL set is not "
+                "shared atomically with the frontier", type(self.df).__name__,
+            )  # fmt: skip
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler)
+
+    @classmethod
+    def from_settings(cls, settings: BaseSettings) -> Self:
+        raise TypeError("RedisLeaseScheduler needs a crawler: build it with from_crawler()")
+
+    # -- life cycle --------------------------------------------------------
+    def open(self, spider: Spider) -> None:
+        self.spider = spider
+        if self._engine_in_progress() is None:
+            raise RuntimeError(
+                "RedisLeaseScheduler needs Scrapy's ExecutionEngine._slot.inprogress "
+                "(Scrapy 2.13-2.19) to know when a leased request is done"
+            )
+        try:
+            self.server.ping()
+            self.df.open()
+            queue = LeasedFrontier(
+                self.server, spider, self.keys, self.serializer,
+                lease_ttl=self.lease_ttl, max_expiries=self.max_expiries,
+                worker_id=self.worker_id,
+            )  # fmt: skip
+            queued, leased = queue.counts()
+        except (redis.RedisError, ValueError) as exc:
+            logger.error("Cannot join the shared crawl at %s: %s", self.redis_url, exc)
+            self.stats.set_value(STATS + "error", str(exc))
+            # Raised here, Scrapy 2.19 would skip opening the scraper and then fail
+            # closing it (a traceback); from spider_opened the spider closes cleanly.
+            self.crawler.signals.connect(self._refuse_to_start, signal=signals.spider_opened)
+            return
+        self.queue = queue
+        self.stats.set_value(STATS + "worker", self.worker_id)
+        logger.info(
+            "Joined the shared crawl %s at %s as worker %s: %d requests queued, %d leased",
+            self.keys.prefix, self.redis_url, self.worker_id, queued, leased,
+        )  # fmt: skip
+        self.crawler.signals.connect(self._spider_idle, signal=signals.spider_idle)
+        self.crawler.signals.connect(self._request_scheduled, signal=signals.request_scheduled)
+        self.crawler.signals.connect(self._request_gone, signal=signals.request_dropped)
+        self.crawler.signals.connect(self._request_gone, signal=webrobot_signals.request_refused)
+        self._loop = create_looping_call(self._tick)
+        self._loop.start(self.poll_interval, now=False)
+
+    def _refuse_to_start(self, spider: Spider) -> None:
+        raise CloseSpider("redis_unavailable")
+
+    def close(self, reason: str) -> None:
+        if self._loop is not None and self._loop.running:
+            self._loop.stop()
+        if self.queue is not None:
+            try:
+                self._acknowledge_finished()
+                if self._outstanding:
+                    released = self.queue.release(list(self._outstanding))
+                    self._inc("lease/released", released)
+                    logger.info("Put %d unfinished requests back into the shared frontier", released)
+                    self._forget_all()
+                queued, leased = self.queue.counts()
+                logger.info(
+                    "Left the shared crawl %s (%s): %d requests queued, %d leased",
+                    self.keys.prefix, reason, queued, leased,
+                )  # fmt: skip
+            except redis.RedisError as exc:
+                logger.error("Redis error while leaving the shared crawl: %s", exc)
+        if self._local:
+            logger.warning("%d requests that were never shared are dropped", len(self._local))
+        self.df.close(reason)
+        self.server.close()
+
+    # -- Scrapy's scheduler interface --------------------------------------
+    def __len__(self) -> int:
+        queued = len(self.queue) if self.queue is not None else 0
+        return len(self._mine) + len(self._local) + queued
+
+    def has_pending_requests(self) -> bool:
+        if self._mine or self._local:
+            return True
+        if self.queue is None:
+            return False
+        try:
+            return len(self.queue) > 0
+        except redis.RedisError as exc:
+            self._redis_error(exc)
+            return False
+
+    def enqueue_request(self, request: Request) -> bool:
+        if self.queue is None:
+            return False
+        lease_id = self._lease_of.get(id(request))
+        if lease_id is not None:  # leased, handed back by a middleware: still ours
+            self._mine.append(request)
+            self._inc("lease/handed_back")
+            return True
+        visited: tuple[str, int] | None = None
+        # The crawl report's mark that the request is in *this worker's* frontier
+        # stays out of the shared copy (another worker would count it leaving).
+        in_report = request.meta.pop(FRONTIER_KEY, None)
+        try:
+            data = self.queue.encode(request)
+            if not request.dont_filter:
+                visited_slot = getattr(self.df, "visited_slot", None)
+                if visited_slot is not None:
+                    visited = visited_slot(request)
+                elif self.df.request_seen(request):
+                    self.df.log(request, self.spider)
+                    return False
+            added = self.queue.add(data, request.priority, visited)
+        except SERIALIZE_ERRORS as exc:
+            return self._keep_local(request, "unserializable", f"cannot be serialized ({exc})")
+        except redis.RedisError as exc:
+            self._redis_error(exc)
+            return self._keep_local(request, "unqueued", f"could not be queued in Redis ({exc})")
+        finally:
+            if in_report is not None:
+                request.meta[FRONTIER_KEY] = in_report
+        if not added:
+            self.df.log(request, self.spider)
+            return False
+        if self._report is not None:
+            self._report.left_scheduler(request)  # now in the shared frontier
+        self._inc("scheduler/enqueued", prefix="")
+        self._inc("scheduler/enqueued/redis", prefix="")
+        return True
+
+    def next_request(self) -> Request | None:
+        if self._mine:
+            request = self._mine.popleft()
+            self._parked.discard(self._lease_of.get(id(request), ""))
+            self._inc("scheduler/dequeued", prefix="")
+            return request
+        if self._local:
+            self._inc("scheduler/dequeued", prefix="")
+            self._inc("scheduler/dequeued/memory", prefix="")
+            return self._local.popleft()
+        if self.queue is None:
+            return None
+        try:
+            self._acknowledge_finished()
+            leased = self.queue.lease()
+        except redis.RedisError as exc:
+            self._redis_error(exc)
+            return None
+        if leased is None:
+            return None
+        lease_id, request = leased
+        if not self._outstanding:
+            self._next_renewal = monotonic() + self.lease_ttl / 3
+        self._outstanding[lease_id] = request
+        self._lease_of[id(request)] = lease_id
+        self._inc("scheduler/dequeued", prefix="")
+        self._inc("scheduler/dequeued/redis", prefix="")
+        return request
+
+    # -- leases --------------------------------------------------------------
+    def _engine_in_progress(self) -> set[Request] | None:
+        slot = getattr(self.crawler.engine, "_slot", None)
+        inprogress = getattr(slot, "inprogress", None)
+        return inprogress if isinstance(inprogress, set) else None
+
+    def _acknowledge_finished(self) -> None:
+        """Acknowledge the leases of requests the engine is done with."""
+        if not self._outstanding or self.queue is None:
+            return
+        inprogress = self._engine_in_progress()
+        if inprogress is None:
+            return
+        waiting = {id(request) for request in self._mine}
+        done = [
+            lid for lid, request in self._outstanding.items()
+            if request not in inprogress and lid not in self._parked and id(request) not in waiting
+        ]  # fmt: skip
+        if not done:
+            return
+        held = self.queue.ack(done)
+        for lease_id in done:
+            self._forget(lease_id)
+        self._inc("lease/acked", held)
+        if held < len(done):
+            self._inc("lease/lost", len(done) - held)
+            self._warn_once(
+                "lost", "%d requests were finished after their lease expired (another worker "
+                "may fetch them again): raise WEBROBOT_REDIS_LEASE_TTL if the reactor is often "
+                "blocked that long", len(done) - held,
+            )  # fmt: skip
+
+    def _tick(self) -> None:
+        """Every poll interval: acknowledge, renew, re-queue expired leases, wake the engine."""
+        if self.queue is None:
+            return
+        try:
+            self._acknowledge_finished()
+            if self._outstanding and monotonic() >= self._next_renewal:
+                self._next_renewal = monotonic() + self.lease_ttl / 3
+                missing = self.queue.renew(list(self._outstanding))
+                if missing:
+                    self._inc("lease/lost", len(missing))
+                    self._warn_once(
+                        "renew", "%d leases expired before they were renewed: another worker "
+                        "may fetch those requests too", len(missing),
+                    )  # fmt: skip
+            requeued, dead = self.queue.reclaim_expired()
+            if requeued:
+                self._inc("lease/expired", requeued)
+                logger.info("Re-queued %d requests whose lease expired (a worker stopped)", requeued)
+            for data in dead:
+                self._inc("lease/dead")
+                logger.warning(
+                    "Setting aside %s: its lease expired %d times (every worker that took it "
+                    "stopped); it stays in %s", self._describe(data), data[0], self.keys.dead,
+                )  # fmt: skip
+        except redis.RedisError as exc:
+            self._redis_error(exc)
+        self._wake_engine()
+
+    def _forget(self, lease_id: str) -> None:
+        request = self._outstanding.pop(lease_id)
+        self._lease_of.pop(id(request), None)
+        self._parked.discard(lease_id)
+
+    def _forget_all(self) -> None:
+        self._outstanding.clear()
+        self._lease_of.clear()
+        self._parked.clear()
+        self._mine.clear()
+
+    def _request_scheduled(self, request: Request) -> None:
+        """A leased request handed back to the engine: keep its lease until it
+        is scheduled again and done, or refused."""
+        lease_id = self._lease_of.get(id(request))
+        if lease_id is not None:
+            self._parked.add(lease_id)
+
+    def _request_gone(self, request: Request, **kwargs: Any) -> None:
+        """Refused or dropped: a held request is done (acknowledged at the next poll)."""
+        lease_id = self._lease_of.get(id(request))
+        if lease_id is not None:
+            self._parked.discard(lease_id)
+
+    def _wake_engine(self) -> None:
+        slot = getattr(self.crawler.engine, "_slot", None)
+        nextcall = getattr(slot, "nextcall", None)
+        if nextcall is not None:
+            nextcall.schedule()
+
+    def _spider_idle(self, spider: Spider) -> None:
+        """This worker has nothing to do: close only when the whole crawl is done."""
+        if self.queue is None:
+            return
+        try:
+            self._acknowledge_finished()
+            queued, leased = self.queue.counts()
+        except redis.RedisError as exc:
+            self._redis_error(exc)
+            raise DontCloseSpider from None
+        if queued or leased or self._outstanding or self._mine or self._local:
+            self._done_since = None
+            raise DontCloseSpider
+        if self.idle_close <= 0:
+            raise DontCloseSpider  # wait for more seeds, forever
+        now = monotonic()
+        if self._done_since is None:
+            self._done_since = now
+        if now - self._done_since < self.idle_close:
+            raise DontCloseSpider
+        logger.info(
+            "The shared crawl %s is done: nothing queued or leased for %.1f s",
+            self.keys.prefix, now - self._done_since,
+        )  # fmt: skip
+
+    # -- helpers -------------------------------------------------------------
+    def _keep_local(self, request: Request, reason: str, why: str) -> bool:
+        self._inc(f"request/{reason}")
+        self._warn_once(reason, "%s %s: kept in this worker only", request, why)
+        self._local.append(request)
+        self._inc("scheduler/enqueued", prefix="")
+        self._inc("scheduler/enqueued/memory", prefix="")
+        return True
+
+    def _describe(self, data: bytes) -> str:
+        try:
+            return str(self.queue.decode(data)) if self.queue is not None else "a request"
+        except Exception:  # noqa: BLE001 - only for a log line
+            return "an undecodable request"
+
+    def _redis_error(self, exc: Exception) -> None:
+        self._inc("error_count")
+        self._warn_once("redis", "Redis error (counted in webrobot/redis/error_count): %s", exc)
+
+    def _warn_once(self, key: str, msg: str, *args: Any) -> None:
+        level = logging.DEBUG if key in self._warned else logging.WARNING
+        self._warned.add(key)
+        logger.log(level, msg, *args)
+
+    def _inc(self, key: str, count: int = 1, prefix: str = STATS) -> None:
+        if count and self.stats is not None:
+            self.stats.inc_value(prefix + key, count)
