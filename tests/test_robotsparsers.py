@@ -189,3 +189,10 @@ def test_one_parser_answers_each_agent_by_its_own_group() -> None:
     for i in range(1000):
         assert rules.allowed("http://x/s", f"Mozilla/{i}") is False
     assert len(rules._selected) <= 64
+
+
+def test_first_match_decodes_escapes_but_keeps_slashes_and_stray_percents() -> None:
+    rules = FirstMatchRules("User-agent: *\nDisallow: /a b/%zz%2f%\n")
+    assert rules.allowed("http://x/a%20b/%zz%2F%", "bot") is False
+    assert rules.allowed("http://x/a%20b/%zz/%", "bot") is True, "%2F only matches %2F"
+    assert rules.allowed("http://x/a%20b/%25zz%2F%", "bot") is False, "%25 is a percent sign"

@@ -326,24 +326,17 @@ def _draft_normalise(path: str) -> bytes:
     """Decode ``%XX`` escapes except ``%2F``, which stays (upper case) so that
     it only matches itself; compare as bytes, so case-sensitive."""
     data = path.encode("utf-8", errors="surrogateescape")
-    out = bytearray()
-    i = 0
-    while i < len(data):
-        if data[i] == 0x25 and _is_hex(data[i + 1 : i + 3]):
-            byte = int(data[i + 1 : i + 3], 16)
-            if byte == 0x2F:
-                out += b"%2F"
-            else:
-                out.append(byte)
-            i += 3
-        else:
-            out.append(data[i])
-            i += 1
-    return bytes(out)
+    if b"%" not in data:
+        return data
+    return _DRAFT_ESCAPE.sub(_draft_unescape, data)
 
 
-def _is_hex(pair: bytes) -> bool:
-    return len(pair) == 2 and all(c in b"0123456789abcdefABCDEF" for c in pair)
+_DRAFT_ESCAPE = re.compile(rb"%([0-9A-Fa-f]{2})")
+
+
+def _draft_unescape(match: re.Match[bytes]) -> bytes:
+    byte = int(match.group(1), 16)
+    return b"%2F" if byte == 0x2F else bytes((byte,))
 
 
 class FirstMatchRules:
