@@ -788,7 +788,9 @@ class RobotsMiddleware:
         if not held:
             return
         self.stats.inc_value("webrobot/robots/held_at_close", len(held))
-        kept = self._save_held(held) if self.held_path is not None else 0
+        # Not held at scheduling (a shared frontier): the frontier still leases them.
+        shared_frontier = not self.hold_new
+        kept = self._save_held(held) if self.held_path is not None and not shared_frontier else 0
         if kept:
             logger.info(
                 "The spider closed with %d requests still held for robots.txt; %d kept in %s for "
@@ -796,6 +798,6 @@ class RobotsMiddleware:
             )  # fmt: skip
         if kept < len(held):
             logger.warning(
-                "The spider closed with %d requests still held for robots.txt; they are lost",
-                len(held) - kept,
-            )
+                "The spider closed with %d requests still held for robots.txt%s",
+                len(held) - kept, "" if shared_frontier else "; they are lost",
+            )  # fmt: skip
