@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.crawling import CrawlResult, run_crawl
+from tests.crawling import CrawlResult, run_crawl, start_crawl, wait_until
 from tests.robots_probe import read_events
 from webrobot.demo.server import Hit, Reply, SiteServer
 
@@ -234,6 +234,48 @@ def test_deferred_sites_hold_their_requests_and_others_keep_crawling(make_site: 
     events = read_events(tmp_path / "probe.jsonl")
     deferred = [e for e in events if e["event"] == "site_deferred" and e["site"] == f"http://127.0.0.1:{flaky.port}"]
     assert [(e["attempt"], e["reason"], e["seconds"]) for e in deferred] == [(1, "503", 1.0), (2, "503", 1.0)]
+
+
+def test_requests_held_when_a_jobdir_crawl_pauses_are_crawled_on_resume(
+    make_site: MakeSite, tmp_path: Path
+) -> None:
+    """Ctrl-C while a site's robots.txt is failing: its held requests (one that had
+    passed the duplicate filter, two that had not) are crawled when the job resumes."""
+    flaky, good = make_site("flaky"), make_site("good")
+    down = threading.Event()
+    down.set()
+
+    def robots(hit: Hit) -> Reply:
+        return Reply.text("later", 503, **{"Retry-After": "1"}) if down.is_set() else Reply.text(
+            "User-agent: *\nDisallow: /no\n")
+
+    flaky.add("/robots.txt", robots)
+    pages(flaky, "/a", "/b", "/c", "/no", links=("/a", "/no"))
+    good.add("/robots.txt", Reply.text(""))
+    good.html("/", f"<a href='{flaky.url('/b')}'>b</a><a href='{flaky.url('/c')}'>c</a> of {good.origin}")
+    job = tmp_path / "job"
+    settings = {"JOBDIR": str(job), "WEBROBOT_ROBOTS_DEFER_MAX": "120", "WEBROBOT_ROBOTS_BACKOFF_BASE": "0.3"}
+    args = {"start_urls": f"{flaky.url('/')},{good.url('/')}"}
+
+    first = start_crawl(tmp_path / "run1", args=args, settings=settings)
+    try:
+        wait_until(lambda: good.count("/") == 1 and flaky.count("/robots.txt") >= 2, timeout=60,
+                   what="the good site crawled while flaky's robots.txt fails")  # fmt: skip
+    finally:
+        first.interrupt()
+    run1 = first.wait(timeout=60)
+    assert run1.returncode == 0, run1.stderr[-2000:]
+    assert run1.stats["finish_reason"] == "shutdown"
+    assert flaky.targets() == ["/robots.txt"] * flaky.count("/robots.txt")
+    assert "closed with 3 requests still held for robots.txt; 3 kept in" in run1.log
+
+    down.clear()
+    run2 = run_crawl(tmp_path / "run2", args=args, settings=settings)
+    assert run2.returncode == 0, run2.stderr[-2000:]
+    assert run2.stats["finish_reason"] == "finished"
+    assert sorted(t for t in flaky.targets() if t != "/robots.txt") == ["/", "/a", "/b", "/c"]
+    assert run2.stat("webrobot/robots/held_resumed") == 3
+    assert "Traceback" not in run1.log + run2.log
 
 
 # --- Expiry and stale rules ----------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -10,7 +12,7 @@ from scrapy.exceptions import IgnoreRequest, NotConfigured, StopDownload
 from scrapy.utils.test import get_crawler
 
 from webrobot import settings as project_settings
-from webrobot.middlewares.robots import RobotsMiddleware
+from webrobot.middlewares.robots import HELD_FILE, RobotsMiddleware, _Pending
 from webrobot.robotsparsers import FirstMatchRobotParser, Rfc9309RobotParser
 from webrobot.robotspolicy import (
     FORBIDDEN,
@@ -80,3 +82,33 @@ def test_bytes_beyond_the_parse_limit_stop_the_download() -> None:
     with pytest.raises(StopDownload):
         mw._bytes_received(b"x" * 6, request)
     mw._bytes_received(b"x" * 100, Request("http://a/page"))  # other downloads are left alone
+
+
+def _close_with_held(mw: RobotsMiddleware, *requests: Request) -> None:
+    for request in requests:
+        site = request.url.rsplit("/", 1)[0]
+        mw.pending.setdefault(site, _Pending(site, f"{site}/robots.txt")).held.append(request)
+    mw._spider_closed()
+
+
+def test_held_requests_are_kept_under_jobdir_and_scheduled_on_resume(tmp_path: Path) -> None:
+    held = [Request("http://a/1", meta={"_robots_requeued": True}), Request("http://b/2", priority=3)]
+    mw = middleware(JOBDIR=str(tmp_path))
+    _close_with_held(mw, *held)
+    assert (tmp_path / HELD_FILE).exists()
+    assert mw.stats.get_value("webrobot/robots/held_at_close") == 2
+
+    resumed = middleware(JOBDIR=str(tmp_path))
+    crawled: list[Request] = []
+    resumed.crawler.engine = SimpleNamespace(crawl=crawled.append)  # type: ignore[assignment]
+    resumed._spider_opened()
+    assert [(r.url, r.priority, r.meta.get("_robots_requeued")) for r in crawled] == [
+        ("http://a/1", 0, True), ("http://b/2", 3, None)]  # fmt: skip
+    assert resumed.stats.get_value("webrobot/robots/held_resumed") == 2
+    assert not (tmp_path / HELD_FILE).exists(), "scheduled once, not at every resume"
+
+
+def test_held_requests_are_not_kept_without_jobdir_or_with_a_shared_frontier(tmp_path: Path) -> None:
+    _close_with_held(middleware(), Request("http://a/1"))
+    _close_with_held(middleware(JOBDIR=str(tmp_path), WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS=False), Request("http://a/1"))
+    assert not (tmp_path / HELD_FILE).exists(), "the shared frontier still leases them"

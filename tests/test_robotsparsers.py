@@ -174,3 +174,25 @@ def test_truncation_keeps_whole_lines() -> None:
     assert truncate_body(b"abcdefghi", 4) == (b"abcd", True)
     assert truncate_body(b"abc", 0) == (b"abc", False)
     assert truncate_body(b"abc", 3) == (b"abc", False)
+
+
+def test_one_parser_answers_each_agent_by_its_own_group() -> None:
+    """The group chosen is remembered per User-Agent string (asked once per URL);
+    a rotating User-Agent does not grow that memory without bound."""
+    rules = Rfc9309Rules("User-agent: webrobot\nDisallow: /w\n\nUser-agent: *\nDisallow: /s\n")
+    for _ in range(2):
+        assert rules.allowed("http://x/w", "WebRobot/1.0 (+http://x)") is False
+        assert rules.allowed("http://x/s", "WebRobot/1.0 (+http://x)") is True
+        assert rules.allowed("http://x/w", "otherbot") is True
+        assert rules.allowed("http://x/s", "otherbot") is False
+        assert rules.allowed("http://x/w", "webrobot") is False
+    for i in range(1000):
+        assert rules.allowed("http://x/s", f"Mozilla/{i}") is False
+    assert len(rules._selected) <= 64
+
+
+def test_first_match_decodes_escapes_but_keeps_slashes_and_stray_percents() -> None:
+    rules = FirstMatchRules("User-agent: *\nDisallow: /a b/%zz%2f%\n")
+    assert rules.allowed("http://x/a%20b/%zz%2F%", "bot") is False
+    assert rules.allowed("http://x/a%20b/%zz/%", "bot") is True, "%2F only matches %2F"
+    assert rules.allowed("http://x/a%20b/%25zz%2F%", "bot") is False, "%25 is a percent sign"

@@ -91,6 +91,15 @@ def test_backoff_doubles_honours_retry_after_and_is_capped() -> None:
     assert policy.backoff_delay(5, 2, 0) == 32, "0: no cap"
 
 
+def test_a_retry_after_of_zero_or_in_the_past_does_not_retry_at_once() -> None:
+    # "Retry-After: 0", or a date already past, would otherwise re-fetch robots.txt
+    # in a tight loop until WEBROBOT_ROBOTS_DEFER_MAX: the backoff applies instead.
+    past = policy.parse_retry_after(formatdate(NOW - 90, usegmt=True), NOW)
+    assert [policy.backoff_delay(n, 2, 600, retry_after=past) for n in (1, 2, 3)] == [2, 4, 8]
+    deferral = Deferral(first_failure=0.0)
+    assert [deferral.failed(t, base=2, cap=600, defer_max=0, retry_after=0.0) for t in (0, 2, 6)] == [2, 4, 8]
+
+
 def test_deferral_schedule_ends_at_defer_max() -> None:
     deferral = Deferral(first_failure=100.0)
     schedule = []

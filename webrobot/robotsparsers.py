@@ -75,6 +75,8 @@ if TYPE_CHECKING:
 DEFAULT_PARSE_LIMIT = 500 * 1024
 #: A line longer than this is reported (and still parsed).
 LONG_LINE = 16 * 1024
+#: User-Agent strings whose group is remembered per parser (beyond: looked up each time).
+_SELECTIONS_REMEMBERED = 64
 
 _EOL = re.compile(r"\r\n|\r|\n")
 _PRODUCT_TOKEN = re.compile(r"[A-Za-z_-]+")
@@ -226,9 +228,15 @@ class Rfc9309Rules:
     def select(self, user_agent: str) -> _Selected:
         """The merged rules of every group naming this product token, else of
         every ``*`` group, else none (RFC 9309 2.2.1)."""
+        selected = self._selected.get(user_agent)  # asked once per URL: no regex then
+        if selected is not None:
+            return selected
         token = product_token(user_agent)
-        if token in self._selected:
-            return self._selected[token]
+        selected = self._selected.get(token)
+        if selected is not None:
+            if len(self._selected) < _SELECTIONS_REMEMBERED:
+                self._selected[user_agent] = selected
+            return selected
         groups = [g for g in self.groups if token and token in g.agents]
         name = token
         if not groups:
@@ -254,10 +262,12 @@ class Rfc9309Rules:
             request_rate=max(known_rates, key=lambda r: r[1] / r[0]) if known_rates else None,
         )
         self._selected[token] = selected
+        if len(self._selected) < _SELECTIONS_REMEMBERED:  # a rotating User-Agent cannot grow it
+            self._selected[user_agent] = selected
         return selected
 
     def allowed(self, url: str, user_agent: str) -> bool:
-        if urlsplit(url).path == "/robots.txt":
+        if "/robots.txt" in url and urlsplit(url).path == "/robots.txt":
             return True  # implicitly allowed (RFC 9309 2.2.2)
         rules = self.select(user_agent).rules
         if not rules:
@@ -316,24 +326,17 @@ def _draft_normalise(path: str) -> bytes:
     """Decode ``%XX`` escapes except ``%2F``, which stays (upper case) so that
     it only matches itself; compare as bytes, so case-sensitive."""
     data = path.encode("utf-8", errors="surrogateescape")
-    out = bytearray()
-    i = 0
-    while i < len(data):
-        if data[i] == 0x25 and _is_hex(data[i + 1 : i + 3]):
-            byte = int(data[i + 1 : i + 3], 16)
-            if byte == 0x2F:
-                out += b"%2F"
-            else:
-                out.append(byte)
-            i += 3
-        else:
-            out.append(data[i])
-            i += 1
-    return bytes(out)
+    if b"%" not in data:
+        return data
+    return _DRAFT_ESCAPE.sub(_draft_unescape, data)
 
 
-def _is_hex(pair: bytes) -> bool:
-    return len(pair) == 2 and all(c in b"0123456789abcdefABCDEF" for c in pair)
+_DRAFT_ESCAPE = re.compile(rb"%([0-9A-Fa-f]{2})")
+
+
+def _draft_unescape(match: re.Match[bytes]) -> bytes:
+    byte = int(match.group(1), 16)
+    return b"%2F" if byte == 0x2F else bytes((byte,))
 
 
 class FirstMatchRules:
@@ -449,6 +452,8 @@ class Rfc9309RobotParser(RobotParser):
         return cls(robotstxt_body, _parse_limit(crawler))
 
     def allowed(self, url: str | bytes, user_agent: str | bytes) -> bool:
+        if isinstance(url, str) and isinstance(user_agent, str):  # the usual case, asked per URL
+            return self.rules.allowed(url, user_agent)
         return self.rules.allowed(to_unicode(url), to_unicode(user_agent))
 
     def crawl_delay(self, user_agent: str | bytes) -> float | None:

@@ -137,10 +137,12 @@ def backoff_delay(attempt: int, base: float, cap: float, retry_after: float | No
     """Seconds to wait after failed attempt number ``attempt`` (1, 2, ...).
 
     A ``Retry-After`` from the server is obeyed as it is; otherwise the wait
-    doubles from ``base``. Both are capped by ``cap`` (0: no cap).
+    doubles from ``base``. Both are capped by ``cap`` (0: no cap). A
+    ``Retry-After`` of 0 (or a date already past) does not mean "at once":
+    that would re-fetch in a tight loop, so the doubling wait applies.
     """
-    if retry_after is not None:
-        delay = max(0.0, retry_after)
+    if retry_after is not None and retry_after > 0:
+        delay = retry_after
     else:
         delay = base * 2.0 ** min(max(attempt - 1, 0), 62)
     return min(delay, cap) if cap > 0 else delay

@@ -30,7 +30,10 @@ their way back they carry ``dont_filter`` through the scheduler (restored
 here before anything else looks at it: middlewares below priority 100 see
 them twice). Requests made with ``engine.download_async`` (not scheduled)
 wait inside ``process_request`` instead; they are rare. While anything is
-held the spider is kept open (``spider_idle`` + ``DontCloseSpider``).
+held the spider is kept open (``spider_idle`` + ``DontCloseSpider``). If it
+closes anyway (shutdown, a timeout), a ``JOBDIR`` job keeps what is held in
+``JOBDIR/webrobot-robots-held.pickle`` and schedules it again on resume (the
+scheduler's own queue is closed before ``spider_closed``).
 
 Several workers, one decision
 -----------------------------
@@ -64,8 +67,11 @@ after ``WEBROBOT_ROBOTS_PARSE_LIMIT`` bytes (``StopDownload`` from
 from __future__ import annotations
 
 import logging
+import os
+import pickle
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from time import monotonic
 from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import urljoin, urlsplit
@@ -82,7 +88,9 @@ from scrapy.http.request import NO_CALLBACK
 from scrapy.utils.asyncio import call_later
 from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
+from scrapy.utils.job import job_dir
 from scrapy.utils.misc import build_from_crawler, load_object
+from scrapy.utils.request import request_from_dict
 from twisted.internet.defer import Deferred
 from w3lib.url import safe_url_string
 
@@ -122,6 +130,8 @@ MIN_LIFETIME = 1.0
 #: Sites whose announced decision is remembered (shared caches; then forgotten and re-announced).
 ANNOUNCED_REMEMBERED = 100_000
 _HEADERS = ("cache-control", "expires", "date", "retry-after", "content-type", "location")
+#: Under ``JOBDIR``: the requests still held when the spider closed, for the next run.
+HELD_FILE = "webrobot-robots-held.pickle"
 
 
 @dataclass
@@ -220,6 +230,9 @@ class RobotsMiddleware:
         self.refuser = Refuser(crawler)
         self.pending: dict[str, _Pending] = {}
         self._closed = False
+        jobdir = job_dir(settings)
+        self.held_path: Path | None = Path(jobdir, HELD_FILE) if jobdir else None
+        crawler.signals.connect(self._spider_opened, signal=scrapy_signals.spider_opened)
         crawler.signals.connect(self._request_scheduled, signal=scrapy_signals.request_scheduled)
         crawler.signals.connect(self._spider_idle, signal=scrapy_signals.spider_idle)
         crawler.signals.connect(self._spider_closed, signal=scrapy_signals.spider_closed)
@@ -718,20 +731,73 @@ class RobotsMiddleware:
             slot.nextcall.schedule()
 
     # -- life cycle ---------------------------------------------------------------
+    def _spider_opened(self) -> None:
+        """A resumed ``JOBDIR`` job: schedule again what the last run still held."""
+        path = self.held_path
+        if path is None or not path.exists():
+            return
+        try:
+            requests = [
+                request_from_dict(pickle.loads(data), spider=self.crawler.spider)
+                for data in pickle.loads(path.read_bytes())
+            ]
+        except Exception:  # a damaged file: say so, keep it, crawl on
+            aside = path.with_name(path.name + ".bad")
+            os.replace(path, aside)
+            logger.exception("Cannot resume the requests held for robots.txt (file kept as %s)", aside)
+            return
+        path.unlink()
+        for request in requests:
+            self.crawler.engine.crawl(request)
+        self.stats.inc_value("webrobot/robots/held_resumed", len(requests))
+        logger.info("Resumed %d requests held for robots.txt when the job stopped", len(requests))
+
+    def _save_held(self, held: list[Request]) -> int:
+        """Keep held requests under ``JOBDIR`` for the next run (the scheduler's
+        queue is closed by now); returns how many could be kept."""
+        assert self.held_path is not None
+        saved: list[bytes] = []
+        for request in held:
+            try:
+                saved.append(pickle.dumps(request.to_dict(spider=self.crawler.spider), protocol=4))
+            except Exception:  # noqa: BLE001, S112 - not serialisable: not kept (as in Scrapy's disk queue)
+                continue
+        temp = self.held_path.with_name(self.held_path.name + ".tmp")
+        try:
+            temp.write_bytes(pickle.dumps(saved, protocol=4))
+            os.replace(temp, self.held_path)
+        except OSError:
+            logger.exception("Cannot keep the requests held for robots.txt in %s", self.held_path)
+            return 0
+        return len(saved)
+
     def _spider_idle(self) -> None:
         if any(pending.held for pending in self.pending.values()):
             raise DontCloseSpider("requests are held until robots.txt answers")
 
     def _spider_closed(self) -> None:
         self._closed = True
-        held = 0
+        held: list[Request] = []
         for pending in self.pending.values():
             if pending.timer is not None:
                 pending.timer.cancel()
                 pending.timer = None
-            held += len(pending.held)
+            held += pending.held
             pending.held = []
             pending.wake(None)
-        if held:
-            self.stats.inc_value("webrobot/robots/held_at_close", held)
-            logger.warning("The spider closed with %d requests still held for robots.txt", held)
+        if not held:
+            return
+        self.stats.inc_value("webrobot/robots/held_at_close", len(held))
+        # Not held at scheduling (a shared frontier): the frontier still leases them.
+        shared_frontier = not self.hold_new
+        kept = self._save_held(held) if self.held_path is not None and not shared_frontier else 0
+        if kept:
+            logger.info(
+                "The spider closed with %d requests still held for robots.txt; %d kept in %s for "
+                "the next run of the job", len(held), kept, self.held_path,
+            )  # fmt: skip
+        if kept < len(held):
+            logger.warning(
+                "The spider closed with %d requests still held for robots.txt%s",
+                len(held) - kept, "" if shared_frontier else "; they are lost",
+            )  # fmt: skip
