@@ -36,16 +36,23 @@ class StatsFile:
             raise NotConfigured("WEBROBOT_STATS_FILE is not set")
         self.path = Path(path)
         self.crawler = crawler
+        self.reason = "unknown"
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
+        # Written when the engine stops, not at spider_closed: other components
+        # (the robots middleware's held_at_close count) still add stats then.
+        crawler.signals.connect(self.engine_stopped, signal=signals.engine_stopped)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         return cls(crawler)
 
     def spider_closed(self, spider: Spider, reason: str) -> None:
+        self.reason = reason
+
+    def engine_stopped(self) -> None:
         assert self.crawler.stats is not None
         stats = {k: _jsonable(v) for k, v in self.crawler.stats.get_stats().items()}
-        stats.setdefault("finish_reason", reason)
+        stats.setdefault("finish_reason", self.reason)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.path.write_text(json.dumps(stats, indent=1, sort_keys=True), encoding="utf-8")
         logger.info("Stats written to %s", self.path)
