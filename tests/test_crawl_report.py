@@ -258,3 +258,22 @@ def test_report_counts_retries_redirects_duplicates_and_a_deferral_as_the_server
     assert row["items"] == len(result.items) == 4  # /, /target.html, /flaky.html, one of /d1 /d2
     assert row["items_dropped"] == row["duplicates"] == 1
     assert row["refused"] == {"robots_txt": 1}
+
+
+def test_a_scrapyd_job_without_items_dir_gets_a_report_of_its_own(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
+    """Scrapyd's default items_dir is empty: no FEEDS, only ``-a _job=<id>``."""
+    from tests.crawling import scrapy_command
+
+    site = make_site()
+    site.html("/", page("home"))
+    for job in ("job-1", "job-2"):
+        done = scrapy_command(
+            "crawl", "webrobot", "-a", f"start_urls={site.url('/')}", "-a", f"_job={job}",
+            "-s", f"WEBROBOT_REPORT_DIR={tmp_path / 'reports'}",
+            "-s", f"LOG_FILE={tmp_path / (job + '.log')}", "-s", "DOWNLOAD_DELAY=0",
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in (tmp_path / "reports").iterdir()) == [
+        "job-1.report.html", "job-1.report.json", "job-2.report.html", "job-2.report.json"]  # fmt: skip
