@@ -134,6 +134,7 @@ def test_report_agrees_with_the_servers_and_renders(
     assert dead_site.connections == dead["robots"]["fetches"] >= 2
     assert dead["robots"]["resolved"] is False and dead["robots"]["outcome"] == "unreachable"
     assert dead["requested"] == 0 and dead["refused"] == {"robots_unreachable": 1}
+    assert dead["frontier"] == 0, "its held page was refused, not left scheduled"
     assert dead["deferrals"] == dead["robots"]["fetches"] - 1
     assert report["health"]["ok"] is False
     flags = {(f["site"], f["check"]) for f in report["health"]["flags"]}
