@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import socket
 import threading
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -133,6 +134,7 @@ def test_report_agrees_with_the_servers_and_renders(
     assert dead_site.connections == dead["robots"]["fetches"] >= 2
     assert dead["robots"]["resolved"] is False and dead["robots"]["outcome"] == "unreachable"
     assert dead["requested"] == 0 and dead["refused"] == {"robots_unreachable": 1}
+    assert dead["frontier"] == 0, "its held page was refused, not left scheduled"
     assert dead["deferrals"] == dead["robots"]["fetches"] - 1
     assert report["health"]["ok"] is False
     flags = {(f["site"], f["check"]) for f in report["health"]["flags"]}
@@ -214,3 +216,65 @@ def test_a_scrapyd_job_gets_its_report_next_to_its_items(
         "6487ec79947edab326d6db28a2d86511.report.html",
         "6487ec79947edab326d6db28a2d86511.report.json",
     ]
+
+
+def test_report_counts_retries_redirects_duplicates_and_a_deferral_as_the_server_saw_them(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
+    site = make_site("busy")
+    answered: list[int] = []  # the status of every page answer, as sent
+    robots_answers = iter([Reply.text("busy", 503)])
+    flaky_answers = iter([Reply.html("busy", 503), Reply.html("busy", 503)])
+
+    def recorded(reply: Reply | Callable[[], Reply]) -> Callable[[Hit], Reply]:
+        def handler(hit: Hit) -> Reply:
+            answer = reply() if callable(reply) else reply
+            answered.append(answer.status)
+            return answer
+
+        return handler
+
+    site.add("/robots.txt", lambda hit: next(robots_answers, Reply.text("User-agent: *\nDisallow: /private/\n")))
+    site.add("/", recorded(Reply.html(page("home", "/r1", "/flaky.html", "/dead.html", "/d1.html",
+                                           "/d2.html", "/private/x.html"))))  # fmt: skip
+    site.add("/r1", recorded(Reply(301, b"", {"Location": "/r2"})))
+    site.add("/r2", recorded(Reply(302, b"", {"Location": "/target.html"})))
+    site.add("/target.html", recorded(Reply.html(page("target", "/"))))
+    site.add("/flaky.html", recorded(lambda: next(flaky_answers, Reply.html(page("flaky")))))
+    site.add("/dead.html", recorded(Reply.html("down", 500)))
+    site.add("/d1.html", recorded(Reply.html(page("same body"))))
+    site.add("/d2.html", recorded(Reply.html(page("same body"))))
+    result = run_crawl(tmp_path, args={"start_urls": site.url("/")},
+                       settings={"RETRY_TIMES": "2", "WEBROBOT_ROBOTS_BACKOFF_BASE": "0.3"})  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    row = json.loads((tmp_path / "items.report.json").read_text("utf-8"))["sites"][site.origin]
+
+    pages = [t for t in site.targets() if t != "/robots.txt"]
+    assert row["requested"] == len(pages) == len(answered) == 12, "retries and redirect hops count"
+    assert row["status"] == {str(s): n for s, n in sorted(Counter(answered).items())}
+    assert row["errors"] == {"HTTP 500": 3, "HTTP 503": 2} and row["failed"] == 5
+    assert row["robots"]["fetches"] == site.count("/robots.txt") == 2
+    assert row["robots"]["status"] == 200 and row["robots"]["resolved"] is True
+    assert row["deferrals"] == 1 and row["deferred_seconds"] > 0
+    assert row["items"] == len(result.items) == 4  # /, /target.html, /flaky.html, one of /d1 /d2
+    assert row["items_dropped"] == row["duplicates"] == 1
+    assert row["refused"] == {"robots_txt": 1}
+
+
+def test_a_scrapyd_job_without_items_dir_gets_a_report_of_its_own(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
+    """Scrapyd's default items_dir is empty: no FEEDS, only ``-a _job=<id>``."""
+    from tests.crawling import scrapy_command
+
+    site = make_site()
+    site.html("/", page("home"))
+    for job in ("job-1", "job-2"):
+        done = scrapy_command(
+            "crawl", "webrobot", "-a", f"start_urls={site.url('/')}", "-a", f"_job={job}",
+            "-s", f"WEBROBOT_REPORT_DIR={tmp_path / 'reports'}",
+            "-s", f"LOG_FILE={tmp_path / (job + '.log')}", "-s", "DOWNLOAD_DELAY=0",
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in (tmp_path / "reports").iterdir()) == [
+        "job-1.report.html", "job-1.report.json", "job-2.report.html", "job-2.report.json"]  # fmt: skip

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import pickle
 import signal
 import subprocess
 import sys
@@ -16,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -199,6 +201,20 @@ def redis_state(redis_server: RedisServer) -> tuple[int, int, int]:
     )
 
 
+def leased_by(redis_server: RedisServer, worker: Worker) -> set[tuple[str, str]]:
+    """(origin, target) of the requests ``worker`` holds leases on (its lease ids
+    are ``host:pid:random/n``; a stored request is ``score``, a space, one byte
+    of expired-lease count, then the pickled ``Request.to_dict``)."""
+    held = redis_server.client().hgetall("webrobot:webrobot:leased")
+    urls = [
+        pickle.loads(value.split(b" ", 1)[1][1:])["url"]
+        for lease_id, value in held.items()
+        if lease_id.decode().split(":")[-2] == str(worker.process.pid)
+    ]  # fmt: skip
+    parts = [urlsplit(url) for url in urls]
+    return {(f"{p.scheme}://{p.netloc}", p.path + (f"?{p.query}" if p.query else "")) for p in parts}
+
+
 def test_three_workers_download_every_page_exactly_once(
     make_site: Callable[..., SiteServer], redis_server: RedisServer, tmp_path: Path
 ) -> None:
@@ -257,16 +273,18 @@ def test_a_killed_worker_loses_nothing(
 
         wait_for(victim_has_a_request_in_flight, 60, f"{victim.name} to have a page in flight")
         victim.kill()
+        # Its leases stay until they expire (a TTL after its last renewal): what it had in hand.
+        victim_held = leased_by(redis_server, victim)
         codes = [worker.wait() for worker in workers[1:]]
     finally:
         stop_all(workers)
     assert codes == [0, 0], [w.log()[-2000:] for w in workers[1:]]
-    victim_pages = web.fetched_by(victim.name) | web.started_by(victim.name)
+    assert in_flight <= victim_held, "a request in flight is leased"
     for origin, counts in web.counts().items():
         assert set(counts) == web.expected[origin], f"{origin}: a page is missing"
         twice = {t for t, n in counts.items() if n > 1}
         assert all(counts[t] == 2 for t in twice), f"{origin}: more than twice: {counts}"
-        assert {(origin, t) for t in twice} <= victim_pages, "only pages the killed worker had"
+        assert {(origin, t) for t in twice} <= victim_held, "only requests the killed worker had in hand"
     for origin, target in in_flight:
         assert web.counts()[origin][target] == 2, f"{target} was in flight: fetched again"
     survivors = [w.stats() for w in workers[1:]]

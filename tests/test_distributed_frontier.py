@@ -172,3 +172,19 @@ def test_redis_errors_reach_the_caller(redis_server: RedisServer) -> None:
     redis_server.stop()
     with pytest.raises(redis.ConnectionError):
         frontier.lease()
+
+
+def test_a_lease_sent_twice_takes_one_request(redis_server: RedisServer) -> None:
+    """redis-py sends a command again after a timeout or a dropped connection
+    (scrapy-redis's ``retry_on_timeout``): a lease the server had already made
+    must not take a second request under the same id, losing the first."""
+    frontier = make_frontier(redis_server)
+    frontier.push(depth_request("http://a/", 0))
+    frontier.push(depth_request("http://a/b", 1))
+    keys, args = [KEYS.frontier, KEYS.leases, KEYS.leased], [frontier.lease_ttl_ms, "w/1"]
+    first = frontier._lease(keys=keys, args=args)
+    again = frontier._lease(keys=keys, args=args)  # the same command, sent again
+    assert again == first
+    assert frontier.counts() == (1, 1), "the other request is still queued"
+    assert frontier.release(["w/1"]) == 1
+    assert sorted(leased[1].url for leased in iter(frontier.lease, None)) == ["http://a/", "http://a/b"]

@@ -211,6 +211,23 @@ def test_redis_going_away_is_survived(redis_server: RedisServer) -> None:
     run(scenario)
 
 
+def test_its_length_survives_redis_going_away(redis_server: RedisServer) -> None:
+    """The progress line asks len(scheduler) every interval; an exception there
+    would stop its looping call for the rest of the crawl."""
+
+    async def scenario() -> None:
+        scheduler, _ = make_scheduler(redis_server)
+        assert scheduler.enqueue_request(Request("http://a/")) is True
+        assert len(scheduler) == 1
+        redis_server.stop()
+        assert len(scheduler) == 0
+        assert scheduler.enqueue_request(Request("http://a/b")) is True  # kept locally
+        assert len(scheduler) == 1
+        scheduler.close("finished")
+
+    run(scenario)
+
+
 
 
 def schedule_again(scheduler: RedisLeaseScheduler, engine: EngineSlot, request: Request, held: bool) -> None:

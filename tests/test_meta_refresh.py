@@ -1,5 +1,6 @@
 """``<meta http-equiv="refresh">`` redirects go through the same checks as any
-request: scope, robots.txt, the config's deny patterns. Judged by the servers."""
+request: scope, robots.txt, the config's deny patterns, the trap rules and the
+global blocklist. Judged by the servers."""
 
 from __future__ import annotations
 
@@ -25,28 +26,33 @@ def build(make_site: Callable[..., SiteServer]) -> tuple[SiteServer, SiteServer]
     home.add("/robots.txt", Reply.text("User-agent: *\nDisallow: /private/\n"))
     other.add("/robots.txt", Reply.text("User-agent: *\nDisallow:\n"))
     other.html("/page.html", "<title>other</title>")
-    pages = ("r-ok", "r-offsite", "r-private", "r-blocked")
+    pages = ("r-ok", "r-offsite", "r-private", "r-blocked", "r-trap", "r-listed")
     home.html("/", "".join(f"<a href='/{p}'>{p}</a>" for p in pages))
     home.html("/r-ok", refresh("/target.html"))
     home.html("/r-offsite", refresh(other.url("/page.html")))
     home.html("/r-private", refresh("'/private/secret.html'"))  # quoted, as some sites do
     home.html("/r-blocked", refresh("/blocked/page.html", delay=1))
-    for target in ("/target.html", "/private/secret.html", "/blocked/page.html"):
+    home.html("/r-trap", refresh("/a/a/a/page.html"))  # a path segment repeated 3 times
+    home.html("/r-listed", refresh("/listed/page.html"))  # in WEBROBOT_BLOCKLIST below
+    for target in ("/target.html", "/private/secret.html", "/blocked/page.html", "/a/a/a/page.html",
+                   "/listed/page.html"):  # fmt: skip
         home.html(target, f"<title>{target}</title>")
     return home, other
 
 
-def test_meta_refresh_passes_scope_robots_and_deny_checks(
+def test_meta_refresh_passes_scope_robots_deny_trap_and_blocklist_checks(
     make_site: Callable[..., SiteServer], tmp_path: Path
 ) -> None:
     home, other = build(make_site)
     config = tmp_path / "home.toml"
     config.write_text(f'start_urls = ["{home.url("/")}"]\ndeny = ["/blocked/"]\n', "utf-8")
-    result = run_crawl(tmp_path / "out", args={"config": str(config)})
+    result = run_crawl(tmp_path / "out", args={"config": str(config)},
+                       settings={"WEBROBOT_BLOCKLIST": '["re:/listed/"]'})  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert sorted(home.targets()) == sorted(
-        ["/robots.txt", "/", "/r-ok", "/r-offsite", "/r-private", "/r-blocked", "/target.html"]
-    )
+        ["/robots.txt", "/", "/r-ok", "/r-offsite", "/r-private", "/r-blocked", "/r-trap", "/r-listed",
+         "/target.html"]
+    )  # fmt: skip
     assert other.targets() == [], "the off-site refresh target was requested"
     assert home.url("/target.html") in result.item_urls()
     target = next(i for i in result.items if i["url"] == home.url("/target.html"))
@@ -54,8 +60,11 @@ def test_meta_refresh_passes_scope_robots_and_deny_checks(
     assert result.stat("webrobot/url/refused/offsite") == 1
     assert result.stat("webrobot/url/refused/deny_pattern") == 1
     assert result.stat("robotstxt/forbidden") == 1
+    assert result.stat("webrobot/url/refused/repeated_segment") == 1
+    assert result.stat("webrobot/url/refused/blocklist") == 1
     report = json.loads((tmp_path / "out" / "items.report.json").read_text("utf-8"))
-    assert report["sites"][home.origin]["refused"] == {"deny_pattern": 1, "robots_txt": 1}
+    assert report["sites"][home.origin]["refused"] == {
+        "blocklist": 1, "deny_pattern": 1, "repeated_segment": 1, "robots_txt": 1}  # fmt: skip
     assert report["sites"][other.origin]["refused"] == {"offsite": 1}
 
 

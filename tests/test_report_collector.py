@@ -80,6 +80,23 @@ def test_a_request_held_for_robots_txt_and_released_is_in_the_frontier_once() ->
     assert collector.tally.site(SITE).scheduled == 1
 
 
+def test_a_request_held_for_robots_txt_and_refused_leaves_the_frontier() -> None:
+    """A site whose robots.txt is given up on (or disallows all) refuses the
+    requests held for it: they are not 'still scheduled' at the end."""
+    crawler = make_crawler()
+    collector = ReportCollector.of(crawler)
+    tap = FrontierTapMiddleware.from_crawler(crawler)
+    request = Request(f"{SITE}/p")
+    send(crawler, scrapy_signals.request_scheduled, request=request, spider=None)
+    tap.process_request(request)  # reached the robots.txt middleware, handed back
+    send(crawler, scrapy_signals.request_scheduled, request=request, spider=None)  # held there
+    assert collector.tally.site(SITE).frontier == 1
+    send(crawler, signals.request_refused, request=request, reason="robots_unreachable", site=SITE)
+    assert collector.tally.site(SITE).frontier == 0
+    assert collector.tally.site(SITE).state(0) == "exhausted"
+    assert collector.tally.site(SITE).refused == {"robots_unreachable": 1}
+
+
 def test_downloads_robots_and_errors_reach_the_tally() -> None:
     crawler = make_crawler()
     collector = ReportCollector.of(crawler)

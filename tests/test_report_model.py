@@ -252,3 +252,20 @@ def test_report_document_has_totals_and_health() -> None:
 )
 def test_report_location(report_dir: str, feeds: list[str], expected: tuple[str, str]) -> None:
     assert report_location(report_dir, feeds) == expected
+
+
+@pytest.mark.parametrize(
+    ("report_dir", "feeds", "expected"),
+    [
+        ("", [], ("report", "job-1.")),  # Scrapyd without items_dir: no feed
+        ("", ["s3://bucket/items.jl"], ("report", "job-1.")),
+        ("/srv/reports", [], ("/srv/reports", "job-1.")),
+        ("", ["file:///srv/items/p/s/job-1.jl"], ("/srv/items/p/s", "job-1.")),  # named after the feed
+    ],
+)
+def test_a_scrapyd_jobs_report_is_named_after_the_job(
+    report_dir: str, feeds: list[str], expected: tuple[str, str]
+) -> None:
+    """Scrapyd runs every job in its own folder: ``report/report.json`` would be
+    overwritten by each job, and by jobs running at the same time."""
+    assert report_location(report_dir, feeds, job="job-1") == expected

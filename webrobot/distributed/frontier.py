@@ -57,7 +57,11 @@ return 1
 """
 
 # KEYS: frontier, leases, leased   ARGV: ttl ms, lease id
+# A lease id already held returns its request: redis-py sends a command again after
+# a timeout or a dropped connection, and a second pop would overwrite (lose) the first.
 _LEASE = """
+local held = redis.call('HGET', KEYS[3], ARGV[2])
+if held then return string.sub(held, string.find(held, ' ', 1, true) + 1) end
 local item = redis.call('ZPOPMIN', KEYS[1])
 if #item == 0 then return false end
 local t = redis.call('TIME')

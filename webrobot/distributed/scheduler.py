@@ -204,7 +204,12 @@ class RedisLeaseScheduler(Scheduler):
 
     # -- Scrapy's scheduler interface --------------------------------------
     def __len__(self) -> int:
-        queued = len(self.queue) if self.queue is not None else 0
+        queued = 0
+        if self.queue is not None:
+            try:
+                queued = len(self.queue)
+            except redis.RedisError as exc:
+                self._redis_error(exc)
         return len(self._mine) + len(self._local) + queued
 
     def has_pending_requests(self) -> bool:

@@ -4,7 +4,8 @@ which are also logged as warnings.
 
 Where: ``WEBROBOT_REPORT_DIR`` if set; else next to the first local items feed
 (so a Scrapyd job's report lands in its items folder as ``<job>.report.html``);
-else ``report/`` in the current folder (:func:`webrobot.report.model.report_location`).
+else ``report/`` in the current folder (:func:`webrobot.report.model.report_location`);
+a Scrapyd job's files are named after the job where no feed names them.
 """
 
 from __future__ import annotations
@@ -53,10 +54,10 @@ class CrawlReport:
     def from_crawler(cls, crawler: Crawler) -> Self:
         return cls(crawler)
 
-    def location(self) -> tuple[Path, str]:
+    def location(self, job: str = "") -> tuple[Path, str]:
         feeds = self.crawler.settings.getdict("FEEDS")
         folder, prefix = report_location(
-            self.crawler.settings.get("WEBROBOT_REPORT_DIR") or "", [str(uri) for uri in feeds]
+            self.crawler.settings.get("WEBROBOT_REPORT_DIR") or "", [str(uri) for uri in feeds], job
         )
         return Path(folder), prefix
 
@@ -74,7 +75,8 @@ class CrawlReport:
         report = build_report(collector.tally, now, self.limits, meta)
         for flag in report["health"]["flags"]:
             logger.warning("Crawl health: %s: %s", flag["site"], flag["message"])
-        folder, prefix = self.location()
+        # Scrapyd passes each job's id as the spider argument _job.
+        folder, prefix = self.location(str(getattr(spider, "_job", "") or ""))
         json_path, html_path = folder / f"{prefix}report.json", folder / f"{prefix}report.html"
         try:
             folder.mkdir(parents=True, exist_ok=True)

@@ -167,6 +167,7 @@ class ReportCollector:
     def request_refused(self, request: Request, reason: str, site: str) -> None:
         self._refused.add(request)
         self.tally.refused(site, reason)
+        self.left_scheduler(request)  # a request held for robots.txt, refused there
 
     def robots_resolved(self, site: str | None = None, **info: Any) -> None:
         key = _signal_site(site, info)

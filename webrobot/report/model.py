@@ -544,23 +544,25 @@ def build_report(
 
 
 # -- where the report goes -----------------------------------------------------
-def report_location(report_dir: str, feed_uris: Iterable[str]) -> tuple[str, str]:
+def report_location(report_dir: str, feed_uris: Iterable[str], job: str = "") -> tuple[str, str]:
     """(folder, file name prefix) of the report files.
 
     ``WEBROBOT_REPORT_DIR`` if set; else next to the first local items feed
     (``out/items.jsonl`` -> ``out/items.report.json``; Scrapyd's
     ``items/<project>/<spider>/<job>.jl`` -> ``<job>.report.json``, one pair per
-    job); else ``report/`` in the current folder.
+    job); else ``report/`` in the current folder. ``job`` (Scrapyd's job id)
+    names the files where no feed does, so jobs do not overwrite each other.
     """
+    prefix = f"{job}." if job else ""
     if report_dir:
-        return report_dir, ""
+        return report_dir, prefix
     for uri in feed_uris:
         path = _local_path(uri)
         if path:
             folder, _, name = path.rpartition("/")
             stem = name.rsplit(".", 1)[0] if "." in name.lstrip(".") else name
             return folder or ".", f"{stem}."
-    return "report", ""
+    return "report", prefix
 
 
 def _local_path(uri: str) -> str | None:
