@@ -38,8 +38,9 @@ class StatsFile:
         self.crawler = crawler
         self.reason = "unknown"
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
-        # Written when the engine stops, not at spider_closed: other components
-        # (the robots middleware's held_at_close count) still add stats then.
+        # Written at spider_closed (some failed starts never stop an engine) and
+        # again when the engine stops: other components (the robots middleware's
+        # held_at_close count) still add stats while the spider closes.
         crawler.signals.connect(self.engine_stopped, signal=signals.engine_stopped)
 
     @classmethod
@@ -48,6 +49,7 @@ class StatsFile:
 
     def spider_closed(self, spider: Spider, reason: str) -> None:
         self.reason = reason
+        self.engine_stopped()
 
     def engine_stopped(self) -> None:
         assert self.crawler.stats is not None
