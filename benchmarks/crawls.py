@@ -30,19 +30,35 @@ CRAWLERS: dict[str, tuple[str, str, dict[str, str]]] = {
 }
 
 
-def parse_crawler(spec: str) -> tuple[str, dict[str, str]]:
-    """``"webrobot:CONCURRENT_ITEMS=8:LOG_LEVEL=DEBUG"`` -> ``("webrobot", {...})``:
-    a crawler with settings of its own on top, to compare variants in one run."""
-    name, *pairs = spec.split(":")
+@dataclass(frozen=True)
+class CrawlerSpec:
+    """A crawler as given on the command line: ``NAME[@ROOT][:SETTING=VALUE...]``.
+
+    ``webrobot:CONCURRENT_ITEMS=8`` adds settings of its own on top of the
+    crawler's; ``webrobot@/tmp/before`` runs the project in another checkout
+    (e.g. ``git archive <commit> | tar -x -C /tmp/before``), to compare code
+    versions in one run.
+    """
+
+    name: str
+    settings: dict[str, str]
+    root: Path
+
+
+def parse_crawler(spec: str) -> CrawlerSpec:
+    head, *pairs = spec.split(":")
+    name, _, root = head.partition("@")
     if name not in CRAWLERS:
         raise ValueError(f"unknown crawler {name!r} (known: {', '.join(CRAWLERS)})")
+    if root and not (Path(root) / "webrobot" / "settings.py").is_file():
+        raise ValueError(f"{spec!r}: {root} is not a webrobot checkout (no webrobot/settings.py)")
     extra = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
             raise ValueError(f"{spec!r}: expected NAME=VALUE after ':', got {pair!r}")
         extra[key] = value
-    return name, extra
+    return CrawlerSpec(name, extra, Path(root).resolve() if root else PROJECT_ROOT)
 
 
 def shared_settings(mode: str, concurrency: int, sites: int) -> dict[str, str]:
@@ -126,14 +142,14 @@ def probe_settings(workdir: Path) -> dict[str, str]:
 
 def crawl_command(
     crawler: str, start_urls: list[str], workdir: Path, settings: dict[str, str], probe: bool = False
-) -> tuple[list[str], dict[str, str]]:
-    """The ``scrapy crawl`` command line and environment of one crawl."""
-    name, variant = parse_crawler(crawler)
-    module, spider, own = CRAWLERS[name]
+) -> tuple[list[str], dict[str, str], Path]:
+    """The ``scrapy crawl`` command line, environment and folder of one crawl."""
+    spec = parse_crawler(crawler)
+    module, spider, own = CRAWLERS[spec.name]
     merged = {
         **own,
         **settings,
-        **variant,
+        **spec.settings,
         "LOG_FILE": str(workdir / "crawl.log"),
         "WEBROBOT_STATS_FILE": str(workdir / "stats.json"),
         **(probe_settings(workdir) if probe else {}),
@@ -142,16 +158,20 @@ def crawl_command(
     command += ["-a", "start_urls=" + ",".join(start_urls)]
     for name, value in merged.items():
         command += ["-s", f"{name}={value}"]
-    env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT), "SCRAPY_SETTINGS_MODULE": module}
+    # The benchmarks package always comes from here (the bare project, the probe).
+    path = str(spec.root) if spec.root == PROJECT_ROOT else f"{spec.root}{os.pathsep}{PROJECT_ROOT}"
+    env = {**os.environ, "PYTHONPATH": path, "SCRAPY_SETTINGS_MODULE": module}
     env.pop("SCRAPY_PROJECT", None)
-    return command, env
+    return command, env, spec.root
 
 
-def run_measured(command: list[str], env: dict[str, str], workdir: Path, timeout: float) -> tuple[int, float, Any]:
+def run_measured(
+    command: list[str], env: dict[str, str], workdir: Path, timeout: float, cwd: Path = PROJECT_ROOT
+) -> tuple[int, float, Any]:
     """Run ``command``; its exit code, wall seconds and resource usage (wait4)."""
     with open(workdir / "stdout.txt", "wb") as out, open(workdir / "stderr.txt", "wb") as err:
         started = time.monotonic()
-        proc = subprocess.Popen(command, cwd=PROJECT_ROOT, env=env, stdout=out, stderr=err)
+        proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=out, stderr=err)
         timer = threading.Timer(timeout, proc.kill)
         timer.start()
         try:
@@ -182,11 +202,11 @@ def measure_crawl(
     ``["py-spy", "record", ..., "--", python]``.
     """
     workdir.mkdir(parents=True, exist_ok=True)
-    command, env = crawl_command(crawler, start_urls, workdir, settings, probe)
+    command, env, cwd = crawl_command(crawler, start_urls, workdir, settings, probe)
     if wrap:
         command = wrap + command[1:]
     before = server_stats(control_url)
-    code, wall, usage = run_measured(command, env, workdir, timeout)
+    code, wall, usage = run_measured(command, env, workdir, timeout, cwd)
     after = server_stats(control_url)
 
     def delta(key: str) -> int:
