@@ -55,6 +55,8 @@ DOWNLOAD_MAXSIZE = 10 * 1024 * 1024
 DOWNLOAD_WARNSIZE = 2 * 1024 * 1024
 REDIRECT_MAX_TIMES = 10
 LOGSTATS_INTERVAL = 60.0
+#: Scrapy's DEBUG logs every page and every item: 7 % more CPU per page in the benchmark.
+LOG_LEVEL = "INFO"
 DOWNLOADER = "webrobot.downloader.SiteDownloader"
 
 # --- Crawl scope and budgets ---------------------------------------------
