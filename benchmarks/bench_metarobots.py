@@ -11,7 +11,6 @@ when it is there: see :func:`webrobot_extractor`.
 from __future__ import annotations
 
 import importlib
-import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -27,10 +26,15 @@ TAGS = (
     '<meta name="ROBOTS" content="NONE">',
     '<meta name="webrobot" content="noindex"><meta name="robots" content="all">',
 )
-#: Names tried, in order, in ``webrobot.metarobots``: a function of
-#: ``(root, user_agent)`` or ``(root)`` returning the directives. When the module
-#: merges with another entry point, put its name first here (the one change needed).
-ENTRY_POINTS = ("extract_meta_robots", "meta_robots", "extract", "robots_directives", "parse_meta_robots")
+#: (function name, what it reads) tried in order in ``webrobot.metarobots``:
+#: ``"text"`` functions get ``(response.text, agent)`` (issue 4's head scan),
+#: ``"root"`` ones ``(parsed root, agent)``. A new entry point is one line here.
+ENTRY_POINTS = (
+    ("head_meta_directives", "text"),
+    ("extract_meta_robots", "root"),
+    ("meta_robots", "root"),
+)
+AGENT = "webrobot"
 
 
 def pages(count: int) -> list[HtmlResponse]:
@@ -59,17 +63,14 @@ def webrobot_extractor() -> tuple[Callable[[HtmlResponse], Any] | None, str]:
         module = importlib.import_module("webrobot.metarobots")
     except ImportError:
         return None, "NOTE: webrobot.metarobots is not there yet (issue 4); only the baseline is measured"
-    for name in ENTRY_POINTS:
+    for name, reads in ENTRY_POINTS:
         func = getattr(module, name, None)
         if callable(func):
-            params = inspect.signature(func).parameters
-            if len(params) >= 2:
-                return (lambda r: func(r.selector.root, "webrobot")), f"webrobot.metarobots.{name}(root, 'webrobot')"
-            return (lambda r: func(r.selector.root)), f"webrobot.metarobots.{name}(root)"
-    return None, (
-        "NOTE: webrobot.metarobots has none of "
-        f"{', '.join(ENTRY_POINTS)}; add its entry point to ENTRY_POINTS in {__name__}"
-    )
+            if reads == "text":
+                return (lambda r: func(r.text, AGENT)), f"webrobot.metarobots.{name}(response.text, {AGENT!r})"
+            return (lambda r: func(r.selector.root, AGENT)), f"webrobot.metarobots.{name}(root, {AGENT!r})"
+    names = ", ".join(name for name, _ in ENTRY_POINTS)
+    return None, f"NOTE: webrobot.metarobots has none of {names}; add its entry point to ENTRY_POINTS in {__name__}"
 
 
 def main() -> int:
@@ -81,7 +82,7 @@ def main() -> int:
     print(f"webrobot's extraction: {note}")
     rows = [("Scrapy XPath on the parsed page (baseline)", fmt_time(per_call(xpath_baseline, responses)))]
     if ours is not None:
-        rows.append(("webrobot on the parsed page", fmt_time(per_call(ours, responses))))
+        rows.append(("webrobot (text decoded and page parsed already)", fmt_time(per_call(ours, responses))))
     fresh = [r.body for r in responses]
     rows.append(("for scale: parsing the page (lxml via parsel)",
                  fmt_time(per_call(lambda b: HtmlResponse(ORIGIN, body=b, encoding="utf-8").selector.root,

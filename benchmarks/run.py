@@ -278,10 +278,18 @@ def top_pyspy(path: Path, count: int) -> list[str]:
 
 
 # -- micro-benchmarks ------------------------------------------------------------
+#: Benchmark scripts named before the ``bench_`` convention, run when present.
+EXTRA_MICRO = ("benchmarks.url_hygiene", "benchmarks.metarobots_head_scan")
+#: Arguments for a short run (``--quick``) of modules that do not read WEBROBOT_BENCH_QUICK.
+QUICK_ARGS = {"benchmarks.bench_seen_store": ["--urls", "20000"]}
+
+
 def micro_modules() -> list[str]:
-    """Every ``benchmarks/bench_*.py``: each runs as ``python -m benchmarks.<name>``."""
+    """Every ``benchmarks/bench_*.py`` (and :data:`EXTRA_MICRO`): each runs as
+    ``python -m benchmarks.<name>``."""
     folder = Path(__file__).resolve().parent
-    return sorted(f"benchmarks.{p.stem}" for p in folder.glob("bench_*.py"))
+    found = sorted(f"benchmarks.{p.stem}" for p in folder.glob("bench_*.py"))
+    return found + [m for m in EXTRA_MICRO if (folder / f"{m.split('.')[-1]}.py").is_file()]
 
 
 def run_micro(modules: Iterable[str], quick: bool, emit: Any, timeout: float) -> list[dict[str, Any]]:
@@ -291,8 +299,9 @@ def run_micro(modules: Iterable[str], quick: bool, emit: Any, timeout: float) ->
         env[QUICK_ENV] = "1"
     for module in modules:
         emit(f"\n## {module}")
+        command = [sys.executable, "-m", module, *(QUICK_ARGS.get(module, []) if quick else [])]
         try:
-            done = subprocess.run([sys.executable, "-m", module], cwd=PROJECT_ROOT, env=env,
+            done = subprocess.run(command, cwd=PROJECT_ROOT, env=env,
                                   capture_output=True, text=True, timeout=timeout)  # fmt: skip
         except subprocess.TimeoutExpired:
             emit(f"  WARNING: {module} took more than {timeout:.0f}s; stopped")
@@ -302,10 +311,35 @@ def run_micro(modules: Iterable[str], quick: bool, emit: Any, timeout: float) ->
                 results.append({"module": module, **json.loads(line[len(RESULT_PREFIX):])})
             else:
                 emit(line)
+        if module == "benchmarks.bench_seen_store" and done.returncode == 0:
+            results.extend(judge_seen_store(done.stdout, quick))
         if done.returncode != 0:
             emit(f"  WARNING: {module} failed (exit {done.returncode}):")
             emit("  " + "\n  ".join(done.stderr.strip().splitlines()[-15:]))
     return results
+
+
+def judge_seen_store(output: str, quick: bool) -> list[dict[str, Any]]:
+    """The visited-URL store's targets, read from the table ``bench_seen_store``
+    prints (``| webrobot exact (default) | 12.3 | ...``, bytes per URL first)."""
+    found: dict[str, float] = {}
+    for line in output.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 2 and re.fullmatch(r"[0-9.]+", cells[1]):
+            if cells[0].startswith("webrobot exact"):
+                found["exact"] = float(cells[1])
+            elif cells[0].startswith("webrobot bloom, 1 %"):
+                found["bloom"] = float(cells[1])
+    if "exact" not in found or "bloom" not in found:
+        return []
+    met = found["exact"] <= 24 and found["bloom"] <= 2
+    return [{
+        "module": "benchmarks.bench_seen_store",
+        "target": MICRO_TARGETS["benchmarks.bench_seen_store"],
+        "measured": f"exact {found['exact']:.1f} B/URL, Bloom 1 % {found['bloom']:.1f} B/URL",
+        "met": None if quick else met,
+        **({"note": "quick run: 20,000 URLs, not judged"} if quick else {}),
+    }]  # fmt: skip
 
 
 # -- the targets -----------------------------------------------------------------
