@@ -27,7 +27,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
-from benchmarks.crawls import PROJECT_ROOT, parse_crawler, CrawlMeasure, measure_crawl, shared_settings
+from benchmarks.crawls import (
+    PROJECT_ROOT,
+    CrawlMeasure,
+    measure_crawl,
+    parse_crawler,
+    shared_settings,
+)
 from benchmarks.micro import QUICK_ENV, RESULT_PREFIX
 from benchmarks.web import WebSpec
 
