@@ -7,6 +7,8 @@ STAMP := $(VENV)/.installed
 
 # Debian packages the tests use, as command=package pairs (installed when missing).
 SYSTEM_DEPS ?= chromium=chromium redis-server=redis-server
+# Options for `make bench`, e.g. BENCH_ARGS=--quick (see python -m benchmarks.run --help).
+BENCH_ARGS ?=
 
 .PHONY: demo test serve bench clean system-deps
 
@@ -22,6 +24,9 @@ demo: $(STAMP)
 serve: $(STAMP)
 	$(PY) -m webrobot.demo serve
 
+bench: $(STAMP)
+	$(PY) -m benchmarks.run $(BENCH_ARGS)
+
 system-deps:
 	bash scripts/system-deps.sh $(SYSTEM_DEPS)
 
@@ -29,4 +34,4 @@ test: $(STAMP) system-deps
 	$(PY) -m pytest
 
 clean:
-	rm -rf $(VENV) demo-output build dist *.egg-info
+	rm -rf $(VENV) demo-output benchmarks-output build dist *.egg-info

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import lxml.html
 
 from webrobot.page import Link, summarise_html
@@ -85,3 +87,41 @@ def test_a_base_href_that_cannot_be_resolved_is_ignored() -> None:
     page = summarise("<html><head><base href='http://[x/'></head><body><a href='ok'>ok</a></body></html>")
     assert page.base_url == "http://site.test/dir/page.html"
     assert page.links == [Link("http://site.test/dir/ok")]
+
+
+def test_url_joiner_agrees_with_urljoin() -> None:
+    """The fast joiner (link extraction's hot path) must give urljoin's answers."""
+    import random
+    from urllib.parse import urljoin
+
+    from webrobot.page import url_joiner
+
+    bases = [
+        "http://site.test/dir/page.html", "https://site.test:8443/a/b/", "http://site.test",
+        "http://site.test/dir/page.html?q=1#f", "http://[::1]:8080/x/y", "http://u:p@site.test/a;p/b;q",
+        "http://site.test/a/../b/c", "ftp://site.test/dir/", "http://site.test/caf\u00e9/", "HTTP://Site.Test/A/",
+        "http://site.test//x/y", "http://site.test/x//y/", "http://site.test?x", "http://site.test/;x",
+    ]  # fmt: skip
+    pieces = ["a", "b.html", "/", "//", ".", "..", "?", "#", ":", "%2e", ";p", "x y", "\t", "\u00e9", " ",
+              "http:", "https://other.test/", "mailto:", "HTTP://", "\\", "=", "&", "\x00", "\n", "[", "]",
+              "\u00a0", "@"]  # fmt: skip
+    rng = random.Random(7)
+    hrefs = ["", "/", ".", "..", "./", "../a", "?x", "#f", "//other.test/p", "/a/./b", "/a/../b",
+             "a/b/../c", "/.well-known/x", "a:b", "a/b:c", "/x?y/../z#w/./v"]  # fmt: skip
+    hrefs += ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 6))) for _ in range(3000)]
+
+    def outcome(join: Callable[[str], str], href: str) -> str:
+        try:
+            return join(href)
+        except ValueError:
+            return "ValueError"
+
+    for base in bases:
+        fast = url_joiner(base)
+        for href in hrefs:
+            assert outcome(fast, href) == outcome(lambda h: urljoin(base, h), href), (base, href)
+
+
+def test_hrefs_urljoin_refuses_are_skipped() -> None:
+    page = summarise("<a href='//[bad'>x</a><a href='http://[::1'>y</a><a href='ok.html'>ok</a>")
+    assert page.links == [Link("http://site.test/dir/ok.html")]

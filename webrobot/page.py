@@ -6,9 +6,10 @@ response, so a page is parsed once). No Scrapy, no I/O.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 #: element -> attribute that holds a followable URL
 LINK_ATTRIBUTES = {"a": "href", "area": "href", "frame": "src", "iframe": "src"}
@@ -35,6 +36,46 @@ class PageSummary:
 def _rel_tokens(element: Any) -> set[str]:
     rel = element.get("rel")
     return set(rel.lower().split()) if rel else set()
+
+
+def _is_nofollow(element: Any) -> bool:
+    rel = element.get("rel")
+    return bool(rel) and "nofollow" in rel.lower().split()
+
+
+def url_joiner(base: str) -> Callable[[str], str]:
+    """``urljoin(base, href)`` as a function of ``href``: the same results,
+    several times faster for the hrefs pages are made of.
+
+    ``urljoin`` costs about 5 µs a call, two thirds of link extraction on a
+    page of 20 links. Plain absolute paths (``/a/b``) and plain relative paths
+    (``b.html``) against an http(s) base are joined by concatenation; anything
+    else (dot segments, schemes, ``//``, empty queries or fragments, leading
+    spaces, control characters, unusual bases) goes to ``urljoin`` itself.
+    """
+    parts = urlsplit(base)
+    if parts.scheme not in ("http", "https") or not parts.netloc or not base.isprintable():
+        return lambda href: urljoin(base, href)
+    origin = f"{parts.scheme}://{parts.netloc}"
+    base_path = parts.path or "/"
+    # urljoin drops empty segments and resolves dot segments of the base path
+    # when it merges a relative path: leave those bases to it.
+    directory = None if "/." in base_path or "//" in base_path else origin + base_path[: base_path.rfind("/") + 1]
+
+    def join(href: str) -> str:
+        first = href[:1]
+        if not first or first in " ?#." or href[-1] in "?#" or "?#" in href or not href.isprintable():
+            return urljoin(base, href)
+        path = href.partition("?")[0].partition("#")[0]
+        if "/." in path:
+            return urljoin(base, href)
+        if first == "/":
+            return urljoin(base, href) if href[1:2] == "/" else origin + href
+        if directory is None or "//" in path or ":" in path.partition("/")[0]:
+            return urljoin(base, href)  # a scheme (mailto:, http:), or empty segments
+        return directory + href
+
+    return join
 
 
 def summarise_html(root: Any, url: str) -> PageSummary:
@@ -67,22 +108,23 @@ def summarise_html(root: Any, url: str) -> PageSummary:
             if not rels & FOLLOWED_LINK_RELS:
                 continue
             value = element.get("href")
+            nofollow = "nofollow" in rels
         else:
             value = element.get(LINK_ATTRIBUTES[tag])
-            rels = _rel_tokens(element) if tag in ("a", "area") else set()
+            nofollow = tag in ("a", "area") and _is_nofollow(element)
         if value:
-            raw.append((value, "nofollow" in rels))
+            raw.append((value, nofollow))
     if base:
         try:
             summary.base_url = urljoin(url, base)
         except ValueError:  # "http://[x/": urljoin cannot even split it
             pass
     seen: dict[str, bool] = {}
-    base_url = summary.base_url
+    join = url_joiner(summary.base_url)
     for value, nofollow in raw:
         try:
-            absolute = urljoin(base_url, value.strip()).partition("#")[0]
-        except ValueError:  # "http://[::1/": urljoin cannot even split it
+            absolute = join(value.strip()).partition("#")[0]
+        except ValueError:  # urljoin refuses some hrefs, e.g. "//[" (a bad IPv6 host)
             summary.bad_links += 1
             continue
         if not absolute.lower().startswith(FOLLOWED_SCHEMES):

@@ -1,0 +1,99 @@
+"""The benchmark code on a tiny web, so it cannot rot. The real benchmarks
+(``make bench``) are not part of the test command: too slow and too noisy."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import lxml.html
+import pytest
+from protego import Protego
+
+from benchmarks import run
+from benchmarks.web import WebSpec, build_site, is_disallowed, page_path, robots_txt
+from webrobot.page import summarise_html
+
+ORIGINS = ["http://127.0.0.1:1", "http://127.0.0.1:2", "http://127.0.0.1:3"]
+
+
+def test_robots_txt_is_about_2_kb_and_is_disallowed_matches_protego() -> None:
+    body = robots_txt()
+    assert 1800 <= len(body) <= 2600
+    parser = Protego.parse(body)
+    targets = ["/", "/topic-1/page-9.html", "/private/x", "/private/press-kit.html", "/search?q=a",
+               "/searching", "/cgi-bin/print?page=1", "/topic-1/page-2.html?sessionid=3", "/tmp/x"]  # fmt: skip
+    for target in targets:
+        assert parser.can_fetch("http://h" + target, "webrobot") == (not is_disallowed(target)), target
+        assert parser.can_fetch("http://h" + target, "Scrapy/2.19 (+https://scrapy.org)") == (not is_disallowed(target))
+
+
+def test_pages_have_the_sizes_and_links_asked_for_and_the_tree_reaches_them_all() -> None:
+    spec = WebSpec(pages=300, sites=3)
+    assert sum(spec.pages_of(n) for n in range(3)) == 300
+    site = build_site(spec, 1, ORIGINS)
+    assert len(site) == spec.pages_of(1) == 100
+    assert build_site(spec, 1, ORIGINS)["/"].chunks == site["/"].chunks, "deterministic"
+    reached, frontier, other_sites, disallowed = {"/"}, ["/"], 0, 0
+    for page in site.values():
+        assert page.size == len(b"".join(page.chunks))
+        assert spec.min_size <= page.size <= spec.max_size + 1000
+    while frontier:
+        path = frontier.pop()
+        html = b"".join(site[path].chunks)
+        links = summarise_html(lxml.html.document_fromstring(html), ORIGINS[1] + path).links
+        assert 15 <= len(links) <= spec.links + 2  # distinct URLs: a few repeat
+        for link in links:
+            if not link.url.startswith(ORIGINS[1] + "/"):
+                other_sites += 1
+                continue
+            target = link.url[len(ORIGINS[1]):]
+            if is_disallowed(target):
+                disallowed += 1
+            elif target not in reached:
+                assert target in site, target
+                reached.add(target)
+                frontier.append(target)
+    assert reached == set(site)
+    assert other_sites and disallowed, "cross-site and disallowed links exist"
+    assert page_path(0, [0]) == "/"
+
+
+@pytest.mark.slow
+def test_the_harness_runs_end_to_end_on_a_tiny_web(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status = run.main([
+        "--quick", "--pages", "40", "--sites", "3", "--reps", "1",
+        "--crawlers", "bare,webrobot", "--out", str(tmp_path),
+    ])  # fmt: skip
+    printed = capsys.readouterr().out
+    assert status == 0, printed
+    assert "WARNING" not in printed, printed
+    results = json.loads((tmp_path / "results.json").read_text("utf-8"))
+    crawls = results["crawls"]
+    assert [(c["mode"], c["crawler"]) for c in crawls] == [
+        ("single", "bare"), ("single", "webrobot"), ("multi", "bare"), ("multi", "webrobot"),
+    ]  # fmt: skip
+    for crawl in crawls:
+        assert crawl["returncode"] == 0
+        assert 40 <= crawl["pages"] <= 43, crawl  # bare fetches each start URL twice
+        assert crawl["disallowed_fetches"] == 0
+        assert crawl["robots_fetches"] == (1 if crawl["mode"] == "single" else 3)
+        assert crawl["items"] >= 40 and crawl["cpu_seconds"] > 0 and crawl["maxrss_kb"] > 10_000
+    assert set(results["ratios"]) == {"single", "multi"}
+    assert results["ratios"]["single"]["webrobot"]["pairs"] == 1
+    targets = [t["target"] for t in results["targets"]]
+    assert any("1.25x" in t for t in targets) and any("16 sites" in t for t in targets)
+    assert any("robots decision" in t for t in targets), "bench_robots reports its target"
+    for module in run.micro_modules():
+        assert f"## {module}" in printed
+    table = (tmp_path / "results.md").read_text("utf-8")
+    assert "| single | webrobot |" in table and "| multi | bare |" in table
+    assert "per URL" in printed and "per page" in printed
+
+
+def test_bad_options_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["--modes", "triple"], ["--crawlers", "nutch"], ["--crawlers", "webrobot:X"], ["--micro", "bench_nothing"]):
+        with pytest.raises(SystemExit) as exc:
+            run.parse_args(argv)
+        assert exc.value.code == 2
+    assert "unknown" in capsys.readouterr().err
