@@ -205,6 +205,8 @@ DOWNLOADER_MIDDLEWARES = {
     "webrobot.middlewares.report.DownloadErrorTapMiddleware": 990,
 }
 SPIDER_MIDDLEWARES = {
+    # Outermost: frees each page's parse tree once its callback's output is consumed.
+    "webrobot.middlewares.release.ReleaseParseTreeMiddleware": 10,
     # URL length is checked downloader-side (start requests and redirects too).
     "scrapy.spidermiddlewares.urllength.UrlLengthMiddleware": None,
     # Same depth bookkeeping, but refusals are counted per site and reason.
@@ -215,10 +217,6 @@ SPIDER_MIDDLEWARES = {
 }
 ITEM_PIPELINES = {
     "webrobot.pipelines.DuplicateContentPipeline": 300,
-}
-SPIDER_MIDDLEWARES = {
-    # Outermost: frees each page's parse tree once its callback's output is consumed.
-    "webrobot.middlewares.release.ReleaseParseTreeMiddleware": 10,
 }
 EXTENSIONS = {
     "webrobot.extensions.statsfile.StatsFile": 900,
