@@ -133,7 +133,7 @@ class RedisContentDupes(ContentDupes):
         return self.shared_followed.first(fingerprint_key(fingerprint), url)
 
     def spider_opened(self, spider: Spider) -> None:
-        pass
+        """No periodic JOBDIR checkpoints: the shared index lives in Redis."""
 
     def close(self) -> None:
         if self._closed:
