@@ -27,7 +27,9 @@ if TYPE_CHECKING:
     from typing_extensions import Self
 
 
-class FrontierTapMiddleware:
+class _Tap:
+    """A passive downloader middleware feeding the crawl's report collector."""
+
     def __init__(self, crawler: Crawler) -> None:
         if not collector_wanted(crawler.settings):
             raise NotConfigured("the crawl report and progress line are off")
@@ -37,6 +39,8 @@ class FrontierTapMiddleware:
     def from_crawler(cls, crawler: Crawler) -> Self:
         return cls(crawler)
 
+
+class FrontierTapMiddleware(_Tap):
     def process_request(self, request: Request) -> None:
         self.collector.left_scheduler(request)
 
@@ -45,15 +49,6 @@ class FrontierTapMiddleware:
             self.collector.ignored(request, exception)
 
 
-class DownloadErrorTapMiddleware:
-    def __init__(self, crawler: Crawler) -> None:
-        if not collector_wanted(crawler.settings):
-            raise NotConfigured("the crawl report and progress line are off")
-        self.collector = ReportCollector.of(crawler)
-
-    @classmethod
-    def from_crawler(cls, crawler: Crawler) -> Self:
-        return cls(crawler)
-
+class DownloadErrorTapMiddleware(_Tap):
     def process_exception(self, request: Request, exception: Exception) -> None:
         self.collector.download_error(request, exception)
