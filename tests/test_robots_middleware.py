@@ -12,6 +12,7 @@ from scrapy.exceptions import IgnoreRequest, NotConfigured, StopDownload
 from scrapy.utils.test import get_crawler
 
 from webrobot import settings as project_settings
+from webrobot.settings_model import SettingValueError
 from webrobot.middlewares.robots import HELD_FILE, RobotsMiddleware, _Pending
 from webrobot.robotsparsers import FirstMatchRobotParser, Rfc9309RobotParser
 from webrobot.robotspolicy import (
@@ -34,15 +35,16 @@ def middleware(**overrides: Any) -> RobotsMiddleware:
 def test_switched_off_and_misconfigured() -> None:
     with pytest.raises(NotConfigured):
         middleware(ROBOTSTXT_OBEY=False)
-    with pytest.raises(ValueError, match="WEBROBOT_ROBOTS_MATCHING"):
+    with pytest.raises(SettingValueError, match="WEBROBOT_ROBOTS_MATCHING='longest': expected no value: ROBOTSTXT_PARSER"):
         middleware(WEBROBOT_ROBOTS_MATCHING="longest")
-    with pytest.raises(ValueError, match="WEBROBOT_ROBOTS_AUTH_POLICY"):
+    with pytest.raises(SettingValueError, match="WEBROBOT_ROBOTS_AUTH_POLICY='maybe': expected one of disallow, allow"):
         middleware(WEBROBOT_ROBOTS_AUTH_POLICY="maybe")
 
 
-def test_the_mode_picks_the_parser() -> None:
+def test_the_parser_setting_picks_the_matching() -> None:
     assert middleware().parser_cls is Rfc9309RobotParser
-    assert middleware(WEBROBOT_ROBOTS_MATCHING="first-match").parser_cls is FirstMatchRobotParser
+    first_match = "webrobot.robotsparsers.FirstMatchRobotParser"
+    assert middleware(ROBOTSTXT_PARSER=first_match).parser_cls is FirstMatchRobotParser
     assert middleware(ROBOTSTXT_PARSER="scrapy.robotstxt.ProtegoRobotParser").parser_cls.__name__ == (
         "ProtegoRobotParser"
     )

@@ -1,4 +1,4 @@
-"""webrobot/settings.py is where every default lives; keep it honest."""
+"""webrobot/settings.py: the project's settings plus the add-on; keep it honest."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 import webrobot.settings
+from tests.components import enabled_components
 
 SETTINGS_FILE = Path(webrobot.settings.__file__)
 
@@ -27,12 +28,16 @@ def test_no_setting_is_assigned_twice() -> None:
 
 
 def test_every_webrobot_component_is_enabled() -> None:
-    spider = webrobot.settings.SPIDER_MIDDLEWARES
+    spider = enabled_components("SPIDER_MIDDLEWARES")
     assert spider["webrobot.spidermiddlewares.depth.DepthLimitMiddleware"]
     assert spider["webrobot.spidermiddlewares.dupes.DuplicatePageMiddleware"]
     assert spider["webrobot.middlewares.release.ReleaseParseTreeMiddleware"]
-    downloader = webrobot.settings.DOWNLOADER_MIDDLEWARES
+    assert spider["webrobot.spidermiddlewares.metarobots.MetaRobotsSpiderMiddleware"]
+    downloader = enabled_components("DOWNLOADER_MIDDLEWARES")
     for name in ("scope.SiteScopeMiddleware", "robots.RobotsMiddleware", "traps.UrlTrapMiddleware",
                  "metarobots.MetaRobotsMiddleware", "budget.PageBudgetMiddleware"):  # fmt: skip
         assert downloader[f"webrobot.middlewares.{name}"]
-    assert webrobot.settings.ITEM_PIPELINES["webrobot.pipelines.DuplicateContentPipeline"]
+    assert enabled_components("ITEM_PIPELINES")["webrobot.pipelines.DuplicateContentPipeline"]
+    for name in ("scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware",
+                 "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware"):  # fmt: skip
+        assert name not in enabled_components("DOWNLOADER_MIDDLEWARES")

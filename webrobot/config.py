@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from webrobot.settingtypes import setting_value_problem
+from webrobot.settings_model import text_problem
 
 SPIDER_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 SETTING_NAME_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
@@ -211,9 +211,9 @@ def check_setting_types(config: SiteConfig, default_of: Callable[[str], Any]) ->
     """Raise :class:`ConfigError` for a ``[settings]`` value whose text does not parse as
     the type of its default (``default_of(name)``), as ``-s`` values are checked."""
     for name, value in config.settings.items():
-        problem = setting_value_problem(value, default_of(name), name)
+        problem = text_problem(name, value, default_of(name))
         if problem:
-            raise ConfigError(config.source, f"settings.{name}", problem)
+            raise ConfigError(config.source, f"settings.{name}", f"expected {problem.expected}")
 
 
 def parse_site_config(text: str, source: str, name: str) -> SiteConfig:

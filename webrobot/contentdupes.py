@@ -49,6 +49,7 @@ from webrobot.fingerprints import (
     text_fingerprint,
 )
 from webrobot.seenstore import BloomStore, ExactStore, FirstSeenIndex, Seen
+from webrobot.settings_model import read
 
 if TYPE_CHECKING:
     from scrapy import Spider
@@ -86,7 +87,7 @@ _instances: weakref.WeakKeyDictionary[Crawler, ContentDupes] = weakref.WeakKeyDi
 
 def fingerprint_mode(settings: BaseSettings) -> str:
     """``WEBROBOT_FINGERPRINT``, checked."""
-    mode = str(settings.get("WEBROBOT_FINGERPRINT") or "body").strip().lower()
+    mode = read(settings, "WEBROBOT_FINGERPRINT")
     if mode not in FINGERPRINT_MODES:
         raise ValueError(
             f"setting WEBROBOT_FINGERPRINT: expected one of {', '.join(FINGERPRINT_MODES)}, "
@@ -101,7 +102,7 @@ class ContentDupes:
         """The crawler's one instance (created by whichever component asks first),
         of the class ``WEBROBOT_CONTENT_INDEX_CLASS`` names."""
         if crawler not in _instances:
-            path = crawler.settings.get("WEBROBOT_CONTENT_INDEX_CLASS")
+            path = read(crawler.settings, "WEBROBOT_CONTENT_INDEX_CLASS")
             index_class = load_object(path) if path else cls
             if not (isinstance(index_class, type) and issubclass(index_class, ContentDupes)):
                 raise ValueError(f"setting WEBROBOT_CONTENT_INDEX_CLASS: {path!r} is not a ContentDupes class")

@@ -37,20 +37,16 @@ from time import monotonic
 from typing import TYPE_CHECKING, Any
 
 from scrapy import signals as scrapy_signals
-from scrapy.core.downloader import (
-    Downloader,
-    Slot,
-    _schedule_coro,  # type: ignore[attr-defined]
-    _slot_jitter,  # type: ignore[attr-defined]
-    call_later,  # type: ignore[attr-defined]
-)
+from scrapy.core.downloader import Downloader, Slot
 from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.misc import build_from_crawler, load_object
 
 from webrobot import signals
+from webrobot.compat import call_later, schedule_coro, slot_jitter
 from webrobot.politeness import THROTTLE_STATUSES
 from webrobot.config import ConfigError
 from webrobot.robotspolicy import parse_retry_after
+from webrobot.settings_model import read
 from webrobot.sitekey import site_key_from_parts
 from webrobot.startup import non_negative_setting, setting_error
 
@@ -67,8 +63,12 @@ logger = logging.getLogger(__name__)
 _SOURCES_REMEMBERED = 10_000  # sites whose last delay source is remembered for the log
 
 
+#: Private request meta key: the slot key this downloader derived from the URL.
+AUTO_SLOT_KEY = "_webrobot_slot"
+
+
 class SiteSlot(Slot):
-    """A download slot that knows its site key."""
+    """A download slot that knows its site key (empty for a ``download_slot`` slot)."""
 
     __slots__ = ("key",)
 
@@ -82,11 +82,11 @@ class SiteSlot(Slot):
 class SiteDownloader(Downloader):
     def __init__(self, crawler: Crawler) -> None:
         super().__init__(crawler)
-        path = self.settings.get("WEBROBOT_POLITENESS_CLASS") or "webrobot.politeness.SitePoliteness"
+        path = read(self.settings, "WEBROBOT_POLITENESS_CLASS")
         politeness_class = load_object(path)
         self.politeness: Politeness = build_from_crawler(politeness_class, crawler)
         self._finished: Callable[[str], None] | None = getattr(self.politeness, "finished", None)
-        throttled = self.settings.getbool("AUTOTHROTTLE_ENABLED")
+        throttled = read(self.settings, "AUTOTHROTTLE_ENABLED")
         self._base_source = "autothrottle" if throttled else "download_delay"
         self._last_source: dict[str, str] = {}
         try:
@@ -99,26 +99,41 @@ class SiteDownloader(Downloader):
         crawler.signals.connect(self._robots_resolved, signal=signals.robots_resolved)
 
     def get_slot_key(self, request: Request) -> str:
+        """The request's site, or the ``download_slot`` meta key a spider set.
+
+        Scrapy writes every request's slot into ``download_slot`` and redirects
+        copy it, so a value equal to the one this downloader derived (kept in
+        ``_webrobot_slot``) is not the spider's choice: the URL decides again."""
+        meta = request.meta
+        chosen = meta.get(self.DOWNLOAD_SLOT)
+        if chosen is not None and chosen != meta.get(AUTO_SLOT_KEY):
+            return str(chosen)
         return site_key_from_parts(urlparse_cached(request))
 
     def _get_slot(self, request: Request, spider: Spider | None = None) -> tuple[str, Slot]:
         key = self.get_slot_key(request)
+        site = site_key_from_parts(urlparse_cached(request))
+        if key == site:
+            request.meta[AUTO_SLOT_KEY] = key
         if key not in self.slots:
             slot_settings = self.per_slot_settings.get(key, {})
             concurrency = slot_settings.get(
                 "concurrency", self.ip_concurrency or self.domain_concurrency
             )
             delay = slot_settings.get("delay", self._delay)
-            jitter = _slot_jitter(slot_settings, self._jitter)
-            self.slots[key] = SiteSlot(concurrency, delay, jitter, key=key)
+            jitter = slot_jitter(slot_settings, self._jitter)
+            self.slots[key] = SiteSlot(concurrency, delay, jitter, key=key if key == site else "")
             self._start_slot_gc()
         return key, self.slots[key]
 
     def _process_queue(self, slot: Slot) -> None:
         if slot.latercall:
             return  # a timer will run this again
-        key = getattr(slot, "key", "")
+        slot_key = getattr(slot, "key", "")
         while slot.queue and slot.free_transfer_slots() > 0:
+            # A download_slot slot may hold several sites: each still gets its
+            # own politeness (robots.txt Crawl-delay, Retry-After, backoff).
+            key = slot_key or self._site(slot.queue[0][0])
             now = monotonic()
             delay, base_source = slot.download_delay(), self._base_source
             if self.min_interval > delay:
@@ -131,7 +146,7 @@ class SiteDownloader(Downloader):
             slot.lastseen = now
             request, queue_dfd = slot.queue.popleft()
             slot.transferring.add(request)  # taken now, not when the coroutine runs
-            _schedule_coro(self._wait_for_download(slot, request, queue_dfd))
+            schedule_coro(self._wait_for_download(slot, request, queue_dfd))
 
     async def _download(self, slot: Slot, request: Request) -> Response:
         if self._finished is None:
@@ -139,7 +154,11 @@ class SiteDownloader(Downloader):
         try:
             return await super()._download(slot, request)
         finally:
-            self._finished(getattr(slot, "key", ""))
+            self._finished(getattr(slot, "key", "") or self._site(request))
+
+    @staticmethod
+    def _site(request: Request) -> str:
+        return site_key_from_parts(urlparse_cached(request))
 
     def _held_back(self, key: str, wait: float, source: str) -> None:
         assert self.crawler.stats is not None
@@ -152,7 +171,7 @@ class SiteDownloader(Downloader):
 
     # -- what the politeness object learns ----------------------------------
     def _response_downloaded(self, response: Response, request: Request) -> None:
-        key = self.get_slot_key(request)
+        key = self._site(request)
         retry_after = None
         if response.status in THROTTLE_STATUSES:
             assert self.crawler.stats is not None

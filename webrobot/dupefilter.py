@@ -25,6 +25,7 @@ from webrobot.seenstore import (
     make_store,
     uniform_key,
 )
+from webrobot.settings_model import read
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -40,9 +41,9 @@ URL_STORE_FILE = "webrobot-seen-urls.store"
 
 def store_from_settings(settings: BaseSettings, name: str, *, values: bool = False) -> ExactStore | BloomStore:
     """The store named by setting ``name`` ("exact" or "bloom"), sized by the WEBROBOT_SEEN_* settings."""
-    kind = str(settings.get(name) or "exact").strip().lower()
-    capacity = settings.getint("WEBROBOT_SEEN_CAPACITY")
-    error_rate = settings.getfloat("WEBROBOT_SEEN_ERROR_RATE")
+    kind = read(settings, name)
+    capacity = read(settings, "WEBROBOT_SEEN_CAPACITY")
+    error_rate = read(settings, "WEBROBOT_SEEN_ERROR_RATE")
     try:
         return make_store(kind, capacity, error_rate, values=values)
     except ValueError as exc:
@@ -102,7 +103,7 @@ class SeenUrlFilter(BaseDupeFilter):
         self.fingerprinter = crawler.request_fingerprinter
         self.debug = crawler.settings.getbool("DUPEFILTER_DEBUG")
         self.logdupes = True
-        self.kind = str(crawler.settings.get("WEBROBOT_SEEN_STORE") or "exact").strip().lower()
+        self.kind = read(crawler.settings, "WEBROBOT_SEEN_STORE")
         self.store = store_from_settings(crawler.settings, "WEBROBOT_SEEN_STORE")
         self.checkpoint = StoreCheckpoint(crawler, URL_STORE_FILE, "visited-URL store")
         self.watch = BloomWatch(crawler, "url")

@@ -8,6 +8,7 @@ from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem, NotConfigured
 
 from webrobot.contentdupes import MD5_HEX_RE, ContentDupes
+from webrobot.settings_model import read
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -24,7 +25,7 @@ class DuplicateContentPipeline:
     """
 
     def __init__(self, crawler: Crawler) -> None:
-        if not crawler.settings.getbool("WEBROBOT_DUPES_ENABLED"):
+        if not read(crawler.settings, "WEBROBOT_DUPES_ENABLED"):
             raise NotConfigured("WEBROBOT_DUPES_ENABLED is off")
         self.crawler = crawler
         self.content = ContentDupes.of(crawler)

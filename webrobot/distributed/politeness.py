@@ -46,6 +46,7 @@ from scrapy.utils.asyncio import create_looping_call
 from webrobot.distributed.frontier import new_worker_id
 from webrobot.distributed.keys import redis_from_settings
 from webrobot.politeness import DEFAULT_MAX_SITES, THROTTLE_STATUSES, SitePoliteness
+from webrobot.settings_model import read
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -172,15 +173,15 @@ class SharedPoliteness:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         settings = crawler.settings
-        poll = settings.getfloat("WEBROBOT_REDIS_POLL_INTERVAL")
+        poll = read(settings, "WEBROBOT_REDIS_POLL_INTERVAL")
         politeness = cls(
             redis_from_settings(settings),
-            hold_ttl=settings.getfloat("WEBROBOT_REDIS_LEASE_TTL"),
+            hold_ttl=read(settings, "WEBROBOT_REDIS_LEASE_TTL"),
             busy_poll=min(max(poll / 4, 0.01), 0.25),
-            retry_after_max=settings.getfloat("WEBROBOT_POLITENESS_RETRY_AFTER_MAX", 600.0),
-            backoff_base=settings.getfloat("WEBROBOT_POLITENESS_BACKOFF_BASE", 1.0),
-            backoff_max=settings.getfloat("WEBROBOT_POLITENESS_BACKOFF_MAX", 60.0),
-            max_sites=settings.getint("WEBROBOT_POLITENESS_SITES", DEFAULT_MAX_SITES),
+            retry_after_max=read(settings, "WEBROBOT_POLITENESS_RETRY_AFTER_MAX"),
+            backoff_base=read(settings, "WEBROBOT_POLITENESS_BACKOFF_BASE"),
+            backoff_max=read(settings, "WEBROBOT_POLITENESS_BACKOFF_MAX"),
+            max_sites=read(settings, "WEBROBOT_POLITENESS_SITES"),
             stats=crawler.stats,
         )
         crawler.signals.connect(politeness.start, signal=signals.spider_opened)

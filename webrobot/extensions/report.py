@@ -23,6 +23,7 @@ from webrobot import __version__
 from webrobot.report.collector import ReportCollector
 from webrobot.report.html import render_html
 from webrobot.report.model import HealthThresholds, build_report, iso, report_location
+from webrobot.settings_model import read
 
 if TYPE_CHECKING:
     from scrapy import Spider
@@ -35,15 +36,15 @@ logger = logging.getLogger(__name__)
 def thresholds(crawler: Crawler) -> HealthThresholds:
     settings = crawler.settings
     return HealthThresholds(
-        max_error_rate=settings.getfloat("WEBROBOT_HEALTH_MAX_ERROR_RATE"),
-        max_trap_refusals=settings.getint("WEBROBOT_HEALTH_MAX_TRAP_REFUSALS"),
-        robots_required=settings.getbool("ROBOTSTXT_OBEY"),
+        max_error_rate=read(settings, "WEBROBOT_HEALTH_MAX_ERROR_RATE"),
+        max_trap_refusals=read(settings, "WEBROBOT_HEALTH_MAX_TRAP_REFUSALS"),
+        robots_required=read(settings, "ROBOTSTXT_OBEY"),
     )
 
 
 class CrawlReport:
     def __init__(self, crawler: Crawler) -> None:
-        if not crawler.settings.getbool("WEBROBOT_REPORT_ENABLED"):
+        if not read(crawler.settings, "WEBROBOT_REPORT_ENABLED"):
             raise NotConfigured("WEBROBOT_REPORT_ENABLED is off")
         self.crawler = crawler
         self.collector = ReportCollector.of(crawler)
@@ -57,7 +58,7 @@ class CrawlReport:
     def location(self, job: str = "") -> tuple[Path, str]:
         feeds = self.crawler.settings.getdict("FEEDS")
         folder, prefix = report_location(
-            self.crawler.settings.get("WEBROBOT_REPORT_DIR") or "", [str(uri) for uri in feeds], job
+            read(self.crawler.settings, "WEBROBOT_REPORT_DIR") or "", [str(uri) for uri in feeds], job
         )
         return Path(folder), prefix
 

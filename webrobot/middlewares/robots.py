@@ -96,14 +96,14 @@ from w3lib.url import safe_url_string
 
 from webrobot import robotspolicy as policy
 from webrobot import signals
+from webrobot.compat import wake_engine
 from webrobot.refusals import Refuser
 from webrobot.robotsparsers import (
-    DEFAULT_PARSE_LIMIT,
-    FirstMatchRobotParser,
     decode_robots_body,
     truncate_body,
 )
 from webrobot.robotspolicy import RobotsDecision
+from webrobot.settings_model import read
 from webrobot.sitekey import robots_url, site_key
 
 if TYPE_CHECKING:
@@ -123,7 +123,6 @@ logger = logging.getLogger(__name__)
 FORBIDDEN = "robots_txt"
 GAVE_UP = "robots_unreachable"
 REFUSAL_STATS = {FORBIDDEN: "robotstxt/forbidden", GAVE_UP: "webrobot/robots/deferred_gave_up"}
-MATCHING_MODES = ("rfc9309", "first-match")
 #: A decision lives at least this long, so the requests released by a
 #: robots.txt fetch are checked against it even if the server said max-age=0.
 MIN_LIFETIME = 1.0
@@ -188,45 +187,34 @@ def _duration(seconds: float) -> str:
 class RobotsMiddleware:
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
-        if not settings.getbool("ROBOTSTXT_OBEY"):
+        if not read(settings, "ROBOTSTXT_OBEY"):
             raise NotConfigured("ROBOTSTXT_OBEY is off")
         self.crawler = crawler
         assert crawler.stats is not None
         self.stats = crawler.stats
-        mode = (settings.get("WEBROBOT_ROBOTS_MATCHING") or "rfc9309").strip().lower()
-        if mode not in MATCHING_MODES:
-            raise ValueError(f"WEBROBOT_ROBOTS_MATCHING must be one of {MATCHING_MODES}, got {mode!r}")
-        self.parser_cls: type[RobotParser] = (
-            FirstMatchRobotParser
-            if mode == "first-match"
-            else load_object(settings.get("ROBOTSTXT_PARSER"))
-        )
+        # ROBOTSTXT_PARSER is the one knob of the matching (longest match or first match).
+        self.parser_cls: type[RobotParser] = load_object(read(settings, "ROBOTSTXT_PARSER"))
         build_from_crawler(self.parser_cls, crawler, b"")  # a parser that cannot work fails now
-        self.auth_policy = (settings.get("WEBROBOT_ROBOTS_AUTH_POLICY") or "disallow").strip().lower()
-        if self.auth_policy not in policy.AUTH_POLICIES:
-            raise ValueError(
-                f"WEBROBOT_ROBOTS_AUTH_POLICY must be one of {policy.AUTH_POLICIES}, "
-                f"got {self.auth_policy!r}"
-            )
-        self.user_agent: str = settings.get("ROBOTSTXT_USER_AGENT") or ""
-        self.default_user_agent: str = settings.get("USER_AGENT") or ""
-        self.max_redirects = settings.getint("WEBROBOT_ROBOTS_MAX_REDIRECTS", 5)
-        self.parse_limit = settings.getint("WEBROBOT_ROBOTS_PARSE_LIMIT", DEFAULT_PARSE_LIMIT)
-        self.ttl = settings.getfloat("WEBROBOT_ROBOTS_TTL", 86400.0)
-        self.min_ttl = max(settings.getfloat("WEBROBOT_ROBOTS_MIN_TTL", 60.0), MIN_LIFETIME)
-        self.defer_max = settings.getfloat("WEBROBOT_ROBOTS_DEFER_MAX", 3600.0)
-        self.backoff_base = settings.getfloat("WEBROBOT_ROBOTS_BACKOFF_BASE", 2.0)
-        self.backoff_max = settings.getfloat("WEBROBOT_ROBOTS_BACKOFF_MAX", 600.0)
-        self.stale_max = settings.getfloat("WEBROBOT_ROBOTS_STALE_MAX", 30 * 86400.0)
-        self.max_crawl_delay = settings.getfloat("WEBROBOT_ROBOTS_MAX_CRAWL_DELAY", 60.0)
-        cache_class = settings.get("WEBROBOT_ROBOTS_CACHE_CLASS", "webrobot.robotscache.LruRobotsCache")
+        self.auth_policy: str = read(settings, "WEBROBOT_ROBOTS_AUTH_POLICY")
+        self.user_agent: str = read(settings, "ROBOTSTXT_USER_AGENT") or ""
+        self.default_user_agent: str = read(settings, "USER_AGENT") or ""
+        self.max_redirects = read(settings, "WEBROBOT_ROBOTS_MAX_REDIRECTS")
+        self.parse_limit = read(settings, "WEBROBOT_ROBOTS_PARSE_LIMIT")
+        self.ttl = read(settings, "WEBROBOT_ROBOTS_TTL")
+        self.min_ttl = max(read(settings, "WEBROBOT_ROBOTS_MIN_TTL"), MIN_LIFETIME)
+        self.defer_max = read(settings, "WEBROBOT_ROBOTS_DEFER_MAX")
+        self.backoff_base = read(settings, "WEBROBOT_ROBOTS_BACKOFF_BASE")
+        self.backoff_max = read(settings, "WEBROBOT_ROBOTS_BACKOFF_MAX")
+        self.stale_max = read(settings, "WEBROBOT_ROBOTS_STALE_MAX")
+        self.max_crawl_delay = read(settings, "WEBROBOT_ROBOTS_MAX_CRAWL_DELAY")
+        cache_class = read(settings, "WEBROBOT_ROBOTS_CACHE_CLASS")
         self.cache: RobotsCache = build_from_crawler(load_object(cache_class), crawler)
         # Only caches shared with other workers can say "another worker is fetching".
         self.shared: SharedRobotsCache | None = (
             cast("SharedRobotsCache", self.cache) if callable(getattr(self.cache, "claim", None)) else None
         )
         self._announced: dict[str, float] = {}  # site -> fetched_at of the decision announced
-        self.hold_new = settings.getbool("WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS", True)
+        self.hold_new = read(settings, "WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS")
         self.refuser = Refuser(crawler)
         self.pending: dict[str, _Pending] = {}
         self._closed = False
@@ -725,10 +713,8 @@ class RobotsMiddleware:
 
     def _wake_engine(self) -> None:
         # Let the engine look at its scheduler (or notice it is idle) now rather
-        # than at its next 5 s heartbeat; there is no public call for this.
-        slot = getattr(self.crawler.engine, "_slot", None)
-        if slot is not None:
-            slot.nextcall.schedule()
+        # than at its next 5 s heartbeat.
+        wake_engine(self.crawler.engine)
 
     # -- life cycle ---------------------------------------------------------------
     def _spider_opened(self) -> None:

@@ -35,6 +35,7 @@ from webrobot.report.model import (
     is_robots_fetch,
     summarise_robots,
 )
+from webrobot.settings_model import read
 from webrobot.sitekey import site_key
 
 if TYPE_CHECKING:
@@ -51,9 +52,7 @@ FRONTIER_KEY = "_report_frontier"
 
 
 def collector_wanted(settings: BaseSettings) -> bool:
-    return settings.getbool("WEBROBOT_REPORT_ENABLED") or settings.getfloat(
-        "WEBROBOT_PROGRESS_INTERVAL"
-    ) > 0
+    return bool(read(settings, "WEBROBOT_REPORT_ENABLED") or read(settings, "WEBROBOT_PROGRESS_INTERVAL") > 0)
 
 
 def _is_robots(request: Request) -> bool:

@@ -143,9 +143,8 @@ class WebrobotSpider(scrapy.Spider):
             meta_robots=list(response.meta.get("robots", ())),
             body=response.text if rules.store_body else None,
         )
-        if rules.index:
-            yield item
-        for link in rules.links(page.links):
+        yield item  # a noindex page's item is dropped by MetaRobotsSpiderMiddleware
+        for link in rules.links(page.links):  # a nofollow page's: dropped likewise
             try:
                 request = Request(link.url, callback=self.parse)
             except ValueError:  # a port that is no number: one bad link must not end the page

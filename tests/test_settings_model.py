@@ -1,8 +1,12 @@
-"""Settings given as text (``-s``, Scrapyd's ``setting=``): checked against the
-type of their defaults, reported in one line, and applied over site configs."""
+"""The settings model: every setting declared once, values checked in one place
+(text from ``-s`` and Scrapyd's ``setting=`` as Scrapy's getters parse it), one
+error naming the setting, the value and what was expected, and the reference
+page generated from it."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -12,8 +16,25 @@ from scrapy.settings import Settings
 from tests.crawling import scrapy_command
 from webrobot import settings as project_settings
 from webrobot.config import parse_site_config
-from webrobot.settingtypes import setting_value_problem
+from webrobot.settings_model import (
+    BY_NAME,
+    SETTINGS,
+    SettingValueError,
+    check,
+    defaults,
+    markdown,
+    read,
+    text_problem,
+)
 from webrobot.spiderloader import SiteSpiderLoader
+
+ROOT = Path(__file__).resolve().parent.parent
+REFERENCE = ROOT / "docs" / "reference" / "settings.md"
+
+
+def problem_text(value: Any, default: Any, name: str = "SOME_SCRAPY_SETTING") -> str | None:
+    problem = text_problem(name, value, default)
+    return None if problem is None else str(problem)
 
 
 @pytest.mark.parametrize(
@@ -26,7 +47,7 @@ from webrobot.spiderloader import SiteSpiderLoader
     ],
 )  # fmt: skip
 def test_values_the_getters_accept(value: Any, default: Any) -> None:
-    assert setting_value_problem(value, default) is None
+    assert problem_text(value, default) is None
 
 
 @pytest.mark.parametrize(
@@ -38,24 +59,23 @@ def test_values_the_getters_accept(value: Any, default: Any) -> None:
     ],
 )
 def test_settings_with_a_few_possible_words(name: str, good: str, bad: str, expected: str) -> None:
-    default = getattr(project_settings, name)
-    assert setting_value_problem(good, default, name) is None
-    problem = setting_value_problem(bad, default, name)
+    assert problem_text(good, None, name) is None
+    problem = problem_text(bad, None, name)
     assert problem is not None and expected in problem
 
 
 @pytest.mark.parametrize("name", ["DOWNLOAD_TIMEOUT", "DNS_TIMEOUT"])
 def test_whole_number_defaults_that_scrapy_reads_as_floats(name: str) -> None:
-    assert setting_value_problem("7.5", 30, name) is None
-    assert setting_value_problem("7.5", 30, "DEPTH_LIMIT") == "expected a whole number (default 30)"
+    assert problem_text("7.5", 30, name) is None
+    assert problem_text("7.5", 30, "DEPTH_LIMIT") == "setting DEPTH_LIMIT='7.5': expected a whole number >= 0 (default 0)"
 
 
 @pytest.mark.parametrize(
     ("value", "default", "expected"),
     [
-        ("abc", 0, "expected a number (default 0)"),
+        ("abc", 0, "expected a whole number (default 0)"),
         ("0,5", 1.0, "expected a number (default 1.0)"),
-        ("", 30, "expected a number"),
+        ("", 30, "expected a whole number"),
         ("1.5", 0, "expected a whole number (default 0)"),
         ("1e3", 0, "expected a whole number"),
         ("yes", True, "expected true/false or 1/0 (default True)"),
@@ -64,7 +84,7 @@ def test_whole_number_defaults_that_scrapy_reads_as_floats(name: str) -> None:
     ],
 )
 def test_values_the_getters_refuse(value: str, default: Any, expected: str) -> None:
-    problem = setting_value_problem(value, default)
+    problem = problem_text(value, default)
     assert problem is not None and expected in problem
 
 
@@ -79,7 +99,7 @@ def test_agrees_with_scrapys_getters(value: str, default: Any) -> None:
         parses = True
     except ValueError:
         parses = False
-    assert (setting_value_problem(value, default) is None) == parses
+    assert (problem_text(value, default) is None) == parses
 
 
 def test_crawl_refuses_badly_typed_settings_in_one_line_each(tmp_path: Path) -> None:
@@ -92,9 +112,9 @@ def test_crawl_refuses_badly_typed_settings_in_one_line_each(tmp_path: Path) -> 
     )  # fmt: skip
     assert done.returncode == 2
     assert done.stderr.splitlines() == [
-        "webrobot: setting DEPTH_LIMIT='abc': expected a number (default 0)",
+        "webrobot: setting DEPTH_LIMIT='abc': expected a whole number >= 0 (default 0)",
         "webrobot: setting LOG_ENABLED='maybe': expected true/false or 1/0 (default True)",
-        "webrobot: setting CONCURRENT_REQUESTS='2.5': expected a whole number (default 32)",
+        "webrobot: setting CONCURRENT_REQUESTS='2.5': expected a whole number >= 1 (default 32)",
         "webrobot: setting WEBROBOT_SEEN_STORE='blom': expected one of exact, bloom (default 'exact')",
     ]
     text = log.read_text("utf-8")  # the job log under Scrapyd
@@ -133,7 +153,7 @@ def test_command_line_delay_beats_the_configs_slot() -> None:
 
 
 BAD_SETTINGS_CONFIG = 'start_urls = ["http://127.0.0.1:9/"]\n[settings]\nCONCURRENT_REQUESTS = "many"\n'
-BAD_SETTINGS_ERROR = "key 'settings.CONCURRENT_REQUESTS': expected a number (default 32)"
+BAD_SETTINGS_ERROR = "key 'settings.CONCURRENT_REQUESTS': expected a whole number >= 1 (default 32)"
 
 
 def test_a_config_argument_with_a_badly_typed_setting_is_one_line(tmp_path: Path) -> None:
@@ -154,3 +174,94 @@ def test_a_site_with_a_badly_typed_setting_is_a_broken_config(tmp_path: Path) ->
     assert done.returncode == 2
     assert f"typo_site.toml: {BAD_SETTINGS_ERROR}" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+# -- the model itself ------------------------------------------------------------
+
+
+def test_every_setting_is_declared_once_with_a_type_and_a_doc() -> None:
+    names = [s.name for s in SETTINGS]
+    assert len(names) == len(set(names))
+    for setting in SETTINGS:
+        assert setting.doc and setting.section, setting.name
+        assert read({}, setting.name) == setting.default or setting.scrapy, setting.name
+        assert check(lambda name, s=setting: s.default if name == s.name else None, [setting.name]) == []
+
+
+def test_the_project_settings_module_declares_no_webrobot_setting() -> None:
+    """webrobot's settings live in the model; settings.py is the project's own plus the add-on."""
+    declared = {name for name in vars(project_settings) if name.isupper()} & set(BY_NAME)
+    assert declared == set()
+    assert project_settings.ADDONS["webrobot.Addon"] == 0
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "typed"),
+    [
+        ("WEBROBOT_ROBOTS_TTL", "7.5", 7.5),
+        ("WEBROBOT_MAX_PAGES_PER_SITE", "3", 3),
+        ("WEBROBOT_MAX_PAGES_PER_SITE", 4.0, 4),
+        ("WEBROBOT_DUPES_ENABLED", "false", False),
+        ("WEBROBOT_DUPES_ENABLED", "1", True),
+        ("WEBROBOT_FINGERPRINT", " Text ", "text"),
+        ("WEBROBOT_FINGERPRINT", "", "body"),
+        ("WEBROBOT_SITES_DIRS", "a,b", ["a", "b"]),
+        ("WEBROBOT_BLOCKLIST", "/etc/blocklist.txt", "/etc/blocklist.txt"),
+        ("DEFAULT_REQUEST_HEADERS", '{"A": "b"}', {"A": "b"}),
+        ("WEBROBOT_ROBOTS_TTL", None, 86400.0),
+        ("ROBOTSTXT_USER_AGENT", None, None),  # Scrapy's meaning: use USER_AGENT
+    ],
+)
+def test_read_gives_typed_values(name: str, value: Any, typed: Any) -> None:
+    assert read({name: value}, name) == typed
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("WEBROBOT_ROBOTS_TTL", "soon", "setting WEBROBOT_ROBOTS_TTL='soon': expected a number >= 0 (default 86400.0)"),
+        ("WEBROBOT_ROBOTS_TTL", -1, "setting WEBROBOT_ROBOTS_TTL=-1: expected a number >= 0 (default 86400.0)"),
+        ("WEBROBOT_MAX_PAGES_PER_SITE", 1.5, "expected a whole number >= 0 (default 0)"),
+        ("WEBROBOT_DUPES_ENABLED", "yes", "expected true/false or 1/0 (default True)"),
+        ("WEBROBOT_SEEN_STORE", "blom", "expected one of exact, bloom (default 'exact')"),
+        ("DEFAULT_REQUEST_HEADERS", "{not json", "expected a dict (or a JSON object)"),
+        ("WEBROBOT_POLITENESS_CLASS", "", "expected an import path of a class"),
+    ],
+)
+def test_one_error_names_setting_value_and_expectation(name: str, value: Any, message: str) -> None:
+    with pytest.raises(SettingValueError) as caught:
+        read({name: value}, name)
+    assert message in str(caught.value)
+    assert (caught.value.name, caught.value.value) == (name, value)
+    assert [str(p) for p in check({name: value}.get)] == [str(caught.value)]
+
+
+def test_the_old_matching_knob_is_refused_with_what_to_set_instead() -> None:
+    [problem] = check({"WEBROBOT_ROBOTS_MATCHING": "first-match"}.get)
+    assert "ROBOTSTXT_PARSER" in str(problem) and "FirstMatchRobotParser" in str(problem)
+
+
+def test_defaults_are_fresh_copies() -> None:
+    first = defaults()
+    first["RETRY_HTTP_CODES"].append(999)
+    assert 999 not in defaults()["RETRY_HTTP_CODES"]
+
+
+def test_reference_page_matches_the_model() -> None:
+    """Regenerate with: python -m webrobot.settings_model > docs/reference/settings.md"""
+    assert REFERENCE.read_text("utf-8") == markdown()
+    for setting in SETTINGS:
+        assert f"| `{setting.name}`" in markdown()
+
+
+def test_reference_page_is_what_the_command_prints() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "webrobot.settings_model"], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert done.stdout == markdown()
+
+
+def test_the_model_imports_no_scrapy() -> None:
+    code = "import sys, webrobot.settings_model; print('scrapy' in sys.modules or 'twisted' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert done.stdout.strip() == "False"

@@ -1,0 +1,90 @@
+"""Every use of a private part of Scrapy or protego, in one place.
+
+Each entry says why webrobot needs it and what it falls back to where the
+private part is gone, and ``tests/test_compat.py`` checks each on the installed
+versions, so a release that moves one fails a test instead of a crawl.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+# Public since Scrapy 2.14: a timer on the reactor or the asyncio loop in use.
+from scrapy.utils.asyncio import call_later
+from scrapy.utils.defer import deferred_from_coro
+
+if TYPE_CHECKING:
+    from collections.abc import Coroutine
+
+__all__ = [
+    "ALLOW_DIRECTIVE",
+    "CRAWL_DELAY_DIRECTIVE",
+    "DISALLOW_DIRECTIVE",
+    "REQUEST_RATE_DIRECTIVE",
+    "SITEMAP_DIRECTIVE",
+    "USER_AGENT_DIRECTIVE",
+    "URLPattern",
+    "call_later",
+    "extract_directive",
+    "quote_path",
+    "quote_pattern",
+    "schedule_coro",
+    "slot_jitter",
+    "wake_engine",
+]
+
+
+def schedule_coro(coro: Coroutine[Any, Any, Any]) -> None:
+    """Start ``coro`` now, as Scrapy's downloader starts a download.
+
+    Scrapy's downloader uses its private ``_schedule_coro``; the public
+    ``deferred_from_coro`` does the same (a task on the asyncio loop, or a
+    Deferred), and the coroutine handles its own errors."""
+    deferred_from_coro(coro)
+
+
+def slot_jitter(slot_settings: dict[str, Any], default: float) -> float:
+    """The jitter of a ``DOWNLOAD_SLOTS`` entry, as Scrapy's own slots get it.
+
+    The downloader builds its own slot class, so it needs Scrapy's private
+    ``_slot_jitter`` (which also handles the deprecated ``randomize_delay``
+    key); without it, the documented ``jitter`` key, else ``default``."""
+    try:
+        from scrapy.core.downloader import _slot_jitter  # type: ignore[attr-defined]
+    except ImportError:
+        return float(slot_settings.get("jitter", default))
+    return float(_slot_jitter(slot_settings, default))
+
+
+def wake_engine(engine: Any) -> bool:
+    """Make the engine look at its scheduler now, not at its next 5 s heartbeat.
+
+    Requests released after a robots.txt decision are put back with
+    ``engine.crawl``; Scrapy has no public call to run the engine loop at once,
+    so this pokes the private ``engine._slot.nextcall``. Without it the
+    released requests still go, at the heartbeat. True when it could poke."""
+    slot = getattr(engine, "_slot", None)
+    nextcall = getattr(slot, "nextcall", None)
+    schedule = getattr(nextcall, "schedule", None)
+    if schedule is None:
+        return False
+    schedule()
+    return True
+
+
+# protego's directive reader, path quoting and pattern matcher: the RFC 9309
+# and first-match parsers (webrobot.robotsparsers) read robots.txt exactly as
+# protego does and differ only in which rule wins, which protego's public API
+# (can_fetch) cannot express. Private modules of protego 0.7: a change fails
+# tests/test_compat.py and tests/test_robotsparsers.py.
+from protego._protego import (  # noqa: E402
+    _ALLOW_DIRECTIVE as ALLOW_DIRECTIVE,
+    _CRAWL_DELAY_DIRECTIVE as CRAWL_DELAY_DIRECTIVE,
+    _DISALLOW_DIRECTIVE as DISALLOW_DIRECTIVE,
+    _REQUEST_RATE_DIRECTIVE as REQUEST_RATE_DIRECTIVE,
+    _SITEMAP_DIRECTIVE as SITEMAP_DIRECTIVE,
+    _USER_AGENT_DIRECTIVE as USER_AGENT_DIRECTIVE,
+    _extract_directive as extract_directive,
+)
+from protego._urlpattern import _URLPattern as URLPattern  # noqa: E402
+from protego._utils import _quote_path as quote_path, _quote_pattern as quote_pattern  # noqa: E402
