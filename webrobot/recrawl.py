@@ -28,6 +28,7 @@ from scrapy.utils.httpobj import urlparse_cached
 
 from webrobot.metarobots import product_token
 from webrobot.middlewares.metarobots import response_directives
+from webrobot.settings_model import read
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -46,7 +47,7 @@ class RevalidatePolicy(RFC2616Policy):
     def __init__(self, settings: BaseSettings) -> None:
         super().__init__(settings)
         self.agent = product_token(settings.get("ROBOTSTXT_USER_AGENT"), settings.get("USER_AGENT"))
-        self.obey_meta = settings.getbool("WEBROBOT_META_ROBOTS_ENABLED", True)
+        self.obey_meta = read(settings, "WEBROBOT_META_ROBOTS_ENABLED")
 
     def should_cache_request(self, request: Request) -> bool:
         if request.meta.get("dont_obey_robotstxt") or urlparse_cached(request).path == "/robots.txt":

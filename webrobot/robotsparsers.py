@@ -66,6 +66,7 @@ from webrobot.compat import URLPattern as _URLPattern
 from webrobot.compat import extract_directive as _extract_directive
 from webrobot.compat import quote_path as _quote_path
 from webrobot.compat import quote_pattern as _quote_pattern
+from webrobot.settings_model import read
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -434,7 +435,7 @@ class FirstMatchRules:
 def _parse_limit(crawler: Crawler | None) -> int:
     if crawler is None:
         return DEFAULT_PARSE_LIMIT
-    return crawler.settings.getint("WEBROBOT_ROBOTS_PARSE_LIMIT", DEFAULT_PARSE_LIMIT)
+    return read(crawler.settings, "WEBROBOT_ROBOTS_PARSE_LIMIT")
 
 
 class Rfc9309RobotParser(RobotParser):

@@ -74,6 +74,7 @@ from webrobot.distributed.frontier import (
 )
 from webrobot.distributed.keys import CrawlKeys, redis_from_settings, safe_url
 from webrobot.report.collector import FRONTIER_KEY, ReportCollector, collector_wanted
+from webrobot.settings_model import read
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
@@ -91,7 +92,7 @@ class RedisLeaseScheduler(Scheduler):
         settings = crawler.settings
         self.crawler = crawler
         self.keys = CrawlKeys.from_settings(settings, crawl_spider_name(crawler))
-        self.redis_url = safe_url(settings.get("WEBROBOT_REDIS_URL") or "")
+        self.redis_url = safe_url(read(settings, "WEBROBOT_REDIS_URL"))
         serializer: Any = settings.get("SCHEDULER_SERIALIZER")
         if isinstance(serializer, str):
             serializer = importlib.import_module(serializer)
@@ -104,15 +105,15 @@ class RedisLeaseScheduler(Scheduler):
             serializer=serializer,
         )
         self.stats = crawler.stats
-        self.lease_ttl = settings.getfloat("WEBROBOT_REDIS_LEASE_TTL")
+        self.lease_ttl = read(settings, "WEBROBOT_REDIS_LEASE_TTL")
         if self.lease_ttl <= 0:
             raise ValueError(f"WEBROBOT_REDIS_LEASE_TTL must be positive, got {self.lease_ttl}")
-        self.max_expiries = settings.getint("WEBROBOT_REDIS_MAX_LEASE_EXPIRIES")
+        self.max_expiries = read(settings, "WEBROBOT_REDIS_MAX_LEASE_EXPIRIES")
         # Leases are renewed every third of their TTL, so poll at least that often.
         self.poll_interval = min(
-            max(settings.getfloat("WEBROBOT_REDIS_POLL_INTERVAL"), 0.01), self.lease_ttl / 3
+            max(read(settings, "WEBROBOT_REDIS_POLL_INTERVAL"), 0.01), self.lease_ttl / 3
         )
-        self.idle_close = settings.getfloat("WEBROBOT_REDIS_IDLE_CLOSE")
+        self.idle_close = read(settings, "WEBROBOT_REDIS_IDLE_CLOSE")
         self.worker_id = new_worker_id()
         self._report = ReportCollector.of(crawler) if collector_wanted(settings) else None
         self.queue: LeasedFrontier | None = None  # type: ignore[assignment]
