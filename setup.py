@@ -1,20 +1,10 @@
-"""Packaging for pip and for Scrapyd eggs (``scrapyd-deploy`` runs ``setup.py bdist_egg``)."""
+"""Only for Scrapyd eggs: ``scrapyd-deploy`` runs ``python setup.py bdist_egg``.
 
-from setuptools import find_packages, setup
+Everything (metadata, dependencies, package data, the ``scrapy`` entry point
+Scrapyd reads) is declared in ``pyproject.toml``; build wheels and sdists with
+``python -m build``.
+"""
 
-from webrobot import __version__
+from setuptools import setup
 
-setup(
-    name="webrobot",
-    version=__version__,
-    description="A polite, trap-proof web robot built on Scrapy",
-    python_requires=">=3.11",
-    packages=find_packages(include=["webrobot", "webrobot.*"]),
-    package_data={
-        "webrobot.sites": ["*.toml"],
-        "webrobot.demo": ["pages/*/*.html", "pages/*/*/*.html"],
-    },
-    include_package_data=True,
-    zip_safe=True,
-    entry_points={"scrapy": ["settings = webrobot.settings"]},
-)
+setup(zip_safe=True)
