@@ -91,7 +91,7 @@ def test_protego_quoting_and_pattern_matching() -> None:
     assert compat.quote_path("http://example.com/a b") == "/a%20b"
     # A rule and a URL are quoted alike, so a rule written with a query matches.
     url = "http://example.com/search?q=a b"
-    assert compat.URLPattern(compat.quote_pattern("/search?q=a b")).match(compat.quote_path(url)) is not None
+    assert compat.URLPattern(compat.quote_pattern("/search?q=a b")).match(compat.quote_path(url))
     pattern = compat.URLPattern(compat.quote_pattern("/private/*.html$"))
-    assert pattern.match("/private/x.html") is not None
-    assert pattern.match("/private/x.htmlx") is None
+    assert pattern.match("/private/x.html")
+    assert not pattern.match("/private/x.htmlx")
