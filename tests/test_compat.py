@@ -95,3 +95,9 @@ def test_protego_quoting_and_pattern_matching() -> None:
     pattern = compat.URLPattern(compat.quote_pattern("/private/*.html$"))
     assert pattern.match("/private/x.html")
     assert not pattern.match("/private/x.htmlx")
+
+
+def test_robots_parsed_is_scrapys_signal_where_scrapy_has_it() -> None:
+    from scrapy import signals
+
+    assert compat.robots_parsed is getattr(signals, "robots_parsed", compat.robots_parsed)

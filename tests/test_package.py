@@ -125,7 +125,7 @@ def test_the_wheel_carries_its_package_data_and_license(adopted: Adopted) -> Non
     assert any(n.endswith("licenses/LICENSE") for n in names)
     assert "License-Expression: BSD-3-Clause" in metadata
     assert "Provides-Extra: redis" in metadata and "Provides-Extra: charts" in metadata
-    assert "Requires-Dist: scrapy<3,>=2.14" in metadata
+    assert "Requires-Dist: scrapy<3,>=2.18" in metadata
 
 
 @pytest.fixture(scope="module")

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from scrapy import signals as scrapy_signals
+
 # Public since Scrapy 2.14: a timer on the reactor or the asyncio loop in use.
 from scrapy.utils.asyncio import call_later
 from scrapy.utils.defer import deferred_from_coro
@@ -25,6 +27,7 @@ __all__ = [
     "USER_AGENT_DIRECTIVE",
     "URLPattern",
     "call_later",
+    "robots_parsed",
     "extract_directive",
     "quote_path",
     "quote_pattern",
@@ -32,6 +35,13 @@ __all__ = [
     "slot_jitter",
     "wake_engine",
 ]
+
+
+#: Scrapy's ``robots_parsed`` signal (sent with ``robotparser`` and ``request``
+#: once rules are in use for a site), where the installed Scrapy has it; before
+#: it existed, an object of webrobot's own that the robots.txt middleware sends
+#: and the crawl report listens to alike.
+robots_parsed: object = getattr(scrapy_signals, "robots_parsed", None) or object()
 
 
 def schedule_coro(coro: Coroutine[Any, Any, Any]) -> None:

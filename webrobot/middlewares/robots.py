@@ -96,7 +96,7 @@ from w3lib.url import safe_url_string
 
 from webrobot import robotspolicy as policy
 from webrobot import signals
-from webrobot.compat import wake_engine
+from webrobot.compat import robots_parsed, wake_engine
 from webrobot.refusals import Refuser
 from webrobot.robotsparsers import (
     decode_robots_body,
@@ -541,7 +541,7 @@ class RobotsMiddleware:
         summary = getattr(parser, "summary", None)
         decision.summary = summary(agent) if summary else f"parsed by {type(parser).__name__}"
         self.crawler.signals.send_catch_log(
-            signal=scrapy_signals.robots_parsed,
+            signal=robots_parsed,
             robotparser=parser,
             request=pending.trigger,
         )

@@ -28,6 +28,7 @@ from scrapy import signals as scrapy_signals
 from scrapy.exceptions import IgnoreRequest
 from scrapy.utils.httpobj import urlparse_cached
 
+from webrobot import compat
 from webrobot import signals
 from webrobot.report.model import (
     CrawlTally,
@@ -97,7 +98,7 @@ class ReportCollector:
         connect(self.request_left_downloader, signal=scrapy_signals.request_left_downloader)
         connect(self.response_downloaded, signal=scrapy_signals.response_downloaded)
         connect(self.response_received, signal=scrapy_signals.response_received)
-        connect(self.robots_parsed, signal=scrapy_signals.robots_parsed)
+        connect(self.robots_parsed, signal=compat.robots_parsed)
         connect(self.item_scraped, signal=scrapy_signals.item_scraped)
         connect(self.item_dropped, signal=scrapy_signals.item_dropped)
         connect(self.spider_error, signal=scrapy_signals.spider_error)
