@@ -9,6 +9,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+# protego's directive reader, path quoting and pattern matcher: the RFC 9309
+# and first-match parsers (webrobot.robotsparsers) read robots.txt exactly as
+# protego does and differ only in which rule wins, which protego's public API
+# (can_fetch) cannot express. Private modules of protego 0.7 (hence the
+# dependency range protego>=0.7,<0.8): a change fails tests/test_compat.py.
+from protego._protego import _ALLOW_DIRECTIVE as ALLOW_DIRECTIVE
+from protego._protego import _CRAWL_DELAY_DIRECTIVE as CRAWL_DELAY_DIRECTIVE
+from protego._protego import _DISALLOW_DIRECTIVE as DISALLOW_DIRECTIVE
+from protego._protego import _REQUEST_RATE_DIRECTIVE as REQUEST_RATE_DIRECTIVE
+from protego._protego import _SITEMAP_DIRECTIVE as SITEMAP_DIRECTIVE
+from protego._protego import _USER_AGENT_DIRECTIVE as USER_AGENT_DIRECTIVE
+from protego._protego import _extract_directive as extract_directive
+from protego._urlpattern import _URLPattern as URLPattern
+from protego._utils import _quote_path as quote_path
+from protego._utils import _quote_pattern as quote_pattern
 from scrapy import signals as scrapy_signals
 
 # Public since Scrapy 2.14: a timer on the reactor or the asyncio loop in use.
@@ -27,10 +42,10 @@ __all__ = [
     "USER_AGENT_DIRECTIVE",
     "URLPattern",
     "call_later",
-    "robots_parsed",
     "extract_directive",
     "quote_path",
     "quote_pattern",
+    "robots_parsed",
     "schedule_coro",
     "slot_jitter",
     "wake_engine",
@@ -80,21 +95,3 @@ def wake_engine(engine: Any) -> bool:
         return False
     schedule()
     return True
-
-
-# protego's directive reader, path quoting and pattern matcher: the RFC 9309
-# and first-match parsers (webrobot.robotsparsers) read robots.txt exactly as
-# protego does and differ only in which rule wins, which protego's public API
-# (can_fetch) cannot express. Private modules of protego 0.7: a change fails
-# tests/test_compat.py and tests/test_robotsparsers.py.
-from protego._protego import (  # noqa: E402
-    _ALLOW_DIRECTIVE as ALLOW_DIRECTIVE,
-    _CRAWL_DELAY_DIRECTIVE as CRAWL_DELAY_DIRECTIVE,
-    _DISALLOW_DIRECTIVE as DISALLOW_DIRECTIVE,
-    _REQUEST_RATE_DIRECTIVE as REQUEST_RATE_DIRECTIVE,
-    _SITEMAP_DIRECTIVE as SITEMAP_DIRECTIVE,
-    _USER_AGENT_DIRECTIVE as USER_AGENT_DIRECTIVE,
-    _extract_directive as extract_directive,
-)
-from protego._urlpattern import _URLPattern as URLPattern  # noqa: E402
-from protego._utils import _quote_path as quote_path, _quote_pattern as quote_pattern  # noqa: E402

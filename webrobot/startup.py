@@ -31,7 +31,7 @@ def setting_error(crawler: Crawler, error: Exception) -> NotConfigured:
     if spider is None:
         raise error
     if getattr(spider, "config_error", None) is None:
-        spider.config_error = error
+        spider.config_error = error  # type: ignore[attr-defined]  # any spider may carry it
     return NotConfigured(str(error))
 
 
