@@ -13,10 +13,21 @@ from scrapy.utils.test import get_crawler
 from webrobot import compat
 
 
-def test_slot_jitter_reads_the_slot_entry_or_the_default() -> None:
-    assert compat.slot_jitter({"jitter": 0.25}, 0.5) == 0.25
-    assert compat.slot_jitter({}, 0.5) == 0.5
-    assert compat.slot_jitter({"delay": 3}, 0.0) == 0.0
+def test_slot_randomness_reads_the_slot_entry_or_the_downloaders_default() -> None:
+    from scrapy.core.downloader import Downloader, Slot
+
+    crawler = get_crawler(settings_dict={"DOWNLOAD_DELAY": 2})
+    downloader = Downloader(crawler)
+    default = compat.slot_randomness(downloader, {})
+    slot = Slot(1, 2.0, default)
+    assert 1.0 <= slot.download_delay() <= 3.0  # Scrapy's default: +-50 %
+    if hasattr(downloader, "_jitter"):  # Scrapy >= 2.19
+        assert compat.slot_randomness(downloader, {"jitter": 0.25}) == 0.25
+        assert default == 0.5
+    else:
+        assert compat.slot_randomness(downloader, {"randomize_delay": False}) is False
+        assert default is True
+    assert Slot(1, 2.0, compat.slot_randomness(downloader, {"jitter": 0, "randomize_delay": False})).download_delay() == 2.0
 
 
 def test_schedule_coro_runs_the_coroutine() -> None:

@@ -47,7 +47,7 @@ __all__ = [
     "quote_pattern",
     "robots_parsed",
     "schedule_coro",
-    "slot_jitter",
+    "slot_randomness",
     "wake_engine",
 ]
 
@@ -68,17 +68,22 @@ def schedule_coro(coro: Coroutine[Any, Any, Any]) -> None:
     deferred_from_coro(coro)
 
 
-def slot_jitter(slot_settings: dict[str, Any], default: float) -> float:
-    """The jitter of a ``DOWNLOAD_SLOTS`` entry, as Scrapy's own slots get it.
+def slot_randomness(downloader: Any, slot_settings: dict[str, Any]) -> Any:
+    """The third argument of Scrapy's ``Slot`` for a ``DOWNLOAD_SLOTS`` entry, as
+    Scrapy's own slots get it.
 
-    The downloader builds its own slot class, so it needs Scrapy's private
-    ``_slot_jitter`` (which also handles the deprecated ``randomize_delay``
-    key); without it, the documented ``jitter`` key, else ``default``."""
-    try:
-        from scrapy.core.downloader import _slot_jitter  # type: ignore[attr-defined]
-    except ImportError:
-        return float(slot_settings.get("jitter", default))
-    return float(_slot_jitter(slot_settings, default))
+    The downloader builds its own slot class, so it repeats what Scrapy's
+    private ``Downloader._get_slot`` does: Scrapy >= 2.19 takes a ``jitter``
+    magnitude (private ``_slot_jitter`` reads the entry, with the deprecated
+    ``randomize_delay`` key, over the downloader's private ``_jitter``); Scrapy
+    2.18 takes the ``randomize_delay`` flag (entry over ``downloader.randomize_delay``)."""
+    if hasattr(downloader, "_jitter"):
+        try:
+            from scrapy.core.downloader import _slot_jitter  # type: ignore[attr-defined]
+        except ImportError:
+            return float(slot_settings.get("jitter", downloader._jitter))
+        return float(_slot_jitter(slot_settings, downloader._jitter))
+    return bool(slot_settings.get("randomize_delay", getattr(downloader, "randomize_delay", False)))
 
 
 def wake_engine(engine: Any) -> bool:

@@ -42,7 +42,7 @@ from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.misc import build_from_crawler, load_object
 
 from webrobot import signals
-from webrobot.compat import call_later, schedule_coro, slot_jitter
+from webrobot.compat import call_later, schedule_coro, slot_randomness
 from webrobot.politeness import THROTTLE_STATUSES
 from webrobot.config import ConfigError
 from webrobot.robotspolicy import parse_retry_after
@@ -72,10 +72,8 @@ class SiteSlot(Slot):
 
     __slots__ = ("key",)
 
-    def __init__(
-        self, concurrency: int, delay: float, jitter: float | None = None, *, key: str = ""
-    ) -> None:
-        super().__init__(concurrency, delay, jitter)
+    def __init__(self, concurrency: int, delay: float, randomness: Any = None, *, key: str = "") -> None:
+        super().__init__(concurrency, delay, randomness)  # jitter (Scrapy >= 2.19) or randomize_delay
         self.key = key
 
 
@@ -121,8 +119,8 @@ class SiteDownloader(Downloader):
                 "concurrency", self.ip_concurrency or self.domain_concurrency
             )
             delay = slot_settings.get("delay", self._delay)
-            jitter = slot_jitter(slot_settings, self._jitter)
-            self.slots[key] = SiteSlot(concurrency, delay, jitter, key=key if key == site else "")
+            randomness = slot_randomness(self, slot_settings)
+            self.slots[key] = SiteSlot(concurrency, delay, randomness, key=key if key == site else "")
             self._start_slot_gc()
         return key, self.slots[key]
 
