@@ -60,7 +60,7 @@ def scrapy_command(*args: str, timeout: float = 60) -> subprocess.CompletedProce
     env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}
     return subprocess.run(
         [sys.executable, "-m", "scrapy", *args],
-        cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, timeout=timeout,
+        cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False,
     )  # fmt: skip
 
 
