@@ -7,11 +7,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from webrobot import __version__  # noqa: E402
+from webrobot import __version__
 
 project = "webrobot"
 author = "webrobot contributors"
-copyright = "webrobot contributors"  # noqa: A001 - Sphinx's name for it
+copyright = "webrobot contributors"
 version = release = __version__
 
 extensions = ["myst_parser"]
