@@ -9,6 +9,10 @@ STAMP := $(VENV)/.installed
 SYSTEM_DEPS ?= chromium=chromium redis-server=redis-server
 # Options for `make bench`, e.g. BENCH_ARGS=--quick (see python -m benchmarks.run --help).
 BENCH_ARGS ?=
+# 1: `make lint` also checks formatting (ruff format --check). Off until the tree has been
+# formatted once with `ruff format`; then set it to 1 here.
+RUFF_FORMAT ?= 0
+DOCS_BUILD := docs/_build/html
 
 # The lowest supported versions (requirements-floor.txt) in a second virtualenv, and
 # the part of the suite run against them (components, settings, compat, one crawl).
@@ -19,7 +23,7 @@ FLOOR_TESTS ?= tests/test_settings_model.py tests/test_compat.py tests/test_robo
 	tests/test_metarobots_middleware.py tests/test_trap_middlewares.py tests/test_downloader.py \
 	tests/test_crawl_metarobots.py
 
-.PHONY: demo test serve bench clean system-deps build test-floor settings-reference
+.PHONY: demo test serve bench clean system-deps lint docs report-png settings-reference build test-floor
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -39,7 +43,8 @@ bench: $(STAMP)
 system-deps:
 	bash scripts/system-deps.sh $(SYSTEM_DEPS)
 
-test: $(STAMP) system-deps
+# Lint and type checks, the docs built with warnings as errors, then the test suite.
+test: $(STAMP) system-deps lint docs
 	$(PY) -m pytest
 
 $(FLOOR_STAMP): requirements-floor.txt
@@ -55,9 +60,23 @@ test-floor: $(FLOOR_STAMP) system-deps
 build: $(STAMP)
 	$(PY) -m build --no-isolation --outdir dist .
 
+lint: $(STAMP)
+	$(PY) -m ruff check .
+ifeq ($(RUFF_FORMAT),1)
+	$(PY) -m ruff format --check .
+endif
+	$(PY) -m mypy
+
+docs: $(STAMP)
+	$(PY) -m sphinx -W --keep-going -q -b html docs $(DOCS_BUILD)
+
 # docs/reference/settings.md from webrobot/settings_model.py.
 settings-reference: $(STAMP)
-	$(PY) -m webrobot.settings_model > docs/reference/settings.md
+	$(PY) scripts/settings_reference.py
+
+# docs/report.png from a crawl of the demo web, in headless Chromium.
+report-png: $(STAMP) system-deps
+	$(PY) scripts/report_png.py
 
 clean:
-	rm -rf $(VENV) $(FLOOR_VENV) demo-output benchmarks-output build dist *.egg-info
+	rm -rf $(VENV) $(FLOOR_VENV) demo-output benchmarks-output build dist *.egg-info docs/_build

@@ -15,8 +15,8 @@ from tests.components import enabled_components
 from webrobot import signals
 from webrobot.middlewares.metarobots import MetaRobotsMiddleware, page_rules
 from webrobot.page import Link
-from webrobot.spidermiddlewares.metarobots import MetaRobotsSpiderMiddleware
 from webrobot.settings import __dict__ as project_settings
+from webrobot.spidermiddlewares.metarobots import MetaRobotsSpiderMiddleware
 
 SETTINGS = {k: v for k, v in project_settings.items() if k.isupper()}
 URL = "http://127.0.0.1:8000/page.html"

@@ -356,7 +356,8 @@ def test_the_removed_matching_knob_stops_the_crawl_saying_what_to_set(tmp_path: 
     result = run_crawl(tmp_path, args={"start_urls": "http://127.0.0.1:9/"},
                        settings={"WEBROBOT_ROBOTS_MATCHING": "first-match"})  # fmt: skip
     assert result.returncode == 2
-    assert result.stderr.splitlines() == [
+    expected = (
         "webrobot: setting WEBROBOT_ROBOTS_MATCHING='first-match': expected no value: ROBOTSTXT_PARSER chooses"
         " the matching (webrobot.robotsparsers.FirstMatchRobotParser for the 1996 draft's first match)"
-    ]
+    )
+    assert result.stderr.splitlines() == [expected]

@@ -12,7 +12,6 @@ from scrapy.exceptions import IgnoreRequest, NotConfigured, StopDownload
 from scrapy.utils.test import get_crawler
 
 from webrobot import settings as project_settings
-from webrobot.settings_model import SettingValueError
 from webrobot.middlewares.robots import HELD_FILE, RobotsMiddleware, _Pending
 from webrobot.robotsparsers import FirstMatchRobotParser, Rfc9309RobotParser
 from webrobot.robotspolicy import (
@@ -22,6 +21,7 @@ from webrobot.robotspolicy import (
     UNREACHABLE,
     RobotsDecision,
 )
+from webrobot.settings_model import SettingValueError
 
 SETTINGS = {k: v for k, v in vars(project_settings).items() if k.isupper()}
 

@@ -26,8 +26,8 @@ from webrobot.middlewares.budget import PageBudgetMiddleware
 from webrobot.middlewares.scope import SiteScopeMiddleware
 from webrobot.middlewares.traps import UrlTrapMiddleware
 from webrobot.scope import SiteScope
-from webrobot.spidermiddlewares.depth import DepthLimitMiddleware
 from webrobot.settings_model import SettingValueError
+from webrobot.spidermiddlewares.depth import DepthLimitMiddleware
 from webrobot.spiders.webrobot import WebrobotSpider
 
 PROJECT = {name: getattr(project_settings, name) for name in dir(project_settings) if name.isupper()}

@@ -27,9 +27,10 @@ from webrobot.settings_model import BY_NAME, COMPONENTS, SETTINGS, check
 from webrobot.startup import setting_error
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy.crawler import Crawler
     from scrapy.settings import BaseSettings
-    from typing_extensions import Self
 
 logger = logging.getLogger(__name__)
 

@@ -43,8 +43,8 @@ from scrapy.utils.misc import build_from_crawler, load_object
 
 from webrobot import signals
 from webrobot.compat import call_later, schedule_coro, slot_randomness
-from webrobot.politeness import THROTTLE_STATUSES
 from webrobot.config import ConfigError
+from webrobot.politeness import THROTTLE_STATUSES
 from webrobot.robotspolicy import parse_retry_after
 from webrobot.settings_model import read
 from webrobot.sitekey import site_key_from_parts

@@ -28,7 +28,7 @@ from webrobot.seenstore import (
 from webrobot.settings_model import read
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
+    from typing import Self
 
     from scrapy import Request, Spider
     from scrapy.crawler import Crawler

@@ -11,7 +11,7 @@ from webrobot.contentdupes import MD5_HEX_RE, ContentDupes
 from webrobot.settings_model import read
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
+    from typing import Self
 
     from scrapy.crawler import Crawler
 

@@ -37,8 +37,9 @@ from typing import TYPE_CHECKING, Protocol
 from webrobot.settings_model import read
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy.crawler import Crawler
-    from typing_extensions import Self
 
 #: Page statuses that slow the whole site down.
 THROTTLE_STATUSES = frozenset({429, 503})

@@ -47,8 +47,9 @@ from typing import TYPE_CHECKING, Protocol
 from webrobot.settings_model import read
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy.crawler import Crawler
-    from typing_extensions import Self
 
     from webrobot.robotspolicy import RobotsDecision
 

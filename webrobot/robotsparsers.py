@@ -50,7 +50,6 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from protego import Protego
-
 from scrapy.robotstxt import RobotParser
 from scrapy.utils.python import to_unicode
 
@@ -69,8 +68,9 @@ from webrobot.compat import quote_pattern as _quote_pattern
 from webrobot.settings_model import read
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy.crawler import Crawler
-    from typing_extensions import Self
 
 #: RFC 9309 2.5: crawlers must parse at least the first 500 KiB.
 DEFAULT_PARSE_LIMIT = 500 * 1024

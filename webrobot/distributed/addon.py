@@ -18,9 +18,10 @@ from webrobot.optional import require_redis
 from webrobot.settings_model import read
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy.crawler import Crawler
     from scrapy.settings import BaseSettings
-    from typing_extensions import Self
 
 #: Setting -> the Redis-backed component used when WEBROBOT_REDIS_URL is set.
 REDIS_COMPONENTS: dict[str, object] = {

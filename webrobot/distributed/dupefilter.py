@@ -30,10 +30,11 @@ from webrobot.distributed.keys import CrawlKeys, redis_from_settings
 from webrobot.settings_model import read
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy import Request, Spider
     from scrapy.crawler import Crawler
     from scrapy.settings import BaseSettings
-    from typing_extensions import Self
 
 logger = logging.getLogger(__name__)
 

@@ -77,10 +77,11 @@ from webrobot.report.collector import FRONTIER_KEY, ReportCollector, collector_w
 from webrobot.settings_model import read
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy import Request, Spider
     from scrapy.crawler import Crawler
     from scrapy.settings import BaseSettings
-    from typing_extensions import Self
 
 logger = logging.getLogger(__name__)
 

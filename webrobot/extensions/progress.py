@@ -15,10 +15,11 @@ from webrobot.report.model import ProgressPoint, progress_line
 from webrobot.settings_model import read
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy.crawler import Crawler
     from scrapy.utils.asyncio import AsyncioLoopingCall
     from twisted.internet.task import LoopingCall
-    from typing_extensions import Self
 
 logger = logging.getLogger(__name__)
 

@@ -26,9 +26,10 @@ from webrobot.report.model import HealthThresholds, build_report, iso, report_lo
 from webrobot.settings_model import read
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy import Spider
     from scrapy.crawler import Crawler
-    from typing_extensions import Self
 
 logger = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ from scrapy.exceptions import NotConfigured
 from webrobot.settings_model import read
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
+    from typing import Self
 
     from scrapy import Spider
     from scrapy.crawler import Crawler

@@ -9,7 +9,7 @@ from scrapy.exceptions import NotConfigured
 from webrobot.settings_model import read
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
+    from typing import Self
 
     from scrapy import Request
     from scrapy.crawler import Crawler

@@ -41,7 +41,7 @@ from webrobot.settings_model import read
 from webrobot.sitekey import site_key
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
+    from typing import Self
 
     from scrapy import Request
     from scrapy.crawler import Crawler

@@ -23,7 +23,7 @@ from webrobot.scope import SiteScope
 from webrobot.settings_model import read
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
+    from typing import Self
 
     from scrapy import Request
     from scrapy.crawler import Crawler

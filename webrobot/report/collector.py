@@ -28,8 +28,7 @@ from scrapy import signals as scrapy_signals
 from scrapy.exceptions import IgnoreRequest
 from scrapy.utils.httpobj import urlparse_cached
 
-from webrobot import compat
-from webrobot import signals
+from webrobot import compat, signals
 from webrobot.report.model import (
     CrawlTally,
     ignored_reason,

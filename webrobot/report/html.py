@@ -25,21 +25,21 @@ TIMELINE_SITES = 6
 TABLE_SITES = 200
 
 #: pygal's chart style (see _pygal())
-CHART_STYLE_OPTIONS: dict[str, Any] = dict(
-    background="#ffffff",
-    plot_background="#ffffff",
-    foreground="#333333",
-    foreground_strong="#111111",
-    foreground_subtle="#dddddd",
-    font_family="'DejaVu Sans', 'Helvetica Neue', Arial, sans-serif",
-    label_font_size=11,
-    major_label_font_size=11,
-    value_font_size=11,
-    value_label_font_size=11,
-    legend_font_size=11,
-    title_font_size=14,
-    colors=("#2f6fb0", "#e0803a", "#3f9e5a", "#c4453c", "#8a63b8", "#7a7a7a", "#c9a227", "#3aa6b9"),
-)
+CHART_STYLE_OPTIONS: dict[str, Any] = {
+    "background": "#ffffff",
+    "plot_background": "#ffffff",
+    "foreground": "#333333",
+    "foreground_strong": "#111111",
+    "foreground_subtle": "#dddddd",
+    "font_family": "'DejaVu Sans', 'Helvetica Neue', Arial, sans-serif",
+    "label_font_size": 11,
+    "major_label_font_size": 11,
+    "value_font_size": 11,
+    "value_label_font_size": 11,
+    "legend_font_size": 11,
+    "title_font_size": 14,
+    "colors": ("#2f6fb0", "#e0803a", "#3f9e5a", "#c4453c", "#8a63b8", "#7a7a7a", "#c9a227", "#3aa6b9"),
+}
 CHARTS_FEATURE = "The charts of report.html"
 
 

@@ -28,7 +28,7 @@ from webrobot.contentdupes import EXEMPT, ContentDupes, Verdict
 from webrobot.settings_model import read
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
+    from typing import Self
 
     from scrapy import Request
     from scrapy.crawler import Crawler

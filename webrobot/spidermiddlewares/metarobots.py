@@ -28,10 +28,11 @@ from webrobot.middlewares.metarobots import META_KEY, OPT_OUT_KEY
 from webrobot.settings_model import read
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy import Request
     from scrapy.crawler import Crawler
     from scrapy.http import Response
-    from typing_extensions import Self
 
 logger = logging.getLogger(__name__)
 
