@@ -21,7 +21,7 @@ FLOOR_PY := $(FLOOR_VENV)/bin/python
 FLOOR_STAMP := $(FLOOR_VENV)/.installed
 FLOOR_TESTS ?= tests/test_settings_model.py tests/test_compat.py tests/test_robots_middleware.py \
 	tests/test_metarobots_middleware.py tests/test_trap_middlewares.py tests/test_downloader.py \
-	tests/test_crawl_metarobots.py
+	tests/test_crawl_metarobots.py tests/test_downloader_slots.py
 
 .PHONY: demo test serve bench clean system-deps lint docs report-png settings-reference build test-floor
 
