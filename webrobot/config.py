@@ -16,6 +16,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from webrobot.settingtypes import setting_value_problem
+from webrobot.urltemplates import TemplateOverride
 
 SPIDER_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 SETTING_NAME_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
@@ -148,6 +149,36 @@ def _settings_table(value: Any, source: str, key: str) -> dict[str, Any]:
     return dict(value)
 
 
+def _table_list(value: Any, source: str, key: str, fields_: Mapping[str, Validator]) -> list[dict[str, Any]]:
+    """A list of tables (``[[key]]`` in TOML), each with a ``match`` regex and the given fields."""
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        raise ConfigError(source, key, f"expected a list of tables ([[{key}]]), got {_describe(value)}")
+    out: list[dict[str, Any]] = []
+    for i, table in enumerate(value):
+        where = f"{key}[{i}]"
+        unknown = set(table) - {"match", *fields_}
+        if unknown:
+            raise ConfigError(
+                source, f"{where}.{min(unknown)}",
+                f"unknown key; expected 'match' and any of: {', '.join(sorted(fields_))}",
+            )  # fmt: skip
+        if "match" not in table:
+            raise ConfigError(source, f"{where}.match", "missing; a regular expression on the URL path")
+        entry = {"match": _regex_list([table["match"]], source, f"{where}.match")[0]}
+        for name, validator in fields_.items():
+            if name in table:
+                entry[name] = validator(table[name], source, f"{where}.{name}")
+        out.append(entry)
+    return out
+
+
+def _templates(value: Any, source: str, key: str) -> tuple[TemplateOverride, ...]:
+    tables = _table_list(value, source, key, {"max_chain": _non_negative_int, "max_pages": _non_negative_int})
+    return tuple(
+        TemplateOverride(t["match"], max_chain=t.get("max_chain"), max_pages=t.get("max_pages")) for t in tables
+    )
+
+
 Validator = Callable[[Any, str, str], Any]
 
 #: TOML key -> (SiteConfig attribute, validator). Adding a key is one line here
@@ -166,6 +197,7 @@ SCHEMA: dict[str, tuple[str, Validator]] = {
     "user_agent": ("user_agent", _text),
     "from": ("from_", _text),
     "settings": ("settings", _settings_table),
+    "templates": ("templates", _templates),
 }
 REQUIRED = ("start_urls",)
 
@@ -187,6 +219,7 @@ class SiteConfig:
     user_agent: str | None = None
     from_: str | None = None
     settings: Mapping[str, Any] = field(default_factory=dict)
+    templates: tuple[TemplateOverride, ...] = ()
 
     def scrapy_settings(self) -> dict[str, Any]:
         """The Scrapy settings this config implies (its explicit ``settings`` last)."""

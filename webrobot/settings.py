@@ -123,6 +123,11 @@ WEBROBOT_TOO_LONG_WARNING_INTERVAL = 60.0
 WEBROBOT_MAX_SEGMENT_REPEATS = 2
 #: Path segments a URL may have (0: no limit).
 WEBROBOT_MAX_PATH_SEGMENTS = 32
+#: Pages of one URL template in a row, each linked from the one before (0: no limit):
+#: calendars and endless pagination end here (a site config's [[templates]] may change it).
+WEBROBOT_TEMPLATE_MAX_CHAIN = 100
+#: Pages of one URL template requested in all (0: no limit).
+WEBROBOT_TEMPLATE_MAX_PAGES = 10_000
 #: Sites and URL patterns never requested: a list, or a file path (one entry per line).
 WEBROBOT_BLOCKLIST: list[str] = []
 
@@ -200,6 +205,8 @@ DOWNLOADER_MIDDLEWARES = {
     "webrobot.middlewares.metarobots.MetaRobotsMiddleware": 540,
     # Late: spend a page only when robots.txt, redirects and retries have decided.
     "webrobot.middlewares.budget.PageBudgetMiddleware": 800,
+    # After the site budget: a page of a URL template counts when it is about to be fetched.
+    "webrobot.middlewares.templates.UrlTemplateMiddleware": 810,
     # The crawl report's taps: first (left the scheduler) and last (download errors).
     "webrobot.middlewares.report.FrontierTapMiddleware": 1,
     "webrobot.middlewares.report.DownloadErrorTapMiddleware": 990,
@@ -212,6 +219,8 @@ SPIDER_MIDDLEWARES = {
     # Same depth bookkeeping, but refusals are counted per site and reason.
     "scrapy.spidermiddlewares.depth.DepthMiddleware": None,
     "webrobot.spidermiddlewares.depth.DepthLimitMiddleware": 900,
+    # Each link's chain of pages of one URL template (the trap rule reads it downloader-side).
+    "webrobot.middlewares.templates.TemplateChainMiddleware": 920,
     # Closest to the spider: sees its raw links, drops those of duplicate pages.
     "webrobot.spidermiddlewares.dupes.DuplicatePageMiddleware": 960,
 }

@@ -20,6 +20,7 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
 from webrobot import __version__
+from webrobot.middlewares.templates import template_tally
 from webrobot.report.collector import ReportCollector
 from webrobot.report.html import render_html
 from webrobot.report.model import HealthThresholds, build_report, iso, report_location
@@ -30,6 +31,12 @@ if TYPE_CHECKING:
     from typing_extensions import Self
 
 logger = logging.getLogger(__name__)
+
+
+def frontier_report(crawler: Crawler) -> dict[str, Any]:
+    """The report's frontier sections: pages and refusals per URL template."""
+    tally = template_tally(crawler)
+    return {"templates": tally.report() if tally is not None else []}
 
 
 def thresholds(crawler: Crawler) -> HealthThresholds:
@@ -73,6 +80,7 @@ class CrawlReport:
             "finish_reason": reason,
         }
         report = build_report(collector.tally, now, self.limits, meta)
+        report.update(frontier_report(self.crawler))
         for flag in report["health"]["flags"]:
             logger.warning("Crawl health: %s: %s", flag["site"], flag["message"])
         # Scrapyd passes each job's id as the spider argument _job.
