@@ -198,6 +198,7 @@ SCHEMA: dict[str, tuple[str, Validator]] = {
     "from": ("from_", _text),
     "settings": ("settings", _settings_table),
     "templates": ("templates", _templates),
+    "sitemaps": ("sitemaps", _url_list),
 }
 REQUIRED = ("start_urls",)
 
@@ -220,6 +221,7 @@ class SiteConfig:
     from_: str | None = None
     settings: Mapping[str, Any] = field(default_factory=dict)
     templates: tuple[TemplateOverride, ...] = ()
+    sitemaps: tuple[str, ...] = ()
 
     def scrapy_settings(self) -> dict[str, Any]:
         """The Scrapy settings this config implies (its explicit ``settings`` last)."""

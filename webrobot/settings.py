@@ -131,6 +131,14 @@ WEBROBOT_TEMPLATE_MAX_PAGES = 10_000
 #: Sites and URL patterns never requested: a list, or a file path (one entry per line).
 WEBROBOT_BLOCKLIST: list[str] = []
 
+# --- Sitemaps --------------------------------------------------------------
+#: Crawl the sitemaps named by robots.txt Sitemap: lines (a site config's `sitemaps` always are).
+WEBROBOT_SITEMAPS_ENABLED = True
+#: URLs read from one sitemap file, the protocol's limit (0: no limit).
+WEBROBOT_SITEMAP_MAX_URLS = 50_000
+#: Bytes of one sitemap file, uncompressed, the protocol's limit (0: DOWNLOAD_MAXSIZE only).
+WEBROBOT_SITEMAP_MAX_BYTES = 50 * 1024 * 1024
+
 # --- What pages say about themselves ---------------------------------------
 #: Read and obey <meta name="robots">, <meta name="webrobot"> and X-Robots-Tag.
 WEBROBOT_META_ROBOTS_ENABLED = True
@@ -231,4 +239,5 @@ EXTENSIONS = {
     "webrobot.extensions.statsfile.StatsFile": 900,
     "webrobot.extensions.progress.Progress": 500,
     "webrobot.extensions.report.CrawlReport": 850,
+    "webrobot.extensions.sitemaps.RobotsSitemaps": 600,
 }

@@ -24,6 +24,7 @@ from webrobot.middlewares.metarobots import page_rules
 from webrobot.page import summarise_html
 from webrobot.scope import SiteScope
 from webrobot.sitekey import site_key
+from webrobot.sitemapfollow import sitemap_links, sitemap_request
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -114,6 +115,12 @@ class WebrobotSpider(scrapy.Spider):
             raise scrapy.exceptions.CloseSpider("config_error")
         for url in self.start_urls:
             yield Request(url, callback=self.parse)
+        for url in self.config.sitemaps if self.config else ():
+            yield sitemap_request(self.crawler, url, self.parse_sitemap, "config")
+
+    def parse_sitemap(self, response: Response, **kwargs: Any) -> Iterator[Request]:
+        """A sitemap or sitemap index: its URLs go through every rule links go through."""
+        yield from sitemap_links(self.crawler, response, self.parse, self.parse_sitemap)
 
     def parse(self, response: Response, **kwargs: Any) -> Iterator[Any]:
         stats = self.crawler.stats
