@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from webrobot.priorities import PriorityRule
 from webrobot.settingtypes import setting_value_problem
 from webrobot.urltemplates import TemplateOverride
 
@@ -179,6 +180,20 @@ def _templates(value: Any, source: str, key: str) -> tuple[TemplateOverride, ...
     )
 
 
+def _int(value: Any, source: str, key: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 1_000_000:
+        raise ConfigError(source, key, f"expected a whole number (negative: later), got {_describe(value)}")
+    return value
+
+
+def _priorities(value: Any, source: str, key: str) -> tuple[PriorityRule, ...]:
+    tables = _table_list(value, source, key, {"rank": _int})
+    for i, table in enumerate(tables):
+        if "rank" not in table:
+            raise ConfigError(source, f"{key}[{i}].rank", "missing; a whole number, higher first")
+    return tuple(PriorityRule(t["match"], t["rank"]) for t in tables)
+
+
 Validator = Callable[[Any, str, str], Any]
 
 #: TOML key -> (SiteConfig attribute, validator). Adding a key is one line here
@@ -199,6 +214,7 @@ SCHEMA: dict[str, tuple[str, Validator]] = {
     "settings": ("settings", _settings_table),
     "templates": ("templates", _templates),
     "sitemaps": ("sitemaps", _url_list),
+    "priorities": ("priorities", _priorities),
 }
 REQUIRED = ("start_urls",)
 
@@ -222,6 +238,7 @@ class SiteConfig:
     settings: Mapping[str, Any] = field(default_factory=dict)
     templates: tuple[TemplateOverride, ...] = ()
     sitemaps: tuple[str, ...] = ()
+    priorities: tuple[PriorityRule, ...] = ()
 
     def scrapy_settings(self) -> dict[str, Any]:
         """The Scrapy settings this config implies (its explicit ``settings`` last)."""

@@ -34,6 +34,12 @@ SCHEDULER_DISK_QUEUE = "scrapy.squeues.PickleFifoDiskQueue"
 SCHEDULER_MEMORY_QUEUE = "scrapy.squeues.FifoMemoryQueue"
 DEPTH_LIMIT = 0
 
+#: Order the frontier by a site config's [[priorities]] ranks and sitemap <priority>
+#: (breadth-first within a rank); politeness per site still applies to every request.
+WEBROBOT_PRIORITIES_ENABLED = True
+#: Levels of depth a sitemap <priority> of 1.0 (or 0.0) moves a URL earlier (or later).
+WEBROBOT_SITEMAP_PRIORITY_WEIGHT = 5
+
 # --- Politeness -----------------------------------------------------------
 ROBOTSTXT_OBEY = True
 CONCURRENT_REQUESTS = 32
@@ -229,6 +235,8 @@ SPIDER_MIDDLEWARES = {
     "webrobot.spidermiddlewares.depth.DepthLimitMiddleware": 900,
     # Each link's chain of pages of one URL template (the trap rule reads it downloader-side).
     "webrobot.middlewares.templates.TemplateChainMiddleware": 920,
+    # Ranks from the site config and sitemaps, added to the depth-first priority.
+    "webrobot.spidermiddlewares.priorities.PriorityMiddleware": 930,
     # Closest to the spider: sees its raw links, drops those of duplicate pages.
     "webrobot.spidermiddlewares.dupes.DuplicatePageMiddleware": 960,
 }

@@ -8,6 +8,7 @@ as seconds, ``priority`` as a number from 0.0 to 1.0.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -72,7 +73,7 @@ def parse_priority(text: str | None) -> float | None:
         value = float(text.strip())
     except ValueError:
         return None
-    if value != value or not 0.0 <= value <= 1.0:  # NaN or out of range
+    if math.isnan(value) or not 0.0 <= value <= 1.0:
         return None
     return value
 

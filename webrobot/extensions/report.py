@@ -22,6 +22,7 @@ from scrapy.exceptions import NotConfigured
 from webrobot import __version__
 from webrobot.middlewares.templates import template_tally
 from webrobot.report.collector import ReportCollector
+from webrobot.report.frontier import priorities_report
 from webrobot.report.html import render_html
 from webrobot.report.model import HealthThresholds, build_report, iso, report_location
 
@@ -34,9 +35,15 @@ logger = logging.getLogger(__name__)
 
 
 def frontier_report(crawler: Crawler) -> dict[str, Any]:
-    """The report's frontier sections: pages and refusals per URL template."""
+    """The report's frontier sections: pages and refusals per URL template,
+    requests per priority rank."""
     tally = template_tally(crawler)
-    return {"templates": tally.report() if tally is not None else []}
+    stats = crawler.stats.get_stats() if crawler.stats is not None else {}
+    config = getattr(crawler.spider, "config", None)
+    return {
+        "templates": tally.report() if tally is not None else [],
+        "priorities": priorities_report(stats, getattr(config, "priorities", ())),
+    }
 
 
 def thresholds(crawler: Crawler) -> HealthThresholds:

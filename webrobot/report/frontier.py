@@ -38,6 +38,37 @@ def templates_html(templates: Sequence[Mapping[str, Any]]) -> str:
     )  # fmt: skip
 
 
+def priorities_report(stats: Mapping[str, Any], rules: Sequence[Any]) -> list[dict[str, Any]]:
+    """Requests made per rank (stats ``webrobot/priority/rank/<rank>``), highest rank
+    first, with the site config's patterns of that rank."""
+    prefix = "webrobot/priority/rank/"
+    ranks: dict[int, int] = {}
+    for key, value in stats.items():
+        if key.startswith(prefix):
+            try:
+                ranks[int(key[len(prefix):])] = int(value)
+            except ValueError:
+                continue
+    return [
+        {
+            "rank": rank,
+            "requests": ranks[rank],
+            "patterns": [rule.pattern for rule in rules if rule.rank == rank] or (["(no rule)"] if rank == 0 else []),
+        }
+        for rank in sorted(ranks, reverse=True)
+    ]
+
+
+def priorities_html(priorities: Sequence[Mapping[str, Any]]) -> str:
+    if len(priorities) < 2 and all(p["rank"] == 0 for p in priorities):
+        return ""  # no ranking rule took effect: nothing to show
+    rows = [(p["rank"], p["requests"], ", ".join(p["patterns"]) or "–") for p in priorities]
+    return _table(
+        "Priorities", ("Rank", "Requests", "Patterns"), rows,
+        "Higher ranks are fetched first, breadth-first within a rank; politeness per site applies to all.",
+    )  # fmt: skip
+
+
 def frontier_html(report: Mapping[str, Any]) -> str:
     """Every frontier section the report has data for."""
-    return templates_html(report.get("templates") or ())
+    return templates_html(report.get("templates") or ()) + priorities_html(report.get("priorities") or ())
