@@ -6,8 +6,23 @@ import gzip
 
 import pytest
 
-from webrobot.sitemapreader import BAD_GZIP, BAD_XML, INDEX, NOT_A_SITEMAP, TOO_BIG, URLSET, read_sitemap
-from webrobot.sitemaps import MAX_BYTES, MAX_URLS, SitemapEntry, entry_from, parse_lastmod, parse_priority
+from webrobot.sitemapreader import (
+    BAD_GZIP,
+    BAD_XML,
+    INDEX,
+    NOT_A_SITEMAP,
+    TOO_BIG,
+    URLSET,
+    read_sitemap,
+)
+from webrobot.sitemaps import (
+    MAX_BYTES,
+    MAX_URLS,
+    SitemapEntry,
+    entry_from,
+    parse_lastmod,
+    parse_priority,
+)
 
 NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
 
