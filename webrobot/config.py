@@ -215,6 +215,7 @@ SCHEMA: dict[str, tuple[str, Validator]] = {
     "templates": ("templates", _templates),
     "sitemaps": ("sitemaps", _url_list),
     "priorities": ("priorities", _priorities),
+    "contact_url": ("contact_url", check_url),
 }
 REQUIRED = ("start_urls",)
 
@@ -239,6 +240,7 @@ class SiteConfig:
     templates: tuple[TemplateOverride, ...] = ()
     sitemaps: tuple[str, ...] = ()
     priorities: tuple[PriorityRule, ...] = ()
+    contact_url: str | None = None
 
     def scrapy_settings(self) -> dict[str, Any]:
         """The Scrapy settings this config implies (its explicit ``settings`` last)."""
@@ -255,6 +257,8 @@ class SiteConfig:
             out["USER_AGENT"] = self.user_agent
         if self.from_ is not None:
             out["WEBROBOT_FROM"] = self.from_
+        if self.contact_url is not None:
+            out["WEBROBOT_CONTACT_URL"] = self.contact_url
         out.update(self.settings)
         return out
 

@@ -21,8 +21,12 @@ WEBROBOT_PROJECT_URL = "https://github.com/webrobot-crawler/webrobot"
 USER_AGENT = f"webrobot/{__version__} (+{WEBROBOT_PROJECT_URL})"
 #: Product token matched against robots.txt User-agent lines and <meta name="...">.
 ROBOTSTXT_USER_AGENT = "webrobot"
-#: Operator contact sent as the From header (empty: no header).
+#: Operator contact sent as the From header (empty: no header; a warning at start).
 WEBROBOT_FROM = ""
+#: A page about this crawl and its operator; builds USER_AGENT as "webrobot/<version> (+URL)"
+#: unless USER_AGENT is set explicitly (empty: the project URL above, and a warning
+#: at start when WEBROBOT_FROM is empty too).
+WEBROBOT_CONTACT_URL = ""
 DEFAULT_REQUEST_HEADERS = {
     "Accept": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5",
     "Accept-Language": "en",
@@ -248,4 +252,5 @@ EXTENSIONS = {
     "webrobot.extensions.progress.Progress": 500,
     "webrobot.extensions.report.CrawlReport": 850,
     "webrobot.extensions.sitemaps.RobotsSitemaps": 600,
+    "webrobot.extensions.identity.IdentityCheck": 100,
 }

@@ -19,6 +19,7 @@ from webrobot.config import (
     load_site_config,
     parse_start_urls_argument,
 )
+from webrobot.extensions.identity import apply_identity
 from webrobot.items import PageItem
 from webrobot.middlewares.metarobots import page_rules
 from webrobot.page import summarise_html
@@ -96,6 +97,7 @@ class WebrobotSpider(scrapy.Spider):
         spider = super().from_crawler(crawler, *args, **kwargs)
         if spider.config_error is not None:
             return spider
+        apply_identity(crawler.settings)
         # A config given as an argument applies like a per-site spider's own;
         # settings are still unfrozen here (Scrapy >= 2.11).
         if spider.config is not None and spider.config is not cls.site_config:
@@ -105,6 +107,7 @@ class WebrobotSpider(scrapy.Spider):
                 spider.config_error = exc
                 return spider
             _apply_config_settings(spider.config, crawler.settings)
+            apply_identity(crawler.settings)
         return spider
 
     async def start(self) -> AsyncIterator[Any]:
