@@ -216,6 +216,7 @@ SCHEMA: dict[str, tuple[str, Validator]] = {
     "sitemaps": ("sitemaps", _url_list),
     "priorities": ("priorities", _priorities),
     "contact_url": ("contact_url", check_url),
+    "recrawl_interval": ("recrawl_interval", _non_negative_float),
 }
 REQUIRED = ("start_urls",)
 
@@ -241,6 +242,7 @@ class SiteConfig:
     sitemaps: tuple[str, ...] = ()
     priorities: tuple[PriorityRule, ...] = ()
     contact_url: str | None = None
+    recrawl_interval: float | None = None
 
     def scrapy_settings(self) -> dict[str, Any]:
         """The Scrapy settings this config implies (its explicit ``settings`` last)."""
@@ -257,6 +259,8 @@ class SiteConfig:
             out["USER_AGENT"] = self.user_agent
         if self.from_ is not None:
             out["WEBROBOT_FROM"] = self.from_
+        if self.recrawl_interval is not None:
+            out["WEBROBOT_RECRAWL_INTERVAL"] = self.recrawl_interval
         if self.contact_url is not None:
             out["WEBROBOT_CONTACT_URL"] = self.contact_url
         out.update(self.settings)

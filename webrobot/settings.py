@@ -207,6 +207,16 @@ WEBROBOT_HEALTH_MAX_TRAP_REFUSALS = 100
 # --- Conditional re-crawls (off until HTTPCACHE_ENABLED = True) -----------
 #: Revalidate every stored page (If-None-Match / If-Modified-Since); see webrobot/recrawl.py.
 HTTPCACHE_POLICY = "webrobot.recrawl.RevalidatePolicy"
+#: Seconds between checks of a stored page at first (0: every stored page is checked at
+#: every re-crawl); then each page's own interval adapts to how often its MD5 changes.
+WEBROBOT_RECRAWL_INTERVAL = 0.0
+#: Bounds of a page's adaptive interval, seconds.
+WEBROBOT_RECRAWL_MIN_INTERVAL = 3600.0
+WEBROBOT_RECRAWL_MAX_INTERVAL = 30 * 86400.0
+#: A changed page's interval is divided by this, an unchanged page's multiplied.
+WEBROBOT_RECRAWL_FACTOR = 2.0
+#: SQLite file of the pages' check records (empty: freshness.sqlite in the HTTPCACHE_DIR folder).
+WEBROBOT_FRESHNESS_DB = ""
 
 # --- Components -----------------------------------------------------------
 DOWNLOADER_MIDDLEWARES = {
@@ -219,6 +229,8 @@ DOWNLOADER_MIDDLEWARES = {
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
     "webrobot.middlewares.robots.RobotsMiddleware": 100,
     "webrobot.middlewares.identity.FromHeaderMiddleware": 410,
+    # Just outside Scrapy's HttpCacheMiddleware (900): counts new/changed/unchanged/not-due.
+    "webrobot.middlewares.freshness.FreshnessTapMiddleware": 890,
     # After decompression (590), redirects (600) and retries (550): final bodies only.
     "webrobot.middlewares.metarobots.MetaRobotsMiddleware": 540,
     # Late: spend a page only when robots.txt, redirects and retries have decided.

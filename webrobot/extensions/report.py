@@ -22,7 +22,7 @@ from scrapy.exceptions import NotConfigured
 from webrobot import __version__
 from webrobot.middlewares.templates import template_tally
 from webrobot.report.collector import ReportCollector
-from webrobot.report.frontier import priorities_report
+from webrobot.report.frontier import freshness_report, priorities_report
 from webrobot.report.html import render_html
 from webrobot.report.model import HealthThresholds, build_report, iso, report_location
 
@@ -43,6 +43,7 @@ def frontier_report(crawler: Crawler) -> dict[str, Any]:
     return {
         "templates": tally.report() if tally is not None else [],
         "priorities": priorities_report(stats, getattr(config, "priorities", ())),
+        "freshness": freshness_report(stats),
     }
 
 

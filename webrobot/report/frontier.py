@@ -69,6 +69,37 @@ def priorities_html(priorities: Sequence[Mapping[str, Any]]) -> str:
     )  # fmt: skip
 
 
+FRESHNESS_OUTCOMES = ("new", "changed", "unchanged", "not_due")
+
+
+def freshness_report(stats: Mapping[str, Any]) -> dict[str, Any]:
+    """Pages by re-crawl outcome and stored pages checked by reason (empty when off)."""
+    prefix = "webrobot/freshness/"
+    if not any(key.startswith(prefix) for key in stats):
+        return {}
+    out: dict[str, Any] = {outcome: int(stats.get(prefix + outcome, 0)) for outcome in FRESHNESS_OUTCOMES}
+    out["due"] = {
+        key[len(prefix + "due/"):]: int(value) for key, value in stats.items() if key.startswith(prefix + "due/")
+    }
+    return out
+
+
+def freshness_html(freshness: Mapping[str, Any]) -> str:
+    if not freshness:
+        return ""
+    labels = {"new": "new (first check)", "changed": "changed", "unchanged": "unchanged", "not_due": "not yet due"}
+    rows = [(labels[o], freshness[o]) for o in FRESHNESS_OUTCOMES]
+    rows += [(f"checked because: {reason}", n) for reason, n in sorted(freshness.get("due", {}).items())]
+    return _table(
+        "Freshness", ("Pages", "Count"), rows,
+        "Not-yet-due pages were handed over from the cache without a request to the site.",
+    )  # fmt: skip
+
+
 def frontier_html(report: Mapping[str, Any]) -> str:
     """Every frontier section the report has data for."""
-    return templates_html(report.get("templates") or ()) + priorities_html(report.get("priorities") or ())
+    return (
+        templates_html(report.get("templates") or ())
+        + priorities_html(report.get("priorities") or ())
+        + freshness_html(report.get("freshness") or {})
+    )
