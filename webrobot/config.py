@@ -194,6 +194,12 @@ def _priorities(value: Any, source: str, key: str) -> tuple[PriorityRule, ...]:
     return tuple(PriorityRule(t["match"], t["rank"]) for t in tables)
 
 
+def _render(value: Any, source: str, key: str) -> str:
+    if value not in ("browser", "on-request", ""):
+        raise ConfigError(source, key, f"expected \"browser\", \"on-request\" or \"\" (off), got {_describe(value)}")
+    return str(value)
+
+
 Validator = Callable[[Any, str, str], Any]
 
 #: TOML key -> (SiteConfig attribute, validator). Adding a key is one line here
@@ -217,6 +223,7 @@ SCHEMA: dict[str, tuple[str, Validator]] = {
     "priorities": ("priorities", _priorities),
     "contact_url": ("contact_url", check_url),
     "recrawl_interval": ("recrawl_interval", _non_negative_float),
+    "render": ("render", _render),
 }
 REQUIRED = ("start_urls",)
 
@@ -243,6 +250,7 @@ class SiteConfig:
     priorities: tuple[PriorityRule, ...] = ()
     contact_url: str | None = None
     recrawl_interval: float | None = None
+    render: str | None = None
 
     def scrapy_settings(self) -> dict[str, Any]:
         """The Scrapy settings this config implies (its explicit ``settings`` last)."""
@@ -259,6 +267,8 @@ class SiteConfig:
             out["USER_AGENT"] = self.user_agent
         if self.from_ is not None:
             out["WEBROBOT_FROM"] = self.from_
+        if self.render is not None:
+            out["WEBROBOT_RENDER"] = self.render
         if self.recrawl_interval is not None:
             out["WEBROBOT_RECRAWL_INTERVAL"] = self.recrawl_interval
         if self.contact_url is not None:

@@ -141,6 +141,19 @@ WEBROBOT_TEMPLATE_MAX_PAGES = 10_000
 #: Sites and URL patterns never requested: a list, or a file path (one entry per line).
 WEBROBOT_BLOCKLIST: list[str] = []
 
+# --- Pages built by JavaScript (optional: pip install 'webrobot[browser]') ----
+#: "" (off), "browser" (render every page in headless Chromium), "on-request" (only
+#: requests whose meta has render = "browser"). A site config's render = "browser" sets it.
+WEBROBOT_RENDER = ""
+#: The system's Chromium (Playwright's own browser download is never used).
+WEBROBOT_BROWSER_PATH = "/usr/bin/chromium"
+#: Resource types the browser does not fetch while rendering (they add no links).
+WEBROBOT_RENDER_BLOCKED_TYPES = ["image", "media", "font"]
+#: Requests the browser may make while rendering one page (0: no limit).
+WEBROBOT_RENDER_MAX_SUBREQUESTS = 50
+#: When a rendered page is read: "networkidle" (no request for 0.5 s), "load" or "domcontentloaded".
+WEBROBOT_RENDER_WAIT_UNTIL = "networkidle"
+
 # --- Sitemaps --------------------------------------------------------------
 #: Crawl the sitemaps named by robots.txt Sitemap: lines (a site config's `sitemaps` always are).
 WEBROBOT_SITEMAPS_ENABLED = True
@@ -229,6 +242,8 @@ DOWNLOADER_MIDDLEWARES = {
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
     "webrobot.middlewares.robots.RobotsMiddleware": 100,
     "webrobot.middlewares.identity.FromHeaderMiddleware": 410,
+    # Marks pages to render in the browser (off unless WEBROBOT_RENDER is set).
+    "webrobot.middlewares.render.RenderMiddleware": 850,
     # Just outside Scrapy's HttpCacheMiddleware (900): counts new/changed/unchanged/not-due.
     "webrobot.middlewares.freshness.FreshnessTapMiddleware": 890,
     # After decompression (590), redirects (600) and retries (550): final bodies only.

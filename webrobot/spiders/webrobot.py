@@ -21,6 +21,7 @@ from webrobot.config import (
 )
 from webrobot.extensions.identity import apply_identity
 from webrobot.items import PageItem
+from webrobot.middlewares.render import configure_rendering
 from webrobot.middlewares.metarobots import page_rules
 from webrobot.page import summarise_html
 from webrobot.scope import SiteScope
@@ -108,6 +109,10 @@ class WebrobotSpider(scrapy.Spider):
                 return spider
             _apply_config_settings(spider.config, crawler.settings)
             apply_identity(crawler.settings)
+        try:
+            configure_rendering(crawler)
+        except ConfigError as exc:
+            spider.config_error = exc
         return spider
 
     async def start(self) -> AsyncIterator[Any]:
