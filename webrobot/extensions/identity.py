@@ -20,9 +20,10 @@ from webrobot import __version__
 from webrobot.identity import missing_contact, user_agent
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy.crawler import Crawler
     from scrapy.settings import BaseSettings
-    from typing_extensions import Self
 
 logger = logging.getLogger(__name__)
 

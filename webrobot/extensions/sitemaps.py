@@ -20,9 +20,10 @@ from webrobot.sitekey import site_key
 from webrobot.sitemapfollow import sitemap_request
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy import Request
     from scrapy.crawler import Crawler
-    from typing_extensions import Self
 
 logger = logging.getLogger(__name__)
 

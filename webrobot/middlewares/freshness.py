@@ -16,10 +16,11 @@ from scrapy.exceptions import NotConfigured
 from webrobot.recrawl import DUE_KEY, OUTCOME_KEY
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy import Request
     from scrapy.crawler import Crawler
     from scrapy.http import Response
-    from typing_extensions import Self
 
 
 class FreshnessTapMiddleware:

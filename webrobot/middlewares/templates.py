@@ -36,7 +36,7 @@ from webrobot.startup import non_negative_setting, setting_error
 from webrobot.urltemplates import TemplateRules, TemplateTally, next_chain, url_template
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
+    from typing import Self
 
     from scrapy import Request
     from scrapy.crawler import Crawler
@@ -117,7 +117,5 @@ class UrlTemplateMiddleware:
         rules = self.rules()
         refusal = self.tally.check(rules, request.url, int(request.meta.get(CHAIN_KEY, 0)))
         if refusal is not None:
-            reason, template, detail = refusal
-            assert self.crawler.stats is not None
-            self.crawler.stats.inc_value(f"webrobot/template/refused/{template}")
+            reason, _template, detail = refusal
             raise self.refuser.refuse(request, reason, detail)

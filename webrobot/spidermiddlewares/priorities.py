@@ -20,7 +20,7 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from webrobot.priorities import PriorityRules
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
+    from typing import Self
 
     from scrapy import Request
     from scrapy.crawler import Crawler

@@ -22,8 +22,8 @@ from webrobot.config import (
 )
 from webrobot.extensions.identity import apply_identity
 from webrobot.items import PageItem
-from webrobot.middlewares.render import configure_rendering
 from webrobot.middlewares.metarobots import page_rules
+from webrobot.middlewares.render import configure_rendering
 from webrobot.page import summarise_html
 from webrobot.scope import SiteScope
 from webrobot.sitekey import site_key
