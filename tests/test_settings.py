@@ -41,3 +41,10 @@ def test_every_webrobot_component_is_enabled() -> None:
     for name in ("scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware",
                  "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware"):  # fmt: skip
         assert name not in enabled_components("DOWNLOADER_MIDDLEWARES")
+    assert spider["webrobot.middlewares.templates.TemplateChainMiddleware"]
+    assert spider["webrobot.spidermiddlewares.priorities.PriorityMiddleware"]
+    for name in ("templates.UrlTemplateMiddleware", "freshness.FreshnessTapMiddleware", "render.RenderMiddleware"):
+        assert downloader[f"webrobot.middlewares.{name}"]
+    extensions = enabled_components("EXTENSIONS")
+    assert extensions["webrobot.extensions.sitemaps.RobotsSitemaps"]
+    assert extensions["webrobot.extensions.identity.IdentityCheck"]

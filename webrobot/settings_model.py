@@ -53,7 +53,7 @@ class Setting:
     def expected(self) -> str:
         """What a value must be, for error messages and the reference page."""
         if self.kind == "choice":
-            what = "one of " + ", ".join(self.choices)
+            what = "one of " + ", ".join(c or '""' for c in self.choices)
         elif self.kind == "bool":
             what = "true/false or 1/0"
         elif self.kind == "int":
@@ -108,7 +108,11 @@ _IDENTITY = (
        "User-Agent header of every request.", scrapy=True),
     _s("ROBOTSTXT_USER_AGENT", "str", "webrobot",
        "Product token matched against robots.txt User-agent lines and <meta name=\"...\">.", scrapy=True),
-    _s("WEBROBOT_FROM", "str", "", "Operator contact sent as the From header (empty: no header)."),
+    _s("WEBROBOT_FROM", "str", "", "Operator contact sent as the From header (empty: no header; a warning at start)."),
+    _s("WEBROBOT_CONTACT_URL", "str", "",
+       "A page about this crawl and its operator; builds USER_AGENT as \"webrobot/<version> (+URL)\" unless "
+       "USER_AGENT is set explicitly (empty: the project URL, and a warning at start when WEBROBOT_FROM is "
+       "empty too)."),
     _s("DEFAULT_REQUEST_HEADERS", "dict",
        {"Accept": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5", "Accept-Language": "en"},
        "Headers of every request.", scrapy=True),
@@ -121,6 +125,11 @@ _ORDER = (
     _s("SCHEDULER_MEMORY_QUEUE", "class", "scrapy.squeues.FifoMemoryQueue",
        "FIFO memory queue: breadth first.", scrapy=True),
     _s("DEPTH_LIMIT", "int", 0, "Links followed from a start URL (0: no limit).", scrapy=True, minimum=0),
+    _s("WEBROBOT_PRIORITIES_ENABLED", "bool", True,
+       "Order the frontier by a site config's [[priorities]] ranks and sitemap <priority> (breadth-first "
+       "within a rank); politeness per site still applies to every request."),
+    _s("WEBROBOT_SITEMAP_PRIORITY_WEIGHT", "int", 5,
+       "Levels of depth a sitemap <priority> of 1.0 (or 0.0) moves a URL earlier (or later).", minimum=0),
 )  # fmt: skip
 _section("Politeness")
 _POLITENESS = (
@@ -232,6 +241,11 @@ _TRAPS = (
     _s("WEBROBOT_MAX_SEGMENT_REPEATS", "int", 2, "Times one path segment may occur in a URL (0: no limit).",
        minimum=0),
     _s("WEBROBOT_MAX_PATH_SEGMENTS", "int", 32, "Path segments a URL may have (0: no limit).", minimum=0),
+    _s("WEBROBOT_TEMPLATE_MAX_CHAIN", "int", 100,
+       "Pages of one URL template in a row, each linked from the one before (0: no limit): calendars and "
+       "endless pagination end here (a site config's [[templates]] may change it).", minimum=0),
+    _s("WEBROBOT_TEMPLATE_MAX_PAGES", "int", 10_000, "Pages of one URL template requested in all (0: no limit).",
+       minimum=0),
     _s("WEBROBOT_BLOCKLIST", "list_or_file", [],
        "Sites and URL patterns never requested: a list, or a file path (one entry per line)."),
 )  # fmt: skip
@@ -241,6 +255,31 @@ _META = (
        "Read and obey <meta name=\"robots\">, <meta name=\"webrobot\"> and X-Robots-Tag."),
     _s("WEBROBOT_HONOR_REL_NOFOLLOW", "bool", True,
        "Do not request links marked rel=\"nofollow\" (every occurrence on the page)."),
+)  # fmt: skip
+_section("Pages built by JavaScript")
+_RENDER = (
+    _s("WEBROBOT_RENDER", "choice", "",
+       "Pages built by JavaScript (needs webrobot[browser]): empty (off), browser (render every page in "
+       "headless Chromium), on-request (only requests whose meta has render = \"browser\"). A site "
+       "config's render = \"browser\" sets it.", choices=("", "browser", "on-request")),
+    _s("WEBROBOT_BROWSER_PATH", "str", "/usr/bin/chromium",
+       "The system's Chromium (Playwright's own browser download is never used)."),
+    _s("WEBROBOT_RENDER_BLOCKED_TYPES", "list", ["image", "media", "font"],
+       "Resource types the browser does not fetch while rendering (they add no links)."),
+    _s("WEBROBOT_RENDER_MAX_SUBREQUESTS", "int", 50,
+       "Requests the browser may make while rendering one page (0: no limit).", minimum=0),
+    _s("WEBROBOT_RENDER_WAIT_UNTIL", "choice", "networkidle",
+       "When a rendered page is read: networkidle (no request for 0.5 s), load or domcontentloaded.",
+       choices=("networkidle", "load", "domcontentloaded")),
+)  # fmt: skip
+_section("Sitemaps")
+_SITEMAPS = (
+    _s("WEBROBOT_SITEMAPS_ENABLED", "bool", True,
+       "Crawl the sitemaps named by robots.txt Sitemap: lines (a site config's `sitemaps` always are)."),
+    _s("WEBROBOT_SITEMAP_MAX_URLS", "int", 50_000,
+       "URLs read from one sitemap file, the protocol's limit (0: no limit).", minimum=0),
+    _s("WEBROBOT_SITEMAP_MAX_BYTES", "int", 50 * 1024 * 1024,
+       "Bytes of one sitemap file, uncompressed, the protocol's limit (0: DOWNLOAD_MAXSIZE only).", minimum=0),
 )  # fmt: skip
 _section("Distributed crawling (Redis)")
 _REDIS = (
@@ -281,10 +320,22 @@ _OUTPUT = (
        "Flag a site with more URLs refused as traps than this (0: no check).", minimum=0),
     _s("HTTPCACHE_POLICY", "class", "webrobot.recrawl.RevalidatePolicy",
        "With HTTPCACHE_ENABLED: revalidate every stored page (If-None-Match / If-Modified-Since).", scrapy=True),
+    _s("WEBROBOT_RECRAWL_INTERVAL", "float", 0.0,
+       "Seconds between checks of a stored page at first (0: every stored page is checked at every "
+       "re-crawl); then each page's own interval adapts to how often its MD5 changes.", minimum=0),
+    _s("WEBROBOT_RECRAWL_MIN_INTERVAL", "float", 3600.0, "Shortest adaptive interval of a page, seconds.",
+       minimum=0),
+    _s("WEBROBOT_RECRAWL_MAX_INTERVAL", "float", 30 * 86400.0, "Longest adaptive interval of a page, seconds.",
+       minimum=0),
+    _s("WEBROBOT_RECRAWL_FACTOR", "float", 2.0,
+       "A changed page's interval is divided by this, an unchanged page's multiplied.", minimum=1),
+    _s("WEBROBOT_FRESHNESS_DB", "str", "",
+       "SQLite file of the pages' check records (empty: freshness.sqlite in the HTTPCACHE_DIR folder)."),
 )  # fmt: skip
 
 SETTINGS: tuple[Setting, ...] = (
-    _IDENTITY + _ORDER + _POLITENESS + _ROBOTS + _DUPES + _SCOPE + _TRAPS + _META + _REDIS + _SPEED + _OUTPUT
+    _IDENTITY + _ORDER + _POLITENESS + _ROBOTS + _DUPES + _SCOPE + _TRAPS + _META + _RENDER + _SITEMAPS
+    + _REDIS + _SPEED + _OUTPUT
 )
 BY_NAME: dict[str, Setting] = {s.name: s for s in SETTINGS}
 
@@ -308,10 +359,16 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
         "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
         "webrobot.middlewares.robots.RobotsMiddleware": 100,
         "webrobot.middlewares.identity.FromHeaderMiddleware": 410,
+        # Marks pages to render in the browser (off unless WEBROBOT_RENDER is set).
+        "webrobot.middlewares.render.RenderMiddleware": 850,
+        # Just outside Scrapy's HttpCacheMiddleware (900): counts new/changed/unchanged/not-due.
+        "webrobot.middlewares.freshness.FreshnessTapMiddleware": 890,
         # After decompression (590), redirects (600) and retries (550): final bodies only.
         "webrobot.middlewares.metarobots.MetaRobotsMiddleware": 540,
         # Late: spend a page only when robots.txt, redirects and retries have decided.
         "webrobot.middlewares.budget.PageBudgetMiddleware": 800,
+        # After the site budget: a page of a URL template counts when it is about to be fetched.
+        "webrobot.middlewares.templates.UrlTemplateMiddleware": 810,
         # The crawl report's taps: first (left the scheduler) and last (download errors).
         "webrobot.middlewares.report.FrontierTapMiddleware": 1,
         "webrobot.middlewares.report.DownloadErrorTapMiddleware": 990,
@@ -324,6 +381,9 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
         # Same depth bookkeeping, but refusals are counted per site and reason.
         "scrapy.spidermiddlewares.depth.DepthMiddleware": None,
         "webrobot.spidermiddlewares.depth.DepthLimitMiddleware": 900,
+        # Chains of one URL template, and the frontier's priorities.
+        "webrobot.middlewares.templates.TemplateChainMiddleware": 920,
+        "webrobot.spidermiddlewares.priorities.PriorityMiddleware": 930,
         # Sees the raw links of the duplicates middleware's pages: drops them for duplicates.
         "webrobot.spidermiddlewares.dupes.DuplicatePageMiddleware": 960,
         # Closest to the spider: a noindex page's items and a nofollow page's requests go first.
@@ -336,6 +396,8 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
         "webrobot.extensions.statsfile.StatsFile": 900,
         "webrobot.extensions.progress.Progress": 500,
         "webrobot.extensions.report.CrawlReport": 850,
+        "webrobot.extensions.sitemaps.RobotsSitemaps": 600,
+        "webrobot.extensions.identity.IdentityCheck": 100,
     },
 }
 

@@ -18,6 +18,7 @@ from html import escape
 from typing import Any
 
 from webrobot.optional import MissingExtra, require
+from webrobot.report.frontier import frontier_html
 
 #: sites drawn one by one in the pages-over-time chart; the rest are summed
 TIMELINE_SITES = 6
@@ -352,6 +353,7 @@ def render_html(report: Mapping[str, Any]) -> str:
 <section class="card"><h2>Sites</h2>
 <table id="sites"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>{notes_html}
 </section>
+{frontier_html(report)}
 <section class="charts">{charts}</section>
 </main><script>{SORT_JS}</script></body></html>
 """
