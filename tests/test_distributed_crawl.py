@@ -201,6 +201,19 @@ def redis_state(redis_server: RedisServer) -> tuple[int, int, int]:
     )
 
 
+def export(redis_server: RedisServer, path: Path) -> list[dict[str, Any]]:
+    """The crawl's items as ``scrapy webrobot-export`` writes them (JSON lines)."""
+    result = scrapy_command("webrobot-export", "webrobot", "-o", str(path),
+                            "-s", f"WEBROBOT_REDIS_URL={redis_server.url}")  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line]
+
+
+def html_pages(web: Web) -> set[str]:
+    """URLs of the pages that answer 200 with HTML (each gives an item, /copy once per crawl)."""
+    return {o + t for o, ts in web.expected.items() for t in ts if t not in ("/old", "/broken", "/missing")}
+
+
 def leased_by(redis_server: RedisServer, worker: Worker) -> set[tuple[str, str]]:
     """(origin, target) of the requests ``worker`` holds leases on (its lease ids
     are ``host:pid:random/n``; a stored request is ``score``, a space, one byte
@@ -242,9 +255,10 @@ def test_three_workers_download_every_page_exactly_once(
     assert sum(s.get("webrobot/redis/lease/lost", 0) for s in stats) == 0
     items = [item["url"] for w in workers for item in w.items()]
     assert len(items) == len(set(items)), "one item per page across workers"
-    html_pages = {o + t for o, ts in web.expected.items() for t in ts if t not in ("/old", "/broken", "/missing")}
     copies = {o + "/copy" for o in web.expected}
-    assert set(items) - copies == html_pages - copies
+    assert set(items) - copies == html_pages(web) - copies
+    exported = [item["url"] for item in export(redis_server, tmp_path / "export.jsonl")]
+    assert sorted(exported) == sorted(items), "the export holds what the workers' feeds hold"
     assert len(set(items) & copies) == 1, "one item for the body every site serves, across workers"
     assert sum(s.get("webrobot/dupes/content", 0) for s in stats) == 2
     robots = [site.count("/robots.txt") for site in web.sites]
@@ -290,6 +304,15 @@ def test_a_killed_worker_loses_nothing(
     survivors = [w.stats() for w in workers[1:]]
     assert sum(s.get("webrobot/redis/lease/expired", 0) for s in survivors) >= len(in_flight)
     assert redis_state(redis_server) == (0, 0, 0)
+    # Every page the servers answered has exactly one item in the export, also those
+    # the killed worker fetched (its own feed lost what was still in its buffer).
+    exported = Counter(item["url"] for item in export(redis_server, tmp_path / "export.jsonl"))
+    assert {url: n for url, n in exported.items() if n != 1} == {}, "one item per page"
+    copies = {o + "/copy" for o in web.expected}
+    assert set(exported) - copies == html_pages(web) - copies
+    assert len(set(exported) & copies) == 1
+    killed_fetched = {o + t for o, t in web.fetched_by(victim.name)} & (html_pages(web) - copies)
+    assert killed_fetched and killed_fetched <= set(exported), "the killed worker's pages have items"
 
 
 def test_seeding_resetting_and_done_crawls(

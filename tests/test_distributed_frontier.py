@@ -188,3 +188,23 @@ def test_a_lease_sent_twice_takes_one_request(redis_server: RedisServer) -> None
     assert frontier.counts() == (1, 1), "the other request is still queued"
     assert frontier.release(["w/1"]) == 1
     assert sorted(leased[1].url for leased in iter(frontier.lease, None)) == ["http://a/", "http://a/b"]
+
+
+def test_an_ack_stores_the_items_of_its_pages_in_the_same_step(redis_server: RedisServer) -> None:
+    frontier = make_frontier(redis_server)
+    frontier.push(Request("http://a/1"))
+    frontier.push(Request("http://a/2"))
+    first, second = frontier.lease(), frontier.lease()
+    assert first is not None and second is not None
+    client = redis_server.client()
+    assert frontier.ack([first[0]], [("http://a/1", b"one"), ("http://a/1#2", b"two")]) == 1
+    entries = client.xrange(KEYS.items)
+    assert [(e[b"k"], e[b"i"]) for _, e in entries] == [(b"http://a/1", b"one"), (b"http://a/1#2", b"two")]
+    assert client.hlen(KEYS.leased) == 1 and client.zcard(KEYS.leases) == 1
+    # Items without a lease (a request that never was shared) go in alone.
+    assert frontier.ack([], [("http://a/x", b"x")]) == 0
+    assert client.xlen(KEYS.items) == 3
+    # A lease that expired and went to another worker: its items are stored all the same.
+    assert frontier.ack(["nobody/1", second[0]], [("http://a/2", b"2")]) == 1
+    assert client.xlen(KEYS.items) == 4
+    assert frontier.counts() == (0, 0)

@@ -36,6 +36,8 @@ from typing import TYPE_CHECKING, Any
 from scrapy_redis.queue import PriorityQueue
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     import redis
     from scrapy import Request, Spider
 
@@ -71,14 +73,22 @@ redis.call('HSET', KEYS[3], ARGV[2], item[2] .. ' ' .. item[1])
 return item[1]
 """
 
-# KEYS: leases, leased   ARGV: lease ids   -> how many still existed
+# KEYS: leases, leased, items stream
+# ARGV: number of lease ids n, n lease ids, then
+# (key, item) pairs   -> how many leases still existed
+# The items go into the stream in the same script that ends their leases: a lease
+# is never gone while the item its page produced is not in Redis.
 _ACK = """
-local n = 0
-for i = 1, #ARGV do
-  n = n + redis.call('HDEL', KEYS[2], ARGV[i])
-  redis.call('ZREM', KEYS[1], ARGV[i])
+local n = tonumber(ARGV[1])
+local held = 0
+if n > 0 then
+  held = redis.call('HDEL', KEYS[2], unpack(ARGV, 2, n + 1))
+  redis.call('ZREM', KEYS[1], unpack(ARGV, 2, n + 1))
 end
-return n
+for i = n + 2, #ARGV, 2 do
+  redis.call('XADD', KEYS[3], '*', 'k', ARGV[i], 'i', ARGV[i + 1])
+end
+return held
 """
 
 # KEYS: leases   ARGV: ttl ms, lease ids   -> the ids no longer leased
@@ -224,12 +234,17 @@ class LeasedFrontier(PriorityQueue):
         leased = self.lease()
         return leased[1] if leased else None
 
-    def ack(self, lease_ids: list[str]) -> int:
-        """Done with these leases; returns how many were still held (the others
-        expired and were handed to another worker)."""
-        if not lease_ids:
+    def ack(self, lease_ids: list[str], items: Sequence[tuple[str, bytes]] = ()) -> int:
+        """Done with these leases, and add ``items`` (``(key, serialized item)``,
+        see :mod:`.items`) to the crawl's item stream in the same atomic step;
+        returns how many leases were still held (the others expired and were
+        handed to another worker)."""
+        if not lease_ids and not items:
             return 0
-        return int(self._ack(keys=[self.keys.leases, self.keys.leased], args=lease_ids))
+        args: list[Any] = [len(lease_ids), *lease_ids]
+        for key, data in items:
+            args += [key, data]
+        return int(self._ack(keys=[self.keys.leases, self.keys.leased, self.keys.items], args=args))
 
     def renew(self, lease_ids: list[str]) -> list[str]:
         """Push these leases' deadlines one TTL ahead; returns the ids that were

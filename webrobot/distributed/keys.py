@@ -50,6 +50,12 @@ class CrawlKeys:
         return f"{self.prefix}:dead"
 
     @property
+    def items(self) -> str:
+        """Stream: the items pages produced (``k``: page URL and ordinal, ``i``:
+        the pickled item), each added in the script that acknowledged its lease."""
+        return f"{self.prefix}:items"
+
+    @property
     def visited(self) -> str:
         """Prefix of the visited-URL digest buckets (``<prefix>:<bucket hex>``)."""
         return f"{self.prefix}:visited"

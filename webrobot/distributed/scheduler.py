@@ -72,18 +72,22 @@ from webrobot.distributed.frontier import (
     LeasedFrontier,
     new_worker_id,
 )
+from webrobot.distributed.items import PICKLE_ERRORS, encode_item, item_key
 from webrobot.distributed.keys import CrawlKeys, redis_from_settings, safe_url
 from webrobot.report.collector import FRONTIER_KEY, ReportCollector, collector_wanted
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
     from scrapy.crawler import Crawler
+    from scrapy.http import Response
     from scrapy.settings import BaseSettings
     from typing_extensions import Self
 
 logger = logging.getLogger(__name__)
 
 STATS = "webrobot/redis/"
+#: Private meta key: the lease a request (or the response to it) belongs to.
+LEASE_KEY = "_webrobot_lease"
 
 
 class RedisLeaseScheduler(Scheduler):
@@ -121,6 +125,9 @@ class RedisLeaseScheduler(Scheduler):
         self._parked: set[str] = set()  # leases of requests handed back to the engine
         self._mine: deque[Request] = deque()  # leased requests back in the scheduler
         self._local: deque[Request] = deque()  # requests that could not go to Redis
+        self.store_items = settings.getbool("WEBROBOT_REDIS_ITEMS_ENABLED")
+        # lease id ("" for none) -> (key, pickled item) of items waiting for the ack
+        self._items: dict[str, list[tuple[str, bytes]]] = {}
         self._next_renewal = 0.0
         self._done_since: float | None = None
         self._warned: set[str] = set()
@@ -173,6 +180,8 @@ class RedisLeaseScheduler(Scheduler):
         self.crawler.signals.connect(self._request_scheduled, signal=signals.request_scheduled)
         self.crawler.signals.connect(self._request_gone, signal=signals.request_dropped)
         self.crawler.signals.connect(self._request_gone, signal=webrobot_signals.request_refused)
+        if self.store_items:
+            self.crawler.signals.connect(self._item_scraped, signal=signals.item_scraped)
         self._loop = create_looping_call(self._tick)
         self._loop.start(self.poll_interval, now=False)
 
@@ -231,6 +240,9 @@ class RedisLeaseScheduler(Scheduler):
             self._mine.append(request)
             self._inc("lease/handed_back")
             return True
+        # A redirect or retry copies the meta of the request it replaces: the copy is
+        # a new request, not under that lease.
+        request.meta.pop(LEASE_KEY, None)
         visited: tuple[str, int] | None = None
         # The crawl report's mark that the request is in *this worker's* frontier
         # stays out of the shared copy (another worker would count it leaving).
@@ -287,6 +299,7 @@ class RedisLeaseScheduler(Scheduler):
             self._next_renewal = monotonic() + self.lease_ttl / 3
         self._outstanding[lease_id] = request
         self._lease_of[id(request)] = lease_id
+        request.meta[LEASE_KEY] = lease_id
         self._inc("scheduler/dequeued", prefix="")
         self._inc("scheduler/dequeued/redis", prefix="")
         return request
@@ -298,8 +311,9 @@ class RedisLeaseScheduler(Scheduler):
         return inprogress if isinstance(inprogress, set) else None
 
     def _acknowledge_finished(self) -> None:
-        """Acknowledge the leases of requests the engine is done with."""
-        if not self._outstanding or self.queue is None:
+        """Acknowledge the leases of requests the engine is done with, adding the
+        items their pages produced to the item stream in the same script."""
+        if self.queue is None or not (self._outstanding or self._items):
             return
         inprogress = self._engine_in_progress()
         if inprogress is None:
@@ -309,11 +323,16 @@ class RedisLeaseScheduler(Scheduler):
             lid for lid, request in self._outstanding.items()
             if request not in inprogress and lid not in self._parked and id(request) not in waiting
         ]  # fmt: skip
-        if not done:
+        items = [item for lid in ["", *done] for item in self._items.get(lid, ())]
+        if not done and not items:
             return
-        held = self.queue.ack(done)
+        held = self.queue.ack(done, items)
+        self._items.pop("", None)
         for lease_id in done:
             self._forget(lease_id)
+        self._inc("items/stored", len(items))
+        if not done:
+            return
         self._inc("lease/acked", held)
         if held < len(done):
             self._inc("lease/lost", len(done) - held)
@@ -352,12 +371,32 @@ class RedisLeaseScheduler(Scheduler):
             self._redis_error(exc)
         self._wake_engine()
 
+    def _item_scraped(self, item: Any, response: Response | None = None, **kwargs: Any) -> None:
+        """Keep the item until its page's lease is acknowledged (with it)."""
+        request = getattr(response, "request", None)
+        lease_id = request.meta.get(LEASE_KEY, "") if request is not None else ""
+        if lease_id not in self._outstanding:
+            lease_id = ""  # not (or no longer) under a lease: stored at the next poll
+        url = getattr(response, "url", "") or ""
+        waiting = self._items.setdefault(lease_id, [])
+        ordinal = 1 + sum(1 for key, _ in waiting if key.split("#", 1)[0] == url)
+        try:
+            waiting.append((item_key(url, ordinal), encode_item(item)))
+        except PICKLE_ERRORS as exc:
+            self._inc("items/unserializable")
+            self._warn_once("item", "An item of %s cannot be stored in Redis (%s): it is only "
+                            "in this worker's feeds", url, exc)  # fmt: skip
+            if not waiting:
+                del self._items[lease_id]
+
     def _forget(self, lease_id: str) -> None:
+        self._items.pop(lease_id, None)
         request = self._outstanding.pop(lease_id)
         self._lease_of.pop(id(request), None)
         self._parked.discard(lease_id)
 
     def _forget_all(self) -> None:
+        self._items = {"": self._items[""]} if "" in self._items else {}
         self._outstanding.clear()
         self._lease_of.clear()
         self._parked.clear()
