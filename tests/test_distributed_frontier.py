@@ -208,3 +208,18 @@ def test_an_ack_stores_the_items_of_its_pages_in_the_same_step(redis_server: Red
     assert frontier.ack(["nobody/1", second[0]], [("http://a/2", b"2")]) == 1
     assert client.xlen(KEYS.items) == 4
     assert frontier.counts() == (0, 0)
+
+
+def test_after_a_gap_in_reclaims_leases_get_a_grace_period_to_be_renewed(redis_server: RedisServer) -> None:
+    frontier = make_frontier(redis_server, lease_ttl=0.4)
+    frontier.push(Request("http://a/1"))
+    assert frontier.reclaim_expired() == (0, [])
+    leased = frontier.lease()
+    assert leased is not None
+    time.sleep(0.5)  # nobody reclaimed for longer than half a TTL: Redis (or every worker) was away
+    assert frontier.reclaim_expired() == (0, []), "expired, but its worker had no chance to renew"
+    assert frontier.renew([leased[0]]) == []
+    time.sleep(0.1)
+    assert frontier.reclaim_expired() == (0, [])
+    # Not renewed again: it expires a TTL later, reclaimed by regular polls.
+    assert wait_for(lambda: frontier.reclaim_expired()[0], timeout=3) == 1

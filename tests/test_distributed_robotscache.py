@@ -125,16 +125,29 @@ def test_a_dead_workers_claim_expires_and_a_live_one_is_renewed(redis_server: Re
     run(test)
 
 
-def test_without_redis_a_worker_decides_alone(tmp_path: Any) -> None:
-    server = RedisServer(tmp_path)
-    server.port = 1  # nothing listens there
-    cache = cache_for(server)
-    local = decision(time.time())
-    cache.put(SITE, local)
-    assert cache.get(SITE) is local
-    assert cache.claim(SITE), "fetching twice beats a crawl that waits for ever"
-    cache.release(SITE)
-    assert cache.crawler.stats.get_value("webrobot/redis/error_count") >= 3
+def test_without_redis_no_claim_is_given_and_a_decision_is_stored_when_it_is_back(tmp_path: Any) -> None:
+    server = RedisServer(tmp_path, persistent=True).start()
+
+    async def test() -> None:
+        cache, other = cache_for(server), cache_for(server)
+        assert cache.claim(SITE)
+        port = server.port
+        server.stop()
+        local = decision(time.time())
+        cache.put(SITE, local)  # fetched, but Redis does not take it
+        assert cache.get(SITE) is local, "this worker uses its own copy"
+        assert not other.claim("http://b.example:80"), "no claim, no fetch, without Redis"
+        assert cache.crawler.stats.get_value("webrobot/redis/error_count") >= 1
+        assert other.crawler.stats.get_value("webrobot/redis/error_count") >= 1
+        server.start(port=port)
+        cache._renew()  # the renewal loop's turn
+        assert other.get(SITE) == local, "stored when Redis was back: nobody fetches it again"
+        assert other.claim(SITE), "and the claim was ended with it"
+
+    try:
+        run(test)
+    finally:
+        server.stop()
 
 
 def workers_middleware(server: RedisServer, fetch: Callable[[str], Coroutine[Any, Any, _Fetch]]) -> RobotsMiddleware:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from time import monotonic
 from typing import TYPE_CHECKING, Any
 
 import redis
@@ -36,6 +37,7 @@ from webrobot.contentdupes import ContentDupes, Verdict, fingerprint_mode
 from webrobot.distributed.digests import RedisDigestSet
 from webrobot.distributed.dupefilter import crawl_spider_name
 from webrobot.distributed.keys import CrawlKeys, redis_from_settings
+from webrobot.distributed.outage import outage_of
 from webrobot.fingerprints import fingerprint_key
 from webrobot.seenstore import Seen
 
@@ -143,8 +145,5 @@ class RedisContentDupes(ContentDupes):
         self.server.close()
 
     def _redis_error(self, exc: Exception) -> None:
-        if self.crawler.stats is not None:
-            self.crawler.stats.inc_value("webrobot/redis/error_count")
-        log = logger.debug if self._warned else logger.warning
-        self._warned = True
-        log("Redis error in the shared content index (the page counts as new): %s", exc)
+        """The page counts as new (a copy kept beats a page lost); logged once per outage."""
+        outage_of(self.crawler).failed(exc, monotonic())

@@ -122,11 +122,24 @@ end
 return n
 """
 
-# KEYS: leases, leased, frontier, dead   ARGV: max expiries (0: no limit), batch
+# KEYS: leases, leased, frontier, dead, clock
+# ARGV: max expiries (0: no limit), batch, gap ms, grace ms
 # -> {requeued count, dead requests...}
+# Workers reclaim every poll interval; a longer gap since the last reclaim means that
+# no worker could reach Redis (it was down, or every worker was): leases could not be
+# renewed, so none is taken away before its worker had a grace period to renew it.
 _RECLAIM = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local clock = redis.call('HMGET', KEYS[5], 'seen', 'grace')
+local seen, grace = tonumber(clock[1] or '0'), tonumber(clock[2] or '0')
+if seen > 0 and now - seen > tonumber(ARGV[3]) then
+  grace = now + tonumber(ARGV[4])
+  redis.call('HSET', KEYS[5], 'seen', now, 'grace', grace)
+else
+  redis.call('HSET', KEYS[5], 'seen', now)
+end
+if now < grace then return {0} end
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))
 local limit = tonumber(ARGV[1])
 local out = {0}
@@ -264,8 +277,9 @@ class LeasedFrontier(PriorityQueue):
     def reclaim_expired(self, batch: int = 100) -> tuple[int, list[bytes]]:
         """Re-queue requests whose lease deadline passed; returns how many went
         back and the stored requests set aside as dead."""
-        keys = [self.keys.leases, self.keys.leased, self.keys.frontier, self.keys.dead]
-        out = self._reclaim(keys=keys, args=[self.max_expiries, batch])
+        keys = [self.keys.leases, self.keys.leased, self.keys.frontier, self.keys.dead, self.keys.clock]
+        args = [self.max_expiries, batch, self.lease_ttl_ms // 2, self.lease_ttl_ms]
+        out = self._reclaim(keys=keys, args=args)
         return int(out[0]), list(out[1:])
 
     # -- state -------------------------------------------------------------

@@ -45,6 +45,12 @@ class CrawlKeys:
         return f"{self.prefix}:leased"
 
     @property
+    def clock(self) -> str:
+        """Hash: when a worker last re-queued expired leases (``seen``) and, after
+        a gap (Redis or every worker away), until when none is (``grace``)."""
+        return f"{self.prefix}:clock"
+
+    @property
     def dead(self) -> str:
         """List: requests set aside after too many expired leases, or undecodable."""
         return f"{self.prefix}:dead"

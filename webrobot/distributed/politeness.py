@@ -28,15 +28,19 @@ hold go. A worker waiting for another's hold asks again every quarter of
 ``WEBROBOT_REDIS_POLL_INTERVAL`` (at most 0.25 s).
 
 Keys live under ``webrobot:politeness`` (not under a crawl's prefix): two
-crawls of one site share its politeness. If Redis fails, the worker falls
-back to in-process politeness (logged once, counted in
-``webrobot/redis/error_count``).
+crawls of one site share its politeness. While Redis cannot be reached no
+request starts: :meth:`reserve` answers "wait" (source ``redis_unavailable``,
+with the backoff of :class:`~webrobot.distributed.outage.Outage`), because a
+start without the shared reservation could overlap another worker's request
+or break the site's Crawl-delay. A hold whose release failed is released when
+Redis is back.
 """
 
 from __future__ import annotations
 
 import logging
 from collections import Counter, OrderedDict
+from time import monotonic
 from typing import TYPE_CHECKING, Any
 
 import redis
@@ -45,7 +49,8 @@ from scrapy.utils.asyncio import create_looping_call
 
 from webrobot.distributed.frontier import new_worker_id
 from webrobot.distributed.keys import redis_from_settings
-from webrobot.politeness import DEFAULT_MAX_SITES, THROTTLE_STATUSES, SitePoliteness
+from webrobot.distributed.outage import Outage, outage_of
+from webrobot.politeness import DEFAULT_MAX_SITES, THROTTLE_STATUSES
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -147,6 +152,7 @@ class SharedPoliteness:
         max_sites: int = DEFAULT_MAX_SITES,
         worker_id: str | None = None,
         stats: Any = None,
+        outage: Outage | None = None,
     ) -> None:
         if hold_ttl <= 0:
             raise ValueError(f"the hold TTL must be positive, got {hold_ttl}")
@@ -166,7 +172,8 @@ class SharedPoliteness:
         self._note = server.register_script(_NOTE)
         self._finished = server.register_script(_FINISHED)
         self._renew = server.register_script(_RENEW)
-        self._fallback: SitePoliteness | None = None
+        self.outage = outage or Outage(0.0, stats=stats)
+        self._unreleased: Counter[str] = Counter()  # holds whose release failed
         self._loop: Any = None
 
     @classmethod
@@ -182,6 +189,7 @@ class SharedPoliteness:
             backoff_max=settings.getfloat("WEBROBOT_POLITENESS_BACKOFF_MAX", 60.0),
             max_sites=settings.getint("WEBROBOT_POLITENESS_SITES", DEFAULT_MAX_SITES),
             stats=crawler.stats,
+            outage=outage_of(crawler),
         )
         crawler.signals.connect(politeness.start, signal=signals.spider_opened)
         crawler.signals.connect(politeness.close, signal=signals.spider_closed)
@@ -196,13 +204,8 @@ class SharedPoliteness:
         self._robots.move_to_end(site)
         while self.max_sites > 0 and len(self._robots) > self.max_sites:
             self._robots.popitem(last=False)
-        if self._fallback is not None:
-            self._fallback.set_robots_delay(site, seconds, source)
 
     def note_response(self, site: str, status: int, retry_after: float | None, now: float) -> None:
-        if self._fallback is not None:
-            self._fallback.note_response(site, status, retry_after, now)
-            return
         throttled = status in THROTTLE_STATUSES
         wait = 0.0
         if throttled and retry_after is not None and retry_after > 0:
@@ -210,13 +213,14 @@ class SharedPoliteness:
         try:
             self._note(keys=self._keys(site)[:1], args=[int(throttled), _ms(wait), KEEP_MS])
         except redis.RedisError as exc:
-            self._redis_error(exc).note_response(site, status, retry_after, now)
+            self._redis_error(exc)  # a backoff note lost; the next answer is noted again
 
     def reserve(self, site: str, base_delay: float, base_source: str, now: float) -> tuple[float, str]:
         """Start now (``(0, source)``, the site held by this worker until
-        :meth:`finished`) or wait: ``now`` is not used, the Redis clock is."""
-        if self._fallback is not None:
-            return self._fallback.reserve(site, base_delay, base_source, now)
+        :meth:`finished`) or wait: ``now`` is not used, the Redis clock is.
+        Without Redis: wait (``redis_unavailable``), never start."""
+        if self._unreleased and not self._release_unreleased():
+            return self.outage.retry_in(), "redis_unavailable"
         interval, source = base_delay, base_source
         robots = self._robots.get(site)
         if robots is not None and robots[0] > interval:
@@ -226,7 +230,9 @@ class SharedPoliteness:
         try:
             wait_ms, code = self._reserve(keys=self._keys(site), args=args)
         except redis.RedisError as exc:
-            return self._redis_error(exc).reserve(site, base_delay, base_source, now)
+            self._redis_error(exc)
+            return self.outage.retry_in(), "redis_unavailable"
+        self.outage.succeeded(monotonic())
         source = SOURCES.get(int(code), source)
         if int(wait_ms) > 0:
             return int(wait_ms) / 1000, source
@@ -240,12 +246,25 @@ class SharedPoliteness:
         self._in_flight[site] -= 1
         if self._in_flight[site] == 0:
             del self._in_flight[site]
-        if self._fallback is not None:
-            return
         try:
             self._finished(keys=self._keys(site)[1:], args=[self.worker_id, max(1, _ms(self.hold_ttl))])
         except redis.RedisError as exc:
             self._redis_error(exc)
+            self._unreleased[site] += 1  # released when Redis is back
+
+    def _release_unreleased(self) -> bool:
+        """Let go of the holds whose release failed; False if Redis still fails."""
+        ttl = max(1, _ms(self.hold_ttl))
+        try:
+            for site in list(self._unreleased):
+                while self._unreleased[site] > 0:
+                    self._finished(keys=self._keys(site)[1:], args=[self.worker_id, ttl])
+                    self._unreleased[site] -= 1
+                del self._unreleased[site]
+        except redis.RedisError as exc:
+            self._redis_error(exc)
+            return False
+        return True
 
     def __len__(self) -> int:
         return len(self._robots)
@@ -258,7 +277,9 @@ class SharedPoliteness:
             self._loop.start(self.hold_ttl / 3, now=False)
 
     def _renew_holds(self) -> None:
-        if not self._in_flight or self._fallback is not None:
+        if self._unreleased:
+            self._release_unreleased()
+        if not self._in_flight:
             return
         keys = [self._keys(site)[1] for site in self._in_flight]
         try:
@@ -274,18 +295,5 @@ class SharedPoliteness:
                 self.finished(site)
         self.server.close()
 
-    def _redis_error(self, exc: Exception) -> SitePoliteness:
-        if self.stats is not None:
-            self.stats.inc_value("webrobot/redis/error_count")
-        if self._fallback is None:
-            logger.warning(
-                "Redis error in the shared politeness (%s): this worker keeps its own per-site "
-                "delays from now on, other workers' requests are no longer counted", exc,
-            )  # fmt: skip
-            self._fallback = SitePoliteness(
-                retry_after_max=self.retry_after_max, backoff_base=self.backoff_base,
-                backoff_max=self.backoff_max, max_sites=self.max_sites,
-            )  # fmt: skip
-            for site, (seconds, source) in self._robots.items():
-                self._fallback.set_robots_delay(site, seconds, source)
-        return self._fallback
+    def _redis_error(self, exc: Exception) -> None:
+        self.outage.failed(exc, monotonic())

@@ -27,8 +27,10 @@ worker computed (the same rules as in one process: ``WEBROBOT_ROBOTS_TTL``,
 
 Times in decisions are Unix times of the worker that fetched (as in one
 process); workers on several machines need clocks kept in step (NTP).
-If Redis fails, the cache answers from its own copies and lets this worker
-fetch (a robots.txt fetched twice is better than a crawl that stops).
+If Redis fails, the cache answers from its own copies, and a site without one
+waits (no claim is given without Redis: the site's robots.txt is fetched by one
+worker, when Redis is back). A decision that could not be stored is stored
+again with the next renewal, so the other workers need not fetch it too.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ import json
 import logging
 import time
 from collections import OrderedDict
+from time import monotonic
 from typing import TYPE_CHECKING, Any
 
 import redis
@@ -46,6 +49,7 @@ from scrapy.utils.asyncio import create_looping_call
 from webrobot.distributed.dupefilter import crawl_spider_name
 from webrobot.distributed.frontier import new_worker_id
 from webrobot.distributed.keys import CrawlKeys, redis_from_settings
+from webrobot.distributed.outage import outage_of
 from webrobot.robotscache import DEFAULT_MAX_SITES
 from webrobot.robotspolicy import RobotsDecision
 
@@ -128,12 +132,12 @@ class RedisRobotsCache:
         self.worker_id = new_worker_id()
         self._local: OrderedDict[str, RobotsDecision] = OrderedDict()
         self._claims: set[str] = set()
+        self._unsaved: dict[str, RobotsDecision] = {}  # decisions Redis did not take yet
         self._put = self.server.register_script(_PUT)
         self._claim = self.server.register_script(_CLAIM)
         self._renew_claim = self.server.register_script(_RENEW)
         self._release = self.server.register_script(_RELEASE)
         self._loop: Any = None
-        self._warned = False
         crawler.signals.connect(self._spider_closed, signal=signals.spider_closed)
 
     @classmethod
@@ -170,12 +174,22 @@ class RedisRobotsCache:
     def put(self, site: str, decision: RobotsDecision) -> None:
         self._remember(site, decision)
         self._claims.discard(site)
-        data, body = encode_decision(decision)
-        expire_at = decision.expires_at + self.stale_max if self.stale_max > 0 else 0
-        try:
-            self._put(keys=self._keys(site), args=[self.worker_id, data, body, round(expire_at * 1000)])
-        except redis.RedisError as exc:
-            self._redis_error(exc)
+        self._unsaved[site] = decision
+        self._save()
+
+    def _save(self) -> bool:
+        """Store the decisions not stored yet (ending this worker's claims)."""
+        for site, decision in list(self._unsaved.items()):
+            data, body = encode_decision(decision)
+            expire_at = decision.expires_at + self.stale_max if self.stale_max > 0 else 0
+            try:
+                self._put(keys=self._keys(site), args=[self.worker_id, data, body, round(expire_at * 1000)])
+            except redis.RedisError as exc:
+                self._redis_error(exc)
+                self._start_renewing()  # tries again every third of the claim TTL
+                return False
+            del self._unsaved[site]
+        return True
 
     def __len__(self) -> int:
         return len(self._local)
@@ -190,7 +204,7 @@ class RedisRobotsCache:
             mine = bool(self._claim(keys=self._keys(site)[1:], args=[self.worker_id, self._ttl_ms(), flag]))
         except redis.RedisError as exc:
             self._redis_error(exc)
-            return True
+            return False  # wait and ask again: no fetch without the claim
         if mine:
             self._claims.add(site)
             self._start_renewing()
@@ -228,6 +242,8 @@ class RedisRobotsCache:
             self._loop.start(self.claim_ttl / 3, now=False)
 
     def _renew(self) -> None:
+        if self._unsaved and not self._save():
+            return
         for site in list(self._claims):
             try:
                 if not self._renew_claim(keys=self._keys(site)[1:], args=[self.worker_id, self._ttl_ms()]):
@@ -244,8 +260,4 @@ class RedisRobotsCache:
         self.server.close()
 
     def _redis_error(self, exc: Exception) -> None:
-        if self.crawler.stats is not None:
-            self.crawler.stats.inc_value("webrobot/redis/error_count")
-        log = logger.debug if self._warned else logger.warning
-        self._warned = True
-        log("Redis error in the shared robots.txt cache (this worker decides alone meanwhile): %s", exc)
+        outage_of(self.crawler).failed(exc, monotonic())

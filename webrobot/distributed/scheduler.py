@@ -60,10 +60,12 @@ from typing import TYPE_CHECKING, Any
 
 import redis
 from scrapy import signals
-from scrapy.exceptions import CloseSpider, DontCloseSpider
+from scrapy.exceptions import CloseSpider, DontCloseSpider, IgnoreRequest
 from scrapy.utils.asyncio import create_looping_call
+from scrapy.utils.defer import _schedule_coro
 from scrapy.utils.misc import build_from_crawler, load_object
 from scrapy_redis.scheduler import Scheduler
+from twisted.python.failure import Failure
 
 from webrobot import signals as webrobot_signals
 from webrobot.distributed.dupefilter import crawl_spider_name
@@ -74,6 +76,7 @@ from webrobot.distributed.frontier import (
 )
 from webrobot.distributed.items import PICKLE_ERRORS, encode_item, item_key
 from webrobot.distributed.keys import CrawlKeys, redis_from_settings, safe_url
+from webrobot.distributed.outage import FINISH_REASON, outage_of
 from webrobot.report.collector import FRONTIER_KEY, ReportCollector, collector_wanted
 
 if TYPE_CHECKING:
@@ -124,7 +127,12 @@ class RedisLeaseScheduler(Scheduler):
         self._lease_of: dict[int, str] = {}  # id(request) -> lease id, for _outstanding
         self._parked: set[str] = set()  # leases of requests handed back to the engine
         self._mine: deque[Request] = deque()  # leased requests back in the scheduler
-        self._local: deque[Request] = deque()  # requests that could not go to Redis
+        self._local: deque[Request] = deque()  # requests that cannot be serialized
+        # New requests Redis could not take (an outage): (request, data, visited slot),
+        # added when it is back; no lease is acknowledged before they are in.
+        self._unshared: deque[tuple[Request, bytes, tuple[str, int] | None]] = deque()
+        self.outage = outage_of(crawler)
+        self._gave_up = False
         self.store_items = settings.getbool("WEBROBOT_REDIS_ITEMS_ENABLED")
         # lease id ("" for none) -> (key, pickled item) of items waiting for the ack
         self._items: dict[str, list[tuple[str, bytes]]] = {}
@@ -164,8 +172,9 @@ class RedisLeaseScheduler(Scheduler):
             )  # fmt: skip
             queued, leased = queue.counts()
         except (redis.RedisError, ValueError) as exc:
-            logger.error("Cannot join the shared crawl at %s: %s", self.redis_url, exc)
-            self.stats.set_value(STATS + "error", str(exc))
+            message = f"Cannot join the shared crawl at {self.redis_url}: {exc}"
+            logger.error(message)
+            self.stats.set_value(STATS + "error", message)
             # Raised here, Scrapy 2.19 would skip opening the scraper and then fail
             # closing it (a traceback); from spider_opened the spider closes cleanly.
             self.crawler.signals.connect(self._refuse_to_start, signal=signals.spider_opened)
@@ -191,7 +200,12 @@ class RedisLeaseScheduler(Scheduler):
     def close(self, reason: str) -> None:
         if self._loop is not None and self._loop.running:
             self._loop.stop()
-        if self.queue is not None:
+        if self.queue is not None and self._gave_up:
+            logger.info(
+                "Left the shared crawl %s (%s): its %d unacknowledged leases expire and go to "
+                "other workers", self.keys.prefix, reason, len(self._outstanding),
+            )  # fmt: skip
+        elif self.queue is not None:
             try:
                 self._acknowledge_finished()
                 if self._outstanding:
@@ -208,6 +222,12 @@ class RedisLeaseScheduler(Scheduler):
                 logger.error("Redis error while leaving the shared crawl: %s", exc)
         if self._local:
             logger.warning("%d requests that were never shared are dropped", len(self._local))
+        if self._unshared:
+            logger.warning(
+                "%d new requests could not be added to the shared frontier (Redis unreachable); "
+                "the pages that found them were not acknowledged and will be fetched again",
+                len(self._unshared),
+            )  # fmt: skip
         self.df.close(reason)
         self.server.close()
 
@@ -219,7 +239,7 @@ class RedisLeaseScheduler(Scheduler):
                 queued = len(self.queue)
             except redis.RedisError as exc:
                 self._redis_error(exc)
-        return len(self._mine) + len(self._local) + queued
+        return len(self._mine) + len(self._local) + len(self._unshared) + queued
 
     def has_pending_requests(self) -> bool:
         if self._mine or self._local:
@@ -261,18 +281,32 @@ class RedisLeaseScheduler(Scheduler):
             return self._keep_local(request, "unserializable", f"cannot be serialized ({exc})")
         except redis.RedisError as exc:
             self._redis_error(exc)
-            return self._keep_local(request, "unqueued", f"could not be queued in Redis ({exc})")
+            self._unshared.append((request, data, visited))
+            self._inc("request/unshared")
+            return True
         finally:
             if in_report is not None:
                 request.meta[FRONTIER_KEY] = in_report
+        self._added(request, added)
+        return added
+
+    def _added(self, request: Request, added: bool) -> None:
         if not added:
             self.df.log(request, self.spider)
-            return False
+            return
         if self._report is not None:
             self._report.left_scheduler(request)  # now in the shared frontier
         self._inc("scheduler/enqueued", prefix="")
         self._inc("scheduler/enqueued/redis", prefix="")
-        return True
+
+    def _share_unshared(self) -> None:
+        """Add the requests an outage kept here; raises the Redis error if it goes on."""
+        assert self.queue is not None
+        while self._unshared:
+            request, data, visited = self._unshared[0]
+            added = self.queue.add(data, request.priority, visited)
+            self._unshared.popleft()
+            self._added(request, added)
 
     def next_request(self) -> Request | None:
         if self._mine:
@@ -313,7 +347,11 @@ class RedisLeaseScheduler(Scheduler):
     def _acknowledge_finished(self) -> None:
         """Acknowledge the leases of requests the engine is done with, adding the
         items their pages produced to the item stream in the same script."""
-        if self.queue is None or not (self._outstanding or self._items):
+        if self.queue is None:
+            return
+        if self._unshared:
+            self._share_unshared()  # the links a page found are in before its lease goes
+        if not (self._outstanding or self._items):
             return
         inprogress = self._engine_in_progress()
         if inprogress is None:
@@ -346,6 +384,9 @@ class RedisLeaseScheduler(Scheduler):
         """Every poll interval: acknowledge, renew, re-queue expired leases, wake the engine."""
         if self.queue is None:
             return
+        if self._gave_up:
+            self._drop_waiting_downloads()
+            return
         try:
             self._acknowledge_finished()
             if self._outstanding and monotonic() >= self._next_renewal:
@@ -369,7 +410,33 @@ class RedisLeaseScheduler(Scheduler):
                 )  # fmt: skip
         except redis.RedisError as exc:
             self._redis_error(exc)
+            if self.outage.given_up(monotonic()):
+                self._give_up()
+                return
+        else:
+            self.outage.succeeded(monotonic())
         self._wake_engine()
+
+    def _give_up(self) -> None:
+        """Redis has been away too long: close, acknowledging nothing more (what this
+        worker did not acknowledge is fetched again by the next workers)."""
+        self._gave_up = True
+        message = self.outage.message(monotonic())
+        logger.error(message)
+        self.stats.set_value(STATS + "error", message)
+        self._drop_waiting_downloads()
+        engine = self.crawler.engine
+        if engine is not None:
+            _schedule_coro(engine.close_spider_async(reason=FINISH_REASON))
+
+    def _drop_waiting_downloads(self) -> None:
+        """Requests waiting in the downloader for a politeness reservation would wait
+        forever: fail them, so the engine can close (their leases stay unacknowledged)."""
+        downloader = getattr(self.crawler.engine, "downloader", None)
+        for slot in list(getattr(downloader, "slots", {}).values()):
+            while slot.queue:
+                request, queue_dfd = slot.queue.popleft()
+                queue_dfd.errback(Failure(IgnoreRequest(f"{FINISH_REASON}: {request.url} not fetched")))
 
     def _item_scraped(self, item: Any, response: Response | None = None, **kwargs: Any) -> None:
         """Keep the item until its page's lease is acknowledged (with it)."""
@@ -431,6 +498,8 @@ class RedisLeaseScheduler(Scheduler):
         except redis.RedisError as exc:
             self._redis_error(exc)
             raise DontCloseSpider from None
+        if self.outage.down or self._unshared:
+            raise DontCloseSpider
         if queued or leased or self._outstanding or self._mine or self._local:
             self._done_since = None
             raise DontCloseSpider
@@ -462,8 +531,7 @@ class RedisLeaseScheduler(Scheduler):
             return "an undecodable request"
 
     def _redis_error(self, exc: Exception) -> None:
-        self._inc("error_count")
-        self._warn_once("redis", "Redis error (counted in webrobot/redis/error_count): %s", exc)
+        self.outage.failed(exc, monotonic())
 
     def _warn_once(self, key: str, msg: str, *args: Any) -> None:
         level = logging.DEBUG if key in self._warned else logging.WARNING
