@@ -274,3 +274,43 @@ def test_waiting_workers_obey_the_expired_rules_while_the_fetching_worker_does(
             middleware._spider_closed()
 
     run(test)
+
+
+def test_a_deferral_is_shared_and_goes_on_when_another_worker_takes_the_site_over(
+    redis_server: RedisServer,
+) -> None:
+    fetches: list[tuple[str, float]] = []
+
+    def failing(name: str) -> Callable[[str], Coroutine[Any, Any, _Fetch]]:
+        async def fetch(url: str) -> _Fetch:
+            fetches.append((name, time.time()))
+            return _Fetch(url, 503, {}, b"")
+
+        return fetch
+
+    async def test() -> None:
+        settings = {"WEBROBOT_REDIS_LEASE_TTL": 0.3, "WEBROBOT_ROBOTS_BACKOFF_BASE": 1.0}
+        crawler = crawler_for(redis_server, **settings)
+        crawler._apply_settings()
+        dying = RobotsMiddleware.from_crawler(crawler)
+        dying._download = failing("dying")  # type: ignore[method-assign]
+        asyncio.ensure_future(dying.process_request(Request("http://a.example/")))
+        await until(lambda: dying.stats.get_value("webrobot/robots/deferred"))
+        dying.cache._loop.stop()  # type: ignore[attr-defined]  # killed: its claim is not renewed
+        for pending in dying.pending.values():
+            pending.timer.cancel()  # type: ignore[union-attr]  # and it never retries
+        shared = dying.cache.deferral(SITE)  # type: ignore[attr-defined]
+        assert shared is not None and shared[1] == 1, "the first failure is shared"
+        crawler2 = crawler_for(redis_server, **settings)
+        crawler2._apply_settings()
+        survivor = RobotsMiddleware.from_crawler(crawler2)
+        survivor._download = failing("survivor")  # type: ignore[method-assign]
+        asyncio.ensure_future(survivor.process_request(Request("http://a.example/page")))
+        await until(lambda: len(fetches) == 2 and survivor.stats.get_value("webrobot/robots/deferred"), timeout=10)
+        assert [name for name, _ in fetches] == ["dying", "survivor"]
+        assert fetches[1][1] >= shared[2] - 0.05, "the survivor kept the dead worker's schedule"
+        assert survivor.cache.deferral(SITE)[1] == 2, "its backoff goes on from the dead worker's attempts"  # type: ignore[attr-defined]
+        assert survivor.cache.deferral(SITE)[0] == pytest.approx(shared[0], abs=0.01), "and its deadline"  # type: ignore[attr-defined]
+        survivor._spider_closed()
+
+    run(test)

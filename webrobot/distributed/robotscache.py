@@ -18,7 +18,12 @@ worker computed (the same rules as in one process: ``WEBROBOT_ROBOTS_TTL``,
   claiming worker retries a failed re-fetch and obeys the expired decision
   meanwhile (stale use), its claim says so (``|stale``), and the waiting
   workers obey the expired decision too (:meth:`stale_in_use`).
-* ``put`` stores the decision and ends this worker's claim in one script, so
+* A site whose robots.txt fails is *deferred*: its deferral
+  (``<crawl>:robots:<site>:deferral``, a hash: ``first`` failure, ``attempts``,
+  ``next`` attempt, Unix times) is shared, so a worker that takes the claim
+  over from a dead one goes on with the same backoff and the same
+  ``WEBROBOT_ROBOTS_DEFER_MAX`` deadline, and waits for the next attempt's time.
+* ``put`` stores the decision, ends the deferral and this worker's claim in one script, so
   a worker that claims after it finds the decision (and the middleware
   checks once more after claiming).
 * Each worker keeps the decisions it used (up to ``WEBROBOT_ROBOTS_CACHE_SITES``)
@@ -64,11 +69,12 @@ STALE = "|stale"
 _MINE = "local holder = redis.call('GET', KEYS[#KEYS])\n" \
         "local mine = holder == ARGV[1] or holder == ARGV[1] .. '" + STALE + "'\n"
 
-# KEYS: decision, claim   ARGV: worker id, decision JSON, body, expire-at ms (0: none)
+# KEYS: decision, deferral, claim   ARGV: worker id, decision JSON, body, expire-at ms (0: none)
 _PUT = _MINE + """
 redis.call('HSET', KEYS[1], 'decision', ARGV[2], 'body', ARGV[3])
 if tonumber(ARGV[4]) > 0 then redis.call('PEXPIREAT', KEYS[1], ARGV[4]) else redis.call('PERSIST', KEYS[1]) end
-if mine then redis.call('DEL', KEYS[2]) end
+redis.call('DEL', KEYS[2])
+if mine then redis.call('DEL', KEYS[3]) end
 return 1
 """
 
@@ -182,8 +188,9 @@ class RedisRobotsCache:
         for site, decision in list(self._unsaved.items()):
             data, body = encode_decision(decision)
             expire_at = decision.expires_at + self.stale_max if self.stale_max > 0 else 0
+            keys = [self._keys(site)[0], self._deferral_key(site), self._keys(site)[1]]
             try:
-                self._put(keys=self._keys(site), args=[self.worker_id, data, body, round(expire_at * 1000)])
+                self._put(keys=keys, args=[self.worker_id, data, body, round(expire_at * 1000)])
             except redis.RedisError as exc:
                 self._redis_error(exc)
                 self._start_renewing()  # tries again every third of the claim TTL
@@ -223,6 +230,36 @@ class RedisRobotsCache:
         self._claims.discard(site)
         try:
             self._release(keys=self._keys(site)[1:], args=[self.worker_id])
+        except redis.RedisError as exc:
+            self._redis_error(exc)
+
+    # -- deferrals -------------------------------------------------------------
+    def _deferral_key(self, site: str) -> str:
+        return f"{self.prefix}:{site}:deferral"
+
+    def deferral(self, site: str) -> tuple[float, int, float] | None:
+        try:
+            first, attempts, later = self.server.hmget(self._deferral_key(site), ["first", "attempts", "next"])
+        except redis.RedisError as exc:
+            self._redis_error(exc)
+            return None
+        if first is None:
+            return None
+        try:
+            return float(first), int(attempts or 0), float(later or 0)
+        except ValueError:
+            return None
+
+    def note_deferral(self, site: str, first_failure: float, attempts: int, next_attempt: float) -> None:
+        """Share the deferral; it outlives the next attempt by a claim TTL and a day
+        at most (``put`` ends it sooner)."""
+        key = self._deferral_key(site)
+        keep = max(0.0, next_attempt - time.time()) + self.claim_ttl + 86_400
+        try:
+            pipe = self.server.pipeline(transaction=True)
+            pipe.hset(key, mapping={"first": repr(first_failure), "attempts": attempts, "next": repr(next_attempt)})
+            pipe.pexpire(key, round(keep * 1000))
+            pipe.execute()
         except redis.RedisError as exc:
             self._redis_error(exc)
 
