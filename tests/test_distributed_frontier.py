@@ -223,3 +223,31 @@ def test_after_a_gap_in_reclaims_leases_get_a_grace_period_to_be_renewed(redis_s
     assert frontier.reclaim_expired() == (0, [])
     # Not renewed again: it expires a TTL later, reclaimed by regular polls.
     assert wait_for(lambda: frontier.reclaim_expired()[0], timeout=3) == 1
+
+
+def test_higher_priority_first_and_first_in_first_out_within_a_priority(redis_server: RedisServer) -> None:
+    frontier = make_frontier(redis_server)
+    order = [("a", 0), ("b", 5), ("c", 0), ("d", 5), ("e", -1), ("f", 0), ("g", 10**9)]
+    for name, priority in order[:3]:
+        frontier.push(Request(f"http://x/{name}", priority=priority))
+    # Several in one script keep their order too.
+    frontier.finish([], (), [(None, p, frontier.encode(Request(f"http://x/{n}", priority=p))) for n, p in order[3:]])
+    leased = []
+    while (taken := frontier.lease()) is not None:
+        leased.append(taken[1].url.rsplit("/", 1)[1])
+    assert leased == ["g", "b", "d", "a", "c", "f", "e"]
+
+
+def test_finishing_pages_is_one_round_trip_with_links_marked_visited(redis_server: RedisServer) -> None:
+    frontier = make_frontier(redis_server)
+    frontier.push(Request("http://x/page"))
+    lease_id, _ = frontier.lease()  # type: ignore[misc]
+    client = redis_server.client()
+    client.config_resetstat()
+    links = [(("test:crawl:visited:1", n % 3), 0, frontier.encode(Request(f"http://x/{n}"))) for n in range(5)]
+    held, queued = frontier.finish([lease_id], [("http://x/page", b"item")], links)
+    assert (held, queued) == (1, [True, True, True, False, False]), "the 4th and 5th: digests seen"
+    calls = {k: v["calls"] for k, v in client.info("commandstats").items()}
+    assert calls.get("cmdstat_evalsha") == 1
+    assert frontier.counts() == (3, 0)
+    assert client.xlen(KEYS.items) == 1

@@ -251,6 +251,8 @@ def test_its_length_survives_redis_going_away(redis_server: RedisServer) -> None
         scheduler, _ = make_scheduler(redis_server)
         assert scheduler.enqueue_request(Request("http://a/")) is True
         assert len(scheduler) == 1
+        scheduler._tick()  # shared
+        assert len(scheduler) == 1
         redis_server.stop()
         assert len(scheduler) == 0
         assert scheduler.enqueue_request(Request("http://a/b")) is True  # kept until Redis is back

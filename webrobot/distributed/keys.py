@@ -45,6 +45,11 @@ class CrawlKeys:
         return f"{self.prefix}:leased"
 
     @property
+    def sequence(self) -> str:
+        """Counter: the order in which requests were queued (FIFO within a priority)."""
+        return f"{self.prefix}:sequence"
+
+    @property
     def clock(self) -> str:
         """Hash: when a worker last re-queued expired leases (``seen``) and, after
         a gap (Redis or every worker away), until when none is (``grace``)."""

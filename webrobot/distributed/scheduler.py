@@ -128,9 +128,14 @@ class RedisLeaseScheduler(Scheduler):
         self._parked: set[str] = set()  # leases of requests handed back to the engine
         self._mine: deque[Request] = deque()  # leased requests back in the scheduler
         self._local: deque[Request] = deque()  # requests that cannot be serialized
-        # New requests Redis could not take (an outage): (request, data, visited slot),
-        # added when it is back; no lease is acknowledged before they are in.
+        # New requests not in Redis yet: (request, data, visited slot). They go in with
+        # the next acknowledgements, in the same script (or when Redis is back after
+        # an outage); no lease is acknowledged before they are in.
         self._unshared: deque[tuple[Request, bytes, tuple[str, int] | None]] = deque()
+        # Visited slots this worker knows are in the shared set (it only grows):
+        # a link seen again costs no Redis command.
+        self._known: set[tuple[str, int]] = set()
+        self.known_max = settings.getint("WEBROBOT_REDIS_VISITED_CACHE")
         self.outage = outage_of(crawler)
         self._gave_up = False
         self.store_items = settings.getbool("WEBROBOT_REDIS_ITEMS_ENABLED")
@@ -242,7 +247,7 @@ class RedisLeaseScheduler(Scheduler):
         return len(self._mine) + len(self._local) + len(self._unshared) + queued
 
     def has_pending_requests(self) -> bool:
-        if self._mine or self._local:
+        if self._mine or self._local or self._unshared:
             return True
         if self.queue is None:
             return False
@@ -273,40 +278,35 @@ class RedisLeaseScheduler(Scheduler):
                 visited_slot = getattr(self.df, "visited_slot", None)
                 if visited_slot is not None:
                     visited = visited_slot(request)
+                    if visited in self._known:
+                        self.df.log(request, self.spider)
+                        return False
                 elif self.df.request_seen(request):
                     self.df.log(request, self.spider)
                     return False
-            added = self.queue.add(data, request.priority, visited)
         except SERIALIZE_ERRORS as exc:
             return self._keep_local(request, "unserializable", f"cannot be serialized ({exc})")
         except redis.RedisError as exc:
             self._redis_error(exc)
-            self._unshared.append((request, data, visited))
-            self._inc("request/unshared")
-            return True
+            return self._keep_local(request, "unqueued", f"could not be checked in Redis ({exc})")
         finally:
             if in_report is not None:
                 request.meta[FRONTIER_KEY] = in_report
-        self._added(request, added)
-        return added
+        if visited is not None:
+            if self.known_max > 0 and len(self._known) >= self.known_max:
+                self._known.clear()
+            self._known.add(visited)
+        self._unshared.append((request, data, visited))
+        if self._report is not None:
+            self._report.left_scheduler(request)  # on its way to the shared frontier
+        return True
 
     def _added(self, request: Request, added: bool) -> None:
         if not added:
             self.df.log(request, self.spider)
             return
-        if self._report is not None:
-            self._report.left_scheduler(request)  # now in the shared frontier
         self._inc("scheduler/enqueued", prefix="")
         self._inc("scheduler/enqueued/redis", prefix="")
-
-    def _share_unshared(self) -> None:
-        """Add the requests an outage kept here; raises the Redis error if it goes on."""
-        assert self.queue is not None
-        while self._unshared:
-            request, data, visited = self._unshared[0]
-            added = self.queue.add(data, request.priority, visited)
-            self._unshared.popleft()
-            self._added(request, added)
 
     def next_request(self) -> Request | None:
         if self._mine:
@@ -349,9 +349,7 @@ class RedisLeaseScheduler(Scheduler):
         items their pages produced to the item stream in the same script."""
         if self.queue is None:
             return
-        if self._unshared:
-            self._share_unshared()  # the links a page found are in before its lease goes
-        if not (self._outstanding or self._items):
+        if not (self._outstanding or self._items or self._unshared):
             return
         inprogress = self._engine_in_progress()
         if inprogress is None:
@@ -362,9 +360,15 @@ class RedisLeaseScheduler(Scheduler):
             if request not in inprogress and lid not in self._parked and id(request) not in waiting
         ]  # fmt: skip
         items = [item for lid in ["", *done] for item in self._items.get(lid, ())]
-        if not done and not items:
+        if not done and not items and not self._unshared:
             return
-        held = self.queue.ack(done, items)
+        # The links every page found so far go in with the acknowledgements, in one script.
+        links = list(self._unshared)
+        held, queued = self.queue.finish(done, items, [(v, r.priority, d) for r, d, v in links])
+        for _ in links:
+            self._unshared.popleft()
+        for (request, _, _), added in zip(links, queued, strict=True):
+            self._added(request, added)
         self._items.pop("", None)
         for lease_id in done:
             self._forget(lease_id)
