@@ -187,7 +187,7 @@ def machine() -> str:
                 break
     except OSError:
         pass
-    version = subprocess.run(["redis-server", "--version"], capture_output=True, text=True).stdout.split()
+    version = subprocess.run(["redis-server", "--version"], capture_output=True, text=True, check=False).stdout.split()
     redis_version = next((part.split("=", 1)[1] for part in version if part.startswith("v=")), "?")
     return f"{cpus} CPUs ({model or 'unknown'}), Python {sys.version.split()[0]}, redis-server {redis_version}"
 

@@ -283,7 +283,9 @@ def test_a_killed_worker_loses_nothing(
                 return False
             finished = {(s.origin, t) for s in web.sites for t in s.targets()}
             in_flight.update(started - finished)
-            return bool(in_flight)
+            # And one page with an item done (its item is in no feed that survives).
+            done_pages = {o + t for o, t in started & finished} & (html_pages(web) - {o + "/copy" for o in web.expected})
+            return bool(in_flight) and bool(done_pages)
 
         wait_for(victim_has_a_request_in_flight, 60, f"{victim.name} to have a page in flight")
         victim.kill()

@@ -135,6 +135,7 @@ class RedisLeaseScheduler(Scheduler):
         # Visited slots this worker knows are in the shared set (it only grows):
         # a link seen again costs no Redis command.
         self._known: set[tuple[str, int]] = set()
+        self._empty_until = 0.0  # no lease attempt before (the frontier was empty)
         self.known_max = settings.getint("WEBROBOT_REDIS_VISITED_CACHE")
         self.outage = outage_of(crawler)
         self._gave_up = False
@@ -322,11 +323,14 @@ class RedisLeaseScheduler(Scheduler):
             return None
         try:
             self._acknowledge_finished()
+            if monotonic() < self._empty_until:
+                return None  # found empty lately: other workers' requests are looked for at the next poll
             leased = self.queue.lease()
         except redis.RedisError as exc:
             self._redis_error(exc)
             return None
         if leased is None:
+            self._empty_until = monotonic() + self.poll_interval
             return None
         lease_id, request = leased
         if not self._outstanding:
@@ -365,6 +369,8 @@ class RedisLeaseScheduler(Scheduler):
         # The links every page found so far go in with the acknowledgements, in one script.
         links = list(self._unshared)
         held, queued = self.queue.finish(done, items, [(v, r.priority, d) for r, d, v in links])
+        if any(queued):
+            self._empty_until = 0.0  # not empty any more
         for _ in links:
             self._unshared.popleft()
         for (request, _, _), added in zip(links, queued, strict=True):
@@ -412,6 +418,7 @@ class RedisLeaseScheduler(Scheduler):
                     "Setting aside %s: its lease expired %d times (every worker that took it "
                     "stopped); it stays in %s", self._describe(data), data[0], self.keys.dead,
                 )  # fmt: skip
+            self._empty_until = 0.0  # look again: other workers may have queued requests
         except redis.RedisError as exc:
             self._redis_error(exc)
             if self.outage.given_up(monotonic()):
