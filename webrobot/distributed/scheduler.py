@@ -80,11 +80,12 @@ from webrobot.distributed.outage import FINISH_REASON, outage_of
 from webrobot.report.collector import FRONTIER_KEY, ReportCollector, collector_wanted
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy import Request, Spider
     from scrapy.crawler import Crawler
     from scrapy.http import Response
     from scrapy.settings import BaseSettings
-    from typing_extensions import Self
 
 logger = logging.getLogger(__name__)
 
