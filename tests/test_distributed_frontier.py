@@ -251,3 +251,16 @@ def test_finishing_pages_is_one_round_trip_with_links_marked_visited(redis_serve
     assert calls.get("cmdstat_evalsha") == 1
     assert frontier.counts() == (3, 0)
     assert client.xlen(KEYS.items) == 1
+
+
+def test_slow_polling_delays_re_queueing_but_cannot_stop_it(redis_server: RedisServer) -> None:
+    frontier = make_frontier(redis_server, lease_ttl=0.2)
+    frontier.push(Request("http://a/1"))
+    frontier.reclaim_expired()
+    assert frontier.lease() is not None
+    deadline = time.monotonic() + 3
+    requeued = 0
+    while not requeued and time.monotonic() < deadline:
+        time.sleep(0.15)  # every poll comes after a gap longer than half a TTL
+        requeued = frontier.reclaim_expired()[0]
+    assert requeued == 1

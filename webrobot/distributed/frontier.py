@@ -150,12 +150,14 @@ return n
 # Workers reclaim every poll interval; a longer gap since the last reclaim means that
 # no worker could reach Redis (it was down, or every worker was): leases could not be
 # renewed, so none is taken away before its worker had a grace period to renew it.
+# At most one grace period per two TTLs: workers that always poll slowly (a loaded
+# machine) delay re-queueing, they do not stop it.
 _RECLAIM = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local clock = redis.call('HMGET', KEYS[5], 'seen', 'grace')
 local seen, grace = tonumber(clock[1] or '0'), tonumber(clock[2] or '0')
-if seen > 0 and now - seen > tonumber(ARGV[3]) then
+if seen > 0 and now - seen > tonumber(ARGV[3]) and now >= grace + tonumber(ARGV[4]) then
   grace = now + tonumber(ARGV[4])
   redis.call('HSET', KEYS[5], 'seen', now, 'grace', grace)
 else
