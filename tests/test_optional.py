@@ -22,6 +22,7 @@ def test_a_crawl_without_its_features_imports_none_of_them() -> None:
         "webrobot.report.html, webrobot.distributed.addon, webrobot.middlewares.robots, "
         "webrobot.spiders.webrobot\n"
         "import importlib; importlib.import_module('webrobot.commands.webrobot-seed')\n"
+        "importlib.import_module('webrobot.commands.webrobot-export')\n"
         "print(sorted(m for m in ('redis', 'scrapy_redis', 'pygal') if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=PROJECT_ROOT)

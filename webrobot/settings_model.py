@@ -297,6 +297,14 @@ _REDIS = (
        "Seconds the shared crawl must have nothing queued or leased before workers close (0: never).", minimum=0),
     _s("WEBROBOT_REDIS_VISITED_BUCKET_BITS", "int", 14, "2**N buckets of visited-URL digests.", minimum=0),
     _s("WEBROBOT_REDIS_CONTENT_BUCKET_BITS", "int", 14, "2**N buckets of content fingerprints.", minimum=0),
+    _s("WEBROBOT_REDIS_ITEMS_ENABLED", "bool", True,
+       "Store every item in the crawl's Redis stream with its page's lease acknowledgement (webrobot-export)."),
+    _s("WEBROBOT_REDIS_OUTAGE_TIMEOUT", "float", 300.0,
+       "Seconds Redis may stay unreachable (no request starts meanwhile) before a worker closes with "
+       "redis_unavailable (0: never).", minimum=0),
+    _s("WEBROBOT_REDIS_VISITED_CACHE", "int", 1_000_000,
+       "Visited-URL digests each worker remembers, so a link seen again costs no Redis command (0: no limit).",
+       minimum=0),
 )  # fmt: skip
 _section("Speed and memory")
 _SPEED = (
