@@ -126,6 +126,12 @@ WEBROBOT_MAX_PATH_SEGMENTS = 32
 #: Sites and URL patterns never requested: a list, or a file path (one entry per line).
 WEBROBOT_BLOCKLIST: list[str] = []
 
+# --- The open web is hostile (docs/hostile-web.md) --------------------------
+#: Refuse requests to link-local, cloud-metadata and (for crawls of public sites) private addresses.
+WEBROBOT_NETWORK_GUARD_ENABLED = True
+#: More networks never requested, whatever the start URLs: ["10.1.0.0/16", "127.0.0.2"].
+WEBROBOT_BLOCKED_NETWORKS: list[str] = []
+
 # --- What pages say about themselves ---------------------------------------
 #: Read and obey <meta name="robots">, <meta name="webrobot"> and X-Robots-Tag.
 WEBROBOT_META_ROBOTS_ENABLED = True
@@ -189,6 +195,8 @@ HTTPCACHE_POLICY = "webrobot.recrawl.RevalidatePolicy"
 DOWNLOADER_MIDDLEWARES = {
     # Scrapy's offsite filter knows hosts, not sites (ports); ours replaces it.
     "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware": None,
+    # Addresses first: link-local, metadata, blocked and private networks (robots.txt too).
+    "webrobot.middlewares.network.NetworkGuardMiddleware": 45,
     "webrobot.middlewares.scope.SiteScopeMiddleware": 50,
     "webrobot.middlewares.blocklist.BlocklistMiddleware": 55,
     "webrobot.middlewares.traps.UrlTrapMiddleware": 60,
@@ -198,6 +206,8 @@ DOWNLOADER_MIDDLEWARES = {
     "webrobot.middlewares.identity.FromHeaderMiddleware": 410,
     # After decompression (590), redirects (600) and retries (550): final bodies only.
     "webrobot.middlewares.metarobots.MetaRobotsMiddleware": 540,
+    # Before Scrapy's redirects (600): a Location that is not http(s) is refused, not followed.
+    "webrobot.middlewares.network.RedirectSchemeMiddleware": 650,
     # Late: spend a page only when robots.txt, redirects and retries have decided.
     "webrobot.middlewares.budget.PageBudgetMiddleware": 800,
     # The crawl report's taps: first (left the scheduler) and last (download errors).
