@@ -5,6 +5,8 @@ A site config's keys and ``settings`` table override these with spider
 priority; ``-s NAME=VALUE`` and Scrapyd's ``setting=`` override both.
 """
 
+from scrapy.linkextractors import IGNORED_EXTENSIONS
+
 from webrobot import __version__
 
 BOT_NAME = "webrobot"
@@ -131,6 +133,10 @@ WEBROBOT_BLOCKLIST: list[str] = []
 WEBROBOT_NETWORK_GUARD_ENABLED = True
 #: More networks never requested, whatever the start URLs: ["10.1.0.0/16", "127.0.0.2"].
 WEBROBOT_BLOCKED_NETWORKS: list[str] = []
+#: Links of one page passed on to the scheduler, after the scope checks (0: no cap).
+WEBROBOT_MAX_LINKS_PER_PAGE = 2000
+#: Links whose path ends in one of these are not requested (not pages): Scrapy's list + saved pages.
+WEBROBOT_IGNORED_EXTENSIONS: list[str] = [*IGNORED_EXTENSIONS, "mht", "mhtml"]
 
 # --- What pages say about themselves ---------------------------------------
 #: Read and obey <meta name="robots">, <meta name="webrobot"> and X-Robots-Tag.
@@ -223,6 +229,8 @@ SPIDER_MIDDLEWARES = {
     "scrapy.spidermiddlewares.depth.DepthMiddleware": None,
     "webrobot.spidermiddlewares.depth.DepthLimitMiddleware": 900,
     # Closest to the spider: sees its raw links, drops those of duplicate pages.
+    # Scope, blocklist, file extensions and the per-page cap, before any scheduler work.
+    "webrobot.spidermiddlewares.links.LinkGateMiddleware": 950,
     "webrobot.spidermiddlewares.dupes.DuplicatePageMiddleware": 960,
 }
 ITEM_PIPELINES = {
