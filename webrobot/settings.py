@@ -212,6 +212,8 @@ DOWNLOADER_MIDDLEWARES = {
     "webrobot.middlewares.identity.FromHeaderMiddleware": 410,
     # After decompression (590), redirects (600) and retries (550): final bodies only.
     "webrobot.middlewares.metarobots.MetaRobotsMiddleware": 540,
+    # Before Scrapy's decompression (590): a compressed robots.txt is decoded up to its parse limit.
+    "webrobot.middlewares.robotsfetch.RobotsBodyMiddleware": 595,
     # Before Scrapy's redirects (600): a Location that is not http(s) is refused, not followed.
     "webrobot.middlewares.network.RedirectSchemeMiddleware": 650,
     # Late: spend a page only when robots.txt, redirects and retries have decided.
