@@ -25,8 +25,9 @@ BODIES: dict[str, Reply] = {
     "utf8_bom": Reply(200, b"\xef\xbb\xbf" + RULES, {"Content-Type": "text/plain"}),
     "utf16": Reply(200, RULES.decode().encode("utf-16"), {"Content-Type": "text/plain"}),
     # inflates to 20 MiB, past DOWNLOAD_MAXSIZE (10 MiB)
-    "gzip_bomb": Reply(200, gzip.compress(RULES + b"#" * (20 * MIB)),
-                       {"Content-Type": "text/plain", "Content-Encoding": "gzip"}),  # fmt: skip
+    "gzip_bomb": Reply(
+        200, gzip.compress(RULES + b"#" * (20 * MIB)), {"Content-Type": "text/plain", "Content-Encoding": "gzip"}
+    ),
     # 11 MiB on the wire, past DOWNLOAD_MAXSIZE: read up to 500 KiB and parsed
     "huge": Reply(200, RULES + (b"# padding line\n" * (11 * MIB // 15)), {"Content-Type": "text/plain"}),
     "nul": Reply(200, b"User-agent: webrobot\x00\nDisallow: /private\n", {"Content-Type": "text/plain"}),
