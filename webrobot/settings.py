@@ -137,6 +137,10 @@ WEBROBOT_BLOCKED_NETWORKS: list[str] = []
 WEBROBOT_MAX_LINKS_PER_PAGE = 2000
 #: Links whose path ends in one of these are not requested (not pages): Scrapy's list + saved pages.
 WEBROBOT_IGNORED_EXTENSIONS: list[str] = [*IGNORED_EXTENSIONS, "mht", "mhtml"]
+#: Stop downloads whose headers declare a type that is not a page, or a size over DOWNLOAD_MAXSIZE.
+WEBROBOT_STOP_UNWANTED_DOWNLOADS = True
+#: Download files that are not pages in full and make an item of each (no links from them).
+WEBROBOT_NON_HTML_ITEMS = False
 
 # --- What pages say about themselves ---------------------------------------
 #: Read and obey <meta name="robots">, <meta name="webrobot"> and X-Robots-Tag.
@@ -239,6 +243,7 @@ ITEM_PIPELINES = {
     "webrobot.pipelines.DuplicateContentPipeline": 300,
 }
 EXTENSIONS = {
+    "webrobot.middlewares.contenttype.ContentTypeGate": 100,
     "webrobot.extensions.statsfile.StatsFile": 900,
     "webrobot.extensions.progress.Progress": 500,
     "webrobot.extensions.report.CrawlReport": 850,
