@@ -6,6 +6,7 @@ import hashlib
 import logging
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import scrapy
@@ -56,6 +57,8 @@ def _header(response: Response | Request, name: str) -> str | None:
 class WebrobotSpider(scrapy.Spider):
     """``scrapy crawl webrobot -a start_urls=URL[,URL...]`` or ``-a config=PATH``.
 
+    From the Python API ``start_urls`` may also be a list or tuple of URLs.
+
     Per-site spiders are subclasses with :attr:`site_config` set.
     """
 
@@ -65,8 +68,8 @@ class WebrobotSpider(scrapy.Spider):
     def __init__(
         self,
         *args: Any,
-        start_urls: str | None = None,
-        config: str | None = None,
+        start_urls: str | list[str] | tuple[str, ...] | None = None,
+        config: str | Path | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
