@@ -76,6 +76,8 @@ WEBROBOT_ROBOTS_PARSE_LIMIT = 500 * 1024  # bytes of robots.txt parsed (RFC 9309
 WEBROBOT_ROBOTS_TTL = 86400.0  # longest a decision is cached, seconds (0: no limit)
 WEBROBOT_ROBOTS_MIN_TTL = 60.0  # shortest, whatever Cache-Control says (at least 1 s)
 WEBROBOT_ROBOTS_DEFER_MAX = 3600.0  # hold an unreachable site this long, then disallow it (0: no limit)
+#: Hold a site whose host name does not resolve this long, then disallow it (0: as DEFER_MAX).
+WEBROBOT_ROBOTS_DNS_DEFER_MAX = 120.0
 WEBROBOT_ROBOTS_BACKOFF_BASE = 2.0  # first retry after a failed fetch, doubling
 WEBROBOT_ROBOTS_BACKOFF_MAX = 600.0  # cap on the retry interval and on Retry-After
 WEBROBOT_ROBOTS_STALE_MAX = 30 * 86400.0  # obey expired rules while re-fetches fail (0: no limit)

@@ -15,18 +15,6 @@ part of the job lives in its own module:
 * :mod:`webrobot.middlewares.robotsclaim`: with a cache shared by several
   workers, one worker fetches and the others wait.
 
-The requests handed back after being held had passed the duplicate filter
-already, so on their way back they carry ``dont_filter`` through the
-scheduler (restored here before anything else looks at it: middlewares below
-priority 100 see them twice). Requests made with ``engine.download_async``
-(not scheduled) wait inside ``process_request`` instead; they are rare. While
-anything is held the spider is kept open (``spider_idle`` +
-``DontCloseSpider``).
-
-With ``WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS = False`` (the distributed add-on
-sets it), a new request for a site being decided is not held at scheduling
-but enters the scheduler (a shared frontier, where no worker's death can lose
-it); it is held when it comes back from the scheduler.
 """
 
 from __future__ import annotations
@@ -47,13 +35,10 @@ from scrapy.utils.misc import build_from_crawler, load_object
 from webrobot import robotspolicy as policy
 from webrobot import signals
 from webrobot.middlewares.robotsclaim import ClaimCoordinator
-from webrobot.middlewares.robotsdecide import (
-    MATCHING_MODES,
-    MIN_LIFETIME,
-    RobotsDecider,
-)
+from webrobot.middlewares.robotsdecide import RobotsDecider
 from webrobot.middlewares.robotsfetch import RobotsFetch, RobotsFetcher
 from webrobot.middlewares.robotsheld import (
+    DNS_ERRORS,
     HELD_FILE,
     Backoff,
     HeldFile,
@@ -72,16 +57,6 @@ if TYPE_CHECKING:
 
     from webrobot.robotscache import RobotsCache, SharedRobotsCache
     from webrobot.robotspolicy import RobotsDecision
-
-__all__ = [
-    "FORBIDDEN",
-    "GAVE_UP",
-    "HELD_FILE",
-    "MATCHING_MODES",
-    "MIN_LIFETIME",
-    "REFUSAL_STATS",
-    "RobotsMiddleware",
-]
 
 logger = logging.getLogger(__name__)
 
@@ -122,6 +97,7 @@ class RobotsMiddleware:
             cap=settings.getfloat("WEBROBOT_ROBOTS_BACKOFF_MAX", 600.0),
             defer_max=settings.getfloat("WEBROBOT_ROBOTS_DEFER_MAX", 3600.0),
             stale_max=self.stale_max,
+            dns_defer_max=settings.getfloat("WEBROBOT_ROBOTS_DNS_DEFER_MAX", 120.0),
         )
         cache_class = settings.get("WEBROBOT_ROBOTS_CACHE_CLASS", "webrobot.robotscache.LruRobotsCache")
         self.cache: RobotsCache = build_from_crawler(load_object(cache_class), crawler)
@@ -348,11 +324,16 @@ class RobotsMiddleware:
             ))  # fmt: skip
             return
         self.stats.inc_value("webrobot/robots/deferred")
-        log = logger.info if attempts == 1 else logger.debug
+        unresolved = result.error in DNS_ERRORS
+        if unresolved:
+            self.stats.inc_value("webrobot/robots/deferred_dns")
+        # A name that does not resolve is said at every attempt: few, and the wait is short.
+        log = logger.info if attempts == 1 or unresolved else logger.debug
         log(
-            "robots.txt of %s failed (%s%s); holding its requests, attempt %d in %s",
-            pending.site, reason, f": {result.detail[:200]}" if result.detail else "",
-            attempts + 1, duration(delay),
+            "robots.txt of %s failed (%s%s); holding its requests, attempt %d in %s%s",
+            pending.site, "host name does not resolve" if unresolved else reason,
+            f": {result.detail[:200]}" if result.detail else "", attempts + 1, duration(delay),
+            f", giving up after {duration(self.backoff.dns_defer_max)} of this" if unresolved else "",
         )  # fmt: skip
         self.crawler.signals.send_catch_log(
             signal=signals.site_deferred, site=pending.site, seconds=delay, attempt=attempts, reason=reason

@@ -15,10 +15,26 @@ request whose site is not resolved is never kept inside the downloader:
   (``engine.crawl``) in their original order and priority, or, if the site
   counts as disallowed, are refused one by one (counted, logged, signalled).
 
+The requests handed back after being held had passed the duplicate filter
+already, so on their way back they carry ``dont_filter`` through the
+scheduler (restored before anything else looks at it: middlewares below
+priority 100 see them twice). Requests made with ``engine.download_async``
+(not scheduled) wait inside ``process_request`` instead; they are rare. While
+anything is held the spider is kept open (``spider_idle`` +
+``DontCloseSpider``).
+
+With ``WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS = False`` (the distributed add-on
+sets it), a new request for a site being decided is not held at scheduling
+but enters the scheduler (a shared frontier, where no worker's death can lose
+it); it is held when it comes back from the scheduler.
+
 A site whose robots.txt fails is retried with a growing interval
 (:class:`Backoff`); while it has rules fetched before that have not been
 expired too long, those are obeyed meanwhile (stale use); after
-``WEBROBOT_ROBOTS_DEFER_MAX`` seconds of failures it counts as disallowed.
+``WEBROBOT_ROBOTS_DEFER_MAX`` seconds of failures it counts as disallowed. A
+host name that does not resolve (``DNSLookupError``) has its own, shorter
+limit, ``WEBROBOT_ROBOTS_DNS_DEFER_MAX``: a name that does not exist rarely
+comes back within the hour a struggling server gets.
 
 If the spider closes with requests held (shutdown, a timeout), a ``JOBDIR``
 job keeps them in ``JOBDIR/webrobot-robots-held.pickle``
@@ -52,6 +68,8 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+#: Errors that mean the host name does not resolve.
+DNS_ERRORS = frozenset({"DNSLookupError"})
 #: Under ``JOBDIR``: the requests still held when the spider closed, for the next run.
 HELD_FILE = "webrobot-robots-held.pickle"
 
@@ -156,11 +174,14 @@ class AfterFailure:
 class Backoff:
     """Retry timing for failed robots.txt fetches."""
 
-    def __init__(self, *, base: float, cap: float, defer_max: float, stale_max: float) -> None:
+    def __init__(
+        self, *, base: float, cap: float, defer_max: float, stale_max: float, dns_defer_max: float = 0.0
+    ) -> None:
         self.base = base
         self.cap = cap
         self.defer_max = defer_max
         self.stale_max = stale_max
+        self.dns_defer_max = dns_defer_max
 
     def after_failure(self, pending: PendingSite, result: RobotsFetch) -> AfterFailure:
         now_wall, now = time.time(), monotonic()
@@ -174,9 +195,10 @@ class Backoff:
             delay = deferral.failed(now, base=self.base, cap=self.cap, defer_max=0, retry_after=retry_after)
             assert delay is not None
             return AfterFailure("stale", delay, reason)
-        delay = deferral.failed(
-            now, base=self.base, cap=self.cap, defer_max=self.defer_max, retry_after=retry_after
-        )
+        defer_max = self.defer_max
+        if result.error in DNS_ERRORS and self.dns_defer_max > 0:
+            defer_max = min(defer_max, self.dns_defer_max) if defer_max > 0 else self.dns_defer_max
+        delay = deferral.failed(now, base=self.base, cap=self.cap, defer_max=defer_max, retry_after=retry_after)
         if delay is None:
             return AfterFailure("give_up", 0.0, reason, deferral.elapsed(now))
         return AfterFailure("retry", delay, reason)
