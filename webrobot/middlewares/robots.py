@@ -50,6 +50,8 @@ from webrobot.robotsparsers import DEFAULT_PARSE_LIMIT
 from webrobot.sitekey import robots_url, site_key
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy.crawler import Crawler
     from scrapy.http import Request
     from scrapy.robotstxt import RobotParser

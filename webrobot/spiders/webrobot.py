@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import scrapy
+from lxml import etree
 from scrapy.http import HtmlResponse, Request
 from scrapy.settings import SETTINGS_PRIORITIES
 from w3lib.encoding import html_to_unicode
@@ -149,7 +150,7 @@ class WebrobotSpider(scrapy.Spider):
         response = _decoded_right(response, stats)
         try:
             root = response.selector.root
-        except Exception as exc:  # noqa: BLE001 - lxml refuses some inputs outright
+        except (etree.LxmlError, ValueError, LookupError) as exc:  # lxml refuses some inputs
             logger.warning("Unparsable HTML at %s: %s", response.url, exc)
             stats.inc_value("webrobot/page/unparsable")
             root = None
