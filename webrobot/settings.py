@@ -5,7 +5,7 @@ A site config's keys and ``settings`` table override these with spider
 priority; ``-s NAME=VALUE`` and Scrapyd's ``setting=`` override both.
 """
 
-from scrapy.linkextractors import IGNORED_EXTENSIONS
+from scrapy.linkextractors import IGNORED_EXTENSIONS as scrapy_ignored_extensions
 
 from webrobot import __version__
 
@@ -138,7 +138,7 @@ WEBROBOT_BLOCKED_NETWORKS: list[str] = []
 #: Links of one page passed on to the scheduler, after the scope checks (0: no cap).
 WEBROBOT_MAX_LINKS_PER_PAGE = 2000
 #: Links whose path ends in one of these are not requested (not pages): Scrapy's list + saved pages.
-WEBROBOT_IGNORED_EXTENSIONS: list[str] = [*IGNORED_EXTENSIONS, "mht", "mhtml"]
+WEBROBOT_IGNORED_EXTENSIONS: list[str] = [*scrapy_ignored_extensions, "mht", "mhtml"]
 #: Stop downloads whose headers declare a type that is not a page, or a size over DOWNLOAD_MAXSIZE.
 WEBROBOT_STOP_UNWANTED_DOWNLOADS = True
 #: Download files that are not pages in full and make an item of each (no links from them).
