@@ -16,8 +16,13 @@ yields is checked, in the order of cost, as it is yielded:
 
 Every refusal goes through :class:`~webrobot.refusals.Refuser`
 (``webrobot/url/refused/<reason>``), so it is counted, logged once per site
-and shown in the crawl report. Links already visited are dropped by the
-duplicate filter when they are scheduled, before any queue work. The downloader
+and shown in the crawl report. A link refused for good (scope, blocklist,
+extension) first goes through the duplicate filter (the visited store, shared
+by the workers of a distributed crawl), as it did when the scheduler saw it:
+a URL is refused and counted once, however many pages link to it, and a
+second occurrence is dropped as a duplicate. Links that pass are dropped by
+the same filter when they are scheduled, before any queue work; a link over
+the cap is not marked visited (another page may still lead to it). The downloader
 middlewares still check the same rules for start requests and redirects.
 A request with ``dont_filter`` or ``allow_offsite`` skips the scope check, as
 in the downloader middleware.
@@ -91,15 +96,18 @@ class LinkGateMiddleware(BaseSpiderMiddleware):
         ):  # fmt: skip
             reason = scope.refusal(canonical)
             if reason is not None:
-                self.refuser.refuse(request, reason)
+                if not self._seen(request):
+                    self.refuser.refuse(request, reason)
                 return None
         if self.blocklist:
             match = self.blocklist.match(canonical)
             if match is not None:
-                self.refuser.refuse(request, BLOCKLIST, f"blocked by {match}")
+                if not self._seen(request):
+                    self.refuser.refuse(request, BLOCKLIST, f"blocked by {match}")
                 return None
         if self.extensions and url_has_any_extension(request.url, self.extensions):
-            self.refuser.refuse(request, BINARY_EXTENSION, "the extension says it is not a page")
+            if not self._seen(request):
+                self.refuser.refuse(request, BINARY_EXTENSION, "the extension says it is not a page")
             return None
         if self.cap:
             passed = self._passed.get(response, 0)
@@ -110,3 +118,14 @@ class LinkGateMiddleware(BaseSpiderMiddleware):
                 return None
             self._passed[response] = passed + 1
         return request
+
+    def _seen(self, request: Request) -> bool:
+        """Mark a refused link visited; True (and logged as a duplicate) if it already was."""
+        if request.dont_filter:
+            return False
+        engine = self.crawler.engine
+        dupefilter = getattr(engine.scheduler if engine is not None else None, "df", None)
+        if dupefilter is None or not dupefilter.request_seen(request):
+            return False
+        dupefilter.log(request, self.crawler.spider)
+        return True
