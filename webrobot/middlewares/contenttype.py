@@ -9,8 +9,8 @@ never downloaded, and the spider gets the headers only, with the
 costs a few hundred bytes. ``WEBROBOT_NON_HTML_ITEMS = True`` (for a site
 config that wants items for its files) lets such bodies through.
 
-robots.txt requests and requests with the ``dont_check_type`` meta key are
-left alone. Counted: ``webrobot/download/stopped/type`` and
+robots.txt requests, sitemap requests (XML, perhaps gzipped, read by their
+own rules) and requests with the ``dont_check_type`` meta key are left alone. Counted: ``webrobot/download/stopped/type`` and
 ``webrobot/download/stopped/too_large``.
 """
 
@@ -23,6 +23,7 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured, StopDownload
 
 from webrobot.contenttypes import OTHER, declared_kind
+from webrobot.sitemapfollow import SITEMAP_KEY
 
 if TYPE_CHECKING:
     from typing import Self
@@ -55,7 +56,7 @@ class ContentTypeGate:
 
     def headers_received(self, headers: Headers, body_length: int, request: Request) -> None:
         meta = request.meta
-        if meta.get("_robots_fetch") or meta.get("dont_check_type"):
+        if meta.get("_robots_fetch") or meta.get(SITEMAP_KEY) or meta.get("dont_check_type"):
             return
         maxsize = meta.get("download_maxsize", self.maxsize)
         if maxsize and body_length > maxsize:

@@ -240,6 +240,11 @@ class RobotsMiddleware:
             if not self._current(pending):
                 pending.fetching = False
                 return
+            wait = self.claims.shared_deferral_wait(pending)
+            if wait > 0:  # another worker deferred the site and died: keep its schedule
+                pending.fetching = False
+                self._retry_in(pending, wait)
+                return
         result = await self._download(pending.robots_url)
         self._settle(pending, result)
 
@@ -326,6 +331,8 @@ class RobotsMiddleware:
             ))  # fmt: skip
             return
         self.stats.inc_value("webrobot/robots/deferred")
+        if self.claims is not None:  # a worker that takes over keeps this schedule
+            self.claims.note_deferral(pending, delay)
         unresolved = result.error in DNS_ERRORS
         if unresolved:
             self.stats.inc_value("webrobot/robots/deferred_dns")

@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import logging
 import time
+from time import monotonic
 from typing import TYPE_CHECKING
 
 from scrapy.utils.asyncio import call_later
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.defer import Deferred
 
+from webrobot import robotspolicy as policy
 from webrobot.middlewares.robotsheld import duration
 
 if TYPE_CHECKING:
@@ -60,6 +62,29 @@ class ClaimCoordinator:
         if len(self._announced) >= ANNOUNCED_REMEMBERED:
             self._announced.clear()
         self._announced[decision.site] = decision.fetched_at
+
+    def shared_deferral_wait(self, pending: PendingSite) -> float:
+        """Take over the site's shared deferral (another worker deferred the site
+        and stopped: keep its schedule); seconds until its next attempt is due."""
+        shared = self.shared
+        state = shared.deferral(pending.site) if hasattr(shared, "deferral") else None
+        if state is None:
+            return 0.0
+        first, attempts, next_attempt = state
+        now_wall = time.time()
+        if pending.deferral is None or pending.deferral.attempts < attempts:
+            pending.deferral = policy.Deferral(first_failure=monotonic() - max(0.0, now_wall - first),
+                                               attempts=attempts)  # fmt: skip
+        return max(0.0, next_attempt - now_wall)
+
+    def note_deferral(self, pending: PendingSite, delay: float) -> None:
+        """Share this worker's deferral of the site (its first failure, attempts, next attempt)."""
+        deferral = pending.deferral
+        if deferral is None or not hasattr(self.shared, "note_deferral"):
+            return
+        now_wall = time.time()
+        first = now_wall - deferral.elapsed(monotonic())
+        self.shared.note_deferral(pending.site, first, deferral.attempts, now_wall + delay)
 
     def mark_stale(self, site: str, stale: bool) -> None:
         """Tell the waiting workers whether this worker obeys expired rules."""

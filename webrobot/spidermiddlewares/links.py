@@ -12,7 +12,9 @@ yields is checked, in the order of cost, as it is yielded:
    (``WEBROBOT_IGNORED_EXTENSIONS``: Scrapy's ``IGNORED_EXTENSIONS`` plus
    saved web pages, ``.mht`` / ``.mhtml``);
 3. the page's link budget: at most ``WEBROBOT_MAX_LINKS_PER_PAGE`` links of
-   one page go on (0: no cap).
+   one page go on (0: no cap). A sitemap is not a page: its URLs have their
+   own limit (``WEBROBOT_SITEMAP_MAX_URLS``), and sitemap requests are not
+   judged by their extension.
 
 Every refusal goes through :class:`~webrobot.refusals.Refuser`
 (``webrobot/url/refused/<reason>``), so it is counted, logged once per site
@@ -41,6 +43,7 @@ from webrobot.canonical import Canonicalizer, canonicalizer_for
 from webrobot.config import ConfigError
 from webrobot.refusals import Refuser
 from webrobot.scope import SiteScope
+from webrobot.sitemapfollow import SITEMAP_KEY
 from webrobot.startup import non_negative_setting, setting_error
 from webrobot.traps import BLOCKLIST
 
@@ -105,11 +108,12 @@ class LinkGateMiddleware(BaseSpiderMiddleware):
                 if not self._seen(request):
                     self.refuser.refuse(request, BLOCKLIST, f"blocked by {match}")
                 return None
-        if self.extensions and url_has_any_extension(request.url, self.extensions):
+        sitemap = response.meta.get(SITEMAP_KEY) is not None or request.meta.get(SITEMAP_KEY) is not None
+        if self.extensions and not sitemap and url_has_any_extension(request.url, self.extensions):
             if not self._seen(request):
                 self.refuser.refuse(request, BINARY_EXTENSION, "the extension says it is not a page")
             return None
-        if self.cap:
+        if self.cap and not sitemap:
             passed = self._passed.get(response, 0)
             if passed >= self.cap:
                 self.refuser.refuse(
