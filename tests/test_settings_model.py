@@ -22,9 +22,11 @@ from webrobot.settings_model import (
     SettingValueError,
     check,
     defaults,
+    SCRAPY_IGNORED_EXTENSIONS,
     markdown,
     read,
     text_problem,
+    value_problem,
 )
 from webrobot.spiderloader import SiteSpiderLoader
 
@@ -265,3 +267,51 @@ def test_the_model_imports_no_scrapy() -> None:
     code = "import sys, webrobot.settings_model; print('scrapy' in sys.modules or 'twisted' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert done.stdout.strip() == "False"
+
+
+def test_the_ignored_extensions_are_scrapys_plus_saved_pages() -> None:
+    """The model keeps a copy of Scrapy's list (it imports no Scrapy): it must not drift."""
+    from scrapy.linkextractors import IGNORED_EXTENSIONS
+
+    assert list(SCRAPY_IGNORED_EXTENSIONS) == IGNORED_EXTENSIONS
+    assert read({}, "WEBROBOT_IGNORED_EXTENSIONS") == [*IGNORED_EXTENSIONS, "mht", "mhtml"]
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "default", "expected"),
+    [
+        ("DEPTH_LIMIT", [1, 2], 0, "expected a whole number"),
+        ("DOWNLOAD_DELAY", {"a": 1}, 1.0, "expected a number"),
+        ("ROBOTSTXT_OBEY", {"x": 1}, True, "expected true/false"),
+        ("WEBROBOT_IGNORED_EXTENSIONS", 3, [], "expected a list"),
+        ("CLOSESPIDER_TIMEOUT", [1], 0, "expected a number"),  # not declared: judged by its default
+        ("LOG_ENABLED", "maybe", True, "expected true/false"),
+        ("FEEDS", 3, {}, "expected a dict"),
+    ],
+)
+def test_typed_values_of_another_kind_are_refused(name: str, value: Any, default: Any, expected: str) -> None:
+    problem = value_problem(name, value, default)
+    assert problem is not None and expected in str(problem)
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "default"),
+    [("DEPTH_LIMIT", 3, 0), ("DOWNLOAD_DELAY", 2, 1.0), ("WEBROBOT_IGNORED_EXTENSIONS", ["pdf"], []),
+     ("CLOSESPIDER_TIMEOUT", 2.5, 0), ("LOG_ENABLED", False, True), ("FEEDS", {"a.jl": {}}, {}),
+     ("SOMETHING_NEW", [1, {"a": 2}], None)],
+)  # fmt: skip
+def test_typed_values_of_the_right_kind_pass(name: str, value: Any, default: Any) -> None:
+    assert value_problem(name, value, default) is None
+
+
+def test_a_list_setting_takes_a_json_array_as_text() -> None:
+    assert read({"WEBROBOT_BLOCKED_NETWORKS": '["10.0.0.0/8", "127.0.0.2"]'}, "WEBROBOT_BLOCKED_NETWORKS") == [
+        "10.0.0.0/8",
+        "127.0.0.2",
+    ]
+    assert read({"WEBROBOT_BLOCKED_NETWORKS": "10.0.0.0/8,127.0.0.2"}, "WEBROBOT_BLOCKED_NETWORKS") == [
+        "10.0.0.0/8",
+        "127.0.0.2",
+    ]
+    with pytest.raises(SettingValueError, match="JSON array"):
+        read({"WEBROBOT_BLOCKED_NETWORKS": '["10.0.0.0/8"'}, "WEBROBOT_BLOCKED_NETWORKS")

@@ -61,7 +61,7 @@ class Setting:
         elif self.kind == "float":
             what = "a number"
         elif self.kind == "list":
-            what = "a list (or comma-separated text)"
+            what = "a list (or comma-separated text, or a JSON array)"
         elif self.kind == "dict":
             what = "a dict (or a JSON object)"
         elif self.kind == "list_or_file":
@@ -186,6 +186,9 @@ _ROBOTS = (
        "Shortest a decision is cached whatever Cache-Control says, seconds (at least 1).", minimum=0),
     _s("WEBROBOT_ROBOTS_DEFER_MAX", "float", 3600.0,
        "Hold an unreachable site this long, then disallow it, seconds (0: no limit).", minimum=0),
+    _s("WEBROBOT_ROBOTS_DNS_DEFER_MAX", "float", 120.0,
+       "Hold a site whose host name does not resolve this long, then disallow it, seconds (0: as "
+       "WEBROBOT_ROBOTS_DEFER_MAX).", minimum=0),
     _s("WEBROBOT_ROBOTS_BACKOFF_BASE", "float", 2.0, "First retry after a failed fetch, seconds, doubling.",
        minimum=0),
     _s("WEBROBOT_ROBOTS_BACKOFF_MAX", "float", 600.0, "Cap on the retry interval and on Retry-After, seconds.",
@@ -248,6 +251,35 @@ _TRAPS = (
        minimum=0),
     _s("WEBROBOT_BLOCKLIST", "list_or_file", [],
        "Sites and URL patterns never requested: a list, or a file path (one entry per line)."),
+)  # fmt: skip
+#: Scrapy's ``scrapy.linkextractors.IGNORED_EXTENSIONS`` (Scrapy 2.19), copied so that this
+#: module imports no Scrapy; tests/test_settings_model.py fails when Scrapy's list changes.
+SCRAPY_IGNORED_EXTENSIONS = (
+    "7z", "7zip", "bz2", "rar", "tar", "tar.gz", "xz", "zip",
+    "mng", "pct", "bmp", "gif", "jpg", "jpeg", "png", "pst", "psp", "tif", "tiff", "ai", "drw", "dxf", "eps",
+    "ps", "svg", "cdr", "ico", "webp",
+    "mp3", "wma", "ogg", "wav", "ra", "aac", "mid", "au", "aiff",
+    "3gp", "asf", "asx", "avi", "mov", "mp4", "mpg", "qt", "rm", "swf", "wmv", "m4a", "m4v", "flv", "webm",
+    "xls", "xlsm", "xlsx", "xltm", "xltx", "potm", "potx", "ppt", "pptm", "pptx", "pps", "doc", "docb", "docm",
+    "docx", "dotm", "dotx", "odt", "ods", "odg", "odp",
+    "css", "pdf", "exe", "bin", "rss", "dmg", "iso", "apk", "jar", "sh", "rb", "js", "hta", "bat", "cpl", "msi",
+    "msp", "py",
+)  # fmt: skip
+_section("The open web is hostile")
+_HOSTILE = (
+    _s("WEBROBOT_NETWORK_GUARD_ENABLED", "bool", True,
+       "Refuse requests to link-local, cloud-metadata and (for crawls of public sites) private addresses."),
+    _s("WEBROBOT_BLOCKED_NETWORKS", "list", [],
+       "More networks never requested, whatever the start URLs: [\"10.1.0.0/16\", \"127.0.0.2\"]."),
+    _s("WEBROBOT_MAX_LINKS_PER_PAGE", "int", 2000,
+       "Links of one page passed on to the scheduler, after the scope checks (0: no cap).", minimum=0),
+    _s("WEBROBOT_IGNORED_EXTENSIONS", "list", [*SCRAPY_IGNORED_EXTENSIONS, "mht", "mhtml"],
+       "Links whose path ends in one of these are not requested (not pages): Scrapy's IGNORED_EXTENSIONS "
+       "and saved pages (mht, mhtml)."),
+    _s("WEBROBOT_STOP_UNWANTED_DOWNLOADS", "bool", True,
+       "Stop downloads whose headers declare a type that is not a page, or a size over DOWNLOAD_MAXSIZE."),
+    _s("WEBROBOT_NON_HTML_ITEMS", "bool", False,
+       "Download files that are not pages in full and make an item of each (no links from them)."),
 )  # fmt: skip
 _section("What pages say about themselves")
 _META = (
@@ -342,7 +374,7 @@ _OUTPUT = (
 )  # fmt: skip
 
 SETTINGS: tuple[Setting, ...] = (
-    _IDENTITY + _ORDER + _POLITENESS + _ROBOTS + _DUPES + _SCOPE + _TRAPS + _META + _RENDER + _SITEMAPS
+    _IDENTITY + _ORDER + _POLITENESS + _ROBOTS + _DUPES + _SCOPE + _TRAPS + _HOSTILE + _META + _RENDER + _SITEMAPS
     + _REDIS + _SPEED + _OUTPUT
 )
 BY_NAME: dict[str, Setting] = {s.name: s for s in SETTINGS}
@@ -360,6 +392,8 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
     "DOWNLOADER_MIDDLEWARES": {
         # Scrapy's offsite filter knows hosts, not sites (ports); the scope middleware replaces it.
         "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware": None,
+        # Addresses first: link-local, metadata, blocked and private networks (robots.txt too).
+        "webrobot.middlewares.network.NetworkGuardMiddleware": 45,
         "webrobot.middlewares.scope.SiteScopeMiddleware": 50,
         "webrobot.middlewares.blocklist.BlocklistMiddleware": 55,
         "webrobot.middlewares.traps.UrlTrapMiddleware": 60,
@@ -373,6 +407,10 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
         "webrobot.middlewares.freshness.FreshnessTapMiddleware": 890,
         # After decompression (590), redirects (600) and retries (550): final bodies only.
         "webrobot.middlewares.metarobots.MetaRobotsMiddleware": 540,
+        # Before Scrapy's decompression (590): a compressed robots.txt is decoded up to its parse limit.
+        "webrobot.middlewares.robotsfetch.RobotsBodyMiddleware": 595,
+        # Before Scrapy's redirects (600): a Location that is not http(s) is refused, not followed.
+        "webrobot.middlewares.network.RedirectSchemeMiddleware": 650,
         # Late: spend a page only when robots.txt, redirects and retries have decided.
         "webrobot.middlewares.budget.PageBudgetMiddleware": 800,
         # After the site budget: a page of a URL template counts when it is about to be fetched.
@@ -392,6 +430,8 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
         # Chains of one URL template, and the frontier's priorities.
         "webrobot.middlewares.templates.TemplateChainMiddleware": 920,
         "webrobot.spidermiddlewares.priorities.PriorityMiddleware": 930,
+        # Scope, blocklist, file extensions and the per-page cap, before any scheduler work.
+        "webrobot.spidermiddlewares.links.LinkGateMiddleware": 950,
         # Sees the raw links of the duplicates middleware's pages: drops them for duplicates.
         "webrobot.spidermiddlewares.dupes.DuplicatePageMiddleware": 960,
         # Closest to the spider: a noindex page's items and a nofollow page's requests go first.
@@ -401,6 +441,8 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
         "webrobot.pipelines.DuplicateContentPipeline": 300,
     },
     "EXTENSIONS": {
+        # Stops downloads whose headers say they are not pages (or too big).
+        "webrobot.middlewares.contenttype.ContentTypeGate": 100,
         "webrobot.extensions.statsfile.StatsFile": 900,
         "webrobot.extensions.progress.Progress": 500,
         "webrobot.extensions.report.CrawlReport": 850,
@@ -486,6 +528,13 @@ def parse(setting: Setting, value: Any) -> Any:
             raise bad
         return word
     if kind == "list":
+        if isinstance(value, str) and value.strip().startswith("["):
+            try:  # a JSON array, as -s gives a list: -s 'NAME=["a", "b"]'
+                value = json.loads(value)
+            except ValueError:
+                raise bad from None
+            if not isinstance(value, list):
+                raise bad
         if isinstance(value, str):
             return [part for part in value.split(",") if part] if value else []
         if isinstance(value, list | tuple):
@@ -571,6 +620,36 @@ def text_problem(name: str, value: Any, default: Any) -> SettingValueError | Non
         return None
     try:
         parse(setting, value)
+    except SettingValueError as exc:
+        return exc
+    return None
+
+
+def value_problem(name: str, value: Any, default: Any) -> SettingValueError | None:
+    """What is wrong with ``value`` for setting ``name``, given as text (:func:`text_problem`)
+    or already typed (a site config's TOML): a declared setting is parsed by its
+    declaration; any other by the kind of its ``default`` (a switch, a number, a
+    list, a table), as Scrapy's typed getters would read it."""
+    if isinstance(value, str):
+        return text_problem(name, value, default)
+    if name in REMOVED:
+        return SettingValueError(name, value, REMOVED[name])
+    setting = BY_NAME.get(name)
+    if setting is None:
+        default = _to_plain(default)
+        if isinstance(default, bool):
+            kind = "bool"
+        elif isinstance(default, int | float):
+            kind = "float"
+        elif isinstance(default, list | tuple):
+            kind = "list"
+        elif isinstance(default, dict):
+            kind = "dict"
+        else:
+            return None  # no default to judge by, or text: what the getters make of it
+        setting = Setting(name, kind, default, "")
+    try:
+        parse(setting, _to_plain(value))
     except SettingValueError as exc:
         return exc
     return None
