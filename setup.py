@@ -13,6 +13,7 @@ setup(
     package_data={
         "webrobot.sites": ["*.toml"],
         "webrobot.demo": ["pages/*/*.html", "pages/*/*/*.html"],
+        "webrobot": ["templates/*.html"],
     },
     include_package_data=True,
     zip_safe=True,

@@ -176,6 +176,10 @@ WEBROBOT_WARC_DIR = ""
 WEBROBOT_WARC_MAX_SIZE = 1_000_000_000
 #: WARC file name prefix (%(spider)s: the spider name).
 WEBROBOT_WARC_PREFIX = "%(spider)s"
+#: Keep a full-text index of the crawled pages (needs the search extra); see docs/search.md.
+WEBROBOT_INDEX_ENABLED = True
+#: The index file (empty: next to the first local items feed, else ./webrobot-index.sqlite).
+WEBROBOT_INDEX = ""
 
 # --- Watching the crawl: progress line, crawl report, health checks -------
 #: Seconds between two progress lines (0: no progress line).
@@ -232,4 +236,5 @@ EXTENSIONS = {
     "webrobot.extensions.statsfile.StatsFile": 900,
     "webrobot.extensions.progress.Progress": 500,
     "webrobot.extensions.report.CrawlReport": 850,
+    "webrobot.extensions.searchindex.FullTextIndex": 800,
 }

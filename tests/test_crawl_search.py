@@ -1,0 +1,159 @@
+"""End-to-end: crawls of local sites fill the full-text index; ``scrapy search``
+finds what was crawled, never a noindex page, and a changed page by its new
+text only once it was crawled again."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.crawling import run_crawl, scrapy_command
+from webrobot.demo.server import Reply, SiteServer
+
+pytestmark = pytest.mark.slow
+
+FILLER = (
+    "<p>This paragraph is ordinary prose about museums, harbours and railway stations, "
+    "written so the extractor sees a real article with several sentences in it. It talks "
+    "about the weather, the river and the library, and then it goes on a little longer.</p>"
+)
+MENU = '<nav><ul><li><a href="/">Home</a></li><li><a href="/about">About us</a></li></ul></nav>'
+
+
+def page(title: str, words: str, head: str = "", links: str = "") -> str:
+    return (
+        f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{title}</title>{head}</head>"
+        f"<body>{MENU}<main><h1>{title}</h1><p>{words}</p>{FILLER}{links}</main>"
+        f"<footer>Footerword copyright notice</footer></body></html>"
+    )
+
+
+def search_site(site: SiteServer, a_words: str = "the zanzibarian expedition report",
+                b_head: str = "") -> None:  # fmt: skip
+    site.add("/robots.txt", Reply.text("User-agent: *\nDisallow:\n"))
+    links = "".join(f'<a href="/{n}">{n}</a> ' for n in ("a", "b", "hidden", "dup1", "dup2", "phrase", "evil"))
+    site.html("/", page("Home", f"welcome to the test site {site.name}", links=links))
+    site.html("/a", page("Alpha page", a_words))
+    site.html("/b", page("Bravo page", "quixotically brave bravo words", head=b_head))
+    site.html("/hidden", page("Hidden", "cryptozoology only here", head='<meta name="robots" content="noindex">'))
+    dup = page("Copy", "duplicated xylophone content")
+    site.html("/dup1", dup)
+    site.html("/dup2", dup)
+    site.html("/phrase", page("Phrases", "red apple green banana, and later a green apple"))
+    site.html("/evil", page("<script>alert('x')</script> Evil &amp; co", "malicious wombat title test"))
+
+
+def search(index: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return scrapy_command("search", "--index", str(index), *args)
+
+
+def results(index: Path, *args: str) -> list[dict[str, Any]]:
+    done = search(index, "--json", *args)
+    assert done.returncode in (0, 1), done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def crawl(tmp: Path, site: SiteServer, index: Path, name: str = "run") -> None:
+    result = run_crawl(tmp / name, args={"start_urls": site.url("/")}, settings={"WEBROBOT_INDEX": str(index)})
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stat("webrobot/index/pages") > 0
+
+
+def test_search_finds_crawled_pages(tmp_path: Path, make_site: Any) -> None:
+    site = make_site("search")
+    search_site(site)
+    index = tmp_path / "index.sqlite"
+    crawl(tmp_path, site, index)
+
+    # a word on one page only: exactly that page
+    found = results(index, "zanzibarian")
+    assert [hit["url"] for hit in found] == [site.url("/a")]
+    assert found[0]["title"] == "Alpha page"
+    assert "zanzibarian" in found[0]["snippet"].lower()
+    start, end = found[0]["highlights"][0]
+    assert found[0]["snippet"][start:end].lower() == "zanzibarian"
+
+    # the noindex page is never found, by its words or its title
+    assert results(index, "cryptozoology") == []
+    assert site.url("/hidden") not in {h["url"] for h in results(index, "Hidden", "--limit", "100")}
+    # content duplicates are indexed once
+    assert len(results(index, "xylophone")) == 1
+    # boilerplate (menu, footer) is not indexed
+    assert results(index, "footerword") == []
+
+    # phrase and prefix queries
+    assert [h["url"] for h in results(index, '"green apple"')] == [site.url("/phrase")]
+    assert results(index, '"apple red"') == []
+    assert [h["url"] for h in results(index, "quixot*")] == [site.url("/b")]
+    assert {h["url"] for h in results(index, "zanzibarian", "OR", "quixotically")} == {site.url("/a"), site.url("/b")}
+
+    # a word on many pages: ranked, --limit holds
+    assert len(results(index, "museums")) >= 4
+    assert len(results(index, "museums", "--limit", "2")) == 2
+
+    # text output: title, URL, highlighted snippet
+    done = search(index, "zanzibarian")
+    assert done.returncode == 0
+    assert "1. Alpha page" in done.stdout and site.url("/a") in done.stdout
+    assert "[zanzibarian]" in done.stdout.lower()
+
+    # no match: exit 1 and a sentence
+    done = search(index, "nonexistentwordqq")
+    assert done.returncode == 1 and "No page matches" in done.stdout
+
+
+def test_site_filter(tmp_path: Path, make_site: Any) -> None:
+    one, two = make_site("one"), make_site("two")
+    search_site(one, a_words="the zanzibarian expedition, first site")
+    search_site(two, a_words="the zanzibarian expedition, second site")  # not a duplicate of one's
+    index = tmp_path / "index.sqlite"
+    run = run_crawl(tmp_path / "run", args={"start_urls": f"{one.url('/')},{two.url('/')}"},
+                    settings={"WEBROBOT_INDEX": str(index)})  # fmt: skip
+    assert run.returncode == 0
+    assert {h["url"] for h in results(index, "zanzibarian")} == {one.url("/a"), two.url("/a")}
+    assert [h["url"] for h in results(index, "zanzibarian", "--site", two.origin)] == [two.url("/a")]
+    assert [h["site"] for h in results(index, "zanzibarian", "--site", two.origin)] == [two.origin]
+
+
+def test_recrawl_replaces_changed_text_and_drops_new_noindex(tmp_path: Path, make_site: Any) -> None:
+    site = make_site("recrawl")
+    search_site(site)
+    index = tmp_path / "index.sqlite"
+    crawl(tmp_path, site, index, "first")
+    assert [h["url"] for h in results(index, "zanzibarian")] == [site.url("/a")]
+    assert [h["url"] for h in results(index, "quixotically")] == [site.url("/b")]
+
+    # the site changes: /a gets new text, /b says noindex now
+    search_site(site, a_words="the mesopotamian expedition report",
+                b_head='<meta name="robots" content="noindex">')  # fmt: skip
+    assert results(index, "mesopotamian") == []  # not before it is crawled again
+    crawl(tmp_path, site, index, "second")
+    assert [h["url"] for h in results(index, "mesopotamian")] == [site.url("/a")]
+    assert results(index, "zanzibarian") == []
+    assert results(index, "quixotically") == []
+    assert len(results(index, "museums", "--limit", "50")) == len(
+        {h["url"] for h in results(index, "museums", "--limit", "50")}
+    )  # one row per URL
+
+
+def test_missing_empty_and_bad_input_say_so(tmp_path: Path) -> None:
+    missing = search(tmp_path / "nope.sqlite", "word")
+    assert missing.returncode == 2
+    assert "no search index at" in missing.stderr and "crawl first" in missing.stderr
+
+    from webrobot.searchindex import SearchIndex
+
+    SearchIndex(tmp_path / "empty.sqlite", create=True).close()
+    empty = search(tmp_path / "empty.sqlite", "word")
+    assert empty.returncode == 2 and "holds no pages yet" in empty.stderr
+
+    (tmp_path / "junk.sqlite").write_bytes(b"this is not a database at all" * 100)
+    junk = search(tmp_path / "junk.sqlite", "word")
+    assert junk.returncode == 2 and "not" in junk.stderr and "Traceback" not in junk.stderr
+
+    no_query = search(tmp_path / "empty.sqlite")
+    assert no_query.returncode == 2 and "give a query" in no_query.stderr
