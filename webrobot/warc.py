@@ -102,6 +102,8 @@ class DigestLog:
             if self._file is None:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self._file = self.path.open("a", encoding="utf-8")
+                if self._file.tell() and not self.path.read_bytes().endswith(b"\n"):
+                    self._file.write("\n")  # end a line cut by a kill before appending
             self._file.write(f"{md5.hex()} {copy.digest} {copy.date} {copy.uri}\n")
             self._file.flush()
 
