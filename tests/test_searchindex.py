@@ -7,7 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from webrobot.searchindex import IndexedPage, IndexUnavailable, QueryError, SearchIndex, fts_query
+from webrobot.searchindex import (
+    IndexedPage,
+    IndexUnavailable,
+    QueryError,
+    SearchIndex,
+    fts_query,
+)
 
 
 @pytest.mark.parametrize(
