@@ -236,3 +236,29 @@ def test_resumed_job_neither_loses_nor_repeats_records(tmp_path: Path, make_site
     dups = sorted(r["type"] for r in records if r["uri"] in (site.url("/p0"), site.url(f"/p{n - 1}"))
                   and r["type"] in ("response", "revisit"))
     assert dups == ["response", "revisit"]
+
+
+def test_redis_workers_write_one_file_set_each(tmp_path: Path, make_site: Any, redis_server: Any) -> None:
+    """Workers of one shared crawl, one WARC folder: each writes its own files, and
+    together they hold one record pair per fetch the servers saw."""
+    from tests.test_distributed_crawl import build_web, start_workers, stop_all
+
+    web = build_web(make_site, delay=0.05)
+    warc_dir = tmp_path / "warc"
+    workers = start_workers(tmp_path, web, redis_server, n=2, WEBROBOT_WARC_DIR=str(warc_dir),
+                            WEBROBOT_INDEX_ENABLED="False")  # fmt: skip
+    try:
+        codes = [worker.wait() for worker in workers]
+    finally:
+        stop_all(workers)
+    assert codes == [0, 0], [w.log()[-2000:] for w in workers]
+    writers = {"-".join(p.name.split("-")[-2:]) for p in warc_dir.iterdir()}  # HOST-PID.warc.gz
+    busy = [w for w in workers if w.stats().get("webrobot/warc/records/request")]
+    assert len(writers) == len(busy) >= 2
+    assert all(p.name.endswith(".warc.gz") for p in warc_dir.iterdir())
+    records = read_warcs(warc_dir)
+    fetched: Counter[str] = Counter()
+    for site in web.sites:
+        fetched.update(fetched_urls(site))
+    assert Counter(r["uri"] for r in records if r["type"] == "request") == fetched
+    assert Counter(r["uri"] for r in records if r["type"] in ("response", "revisit")) == fetched

@@ -26,6 +26,7 @@ import hashlib
 import io
 import os
 import socket
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -169,6 +170,7 @@ class WarcArchive:
     info: dict[str, str] = field(default_factory=dict)
     digests: DigestLog = field(default_factory=DigestLog)
     dedupe: bool = True
+    compress_level: int = 6  # zlib level of each record's gzip member
     host: str = field(default_factory=socket.gethostname)
     pid: int = field(default_factory=os.getpid)
     clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
@@ -184,15 +186,24 @@ class WarcArchive:
         self._writer: WARCWriter | None = None
 
     # -- files ---------------------------------------------------------------
+    def _write(self, writer: WARCWriter, record: object) -> None:
+        """One record as one gzip member, at ``compress_level`` (warcio's own
+        gzip writer always uses 9: twice the CPU for 3 % smaller files)."""
+        assert self._out is not None
+        buffer = io.BytesIO()
+        writer.out = buffer
+        writer.write_record(record)
+        packer = zlib.compressobj(self.compress_level, zlib.DEFLATED, 31)
+        self._out.write(packer.compress(buffer.getbuffer()) + packer.flush())
+
     def _open(self) -> WARCWriter:
         self.folder.mkdir(parents=True, exist_ok=True)
         self.serial += 1
         name = file_name(self.prefix, self.serial, self.clock(), self.host, self.pid)
         self._path = self.folder / (name + OPEN_SUFFIX)
         self._out = self._path.open("xb")
-        writer = WARCWriter(self._out, gzip=True, warc_version=WARC_VERSION)
-        writer.write_record(writer.create_warcinfo_record(name, {"format": "WARC File Format 1.1",
-                                                                 **self.info}))
+        writer = WARCWriter(self._out, gzip=False, warc_version=WARC_VERSION)
+        self._write(writer, writer.create_warcinfo_record(name, {"format": "WARC File Format 1.1", **self.info}))
         self._writer = writer
         return writer
 
@@ -246,7 +257,10 @@ class WarcArchive:
             exchange.url, "request", payload=io.BytesIO(exchange.request_body),
             length=len(exchange.request_body), http_headers=request_http_headers(exchange),
         )  # fmt: skip
-        writer.write_request_response_pair(request, main)
+        request.rec_headers.replace_header("WARC-Date", main.rec_headers.get_header("WARC-Date"))
+        request.rec_headers.add_header("WARC-Concurrent-To", main.rec_headers.get_header("WARC-Record-ID"))
+        self._write(writer, main)
+        self._write(writer, request)
         self._out.flush()
         if kind == "response" and self.dedupe and exchange.payload:
             digest = main.rec_headers.get_header("WARC-Payload-Digest")

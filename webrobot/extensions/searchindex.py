@@ -1,5 +1,6 @@
 """The full-text index, kept during the crawl: thin glue around
-:mod:`webrobot.searchindex` and :mod:`webrobot.textextract`.
+:mod:`webrobot.indexworker` (which runs :mod:`webrobot.textextract` and
+:mod:`webrobot.searchindex` in a child process, on another core).
 
 What goes in: every page item that reached the end of the pipelines
 (``item_scraped``: HTML, not noindex, not a content duplicate), with its main
@@ -28,9 +29,9 @@ from scrapy.http import HtmlResponse
 
 from webrobot import signals as webrobot_signals
 from webrobot import textextract
+from webrobot.indexworker import IndexWorker, PageToIndex
 from webrobot.metarobots import policy
 from webrobot.report.model import report_location
-from webrobot.searchindex import IndexedPage, IndexUnavailable, SearchIndex
 from webrobot.sitekey import site_key
 
 if TYPE_CHECKING:
@@ -64,9 +65,9 @@ class FullTextIndex:
             logger.warning("Full-text index off: trafilatura is not installed (pip install 'webrobot[search]')")
             raise NotConfigured("trafilatura is not installed")
         self.crawler = crawler
-        self.index: SearchIndex | None = None
+        self.worker: IndexWorker | None = None
         self.path: Path | None = None
-        self._failed = False
+        self._lost = False
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
         crawler.signals.connect(self.item_scraped, signal=signals.item_scraped)
@@ -76,73 +77,65 @@ class FullTextIndex:
     def from_crawler(cls, crawler: Crawler) -> Self:
         return cls(crawler)
 
+    def _count(self, key: str, value: int = 1) -> None:
+        assert self.crawler.stats is not None
+        self.crawler.stats.inc_value(key, value)
+
     def spider_opened(self, spider: Spider) -> None:
         settings = self.crawler.settings
         feeds = [str(uri) for uri in settings.getdict("FEEDS")]
         self.path = index_path(settings.get("WEBROBOT_INDEX") or "", feeds, str(getattr(spider, "_job", "") or ""))
         try:
-            self.index = SearchIndex(self.path, create=True)
-        except (IndexUnavailable, OSError) as exc:
-            logger.error("Full-text index off: cannot open %s: %s", self.path, exc)
+            self.worker = IndexWorker(self.path)
+        except (RuntimeError, OSError) as exc:
+            logger.error("Full-text index off: %s", exc)
             self._count("webrobot/index/error")
             return
-        logger.info("Full-text index: %s (%d pages already)", self.path, len(self.index))
+        logger.info("Full-text index: %s (%d pages already)", self.path, self.worker.already)
 
-    def _count(self, key: str, value: int = 1) -> None:
-        assert self.crawler.stats is not None
-        self.crawler.stats.inc_value(key, value)
-
-    def _guard(self, what: str, exc: Exception) -> None:
-        self._count("webrobot/index/error")
-        if not self._failed:
-            logger.error("Full-text index: cannot %s: %s", what, exc)
-            self._failed = True
+    def _sent(self, ok: bool) -> None:
+        if not ok:
+            self._count("webrobot/index/lost")
+            if not self._lost:
+                logger.error("Full-text index: the index process died; pages are no longer indexed")
+                self._lost = True
 
     def item_scraped(self, item: Any, response: Response, spider: Spider) -> None:
-        if self.index is None or not isinstance(response, HtmlResponse) or not ItemAdapter.is_item(item):
+        if self.worker is None or not isinstance(response, HtmlResponse) or not ItemAdapter.is_item(item):
             return
         adapter = ItemAdapter(item)
         url = str(adapter.get("url") or response.url)
-        try:
-            language = response.headers.get("Content-Language")
-            extracted = textextract.extract(
-                response.text, response.body, language.decode("latin-1") if language else None
-            )
-            page = IndexedPage(
-                url=url, site=site_key(url), host=(urlsplit(url).hostname or "").lower(),
-                title=str(adapter.get("title") or ""), text=extracted.text,
-                fetched_at=str(adapter.get("fetched_at") or ""), lang=extracted.lang,
-            )  # fmt: skip
-            outcome = self.index.put(page)
-        except Exception as exc:  # noqa: BLE001 - one bad page must not stop the crawl
-            self._guard(f"index {url}", exc)
-            return
-        self._count(f"webrobot/index/{outcome}")
+        language = response.headers.get("Content-Language")
+        page = PageToIndex(
+            url=url, site=site_key(url), host=(urlsplit(url).hostname or "").lower(),
+            title=str(adapter.get("title") or ""), fetched_at=str(adapter.get("fetched_at") or ""),
+            body=response.body, encoding=response.encoding,
+            content_language=language.decode("latin-1") if language else None,
+        )  # fmt: skip
+        self._sent(self.worker.put(page))
 
     def page_directives(self, response: Response, directives: list[str], **kwargs: Any) -> None:
-        if self.index is None or policy(directives).index:
+        if self.worker is None or policy(directives).index:
             return
-        try:
-            removed = self.index.remove(response.url)
-        except Exception as exc:  # noqa: BLE001
-            self._guard(f"remove {response.url}", exc)
-            return
-        if removed:
-            self._count("webrobot/index/removed_noindex")
-            logger.info("Removed from the full-text index (now noindex): %s", response.url)
+        self._sent(self.worker.remove(response.url))
 
     def spider_closed(self, spider: Spider) -> None:
-        if self.index is None:
+        if self.worker is None:
             return
-        try:
-            self.index.optimize()
-            pages = len(self.index)
-            self.index.close()
-        except Exception as exc:  # noqa: BLE001
-            self._guard("close the index", exc)
-            return
+        totals = self.worker.close()
+        self.worker = None
         assert self.crawler.stats is not None
-        self.crawler.stats.set_value("webrobot/index/pages", pages)
-        size = sum(p.stat().st_size for p in self.path.parent.glob(self.path.name + "*")) if self.path else 0
-        self.crawler.stats.set_value("webrobot/index/bytes", size)
-        logger.info("Full-text index: %s, %d pages, %d bytes", self.path, pages, size)
+        stats = self.crawler.stats
+        for key in ("added", "updated", "removed", "empty"):
+            if getattr(totals, key):
+                stats.set_value(f"webrobot/index/{key}", getattr(totals, key))
+        if totals.errors:
+            stats.inc_value("webrobot/index/error", totals.errors)
+            logger.error("Full-text index: %d errors; the first: %s", totals.errors, totals.first_error)
+        stats.set_value("webrobot/index/pages", totals.pages)
+        stats.set_value("webrobot/index/bytes", totals.bytes)
+        stats.set_value("webrobot/index/cpu_seconds", round(totals.cpu_seconds, 3))
+        logger.info(
+            "Full-text index: %s, %d pages (%d added, %d updated, %d removed as noindex), %d bytes",
+            self.path, totals.pages, totals.added, totals.updated, totals.removed, totals.bytes,
+        )  # fmt: skip
