@@ -126,9 +126,9 @@ class IndexWorker:
         except queue.Empty:
             self._abandon()
             raise RuntimeError(f"the index process did not start within {start_timeout:.0f} s") from None
-        if isinstance(first, IndexTotals):  # it failed to open the index
+        if not isinstance(first, tuple):  # IndexTotals: it failed to open the index
             self._abandon()
-            raise RuntimeError(first.first_error)
+            raise RuntimeError(getattr(first, "first_error", "the index process failed"))  # noqa: TRY004
         self.already: int = first[1]
 
     def _abandon(self) -> None:
