@@ -16,6 +16,7 @@ import logging
 import multiprocessing
 import queue
 import resource
+import signal
 import time
 import traceback
 from dataclasses import dataclass
@@ -56,6 +57,9 @@ class IndexTotals:
 
 def _child(path: str, jobs: Any, results: Any) -> None:
     """The child's loop: ("put", PageToIndex) / ("remove", url) / ("stop", None)."""
+    # Ctrl-C reaches the whole process group: the crawl stops gracefully and then
+    # sends "stop"; the child must live until then to finish the queue.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     from webrobot import textextract
     from webrobot.searchindex import IndexedPage, SearchIndex
 
