@@ -157,3 +157,33 @@ def test_missing_empty_and_bad_input_say_so(tmp_path: Path) -> None:
 
     no_query = search(tmp_path / "empty.sqlite")
     assert no_query.returncode == 2 and "give a query" in no_query.stderr
+
+
+def test_ctrl_c_to_the_process_group_keeps_every_indexed_page(tmp_path: Path, make_site: Any) -> None:
+    """A terminal's Ctrl-C reaches the index process too: it must still finish
+    its queue after the crawl stops, so every item of the stopped crawl is found."""
+    import os
+    import signal
+
+    from tests.crawling import start_crawl, wait_until
+
+    site = make_site("ctrlc")
+    site.add("/robots.txt", Reply.text("User-agent: *\nDisallow:\n"))
+    site.html("/", page("Home", "start here", links="".join(f'<a href="/p{i}">p</a> ' for i in range(40))))
+    for i in range(40):
+        site.add(f"/p{i}", Reply.html(page(f"Page {i}", f"uniqueword{i} text"), delay=0.05))
+    index = tmp_path / "index.sqlite"
+    crawl = start_crawl(tmp_path / "run", args={"start_urls": site.url("/")},
+                        settings={"WEBROBOT_INDEX": str(index), "CONCURRENT_REQUESTS": "1"},
+                        new_session=True)  # fmt: skip
+    wait_until(lambda: len(site.hits) >= 12, 60, "a dozen fetches")
+    os.killpg(crawl.process.pid, signal.SIGINT)
+    result = crawl.wait(60)
+    assert result.stat("finish_reason", "") == "shutdown"
+    assert 0 < len(result.items) < 41
+    assert result.stat("webrobot/index/pages") == len(result.items)
+    assert not result.stat("webrobot/index/error")
+    for item in result.items:
+        if item["url"] != site.url("/"):
+            word = "uniqueword" + item["url"].rsplit("/p", 1)[1]
+            assert [h["url"] for h in results(index, word)] == [item["url"]]
