@@ -212,6 +212,7 @@ def test_a_scrapyd_job_gets_its_report_next_to_its_items(
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert sorted(p.name for p in job_dir.iterdir()) == [
+        "6487ec79947edab326d6db28a2d86511.index.sqlite",  # the full-text index (docs/search.md)
         "6487ec79947edab326d6db28a2d86511.jl",
         "6487ec79947edab326d6db28a2d86511.report.html",
         "6487ec79947edab326d6db28a2d86511.report.json",
