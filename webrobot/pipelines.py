@@ -10,7 +10,7 @@ from scrapy.exceptions import DropItem, NotConfigured
 from webrobot.contentdupes import MD5_HEX_RE, ContentDupes
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
+    from typing import Self
 
     from scrapy.crawler import Crawler
 
