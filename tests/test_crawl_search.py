@@ -187,3 +187,51 @@ def test_ctrl_c_to_the_process_group_keeps_every_indexed_page(tmp_path: Path, ma
         if item["url"] != site.url("/"):
             word = "uniqueword" + item["url"].rsplit("/p", 1)[1]
             assert [h["url"] for h in results(index, word)] == [item["url"]]
+
+
+def test_a_killed_crawl_leaves_no_index_process_behind(tmp_path: Path, make_site: Any) -> None:
+    """SIGKILL to the crawl: the index process notices, closes the index (readable,
+    with what it had committed) and exits instead of waiting for ever."""
+    import os
+    import signal
+
+    from tests.crawling import start_crawl, wait_until
+
+    site = make_site("killed")
+    site.add("/robots.txt", Reply.text("User-agent: *\nDisallow:\n"))
+    site.html("/", page("Home", "start here", links="".join(f'<a href="/p{i}">p</a> ' for i in range(60))))
+    for i in range(60):
+        site.add(f"/p{i}", Reply.html(page(f"Page {i}", f"killword{i} text"), delay=0.05))
+    index = tmp_path / "index.sqlite"
+    crawl = start_crawl(tmp_path / "run", args={"start_urls": site.url("/")},
+                        settings={"WEBROBOT_INDEX": str(index), "CONCURRENT_REQUESTS": "1"},
+                        new_session=True)  # fmt: skip
+    wait_until(lambda: len(site.hits) >= 15, 60, "fifteen fetches")
+
+    def children() -> list[int]:
+        found = []
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    stat = Path(f"/proc/{entry}/stat").read_text()
+                except OSError:
+                    continue
+                fields = stat.rsplit(")", 1)[1].split()
+                if int(fields[3]) == crawl.process.pid and int(fields[2]) == crawl.process.pid:
+                    found.append(int(entry))  # same process group, parent is the crawl
+        return found
+
+    kids = children()
+    assert kids, "the index runs in a child process"
+    os.kill(crawl.process.pid, signal.SIGKILL)
+    crawl.process.wait()  # not communicate(): the index process shares the stderr pipe
+    try:
+        wait_until(lambda: not any(os.path.exists(f"/proc/{pid}") for pid in kids), 30, "the index process to exit")
+    finally:
+        for pid in kids:  # never leave one behind, even when this test fails
+            if os.path.exists(f"/proc/{pid}"):
+                os.kill(pid, signal.SIGKILL)
+        assert crawl.process.stderr is not None
+        crawl.process.stderr.close()
+    found = results(index, "text", "--limit", "100")
+    assert found and all(h["url"].startswith(site.url("/p")) for h in found)

@@ -7,13 +7,15 @@ bytes and encoding) through a bounded queue to a child process that extracts
 and writes, on another core. One producer, one FIFO queue: a page's removal
 never overtakes its earlier addition. When the queue is full the crawl waits
 (the index never falls unboundedly behind, nor holds every page in memory);
-when the child has died the crawl goes on without the index, counted.
+when the child has died the crawl goes on without the index, counted; when the
+crawl was killed, the child commits what it has, closes the index and exits.
 """
 
 from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 import queue
 import resource
 import signal
@@ -73,8 +75,14 @@ def _child(path: str, jobs: Any, results: Any) -> None:
         return
     totals.already = len(index)
     results.put(("ready", totals.already))
+    parent = os.getppid()
     while True:
-        kind, value = jobs.get()
+        try:
+            kind, value = jobs.get(timeout=1.0)
+        except queue.Empty:
+            if os.getppid() != parent:  # the crawl was killed: keep what is indexed, exit
+                break
+            continue
         if kind == "stop":
             break
         try:
