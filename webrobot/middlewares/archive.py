@@ -15,6 +15,7 @@ not archived, neither request nor response: counted ``webrobot/warc/noarchive``.
 from __future__ import annotations
 
 import gzip
+import importlib.util
 import logging
 import zlib
 from pathlib import Path
@@ -28,12 +29,13 @@ from webrobot import __version__
 from webrobot.distributed.keys import safe_url
 from webrobot.metarobots import policy, product_token
 from webrobot.middlewares.metarobots import OPT_OUT_KEY, response_directives
-from webrobot.warc import DigestLog, Exchange, WarcArchive
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
     from scrapy.crawler import Crawler
     from scrapy.http import Response
+
+    from webrobot.warc import Exchange, WarcArchive
 
 logger = logging.getLogger(__name__)
 
@@ -59,6 +61,9 @@ class WarcArchiveMiddleware:
         folder = settings.get("WEBROBOT_WARC_DIR") or ""
         if not folder:
             raise NotConfigured("WEBROBOT_WARC_DIR is not set")
+        if importlib.util.find_spec("warcio") is None:
+            logger.error("No WARC archive: warcio is not installed (pip install 'webrobot[warc]')")
+            raise NotConfigured("warcio is not installed")
         self.crawler = crawler
         self.folder = Path(folder)
         self.max_size = settings.getint("WEBROBOT_WARC_MAX_SIZE")
@@ -95,6 +100,8 @@ class WarcArchiveMiddleware:
 
     def _archive(self) -> WarcArchive:
         if self.archive is None:
+            from webrobot.warc import DigestLog, WarcArchive  # warcio: the warc extra
+
             spider = self.crawler.spider
             name = spider.name if spider is not None else "webrobot"
             prefix = self.prefix_template % {"spider": name} if "%(" in self.prefix_template else self.prefix_template
@@ -181,6 +188,8 @@ def exchange_of(request: Request, response: Response) -> Exchange:
     """The exchange as the downloader saw it: request headers as sent by the
     middlewares (the HTTP client adds ``Host``), response headers and body as
     received."""
+    from webrobot.warc import Exchange
+
     protocol = response.protocol or "HTTP/1.1"
     if not protocol.upper().startswith("HTTP/"):
         protocol = "HTTP/1.1"
