@@ -126,7 +126,10 @@ class Command(ScrapyCommand):
         return 0 if hits else 1
 
     def _serve(self, path: Path, port: int, limit: int) -> int:
-        from webrobot.searchweb import SearchServer
+        try:
+            from webrobot.searchweb import SearchServer
+        except ImportError as exc:
+            return _fail(f"--serve needs Jinja2 (pip install 'webrobot[search]'): {exc}", 2)
 
         index = self._open(path)
         if isinstance(index, int):
