@@ -229,6 +229,18 @@ WEBROBOT_STATS_FILE = ""
 #: Put the decoded body text in each item's ``body`` field (never for noarchive pages).
 WEBROBOT_STORE_BODY = False
 
+# --- Archive (WARC) and full-text search ----------------------------------
+#: Folder of the WARC/1.1 files of every fetch (empty: no archive); see docs/archive.md.
+WEBROBOT_WARC_DIR = ""
+#: Bytes a WARC file may reach before the next one starts (0: one file per run).
+WEBROBOT_WARC_MAX_SIZE = 1_000_000_000
+#: WARC file name prefix (%(spider)s: the spider name).
+WEBROBOT_WARC_PREFIX = "%(spider)s"
+#: Keep a full-text index of the crawled pages (needs the search extra); see docs/search.md.
+WEBROBOT_INDEX_ENABLED = True
+#: The index file (empty: next to the first local items feed, else ./webrobot-index.sqlite).
+WEBROBOT_INDEX = ""
+
 # --- Watching the crawl: progress line, crawl report, health checks -------
 #: Seconds between two progress lines (0: no progress line).
 WEBROBOT_PROGRESS_INTERVAL = 30.0
@@ -285,6 +297,8 @@ DOWNLOADER_MIDDLEWARES = {
     # The crawl report's taps: first (left the scheduler) and last (download errors).
     "webrobot.middlewares.report.FrontierTapMiddleware": 1,
     "webrobot.middlewares.report.DownloadErrorTapMiddleware": 990,
+    # Next to the downloader: every fetch as it came off the wire (WEBROBOT_WARC_DIR).
+    "webrobot.middlewares.archive.WarcArchiveMiddleware": 980,
 }
 SPIDER_MIDDLEWARES = {
     # Outermost: frees each page's parse tree once its callback's output is consumed.
@@ -313,4 +327,5 @@ EXTENSIONS = {
     "webrobot.extensions.report.CrawlReport": 850,
     "webrobot.extensions.sitemaps.RobotsSitemaps": 600,
     "webrobot.extensions.identity.IdentityCheck": 100,
+    "webrobot.extensions.searchindex.FullTextIndex": 800,
 }
