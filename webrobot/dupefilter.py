@@ -14,9 +14,11 @@ import logging
 from typing import TYPE_CHECKING
 
 from scrapy.dupefilters import BaseDupeFilter
+from scrapy.utils.job import job_dir
 from scrapy.utils.request import referer_str
 
 from webrobot.checkpoint import StoreCheckpoint
+from webrobot.frontier import resolve_mode
 from webrobot.seenstore import (
     AUDIT_RATIO,
     BloomStore,
@@ -27,6 +29,8 @@ from webrobot.seenstore import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from typing_extensions import Self
 
     from scrapy import Request, Spider
@@ -34,6 +38,16 @@ if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
 
 logger = logging.getLogger(__name__)
+
+
+def durable_frontier(settings: BaseSettings) -> bool:
+    """True when the scheduler keeps this job's state in its frontier database."""
+    if settings.get("SCHEDULER") != "webrobot.scheduler.FrontierScheduler":
+        return False
+    try:
+        return resolve_mode(str(settings.get("WEBROBOT_FRONTIER") or "auto"), job_dir(settings)) == "sqlite"
+    except ValueError:
+        return False
 
 URL_STORE_FILE = "webrobot-seen-urls.store"
 
@@ -105,6 +119,8 @@ class SeenUrlFilter(BaseDupeFilter):
         self.kind = str(crawler.settings.get("WEBROBOT_SEEN_STORE") or "exact").strip().lower()
         self.store = store_from_settings(crawler.settings, "WEBROBOT_SEEN_STORE")
         self.checkpoint = StoreCheckpoint(crawler, URL_STORE_FILE, "visited-URL store")
+        if durable_frontier(crawler.settings):
+            self.checkpoint.path = None  # the frontier database keeps the visited keys
         self.watch = BloomWatch(crawler, "url")
 
     @classmethod
@@ -126,11 +142,20 @@ class SeenUrlFilter(BaseDupeFilter):
         self.checkpoint.start_periodic(lambda: self.store)
 
     def request_seen(self, request: Request) -> bool:
+        return self.request_key_seen(request)[0]
+
+    def request_key_seen(self, request: Request) -> tuple[bool, bytes]:
+        """Whether the request was seen, and its key (which the crash-safe frontier keeps)."""
         key = uniform_key(self.fingerprinter.fingerprint(request))
         new = self.store.add(key)
         if isinstance(self.store, BloomStore):
             self.watch.check(self.store, request.url[:200])
-        return not new
+        return not new, key
+
+    def seed(self, keys: Iterable[bytes]) -> None:
+        """Add the keys of URLs visited by earlier runs of the job (from the frontier database)."""
+        for key in keys:
+            self.store.add(key)
 
     def close(self, reason: str) -> None:
         self.checkpoint.stop_periodic()

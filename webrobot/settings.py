@@ -28,8 +28,18 @@ DEFAULT_REQUEST_HEADERS = {
     "Accept-Language": "en",
 }
 
-# --- Breadth-first order --------------------------------------------------
+# --- Breadth-first order, and the frontier ----------------------------------
 DEPTH_PRIORITY = 1
+#: One frontier, in memory or (with JOBDIR) crash-safe in SQLite: see docs/guarantees.md.
+SCHEDULER = "webrobot.scheduler.FrontierScheduler"
+#: "auto" (SQLite with JOBDIR, else memory), "memory" or "sqlite".
+WEBROBOT_FRONTIER = "auto"
+#: SQLite synchronous level: "normal" survives a killed process, "full" also a power cut (slower).
+WEBROBOT_FRONTIER_SYNC = "normal"
+#: Seconds between two checks for finished requests while the engine asks for none.
+WEBROBOT_FRONTIER_COMMIT_INTERVAL = 0.5
+#: On resume, queue again the requests an earlier run of the job gave up on (failed for good).
+WEBROBOT_RETRY_FAILED = False
 SCHEDULER_DISK_QUEUE = "scrapy.squeues.PickleFifoDiskQueue"
 SCHEDULER_MEMORY_QUEUE = "scrapy.squeues.FifoMemoryQueue"
 DEPTH_LIMIT = 0
@@ -153,6 +163,7 @@ WEBROBOT_REDIS_VISITED_BUCKET_BITS = 14
 WEBROBOT_REDIS_CONTENT_BUCKET_BITS = 14
 ADDONS = {
     "webrobot.distributed.addon.RedisCrawl": 0,
+    "webrobot.scheduler.CrashSafeJob": 10,
 }
 
 # --- Speed and memory (measured with benchmarks/: README "Benchmarks") ------
@@ -217,6 +228,8 @@ SPIDER_MIDDLEWARES = {
 }
 ITEM_PIPELINES = {
     "webrobot.pipelines.DuplicateContentPipeline": 300,
+    # Last: with the crash-safe frontier, no URL gets a second item, in this run or a later one.
+    "webrobot.pipelines.OneItemPerUrlPipeline": 1000,
 }
 EXTENSIONS = {
     "webrobot.extensions.statsfile.StatsFile": 900,
