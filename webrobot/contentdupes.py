@@ -243,7 +243,10 @@ class ContentDupes:
                 self.followed.add(key)
                 followed += 1
             if kept or followed:
-                logger.info("Resumed %d content fingerprints of kept items, %d of pages followed", kept, followed)
+                logger.info(
+                    "Resumed the content fingerprints of this job: %d of kept items, %d of pages followed",
+                    kept, followed,
+                )  # fmt: skip
         self.checkpoint.start_periodic(lambda: self.index)
         self.followed_checkpoint.start_periodic(lambda: self.followed)
 
