@@ -72,8 +72,11 @@ DOWNLOADER = "webrobot.downloader.SiteDownloader"
 WEBROBOT_POLITENESS_CLASS = "webrobot.politeness.SitePoliteness"
 WEBROBOT_POLITENESS_SITES = 100_000  # sites remembered in process (LRU; 0: no limit)
 WEBROBOT_POLITENESS_RETRY_AFTER_MAX = 600.0  # cap on a 429/503 page's Retry-After, seconds
-WEBROBOT_POLITENESS_BACKOFF_BASE = 1.0  # interval after the first 429/503, doubling while they last
+#: Interval after a site's first failure (429, 5xx, no response), doubling while they last.
+WEBROBOT_POLITENESS_BACKOFF_BASE = 1.0
 WEBROBOT_POLITENESS_BACKOFF_MAX = 60.0
+#: Each backoff interval is stretched by a random share of up to this (0.25: up to 25 % longer).
+WEBROBOT_POLITENESS_BACKOFF_JITTER = 0.25
 
 # --- robots.txt (webrobot.middlewares.robots) ------------------------------
 ROBOTSTXT_PARSER = "webrobot.robotsparsers.Rfc9309RobotParser"
@@ -214,6 +217,8 @@ DOWNLOADER_MIDDLEWARES = {
     # The crawl report's taps: first (left the scheduler) and last (download errors).
     "webrobot.middlewares.report.FrontierTapMiddleware": 1,
     "webrobot.middlewares.report.DownloadErrorTapMiddleware": 990,
+    # Next to the engine, before retries: what they did not fix has failed for good.
+    "webrobot.middlewares.failures.PageFailureMiddleware": 2,
 }
 SPIDER_MIDDLEWARES = {
     # Outermost: frees each page's parse tree once its callback's output is consumed.
