@@ -31,10 +31,11 @@ from webrobot.report.model import is_robots_fetch
 from webrobot.scheduler import FAILED_KEY
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy import Request
     from scrapy.crawler import Crawler
     from scrapy.http import Response
-    from typing import Self
 
 logger = logging.getLogger(__name__)
 
