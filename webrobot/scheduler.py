@@ -174,10 +174,10 @@ class FrontierScheduler(BaseScheduler):
         if self.disk is not None:
             self._acknowledge_finished()
             self._commit()
-            assert self.stats is not None
-            self.stats.set_value(STATS + "disk_bytes", self.disk.disk_bytes())
             left, leased = len(self.disk), self.disk.leased + len(self._parked)
             self.disk.close()
+            assert self.stats is not None
+            self.stats.set_value(STATS + "disk_bytes", self.disk.disk_bytes())
             self.journal.close()
             logger.info(
                 "Closed the frontier of this job (%s): %d requests queued, %d in hand kept for the "
