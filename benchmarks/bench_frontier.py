@@ -32,10 +32,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.crawls import PROJECT_ROOT, measure_crawl, shared_settings  # noqa: E402
-from benchmarks.micro import RESULT_PREFIX  # noqa: E402
-from benchmarks.run import ServerProcess, check_crawl  # noqa: E402
-from benchmarks.web import WebSpec  # noqa: E402
+from benchmarks.crawls import PROJECT_ROOT, measure_crawl, shared_settings
+from benchmarks.micro import RESULT_PREFIX
+from benchmarks.run import ServerProcess, check_crawl
+from benchmarks.web import WebSpec
 
 
 def crawl_speed(pages: int, reps: int, out: Path) -> dict[str, Any]:
