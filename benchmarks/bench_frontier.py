@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import shutil
 import statistics
 import sys
@@ -33,7 +34,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.crawls import PROJECT_ROOT, measure_crawl, shared_settings
-from benchmarks.micro import RESULT_PREFIX
+from benchmarks.micro import QUICK_ENV, RESULT_PREFIX
 from benchmarks.run import ServerProcess, check_crawl
 from benchmarks.web import WebSpec
 
@@ -112,10 +113,11 @@ def queued_bytes(n: int) -> dict[str, float]:
 
 
 def main(argv: list[str] | None = None) -> None:
+    quick = bool(os.environ.get(QUICK_ENV))  # benchmarks.run --quick: the same code, briefly
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--pages", type=int, default=5000)
-    parser.add_argument("--reps", type=int, default=2)
-    parser.add_argument("--requests", type=int, default=50_000)
+    parser.add_argument("--pages", type=int, default=60 if quick else 5000)
+    parser.add_argument("--reps", type=int, default=1 if quick else 2)
+    parser.add_argument("--requests", type=int, default=2000 if quick else 50_000)
     parser.add_argument("--out", type=Path, default=PROJECT_ROOT / "benchmarks-output" / "frontier")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)

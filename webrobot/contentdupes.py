@@ -17,10 +17,13 @@ links followed already, and hands the verdict for each of the page's items to
 duplicates. Without the middleware the pipeline judges items alone, by their
 ``md5`` field (the body fingerprint).
 
-With ``JOBDIR`` both are loaded when the job resumes and saved when the spider
-closes (``webrobot-content.store``, ``webrobot-content-followed.store``), so a
-resumed crawl neither emits an item it already emitted nor follows the links
-of a page it already saw.
+With ``JOBDIR`` and webrobot's crash-safe frontier, both are written to the
+job's frontier database when each page's request is acknowledged
+(:mod:`webrobot.journal`) and read back when the job resumes. With Scrapy's own
+scheduler they are loaded when the job resumes and saved when the spider
+closes (``webrobot-content.store``, ``webrobot-content-followed.store``). Either
+way a resumed crawl neither emits an item it already emitted nor follows the
+links of a page it already saw.
 
 The class is named by ``WEBROBOT_CONTENT_INDEX_CLASS`` (a subclass of
 :class:`ContentDupes`), so the workers of a distributed crawl can share one

@@ -5,7 +5,10 @@ rehashed to 16 uniform bytes; the store is ``WEBROBOT_SEEN_STORE``: ``"exact"``
 (a hash table of 64-bit digests, 11 to 16 bytes per URL) or ``"bloom"`` (a
 presence-bit array, about 1.2 bytes per URL at 1 %, sized by
 ``WEBROBOT_SEEN_CAPACITY`` and ``WEBROBOT_SEEN_ERROR_RATE``). With ``JOBDIR``
-the store is checkpointed there (``webrobot-seen-urls.store``) and resumed.
+and webrobot's crash-safe frontier the keys are kept in the frontier database
+with the requests (:meth:`SeenUrlFilter.seed` refills the store on resume);
+with Scrapy's own scheduler the store is checkpointed there
+(``webrobot-seen-urls.store``) and resumed.
 """
 
 from __future__ import annotations
