@@ -84,6 +84,7 @@ class JobJournal:
         self._deferred: defaultdict[str, list[tuple[int, bytes, str | None]]] = defaultdict(list)
         self._feeds: dict[str, bool] = {}
         self._exporter: Any = None
+        self._unflushed = False  # items written to the feeds since the last flush
 
     @property
     def active(self) -> bool:
@@ -139,6 +140,7 @@ class JobJournal:
     def _item_scraped(self, item: Any, response: Any = None) -> None:
         if self.frontier is None:
             return
+        self._unflushed = True
         url = _item_url(item, response)
         if url:
             self.frontier.add_written(url_key(url))
@@ -149,8 +151,9 @@ class JobJournal:
     # -- before each commit ------------------------------------------------------------
     def flush_feeds(self) -> None:
         """Flush every local feed file and record its size (called right before a commit)."""
-        if self.frontier is None or not self._feeds:
+        if self.frontier is None or not self._feeds or not self._unflushed:
             return
+        self._unflushed = False
         exporter = self._feed_exporter()
         if exporter is None:
             return

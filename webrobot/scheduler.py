@@ -241,7 +241,7 @@ class FrontierScheduler(BaseScheduler):
             self.stats.inc_value("scheduler/dequeued/memory")
             self.stats.inc_value("scheduler/dequeued")
             return self._local.popleft()
-        self._acknowledge_finished()
+        self._acknowledge_finished(commit=False)  # committed with the lease below: one commit
         while True:
             leased = self.disk.lease()
             if leased is None:
@@ -271,7 +271,7 @@ class FrontierScheduler(BaseScheduler):
         inprogress = getattr(slot, "inprogress", None)
         return inprogress if isinstance(inprogress, set) else None
 
-    def _acknowledge_finished(self) -> None:
+    def _acknowledge_finished(self, *, commit: bool = True) -> None:
         if not self._outstanding or self.disk is None:
             return
         inprogress = self._engine_in_progress()
@@ -292,7 +292,8 @@ class FrontierScheduler(BaseScheduler):
             del self._outstanding[entry]
             self._entry_of.pop(id(request), None)
         self.stats.inc_value(STATS + "acked", len(done))
-        self._commit()
+        if commit:
+            self._commit()
 
     def _commit(self) -> None:
         if self.disk is not None and self.disk.dirty:
