@@ -165,10 +165,14 @@ class JobJournal:
             if path not in self._feeds:
                 continue
             inner = getattr(slot.exporter, "file", None)
-            if inner is not None and inner is not slot.file and hasattr(inner, "flush"):
-                inner.flush()
-            slot.file.flush()
-            self.frontier.set_feed_size(path, os.path.getsize(path))
+            try:
+                if inner is not None and inner is not slot.file and hasattr(inner, "flush"):
+                    inner.flush()
+                slot.file.flush()
+                size = os.path.getsize(path)
+            except (OSError, ValueError):  # a feed closed meanwhile (a batch ended): nothing to flush
+                continue
+            self.frontier.set_feed_size(path, size)
 
     def _feed_exporter(self) -> Any:
         if self._exporter is None:
