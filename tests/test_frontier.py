@@ -60,6 +60,7 @@ def test_a_leased_request_not_acknowledged_is_queued_again_after_a_crash(tmp_pat
     resumed = SqliteFrontier(path)
     recovered = resumed.recover()
     assert (recovered.resumed, recovered.queued, recovered.requeued, recovered.visited) == (True, 3, 1, 4)
+    assert resumed.first_new_entry == 5, "entries 1-4 came from the earlier run"
     assert drain(resumed) == [b"r1", b"r2", b"r3"], "the in-flight request first: it came first"
     assert sorted(resumed.visited_keys()) == [bytes([i]) * 16 for i in range(4)]
 

@@ -190,6 +190,8 @@ class SqliteFrontier:
             self._db.close()
             raise FrontierError(f"{self.path}: frontier format {version[0]}, this webrobot reads {SCHEMA_VERSION}")
         self.resumed = existed and version is not None
+        #: Entries below this id were queued by earlier runs (set by :meth:`recover`).
+        self.first_new_entry = 0
         self._in_transaction = False
         self._pending = 0
         self._leased = 0
@@ -210,6 +212,7 @@ class SqliteFrontier:
         self._pending = counts.get(PENDING, 0)
         self._leased = 0
         visited = self._db.execute("SELECT COUNT(*) FROM visited").fetchone()[0]
+        self.first_new_entry = int(self._db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM requests").fetchone()[0])
         return Recovered(self._pending, requeued, retried, counts.get(FAILED, 0), visited, self.resumed)
 
     def visited_keys(self) -> Iterator[bytes]:

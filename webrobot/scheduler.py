@@ -62,6 +62,7 @@ from webrobot.frontier import (
     resolve_mode,
 )
 from webrobot.journal import JobJournal
+from webrobot.report.collector import FRONTIER_KEY
 
 if TYPE_CHECKING:
     from typing import Self
@@ -250,6 +251,9 @@ class FrontierScheduler(BaseScheduler):
             entry, payload = leased
             try:
                 request = request_from_dict(pickle.loads(payload), spider=self.spider)
+                if entry < self.disk.first_new_entry:
+                    # Queued by an earlier run: this run's crawl report never counted it in.
+                    request.meta.pop(FRONTIER_KEY, None)
             except Exception as exc:  # noqa: BLE001 - a request this code can no longer build
                 self.disk.ack(entry, failed=f"unreadable: {type(exc).__name__}")
                 self.stats.inc_value(STATS + "unreadable")
