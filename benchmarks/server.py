@@ -89,6 +89,7 @@ class HttpProtocol(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
+        _nodelay(transport)
 
     def data_received(self, data: bytes) -> None:
         transport = self.transport
@@ -110,7 +111,9 @@ class HttpProtocol(asyncio.Protocol):
                 transport.write(_head(405, 0, TEXT))
                 transport.close()
                 return
-            transport.writelines(self.site.reply(method, target))
+            # One write per reply: head and body in one segment, never a small
+            # head waiting on the client's delayed ACK.
+            transport.write(b"".join(self.site.reply(method, target)))
             if b"connection: close" in headers.lower():
                 transport.close()
                 return
@@ -139,6 +142,13 @@ class ControlProtocol(asyncio.Protocol):
             b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(body), body)
         )
         self.transport.close()
+
+
+def _nodelay(transport: asyncio.Transport) -> None:
+    """``TCP_NODELAY`` on a connection (asyncio sets it too; this states it)."""
+    sock = transport.get_extra_info("socket")
+    if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
 def _bind(host: str) -> socket.socket:

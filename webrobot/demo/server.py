@@ -117,6 +117,9 @@ class SiteServer:
         class _Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
             server_version = "webrobot-demo"
+            # Small replies must not wait for the client's delayed ACK (Nagle):
+            # TCP_NODELAY on every connection, and one write per reply below.
+            disable_nagle_algorithm = True
 
             def do_GET(self) -> None:  # noqa: N802 - http.server's naming
                 self._answer(head=False)
@@ -143,9 +146,12 @@ class SiteServer:
                     for name, value in reply.headers.items():
                         self.send_header(name, value)
                     self.send_header("Content-Length", str(len(body)))
-                    self.end_headers()
+                    # Headers and body leave in one write (end_headers would
+                    # send the head on its own and the body after it).
+                    self._headers_buffer.append(b"\r\n")
                     if not head:
-                        self.wfile.write(body)
+                        self._headers_buffer.append(body)
+                    self.flush_headers()
                     self.wfile.flush()
                 except (BrokenPipeError, ConnectionResetError):
                     pass
