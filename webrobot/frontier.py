@@ -16,8 +16,11 @@ within a priority (the order of Scrapy's own priority queue, which with
     for good (then kept, with its reason, so that a later run can retry it).
 
 :class:`MemoryFrontier`
-    the requests themselves in a heap; an acknowledged request is simply
-    forgotten. Nothing survives the process.
+    payloads in one FIFO queue per priority; the scheduler stores a compact
+    tuple per request (:mod:`webrobot.compactrequest`: URL, an interned
+    referer, a shared shape of callback, priority and meta keys, the meta
+    values) and builds the request when it is leased. A leased entry is only
+    counted. Nothing survives the process.
 :class:`SqliteFrontier`
     an SQLite database in WAL mode (``JOBDIR/webrobot-frontier.sqlite``):
     pickled requests, their states, and in the same transactions the visited
@@ -28,18 +31,16 @@ within a priority (the order of Scrapy's own priority queue, which with
     sees the state of the last commit, with the requests that were leased then
     back in ``pending`` (:meth:`SqliteFrontier.recover`).
 
-A payload is whatever the glue stores: the request object in memory, pickled
-bytes on disk. A compact in-memory mode (only URL, priority, depth and a few
-meta keys, the request rebuilt when leased) is a third implementation of the
-same :class:`Frontier` interface with its own payload codec.
+A payload is whatever the glue stores: a compact tuple (or, for a request
+that does not fit one, the request object) in memory, pickled bytes on disk.
 """
 
 from __future__ import annotations
 
-import heapq
-import itertools
+import bisect
 import os
 import sqlite3
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -92,43 +93,67 @@ class Frontier(Protocol):
 
 
 class MemoryFrontier:
-    """Pending payloads in a heap ordered by (-priority, arrival); leases only counted."""
+    """Pending payloads in one FIFO deque per priority, highest priority first.
+
+    The order of a heap on ``(-priority, arrival)`` at a pointer per entry
+    (there are few distinct priorities: the depth, with ``DEPTH_PRIORITY``).
+    Nothing is kept of a leased entry but a count, so an entry's id is given
+    when it is leased; :meth:`push` returns the pending count.
+    """
 
     durable = False
 
     def __init__(self) -> None:
-        self._heap: list[tuple[int, int, Any]] = []
-        self._ids = itertools.count(1)
-        self._leased: set[int] = set()
+        self._queues: dict[int, deque[Any]] = {}
+        self._priorities: list[int] = []  # the keys of _queues, highest first
+        self._pending = 0
+        self._leases = 0
+        self._leased = 0
 
     def push(self, priority: int, payload: Any, key: bytes | None = None) -> int:
-        entry = next(self._ids)
-        heapq.heappush(self._heap, (-priority, entry, payload))
-        return entry
+        queue = self._queues.get(priority)
+        if queue is None:
+            queue = self._queues[priority] = deque()
+            bisect.insort(self._priorities, -priority)
+        queue.append(payload)
+        self._pending += 1
+        return self._pending
 
     def lease(self) -> tuple[int, Any] | None:
-        if not self._heap:
+        if not self._pending:
             return None
-        _, entry, payload = heapq.heappop(self._heap)
-        self._leased.add(entry)
-        return entry, payload
+        priority = -self._priorities[0]
+        queue = self._queues[priority]
+        payload = queue.popleft()
+        if not queue:
+            del self._queues[priority]
+            del self._priorities[0]
+        self._pending -= 1
+        self._leases += 1
+        self._leased += 1
+        return self._leases, payload
+
+    def lease_priority(self) -> int | None:
+        """The priority of the entry :meth:`lease` would return next."""
+        return -self._priorities[0] if self._priorities else None
 
     def ack(self, entry: int, failed: str | None = None) -> None:
-        self._leased.discard(entry)
+        self._leased = max(0, self._leased - 1)
 
     def __len__(self) -> int:
-        return len(self._heap)
+        return self._pending
 
     @property
     def leased(self) -> int:
-        return len(self._leased)
+        return self._leased
 
     def commit(self) -> None:
         pass
 
     def close(self) -> None:
-        self._heap.clear()
-        self._leased.clear()
+        self._queues.clear()
+        self._priorities.clear()
+        self._pending = self._leased = 0
 
 
 # -- on disk --------------------------------------------------------------------

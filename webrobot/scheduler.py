@@ -4,7 +4,10 @@ crash-safe on disk under ``JOBDIR``.
 ``WEBROBOT_FRONTIER`` picks the mode: ``"auto"`` (the default) is ``"sqlite"``
 when ``JOBDIR`` is set and ``"memory"`` otherwise.
 
-In memory it behaves as Scrapy's scheduler does without ``JOBDIR``. On disk it
+In memory it behaves as Scrapy's scheduler does without ``JOBDIR``, at a
+fraction of the memory: a queued request is a compact tuple
+(:mod:`webrobot.compactrequest`), the request is built again when it is
+leased. On disk it
 differs from Scrapy's ``JOBDIR`` queues, which lose what a crash catches in
 flight (a popped request is gone from disk while it is downloaded, and the
 visited set is written only at close):
@@ -54,6 +57,7 @@ from scrapy.utils.misc import build_from_crawler, load_object
 from scrapy.utils.request import request_from_dict
 
 from webrobot import signals as webrobot_signals
+from webrobot.compactrequest import RequestCodec
 from webrobot.frontier import (
     Frontier,
     FrontierError,
@@ -97,6 +101,7 @@ class FrontierScheduler(BaseScheduler):
         self.commit_interval = max(settings.getfloat("WEBROBOT_FRONTIER_COMMIT_INTERVAL"), 0.05)
         self.retry_failed = settings.getbool("WEBROBOT_RETRY_FAILED")
         self.frontier: Frontier = MemoryFrontier()
+        self.codec = RequestCodec()  # in memory: compact tuples, requests built when leased
         self.disk: SqliteFrontier | None = None
         self.journal = JobJournal.of(crawler)
         self._outstanding: dict[int, Request] = {}  # entry id -> leased request given to the engine
@@ -115,6 +120,7 @@ class FrontierScheduler(BaseScheduler):
     # -- life cycle --------------------------------------------------------------
     def open(self, spider: Spider) -> Any:
         self.spider = spider
+        self.codec.spider = spider
         result = self.df.open()
         if self.path is None:
             return result
@@ -201,7 +207,10 @@ class FrontierScheduler(BaseScheduler):
             if not request.dont_filter and self.df.request_seen(request):
                 self.df.log(request, self.spider)
                 return False
-            self.frontier.push(request.priority, request)
+            packed = self.codec.pack(request)
+            if packed is request:
+                self.stats.inc_value(STATS + "memory/as_request")
+            self.frontier.push(request.priority, packed)
             self.stats.inc_value("scheduler/enqueued/memory")
             self.stats.inc_value("scheduler/enqueued")
             return True
@@ -232,7 +241,7 @@ class FrontierScheduler(BaseScheduler):
                 return None
             self.stats.inc_value("scheduler/dequeued/memory")
             self.stats.inc_value("scheduler/dequeued")
-            return leased[1]  # type: ignore[no-any-return]
+            return self.codec.unpack(leased[1])
         if self._mine:
             request = self._mine.popleft()
             self._parked.discard(self._entry_of.get(id(request), 0))
