@@ -62,13 +62,13 @@ def webrobot_extractor() -> tuple[Callable[[HtmlResponse], Any] | None, str]:
     try:
         module = importlib.import_module("webrobot.metarobots")
     except ImportError:
-        return None, "NOTE: webrobot.metarobots is not there yet (issue 4); only the baseline is measured"
+        return None, "NOTE: webrobot.metarobots is not available; only the baseline is measured"
     for name, reads in ENTRY_POINTS:
         func = getattr(module, name, None)
         if callable(func):
             if reads == "text":
-                return (lambda r: func(r.text, AGENT)), f"webrobot.metarobots.{name}(response.text, {AGENT!r})"
-            return (lambda r: func(r.selector.root, AGENT)), f"webrobot.metarobots.{name}(root, {AGENT!r})"
+                return (lambda r, f=func: f(r.text, AGENT)), f"webrobot.metarobots.{name}(response.text, {AGENT!r})"
+            return (lambda r, f=func: f(r.selector.root, AGENT)), f"webrobot.metarobots.{name}(root, {AGENT!r})"
     names = ", ".join(name for name, _ in ENTRY_POINTS)
     return None, f"NOTE: webrobot.metarobots has none of {names}; add its entry point to ENTRY_POINTS in {__name__}"
 

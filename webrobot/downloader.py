@@ -50,8 +50,8 @@ from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.misc import build_from_crawler, load_object
 
 from webrobot import signals
-from webrobot.politeness import NO_RESPONSE, THROTTLE_STATUSES
 from webrobot.config import ConfigError
+from webrobot.politeness import NO_RESPONSE, THROTTLE_STATUSES
 from webrobot.robotspolicy import parse_retry_after
 from webrobot.sitekey import site_key_from_parts
 from webrobot.startup import non_negative_setting, setting_error

@@ -33,8 +33,7 @@ from webrobot.seenstore import (
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
-
-    from typing_extensions import Self
+    from typing import Self
 
     from scrapy import Request, Spider
     from scrapy.crawler import Crawler

@@ -12,7 +12,7 @@ from webrobot.dupefilter import durable_frontier
 from webrobot.journal import JobJournal, url_key
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
+    from typing import Self
 
     from scrapy.crawler import Crawler
 

@@ -40,9 +40,9 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Self
 
     from scrapy.crawler import Crawler
-    from typing_extensions import Self
 
 #: Statuses that slow the whole site down: 429, every 5xx, and 0 (no response: a network error).
 THROTTLE_STATUSES = frozenset({0, 429, *range(500, 600)})

@@ -71,10 +71,10 @@ DOWNLOADER = "webrobot.downloader.SiteDownloader"
 #: Who reserves each site's next request time (shared by workers in a distributed crawl).
 WEBROBOT_POLITENESS_CLASS = "webrobot.politeness.SitePoliteness"
 WEBROBOT_POLITENESS_SITES = 100_000  # sites remembered in process (LRU; 0: no limit)
-WEBROBOT_POLITENESS_RETRY_AFTER_MAX = 600.0  # cap on a 429/503 page's Retry-After, seconds
+WEBROBOT_POLITENESS_RETRY_AFTER_MAX = 600.0  # cap on a failing page's Retry-After, seconds
 #: Interval after a site's first failure (429, 5xx, no response), doubling while they last.
 WEBROBOT_POLITENESS_BACKOFF_BASE = 1.0
-WEBROBOT_POLITENESS_BACKOFF_MAX = 60.0
+WEBROBOT_POLITENESS_BACKOFF_MAX = 60.0  # cap on the backoff interval, seconds (0: none)
 #: Each backoff interval is stretched by a random share of up to this (0.25: up to 25 % longer).
 WEBROBOT_POLITENESS_BACKOFF_JITTER = 0.25
 

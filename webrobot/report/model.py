@@ -22,7 +22,7 @@ ROBOTS_UNREACHABLE = "unreachable"
 PAGE_FLAGS = ("duplicate", "noindex", "nofollow")
 #: refusal reasons that are not trap defences (for the trap health check);
 #: any reason starting with "robots" is not one either
-NON_TRAP_REASONS = frozenset({"offsite", "deny_pattern", "not_allowed", "max_pages", "ignored"})
+NON_TRAP_REASONS = frozenset({"offsite", "deny_pattern", "not_allowed", "budget", "ignored"})
 #: site states shown in the progress line, in display order
 SITE_STATES = ("active", "waiting_robots", "deferred", "exhausted")
 
