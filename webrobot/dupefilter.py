@@ -14,6 +14,7 @@ with Scrapy's own scheduler the store is checkpointed there
 from __future__ import annotations
 
 import logging
+import weakref
 from typing import TYPE_CHECKING
 
 from scrapy.dupefilters import BaseDupeFilter
@@ -21,6 +22,7 @@ from scrapy.utils.job import job_dir
 from scrapy.utils.request import referer_str
 
 from webrobot.checkpoint import StoreCheckpoint
+from webrobot.fingerprinter import CanonicalRequestFingerprinter
 from webrobot.frontier import resolve_mode
 from webrobot.seenstore import (
     AUDIT_RATIO,
@@ -112,8 +114,21 @@ def record_store_stats(crawler: Crawler, store: Stored, what: str) -> None:
     crawler.stats.set_value(f"webrobot/dupes/store_bytes/{what}", store.nbytes)
 
 
+_filters: weakref.WeakKeyDictionary[Crawler, SeenUrlFilter] = weakref.WeakKeyDictionary()
+
+
+def link_filter(crawler: Crawler) -> SeenUrlFilter | None:
+    """The crawler's visited-URL filter when it can judge a link by its URL alone
+    (:class:`SeenUrlFilter` with webrobot's fingerprinter), else None."""
+    found = _filters.get(crawler)
+    if found is None or not isinstance(found.fingerprinter, CanonicalRequestFingerprinter):
+        return None
+    return found
+
+
 class SeenUrlFilter(BaseDupeFilter):
     def __init__(self, crawler: Crawler) -> None:
+        _filters[crawler] = self
         self.crawler = crawler
         self.fingerprinter = crawler.request_fingerprinter
         self.debug = crawler.settings.getbool("DUPEFILTER_DEBUG")
@@ -153,6 +168,20 @@ class SeenUrlFilter(BaseDupeFilter):
         if isinstance(self.store, BloomStore):
             self.watch.check(self.store, request.url[:200])
         return not new, key
+
+    def link_seen(self, url: str) -> tuple[bool, bytes]:
+        """Whether ``Request(url)`` would be filtered as visited or queued, without adding it,
+        and its request fingerprint (for :meth:`hand_over`)."""
+        fingerprinter = self.fingerprinter
+        assert isinstance(fingerprinter, CanonicalRequestFingerprinter)
+        fingerprint = fingerprinter.url_fingerprint(url)
+        return uniform_key(fingerprint) in self.store, fingerprint
+
+    def hand_over(self, request: Request, fingerprint: bytes) -> None:
+        """Give ``request`` the fingerprint :meth:`link_seen` computed for its URL."""
+        fingerprinter = self.fingerprinter
+        assert isinstance(fingerprinter, CanonicalRequestFingerprinter)
+        fingerprinter.remember(request, fingerprint)
 
     def seed(self, keys: Iterable[bytes]) -> None:
         """Add the keys of URLs visited by earlier runs of the job (from the frontier database)."""

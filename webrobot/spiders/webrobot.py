@@ -21,6 +21,7 @@ from webrobot.config import (
     parse_start_urls_argument,
 )
 from webrobot.items import PageItem
+from webrobot.linkrequests import link_requests
 from webrobot.middlewares.metarobots import page_rules
 from webrobot.page import summarise_html
 from webrobot.scope import SiteScope
@@ -146,13 +147,7 @@ class WebrobotSpider(scrapy.Spider):
         )
         if rules.index:
             yield item
-        for link in rules.links(page.links):
-            try:
-                request = Request(link.url, callback=self.parse)
-            except ValueError:  # a port that is no number: one bad link must not end the page
-                stats.inc_value("webrobot/page/bad_link")
-                continue
-            yield request
+        yield from link_requests(self.crawler, (link.url for link in rules.links(page.links)), self.parse)
 
 
 def _apply_config_settings(config: SiteConfig, settings: BaseSettings) -> None:
