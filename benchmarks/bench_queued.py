@@ -1,6 +1,6 @@
 """Memory of queued requests in webrobot's in-memory frontier, through its scheduler.
 
-    python -m benchmarks.bench_queued [--requests 1000000] [--mode compact|objects|both]
+    python -m benchmarks.bench_queued [--requests 1000000] [--mode compact|objects|bare|all]
 
 Queues ``--requests`` link requests like the spider's (a URL of about 70
 characters, the spider's callback, a ``Referer`` shared by the 100 links of a
@@ -11,7 +11,9 @@ in a fresh process per mode:
 ``compact``
     the scheduler as it is: compact tuples, requests built when leased;
 ``objects``
-    the same scheduler keeping the request objects (what it did before).
+    the same scheduler keeping the request objects (what it did before);
+``bare``
+    Scrapy's own scheduler with its memory queues and ``RFPDupeFilter``.
 
 Prints bytes per queued request (growth of the resident set, or with
 ``--trace`` what ``tracemalloc`` counts: everything the scheduler, its
@@ -57,9 +59,21 @@ def measure(n: int, mode: str, trace: bool) -> dict[str, Any]:
         def parse(self, response: Any) -> Any:
             return None
 
-    crawler = get_crawler(BenchSpider, {"SCHEDULER": "webrobot.scheduler.FrontierScheduler", "LOG_LEVEL": "ERROR"})
-    crawler.spider = spider = crawler._create_spider()
-    scheduler = FrontierScheduler.from_crawler(crawler)
+    scheduler: Any
+    if mode == "bare":  # Scrapy's own scheduler, memory queues, RFPDupeFilter
+        from scrapy.core.scheduler import Scheduler
+
+        # ScrapyPriorityQueue: the downloader-aware default needs a running engine.
+        crawler = get_crawler(BenchSpider, {"LOG_LEVEL": "ERROR", "SCHEDULER_PRIORITY_QUEUE": "scrapy.pqueues.ScrapyPriorityQueue"})
+        crawler.spider = spider = crawler._create_spider()
+        scheduler = Scheduler.from_crawler(crawler)
+    else:
+        settings = {"SCHEDULER": "webrobot.scheduler.FrontierScheduler", "LOG_LEVEL": "ERROR",
+                    "DUPEFILTER_CLASS": "webrobot.dupefilter.SeenUrlFilter",
+                    "REQUEST_FINGERPRINTER_CLASS": "webrobot.fingerprinter.CanonicalRequestFingerprinter"}  # fmt: skip
+        crawler = get_crawler(BenchSpider, settings)
+        crawler.spider = spider = crawler._create_spider()
+        scheduler = FrontierScheduler.from_crawler(crawler)
     scheduler.open(spider)
     if mode == "objects":
 
@@ -106,7 +120,7 @@ def measure(n: int, mode: str, trace: bool) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=1_000_000)
-    parser.add_argument("--mode", choices=("compact", "objects", "both"), default="both")
+    parser.add_argument("--mode", choices=("compact", "objects", "bare", "all"), default="all")
     parser.add_argument("--trace", action="store_true",
                         help="count bytes with tracemalloc (slow) instead of the growth of the RSS")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
@@ -115,7 +129,7 @@ def main(argv: list[str] | None = None) -> None:
         print(RESULT_PREFIX + json.dumps(measure(args.requests, args.mode, args.trace)), flush=True)
         return
     results = []
-    for mode in ("compact", "objects") if args.mode == "both" else (args.mode,):
+    for mode in ("compact", "objects", "bare") if args.mode == "all" else (args.mode,):
         done = subprocess.run(
             [sys.executable, "-m", "benchmarks.bench_queued", "--child", "--mode", mode,
              "--requests", str(args.requests), *(["--trace"] if args.trace else [])],
@@ -126,7 +140,8 @@ def main(argv: list[str] | None = None) -> None:
     print("| queued requests | frontier | bytes per queued request | peak RSS of the process |")
     print("|---|---|---|---|")
     for r in results:
-        label = "compact tuples" if r["mode"] == "compact" else "request objects"
+        label = {"compact": "webrobot (compact tuples)", "objects": "webrobot keeping request objects",
+                 "bare": "bare Scrapy (its scheduler, RFPDupeFilter)"}[r["mode"]]  # fmt: skip
         print(f"| {r['requests']:,} | {label} | {r['bytes_per_request']:.0f} | {r['peak_rss_bytes'] / 2**20:.0f} MiB |")
     print(RESULT_PREFIX + json.dumps(results), flush=True)
 

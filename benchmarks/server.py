@@ -7,7 +7,8 @@ serves until SIGTERM, SIGINT or end of its standard input. ``GET /stats`` on the
 control URL answers with the requests seen per site and the server's own CPU
 seconds, so a harness can check that the server was not the bottleneck.
 
-Several sites get distinct loopback addresses (127.0.1.1, 127.0.1.2, ...), so
+Several sites get distinct loopback addresses (127.0.1.1, 127.0.1.2, ...,
+127.0.2.1, ...), so
 bare Scrapy (whose download slots are host names) and webrobot (sites are
 scheme + host + port) both see one site per address; where extra loopback
 addresses cannot be bound, sites fall back to distinct ports on 127.0.0.1.
@@ -164,7 +165,8 @@ def site_hosts(count: int) -> list[str]:
     """One loopback address per site when there are several (see module doc)."""
     if count == 1:
         return ["127.0.0.1"]
-    hosts = [f"127.0.1.{n + 1}" for n in range(count)]
+    # 254 addresses per /24 (127.0.1.1-254, 127.0.2.1-254, ...): 4,096 sites fit easily.
+    hosts = [f"127.0.{1 + n // 254}.{1 + n % 254}" for n in range(count)]
     try:
         _bind(hosts[-1]).close()
     except OSError:

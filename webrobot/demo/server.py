@@ -122,8 +122,10 @@ class SiteServer:
             protocol_version = "HTTP/1.1"
             server_version = "webrobot-demo"
             # Small replies must not wait for the client's delayed ACK (Nagle):
-            # TCP_NODELAY on every connection, and one write per reply below.
+            # TCP_NODELAY on every connection, and one write per reply: the head
+            # and body gather in a write buffer, sent by the flush below.
             disable_nagle_algorithm = True
+            wbufsize = 256 * 1024
 
             def do_GET(self) -> None:
                 self._answer(head=False)
@@ -150,12 +152,9 @@ class SiteServer:
                     for name, value in reply.headers.items():
                         self.send_header(name, value)
                     self.send_header("Content-Length", str(len(body)))
-                    # Headers and body leave in one write (end_headers would
-                    # send the head on its own and the body after it).
-                    self._headers_buffer.append(b"\r\n")
+                    self.end_headers()
                     if not head:
-                        self._headers_buffer.append(body)
-                    self.flush_headers()
+                        self.wfile.write(body)
                     self.wfile.flush()
                 except (BrokenPipeError, ConnectionResetError):
                     pass
