@@ -125,7 +125,6 @@ class ContentDupes:
         store = store_from_settings(settings, "WEBROBOT_CONTENT_STORE", values=True)
         self.index = FirstSeenIndex(store)
         self.checkpoint = StoreCheckpoint(crawler, CONTENT_STORE_FILE, "content fingerprints")
-        self.journal = JobJournal.of(crawler)
         durable = durable_frontier(settings)
         if durable:
             self.checkpoint.path = None  # the frontier database keeps them, with each page's ack
@@ -161,6 +160,11 @@ class ContentDupes:
         self._closed = False
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
+
+    @property
+    def journal(self) -> JobJournal:
+        """Where a page's fingerprints go with its acknowledgement (inactive without the crash-safe frontier)."""
+        return JobJournal.of(self.crawler)
 
     # -- fingerprints and verdicts ---------------------------------------------
     def fingerprint(self, response: Response, item: Any = None) -> str:
