@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import statistics
 import sys
 import time
@@ -24,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.micro import RESULT_PREFIX
+from benchmarks.micro import QUICK_ENV, RESULT_PREFIX
 
 ORIGIN = "http://links.test"
 _runs = iter(range(1 << 30))
@@ -88,7 +89,8 @@ def bare_cost(n: int) -> float:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", default="100,100000")
+    quick = bool(os.environ.get(QUICK_ENV))  # benchmarks.run --quick: the same code, briefly
+    parser.add_argument("--sizes", default="100,2000" if quick else "100,100000")
     parser.add_argument("--reps", type=int, default=3)
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]

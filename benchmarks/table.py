@@ -148,7 +148,8 @@ def main(argv: list[str] | None = None) -> int:
     info = machine()
     emit("webrobot benchmark table: " + ", ".join(f"{k} {v}" for k, v in info.items()))
     measures = crawl_rows(args, args.out, emit)
-    queued = module_result("benchmarks.bench_queued", ["--requests", str(args.requests)], emit, args.timeout)
+    queued_result = module_result("benchmarks.bench_queued", ["--requests", str(args.requests)], emit, args.timeout)
+    queued = queued_result["results"] if queued_result else None
     links = module_result("benchmarks.bench_link_page", ["--sizes", args.link_sizes], emit, args.timeout)
     table = markdown(info, args, measures, queued, links)
     emit("\n## Results\n\n" + table)
