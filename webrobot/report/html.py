@@ -353,7 +353,7 @@ def render_html(report: Mapping[str, Any]) -> str:
 <section class="card"><h2>Sites</h2>
 <table id="sites"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>{notes_html}
 </section>
-{failed_html}{frontier_html(report)}
-<section class="charts">{charts}</section>
+{frontier_html(report)}
+{failed_html}<section class="charts">{charts}</section>
 </main><script>{SORT_JS}</script></body></html>
 """
