@@ -34,8 +34,18 @@ DEFAULT_REQUEST_HEADERS = {
     "Accept-Language": "en",
 }
 
-# --- Breadth-first order --------------------------------------------------
+# --- Breadth-first order, and the frontier ----------------------------------
 DEPTH_PRIORITY = 1
+#: One frontier, in memory or (with JOBDIR) crash-safe in SQLite: see docs/guarantees.md.
+SCHEDULER = "webrobot.scheduler.FrontierScheduler"
+#: "auto" (SQLite with JOBDIR, else memory), "memory" or "sqlite".
+WEBROBOT_FRONTIER = "auto"
+#: SQLite synchronous level: "normal" survives a killed process, "full" also a power cut (slower).
+WEBROBOT_FRONTIER_SYNC = "normal"
+#: Seconds between two checks for finished requests while the engine asks for none.
+WEBROBOT_FRONTIER_COMMIT_INTERVAL = 0.5
+#: On resume, queue again the requests an earlier run of the job gave up on (failed for good).
+WEBROBOT_RETRY_FAILED = False
 SCHEDULER_DISK_QUEUE = "scrapy.squeues.PickleFifoDiskQueue"
 SCHEDULER_MEMORY_QUEUE = "scrapy.squeues.FifoMemoryQueue"
 DEPTH_LIMIT = 0
@@ -73,9 +83,12 @@ DOWNLOADER = "webrobot.downloader.SiteDownloader"
 #: Who reserves each site's next request time (shared by workers in a distributed crawl).
 WEBROBOT_POLITENESS_CLASS = "webrobot.politeness.SitePoliteness"
 WEBROBOT_POLITENESS_SITES = 100_000  # sites remembered in process (LRU; 0: no limit)
-WEBROBOT_POLITENESS_RETRY_AFTER_MAX = 600.0  # cap on a 429/503 page's Retry-After, seconds
-WEBROBOT_POLITENESS_BACKOFF_BASE = 1.0  # interval after the first 429/503, doubling while they last
-WEBROBOT_POLITENESS_BACKOFF_MAX = 60.0
+WEBROBOT_POLITENESS_RETRY_AFTER_MAX = 600.0  # cap on a failing page's Retry-After, seconds
+#: Interval after a site's first failure (429, 5xx, no response), doubling while they last.
+WEBROBOT_POLITENESS_BACKOFF_BASE = 1.0
+WEBROBOT_POLITENESS_BACKOFF_MAX = 60.0  # cap on the backoff interval, seconds (0: none)
+#: Each backoff interval is stretched by a random share of up to this (0.25: up to 25 % longer).
+WEBROBOT_POLITENESS_BACKOFF_JITTER = 0.25
 
 # --- robots.txt (webrobot.middlewares.robots) ------------------------------
 ROBOTSTXT_PARSER = "webrobot.robotsparsers.Rfc9309RobotParser"
@@ -213,6 +226,7 @@ WEBROBOT_REDIS_VISITED_BUCKET_BITS = 14
 WEBROBOT_REDIS_CONTENT_BUCKET_BITS = 14
 ADDONS = {
     "webrobot.distributed.addon.RedisCrawl": 0,
+    "webrobot.scheduler.CrashSafeJob": 10,
 }
 
 # --- Speed and memory (measured with benchmarks/: README "Benchmarks") ------
@@ -299,6 +313,8 @@ DOWNLOADER_MIDDLEWARES = {
     "webrobot.middlewares.report.DownloadErrorTapMiddleware": 990,
     # Next to the downloader: every fetch as it came off the wire (WEBROBOT_WARC_DIR).
     "webrobot.middlewares.archive.WarcArchiveMiddleware": 980,
+    # Next to the engine, before retries: what they did not fix has failed for good.
+    "webrobot.middlewares.failures.PageFailureMiddleware": 2,
 }
 SPIDER_MIDDLEWARES = {
     # Outermost: frees each page's parse tree once its callback's output is consumed.
@@ -319,6 +335,8 @@ SPIDER_MIDDLEWARES = {
 }
 ITEM_PIPELINES = {
     "webrobot.pipelines.DuplicateContentPipeline": 300,
+    # Last: with the crash-safe frontier, no URL gets a second item, in this run or a later one.
+    "webrobot.pipelines.OneItemPerUrlPipeline": 1000,
 }
 EXTENSIONS = {
     "webrobot.middlewares.contenttype.ContentTypeGate": 100,
