@@ -17,7 +17,7 @@ version = release = __version__
 extensions = ["myst_parser"]
 source_suffix = {".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "README.md"]
+exclude_patterns = ["_build", "README.md", "benchmarks-table.md"]  # the table is included by benchmarks.md
 myst_heading_anchors = 3
 
 html_theme = "sphinx_rtd_theme"

@@ -97,3 +97,23 @@ def test_bad_options_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
             run.parse_args(argv)
         assert exc.value.code == 2
     assert "unknown" in capsys.readouterr().err
+
+
+def test_extractor_comparison_scores_against_the_known_main_text() -> None:
+    from benchmarks import extractors
+
+    samples = extractors.corpus(6)
+    assert extractors.score(samples[0].main_text, samples[0].main_text) == (1.0, 1.0)
+    floor = extractors.measure("all visible text", extractors.all_text, samples)
+    chosen = extractors.measure("trafilatura fast", extractors.trafilatura_fast, samples)
+    assert floor["recall"] > 0.95 and floor["precision"] < 0.8  # boilerplate is there to remove
+    assert chosen["f1"] > floor["f1"]
+
+
+def test_search_engine_benchmark_runs_on_a_small_corpus(tmp_path: Path) -> None:
+    from benchmarks import search_engines
+
+    result = search_engines.bench_fts5(200, tmp_path)
+    assert result["pages"] == 200 and result["bytes_per_page"] > 0
+    latency = result["latency"]
+    assert isinstance(latency, dict) and set(latency) == set(search_engines.queries())

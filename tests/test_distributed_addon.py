@@ -6,10 +6,15 @@ from scrapy.settings import Settings
 from webrobot import settings as project_settings
 from webrobot.distributed.addon import REDIS_COMPONENTS, RedisCrawl
 from webrobot.distributed.keys import CrawlKeys, safe_url
+from webrobot.settings_model import SETTINGS
 
 
 def project(**cmdline: str) -> Settings:
+    """The project's settings over the model's defaults (at the add-on's priority, as
+    webrobot.Addon puts them), and ``cmdline``."""
     settings = Settings()
+    for setting in SETTINGS:
+        settings.set(setting.name, setting.default, priority="addon")
     settings.setmodule(project_settings, priority="project")
     settings.setdict(cmdline, priority="cmdline")
     return settings
@@ -29,7 +34,7 @@ def test_without_a_redis_url_nothing_changes() -> None:
     before = project()
     for name in REDIS_COMPONENTS:
         assert settings[name] == before[name]
-    assert settings["SCHEDULER"] == "scrapy.core.scheduler.Scheduler"
+    assert settings["SCHEDULER"] == "webrobot.scheduler.FrontierScheduler"
 
 
 def test_a_redis_url_puts_the_crawl_in_redis() -> None:

@@ -18,11 +18,11 @@ from webrobot import settings as project_settings
 from webrobot.config import parse_site_config
 from webrobot.settings_model import (
     BY_NAME,
+    SCRAPY_IGNORED_EXTENSIONS,
     SETTINGS,
     SettingValueError,
     check,
     defaults,
-    SCRAPY_IGNORED_EXTENSIONS,
     markdown,
     read,
     text_problem,

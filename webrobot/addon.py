@@ -5,7 +5,9 @@ with Scrapy's ``"addon"`` priority (so a project's ``settings.py``, a spider's
 ``custom_settings``, a site config and ``-s`` override any of them), enables the
 components listed there (a component the project already lists keeps the
 project's order, or stays disabled with ``None``), switches the crawl to Redis
-when ``WEBROBOT_REDIS_URL`` is set, and checks every value once.
+when ``WEBROBOT_REDIS_URL`` is set, sends the requests held for robots.txt
+through the crash-safe frontier when there is one (``JOBDIR``), and checks
+every value once.
 
 A value that cannot be used takes the one route of a bad setting
 (:func:`webrobot.startup.setting_error`): the spider is closed when it opens,
@@ -23,6 +25,7 @@ from scrapy.exceptions import CloseSpider
 from scrapy.utils.misc import load_object
 
 from webrobot.distributed.addon import apply_redis_components, redis_enabled
+from webrobot.scheduler import hold_new_requests_in_frontier
 from webrobot.settings_model import BY_NAME, COMPONENTS, SETTINGS, check
 from webrobot.startup import setting_error
 
@@ -51,6 +54,7 @@ class Addon:
             _enable(settings, group, components)
         if redis_enabled(settings):
             apply_redis_components(settings)
+        hold_new_requests_in_frontier(settings)
         for problem in check(settings.get):
             setting_error(self.crawler, problem)
             # Back to the default, so every component builds and the crawl

@@ -16,7 +16,8 @@ time in one place.
   (``WEBROBOT_POLITENESS_CLASS``, :mod:`webrobot.politeness`) reserves the
   start: the slot's delay (``DOWNLOAD_DELAY`` or AutoThrottle), robots.txt
   ``Crawl-delay``/``Request-rate`` (from the ``robots_resolved`` signal), the
-  ``Retry-After`` of 429/503 answers and exponential backoff while they last.
+  ``Retry-After`` of failing answers and exponential backoff while they last
+  (429, 5xx, and downloads that got no response at all).
   Which source held a request back is counted
   (``webrobot/politeness/delay_source/<source>``) and logged at DEBUG when it
   changes for a site.
@@ -38,13 +39,14 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy import signals as scrapy_signals
 from scrapy.core.downloader import Downloader, Slot
+from scrapy.exceptions import IgnoreRequest
 from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.misc import build_from_crawler, load_object
 
 from webrobot import signals
 from webrobot.compat import call_later, schedule_coro, slot_randomness
 from webrobot.config import ConfigError
-from webrobot.politeness import THROTTLE_STATUSES
+from webrobot.politeness import NO_RESPONSE, THROTTLE_STATUSES
 from webrobot.robotspolicy import parse_retry_after
 from webrobot.settings_model import read
 from webrobot.sitekey import site_key_from_parts
@@ -163,12 +165,18 @@ class SiteDownloader(Downloader):
             schedule_coro(self._wait_for_download(slot, request, queue_dfd))
 
     async def _download(self, slot: Slot, request: Request) -> Response:
-        if self._finished is None:
-            return await super()._download(slot, request)
         try:
             return await super()._download(slot, request)
+        except Exception as exc:
+            if not isinstance(exc, IgnoreRequest):  # no answer at all: the site slows down too
+                key = getattr(slot, "key", "") or self.get_slot_key(request)
+                assert self.crawler.stats is not None
+                self.crawler.stats.inc_value("webrobot/politeness/throttled/no_response")
+                self.politeness.note_response(key, NO_RESPONSE, None, monotonic())
+            raise
         finally:
-            self._finished(getattr(slot, "key", "") or self._site(request))
+            if self._finished is not None:
+                self._finished(getattr(slot, "key", "") or self._site(request))
 
     @staticmethod
     def _site(request: Request) -> str:

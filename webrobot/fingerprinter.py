@@ -55,3 +55,12 @@ class CanonicalRequestFingerprinter:
             data = f"{request.method} {self.canonical_url(request)}\n".encode() + (request.body or b"")
             cached = self._cache[request] = hashlib.sha1(data, usedforsecurity=False).digest()
         return cached
+
+    def url_fingerprint(self, url: str) -> bytes:
+        """The fingerprint of ``Request(url)`` (GET, no body, no meta), without building the request."""
+        data = f"GET {self.canonicalizer(url)}\n".encode()
+        return hashlib.sha1(data, usedforsecurity=False).digest()
+
+    def remember(self, request: Request, fingerprint: bytes) -> None:
+        """``request``'s fingerprint, computed already by :meth:`url_fingerprint`."""
+        self._cache[request] = fingerprint

@@ -117,13 +117,26 @@ _IDENTITY = (
        {"Accept": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5", "Accept-Language": "en"},
        "Headers of every request.", scrapy=True),
 )  # fmt: skip
-_section("Breadth-first order")
+_section("Breadth-first order, and the frontier")
 _ORDER = (
     _s("DEPTH_PRIORITY", "int", 1, "Shallow pages first.", scrapy=True),
+    _s("SCHEDULER", "class", "webrobot.scheduler.FrontierScheduler",
+       "One frontier, in memory or (with JOBDIR) crash-safe in SQLite: see the guarantees page.", scrapy=True),
+    _s("WEBROBOT_FRONTIER", "choice", "auto",
+       "Where the frontier lives: auto (SQLite with JOBDIR, else memory), memory or sqlite (needs JOBDIR).",
+       choices=("auto", "memory", "sqlite")),
+    _s("WEBROBOT_FRONTIER_SYNC", "choice", "normal",
+       "SQLite synchronous level of the crash-safe frontier: normal survives a killed process, full also "
+       "a power cut (slower).", choices=("normal", "full")),
+    _s("WEBROBOT_FRONTIER_COMMIT_INTERVAL", "float", 0.5,
+       "Seconds between two checks for finished requests while the engine asks for none (at least 0.05).",
+       minimum=0),
+    _s("WEBROBOT_RETRY_FAILED", "bool", False,
+       "On resume, queue again the requests an earlier run of the job gave up on (failed for good)."),
     _s("SCHEDULER_DISK_QUEUE", "class", "scrapy.squeues.PickleFifoDiskQueue",
-       "FIFO disk queue: breadth first.", scrapy=True),
+       "FIFO disk queue: breadth first (Scrapy's scheduler only).", scrapy=True),
     _s("SCHEDULER_MEMORY_QUEUE", "class", "scrapy.squeues.FifoMemoryQueue",
-       "FIFO memory queue: breadth first.", scrapy=True),
+       "FIFO memory queue: breadth first (Scrapy's scheduler only).", scrapy=True),
     _s("DEPTH_LIMIT", "int", 0, "Links followed from a start URL (0: no limit).", scrapy=True, minimum=0),
     _s("WEBROBOT_PRIORITIES_ENABLED", "bool", True,
        "Order the frontier by a site config's [[priorities]] ranks and sitemap <priority> (breadth-first "
@@ -164,10 +177,15 @@ _POLITENESS = (
        "Who reserves each site's next request time (shared by workers in a distributed crawl)."),
     _s("WEBROBOT_POLITENESS_SITES", "int", 100_000, "Sites remembered in process (LRU; 0: no limit).", minimum=0),
     _s("WEBROBOT_POLITENESS_RETRY_AFTER_MAX", "float", 600.0,
-       "Cap on a 429/503 page's Retry-After, seconds.", minimum=0),
+       "Cap on a failing page's Retry-After, seconds.", minimum=0),
     _s("WEBROBOT_POLITENESS_BACKOFF_BASE", "float", 1.0,
-       "Interval after the first 429/503, seconds, doubling while they last.", minimum=0),
-    _s("WEBROBOT_POLITENESS_BACKOFF_MAX", "float", 60.0, "Cap on that interval, seconds.", minimum=0),
+       "Interval after a site's first failure (429, 5xx, no response), seconds, doubling while they last.",
+       minimum=0),
+    _s("WEBROBOT_POLITENESS_BACKOFF_MAX", "float", 60.0, "Cap on the backoff interval, seconds (0: none).",
+       minimum=0),
+    _s("WEBROBOT_POLITENESS_BACKOFF_JITTER", "float", 0.25,
+       "Each backoff interval is stretched by a random share of up to this (0.25: up to 25 % longer).",
+       minimum=0),
     _s("WEBROBOT_MAX_REQUESTS_PER_SITE_PER_MINUTE", "int", 0,
        "Requests one site may get per minute, on top of DOWNLOAD_DELAY/AutoThrottle (0: no cap).", minimum=0),
 )  # fmt: skip
@@ -344,6 +362,18 @@ _SPEED = (
     _s("STATS_CLASS", "class", "webrobot.stats.StatsCollector",
        "Scrapy's in-memory stats without the deprecation shim on every attribute access.", scrapy=True),
 )  # fmt: skip
+_section("Archive (WARC) and full-text search")
+_ARCHIVE = (
+    _s("WEBROBOT_WARC_DIR", "str", "",
+       "Folder of the WARC/1.1 files of every fetch (empty: no archive; needs webrobot[warc])."),
+    _s("WEBROBOT_WARC_MAX_SIZE", "int", 1_000_000_000,
+       "Bytes a WARC file may reach before the next one starts (0: one file per run).", minimum=0),
+    _s("WEBROBOT_WARC_PREFIX", "str", "%(spider)s", "WARC file name prefix (%(spider)s: the spider name)."),
+    _s("WEBROBOT_INDEX_ENABLED", "bool", True,
+       "Keep a full-text index of the crawled pages (needs webrobot[search]; off with one line without it)."),
+    _s("WEBROBOT_INDEX", "str", "",
+       "The index file (empty: next to the first local items feed, else ./webrobot-index.sqlite)."),
+)  # fmt: skip
 _section("Output and reports")
 _OUTPUT = (
     _s("WEBROBOT_STATS_FILE", "str", "", "Write the final stats as JSON to this path (empty: don't)."),
@@ -375,7 +405,7 @@ _OUTPUT = (
 
 SETTINGS: tuple[Setting, ...] = (
     _IDENTITY + _ORDER + _POLITENESS + _ROBOTS + _DUPES + _SCOPE + _TRAPS + _HOSTILE + _META + _RENDER + _SITEMAPS
-    + _REDIS + _SPEED + _OUTPUT
+    + _REDIS + _SPEED + _ARCHIVE + _OUTPUT
 )
 BY_NAME: dict[str, Setting] = {s.name: s for s in SETTINGS}
 
@@ -418,6 +448,10 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
         # The crawl report's taps: first (left the scheduler) and last (download errors).
         "webrobot.middlewares.report.FrontierTapMiddleware": 1,
         "webrobot.middlewares.report.DownloadErrorTapMiddleware": 990,
+        # Next to the downloader: every fetch as it came off the wire (WEBROBOT_WARC_DIR).
+        "webrobot.middlewares.archive.WarcArchiveMiddleware": 980,
+        # Next to the engine, before retries: what they did not fix has failed for good.
+        "webrobot.middlewares.failures.PageFailureMiddleware": 2,
     },
     "SPIDER_MIDDLEWARES": {
         # Outermost: frees each page's parse tree once its callback's output is consumed.
@@ -439,6 +473,8 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
     },
     "ITEM_PIPELINES": {
         "webrobot.pipelines.DuplicateContentPipeline": 300,
+        # Last: with the crash-safe frontier, no URL gets a second item, in this run or a later one.
+        "webrobot.pipelines.OneItemPerUrlPipeline": 1000,
     },
     "EXTENSIONS": {
         # Stops downloads whose headers say they are not pages (or too big).
@@ -448,6 +484,8 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
         "webrobot.extensions.report.CrawlReport": 850,
         "webrobot.extensions.sitemaps.RobotsSitemaps": 600,
         "webrobot.extensions.identity.IdentityCheck": 100,
+        # The full-text index of the crawled pages (WEBROBOT_INDEX_ENABLED).
+        "webrobot.extensions.searchindex.FullTextIndex": 800,
     },
 }
 

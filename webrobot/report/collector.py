@@ -193,6 +193,10 @@ class ReportCollector:
         if request.meta.pop(FRONTIER_KEY, False):
             self.tally.dequeued(site_key(request.url))
 
+    def page_failed(self, url: str, reason: str) -> None:
+        """A page request failed for good (:mod:`webrobot.middlewares.failures`)."""
+        self.tally.page_failed(site_key(url), url, reason)
+
     def ignored(self, request: Request, exception: IgnoreRequest) -> None:
         """An IgnoreRequest came out of the downloader middlewares."""
         if request in self._refused or _is_robots(request):

@@ -138,6 +138,10 @@ class Timeline:
         }
 
 
+#: Pages that failed for good listed by URL in the report (all are counted).
+MAX_FAILED_LISTED = 1000
+
+
 class CrawlTally:
     """Every per-site event of a crawl. ``now`` arguments are seconds since the
     crawl started (a monotonic clock), ``wall`` ones epoch seconds."""
@@ -146,6 +150,8 @@ class CrawlTally:
         self.sites: dict[str, SiteTally] = {}
         self.timeline = timeline or Timeline()
         self.flag_signals_seen: set[str] = set()
+        self.failed_pages: list[dict[str, str]] = []  # the first MAX_FAILED_LISTED
+        self.failed_total = 0
 
     def site(self, key: str) -> SiteTally:
         tally = self.sites.get(key)
@@ -271,6 +277,11 @@ class CrawlTally:
     def page_flagged(self, site: str, flag: str) -> None:
         self.flag_signals_seen.add(flag)
         self.site(site).flags_signalled[flag] += 1
+
+    def page_failed(self, site: str, url: str, reason: str) -> None:
+        self.failed_total += 1
+        if len(self.failed_pages) < MAX_FAILED_LISTED:
+            self.failed_pages.append({"url": url, "site": site, "reason": reason})
 
     def spider_error(self, site: str, error: str) -> None:
         self.site(site).errors[f"spider {error}"] += 1
@@ -539,6 +550,8 @@ def build_report(
         },
         "totals": totals(sites),
         "sites": sites,
+        "failed": crawl.failed_pages,
+        "failed_total": crawl.failed_total,
         "timeline": crawl.timeline.as_dict(),
     }
 

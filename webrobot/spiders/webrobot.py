@@ -31,6 +31,7 @@ from webrobot.contenttypes import (
 )
 from webrobot.extensions.identity import apply_identity
 from webrobot.items import PageItem
+from webrobot.linkrequests import link_requests
 from webrobot.middlewares.metarobots import page_rules
 from webrobot.middlewares.render import configure_rendering
 from webrobot.page import (
@@ -195,13 +196,9 @@ class WebrobotSpider(scrapy.Spider):
             body=response.text if rules.store_body else None,
         )
         yield item  # a noindex page's item is dropped by MetaRobotsSpiderMiddleware
-        for link in rules.links(page.links):  # a nofollow page's: dropped likewise
-            try:
-                request = Request(link.url, callback=self.parse)
-            except ValueError:  # a port that is no number: one bad link must not end the page
-                stats.inc_value("webrobot/page/bad_link")
-                continue
-            yield request
+        # A nofollow page's requests are dropped likewise; links already visited or
+        # queued never become requests.
+        yield from link_requests(self.crawler, (link.url for link in rules.links(page.links)), self.parse)
 
     def _file_item(self, response: Response, content_type: str) -> PageItem:
         """An item for a file that is not a page (``WEBROBOT_NON_HTML_ITEMS``): no title, no links."""
