@@ -21,6 +21,8 @@ from webrobot.report.model import (
     summarise_robots,
     trap_refusals,
 )
+from webrobot.scope import DENY_PATTERN, NOT_ALLOWED, OFFSITE
+from webrobot.traps import BUDGET, REPEATED_SEGMENT, TOO_LONG, TOO_MANY_SEGMENTS
 
 A = "http://a.example:80"
 B = "http://b.example:8080"
@@ -217,6 +219,17 @@ def test_trap_refusals_leave_out_scope_and_robots_reasons() -> None:
     refused = {"offsite": 9, "deny_pattern": 1, "robots_txt": 4, "robots_disallowed": 2,
                "too_long": 2, "calendar": 1}  # fmt: skip
     assert trap_refusals(refused) == 3
+
+
+def test_a_budget_stop_is_not_a_trap() -> None:
+    """The reasons left out are the ones the components refuse with: a site that
+    spent its page budget is healthy, whatever the threshold."""
+    refused = {BUDGET: 500, OFFSITE: 40, DENY_PATTERN: 3, NOT_ALLOWED: 2, "robots_txt": 7,
+               "robots_unreachable": 1}  # fmt: skip
+    assert trap_refusals(refused) == 0
+    limits = HealthThresholds(max_trap_refusals=100)
+    assert check_health({A: _site_row(requested=10, refused=refused)}, limits) == []
+    assert trap_refusals({TOO_LONG: 1, REPEATED_SEGMENT: 1, TOO_MANY_SEGMENTS: 1}) == 3
 
 
 def test_report_document_has_totals_and_health() -> None:

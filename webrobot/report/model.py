@@ -16,13 +16,19 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from webrobot.scope import DENY_PATTERN, NOT_ALLOWED, OFFSITE
+from webrobot.traps import BUDGET
+
 #: robots_resolved outcome meaning the robot gave up on a site's robots.txt
 ROBOTS_UNREACHABLE = "unreachable"
 #: page flags counted per site (webrobot.signals.page_flagged, or inferred)
 PAGE_FLAGS = ("duplicate", "noindex", "nofollow")
-#: refusal reasons that are not trap defences (for the trap health check);
+#: reason of an IgnoreRequest that no component counted as a refusal
+IGNORED = "ignored"
+#: refusal reasons that are not trap defences (for the trap health check): the
+#: crawl's scope and page budget, named by the modules that refuse with them;
 #: any reason starting with "robots" is not one either
-NON_TRAP_REASONS = frozenset({"offsite", "deny_pattern", "not_allowed", "max_pages", "ignored"})
+NON_TRAP_REASONS = frozenset({OFFSITE, DENY_PATTERN, NOT_ALLOWED, BUDGET, IGNORED})
 #: site states shown in the progress line, in display order
 SITE_STATES = ("active", "waiting_robots", "deferred", "exhausted")
 
@@ -399,7 +405,7 @@ def is_robots_fetch(url_path: str, meta: Mapping[str, Any]) -> bool:
 
 def ignored_reason(message: str) -> str:
     """Refusal reason of an IgnoreRequest that did not go through the Refuser."""
-    return "robots_txt" if "robots.txt" in message else "ignored"
+    return "robots_txt" if "robots.txt" in message else IGNORED
 
 
 # -- the report ----------------------------------------------------------------
