@@ -44,14 +44,13 @@ from scrapy.core.downloader import (
     _slot_jitter,  # type: ignore[attr-defined]
     call_later,  # type: ignore[attr-defined]
 )
-from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.misc import build_from_crawler, load_object
 
 from webrobot import signals
 from webrobot.politeness import THROTTLE_STATUSES
 from webrobot.config import ConfigError
 from webrobot.robotspolicy import parse_retry_after
-from webrobot.sitekey import site_key_from_parts
+from webrobot.sitekey import request_site
 from webrobot.startup import non_negative_setting, setting_error
 
 if TYPE_CHECKING:
@@ -99,7 +98,7 @@ class SiteDownloader(Downloader):
         crawler.signals.connect(self._robots_resolved, signal=signals.robots_resolved)
 
     def get_slot_key(self, request: Request) -> str:
-        return site_key_from_parts(urlparse_cached(request))
+        return request_site(request)
 
     def _get_slot(self, request: Request, spider: Spider | None = None) -> tuple[str, Slot]:
         key = self.get_slot_key(request)
