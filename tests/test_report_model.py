@@ -15,10 +15,8 @@ from webrobot.report.model import (
     build_report,
     check_health,
     ignored_reason,
-    is_robots_fetch,
     progress_line,
     report_location,
-    summarise_robots,
     trap_refusals,
 )
 from webrobot.scope import DENY_PATTERN, NOT_ALLOWED, OFFSITE
@@ -166,24 +164,7 @@ def test_progress_line() -> None:
     assert quiet.endswith("| refused: none") and "(0/min)" in quiet
 
 
-def test_summarise_robots() -> None:
-    text = (
-        "# comment\nUser-agent: a\nUser-agent: b\nDisallow: /x\nAllow: /x/y\n\n"
-        "User-agent: *\nDisallow: /private/ # why\nCrawl-delay: 2.5\nCrawl-delay: nonsense\n"
-        "Sitemap: http://a/s.xml\n"
-    )
-    assert summarise_robots(text) == (
-        "2 groups, 2 Disallow, 1 Allow, 1 Sitemap, Crawl-delay 2.5", 2.5
-    )
-    assert summarise_robots("\x00\xff garbage") == ("0 groups, 0 Disallow, 0 Allow", None)
-
-
-def test_robots_fetches_are_told_apart_from_pages() -> None:
-    assert is_robots_fetch("/robots.txt", {"dont_obey_robotstxt": True})
-    assert is_robots_fetch("/robots/current.txt", {
-        "dont_obey_robotstxt": True, "redirect_urls": ["http://a/robots.txt"]})  # fmt: skip
-    assert not is_robots_fetch("/robots.txt", {}), "a page that happens to be called robots.txt"
-    assert not is_robots_fetch("/page", {"dont_obey_robotstxt": True}), "a user opt-out"
+def test_ignored_requests_get_a_reason() -> None:
     assert ignored_reason("Forbidden by robots.txt") == "robots_txt"
     assert ignored_reason("Ignored request not in cache") == "ignored"
 

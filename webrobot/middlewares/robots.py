@@ -104,7 +104,7 @@ from webrobot.robotsparsers import (
     truncate_body,
 )
 from webrobot.robotspolicy import RobotsDecision
-from webrobot.sitekey import robots_url, site_key
+from webrobot.sitekey import request_site, robots_url
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -249,10 +249,11 @@ class RobotsMiddleware:
         return urlparse_cached(request).scheme in ("http", "https")
 
     def _request_scheduled(self, request: Request) -> None:
-        if self._closed or not self._applies(request):
+        if self._closed or request.meta.get("dont_obey_robotstxt"):
             return
-        site = site_key(request.url)
-        pending = self.pending.get(site)
+        # Only a site being decided holds requests: most requests need no site key here.
+        site = request_site(request) if self.pending else ""
+        pending = self.pending.get(site) if site else None
         hold = self.hold_new or request.meta.get("_robots_requeued", False)
         if pending is not None and hold and self._usable(site) is None:
             pending.held.append(request)
@@ -271,7 +272,7 @@ class RobotsMiddleware:
         via_scheduler = meta.pop("_robots_via_scheduler", False)
         if not self._applies(request):
             return None
-        site = site_key(request.url)
+        site = request_site(request)
         decision = self._usable(site)
         if decision is None:
             if self._closed:
@@ -350,7 +351,7 @@ class RobotsMiddleware:
             if self._closed or self.pending.get(pending.site) is not pending:
                 pending.fetching = False
                 return
-        result = await self._download(pending.robots_url)
+        result = await self._download(pending.robots_url, pending.site)
         self._settle(pending, result)
 
     async def _claim_or_wait(self, pending: _Pending, shared: SharedRobotsCache) -> RobotsDecision | None:
@@ -406,7 +407,7 @@ class RobotsMiddleware:
                 url=pending.robots_url, summary="nothing allowed", reason="internal error",
             ))  # fmt: skip
 
-    async def _download(self, url: str) -> _Fetch:
+    async def _download(self, url: str, site: str) -> _Fetch:
         seen = {url}
         hops = 0
         while True:
@@ -418,7 +419,7 @@ class RobotsMiddleware:
                     "allow_offsite": True,
                     "dont_redirect": True,
                     "dont_retry": True,
-                    "_robots_fetch": True,
+                    signals.ROBOTS_FETCH_META: site,  # whose robots.txt, for the crawl report
                 },
             )
             self.stats.inc_value("robotstxt/request_count")
@@ -460,7 +461,7 @@ class RobotsMiddleware:
             url = target
 
     def _bytes_received(self, data: bytes, request: Request) -> None:
-        if not request.meta.get("_robots_fetch") or self.parse_limit <= 0:
+        if not request.meta.get(signals.ROBOTS_FETCH_META) or self.parse_limit <= 0:
             return
         received = request.meta.get("_robots_bytes", 0) + len(data)
         request.meta["_robots_bytes"] = received
@@ -695,6 +696,7 @@ class RobotsMiddleware:
             seconds=delay,
             attempt=deferral.attempts,
             reason=reason,
+            status=result.status,
         )
         self._retry_in(pending, delay)
 

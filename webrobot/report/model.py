@@ -345,62 +345,10 @@ def progress_line(
     )
 
 
-# -- robots.txt at a glance ---------------------------------------------------
-_DIRECTIVE = re.compile(r"^\s*([A-Za-z-]+)\s*:\s*(.*?)\s*(?:#.*)?$")
-
-
-def summarise_robots(text: str) -> tuple[str, float | None]:
-    """A one-line summary of a robots.txt (groups and rules counted) and the
-    largest Crawl-delay in it; the robots.txt middleware decides what applies."""
-    counts: Counter[str] = Counter()
-    delays: list[float] = []
-    in_agents = False
-    for line in text.splitlines():
-        match = _DIRECTIVE.match(line)
-        if not match:
-            continue
-        name, value = match.group(1).lower(), match.group(2)
-        if name == "user-agent":
-            if not in_agents:
-                counts["group"] += 1
-            in_agents = True
-            continue
-        in_agents = False
-        if name in ("allow", "disallow", "sitemap"):
-            counts[name] += 1
-        elif name == "crawl-delay":
-            try:
-                delays.append(float(value))
-            except ValueError:
-                pass
-    parts = [
-        _plural(counts["group"], "group"),
-        f"{counts['disallow']} Disallow",
-        f"{counts['allow']} Allow",
-    ]
-    if counts["sitemap"]:
-        parts.append(_plural(counts["sitemap"], "Sitemap"))
-    delay = max(delays) if delays else None
-    if delay is not None:
-        parts.append(f"Crawl-delay {delay:g}")
-    return ", ".join(parts), delay
-
-
 def _plural(n: int, word: str) -> str:
     if n == 1:
         return f"{n} {word}"
     return f"{n} {word}es" if word.endswith("ch") else f"{n} {word}s"
-
-
-def is_robots_fetch(url_path: str, meta: Mapping[str, Any]) -> bool:
-    """A robots.txt download (Scrapy's middleware and webrobot's mark them with
-    ``dont_obey_robotstxt``; a redirect keeps the meta but not the path)."""
-    if not meta.get("dont_obey_robotstxt"):
-        return False
-    if url_path == "/robots.txt":
-        return True
-    first = (meta.get("redirect_urls") or [""])[0]
-    return isinstance(first, str) and first.split("?", 1)[0].endswith("/robots.txt")
 
 
 def ignored_reason(message: str) -> str:
