@@ -104,7 +104,7 @@ from webrobot.robotsparsers import (
     truncate_body,
 )
 from webrobot.robotspolicy import RobotsDecision
-from webrobot.sitekey import request_site, robots_url
+from webrobot.sitekey import request_site, robots_url, site_key
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -351,7 +351,7 @@ class RobotsMiddleware:
             if self._closed or self.pending.get(pending.site) is not pending:
                 pending.fetching = False
                 return
-        result = await self._download(pending.robots_url, pending.site)
+        result = await self._download(pending.robots_url)
         self._settle(pending, result)
 
     async def _claim_or_wait(self, pending: _Pending, shared: SharedRobotsCache) -> RobotsDecision | None:
@@ -407,7 +407,8 @@ class RobotsMiddleware:
                 url=pending.robots_url, summary="nothing allowed", reason="internal error",
             ))  # fmt: skip
 
-    async def _download(self, url: str, site: str) -> _Fetch:
+    async def _download(self, url: str) -> _Fetch:
+        site = site_key(url)  # the site whose robots.txt this is, whatever the redirects
         seen = {url}
         hops = 0
         while True:
