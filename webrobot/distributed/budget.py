@@ -18,6 +18,7 @@ import redis
 
 from webrobot.budget import PageBudget
 from webrobot.distributed.dupefilter import crawl_spider_name
+from webrobot.distributed.errors import RedisErrorLog
 from webrobot.distributed.keys import CrawlKeys, redis_from_settings
 
 if TYPE_CHECKING:
@@ -42,7 +43,9 @@ class RedisPageBudget(PageBudget):
         self.key = key
         self.stats = stats
         self._spend = server.register_script(_SPEND)
-        self._warned = False
+        self._errors = RedisErrorLog(
+            logger, "Redis error in the shared page budget (the page is let through): %s", stats
+        )
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, limit: int) -> Self:
@@ -55,12 +58,7 @@ class RedisPageBudget(PageBudget):
         try:
             return bool(self._spend(keys=[self.key], args=[site, self.limit]))
         except redis.RedisError as exc:
-            inc = getattr(self.stats, "inc_value", None)
-            if inc is not None:
-                inc("webrobot/redis/error_count")
-            log = logger.debug if self._warned else logger.warning
-            self._warned = True
-            log("Redis error in the shared page budget (the page is let through): %s", exc)
+            self._errors(exc)
             return True
 
     def left(self, site: str) -> int | None:

@@ -35,6 +35,7 @@ from scrapy import signals
 from webrobot.contentdupes import ContentDupes, Verdict, fingerprint_mode
 from webrobot.distributed.digests import RedisDigestSet
 from webrobot.distributed.dupefilter import crawl_spider_name
+from webrobot.distributed.errors import RedisErrorLog
 from webrobot.distributed.keys import CrawlKeys, redis_from_settings
 from webrobot.fingerprints import fingerprint_key
 from webrobot.seenstore import Seen
@@ -126,7 +127,9 @@ class RedisContentDupes(ContentDupes):
         self._verdicts: dict[int, tuple[Any, Verdict]] = {}
         self._announced = False
         self._closed = False
-        self._warned = False
+        self._errors = RedisErrorLog(
+            logger, "Redis error in the shared content index (the page counts as new): %s", crawler.stats
+        )
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
     def _first_to_follow(self, fingerprint: str, url: str) -> bool:
@@ -143,8 +146,4 @@ class RedisContentDupes(ContentDupes):
         self.server.close()
 
     def _redis_error(self, exc: Exception) -> None:
-        if self.crawler.stats is not None:
-            self.crawler.stats.inc_value("webrobot/redis/error_count")
-        log = logger.debug if self._warned else logger.warning
-        self._warned = True
-        log("Redis error in the shared content index (the page counts as new): %s", exc)
+        self._errors(exc)

@@ -43,6 +43,7 @@ import redis
 from scrapy import signals
 from scrapy.utils.asyncio import create_looping_call
 
+from webrobot.distributed.errors import RedisErrorLog
 from webrobot.distributed.frontier import new_worker_id
 from webrobot.distributed.keys import redis_from_settings
 from webrobot.politeness import DEFAULT_MAX_SITES, THROTTLE_STATUSES, SitePoliteness
@@ -160,6 +161,10 @@ class SharedPoliteness:
         self.max_sites = max_sites
         self.worker_id = worker_id or new_worker_id()
         self.stats = stats
+        self._errors = RedisErrorLog(
+            logger, "Redis error in the shared politeness (%s): this worker keeps its own per-site "
+            "delays from now on, other workers' requests are no longer counted", stats,
+        )  # fmt: skip
         self._robots: OrderedDict[str, tuple[float, str]] = OrderedDict()
         self._in_flight: Counter[str] = Counter()
         self._reserve = server.register_script(_RESERVE)
@@ -275,13 +280,8 @@ class SharedPoliteness:
         self.server.close()
 
     def _redis_error(self, exc: Exception) -> SitePoliteness:
-        if self.stats is not None:
-            self.stats.inc_value("webrobot/redis/error_count")
+        self._errors(exc)
         if self._fallback is None:
-            logger.warning(
-                "Redis error in the shared politeness (%s): this worker keeps its own per-site "
-                "delays from now on, other workers' requests are no longer counted", exc,
-            )  # fmt: skip
             self._fallback = SitePoliteness(
                 retry_after_max=self.retry_after_max, backoff_base=self.backoff_base,
                 backoff_max=self.backoff_max, max_sites=self.max_sites,

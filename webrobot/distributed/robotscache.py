@@ -44,6 +44,7 @@ from scrapy import signals
 from scrapy.utils.asyncio import create_looping_call
 
 from webrobot.distributed.dupefilter import crawl_spider_name
+from webrobot.distributed.errors import RedisErrorLog
 from webrobot.distributed.frontier import new_worker_id
 from webrobot.distributed.keys import CrawlKeys, redis_from_settings
 from webrobot.robotscache import DEFAULT_MAX_SITES
@@ -133,7 +134,10 @@ class RedisRobotsCache:
         self._renew_claim = self.server.register_script(_RENEW)
         self._release = self.server.register_script(_RELEASE)
         self._loop: Any = None
-        self._warned = False
+        self._errors = RedisErrorLog(
+            logger, "Redis error in the shared robots.txt cache (this worker decides alone meanwhile): %s",
+            crawler.stats,
+        )  # fmt: skip
         crawler.signals.connect(self._spider_closed, signal=signals.spider_closed)
 
     @classmethod
@@ -244,8 +248,4 @@ class RedisRobotsCache:
         self.server.close()
 
     def _redis_error(self, exc: Exception) -> None:
-        if self.crawler.stats is not None:
-            self.crawler.stats.inc_value("webrobot/redis/error_count")
-        log = logger.debug if self._warned else logger.warning
-        self._warned = True
-        log("Redis error in the shared robots.txt cache (this worker decides alone meanwhile): %s", exc)
+        self._errors(exc)

@@ -70,6 +70,7 @@ from scrapy_redis.scheduler import Scheduler
 
 from webrobot import signals as webrobot_signals
 from webrobot.distributed.dupefilter import crawl_spider_name
+from webrobot.distributed.errors import RedisErrorLog
 from webrobot.distributed.frontier import (
     SERIALIZE_ERRORS,
     LeasedFrontier,
@@ -126,6 +127,7 @@ class RedisLeaseScheduler(Scheduler):
         self._next_renewal = 0.0
         self._done_since: float | None = None
         self._warned: set[str] = set()
+        self._errors = RedisErrorLog(logger, "Redis error (counted in webrobot/redis/error_count): %s", self.stats)
         self._loop: Any = None
         if not hasattr(self.df, "visited_slot"):
             logger.warning(
@@ -423,8 +425,7 @@ class RedisLeaseScheduler(Scheduler):
             return "an undecodable request"
 
     def _redis_error(self, exc: Exception) -> None:
-        self._inc("error_count")
-        self._warn_once("redis", "Redis error (counted in webrobot/redis/error_count): %s", exc)
+        self._errors(exc)
 
     def _warn_once(self, key: str, msg: str, *args: Any) -> None:
         level = logging.DEBUG if key in self._warned else logging.WARNING
