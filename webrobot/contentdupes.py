@@ -41,13 +41,13 @@ from scrapy.http import TextResponse
 from scrapy.utils.misc import load_object
 
 from webrobot.checkpoint import StoreCheckpoint
-from webrobot.dupefilter import BloomWatch, record_store_stats, store_from_settings
-from webrobot.fingerprints import (
+from webrobot.contentfingerprints import (
     FINGERPRINT_MODES,
     body_fingerprint,
     fingerprint_key,
     text_fingerprint,
 )
+from webrobot.dupefilter import BloomWatch, record_store_stats, store_from_settings
 from webrobot.seenstore import BloomStore, ExactStore, FirstSeenIndex, Seen
 
 if TYPE_CHECKING:
