@@ -306,3 +306,22 @@ def test_a_robots_txt_redirected_to_another_site_and_a_budget_stop(
     assert row["refused"]["budget"] > 2
     assert policies.origin not in report["sites"], "it served a robots.txt, not a page"
     assert report["health"]["ok"] is True, report["health"]["flags"]
+
+
+def test_page_flags_are_what_the_components_decided(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
+    """noindex pages yield no item and duplicates are dropped: the report counts
+    what the meta-robots rules and the duplicate filter said, page by page."""
+    site = make_site("flags")
+    site.html("/", page("home", "/noindex.html", "/nofollow.html", "/a.html", "/b.html"))
+    site.html("/noindex.html", '<meta name="robots" content="noindex"><title>hidden</title>')
+    site.html("/nofollow.html", '<meta name="robots" content="nofollow">' + page("shut", "/unseen.html"))
+    site.html("/a.html", page("same body"))
+    site.html("/b.html", page("same body"))
+    result = run_crawl(tmp_path, args={"start_urls": site.url("/")})
+    assert result.returncode == 0, result.stderr
+    assert "/unseen.html" not in site.targets()
+    row = json.loads((tmp_path / "items.report.json").read_text("utf-8"))["sites"][site.origin]
+    assert (row["noindex"], row["nofollow"], row["duplicates"]) == (1, 1, 1)
+    assert row["items"] == len(result.items) == 3  # /, /nofollow.html, one of /a.html /b.html

@@ -40,8 +40,8 @@ robots_resolved = object()
 site_deferred = object()
 
 #: A downloaded page was kept out of the results, or its links were not followed.
-#: kwargs: request (scrapy.Request), site (site key), flag (str: "noindex",
-#: "nofollow" or "duplicate")
+#: kwargs: request (scrapy.Request; None for an item judged in a pipeline), site
+#: (site key), flag (str: "noindex", "nofollow" or "duplicate")
 page_flagged = object()
 
 #: A request scheduled in this worker went to a frontier shared with other
