@@ -94,7 +94,8 @@ class SiteDownloader(Downloader):
             setting_error(crawler, exc)  # the crawl stops at start with this error
             per_minute = 0
         self.min_interval = 60.0 / per_minute if per_minute else 0.0
-        crawler.signals.connect(self._response_downloaded, signal=scrapy_signals.response_downloaded)
+        # A strong reference: called for every response, without resolving a weak one first.
+        crawler.signals.connect(self._response_downloaded, signal=scrapy_signals.response_downloaded, weak=False)
         crawler.signals.connect(self._robots_resolved, signal=signals.robots_resolved)
 
     def get_slot_key(self, request: Request) -> str:

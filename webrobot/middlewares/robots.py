@@ -233,10 +233,11 @@ class RobotsMiddleware:
         jobdir = job_dir(settings)
         self.held_path: Path | None = Path(jobdir, HELD_FILE) if jobdir else None
         crawler.signals.connect(self._spider_opened, signal=scrapy_signals.spider_opened)
-        crawler.signals.connect(self._request_scheduled, signal=scrapy_signals.request_scheduled)
+        # Strong references: these run for every request and every chunk received.
+        crawler.signals.connect(self._request_scheduled, signal=scrapy_signals.request_scheduled, weak=False)
         crawler.signals.connect(self._spider_idle, signal=scrapy_signals.spider_idle)
         crawler.signals.connect(self._spider_closed, signal=scrapy_signals.spider_closed)
-        crawler.signals.connect(self._bytes_received, signal=scrapy_signals.bytes_received)
+        crawler.signals.connect(self._bytes_received, signal=scrapy_signals.bytes_received, weak=False)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:

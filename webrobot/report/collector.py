@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import logging
 import time
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 from weakref import WeakKeyDictionary, WeakSet
 
@@ -93,7 +94,9 @@ class ReportCollector:
         self.started_mono = time.monotonic()
         self.started_wall = time.time()
         self._refused: WeakSet[Request] = WeakSet()
-        connect = crawler.signals.connect
+        # Held strongly: the dispatcher then calls each handler without first
+        # resolving a weak reference (several times per request).
+        connect = partial(crawler.signals.connect, weak=False)
         connect(self.spider_opened, signal=scrapy_signals.spider_opened)
         connect(self.request_scheduled, signal=scrapy_signals.request_scheduled)
         connect(self.request_dropped, signal=scrapy_signals.request_dropped)
