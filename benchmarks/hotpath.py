@@ -23,8 +23,8 @@ cProfile to count calls. It prints, per crawler:
 
 A crawler is ``bare``, ``webrobot``, or ``webrobot@/path/to/checkout`` to
 measure another version of the code in the same run (``git archive <commit> |
-tar -x -C /tmp/before``). The results Markdown file of the last run is
-``benchmarks/hotpath.md``. Needs py-spy (``requirements-dev.txt``).
+tar -x -C /tmp/before``). ``benchmarks/hotpath.md`` has the figures of a run
+before and after the hot path was trimmed. Needs py-spy (``requirements-dev.txt``).
 """
 
 from __future__ import annotations
