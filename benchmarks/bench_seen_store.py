@@ -31,9 +31,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scrapy.dupefilters import RFPDupeFilter  # noqa: E402
+from scrapy.dupefilters import RFPDupeFilter
 
-from webrobot.seenstore import BloomStore, ExactStore, uniform_key  # noqa: E402
+from webrobot.seenstore import BloomStore, ExactStore, uniform_key
 
 
 class _DigestFingerprinter:

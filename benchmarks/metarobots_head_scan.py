@@ -63,12 +63,12 @@ def main() -> None:
             "lxml parse, response.selector.root (the spider's one parse)": (
                 lambda: fresh().selector.root, 300),
             "head scan, head_meta_directives (what the middleware does)": (
-                lambda: head_meta_directives(text, "webrobot"), 2000),
+                lambda text=text: head_meta_directives(text, "webrobot"), 2000),
             "XPath over the spider's cached tree (alternative)": (
-                lambda: [m.get("content") for m in root.xpath("/html/head/meta[@name][@content]")
+                lambda root=root: [m.get("content") for m in root.xpath("/html/head/meta[@name][@content]")
                          if m.get("name").strip().lower() in ("robots", "webrobot")], 2000),
             "a second DOM: lxml parse + XPath (rejected)": (
-                lambda: lxml.html.document_fromstring(text).xpath("/html/head/meta"), 300),
+                lambda text=text: lxml.html.document_fromstring(text).xpath("/html/head/meta"), 300),
         }  # fmt: skip
         for label, (func, number) in rows.items():
             print(f"  {label:<62} {best_us(func, number):8.1f} us")

@@ -19,7 +19,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.utils.asyncio import AsyncioLoopingCall
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
+    from typing import Self
 
     from scrapy.crawler import Crawler
 
@@ -54,7 +54,7 @@ class EngineProbe:
         return cls(crawler)
 
     def opened(self) -> None:
-        self.handle = open(self.path, "w", encoding="utf-8")
+        self.handle = open(self.path, "w", encoding="utf-8")  # noqa: SIM115 (closed in closed())
         self.task.start(self.interval)
 
     def closed(self) -> None:

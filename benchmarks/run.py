@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Self
 
 from benchmarks.crawls import (
     PROJECT_ROOT,
@@ -56,7 +56,7 @@ class ServerProcess:
             "--pages", str(spec.pages), "--sites", str(spec.sites),
             "--links", str(spec.links), "--seed", str(spec.seed),
         ]  # fmt: skip
-        self.log = open(log_path, "wb")
+        self.log = open(log_path, "wb")  # noqa: SIM115 (closed in stop())
         self.proc = subprocess.Popen(
             command, cwd=PROJECT_ROOT, env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)},
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
@@ -87,7 +87,7 @@ class ServerProcess:
             self.proc.stdout.close()
         self.log.close()
 
-    def __enter__(self) -> ServerProcess:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -308,7 +308,7 @@ def run_micro(modules: Iterable[str], quick: bool, emit: Any, timeout: float) ->
         command = [sys.executable, "-m", module, *(QUICK_ARGS.get(module, []) if quick else [])]
         try:
             done = subprocess.run(command, cwd=PROJECT_ROOT, env=env,
-                                  capture_output=True, text=True, timeout=timeout)  # fmt: skip
+                                  capture_output=True, text=True, timeout=timeout, check=False)  # fmt: skip
         except subprocess.TimeoutExpired:
             emit(f"  WARNING: {module} took more than {timeout:.0f}s; stopped")
             continue
@@ -514,7 +514,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     out = Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
-    report = open(out / "output.txt", "w", encoding="utf-8")
+    report = open(out / "output.txt", "w", encoding="utf-8")  # noqa: SIM115 (closed at the end)
 
     def emit(line: str = "") -> None:
         print(line, flush=True)

@@ -166,7 +166,7 @@ class BenchServer:
     def __init__(self, spec: WebSpec) -> None:
         self.spec = spec
         self.sockets = [_bind(host) for host in site_hosts(spec.sites)]
-        origins = ["http://%s:%d" % sock.getsockname()[:2] for sock in self.sockets]
+        origins = ["http://{}:{}".format(*sock.getsockname()[:2]) for sock in self.sockets]
         robots = robots_txt()
         self.sites = [
             Site(origin, build_site(spec, number, origins), robots)
@@ -176,7 +176,7 @@ class BenchServer:
 
     @property
     def control_url(self) -> str:
-        return "http://127.0.0.1:%d" % self.control_socket.getsockname()[1]
+        return f"http://127.0.0.1:{self.control_socket.getsockname()[1]}"
 
     def stats(self) -> dict[str, Any]:
         times = os.times()

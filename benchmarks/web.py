@@ -38,7 +38,7 @@ _OTHER_AGENTS = (
     "MJ12bot", "DotBot", "PetalBot", "Applebot",
 )  # fmt: skip
 
-_WORDS = (
+_WORD_TEXT = (
     "crawler robot politeness archive index page link site server request response "
     "header body anchor title section topic widget gadget catalogue product review "
     "history guide manual reference chapter figure table note summary detail market "
@@ -46,7 +46,8 @@ _WORDS = (
     "orange silver yellow purple window ceiling pattern signal gentle rapid quiet "
     "ancient modern careful curious honest useful simple common rare northern "
     "southern eastern western measure compare explain describe collect deliver"
-).split()
+)
+_WORDS = _WORD_TEXT.split()
 
 
 def robots_txt() -> str:

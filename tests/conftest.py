@@ -7,6 +7,9 @@ import pytest
 from tests.redisserver import RedisServer
 from webrobot.demo.server import SiteServer
 
+#: Every stats key seen while the suite runs must be documented (see tests/statskeys.py).
+pytest_plugins = ["tests.statskeys"]
+
 
 @pytest.fixture
 def make_site() -> Iterator[Callable[..., SiteServer]]:

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests import statskeys
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 #: Settings that make test crawls fast and deterministic; a test may override any.
@@ -60,7 +62,7 @@ def scrapy_command(*args: str, timeout: float = 60) -> subprocess.CompletedProce
     env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}
     return subprocess.run(
         [sys.executable, "-m", "scrapy", *args],
-        cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, timeout=timeout,
+        cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False,
     )  # fmt: skip
 
 
@@ -116,6 +118,7 @@ def _collect(workdir: Path, returncode: int, stderr: str) -> CrawlResult:
     if items_path.exists():
         items = [json.loads(line) for line in items_path.read_text("utf-8").splitlines() if line]
     stats = json.loads(stats_path.read_text("utf-8")) if stats_path.exists() else {}
+    statskeys.record(stats)
     log = log_path.read_text("utf-8", errors="replace") if log_path.exists() else ""
     return CrawlResult(returncode, items, stats, log, stderr, workdir)
 

@@ -12,6 +12,7 @@ import socket
 import subprocess
 import time
 from pathlib import Path
+from typing import Self
 
 import redis
 
@@ -40,7 +41,7 @@ class RedisServer:
         self._clients.append(client)
         return client
 
-    def start(self, attempts: int = 3, timeout: float = 10.0) -> RedisServer:
+    def start(self, attempts: int = 3, timeout: float = 10.0) -> Self:
         binary = shutil.which("redis-server")
         if binary is None:
             raise RuntimeError(
@@ -87,7 +88,7 @@ class RedisServer:
                 self.process.wait()
         self.process = None
 
-    def __enter__(self) -> RedisServer:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

@@ -16,8 +16,9 @@ from scrapy.exceptions import NotConfigured
 from webrobot import signals
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy.crawler import Crawler
-    from typing_extensions import Self
 
 
 class RobotsProbe:

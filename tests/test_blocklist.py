@@ -99,10 +99,10 @@ def test_unreadable_or_binary_file(tmp_path: Path) -> None:
         Blocklist.from_file(binary)
 
 
-def test_the_readme_example_file_blocks_what_it_says(tmp_path: Path) -> None:
-    """The README's blocklist.txt, copied verbatim: its commented re: line must work."""
-    readme = (Path(__file__).parent.parent / "README.md").read_text("utf-8")
-    example = readme.split("# blocklist.txt\n", 1)[1].split("```", 1)[0]
+def test_the_manual_example_file_blocks_what_it_says(tmp_path: Path) -> None:
+    """The manual's blocklist.txt, copied verbatim: its commented re: line must work."""
+    manual = (Path(__file__).parent.parent / "docs" / "traps.md").read_text("utf-8")
+    example = manual.split("# blocklist.txt\n", 1)[1].split("```", 1)[0]
     path = tmp_path / "blocklist.txt"
     path.write_text(example, "utf-8")
     blocklist = Blocklist.from_file(path)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -156,5 +157,5 @@ def test_one_request_in_flight_per_site_with_zero_delay(
     assert result.returncode == 0
     hits = sorted(site.hits, key=lambda h: h.started)
     assert len(hits) == 10
-    overlaps = [(a.target, b.target) for a, b in zip(hits, hits[1:]) if b.started < a.finished]
+    overlaps = [(a.target, b.target) for a, b in pairwise(hits) if b.started < a.finished]
     assert overlaps == []

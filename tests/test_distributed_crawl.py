@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from tests import statskeys
 from tests.crawling import FAST_SETTINGS, PROJECT_ROOT, run_crawl, scrapy_command
 from tests.redisserver import RedisServer
 from webrobot.demo.server import Hit, Reply, SiteServer
@@ -154,7 +155,9 @@ class Worker:
 
     def stats(self) -> dict[str, Any]:
         path = self.workdir / "stats.json"
-        return json.loads(path.read_text("utf-8")) if path.exists() else {}
+        stats = json.loads(path.read_text("utf-8")) if path.exists() else {}
+        statskeys.record(stats)  # every key a worker sets must be documented
+        return stats
 
     def items(self) -> list[dict[str, Any]]:
         path = self.workdir / "items.jsonl"

@@ -119,7 +119,7 @@ def test_url_joiner_agrees_with_urljoin() -> None:
     for base in bases:
         fast = url_joiner(base)
         for href in hrefs:
-            assert outcome(fast, href) == outcome(lambda h: urljoin(base, h), href), (base, href)
+            assert outcome(fast, href) == outcome(lambda h, base=base: urljoin(base, h), href), (base, href)
 
 
 def test_hrefs_urljoin_refuses_are_skipped() -> None:

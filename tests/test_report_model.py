@@ -198,8 +198,8 @@ def test_health_checks_fire_above_their_thresholds_only() -> None:
 
 def test_trap_refusals_leave_out_scope_and_robots_reasons() -> None:
     refused = {"offsite": 9, "deny_pattern": 1, "robots_txt": 4, "robots_disallowed": 2,
-               "too_long": 2, "calendar": 1}  # fmt: skip
-    assert trap_refusals(refused) == 3
+               "too_long": 2, "calendar": 1, "budget": 40}  # fmt: skip
+    assert trap_refusals(refused) == 3, "a spent page budget is the operator's limit, not a trap"
 
 
 def test_a_budget_stop_is_not_a_trap() -> None:

@@ -47,8 +47,8 @@ from scrapy.core.downloader import (
 from scrapy.utils.misc import build_from_crawler, load_object
 
 from webrobot import signals
-from webrobot.politeness import THROTTLE_STATUSES
 from webrobot.config import ConfigError
+from webrobot.politeness import THROTTLE_STATUSES
 from webrobot.robotspolicy import parse_retry_after
 from webrobot.sitekey import request_site
 from webrobot.startup import non_negative_setting, setting_error

@@ -27,7 +27,7 @@ from webrobot.seenstore import (
 )
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
+    from typing import Self
 
     from scrapy import Request, Spider
     from scrapy.crawler import Crawler

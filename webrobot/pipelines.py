@@ -12,7 +12,7 @@ from webrobot.contentdupes import MD5_HEX_RE, ContentDupes
 from webrobot.sitekey import site_key
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
+    from typing import Self
 
     from scrapy.crawler import Crawler
 

@@ -35,8 +35,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy.crawler import Crawler
-    from typing_extensions import Self
 
 #: Page statuses that slow the whole site down.
 THROTTLE_STATUSES = frozenset({429, 503})

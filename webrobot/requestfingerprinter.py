@@ -20,7 +20,7 @@ from weakref import WeakKeyDictionary
 from webrobot.canonical import Canonicalizer, canonicalizer_for
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
+    from typing import Self
 
     from scrapy import Request
     from scrapy.crawler import Crawler

@@ -68,8 +68,9 @@ from scrapy.robotstxt import RobotParser
 from scrapy.utils.python import to_unicode
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy.crawler import Crawler
-    from typing_extensions import Self
 
 #: RFC 9309 2.5: crawlers must parse at least the first 500 KiB.
 DEFAULT_PARSE_LIMIT = 500 * 1024

@@ -16,7 +16,13 @@ from typing import TYPE_CHECKING
 
 from scrapy.spiderloader import SpiderLoader
 
-from webrobot.config import ConfigError, SiteConfig, check_setting_types, load_site_config, parse_site_config
+from webrobot.config import (
+    ConfigError,
+    SiteConfig,
+    check_setting_types,
+    load_site_config,
+    parse_site_config,
+)
 from webrobot.spiders.webrobot import WebrobotSpider
 
 if TYPE_CHECKING:

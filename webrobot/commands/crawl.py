@@ -27,12 +27,12 @@ logger = logging.getLogger(__name__)
 
 
 class Command(ScrapyCrawlCommand):
-    _crawler: Crawler | None = None
+    _last_crawler: Crawler | None = None
     bad_settings: tuple[str, ...] = ()
 
     def _create_crawler(self, spidercls: type[Spider] | str) -> Crawler:
-        self._crawler = super()._create_crawler(spidercls)
-        return self._crawler
+        self._last_crawler = super()._create_crawler(spidercls)
+        return self._last_crawler
 
     def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
         assert self.settings is not None
@@ -70,9 +70,9 @@ class Command(ScrapyCrawlCommand):
                 self._fail(f"{exc.args[0]} (known spiders: {known})")
                 return
         super().run(args, opts)
-        spider = getattr(self._crawler, "spider", None)
+        spider = getattr(self._last_crawler, "spider", None)
         if getattr(spider, "config_error", None) is not None:
             self.exitcode = 2
-        stats = getattr(self._crawler, "stats", None)
+        stats = getattr(self._last_crawler, "stats", None)
         if stats is not None and stats.get_value("finish_reason") == "redis_unavailable":
             self.exitcode = 1  # the shared crawl's Redis could not be used

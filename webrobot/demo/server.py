@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Self
 
 
 @dataclass
@@ -28,6 +28,10 @@ class Reply:
     @classmethod
     def text(cls, body: str, status: int = 200, *, delay: float = 0.0, **headers: str) -> Reply:
         return cls(status, body, {"Content-Type": "text/plain; charset=utf-8", **headers}, delay)
+
+    def with_headers(self, headers: dict[str, str]) -> Reply:
+        """This reply with more headers (names that are not Python identifiers too)."""
+        return Reply(self.status, self.body, {**self.headers, **headers}, self.delay)
 
 
 @dataclass
@@ -69,7 +73,7 @@ class SiteServer:
         self.routes[target] = route
 
     def html(self, target: str, body: str, status: int = 200, **headers: str) -> None:
-        self.add(target, Reply.html(body, status, **headers))
+        self.add(target, Reply.html(body, status).with_headers(headers))
 
     def add_prefix(self, prefix: str, handler: Handler) -> None:
         self.prefixes.append((prefix, handler))
@@ -111,17 +115,17 @@ class SiteServer:
     def url(self, target: str = "/") -> str:
         return self.origin + target
 
-    def start(self) -> SiteServer:
+    def start(self) -> Self:
         site = self
 
         class _Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
             server_version = "webrobot-demo"
 
-            def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+            def do_GET(self) -> None:
                 self._answer(head=False)
 
-            def do_HEAD(self) -> None:  # noqa: N802
+            def do_HEAD(self) -> None:
                 self._answer(head=True)
 
             def _answer(self, head: bool) -> None:
@@ -133,7 +137,7 @@ class SiteServer:
                 )
                 try:
                     reply = site.resolve(hit)
-                except Exception as exc:  # a broken handler is a 500, not a dead server
+                except Exception as exc:  # noqa: BLE001 (a broken handler is a 500, not a dead server)
                     reply = Reply.text(f"handler error: {exc}", 500)
                 if reply.delay:
                     time.sleep(reply.delay)
@@ -153,7 +157,7 @@ class SiteServer:
                     hit.finished = time.monotonic()
                     site.record(hit)
 
-            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+            def log_message(self, format: str, *args: Any) -> None:
                 pass
 
         self._httpd = ThreadingHTTPServer((self.host, self.requested_port), _Handler)
@@ -170,7 +174,7 @@ class SiteServer:
             self._httpd.server_close()
             self._httpd = None
 
-    def __enter__(self) -> SiteServer:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

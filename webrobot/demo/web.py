@@ -10,6 +10,7 @@ from __future__ import annotations
 import pkgutil
 import re
 from collections.abc import Callable
+from typing import Self
 from urllib.parse import parse_qsl, urlsplit
 
 from webrobot.demo.server import Hit, Reply, SiteServer
@@ -64,7 +65,7 @@ class DemoWeb:
         self._build()
 
     # -- life cycle --------------------------------------------------------
-    def start(self) -> DemoWeb:
+    def start(self) -> Self:
         try:
             for site in self.sites.values():
                 site.start()
@@ -77,7 +78,7 @@ class DemoWeb:
         for site in self.sites.values():
             site.stop()
 
-    def __enter__(self) -> DemoWeb:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
@@ -93,7 +94,7 @@ class DemoWeb:
         return re.sub(r"\{\{site:(\w+)\}\}", lambda m: self.sites[m.group(1)].origin, text)
 
     def _static(self, name: str, **headers: str) -> Callable[[Hit], Reply]:
-        return lambda hit: Reply.html(self._render(shop_file(name)), **headers)
+        return lambda hit: Reply.html(self._render(shop_file(name))).with_headers(headers)
 
     def _build(self) -> None:
         self._build_shop()
@@ -118,7 +119,7 @@ class DemoWeb:
     def _flaky_robots(self, hit: Hit) -> Reply:
         if self._flaky_robots_failures > 0:
             self._flaky_robots_failures -= 1
-            return Reply.text("Busy, come back later", 503, **{"Retry-After": "1"})
+            return Reply.text("Busy, come back later", 503).with_headers({"Retry-After": "1"})
         return Reply.text("User-agent: *\nDisallow: /tmp/\n")
 
     def _build_shop(self) -> None:

@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING
 from scrapy.settings import SETTINGS_PRIORITIES
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy.crawler import Crawler
     from scrapy.settings import BaseSettings
-    from typing_extensions import Self
 
 #: Setting -> the Redis-backed component used when WEBROBOT_REDIS_URL is set.
 REDIS_COMPONENTS: dict[str, object] = {

@@ -22,8 +22,9 @@ from webrobot.distributed.errors import RedisErrorLog
 from webrobot.distributed.keys import CrawlKeys, redis_from_settings
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy.crawler import Crawler
-    from typing_extensions import Self
 
 logger = logging.getLogger(__name__)
 

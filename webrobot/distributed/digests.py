@@ -75,7 +75,7 @@ class RedisDigestSet:
 
     def __contains__(self, digest: bytes) -> bool:
         key, member = self.slot(digest)
-        return bool(self.server.sismember(key, member))
+        return bool(self.server.sismember(key, str(member)))  # as sadd sends it
 
     def keys(self) -> list[bytes]:
         pattern = "".join("\\" + c if c in "*?[]\\" else c for c in self.prefix) + ":*"

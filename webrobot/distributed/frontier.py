@@ -193,6 +193,7 @@ class LeasedFrontier(PriorityQueue):
     def add(self, data: bytes, priority: int, visited: tuple[str, int] | None) -> bool:
         """Queue an encoded request; with ``visited`` (a digest key and member),
         only if that digest was not there yet, and mark it. True if queued."""
+        args: list[bytes | str | int]
         if visited is None:
             keys, args = [self.keys.frontier, self.keys.frontier], [0, 0, -priority, data]
         else:

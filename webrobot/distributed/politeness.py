@@ -49,8 +49,9 @@ from webrobot.distributed.keys import redis_from_settings
 from webrobot.politeness import DEFAULT_MAX_SITES, THROTTLE_STATUSES, SitePoliteness
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy.crawler import Crawler
-    from typing_extensions import Self
 
 logger = logging.getLogger(__name__)
 
@@ -226,7 +227,7 @@ class SharedPoliteness:
         robots = self._robots.get(site)
         if robots is not None and robots[0] > interval:
             interval, source = robots
-        args = [self.worker_id, _ms(interval), _ms(self.backoff_base), _ms(self.backoff_max),
+        args: list[str | int] = [self.worker_id, _ms(interval), _ms(self.backoff_base), _ms(self.backoff_max),
                 max(1, _ms(self.hold_ttl)), max(1, _ms(self.busy_poll)), KEEP_MS]  # fmt: skip
         try:
             wait_ms, code = self._reserve(keys=self._keys(site), args=args)

@@ -51,8 +51,9 @@ from webrobot.robotscache import DEFAULT_MAX_SITES
 from webrobot.robotspolicy import RobotsDecision
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy.crawler import Crawler
-    from typing_extensions import Self
 
 logger = logging.getLogger(__name__)
 
@@ -103,12 +104,12 @@ def encode_decision(decision: RobotsDecision) -> tuple[str, bytes]:
     return json.dumps(fields, separators=(",", ":")), bytes(decision.body)
 
 
-def decode_decision(data: bytes | str, body: bytes) -> RobotsDecision:
+def decode_decision(data: bytes | str, body: bytes | str) -> RobotsDecision:
     fields: dict[str, Any] = json.loads(data)
     return RobotsDecision(
         site=str(fields["site"]), outcome=str(fields["outcome"]), status=fields.get("status"),
         fetched_at=float(fields["fetched_at"]), expires_at=float(fields["expires_at"]),
-        url=str(fields.get("url") or ""), body=body, crawl_delay=fields.get("crawl_delay"),
+        url=str(fields.get("url") or ""), body=body if isinstance(body, bytes) else body.encode(), crawl_delay=fields.get("crawl_delay"),
         crawl_delay_source=fields.get("crawl_delay_source"), summary=str(fields.get("summary") or ""),
         reason=str(fields.get("reason") or ""),
     )  # fmt: skip
@@ -207,7 +208,7 @@ class RedisRobotsCache:
         except redis.RedisError as exc:
             self._redis_error(exc)
             return False
-        return holder is not None and holder.endswith(STALE.encode())
+        return isinstance(holder, bytes) and holder.endswith(STALE.encode())
 
     def release(self, site: str) -> None:
         self._claims.discard(site)

@@ -80,10 +80,11 @@ from webrobot.distributed.keys import CrawlKeys, redis_from_settings, safe_url
 from webrobot.signals import WORKER_LOCAL_META
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy import Request, Spider
     from scrapy.crawler import Crawler
     from scrapy.settings import BaseSettings
-    from typing_extensions import Self
 
 logger = logging.getLogger(__name__)
 

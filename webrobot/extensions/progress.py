@@ -14,10 +14,11 @@ from webrobot.report.collector import ReportCollector
 from webrobot.report.model import ProgressPoint, progress_line
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy.crawler import Crawler
     from scrapy.utils.asyncio import AsyncioLoopingCall
     from twisted.internet.task import LoopingCall
-    from typing_extensions import Self
 
 logger = logging.getLogger(__name__)
 

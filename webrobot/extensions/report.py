@@ -25,9 +25,10 @@ from webrobot.report.html import render_html
 from webrobot.report.model import HealthThresholds, build_report, iso, report_location
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy import Spider
     from scrapy.crawler import Crawler
-    from typing_extensions import Self
 
 logger = logging.getLogger(__name__)
 

@@ -16,7 +16,7 @@ from webrobot.startup import setting_error
 from webrobot.traps import BLOCKLIST
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
+    from typing import Self
 
     from scrapy import Request
     from scrapy.crawler import Crawler

@@ -33,7 +33,7 @@ from webrobot.startup import non_negative_setting, setting_error
 from webrobot.traps import BUDGET
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
+    from typing import Self
 
     from scrapy import Request
     from scrapy.crawler import Crawler

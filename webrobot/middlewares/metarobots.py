@@ -39,7 +39,7 @@ from webrobot.metarobots import (
 from webrobot.sitekey import site_key
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
+    from typing import Self
 
     from scrapy import Request
     from scrapy.crawler import Crawler

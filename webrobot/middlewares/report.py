@@ -22,9 +22,10 @@ from scrapy.exceptions import IgnoreRequest, NotConfigured
 from webrobot.report.collector import ReportCollector, collector_wanted
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy import Request
     from scrapy.crawler import Crawler
-    from typing_extensions import Self
 
 
 class _Tap:

@@ -107,12 +107,13 @@ from webrobot.robotspolicy import RobotsDecision
 from webrobot.sitekey import request_site, robots_url, site_key
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from scrapy.crawler import Crawler
     from scrapy.http import Response
     from scrapy.robotstxt import RobotParser
     from scrapy.utils.asyncio import CallLaterResult
     from twisted.python.failure import Failure
-    from typing_extensions import Self
 
     from webrobot.robotscache import RobotsCache, SharedRobotsCache
 

@@ -18,7 +18,7 @@ from webrobot.refusals import Refuser
 from webrobot.scope import SiteScope
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
+    from typing import Self
 
     from scrapy import Request
     from scrapy.crawler import Crawler

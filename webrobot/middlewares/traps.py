@@ -26,7 +26,7 @@ from webrobot.startup import non_negative_setting, setting_error
 from webrobot.traps import DEPTH, TOO_LONG, TrapRules, WarningGate
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
+    from typing import Self
 
     from scrapy import Request
     from scrapy.crawler import Crawler

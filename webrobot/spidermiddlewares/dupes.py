@@ -27,7 +27,7 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from webrobot.contentdupes import EXEMPT, ContentDupes, Verdict
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
+    from typing import Self
 
     from scrapy import Request
     from scrapy.crawler import Crawler

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import scrapy
+from lxml import etree
 from scrapy.http import HtmlResponse, Request
 from scrapy.settings import SETTINGS_PRIORITIES
 
@@ -26,7 +27,7 @@ from webrobot.scope import SiteScope
 from webrobot.sitekey import site_key
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
+    from typing import Self
 
     from scrapy.crawler import Crawler
     from scrapy.http import Response
@@ -122,7 +123,7 @@ class WebrobotSpider(scrapy.Spider):
             return
         try:
             root = response.selector.root
-        except Exception as exc:  # lxml refuses some inputs outright
+        except (etree.LxmlError, ValueError, LookupError) as exc:  # lxml refuses some inputs
             logger.warning("Unparsable HTML at %s: %s", response.url, exc)
             stats.inc_value("webrobot/page/unparsable")
             root = None
