@@ -16,5 +16,8 @@ setup(
     },
     include_package_data=True,
     zip_safe=True,
+    # Rendering pages built by JavaScript (WEBROBOT_RENDER): scrapy-playwright, driving the
+    # system's Chromium; imported only when rendering is switched on.
+    extras_require={"browser": ["scrapy-playwright==0.0.48", "playwright==1.65.2"]},
     entry_points={"scrapy": ["settings = webrobot.settings"]},
 )

@@ -79,6 +79,14 @@ def test_integer_delay_is_accepted_as_float() -> None:
         ('start_urls = ["http://a/"]\nfrom = "a\\nb"', "from", "one-line"),
         ('start_urls = ["http://a/"]\nsettings = 3', "settings", "table"),
         ('start_urls = ["http://a/"]\n[settings]\ndownload_delay = 3', "settings.download_delay", "upper-case"),
+        ('start_urls = ["http://a/"]\ntemplates = 3', "templates", "list of tables"),
+        ('start_urls = ["http://a/"]\n[[priorities]]\nmatch = "x"', "priorities[0].rank", "missing"),
+        ('start_urls = ["http://a/"]\n[[priorities]]\nmatch = "x"\nrank = 1.5', "priorities[0].rank", "whole number"),
+        ('start_urls = ["http://a/"]\nsitemaps = ["/s.xml"]', "sitemaps", "http:// or https://"),
+        ('start_urls = ["http://a/"]\n[[templates]]\nmax_chain = 3', "templates[0].match", "missing"),
+        ('start_urls = ["http://a/"]\n[[templates]]\nmatch = "("', "templates[0].match", "regular expression"),
+        ('start_urls = ["http://a/"]\n[[templates]]\nmatch = "x"\nmax_chain = -1', "templates[0].max_chain", ">= 0"),
+        ('start_urls = ["http://a/"]\n[[templates]]\nmatch = "x"\nchain = 1', "templates[0].chain", "unknown key"),
     ],
 )
 def test_every_error_names_file_key_and_expectation(text: str, key: str, fragment: str) -> None:
@@ -132,3 +140,11 @@ def test_alias_rule_keys() -> None:
     assert config.scrapy_settings() == {}, "alias rules are read from the config, not settings"
     bare = parse_site_config('start_urls = ["http://a/"]', "sites/a.toml", "a")
     assert bare.index_pages == () and bare.strip_params == ()
+
+
+def test_template_overrides() -> None:
+    config = parse_site_config(
+        'start_urls = ["http://a/"]\n[[templates]]\nmatch = "^/cal/"\nmax_chain = 5\n'
+        '[[templates]]\nmatch = "page="\nmax_pages = 0\n', "x.toml", "x",
+    )  # fmt: skip
+    assert [(t.pattern, t.max_chain, t.max_pages) for t in config.templates] == [("^/cal/", 5, None), ("page=", None, 0)]

@@ -36,3 +36,9 @@ def test_every_webrobot_component_is_enabled() -> None:
                  "metarobots.MetaRobotsMiddleware", "budget.PageBudgetMiddleware"):  # fmt: skip
         assert downloader[f"webrobot.middlewares.{name}"]
     assert webrobot.settings.ITEM_PIPELINES["webrobot.pipelines.DuplicateContentPipeline"]
+    assert spider["webrobot.middlewares.templates.TemplateChainMiddleware"]
+    assert spider["webrobot.spidermiddlewares.priorities.PriorityMiddleware"]
+    for name in ("templates.UrlTemplateMiddleware", "freshness.FreshnessTapMiddleware", "render.RenderMiddleware"):
+        assert downloader[f"webrobot.middlewares.{name}"]
+    assert webrobot.settings.EXTENSIONS["webrobot.extensions.sitemaps.RobotsSitemaps"]
+    assert webrobot.settings.EXTENSIONS["webrobot.extensions.identity.IdentityCheck"]

@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from webrobot.priorities import PriorityRule
 from webrobot.settingtypes import setting_value_problem
+from webrobot.urltemplates import TemplateOverride
 
 SPIDER_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 SETTING_NAME_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
@@ -148,6 +150,56 @@ def _settings_table(value: Any, source: str, key: str) -> dict[str, Any]:
     return dict(value)
 
 
+def _table_list(value: Any, source: str, key: str, fields_: Mapping[str, Validator]) -> list[dict[str, Any]]:
+    """A list of tables (``[[key]]`` in TOML), each with a ``match`` regex and the given fields."""
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        raise ConfigError(source, key, f"expected a list of tables ([[{key}]]), got {_describe(value)}")
+    out: list[dict[str, Any]] = []
+    for i, table in enumerate(value):
+        where = f"{key}[{i}]"
+        unknown = set(table) - {"match", *fields_}
+        if unknown:
+            raise ConfigError(
+                source, f"{where}.{min(unknown)}",
+                f"unknown key; expected 'match' and any of: {', '.join(sorted(fields_))}",
+            )  # fmt: skip
+        if "match" not in table:
+            raise ConfigError(source, f"{where}.match", "missing; a regular expression on the URL path")
+        entry = {"match": _regex_list([table["match"]], source, f"{where}.match")[0]}
+        for name, validator in fields_.items():
+            if name in table:
+                entry[name] = validator(table[name], source, f"{where}.{name}")
+        out.append(entry)
+    return out
+
+
+def _templates(value: Any, source: str, key: str) -> tuple[TemplateOverride, ...]:
+    tables = _table_list(value, source, key, {"max_chain": _non_negative_int, "max_pages": _non_negative_int})
+    return tuple(
+        TemplateOverride(t["match"], max_chain=t.get("max_chain"), max_pages=t.get("max_pages")) for t in tables
+    )
+
+
+def _int(value: Any, source: str, key: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 1_000_000:
+        raise ConfigError(source, key, f"expected a whole number (negative: later), got {_describe(value)}")
+    return value
+
+
+def _priorities(value: Any, source: str, key: str) -> tuple[PriorityRule, ...]:
+    tables = _table_list(value, source, key, {"rank": _int})
+    for i, table in enumerate(tables):
+        if "rank" not in table:
+            raise ConfigError(source, f"{key}[{i}].rank", "missing; a whole number, higher first")
+    return tuple(PriorityRule(t["match"], t["rank"]) for t in tables)
+
+
+def _render(value: Any, source: str, key: str) -> str:
+    if value not in ("browser", "on-request", ""):
+        raise ConfigError(source, key, f"expected \"browser\", \"on-request\" or \"\" (off), got {_describe(value)}")
+    return str(value)
+
+
 Validator = Callable[[Any, str, str], Any]
 
 #: TOML key -> (SiteConfig attribute, validator). Adding a key is one line here
@@ -166,6 +218,12 @@ SCHEMA: dict[str, tuple[str, Validator]] = {
     "user_agent": ("user_agent", _text),
     "from": ("from_", _text),
     "settings": ("settings", _settings_table),
+    "templates": ("templates", _templates),
+    "sitemaps": ("sitemaps", _url_list),
+    "priorities": ("priorities", _priorities),
+    "contact_url": ("contact_url", check_url),
+    "recrawl_interval": ("recrawl_interval", _non_negative_float),
+    "render": ("render", _render),
 }
 REQUIRED = ("start_urls",)
 
@@ -187,6 +245,12 @@ class SiteConfig:
     user_agent: str | None = None
     from_: str | None = None
     settings: Mapping[str, Any] = field(default_factory=dict)
+    templates: tuple[TemplateOverride, ...] = ()
+    sitemaps: tuple[str, ...] = ()
+    priorities: tuple[PriorityRule, ...] = ()
+    contact_url: str | None = None
+    recrawl_interval: float | None = None
+    render: str | None = None
 
     def scrapy_settings(self) -> dict[str, Any]:
         """The Scrapy settings this config implies (its explicit ``settings`` last)."""
@@ -203,6 +267,12 @@ class SiteConfig:
             out["USER_AGENT"] = self.user_agent
         if self.from_ is not None:
             out["WEBROBOT_FROM"] = self.from_
+        if self.render is not None:
+            out["WEBROBOT_RENDER"] = self.render
+        if self.recrawl_interval is not None:
+            out["WEBROBOT_RECRAWL_INTERVAL"] = self.recrawl_interval
+        if self.contact_url is not None:
+            out["WEBROBOT_CONTACT_URL"] = self.contact_url
         out.update(self.settings)
         return out
 

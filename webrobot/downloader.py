@@ -66,6 +66,22 @@ logger = logging.getLogger(__name__)
 _SOURCES_REMEMBERED = 10_000  # sites whose last delay source is remembered for the log
 
 
+def _pop_highest(slot: Slot) -> tuple[Request, Any]:
+    """The slot's first queued request of the highest priority: the scheduler's
+    order (priorities, breadth-first within one) also holds for the requests
+    that wait in a site's queue, not only for those still in the scheduler."""
+    queue = slot.queue
+    best, best_priority = 0, None
+    for i, (request, _) in enumerate(queue):
+        if best_priority is None or request.priority > best_priority:
+            best, best_priority = i, request.priority
+    if best == 0:
+        return queue.popleft()
+    entry = queue[best]
+    del queue[best]
+    return entry
+
+
 class SiteSlot(Slot):
     """A download slot that knows its site key."""
 
@@ -129,7 +145,7 @@ class SiteDownloader(Downloader):
                 slot.latercall = call_later(wait, self._latercall, slot)
                 return
             slot.lastseen = now
-            request, queue_dfd = slot.queue.popleft()
+            request, queue_dfd = _pop_highest(slot)
             slot.transferring.add(request)  # taken now, not when the coroutine runs
             _schedule_coro(self._wait_for_download(slot, request, queue_dfd))
 

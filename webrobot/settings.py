@@ -21,8 +21,12 @@ WEBROBOT_PROJECT_URL = "https://github.com/webrobot-crawler/webrobot"
 USER_AGENT = f"webrobot/{__version__} (+{WEBROBOT_PROJECT_URL})"
 #: Product token matched against robots.txt User-agent lines and <meta name="...">.
 ROBOTSTXT_USER_AGENT = "webrobot"
-#: Operator contact sent as the From header (empty: no header).
+#: Operator contact sent as the From header (empty: no header; a warning at start).
 WEBROBOT_FROM = ""
+#: A page about this crawl and its operator; builds USER_AGENT as "webrobot/<version> (+URL)"
+#: unless USER_AGENT is set explicitly (empty: the project URL above, and a warning
+#: at start when WEBROBOT_FROM is empty too).
+WEBROBOT_CONTACT_URL = ""
 DEFAULT_REQUEST_HEADERS = {
     "Accept": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5",
     "Accept-Language": "en",
@@ -33,6 +37,12 @@ DEPTH_PRIORITY = 1
 SCHEDULER_DISK_QUEUE = "scrapy.squeues.PickleFifoDiskQueue"
 SCHEDULER_MEMORY_QUEUE = "scrapy.squeues.FifoMemoryQueue"
 DEPTH_LIMIT = 0
+
+#: Order the frontier by a site config's [[priorities]] ranks and sitemap <priority>
+#: (breadth-first within a rank); politeness per site still applies to every request.
+WEBROBOT_PRIORITIES_ENABLED = True
+#: Levels of depth a sitemap <priority> of 1.0 (or 0.0) moves a URL earlier (or later).
+WEBROBOT_SITEMAP_PRIORITY_WEIGHT = 5
 
 # --- Politeness -----------------------------------------------------------
 ROBOTSTXT_OBEY = True
@@ -123,8 +133,34 @@ WEBROBOT_TOO_LONG_WARNING_INTERVAL = 60.0
 WEBROBOT_MAX_SEGMENT_REPEATS = 2
 #: Path segments a URL may have (0: no limit).
 WEBROBOT_MAX_PATH_SEGMENTS = 32
+#: Pages of one URL template in a row, each linked from the one before (0: no limit):
+#: calendars and endless pagination end here (a site config's [[templates]] may change it).
+WEBROBOT_TEMPLATE_MAX_CHAIN = 100
+#: Pages of one URL template requested in all (0: no limit).
+WEBROBOT_TEMPLATE_MAX_PAGES = 10_000
 #: Sites and URL patterns never requested: a list, or a file path (one entry per line).
 WEBROBOT_BLOCKLIST: list[str] = []
+
+# --- Pages built by JavaScript (optional: pip install 'webrobot[browser]') ----
+#: "" (off), "browser" (render every page in headless Chromium), "on-request" (only
+#: requests whose meta has render = "browser"). A site config's render = "browser" sets it.
+WEBROBOT_RENDER = ""
+#: The system's Chromium (Playwright's own browser download is never used).
+WEBROBOT_BROWSER_PATH = "/usr/bin/chromium"
+#: Resource types the browser does not fetch while rendering (they add no links).
+WEBROBOT_RENDER_BLOCKED_TYPES = ["image", "media", "font"]
+#: Requests the browser may make while rendering one page (0: no limit).
+WEBROBOT_RENDER_MAX_SUBREQUESTS = 50
+#: When a rendered page is read: "networkidle" (no request for 0.5 s), "load" or "domcontentloaded".
+WEBROBOT_RENDER_WAIT_UNTIL = "networkidle"
+
+# --- Sitemaps --------------------------------------------------------------
+#: Crawl the sitemaps named by robots.txt Sitemap: lines (a site config's `sitemaps` always are).
+WEBROBOT_SITEMAPS_ENABLED = True
+#: URLs read from one sitemap file, the protocol's limit (0: no limit).
+WEBROBOT_SITEMAP_MAX_URLS = 50_000
+#: Bytes of one sitemap file, uncompressed, the protocol's limit (0: DOWNLOAD_MAXSIZE only).
+WEBROBOT_SITEMAP_MAX_BYTES = 50 * 1024 * 1024
 
 # --- What pages say about themselves ---------------------------------------
 #: Read and obey <meta name="robots">, <meta name="webrobot"> and X-Robots-Tag.
@@ -184,6 +220,16 @@ WEBROBOT_HEALTH_MAX_TRAP_REFUSALS = 100
 # --- Conditional re-crawls (off until HTTPCACHE_ENABLED = True) -----------
 #: Revalidate every stored page (If-None-Match / If-Modified-Since); see webrobot/recrawl.py.
 HTTPCACHE_POLICY = "webrobot.recrawl.RevalidatePolicy"
+#: Seconds between checks of a stored page at first (0: every stored page is checked at
+#: every re-crawl); then each page's own interval adapts to how often its MD5 changes.
+WEBROBOT_RECRAWL_INTERVAL = 0.0
+#: Bounds of a page's adaptive interval, seconds.
+WEBROBOT_RECRAWL_MIN_INTERVAL = 3600.0
+WEBROBOT_RECRAWL_MAX_INTERVAL = 30 * 86400.0
+#: A changed page's interval is divided by this, an unchanged page's multiplied.
+WEBROBOT_RECRAWL_FACTOR = 2.0
+#: SQLite file of the pages' check records (empty: freshness.sqlite in the HTTPCACHE_DIR folder).
+WEBROBOT_FRESHNESS_DB = ""
 
 # --- Components -----------------------------------------------------------
 DOWNLOADER_MIDDLEWARES = {
@@ -196,10 +242,16 @@ DOWNLOADER_MIDDLEWARES = {
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
     "webrobot.middlewares.robots.RobotsMiddleware": 100,
     "webrobot.middlewares.identity.FromHeaderMiddleware": 410,
+    # Marks pages to render in the browser (off unless WEBROBOT_RENDER is set).
+    "webrobot.middlewares.render.RenderMiddleware": 850,
+    # Just outside Scrapy's HttpCacheMiddleware (900): counts new/changed/unchanged/not-due.
+    "webrobot.middlewares.freshness.FreshnessTapMiddleware": 890,
     # After decompression (590), redirects (600) and retries (550): final bodies only.
     "webrobot.middlewares.metarobots.MetaRobotsMiddleware": 540,
     # Late: spend a page only when robots.txt, redirects and retries have decided.
     "webrobot.middlewares.budget.PageBudgetMiddleware": 800,
+    # After the site budget: a page of a URL template counts when it is about to be fetched.
+    "webrobot.middlewares.templates.UrlTemplateMiddleware": 810,
     # The crawl report's taps: first (left the scheduler) and last (download errors).
     "webrobot.middlewares.report.FrontierTapMiddleware": 1,
     "webrobot.middlewares.report.DownloadErrorTapMiddleware": 990,
@@ -212,6 +264,10 @@ SPIDER_MIDDLEWARES = {
     # Same depth bookkeeping, but refusals are counted per site and reason.
     "scrapy.spidermiddlewares.depth.DepthMiddleware": None,
     "webrobot.spidermiddlewares.depth.DepthLimitMiddleware": 900,
+    # Each link's chain of pages of one URL template (the trap rule reads it downloader-side).
+    "webrobot.middlewares.templates.TemplateChainMiddleware": 920,
+    # Ranks from the site config and sitemaps, added to the depth-first priority.
+    "webrobot.spidermiddlewares.priorities.PriorityMiddleware": 930,
     # Closest to the spider: sees its raw links, drops those of duplicate pages.
     "webrobot.spidermiddlewares.dupes.DuplicatePageMiddleware": 960,
 }
@@ -222,4 +278,6 @@ EXTENSIONS = {
     "webrobot.extensions.statsfile.StatsFile": 900,
     "webrobot.extensions.progress.Progress": 500,
     "webrobot.extensions.report.CrawlReport": 850,
+    "webrobot.extensions.sitemaps.RobotsSitemaps": 600,
+    "webrobot.extensions.identity.IdentityCheck": 100,
 }

@@ -20,7 +20,9 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
 from webrobot import __version__
+from webrobot.middlewares.templates import template_tally
 from webrobot.report.collector import ReportCollector
+from webrobot.report.frontier import freshness_report, priorities_report
 from webrobot.report.html import render_html
 from webrobot.report.model import HealthThresholds, build_report, iso, report_location
 
@@ -31,6 +33,19 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
 logger = logging.getLogger(__name__)
+
+
+def frontier_report(crawler: Crawler) -> dict[str, Any]:
+    """The report's frontier sections: pages and refusals per URL template,
+    requests per priority rank."""
+    tally = template_tally(crawler)
+    stats = crawler.stats.get_stats() if crawler.stats is not None else {}
+    config = getattr(crawler.spider, "config", None)
+    return {
+        "templates": tally.report() if tally is not None else [],
+        "priorities": priorities_report(stats, getattr(config, "priorities", ())),
+        "freshness": freshness_report(stats),
+    }
 
 
 def thresholds(crawler: Crawler) -> HealthThresholds:
@@ -74,6 +89,7 @@ class CrawlReport:
             "finish_reason": reason,
         }
         report = build_report(collector.tally, now, self.limits, meta)
+        report.update(frontier_report(self.crawler))
         for flag in report["health"]["flags"]:
             logger.warning("Crawl health: %s: %s", flag["site"], flag["message"])
         # Scrapyd passes each job's id as the spider argument _job.

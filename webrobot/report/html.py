@@ -16,6 +16,8 @@ from typing import Any
 import pygal
 from pygal.style import Style
 
+from webrobot.report.frontier import frontier_html
+
 # pygal 3.1.3 appends a legacy sys.meta_path finder (for its map plugins, unused
 # here) that makes Python 3.11 raise an ImportWarning on every failed import in
 # the process afterwards; take it out again.
@@ -335,6 +337,7 @@ def render_html(report: Mapping[str, Any]) -> str:
 <section class="card"><h2>Sites</h2>
 <table id="sites"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>{notes_html}
 </section>
+{frontier_html(report)}
 <section class="charts">{charts}</section>
 </main><script>{SORT_JS}</script></body></html>
 """

@@ -20,11 +20,14 @@ from webrobot.config import (
     load_site_config,
     parse_start_urls_argument,
 )
+from webrobot.extensions.identity import apply_identity
 from webrobot.items import PageItem
 from webrobot.middlewares.metarobots import page_rules
+from webrobot.middlewares.render import configure_rendering
 from webrobot.page import summarise_html
 from webrobot.scope import SiteScope
 from webrobot.sitekey import site_key
+from webrobot.sitemapfollow import sitemap_links, sitemap_request
 
 if TYPE_CHECKING:
     from typing import Self
@@ -96,6 +99,7 @@ class WebrobotSpider(scrapy.Spider):
         spider = super().from_crawler(crawler, *args, **kwargs)
         if spider.config_error is not None:
             return spider
+        apply_identity(crawler.settings)
         # A config given as an argument applies like a per-site spider's own;
         # settings are still unfrozen here (Scrapy >= 2.11).
         if spider.config is not None and spider.config is not cls.site_config:
@@ -105,6 +109,11 @@ class WebrobotSpider(scrapy.Spider):
                 spider.config_error = exc
                 return spider
             _apply_config_settings(spider.config, crawler.settings)
+            apply_identity(crawler.settings)
+        try:
+            configure_rendering(crawler)
+        except ConfigError as exc:
+            spider.config_error = exc
         return spider
 
     async def start(self) -> AsyncIterator[Any]:
@@ -115,6 +124,12 @@ class WebrobotSpider(scrapy.Spider):
             raise scrapy.exceptions.CloseSpider("config_error")
         for url in self.start_urls:
             yield Request(url, callback=self.parse)
+        for url in self.config.sitemaps if self.config else ():
+            yield sitemap_request(self.crawler, url, self.parse_sitemap, "config")
+
+    def parse_sitemap(self, response: Response, **kwargs: Any) -> Iterator[Request]:
+        """A sitemap or sitemap index: its URLs go through every rule links go through."""
+        yield from sitemap_links(self.crawler, response, self.parse, self.parse_sitemap)
 
     def parse(self, response: Response, **kwargs: Any) -> Iterator[Any]:
         stats = self.crawler.stats
