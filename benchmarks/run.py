@@ -50,11 +50,11 @@ MICRO_TARGETS = {
 class ServerProcess:
     """``python -m benchmarks.server`` in its own process, for one web."""
 
-    def __init__(self, spec: WebSpec, log_path: Path, timeout: float = 300) -> None:
+    def __init__(self, spec: WebSpec, log_path: Path, timeout: float = 300, latency: float = 0.0) -> None:
         command = [
             sys.executable, "-m", "benchmarks.server",
             "--pages", str(spec.pages), "--sites", str(spec.sites),
-            "--links", str(spec.links), "--seed", str(spec.seed),
+            "--links", str(spec.links), "--seed", str(spec.seed), "--latency", str(latency),
         ]  # fmt: skip
         self.log = open(log_path, "wb")  # noqa: SIM115 (closed in stop())
         self.proc = subprocess.Popen(

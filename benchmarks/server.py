@@ -81,8 +81,9 @@ class Site:
 class HttpProtocol(asyncio.Protocol):
     """Just enough HTTP/1.1 for crawlers: GET and HEAD, keep-alive, pipelining."""
 
-    def __init__(self, site: Site) -> None:
+    def __init__(self, site: Site, latency: float = 0.0) -> None:
         self.site = site
+        self.latency = latency  # seconds before each answer (a network's round trip)
         self.buffer = b""
         self.transport: asyncio.Transport | None = None
 
@@ -110,14 +111,26 @@ class HttpProtocol(asyncio.Protocol):
                 transport.write(_head(405, 0, TEXT))
                 transport.close()
                 return
-            transport.writelines(self.site.reply(method, target))
-            if b"connection: close" in headers.lower():
-                transport.close()
+            reply = self.site.reply(method, target)
+            close = b"connection: close" in headers.lower()
+            if self.latency > 0:
+                asyncio.get_running_loop().call_later(self.latency, self._send, reply, close)
+            else:
+                self._send(reply, close)
+            if close:
                 return
         if len(buffer) > MAX_HEAD:
             transport.close()
             return
         self.buffer = buffer
+
+    def _send(self, reply: tuple[bytes, ...], close: bool) -> None:
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            return
+        transport.writelines(reply)
+        if close:
+            transport.close()
 
 
 class ControlProtocol(asyncio.Protocol):
@@ -163,8 +176,9 @@ def site_hosts(count: int) -> list[str]:
 
 
 class BenchServer:
-    def __init__(self, spec: WebSpec) -> None:
+    def __init__(self, spec: WebSpec, latency: float = 0.0) -> None:
         self.spec = spec
+        self.latency = latency
         self.sockets = [_bind(host) for host in site_hosts(spec.sites)]
         origins = ["http://{}:{}".format(*sock.getsockname()[:2]) for sock in self.sockets]
         robots = robots_txt()
@@ -196,7 +210,7 @@ class BenchServer:
         servers = []
         for site, sock in zip(self.sites, self.sockets):
             servers.append(
-                await loop.create_server(lambda site=site: HttpProtocol(site), sock=sock)
+                await loop.create_server(lambda site=site: HttpProtocol(site, self.latency), sock=sock)
             )
         servers.append(
             await loop.create_server(lambda: ControlProtocol(self), sock=self.control_socket)
@@ -219,9 +233,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sites", type=int, default=1)
     parser.add_argument("--links", type=int, default=WebSpec.links)
     parser.add_argument("--seed", type=int, default=WebSpec.seed)
+    parser.add_argument("--latency", type=float, default=0.0, help="seconds before each answer")
     args = parser.parse_args(argv)
     spec = WebSpec(pages=args.pages, sites=args.sites, links=args.links, seed=args.seed)
-    server = BenchServer(spec)
+    server = BenchServer(spec, args.latency)
 
     async def run() -> None:
         loop = asyncio.get_running_loop()

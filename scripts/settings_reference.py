@@ -25,7 +25,7 @@ NOTES = {
     "SPIDER_MODULES": "where the spiders are",
     "NEWSPIDER_MODULE": "where `scrapy genspider` puts a new spider",
     "SPIDER_LOADER_CLASS": "makes one spider per site config",
-    "COMMANDS_MODULE": "webrobot's commands (`crawl` with one-line errors, `webrobot-seed`)",
+    "COMMANDS_MODULE": "webrobot's commands (`crawl` with one-line errors, `webrobot-seed`, `webrobot-export`)",
     "USER_AGENT": "identification sent with every request",
     "DEFAULT_REQUEST_HEADERS": "`Accept` preferring HTML, `Accept-Language`",
     "DEPTH_PRIORITY": "with the FIFO queues below: breadth-first order",

@@ -24,7 +24,11 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 
 class RedisServer:
-    def __init__(self, workdir: Path, host: str = "127.0.0.1") -> None:
+    def __init__(self, workdir: Path, host: str = "127.0.0.1", *, persistent: bool = False) -> None:
+        """``persistent``: an append-only file written at every command, so that
+        a server stopped and started again (:meth:`start` with ``port``) has
+        everything it had."""
+        self.persistent = persistent
         self.workdir = Path(workdir)
         self.host = host
         self.port = 0
@@ -41,7 +45,7 @@ class RedisServer:
         self._clients.append(client)
         return client
 
-    def start(self, attempts: int = 3, timeout: float = 10.0) -> Self:
+    def start(self, attempts: int = 3, timeout: float = 10.0, port: int = 0) -> Self:
         binary = shutil.which("redis-server")
         if binary is None:
             raise RuntimeError(
@@ -50,12 +54,13 @@ class RedisServer:
             )
         self.workdir.mkdir(parents=True, exist_ok=True)
         last_error = ""
+        persistence = ["--appendonly", "yes", "--appendfsync", "always"] if self.persistent else ["--appendonly", "no"]
         for _ in range(attempts):  # another process may take the free port first
-            self.port = free_port(self.host)
+            self.port = port or free_port(self.host)
             log = self.workdir / f"redis-{self.port}.log"
             self.process = subprocess.Popen(
                 [binary, "--bind", self.host, "--port", str(self.port),
-                 "--dir", str(self.workdir), "--save", "", "--appendonly", "no",
+                 "--dir", str(self.workdir), "--save", "", *persistence,
                  "--logfile", str(log), "--daemonize", "no"],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             )  # fmt: skip

@@ -204,6 +204,19 @@ def redis_state(redis_server: RedisServer) -> tuple[int, int, int]:
     )
 
 
+def export(redis_server: RedisServer, path: Path) -> list[dict[str, Any]]:
+    """The crawl's items as ``scrapy webrobot-export`` writes them (JSON lines)."""
+    result = scrapy_command("webrobot-export", "webrobot", "-o", str(path),
+                            "-s", f"WEBROBOT_REDIS_URL={redis_server.url}")  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line]
+
+
+def html_pages(web: Web) -> set[str]:
+    """URLs of the pages that answer 200 with HTML (each gives an item, /copy once per crawl)."""
+    return {o + t for o, ts in web.expected.items() for t in ts if t not in ("/old", "/broken", "/missing")}
+
+
 def leased_by(redis_server: RedisServer, worker: Worker) -> set[tuple[str, str]]:
     """(origin, target) of the requests ``worker`` holds leases on (its lease ids
     are ``host:pid:random/n``; a stored request is ``score``, a space, one byte
@@ -245,9 +258,10 @@ def test_three_workers_download_every_page_exactly_once(
     assert sum(s.get("webrobot/redis/lease/lost", 0) for s in stats) == 0
     items = [item["url"] for w in workers for item in w.items()]
     assert len(items) == len(set(items)), "one item per page across workers"
-    html_pages = {o + t for o, ts in web.expected.items() for t in ts if t not in ("/old", "/broken", "/missing")}
     copies = {o + "/copy" for o in web.expected}
-    assert set(items) - copies == html_pages - copies
+    assert set(items) - copies == html_pages(web) - copies
+    exported = [item["url"] for item in export(redis_server, tmp_path / "export.jsonl")]
+    assert sorted(exported) == sorted(items), "the export holds what the workers' feeds hold"
     assert len(set(items) & copies) == 1, "one item for the body every site serves, across workers"
     assert sum(s.get("webrobot/dupes/content", 0) for s in stats) == 2
     robots = [site.count("/robots.txt") for site in web.sites]
@@ -272,7 +286,9 @@ def test_a_killed_worker_loses_nothing(
                 return False
             finished = {(s.origin, t) for s in web.sites for t in s.targets()}
             in_flight.update(started - finished)
-            return bool(in_flight)
+            # And one page with an item done (its item is in no feed that survives).
+            done_pages = {o + t for o, t in started & finished} & (html_pages(web) - {o + "/copy" for o in web.expected})
+            return bool(in_flight) and bool(done_pages)
 
         wait_for(victim_has_a_request_in_flight, 60, f"{victim.name} to have a page in flight")
         victim.kill()
@@ -293,6 +309,15 @@ def test_a_killed_worker_loses_nothing(
     survivors = [w.stats() for w in workers[1:]]
     assert sum(s.get("webrobot/redis/lease/expired", 0) for s in survivors) >= len(in_flight)
     assert redis_state(redis_server) == (0, 0, 0)
+    # Every page the servers answered has exactly one item in the export, also those
+    # the killed worker fetched (its own feed lost what was still in its buffer).
+    exported = Counter(item["url"] for item in export(redis_server, tmp_path / "export.jsonl"))
+    assert {url: n for url, n in exported.items() if n != 1} == {}, "one item per page"
+    copies = {o + "/copy" for o in web.expected}
+    assert set(exported) - copies == html_pages(web) - copies
+    assert len(set(exported) & copies) == 1
+    killed_fetched = {o + t for o, t in web.fetched_by(victim.name)} & (html_pages(web) - copies)
+    assert killed_fetched and killed_fetched <= set(exported), "the killed worker's pages have items"
 
 
 def test_seeding_resetting_and_done_crawls(
@@ -437,3 +462,97 @@ def test_no_two_workers_overlap_on_a_site_crawl_delay_holds_and_one_budget_is_sh
     assert min(gaps) >= crawl_delay * 0.9, f"Crawl-delay not held across workers: {gaps}"
     stats = [w.stats() for w in workers]
     assert sum(s.get("webrobot/url/refused/budget", 0) for s in stats) > 0
+
+
+def spacing_and_overlaps(site: SiteServer) -> tuple[list[tuple[str, str]], list[float]]:
+    """Requests to ``site`` that overlapped, and the gaps between page request starts."""
+    hits = sorted(site.hits, key=lambda hit: hit.started)
+    overlaps = [(a.target, b.target) for a, b in itertools.pairwise(hits) if b.started < a.finished]
+    pages = [hit for hit in hits if hit.target != "/robots.txt"]
+    return overlaps, [b.started - a.started for a, b in itertools.pairwise(pages)]
+
+
+def test_redis_stopped_for_ten_seconds_pauses_the_crawl_and_loses_nothing(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
+    crawl_delay = 0.3
+    slow = Reply.text(f"User-agent: *\nCrawl-delay: {crawl_delay:g}\n")
+    web = build_web(make_site, delay=0.1, fanout=4, robots=lambda index: slow if index == 0 else ROBOTS_ALLOW_ALL)
+    server = RedisServer(tmp_path / "redis", persistent=True).start()
+    workers = start_workers(tmp_path, web, server, n=2)
+    try:
+        wait_for(lambda: sum(len(site.hits) for site in web.sites) >= 12, 60, "the crawl to be under way")
+        server.stop()
+        stopped = time.monotonic()
+        time.sleep(10)
+        server.start(port=server.port)
+        restarted = time.monotonic()
+        codes = [worker.wait() for worker in workers]
+        items = export(server, tmp_path / "export.jsonl")
+    finally:
+        stop_all(workers)
+        server.stop()
+    assert codes == [0, 0], [w.log()[-2000:] for w in workers]
+    for origin, counts in web.counts().items():
+        assert set(counts) == web.expected[origin], f"{origin}: a page is missing"
+        assert {t: n for t, n in counts.items() if n != 1} == {}, f"{origin}: fetched twice"
+    assert [site.count("/robots.txt") for site in web.sites] == [1, 1, 1]
+    for site in web.sites:
+        overlaps, _ = spacing_and_overlaps(site)
+        assert overlaps == [], f"{site.origin}: requests overlapped"
+        # The servers' clock is this process's monotonic clock (Hit.started).
+        during = [h.target for h in list(site.hits) if stopped + 0.05 < h.started < restarted]
+        assert during == [], f"{site.origin}: requests started while Redis was down: {during}"
+    _, gaps = spacing_and_overlaps(web.sites[0])
+    assert min(gaps) >= crawl_delay * 0.9, f"Crawl-delay not held: {gaps}"
+    assert max(gaps) >= 9, "the outage fell in the middle of the crawl-delayed site's crawl"
+    stats = [w.stats() for w in workers]
+    assert all(s.get("webrobot/redis/outages", 0) == 1 for s in stats), "each worker saw one outage"
+    assert sum(s.get("webrobot/redis/lease/lost", 0) for s in stats) == 0, "no lease taken away"
+    logs = [w.log() for w in workers]
+    assert all(log.count("cannot be reached") == 1 for log in logs), "logged once"
+    urls = Counter(item["url"] for item in items)
+    copies = {o + "/copy" for o in web.expected}
+    assert {u: n for u, n in urls.items() if n != 1} == {}
+    assert set(urls) - copies == html_pages(web) - copies
+
+
+def test_redis_gone_for_good_closes_every_worker_and_acknowledges_nothing_unfinished(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
+    web = build_web(make_site, delay=0.1, fanout=4)
+    server = RedisServer(tmp_path / "redis", persistent=True).start()
+    timeout = 3.0
+    workers = start_workers(tmp_path, web, server, n=2, WEBROBOT_REDIS_OUTAGE_TIMEOUT=str(timeout))
+    try:
+        wait_for(lambda: sum(len(site.hits) for site in web.sites) >= 12, 60, "the crawl to be under way")
+        server.stop()
+        stopped = time.monotonic()
+        codes = [worker.wait(timeout=timeout + 30) for worker in workers]
+        took = time.monotonic() - stopped
+        # Redis comes back later; a new worker finishes what the others did not acknowledge.
+        server.start(port=server.port)
+        late = Worker(tmp_path / "late", "late", {"start_urls": web.start_urls()},
+                      {"WEBROBOT_REDIS_URL": server.url})  # fmt: skip
+        late_code = late.wait()
+        items = export(server, tmp_path / "export.jsonl")
+    finally:
+        stop_all(workers)
+        server.stop()
+    assert codes == [1, 1], [w.log()[-2000:] for w in workers]
+    assert took < timeout + 30
+    for worker in workers:
+        assert worker.stats()["finish_reason"] == "redis_unavailable"
+        stderr = (worker.workdir / "stderr.txt").read_text("utf-8")
+        lines = [line for line in stderr.splitlines() if line.startswith("webrobot: ")]
+        expected = (f"webrobot: Redis at {server.url} unreachable for {timeout:.0f} s "
+                    f"(WEBROBOT_REDIS_OUTAGE_TIMEOUT={timeout:g}): closing this worker")  # fmt: skip
+        assert lines == [expected], stderr[-2000:]
+        assert "Traceback" not in worker.log()
+    assert late_code == 0, late.log()[-2000:]
+    for origin, counts in web.counts().items():
+        assert set(counts) == web.expected[origin], f"{origin}: a page is missing"
+    urls = Counter(item["url"] for item in items)
+    copies = {o + "/copy" for o in web.expected}
+    assert {u: n for u, n in urls.items() if n != 1} == {}
+    assert set(urls) - copies == html_pages(web) - copies, "every page has its item"

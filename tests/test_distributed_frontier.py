@@ -188,3 +188,79 @@ def test_a_lease_sent_twice_takes_one_request(redis_server: RedisServer) -> None
     assert frontier.counts() == (1, 1), "the other request is still queued"
     assert frontier.release(["w/1"]) == 1
     assert sorted(leased[1].url for leased in iter(frontier.lease, None)) == ["http://a/", "http://a/b"]
+
+
+def test_an_ack_stores_the_items_of_its_pages_in_the_same_step(redis_server: RedisServer) -> None:
+    frontier = make_frontier(redis_server)
+    frontier.push(Request("http://a/1"))
+    frontier.push(Request("http://a/2"))
+    first, second = frontier.lease(), frontier.lease()
+    assert first is not None and second is not None
+    client = redis_server.client()
+    assert frontier.ack([first[0]], [("http://a/1", b"one"), ("http://a/1#2", b"two")]) == 1
+    entries = client.xrange(KEYS.items)
+    assert [(e[b"k"], e[b"i"]) for _, e in entries] == [(b"http://a/1", b"one"), (b"http://a/1#2", b"two")]
+    assert client.hlen(KEYS.leased) == 1 and client.zcard(KEYS.leases) == 1
+    # Items without a lease (a request that never was shared) go in alone.
+    assert frontier.ack([], [("http://a/x", b"x")]) == 0
+    assert client.xlen(KEYS.items) == 3
+    # A lease that expired and went to another worker: its items are stored all the same.
+    assert frontier.ack(["nobody/1", second[0]], [("http://a/2", b"2")]) == 1
+    assert client.xlen(KEYS.items) == 4
+    assert frontier.counts() == (0, 0)
+
+
+def test_after_a_gap_in_reclaims_leases_get_a_grace_period_to_be_renewed(redis_server: RedisServer) -> None:
+    frontier = make_frontier(redis_server, lease_ttl=0.4)
+    frontier.push(Request("http://a/1"))
+    assert frontier.reclaim_expired() == (0, [])
+    leased = frontier.lease()
+    assert leased is not None
+    time.sleep(0.5)  # nobody reclaimed for longer than half a TTL: Redis (or every worker) was away
+    assert frontier.reclaim_expired() == (0, []), "expired, but its worker had no chance to renew"
+    assert frontier.renew([leased[0]]) == []
+    time.sleep(0.1)
+    assert frontier.reclaim_expired() == (0, [])
+    # Not renewed again: it expires a TTL later, reclaimed by regular polls.
+    assert wait_for(lambda: frontier.reclaim_expired()[0], timeout=3) == 1
+
+
+def test_higher_priority_first_and_first_in_first_out_within_a_priority(redis_server: RedisServer) -> None:
+    frontier = make_frontier(redis_server)
+    order = [("a", 0), ("b", 5), ("c", 0), ("d", 5), ("e", -1), ("f", 0), ("g", 10**9)]
+    for name, priority in order[:3]:
+        frontier.push(Request(f"http://x/{name}", priority=priority))
+    # Several in one script keep their order too.
+    frontier.finish([], (), [(None, p, frontier.encode(Request(f"http://x/{n}", priority=p))) for n, p in order[3:]])
+    leased = []
+    while (taken := frontier.lease()) is not None:
+        leased.append(taken[1].url.rsplit("/", 1)[1])
+    assert leased == ["g", "b", "d", "a", "c", "f", "e"]
+
+
+def test_finishing_pages_is_one_round_trip_with_links_marked_visited(redis_server: RedisServer) -> None:
+    frontier = make_frontier(redis_server)
+    frontier.push(Request("http://x/page"))
+    lease_id, _ = frontier.lease()  # type: ignore[misc]
+    client = redis_server.client()
+    client.config_resetstat()
+    links = [(("test:crawl:visited:1", n % 3), 0, frontier.encode(Request(f"http://x/{n}"))) for n in range(5)]
+    held, queued = frontier.finish([lease_id], [("http://x/page", b"item")], links)
+    assert (held, queued) == (1, [True, True, True, False, False]), "the 4th and 5th: digests seen"
+    calls = {k: v["calls"] for k, v in client.info("commandstats").items()}
+    assert calls.get("cmdstat_evalsha") == 1
+    assert frontier.counts() == (3, 0)
+    assert client.xlen(KEYS.items) == 1
+
+
+def test_slow_polling_delays_re_queueing_but_cannot_stop_it(redis_server: RedisServer) -> None:
+    frontier = make_frontier(redis_server, lease_ttl=0.2)
+    frontier.push(Request("http://a/1"))
+    frontier.reclaim_expired()
+    assert frontier.lease() is not None
+    deadline = time.monotonic() + 3
+    requeued = 0
+    while not requeued and time.monotonic() < deadline:
+        time.sleep(0.15)  # every poll comes after a gap longer than half a TTL
+        requeued = frontier.reclaim_expired()[0]
+    assert requeued == 1

@@ -133,21 +133,41 @@ def test_site_state_expires_when_it_no_longer_matters(redis_server: RedisServer)
     a = worker(redis_server)
     start(a, delay=1.0)
     assert 0 < client.pttl(f"webrobot:politeness:{SITE}") <= 601_000
-    assert 0 < client.pttl(f"webrobot:politeness:{SITE}:hold") <= 60_000
+    held_until = int(client.hget(f"webrobot:politeness:{SITE}", "until"))
+    assert 59_000 < held_until - int(client.time()[0]) * 1000 <= 61_000
     a.finished(SITE)
-    assert client.exists(f"webrobot:politeness:{SITE}:hold") == 0
+    assert client.hmget(f"webrobot:politeness:{SITE}", ["w", "n", "until"]) == [None, None, None]
 
 
-def test_without_redis_a_worker_keeps_its_own_politeness() -> None:
+def test_without_redis_no_request_starts_and_the_wait_grows() -> None:
     crawler = webrobot_crawler(WEBROBOT_REDIS_URL="redis://127.0.0.1:1/0")  # nothing listens there
     crawler.stats.open_spider()
     politeness = SharedPoliteness.from_crawler(crawler)
     politeness.set_robots_delay(SITE, 5.0, "crawl_delay")
-    assert politeness.reserve(SITE, 1.0, "download_delay", 100.0)[0] == 0.0
-    assert politeness.reserve(SITE, 1.0, "download_delay", 101.0) == (4.0, "crawl_delay")
-    politeness.note_response(SITE, 200, None, 101.0)
-    politeness.finished(SITE)
-    assert crawler.stats.get_value("webrobot/redis/error_count") == 1, "then it stops asking"
+    waits = [politeness.reserve(SITE, 1.0, "download_delay", 100.0) for _ in range(4)]
+    assert [source for _, source in waits] == ["redis_unavailable"] * 4, "no local fallback"
+    assert [wait for wait, _ in waits] == [0.1, 0.2, 0.4, 0.8]
+    politeness.note_response(SITE, 200, None, 101.0)  # no strikes known: nothing to tell Redis
+    politeness.note_response(SITE, 503, None, 101.0)
+    assert crawler.stats.get_value("webrobot/redis/error_count") == 5
+    assert crawler.stats.get_value("webrobot/redis/outages") == 1
+
+
+def test_a_hold_whose_release_failed_is_released_when_redis_is_back(tmp_path: Any) -> None:
+    server = RedisServer(tmp_path, persistent=True).start()
+    try:
+        a, b = worker(server), worker(server)
+        assert start(a)[0] == 0.0
+        server.stop()
+        a.finished(SITE)  # fails: the hold stays in Redis
+        assert start(a)[1] == "redis_unavailable"
+        server.start(port=server.port)
+        assert start(b) == (pytest.approx(0.25), "other_worker"), "a's hold survived the restart"
+        assert start(a)[0] == 0.0, "a let its hold go first, then started"
+        a.finished(SITE)
+        assert start(b)[0] == 0.0
+    finally:
+        server.stop()
 
 
 def test_the_downloader_uses_it_in_redis_mode_and_reports_finished_downloads(redis_server: RedisServer) -> None:

@@ -125,16 +125,29 @@ def test_a_dead_workers_claim_expires_and_a_live_one_is_renewed(redis_server: Re
     run(test)
 
 
-def test_without_redis_a_worker_decides_alone(tmp_path: Any) -> None:
-    server = RedisServer(tmp_path)
-    server.port = 1  # nothing listens there
-    cache = cache_for(server)
-    local = decision(time.time())
-    cache.put(SITE, local)
-    assert cache.get(SITE) is local
-    assert cache.claim(SITE), "fetching twice beats a crawl that waits for ever"
-    cache.release(SITE)
-    assert cache.crawler.stats.get_value("webrobot/redis/error_count") >= 3
+def test_without_redis_no_claim_is_given_and_a_decision_is_stored_when_it_is_back(tmp_path: Any) -> None:
+    server = RedisServer(tmp_path, persistent=True).start()
+
+    async def test() -> None:
+        cache, other = cache_for(server), cache_for(server)
+        assert cache.claim(SITE)
+        port = server.port
+        server.stop()
+        local = decision(time.time())
+        cache.put(SITE, local)  # fetched, but Redis does not take it
+        assert cache.get(SITE) is local, "this worker uses its own copy"
+        assert not other.claim("http://b.example:80"), "no claim, no fetch, without Redis"
+        assert cache.crawler.stats.get_value("webrobot/redis/error_count") >= 1
+        assert other.crawler.stats.get_value("webrobot/redis/error_count") >= 1
+        server.start(port=port)
+        cache._renew()  # the renewal loop's turn
+        assert other.get(SITE) == local, "stored when Redis was back: nobody fetches it again"
+        assert other.claim(SITE), "and the claim was ended with it"
+
+    try:
+        run(test)
+    finally:
+        server.stop()
 
 
 def workers_middleware(server: RedisServer, fetch: Callable[[str], Coroutine[Any, Any, _Fetch]]) -> RobotsMiddleware:
@@ -259,5 +272,45 @@ def test_waiting_workers_obey_the_expired_rules_while_the_fetching_worker_does(
         assert second.stats.get_value("webrobot/robots/waited") == 1
         for middleware in (first, second):
             middleware._spider_closed()
+
+    run(test)
+
+
+def test_a_deferral_is_shared_and_goes_on_when_another_worker_takes_the_site_over(
+    redis_server: RedisServer,
+) -> None:
+    fetches: list[tuple[str, float]] = []
+
+    def failing(name: str) -> Callable[[str], Coroutine[Any, Any, _Fetch]]:
+        async def fetch(url: str) -> _Fetch:
+            fetches.append((name, time.time()))
+            return _Fetch(url, 503, {}, b"")
+
+        return fetch
+
+    async def test() -> None:
+        settings = {"WEBROBOT_REDIS_LEASE_TTL": 0.3, "WEBROBOT_ROBOTS_BACKOFF_BASE": 1.0}
+        crawler = crawler_for(redis_server, **settings)
+        crawler._apply_settings()
+        dying = RobotsMiddleware.from_crawler(crawler)
+        dying._download = failing("dying")  # type: ignore[method-assign]
+        asyncio.ensure_future(dying.process_request(Request("http://a.example/")))
+        await until(lambda: dying.stats.get_value("webrobot/robots/deferred"))
+        dying.cache._loop.stop()  # type: ignore[attr-defined]  # killed: its claim is not renewed
+        for pending in dying.pending.values():
+            pending.timer.cancel()  # type: ignore[union-attr]  # and it never retries
+        shared = dying.cache.deferral(SITE)  # type: ignore[attr-defined]
+        assert shared is not None and shared[1] == 1, "the first failure is shared"
+        crawler2 = crawler_for(redis_server, **settings)
+        crawler2._apply_settings()
+        survivor = RobotsMiddleware.from_crawler(crawler2)
+        survivor._download = failing("survivor")  # type: ignore[method-assign]
+        asyncio.ensure_future(survivor.process_request(Request("http://a.example/page")))
+        await until(lambda: len(fetches) == 2 and survivor.stats.get_value("webrobot/robots/deferred"), timeout=10)
+        assert [name for name, _ in fetches] == ["dying", "survivor"]
+        assert fetches[1][1] >= shared[2] - 0.05, "the survivor kept the dead worker's schedule"
+        assert survivor.cache.deferral(SITE)[1] == 2, "its backoff goes on from the dead worker's attempts"  # type: ignore[attr-defined]
+        assert survivor.cache.deferral(SITE)[0] == pytest.approx(shared[0], abs=0.01), "and its deadline"  # type: ignore[attr-defined]
+        survivor._spider_closed()
 
     run(test)

@@ -196,17 +196,49 @@ def test_unserializable_requests_stay_local(redis_server: RedisServer) -> None:
     run(scenario)
 
 
-def test_redis_going_away_is_survived(redis_server: RedisServer) -> None:
+def test_redis_going_away_pauses_and_what_was_found_meanwhile_goes_in_when_it_is_back(tmp_path: Any) -> None:
+    server = RedisServer(tmp_path, persistent=True).start()
+
     async def scenario() -> None:
-        scheduler, _ = make_scheduler(redis_server)
-        redis_server.stop()
-        assert scheduler.next_request() is None
-        assert scheduler.has_pending_requests() is False
-        request = Request("http://a/")
-        assert scheduler.enqueue_request(request) is True, "kept locally, not lost"
-        assert scheduler.next_request() is request
-        assert stat(scheduler, "webrobot/redis/error_count") >= 3
+        scheduler, slot = make_scheduler(server)
+        assert scheduler.enqueue_request(Request("http://a/")) is True
+        page = scheduler.next_request()
+        assert page is not None
+        slot.inprogress.add(page)
+        server.stop()
+        assert scheduler.next_request() is None, "nothing is taken without Redis"
+        link = Request("http://a/link")
+        assert scheduler.enqueue_request(link) is True, "kept until Redis is back"
+        assert scheduler.next_request() is None, "not fetched by this worker alone"
+        slot.inprogress.discard(page)  # the page is done: its lease waits for the link
+        await asyncio.sleep(0.1)
+        assert idle_verdict(scheduler) == "wait"
+        assert stat(scheduler, "webrobot/redis/outages") == 1
+        server.start(port=server.port)
+        await until(lambda: stat(scheduler, "webrobot/redis/lease/acked") == 1)
+        assert queue(scheduler).counts() == (1, 0), "the link is shared, the page acknowledged"
+        assert scheduler.next_request().url == "http://a/link"
         scheduler.close("finished")
+
+    try:
+        run(scenario)
+    finally:
+        server.stop()
+
+
+def test_redis_away_longer_than_the_timeout_closes_the_worker(redis_server: RedisServer) -> None:
+    async def scenario() -> None:
+        scheduler, _ = make_scheduler(redis_server, WEBROBOT_REDIS_OUTAGE_TIMEOUT=0.3)
+        closed: list[str] = []
+
+        async def close_spider_async(reason: str) -> None:
+            closed.append(reason)
+
+        scheduler.crawler.engine.close_spider_async = close_spider_async  # type: ignore[union-attr]
+        redis_server.stop()
+        await until(lambda: closed == ["redis_unavailable"])
+        assert "WEBROBOT_REDIS_OUTAGE_TIMEOUT=0.3" in stat(scheduler, "webrobot/redis/error")
+        scheduler.close("redis_unavailable")
 
     run(scenario)
 
@@ -219,9 +251,11 @@ def test_its_length_survives_redis_going_away(redis_server: RedisServer) -> None
         scheduler, _ = make_scheduler(redis_server)
         assert scheduler.enqueue_request(Request("http://a/")) is True
         assert len(scheduler) == 1
+        scheduler._tick()  # shared
+        assert len(scheduler) == 1
         redis_server.stop()
         assert len(scheduler) == 0
-        assert scheduler.enqueue_request(Request("http://a/b")) is True  # kept locally
+        assert scheduler.enqueue_request(Request("http://a/b")) is True  # kept until Redis is back
         assert len(scheduler) == 1
         scheduler.close("finished")
 

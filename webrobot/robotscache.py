@@ -71,6 +71,13 @@ class SharedRobotsCache(RobotsCache, Protocol):
 
     def release(self, site: str) -> None: ...
 
+    def deferral(self, site: str) -> tuple[float, int, float] | None:
+        """The site's shared robots.txt deferral: (first failure, attempts, next
+        attempt), Unix times; None when no worker is deferring it."""
+        ...
+
+    def note_deferral(self, site: str, first_failure: float, attempts: int, next_attempt: float) -> None: ...
+
 
 class LruRobotsCache:
     """In-process, bounded: the least recently used site goes first (0: unbounded)."""

@@ -183,6 +183,12 @@ WEBROBOT_REDIS_MAX_LEASE_EXPIRIES = 3
 WEBROBOT_REDIS_POLL_INTERVAL = 1.0
 #: Seconds the shared crawl must have nothing queued or leased before workers close (0: never).
 WEBROBOT_REDIS_IDLE_CLOSE = 10.0
+#: Store every item in the crawl's Redis stream with its page's lease acknowledgement (``webrobot-export``).
+WEBROBOT_REDIS_ITEMS_ENABLED = True
+#: Seconds Redis may stay unreachable (no request starts meanwhile) before a worker closes with redis_unavailable (0: never).
+WEBROBOT_REDIS_OUTAGE_TIMEOUT = 300.0
+#: Visited-URL digests each worker remembers, so a link seen again costs no Redis command (0: no limit).
+WEBROBOT_REDIS_VISITED_CACHE = 1_000_000
 #: 2**N buckets of visited-URL digests; ~log2(expected URLs / 256) keeps them compact.
 WEBROBOT_REDIS_VISITED_BUCKET_BITS = 14
 #: 2**N buckets of content fingerprints (compact hashes up to hash-max-listpack-entries): ~log2(pages / 256).

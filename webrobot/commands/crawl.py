@@ -76,3 +76,6 @@ class Command(ScrapyCrawlCommand):
         stats = getattr(self._last_crawler, "stats", None)
         if stats is not None and stats.get_value("finish_reason") == "redis_unavailable":
             self.exitcode = 1  # the shared crawl's Redis could not be used
+            message = stats.get_value("webrobot/redis/error")
+            if message:
+                print(f"webrobot: {message}", file=sys.stderr)

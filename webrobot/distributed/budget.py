@@ -18,7 +18,6 @@ import redis
 
 from webrobot.budget import PageBudget
 from webrobot.distributed.dupefilter import crawl_spider_name
-from webrobot.distributed.errors import RedisErrorLog
 from webrobot.distributed.keys import CrawlKeys, redis_from_settings
 
 if TYPE_CHECKING:
@@ -44,9 +43,7 @@ class RedisPageBudget(PageBudget):
         self.key = key
         self.stats = stats
         self._spend = server.register_script(_SPEND)
-        self._errors = RedisErrorLog(
-            logger, "Redis error in the shared page budget (the page is let through): %s", stats
-        )
+        self._warned = False
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, limit: int) -> Self:
@@ -59,7 +56,12 @@ class RedisPageBudget(PageBudget):
         try:
             return bool(self._spend(keys=[self.key], args=[site, self.limit]))
         except redis.RedisError as exc:
-            self._errors(exc)
+            inc = getattr(self.stats, "inc_value", None)
+            if inc is not None:
+                inc("webrobot/redis/error_count")
+            log = logger.debug if self._warned else logger.warning
+            self._warned = True
+            log("Redis error in the shared page budget (the page is let through): %s", exc)
             return True
 
     def left(self, site: str) -> int | None:

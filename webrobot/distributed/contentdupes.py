@@ -4,8 +4,9 @@
 whose item was kept and those whose links were followed. In one process
 that is memory; with several workers each would keep its own, and two workers
 that fetch two copies of a page would both emit an item. Here both live in
-Redis and each verdict is one Lua script, so exactly one worker keeps the
-first copy of a content (whichever asks first) and the others drop theirs.
+Redis and each verdict is an ``HSETNX`` (plus an ``HGET`` when the content was
+recorded already), so exactly one worker keeps the first copy of a content
+(whichever asks first) and the others drop theirs.
 
 Each content is recorded with the URL that first had it:
 ``<crawl>:content:kept:<bucket>`` and ``<crawl>:content:followed:<bucket>``
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from time import monotonic
 from typing import TYPE_CHECKING, Any
 
 import redis
@@ -36,8 +38,8 @@ from webrobot.contentdupes import ContentDupes, Verdict, fingerprint_mode
 from webrobot.contentfingerprints import fingerprint_key
 from webrobot.distributed.digests import RedisDigestSet
 from webrobot.distributed.dupefilter import crawl_spider_name
-from webrobot.distributed.errors import RedisErrorLog
 from webrobot.distributed.keys import CrawlKeys, redis_from_settings
+from webrobot.distributed.outage import outage_of
 from webrobot.seenstore import Seen
 
 if TYPE_CHECKING:
@@ -47,18 +49,6 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
 logger = logging.getLogger(__name__)
-
-# KEYS: bucket   ARGV: content member, URL member   -> 0 first (recorded) or same URL, 1 duplicate
-_FIRST = """
-local first = redis.call('HGET', KEYS[1], ARGV[1])
-if not first then
-  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-  return 0
-end
-if first == ARGV[2] then return 0 end
-return 1
-"""
-
 
 #: Where a duplicate's first copy was, in messages ("same content as ...").
 EARLIER_PAGE = "an earlier page (the shared content index keeps no URLs)"
@@ -78,16 +68,22 @@ class RedisFirstSeen:
         self, server: redis.Redis, prefix: str, bucket_bits: int,
         on_error: Callable[[Exception], None] | None = None,
     ) -> None:  # fmt: skip
+        self.server = server
         self.digests = RedisDigestSet(server, prefix, bucket_bits)
         self.on_error = on_error
-        self._first = server.register_script(_FIRST)
 
     def first(self, key: bytes, url: str) -> bool:
         """True if ``key`` is new (recorded with ``url``) or was recorded with ``url``.
         If Redis fails (with ``on_error``): True, a copy kept beats a page lost."""
         bucket, member = self.digests.slot(key)
+        mine = url_member(url)
         try:
-            return not self._first(keys=[bucket], args=[member, url_member(url)])
+            # One command for a new content; a content once recorded never changes
+            # its URL, so reading it afterwards needs no script.
+            if self.server.hsetnx(bucket, str(member), mine):
+                return True
+            first = self.server.hget(bucket, str(member))
+            return first is not None and int(first) == mine
         except redis.RedisError as exc:
             if self.on_error is None:
                 raise
@@ -127,9 +123,7 @@ class RedisContentDupes(ContentDupes):
         self._verdicts: dict[int, tuple[Any, Verdict]] = {}
         self._announced = False
         self._closed = False
-        self._errors = RedisErrorLog(
-            logger, "Redis error in the shared content index (the page counts as new): %s", crawler.stats
-        )
+        self._warned = False
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
     def _first_to_follow(self, fingerprint: str, url: str) -> bool:
@@ -146,4 +140,5 @@ class RedisContentDupes(ContentDupes):
         self.server.close()
 
     def _redis_error(self, exc: Exception) -> None:
-        self._errors(exc)
+        """The page counts as new (a copy kept beats a page lost); logged once per outage."""
+        outage_of(self.crawler).failed(exc, monotonic())

@@ -16,9 +16,16 @@ killed after a pop loses it. Here a pop is a *lease*, in one Lua script:
   expired ``max_expiries`` times (a page that kills every worker that takes
   it) goes to ``<crawl>:dead`` instead of circling forever.
 
-Adding a request is one script too: mark it visited (a digest, see
-:mod:`.digests`) and queue it only if it was new, so no worker can die
-between the two and leave a URL marked visited but never queued.
+Finishing pages is one script too (:meth:`LeasedFrontier.finish`): their
+leases end, their items go into the item stream, and the links they found are
+marked visited (a digest, see :mod:`.digests`) and queued if they were new, so
+no worker can die between two of those steps and leave a URL marked visited
+but never queued, or a page acknowledged without its items or links.
+
+The score of a queued request is ``-priority * 10**12`` plus the crawl's
+sequence number (``<crawl>:sequence``): higher ``Request.priority`` first
+(``DEPTH_PRIORITY = 1`` makes that breadth-first), first in, first out within
+a priority. Priorities are clamped to +-4000 so that scores stay exact.
 
 The first byte of every stored request counts its expired leases.
 """
@@ -36,6 +43,8 @@ from typing import TYPE_CHECKING, Any
 from scrapy_redis.queue import PriorityQueue
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     import redis
     from scrapy import Request, Spider
 
@@ -45,16 +54,6 @@ logger = logging.getLogger(__name__)
 
 #: What serializing a request may raise (scrapy-redis pickles ``Request.to_dict``).
 SERIALIZE_ERRORS = (ValueError, TypeError, AttributeError, pickle.PicklingError)
-
-# KEYS: visited bucket (or the frontier again when unfiltered), frontier
-# ARGV: filtered (1/0), visited member, score, request
-_ENQUEUE = """
-if ARGV[1] == '1' and redis.call('SADD', KEYS[1], ARGV[2]) == 0 then
-  return 0
-end
-redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
-return 1
-"""
 
 # KEYS: frontier, leases, leased   ARGV: ttl ms, lease id
 # A lease id already held returns its request: redis-py sends a command again after
@@ -71,14 +70,47 @@ redis.call('HSET', KEYS[3], ARGV[2], item[2] .. ' ' .. item[1])
 return item[1]
 """
 
-# KEYS: leases, leased   ARGV: lease ids   -> how many still existed
-_ACK = """
-local n = 0
-for i = 1, #ARGV do
-  n = n + redis.call('HDEL', KEYS[2], ARGV[i])
-  redis.call('ZREM', KEYS[1], ARGV[i])
+# One script finishes pages: it ends their leases, adds the items they produced to
+# the item stream and queues the links they found, each only if its digest was not
+# in the visited set yet (marking it). So a lease is never gone while its page's
+# items or links are not in Redis, whatever happens to the worker.
+# KEYS: leases, leased, items stream, frontier, sequence, visited buckets...
+# ARGV: n lease ids, the ids, m items, m (key, item) pairs, then per link
+# (bucket's KEYS index, 0 for an unfiltered request; member; priority; request)
+# -> {leases still held, 1/0 per link: queued or already visited}
+# A link's score is -priority * 1e12 plus the crawl's sequence number: higher
+# priority first, first in first out within a priority.
+_FINISH = """
+local n = tonumber(ARGV[1])
+local held = 0
+if n > 0 then
+  held = redis.call('HDEL', KEYS[2], unpack(ARGV, 2, n + 1))
+  redis.call('ZREM', KEYS[1], unpack(ARGV, 2, n + 1))
 end
-return n
+local i = n + 2
+local m = tonumber(ARGV[i])
+i = i + 1
+for _ = 1, m do
+  redis.call('XADD', KEYS[3], '*', 'k', ARGV[i], 'i', ARGV[i + 1])
+  i = i + 2
+end
+local out = {held}
+if i <= #ARGV then
+  local count = (#ARGV - i + 1) / 4
+  local seq = redis.call('INCRBY', KEYS[5], count) - count
+  while i <= #ARGV do
+    local bucket = tonumber(ARGV[i])
+    if bucket == 0 or redis.call('SADD', KEYS[bucket], ARGV[i + 1]) == 1 then
+      seq = seq + 1
+      redis.call('ZADD', KEYS[4], -tonumber(ARGV[i + 2]) * 1e12 + seq, ARGV[i + 3])
+      table.insert(out, 1)
+    else
+      table.insert(out, 0)
+    end
+    i = i + 4
+  end
+end
+return out
 """
 
 # KEYS: leases   ARGV: ttl ms, lease ids   -> the ids no longer leased
@@ -112,11 +144,26 @@ end
 return n
 """
 
-# KEYS: leases, leased, frontier, dead   ARGV: max expiries (0: no limit), batch
+# KEYS: leases, leased, frontier, dead, clock
+# ARGV: max expiries (0: no limit), batch, gap ms, grace ms
 # -> {requeued count, dead requests...}
+# Workers reclaim every poll interval; a longer gap since the last reclaim means that
+# no worker could reach Redis (it was down, or every worker was): leases could not be
+# renewed, so none is taken away before its worker had a grace period to renew it.
+# At most one grace period per two TTLs: workers that always poll slowly (a loaded
+# machine) delay re-queueing, they do not stop it.
 _RECLAIM = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local clock = redis.call('HMGET', KEYS[5], 'seen', 'grace')
+local seen, grace = tonumber(clock[1] or '0'), tonumber(clock[2] or '0')
+if seen > 0 and now - seen > tonumber(ARGV[3]) and now >= grace + tonumber(ARGV[4]) then
+  grace = now + tonumber(ARGV[4])
+  redis.call('HSET', KEYS[5], 'seen', now, 'grace', grace)
+else
+  redis.call('HSET', KEYS[5], 'seen', now)
+end
+if now < grace then return {0} end
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))
 local limit = tonumber(ARGV[1])
 local out = {0}
@@ -141,6 +188,10 @@ for _, id in ipairs(ids) do
 end
 return out
 """
+
+
+#: |Request.priority| beyond this counts as this (scores stay exact doubles).
+MAX_PRIORITY = 4000
 
 
 def new_worker_id() -> str:
@@ -170,9 +221,8 @@ class LeasedFrontier(PriorityQueue):
         self.max_expiries = max(0, max_expiries)
         self.worker_id = worker_id or new_worker_id()
         self._lease_numbers = count(1)
-        self._enqueue = server.register_script(_ENQUEUE)
         self._lease = server.register_script(_LEASE)
-        self._ack = server.register_script(_ACK)
+        self._finish = server.register_script(_FINISH)
         self._renew = server.register_script(_RENEW)
         self._release = server.register_script(_RELEASE)
         self._reclaim = server.register_script(_RECLAIM)
@@ -193,12 +243,7 @@ class LeasedFrontier(PriorityQueue):
     def add(self, data: bytes, priority: int, visited: tuple[str, int] | None) -> bool:
         """Queue an encoded request; with ``visited`` (a digest key and member),
         only if that digest was not there yet, and mark it. True if queued."""
-        args: list[bytes | str | int]
-        if visited is None:
-            keys, args = [self.keys.frontier, self.keys.frontier], [0, 0, -priority, data]
-        else:
-            keys, args = [visited[0], self.keys.frontier], [1, visited[1], -priority, data]
-        return bool(self._enqueue(keys=keys, args=args))
+        return self.finish([], (), [(visited, priority, data)])[1][0]
 
     # -- taking ------------------------------------------------------------
     def lease(self) -> tuple[str, Request] | None:
@@ -225,12 +270,42 @@ class LeasedFrontier(PriorityQueue):
         leased = self.lease()
         return leased[1] if leased else None
 
-    def ack(self, lease_ids: list[str]) -> int:
-        """Done with these leases; returns how many were still held (the others
-        expired and were handed to another worker)."""
-        if not lease_ids:
-            return 0
-        return int(self._ack(keys=[self.keys.leases, self.keys.leased], args=lease_ids))
+    def ack(self, lease_ids: list[str], items: Sequence[tuple[str, bytes]] = ()) -> int:
+        """Done with these leases, and add ``items`` (``(key, serialized item)``,
+        see :mod:`.items`) to the crawl's item stream in the same atomic step;
+        returns how many leases were still held (the others expired and were
+        handed to another worker)."""
+        return self.finish(lease_ids, items, ())[0]
+
+    def finish(
+        self,
+        lease_ids: list[str],
+        items: Sequence[tuple[str, bytes]],
+        links: Sequence[tuple[tuple[str, int] | None, int, bytes]],
+    ) -> tuple[int, list[bool]]:
+        """One round trip: end these leases, store ``items`` and queue ``links``
+        (``(visited slot or None, priority, encoded request)``, each queued only
+        if its slot was not visited yet). Returns how many leases were still
+        held, and per link whether it was queued."""
+        if not lease_ids and not items and not links:
+            return 0, []
+        keys = [self.keys.leases, self.keys.leased, self.keys.items, self.keys.frontier, self.keys.sequence]
+        index: dict[str, int] = {}
+        args: list[Any] = [len(lease_ids), *lease_ids, len(items)]
+        for key, data in items:
+            args += [key, data]
+        for visited, raw_priority, data in links:
+            priority = max(-MAX_PRIORITY, min(MAX_PRIORITY, int(raw_priority)))
+            if visited is None:
+                args += [0, 0, priority, data]
+                continue
+            bucket, member = visited
+            if bucket not in index:
+                keys.append(bucket)
+                index[bucket] = len(keys)
+            args += [index[bucket], member, priority, data]
+        out = self._finish(keys=keys, args=args)
+        return int(out[0]), [bool(flag) for flag in out[1:]]
 
     def renew(self, lease_ids: list[str]) -> list[str]:
         """Push these leases' deadlines one TTL ahead; returns the ids that were
@@ -250,8 +325,9 @@ class LeasedFrontier(PriorityQueue):
     def reclaim_expired(self, batch: int = 100) -> tuple[int, list[bytes]]:
         """Re-queue requests whose lease deadline passed; returns how many went
         back and the stored requests set aside as dead."""
-        keys = [self.keys.leases, self.keys.leased, self.keys.frontier, self.keys.dead]
-        out = self._reclaim(keys=keys, args=[self.max_expiries, batch])
+        keys = [self.keys.leases, self.keys.leased, self.keys.frontier, self.keys.dead, self.keys.clock]
+        args = [self.max_expiries, batch, self.lease_ttl_ms // 2, self.lease_ttl_ms]
+        out = self._reclaim(keys=keys, args=args)
         return int(out[0]), list(out[1:])
 
     # -- state -------------------------------------------------------------

@@ -45,9 +45,26 @@ class CrawlKeys:
         return f"{self.prefix}:leased"
 
     @property
+    def sequence(self) -> str:
+        """Counter: the order in which requests were queued (FIFO within a priority)."""
+        return f"{self.prefix}:sequence"
+
+    @property
+    def clock(self) -> str:
+        """Hash: when a worker last re-queued expired leases (``seen``) and, after
+        a gap (Redis or every worker away), until when none is (``grace``)."""
+        return f"{self.prefix}:clock"
+
+    @property
     def dead(self) -> str:
         """List: requests set aside after too many expired leases, or undecodable."""
         return f"{self.prefix}:dead"
+
+    @property
+    def items(self) -> str:
+        """Stream: the items pages produced (``k``: page URL and ordinal, ``i``:
+        the pickled item), each added in the script that acknowledged its lease."""
+        return f"{self.prefix}:items"
 
     @property
     def visited(self) -> str:

@@ -11,13 +11,15 @@ downloader passes in, do not matter: only durations cross the wire):
 
 * ``<prefix>:<site>`` (a hash): ``last`` start, ``strikes`` (consecutive
   429/503 answers, for the doubling backoff) and ``penalty`` (no start before
-  it: ``Retry-After``). It expires ten minutes after it stops mattering.
-* ``<prefix>:<site>:hold``: which worker has requests of the site in flight,
-  and how many. Another worker's start waits until it is free, so requests to
-  one site never overlap across workers; within the holding worker its slot's
-  concurrency applies, as in one process. The hold expires on its own
-  (``WEBROBOT_REDIS_LEASE_TTL``, renewed every third of it while requests are
-  in flight) if its worker dies.
+  it: ``Retry-After``); and the *hold*: which worker has requests of the site
+  in flight (``w``), how many (``n``) and until when the hold lasts
+  (``until``, Redis time). Another worker's start waits until it is free, so
+  requests to one site never overlap across workers; within the holding
+  worker its slot's concurrency applies, as in one process. The hold ends on
+  its own (``WEBROBOT_REDIS_LEASE_TTL``, renewed every third of it while
+  requests are in flight) if its worker dies. The hash expires ten minutes
+  after it stops mattering. One hash, so a start is one script of five
+  commands, and a 200 answer to a site without strikes costs no command.
 
 :meth:`SharedPoliteness.reserve` waits for the site's interval (the largest of
 the slot's delay, robots.txt Crawl-delay/Request-rate, as this worker learnt
@@ -28,25 +30,29 @@ hold go. A worker waiting for another's hold asks again every quarter of
 ``WEBROBOT_REDIS_POLL_INTERVAL`` (at most 0.25 s).
 
 Keys live under ``webrobot:politeness`` (not under a crawl's prefix): two
-crawls of one site share its politeness. If Redis fails, the worker falls
-back to in-process politeness (logged once, counted in
-``webrobot/redis/error_count``).
+crawls of one site share its politeness. While Redis cannot be reached no
+request starts: :meth:`reserve` answers "wait" (source ``redis_unavailable``,
+with the backoff of :class:`~webrobot.distributed.outage.Outage`), because a
+start without the shared reservation could overlap another worker's request
+or break the site's Crawl-delay. A hold whose release failed is released when
+Redis is back.
 """
 
 from __future__ import annotations
 
 import logging
 from collections import Counter, OrderedDict
+from time import monotonic
 from typing import TYPE_CHECKING, Any
 
 import redis
 from scrapy import signals
 from scrapy.utils.asyncio import create_looping_call
 
-from webrobot.distributed.errors import RedisErrorLog
 from webrobot.distributed.frontier import new_worker_id
 from webrobot.distributed.keys import redis_from_settings
-from webrobot.politeness import DEFAULT_MAX_SITES, THROTTLE_STATUSES, SitePoliteness
+from webrobot.distributed.outage import Outage, outage_of
+from webrobot.politeness import DEFAULT_MAX_SITES, THROTTLE_STATUSES
 
 if TYPE_CHECKING:
     from typing import Self
@@ -63,15 +69,18 @@ SOURCES = {1: "backoff", 2: "retry_after", 3: "other_worker"}
 
 _NOW = "local t = redis.call('TIME')\nlocal now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
 
-# KEYS: state, hold
+# KEYS: state
 # ARGV: worker, interval ms, backoff base ms, backoff max ms (0: none), hold ttl ms, busy ms, keep ms
-# -> {ms to wait (0: started), source code}
+# -> {ms to wait (0: started), source code, 1 if the site has throttle strikes}
 _RESERVE = _NOW + """
-local holder = redis.call('HGET', KEYS[2], 'w')
-if holder and holder ~= ARGV[1] then return {tonumber(ARGV[6]), 3} end
-local st = redis.call('HMGET', KEYS[1], 'last', 'penalty', 'strikes')
+local st = redis.call('HMGET', KEYS[1], 'w', 'until', 'n', 'last', 'penalty', 'strikes')
+local holder, held_until = st[1], tonumber(st[2] or '0')
+local strikes = tonumber(st[6] or '0')
+local struck = 0
+if strikes > 0 then struck = 1 end
+if holder and held_until <= now then holder = false end
+if holder and holder ~= ARGV[1] then return {tonumber(ARGV[6]), 3, struck} end
 local interval, source = tonumber(ARGV[2]), 0
-local strikes = tonumber(st[3] or '0')
 if strikes > 0 then
   local backoff = tonumber(ARGV[3]) * 2 ^ math.min(strikes - 1, 62)
   local cap = tonumber(ARGV[4])
@@ -79,16 +88,16 @@ if strikes > 0 then
   if backoff > interval then interval, source = backoff, 1 end
 end
 local start = now
-if st[1] then start = tonumber(st[1]) + interval end
-local penalty = tonumber(st[2] or '0')
+if st[4] then start = tonumber(st[4]) + interval end
+local penalty = tonumber(st[5] or '0')
 if penalty > start then start, source = penalty, 2 end
-if start > now then return {start - now, source} end
-redis.call('HSET', KEYS[1], 'last', now)
-redis.call('PEXPIRE', KEYS[1], math.max(penalty - now, 0) + interval + tonumber(ARGV[7]))
-redis.call('HSET', KEYS[2], 'w', ARGV[1])
-redis.call('HINCRBY', KEYS[2], 'n', 1)
-redis.call('PEXPIRE', KEYS[2], ARGV[5])
-return {0, source}
+if start > now then return {start - now, source, struck} end
+local n = 1
+if holder then n = tonumber(st[3] or '0') + 1 end
+local ttl = tonumber(ARGV[5])
+redis.call('HSET', KEYS[1], 'last', now, 'w', ARGV[1], 'n', n, 'until', now + ttl)
+redis.call('PEXPIRE', KEYS[1], math.max(math.max(penalty - now, 0) + interval + tonumber(ARGV[7]), ttl))
+return {0, source, struck}
 """
 
 # KEYS: state   ARGV: throttled (1/0), wait ms (0: no Retry-After), keep ms
@@ -101,27 +110,31 @@ if wait > 0 and now + wait > penalty then
   penalty = now + wait
   redis.call('HSET', KEYS[1], 'penalty', penalty)
 end
-redis.call('PEXPIRE', KEYS[1], math.max(penalty - now, 0) + tonumber(ARGV[3]))
+local ttl = redis.call('PTTL', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], math.max(math.max(penalty - now, 0) + tonumber(ARGV[3]), ttl))
 return 1
 """
 
-# KEYS: hold   ARGV: worker, hold ttl ms
+# KEYS: state   ARGV: worker, hold ttl ms
 _FINISHED = """
-if redis.call('HGET', KEYS[1], 'w') ~= ARGV[1] then return 0 end
-if redis.call('HINCRBY', KEYS[1], 'n', -1) <= 0 then
-  redis.call('DEL', KEYS[1])
+local st = redis.call('HMGET', KEYS[1], 'w', 'n')
+if st[1] ~= ARGV[1] then return 0 end
+local n = tonumber(st[2] or '1') - 1
+if n <= 0 then
+  redis.call('HDEL', KEYS[1], 'w', 'n', 'until')
 else
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  """ + _NOW.replace("\n", "\n  ") + """
+  redis.call('HSET', KEYS[1], 'n', n, 'until', now + tonumber(ARGV[2]))
 end
 return 1
 """
 
-# KEYS: holds   ARGV: worker, hold ttl ms   -> how many were still this worker's
-_RENEW = """
+# KEYS: states   ARGV: worker, hold ttl ms   -> how many were still this worker's
+_RENEW = _NOW + """
 local n = 0
 for i = 1, #KEYS do
   if redis.call('HGET', KEYS[i], 'w') == ARGV[1] then
-    redis.call('PEXPIRE', KEYS[i], ARGV[2])
+    redis.call('HSET', KEYS[i], 'until', now + tonumber(ARGV[2]))
     n = n + 1
   end
 end
@@ -149,6 +162,7 @@ class SharedPoliteness:
         max_sites: int = DEFAULT_MAX_SITES,
         worker_id: str | None = None,
         stats: Any = None,
+        outage: Outage | None = None,
     ) -> None:
         if hold_ttl <= 0:
             raise ValueError(f"the hold TTL must be positive, got {hold_ttl}")
@@ -162,17 +176,15 @@ class SharedPoliteness:
         self.max_sites = max_sites
         self.worker_id = worker_id or new_worker_id()
         self.stats = stats
-        self._errors = RedisErrorLog(
-            logger, "Redis error in the shared politeness (%s): this worker keeps its own per-site "
-            "delays from now on, other workers' requests are no longer counted", stats,
-        )  # fmt: skip
         self._robots: OrderedDict[str, tuple[float, str]] = OrderedDict()
         self._in_flight: Counter[str] = Counter()
         self._reserve = server.register_script(_RESERVE)
         self._note = server.register_script(_NOTE)
         self._finished = server.register_script(_FINISHED)
         self._renew = server.register_script(_RENEW)
-        self._fallback: SitePoliteness | None = None
+        self.outage = outage or Outage(0.0, stats=stats)
+        self._unreleased: Counter[str] = Counter()  # holds whose release failed
+        self._struck: set[str] = set()  # sites with throttle strikes at their last start
         self._loop: Any = None
 
     @classmethod
@@ -188,13 +200,14 @@ class SharedPoliteness:
             backoff_max=settings.getfloat("WEBROBOT_POLITENESS_BACKOFF_MAX", 60.0),
             max_sites=settings.getint("WEBROBOT_POLITENESS_SITES", DEFAULT_MAX_SITES),
             stats=crawler.stats,
+            outage=outage_of(crawler),
         )
         crawler.signals.connect(politeness.start, signal=signals.spider_opened)
         crawler.signals.connect(politeness.close, signal=signals.spider_closed)
         return politeness
 
     def _keys(self, site: str) -> list[str]:
-        return [f"{self.prefix}:{site}", f"{self.prefix}:{site}:hold"]
+        return [f"{self.prefix}:{site}"]
 
     # -- the Politeness interface ------------------------------------------------
     def set_robots_delay(self, site: str, seconds: float | None, source: str | None) -> None:
@@ -202,27 +215,26 @@ class SharedPoliteness:
         self._robots.move_to_end(site)
         while self.max_sites > 0 and len(self._robots) > self.max_sites:
             self._robots.popitem(last=False)
-        if self._fallback is not None:
-            self._fallback.set_robots_delay(site, seconds, source)
 
     def note_response(self, site: str, status: int, retry_after: float | None, now: float) -> None:
-        if self._fallback is not None:
-            self._fallback.note_response(site, status, retry_after, now)
-            return
         throttled = status in THROTTLE_STATUSES
+        if not throttled and site not in self._struck:
+            return  # no strikes to clear (as of this worker's last start): no round trip
+        self._struck.discard(site)
         wait = 0.0
         if throttled and retry_after is not None and retry_after > 0:
             wait = min(retry_after, self.retry_after_max) if self.retry_after_max > 0 else retry_after
         try:
-            self._note(keys=self._keys(site)[:1], args=[int(throttled), _ms(wait), KEEP_MS])
+            self._note(keys=self._keys(site), args=[int(throttled), _ms(wait), KEEP_MS])
         except redis.RedisError as exc:
-            self._redis_error(exc).note_response(site, status, retry_after, now)
+            self._redis_error(exc)  # a backoff note lost; the next answer is noted again
 
     def reserve(self, site: str, base_delay: float, base_source: str, now: float) -> tuple[float, str]:
         """Start now (``(0, source)``, the site held by this worker until
-        :meth:`finished`) or wait: ``now`` is not used, the Redis clock is."""
-        if self._fallback is not None:
-            return self._fallback.reserve(site, base_delay, base_source, now)
+        :meth:`finished`) or wait: ``now`` is not used, the Redis clock is.
+        Without Redis: wait (``redis_unavailable``), never start."""
+        if self._unreleased and not self._release_unreleased():
+            return self.outage.retry_in(), "redis_unavailable"
         interval, source = base_delay, base_source
         robots = self._robots.get(site)
         if robots is not None and robots[0] > interval:
@@ -230,9 +242,13 @@ class SharedPoliteness:
         args: list[str | int] = [self.worker_id, _ms(interval), _ms(self.backoff_base), _ms(self.backoff_max),
                 max(1, _ms(self.hold_ttl)), max(1, _ms(self.busy_poll)), KEEP_MS]  # fmt: skip
         try:
-            wait_ms, code = self._reserve(keys=self._keys(site), args=args)
+            wait_ms, code, struck = self._reserve(keys=self._keys(site), args=args)
         except redis.RedisError as exc:
-            return self._redis_error(exc).reserve(site, base_delay, base_source, now)
+            self._redis_error(exc)
+            return self.outage.retry_in(), "redis_unavailable"
+        self.outage.succeeded(monotonic())
+        if int(struck):
+            self._struck.add(site)
         source = SOURCES.get(int(code), source)
         if int(wait_ms) > 0:
             return int(wait_ms) / 1000, source
@@ -246,12 +262,25 @@ class SharedPoliteness:
         self._in_flight[site] -= 1
         if self._in_flight[site] == 0:
             del self._in_flight[site]
-        if self._fallback is not None:
-            return
         try:
-            self._finished(keys=self._keys(site)[1:], args=[self.worker_id, max(1, _ms(self.hold_ttl))])
+            self._finished(keys=self._keys(site), args=[self.worker_id, max(1, _ms(self.hold_ttl))])
         except redis.RedisError as exc:
             self._redis_error(exc)
+            self._unreleased[site] += 1  # released when Redis is back
+
+    def _release_unreleased(self) -> bool:
+        """Let go of the holds whose release failed; False if Redis still fails."""
+        ttl = max(1, _ms(self.hold_ttl))
+        try:
+            for site in list(self._unreleased):
+                while self._unreleased[site] > 0:
+                    self._finished(keys=self._keys(site), args=[self.worker_id, ttl])
+                    self._unreleased[site] -= 1
+                del self._unreleased[site]
+        except redis.RedisError as exc:
+            self._redis_error(exc)
+            return False
+        return True
 
     def __len__(self) -> int:
         return len(self._robots)
@@ -264,9 +293,11 @@ class SharedPoliteness:
             self._loop.start(self.hold_ttl / 3, now=False)
 
     def _renew_holds(self) -> None:
-        if not self._in_flight or self._fallback is not None:
+        if self._unreleased:
+            self._release_unreleased()
+        if not self._in_flight:
             return
-        keys = [self._keys(site)[1] for site in self._in_flight]
+        keys = [self._keys(site)[0] for site in self._in_flight]
         try:
             self._renew(keys=keys, args=[self.worker_id, max(1, _ms(self.hold_ttl))])
         except redis.RedisError as exc:
@@ -280,13 +311,5 @@ class SharedPoliteness:
                 self.finished(site)
         self.server.close()
 
-    def _redis_error(self, exc: Exception) -> SitePoliteness:
-        self._errors(exc)
-        if self._fallback is None:
-            self._fallback = SitePoliteness(
-                retry_after_max=self.retry_after_max, backoff_base=self.backoff_base,
-                backoff_max=self.backoff_max, max_sites=self.max_sites,
-            )  # fmt: skip
-            for site, (seconds, source) in self._robots.items():
-                self._fallback.set_robots_delay(site, seconds, source)
-        return self._fallback
+    def _redis_error(self, exc: Exception) -> None:
+        self.outage.failed(exc, monotonic())

@@ -18,7 +18,12 @@ worker computed (the same rules as in one process: ``WEBROBOT_ROBOTS_TTL``,
   claiming worker retries a failed re-fetch and obeys the expired decision
   meanwhile (stale use), its claim says so (``|stale``), and the waiting
   workers obey the expired decision too (:meth:`stale_in_use`).
-* ``put`` stores the decision and ends this worker's claim in one script, so
+* A site whose robots.txt fails is *deferred*: its deferral
+  (``<crawl>:robots:<site>:deferral``, a hash: ``first`` failure, ``attempts``,
+  ``next`` attempt, Unix times) is shared, so a worker that takes the claim
+  over from a dead one goes on with the same backoff and the same
+  ``WEBROBOT_ROBOTS_DEFER_MAX`` deadline, and waits for the next attempt's time.
+* ``put`` stores the decision, ends the deferral and this worker's claim in one script, so
   a worker that claims after it finds the decision (and the middleware
   checks once more after claiming).
 * Each worker keeps the decisions it used (up to ``WEBROBOT_ROBOTS_CACHE_SITES``)
@@ -27,8 +32,10 @@ worker computed (the same rules as in one process: ``WEBROBOT_ROBOTS_TTL``,
 
 Times in decisions are Unix times of the worker that fetched (as in one
 process); workers on several machines need clocks kept in step (NTP).
-If Redis fails, the cache answers from its own copies and lets this worker
-fetch (a robots.txt fetched twice is better than a crawl that stops).
+If Redis fails, the cache answers from its own copies, and a site without one
+waits (no claim is given without Redis: the site's robots.txt is fetched by one
+worker, when Redis is back). A decision that could not be stored is stored
+again with the next renewal, so the other workers need not fetch it too.
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ import json
 import logging
 import time
 from collections import OrderedDict
+from time import monotonic
 from typing import TYPE_CHECKING, Any
 
 import redis
@@ -44,9 +52,9 @@ from scrapy import signals
 from scrapy.utils.asyncio import create_looping_call
 
 from webrobot.distributed.dupefilter import crawl_spider_name
-from webrobot.distributed.errors import RedisErrorLog
 from webrobot.distributed.frontier import new_worker_id
 from webrobot.distributed.keys import CrawlKeys, redis_from_settings
+from webrobot.distributed.outage import outage_of
 from webrobot.robotscache import DEFAULT_MAX_SITES
 from webrobot.robotspolicy import RobotsDecision
 
@@ -62,11 +70,12 @@ STALE = "|stale"
 _MINE = "local holder = redis.call('GET', KEYS[#KEYS])\n" \
         "local mine = holder == ARGV[1] or holder == ARGV[1] .. '" + STALE + "'\n"
 
-# KEYS: decision, claim   ARGV: worker id, decision JSON, body, expire-at ms (0: none)
+# KEYS: decision, deferral, claim   ARGV: worker id, decision JSON, body, expire-at ms (0: none)
 _PUT = _MINE + """
 redis.call('HSET', KEYS[1], 'decision', ARGV[2], 'body', ARGV[3])
 if tonumber(ARGV[4]) > 0 then redis.call('PEXPIREAT', KEYS[1], ARGV[4]) else redis.call('PERSIST', KEYS[1]) end
-if mine then redis.call('DEL', KEYS[2]) end
+redis.call('DEL', KEYS[2])
+if mine then redis.call('DEL', KEYS[3]) end
 return 1
 """
 
@@ -130,15 +139,12 @@ class RedisRobotsCache:
         self.worker_id = new_worker_id()
         self._local: OrderedDict[str, RobotsDecision] = OrderedDict()
         self._claims: set[str] = set()
+        self._unsaved: dict[str, RobotsDecision] = {}  # decisions Redis did not take yet
         self._put = self.server.register_script(_PUT)
         self._claim = self.server.register_script(_CLAIM)
         self._renew_claim = self.server.register_script(_RENEW)
         self._release = self.server.register_script(_RELEASE)
         self._loop: Any = None
-        self._errors = RedisErrorLog(
-            logger, "Redis error in the shared robots.txt cache (this worker decides alone meanwhile): %s",
-            crawler.stats,
-        )  # fmt: skip
         crawler.signals.connect(self._spider_closed, signal=signals.spider_closed)
 
     @classmethod
@@ -175,12 +181,23 @@ class RedisRobotsCache:
     def put(self, site: str, decision: RobotsDecision) -> None:
         self._remember(site, decision)
         self._claims.discard(site)
-        data, body = encode_decision(decision)
-        expire_at = decision.expires_at + self.stale_max if self.stale_max > 0 else 0
-        try:
-            self._put(keys=self._keys(site), args=[self.worker_id, data, body, round(expire_at * 1000)])
-        except redis.RedisError as exc:
-            self._redis_error(exc)
+        self._unsaved[site] = decision
+        self._save()
+
+    def _save(self) -> bool:
+        """Store the decisions not stored yet (ending this worker's claims)."""
+        for site, decision in list(self._unsaved.items()):
+            data, body = encode_decision(decision)
+            expire_at = decision.expires_at + self.stale_max if self.stale_max > 0 else 0
+            keys = [self._keys(site)[0], self._deferral_key(site), self._keys(site)[1]]
+            try:
+                self._put(keys=keys, args=[self.worker_id, data, body, round(expire_at * 1000)])
+            except redis.RedisError as exc:
+                self._redis_error(exc)
+                self._start_renewing()  # tries again every third of the claim TTL
+                return False
+            del self._unsaved[site]
+        return True
 
     def __len__(self) -> int:
         return len(self._local)
@@ -195,7 +212,7 @@ class RedisRobotsCache:
             mine = bool(self._claim(keys=self._keys(site)[1:], args=[self.worker_id, self._ttl_ms(), flag]))
         except redis.RedisError as exc:
             self._redis_error(exc)
-            return True
+            return False  # wait and ask again: no fetch without the claim
         if mine:
             self._claims.add(site)
             self._start_renewing()
@@ -217,6 +234,36 @@ class RedisRobotsCache:
         except redis.RedisError as exc:
             self._redis_error(exc)
 
+    # -- deferrals -------------------------------------------------------------
+    def _deferral_key(self, site: str) -> str:
+        return f"{self.prefix}:{site}:deferral"
+
+    def deferral(self, site: str) -> tuple[float, int, float] | None:
+        try:
+            first, attempts, later = self.server.hmget(self._deferral_key(site), ["first", "attempts", "next"])
+        except redis.RedisError as exc:
+            self._redis_error(exc)
+            return None
+        if first is None:
+            return None
+        try:
+            return float(first), int(attempts or 0), float(later or 0)
+        except ValueError:
+            return None
+
+    def note_deferral(self, site: str, first_failure: float, attempts: int, next_attempt: float) -> None:
+        """Share the deferral; it outlives the next attempt by a claim TTL and a day
+        at most (``put`` ends it sooner)."""
+        key = self._deferral_key(site)
+        keep = max(0.0, next_attempt - time.time()) + self.claim_ttl + 86_400
+        try:
+            pipe = self.server.pipeline(transaction=True)
+            pipe.hset(key, mapping={"first": repr(first_failure), "attempts": attempts, "next": repr(next_attempt)})
+            pipe.pexpire(key, round(keep * 1000))
+            pipe.execute()
+        except redis.RedisError as exc:
+            self._redis_error(exc)
+
     # -- helpers --------------------------------------------------------------
     def _ttl_ms(self) -> int:
         return max(1, round(self.claim_ttl * 1000))
@@ -233,6 +280,8 @@ class RedisRobotsCache:
             self._loop.start(self.claim_ttl / 3, now=False)
 
     def _renew(self) -> None:
+        if self._unsaved and not self._save():
+            return
         for site in list(self._claims):
             try:
                 if not self._renew_claim(keys=self._keys(site)[1:], args=[self.worker_id, self._ttl_ms()]):
@@ -249,4 +298,4 @@ class RedisRobotsCache:
         self.server.close()
 
     def _redis_error(self, exc: Exception) -> None:
-        self._errors(exc)
+        outage_of(self.crawler).failed(exc, monotonic())

@@ -63,20 +63,23 @@ from typing import TYPE_CHECKING, Any
 
 import redis
 from scrapy import signals
-from scrapy.exceptions import CloseSpider, DontCloseSpider
+from scrapy.exceptions import CloseSpider, DontCloseSpider, IgnoreRequest
 from scrapy.utils.asyncio import create_looping_call
+from scrapy.utils.defer import _schedule_coro
 from scrapy.utils.misc import build_from_crawler, load_object
 from scrapy_redis.scheduler import Scheduler
+from twisted.python.failure import Failure
 
 from webrobot import signals as webrobot_signals
 from webrobot.distributed.dupefilter import crawl_spider_name
-from webrobot.distributed.errors import RedisErrorLog
 from webrobot.distributed.frontier import (
     SERIALIZE_ERRORS,
     LeasedFrontier,
     new_worker_id,
 )
+from webrobot.distributed.items import PICKLE_ERRORS, encode_item, item_key
 from webrobot.distributed.keys import CrawlKeys, redis_from_settings, safe_url
+from webrobot.distributed.outage import FINISH_REASON, outage_of
 from webrobot.signals import WORKER_LOCAL_META
 
 if TYPE_CHECKING:
@@ -84,11 +87,14 @@ if TYPE_CHECKING:
 
     from scrapy import Request, Spider
     from scrapy.crawler import Crawler
+    from scrapy.http import Response
     from scrapy.settings import BaseSettings
 
 logger = logging.getLogger(__name__)
 
 STATS = "webrobot/redis/"
+#: Private meta key: the lease a request (or the response to it) belongs to.
+LEASE_KEY = "_webrobot_lease"
 
 
 class RedisLeaseScheduler(Scheduler):
@@ -124,11 +130,24 @@ class RedisLeaseScheduler(Scheduler):
         self._lease_of: dict[int, str] = {}  # id(request) -> lease id, for _outstanding
         self._parked: set[str] = set()  # leases of requests handed back to the engine
         self._mine: deque[Request] = deque()  # leased requests back in the scheduler
-        self._local: deque[Request] = deque()  # requests that could not go to Redis
+        self._local: deque[Request] = deque()  # requests that cannot be serialized
+        # New requests not in Redis yet: (request, data, visited slot). They go in with
+        # the next acknowledgements, in the same script (or when Redis is back after
+        # an outage); no lease is acknowledged before they are in.
+        self._unshared: deque[tuple[Request, bytes, tuple[str, int] | None]] = deque()
+        # Visited slots this worker knows are in the shared set (it only grows):
+        # a link seen again costs no Redis command.
+        self._known: set[tuple[str, int]] = set()
+        self._empty_until = 0.0  # no lease attempt before (the frontier was empty)
+        self.known_max = settings.getint("WEBROBOT_REDIS_VISITED_CACHE")
+        self.outage = outage_of(crawler)
+        self._gave_up = False
+        self.store_items = settings.getbool("WEBROBOT_REDIS_ITEMS_ENABLED")
+        # lease id ("" for none) -> (key, pickled item) of items waiting for the ack
+        self._items: dict[str, list[tuple[str, bytes]]] = {}
         self._next_renewal = 0.0
         self._done_since: float | None = None
         self._warned: set[str] = set()
-        self._errors = RedisErrorLog(logger, "Redis error (counted in webrobot/redis/error_count): %s", self.stats)
         self._loop: Any = None
         if not hasattr(self.df, "visited_slot"):
             logger.warning(
@@ -162,8 +181,9 @@ class RedisLeaseScheduler(Scheduler):
             )  # fmt: skip
             queued, leased = queue.counts()
         except (redis.RedisError, ValueError) as exc:
-            logger.error("Cannot join the shared crawl at %s: %s", self.redis_url, exc)
-            self.stats.set_value(STATS + "error", str(exc))
+            message = f"Cannot join the shared crawl at {self.redis_url}: {exc}"
+            logger.error(message)
+            self.stats.set_value(STATS + "error", message)
             # Raised here, Scrapy 2.19 would skip opening the scraper and then fail
             # closing it (a traceback); from spider_opened the spider closes cleanly.
             self.crawler.signals.connect(self._refuse_to_start, signal=signals.spider_opened)
@@ -178,6 +198,8 @@ class RedisLeaseScheduler(Scheduler):
         self.crawler.signals.connect(self._request_scheduled, signal=signals.request_scheduled)
         self.crawler.signals.connect(self._request_gone, signal=signals.request_dropped)
         self.crawler.signals.connect(self._request_gone, signal=webrobot_signals.request_refused)
+        if self.store_items:
+            self.crawler.signals.connect(self._item_scraped, signal=signals.item_scraped)
         self._loop = create_looping_call(self._tick)
         self._loop.start(self.poll_interval, now=False)
 
@@ -187,7 +209,12 @@ class RedisLeaseScheduler(Scheduler):
     def close(self, reason: str) -> None:
         if self._loop is not None and self._loop.running:
             self._loop.stop()
-        if self.queue is not None:
+        if self.queue is not None and self._gave_up:
+            logger.info(
+                "Left the shared crawl %s (%s): its %d unacknowledged leases expire and go to "
+                "other workers", self.keys.prefix, reason, len(self._outstanding),
+            )  # fmt: skip
+        elif self.queue is not None:
             try:
                 self._acknowledge_finished()
                 if self._outstanding:
@@ -204,6 +231,12 @@ class RedisLeaseScheduler(Scheduler):
                 logger.error("Redis error while leaving the shared crawl: %s", exc)
         if self._local:
             logger.warning("%d requests that were never shared are dropped", len(self._local))
+        if self._unshared:
+            logger.warning(
+                "%d new requests could not be added to the shared frontier (Redis unreachable); "
+                "the pages that found them were not acknowledged and will be fetched again",
+                len(self._unshared),
+            )  # fmt: skip
         self.df.close(reason)
         self.server.close()
 
@@ -215,10 +248,10 @@ class RedisLeaseScheduler(Scheduler):
                 queued = len(self.queue)
             except redis.RedisError as exc:
                 self._redis_error(exc)
-        return len(self._mine) + len(self._local) + queued
+        return len(self._mine) + len(self._local) + len(self._unshared) + queued
 
     def has_pending_requests(self) -> bool:
-        if self._mine or self._local:
+        if self._mine or self._local or self._unshared:
             return True
         if self.queue is None:
             return False
@@ -236,6 +269,9 @@ class RedisLeaseScheduler(Scheduler):
             self._mine.append(request)
             self._inc("lease/handed_back")
             return True
+        # A redirect or retry copies the meta of the request it replaces: the copy is
+        # a new request, not under that lease.
+        request.meta.pop(LEASE_KEY, None)
         visited: tuple[str, int] | None = None
         # What only this worker knows of the request (e.g. the crawl report's mark
         # that it is in this worker's frontier) stays out of the shared copy.
@@ -246,24 +282,34 @@ class RedisLeaseScheduler(Scheduler):
                 visited_slot = getattr(self.df, "visited_slot", None)
                 if visited_slot is not None:
                     visited = visited_slot(request)
+                    if visited in self._known:
+                        self.df.log(request, self.spider)
+                        return False
                 elif self.df.request_seen(request):
                     self.df.log(request, self.spider)
                     return False
-            added = self.queue.add(data, request.priority, visited)
         except SERIALIZE_ERRORS as exc:
             return self._keep_local(request, "unserializable", f"cannot be serialized ({exc})")
         except redis.RedisError as exc:
             self._redis_error(exc)
-            return self._keep_local(request, "unqueued", f"could not be queued in Redis ({exc})")
+            return self._keep_local(request, "unqueued", f"could not be checked in Redis ({exc})")
         finally:
             request.meta.update(local)
+        if visited is not None:
+            if self.known_max > 0 and len(self._known) >= self.known_max:
+                self._known.clear()
+            self._known.add(visited)
+        self._unshared.append((request, data, visited))
+        # On its way to the shared frontier: no longer in this worker's.
+        self.crawler.signals.send_catch_log(signal=webrobot_signals.request_shared, request=request)
+        return True
+
+    def _added(self, request: Request, added: bool) -> None:
         if not added:
             self.df.log(request, self.spider)
-            return False
-        self.crawler.signals.send_catch_log(signal=webrobot_signals.request_shared, request=request)
+            return
         self._inc("scheduler/enqueued", prefix="")
         self._inc("scheduler/enqueued/redis", prefix="")
-        return True
 
     def next_request(self) -> Request | None:
         if self._mine:
@@ -279,17 +325,21 @@ class RedisLeaseScheduler(Scheduler):
             return None
         try:
             self._acknowledge_finished()
+            if monotonic() < self._empty_until:
+                return None  # found empty lately: other workers' requests are looked for at the next poll
             leased = self.queue.lease()
         except redis.RedisError as exc:
             self._redis_error(exc)
             return None
         if leased is None:
+            self._empty_until = monotonic() + self.poll_interval
             return None
         lease_id, request = leased
         if not self._outstanding:
             self._next_renewal = monotonic() + self.lease_ttl / 3
         self._outstanding[lease_id] = request
         self._lease_of[id(request)] = lease_id
+        request.meta[LEASE_KEY] = lease_id
         self._inc("scheduler/dequeued", prefix="")
         self._inc("scheduler/dequeued/redis", prefix="")
         return request
@@ -301,8 +351,11 @@ class RedisLeaseScheduler(Scheduler):
         return inprogress if isinstance(inprogress, set) else None
 
     def _acknowledge_finished(self) -> None:
-        """Acknowledge the leases of requests the engine is done with."""
-        if not self._outstanding or self.queue is None:
+        """Acknowledge the leases of requests the engine is done with, adding the
+        items their pages produced to the item stream in the same script."""
+        if self.queue is None:
+            return
+        if not (self._outstanding or self._items or self._unshared):
             return
         inprogress = self._engine_in_progress()
         if inprogress is None:
@@ -312,11 +365,24 @@ class RedisLeaseScheduler(Scheduler):
             lid for lid, request in self._outstanding.items()
             if request not in inprogress and lid not in self._parked and id(request) not in waiting
         ]  # fmt: skip
-        if not done:
+        items = [item for lid in ["", *done] for item in self._items.get(lid, ())]
+        if not done and not items and not self._unshared:
             return
-        held = self.queue.ack(done)
+        # The links every page found so far go in with the acknowledgements, in one script.
+        links = list(self._unshared)
+        held, queued = self.queue.finish(done, items, [(v, r.priority, d) for r, d, v in links])
+        if any(queued):
+            self._empty_until = 0.0  # not empty any more
+        for _ in links:
+            self._unshared.popleft()
+        for (request, _, _), added in zip(links, queued, strict=True):
+            self._added(request, added)
+        self._items.pop("", None)
         for lease_id in done:
             self._forget(lease_id)
+        self._inc("items/stored", len(items))
+        if not done:
+            return
         self._inc("lease/acked", held)
         if held < len(done):
             self._inc("lease/lost", len(done) - held)
@@ -329,6 +395,9 @@ class RedisLeaseScheduler(Scheduler):
     def _tick(self) -> None:
         """Every poll interval: acknowledge, renew, re-queue expired leases, wake the engine."""
         if self.queue is None:
+            return
+        if self._gave_up:
+            self._drop_waiting_downloads()
             return
         try:
             self._acknowledge_finished()
@@ -351,16 +420,63 @@ class RedisLeaseScheduler(Scheduler):
                     "Setting aside %s: its lease expired %d times (every worker that took it "
                     "stopped); it stays in %s", self._describe(data), data[0], self.keys.dead,
                 )  # fmt: skip
+            self._empty_until = 0.0  # look again: other workers may have queued requests
         except redis.RedisError as exc:
             self._redis_error(exc)
+            if self.outage.given_up(monotonic()):
+                self._give_up()
+                return
+        else:
+            self.outage.succeeded(monotonic())
         self._wake_engine()
 
+    def _give_up(self) -> None:
+        """Redis has been away too long: close, acknowledging nothing more (what this
+        worker did not acknowledge is fetched again by the next workers)."""
+        self._gave_up = True
+        message = self.outage.message(monotonic())
+        logger.error(message)
+        self.stats.set_value(STATS + "error", message)
+        self._drop_waiting_downloads()
+        engine = self.crawler.engine
+        if engine is not None:
+            _schedule_coro(engine.close_spider_async(reason=FINISH_REASON))
+
+    def _drop_waiting_downloads(self) -> None:
+        """Requests waiting in the downloader for a politeness reservation would wait
+        forever: fail them, so the engine can close (their leases stay unacknowledged)."""
+        downloader = getattr(self.crawler.engine, "downloader", None)
+        for slot in list(getattr(downloader, "slots", {}).values()):
+            while slot.queue:
+                request, queue_dfd = slot.queue.popleft()
+                queue_dfd.errback(Failure(IgnoreRequest(f"{FINISH_REASON}: {request.url} not fetched")))
+
+    def _item_scraped(self, item: Any, response: Response | None = None, **kwargs: Any) -> None:
+        """Keep the item until its page's lease is acknowledged (with it)."""
+        request = getattr(response, "request", None)
+        lease_id = request.meta.get(LEASE_KEY, "") if request is not None else ""
+        if lease_id not in self._outstanding:
+            lease_id = ""  # not (or no longer) under a lease: stored at the next poll
+        url = getattr(response, "url", "") or ""
+        waiting = self._items.setdefault(lease_id, [])
+        ordinal = 1 + sum(1 for key, _ in waiting if key.split("#", 1)[0] == url)
+        try:
+            waiting.append((item_key(url, ordinal), encode_item(item)))
+        except PICKLE_ERRORS as exc:
+            self._inc("items/unserializable")
+            self._warn_once("item", "An item of %s cannot be stored in Redis (%s): it is only "
+                            "in this worker's feeds", url, exc)  # fmt: skip
+            if not waiting:
+                del self._items[lease_id]
+
     def _forget(self, lease_id: str) -> None:
+        self._items.pop(lease_id, None)
         request = self._outstanding.pop(lease_id)
         self._lease_of.pop(id(request), None)
         self._parked.discard(lease_id)
 
     def _forget_all(self) -> None:
+        self._items = {"": self._items[""]} if "" in self._items else {}
         self._outstanding.clear()
         self._lease_of.clear()
         self._parked.clear()
@@ -395,6 +511,8 @@ class RedisLeaseScheduler(Scheduler):
         except redis.RedisError as exc:
             self._redis_error(exc)
             raise DontCloseSpider from None
+        if self.outage.down or self._unshared:
+            raise DontCloseSpider
         if queued or leased or self._outstanding or self._mine or self._local:
             self._done_since = None
             raise DontCloseSpider
@@ -426,7 +544,7 @@ class RedisLeaseScheduler(Scheduler):
             return "an undecodable request"
 
     def _redis_error(self, exc: Exception) -> None:
-        self._errors(exc)
+        self.outage.failed(exc, monotonic())
 
     def _warn_once(self, key: str, msg: str, *args: Any) -> None:
         level = logging.DEBUG if key in self._warned else logging.WARNING

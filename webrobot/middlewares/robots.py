@@ -353,8 +353,26 @@ class RobotsMiddleware:
             if self._closed or self.pending.get(pending.site) is not pending:
                 pending.fetching = False
                 return
+            wait = self._shared_deferral_wait(pending, self.shared)
+            if wait > 0:  # another worker deferred the site and died: keep its schedule
+                pending.fetching = False
+                self._retry_in(pending, wait)
+                return
         result = await self._download(pending.robots_url)
         self._settle(pending, result)
+
+    def _shared_deferral_wait(self, pending: _Pending, shared: SharedRobotsCache) -> float:
+        """Take over the site's shared deferral (see the shared cache); seconds
+        until its next attempt is due."""
+        state = shared.deferral(pending.site) if hasattr(shared, "deferral") else None
+        if state is None:
+            return 0.0
+        first, attempts, next_attempt = state
+        now_wall = time.time()
+        if pending.deferral is None or pending.deferral.attempts < attempts:
+            pending.deferral = policy.Deferral(first_failure=monotonic() - max(0.0, now_wall - first),
+                                               attempts=attempts)  # fmt: skip
+        return max(0.0, next_attempt - now_wall)
 
     async def _claim_or_wait(self, pending: _Pending, shared: SharedRobotsCache) -> RobotsDecision | None:
         """With a shared cache: claim the site's fetch (None: fetch it here), or
@@ -687,6 +705,8 @@ class RobotsMiddleware:
             ))  # fmt: skip
             return
         self.stats.inc_value("webrobot/robots/deferred")
+        if self.shared is not None and hasattr(self.shared, "note_deferral"):
+            self.shared.note_deferral(pending.site, now_wall - deferral.elapsed(now), deferral.attempts, now_wall + delay)
         log = logger.info if deferral.attempts == 1 else logger.debug
         log(
             "robots.txt of %s failed (%s%s); holding its requests, attempt %d in %s",

@@ -1,0 +1,43 @@
+"""The stored form of a shared crawl's items, and what the export keeps."""
+
+from __future__ import annotations
+
+import pytest
+
+from webrobot.distributed.items import (
+    PICKLE_ERRORS,
+    FirstPerKey,
+    decode_item,
+    encode_item,
+    item_key,
+)
+from webrobot.items import PageItem
+
+
+def test_item_keys_name_the_page_and_the_ordinal() -> None:
+    assert item_key("http://a/", 1) == "http://a/"
+    assert item_key("http://a/", 2) == "http://a/#2"
+
+
+def test_items_round_trip_with_their_class() -> None:
+    item = PageItem("http://a/", 200, 0, None, "2026-01-01T00:00:00Z", "text/html", "t", "0" * 32)
+    assert decode_item(encode_item(item)) == item
+    assert decode_item(encode_item({"url": "http://a/"})) == {"url": "http://a/"}
+
+
+def test_an_item_of_a_local_class_is_stored_as_its_fields() -> None:
+    class Local(dict):  # pickle cannot find a class defined in a function
+        pass
+
+    assert decode_item(encode_item(Local(url="http://a/"))) == {"url": "http://a/"}
+
+
+def test_an_item_that_cannot_be_pickled_at_all_raises_a_known_error() -> None:
+    with pytest.raises(PICKLE_ERRORS):
+        encode_item({"callback": lambda: None})
+
+
+def test_the_export_keeps_the_first_entry_per_key() -> None:
+    first = FirstPerKey()
+    assert [first.first(k) for k in ["a", "b", "a", "a#2", "b"]] == [True, True, False, True, False]
+    assert first.repeated == 2

@@ -1,0 +1,143 @@
+# ruff: noqa: N999 - the module name is the command name
+"""``scrapy webrobot-export SPIDER -o FILE [-t FORMAT]``: write the items a
+shared crawl stored in Redis, one per page, with Scrapy's item exporters.
+
+Workers add each page's items to the crawl's item stream in the same Lua
+script that acknowledges the page's lease (see :mod:`webrobot.distributed.items`),
+so the stream holds the items of every page that finished, even of workers
+that were killed. A page fetched twice (its lease expired while its worker
+still held it) may be in the stream twice: the export writes the first entry
+of each page's items only.
+
+The module name is the command name (Scrapy's rule), hence the hyphen.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, BinaryIO, ClassVar
+
+import redis
+from scrapy.commands import ScrapyCommand
+from scrapy.exceptions import UsageError
+from scrapy.spiderloader import get_spider_loader
+from scrapy.utils.misc import load_object
+
+from webrobot.distributed.items import FirstPerKey, decode_item
+from webrobot.distributed.keys import CrawlKeys, redis_from_settings, safe_url
+
+if TYPE_CHECKING:
+    import argparse
+
+    from scrapy.settings import BaseSettings
+
+#: Stream entries read per round trip.
+BATCH = 1000
+
+
+def _fail(message: str, code: int) -> int:
+    print(f"webrobot-export: {message}", file=sys.stderr)
+    return code
+
+
+def export_items(server: redis.Redis, stream: str, exporter: Any, batch: int = BATCH) -> tuple[int, int, int]:
+    """Export the first entry of each key in ``stream``; returns (written,
+    repeated, unreadable)."""
+    first = FirstPerKey()
+    written = unreadable = 0
+    start = "-"
+    exporter.start_exporting()
+    while True:
+        entries: list[Any] = server.xrange(stream, min=start, max="+", count=batch)  # type: ignore[assignment]
+        if not entries:
+            break
+        for entry_id, fields in entries:
+            key = fields.get(b"k", b"").decode("utf-8", "replace")
+            if not first.first(key):
+                continue
+            try:
+                item = decode_item(fields[b"i"])
+            except Exception:  # noqa: BLE001 - another version's item class, a truncated entry...
+                unreadable += 1
+                continue
+            exporter.export_item(item)
+            written += 1
+        start = "(" + entries[-1][0].decode()
+    exporter.finish_exporting()
+    return written, first.repeated, unreadable
+
+
+def exporter_for(settings: BaseSettings, fmt: str, file: BinaryIO) -> Any:
+    exporters = settings.getwithbase("FEED_EXPORTERS")
+    if fmt not in exporters:
+        raise UsageError(f"unknown format {fmt!r} (known: {', '.join(sorted(exporters))})")
+    return load_object(exporters[fmt])(
+        file,
+        fields_to_export=settings.getlist("FEED_EXPORT_FIELDS") or None,
+        encoding=settings.get("FEED_EXPORT_ENCODING"),
+        indent=settings.getint("FEED_EXPORT_INDENT"),
+    )  # fmt: skip
+
+
+class Command(ScrapyCommand):
+    requires_project = True
+    requires_crawler_process = False
+    default_settings: ClassVar[dict[str, Any]] = {"LOG_ENABLED": False}
+
+    def syntax(self) -> str:
+        return "SPIDER -o FILE [-t FORMAT]"
+
+    def short_desc(self) -> str:
+        return "Export the items a shared crawl stored in Redis (WEBROBOT_REDIS_URL), one per page"
+
+    def add_options(self, parser: argparse.ArgumentParser) -> None:
+        super().add_options(parser)
+        parser.add_argument("-o", "--output", metavar="FILE", help="where to write ('-': stdout)")
+        parser.add_argument(
+            "-t", "--format", metavar="FORMAT",
+            help="a FEED_EXPORTERS format (jsonlines, json, csv, xml...); default: FILE's extension",
+        )  # fmt: skip
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        if len(args) != 1:
+            raise UsageError("name the spider whose crawl to export")
+        if not opts.output:
+            raise UsageError("say where to write: -o FILE")
+        fmt = opts.format or (Path(opts.output).suffix.lstrip(".") or "jsonlines")
+        self.exitcode = self._run(args[0], opts.output, {"jsonl": "jsonlines"}.get(fmt, fmt))
+
+    def _run(self, spider_name: str, output: str, fmt: str) -> int:
+        assert self.settings is not None
+        settings = self.settings
+        loader = get_spider_loader(settings)
+        try:
+            loader.load(spider_name)
+        except KeyError as exc:
+            return _fail(f"{exc.args[0]} (known spiders: {', '.join(sorted(loader.list()))})", 2)
+        if not (settings.get("WEBROBOT_REDIS_URL") or "").strip():
+            return _fail("WEBROBOT_REDIS_URL is empty: pass -s WEBROBOT_REDIS_URL=redis://HOST:PORT/DB", 2)
+        keys = CrawlKeys.from_settings(settings, spider_name)
+        where = f"{keys.prefix} at {safe_url(settings['WEBROBOT_REDIS_URL'])}"
+        server = redis_from_settings(settings)
+        try:
+            server.ping()
+            if output == "-":
+                exporter = exporter_for(settings, fmt, sys.stdout.buffer)
+                written, repeated, unreadable = export_items(server, keys.items, exporter)
+                sys.stdout.flush()
+            else:
+                with Path(output).open("wb") as file:
+                    exporter = exporter_for(settings, fmt, file)
+                    written, repeated, unreadable = export_items(server, keys.items, exporter)
+        except (redis.RedisError, ValueError, OSError) as exc:
+            return _fail(f"cannot export {where}: {exc}", 1)
+        finally:
+            server.close()
+        message = f"Exported {written} items of {where} to {output}"
+        if repeated:
+            message += f" ({repeated} repeated entries of pages fetched twice left out)"
+        print(message, file=sys.stderr)
+        if unreadable:
+            return _fail(f"{unreadable} stored items could not be read (another webrobot version?)", 1)
+        return 0
