@@ -46,14 +46,13 @@ from scrapy.core.downloader import (
     call_later,  # type: ignore[attr-defined]
 )
 from scrapy.exceptions import IgnoreRequest
-from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.misc import build_from_crawler, load_object
 
 from webrobot import signals
 from webrobot.config import ConfigError
 from webrobot.politeness import NO_RESPONSE, THROTTLE_STATUSES
 from webrobot.robotspolicy import parse_retry_after
-from webrobot.sitekey import site_key_from_parts
+from webrobot.sitekey import request_site
 from webrobot.startup import non_negative_setting, setting_error
 
 if TYPE_CHECKING:
@@ -113,11 +112,12 @@ class SiteDownloader(Downloader):
             setting_error(crawler, exc)  # the crawl stops at start with this error
             per_minute = 0
         self.min_interval = 60.0 / per_minute if per_minute else 0.0
-        crawler.signals.connect(self._response_downloaded, signal=scrapy_signals.response_downloaded)
+        # A strong reference: called for every response, without resolving a weak one first.
+        crawler.signals.connect(self._response_downloaded, signal=scrapy_signals.response_downloaded, weak=False)
         crawler.signals.connect(self._robots_resolved, signal=signals.robots_resolved)
 
     def get_slot_key(self, request: Request) -> str:
-        return site_key_from_parts(urlparse_cached(request))
+        return request_site(request)
 
     def _get_slot(self, request: Request, spider: Spider | None = None) -> tuple[str, Slot]:
         key = self.get_slot_key(request)

@@ -140,7 +140,7 @@ WEBROBOT_MAX_REQUESTS_PER_SITE_PER_MINUTE = 0
 
 # --- Spider traps and URL hygiene -----------------------------------------
 #: Dedupe on the canonical URL with the site config's alias rules.
-REQUEST_FINGERPRINTER_CLASS = "webrobot.fingerprinter.CanonicalRequestFingerprinter"
+REQUEST_FINGERPRINTER_CLASS = "webrobot.requestfingerprinter.CanonicalRequestFingerprinter"
 WEBROBOT_TRAPS_ENABLED = True
 #: Longest URL requested (Scrapy's setting, checked downloader-side here; 0: no limit).
 URLLENGTH_LIMIT = 2083
@@ -318,7 +318,7 @@ DOWNLOADER_MIDDLEWARES = {
 }
 SPIDER_MIDDLEWARES = {
     # Outermost: frees each page's parse tree once its callback's output is consumed.
-    "webrobot.middlewares.release.ReleaseParseTreeMiddleware": 10,
+    "webrobot.spidermiddlewares.parsetree.ReleaseParseTreeMiddleware": 10,
     # URL length is checked downloader-side (start requests and redirects too).
     "scrapy.spidermiddlewares.urllength.UrlLengthMiddleware": None,
     # Same depth bookkeeping, but refusals are counted per site and reason.
