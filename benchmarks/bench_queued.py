@@ -71,7 +71,7 @@ def measure(n: int, mode: str, trace: bool) -> dict[str, Any]:
     else:
         settings = {"SCHEDULER": "webrobot.scheduler.FrontierScheduler", "LOG_LEVEL": "ERROR",
                     "DUPEFILTER_CLASS": "webrobot.dupefilter.SeenUrlFilter",
-                    "REQUEST_FINGERPRINTER_CLASS": "webrobot.fingerprinter.CanonicalRequestFingerprinter"}  # fmt: skip
+                    "REQUEST_FINGERPRINTER_CLASS": "webrobot.requestfingerprinter.CanonicalRequestFingerprinter"}  # fmt: skip
         crawler = get_crawler(BenchSpider, settings)
         crawler.spider = spider = crawler._create_spider()
         scheduler = FrontierScheduler.from_crawler(crawler)

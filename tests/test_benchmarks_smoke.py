@@ -11,6 +11,7 @@ import pytest
 from protego import Protego
 
 from benchmarks import run
+from benchmarks.hotpath import shares
 from benchmarks.web import WebSpec, build_site, is_disallowed, page_path, robots_txt
 from webrobot.page import summarise_html
 
@@ -117,3 +118,18 @@ def test_search_engine_benchmark_runs_on_a_small_corpus(tmp_path: Path) -> None:
     assert result["pages"] == 200 and result["bytes_per_page"] > 0
     latency = result["latency"]
     assert isinstance(latency, dict) and set(latency) == set(search_engines.queries())
+
+
+def test_hotpath_shares_count_signal_dispatch_and_site_keys(tmp_path: Path) -> None:
+    raw = tmp_path / "py-spy.txt"
+    raw.write_text(
+        "<module> (scrapy/cmdline.py:1);crawl (scrapy/core/engine.py:9) 60\n"
+        "<module> (scrapy/cmdline.py:1);send_catch_log (scrapy/utils/signal.py:45);"
+        "request_scheduled (webrobot/report/collector.py:9) 25\n"
+        "<module> (scrapy/cmdline.py:1);send_catch_log_async (scrapy/utils/signal.py:99);"
+        "site_key (webrobot/sitekey.py:60);site_key_from_parts (webrobot/sitekey.py:40) 10\n"
+        "<module> (scrapy/cmdline.py:1);site_key (webrobot/sitekey.py:60) 5\n"
+        "not a sample line\n",
+        "utf-8",
+    )
+    assert shares(raw) == {"samples": 100, "signal_share": 0.35, "site_key_share": 0.15}

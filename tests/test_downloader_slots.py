@@ -9,6 +9,7 @@ from scrapy import Request
 
 from tests.components import webrobot_crawler
 from webrobot.downloader import AUTO_SLOT_KEY, SiteDownloader
+from webrobot.sitekey import request_site
 
 
 def with_downloader(check: Callable[[SiteDownloader], None]) -> None:
@@ -54,6 +55,6 @@ def test_a_named_slot_holds_several_sites_with_their_own_politeness() -> None:
         assert key_a == key_b == "shared" and slot_a is slot_b
         assert getattr(slot_a, "key", None) == ""  # not one site: politeness is asked per request's site
         assert AUTO_SLOT_KEY not in a.meta
-        assert d._site(a) == "http://127.0.0.1:8001" and d._site(b) == "http://127.0.0.1:8002"
+        assert request_site(a) == "http://127.0.0.1:8001" and request_site(b) == "http://127.0.0.1:8002"
 
     with_downloader(check)

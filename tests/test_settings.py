@@ -31,7 +31,7 @@ def test_every_webrobot_component_is_enabled() -> None:
     spider = enabled_components("SPIDER_MIDDLEWARES")
     assert spider["webrobot.spidermiddlewares.depth.DepthLimitMiddleware"]
     assert spider["webrobot.spidermiddlewares.dupes.DuplicatePageMiddleware"]
-    assert spider["webrobot.middlewares.release.ReleaseParseTreeMiddleware"]
+    assert spider["webrobot.spidermiddlewares.parsetree.ReleaseParseTreeMiddleware"]
     assert spider["webrobot.spidermiddlewares.metarobots.MetaRobotsSpiderMiddleware"]
     downloader = enabled_components("DOWNLOADER_MIDDLEWARES")
     for name in ("scope.SiteScopeMiddleware", "robots.RobotsMiddleware", "traps.UrlTrapMiddleware",

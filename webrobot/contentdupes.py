@@ -44,17 +44,17 @@ from scrapy.http import TextResponse
 from scrapy.utils.misc import load_object
 
 from webrobot.checkpoint import StoreCheckpoint
+from webrobot.contentfingerprints import (
+    FINGERPRINT_MODES,
+    body_fingerprint,
+    fingerprint_key,
+    text_fingerprint,
+)
 from webrobot.dupefilter import (
     BloomWatch,
     durable_frontier,
     record_store_stats,
     store_from_settings,
-)
-from webrobot.fingerprints import (
-    FINGERPRINT_MODES,
-    body_fingerprint,
-    fingerprint_key,
-    text_fingerprint,
 )
 from webrobot.frontier import CONTENT_FOLLOWED, CONTENT_KEPT
 from webrobot.journal import JobJournal

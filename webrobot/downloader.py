@@ -40,7 +40,6 @@ from typing import TYPE_CHECKING, Any
 from scrapy import signals as scrapy_signals
 from scrapy.core.downloader import Downloader, Slot
 from scrapy.exceptions import IgnoreRequest
-from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.misc import build_from_crawler, load_object
 
 from webrobot import signals
@@ -49,7 +48,7 @@ from webrobot.config import ConfigError
 from webrobot.politeness import NO_RESPONSE, THROTTLE_STATUSES
 from webrobot.robotspolicy import parse_retry_after
 from webrobot.settings_model import read
-from webrobot.sitekey import site_key_from_parts
+from webrobot.sitekey import request_site
 from webrobot.startup import non_negative_setting, setting_error
 
 if TYPE_CHECKING:
@@ -111,7 +110,8 @@ class SiteDownloader(Downloader):
             setting_error(crawler, exc)  # the crawl stops at start with this error
             per_minute = 0
         self.min_interval = 60.0 / per_minute if per_minute else 0.0
-        crawler.signals.connect(self._response_downloaded, signal=scrapy_signals.response_downloaded)
+        # A strong reference: called for every response, without resolving a weak one first.
+        crawler.signals.connect(self._response_downloaded, signal=scrapy_signals.response_downloaded, weak=False)
         crawler.signals.connect(self._robots_resolved, signal=signals.robots_resolved)
 
     def get_slot_key(self, request: Request) -> str:
@@ -124,11 +124,11 @@ class SiteDownloader(Downloader):
         chosen = meta.get(self.DOWNLOAD_SLOT)
         if chosen is not None and chosen != meta.get(AUTO_SLOT_KEY):
             return str(chosen)
-        return site_key_from_parts(urlparse_cached(request))
+        return request_site(request)
 
     def _get_slot(self, request: Request, spider: Spider | None = None) -> tuple[str, Slot]:
         key = self.get_slot_key(request)
-        site = site_key_from_parts(urlparse_cached(request))
+        site = request_site(request)
         if key == site:
             request.meta[AUTO_SLOT_KEY] = key
         if key not in self.slots:
@@ -149,7 +149,7 @@ class SiteDownloader(Downloader):
         while slot.queue and slot.free_transfer_slots() > 0:
             # A download_slot slot may hold several sites: each still gets its
             # own politeness (robots.txt Crawl-delay, Retry-After, backoff).
-            key = slot_key or self._site(slot.queue[0][0])
+            key = slot_key or request_site(slot.queue[0][0])
             now = monotonic()
             delay, base_source = slot.download_delay(), self._base_source
             if self.min_interval > delay:
@@ -176,11 +176,7 @@ class SiteDownloader(Downloader):
             raise
         finally:
             if self._finished is not None:
-                self._finished(getattr(slot, "key", "") or self._site(request))
-
-    @staticmethod
-    def _site(request: Request) -> str:
-        return site_key_from_parts(urlparse_cached(request))
+                self._finished(getattr(slot, "key", "") or request_site(request))
 
     def _held_back(self, key: str, wait: float, source: str) -> None:
         assert self.crawler.stats is not None
@@ -193,7 +189,7 @@ class SiteDownloader(Downloader):
 
     # -- what the politeness object learns ----------------------------------
     def _response_downloaded(self, response: Response, request: Request) -> None:
-        key = self._site(request)
+        key = request_site(request)
         retry_after = None
         if response.status in THROTTLE_STATUSES:
             assert self.crawler.stats is not None

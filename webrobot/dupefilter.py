@@ -22,8 +22,8 @@ from scrapy.utils.job import job_dir
 from scrapy.utils.request import referer_str
 
 from webrobot.checkpoint import StoreCheckpoint
-from webrobot.fingerprinter import CanonicalRequestFingerprinter
 from webrobot.frontier import resolve_mode
+from webrobot.requestfingerprinter import CanonicalRequestFingerprinter
 from webrobot.seenstore import (
     AUDIT_RATIO,
     BloomStore,

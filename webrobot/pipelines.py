@@ -7,10 +7,12 @@ from typing import TYPE_CHECKING, Any
 from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem, NotConfigured
 
+from webrobot import signals
 from webrobot.contentdupes import MD5_HEX_RE, ContentDupes
 from webrobot.dupefilter import durable_frontier
 from webrobot.journal import JobJournal, url_key
 from webrobot.settings_model import read
+from webrobot.sitekey import site_key
 
 if TYPE_CHECKING:
     from typing import Self
@@ -50,6 +52,10 @@ class DuplicateContentPipeline:
             return item
         assert self.crawler.stats is not None
         self.crawler.stats.inc_value("webrobot/dupes/content")
+        if url:
+            self.crawler.signals.send_catch_log(
+                signal=signals.page_flagged, request=None, site=site_key(url), flag="duplicate"
+            )
         raise DropItem(
             f"Duplicate content: {url[:200] or 'an item'} has the same {self.content.mode} "
             f"fingerprint ({verdict.fingerprint}) as {verdict.first_url_text()[:200]}",

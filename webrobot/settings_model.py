@@ -252,7 +252,7 @@ _SCOPE = (
 )  # fmt: skip
 _section("Spider traps and URL hygiene")
 _TRAPS = (
-    _s("REQUEST_FINGERPRINTER_CLASS", "class", "webrobot.fingerprinter.CanonicalRequestFingerprinter",
+    _s("REQUEST_FINGERPRINTER_CLASS", "class", "webrobot.requestfingerprinter.CanonicalRequestFingerprinter",
        "Dedupe on the canonical URL with the site config's alias rules.", scrapy=True),
     _s("WEBROBOT_TRAPS_ENABLED", "bool", True, "Refuse URLs that look like spider traps."),
     _s("URLLENGTH_LIMIT", "int", 2083, "Longest URL requested (checked downloader-side; 0: no limit).",
@@ -455,7 +455,7 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
     },
     "SPIDER_MIDDLEWARES": {
         # Outermost: frees each page's parse tree once its callback's output is consumed.
-        "webrobot.middlewares.release.ReleaseParseTreeMiddleware": 10,
+        "webrobot.spidermiddlewares.parsetree.ReleaseParseTreeMiddleware": 10,
         # URL length is checked downloader-side (start requests and redirects too).
         "scrapy.spidermiddlewares.urllength.UrlLengthMiddleware": None,
         # Same depth bookkeeping, but refusals are counted per site and reason.

@@ -23,12 +23,11 @@ import logging
 from typing import TYPE_CHECKING
 
 from scrapy.exceptions import IgnoreRequest
-from scrapy.utils.httpobj import urlparse_cached
 
 from webrobot.politeness import THROTTLE_STATUSES
 from webrobot.report.collector import ReportCollector, collector_wanted
-from webrobot.report.model import is_robots_fetch
 from webrobot.scheduler import FAILED_KEY
+from webrobot.signals import ROBOTS_FETCH_META
 
 if TYPE_CHECKING:
     from typing import Self
@@ -70,7 +69,7 @@ class PageFailureMiddleware:
 
     @staticmethod
     def _is_robots(request: Request) -> bool:
-        return is_robots_fetch(urlparse_cached(request).path, request.meta)
+        return bool(request.meta.get(ROBOTS_FETCH_META))
 
     def _failed(self, request: Request, reason: str) -> None:
         request.meta[FAILED_KEY] = reason

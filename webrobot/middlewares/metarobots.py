@@ -139,10 +139,19 @@ class PageRules:
             self.crawler.stats.inc_value("webrobot/meta/rel_nofollow", skipped)
 
 
+def flag_page(crawler: Crawler, response: Response, flag: str) -> None:
+    """Tell the crawl report (``page_flagged``) that ``response``'s page is ``flag`` (noindex, nofollow)."""
+    crawler.signals.send_catch_log(
+        signal=signals.page_flagged, request=response.request, site=site_key(response.url), flag=flag
+    )
+
+
 def page_rules(crawler: Crawler, response: Response) -> PageRules:
     """The rules of the robots directives the middleware recorded on ``response``;
     counts ``webrobot/meta/noarchive`` (one per page carrying it) and logs it at
-    DEBUG (``noindex`` and ``nofollow`` are counted where they are enforced)."""
+    DEBUG (``noindex`` and ``nofollow`` are counted, and signalled with
+    ``page_flagged``, where they are enforced:
+    :class:`~webrobot.spidermiddlewares.metarobots.MetaRobotsSpiderMiddleware`)."""
     settings = crawler.settings
     store_body = read(settings, "WEBROBOT_STORE_BODY")
     if response.meta.get(OPT_OUT_KEY) or not read(settings, "WEBROBOT_META_ROBOTS_ENABLED"):

@@ -24,7 +24,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from webrobot.metarobots import ALLOW_ALL, RobotsPolicy, policy
-from webrobot.middlewares.metarobots import META_KEY, OPT_OUT_KEY
+from webrobot.middlewares.metarobots import META_KEY, OPT_OUT_KEY, flag_page
 from webrobot.settings_model import read
 
 if TYPE_CHECKING:
@@ -69,6 +69,7 @@ class MetaRobotsSpiderMiddleware(BaseSpiderMiddleware):
         assert self.crawler.stats is not None
         self.crawler.stats.inc_value(f"webrobot/meta/{directive}")
         logger.debug(message, response.url, response.meta.get(META_KEY))
+        flag_page(self.crawler, response, directive)
 
     def get_processed_item(self, item: Any, response: Response | None) -> Any:
         if response is None or self._verdict(response).index:

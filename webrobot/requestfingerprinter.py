@@ -7,6 +7,8 @@ ignored; the ``verbatim_url`` meta key skips canonicalisation), but the URL is
 (``index_pages``, ``strip_params``) and without a default port. The
 fingerprint is the 20-byte SHA-1 of ``METHOD URL\\nBODY``; the duplicate filter
 only compares fingerprints, so it need not equal Scrapy's bytes.
+
+(What makes two downloaded *pages* the same is :mod:`webrobot.contentfingerprints`.)
 """
 
 from __future__ import annotations
