@@ -14,7 +14,16 @@ BENCH_ARGS ?=
 RUFF_FORMAT ?= 0
 DOCS_BUILD := docs/_build/html
 
-.PHONY: demo test serve bench clean system-deps lint docs report-png settings-reference
+# The lowest supported versions (requirements-floor.txt) in a second virtualenv, and
+# the part of the suite run against them (components, settings, compat, one crawl).
+FLOOR_VENV ?= .venv-floor
+FLOOR_PY := $(FLOOR_VENV)/bin/python
+FLOOR_STAMP := $(FLOOR_VENV)/.installed
+FLOOR_TESTS ?= tests/test_settings_model.py tests/test_compat.py tests/test_robots_middleware.py \
+	tests/test_metarobots_middleware.py tests/test_trap_middlewares.py tests/test_downloader.py \
+	tests/test_crawl_metarobots.py tests/test_downloader_slots.py
+
+.PHONY: demo test serve bench clean system-deps lint docs report-png settings-reference build test-floor
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -38,6 +47,19 @@ system-deps:
 test: $(STAMP) system-deps lint docs
 	$(PY) -m pytest
 
+$(FLOOR_STAMP): requirements-floor.txt
+	test -x $(FLOOR_PY) || $(PYTHON) -m venv $(FLOOR_VENV)
+	$(FLOOR_PY) -m pip install --quiet -r requirements-floor.txt
+	touch $(FLOOR_STAMP)
+
+# The suite's core against the lowest supported Scrapy and protego.
+test-floor: $(FLOOR_STAMP) system-deps
+	$(FLOOR_PY) -m pytest -q $(FLOOR_TESTS)
+
+# An sdist and a wheel in dist/ (no build dependency downloaded).
+build: $(STAMP)
+	$(PY) -m build --no-isolation --outdir dist .
+
 lint: $(STAMP)
 	$(PY) -m ruff check .
 ifeq ($(RUFF_FORMAT),1)
@@ -48,7 +70,7 @@ endif
 docs: $(STAMP)
 	$(PY) -m sphinx -W --keep-going -q -b html docs $(DOCS_BUILD)
 
-# docs/reference/settings.md from webrobot/settings.py.
+# docs/reference/settings.md from webrobot/settings_model.py.
 settings-reference: $(STAMP)
 	$(PY) scripts/settings_reference.py
 
@@ -57,4 +79,4 @@ report-png: $(STAMP) system-deps
 	$(PY) scripts/report_png.py
 
 clean:
-	rm -rf $(VENV) demo-output benchmarks-output build dist *.egg-info docs/_build
+	rm -rf $(VENV) $(FLOOR_VENV) demo-output benchmarks-output build dist *.egg-info docs/_build

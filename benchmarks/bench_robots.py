@@ -1,14 +1,13 @@
 """Robots decision per URL: parse the benchmark robots.txt once, check many URLs.
 
 Compares webrobot's robots parser (whatever ``ROBOTSTXT_PARSER`` in
-``webrobot/settings.py`` names, or a parser class in ``webrobot.robotsparsers``)
+``webrobot/settings_model.py`` names, or a parser class in ``webrobot.robotsparsers``)
 with protego's ``can_fetch`` alone on the same robots.txt and URLs, and checks
 that they decide the same.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 from typing import Any
 
@@ -20,12 +19,14 @@ from scrapy.utils.test import get_crawler
 
 from benchmarks.micro import fmt_time, per_call, print_table, quick, report_target
 from benchmarks.web import is_disallowed, robots_txt
+from webrobot.settings_model import defaults
 
 ORIGIN = "http://127.0.0.1:8000"
 
 
 def webrobot_settings() -> Settings:
     settings = Settings()
+    settings.setdict(defaults(), priority="addon")  # what webrobot.Addon applies
     settings.setmodule("webrobot.settings", priority="project")
     return settings
 
@@ -63,8 +64,7 @@ def main() -> int:
     agent = settings.get("ROBOTSTXT_USER_AGENT") or "webrobot"
     # A crawler with the project's robots settings only: the parser may read them,
     # and building every component of the project is not this benchmark's business.
-    project = importlib.import_module("webrobot.settings")
-    robots = {k: getattr(project, k) for k in dir(project) if k.startswith(("ROBOTSTXT_", "WEBROBOT_ROBOTS"))}
+    robots = {k: v for k, v in settings.items() if k.startswith(("ROBOTSTXT_", "WEBROBOT_ROBOTS"))}
     crawler = get_crawler(settings_dict=robots)
     cls = webrobot_parser_class()
     print(f"robots.txt of {len(body)} bytes, {len(urls)} URLs, user agent {agent!r}")

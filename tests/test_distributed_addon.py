@@ -6,10 +6,15 @@ from scrapy.settings import Settings
 from webrobot import settings as project_settings
 from webrobot.distributed.addon import REDIS_COMPONENTS, RedisCrawl
 from webrobot.distributed.keys import CrawlKeys, safe_url
+from webrobot.settings_model import SETTINGS
 
 
 def project(**cmdline: str) -> Settings:
+    """The project's settings over the model's defaults (at the add-on's priority, as
+    webrobot.Addon puts them), and ``cmdline``."""
     settings = Settings()
+    for setting in SETTINGS:
+        settings.set(setting.name, setting.default, priority="addon")
     settings.setmodule(project_settings, priority="project")
     settings.setdict(cmdline, priority="cmdline")
     return settings

@@ -9,8 +9,8 @@ from scrapy.crawler import Crawler
 from scrapy.utils.test import get_crawler
 
 from tests.redisserver import RedisServer
-from webrobot import settings as project_settings
 from webrobot.distributed.dupefilter import RedisVisitedFilter
+from webrobot.settings_model import defaults
 
 
 class PagesSpider(Spider):
@@ -25,7 +25,7 @@ class QuerylessFingerprinter:
 
 
 def redis_settings(server: RedisServer, **overrides: Any) -> dict[str, Any]:
-    settings = {k: getattr(project_settings, k) for k in dir(project_settings) if k.startswith("WEBROBOT_REDIS")}
+    settings = {k: v for k, v in defaults().items() if k.startswith("WEBROBOT_REDIS")}
     return {**settings, "WEBROBOT_REDIS_URL": server.url, **overrides}
 
 

@@ -17,11 +17,11 @@ from scrapy.utils.test import get_crawler
 from twisted.python.failure import Failure
 
 from tests.redisserver import RedisServer
-from webrobot import settings as project_settings
 from webrobot import signals as webrobot_signals
 from webrobot.distributed.frontier import LeasedFrontier
 from webrobot.distributed.keys import CrawlKeys
 from webrobot.distributed.scheduler import RedisLeaseScheduler
+from webrobot.settings_model import defaults
 
 KEYS = CrawlKeys("webrobot:pages")
 
@@ -52,7 +52,7 @@ async def until(condition: Callable[[], Any], timeout: float = 5.0) -> None:
 
 
 def make_scheduler(server: RedisServer, **overrides: Any) -> tuple[RedisLeaseScheduler, EngineSlot]:
-    settings = {k: getattr(project_settings, k) for k in dir(project_settings) if k.startswith("WEBROBOT_REDIS")}
+    settings = {k: v for k, v in defaults().items() if k.startswith("WEBROBOT_REDIS")}
     settings.update(
         WEBROBOT_REDIS_URL=server.url, WEBROBOT_REDIS_POLL_INTERVAL=0.02,
         DUPEFILTER_CLASS="webrobot.distributed.dupefilter.RedisVisitedFilter", **overrides,

@@ -1,4 +1,5 @@
-"""The frontier's docs pages name every setting and stats key they document as the code has them."""
+"""The frontier's docs pages name every setting (of the settings model) and stats key they
+document as the code has them."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import webrobot.settings
+from webrobot.settings_model import BY_NAME
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 PAGES = {
@@ -25,7 +26,7 @@ EXTRA = {"freshness.md": ["WEBROBOT_FRESHNESS_DB"], "identity.md": ["WEBROBOT_FR
 @pytest.mark.parametrize("page", sorted(PAGES))
 def test_page_documents_every_setting_of_its_capability(page: str) -> None:
     text = (DOCS / page).read_text("utf-8")
-    names = [n for n in vars(webrobot.settings) if n.startswith(PAGES[page])] + EXTRA.get(page, [])
+    names = [n for n in BY_NAME if n.startswith(PAGES[page])] + EXTRA.get(page, [])
     if page == "sitemaps.md":
         names.remove("WEBROBOT_SITEMAP_PRIORITY_WEIGHT")  # documented with priorities
     assert names
@@ -37,4 +38,4 @@ def test_page_documents_every_setting_of_its_capability(page: str) -> None:
 def test_every_setting_a_page_names_exists(page: str) -> None:
     text = (DOCS / page).read_text("utf-8")
     for name in set(re.findall(r"`(WEBROBOT_[A-Z_]+)`", text)):
-        assert hasattr(webrobot.settings, name), f"{page} names {name}, which is no setting"
+        assert name in BY_NAME, f"{page} names {name}, which is no setting"

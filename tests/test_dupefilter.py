@@ -55,7 +55,7 @@ def test_bloom_store_from_string_settings() -> None:
 @pytest.mark.parametrize(
     ("settings", "message"),
     [
-        ({"WEBROBOT_SEEN_STORE": "set"}, "setting WEBROBOT_SEEN_STORE: expected one of exact, bloom"),
+        ({"WEBROBOT_SEEN_STORE": "set"}, "setting WEBROBOT_SEEN_STORE='set': expected one of exact, bloom"),
         ({"WEBROBOT_SEEN_STORE": "bloom", "WEBROBOT_SEEN_ERROR_RATE": "2"}, "error rate"),
     ],
 )

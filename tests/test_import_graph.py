@@ -9,7 +9,12 @@
   client;
 * no webrobot module imports itself back through others (no cycles).
 
-Imports under ``if TYPE_CHECKING:`` are for annotations only and do not count.
+Imports under ``if TYPE_CHECKING:`` are for annotations only and do not count;
+nor does code under ``if __name__ == "__main__":`` (a module run as a script,
+never when imported), nor a package's lazy attributes (a module-level
+``__getattr__``, PEP 562: ``webrobot.Addon`` imports the add-on on first use,
+after the package and its modules are imported, so ``import webrobot`` stays
+pure and no import cycle can go through it).
 A new decision module belongs in :data:`PURE`; docs/architecture.md says which
 floor is which.
 """
@@ -42,6 +47,7 @@ PURE = frozenset({
     "webrobot.robotscache",
     "webrobot.robotspolicy",
     "webrobot.scope",
+    "webrobot.settings_model",
     "webrobot.signals",
     "webrobot.sitekey",
     "webrobot.sitemaps",
@@ -55,7 +61,6 @@ SCRAPY_FREE = PURE | {
     "webrobot.config",
     "webrobot.freshnessstore",
     "webrobot.seenstore",
-    "webrobot.settingtypes",
 }
 #: Top-level packages that make a module Scrapy glue.
 SCRAPY = frozenset({"scrapy", "twisted", "scrapy_redis", "itemadapter", "parsel"})
@@ -88,14 +93,28 @@ def _type_checking_only(node: ast.If) -> bool:
     )
 
 
-def _walk(tree: ast.AST) -> Iterator[ast.AST]:
-    """Every node, except what runs only for type checkers."""
+def _script_only(node: ast.If) -> bool:
+    """``if __name__ == "__main__":``"""
+    test = node.test
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == "__name__"
+        and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in test.comparators)
+    )
+
+
+def _walk(tree: ast.AST, top: bool = True) -> Iterator[ast.AST]:
+    """Every node, except what runs only for type checkers, only as a script, or
+    only when a package's lazy attribute is first used (module-level ``__getattr__``)."""
     for node in ast.iter_child_nodes(tree):
-        if isinstance(node, ast.If) and _type_checking_only(node):
-            yield from (n for child in node.orelse for n in [child, *_walk(child)])
+        if isinstance(node, ast.If) and (_type_checking_only(node) or (top and _script_only(node))):
+            yield from (n for child in node.orelse for n in [child, *_walk(child, False)])
+            continue
+        if top and isinstance(node, ast.FunctionDef) and node.name == "__getattr__":
             continue
         yield node
-        yield from _walk(node)
+        yield from _walk(node, False)
 
 
 def imports(name: str) -> set[str]:
@@ -210,3 +229,10 @@ def test_the_checks_can_fail() -> None:
     assert {m for m in glue if _top(m) in SCRAPY}, "the robots.txt middleware is Scrapy glue"
     assert "webrobot.sitekey" in glue and "webrobot.signals" in imports("webrobot.report.collector")
     assert "scrapy.crawler" not in imports("webrobot.politeness"), "TYPE_CHECKING imports do not count"
+
+
+def test_only_script_blocks_and_lazy_attributes_are_left_out() -> None:
+    """Function-level imports count; a ``__main__`` block and a package's ``__getattr__`` do not."""
+    assert "webrobot.dupefilter" in imports("webrobot.scheduler")  # inside a function
+    assert "print(" in MODULES["webrobot.settings_model"].read_text("utf-8") and not io_calls("webrobot.settings_model")
+    assert "webrobot.addon" in MODULES["webrobot"].read_text("utf-8") and "webrobot.addon" not in imports("webrobot")

@@ -8,12 +8,15 @@ import pytest
 from scrapy import Request
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Response, TextResponse
+from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
+from tests.components import enabled_components
 from webrobot import signals
 from webrobot.middlewares.metarobots import MetaRobotsMiddleware, page_rules
 from webrobot.page import Link
 from webrobot.settings import __dict__ as project_settings
+from webrobot.spidermiddlewares.metarobots import MetaRobotsSpiderMiddleware
 
 SETTINGS = {k: v for k, v in project_settings.items() if k.isupper()}
 URL = "http://127.0.0.1:8000/page.html"
@@ -60,10 +63,14 @@ def test_not_configured_when_switched_off() -> None:
 
 
 def test_enabled_in_project_settings() -> None:
-    assert "webrobot.middlewares.metarobots.MetaRobotsMiddleware" in SETTINGS["DOWNLOADER_MIDDLEWARES"]
-    assert SETTINGS["WEBROBOT_META_ROBOTS_ENABLED"] is True
-    assert SETTINGS["WEBROBOT_HONOR_REL_NOFOLLOW"] is True
-    assert SETTINGS["WEBROBOT_STORE_BODY"] is False
+    assert "webrobot.middlewares.metarobots.MetaRobotsMiddleware" in enabled_components("DOWNLOADER_MIDDLEWARES")
+    assert "webrobot.spidermiddlewares.metarobots.MetaRobotsSpiderMiddleware" in enabled_components(
+        "SPIDER_MIDDLEWARES"
+    )
+    settings = make_crawler().settings
+    assert settings["WEBROBOT_META_ROBOTS_ENABLED"] is True
+    assert settings["WEBROBOT_HONOR_REL_NOFOLLOW"] is True
+    assert settings["WEBROBOT_STORE_BODY"] is False
 
 
 def test_records_meta_and_headers_combined() -> None:
@@ -241,10 +248,16 @@ def test_rules_enforce_and_count(
 ) -> None:
     rules, crawler = rules_for(directives)
     assert (rules.index, rules.follow) == (index, follow)
-    links = list(rules.links(LINKS))
-    assert [link.url for link in links] == (["http://127.0.0.1:8000/a"] if follow else [])
+    # The spider middleware drops a noindex page's items and a nofollow page's requests.
+    mw = build_from_crawler(MetaRobotsSpiderMiddleware, crawler)
+    _, response = html_response(page())
+    response.meta["robots"] = directives
+    links = [Request(link.url) for link in rules.links(LINKS)]
+    out = list(mw.process_spider_output(response, [{"url": URL}, *links, {"url": URL + "#2"}]))
+    assert [x for x in out if isinstance(x, dict)] == ([{"url": URL}, {"url": URL + "#2"}] if index else [])
+    assert [x.url for x in out if isinstance(x, Request)] == (["http://127.0.0.1:8000/a"] if follow else [])
     for event in ("noindex", "nofollow", "noarchive"):
-        expected = 1 if event in counted else None
+        expected = 1 if event in counted else None  # once per page
         assert crawler.stats.get_value(f"webrobot/meta/{event}") == expected, event
     # a nofollow page's rel=nofollow links are not counted separately
     assert crawler.stats.get_value("webrobot/meta/rel_nofollow") == (1 if follow else None)

@@ -13,7 +13,7 @@ import pytest
 from scrapy.http import HtmlResponse, Request
 from scrapy.utils.test import get_crawler
 
-from webrobot import settings as project_settings
+from tests.components import enabled_components
 from webrobot.spidermiddlewares.parsetree import ReleaseParseTreeMiddleware
 
 PAGE = b"<html><head><title>t</title></head><body>" + b"<p><a href='/x'>x</a></p>" * 50 + b"</body></html>"
@@ -39,7 +39,7 @@ def middleware() -> ReleaseParseTreeMiddleware:
 
 
 def test_enabled_in_the_project_outermost() -> None:
-    orders = project_settings.SPIDER_MIDDLEWARES
+    orders = enabled_components("SPIDER_MIDDLEWARES")
     assert orders["webrobot.spidermiddlewares.parsetree.ReleaseParseTreeMiddleware"] < 25  # before Scrapy's first
 
 

@@ -68,7 +68,7 @@ def test_switched_off() -> None:
 
 
 def test_bad_fingerprint_mode() -> None:
-    with pytest.raises(ValueError, match="WEBROBOT_FINGERPRINT: expected one of body, text"):
+    with pytest.raises(ValueError, match="WEBROBOT_FINGERPRINT='dom': expected one of body, text"):
         make_pipeline(WEBROBOT_FINGERPRINT="dom")
 
 

@@ -12,8 +12,8 @@ from scrapy import Request
 from scrapy.http import HtmlResponse
 from scrapy.settings import Settings
 
+from tests.components import webrobot_crawler
 from tests.crawling import run_crawl
-from webrobot import settings as webrobot_settings
 from webrobot.demo.server import Hit, Reply, SiteServer
 from webrobot.recrawl import RevalidatePolicy, conditional_headers
 
@@ -26,7 +26,7 @@ def policy() -> RevalidatePolicy:
 
 
 def test_webrobot_uses_it_by_default() -> None:
-    assert webrobot_settings.HTTPCACHE_POLICY == "webrobot.recrawl.RevalidatePolicy"
+    assert webrobot_crawler().settings["HTTPCACHE_POLICY"] == "webrobot.recrawl.RevalidatePolicy"
 
 
 def test_conditional_headers() -> None:

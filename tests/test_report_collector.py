@@ -20,7 +20,7 @@ from webrobot.middlewares.report import (
 )
 from webrobot.refusals import Refuser
 from webrobot.report.collector import FRONTIER_KEY, ReportCollector
-from webrobot.settings import WEBROBOT_PROGRESS_INTERVAL  # noqa: F401 - the default exists
+from webrobot.settings_model import BY_NAME
 from webrobot.signals import ROBOTS_FETCH_META
 
 SITE = "http://127.0.0.1:8701"
@@ -43,6 +43,7 @@ def test_one_collector_per_crawler() -> None:
 
 
 def test_taps_are_off_when_report_and_progress_are() -> None:
+    assert BY_NAME["WEBROBOT_PROGRESS_INTERVAL"].default > 0  # on by default
     crawler = make_crawler(WEBROBOT_REPORT_ENABLED=False, WEBROBOT_PROGRESS_INTERVAL=0)
     with pytest.raises(NotConfigured):
         FrontierTapMiddleware.from_crawler(crawler)

@@ -343,7 +343,7 @@ def test_first_match_mode_and_robots_off(make_site: MakeSite, tmp_path: Path) ->
     site = make_site()
     site.add("/robots.txt", Reply.text("User-agent: *\nAllow: /a\nDisallow: /a/b\nDisallow: /c\n"))
     pages(site, "/a/b", "/c", "/d")
-    crawl(tmp_path / "first", [site], {"WEBROBOT_ROBOTS_MATCHING": "first-match"})
+    crawl(tmp_path / "first", [site], {"ROBOTSTXT_PARSER": "webrobot.robotsparsers.FirstMatchRobotParser"})
     assert sorted(site.targets()) == ["/", "/a/b", "/d", "/robots.txt"], "first match: Allow /a wins"
     site.hits.clear()
     crawl(tmp_path / "rfc", [site])
@@ -353,8 +353,12 @@ def test_first_match_mode_and_robots_off(make_site: MakeSite, tmp_path: Path) ->
     assert sorted(site.targets()) == ["/", "/a/b", "/c", "/d"], "ROBOTSTXT_OBEY off: no robots.txt at all"
 
 
-def test_a_bad_matching_mode_stops_the_crawl(tmp_path: Path) -> None:
+def test_the_removed_matching_knob_stops_the_crawl_saying_what_to_set(tmp_path: Path) -> None:
     result = run_crawl(tmp_path, args={"start_urls": "http://127.0.0.1:9/"},
-                       settings={"WEBROBOT_ROBOTS_MATCHING": "longest"})  # fmt: skip
-    assert result.returncode != 0
-    assert "WEBROBOT_ROBOTS_MATCHING must be one of" in result.log + result.stderr
+                       settings={"WEBROBOT_ROBOTS_MATCHING": "first-match"})  # fmt: skip
+    assert result.returncode == 2
+    expected = (
+        "webrobot: setting WEBROBOT_ROBOTS_MATCHING='first-match': expected no value: ROBOTSTXT_PARSER chooses"
+        " the matching (webrobot.robotsparsers.FirstMatchRobotParser for the 1996 draft's first match)"
+    )
+    assert result.stderr.splitlines() == [expected]

@@ -21,6 +21,7 @@ from webrobot.robotspolicy import (
     UNREACHABLE,
     RobotsDecision,
 )
+from webrobot.settings_model import SettingValueError
 
 #: The checkpoint files under JOBDIR serve Scrapy's own scheduler (webrobot's keeps its
 #: job state in the frontier database instead, see tests/test_crashsafe_crawl.py).
@@ -38,15 +39,16 @@ def middleware(**overrides: Any) -> RobotsMiddleware:
 def test_switched_off_and_misconfigured() -> None:
     with pytest.raises(NotConfigured):
         middleware(ROBOTSTXT_OBEY=False)
-    with pytest.raises(ValueError, match="WEBROBOT_ROBOTS_MATCHING"):
+    with pytest.raises(SettingValueError, match="WEBROBOT_ROBOTS_MATCHING='longest': expected no value: ROBOTSTXT_PARSER"):
         middleware(WEBROBOT_ROBOTS_MATCHING="longest")
-    with pytest.raises(ValueError, match="WEBROBOT_ROBOTS_AUTH_POLICY"):
+    with pytest.raises(SettingValueError, match="WEBROBOT_ROBOTS_AUTH_POLICY='maybe': expected one of disallow, allow"):
         middleware(WEBROBOT_ROBOTS_AUTH_POLICY="maybe")
 
 
-def test_the_mode_picks_the_parser() -> None:
+def test_the_parser_setting_picks_the_matching() -> None:
     assert middleware().parser_cls is Rfc9309RobotParser
-    assert middleware(WEBROBOT_ROBOTS_MATCHING="first-match").parser_cls is FirstMatchRobotParser
+    first_match = "webrobot.robotsparsers.FirstMatchRobotParser"
+    assert middleware(ROBOTSTXT_PARSER=first_match).parser_cls is FirstMatchRobotParser
     assert middleware(ROBOTSTXT_PARSER="scrapy.robotstxt.ProtegoRobotParser").parser_cls.__name__ == (
         "ProtegoRobotParser"
     )

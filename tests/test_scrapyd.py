@@ -400,7 +400,7 @@ def test_settings_from_scrapyd_are_typed_and_beat_the_config(session: Session) -
         ("missing_config", r"webrobot cannot start: \S*missing\.toml: cannot be read: No such file"),
         ("bad_toml", r"webrobot cannot start: \S*bad_toml\.toml: not valid TOML"),
         ("bad_url", r"webrobot cannot start: spider argument: key 'start_urls': expected an absolute http"),
-        ("bad_setting", r"webrobot cannot start: setting DEPTH_LIMIT='abc': expected a number"),
+        ("bad_setting", r"webrobot cannot start: setting DEPTH_LIMIT='abc': expected a whole number"),
     ],
 )
 def test_bad_argument_is_one_clear_line_in_the_job_log(session: Session, job_id: str, message: str) -> None:

@@ -1,4 +1,4 @@
-"""webrobot/settings.py is where every default lives; keep it honest."""
+"""webrobot/settings.py: the project's settings plus the add-on; keep it honest."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 import webrobot.settings
+from tests.components import enabled_components, webrobot_crawler
 
 SETTINGS_FILE = Path(webrobot.settings.__file__)
 
@@ -27,18 +28,48 @@ def test_no_setting_is_assigned_twice() -> None:
 
 
 def test_every_webrobot_component_is_enabled() -> None:
-    spider = webrobot.settings.SPIDER_MIDDLEWARES
+    spider = enabled_components("SPIDER_MIDDLEWARES")
     assert spider["webrobot.spidermiddlewares.depth.DepthLimitMiddleware"]
     assert spider["webrobot.spidermiddlewares.dupes.DuplicatePageMiddleware"]
     assert spider["webrobot.spidermiddlewares.parsetree.ReleaseParseTreeMiddleware"]
-    downloader = webrobot.settings.DOWNLOADER_MIDDLEWARES
+    assert spider["webrobot.spidermiddlewares.metarobots.MetaRobotsSpiderMiddleware"]
+    downloader = enabled_components("DOWNLOADER_MIDDLEWARES")
     for name in ("scope.SiteScopeMiddleware", "robots.RobotsMiddleware", "traps.UrlTrapMiddleware",
                  "metarobots.MetaRobotsMiddleware", "budget.PageBudgetMiddleware"):  # fmt: skip
         assert downloader[f"webrobot.middlewares.{name}"]
-    assert webrobot.settings.ITEM_PIPELINES["webrobot.pipelines.DuplicateContentPipeline"]
+    assert enabled_components("ITEM_PIPELINES")["webrobot.pipelines.DuplicateContentPipeline"]
+    for name in ("scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware",
+                 "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware"):  # fmt: skip
+        assert name not in enabled_components("DOWNLOADER_MIDDLEWARES")
     assert spider["webrobot.middlewares.templates.TemplateChainMiddleware"]
     assert spider["webrobot.spidermiddlewares.priorities.PriorityMiddleware"]
     for name in ("templates.UrlTemplateMiddleware", "freshness.FreshnessTapMiddleware", "render.RenderMiddleware"):
         assert downloader[f"webrobot.middlewares.{name}"]
-    assert webrobot.settings.EXTENSIONS["webrobot.extensions.sitemaps.RobotsSitemaps"]
-    assert webrobot.settings.EXTENSIONS["webrobot.extensions.identity.IdentityCheck"]
+    extensions = enabled_components("EXTENSIONS")
+    assert extensions["webrobot.extensions.sitemaps.RobotsSitemaps"]
+    assert extensions["webrobot.extensions.identity.IdentityCheck"]
+
+
+def test_the_hostile_web_archive_and_frontier_components_are_enabled_at_their_orders() -> None:
+    downloader = enabled_components("DOWNLOADER_MIDDLEWARES")
+    assert downloader["webrobot.middlewares.network.NetworkGuardMiddleware"] == 45
+    assert downloader["webrobot.middlewares.robotsfetch.RobotsBodyMiddleware"] == 595
+    assert downloader["webrobot.middlewares.network.RedirectSchemeMiddleware"] == 650
+    assert downloader["webrobot.middlewares.archive.WarcArchiveMiddleware"] == 980
+    assert downloader["webrobot.middlewares.failures.PageFailureMiddleware"] == 2
+    assert enabled_components("SPIDER_MIDDLEWARES")["webrobot.spidermiddlewares.links.LinkGateMiddleware"] == 950
+    assert enabled_components("ITEM_PIPELINES")["webrobot.pipelines.OneItemPerUrlPipeline"] == 1000
+    extensions = enabled_components("EXTENSIONS")
+    assert extensions["webrobot.middlewares.contenttype.ContentTypeGate"] == 100
+    assert extensions["webrobot.extensions.searchindex.FullTextIndex"] == 800
+
+
+def test_the_add_on_sends_held_requests_through_the_crash_safe_frontier(tmp_path: Path) -> None:
+    """With JOBDIR (the crash-safe frontier), requests held for robots.txt enter the
+    frontier; without it, or with the frontier in memory, or set explicitly, they do not."""
+    hold = "WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS"
+    assert webrobot_crawler(JOBDIR=str(tmp_path / "a")).settings.getbool(hold) is False
+    assert webrobot_crawler().settings.getbool(hold) is True
+    memory = webrobot_crawler(JOBDIR=str(tmp_path / "b"), WEBROBOT_FRONTIER="memory")
+    assert memory.settings.getbool(hold) is True
+    assert webrobot_crawler(JOBDIR=str(tmp_path / "c")).settings["SCHEDULER"] == "webrobot.scheduler.FrontierScheduler"

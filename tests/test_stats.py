@@ -4,13 +4,13 @@ import pytest
 from scrapy.statscollectors import MemoryStatsCollector
 from scrapy.utils.test import get_crawler
 
-from webrobot import settings as project_settings
+from webrobot.settings_model import BY_NAME
 from webrobot.stats import StatsCollector
 
 
 @pytest.fixture
 def stats() -> StatsCollector:
-    crawler = get_crawler(settings_dict={"STATS_CLASS": project_settings.STATS_CLASS})
+    crawler = get_crawler(settings_dict={"STATS_CLASS": BY_NAME["STATS_CLASS"].default})
     assert isinstance(crawler.stats, StatsCollector)
     return crawler.stats
 

@@ -26,6 +26,7 @@ from webrobot.middlewares.scope import SiteScopeMiddleware
 from webrobot.middlewares.traps import UrlTrapMiddleware
 from webrobot.requestfingerprinter import CanonicalRequestFingerprinter
 from webrobot.scope import SiteScope
+from webrobot.settings_model import SettingValueError
 from webrobot.spidermiddlewares.depth import DepthLimitMiddleware
 from webrobot.spiders.webrobot import WebrobotSpider
 
@@ -125,13 +126,10 @@ def test_trap_limits_zero_and_switch() -> None:
         build_from_crawler(UrlTrapMiddleware, make_crawler({"WEBROBOT_TRAPS_ENABLED": "False"}))
 
 
-def test_negative_limit_is_a_config_error_for_the_spider() -> None:
-    crawler = make_crawler({"WEBROBOT_MAX_PATH_SEGMENTS": "-1"})
-    with pytest.raises(NotConfigured):
-        build_from_crawler(UrlTrapMiddleware, crawler)
-    error = spider_error(crawler)
-    assert error is not None
-    assert str(error) == "settings: key 'WEBROBOT_MAX_PATH_SEGMENTS': expected a whole number >= 0 (0: no limit), got '-1'"
+def test_negative_limit_is_refused_when_the_crawler_starts() -> None:
+    with pytest.raises(SettingValueError) as caught:
+        make_crawler({"WEBROBOT_MAX_PATH_SEGMENTS": "-1"})
+    assert str(caught.value) == "setting WEBROBOT_MAX_PATH_SEGMENTS='-1': expected a whole number >= 0 (default 32)"
 
 
 # -- DepthLimitMiddleware (spider side) -----------------------------------------

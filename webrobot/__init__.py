@@ -1,3 +1,21 @@
-"""webrobot: a polite, trap-proof web robot built on Scrapy."""
+"""webrobot: a polite, trap-proof web robot built on Scrapy.
+
+Turn it on in any Scrapy project with ``ADDONS = {"webrobot.Addon": 0}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
 
 __version__ = "0.1.0"
+__all__ = ["Addon", "__version__"]
+
+
+def __getattr__(name: str) -> Any:
+    # Imported on first use, so that ``import webrobot`` (setup tools reading
+    # __version__, the pure modules) does not import Scrapy.
+    if name == "Addon":
+        from webrobot.addon import Addon
+
+        return Addon
+    raise AttributeError(f"module 'webrobot' has no attribute {name!r}")

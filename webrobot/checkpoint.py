@@ -20,6 +20,7 @@ from scrapy.utils.asyncio import create_looping_call
 from scrapy.utils.job import job_dir
 
 from webrobot.seenstore import Stored, StoreFileError, load_store, read_header, save_store
+from webrobot.settings_model import read
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -35,7 +36,7 @@ class StoreCheckpoint:
         self.what = what  # for messages: "visited-URL store", "content fingerprints"
         jobdir = job_dir(crawler.settings)
         self.path: Path | None = Path(jobdir, filename) if jobdir else None
-        self.interval = crawler.settings.getfloat("WEBROBOT_SEEN_CHECKPOINT_INTERVAL")
+        self.interval = read(crawler.settings, "WEBROBOT_SEEN_CHECKPOINT_INTERVAL")
         self._task: Any = None
 
     def load(self) -> Stored | None:

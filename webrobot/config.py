@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 from w3lib.url import safe_url_string
 
 from webrobot.priorities import PriorityRule
-from webrobot.settingtypes import setting_value_problem, typed_value_problem
+from webrobot.settings_model import value_problem
 from webrobot.urltemplates import TemplateOverride
 
 SPIDER_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
@@ -305,13 +305,15 @@ class SiteConfig:
 
 
 def check_setting_types(config: SiteConfig, default_of: Callable[[str], Any]) -> None:
-    """Raise :class:`ConfigError` for a ``[settings]`` value whose text does not parse as
-    the type of its default (``default_of(name)``), as ``-s`` values are checked."""
+    """Raise :class:`ConfigError` for a ``[settings]`` value that cannot be used: text
+    that does not parse as the setting's type (as ``-s`` values are checked), or a
+    TOML value of another kind (a table or an array where a number or a switch is
+    expected, a number where a list is expected...). Declared settings are judged
+    by the settings model, others by the type of their default (``default_of(name)``)."""
     for name, value in config.settings.items():
-        default = default_of(name)
-        problem = setting_value_problem(value, default, name) or typed_value_problem(value, default)
+        problem = value_problem(name, value, default_of(name))
         if problem:
-            raise ConfigError(config.source, f"settings.{name}", problem)
+            raise ConfigError(config.source, f"settings.{name}", f"expected {problem.expected}")
 
 
 def parse_site_config(text: str, source: str, name: str) -> SiteConfig:

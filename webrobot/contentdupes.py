@@ -59,6 +59,7 @@ from webrobot.dupefilter import (
 from webrobot.frontier import CONTENT_FOLLOWED, CONTENT_KEPT
 from webrobot.journal import JobJournal
 from webrobot.seenstore import BloomStore, ExactStore, FirstSeenIndex, Seen
+from webrobot.settings_model import read
 
 if TYPE_CHECKING:
     from scrapy import Spider
@@ -96,7 +97,7 @@ _instances: weakref.WeakKeyDictionary[Crawler, ContentDupes] = weakref.WeakKeyDi
 
 def fingerprint_mode(settings: BaseSettings) -> str:
     """``WEBROBOT_FINGERPRINT``, checked."""
-    mode = str(settings.get("WEBROBOT_FINGERPRINT") or "body").strip().lower()
+    mode = read(settings, "WEBROBOT_FINGERPRINT")
     if mode not in FINGERPRINT_MODES:
         raise ValueError(
             f"setting WEBROBOT_FINGERPRINT: expected one of {', '.join(FINGERPRINT_MODES)}, "
@@ -111,7 +112,7 @@ class ContentDupes:
         """The crawler's one instance (created by whichever component asks first),
         of the class ``WEBROBOT_CONTENT_INDEX_CLASS`` names."""
         if crawler not in _instances:
-            path = crawler.settings.get("WEBROBOT_CONTENT_INDEX_CLASS")
+            path = read(crawler.settings, "WEBROBOT_CONTENT_INDEX_CLASS")
             index_class = load_object(path) if path else cls
             if not (isinstance(index_class, type) and issubclass(index_class, ContentDupes)):
                 raise ValueError(f"setting WEBROBOT_CONTENT_INDEX_CLASS: {path!r} is not a ContentDupes class")

@@ -38,20 +38,16 @@ from time import monotonic
 from typing import TYPE_CHECKING, Any
 
 from scrapy import signals as scrapy_signals
-from scrapy.core.downloader import (
-    Downloader,
-    Slot,
-    _schedule_coro,  # type: ignore[attr-defined]
-    _slot_jitter,  # type: ignore[attr-defined]
-    call_later,  # type: ignore[attr-defined]
-)
+from scrapy.core.downloader import Downloader, Slot
 from scrapy.exceptions import IgnoreRequest
 from scrapy.utils.misc import build_from_crawler, load_object
 
 from webrobot import signals
+from webrobot.compat import call_later, schedule_coro, slot_randomness
 from webrobot.config import ConfigError
 from webrobot.politeness import NO_RESPONSE, THROTTLE_STATUSES
 from webrobot.robotspolicy import parse_retry_after
+from webrobot.settings_model import read
 from webrobot.sitekey import request_site
 from webrobot.startup import non_negative_setting, setting_error
 
@@ -66,6 +62,10 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 _SOURCES_REMEMBERED = 10_000  # sites whose last delay source is remembered for the log
+
+
+#: Private request meta key: the slot key this downloader derived from the URL.
+AUTO_SLOT_KEY = "_webrobot_slot"
 
 
 def _pop_highest(slot: Slot) -> tuple[Request, Any]:
@@ -85,25 +85,23 @@ def _pop_highest(slot: Slot) -> tuple[Request, Any]:
 
 
 class SiteSlot(Slot):
-    """A download slot that knows its site key."""
+    """A download slot that knows its site key (empty for a ``download_slot`` slot)."""
 
     __slots__ = ("key",)
 
-    def __init__(
-        self, concurrency: int, delay: float, jitter: float | None = None, *, key: str = ""
-    ) -> None:
-        super().__init__(concurrency, delay, jitter)
+    def __init__(self, concurrency: int, delay: float, randomness: Any = None, *, key: str = "") -> None:
+        super().__init__(concurrency, delay, randomness)  # jitter (Scrapy >= 2.19) or randomize_delay
         self.key = key
 
 
 class SiteDownloader(Downloader):
     def __init__(self, crawler: Crawler) -> None:
         super().__init__(crawler)
-        path = self.settings.get("WEBROBOT_POLITENESS_CLASS") or "webrobot.politeness.SitePoliteness"
+        path = read(self.settings, "WEBROBOT_POLITENESS_CLASS")
         politeness_class = load_object(path)
         self.politeness: Politeness = build_from_crawler(politeness_class, crawler)
         self._finished: Callable[[str], None] | None = getattr(self.politeness, "finished", None)
-        throttled = self.settings.getbool("AUTOTHROTTLE_ENABLED")
+        throttled = read(self.settings, "AUTOTHROTTLE_ENABLED")
         self._base_source = "autothrottle" if throttled else "download_delay"
         self._last_source: dict[str, str] = {}
         try:
@@ -117,26 +115,41 @@ class SiteDownloader(Downloader):
         crawler.signals.connect(self._robots_resolved, signal=signals.robots_resolved)
 
     def get_slot_key(self, request: Request) -> str:
+        """The request's site, or the ``download_slot`` meta key a spider set.
+
+        Scrapy writes every request's slot into ``download_slot`` and redirects
+        copy it, so a value equal to the one this downloader derived (kept in
+        ``_webrobot_slot``) is not the spider's choice: the URL decides again."""
+        meta = request.meta
+        chosen = meta.get(self.DOWNLOAD_SLOT)
+        if chosen is not None and chosen != meta.get(AUTO_SLOT_KEY):
+            return str(chosen)
         return request_site(request)
 
     def _get_slot(self, request: Request, spider: Spider | None = None) -> tuple[str, Slot]:
         key = self.get_slot_key(request)
+        site = request_site(request)
+        if key == site:
+            request.meta[AUTO_SLOT_KEY] = key
         if key not in self.slots:
             slot_settings = self.per_slot_settings.get(key, {})
             concurrency = slot_settings.get(
                 "concurrency", self.ip_concurrency or self.domain_concurrency
             )
             delay = slot_settings.get("delay", self._delay)
-            jitter = _slot_jitter(slot_settings, self._jitter)
-            self.slots[key] = SiteSlot(concurrency, delay, jitter, key=key)
+            randomness = slot_randomness(self, slot_settings)
+            self.slots[key] = SiteSlot(concurrency, delay, randomness, key=key if key == site else "")
             self._start_slot_gc()
         return key, self.slots[key]
 
     def _process_queue(self, slot: Slot) -> None:
         if slot.latercall:
             return  # a timer will run this again
-        key = getattr(slot, "key", "")
+        slot_key = getattr(slot, "key", "")
         while slot.queue and slot.free_transfer_slots() > 0:
+            # A download_slot slot may hold several sites: each still gets its
+            # own politeness (robots.txt Crawl-delay, Retry-After, backoff).
+            key = slot_key or request_site(slot.queue[0][0])
             now = monotonic()
             delay, base_source = slot.download_delay(), self._base_source
             if self.min_interval > delay:
@@ -149,7 +162,7 @@ class SiteDownloader(Downloader):
             slot.lastseen = now
             request, queue_dfd = _pop_highest(slot)
             slot.transferring.add(request)  # taken now, not when the coroutine runs
-            _schedule_coro(self._wait_for_download(slot, request, queue_dfd))
+            schedule_coro(self._wait_for_download(slot, request, queue_dfd))
 
     async def _download(self, slot: Slot, request: Request) -> Response:
         try:
@@ -163,7 +176,7 @@ class SiteDownloader(Downloader):
             raise
         finally:
             if self._finished is not None:
-                self._finished(getattr(slot, "key", ""))
+                self._finished(getattr(slot, "key", "") or request_site(request))
 
     def _held_back(self, key: str, wait: float, source: str) -> None:
         assert self.crawler.stats is not None
@@ -176,7 +189,7 @@ class SiteDownloader(Downloader):
 
     # -- what the politeness object learns ----------------------------------
     def _response_downloaded(self, response: Response, request: Request) -> None:
-        key = self.get_slot_key(request)
+        key = request_site(request)
         retry_after = None
         if response.status in THROTTLE_STATUSES:
             assert self.crawler.stats is not None

@@ -32,6 +32,7 @@ from webrobot.seenstore import (
     make_store,
     uniform_key,
 )
+from webrobot.settings_model import read
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -46,11 +47,11 @@ logger = logging.getLogger(__name__)
 
 def durable_frontier(settings: BaseSettings) -> bool:
     """True when the scheduler keeps this job's state in its frontier database."""
-    if settings.get("SCHEDULER") != "webrobot.scheduler.FrontierScheduler":
-        return False
     try:
-        return resolve_mode(str(settings.get("WEBROBOT_FRONTIER") or "auto"), job_dir(settings)) == "sqlite"
-    except ValueError:
+        if read(settings, "SCHEDULER") != "webrobot.scheduler.FrontierScheduler":
+            return False
+        return resolve_mode(read(settings, "WEBROBOT_FRONTIER"), job_dir(settings)) == "sqlite"
+    except ValueError:  # a value that cannot be used: the add-on's check reports it
         return False
 
 URL_STORE_FILE = "webrobot-seen-urls.store"
@@ -58,9 +59,9 @@ URL_STORE_FILE = "webrobot-seen-urls.store"
 
 def store_from_settings(settings: BaseSettings, name: str, *, values: bool = False) -> ExactStore | BloomStore:
     """The store named by setting ``name`` ("exact" or "bloom"), sized by the WEBROBOT_SEEN_* settings."""
-    kind = str(settings.get(name) or "exact").strip().lower()
-    capacity = settings.getint("WEBROBOT_SEEN_CAPACITY")
-    error_rate = settings.getfloat("WEBROBOT_SEEN_ERROR_RATE")
+    kind = read(settings, name)
+    capacity = read(settings, "WEBROBOT_SEEN_CAPACITY")
+    error_rate = read(settings, "WEBROBOT_SEEN_ERROR_RATE")
     try:
         return make_store(kind, capacity, error_rate, values=values)
     except ValueError as exc:
@@ -133,7 +134,7 @@ class SeenUrlFilter(BaseDupeFilter):
         self.fingerprinter = crawler.request_fingerprinter
         self.debug = crawler.settings.getbool("DUPEFILTER_DEBUG")
         self.logdupes = True
-        self.kind = str(crawler.settings.get("WEBROBOT_SEEN_STORE") or "exact").strip().lower()
+        self.kind = read(crawler.settings, "WEBROBOT_SEEN_STORE")
         self.store = store_from_settings(crawler.settings, "WEBROBOT_SEEN_STORE")
         self.checkpoint = StoreCheckpoint(crawler, URL_STORE_FILE, "visited-URL store")
         if durable_frontier(crawler.settings):

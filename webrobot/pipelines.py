@@ -11,6 +11,7 @@ from webrobot import signals
 from webrobot.contentdupes import MD5_HEX_RE, ContentDupes
 from webrobot.dupefilter import durable_frontier
 from webrobot.journal import JobJournal, url_key
+from webrobot.settings_model import read
 from webrobot.sitekey import site_key
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ class DuplicateContentPipeline:
     """
 
     def __init__(self, crawler: Crawler) -> None:
-        if not crawler.settings.getbool("WEBROBOT_DUPES_ENABLED"):
+        if not read(crawler.settings, "WEBROBOT_DUPES_ENABLED"):
             raise NotConfigured("WEBROBOT_DUPES_ENABLED is off")
         self.crawler = crawler
         self.content = ContentDupes.of(crawler)

@@ -38,6 +38,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from webrobot.settings_model import read
+
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Self
@@ -103,11 +105,11 @@ class SitePoliteness:
     def from_crawler(cls, crawler: Crawler) -> Self:
         settings = crawler.settings
         return cls(
-            retry_after_max=settings.getfloat("WEBROBOT_POLITENESS_RETRY_AFTER_MAX", 600.0),
-            backoff_base=settings.getfloat("WEBROBOT_POLITENESS_BACKOFF_BASE", 1.0),
-            backoff_max=settings.getfloat("WEBROBOT_POLITENESS_BACKOFF_MAX", 60.0),
-            max_sites=settings.getint("WEBROBOT_POLITENESS_SITES", DEFAULT_MAX_SITES),
-            jitter=settings.getfloat("WEBROBOT_POLITENESS_BACKOFF_JITTER", 0.0),
+            retry_after_max=read(settings, "WEBROBOT_POLITENESS_RETRY_AFTER_MAX"),
+            backoff_base=read(settings, "WEBROBOT_POLITENESS_BACKOFF_BASE"),
+            backoff_max=read(settings, "WEBROBOT_POLITENESS_BACKOFF_MAX"),
+            max_sites=read(settings, "WEBROBOT_POLITENESS_SITES"),
+            jitter=read(settings, "WEBROBOT_POLITENESS_BACKOFF_JITTER"),
         )
 
     def _site(self, site: str) -> _Site:

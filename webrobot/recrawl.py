@@ -48,6 +48,7 @@ from webrobot.freshness import NOT_DUE, FreshnessRules
 from webrobot.freshnessstore import FreshnessStore
 from webrobot.metarobots import product_token
 from webrobot.middlewares.metarobots import response_directives
+from webrobot.settings_model import read
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -71,17 +72,17 @@ class RevalidatePolicy(RFC2616Policy):
     def __init__(self, settings: BaseSettings) -> None:
         super().__init__(settings)
         self.agent = product_token(settings.get("ROBOTSTXT_USER_AGENT"), settings.get("USER_AGENT"))
-        self.obey_meta = settings.getbool("WEBROBOT_META_ROBOTS_ENABLED", True)
+        self.obey_meta = read(settings, "WEBROBOT_META_ROBOTS_ENABLED")
         self.clock = time.time
         self.rules = FreshnessRules(
-            interval=settings.getfloat("WEBROBOT_RECRAWL_INTERVAL", 0.0),
-            min_interval=settings.getfloat("WEBROBOT_RECRAWL_MIN_INTERVAL", 3600.0),
-            max_interval=settings.getfloat("WEBROBOT_RECRAWL_MAX_INTERVAL", 30 * 86400.0),
-            factor=settings.getfloat("WEBROBOT_RECRAWL_FACTOR", 2.0),
+            interval=read(settings, "WEBROBOT_RECRAWL_INTERVAL"),
+            min_interval=read(settings, "WEBROBOT_RECRAWL_MIN_INTERVAL"),
+            max_interval=read(settings, "WEBROBOT_RECRAWL_MAX_INTERVAL"),
+            factor=read(settings, "WEBROBOT_RECRAWL_FACTOR"),
         )
         self.store: FreshnessStore | None = None
         if self.rules.enabled:
-            path = settings.get("WEBROBOT_FRESHNESS_DB") or str(
+            path = read(settings, "WEBROBOT_FRESHNESS_DB") or str(
                 Path(data_path(settings.get("HTTPCACHE_DIR") or "httpcache", createdir=True)) / "freshness.sqlite"
             )
             self.store = FreshnessStore(path)

@@ -44,6 +44,8 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Protocol
 
+from webrobot.settings_model import read
+
 if TYPE_CHECKING:
     from typing import Self
 
@@ -88,7 +90,7 @@ class LruRobotsCache:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        return cls(crawler.settings.getint("WEBROBOT_ROBOTS_CACHE_SITES", DEFAULT_MAX_SITES))
+        return cls(read(crawler.settings, "WEBROBOT_ROBOTS_CACHE_SITES"))
 
     def get(self, site: str) -> RobotsDecision | None:
         decision = self._entries.get(site)

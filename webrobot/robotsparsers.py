@@ -52,22 +52,22 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from protego import Protego
-
-# protego's directive reader, normaliser and matcher (pinned: protego==0.7.0;
-# tests/test_robotsparsers.py fails loudly if they change).
-from protego._protego import (
-    _ALLOW_DIRECTIVE,
-    _CRAWL_DELAY_DIRECTIVE,
-    _DISALLOW_DIRECTIVE,
-    _REQUEST_RATE_DIRECTIVE,
-    _SITEMAP_DIRECTIVE,
-    _USER_AGENT_DIRECTIVE,
-    _extract_directive,
-)
-from protego._urlpattern import _URLPattern
-from protego._utils import _quote_path, _quote_pattern
 from scrapy.robotstxt import RobotParser
 from scrapy.utils.python import to_unicode
+
+# protego's directive reader, normaliser and matcher, private to protego:
+# behind webrobot.compat, which says why and is tested.
+from webrobot.compat import ALLOW_DIRECTIVE as _ALLOW_DIRECTIVE
+from webrobot.compat import CRAWL_DELAY_DIRECTIVE as _CRAWL_DELAY_DIRECTIVE
+from webrobot.compat import DISALLOW_DIRECTIVE as _DISALLOW_DIRECTIVE
+from webrobot.compat import REQUEST_RATE_DIRECTIVE as _REQUEST_RATE_DIRECTIVE
+from webrobot.compat import SITEMAP_DIRECTIVE as _SITEMAP_DIRECTIVE
+from webrobot.compat import USER_AGENT_DIRECTIVE as _USER_AGENT_DIRECTIVE
+from webrobot.compat import URLPattern as _URLPattern
+from webrobot.compat import extract_directive as _extract_directive
+from webrobot.compat import quote_path as _quote_path
+from webrobot.compat import quote_pattern as _quote_pattern
+from webrobot.settings_model import read
 
 if TYPE_CHECKING:
     from typing import Self
@@ -494,7 +494,7 @@ class FirstMatchRules:
 def _parse_limit(crawler: Crawler | None) -> int:
     if crawler is None:
         return DEFAULT_PARSE_LIMIT
-    return crawler.settings.getint("WEBROBOT_ROBOTS_PARSE_LIMIT", DEFAULT_PARSE_LIMIT)
+    return read(crawler.settings, "WEBROBOT_ROBOTS_PARSE_LIMIT")
 
 
 class Rfc9309RobotParser(RobotParser):

@@ -67,6 +67,7 @@ from webrobot.frontier import (
 )
 from webrobot.journal import JobJournal
 from webrobot.report.collector import FRONTIER_KEY
+from webrobot.settings_model import read
 
 if TYPE_CHECKING:
     from typing import Self
@@ -85,7 +86,7 @@ STATS = "webrobot/frontier/"
 
 def frontier_mode(settings: BaseSettings) -> str:
     """``"memory"`` or ``"sqlite"``, from ``WEBROBOT_FRONTIER`` and ``JOBDIR``."""
-    return resolve_mode(str(settings.get("WEBROBOT_FRONTIER") or "auto"), job_dir(settings))
+    return resolve_mode(read(settings, "WEBROBOT_FRONTIER"), job_dir(settings))
 
 
 class FrontierScheduler(BaseScheduler):
@@ -97,9 +98,9 @@ class FrontierScheduler(BaseScheduler):
         self.mode = frontier_mode(settings)
         jobdir = job_dir(settings)
         self.path: Path | None = Path(jobdir, FRONTIER_FILE) if self.mode == "sqlite" and jobdir else None
-        self.sync = str(settings.get("WEBROBOT_FRONTIER_SYNC") or "normal").strip().lower()
-        self.commit_interval = max(settings.getfloat("WEBROBOT_FRONTIER_COMMIT_INTERVAL"), 0.05)
-        self.retry_failed = settings.getbool("WEBROBOT_RETRY_FAILED")
+        self.sync: str = read(settings, "WEBROBOT_FRONTIER_SYNC")
+        self.commit_interval = max(read(settings, "WEBROBOT_FRONTIER_COMMIT_INTERVAL"), 0.05)
+        self.retry_failed = read(settings, "WEBROBOT_RETRY_FAILED")
         self.frontier: Frontier = MemoryFrontier()
         self.codec = RequestCodec()  # in memory: compact tuples, requests built when leased
         self.disk: SqliteFrontier | None = None
@@ -356,10 +357,17 @@ class CrashSafeJob:
         return cls(crawler)
 
     def update_settings(self, settings: BaseSettings) -> None:
-        from scrapy.settings import SETTINGS_PRIORITIES
+        hold_new_requests_in_frontier(settings)
 
-        from webrobot.dupefilter import durable_frontier
 
-        name = "WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS"
-        if durable_frontier(settings) and (settings.getpriority(name) or 0) <= SETTINGS_PRIORITIES["project"]:
-            settings.set(name, False, priority="project")
+def hold_new_requests_in_frontier(settings: BaseSettings) -> None:
+    """With the crash-safe frontier, ``WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS = False`` (at the
+    project's priority, so a site config or ``-s`` still wins); run by :class:`webrobot.Addon`
+    and by :class:`CrashSafeJob`."""
+    from scrapy.settings import SETTINGS_PRIORITIES
+
+    from webrobot.dupefilter import durable_frontier
+
+    name = "WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS"
+    if durable_frontier(settings) and (settings.getpriority(name) or 0) <= SETTINGS_PRIORITIES["project"]:
+        settings.set(name, False, priority="project")

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy import Request
 
+from webrobot.settings_model import read
 from webrobot.sitemapreader import INDEX, read_sitemap
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ SITEMAP_KEY = "_sitemap"
 
 def _limits(crawler: Crawler) -> tuple[int, int]:
     settings = crawler.settings
-    return settings.getint("WEBROBOT_SITEMAP_MAX_URLS"), settings.getint("WEBROBOT_SITEMAP_MAX_BYTES")
+    return read(settings, "WEBROBOT_SITEMAP_MAX_URLS"), read(settings, "WEBROBOT_SITEMAP_MAX_BYTES")
 
 
 def sitemap_request(crawler: Crawler, url: str, callback: Callable[..., Any], source: str) -> Request:

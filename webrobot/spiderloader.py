@@ -23,6 +23,7 @@ from webrobot.config import (
     load_site_config,
     parse_site_config,
 )
+from webrobot.settings_model import read
 from webrobot.spiders.webrobot import WebrobotSpider
 
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ class SiteSpiderLoader(SpiderLoader):
         super().__init__(settings)
         self.broken: dict[str, ConfigError] = {}
         found = bundled_site_configs()
-        for folder in settings.getlist("WEBROBOT_SITES_DIRS"):
+        for folder in read(settings, "WEBROBOT_SITES_DIRS"):
             found.extend(directory_site_configs(folder))
         for entry in found:
             if not isinstance(entry, ConfigError):

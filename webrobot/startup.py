@@ -1,44 +1,50 @@
-"""Settings that cannot be used stop the crawl with one clear line.
+"""Settings that cannot be used stop the crawl with one clear line: the one route.
 
-A component that finds a bad setting while it is built (a broken blocklist
-file, a negative limit) hands the :class:`~webrobot.config.ConfigError` to the
-spider's ``config_error``, the path a bad site config takes: the spider logs
-one ERROR line naming the file or setting, what was expected, and closes with
-reason ``config_error`` before any request; ``scrapy crawl`` exits with
-status 2. With a spider that has no such attribute the error is raised.
+Whoever finds a value that cannot be used (the add-on's check of every
+setting when the crawler starts, a component reading a file a setting names,
+a site config) hands the error, a :class:`~webrobot.settings_model.SettingValueError`
+or a :class:`~webrobot.config.ConfigError`, to :func:`setting_error`. It is
+kept as the spider's ``config_error`` (any spider: the ``webrobot`` spider
+declares the attribute, others get it), and the spider is closed when it
+opens, with reason ``config_error`` and one ERROR line naming the setting,
+the value and what was expected, before any request (:class:`webrobot.Addon`
+and the ``webrobot`` spider do that); ``scrapy crawl`` exits with status 2.
+Before the spider exists the error is raised.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from scrapy.exceptions import NotConfigured
 
-from webrobot.config import ConfigError
+from webrobot.settings_model import read
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
 
-def setting_error(crawler: Crawler, error: ConfigError) -> NotConfigured:
+def setting_error(crawler: Crawler, error: Exception) -> NotConfigured:
     """Report ``error`` to the spider; returns the ``NotConfigured`` that a
     middleware raises to step aside (the crawl will not start anyway)."""
     spider = crawler.spider
-    if spider is None or not hasattr(spider, "config_error"):
+    if spider is None:
         raise error
-    if spider.config_error is None:
-        spider.config_error = error
+    if getattr(spider, "config_error", None) is None:
+        spider.config_error = error  # type: ignore[attr-defined]  # any spider may carry it
     return NotConfigured(str(error))
 
 
-def non_negative_setting(crawler: Crawler, name: str) -> int:
-    """An integer setting that is a limit (0: no limit); ConfigError if below 0."""
+def setting(crawler: Crawler, name: str) -> Any:
+    """The typed value of a declared setting; a value that cannot be used takes
+    the route of :func:`setting_error` and the declared default is returned."""
     try:
-        value = crawler.settings.getint(name)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise ConfigError(
-            "settings", name, f"expected a whole number >= 0 (0: no limit), got {crawler.settings.get(name)!r}"
-        )
-    return value
+        return read(crawler.settings, name)
+    except ValueError as exc:
+        setting_error(crawler, exc)
+        return read({}, name)
+
+
+def non_negative_setting(crawler: Crawler, name: str) -> int:
+    """An integer setting that is a limit (0: no limit)."""
+    return int(setting(crawler, name))

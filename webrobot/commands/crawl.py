@@ -1,7 +1,9 @@
 """``scrapy crawl`` with clear failures: an unknown or broken site, a bad spider
 argument, or a setting whose text does not parse (``-s DEPTH_LIMIT=abc``, or
-Scrapyd's ``setting=``) prints one line and exits with status 2 instead of a
-traceback.
+Scrapyd's ``setting=``; checked against :mod:`webrobot.settings_model`) prints
+one line and exits with status 2 instead of a traceback. A value the add-on
+refuses when the crawler starts closes the spider with reason ``config_error``,
+which exits with status 2 too.
 
 Under Scrapyd the job's log is ``LOG_FILE`` and stderr goes to Scrapyd's own
 log, so when ``LOG_FILE`` is set the line is also logged at ERROR there.
@@ -15,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 
-from webrobot.settingtypes import setting_value_problem
+from webrobot.settings_model import text_problem
 
 if TYPE_CHECKING:
     import argparse
@@ -42,9 +44,9 @@ class Command(ScrapyCrawlCommand):
         bad: list[str] = []
         for name, default in defaults.items():
             value = self.settings.get(name)
-            problem = setting_value_problem(value, default, name)
+            problem = text_problem(name, value, default)
             if problem:
-                bad.append(f"setting {name}={value!r}: {problem}")
+                bad.append(str(problem))
                 # Back to the default so that logging can start and report it;
                 # no crawl runs (see run()).
                 self.settings.set(name, default, priority="cmdline")

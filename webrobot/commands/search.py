@@ -17,6 +17,7 @@ from scrapy.exceptions import UsageError
 
 from webrobot.extensions.searchindex import DEFAULT_INDEX
 from webrobot.searchindex import Hit, IndexUnavailable, QueryError, SearchIndex
+from webrobot.settings_model import read
 
 if TYPE_CHECKING:
     import argparse
@@ -80,7 +81,7 @@ class Command(ScrapyCommand):
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         assert self.settings is not None
-        path = Path(opts.index or self.settings.get("WEBROBOT_INDEX") or DEFAULT_INDEX)
+        path = Path(opts.index or read(self.settings, "WEBROBOT_INDEX") or DEFAULT_INDEX)
         if opts.limit < 1:
             raise UsageError("--limit must be at least 1")
         if opts.serve:

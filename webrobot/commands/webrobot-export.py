@@ -18,18 +18,19 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, ClassVar
 
-import redis
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from scrapy.spiderloader import get_spider_loader
 from scrapy.utils.misc import load_object
 
 from webrobot.distributed.items import FirstPerKey, decode_item
-from webrobot.distributed.keys import CrawlKeys, redis_from_settings, safe_url
+from webrobot.optional import MissingExtra, require_redis
+from webrobot.settings_model import read
 
 if TYPE_CHECKING:
     import argparse
 
+    import redis
     from scrapy.settings import BaseSettings
 
 #: Stream entries read per round trip.
@@ -115,8 +116,16 @@ class Command(ScrapyCommand):
             loader.load(spider_name)
         except KeyError as exc:
             return _fail(f"{exc.args[0]} (known spiders: {', '.join(sorted(loader.list()))})", 2)
-        if not (settings.get("WEBROBOT_REDIS_URL") or "").strip():
+        if not read(settings, "WEBROBOT_REDIS_URL").strip():
             return _fail("WEBROBOT_REDIS_URL is empty: pass -s WEBROBOT_REDIS_URL=redis://HOST:PORT/DB", 2)
+        try:
+            require_redis()  # imported only by a command that uses Redis
+        except MissingExtra as exc:
+            return _fail(str(exc), 2)
+        import redis
+
+        from webrobot.distributed.keys import CrawlKeys, redis_from_settings, safe_url
+
         keys = CrawlKeys.from_settings(settings, spider_name)
         where = f"{keys.prefix} at {safe_url(settings['WEBROBOT_REDIS_URL'])}"
         server = redis_from_settings(settings)

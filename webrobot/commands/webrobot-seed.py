@@ -11,7 +11,6 @@ import sys
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-import redis
 from scrapy.commands import ScrapyCommand
 from scrapy.crawler import Crawler
 from scrapy.exceptions import UsageError
@@ -19,10 +18,8 @@ from scrapy.spiderloader import get_spider_loader
 from scrapy.utils.misc import build_from_crawler, load_object
 
 from webrobot.config import ConfigError, check_url
-from webrobot.distributed.crawlstate import crawl_status, reset_crawl, seed_crawl
-from webrobot.distributed.dupefilter import RedisVisitedFilter
-from webrobot.distributed.frontier import LeasedFrontier
-from webrobot.distributed.keys import CrawlKeys, redis_from_settings, safe_url
+from webrobot.optional import MissingExtra, require_redis
+from webrobot.settings_model import read
 
 if TYPE_CHECKING:
     import argparse
@@ -77,8 +74,20 @@ class Command(ScrapyCommand):
             return _fail(str(exc), 2)
         crawler = Crawler(spidercls, self.settings)  # applies the spider's (site config's) settings
         settings = crawler.settings
-        if not (settings.get("WEBROBOT_REDIS_URL") or "").strip():
+        crawler.addons.load_settings(settings)  # webrobot.Addon's defaults, as the workers have them
+        if not read(settings, "WEBROBOT_REDIS_URL").strip():
             return _fail("WEBROBOT_REDIS_URL is empty: pass -s WEBROBOT_REDIS_URL=redis://HOST:PORT/DB", 2)
+        try:
+            require_redis()  # imported only by a command that uses Redis
+        except MissingExtra as exc:
+            return _fail(str(exc), 2)
+        import redis
+
+        from webrobot.distributed.crawlstate import crawl_status, reset_crawl, seed_crawl
+        from webrobot.distributed.dupefilter import RedisVisitedFilter
+        from webrobot.distributed.frontier import LeasedFrontier
+        from webrobot.distributed.keys import CrawlKeys, redis_from_settings, safe_url
+
         crawler.request_fingerprinter = build_from_crawler(
             load_object(settings["REQUEST_FINGERPRINTER_CLASS"]), crawler
         )

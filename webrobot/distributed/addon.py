@@ -14,6 +14,9 @@ from typing import TYPE_CHECKING
 
 from scrapy.settings import SETTINGS_PRIORITIES
 
+from webrobot.optional import require_redis
+from webrobot.settings_model import read
+
 if TYPE_CHECKING:
     from typing import Self
 
@@ -34,10 +37,12 @@ REDIS_COMPONENTS: dict[str, object] = {
 
 
 def redis_enabled(settings: BaseSettings) -> bool:
-    return bool((settings.get("WEBROBOT_REDIS_URL") or "").strip())
+    return bool(read(settings, "WEBROBOT_REDIS_URL").strip())
 
 
 def apply_redis_components(settings: BaseSettings) -> None:
+    """Swap in the Redis components (MissingExtra when webrobot[redis] is not installed)."""
+    require_redis()
     project = SETTINGS_PRIORITIES["project"]
     for name, component in REDIS_COMPONENTS.items():
         if (settings.getpriority(name) or 0) <= project:

@@ -41,6 +41,7 @@ from webrobot.distributed.dupefilter import crawl_spider_name
 from webrobot.distributed.keys import CrawlKeys, redis_from_settings
 from webrobot.distributed.outage import outage_of
 from webrobot.seenstore import Seen
+from webrobot.settings_model import read
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -114,7 +115,7 @@ class RedisContentDupes(ContentDupes):
         self.mode = fingerprint_mode(settings)
         keys = CrawlKeys.from_settings(settings, crawl_spider_name(crawler))
         self.server = redis_from_settings(settings)
-        bits = settings.getint("WEBROBOT_REDIS_CONTENT_BUCKET_BITS")
+        bits = read(settings, "WEBROBOT_REDIS_CONTENT_BUCKET_BITS")
         kept = RedisFirstSeen(self.server, f"{keys.content}:kept", bits, self._redis_error)
         self.index = kept  # type: ignore[assignment]
         self.shared_followed = RedisFirstSeen(self.server, f"{keys.content}:followed", bits, self._redis_error)

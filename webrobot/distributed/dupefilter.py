@@ -27,6 +27,7 @@ from scrapy_redis.dupefilter import RFPDupeFilter
 
 from webrobot.distributed.digests import RedisDigestSet
 from webrobot.distributed.keys import CrawlKeys, redis_from_settings
+from webrobot.settings_model import read
 
 if TYPE_CHECKING:
     from typing import Self
@@ -56,7 +57,7 @@ class RedisVisitedFilter(RFPDupeFilter):
         self.meta_key = keys.meta
         self.fingerprinter = crawler.request_fingerprinter
         self.digests = RedisDigestSet(
-            server, keys.visited, settings.getint("WEBROBOT_REDIS_VISITED_BUCKET_BITS")
+            server, keys.visited, read(settings, "WEBROBOT_REDIS_VISITED_BUCKET_BITS")
         )
 
     @classmethod

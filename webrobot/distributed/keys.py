@@ -15,6 +15,8 @@ from urllib.parse import urlsplit, urlunsplit
 from scrapy_redis import defaults as scrapy_redis_defaults
 from scrapy_redis.connection import get_redis
 
+from webrobot.settings_model import read
+
 if TYPE_CHECKING:
     import redis
     from scrapy.settings import BaseSettings
@@ -26,7 +28,7 @@ class CrawlKeys:
 
     @classmethod
     def from_settings(cls, settings: BaseSettings, spider_name: str) -> CrawlKeys:
-        template = settings.get("WEBROBOT_REDIS_KEY") or "webrobot:%(spider)s"
+        template = read(settings, "WEBROBOT_REDIS_KEY")
         return cls(template % {"spider": spider_name})
 
     @property
@@ -102,7 +104,7 @@ class CrawlKeys:
 def redis_from_settings(settings: BaseSettings) -> redis.Redis:
     """A client for ``WEBROBOT_REDIS_URL`` with scrapy-redis's connection defaults
     (timeouts, retry on timeout), overridable with its ``REDIS_PARAMS`` setting."""
-    url = (settings.get("WEBROBOT_REDIS_URL") or "").strip()
+    url = read(settings, "WEBROBOT_REDIS_URL").strip()
     if not url:
         raise ValueError("WEBROBOT_REDIS_URL is empty: no Redis to connect to")
     params = dict(scrapy_redis_defaults.REDIS_PARAMS)

@@ -23,6 +23,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from webrobot.settings_model import read
+
 logger = logging.getLogger(__name__)
 
 #: Finish reason of a worker that gave up on Redis.
@@ -94,8 +96,8 @@ def outage_of(crawler: Any) -> Outage:
 
         settings = crawler.settings
         outage = Outage(
-            settings.getfloat("WEBROBOT_REDIS_OUTAGE_TIMEOUT", 300.0),
-            safe_url(settings.get("WEBROBOT_REDIS_URL") or ""),
+            read(settings, "WEBROBOT_REDIS_OUTAGE_TIMEOUT"),
+            safe_url(read(settings, "WEBROBOT_REDIS_URL")),
             crawler.stats,
         )
         crawler._webrobot_redis_outage = outage

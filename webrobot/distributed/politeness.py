@@ -53,6 +53,7 @@ from webrobot.distributed.frontier import new_worker_id
 from webrobot.distributed.keys import redis_from_settings
 from webrobot.distributed.outage import Outage, outage_of
 from webrobot.politeness import DEFAULT_MAX_SITES, THROTTLE_STATUSES
+from webrobot.settings_model import read
 
 if TYPE_CHECKING:
     from typing import Self
@@ -190,15 +191,15 @@ class SharedPoliteness:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         settings = crawler.settings
-        poll = settings.getfloat("WEBROBOT_REDIS_POLL_INTERVAL")
+        poll = read(settings, "WEBROBOT_REDIS_POLL_INTERVAL")
         politeness = cls(
             redis_from_settings(settings),
-            hold_ttl=settings.getfloat("WEBROBOT_REDIS_LEASE_TTL"),
+            hold_ttl=read(settings, "WEBROBOT_REDIS_LEASE_TTL"),
             busy_poll=min(max(poll / 4, 0.01), 0.25),
-            retry_after_max=settings.getfloat("WEBROBOT_POLITENESS_RETRY_AFTER_MAX", 600.0),
-            backoff_base=settings.getfloat("WEBROBOT_POLITENESS_BACKOFF_BASE", 1.0),
-            backoff_max=settings.getfloat("WEBROBOT_POLITENESS_BACKOFF_MAX", 60.0),
-            max_sites=settings.getint("WEBROBOT_POLITENESS_SITES", DEFAULT_MAX_SITES),
+            retry_after_max=read(settings, "WEBROBOT_POLITENESS_RETRY_AFTER_MAX"),
+            backoff_base=read(settings, "WEBROBOT_POLITENESS_BACKOFF_BASE"),
+            backoff_max=read(settings, "WEBROBOT_POLITENESS_BACKOFF_MAX"),
+            max_sites=read(settings, "WEBROBOT_POLITENESS_SITES"),
             stats=crawler.stats,
             outage=outage_of(crawler),
         )

@@ -55,8 +55,8 @@ from webrobot.distributed.dupefilter import crawl_spider_name
 from webrobot.distributed.frontier import new_worker_id
 from webrobot.distributed.keys import CrawlKeys, redis_from_settings
 from webrobot.distributed.outage import outage_of
-from webrobot.robotscache import DEFAULT_MAX_SITES
 from webrobot.robotspolicy import RobotsDecision
+from webrobot.settings_model import read
 
 if TYPE_CHECKING:
     from typing import Self
@@ -130,12 +130,12 @@ class RedisRobotsCache:
         self.crawler = crawler
         self.server = redis_from_settings(settings)
         self.prefix = CrawlKeys.from_settings(settings, crawl_spider_name(crawler)).robots
-        self.max_sites = settings.getint("WEBROBOT_ROBOTS_CACHE_SITES", DEFAULT_MAX_SITES)
-        self.stale_max = settings.getfloat("WEBROBOT_ROBOTS_STALE_MAX")
-        self.claim_ttl = settings.getfloat("WEBROBOT_REDIS_LEASE_TTL")
+        self.max_sites = read(settings, "WEBROBOT_ROBOTS_CACHE_SITES")
+        self.stale_max = read(settings, "WEBROBOT_ROBOTS_STALE_MAX")
+        self.claim_ttl = read(settings, "WEBROBOT_REDIS_LEASE_TTL")
         if self.claim_ttl <= 0:
             raise ValueError(f"WEBROBOT_REDIS_LEASE_TTL must be positive, got {self.claim_ttl}")
-        self.poll_interval = min(max(settings.getfloat("WEBROBOT_REDIS_POLL_INTERVAL"), 0.01), self.claim_ttl / 3)
+        self.poll_interval = min(max(read(settings, "WEBROBOT_REDIS_POLL_INTERVAL"), 0.01), self.claim_ttl / 3)
         self.worker_id = new_worker_id()
         self._local: OrderedDict[str, RobotsDecision] = OrderedDict()
         self._claims: set[str] = set()

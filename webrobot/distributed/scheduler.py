@@ -80,6 +80,7 @@ from webrobot.distributed.frontier import (
 from webrobot.distributed.items import PICKLE_ERRORS, encode_item, item_key
 from webrobot.distributed.keys import CrawlKeys, redis_from_settings, safe_url
 from webrobot.distributed.outage import FINISH_REASON, outage_of
+from webrobot.settings_model import read
 from webrobot.signals import WORKER_LOCAL_META
 
 if TYPE_CHECKING:
@@ -102,7 +103,7 @@ class RedisLeaseScheduler(Scheduler):
         settings = crawler.settings
         self.crawler = crawler
         self.keys = CrawlKeys.from_settings(settings, crawl_spider_name(crawler))
-        self.redis_url = safe_url(settings.get("WEBROBOT_REDIS_URL") or "")
+        self.redis_url = safe_url(read(settings, "WEBROBOT_REDIS_URL"))
         serializer: Any = settings.get("SCHEDULER_SERIALIZER")
         if isinstance(serializer, str):
             serializer = importlib.import_module(serializer)
@@ -115,15 +116,15 @@ class RedisLeaseScheduler(Scheduler):
             serializer=serializer,
         )
         self.stats = crawler.stats
-        self.lease_ttl = settings.getfloat("WEBROBOT_REDIS_LEASE_TTL")
+        self.lease_ttl = read(settings, "WEBROBOT_REDIS_LEASE_TTL")
         if self.lease_ttl <= 0:
             raise ValueError(f"WEBROBOT_REDIS_LEASE_TTL must be positive, got {self.lease_ttl}")
-        self.max_expiries = settings.getint("WEBROBOT_REDIS_MAX_LEASE_EXPIRIES")
+        self.max_expiries = read(settings, "WEBROBOT_REDIS_MAX_LEASE_EXPIRIES")
         # Leases are renewed every third of their TTL, so poll at least that often.
         self.poll_interval = min(
-            max(settings.getfloat("WEBROBOT_REDIS_POLL_INTERVAL"), 0.01), self.lease_ttl / 3
+            max(read(settings, "WEBROBOT_REDIS_POLL_INTERVAL"), 0.01), self.lease_ttl / 3
         )
-        self.idle_close = settings.getfloat("WEBROBOT_REDIS_IDLE_CLOSE")
+        self.idle_close = read(settings, "WEBROBOT_REDIS_IDLE_CLOSE")
         self.worker_id = new_worker_id()
         self.queue: LeasedFrontier | None = None  # type: ignore[assignment]
         self._outstanding: dict[str, Request] = {}  # lease id -> request given to the engine
@@ -139,10 +140,10 @@ class RedisLeaseScheduler(Scheduler):
         # a link seen again costs no Redis command.
         self._known: set[tuple[str, int]] = set()
         self._empty_until = 0.0  # no lease attempt before (the frontier was empty)
-        self.known_max = settings.getint("WEBROBOT_REDIS_VISITED_CACHE")
+        self.known_max = read(settings, "WEBROBOT_REDIS_VISITED_CACHE")
         self.outage = outage_of(crawler)
         self._gave_up = False
-        self.store_items = settings.getbool("WEBROBOT_REDIS_ITEMS_ENABLED")
+        self.store_items = read(settings, "WEBROBOT_REDIS_ITEMS_ENABLED")
         # lease id ("" for none) -> (key, pickled item) of items waiting for the ack
         self._items: dict[str, list[tuple[str, bytes]]] = {}
         self._next_renewal = 0.0

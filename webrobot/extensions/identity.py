@@ -18,6 +18,7 @@ from scrapy.settings import SETTINGS_PRIORITIES
 
 from webrobot import __version__
 from webrobot.identity import missing_contact, user_agent
+from webrobot.settings_model import read
 
 if TYPE_CHECKING:
     from typing import Self
@@ -29,7 +30,7 @@ logger = logging.getLogger(__name__)
 
 
 def apply_identity(settings: BaseSettings) -> None:
-    contact = (settings.get("WEBROBOT_CONTACT_URL") or "").strip()
+    contact = (read(settings, "WEBROBOT_CONTACT_URL") or "").strip()
     if not contact or (settings.getpriority("USER_AGENT") or 0) > SETTINGS_PRIORITIES["project"]:
         return
     product = settings.get("ROBOTSTXT_USER_AGENT") or "webrobot"
@@ -50,8 +51,8 @@ class IdentityCheck:
     def spider_opened(self) -> None:
         settings = self.crawler.settings
         problem = missing_contact(
-            settings.get("USER_AGENT") or "", settings.get("WEBROBOT_FROM") or "",
-            settings.get("WEBROBOT_PROJECT_URL") or "",
+            settings.get("USER_AGENT") or "", read(settings, "WEBROBOT_FROM") or "",
+            read(settings, "WEBROBOT_PROJECT_URL") or "",
         )  # fmt: skip
         if problem is None:
             return

@@ -12,6 +12,7 @@ from scrapy.utils.asyncio import create_looping_call
 
 from webrobot.report.collector import ReportCollector
 from webrobot.report.model import ProgressPoint, progress_line
+from webrobot.settings_model import read
 
 if TYPE_CHECKING:
     from typing import Self
@@ -25,7 +26,7 @@ logger = logging.getLogger(__name__)
 
 class Progress:
     def __init__(self, crawler: Crawler) -> None:
-        self.interval = crawler.settings.getfloat("WEBROBOT_PROGRESS_INTERVAL")
+        self.interval = read(crawler.settings, "WEBROBOT_PROGRESS_INTERVAL")
         if self.interval <= 0:
             raise NotConfigured("WEBROBOT_PROGRESS_INTERVAL is 0")
         self.crawler = crawler

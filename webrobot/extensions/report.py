@@ -25,6 +25,7 @@ from webrobot.report.collector import ReportCollector
 from webrobot.report.frontier import freshness_report, priorities_report
 from webrobot.report.html import render_html
 from webrobot.report.model import HealthThresholds, build_report, iso, report_location
+from webrobot.settings_model import read
 
 if TYPE_CHECKING:
     from typing import Self
@@ -51,15 +52,15 @@ def frontier_report(crawler: Crawler) -> dict[str, Any]:
 def thresholds(crawler: Crawler) -> HealthThresholds:
     settings = crawler.settings
     return HealthThresholds(
-        max_error_rate=settings.getfloat("WEBROBOT_HEALTH_MAX_ERROR_RATE"),
-        max_trap_refusals=settings.getint("WEBROBOT_HEALTH_MAX_TRAP_REFUSALS"),
-        robots_required=settings.getbool("ROBOTSTXT_OBEY"),
+        max_error_rate=read(settings, "WEBROBOT_HEALTH_MAX_ERROR_RATE"),
+        max_trap_refusals=read(settings, "WEBROBOT_HEALTH_MAX_TRAP_REFUSALS"),
+        robots_required=read(settings, "ROBOTSTXT_OBEY"),
     )
 
 
 class CrawlReport:
     def __init__(self, crawler: Crawler) -> None:
-        if not crawler.settings.getbool("WEBROBOT_REPORT_ENABLED"):
+        if not read(crawler.settings, "WEBROBOT_REPORT_ENABLED"):
             raise NotConfigured("WEBROBOT_REPORT_ENABLED is off")
         self.crawler = crawler
         self.collector = ReportCollector.of(crawler)
@@ -73,7 +74,7 @@ class CrawlReport:
     def location(self, job: str = "") -> tuple[Path, str]:
         feeds = self.crawler.settings.getdict("FEEDS")
         folder, prefix = report_location(
-            self.crawler.settings.get("WEBROBOT_REPORT_DIR") or "", [str(uri) for uri in feeds], job
+            read(self.crawler.settings, "WEBROBOT_REPORT_DIR") or "", [str(uri) for uri in feeds], job
         )
         return Path(folder), prefix
 

@@ -32,6 +32,7 @@ from webrobot import textextract
 from webrobot.indexworker import IndexWorker, PageToIndex
 from webrobot.metarobots import policy
 from webrobot.report.model import report_location
+from webrobot.settings_model import read
 from webrobot.sitekey import site_key
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ def index_path(setting: str, feed_uris: list[str], job: str = "") -> Path:
 class FullTextIndex:
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
-        if not settings.getbool("WEBROBOT_INDEX_ENABLED"):
+        if not read(settings, "WEBROBOT_INDEX_ENABLED"):
             raise NotConfigured("WEBROBOT_INDEX_ENABLED is off")
         if not textextract.available():
             logger.warning("Full-text index off: trafilatura is not installed (pip install 'webrobot[search]')")
@@ -84,7 +85,7 @@ class FullTextIndex:
     def spider_opened(self, spider: Spider) -> None:
         settings = self.crawler.settings
         feeds = [str(uri) for uri in settings.getdict("FEEDS")]
-        self.path = index_path(settings.get("WEBROBOT_INDEX") or "", feeds, str(getattr(spider, "_job", "") or ""))
+        self.path = index_path(read(settings, "WEBROBOT_INDEX"), feeds, str(getattr(spider, "_job", "") or ""))
         try:
             self.worker = IndexWorker(self.path)
         except (RuntimeError, OSError) as exc:

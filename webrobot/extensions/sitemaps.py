@@ -16,6 +16,7 @@ from urllib.parse import urljoin
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
+from webrobot.settings_model import read
 from webrobot.sitekey import site_key
 from webrobot.sitemapfollow import sitemap_request
 
@@ -46,7 +47,7 @@ def robots_sitemaps(parser: Any) -> list[str]:
 
 class RobotsSitemaps:
     def __init__(self, crawler: Crawler) -> None:
-        if not crawler.settings.getbool("WEBROBOT_SITEMAPS_ENABLED"):
+        if not read(crawler.settings, "WEBROBOT_SITEMAPS_ENABLED"):
             raise NotConfigured("WEBROBOT_SITEMAPS_ENABLED is off")
         self.crawler = crawler
         self.scheduled: set[str] = set()

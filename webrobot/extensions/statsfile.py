@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
+from webrobot.settings_model import read
+
 if TYPE_CHECKING:
     from typing import Self
 
@@ -31,7 +33,7 @@ def _jsonable(value: Any) -> Any:
 
 class StatsFile:
     def __init__(self, crawler: Crawler) -> None:
-        path = crawler.settings.get("WEBROBOT_STATS_FILE")
+        path = read(crawler.settings, "WEBROBOT_STATS_FILE")
         if not path:
             raise NotConfigured("WEBROBOT_STATS_FILE is not set")
         self.path = Path(path)

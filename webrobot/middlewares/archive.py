@@ -29,6 +29,7 @@ from webrobot import __version__
 from webrobot.distributed.keys import safe_url
 from webrobot.metarobots import policy, product_token
 from webrobot.middlewares.metarobots import OPT_OUT_KEY, response_directives
+from webrobot.settings_model import read
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
@@ -58,7 +59,7 @@ def _text(value: Any) -> str:
 class WarcArchiveMiddleware:
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
-        folder = settings.get("WEBROBOT_WARC_DIR") or ""
+        folder = read(settings, "WEBROBOT_WARC_DIR")
         if not folder:
             raise NotConfigured("WEBROBOT_WARC_DIR is not set")
         if importlib.util.find_spec("warcio") is None:
@@ -66,9 +67,9 @@ class WarcArchiveMiddleware:
             raise NotConfigured("warcio is not installed")
         self.crawler = crawler
         self.folder = Path(folder)
-        self.max_size = settings.getint("WEBROBOT_WARC_MAX_SIZE")
-        self.prefix_template = settings.get("WEBROBOT_WARC_PREFIX") or "webrobot"
-        self.obey_meta = settings.getbool("WEBROBOT_META_ROBOTS_ENABLED")
+        self.max_size = read(settings, "WEBROBOT_WARC_MAX_SIZE")
+        self.prefix_template = read(settings, "WEBROBOT_WARC_PREFIX") or "webrobot"
+        self.obey_meta = read(settings, "WEBROBOT_META_ROBOTS_ENABLED")
         self.agent = product_token(settings.get("ROBOTSTXT_USER_AGENT"), settings.get("USER_AGENT"))
         jobdir = settings.get("JOBDIR") or ""
         self.digest_path = Path(jobdir) / DIGEST_LOG if jobdir else None
@@ -86,9 +87,9 @@ class WarcArchiveMiddleware:
         info = {
             "software": f"webrobot/{__version__} (Scrapy)",
             "isPartOf": spider_name,
-            "robots": "obey" if settings.getbool("ROBOTSTXT_OBEY") else "ignore",
+            "robots": "obey" if read(settings, "ROBOTSTXT_OBEY") else "ignore",
             "http-header-user-agent": _text(settings.get("USER_AGENT") or ""),
-            "http-header-from": _text(settings.get("WEBROBOT_FROM") or ""),
+            "http-header-from": _text(read(settings, "WEBROBOT_FROM")),
         }
         names = list(_INFO_SETTINGS) + sorted(n for n, _ in settings.items() if n.startswith("WEBROBOT_"))
         for name in names:

@@ -12,6 +12,7 @@ from scrapy.exceptions import NotConfigured
 from webrobot.blocklist import Blocklist, BlocklistError
 from webrobot.canonical import Canonicalizer, canonicalizer_for
 from webrobot.refusals import Refuser
+from webrobot.settings_model import read
 from webrobot.startup import setting_error
 from webrobot.traps import BLOCKLIST
 
@@ -27,7 +28,7 @@ logger = logging.getLogger(__name__)
 class BlocklistMiddleware:
     def __init__(self, crawler: Crawler) -> None:
         try:
-            self.blocklist = Blocklist.from_setting(crawler.settings.get("WEBROBOT_BLOCKLIST"))
+            self.blocklist = Blocklist.from_setting(read(crawler.settings, "WEBROBOT_BLOCKLIST"))
         except BlocklistError as exc:  # names the file, the line and what was expected
             raise setting_error(crawler, exc) from None
         if not self.blocklist:

@@ -28,6 +28,7 @@ from scrapy.utils.misc import build_from_crawler, load_object
 from webrobot.budget import PageBudget
 from webrobot.config import ConfigError
 from webrobot.refusals import Refuser
+from webrobot.settings_model import read
 from webrobot.sitekey import request_site
 from webrobot.startup import non_negative_setting, setting_error
 from webrobot.traps import BUDGET
@@ -51,7 +52,7 @@ class PageBudgetMiddleware:
             raise setting_error(crawler, exc) from None
         if not limit:
             raise NotConfigured("WEBROBOT_MAX_PAGES_PER_SITE is 0 (no budget)")
-        budget_class = load_object(crawler.settings.get("WEBROBOT_PAGE_BUDGET_CLASS") or PageBudget)
+        budget_class = load_object(read(crawler.settings, "WEBROBOT_PAGE_BUDGET_CLASS"))
         self.budget: PageBudget = build_from_crawler(budget_class, crawler, limit)
         self.refuser = Refuser(crawler)
         self.crawler = crawler

@@ -23,6 +23,7 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured, StopDownload
 
 from webrobot.contenttypes import OTHER, declared_kind
+from webrobot.settings_model import read
 from webrobot.signals import ROBOTS_FETCH_META
 from webrobot.sitemapfollow import SITEMAP_KEY
 
@@ -41,13 +42,13 @@ class ContentTypeGate:
 
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
-        if not settings.getbool("WEBROBOT_STOP_UNWANTED_DOWNLOADS"):
+        if not read(settings, "WEBROBOT_STOP_UNWANTED_DOWNLOADS"):
             raise NotConfigured("WEBROBOT_STOP_UNWANTED_DOWNLOADS is off")
         self.crawler = crawler
         assert crawler.stats is not None
         self.stats = crawler.stats
-        self.non_html_items = settings.getbool("WEBROBOT_NON_HTML_ITEMS")
-        self.maxsize = settings.getint("DOWNLOAD_MAXSIZE")
+        self.non_html_items = read(settings, "WEBROBOT_NON_HTML_ITEMS")
+        self.maxsize = read(settings, "DOWNLOAD_MAXSIZE")
         self._logged: set[str] = set()
         crawler.signals.connect(self.headers_received, signal=signals.headers_received)
 

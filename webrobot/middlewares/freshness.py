@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from scrapy.exceptions import NotConfigured
 
 from webrobot.recrawl import DUE_KEY, OUTCOME_KEY
+from webrobot.settings_model import read
 
 if TYPE_CHECKING:
     from typing import Self
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 class FreshnessTapMiddleware:
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
-        if not settings.getbool("HTTPCACHE_ENABLED") or settings.getfloat("WEBROBOT_RECRAWL_INTERVAL") <= 0:
+        if not settings.getbool("HTTPCACHE_ENABLED") or read(settings, "WEBROBOT_RECRAWL_INTERVAL") <= 0:
             raise NotConfigured("re-crawl intervals are off (HTTPCACHE_ENABLED, WEBROBOT_RECRAWL_INTERVAL)")
         self.crawler = crawler
 

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING
 
 from scrapy.exceptions import NotConfigured
 
+from webrobot.settings_model import read
+
 if TYPE_CHECKING:
     from typing import Self
 
@@ -15,7 +17,7 @@ if TYPE_CHECKING:
 
 class FromHeaderMiddleware:
     def __init__(self, crawler: Crawler) -> None:
-        value = (crawler.settings.get("WEBROBOT_FROM") or "").strip()
+        value = (read(crawler.settings, "WEBROBOT_FROM") or "").strip()
         if not value:
             raise NotConfigured("WEBROBOT_FROM is empty")
         self.value = value

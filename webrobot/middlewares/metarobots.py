@@ -7,10 +7,11 @@ the ``X-Robots-Tag`` headers of any response, plus the head's
 read with a cheap scan of the decoded text (which the spider's parse reuses),
 never a second DOM.
 
-:func:`page_rules` is what the spider calls to enforce them: ``noindex`` -> no
-item, ``nofollow`` -> no link requested, ``rel="nofollow"`` links skipped,
-``noarchive`` -> no stored copy of the body. Pipelines that save page bodies
-must skip items with ``"noarchive" in item.meta_robots``.
+:class:`~webrobot.spidermiddlewares.metarobots.MetaRobotsSpiderMiddleware`
+enforces ``noindex`` (no item) and ``nofollow`` (no request) for any spider.
+:func:`page_rules` is what the ``webrobot`` spider also asks: ``rel="nofollow"``
+links skipped, ``noarchive`` -> no stored copy of the body. Pipelines that save
+page bodies must skip items with ``"noarchive" in item.meta_robots``.
 
 ``WEBROBOT_META_ROBOTS_ENABLED = False`` switches all of it off; the request
 meta key ``dont_obey_meta_robots`` opts one request out.
@@ -36,6 +37,7 @@ from webrobot.metarobots import (
     product_token,
     relabelled_text,
 )
+from webrobot.settings_model import read
 from webrobot.sitekey import site_key
 
 if TYPE_CHECKING:
@@ -58,10 +60,10 @@ OPT_OUT_KEY = "dont_obey_meta_robots"
 class MetaRobotsMiddleware:
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
-        if not settings.getbool("WEBROBOT_META_ROBOTS_ENABLED"):
+        if not read(settings, "WEBROBOT_META_ROBOTS_ENABLED"):
             raise NotConfigured("WEBROBOT_META_ROBOTS_ENABLED is off")
         self.crawler = crawler
-        self.agent = product_token(settings.get("ROBOTSTXT_USER_AGENT"), settings.get("USER_AGENT"))
+        self.agent = product_token(read(settings, "ROBOTSTXT_USER_AGENT"), read(settings, "USER_AGENT"))
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -121,9 +123,11 @@ class PageRules:
     crawler: Crawler | None = None
 
     def links(self, links: Iterable[Link]) -> Iterator[Link]:
-        """The links to request: none for a nofollow page, and not the
-        ``rel="nofollow"`` ones (counted ``webrobot/meta/rel_nofollow``)."""
-        if not self.follow:
+        """The links to request: not the ``rel="nofollow"`` ones (counted
+        ``webrobot/meta/rel_nofollow``); a nofollow page's requests are dropped
+        by the spider middleware."""
+        if not self.follow:  # all dropped there: none is counted as rel="nofollow"
+            yield from links
             return
         skipped = 0
         for link in links:
@@ -135,33 +139,27 @@ class PageRules:
             self.crawler.stats.inc_value("webrobot/meta/rel_nofollow", skipped)
 
 
-def _flag(crawler: Crawler, response: Response, flag: str) -> None:
+def flag_page(crawler: Crawler, response: Response, flag: str) -> None:
+    """Tell the crawl report (``page_flagged``) that ``response``'s page is ``flag`` (noindex, nofollow)."""
     crawler.signals.send_catch_log(
         signal=signals.page_flagged, request=response.request, site=site_key(response.url), flag=flag
     )
 
 
 def page_rules(crawler: Crawler, response: Response) -> PageRules:
-    """Enforce the robots directives the middleware recorded on ``response``:
-    counts ``webrobot/meta/noindex``, ``.../nofollow`` and ``.../noarchive`` (one
-    per page carrying them), logs them at DEBUG and signals ``page_flagged``
-    for noindex and nofollow."""
+    """The rules of the robots directives the middleware recorded on ``response``;
+    counts ``webrobot/meta/noarchive`` (one per page carrying it) and logs it at
+    DEBUG (``noindex`` and ``nofollow`` are counted, and signalled with
+    ``page_flagged``, where they are enforced:
+    :class:`~webrobot.spidermiddlewares.metarobots.MetaRobotsSpiderMiddleware`)."""
     settings = crawler.settings
-    store_body = settings.getbool("WEBROBOT_STORE_BODY")
-    if response.meta.get(OPT_OUT_KEY) or not settings.getbool("WEBROBOT_META_ROBOTS_ENABLED"):
+    store_body = read(settings, "WEBROBOT_STORE_BODY")
+    if response.meta.get(OPT_OUT_KEY) or not read(settings, "WEBROBOT_META_ROBOTS_ENABLED"):
         return PageRules(store_body=store_body)
     directives = response.meta.get(META_KEY) or ()
     verdict = policy(directives) if directives else ALLOW_ALL
     stats = crawler.stats
     assert stats is not None
-    if not verdict.index:
-        stats.inc_value("webrobot/meta/noindex")
-        logger.debug("Not indexing %s: robots directives %s", response.url, directives)
-        _flag(crawler, response, "noindex")
-    if not verdict.follow:
-        stats.inc_value("webrobot/meta/nofollow")
-        logger.debug("Following no link of %s: robots directives %s", response.url, directives)
-        _flag(crawler, response, "nofollow")
     if not verdict.archive:
         stats.inc_value("webrobot/meta/noarchive")
         logger.debug("Storing no copy of %s: robots directives %s", response.url, directives)
@@ -169,6 +167,6 @@ def page_rules(crawler: Crawler, response: Response) -> PageRules:
         index=verdict.index,
         follow=verdict.follow,
         store_body=store_body and verdict.archive,
-        honor_rel_nofollow=settings.getbool("WEBROBOT_HONOR_REL_NOFOLLOW"),
+        honor_rel_nofollow=read(settings, "WEBROBOT_HONOR_REL_NOFOLLOW"),
         crawler=crawler,
     )

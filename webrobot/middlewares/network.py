@@ -43,6 +43,7 @@ from webrobot.netpolicy import (
     parse_networks,
 )
 from webrobot.refusals import Refuser
+from webrobot.settings_model import read
 from webrobot.startup import setting_error
 
 if TYPE_CHECKING:
@@ -75,10 +76,10 @@ def _resolve(host: str) -> list[IPAddress]:
 class NetworkGuardMiddleware:
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
-        if not settings.getbool("WEBROBOT_NETWORK_GUARD_ENABLED"):
+        if not read(settings, "WEBROBOT_NETWORK_GUARD_ENABLED"):
             raise NotConfigured("WEBROBOT_NETWORK_GUARD_ENABLED is off")
         try:
-            self.blocked = parse_networks(settings.get("WEBROBOT_BLOCKED_NETWORKS"))
+            self.blocked = parse_networks(read(settings, "WEBROBOT_BLOCKED_NETWORKS"))
         except NetworkSettingError as exc:
             error = ConfigError("settings", "WEBROBOT_BLOCKED_NETWORKS", str(exc).split(": ", 1)[1])
             raise setting_error(crawler, error) from None

@@ -47,6 +47,7 @@ from webrobot.rendering import (
     classify_subrequest,
     wants_browser,
 )
+from webrobot.settings_model import read
 
 if TYPE_CHECKING:
     from typing import Self
@@ -70,7 +71,7 @@ RENDERING_KEY = "_rendering"
 
 def render_mode(settings: BaseSettings) -> str:
     try:
-        return check_mode(settings.get("WEBROBOT_RENDER") or "")
+        return check_mode(read(settings, "WEBROBOT_RENDER") or "")
     except ValueError as exc:
         raise ConfigError("settings", "WEBROBOT_RENDER", str(exc)) from None
 
@@ -90,7 +91,7 @@ def configure_rendering(crawler: Crawler) -> None:
     handlers.update({"http": HANDLER, "https": HANDLER})
     settings.set("DOWNLOAD_HANDLERS", handlers, priority="spider")
     launch = dict(settings.getdict("PLAYWRIGHT_LAUNCH_OPTIONS"))
-    launch.setdefault("executable_path", settings.get("WEBROBOT_BROWSER_PATH"))
+    launch.setdefault("executable_path", read(settings, "WEBROBOT_BROWSER_PATH"))
     launch.setdefault("args", list(BROWSER_ARGS))
     launch.setdefault("headless", True)
     settings.set("PLAYWRIGHT_LAUNCH_OPTIONS", launch, priority="spider")
@@ -104,8 +105,8 @@ class SubrequestGuard:
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
         settings = crawler.settings
-        self.blocked_types = frozenset(settings.getlist("WEBROBOT_RENDER_BLOCKED_TYPES"))
-        self.max_per_page = settings.getint("WEBROBOT_RENDER_MAX_SUBREQUESTS")
+        self.blocked_types = frozenset(read(settings, "WEBROBOT_RENDER_BLOCKED_TYPES"))
+        self.max_per_page = read(settings, "WEBROBOT_RENDER_MAX_SUBREQUESTS")
         self.rendering: set[str] = set()
         self.sent: dict[str, int] = {}
         self._robots: Any = None
@@ -173,7 +174,7 @@ class RenderMiddleware:
         if self.mode == OFF:
             raise NotConfigured("WEBROBOT_RENDER is off")
         self.crawler = crawler
-        self.wait_until = crawler.settings.get("WEBROBOT_RENDER_WAIT_UNTIL") or "load"
+        self.wait_until = read(crawler.settings, "WEBROBOT_RENDER_WAIT_UNTIL") or "load"
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:

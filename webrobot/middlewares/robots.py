@@ -34,6 +34,7 @@ from scrapy.utils.misc import build_from_crawler, load_object
 
 from webrobot import robotspolicy as policy
 from webrobot import signals
+from webrobot.compat import wake_engine
 from webrobot.middlewares.robotsclaim import ClaimCoordinator
 from webrobot.middlewares.robotsdecide import RobotsDecider
 from webrobot.middlewares.robotsfetch import RobotsFetch, RobotsFetcher
@@ -46,7 +47,7 @@ from webrobot.middlewares.robotsheld import (
     duration,
 )
 from webrobot.refusals import Refuser
-from webrobot.robotsparsers import DEFAULT_PARSE_LIMIT
+from webrobot.settings_model import read
 from webrobot.sitekey import request_site, robots_url
 
 if TYPE_CHECKING:
@@ -76,32 +77,27 @@ _Pending = PendingSite
 class RobotsMiddleware:
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
-        if not settings.getbool("ROBOTSTXT_OBEY"):
+        if not read(settings, "ROBOTSTXT_OBEY"):
             raise NotConfigured("ROBOTSTXT_OBEY is off")
         self.crawler = crawler
         assert crawler.stats is not None
         self.stats = crawler.stats
         self.decider = RobotsDecider(crawler)
-        self.auth_policy = (settings.get("WEBROBOT_ROBOTS_AUTH_POLICY") or "disallow").strip().lower()
-        if self.auth_policy not in policy.AUTH_POLICIES:
-            raise ValueError(
-                f"WEBROBOT_ROBOTS_AUTH_POLICY must be one of {policy.AUTH_POLICIES}, "
-                f"got {self.auth_policy!r}"
-            )
+        self.auth_policy: str = read(settings, "WEBROBOT_ROBOTS_AUTH_POLICY")
         self.fetcher = RobotsFetcher(
             crawler,
-            max_redirects=settings.getint("WEBROBOT_ROBOTS_MAX_REDIRECTS", 5),
-            parse_limit=settings.getint("WEBROBOT_ROBOTS_PARSE_LIMIT", DEFAULT_PARSE_LIMIT),
+            max_redirects=read(settings, "WEBROBOT_ROBOTS_MAX_REDIRECTS"),
+            parse_limit=read(settings, "WEBROBOT_ROBOTS_PARSE_LIMIT"),
         )
-        self.stale_max = settings.getfloat("WEBROBOT_ROBOTS_STALE_MAX", 30 * 86400.0)
+        self.stale_max = read(settings, "WEBROBOT_ROBOTS_STALE_MAX")
         self.backoff = Backoff(
-            base=settings.getfloat("WEBROBOT_ROBOTS_BACKOFF_BASE", 2.0),
-            cap=settings.getfloat("WEBROBOT_ROBOTS_BACKOFF_MAX", 600.0),
-            defer_max=settings.getfloat("WEBROBOT_ROBOTS_DEFER_MAX", 3600.0),
+            base=read(settings, "WEBROBOT_ROBOTS_BACKOFF_BASE"),
+            cap=read(settings, "WEBROBOT_ROBOTS_BACKOFF_MAX"),
+            defer_max=read(settings, "WEBROBOT_ROBOTS_DEFER_MAX"),
             stale_max=self.stale_max,
-            dns_defer_max=settings.getfloat("WEBROBOT_ROBOTS_DNS_DEFER_MAX", 120.0),
+            dns_defer_max=read(settings, "WEBROBOT_ROBOTS_DNS_DEFER_MAX"),
         )
-        cache_class = settings.get("WEBROBOT_ROBOTS_CACHE_CLASS", "webrobot.robotscache.LruRobotsCache")
+        cache_class = read(settings, "WEBROBOT_ROBOTS_CACHE_CLASS")
         self.cache: RobotsCache = build_from_crawler(load_object(cache_class), crawler)
         # Only caches shared with other workers can say "another worker is fetching".
         self.shared: SharedRobotsCache | None = (
@@ -110,7 +106,7 @@ class RobotsMiddleware:
         self.claims = (
             ClaimCoordinator(self.shared, self.stats, self.stale_max) if self.shared is not None else None
         )
-        self.hold_new = settings.getbool("WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS", True)
+        self.hold_new = read(settings, "WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS")
         self.refuser = Refuser(crawler)
         self.pending: dict[str, PendingSite] = {}
         self._closed = False
@@ -378,10 +374,8 @@ class RobotsMiddleware:
 
     def _wake_engine(self) -> None:
         # Let the engine look at its scheduler (or notice it is idle) now rather
-        # than at its next 5 s heartbeat; there is no public call for this.
-        slot = getattr(self.crawler.engine, "_slot", None)
-        if slot is not None:
-            slot.nextcall.schedule()
+        # than at its next 5 s heartbeat.
+        wake_engine(self.crawler.engine)
 
     # -- life cycle ---------------------------------------------------------------
     def _spider_opened(self) -> None:

@@ -1,8 +1,8 @@
 """Turning a fetched robots.txt into a decision: parser, lifetime, Crawl-delay.
 
 What each answer means is decided in :mod:`webrobot.robotspolicy`; the rules
-are read by the ``ROBOTSTXT_PARSER`` class (or the first-match parser when
-``WEBROBOT_ROBOTS_MATCHING = "first-match"``).
+are read by the ``ROBOTSTXT_PARSER`` class (``Rfc9309RobotParser``, longest
+match, or ``FirstMatchRobotParser``, the 1996 draft's first match).
 """
 
 from __future__ import annotations
@@ -11,19 +11,15 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
-from scrapy import signals as scrapy_signals
 from scrapy.utils.misc import build_from_crawler, load_object
 
 from webrobot import robotspolicy as policy
 from webrobot import signals
+from webrobot.compat import robots_parsed
 from webrobot.middlewares.robotsheld import duration
-from webrobot.robotsparsers import (
-    DEFAULT_PARSE_LIMIT,
-    FirstMatchRobotParser,
-    decode_robots_body,
-    truncate_body,
-)
+from webrobot.robotsparsers import decode_robots_body, truncate_body
 from webrobot.robotspolicy import RobotsDecision
+from webrobot.settings_model import read
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -34,7 +30,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-MATCHING_MODES = ("rfc9309", "first-match")
 #: A decision lives at least this long, so the requests released by a
 #: robots.txt fetch are checked against it even if the server said max-age=0.
 MIN_LIFETIME = 1.0
@@ -46,21 +41,15 @@ class RobotsDecider:
         self.crawler = crawler
         assert crawler.stats is not None
         self.stats = crawler.stats
-        mode = (settings.get("WEBROBOT_ROBOTS_MATCHING") or "rfc9309").strip().lower()
-        if mode not in MATCHING_MODES:
-            raise ValueError(f"WEBROBOT_ROBOTS_MATCHING must be one of {MATCHING_MODES}, got {mode!r}")
-        self.parser_cls: type[RobotParser] = (
-            FirstMatchRobotParser
-            if mode == "first-match"
-            else load_object(settings.get("ROBOTSTXT_PARSER"))
-        )
+        # ROBOTSTXT_PARSER is the one knob of the matching (longest match or first match).
+        self.parser_cls: type[RobotParser] = load_object(read(settings, "ROBOTSTXT_PARSER"))
         build_from_crawler(self.parser_cls, crawler, b"")  # a parser that cannot work fails now
-        self.user_agent: str = settings.get("ROBOTSTXT_USER_AGENT") or ""
-        self.default_user_agent: str = settings.get("USER_AGENT") or ""
-        self.parse_limit = settings.getint("WEBROBOT_ROBOTS_PARSE_LIMIT", DEFAULT_PARSE_LIMIT)
-        self.ttl = settings.getfloat("WEBROBOT_ROBOTS_TTL", 86400.0)
-        self.min_ttl = max(settings.getfloat("WEBROBOT_ROBOTS_MIN_TTL", 60.0), MIN_LIFETIME)
-        self.max_crawl_delay = settings.getfloat("WEBROBOT_ROBOTS_MAX_CRAWL_DELAY", 60.0)
+        self.user_agent: str = read(settings, "ROBOTSTXT_USER_AGENT") or ""
+        self.default_user_agent: str = read(settings, "USER_AGENT") or ""
+        self.parse_limit = read(settings, "WEBROBOT_ROBOTS_PARSE_LIMIT")
+        self.ttl = read(settings, "WEBROBOT_ROBOTS_TTL")
+        self.min_ttl = max(read(settings, "WEBROBOT_ROBOTS_MIN_TTL"), MIN_LIFETIME)
+        self.max_crawl_delay = read(settings, "WEBROBOT_ROBOTS_MAX_CRAWL_DELAY")
 
     def agent(self) -> str:
         return self.user_agent or self.default_user_agent
@@ -159,7 +148,7 @@ class RobotsDecider:
         summary = getattr(parser, "summary", None)
         decision.summary = summary(agent) if summary else f"parsed by {type(parser).__name__}"
         self.crawler.signals.send_catch_log(
-            signal=scrapy_signals.robots_parsed,
+            signal=robots_parsed,
             robotparser=parser,
             request=trigger,
         )

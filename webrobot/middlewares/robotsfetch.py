@@ -28,7 +28,7 @@ from scrapy.http.request import NO_CALLBACK
 from w3lib.url import safe_url_string
 
 from webrobot.inflate import ENCODINGS, inflate_prefix
-from webrobot.robotsparsers import DEFAULT_PARSE_LIMIT
+from webrobot.settings_model import read
 from webrobot.signals import ROBOTS_FETCH_META
 from webrobot.sitekey import site_key
 
@@ -137,11 +137,11 @@ class RobotsBodyMiddleware:
     would refuse the whole body once it inflates past ``DOWNLOAD_MAXSIZE``)."""
 
     def __init__(self, crawler: Crawler) -> None:
-        if not crawler.settings.getbool("ROBOTSTXT_OBEY"):
+        if not read(crawler.settings, "ROBOTSTXT_OBEY"):
             raise NotConfigured("ROBOTSTXT_OBEY is off")
         assert crawler.stats is not None
         self.stats = crawler.stats
-        self.limit = crawler.settings.getint("WEBROBOT_ROBOTS_PARSE_LIMIT", DEFAULT_PARSE_LIMIT)
+        self.limit = read(crawler.settings, "WEBROBOT_ROBOTS_PARSE_LIMIT")
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:

@@ -32,6 +32,7 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from webrobot.config import ConfigError
 from webrobot.refusals import Refuser
+from webrobot.settings_model import read
 from webrobot.startup import non_negative_setting, setting_error
 from webrobot.urltemplates import TemplateRules, TemplateTally, next_chain, url_template
 
@@ -58,7 +59,7 @@ def template_tally(crawler: Crawler) -> TemplateTally | None:
 
 
 def _enabled(crawler: Crawler) -> bool:
-    return crawler.settings.getbool("WEBROBOT_TRAPS_ENABLED")
+    return read(crawler.settings, "WEBROBOT_TRAPS_ENABLED")
 
 
 class TemplateChainMiddleware(BaseSpiderMiddleware):

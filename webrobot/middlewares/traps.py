@@ -21,6 +21,7 @@ from scrapy.exceptions import NotConfigured
 
 from webrobot.config import ConfigError
 from webrobot.refusals import Refuser
+from webrobot.settings_model import read
 from webrobot.sitekey import request_site
 from webrobot.startup import non_negative_setting, setting_error
 from webrobot.traps import DEPTH, TOO_LONG, TrapRules, WarningGate
@@ -36,7 +37,7 @@ logger = logging.getLogger(__name__)
 
 class UrlTrapMiddleware:
     def __init__(self, crawler: Crawler) -> None:
-        if not crawler.settings.getbool("WEBROBOT_TRAPS_ENABLED"):
+        if not read(crawler.settings, "WEBROBOT_TRAPS_ENABLED"):
             raise NotConfigured("WEBROBOT_TRAPS_ENABLED is off")
         self.crawler = crawler
         self.refuser = Refuser(crawler)
@@ -49,7 +50,7 @@ class UrlTrapMiddleware:
             self.max_depth = non_negative_setting(crawler, "DEPTH_LIMIT")
         except ConfigError as exc:
             raise setting_error(crawler, exc) from None
-        self.warnings = WarningGate(crawler.settings.getfloat("WEBROBOT_TOO_LONG_WARNING_INTERVAL"))
+        self.warnings = WarningGate(read(crawler.settings, "WEBROBOT_TOO_LONG_WARNING_INTERVAL"))
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:

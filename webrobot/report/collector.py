@@ -37,8 +37,9 @@ from itemadapter import ItemAdapter
 from scrapy import signals as scrapy_signals
 from scrapy.exceptions import IgnoreRequest
 
-from webrobot import signals
+from webrobot import compat, signals
 from webrobot.report.model import CrawlTally, ignored_reason
+from webrobot.settings_model import read
 from webrobot.sitekey import request_site, site_key
 
 if TYPE_CHECKING:
@@ -56,9 +57,7 @@ ROBOTS_FETCH = signals.ROBOTS_FETCH_META
 
 
 def collector_wanted(settings: BaseSettings) -> bool:
-    return settings.getbool("WEBROBOT_REPORT_ENABLED") or settings.getfloat(
-        "WEBROBOT_PROGRESS_INTERVAL"
-    ) > 0
+    return bool(read(settings, "WEBROBOT_REPORT_ENABLED") or read(settings, "WEBROBOT_PROGRESS_INTERVAL") > 0)
 
 
 def _site_of(request: Request) -> tuple[str, bool]:
@@ -103,7 +102,7 @@ class ReportCollector:
         connect(self.request_reached_downloader, signal=scrapy_signals.request_reached_downloader)
         connect(self.request_left_downloader, signal=scrapy_signals.request_left_downloader)
         connect(self.response_downloaded, signal=scrapy_signals.response_downloaded)
-        connect(self.robots_parsed, signal=scrapy_signals.robots_parsed)
+        connect(self.robots_parsed, signal=compat.robots_parsed)
         connect(self.item_scraped, signal=scrapy_signals.item_scraped)
         connect(self.item_dropped, signal=scrapy_signals.item_dropped)
         connect(self.spider_error, signal=scrapy_signals.spider_error)

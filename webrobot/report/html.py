@@ -3,6 +3,10 @@
 Everything is inline (CSS, a few lines of JavaScript to sort the table, the
 charts as SVG drawn by pygal), so the page opens from a file, a Scrapyd items
 listing or an e-mail attachment without fetching anything.
+
+pygal is optional (``pip install 'webrobot[charts]'``): it is imported when the
+first chart is drawn, and without it the page has its tables and a note in
+place of the charts.
 """
 
 from __future__ import annotations
@@ -13,36 +17,42 @@ from collections.abc import Mapping
 from html import escape
 from typing import Any
 
-import pygal
-from pygal.style import Style
-
+from webrobot.optional import MissingExtra, require
 from webrobot.report.frontier import frontier_html
-
-# pygal 3.1.3 appends a legacy sys.meta_path finder (for its map plugins, unused
-# here) that makes Python 3.11 raise an ImportWarning on every failed import in
-# the process afterwards; take it out again.
-sys.meta_path[:] = [f for f in sys.meta_path if type(f).__module__ != "pygal"]
 
 #: sites drawn one by one in the pages-over-time chart; the rest are summed
 TIMELINE_SITES = 6
 #: table rows shown for crawled sites (the rest are summed in one row)
 TABLE_SITES = 200
 
-CHART_STYLE = Style(
-    background="#ffffff",
-    plot_background="#ffffff",
-    foreground="#333333",
-    foreground_strong="#111111",
-    foreground_subtle="#dddddd",
-    font_family="'DejaVu Sans', 'Helvetica Neue', Arial, sans-serif",
-    label_font_size=11,
-    major_label_font_size=11,
-    value_font_size=11,
-    value_label_font_size=11,
-    legend_font_size=11,
-    title_font_size=14,
-    colors=("#2f6fb0", "#e0803a", "#3f9e5a", "#c4453c", "#8a63b8", "#7a7a7a", "#c9a227", "#3aa6b9"),
-)
+#: pygal's chart style (see _pygal())
+CHART_STYLE_OPTIONS: dict[str, Any] = {
+    "background": "#ffffff",
+    "plot_background": "#ffffff",
+    "foreground": "#333333",
+    "foreground_strong": "#111111",
+    "foreground_subtle": "#dddddd",
+    "font_family": "'DejaVu Sans', 'Helvetica Neue', Arial, sans-serif",
+    "label_font_size": 11,
+    "major_label_font_size": 11,
+    "value_font_size": 11,
+    "value_label_font_size": 11,
+    "legend_font_size": 11,
+    "title_font_size": 14,
+    "colors": ("#2f6fb0", "#e0803a", "#3f9e5a", "#c4453c", "#8a63b8", "#7a7a7a", "#c9a227", "#3aa6b9"),
+}
+CHARTS_FEATURE = "The charts of report.html"
+
+
+def _pygal() -> Any:
+    """pygal, imported on first use (MissingExtra when it is not installed)."""
+    pygal = require("pygal", "charts", CHARTS_FEATURE)
+    # pygal 3.1.3 appends a legacy sys.meta_path finder (for its map plugins, unused
+    # here) that makes Python 3.11 raise an ImportWarning on every failed import in
+    # the process afterwards; take it out again.
+    sys.meta_path[:] = [f for f in sys.meta_path if type(f).__module__ != "pygal"]
+    return pygal
+
 
 CSS = """
 *{box-sizing:border-box}
@@ -98,9 +108,11 @@ SORT_JS = """
 """
 
 
-def _chart(cls: type[Any], title: str, **config: Any) -> Any:
-    return cls(
-        title=title, style=CHART_STYLE, js=[], disable_xml_declaration=True,
+def _chart(kind: str, title: str, **config: Any) -> Any:
+    pygal = _pygal()
+    style = require("pygal.style", "charts", CHARTS_FEATURE).Style(**CHART_STYLE_OPTIONS)
+    return getattr(pygal, kind)(
+        title=title, style=style, js=[], disable_xml_declaration=True,
         width=560, height=300, margin=12, **config,
     )  # fmt: skip
 
@@ -144,7 +156,7 @@ def pages_over_time(timeline: Mapping[str, Any]) -> str:
     width = float(timeline.get("bucket_seconds") or 1.0)
     rows: dict[str, list[int]] = dict(timeline.get("sites") or {})
     chart = _chart(
-        pygal.StackedBar, f"Responses over time (per {width:g} s)", legend_at_bottom=True,
+        "StackedBar", f"Responses over time (per {width:g} s)", legend_at_bottom=True,
         legend_at_bottom_columns=2, x_title="seconds since start", show_minor_x_labels=False,
         truncate_legend=40, order_min=0,
     )  # fmt: skip
@@ -164,7 +176,7 @@ def pages_over_time(timeline: Mapping[str, Any]) -> str:
 
 def bar_chart(title: str, counts: Mapping[str, int], horizontal: bool = False, status: bool = False) -> str:
     chart = _chart(
-        pygal.HorizontalBar if horizontal else pygal.Bar, title, show_legend=False,
+        "HorizontalBar" if horizontal else "Bar", title, show_legend=False,
         print_values=True, print_zeroes=False, truncate_label=24, order_min=0,
     )  # fmt: skip
     if counts:
@@ -325,15 +337,19 @@ def render_html(report: Mapping[str, Any]) -> str:
         )
     notes_html = "".join(f'<p class="note">{n}</p>' for n in notes)
 
-    charts = "".join(
-        f"<figure>{svg}</figure>"
-        for svg in (
-            pages_over_time(report.get("timeline") or {}),
-            bar_chart("Refusals by reason", totals["refused"], horizontal=True),
-            bar_chart("Responses by status code", totals["status"], status=True),
+    try:
+        charts = "".join(
+            f"<figure>{svg}</figure>"
+            for svg in (
+                pages_over_time(report.get("timeline") or {}),
+                bar_chart("Refusals by reason", totals["refused"], horizontal=True),
+                bar_chart("Responses by status code", totals["status"], status=True),
+            )
         )
-    )
+    except MissingExtra as exc:
+        charts = f'<p class="note">No charts: {escape(str(exc))}</p>'
     failed_html = failed_section(report.get("failed") or [], int(report.get("failed_total") or 0))
+
     title = f"webrobot crawl report: {report.get('spider', '')}"
     meta = (
         f"started {escape(str(report.get('started_at')))} · finished {escape(str(report.get('finished_at')))}"

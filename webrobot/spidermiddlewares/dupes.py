@@ -25,6 +25,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from webrobot.contentdupes import EXEMPT, ContentDupes, Verdict
+from webrobot.settings_model import read
 
 if TYPE_CHECKING:
     from typing import Self
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
 
 class DuplicatePageMiddleware(BaseSpiderMiddleware):
     def __init__(self, crawler: Crawler) -> None:
-        if not crawler.settings.getbool("WEBROBOT_DUPES_ENABLED"):
+        if not read(crawler.settings, "WEBROBOT_DUPES_ENABLED"):
             raise NotConfigured("WEBROBOT_DUPES_ENABLED is off")
         super().__init__(crawler)
         self.content = ContentDupes.of(crawler)

@@ -43,6 +43,7 @@ from webrobot.canonical import Canonicalizer, canonicalizer_for
 from webrobot.config import ConfigError
 from webrobot.refusals import Refuser
 from webrobot.scope import SiteScope
+from webrobot.settings_model import read
 from webrobot.sitemapfollow import SITEMAP_KEY
 from webrobot.startup import non_negative_setting, setting_error
 from webrobot.traps import BLOCKLIST
@@ -69,14 +70,14 @@ class LinkGateMiddleware(BaseSpiderMiddleware):
             raise setting_error(crawler, exc) from None
         self.extensions = {
             "." + str(ext).strip().lower().lstrip(".")
-            for ext in settings.getlist("WEBROBOT_IGNORED_EXTENSIONS")
+            for ext in read(settings, "WEBROBOT_IGNORED_EXTENSIONS")
             if str(ext).strip()
         }
         try:
-            self.blocklist = Blocklist.from_setting(settings.get("WEBROBOT_BLOCKLIST"))
+            self.blocklist = Blocklist.from_setting(read(settings, "WEBROBOT_BLOCKLIST"))
         except BlocklistError as exc:  # the blocklist middleware reports it the same way
             raise setting_error(crawler, exc) from None
-        self.scope_enabled = settings.getbool("WEBROBOT_SCOPE_ENABLED")
+        self.scope_enabled = read(settings, "WEBROBOT_SCOPE_ENABLED")
         self.refuser = Refuser(crawler)
         self._canonicalizer: Canonicalizer | None = None
         self._passed: weakref.WeakKeyDictionary[Response, int] = weakref.WeakKeyDictionary()

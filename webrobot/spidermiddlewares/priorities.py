@@ -18,6 +18,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from webrobot.priorities import PriorityRules
+from webrobot.settings_model import read
 
 if TYPE_CHECKING:
     from typing import Self
@@ -32,10 +33,10 @@ RANK_KEY = "_priority_rank"
 
 class PriorityMiddleware(BaseSpiderMiddleware):
     def __init__(self, crawler: Crawler) -> None:
-        if not crawler.settings.getbool("WEBROBOT_PRIORITIES_ENABLED"):
+        if not read(crawler.settings, "WEBROBOT_PRIORITIES_ENABLED"):
             raise NotConfigured("WEBROBOT_PRIORITIES_ENABLED is off")
         super().__init__(crawler)
-        self.weight = crawler.settings.getint("WEBROBOT_SITEMAP_PRIORITY_WEIGHT")
+        self.weight = read(crawler.settings, "WEBROBOT_SITEMAP_PRIORITY_WEIGHT")
         self._rules: PriorityRules | None = None
 
     @classmethod

@@ -41,6 +41,7 @@ from webrobot.page import (
     summarise_html_text,
 )
 from webrobot.scope import SiteScope
+from webrobot.settings_model import read
 from webrobot.sitekey import site_key
 from webrobot.sitemapfollow import sitemap_links, sitemap_request
 
@@ -157,7 +158,7 @@ class WebrobotSpider(scrapy.Spider):
             return
         if kind == OTHER or (kind == GENERIC and not isinstance(response, HtmlResponse)):
             stats.inc_value("webrobot/page/non_html")
-            if self.crawler.settings.getbool("WEBROBOT_NON_HTML_ITEMS"):
+            if read(self.crawler.settings, "WEBROBOT_NON_HTML_ITEMS"):
                 yield self._file_item(response, mime_type(declared))
             return
         if not isinstance(response, HtmlResponse):  # declared HTML, taken for something else
@@ -194,8 +195,9 @@ class WebrobotSpider(scrapy.Spider):
             meta_robots=list(response.meta.get("robots", ())),
             body=response.text if rules.store_body else None,
         )
-        if rules.index:
-            yield item
+        yield item  # a noindex page's item is dropped by MetaRobotsSpiderMiddleware
+        # A nofollow page's requests are dropped likewise; links already visited or
+        # queued never become requests.
         yield from link_requests(self.crawler, (link.url for link in rules.links(page.links)), self.parse)
 
     def _file_item(self, response: Response, content_type: str) -> PageItem:

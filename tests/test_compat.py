@@ -1,0 +1,114 @@
+"""Each private part of Scrapy and protego that webrobot.compat wraps still does
+what webrobot relies on, on the installed versions."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from scrapy.utils.test import get_crawler
+
+from webrobot import compat
+
+
+def test_slot_randomness_reads_the_slot_entry_or_the_downloaders_default() -> None:
+    from scrapy.core.downloader import Downloader, Slot
+
+    crawler = get_crawler(settings_dict={"DOWNLOAD_DELAY": 2})
+    downloader = Downloader(crawler)
+    default = compat.slot_randomness(downloader, {})
+    slot = Slot(1, 2.0, default)
+    assert 1.0 <= slot.download_delay() <= 3.0  # Scrapy's default: +-50 %
+    if hasattr(downloader, "_jitter"):  # Scrapy >= 2.19
+        assert compat.slot_randomness(downloader, {"jitter": 0.25}) == 0.25
+        assert default == 0.5
+    else:
+        assert compat.slot_randomness(downloader, {"randomize_delay": False}) is False
+        assert default is True
+    assert Slot(1, 2.0, compat.slot_randomness(downloader, {"jitter": 0, "randomize_delay": False})).download_delay() == 2.0
+
+
+def test_schedule_coro_runs_the_coroutine() -> None:
+    ran: list[str] = []
+
+    async def job() -> None:
+        ran.append("ran")
+
+    async def main() -> None:
+        compat.schedule_coro(job())
+        for _ in range(10):
+            await asyncio.sleep(0)
+            if ran:
+                return
+
+    asyncio.run(main())
+    assert ran == ["ran"]
+
+
+def test_call_later_is_scrapys_public_timer() -> None:
+    from scrapy.utils import asyncio as scrapy_asyncio
+
+    assert compat.call_later is scrapy_asyncio.call_later
+
+
+def test_wake_engine_pokes_the_engine_loop() -> None:
+    calls: list[str] = []
+    engine = SimpleNamespace(_slot=SimpleNamespace(nextcall=SimpleNamespace(schedule=lambda: calls.append("x"))))
+    assert compat.wake_engine(engine) is True and calls == ["x"]
+    assert compat.wake_engine(SimpleNamespace()) is False  # no slot yet (or none in a later Scrapy)
+
+
+def test_a_real_engine_has_the_slot_wake_engine_pokes() -> None:
+    """The engine attribute itself: opened by a crawl, so check the class sets it up."""
+    from scrapy.core.engine import ExecutionEngine
+
+    crawler = get_crawler()
+    engine = ExecutionEngine(crawler, lambda _: None)
+    assert hasattr(engine, "_slot")  # None until the spider opens, then a slot with nextcall
+    import inspect
+
+    source = inspect.getsource(ExecutionEngine)
+    assert "self._slot = _Slot(" in source and "nextcall" in source
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("User-agent: webrobot", ("user-agent", "webrobot")),
+        ("Disallow: /private/", ("disallow", "/private/")),
+        ("allow : /a", ("allow", "/a")),
+    ],
+)
+def test_protego_directive_reader(line: str, expected: tuple[str, str]) -> None:
+    key, value = compat.extract_directive(line)
+    assert (key.lower(), value) == expected
+    directives: Any = {
+        "user-agent": compat.USER_AGENT_DIRECTIVE,
+        "disallow": compat.DISALLOW_DIRECTIVE,
+        "allow": compat.ALLOW_DIRECTIVE,
+    }
+    assert key.lower() in directives[expected[0]]
+
+
+def test_protego_directive_names() -> None:
+    assert "crawl-delay" in compat.CRAWL_DELAY_DIRECTIVE
+    assert "request-rate" in compat.REQUEST_RATE_DIRECTIVE
+    assert "sitemap" in compat.SITEMAP_DIRECTIVE
+
+
+def test_protego_quoting_and_pattern_matching() -> None:
+    assert compat.quote_path("http://example.com/a b") == "/a%20b"
+    # A rule and a URL are quoted alike, so a rule written with a query matches.
+    url = "http://example.com/search?q=a b"
+    assert compat.URLPattern(compat.quote_pattern("/search?q=a b")).match(compat.quote_path(url))
+    pattern = compat.URLPattern(compat.quote_pattern("/private/*.html$"))
+    assert pattern.match("/private/x.html")
+    assert not pattern.match("/private/x.htmlx")
+
+
+def test_robots_parsed_is_scrapys_signal_where_scrapy_has_it() -> None:
+    from scrapy import signals
+
+    assert compat.robots_parsed is getattr(signals, "robots_parsed", compat.robots_parsed)

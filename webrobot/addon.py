@@ -1,0 +1,84 @@
+"""``ADDONS = {"webrobot.Addon": 0}``: every part of webrobot, on, in any Scrapy project.
+
+The add-on puts each setting of :mod:`webrobot.settings_model` at its default
+with Scrapy's ``"addon"`` priority (so a project's ``settings.py``, a spider's
+``custom_settings``, a site config and ``-s`` override any of them), enables the
+components listed there (a component the project already lists keeps the
+project's order, or stays disabled with ``None``), switches the crawl to Redis
+when ``WEBROBOT_REDIS_URL`` is set, sends the requests held for robots.txt
+through the crash-safe frontier when there is one (``JOBDIR``), and checks
+every value once.
+
+A value that cannot be used takes the one route of a bad setting
+(:func:`webrobot.startup.setting_error`): the spider is closed when it opens,
+with reason ``config_error`` and one ERROR line naming the setting, the value
+and what was expected, before any request.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from scrapy import signals as scrapy_signals
+from scrapy.exceptions import CloseSpider
+from scrapy.utils.misc import load_object
+
+from webrobot.distributed.addon import apply_redis_components, redis_enabled
+from webrobot.scheduler import hold_new_requests_in_frontier
+from webrobot.settings_model import BY_NAME, COMPONENTS, SETTINGS, check
+from webrobot.startup import setting_error
+
+if TYPE_CHECKING:
+    from typing import Self
+
+    from scrapy.crawler import Crawler
+    from scrapy.settings import BaseSettings
+
+logger = logging.getLogger(__name__)
+
+
+class Addon:
+    def __init__(self, crawler: Crawler) -> None:
+        self.crawler = crawler
+        crawler.signals.connect(self._spider_opened, signal=scrapy_signals.spider_opened)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler)
+
+    def update_settings(self, settings: BaseSettings) -> None:
+        for setting in SETTINGS:
+            settings.set(setting.name, setting.default, priority="addon")
+        for group, components in COMPONENTS.items():
+            _enable(settings, group, components)
+        if redis_enabled(settings):
+            apply_redis_components(settings)
+        hold_new_requests_in_frontier(settings)
+        for problem in check(settings.get):
+            setting_error(self.crawler, problem)
+            # Back to the default, so every component builds and the crawl
+            # stops cleanly when the spider opens (with the error above).
+            default = BY_NAME[problem.name].default if problem.name in BY_NAME else None
+            settings.set(problem.name, default, priority=settings.getpriority(problem.name) or "addon")
+
+    def _spider_opened(self) -> None:
+        error = getattr(self.crawler.spider, "config_error", None)
+        if error is None:
+            return
+        logger.error("webrobot cannot start: %s", error)
+        assert self.crawler.stats is not None
+        self.crawler.stats.set_value("webrobot/config_error", str(error))
+        raise CloseSpider("config_error")
+
+
+def _enable(settings: BaseSettings, group: str, components: dict[str, int | None]) -> None:
+    """Add ``components`` to the component dict ``group``, keyed by import path (as
+    Scrapy's own base dicts are, so that ``None`` disables a Scrapy component), except
+    those the project already lists, by path or by class."""
+    current = settings.getdict(group)
+    listed = {load_object(key) for key in current}
+    for path, order in components.items():
+        if load_object(path) not in listed:
+            current[path] = order
+    settings.set(group, current, priority=settings.getpriority(group) or 0)

@@ -1,0 +1,102 @@
+"""Every use of a private part of Scrapy or protego, in one place.
+
+Each entry says why webrobot needs it and what it falls back to where the
+private part is gone, and ``tests/test_compat.py`` checks each on the installed
+versions, so a release that moves one fails a test instead of a crawl.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+# protego's directive reader, path quoting and pattern matcher: the RFC 9309
+# and first-match parsers (webrobot.robotsparsers) read robots.txt exactly as
+# protego does and differ only in which rule wins, which protego's public API
+# (can_fetch) cannot express. Private modules of protego 0.7 (hence the
+# dependency range protego>=0.7,<0.8): a change fails tests/test_compat.py.
+from protego._protego import _ALLOW_DIRECTIVE as ALLOW_DIRECTIVE
+from protego._protego import _CRAWL_DELAY_DIRECTIVE as CRAWL_DELAY_DIRECTIVE
+from protego._protego import _DISALLOW_DIRECTIVE as DISALLOW_DIRECTIVE
+from protego._protego import _REQUEST_RATE_DIRECTIVE as REQUEST_RATE_DIRECTIVE
+from protego._protego import _SITEMAP_DIRECTIVE as SITEMAP_DIRECTIVE
+from protego._protego import _USER_AGENT_DIRECTIVE as USER_AGENT_DIRECTIVE
+from protego._protego import _extract_directive as extract_directive
+from protego._urlpattern import _URLPattern as URLPattern
+from protego._utils import _quote_path as quote_path
+from protego._utils import _quote_pattern as quote_pattern
+from scrapy import signals as scrapy_signals
+
+# Public since Scrapy 2.14: a timer on the reactor or the asyncio loop in use.
+from scrapy.utils.asyncio import call_later
+from scrapy.utils.defer import deferred_from_coro
+
+if TYPE_CHECKING:
+    from collections.abc import Coroutine
+
+__all__ = [
+    "ALLOW_DIRECTIVE",
+    "CRAWL_DELAY_DIRECTIVE",
+    "DISALLOW_DIRECTIVE",
+    "REQUEST_RATE_DIRECTIVE",
+    "SITEMAP_DIRECTIVE",
+    "USER_AGENT_DIRECTIVE",
+    "URLPattern",
+    "call_later",
+    "extract_directive",
+    "quote_path",
+    "quote_pattern",
+    "robots_parsed",
+    "schedule_coro",
+    "slot_randomness",
+    "wake_engine",
+]
+
+
+#: Scrapy's ``robots_parsed`` signal (sent with ``robotparser`` and ``request``
+#: once rules are in use for a site), where the installed Scrapy has it; before
+#: it existed, an object of webrobot's own that the robots.txt middleware sends
+#: and the crawl report listens to alike.
+robots_parsed: object = getattr(scrapy_signals, "robots_parsed", None) or object()
+
+
+def schedule_coro(coro: Coroutine[Any, Any, Any]) -> None:
+    """Start ``coro`` now, as Scrapy's downloader starts a download.
+
+    Scrapy's downloader uses its private ``_schedule_coro``; the public
+    ``deferred_from_coro`` does the same (a task on the asyncio loop, or a
+    Deferred), and the coroutine handles its own errors."""
+    deferred_from_coro(coro)
+
+
+def slot_randomness(downloader: Any, slot_settings: dict[str, Any]) -> Any:
+    """The third argument of Scrapy's ``Slot`` for a ``DOWNLOAD_SLOTS`` entry, as
+    Scrapy's own slots get it.
+
+    The downloader builds its own slot class, so it repeats what Scrapy's
+    private ``Downloader._get_slot`` does: Scrapy >= 2.19 takes a ``jitter``
+    magnitude (private ``_slot_jitter`` reads the entry, with the deprecated
+    ``randomize_delay`` key, over the downloader's private ``_jitter``); Scrapy
+    2.18 takes the ``randomize_delay`` flag (entry over ``downloader.randomize_delay``)."""
+    if hasattr(downloader, "_jitter"):
+        try:
+            from scrapy.core.downloader import _slot_jitter  # type: ignore[attr-defined]
+        except ImportError:
+            return float(slot_settings.get("jitter", downloader._jitter))
+        return float(_slot_jitter(slot_settings, downloader._jitter))
+    return bool(slot_settings.get("randomize_delay", getattr(downloader, "randomize_delay", False)))
+
+
+def wake_engine(engine: Any) -> bool:
+    """Make the engine look at its scheduler now, not at its next 5 s heartbeat.
+
+    Requests released after a robots.txt decision are put back with
+    ``engine.crawl``; Scrapy has no public call to run the engine loop at once,
+    so this pokes the private ``engine._slot.nextcall``. Without it the
+    released requests still go, at the heartbeat. True when it could poke."""
+    slot = getattr(engine, "_slot", None)
+    nextcall = getattr(slot, "nextcall", None)
+    schedule = getattr(nextcall, "schedule", None)
+    if schedule is None:
+        return False
+    schedule()
+    return True

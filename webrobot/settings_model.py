@@ -1,0 +1,772 @@
+"""Every webrobot setting, declared once: name, type, default, one-line doc.
+
+This table is the single source of:
+
+* the defaults :class:`webrobot.Addon` applies (at Scrapy's ``"addon"``
+  priority, so a project's ``settings.py``, a spider's ``custom_settings``, a
+  site config, ``-s`` and Scrapyd's ``setting=`` all override them);
+* the values components read (:func:`read`: typed, the declared default when
+  nothing set the setting, so no component repeats a fallback);
+* the one check of every value (:func:`check`, run once when the crawler
+  starts and on ``-s`` text before a crawl), whose :class:`SettingValueError`
+  names the setting, the value and what was expected;
+* the settings reference page, ``docs/reference/settings.md``
+  (``python -m webrobot.settings_model > docs/reference/settings.md``; a test
+  fails when the page and this table differ).
+
+Scrapy's own settings keep Scrapy's names; the ones listed here with
+``scrapy=True`` are those webrobot gives another default. Values given as text
+(``-s NAME=VALUE``, Scrapyd) are parsed as Scrapy's typed getters parse them.
+
+Pure logic: no Scrapy, no I/O.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from webrobot import __version__
+
+#: Kinds of value a setting can hold.
+KINDS = ("bool", "int", "float", "str", "choice", "list", "dict", "class", "list_or_file")
+BOOL_WORDS = frozenset({"True", "true", "False", "false"})
+PROJECT_URL = "https://github.com/webrobot-crawler/webrobot"
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    name: str
+    kind: str
+    default: Any
+    doc: str
+    choices: tuple[str, ...] = ()
+    #: Smallest value allowed (numbers); ``0`` usually means "no limit".
+    minimum: float | None = None
+    #: A Scrapy setting whose default webrobot changes.
+    scrapy: bool = False
+    #: Section of the reference page.
+    section: str = ""
+
+    def expected(self) -> str:
+        """What a value must be, for error messages and the reference page."""
+        if self.kind == "choice":
+            what = "one of " + ", ".join(c or '""' for c in self.choices)
+        elif self.kind == "bool":
+            what = "true/false or 1/0"
+        elif self.kind == "int":
+            what = "a whole number"
+        elif self.kind == "float":
+            what = "a number"
+        elif self.kind == "list":
+            what = "a list (or comma-separated text, or a JSON array)"
+        elif self.kind == "dict":
+            what = "a dict (or a JSON object)"
+        elif self.kind == "list_or_file":
+            what = "a list, or the path of a file with one entry per line"
+        elif self.kind == "class":
+            what = "an import path of a class"
+        else:
+            what = "text"
+        if self.minimum is not None:
+            what += f" >= {self.minimum:g}"
+        return what
+
+
+class SettingValueError(ValueError):
+    """A setting value that cannot be used: names the setting, the value and what was expected."""
+
+    def __init__(self, name: str, value: Any, expected: str) -> None:
+        self.name = name
+        self.value = value
+        self.expected = expected
+        text = repr(value)
+        if len(text) > 80:
+            text = text[:77] + "..."
+        super().__init__(f"setting {name}={text}: expected {expected}")
+
+
+_SECTION = ""
+
+
+def _s(name: str, kind: str, default: Any, doc: str, **extra: Any) -> Setting:
+    return Setting(name, kind, default, doc, section=_SECTION, **extra)
+
+
+def _section(title: str) -> None:
+    global _SECTION
+    _SECTION = title
+
+
+_section("Identification")
+_IDENTITY = (
+    _s("WEBROBOT_PROJECT_URL", "str", PROJECT_URL,
+       "Where a site owner can read what this robot is and how to reach its operator."),
+    _s("USER_AGENT", "str", f"webrobot/{__version__} (+{PROJECT_URL})",
+       "User-Agent header of every request.", scrapy=True),
+    _s("ROBOTSTXT_USER_AGENT", "str", "webrobot",
+       "Product token matched against robots.txt User-agent lines and <meta name=\"...\">.", scrapy=True),
+    _s("WEBROBOT_FROM", "str", "", "Operator contact sent as the From header (empty: no header; a warning at start)."),
+    _s("WEBROBOT_CONTACT_URL", "str", "",
+       "A page about this crawl and its operator; builds USER_AGENT as \"webrobot/<version> (+URL)\" unless "
+       "USER_AGENT is set explicitly (empty: the project URL, and a warning at start when WEBROBOT_FROM is "
+       "empty too)."),
+    _s("DEFAULT_REQUEST_HEADERS", "dict",
+       {"Accept": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5", "Accept-Language": "en"},
+       "Headers of every request.", scrapy=True),
+)  # fmt: skip
+_section("Breadth-first order, and the frontier")
+_ORDER = (
+    _s("DEPTH_PRIORITY", "int", 1, "Shallow pages first.", scrapy=True),
+    _s("SCHEDULER", "class", "webrobot.scheduler.FrontierScheduler",
+       "One frontier, in memory or (with JOBDIR) crash-safe in SQLite: see the guarantees page.", scrapy=True),
+    _s("WEBROBOT_FRONTIER", "choice", "auto",
+       "Where the frontier lives: auto (SQLite with JOBDIR, else memory), memory or sqlite (needs JOBDIR).",
+       choices=("auto", "memory", "sqlite")),
+    _s("WEBROBOT_FRONTIER_SYNC", "choice", "normal",
+       "SQLite synchronous level of the crash-safe frontier: normal survives a killed process, full also "
+       "a power cut (slower).", choices=("normal", "full")),
+    _s("WEBROBOT_FRONTIER_COMMIT_INTERVAL", "float", 0.5,
+       "Seconds between two checks for finished requests while the engine asks for none (at least 0.05).",
+       minimum=0),
+    _s("WEBROBOT_RETRY_FAILED", "bool", False,
+       "On resume, queue again the requests an earlier run of the job gave up on (failed for good)."),
+    _s("SCHEDULER_DISK_QUEUE", "class", "scrapy.squeues.PickleFifoDiskQueue",
+       "FIFO disk queue: breadth first (Scrapy's scheduler only).", scrapy=True),
+    _s("SCHEDULER_MEMORY_QUEUE", "class", "scrapy.squeues.FifoMemoryQueue",
+       "FIFO memory queue: breadth first (Scrapy's scheduler only).", scrapy=True),
+    _s("DEPTH_LIMIT", "int", 0, "Links followed from a start URL (0: no limit).", scrapy=True, minimum=0),
+    _s("WEBROBOT_PRIORITIES_ENABLED", "bool", True,
+       "Order the frontier by a site config's [[priorities]] ranks and sitemap <priority> (breadth-first "
+       "within a rank); politeness per site still applies to every request."),
+    _s("WEBROBOT_SITEMAP_PRIORITY_WEIGHT", "int", 5,
+       "Levels of depth a sitemap <priority> of 1.0 (or 0.0) moves a URL earlier (or later).", minimum=0),
+)  # fmt: skip
+_section("Politeness")
+_POLITENESS = (
+    _s("ROBOTSTXT_OBEY", "bool", True, "Fetch, obey and cache robots.txt.", scrapy=True),
+    _s("CONCURRENT_REQUESTS", "int", 32, "Requests in flight in the whole crawl.", scrapy=True, minimum=1),
+    _s("CONCURRENT_REQUESTS_PER_DOMAIN", "int", 1,
+       "Requests in flight per site (scheme + host + port).", scrapy=True, minimum=1),
+    _s("DOWNLOAD_DELAY", "float", 1.0, "Seconds between two requests to one site.", scrapy=True, minimum=0),
+    _s("AUTOTHROTTLE_ENABLED", "bool", True, "Adapt each site's delay to its response times.", scrapy=True),
+    _s("AUTOTHROTTLE_START_DELAY", "float", 1.0, "AutoThrottle's first delay, seconds.", scrapy=True, minimum=0),
+    _s("AUTOTHROTTLE_MAX_DELAY", "float", 60.0, "AutoThrottle's longest delay, seconds.", scrapy=True, minimum=0),
+    _s("AUTOTHROTTLE_TARGET_CONCURRENCY", "float", 1.0,
+       "Requests AutoThrottle aims to have in flight per site.", scrapy=True, minimum=0),
+    _s("DNSCACHE_ENABLED", "bool", True, "Cache DNS answers in memory.", scrapy=True),
+    _s("DOWNLOAD_TIMEOUT", "float", 30.0, "Seconds a download may take.", scrapy=True, minimum=0),
+    _s("RETRY_ENABLED", "bool", True, "Retry failed downloads.", scrapy=True),
+    _s("RETRY_TIMES", "int", 2, "Retries of one request.", scrapy=True, minimum=0),
+    _s("RETRY_HTTP_CODES", "list", [500, 502, 503, 504, 522, 524, 408, 429],
+       "Statuses retried.", scrapy=True),
+    _s("COOKIES_ENABLED", "bool", False, "Session cookies (a classic source of URL aliases).", scrapy=True),
+    _s("TELNETCONSOLE_ENABLED", "bool", False, "No telnet console.", scrapy=True),
+    _s("REMOTE_CONTROL_ENABLED", "bool", False, "No control port opened by a crawler.", scrapy=True),
+    _s("DOWNLOAD_MAXSIZE", "int", 10 * 1024 * 1024, "Largest body downloaded, bytes (0: no limit).",
+       scrapy=True, minimum=0),
+    _s("DOWNLOAD_WARNSIZE", "int", 2 * 1024 * 1024, "Body size that logs a warning, bytes (0: none).",
+       scrapy=True, minimum=0),
+    _s("REDIRECT_MAX_TIMES", "int", 10, "Redirects followed for one request.", scrapy=True, minimum=0),
+    _s("LOGSTATS_INTERVAL", "float", 60.0, "Seconds between Scrapy's stats log lines.", scrapy=True, minimum=0),
+    _s("DOWNLOADER", "class", "webrobot.downloader.SiteDownloader",
+       "Downloader whose slots are sites and whose politeness object decides each start.", scrapy=True),
+    _s("WEBROBOT_POLITENESS_CLASS", "class", "webrobot.politeness.SitePoliteness",
+       "Who reserves each site's next request time (shared by workers in a distributed crawl)."),
+    _s("WEBROBOT_POLITENESS_SITES", "int", 100_000, "Sites remembered in process (LRU; 0: no limit).", minimum=0),
+    _s("WEBROBOT_POLITENESS_RETRY_AFTER_MAX", "float", 600.0,
+       "Cap on a failing page's Retry-After, seconds.", minimum=0),
+    _s("WEBROBOT_POLITENESS_BACKOFF_BASE", "float", 1.0,
+       "Interval after a site's first failure (429, 5xx, no response), seconds, doubling while they last.",
+       minimum=0),
+    _s("WEBROBOT_POLITENESS_BACKOFF_MAX", "float", 60.0, "Cap on the backoff interval, seconds (0: none).",
+       minimum=0),
+    _s("WEBROBOT_POLITENESS_BACKOFF_JITTER", "float", 0.25,
+       "Each backoff interval is stretched by a random share of up to this (0.25: up to 25 % longer).",
+       minimum=0),
+    _s("WEBROBOT_MAX_REQUESTS_PER_SITE_PER_MINUTE", "int", 0,
+       "Requests one site may get per minute, on top of DOWNLOAD_DELAY/AutoThrottle (0: no cap).", minimum=0),
+)  # fmt: skip
+_section("robots.txt")
+_ROBOTS = (
+    _s("ROBOTSTXT_PARSER", "class", "webrobot.robotsparsers.Rfc9309RobotParser",
+       "The robots.txt matching: Rfc9309RobotParser (longest match) or FirstMatchRobotParser "
+       "(the 1996 draft), both in webrobot.robotsparsers, or any Scrapy RobotParser.", scrapy=True),
+    _s("WEBROBOT_ROBOTS_AUTH_POLICY", "choice", "disallow",
+       "robots.txt answered 401/403: disallow the site, or allow it (RFC 9309).", choices=("disallow", "allow")),
+    _s("WEBROBOT_ROBOTS_MAX_REDIRECTS", "int", 5, "Redirects followed for robots.txt.", minimum=0),
+    _s("WEBROBOT_ROBOTS_PARSE_LIMIT", "int", 500 * 1024,
+       "Bytes of robots.txt parsed (RFC 9309: at least 500 KiB).", minimum=0),
+    _s("WEBROBOT_ROBOTS_TTL", "float", 86400.0, "Longest a decision is cached, seconds (0: no limit).", minimum=0),
+    _s("WEBROBOT_ROBOTS_MIN_TTL", "float", 60.0,
+       "Shortest a decision is cached whatever Cache-Control says, seconds (at least 1).", minimum=0),
+    _s("WEBROBOT_ROBOTS_DEFER_MAX", "float", 3600.0,
+       "Hold an unreachable site this long, then disallow it, seconds (0: no limit).", minimum=0),
+    _s("WEBROBOT_ROBOTS_DNS_DEFER_MAX", "float", 120.0,
+       "Hold a site whose host name does not resolve this long, then disallow it, seconds (0: as "
+       "WEBROBOT_ROBOTS_DEFER_MAX).", minimum=0),
+    _s("WEBROBOT_ROBOTS_BACKOFF_BASE", "float", 2.0, "First retry after a failed fetch, seconds, doubling.",
+       minimum=0),
+    _s("WEBROBOT_ROBOTS_BACKOFF_MAX", "float", 600.0, "Cap on the retry interval and on Retry-After, seconds.",
+       minimum=0),
+    _s("WEBROBOT_ROBOTS_STALE_MAX", "float", 30 * 86400.0,
+       "Obey expired rules this long while re-fetches fail, seconds (0: no limit).", minimum=0),
+    _s("WEBROBOT_ROBOTS_MAX_CRAWL_DELAY", "float", 60.0,
+       "Cap on Crawl-delay / Request-rate, seconds (0: no cap).", minimum=0),
+    _s("WEBROBOT_ROBOTS_CACHE_CLASS", "class", "webrobot.robotscache.LruRobotsCache",
+       "Who keeps robots.txt decisions (the Redis add-on swaps in a shared cache)."),
+    _s("WEBROBOT_ROBOTS_CACHE_SITES", "int", 10_000, "Decisions kept in process (LRU; 0: no limit).", minimum=0),
+    _s("WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS", "bool", True,
+       "Hold a site's new requests in this process while its robots.txt is decided (False: hold them "
+       "when they leave the scheduler; the Redis add-on's choice)."),
+)  # fmt: skip
+_section("Duplicates")
+_DUPES = (
+    _s("WEBROBOT_DUPES_ENABLED", "bool", True, "Drop items of content already seen and do not follow those pages' links."),
+    _s("WEBROBOT_FINGERPRINT", "choice", "body",
+       "Content fingerprint: MD5 of the body bytes, or of the visible text.", choices=("body", "text")),
+    _s("WEBROBOT_CONTENT_STORE", "choice", "exact",
+       "Content fingerprint store: exact (keeps each first URL) or bloom.", choices=("exact", "bloom")),
+    _s("WEBROBOT_CONTENT_INDEX_CLASS", "class", "webrobot.contentdupes.ContentDupes",
+       "Who keeps the content fingerprints (the Redis add-on swaps in a shared index)."),
+    _s("DUPEFILTER_CLASS", "class", "webrobot.dupefilter.SeenUrlFilter",
+       "Visited-URL filter on canonical URLs.", scrapy=True),
+    _s("WEBROBOT_SEEN_STORE", "choice", "exact",
+       "Visited-URL store: exact (64-bit digests) or bloom (presence bits).", choices=("exact", "bloom")),
+    _s("WEBROBOT_SEEN_CAPACITY", "int", 1_000_000, "Keys a bloom store is sized for.", minimum=1),
+    _s("WEBROBOT_SEEN_ERROR_RATE", "float", 0.01, "False-positive rate a bloom store is sized for.", minimum=0),
+    _s("WEBROBOT_SEEN_CHECKPOINT_INTERVAL", "float", 0.0,
+       "With JOBDIR, also checkpoint the stores every N seconds (0: only at a clean close).", minimum=0),
+)  # fmt: skip
+_section("Scope and budgets")
+_SCOPE = (
+    _s("WEBROBOT_SCOPE_ENABLED", "bool", True,
+       "Stay on the start URLs' sites (or the spider's allowed_domains) and a site config's allow/deny."),
+    _s("WEBROBOT_MAX_PAGES_PER_SITE", "int", 0,
+       "Pages a site may have downloaded (0: no budget); set per site by max_pages.", minimum=0),
+    _s("WEBROBOT_PAGE_BUDGET_CLASS", "class", "webrobot.budget.PageBudget",
+       "Who counts the pages spent (the Redis add-on swaps in one budget shared by all workers)."),
+    _s("WEBROBOT_SITES_DIRS", "list", [], "Extra folders of per-site *.toml configs, besides the bundled ones."),
+)  # fmt: skip
+_section("Spider traps and URL hygiene")
+_TRAPS = (
+    _s("REQUEST_FINGERPRINTER_CLASS", "class", "webrobot.requestfingerprinter.CanonicalRequestFingerprinter",
+       "Dedupe on the canonical URL with the site config's alias rules.", scrapy=True),
+    _s("WEBROBOT_TRAPS_ENABLED", "bool", True, "Refuse URLs that look like spider traps."),
+    _s("URLLENGTH_LIMIT", "int", 2083, "Longest URL requested (checked downloader-side; 0: no limit).",
+       scrapy=True, minimum=0),
+    _s("WEBROBOT_TOO_LONG_WARNING_INTERVAL", "float", 60.0,
+       "Seconds between \"URL too long\" warnings for one site.", minimum=0),
+    _s("WEBROBOT_MAX_SEGMENT_REPEATS", "int", 2, "Times one path segment may occur in a URL (0: no limit).",
+       minimum=0),
+    _s("WEBROBOT_MAX_PATH_SEGMENTS", "int", 32, "Path segments a URL may have (0: no limit).", minimum=0),
+    _s("WEBROBOT_TEMPLATE_MAX_CHAIN", "int", 100,
+       "Pages of one URL template in a row, each linked from the one before (0: no limit): calendars and "
+       "endless pagination end here (a site config's [[templates]] may change it).", minimum=0),
+    _s("WEBROBOT_TEMPLATE_MAX_PAGES", "int", 10_000, "Pages of one URL template requested in all (0: no limit).",
+       minimum=0),
+    _s("WEBROBOT_BLOCKLIST", "list_or_file", [],
+       "Sites and URL patterns never requested: a list, or a file path (one entry per line)."),
+)  # fmt: skip
+#: Scrapy's ``scrapy.linkextractors.IGNORED_EXTENSIONS`` (Scrapy 2.19), copied so that this
+#: module imports no Scrapy; tests/test_settings_model.py fails when Scrapy's list changes.
+SCRAPY_IGNORED_EXTENSIONS = (
+    "7z", "7zip", "bz2", "rar", "tar", "tar.gz", "xz", "zip",
+    "mng", "pct", "bmp", "gif", "jpg", "jpeg", "png", "pst", "psp", "tif", "tiff", "ai", "drw", "dxf", "eps",
+    "ps", "svg", "cdr", "ico", "webp",
+    "mp3", "wma", "ogg", "wav", "ra", "aac", "mid", "au", "aiff",
+    "3gp", "asf", "asx", "avi", "mov", "mp4", "mpg", "qt", "rm", "swf", "wmv", "m4a", "m4v", "flv", "webm",
+    "xls", "xlsm", "xlsx", "xltm", "xltx", "potm", "potx", "ppt", "pptm", "pptx", "pps", "doc", "docb", "docm",
+    "docx", "dotm", "dotx", "odt", "ods", "odg", "odp",
+    "css", "pdf", "exe", "bin", "rss", "dmg", "iso", "apk", "jar", "sh", "rb", "js", "hta", "bat", "cpl", "msi",
+    "msp", "py",
+)  # fmt: skip
+_section("The open web is hostile")
+_HOSTILE = (
+    _s("WEBROBOT_NETWORK_GUARD_ENABLED", "bool", True,
+       "Refuse requests to link-local, cloud-metadata and (for crawls of public sites) private addresses."),
+    _s("WEBROBOT_BLOCKED_NETWORKS", "list", [],
+       "More networks never requested, whatever the start URLs: [\"10.1.0.0/16\", \"127.0.0.2\"]."),
+    _s("WEBROBOT_MAX_LINKS_PER_PAGE", "int", 2000,
+       "Links of one page passed on to the scheduler, after the scope checks (0: no cap).", minimum=0),
+    _s("WEBROBOT_IGNORED_EXTENSIONS", "list", [*SCRAPY_IGNORED_EXTENSIONS, "mht", "mhtml"],
+       "Links whose path ends in one of these are not requested (not pages): Scrapy's IGNORED_EXTENSIONS "
+       "and saved pages (mht, mhtml)."),
+    _s("WEBROBOT_STOP_UNWANTED_DOWNLOADS", "bool", True,
+       "Stop downloads whose headers declare a type that is not a page, or a size over DOWNLOAD_MAXSIZE."),
+    _s("WEBROBOT_NON_HTML_ITEMS", "bool", False,
+       "Download files that are not pages in full and make an item of each (no links from them)."),
+)  # fmt: skip
+_section("What pages say about themselves")
+_META = (
+    _s("WEBROBOT_META_ROBOTS_ENABLED", "bool", True,
+       "Read and obey <meta name=\"robots\">, <meta name=\"webrobot\"> and X-Robots-Tag."),
+    _s("WEBROBOT_HONOR_REL_NOFOLLOW", "bool", True,
+       "Do not request links marked rel=\"nofollow\" (every occurrence on the page)."),
+)  # fmt: skip
+_section("Pages built by JavaScript")
+_RENDER = (
+    _s("WEBROBOT_RENDER", "choice", "",
+       "Pages built by JavaScript (needs webrobot[browser]): empty (off), browser (render every page in "
+       "headless Chromium), on-request (only requests whose meta has render = \"browser\"). A site "
+       "config's render = \"browser\" sets it.", choices=("", "browser", "on-request")),
+    _s("WEBROBOT_BROWSER_PATH", "str", "/usr/bin/chromium",
+       "The system's Chromium (Playwright's own browser download is never used)."),
+    _s("WEBROBOT_RENDER_BLOCKED_TYPES", "list", ["image", "media", "font"],
+       "Resource types the browser does not fetch while rendering (they add no links)."),
+    _s("WEBROBOT_RENDER_MAX_SUBREQUESTS", "int", 50,
+       "Requests the browser may make while rendering one page (0: no limit).", minimum=0),
+    _s("WEBROBOT_RENDER_WAIT_UNTIL", "choice", "networkidle",
+       "When a rendered page is read: networkidle (no request for 0.5 s), load or domcontentloaded.",
+       choices=("networkidle", "load", "domcontentloaded")),
+)  # fmt: skip
+_section("Sitemaps")
+_SITEMAPS = (
+    _s("WEBROBOT_SITEMAPS_ENABLED", "bool", True,
+       "Crawl the sitemaps named by robots.txt Sitemap: lines (a site config's `sitemaps` always are)."),
+    _s("WEBROBOT_SITEMAP_MAX_URLS", "int", 50_000,
+       "URLs read from one sitemap file, the protocol's limit (0: no limit).", minimum=0),
+    _s("WEBROBOT_SITEMAP_MAX_BYTES", "int", 50 * 1024 * 1024,
+       "Bytes of one sitemap file, uncompressed, the protocol's limit (0: DOWNLOAD_MAXSIZE only).", minimum=0),
+)  # fmt: skip
+_section("Distributed crawling (Redis)")
+_REDIS = (
+    _s("WEBROBOT_REDIS_URL", "str", "",
+       "Redis shared by all workers of a crawl (empty: everything stays in-process; needs webrobot[redis])."),
+    _s("WEBROBOT_REDIS_KEY", "str", "webrobot:%(spider)s",
+       "Prefix of a crawl's Redis keys (%(spider)s: the spider name); same prefix = same crawl."),
+    _s("WEBROBOT_REDIS_LEASE_TTL", "float", 60.0,
+       "Seconds a leased request stays a worker's without renewal.", minimum=0),
+    _s("WEBROBOT_REDIS_MAX_LEASE_EXPIRIES", "int", 3,
+       "A request whose lease expired this many times is set aside in <key>:dead (0: never).", minimum=0),
+    _s("WEBROBOT_REDIS_POLL_INTERVAL", "float", 1.0,
+       "Seconds between lease renewals, expired-lease sweeps and frontier checks.", minimum=0),
+    _s("WEBROBOT_REDIS_IDLE_CLOSE", "float", 10.0,
+       "Seconds the shared crawl must have nothing queued or leased before workers close (0: never).", minimum=0),
+    _s("WEBROBOT_REDIS_VISITED_BUCKET_BITS", "int", 14, "2**N buckets of visited-URL digests.", minimum=0),
+    _s("WEBROBOT_REDIS_CONTENT_BUCKET_BITS", "int", 14, "2**N buckets of content fingerprints.", minimum=0),
+    _s("WEBROBOT_REDIS_ITEMS_ENABLED", "bool", True,
+       "Store every item in the crawl's Redis stream with its page's lease acknowledgement (webrobot-export)."),
+    _s("WEBROBOT_REDIS_OUTAGE_TIMEOUT", "float", 300.0,
+       "Seconds Redis may stay unreachable (no request starts meanwhile) before a worker closes with "
+       "redis_unavailable (0: never).", minimum=0),
+    _s("WEBROBOT_REDIS_VISITED_CACHE", "int", 1_000_000,
+       "Visited-URL digests each worker remembers, so a link seen again costs no Redis command (0: no limit).",
+       minimum=0),
+)  # fmt: skip
+_section("Speed and memory")
+_SPEED = (
+    _s("CONCURRENT_ITEMS", "int", 16, "Outputs of one callback processed in parallel.", scrapy=True, minimum=1),
+    _s("STATS_CLASS", "class", "webrobot.stats.StatsCollector",
+       "Scrapy's in-memory stats without the deprecation shim on every attribute access.", scrapy=True),
+)  # fmt: skip
+_section("Archive (WARC) and full-text search")
+_ARCHIVE = (
+    _s("WEBROBOT_WARC_DIR", "str", "",
+       "Folder of the WARC/1.1 files of every fetch (empty: no archive; needs webrobot[warc])."),
+    _s("WEBROBOT_WARC_MAX_SIZE", "int", 1_000_000_000,
+       "Bytes a WARC file may reach before the next one starts (0: one file per run).", minimum=0),
+    _s("WEBROBOT_WARC_PREFIX", "str", "%(spider)s", "WARC file name prefix (%(spider)s: the spider name)."),
+    _s("WEBROBOT_INDEX_ENABLED", "bool", True,
+       "Keep a full-text index of the crawled pages (needs webrobot[search]; off with one line without it)."),
+    _s("WEBROBOT_INDEX", "str", "",
+       "The index file (empty: next to the first local items feed, else ./webrobot-index.sqlite)."),
+)  # fmt: skip
+_section("Output and reports")
+_OUTPUT = (
+    _s("WEBROBOT_STATS_FILE", "str", "", "Write the final stats as JSON to this path (empty: don't)."),
+    _s("WEBROBOT_STORE_BODY", "bool", False,
+       "Put the decoded body text in each item's body field (never for noarchive pages)."),
+    _s("WEBROBOT_PROGRESS_INTERVAL", "float", 30.0, "Seconds between two progress lines (0: none).", minimum=0),
+    _s("WEBROBOT_REPORT_ENABLED", "bool", True,
+       "Write report.json and report.html when the crawl ends (charts need webrobot[charts])."),
+    _s("WEBROBOT_REPORT_DIR", "str", "",
+       "Folder of the report (empty: next to the first local items feed, else ./report)."),
+    _s("WEBROBOT_HEALTH_MAX_ERROR_RATE", "float", 0.25,
+       "Flag a site whose failed requests pass this share of its requests (0: no check).", minimum=0),
+    _s("WEBROBOT_HEALTH_MAX_TRAP_REFUSALS", "int", 100,
+       "Flag a site with more URLs refused as traps than this (0: no check).", minimum=0),
+    _s("HTTPCACHE_POLICY", "class", "webrobot.recrawl.RevalidatePolicy",
+       "With HTTPCACHE_ENABLED: revalidate every stored page (If-None-Match / If-Modified-Since).", scrapy=True),
+    _s("WEBROBOT_RECRAWL_INTERVAL", "float", 0.0,
+       "Seconds between checks of a stored page at first (0: every stored page is checked at every "
+       "re-crawl); then each page's own interval adapts to how often its MD5 changes.", minimum=0),
+    _s("WEBROBOT_RECRAWL_MIN_INTERVAL", "float", 3600.0, "Shortest adaptive interval of a page, seconds.",
+       minimum=0),
+    _s("WEBROBOT_RECRAWL_MAX_INTERVAL", "float", 30 * 86400.0, "Longest adaptive interval of a page, seconds.",
+       minimum=0),
+    _s("WEBROBOT_RECRAWL_FACTOR", "float", 2.0,
+       "A changed page's interval is divided by this, an unchanged page's multiplied.", minimum=1),
+    _s("WEBROBOT_FRESHNESS_DB", "str", "",
+       "SQLite file of the pages' check records (empty: freshness.sqlite in the HTTPCACHE_DIR folder)."),
+)  # fmt: skip
+
+SETTINGS: tuple[Setting, ...] = (
+    _IDENTITY + _ORDER + _POLITENESS + _ROBOTS + _DUPES + _SCOPE + _TRAPS + _HOSTILE + _META + _RENDER + _SITEMAPS
+    + _REDIS + _SPEED + _ARCHIVE + _OUTPUT
+)
+BY_NAME: dict[str, Setting] = {s.name: s for s in SETTINGS}
+
+#: Settings that no longer exist, with what to set instead: setting one is an error.
+REMOVED: dict[str, str] = {
+    "WEBROBOT_ROBOTS_MATCHING": (
+        "no value: ROBOTSTXT_PARSER chooses the matching "
+        "(webrobot.robotsparsers.FirstMatchRobotParser for the 1996 draft's first match)"
+    ),
+}
+
+#: Components the add-on enables, by Scrapy component setting: path -> order (None: disabled).
+COMPONENTS: dict[str, dict[str, int | None]] = {
+    "DOWNLOADER_MIDDLEWARES": {
+        # Scrapy's offsite filter knows hosts, not sites (ports); the scope middleware replaces it.
+        "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware": None,
+        # Addresses first: link-local, metadata, blocked and private networks (robots.txt too).
+        "webrobot.middlewares.network.NetworkGuardMiddleware": 45,
+        "webrobot.middlewares.scope.SiteScopeMiddleware": 50,
+        "webrobot.middlewares.blocklist.BlocklistMiddleware": 55,
+        "webrobot.middlewares.traps.UrlTrapMiddleware": 60,
+        # Scrapy's parses error pages as rules, allows all on errors, caches for ever.
+        "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
+        "webrobot.middlewares.robots.RobotsMiddleware": 100,
+        "webrobot.middlewares.identity.FromHeaderMiddleware": 410,
+        # Marks pages to render in the browser (off unless WEBROBOT_RENDER is set).
+        "webrobot.middlewares.render.RenderMiddleware": 850,
+        # Just outside Scrapy's HttpCacheMiddleware (900): counts new/changed/unchanged/not-due.
+        "webrobot.middlewares.freshness.FreshnessTapMiddleware": 890,
+        # After decompression (590), redirects (600) and retries (550): final bodies only.
+        "webrobot.middlewares.metarobots.MetaRobotsMiddleware": 540,
+        # Before Scrapy's decompression (590): a compressed robots.txt is decoded up to its parse limit.
+        "webrobot.middlewares.robotsfetch.RobotsBodyMiddleware": 595,
+        # Before Scrapy's redirects (600): a Location that is not http(s) is refused, not followed.
+        "webrobot.middlewares.network.RedirectSchemeMiddleware": 650,
+        # Late: spend a page only when robots.txt, redirects and retries have decided.
+        "webrobot.middlewares.budget.PageBudgetMiddleware": 800,
+        # After the site budget: a page of a URL template counts when it is about to be fetched.
+        "webrobot.middlewares.templates.UrlTemplateMiddleware": 810,
+        # The crawl report's taps: first (left the scheduler) and last (download errors).
+        "webrobot.middlewares.report.FrontierTapMiddleware": 1,
+        "webrobot.middlewares.report.DownloadErrorTapMiddleware": 990,
+        # Next to the downloader: every fetch as it came off the wire (WEBROBOT_WARC_DIR).
+        "webrobot.middlewares.archive.WarcArchiveMiddleware": 980,
+        # Next to the engine, before retries: what they did not fix has failed for good.
+        "webrobot.middlewares.failures.PageFailureMiddleware": 2,
+    },
+    "SPIDER_MIDDLEWARES": {
+        # Outermost: frees each page's parse tree once its callback's output is consumed.
+        "webrobot.spidermiddlewares.parsetree.ReleaseParseTreeMiddleware": 10,
+        # URL length is checked downloader-side (start requests and redirects too).
+        "scrapy.spidermiddlewares.urllength.UrlLengthMiddleware": None,
+        # Same depth bookkeeping, but refusals are counted per site and reason.
+        "scrapy.spidermiddlewares.depth.DepthMiddleware": None,
+        "webrobot.spidermiddlewares.depth.DepthLimitMiddleware": 900,
+        # Chains of one URL template, and the frontier's priorities.
+        "webrobot.middlewares.templates.TemplateChainMiddleware": 920,
+        "webrobot.spidermiddlewares.priorities.PriorityMiddleware": 930,
+        # Scope, blocklist, file extensions and the per-page cap, before any scheduler work.
+        "webrobot.spidermiddlewares.links.LinkGateMiddleware": 950,
+        # Sees the raw links of the duplicates middleware's pages: drops them for duplicates.
+        "webrobot.spidermiddlewares.dupes.DuplicatePageMiddleware": 960,
+        # Closest to the spider: a noindex page's items and a nofollow page's requests go first.
+        "webrobot.spidermiddlewares.metarobots.MetaRobotsSpiderMiddleware": 970,
+    },
+    "ITEM_PIPELINES": {
+        "webrobot.pipelines.DuplicateContentPipeline": 300,
+        # Last: with the crash-safe frontier, no URL gets a second item, in this run or a later one.
+        "webrobot.pipelines.OneItemPerUrlPipeline": 1000,
+    },
+    "EXTENSIONS": {
+        # Stops downloads whose headers say they are not pages (or too big).
+        "webrobot.middlewares.contenttype.ContentTypeGate": 100,
+        "webrobot.extensions.statsfile.StatsFile": 900,
+        "webrobot.extensions.progress.Progress": 500,
+        "webrobot.extensions.report.CrawlReport": 850,
+        "webrobot.extensions.sitemaps.RobotsSitemaps": 600,
+        "webrobot.extensions.identity.IdentityCheck": 100,
+        # The full-text index of the crawled pages (WEBROBOT_INDEX_ENABLED).
+        "webrobot.extensions.searchindex.FullTextIndex": 800,
+    },
+}
+
+
+def defaults() -> dict[str, Any]:
+    """Every declared setting's default (a fresh copy of lists and dicts)."""
+    return {s.name: _copy(s.default) for s in SETTINGS}
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, list):
+        return list(value)
+    if isinstance(value, dict):
+        return dict(value)
+    return value
+
+
+def _whole(text: str) -> int | None:
+    try:
+        return int(text.strip())
+    except ValueError:
+        return None
+
+
+def parse(setting: Setting, value: Any) -> Any:
+    """``value`` as the typed value a component uses; :class:`SettingValueError` if it cannot be.
+
+    ``None`` is the declared default, except for Scrapy's own settings, where
+    it keeps Scrapy's meaning (``ROBOTSTXT_USER_AGENT = None``: use ``USER_AGENT``)."""
+    if value is None:
+        return None if setting.scrapy else _copy(setting.default)
+    kind, name = setting.kind, setting.name
+    bad = SettingValueError(name, value, f"{setting.expected()} (default {setting.default!r})")
+    result: Any
+    if kind == "bool":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, int):
+            return bool(value)
+        if isinstance(value, str) and value.strip() in BOOL_WORDS:
+            return value.strip().lower() == "true"
+        if isinstance(value, str) and _whole(value) is not None:
+            return bool(_whole(value))
+        raise bad
+    if kind in ("int", "float"):
+        if isinstance(value, bool):
+            raise bad
+        if isinstance(value, str):
+            try:
+                number = float(value)
+            except ValueError:
+                raise bad from None
+            if kind == "int":
+                whole = _whole(value)
+                if whole is None:
+                    raise bad
+                number = whole
+        elif isinstance(value, int | float):
+            number = value
+        else:
+            raise bad
+        if kind == "int":
+            if number != int(number):
+                raise bad
+            result = int(number)
+        else:
+            result = float(number)
+        if setting.minimum is not None and result < setting.minimum:
+            raise bad
+        return result
+    if kind == "choice":
+        if not isinstance(value, str):
+            raise bad
+        word = value.strip().lower()
+        if not word:
+            return setting.default
+        if word not in setting.choices:
+            raise bad
+        return word
+    if kind == "list":
+        if isinstance(value, str) and value.strip().startswith("["):
+            try:  # a JSON array, as -s gives a list: -s 'NAME=["a", "b"]'
+                value = json.loads(value)
+            except ValueError:
+                raise bad from None
+            if not isinstance(value, list):
+                raise bad
+        if isinstance(value, str):
+            return [part for part in value.split(",") if part] if value else []
+        if isinstance(value, list | tuple):
+            return list(value)
+        raise bad
+    if kind == "list_or_file":
+        if isinstance(value, str | list | tuple):
+            return list(value) if not isinstance(value, str) else value
+        raise bad
+    if kind == "dict":
+        if isinstance(value, str):
+            try:
+                value = json.loads(value)
+            except ValueError:
+                raise bad from None
+        if isinstance(value, Mapping):
+            return dict(value)
+        raise bad
+    if kind == "class":
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+        if isinstance(value, type):
+            return value
+        raise bad
+    if not isinstance(value, str):
+        raise bad
+    return value
+
+
+def _to_plain(value: Any) -> Any:
+    """A Scrapy ``BaseSettings`` (dict settings) as a plain dict; anything else as is."""
+    copy_to_dict = getattr(value, "copy_to_dict", None)
+    return copy_to_dict() if callable(copy_to_dict) else value
+
+
+def read(settings: Any, name: str) -> Any:
+    """The typed value of declared setting ``name`` in ``settings`` (anything with
+    ``.get(name)``: Scrapy's settings, a dict), its default when unset."""
+    return parse(BY_NAME[name], _to_plain(settings.get(name)))
+
+
+def check(get: Callable[[str], Any], names: Iterable[str] | None = None) -> list[SettingValueError]:
+    """Every problem among the declared settings (or ``names``) and the removed ones."""
+    problems: list[SettingValueError] = []
+    for name, instead in REMOVED.items():
+        value = get(name)
+        if value is not None:
+            problems.append(SettingValueError(name, value, instead))
+    for setting in SETTINGS if names is None else [BY_NAME[n] for n in names if n in BY_NAME]:
+        try:
+            parse(setting, _to_plain(get(setting.name)))
+        except SettingValueError as exc:
+            problems.append(exc)
+    return problems
+
+
+#: Scrapy settings not declared here with a whole-number default that Scrapy reads with ``getfloat``.
+READ_AS_FLOAT = frozenset({"DNS_TIMEOUT"})
+
+
+def text_problem(name: str, value: Any, default: Any) -> SettingValueError | None:
+    """What is wrong with ``value`` given as text (``-s``, Scrapyd) for setting ``name``.
+
+    A declared setting is parsed by its declaration; any other Scrapy setting by
+    the type of its current ``default`` (dicts and lists are left to Scrapy,
+    which refuses a dict that is not JSON with its own usage error)."""
+    if not isinstance(value, str):
+        return None  # already typed (a settings module, a site config)
+    if name in REMOVED:
+        return SettingValueError(name, value, REMOVED[name])
+    setting = BY_NAME.get(name)
+    if setting is None:
+        if isinstance(default, bool):
+            kind = "bool"
+        elif isinstance(default, float) or (isinstance(default, int) and name in READ_AS_FLOAT):
+            kind = "float"
+        elif isinstance(default, int):
+            kind = "int"
+        else:
+            return None
+        setting = Setting(name, kind, default, "")
+    if setting.kind in ("dict", "list", "str", "class", "list_or_file"):
+        return None
+    try:
+        parse(setting, value)
+    except SettingValueError as exc:
+        return exc
+    return None
+
+
+def value_problem(name: str, value: Any, default: Any) -> SettingValueError | None:
+    """What is wrong with ``value`` for setting ``name``, given as text (:func:`text_problem`)
+    or already typed (a site config's TOML): a declared setting is parsed by its
+    declaration; any other by the kind of its ``default`` (a switch, a number, a
+    list, a table), as Scrapy's typed getters would read it."""
+    if isinstance(value, str):
+        return text_problem(name, value, default)
+    if name in REMOVED:
+        return SettingValueError(name, value, REMOVED[name])
+    setting = BY_NAME.get(name)
+    if setting is None:
+        default = _to_plain(default)
+        if isinstance(default, bool):
+            kind = "bool"
+        elif isinstance(default, int | float):
+            kind = "float"
+        elif isinstance(default, list | tuple):
+            kind = "list"
+        elif isinstance(default, dict):
+            kind = "dict"
+        else:
+            return None  # no default to judge by, or text: what the getters make of it
+        setting = Setting(name, kind, default, "")
+    try:
+        parse(setting, _to_plain(value))
+    except SettingValueError as exc:
+        return exc
+    return None
+
+
+#: The webrobot project's own settings (``webrobot/settings.py``), for the reference page.
+PROJECT_DOCS: dict[str, str] = {
+    "BOT_NAME": "Scrapy's project name.",
+    "SPIDER_MODULES": "Where the spiders are.",
+    "NEWSPIDER_MODULE": "Where `scrapy genspider` puts a new spider.",
+    "SPIDER_LOADER_CLASS": "Makes one spider per site config.",
+    "COMMANDS_MODULE": "webrobot's commands (`crawl` with one-line errors, `webrobot-seed`).",
+    "LOG_LEVEL": "Scrapy's DEBUG logs every page and every item: 7 % more CPU per page in the benchmark.",
+    "FEED_EXPORT_ENCODING": "Feeds written as UTF-8.",
+    "ADDONS": "`webrobot.Addon` (every part, with these defaults) and `RedisCrawl` (a shared crawl "
+    "when `WEBROBOT_REDIS_URL` is set).",
+}
+
+
+def _cell(text: str) -> str:
+    """Escape table bars, and ``<`` outside code spans (Markdown would read it as HTML)."""
+    parts = text.replace("|", "\\|").split("`")
+    return "`".join(p if i % 2 else p.replace("<", "\\<") for i, p in enumerate(parts))
+
+
+def _project_settings() -> dict[str, Any]:
+    import importlib
+
+    module = importlib.import_module("webrobot.settings")  # plain values, no imports
+    return {name: getattr(module, name) for name in vars(module) if name.isupper()}
+
+
+def markdown() -> str:
+    """The settings reference page (``docs/reference/settings.md``)."""
+    lines = [
+        "# Settings reference",
+        "",
+        "<!-- Generated by `make settings-reference` (python -m webrobot.settings_model);",
+        "     tests/test_settings_model.py fails when this page and webrobot/settings_model.py differ. -->",
+        "",
+        "Every setting webrobot reads, with the default that `webrobot.Addon` applies at",
+        "Scrapy's `addon` priority: a project's `settings.py`, a spider's `custom_settings`,",
+        "a site config, `-s NAME=VALUE` and Scrapyd's `setting=` override it. Settings marked",
+        "*Scrapy* are Scrapy's own, with webrobot's default. Every value is checked once when",
+        "the crawler starts; a bad one stops the crawl with one line naming the setting, the",
+        "value and what was expected.",
+        "",
+        "## The webrobot project",
+        "",
+        "The project's own `webrobot/settings.py`: what a project using the add-on sets itself.",
+        "",
+        "| Setting | Value | What it does |",
+        "| --- | --- | --- |",
+    ]
+    for name, value in _project_settings().items():
+        lines.append(f"| `{name}` | `{_cell(repr(value))}` | {_cell(PROJECT_DOCS[name])} |")
+    lines.append("")
+    section = None
+    for setting in SETTINGS:
+        if setting.section != section:
+            section = setting.section
+            lines += [f"## {section}", "", "| Setting | Type | Default | What it does |", "| --- | --- | --- | --- |"]
+        owner = " *Scrapy*" if setting.scrapy else ""
+        default, doc = _cell(repr(setting.default)), _cell(setting.doc)
+        lines.append(f"| `{setting.name}`{owner} | {setting.expected()} | `{default}` | {doc} |")
+        next_index = SETTINGS.index(setting) + 1
+        if next_index == len(SETTINGS) or SETTINGS[next_index].section != section:
+            lines.append("")
+    lines += ["## Removed settings", "", "| Setting | Instead |", "| --- | --- |"]
+    for name, instead in REMOVED.items():
+        lines.append(f"| `{name}` | {instead} |")
+    lines += ["", "## Components the add-on enables", ""]
+    for group, components in COMPONENTS.items():
+        lines += [f"### {group}", "", "| Component | Order |", "| --- | --- |"]
+        for path, order in components.items():
+            lines.append(f"| `{path}` | {'disabled' if order is None else order} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(markdown(), end="")
