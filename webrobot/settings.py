@@ -173,6 +173,8 @@ WEBROBOT_HONOR_REL_NOFOLLOW = True
 #: (the RedisCrawl add-on then puts the frontier and visited-URL set in Redis).
 #: Empty: everything stays in-process.
 WEBROBOT_REDIS_URL = ""
+#: WEBROBOT_REDIS_URL names any node of a Redis Cluster (keys are hash-tagged so each decision stays in one slot).
+WEBROBOT_REDIS_CLUSTER = False
 #: Prefix of a crawl's Redis keys (%(spider)s: the spider name); same prefix = same crawl.
 WEBROBOT_REDIS_KEY = "webrobot:%(spider)s"
 #: Seconds a leased request stays a worker's without renewal; then another worker takes it.

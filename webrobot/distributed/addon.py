@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 
 from scrapy.settings import SETTINGS_PRIORITIES
 
+from webrobot.distributed.lineage import ReclaimedPageLinks
+
 if TYPE_CHECKING:
     from typing import Self
 
@@ -37,11 +39,18 @@ def redis_enabled(settings: BaseSettings) -> bool:
     return bool((settings.get("WEBROBOT_REDIS_URL") or "").strip())
 
 
+#: Spider middlewares a shared crawl adds (a page taken again after its lease
+#: expired queues its links even if they are marked visited: the cluster's two-step finish).
+REDIS_SPIDER_MIDDLEWARES: dict[type, int] = {ReclaimedPageLinks: 20}
+
+
 def apply_redis_components(settings: BaseSettings) -> None:
     project = SETTINGS_PRIORITIES["project"]
     for name, component in REDIS_COMPONENTS.items():
         if (settings.getpriority(name) or 0) <= project:
             settings.set(name, component, priority="project")
+    for middleware, order in REDIS_SPIDER_MIDDLEWARES.items():
+        settings.set_in_component_priority_dict("SPIDER_MIDDLEWARES", middleware, order)
 
 
 class RedisCrawl:

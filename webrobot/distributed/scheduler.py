@@ -70,6 +70,7 @@ from twisted.python.failure import Failure
 from webrobot import signals as webrobot_signals
 from webrobot.distributed.dupefilter import crawl_spider_name
 from webrobot.distributed.frontier import (
+    REQUEUE_KEY,
     SERIALIZE_ERRORS,
     LeasedFrontier,
     new_worker_id,
@@ -274,13 +275,19 @@ class RedisLeaseScheduler(Scheduler):
         # The crawl report's mark that the request is in *this worker's* frontier
         # stays out of the shared copy (another worker would count it leaving).
         in_report = request.meta.pop(FRONTIER_KEY, None)
+        # A link of a page fetched again after its lease expired (cluster mode): its
+        # visited mark may be the expired worker's, made before it could queue it.
+        requeue = bool(request.meta.pop(REQUEUE_KEY, False)) and self.queue.cluster
         try:
             data = self.queue.encode(request)
             if not request.dont_filter:
                 visited_slot = getattr(self.df, "visited_slot", None)
                 if visited_slot is not None:
                     visited = visited_slot(request)
-                    if visited in self._known:
+                    if requeue:
+                        self.queue.fresh.add(visited)
+                        self._inc("links/requeued")
+                    elif visited in self._known:
                         self.df.log(request, self.spider)
                         return False
                 elif self.df.request_seen(request):
