@@ -30,7 +30,8 @@ were new). What covers the gap between the two:
 
 * a worker that marked links but failed to run the script (an error, a
   failover) keeps the marks it made in :attr:`LeasedFrontier.fresh` and
-  queues those links at its next try, although they are marked now;
+  queues those links at its next try, although they are marked now (a mark
+  whose reply was lost counts as its own: queued too, perhaps twice);
 * a worker killed in the gap did not acknowledge its leases: its pages are
   fetched again once the leases expire, and a page taken again after an
   expiry is marked (:data:`RECLAIMED_KEY`), so the links it finds are queued
@@ -57,12 +58,12 @@ import uuid
 from itertools import count
 from typing import TYPE_CHECKING, Any
 
+import redis
 from scrapy_redis.queue import PriorityQueue
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    import redis
     from scrapy import Request, Spider
 
     from webrobot.distributed.keys import CrawlKeys
@@ -353,10 +354,23 @@ class LeasedFrontier(PriorityQueue):
             pipe = self.server.pipeline(transaction=False)
             for bucket, member in marked:
                 pipe.sadd(bucket, member)
-            for slot, added in zip(marked, pipe.execute(), strict=True):
+            try:
+                results = pipe.execute(raise_on_error=False)
+            except redis.RedisError:
+                # Which marks reached Redis is unknown: queue them all at the next try.
+                self.fresh.update(marked)
+                raise
+            failed: Exception | None = None
+            for slot, added in zip(marked, results, strict=True):
+                if isinstance(added, Exception):
+                    failed = added
+                    self.fresh.add(slot)  # a lost reply: the mark may have been made
+                    continue
                 new[slot] = bool(added) or slot in self.fresh
                 if added:
                     self.fresh.add(slot)
+            if failed is not None:
+                raise failed
         unfiltered = [(None, priority, data) for visited, priority, data in links
                       if visited is None or new.get(visited, False)]  # fmt: skip
         held, _ = self._finish_in_slot(lease_ids, items, unfiltered)
