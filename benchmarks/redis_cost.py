@@ -181,10 +181,11 @@ def cluster_run(workers: int, server: ServerProcess, cluster: RedisClusterNodes,
     skipped = ("info", "config|resetstat", "flushall", "cluster|slots", "cluster|shards", "command|docs",
                "command", "ping", "readonly")  # the client's own topology checks  # fmt: skip
     total = sum(calls for a in after for name, calls in a["commands"].items() if name not in skipped)
-    cpu = sum(a["cpu"] - b["cpu"] for a, b in zip(after, before, strict=True))
+    per_master = [round((a["cpu"] - b["cpu"]) * 1000 / pages, 3) for a, b in zip(after, before, strict=True)]
     return {**run, "redis": f"cluster of {len(masters)} masters",
             "commands_per_page": round(total / pages, 2),
-            "redis_cpu_ms_per_page": round(cpu * 1000 / pages, 3)}  # fmt: skip
+            "redis_cpu_ms_per_page": round(sum(per_master), 3),
+            "redis_cpu_ms_per_page_per_master": sorted(per_master, reverse=True)}  # fmt: skip
 
 
 def markdown(cost: list[dict[str, Any]], speed: list[dict[str, Any]], machine: str) -> str:
