@@ -15,8 +15,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from w3lib.url import safe_url_string
+
 from webrobot.priorities import PriorityRule
-from webrobot.settingtypes import setting_value_problem
+from webrobot.settingtypes import setting_value_problem, typed_value_problem
 from webrobot.urltemplates import TemplateOverride
 
 SPIDER_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
@@ -41,10 +43,23 @@ def _describe(value: Any) -> str:
     return f"{text} ({type(value).__name__})"
 
 
+#: Levels of nesting a value under ``[settings]`` may have (tables and arrays).
+MAX_NESTING = 8
+_WHITESPACE = re.compile(r"[\s\x00-\x1f\x7f]")
+
+
 def check_url(value: Any, source: str, key: str) -> str:
+    """An absolute http(s) URL, as a browser's address bar takes it: spaces and
+    other characters not allowed in URLs are percent-encoded (``/a b`` ->
+    ``/a%20b``); a host name with a space or a control character is refused."""
     if not isinstance(value, str):
         raise ConfigError(source, key, f"expected a URL string, got {_describe(value)}")
     url = value.strip()
+    if _WHITESPACE.search(url):
+        host = urlsplit(url).netloc
+        if _WHITESPACE.search(host):
+            raise ConfigError(source, key, f"expected a host name without spaces, got {url!r}")
+        url = safe_url_string(url)
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 - raises ValueError on a bad port
@@ -147,7 +162,19 @@ def _settings_table(value: Any, source: str, key: str) -> dict[str, Any]:
             raise ConfigError(
                 source, f"{key}.{name}", "expected an upper-case Scrapy setting name like 'DOWNLOAD_DELAY'"
             )
+        if _nesting(value[name]) > MAX_NESTING:
+            raise ConfigError(
+                source, f"{key}.{name}", f"expected a value nested at most {MAX_NESTING} levels deep"
+            )
     return dict(value)
+
+
+def _nesting(value: Any, level: int = 0) -> int:
+    """Levels of tables and arrays in ``value`` (stops counting past MAX_NESTING)."""
+    if level > MAX_NESTING or not isinstance(value, dict | list):
+        return level
+    children = value.values() if isinstance(value, dict) else value
+    return max((_nesting(child, level + 1) for child in children), default=level + 1)
 
 
 def _table_list(value: Any, source: str, key: str, fields_: Mapping[str, Validator]) -> list[dict[str, Any]]:
@@ -281,7 +308,8 @@ def check_setting_types(config: SiteConfig, default_of: Callable[[str], Any]) ->
     """Raise :class:`ConfigError` for a ``[settings]`` value whose text does not parse as
     the type of its default (``default_of(name)``), as ``-s`` values are checked."""
     for name, value in config.settings.items():
-        problem = setting_value_problem(value, default_of(name), name)
+        default = default_of(name)
+        problem = setting_value_problem(value, default, name) or typed_value_problem(value, default)
         if problem:
             raise ConfigError(config.source, f"settings.{name}", problem)
 
@@ -292,6 +320,8 @@ def parse_site_config(text: str, source: str, name: str) -> SiteConfig:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(source, None, f"not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(source, None, f"not usable TOML: values nested too deeply (at most {MAX_NESTING})") from None
     return site_config_from_mapping(data, source, name)
 
 
@@ -328,9 +358,17 @@ def load_site_config(path: str | Path) -> SiteConfig:
     return parse_site_config(text, str(path), path.stem)
 
 
-def parse_start_urls_argument(value: str, source: str = "spider argument") -> tuple[str, ...]:
-    """``-a start_urls=URL[,URL...]`` -> validated URLs."""
-    urls = [part.strip() for part in value.split(",") if part.strip()]
+def parse_start_urls_argument(value: Any, source: str = "spider argument") -> tuple[str, ...]:
+    """``-a start_urls=URL[,URL...]`` (or a list or tuple of URLs, from the
+    Python API) -> validated URLs."""
+    if isinstance(value, list | tuple):
+        if not all(isinstance(v, str) for v in value):
+            raise ConfigError(source, "start_urls", f"expected URL strings, got {_describe(value)}")
+        urls = [v.strip() for v in value if v.strip()]
+    elif isinstance(value, str):
+        urls = [part.strip() for part in value.split(",") if part.strip()]
+    else:
+        raise ConfigError(source, "start_urls", f"expected URL[,URL...] or a list of URLs, got {_describe(value)}")
     if not urls:
         raise ConfigError(source, "start_urls", "expected one or more comma-separated URLs")
     return tuple(check_url(url, source, "start_urls") for url in urls)

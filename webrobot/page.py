@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
@@ -91,13 +92,20 @@ def summarise_html(root: Any, url: str) -> PageSummary:
     summary = PageSummary(base_url=url)
     if root is None:
         return summary
+    raw, base, summary.title = _collect(root)
+    return _resolve(summary, raw, base, url)
+
+
+def _collect(root: Any) -> tuple[list[tuple[str, bool]], str | None, str | None]:
+    """The raw link values (with their nofollow), the first base href and the title."""
     raw: list[tuple[str, bool]] = []
     base: str | None = None
+    title: str | None = None
     for element in root.iter(*_ITER_TAGS):
         tag = element.tag
         if tag == "title":
-            if summary.title is None:
-                summary.title = " ".join("".join(element.itertext()).split())
+            if title is None:
+                title = " ".join("".join(element.itertext()).split())
             continue
         if tag == "base":
             if base is None and element.get("href"):
@@ -114,6 +122,10 @@ def summarise_html(root: Any, url: str) -> PageSummary:
             nofollow = tag in ("a", "area") and _is_nofollow(element)
         if value:
             raw.append((value, nofollow))
+    return raw, base, title
+
+
+def _resolve(summary: PageSummary, raw: list[tuple[str, bool]], base: str | None, url: str) -> PageSummary:
     if base:
         try:
             summary.base_url = urljoin(url, base)
@@ -135,3 +147,65 @@ def summarise_html(root: Any, url: str) -> PageSummary:
             seen[absolute] = nofollow
     summary.links = [Link(u, nf) for u, nf in seen.items()]
     return summary
+
+
+class _StreamCollector(HTMLParser):
+    """The same as :func:`_collect`, from text, without a tree: no depth limit."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.raw: list[tuple[str, bool]] = []
+        self.base: str | None = None
+        self.title: str | None = None
+        self._title_parts: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = {k: v or "" for k, v in attrs}
+        if tag == "title" and self.title is None:
+            self._title_parts = []
+        elif tag == "base":
+            if self.base is None and values.get("href", "").strip():
+                self.base = values["href"].strip()
+        elif tag == "link":
+            rels = set(values.get("rel", "").lower().split())
+            if rels & FOLLOWED_LINK_RELS and values.get("href"):
+                self.raw.append((values["href"], "nofollow" in rels))
+        elif tag in LINK_ATTRIBUTES:
+            value = values.get(LINK_ATTRIBUTES[tag])
+            if value:
+                nofollow = tag in ("a", "area") and "nofollow" in values.get("rel", "").lower().split()
+                self.raw.append((value, nofollow))
+
+    def handle_data(self, data: str) -> None:
+        if self._title_parts is not None:
+            self._title_parts.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "title" and self._title_parts is not None:
+            self.title = " ".join("".join(self._title_parts).split())
+            self._title_parts = None
+
+
+def link_attribute_count(text: str) -> int:
+    """How many ``href=`` / ``src=`` attributes the markup text holds at most
+    (a cheap upper bound to notice a parser that lost part of a page)."""
+    lowered = text.lower()
+    return lowered.count("href=") + lowered.count("src=")
+
+
+def summarise_html_text(text: str, url: str) -> PageSummary:
+    """:func:`summarise_html` from the markup text with a streaming parser,
+    for pages an lxml tree cannot hold whole (nesting past its depth limit)."""
+    collector = _StreamCollector()
+    collector.feed(text)
+    collector.close()
+    summary = PageSummary(base_url=url, title=collector.title)
+    return _resolve(summary, collector.raw, collector.base, url)
+
+
+def raw_link_count(root: Any) -> int:
+    """Link attributes present in an lxml tree (followed or not): compare with
+    :func:`link_attribute_count` of the text to see whether the tree lost any."""
+    if root is None:
+        return 0
+    return sum(1 for e in root.iter() if e.get("href") is not None or e.get("src") is not None)

@@ -35,9 +35,11 @@ RFC 9309 in how it picks the group and builds the rules, so
 Bodies
 ------
 :func:`decode_robots_body` never fails: it keeps the first ``limit`` bytes
-(whole lines), drops a UTF-8 BOM, decodes UTF-16 with a BOM, percent-encodes
-bytes that are not UTF-8 (so ``Disallow: /caf\\xe9`` still matches
-``/caf%E9``), and reports what was odd about the body.
+(whole lines), drops a UTF-8 BOM, decodes UTF-16 only when the whole body is
+UTF-16, percent-encodes bytes that are not UTF-8 (so ``Disallow: /caf\\xe9``
+still matches ``/caf%E9``), removes control characters, and reports what was
+odd about the body. User-Agent strings are matched by their crawler's product
+token (:func:`crawler_token`).
 """
 
 from __future__ import annotations
@@ -100,8 +102,20 @@ def truncate_body(body: bytes, limit: int) -> tuple[bytes, bool]:
 def decode_robots_body(body: bytes, limit: int = DEFAULT_PARSE_LIMIT) -> tuple[str, list[str]]:
     """The text of a robots.txt body, and the problems found in it.
 
+    Never loses a valid line to the bytes around it:
+
+    * a UTF-8 BOM is dropped;
+    * a UTF-16 mark (``FF FE`` / ``FE FF``) is believed only when the whole
+      body decodes strictly as UTF-16 *and* that reading has at least as many
+      directive lines as the UTF-8 one; otherwise the two bytes are junk,
+      dropped, and the rest is read as UTF-8 (``bad_bom``);
+    * bytes that are not UTF-8 are percent-encoded (so ``Disallow: /caf\xe9``
+      still matches ``/caf%E9``), each line on its own;
+    * control characters (NUL and the like, not tab or line ends) are removed
+      (``control_chars``), so a NUL inside ``User-agent`` does not break the group.
+
     Problems (names used in stats): ``truncated``, ``bom``, ``utf16``,
-    ``non_utf8``, ``binary``, ``html``, ``long_line``.
+    ``bad_bom``, ``non_utf8``, ``binary``, ``control_chars``, ``html``, ``long_line``.
     """
     problems: list[str] = []
     body, truncated = truncate_body(body, limit)
@@ -110,24 +124,69 @@ def decode_robots_body(body: bytes, limit: int = DEFAULT_PARSE_LIMIT) -> tuple[s
     if body.startswith(codecs.BOM_UTF8):
         body = body[len(codecs.BOM_UTF8) :]
         problems.append("bom")
+    text: str | None = None
     if body.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        text = body.decode("utf-16", errors="replace")
-        problems.append("utf16")
-    else:
+        utf8_text = _utf8_text(body[2:], [])
         try:
-            text = body.decode("utf-8")
+            utf16_text = body.decode("utf-16")
         except UnicodeDecodeError:
-            text = body.decode("utf-8", errors="surrogateescape")
-            text = _SURROGATE.sub(lambda m: f"%{ord(m.group()) - 0xDC00:02X}", text)
-            problems.append("non_utf8")
+            utf16_text = None
+        if utf16_text is not None and _directive_lines(utf16_text) >= max(1, _directive_lines(utf8_text)):
+            text = utf16_text
+            problems.append("utf16")
+        else:
+            body = body[2:]
+            problems.append("bad_bom")
+    if text is None:
+        text = _utf8_text(body, problems)
     controls = len(_CONTROL.findall(text))
     if "\x00" in text or controls * 100 > len(text):
         problems.append("binary")
+    if controls:
+        text = _CONTROL.sub("", text)
+        problems.append("control_chars")
     if _HTML_START.match(text):
         problems.append("html")
     if any(len(line) > LONG_LINE for line in _EOL.split(text)):
         problems.append("long_line")
     return text, problems
+
+
+def _utf8_text(body: bytes, problems: list[str]) -> str:
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError:
+        text = body.decode("utf-8", errors="surrogateescape")
+        problems.append("non_utf8")
+        return _SURROGATE.sub(lambda m: f"%{ord(m.group()) - 0xDC00:02X}", text)
+
+
+def _directive_lines(text: str) -> int:
+    """How many lines of ``text`` read as robots.txt directives."""
+    count = 0
+    for raw in _EOL.split(text):
+        line = _CONTROL.sub("", raw.split("#", 1)[0]).strip()
+        if line and _extract_directive(line) is not None and ":" in line:
+            count += 1
+    return count
+
+
+_COMPATIBLE = re.compile(r"\(\s*compatible\s*;\s*([A-Za-z_-]+)", re.IGNORECASE)
+
+
+def crawler_token(user_agent: str) -> str:
+    """The product token a crawler's User-Agent names it by, lower case.
+
+    ``'ExampleBot/0.1 (+https://x)'`` -> ``'examplebot'``; in the browser-style
+    strings crawlers send, the first product after ``compatible;``:
+    ``'Mozilla/5.0 (compatible; ExampleBot/0.1; +https://x)'`` ->
+    ``'examplebot'`` (how Scrapy's own robots.txt parsers read
+    ``USER_AGENT`` when ``ROBOTSTXT_USER_AGENT`` is not set).
+    """
+    match = _COMPATIBLE.search(user_agent)
+    if match:
+        return match.group(1).lower()
+    return product_token(user_agent)
 
 
 def product_token(user_agent: str) -> str:
@@ -232,7 +291,7 @@ class Rfc9309Rules:
         selected = self._selected.get(user_agent)  # asked once per URL: no regex then
         if selected is not None:
             return selected
-        token = product_token(user_agent)
+        token = crawler_token(user_agent)
         selected = self._selected.get(token)
         if selected is not None:
             if len(self._selected) < _SELECTIONS_REMEMBERED:
@@ -290,7 +349,7 @@ class Rfc9309Rules:
         if not self.groups:
             return "no rules"
         if not selected.name:
-            return f"{len(self.groups)} groups, none for {product_token(user_agent) or '?'}"
+            return f"{len(self.groups)} groups, none for {crawler_token(user_agent) or '?'}"
         allows = sum(1 for r in selected.rules if r.allow)
         return (
             f"group {selected.name!r}: {len(selected.rules) - allows} disallow, "

@@ -5,6 +5,8 @@ A site config's keys and ``settings`` table override these with spider
 priority; ``-s NAME=VALUE`` and Scrapyd's ``setting=`` override both.
 """
 
+from scrapy.linkextractors import IGNORED_EXTENSIONS as scrapy_ignored_extensions
+
 from webrobot import __version__
 
 BOT_NAME = "webrobot"
@@ -84,6 +86,8 @@ WEBROBOT_ROBOTS_PARSE_LIMIT = 500 * 1024  # bytes of robots.txt parsed (RFC 9309
 WEBROBOT_ROBOTS_TTL = 86400.0  # longest a decision is cached, seconds (0: no limit)
 WEBROBOT_ROBOTS_MIN_TTL = 60.0  # shortest, whatever Cache-Control says (at least 1 s)
 WEBROBOT_ROBOTS_DEFER_MAX = 3600.0  # hold an unreachable site this long, then disallow it (0: no limit)
+#: Hold a site whose host name does not resolve this long, then disallow it (0: as DEFER_MAX).
+WEBROBOT_ROBOTS_DNS_DEFER_MAX = 120.0
 WEBROBOT_ROBOTS_BACKOFF_BASE = 2.0  # first retry after a failed fetch, doubling
 WEBROBOT_ROBOTS_BACKOFF_MAX = 600.0  # cap on the retry interval and on Retry-After
 WEBROBOT_ROBOTS_STALE_MAX = 30 * 86400.0  # obey expired rules while re-fetches fail (0: no limit)
@@ -140,6 +144,20 @@ WEBROBOT_TEMPLATE_MAX_CHAIN = 100
 WEBROBOT_TEMPLATE_MAX_PAGES = 10_000
 #: Sites and URL patterns never requested: a list, or a file path (one entry per line).
 WEBROBOT_BLOCKLIST: list[str] = []
+
+# --- The open web is hostile (docs/hostile-web.md) --------------------------
+#: Refuse requests to link-local, cloud-metadata and (for crawls of public sites) private addresses.
+WEBROBOT_NETWORK_GUARD_ENABLED = True
+#: More networks never requested, whatever the start URLs: ["10.1.0.0/16", "127.0.0.2"].
+WEBROBOT_BLOCKED_NETWORKS: list[str] = []
+#: Links of one page passed on to the scheduler, after the scope checks (0: no cap).
+WEBROBOT_MAX_LINKS_PER_PAGE = 2000
+#: Links whose path ends in one of these are not requested (not pages): Scrapy's list + saved pages.
+WEBROBOT_IGNORED_EXTENSIONS: list[str] = [*scrapy_ignored_extensions, "mht", "mhtml"]
+#: Stop downloads whose headers declare a type that is not a page, or a size over DOWNLOAD_MAXSIZE.
+WEBROBOT_STOP_UNWANTED_DOWNLOADS = True
+#: Download files that are not pages in full and make an item of each (no links from them).
+WEBROBOT_NON_HTML_ITEMS = False
 
 # --- Pages built by JavaScript (optional: pip install 'webrobot[browser]') ----
 #: "" (off), "browser" (render every page in headless Chromium), "on-request" (only
@@ -243,6 +261,8 @@ WEBROBOT_FRESHNESS_DB = ""
 DOWNLOADER_MIDDLEWARES = {
     # Scrapy's offsite filter knows hosts, not sites (ports); ours replaces it.
     "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware": None,
+    # Addresses first: link-local, metadata, blocked and private networks (robots.txt too).
+    "webrobot.middlewares.network.NetworkGuardMiddleware": 45,
     "webrobot.middlewares.scope.SiteScopeMiddleware": 50,
     "webrobot.middlewares.blocklist.BlocklistMiddleware": 55,
     "webrobot.middlewares.traps.UrlTrapMiddleware": 60,
@@ -256,6 +276,10 @@ DOWNLOADER_MIDDLEWARES = {
     "webrobot.middlewares.freshness.FreshnessTapMiddleware": 890,
     # After decompression (590), redirects (600) and retries (550): final bodies only.
     "webrobot.middlewares.metarobots.MetaRobotsMiddleware": 540,
+    # Before Scrapy's decompression (590): a compressed robots.txt is decoded up to its parse limit.
+    "webrobot.middlewares.robotsfetch.RobotsBodyMiddleware": 595,
+    # Before Scrapy's redirects (600): a Location that is not http(s) is refused, not followed.
+    "webrobot.middlewares.network.RedirectSchemeMiddleware": 650,
     # Late: spend a page only when robots.txt, redirects and retries have decided.
     "webrobot.middlewares.budget.PageBudgetMiddleware": 800,
     # After the site budget: a page of a URL template counts when it is about to be fetched.
@@ -277,12 +301,15 @@ SPIDER_MIDDLEWARES = {
     # Ranks from the site config and sitemaps, added to the depth-first priority.
     "webrobot.spidermiddlewares.priorities.PriorityMiddleware": 930,
     # Closest to the spider: sees its raw links, drops those of duplicate pages.
+    # Scope, blocklist, file extensions and the per-page cap, before any scheduler work.
+    "webrobot.spidermiddlewares.links.LinkGateMiddleware": 950,
     "webrobot.spidermiddlewares.dupes.DuplicatePageMiddleware": 960,
 }
 ITEM_PIPELINES = {
     "webrobot.pipelines.DuplicateContentPipeline": 300,
 }
 EXTENSIONS = {
+    "webrobot.middlewares.contenttype.ContentTypeGate": 100,
     "webrobot.extensions.statsfile.StatsFile": 900,
     "webrobot.extensions.progress.Progress": 500,
     "webrobot.extensions.report.CrawlReport": 850,

@@ -51,7 +51,7 @@ def _is_int(text: str) -> bool:
 def setting_value_problem(value: Any, default: Any, name: str = "") -> str | None:
     """What is wrong with ``value`` for setting ``name`` whose default is ``default``, or None."""
     if not isinstance(value, str):
-        return None  # already typed (a settings module, a site config)
+        return None  # already typed (a settings module); site configs: typed_value_problem
     choices = CHOICES.get(name)
     if choices is not None:
         if value.strip() and value.strip().lower() not in choices:
@@ -69,3 +69,35 @@ def setting_value_problem(value: Any, default: Any, name: str = "") -> str | Non
         if isinstance(default, int) and name not in READ_AS_FLOAT and not _is_int(value):
             return f"expected a whole number (default {default!r})"
     return None
+
+
+def typed_value_problem(value: Any, default: Any) -> str | None:
+    """A typed value (a site config's TOML) of a kind the getters cannot read
+    for its default: a table or an array where a number or a switch is
+    expected, a number where a list is expected, and so on."""
+    if default is None or isinstance(default, str):
+        return None  # no default to judge by; text settings take what getters make of it
+    if isinstance(default, bool):
+        if isinstance(value, bool) or (isinstance(value, int) and value in (0, 1)):
+            return None
+        return f"expected true or false (default {default!r}), got {_kind(value)}"
+    if isinstance(default, int | float):
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return None
+        return f"expected a number (default {default!r}), got {_kind(value)}"
+    if isinstance(default, list | tuple):
+        if isinstance(value, list | tuple):
+            return None
+        return f"expected a list (default {list(default)!r}), got {_kind(value)}"
+    if isinstance(default, dict) or hasattr(default, "copy_to_dict"):
+        if isinstance(value, dict):
+            return None
+        return f"expected a table (default {{}}), got {_kind(value)}"
+    return None
+
+
+def _kind(value: Any) -> str:
+    text = repr(value)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"{text} ({type(value).__name__})"

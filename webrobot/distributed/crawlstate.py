@@ -53,7 +53,7 @@ def seed_crawl(frontier: LeasedFrontier, visited: RedisVisitedFilter, urls: list
     not visited yet; returns how many were queued."""
     queued = 0
     for url in urls:
-        request = Request(url)
+        request = Request(url, meta={"is_start_request": True})  # may open a private network
         slot = visited.visited_slot(request)
         queued += frontier.add(frontier.encode(request), request.priority, slot)
     return queued

@@ -6,12 +6,14 @@ import hashlib
 import logging
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import scrapy
 from lxml import etree
 from scrapy.http import HtmlResponse, Request
 from scrapy.settings import SETTINGS_PRIORITIES
+from w3lib.encoding import html_to_unicode
 
 from webrobot.config import (
     ConfigError,
@@ -20,11 +22,23 @@ from webrobot.config import (
     load_site_config,
     parse_start_urls_argument,
 )
+from webrobot.contenttypes import (
+    GENERIC,
+    OTHER,
+    badly_decoded,
+    declared_kind,
+    mime_type,
+)
 from webrobot.extensions.identity import apply_identity
 from webrobot.items import PageItem
 from webrobot.middlewares.metarobots import page_rules
 from webrobot.middlewares.render import configure_rendering
-from webrobot.page import summarise_html
+from webrobot.page import (
+    link_attribute_count,
+    raw_link_count,
+    summarise_html,
+    summarise_html_text,
+)
 from webrobot.scope import SiteScope
 from webrobot.sitekey import site_key
 from webrobot.sitemapfollow import sitemap_links, sitemap_request
@@ -47,6 +61,8 @@ def _header(response: Response | Request, name: str) -> str | None:
 class WebrobotSpider(scrapy.Spider):
     """``scrapy crawl webrobot -a start_urls=URL[,URL...]`` or ``-a config=PATH``.
 
+    From the Python API ``start_urls`` may also be a list or tuple of URLs.
+
     Per-site spiders are subclasses with :attr:`site_config` set.
     """
 
@@ -56,8 +72,8 @@ class WebrobotSpider(scrapy.Spider):
     def __init__(
         self,
         *args: Any,
-        start_urls: str | None = None,
-        config: str | None = None,
+        start_urls: str | list[str] | tuple[str, ...] | None = None,
+        config: str | Path | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
@@ -133,9 +149,20 @@ class WebrobotSpider(scrapy.Spider):
 
     def parse(self, response: Response, **kwargs: Any) -> Iterator[Any]:
         stats = self.crawler.stats
-        if not isinstance(response, HtmlResponse):
-            stats.inc_value("webrobot/page/non_html")
+        declared = _header(response, "Content-Type")
+        kind = declared_kind(declared)
+        if "download_stopped" in response.flags:
+            stats.inc_value("webrobot/page/non_html")  # stopped at its headers: not a page we read
             return
+        if kind == OTHER or (kind == GENERIC and not isinstance(response, HtmlResponse)):
+            stats.inc_value("webrobot/page/non_html")
+            if self.crawler.settings.getbool("WEBROBOT_NON_HTML_ITEMS"):
+                yield self._file_item(response, mime_type(declared))
+            return
+        if not isinstance(response, HtmlResponse):  # declared HTML, taken for something else
+            response = response.replace(cls=HtmlResponse)
+        assert isinstance(response, HtmlResponse)
+        response = _decoded_right(response, stats)
         try:
             root = response.selector.root
         except (etree.LxmlError, ValueError, LookupError) as exc:  # lxml refuses some inputs
@@ -143,6 +170,13 @@ class WebrobotSpider(scrapy.Spider):
             stats.inc_value("webrobot/page/unparsable")
             root = None
         page = summarise_html(root, response.url)
+        if raw_link_count(root) < link_attribute_count(response.text):
+            # The tree lost part of the page (nesting past lxml's depth limit, say): read it again.
+            fallback = summarise_html_text(response.text, response.url)
+            if len(fallback.links) > len(page.links):
+                stats.inc_value("webrobot/page/markup_fallback")
+                logger.info("%s: markup too deep for the tree; links read with a streaming parser", response.url)
+                page = fallback
         if page.bad_links:
             stats.inc_value("webrobot/page/bad_link", page.bad_links)
         rules = page_rules(self.crawler, response)  # noindex, nofollow, noarchive, rel=nofollow
@@ -168,6 +202,37 @@ class WebrobotSpider(scrapy.Spider):
                 stats.inc_value("webrobot/page/bad_link")
                 continue
             yield request
+
+    def _file_item(self, response: Response, content_type: str) -> PageItem:
+        """An item for a file that is not a page (``WEBROBOT_NON_HTML_ITEMS``): no title, no links."""
+        return PageItem(
+            url=response.url,
+            status=response.status,
+            depth=response.meta.get("depth", 0),
+            referer=_header(response.request, "Referer") if response.request else None,
+            fetched_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            content_type=content_type,
+            title=None,
+            md5=hashlib.md5(response.body, usedforsecurity=False).hexdigest(),
+            meta_robots=list(response.meta.get("robots", ())),
+            body=None,
+        )
+
+
+def _decoded_right(response: HtmlResponse, stats: Any) -> HtmlResponse:
+    """The response decoded with w3lib's detection (BOM, <meta charset>, then
+    guessing) when the charset its headers declare makes no sense of the body."""
+    if not badly_decoded(response.text, response.body):
+        return response
+    encoding, _ = html_to_unicode(None, response.body)
+    if encoding == response.encoding:
+        return response
+    stats.inc_value("webrobot/page/encoding_fallback")
+    logger.info(
+        "%s: declared charset %s does not decode the page; read as %s",
+        response.url, response.encoding, encoding,
+    )  # fmt: skip
+    return response.replace(encoding=encoding)
 
 
 def _apply_config_settings(config: SiteConfig, settings: BaseSettings) -> None:

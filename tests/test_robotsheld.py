@@ -1,0 +1,48 @@
+"""Retry timing of failed robots.txt fetches: a host name that does not
+resolve gives up after its own, shorter limit."""
+
+from __future__ import annotations
+
+from time import monotonic
+
+import pytest
+
+from webrobot import robotspolicy as policy
+from webrobot.middlewares.robotsfetch import RobotsFetch
+from webrobot.middlewares.robotsheld import Backoff, PendingSite
+
+
+def backoff() -> Backoff:
+    return Backoff(base=2.0, cap=600.0, defer_max=3600.0, stale_max=0.0, dns_defer_max=120.0)
+
+
+def failing_for(seconds: float) -> PendingSite:
+    pending = PendingSite("http://a.example:80", "http://a.example/robots.txt")
+    pending.deferral = policy.Deferral(first_failure=monotonic() - seconds, attempts=3)
+    return pending
+
+
+@pytest.mark.parametrize(
+    ("error", "status", "failing", "action"),
+    [
+        ("DNSLookupError", None, 30.0, "retry"),
+        ("DNSLookupError", None, 121.0, "give_up"),
+        ("ConnectionRefusedError", None, 121.0, "retry"),
+        (None, 503, 121.0, "retry"),
+        (None, 503, 3601.0, "give_up"),
+        ("TimeoutError", None, 3601.0, "give_up"),
+    ],
+)
+def test_unresolvable_hosts_give_up_sooner(error: str | None, status: int | None, failing: float, action: str) -> None:
+    result = RobotsFetch("http://a.example/robots.txt", status=status, error=error)
+    assert backoff().after_failure(failing_for(failing), result).action == action
+
+
+def test_the_last_retry_of_an_unresolvable_host_is_timed_at_its_limit() -> None:
+    plan = backoff().after_failure(failing_for(100.0), RobotsFetch("u", error="DNSLookupError"))
+    assert plan.action == "retry" and plan.delay <= 20.0 + 0.5
+
+
+def test_no_dns_limit_falls_back_to_the_general_one() -> None:
+    unlimited = Backoff(base=2.0, cap=600.0, defer_max=3600.0, stale_max=0.0, dns_defer_max=0.0)
+    assert unlimited.after_failure(failing_for(121.0), RobotsFetch("u", error="DNSLookupError")).action == "retry"
