@@ -15,12 +15,13 @@ from scrapy import Request, Spider
 from scrapy.http import HtmlResponse
 from scrapy.settings import Settings
 
+from tests.crawling import scrapy_command
 from tests.rediscluster import RedisClusterNodes
 from tests.redisserver import RedisServer
 from webrobot.distributed.crawlstate import reset_crawl
 from webrobot.distributed.digests import RedisDigestSet
 from webrobot.distributed.frontier import RECLAIMED_KEY, REQUEUE_KEY, LeasedFrontier
-from webrobot.distributed.keys import CrawlKeys, redis_from_settings
+from webrobot.distributed.keys import CrawlKeys, explain, redis_from_settings
 from webrobot.distributed.lineage import ReclaimedPageLinks
 
 pytestmark = pytest.mark.slow
@@ -126,3 +127,11 @@ def test_reset_removes_both_key_forms(client: RedisCluster, tmp_path: Path) -> N
     client.set("other:key", 1)
     assert reset_crawl(client, KEYS) == 2
     assert client.exists("other:key") == 1
+
+
+def test_a_cluster_node_used_as_one_redis_says_what_to_set(cluster: RedisClusterNodes) -> None:
+    seeded = scrapy_command("webrobot-seed", "webrobot", "http://127.0.0.1:9/a", "-s", f"WEBROBOT_REDIS_URL={cluster.url}")
+    assert seeded.returncode == 1
+    assert "(a Redis Cluster: set WEBROBOT_REDIS_CLUSTER=true)" in seeded.stderr
+    assert explain(redis.ResponseError("MOVED 3999 127.0.0.1:7001")).endswith("set WEBROBOT_REDIS_CLUSTER=true)")
+    assert explain(redis.ConnectionError("refused")) == "refused"

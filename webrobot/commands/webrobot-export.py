@@ -25,7 +25,7 @@ from scrapy.spiderloader import get_spider_loader
 from scrapy.utils.misc import load_object
 
 from webrobot.distributed.items import FirstPerKey, decode_item
-from webrobot.distributed.keys import CrawlKeys, redis_from_settings, safe_url
+from webrobot.distributed.keys import CrawlKeys, explain, redis_from_settings, safe_url
 
 if TYPE_CHECKING:
     import argparse
@@ -131,7 +131,7 @@ class Command(ScrapyCommand):
                     exporter = exporter_for(settings, fmt, file)
                     written, repeated, unreadable = export_items(server, keys.items, exporter)
         except (redis.RedisError, ValueError, OSError) as exc:
-            return _fail(f"cannot export {where}: {exc}", 1)
+            return _fail(f"cannot export {where}: {explain(exc)}", 1)
         finally:
             server.close()
         message = f"Exported {written} items of {where} to {output}"

@@ -160,6 +160,14 @@ def redis_from_settings(settings: BaseSettings) -> redis.Redis:
     return get_redis(**params)
 
 
+def explain(exc: BaseException) -> str:
+    """A Redis error as one line, with the likely fix for a cluster node used as one Redis."""
+    text = str(exc)
+    if text.startswith("MOVED") or "hash to the same slot" in text:
+        text += " (a Redis Cluster: set WEBROBOT_REDIS_CLUSTER=true)"
+    return text
+
+
 def safe_url(url: str) -> str:
     """The URL without its password, for logs."""
     parts = urlsplit(url)

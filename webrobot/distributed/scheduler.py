@@ -76,7 +76,7 @@ from webrobot.distributed.frontier import (
     new_worker_id,
 )
 from webrobot.distributed.items import PICKLE_ERRORS, encode_item, item_key
-from webrobot.distributed.keys import CrawlKeys, redis_from_settings, safe_url
+from webrobot.distributed.keys import CrawlKeys, explain, redis_from_settings, safe_url
 from webrobot.distributed.outage import FINISH_REASON, outage_of
 from webrobot.report.collector import FRONTIER_KEY, ReportCollector, collector_wanted
 
@@ -180,7 +180,7 @@ class RedisLeaseScheduler(Scheduler):
             )  # fmt: skip
             queued, leased = queue.counts()
         except (redis.RedisError, ValueError) as exc:
-            message = f"Cannot join the shared crawl at {self.redis_url}: {exc}"
+            message = f"Cannot join the shared crawl at {self.redis_url}: {explain(exc)}"
             logger.error(message)
             self.stats.set_value(STATS + "error", message)
             # Raised here, Scrapy 2.19 would skip opening the scraper and then fail
