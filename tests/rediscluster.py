@@ -3,7 +3,10 @@
 with ``redis-cli --cluster create ... --cluster-replicas 1``; always stopped.
 
 A short ``cluster-node-timeout`` lets a replica take over a killed master in
-about a second.
+about a second; the cluster counts as started once every replica is in sync
+(a replica that never synced does not take over), and
+``cluster-replica-validity-factor 0`` lets a replica take over however long
+a loaded machine kept it from its master.
 """
 
 from __future__ import annotations
@@ -77,6 +80,7 @@ class RedisClusterNodes:
                 [binary, "--bind", "127.0.0.1", "--port", str(port), "--dir", str(node_dir),
                  "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
                  "--cluster-node-timeout", str(self.node_timeout_ms), "--save", "",
+                 "--cluster-replica-validity-factor", "0",
                  "--appendonly", "no", "--logfile", str(node_dir / "redis.log"), "--daemonize", "no"],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             )  # fmt: skip
@@ -111,7 +115,19 @@ class RedisClusterNodes:
                 client.close()
             if info.get("cluster_state") != "ok" or int(info.get("cluster_slots_ok", 0)) != 16384:
                 return False
-        return True
+        # Every replica in sync with its master: one that is not cannot take over.
+        replicas = 0
+        for port in self.ports:
+            client = redis.Redis(host="127.0.0.1", port=port)
+            try:
+                replication = client.info("replication")
+            finally:
+                client.close()
+            if replication["role"] == "slave":
+                if replication.get("master_link_status") != "up":
+                    return False
+                replicas += 1
+        return replicas == self.masters
 
     @staticmethod
     def _wait(condition: object, deadline: float, what: str) -> None:
