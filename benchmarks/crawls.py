@@ -27,6 +27,8 @@ CRAWLERS: dict[str, tuple[str, str, dict[str, str]]] = {
     "bare": ("benchmarks.bare.settings", "bare", {}),
     # (b) webrobot with every feature on: the project's settings as they are.
     "webrobot": ("webrobot.settings", "webrobot", {}),
+    # (c) the upper bound: benchmarks.upper, a minimal asyncio loop (no Scrapy, no politeness).
+    "asyncio": ("", "", {}),
 }
 
 
@@ -146,6 +148,11 @@ def crawl_command(
     """The ``scrapy crawl`` command line, environment and folder of one crawl."""
     spec = parse_crawler(crawler)
     module, spider, own = CRAWLERS[spec.name]
+    if spec.name == "asyncio":
+        command = [sys.executable, "-m", "benchmarks.upper", "--out", str(workdir / "items.jsonl"),
+                   "--stats", str(workdir / "stats.json"),
+                   "--concurrency", settings.get("CONCURRENT_REQUESTS", "32"), *start_urls]  # fmt: skip
+        return command, {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}, PROJECT_ROOT
     merged = {
         **own,
         **settings,

@@ -7,7 +7,8 @@ serves until SIGTERM, SIGINT or end of its standard input. ``GET /stats`` on the
 control URL answers with the requests seen per site and the server's own CPU
 seconds, so a harness can check that the server was not the bottleneck.
 
-Several sites get distinct loopback addresses (127.0.1.1, 127.0.1.2, ...), so
+Several sites get distinct loopback addresses (127.0.1.1, 127.0.1.2, ...,
+127.0.2.1, ...), so
 bare Scrapy (whose download slots are host names) and webrobot (sites are
 scheme + host + port) both see one site per address; where extra loopback
 addresses cannot be bound, sites fall back to distinct ports on 127.0.0.1.
@@ -90,6 +91,7 @@ class HttpProtocol(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
+        _nodelay(transport)
 
     def data_received(self, data: bytes) -> None:
         transport = self.transport
@@ -128,7 +130,9 @@ class HttpProtocol(asyncio.Protocol):
         transport = self.transport
         if transport is None or transport.is_closing():
             return
-        transport.writelines(reply)
+        # One write per reply: head and body in one segment, never a small
+        # head waiting on the client's delayed ACK.
+        transport.write(b"".join(reply))
         if close:
             transport.close()
 
@@ -154,6 +158,13 @@ class ControlProtocol(asyncio.Protocol):
         self.transport.close()
 
 
+def _nodelay(transport: asyncio.Transport) -> None:
+    """``TCP_NODELAY`` on a connection (asyncio sets it too; this states it)."""
+    sock = transport.get_extra_info("socket")
+    if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
 def _bind(host: str) -> socket.socket:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -167,7 +178,8 @@ def site_hosts(count: int) -> list[str]:
     """One loopback address per site when there are several (see module doc)."""
     if count == 1:
         return ["127.0.0.1"]
-    hosts = [f"127.0.1.{n + 1}" for n in range(count)]
+    # 254 addresses per /24 (127.0.1.1-254, 127.0.2.1-254, ...): 4,096 sites fit easily.
+    hosts = [f"127.0.{1 + n // 254}.{1 + n % 254}" for n in range(count)]
     try:
         _bind(hosts[-1]).close()
     except OSError:

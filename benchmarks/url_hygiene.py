@@ -17,7 +17,7 @@ from scrapy.utils.request import RequestFingerprinter
 
 from webrobot.blocklist import Blocklist
 from webrobot.canonical import Canonicalizer
-from webrobot.fingerprinter import CanonicalRequestFingerprinter
+from webrobot.requestfingerprinter import CanonicalRequestFingerprinter
 from webrobot.traps import TrapRules
 
 N = 20000

@@ -29,8 +29,8 @@ NOTES = {
     "USER_AGENT": "identification sent with every request",
     "DEFAULT_REQUEST_HEADERS": "`Accept` preferring HTML, `Accept-Language`",
     "DEPTH_PRIORITY": "with the FIFO queues below: breadth-first order",
-    "SCHEDULER_DISK_QUEUE": "FIFO: breadth-first order",
-    "SCHEDULER_MEMORY_QUEUE": "FIFO: breadth-first order",
+    "SCHEDULER_DISK_QUEUE": "FIFO: breadth-first order (Scrapy's scheduler only)",
+    "SCHEDULER_MEMORY_QUEUE": "FIFO: breadth-first order (Scrapy's scheduler only)",
     "DEPTH_LIMIT": "deepest link distance requested (0: none); refusals counted as `depth`",
     "ROBOTSTXT_OBEY": "obey robots.txt (see robots.txt)",
     "CONCURRENT_REQUESTS": "requests in flight across all sites",
@@ -50,7 +50,6 @@ NOTES = {
     "REDIRECT_MAX_TIMES": "redirect hops followed for a page",
     "LOGSTATS_INTERVAL": "seconds between Scrapy's pages/items-per-minute lines",
     "DOWNLOADER": "per-site slots (scheme + host + port), strict per-site concurrency",
-    "WEBROBOT_POLITENESS_BACKOFF_MAX": "cap on the interval after 429/503 pages, seconds (0: none)",
     "ROBOTSTXT_PARSER": "the parser in `rfc9309` mode (any Scrapy `RobotParser`)",
     "WEBROBOT_ROBOTS_MAX_REDIRECTS": "redirect hops followed for robots.txt; more, or a loop: unavailable",
     "WEBROBOT_ROBOTS_CACHE_CLASS": "where robots.txt decisions are kept",
@@ -58,11 +57,13 @@ NOTES = {
     "WEBROBOT_SEEN_ERROR_RATE": "a Bloom store's false-positive rate at capacity",
     "WEBROBOT_SCOPE_ENABLED": "refuse requests outside the start sites / allowed domains",
     "WEBROBOT_TRAPS_ENABLED": "the URL trap checks (length, segments, downloader-side depth)",
-    "ADDONS": "`RedisCrawl` switches to a shared crawl when `WEBROBOT_REDIS_URL` is set",
+    "ADDONS": "`RedisCrawl` switches to a shared crawl when `WEBROBOT_REDIS_URL` is set; "
+              "`CrashSafeJob` sends requests held for robots.txt through the crash-safe frontier",
     "FEED_EXPORT_ENCODING": "feeds written as UTF-8",
-    "DOWNLOADER_MIDDLEWARES": "scope, blocklist, traps, robots.txt, `From` header, meta robots, page budget, report taps",
+    "DOWNLOADER_MIDDLEWARES": "scope, blocklist, traps, robots.txt, `From` header, meta robots, page budget, report taps, "
+                              "failed pages",
     "SPIDER_MIDDLEWARES": "parse-tree release, depth limit, duplicate pages' links",
-    "ITEM_PIPELINES": "duplicate content",
+    "ITEM_PIPELINES": "duplicate content; one item per URL (crash-safe frontier)",
     "EXTENSIONS": "stats file, progress line, crawl report",
 }
 

@@ -105,3 +105,25 @@ def render(page: Path, screenshot: Path, width: int = 1400, height: int = 1000,
         shutil.rmtree(profile, ignore_errors=True)
     console = [line for line in done.stderr.splitlines() if ":CONSOLE" in line]
     return Rendered(done.stdout, console, proxy.page_requests(), screenshot, done.stderr)
+
+
+def render_url(url: str, screenshot: Path, width: int = 1200, height: int = 900,
+               timeout: float = 90) -> Rendered:  # fmt: skip
+    """Load ``url`` (a page served on loopback, reached directly) once. Every
+    other request the page makes goes to the recording proxy and is returned."""
+    proxy = RecordingProxy()
+    profile = tempfile.mkdtemp(prefix="chromium-profile-")
+    try:
+        done = subprocess.run(
+            [
+                chromium_binary(), *CHROMIUM_FLAGS, f"--user-data-dir={profile}",
+                f"--proxy-server=http://127.0.0.1:{proxy.port}",
+                f"--window-size={width},{height}", f"--screenshot={screenshot}", "--dump-dom", url,
+            ],
+            capture_output=True, text=True, timeout=timeout, check=False,
+        )  # fmt: skip
+    finally:
+        proxy.close()
+        shutil.rmtree(profile, ignore_errors=True)
+    console = [line for line in done.stderr.splitlines() if ":CONSOLE" in line]
+    return Rendered(done.stdout, console, proxy.page_requests(), screenshot, done.stderr)

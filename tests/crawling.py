@@ -93,6 +93,7 @@ def start_crawl(
     args: dict[str, str] | None = None,
     settings: dict[str, Any] | None = None,
     extra: list[str] | None = None,
+    new_session: bool = False,
 ) -> RunningCrawl:
     """Start a crawl and return at once (:func:`run_crawl` waits; interrupt it, for example)."""
     workdir.mkdir(parents=True, exist_ok=True)
@@ -107,7 +108,8 @@ def start_crawl(
     command += extra or []
     env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}
     process = subprocess.Popen(
-        command, cwd=PROJECT_ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        command, cwd=PROJECT_ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        start_new_session=new_session,  # its own process group, for Ctrl-C as a terminal sends it
     )
     return RunningCrawl(process, workdir)
 

@@ -11,6 +11,7 @@ import pytest
 from protego import Protego
 
 from benchmarks import run
+from benchmarks.hotpath import shares
 from benchmarks.web import WebSpec, build_site, is_disallowed, page_path, robots_txt
 from webrobot.page import summarise_html
 
@@ -97,3 +98,38 @@ def test_bad_options_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
             run.parse_args(argv)
         assert exc.value.code == 2
     assert "unknown" in capsys.readouterr().err
+
+
+def test_extractor_comparison_scores_against_the_known_main_text() -> None:
+    from benchmarks import extractors
+
+    samples = extractors.corpus(6)
+    assert extractors.score(samples[0].main_text, samples[0].main_text) == (1.0, 1.0)
+    floor = extractors.measure("all visible text", extractors.all_text, samples)
+    chosen = extractors.measure("trafilatura fast", extractors.trafilatura_fast, samples)
+    assert floor["recall"] > 0.95 and floor["precision"] < 0.8  # boilerplate is there to remove
+    assert chosen["f1"] > floor["f1"]
+
+
+def test_search_engine_benchmark_runs_on_a_small_corpus(tmp_path: Path) -> None:
+    from benchmarks import search_engines
+
+    result = search_engines.bench_fts5(200, tmp_path)
+    assert result["pages"] == 200 and result["bytes_per_page"] > 0
+    latency = result["latency"]
+    assert isinstance(latency, dict) and set(latency) == set(search_engines.queries())
+
+
+def test_hotpath_shares_count_signal_dispatch_and_site_keys(tmp_path: Path) -> None:
+    raw = tmp_path / "py-spy.txt"
+    raw.write_text(
+        "<module> (scrapy/cmdline.py:1);crawl (scrapy/core/engine.py:9) 60\n"
+        "<module> (scrapy/cmdline.py:1);send_catch_log (scrapy/utils/signal.py:45);"
+        "request_scheduled (webrobot/report/collector.py:9) 25\n"
+        "<module> (scrapy/cmdline.py:1);send_catch_log_async (scrapy/utils/signal.py:99);"
+        "site_key (webrobot/sitekey.py:60);site_key_from_parts (webrobot/sitekey.py:40) 10\n"
+        "<module> (scrapy/cmdline.py:1);site_key (webrobot/sitekey.py:60) 5\n"
+        "not a sample line\n",
+        "utf-8",
+    )
+    assert shares(raw) == {"samples": 100, "signal_share": 0.35, "site_key_share": 0.15}

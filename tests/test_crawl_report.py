@@ -212,6 +212,7 @@ def test_a_scrapyd_job_gets_its_report_next_to_its_items(
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert sorted(p.name for p in job_dir.iterdir()) == [
+        "6487ec79947edab326d6db28a2d86511.index.sqlite",  # the full-text index (docs/search.md)
         "6487ec79947edab326d6db28a2d86511.jl",
         "6487ec79947edab326d6db28a2d86511.report.html",
         "6487ec79947edab326d6db28a2d86511.report.json",
@@ -274,7 +275,55 @@ def test_a_scrapyd_job_without_items_dir_gets_a_report_of_its_own(
             "crawl", "webrobot", "-a", f"start_urls={site.url('/')}", "-a", f"_job={job}",
             "-s", f"WEBROBOT_REPORT_DIR={tmp_path / 'reports'}",
             "-s", f"LOG_FILE={tmp_path / (job + '.log')}", "-s", "DOWNLOAD_DELAY=0",
+            "-s", f"WEBROBOT_INDEX={tmp_path / (job + '.index.sqlite')}",  # not in the project folder
         )  # fmt: skip
         assert done.returncode == 0, done.stderr
     assert sorted(p.name for p in (tmp_path / "reports").iterdir()) == [
         "job-1.report.html", "job-1.report.json", "job-2.report.html", "job-2.report.json"]  # fmt: skip
+
+
+def test_a_robots_txt_redirected_to_another_site_and_a_budget_stop(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
+    """The robots.txt fetches count for the site whose robots.txt they are, even
+    on another site's port; the site that spent its page budget is healthy."""
+    shop, policies = make_site("shop"), make_site("policies")
+    shop.add("/robots.txt", Reply(301, b"", {"Location": policies.url("/rules/shop.txt")}))
+    policies.add("/rules/shop.txt", Reply.text("User-agent: *\nDisallow: /private/\nCrawl-delay: 0\n"))
+    links = [f"/p{i}.html" for i in range(12)]
+    shop.html("/", page("home", *links, "/private/x.html"))
+    for link in links:
+        shop.html(link, page(link, *links))
+    result = run_crawl(tmp_path, args={"start_urls": shop.url("/")},
+                       settings={"WEBROBOT_MAX_PAGES_PER_SITE": "5",
+                                 "WEBROBOT_HEALTH_MAX_TRAP_REFUSALS": "2"})  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    report = json.loads((tmp_path / "items.report.json").read_text("utf-8"))
+    assert policies.targets() == ["/rules/shop.txt"] and shop.count("/robots.txt") == 1
+    row = report["sites"][shop.origin]
+    assert row["robots"]["fetches"] == 2, "the robots.txt and its redirect's target"
+    assert row["robots"]["status"] == 200 and row["robots"]["resolved"] is True
+    assert row["robots"]["rules"] == "group '*': 1 disallow, 0 allow"
+    assert row["requested"] == len([t for t in shop.targets() if t != "/robots.txt"]) == 5
+    assert row["refused"]["budget"] > 2
+    assert policies.origin not in report["sites"], "it served a robots.txt, not a page"
+    assert report["health"]["ok"] is True, report["health"]["flags"]
+
+
+def test_page_flags_are_what_the_components_decided(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
+    """noindex pages yield no item and duplicates are dropped: the report counts
+    what the meta-robots rules and the duplicate filter said, page by page."""
+    site = make_site("flags")
+    site.html("/", page("home", "/noindex.html", "/nofollow.html", "/a.html", "/b.html"))
+    site.html("/noindex.html", '<meta name="robots" content="noindex"><title>hidden</title>')
+    site.html("/nofollow.html", '<meta name="robots" content="nofollow">' + page("shut", "/unseen.html"))
+    site.html("/a.html", page("same body"))
+    site.html("/b.html", page("same body"))
+    result = run_crawl(tmp_path, args={"start_urls": site.url("/")})
+    assert result.returncode == 0, result.stderr
+    assert "/unseen.html" not in site.targets()
+    row = json.loads((tmp_path / "items.report.json").read_text("utf-8"))["sites"][site.origin]
+    assert (row["noindex"], row["nofollow"], row["duplicates"]) == (1, 1, 1)
+    assert row["items"] == len(result.items) == 3  # /, /nofollow.html, one of /a.html /b.html

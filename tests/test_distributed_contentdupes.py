@@ -11,12 +11,12 @@ from scrapy.exceptions import DropItem
 from tests.components import webrobot_crawler
 from tests.redisserver import RedisServer
 from webrobot.contentdupes import ContentDupes
+from webrobot.contentfingerprints import body_fingerprint
 from webrobot.distributed.contentdupes import (
     EARLIER_PAGE,
     RedisContentDupes,
     url_member,
 )
-from webrobot.fingerprints import body_fingerprint
 from webrobot.pipelines import DuplicateContentPipeline
 
 A, B = "http://a.example/", "http://b.example/copy"

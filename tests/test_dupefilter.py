@@ -11,6 +11,10 @@ from tests.components import webrobot_crawler
 from webrobot.dupefilter import URL_STORE_FILE, SeenUrlFilter
 from webrobot.seenstore import AUDIT_BELOW, BloomStore, ExactStore, read_header, uniform_key
 
+#: The checkpoint files under JOBDIR serve Scrapy's own scheduler (webrobot's keeps its
+#: job state in the frontier database instead, see tests/test_crashsafe_crawl.py).
+SCRAPY_SCHEDULER = "scrapy.core.scheduler.Scheduler"
+
 
 def make_filter(**settings: object) -> SeenUrlFilter:
     crawler = webrobot_crawler(**settings)
@@ -62,7 +66,7 @@ def test_bad_settings_are_named(settings: dict[str, str], message: str) -> None:
 
 @pytest.mark.parametrize("store", ["exact", "bloom"])
 def test_jobdir_checkpoint_round_trip(tmp_path: Path, store: str, caplog: pytest.LogCaptureFixture) -> None:
-    settings = {"JOBDIR": str(tmp_path), "WEBROBOT_SEEN_STORE": store}
+    settings = {"JOBDIR": str(tmp_path), "SCHEDULER": SCRAPY_SCHEDULER, "WEBROBOT_SEEN_STORE": store}
     df = make_filter(**settings)
     urls = [f"http://a.test/{i}" for i in range(500)]
     for url in urls:
@@ -81,11 +85,11 @@ def test_jobdir_checkpoint_round_trip(tmp_path: Path, store: str, caplog: pytest
 
 
 def test_resume_keeps_the_jobs_store_kind(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    df = make_filter(JOBDIR=str(tmp_path))
+    df = make_filter(JOBDIR=str(tmp_path), SCHEDULER=SCRAPY_SCHEDULER)
     df.request_seen(Request("http://a.test/"))
     df.close("shutdown")
     with caplog.at_level(logging.WARNING):
-        resumed = make_filter(JOBDIR=str(tmp_path), WEBROBOT_SEEN_STORE="bloom")
+        resumed = make_filter(JOBDIR=str(tmp_path), SCHEDULER=SCRAPY_SCHEDULER, WEBROBOT_SEEN_STORE="bloom")
     assert isinstance(resumed.store, ExactStore)
     assert "WEBROBOT_SEEN_STORE=bloom applies to new jobs" in caplog.text
     assert resumed.request_seen(Request("http://a.test/"))
@@ -94,7 +98,7 @@ def test_resume_keeps_the_jobs_store_kind(tmp_path: Path, caplog: pytest.LogCapt
 def test_unreadable_checkpoint_is_set_aside(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     (tmp_path / URL_STORE_FILE).write_bytes(b"garbage")
     with caplog.at_level(logging.ERROR):
-        df = make_filter(JOBDIR=str(tmp_path))
+        df = make_filter(JOBDIR=str(tmp_path), SCHEDULER=SCRAPY_SCHEDULER)
     assert "Cannot resume the visited-URL store" in caplog.text
     assert (tmp_path / (URL_STORE_FILE + ".bad")).read_bytes() == b"garbage"
     assert df.crawler.stats.get_value("webrobot/dupes/checkpoint_unreadable") == 1

@@ -13,6 +13,10 @@ from webrobot.contentdupes import CONTENT_STORE_FILE
 from webrobot.items import PageItem
 from webrobot.pipelines import DuplicateContentPipeline
 
+#: The checkpoint files under JOBDIR serve Scrapy's own scheduler (webrobot's keeps its
+#: job state in the frontier database instead, see tests/test_crashsafe_crawl.py).
+SCRAPY_SCHEDULER = "scrapy.core.scheduler.Scheduler"
+
 
 def item(url: str, body: bytes) -> PageItem:
     return PageItem(url=url, status=200, depth=0, referer=None, fetched_at="2026-01-01T00:00:00Z",
@@ -70,7 +74,7 @@ def test_bad_fingerprint_mode() -> None:
 
 @pytest.mark.parametrize("store", ["exact", "bloom"])
 def test_seen_fingerprints_survive_a_resume(tmp_path: Path, store: str) -> None:
-    settings = {"JOBDIR": str(tmp_path), "WEBROBOT_CONTENT_STORE": store}
+    settings = {"JOBDIR": str(tmp_path), "SCHEDULER": SCRAPY_SCHEDULER, "WEBROBOT_CONTENT_STORE": store}
     pipeline = make_pipeline(**settings)
     pipeline.process_item(item("http://a.test/a", b"A"))
     pipeline.close_spider()
@@ -86,11 +90,11 @@ def test_seen_fingerprints_survive_a_resume(tmp_path: Path, store: str) -> None:
 
 
 def test_resume_keeps_the_jobs_content_store_kind(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    pipeline = make_pipeline(JOBDIR=str(tmp_path))
+    pipeline = make_pipeline(JOBDIR=str(tmp_path), SCHEDULER=SCRAPY_SCHEDULER)
     pipeline.process_item(item("http://a.test/a", b"A"))
     pipeline.close_spider()
     with caplog.at_level(logging.WARNING):
-        resumed = make_pipeline(JOBDIR=str(tmp_path), WEBROBOT_CONTENT_STORE="bloom")
+        resumed = make_pipeline(JOBDIR=str(tmp_path), SCHEDULER=SCRAPY_SCHEDULER, WEBROBOT_CONTENT_STORE="bloom")
     assert "WEBROBOT_CONTENT_STORE=bloom applies to new jobs" in caplog.text
     with pytest.raises(DropItem, match="as http://a.test/a"):
         resumed.process_item(item("http://a.test/b", b"A"))

@@ -21,6 +21,7 @@ from webrobot.middlewares.report import (
 from webrobot.refusals import Refuser
 from webrobot.report.collector import FRONTIER_KEY, ReportCollector
 from webrobot.settings import WEBROBOT_PROGRESS_INTERVAL  # noqa: F401 - the default exists
+from webrobot.signals import ROBOTS_FETCH_META
 
 SITE = "http://127.0.0.1:8701"
 
@@ -102,7 +103,7 @@ def test_downloads_robots_and_errors_reach_the_tally() -> None:
     collector = ReportCollector.of(crawler)
     errors = DownloadErrorTapMiddleware.from_crawler(crawler)
     page = Request(f"{SITE}/a")
-    robots = Request(f"{SITE}/robots.txt", meta={"dont_obey_robotstxt": True})
+    robots = Request(f"{SITE}/robots.txt", meta={"dont_obey_robotstxt": True, ROBOTS_FETCH_META: SITE})
     for request in (page, robots):
         send(crawler, scrapy_signals.request_reached_downloader, request=request, spider=None)
     assert collector.tally.site(SITE).state(0) == "waiting_robots"
@@ -110,20 +111,56 @@ def test_downloads_robots_and_errors_reach_the_tally() -> None:
                                    body=b"User-agent: *\nDisallow: /x\nCrawl-delay: 3\n")  # fmt: skip
     send(crawler, scrapy_signals.response_downloaded, response=robots_response, request=robots, spider=None)
     send(crawler, scrapy_signals.response_received, response=robots_response, request=robots, spider=None)
-    send(crawler, scrapy_signals.robots_parsed, robotparser=None, request=page)
     send(crawler, scrapy_signals.request_left_downloader, request=robots, spider=None)
+    site = collector.tally.site(SITE)
+    assert site.robots.rules is None and site.robots.status is None, "the body is not read"
+    send(crawler, signals.robots_resolved, site=SITE, status=200, outcome="rules",
+         rules="group '*': 1 disallow, 0 allow", crawl_delay=3.0)  # fmt: skip
     send(crawler, scrapy_signals.response_downloaded, spider=None, request=page,
          response=HtmlResponse(page.url, status=304, request=page))  # fmt: skip
     send(crawler, scrapy_signals.request_left_downloader, request=page, spider=None)
     errors.process_exception(page, TimeoutError("slow"))
     errors.process_exception(page, IgnoreRequest("not an error"))
-    site = collector.tally.site(SITE)
     assert site.robots.fetches == 1 and site.robots.status == 200 and site.robots.resolved
-    assert site.robots.rules == "1 group, 1 Disallow, 0 Allow, Crawl-delay 3"
+    assert site.robots.rules == "group '*': 1 disallow, 0 allow"
     assert site.robots.crawl_delay == 3.0
     assert (site.requests, site.responses, site.unchanged) == (1, 1, 1)
     assert site.errors == {"TimeoutError": 1}
     assert site.bytes == len(robots_response.body)
+
+
+def test_a_robots_txt_fetch_counts_for_its_site_wherever_it_was_redirected() -> None:
+    """The robots.txt middleware follows redirects itself: each hop is a request
+    of its own, marked with the site whose robots.txt it is."""
+    crawler = make_crawler()
+    collector = ReportCollector.of(crawler)
+    other = "http://127.0.0.1:8702"
+    hop = Request(f"{other}/policies/crawlers", meta={"dont_obey_robotstxt": True, ROBOTS_FETCH_META: SITE})
+    send(crawler, scrapy_signals.request_reached_downloader, request=hop, spider=None)
+    send(crawler, scrapy_signals.response_downloaded, spider=None, request=hop,
+         response=TextResponse(hop.url, status=200, request=hop, body=b"User-agent: *\n"))  # fmt: skip
+    send(crawler, scrapy_signals.request_left_downloader, request=hop, spider=None)
+    errors = DownloadErrorTapMiddleware.from_crawler(crawler)
+    errors.process_exception(hop, ConnectionRefusedError())
+    assert collector.tally.site(SITE).robots.fetches == 1
+    assert collector.tally.site(SITE).robots.errors == {"ConnectionRefusedError": 1}
+    assert other not in collector.tally.sites, "the redirect's target did not serve a page"
+    # a page whose path happens to be /robots.txt, asked for by a spider, is a page
+    page = Request(f"{other}/robots.txt", meta={"dont_obey_robotstxt": True})
+    send(crawler, scrapy_signals.request_reached_downloader, request=page, spider=None)
+    send(crawler, scrapy_signals.request_left_downloader, request=page, spider=None)
+    assert collector.tally.site(other).requests == 1 and collector.tally.site(other).robots.fetches == 0
+
+
+def test_a_failed_robots_txt_attempt_reports_its_status() -> None:
+    crawler = make_crawler()
+    collector = ReportCollector.of(crawler)
+    send(crawler, signals.site_deferred, site=SITE, seconds=2.0, attempt=1, reason="503", status=503)
+    assert collector.tally.site(SITE).robots.status == 503
+    send(crawler, signals.site_deferred, site=SITE, seconds=4.0, attempt=2, reason="TimeoutError",
+         status=None)  # fmt: skip
+    assert collector.tally.site(SITE).robots.status == 503, "no answer: the last status stays"
+    assert collector.tally.site(SITE).deferrals == 1
 
 
 def test_refusals_are_counted_once_whichever_way_they_come() -> None:

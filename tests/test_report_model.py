@@ -15,12 +15,12 @@ from webrobot.report.model import (
     build_report,
     check_health,
     ignored_reason,
-    is_robots_fetch,
     progress_line,
     report_location,
-    summarise_robots,
     trap_refusals,
 )
+from webrobot.scope import DENY_PATTERN, NOT_ALLOWED, OFFSITE
+from webrobot.traps import BUDGET, REPEATED_SEGMENT, TOO_LONG, TOO_MANY_SEGMENTS
 
 A = "http://a.example:80"
 B = "http://b.example:8080"
@@ -164,24 +164,7 @@ def test_progress_line() -> None:
     assert quiet.endswith("| refused: none") and "(0/min)" in quiet
 
 
-def test_summarise_robots() -> None:
-    text = (
-        "# comment\nUser-agent: a\nUser-agent: b\nDisallow: /x\nAllow: /x/y\n\n"
-        "User-agent: *\nDisallow: /private/ # why\nCrawl-delay: 2.5\nCrawl-delay: nonsense\n"
-        "Sitemap: http://a/s.xml\n"
-    )
-    assert summarise_robots(text) == (
-        "2 groups, 2 Disallow, 1 Allow, 1 Sitemap, Crawl-delay 2.5", 2.5
-    )
-    assert summarise_robots("\x00\xff garbage") == ("0 groups, 0 Disallow, 0 Allow", None)
-
-
-def test_robots_fetches_are_told_apart_from_pages() -> None:
-    assert is_robots_fetch("/robots.txt", {"dont_obey_robotstxt": True})
-    assert is_robots_fetch("/robots/current.txt", {
-        "dont_obey_robotstxt": True, "redirect_urls": ["http://a/robots.txt"]})  # fmt: skip
-    assert not is_robots_fetch("/robots.txt", {}), "a page that happens to be called robots.txt"
-    assert not is_robots_fetch("/page", {"dont_obey_robotstxt": True}), "a user opt-out"
+def test_ignored_requests_get_a_reason() -> None:
     assert ignored_reason("Forbidden by robots.txt") == "robots_txt"
     assert ignored_reason("Ignored request not in cache") == "ignored"
 
@@ -217,6 +200,17 @@ def test_trap_refusals_leave_out_scope_and_robots_reasons() -> None:
     refused = {"offsite": 9, "deny_pattern": 1, "robots_txt": 4, "robots_disallowed": 2,
                "too_long": 2, "calendar": 1, "budget": 40}  # fmt: skip
     assert trap_refusals(refused) == 3, "a spent page budget is the operator's limit, not a trap"
+
+
+def test_a_budget_stop_is_not_a_trap() -> None:
+    """The reasons left out are the ones the components refuse with: a site that
+    spent its page budget is healthy, whatever the threshold."""
+    refused = {BUDGET: 500, OFFSITE: 40, DENY_PATTERN: 3, NOT_ALLOWED: 2, "robots_txt": 7,
+               "robots_unreachable": 1}  # fmt: skip
+    assert trap_refusals(refused) == 0
+    limits = HealthThresholds(max_trap_refusals=100)
+    assert check_health({A: _site_row(requested=10, refused=refused)}, limits) == []
+    assert trap_refusals({TOO_LONG: 1, REPEATED_SEGMENT: 1, TOO_MANY_SEGMENTS: 1}) == 3
 
 
 def test_report_document_has_totals_and_health() -> None:

@@ -240,7 +240,8 @@ def test_requests_held_when_a_jobdir_crawl_pauses_are_crawled_on_resume(
     make_site: MakeSite, tmp_path: Path
 ) -> None:
     """Ctrl-C while a site's robots.txt is failing: its held requests (one that had
-    passed the duplicate filter, two that had not) are crawled when the job resumes."""
+    passed the duplicate filter, two that had not) are crawled when the job resumes.
+    They stay leased in the job's frontier while held, and are queued again on resume."""
     flaky, good = make_site("flaky"), make_site("good")
     down = threading.Event()
     down.set()
@@ -267,14 +268,14 @@ def test_requests_held_when_a_jobdir_crawl_pauses_are_crawled_on_resume(
     assert run1.returncode == 0, run1.stderr[-2000:]
     assert run1.stats["finish_reason"] == "shutdown"
     assert flaky.targets() == ["/robots.txt"] * flaky.count("/robots.txt")
-    assert "closed with 3 requests still held for robots.txt; 3 kept in" in run1.log
+    assert "closed with 3 requests still held for robots.txt" in run1.log
 
     down.clear()
     run2 = run_crawl(tmp_path / "run2", args=args, settings=settings)
     assert run2.returncode == 0, run2.stderr[-2000:]
     assert run2.stats["finish_reason"] == "finished"
     assert sorted(t for t in flaky.targets() if t != "/robots.txt") == ["/", "/a", "/b", "/c"]
-    assert run2.stat("webrobot/robots/held_resumed") == 3
+    assert run2.stat("webrobot/frontier/recovered/requeued") == 3
     assert "Traceback" not in run1.log + run2.log
 
 

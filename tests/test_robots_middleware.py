@@ -22,6 +22,10 @@ from webrobot.robotspolicy import (
     RobotsDecision,
 )
 
+#: The checkpoint files under JOBDIR serve Scrapy's own scheduler (webrobot's keeps its
+#: job state in the frontier database instead, see tests/test_crashsafe_crawl.py).
+SCRAPY_SCHEDULER = "scrapy.core.scheduler.Scheduler"
+
 SETTINGS = {k: v for k, v in vars(project_settings).items() if k.isupper()}
 
 
@@ -93,12 +97,12 @@ def _close_with_held(mw: RobotsMiddleware, *requests: Request) -> None:
 
 def test_held_requests_are_kept_under_jobdir_and_scheduled_on_resume(tmp_path: Path) -> None:
     held = [Request("http://a/1", meta={"_robots_requeued": True}), Request("http://b/2", priority=3)]
-    mw = middleware(JOBDIR=str(tmp_path))
+    mw = middleware(JOBDIR=str(tmp_path), SCHEDULER=SCRAPY_SCHEDULER)
     _close_with_held(mw, *held)
     assert (tmp_path / HELD_FILE).exists()
     assert mw.stats.get_value("webrobot/robots/held_at_close") == 2
 
-    resumed = middleware(JOBDIR=str(tmp_path))
+    resumed = middleware(JOBDIR=str(tmp_path), SCHEDULER=SCRAPY_SCHEDULER)
     crawled: list[Request] = []
     resumed.crawler.engine = SimpleNamespace(crawl=crawled.append)  # type: ignore[assignment]
     resumed._spider_opened()
@@ -110,5 +114,5 @@ def test_held_requests_are_kept_under_jobdir_and_scheduled_on_resume(tmp_path: P
 
 def test_held_requests_are_not_kept_without_jobdir_or_with_a_shared_frontier(tmp_path: Path) -> None:
     _close_with_held(middleware(), Request("http://a/1"))
-    _close_with_held(middleware(JOBDIR=str(tmp_path), WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS=False), Request("http://a/1"))
+    _close_with_held(middleware(JOBDIR=str(tmp_path), SCHEDULER=SCRAPY_SCHEDULER, WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS=False), Request("http://a/1"))
     assert not (tmp_path / HELD_FILE).exists(), "the shared frontier still leases them"

@@ -30,7 +30,7 @@ def test_every_webrobot_component_is_enabled() -> None:
     spider = webrobot.settings.SPIDER_MIDDLEWARES
     assert spider["webrobot.spidermiddlewares.depth.DepthLimitMiddleware"]
     assert spider["webrobot.spidermiddlewares.dupes.DuplicatePageMiddleware"]
-    assert spider["webrobot.middlewares.release.ReleaseParseTreeMiddleware"]
+    assert spider["webrobot.spidermiddlewares.parsetree.ReleaseParseTreeMiddleware"]
     downloader = webrobot.settings.DOWNLOADER_MIDDLEWARES
     for name in ("scope.SiteScopeMiddleware", "robots.RobotsMiddleware", "traps.UrlTrapMiddleware",
                  "metarobots.MetaRobotsMiddleware", "budget.PageBudgetMiddleware"):  # fmt: skip

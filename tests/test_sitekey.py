@@ -1,8 +1,15 @@
 from __future__ import annotations
 
-import pytest
+from collections.abc import Callable
+from urllib.parse import urlsplit
 
-from webrobot.sitekey import robots_url, site_key
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scrapy import Request
+from scrapy.http import Response
+
+from webrobot.sitekey import request_site, robots_url, site_key, site_key_from_parts
 
 
 @pytest.mark.parametrize(
@@ -27,3 +34,36 @@ def test_ports_make_different_sites() -> None:
 def test_robots_url() -> None:
     assert robots_url("HTTP://Example.com:80/a/b?c") == "http://example.com/robots.txt"
     assert robots_url("https://example.com:8443/a") == "https://example.com:8443/robots.txt"
+
+
+def _parsed_key(url: str) -> str:
+    """The key from a full parse of the URL, with no shortcut."""
+    return site_key_from_parts(urlsplit(url))
+
+
+def _outcome(compute: Callable[[str], str], url: str) -> str:
+    try:
+        return compute(url)
+    except ValueError as exc:
+        return f"ValueError: {exc}"
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.text(alphabet="hHtTpPsS:/?#@[]%.-+09aZé \t\r\n\x00\x7f", max_size=30),
+    st.sampled_from(["", "http://", "HTTPS://", "ftp://", "http:/", " http://", "h\ttp://"]),
+)
+def test_site_key_agrees_with_a_full_parse(tail: str, head: str) -> None:
+    url = head + tail
+    # twice: the second call is answered from what the first remembered
+    assert _outcome(site_key, url) == _outcome(_parsed_key, url)
+    assert _outcome(site_key, url) == _outcome(_parsed_key, url)
+
+
+def test_request_site_is_computed_once_per_request() -> None:
+    first = Request("http://Example.com:80/a")
+    assert request_site(first) == "http://example.com:80"
+    assert request_site(Response("http://example.com:8080/b")) == "http://example.com:8080"
+    redirected = first.replace(url="http://other.example/")  # a new request, a new key
+    assert request_site(redirected) == "http://other.example:80"
+    assert request_site(first) == "http://example.com:80"

@@ -14,6 +14,10 @@ from webrobot.items import PageItem
 from webrobot.pipelines import DuplicateContentPipeline
 from webrobot.spidermiddlewares.dupes import DuplicatePageMiddleware
 
+#: The checkpoint files under JOBDIR serve Scrapy's own scheduler (webrobot's keeps its
+#: job state in the frontier database instead, see tests/test_crashsafe_crawl.py).
+SCRAPY_SCHEDULER = "scrapy.core.scheduler.Scheduler"
+
 
 def response(url: str, body: str, **meta: Any) -> HtmlResponse:
     return HtmlResponse(url, body=body.encode(), encoding="utf-8", request=Request(url, meta=meta))
@@ -139,10 +143,10 @@ def test_a_first_copy_without_links_does_not_cost_the_content_its_links() -> Non
 
 
 def test_what_was_kept_and_followed_survives_a_resume(tmp_path: Path) -> None:
-    mw, pipeline = components(JOBDIR=str(tmp_path))
+    mw, pipeline = components(JOBDIR=str(tmp_path), SCHEDULER=SCRAPY_SCHEDULER)
     noindex = response("http://a.test/print/", SOFT_404)
     run(mw, pipeline, noindex, page_output(noindex)[1:])
     pipeline.close_spider()
-    mw, pipeline = components(JOBDIR=str(tmp_path))
+    mw, pipeline = components(JOBDIR=str(tmp_path), SCHEDULER=SCRAPY_SCHEDULER)
     requests, kept, _ = run(mw, pipeline, response("http://a.test/page/", SOFT_404))
     assert requests == [] and len(kept) == 1

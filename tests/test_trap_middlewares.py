@@ -20,11 +20,11 @@ from webrobot import settings as project_settings
 from webrobot import signals
 from webrobot.blocklist import BlocklistError
 from webrobot.config import SiteConfig, parse_site_config
-from webrobot.fingerprinter import CanonicalRequestFingerprinter
 from webrobot.middlewares.blocklist import BlocklistMiddleware
 from webrobot.middlewares.budget import PageBudgetMiddleware
 from webrobot.middlewares.scope import SiteScopeMiddleware
 from webrobot.middlewares.traps import UrlTrapMiddleware
+from webrobot.requestfingerprinter import CanonicalRequestFingerprinter
 from webrobot.scope import SiteScope
 from webrobot.spidermiddlewares.depth import DepthLimitMiddleware
 from webrobot.spiders.webrobot import WebrobotSpider

@@ -17,10 +17,13 @@ links followed already, and hands the verdict for each of the page's items to
 duplicates. Without the middleware the pipeline judges items alone, by their
 ``md5`` field (the body fingerprint).
 
-With ``JOBDIR`` both are loaded when the job resumes and saved when the spider
-closes (``webrobot-content.store``, ``webrobot-content-followed.store``), so a
-resumed crawl neither emits an item it already emitted nor follows the links
-of a page it already saw.
+With ``JOBDIR`` and webrobot's crash-safe frontier, both are written to the
+job's frontier database when each page's request is acknowledged
+(:mod:`webrobot.journal`) and read back when the job resumes. With Scrapy's own
+scheduler they are loaded when the job resumes and saved when the spider
+closes (``webrobot-content.store``, ``webrobot-content-followed.store``). Either
+way a resumed crawl neither emits an item it already emitted nor follows the
+links of a page it already saw.
 
 The class is named by ``WEBROBOT_CONTENT_INDEX_CLASS`` (a subclass of
 :class:`ContentDupes`), so the workers of a distributed crawl can share one
@@ -41,13 +44,20 @@ from scrapy.http import TextResponse
 from scrapy.utils.misc import load_object
 
 from webrobot.checkpoint import StoreCheckpoint
-from webrobot.dupefilter import BloomWatch, record_store_stats, store_from_settings
-from webrobot.fingerprints import (
+from webrobot.contentfingerprints import (
     FINGERPRINT_MODES,
     body_fingerprint,
     fingerprint_key,
     text_fingerprint,
 )
+from webrobot.dupefilter import (
+    BloomWatch,
+    durable_frontier,
+    record_store_stats,
+    store_from_settings,
+)
+from webrobot.frontier import CONTENT_FOLLOWED, CONTENT_KEPT
+from webrobot.journal import JobJournal
 from webrobot.seenstore import BloomStore, ExactStore, FirstSeenIndex, Seen
 
 if TYPE_CHECKING:
@@ -115,6 +125,9 @@ class ContentDupes:
         store = store_from_settings(settings, "WEBROBOT_CONTENT_STORE", values=True)
         self.index = FirstSeenIndex(store)
         self.checkpoint = StoreCheckpoint(crawler, CONTENT_STORE_FILE, "content fingerprints")
+        durable = durable_frontier(settings)
+        if durable:
+            self.checkpoint.path = None  # the frontier database keeps them, with each page's ack
         loaded = self.checkpoint.load()
         if isinstance(loaded, FirstSeenIndex):
             if loaded.store.kind != store.kind:
@@ -131,6 +144,8 @@ class ContentDupes:
         self.followed_checkpoint = StoreCheckpoint(
             crawler, FOLLOWED_STORE_FILE, "fingerprints of pages whose links were followed"
         )
+        if durable:
+            self.followed_checkpoint.path = None
         loaded = self.followed_checkpoint.load()
         if isinstance(loaded, ExactStore | BloomStore):
             self.followed = loaded
@@ -145,6 +160,11 @@ class ContentDupes:
         self._closed = False
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
+
+    @property
+    def journal(self) -> JobJournal:
+        """Where a page's fingerprints go with its acknowledgement (inactive without the crash-safe frontier)."""
+        return JobJournal.of(self.crawler)
 
     # -- fingerprints and verdicts ---------------------------------------------
     def fingerprint(self, response: Response, item: Any = None) -> str:
@@ -166,7 +186,10 @@ class ContentDupes:
 
     def judge(self, fingerprint: str, url: str) -> Verdict:
         """For a page's items: record ``fingerprint`` as kept at ``url`` if no item had it yet; say whether one did."""
-        verdict = Verdict(fingerprint, self.index.check(fingerprint_key(fingerprint), url))
+        key = fingerprint_key(fingerprint)
+        verdict = Verdict(fingerprint, self.index.check(key, url))
+        if not verdict.duplicate:
+            self.journal.defer_content(url, CONTENT_KEPT, key, url)
         if isinstance(self.index.store, BloomStore):
             self.watch.check(self.index.store, url[:200])
         if verdict.duplicate:
@@ -196,7 +219,10 @@ class ContentDupes:
         return new
 
     def _first_to_follow(self, fingerprint: str, url: str) -> bool:
-        new = self.followed.add(fingerprint_key(fingerprint))
+        key = fingerprint_key(fingerprint)
+        new = self.followed.add(key)
+        if new:
+            self.journal.defer_content(url, CONTENT_FOLLOWED, key, None)
         if isinstance(self.followed, BloomStore):
             self.followed_watch.check(self.followed, url[:200])
         return new
@@ -214,6 +240,20 @@ class ContentDupes:
 
     # -- life cycle -------------------------------------------------------------
     def spider_opened(self, spider: Spider) -> None:
+        frontier = self.journal.frontier
+        if frontier is not None:  # the scheduler opened this job's frontier database
+            kept = followed = 0
+            for key, url in frontier.content_keys(CONTENT_KEPT):
+                self.index.check(key, url or "")
+                kept += 1
+            for key, _ in frontier.content_keys(CONTENT_FOLLOWED):
+                self.followed.add(key)
+                followed += 1
+            if kept or followed:
+                logger.info(
+                    "Resumed the content fingerprints of this job: %d of kept items, %d of pages followed",
+                    kept, followed,
+                )  # fmt: skip
         self.checkpoint.start_periodic(lambda: self.index)
         self.followed_checkpoint.start_periodic(lambda: self.followed)
 

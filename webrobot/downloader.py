@@ -16,7 +16,8 @@ time in one place.
   (``WEBROBOT_POLITENESS_CLASS``, :mod:`webrobot.politeness`) reserves the
   start: the slot's delay (``DOWNLOAD_DELAY`` or AutoThrottle), robots.txt
   ``Crawl-delay``/``Request-rate`` (from the ``robots_resolved`` signal), the
-  ``Retry-After`` of 429/503 answers and exponential backoff while they last.
+  ``Retry-After`` of failing answers and exponential backoff while they last
+  (429, 5xx, and downloads that got no response at all).
   Which source held a request back is counted
   (``webrobot/politeness/delay_source/<source>``) and logged at DEBUG when it
   changes for a site.
@@ -44,14 +45,14 @@ from scrapy.core.downloader import (
     _slot_jitter,  # type: ignore[attr-defined]
     call_later,  # type: ignore[attr-defined]
 )
-from scrapy.utils.httpobj import urlparse_cached
+from scrapy.exceptions import IgnoreRequest
 from scrapy.utils.misc import build_from_crawler, load_object
 
 from webrobot import signals
 from webrobot.config import ConfigError
-from webrobot.politeness import THROTTLE_STATUSES
+from webrobot.politeness import NO_RESPONSE, THROTTLE_STATUSES
 from webrobot.robotspolicy import parse_retry_after
-from webrobot.sitekey import site_key_from_parts
+from webrobot.sitekey import request_site
 from webrobot.startup import non_negative_setting, setting_error
 
 if TYPE_CHECKING:
@@ -111,11 +112,12 @@ class SiteDownloader(Downloader):
             setting_error(crawler, exc)  # the crawl stops at start with this error
             per_minute = 0
         self.min_interval = 60.0 / per_minute if per_minute else 0.0
-        crawler.signals.connect(self._response_downloaded, signal=scrapy_signals.response_downloaded)
+        # A strong reference: called for every response, without resolving a weak one first.
+        crawler.signals.connect(self._response_downloaded, signal=scrapy_signals.response_downloaded, weak=False)
         crawler.signals.connect(self._robots_resolved, signal=signals.robots_resolved)
 
     def get_slot_key(self, request: Request) -> str:
-        return site_key_from_parts(urlparse_cached(request))
+        return request_site(request)
 
     def _get_slot(self, request: Request, spider: Spider | None = None) -> tuple[str, Slot]:
         key = self.get_slot_key(request)
@@ -150,12 +152,18 @@ class SiteDownloader(Downloader):
             _schedule_coro(self._wait_for_download(slot, request, queue_dfd))
 
     async def _download(self, slot: Slot, request: Request) -> Response:
-        if self._finished is None:
-            return await super()._download(slot, request)
         try:
             return await super()._download(slot, request)
+        except Exception as exc:
+            if not isinstance(exc, IgnoreRequest):  # no answer at all: the site slows down too
+                key = getattr(slot, "key", "") or self.get_slot_key(request)
+                assert self.crawler.stats is not None
+                self.crawler.stats.inc_value("webrobot/politeness/throttled/no_response")
+                self.politeness.note_response(key, NO_RESPONSE, None, monotonic())
+            raise
         finally:
-            self._finished(getattr(slot, "key", ""))
+            if self._finished is not None:
+                self._finished(getattr(slot, "key", ""))
 
     def _held_back(self, key: str, wait: float, source: str) -> None:
         assert self.crawler.stats is not None

@@ -5,18 +5,25 @@ rehashed to 16 uniform bytes; the store is ``WEBROBOT_SEEN_STORE``: ``"exact"``
 (a hash table of 64-bit digests, 11 to 16 bytes per URL) or ``"bloom"`` (a
 presence-bit array, about 1.2 bytes per URL at 1 %, sized by
 ``WEBROBOT_SEEN_CAPACITY`` and ``WEBROBOT_SEEN_ERROR_RATE``). With ``JOBDIR``
-the store is checkpointed there (``webrobot-seen-urls.store``) and resumed.
+and webrobot's crash-safe frontier the keys are kept in the frontier database
+with the requests (:meth:`SeenUrlFilter.seed` refills the store on resume);
+with Scrapy's own scheduler the store is checkpointed there
+(``webrobot-seen-urls.store``) and resumed.
 """
 
 from __future__ import annotations
 
 import logging
+import weakref
 from typing import TYPE_CHECKING
 
 from scrapy.dupefilters import BaseDupeFilter
+from scrapy.utils.job import job_dir
 from scrapy.utils.request import referer_str
 
 from webrobot.checkpoint import StoreCheckpoint
+from webrobot.frontier import resolve_mode
+from webrobot.requestfingerprinter import CanonicalRequestFingerprinter
 from webrobot.seenstore import (
     AUDIT_RATIO,
     BloomStore,
@@ -27,6 +34,7 @@ from webrobot.seenstore import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from typing import Self
 
     from scrapy import Request, Spider
@@ -34,6 +42,16 @@ if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
 
 logger = logging.getLogger(__name__)
+
+
+def durable_frontier(settings: BaseSettings) -> bool:
+    """True when the scheduler keeps this job's state in its frontier database."""
+    if settings.get("SCHEDULER") != "webrobot.scheduler.FrontierScheduler":
+        return False
+    try:
+        return resolve_mode(str(settings.get("WEBROBOT_FRONTIER") or "auto"), job_dir(settings)) == "sqlite"
+    except ValueError:
+        return False
 
 URL_STORE_FILE = "webrobot-seen-urls.store"
 
@@ -96,8 +114,21 @@ def record_store_stats(crawler: Crawler, store: Stored, what: str) -> None:
     crawler.stats.set_value(f"webrobot/dupes/store_bytes/{what}", store.nbytes)
 
 
+_filters: weakref.WeakKeyDictionary[Crawler, SeenUrlFilter] = weakref.WeakKeyDictionary()
+
+
+def link_filter(crawler: Crawler) -> SeenUrlFilter | None:
+    """The crawler's visited-URL filter when it can judge a link by its URL alone
+    (:class:`SeenUrlFilter` with webrobot's fingerprinter), else None."""
+    found = _filters.get(crawler)
+    if found is None or not isinstance(found.fingerprinter, CanonicalRequestFingerprinter):
+        return None
+    return found
+
+
 class SeenUrlFilter(BaseDupeFilter):
     def __init__(self, crawler: Crawler) -> None:
+        _filters[crawler] = self
         self.crawler = crawler
         self.fingerprinter = crawler.request_fingerprinter
         self.debug = crawler.settings.getbool("DUPEFILTER_DEBUG")
@@ -105,6 +136,8 @@ class SeenUrlFilter(BaseDupeFilter):
         self.kind = str(crawler.settings.get("WEBROBOT_SEEN_STORE") or "exact").strip().lower()
         self.store = store_from_settings(crawler.settings, "WEBROBOT_SEEN_STORE")
         self.checkpoint = StoreCheckpoint(crawler, URL_STORE_FILE, "visited-URL store")
+        if durable_frontier(crawler.settings):
+            self.checkpoint.path = None  # the frontier database keeps the visited keys
         self.watch = BloomWatch(crawler, "url")
 
     @classmethod
@@ -126,11 +159,34 @@ class SeenUrlFilter(BaseDupeFilter):
         self.checkpoint.start_periodic(lambda: self.store)
 
     def request_seen(self, request: Request) -> bool:
+        return self.request_key_seen(request)[0]
+
+    def request_key_seen(self, request: Request) -> tuple[bool, bytes]:
+        """Whether the request was seen, and its key (which the crash-safe frontier keeps)."""
         key = uniform_key(self.fingerprinter.fingerprint(request))
         new = self.store.add(key)
         if isinstance(self.store, BloomStore):
             self.watch.check(self.store, request.url[:200])
-        return not new
+        return not new, key
+
+    def link_seen(self, url: str) -> tuple[bool, bytes]:
+        """Whether ``Request(url)`` would be filtered as visited or queued, without adding it,
+        and its request fingerprint (for :meth:`hand_over`)."""
+        fingerprinter = self.fingerprinter
+        assert isinstance(fingerprinter, CanonicalRequestFingerprinter)
+        fingerprint = fingerprinter.url_fingerprint(url)
+        return uniform_key(fingerprint) in self.store, fingerprint
+
+    def hand_over(self, request: Request, fingerprint: bytes) -> None:
+        """Give ``request`` the fingerprint :meth:`link_seen` computed for its URL."""
+        fingerprinter = self.fingerprinter
+        assert isinstance(fingerprinter, CanonicalRequestFingerprinter)
+        fingerprinter.remember(request, fingerprint)
+
+    def seed(self, keys: Iterable[bytes]) -> None:
+        """Add the keys of URLs visited by earlier runs of the job (from the frontier database)."""
+        for key in keys:
+            self.store.add(key)
 
     def close(self, reason: str) -> None:
         self.checkpoint.stop_periodic()

@@ -7,7 +7,11 @@ from typing import TYPE_CHECKING, Any
 from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem, NotConfigured
 
+from webrobot import signals
 from webrobot.contentdupes import MD5_HEX_RE, ContentDupes
+from webrobot.dupefilter import durable_frontier
+from webrobot.journal import JobJournal, url_key
+from webrobot.sitekey import site_key
 
 if TYPE_CHECKING:
     from typing import Self
@@ -47,6 +51,10 @@ class DuplicateContentPipeline:
             return item
         assert self.crawler.stats is not None
         self.crawler.stats.inc_value("webrobot/dupes/content")
+        if url:
+            self.crawler.signals.send_catch_log(
+                signal=signals.page_flagged, request=None, site=site_key(url), flag="duplicate"
+            )
         raise DropItem(
             f"Duplicate content: {url[:200] or 'an item'} has the same {self.content.mode} "
             f"fingerprint ({verdict.fingerprint}) as {verdict.first_url_text()[:200]}",
@@ -55,3 +63,40 @@ class DuplicateContentPipeline:
 
     def close_spider(self) -> None:
         self.content.close()
+
+
+class OneItemPerUrlPipeline:
+    """With the crash-safe frontier: drop an item whose URL already has one in the feeds.
+
+    A page in flight when a crawl was killed is fetched again by the resumed
+    run; if its item had reached the feeds (and the "written" mark with it, see
+    :mod:`webrobot.journal`), the second one is dropped here. The marks of
+    earlier runs are read at open; this run's are added as items pass.
+    """
+
+    def __init__(self, crawler: Crawler) -> None:
+        if not durable_frontier(crawler.settings):
+            raise NotConfigured("only with the crash-safe frontier (JOBDIR)")
+        self.crawler = crawler
+        self.journal = JobJournal.of(crawler)
+        self.seen: set[bytes] = set()
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler)
+
+    def open_spider(self) -> None:
+        self.seen = self.journal.written()
+
+    def process_item(self, item: Any) -> Any:
+        adapter = ItemAdapter(item) if ItemAdapter.is_item(item) else None
+        url = adapter.get("url") if adapter is not None else None
+        if not isinstance(url, str) or not url:
+            return item
+        key = url_key(url)
+        if key in self.seen:
+            assert self.crawler.stats is not None
+            self.crawler.stats.inc_value("webrobot/frontier/item_already_written")
+            raise DropItem(f"{url[:200]} has an item in the feeds already", log_level="DEBUG")
+        self.seen.add(key)
+        return item

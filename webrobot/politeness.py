@@ -11,10 +11,13 @@ wins:
 ``crawl_delay`` / ``request_rate``
     from the site's robots.txt (already capped by the robots middleware);
 ``backoff``
-    while a site keeps answering 429 or 503, the interval doubles from
-    ``backoff_base`` up to ``backoff_max``; any other answer resets it;
+    while a site keeps failing (429, any 5xx, or no answer at all: a network
+    error, reported as status 0), the interval doubles from ``backoff_base``
+    up to ``backoff_max``, stretched by a random share of up to ``jitter``
+    (drawn once per failure, so that sites, and workers, that failed together
+    do not come back in step); any other answer resets it;
 ``retry_after``
-    a 429/503 page's ``Retry-After`` (capped by ``retry_after_max``): no
+    a failing page's ``Retry-After`` (capped by ``retry_after_max``): no
     request to the site starts before it has passed.
 
 The class is named by ``WEBROBOT_POLITENESS_CLASS`` so that many worker
@@ -30,17 +33,21 @@ requests of several workers to one site from overlapping).
 from __future__ import annotations
 
 import math
+import random as _random
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Self
 
     from scrapy.crawler import Crawler
 
-#: Page statuses that slow the whole site down.
-THROTTLE_STATUSES = frozenset({429, 503})
+#: Statuses that slow the whole site down: 429, every 5xx, and 0 (no response: a network error).
+THROTTLE_STATUSES = frozenset({0, 429, *range(500, 600)})
+#: The status reported for a download that got no response (connection refused, timeout...).
+NO_RESPONSE = 0
 DEFAULT_MAX_SITES = 100_000
 
 
@@ -68,6 +75,7 @@ class _Site:
     robots_source: str = "crawl_delay"
     penalty_until: float = -math.inf
     strikes: int = 0
+    jitter: float = 0.0  # this strike's stretch of the backoff, 0 to the policy's jitter
 
 
 class SitePoliteness:
@@ -80,10 +88,14 @@ class SitePoliteness:
         backoff_base: float = 1.0,
         backoff_max: float = 60.0,
         max_sites: int = DEFAULT_MAX_SITES,
+        jitter: float = 0.0,
+        random: Callable[[], float] = _random.random,
     ) -> None:
         self.retry_after_max = retry_after_max
         self.backoff_base = backoff_base
         self.backoff_max = backoff_max
+        self.jitter = max(0.0, jitter)
+        self._random = random
         self.max_sites = max_sites
         self._sites: OrderedDict[str, _Site] = OrderedDict()
 
@@ -95,6 +107,7 @@ class SitePoliteness:
             backoff_base=settings.getfloat("WEBROBOT_POLITENESS_BACKOFF_BASE", 1.0),
             backoff_max=settings.getfloat("WEBROBOT_POLITENESS_BACKOFF_MAX", 60.0),
             max_sites=settings.getint("WEBROBOT_POLITENESS_SITES", DEFAULT_MAX_SITES),
+            jitter=settings.getfloat("WEBROBOT_POLITENESS_BACKOFF_JITTER", 0.0),
         )
 
     def _site(self, site: str) -> _Site:
@@ -118,6 +131,7 @@ class SitePoliteness:
             state.strikes = 0
             return
         state.strikes += 1
+        state.jitter = self.jitter * self._random() if self.jitter else 0.0
         if retry_after is not None and retry_after > 0:
             wait = min(retry_after, self.retry_after_max) if self.retry_after_max > 0 else retry_after
             state.penalty_until = max(state.penalty_until, now + wait)
@@ -129,7 +143,7 @@ class SitePoliteness:
         if state.robots_delay > interval:
             interval, source = state.robots_delay, state.robots_source
         if state.strikes:
-            backoff = self.backoff_base * 2.0 ** min(state.strikes - 1, 62)
+            backoff = self.backoff_base * 2.0 ** min(state.strikes - 1, 62) * (1.0 + state.jitter)
             if self.backoff_max > 0:
                 backoff = min(backoff, self.backoff_max)
             if backoff > interval:

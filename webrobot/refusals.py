@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from scrapy.exceptions import IgnoreRequest
 
 from webrobot import signals
-from webrobot.sitekey import site_key
+from webrobot.sitekey import request_site
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -35,7 +35,7 @@ class Refuser:
         counted is ``stats_prefix + reason`` unless ``stat`` names another key
         (e.g. Scrapy's own ``robotstxt/forbidden``).
         """
-        site = site_key(request.url)
+        site = request_site(request)
         assert self.crawler.stats is not None
         self.crawler.stats.inc_value(stat or self.stats_prefix + reason)
         if (site, reason) not in self._announced:

@@ -34,8 +34,18 @@ DEFAULT_REQUEST_HEADERS = {
     "Accept-Language": "en",
 }
 
-# --- Breadth-first order --------------------------------------------------
+# --- Breadth-first order, and the frontier ----------------------------------
 DEPTH_PRIORITY = 1
+#: One frontier, in memory or (with JOBDIR) crash-safe in SQLite: see docs/guarantees.md.
+SCHEDULER = "webrobot.scheduler.FrontierScheduler"
+#: "auto" (SQLite with JOBDIR, else memory), "memory" or "sqlite".
+WEBROBOT_FRONTIER = "auto"
+#: SQLite synchronous level: "normal" survives a killed process, "full" also a power cut (slower).
+WEBROBOT_FRONTIER_SYNC = "normal"
+#: Seconds between two checks for finished requests while the engine asks for none.
+WEBROBOT_FRONTIER_COMMIT_INTERVAL = 0.5
+#: On resume, queue again the requests an earlier run of the job gave up on (failed for good).
+WEBROBOT_RETRY_FAILED = False
 SCHEDULER_DISK_QUEUE = "scrapy.squeues.PickleFifoDiskQueue"
 SCHEDULER_MEMORY_QUEUE = "scrapy.squeues.FifoMemoryQueue"
 DEPTH_LIMIT = 0
@@ -73,9 +83,12 @@ DOWNLOADER = "webrobot.downloader.SiteDownloader"
 #: Who reserves each site's next request time (shared by workers in a distributed crawl).
 WEBROBOT_POLITENESS_CLASS = "webrobot.politeness.SitePoliteness"
 WEBROBOT_POLITENESS_SITES = 100_000  # sites remembered in process (LRU; 0: no limit)
-WEBROBOT_POLITENESS_RETRY_AFTER_MAX = 600.0  # cap on a 429/503 page's Retry-After, seconds
-WEBROBOT_POLITENESS_BACKOFF_BASE = 1.0  # interval after the first 429/503, doubling while they last
-WEBROBOT_POLITENESS_BACKOFF_MAX = 60.0
+WEBROBOT_POLITENESS_RETRY_AFTER_MAX = 600.0  # cap on a failing page's Retry-After, seconds
+#: Interval after a site's first failure (429, 5xx, no response), doubling while they last.
+WEBROBOT_POLITENESS_BACKOFF_BASE = 1.0
+WEBROBOT_POLITENESS_BACKOFF_MAX = 60.0  # cap on the backoff interval, seconds (0: none)
+#: Each backoff interval is stretched by a random share of up to this (0.25: up to 25 % longer).
+WEBROBOT_POLITENESS_BACKOFF_JITTER = 0.25
 
 # --- robots.txt (webrobot.middlewares.robots) ------------------------------
 ROBOTSTXT_PARSER = "webrobot.robotsparsers.Rfc9309RobotParser"
@@ -127,7 +140,7 @@ WEBROBOT_MAX_REQUESTS_PER_SITE_PER_MINUTE = 0
 
 # --- Spider traps and URL hygiene -----------------------------------------
 #: Dedupe on the canonical URL with the site config's alias rules.
-REQUEST_FINGERPRINTER_CLASS = "webrobot.fingerprinter.CanonicalRequestFingerprinter"
+REQUEST_FINGERPRINTER_CLASS = "webrobot.requestfingerprinter.CanonicalRequestFingerprinter"
 WEBROBOT_TRAPS_ENABLED = True
 #: Longest URL requested (Scrapy's setting, checked downloader-side here; 0: no limit).
 URLLENGTH_LIMIT = 2083
@@ -215,6 +228,7 @@ WEBROBOT_REDIS_VISITED_BUCKET_BITS = 14
 WEBROBOT_REDIS_CONTENT_BUCKET_BITS = 14
 ADDONS = {
     "webrobot.distributed.addon.RedisCrawl": 0,
+    "webrobot.scheduler.CrashSafeJob": 10,
 }
 
 # --- Speed and memory (measured with benchmarks/: README "Benchmarks") ------
@@ -230,6 +244,18 @@ FEED_EXPORT_ENCODING = "utf-8"
 WEBROBOT_STATS_FILE = ""
 #: Put the decoded body text in each item's ``body`` field (never for noarchive pages).
 WEBROBOT_STORE_BODY = False
+
+# --- Archive (WARC) and full-text search ----------------------------------
+#: Folder of the WARC/1.1 files of every fetch (empty: no archive); see docs/archive.md.
+WEBROBOT_WARC_DIR = ""
+#: Bytes a WARC file may reach before the next one starts (0: one file per run).
+WEBROBOT_WARC_MAX_SIZE = 1_000_000_000
+#: WARC file name prefix (%(spider)s: the spider name).
+WEBROBOT_WARC_PREFIX = "%(spider)s"
+#: Keep a full-text index of the crawled pages (needs the search extra); see docs/search.md.
+WEBROBOT_INDEX_ENABLED = True
+#: The index file (empty: next to the first local items feed, else ./webrobot-index.sqlite).
+WEBROBOT_INDEX = ""
 
 # --- Watching the crawl: progress line, crawl report, health checks -------
 #: Seconds between two progress lines (0: no progress line).
@@ -287,10 +313,14 @@ DOWNLOADER_MIDDLEWARES = {
     # The crawl report's taps: first (left the scheduler) and last (download errors).
     "webrobot.middlewares.report.FrontierTapMiddleware": 1,
     "webrobot.middlewares.report.DownloadErrorTapMiddleware": 990,
+    # Next to the downloader: every fetch as it came off the wire (WEBROBOT_WARC_DIR).
+    "webrobot.middlewares.archive.WarcArchiveMiddleware": 980,
+    # Next to the engine, before retries: what they did not fix has failed for good.
+    "webrobot.middlewares.failures.PageFailureMiddleware": 2,
 }
 SPIDER_MIDDLEWARES = {
     # Outermost: frees each page's parse tree once its callback's output is consumed.
-    "webrobot.middlewares.release.ReleaseParseTreeMiddleware": 10,
+    "webrobot.spidermiddlewares.parsetree.ReleaseParseTreeMiddleware": 10,
     # URL length is checked downloader-side (start requests and redirects too).
     "scrapy.spidermiddlewares.urllength.UrlLengthMiddleware": None,
     # Same depth bookkeeping, but refusals are counted per site and reason.
@@ -307,6 +337,8 @@ SPIDER_MIDDLEWARES = {
 }
 ITEM_PIPELINES = {
     "webrobot.pipelines.DuplicateContentPipeline": 300,
+    # Last: with the crash-safe frontier, no URL gets a second item, in this run or a later one.
+    "webrobot.pipelines.OneItemPerUrlPipeline": 1000,
 }
 EXTENSIONS = {
     "webrobot.middlewares.contenttype.ContentTypeGate": 100,
@@ -315,4 +347,5 @@ EXTENSIONS = {
     "webrobot.extensions.report.CrawlReport": 850,
     "webrobot.extensions.sitemaps.RobotsSitemaps": 600,
     "webrobot.extensions.identity.IdentityCheck": 100,
+    "webrobot.extensions.searchindex.FullTextIndex": 800,
 }

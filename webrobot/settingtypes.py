@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from webrobot.fingerprints import FINGERPRINT_MODES
+from webrobot.contentfingerprints import FINGERPRINT_MODES
 from webrobot.seenstore import STORE_KINDS
 
 BOOL_WORDS = frozenset({"True", "true", "False", "false"})

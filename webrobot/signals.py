@@ -1,7 +1,21 @@
 """webrobot's own signals, so the report and monitors see every decision.
 
-Send with ``crawler.signals.send_catch_log(signal=..., **kwargs)``.
+Send with ``crawler.signals.send_catch_log(signal=..., **kwargs)``. The crawl
+report (:mod:`webrobot.report.collector`) is built from these, Scrapy's own
+signals and the marks below, never from reading what was downloaded or from
+guessing what a URL was for.
 """
+
+#: Request meta set by the robots.txt middleware on every robots.txt request it
+#: sends (each redirect hop too): the site key of the site whose robots.txt it is.
+ROBOTS_FETCH_META = "_robots_fetch"
+
+#: Request meta set by the crawl report while a request waits in this worker's frontier.
+REPORT_FRONTIER_META = "_report_frontier"
+
+#: Request meta keys that describe a request as one worker sees it; a frontier
+#: shared with other workers leaves them out of its copy of the request.
+WORKER_LOCAL_META = (REPORT_FRONTIER_META,)
 
 #: A request was not downloaded by webrobot's choice.
 #: kwargs: request (scrapy.Request), reason (str, e.g. "too_long"), site (site key)
@@ -21,10 +35,16 @@ robots_resolved = object()
 
 #: A site's requests are held because its robots.txt could not be fetched.
 #: kwargs: site (site key), seconds (until the next attempt), attempt (int, 1 first),
-#: reason (str: the status or error of the failed attempt)
+#: reason (str: the status or error of the failed attempt), status (int: the
+#: failed attempt's HTTP status; None if it got no response)
 site_deferred = object()
 
 #: A downloaded page was kept out of the results, or its links were not followed.
-#: kwargs: request (scrapy.Request), site (site key), flag (str: "noindex",
-#: "nofollow" or "duplicate")
+#: kwargs: request (scrapy.Request; None for an item judged in a pipeline), site
+#: (site key), flag (str: "noindex", "nofollow" or "duplicate")
 page_flagged = object()
+
+#: A request scheduled in this worker went to a frontier shared with other
+#: workers: it is no longer in this worker's frontier.
+#: kwargs: request (scrapy.Request)
+request_shared = object()

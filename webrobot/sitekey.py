@@ -3,13 +3,34 @@
 Every per-site structure in webrobot (robots.txt cache, download slot, budgets,
 report rows) is keyed by :func:`site_key`, so two ports on one host are two sites
 and ``http://a/`` and ``http://a:80/`` are one.
+
+Every component asks for the site of each request it sees, so the key is
+computed once per request and kept with it (:func:`request_site`, a weak
+mapping like Scrapy's ``urlparse_cached``: a request's URL cannot change), and
+:func:`site_key` remembers the key of each ``scheme://authority`` prefix it has
+parsed, so most URLs are not parsed at all. Pure: no Scrapy, no I/O.
 """
 
 from __future__ import annotations
 
+import re
+from typing import Protocol
 from urllib.parse import ParseResult, SplitResult, urlsplit
+from weakref import WeakKeyDictionary
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
+#: Origin prefixes remembered by :func:`site_key` (then forgotten all at once).
+ORIGINS_REMEMBERED = 10_000
+#: ``scheme://authority`` exactly as ``urlsplit`` cuts it, when nothing that
+#: ``urlsplit`` strips or removes (C0 controls, spaces) is in it; the prefix
+#: must end the URL or be followed by the path, query or fragment.
+_ORIGIN = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#\x00-\x20\x7f]*(?=[/?#]|\Z)")
+_by_origin: dict[str, str] = {}
+
+
+class HasUrl(Protocol):
+    @property
+    def url(self) -> str: ...
 
 
 def site_key_from_parts(parts: SplitResult | ParseResult) -> str:
@@ -30,7 +51,28 @@ def site_key_from_parts(parts: SplitResult | ParseResult) -> str:
 
 def site_key(url: str) -> str:
     """``'HTTP://Example.COM/a'`` -> ``'http://example.com:80'``."""
-    return site_key_from_parts(urlsplit(url))
+    match = _ORIGIN.match(url)
+    if match is None:
+        return site_key_from_parts(urlsplit(url))
+    origin = match.group()
+    key = _by_origin.get(origin)
+    if key is None:
+        key = site_key_from_parts(urlsplit(origin))
+        if len(_by_origin) >= ORIGINS_REMEMBERED:
+            _by_origin.clear()
+        _by_origin[origin] = key
+    return key
+
+
+_by_request: WeakKeyDictionary[HasUrl, str] = WeakKeyDictionary()
+
+
+def request_site(request: HasUrl) -> str:
+    """The site key of a request (or response), computed once per object."""
+    key = _by_request.get(request)
+    if key is None:
+        key = _by_request[request] = site_key(request.url)
+    return key
 
 
 def robots_url(url: str) -> str:

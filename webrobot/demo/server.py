@@ -121,6 +121,11 @@ class SiteServer:
         class _Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
             server_version = "webrobot-demo"
+            # Small replies must not wait for the client's delayed ACK (Nagle):
+            # TCP_NODELAY on every connection, and one write per reply: the head
+            # and body gather in a write buffer, sent by the flush below.
+            disable_nagle_algorithm = True
+            wbufsize = 256 * 1024
 
             def do_GET(self) -> None:
                 self._answer(head=False)

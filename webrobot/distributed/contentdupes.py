@@ -35,11 +35,11 @@ import redis
 from scrapy import signals
 
 from webrobot.contentdupes import ContentDupes, Verdict, fingerprint_mode
+from webrobot.contentfingerprints import fingerprint_key
 from webrobot.distributed.digests import RedisDigestSet
 from webrobot.distributed.dupefilter import crawl_spider_name
 from webrobot.distributed.keys import CrawlKeys, redis_from_settings
 from webrobot.distributed.outage import outage_of
-from webrobot.fingerprints import fingerprint_key
 from webrobot.seenstore import Seen
 
 if TYPE_CHECKING:

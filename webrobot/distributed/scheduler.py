@@ -42,8 +42,11 @@ What differs from ``scrapy_redis.scheduler.Scheduler`` 0.9.1, and why:
   counted visited already), and a held request that is refused
   (``webrobot.signals.request_refused``) or dropped is acknowledged.
 * **The crawl report** counts a request out of this worker's frontier once
-  it is in the shared one (a worker's report describes what it fetched; the
-  shared frontier's size is ``webrobot-seed``'s status line).
+  it is in the shared one (``webrobot.signals.request_shared``; a worker's
+  report describes what it fetched; the shared frontier's size is
+  ``webrobot-seed``'s status line). Meta keys that only this worker's view
+  of a request needs (``webrobot.signals.WORKER_LOCAL_META``) stay out of the
+  shared copy.
 * Stats without the ``spider=`` argument Scrapy 2.19 deprecates.
 * Requests that cannot be serialized (a callback that is not a spider method,
   objects pickle refuses in ``meta``) stay in a local queue, with a warning,
@@ -78,7 +81,7 @@ from webrobot.distributed.frontier import (
 from webrobot.distributed.items import PICKLE_ERRORS, encode_item, item_key
 from webrobot.distributed.keys import CrawlKeys, explain, redis_from_settings, safe_url
 from webrobot.distributed.outage import FINISH_REASON, outage_of
-from webrobot.report.collector import FRONTIER_KEY, ReportCollector, collector_wanted
+from webrobot.signals import WORKER_LOCAL_META
 
 if TYPE_CHECKING:
     from typing import Self
@@ -123,7 +126,6 @@ class RedisLeaseScheduler(Scheduler):
         )
         self.idle_close = settings.getfloat("WEBROBOT_REDIS_IDLE_CLOSE")
         self.worker_id = new_worker_id()
-        self._report = ReportCollector.of(crawler) if collector_wanted(settings) else None
         self.queue: LeasedFrontier | None = None  # type: ignore[assignment]
         self._outstanding: dict[str, Request] = {}  # lease id -> request given to the engine
         self._lease_of: dict[int, str] = {}  # id(request) -> lease id, for _outstanding
@@ -272,9 +274,9 @@ class RedisLeaseScheduler(Scheduler):
         # a new request, not under that lease.
         request.meta.pop(LEASE_KEY, None)
         visited: tuple[str, int] | None = None
-        # The crawl report's mark that the request is in *this worker's* frontier
-        # stays out of the shared copy (another worker would count it leaving).
-        in_report = request.meta.pop(FRONTIER_KEY, None)
+        # What only this worker knows of the request (e.g. the crawl report's mark
+        # that it is in this worker's frontier) stays out of the shared copy.
+        local = {key: request.meta.pop(key) for key in WORKER_LOCAL_META if key in request.meta}
         # A link of a page fetched again after its lease expired (cluster mode): its
         # visited mark may be the expired worker's, made before it could queue it.
         requeue = bool(request.meta.pop(REQUEUE_KEY, False)) and self.queue.cluster
@@ -299,15 +301,14 @@ class RedisLeaseScheduler(Scheduler):
             self._redis_error(exc)
             return self._keep_local(request, "unqueued", f"could not be checked in Redis ({exc})")
         finally:
-            if in_report is not None:
-                request.meta[FRONTIER_KEY] = in_report
+            request.meta.update(local)
         if visited is not None:
             if self.known_max > 0 and len(self._known) >= self.known_max:
                 self._known.clear()
             self._known.add(visited)
         self._unshared.append((request, data, visited))
-        if self._report is not None:
-            self._report.left_scheduler(request)  # on its way to the shared frontier
+        # On its way to the shared frontier: no longer in this worker's.
+        self.crawler.signals.send_catch_log(signal=webrobot_signals.request_shared, request=request)
         return True
 
     def _added(self, request: Request, added: bool) -> None:

@@ -28,7 +28,7 @@ from scrapy.utils.misc import build_from_crawler, load_object
 from webrobot.budget import PageBudget
 from webrobot.config import ConfigError
 from webrobot.refusals import Refuser
-from webrobot.sitekey import site_key
+from webrobot.sitekey import request_site
 from webrobot.startup import non_negative_setting, setting_error
 from webrobot.traps import BUDGET
 
@@ -69,7 +69,7 @@ class PageBudgetMiddleware:
             state = getattr(self.crawler.spider, "state", None)
             if isinstance(state, dict) and type(self.budget) is PageBudget:  # JOBDIR is set
                 self.budget.spent = state.setdefault(STATE_KEY, self.budget.spent)
-        if not self.budget.spend(site_key(request.url)):
+        if not self.budget.spend(request_site(request)):
             raise self.refuser.refuse(
                 request, BUDGET, f"the site's budget of {self.budget.limit} pages is spent"
             )

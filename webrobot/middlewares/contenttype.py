@@ -23,6 +23,7 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured, StopDownload
 
 from webrobot.contenttypes import OTHER, declared_kind
+from webrobot.signals import ROBOTS_FETCH_META
 from webrobot.sitemapfollow import SITEMAP_KEY
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ class ContentTypeGate:
 
     def headers_received(self, headers: Headers, body_length: int, request: Request) -> None:
         meta = request.meta
-        if meta.get("_robots_fetch") or meta.get(SITEMAP_KEY) or meta.get("dont_check_type"):
+        if meta.get(ROBOTS_FETCH_META) or meta.get(SITEMAP_KEY) or meta.get("dont_check_type"):
             return
         maxsize = meta.get("download_maxsize", self.maxsize)
         if maxsize and body_length > maxsize:

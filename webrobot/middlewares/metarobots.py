@@ -135,10 +135,17 @@ class PageRules:
             self.crawler.stats.inc_value("webrobot/meta/rel_nofollow", skipped)
 
 
+def _flag(crawler: Crawler, response: Response, flag: str) -> None:
+    crawler.signals.send_catch_log(
+        signal=signals.page_flagged, request=response.request, site=site_key(response.url), flag=flag
+    )
+
+
 def page_rules(crawler: Crawler, response: Response) -> PageRules:
     """Enforce the robots directives the middleware recorded on ``response``:
     counts ``webrobot/meta/noindex``, ``.../nofollow`` and ``.../noarchive`` (one
-    per page carrying them) and logs them at DEBUG."""
+    per page carrying them), logs them at DEBUG and signals ``page_flagged``
+    for noindex and nofollow."""
     settings = crawler.settings
     store_body = settings.getbool("WEBROBOT_STORE_BODY")
     if response.meta.get(OPT_OUT_KEY) or not settings.getbool("WEBROBOT_META_ROBOTS_ENABLED"):
@@ -150,9 +157,11 @@ def page_rules(crawler: Crawler, response: Response) -> PageRules:
     if not verdict.index:
         stats.inc_value("webrobot/meta/noindex")
         logger.debug("Not indexing %s: robots directives %s", response.url, directives)
+        _flag(crawler, response, "noindex")
     if not verdict.follow:
         stats.inc_value("webrobot/meta/nofollow")
         logger.debug("Following no link of %s: robots directives %s", response.url, directives)
+        _flag(crawler, response, "nofollow")
     if not verdict.archive:
         stats.inc_value("webrobot/meta/noarchive")
         logger.debug("Storing no copy of %s: robots directives %s", response.url, directives)

@@ -47,7 +47,7 @@ from webrobot.middlewares.robotsheld import (
 )
 from webrobot.refusals import Refuser
 from webrobot.robotsparsers import DEFAULT_PARSE_LIMIT
-from webrobot.sitekey import robots_url, site_key
+from webrobot.sitekey import request_site, robots_url
 
 if TYPE_CHECKING:
     from typing import Self
@@ -117,10 +117,11 @@ class RobotsMiddleware:
         jobdir = job_dir(settings)
         self.held_file: HeldFile | None = HeldFile(Path(jobdir, HELD_FILE)) if jobdir else None
         crawler.signals.connect(self._spider_opened, signal=scrapy_signals.spider_opened)
-        crawler.signals.connect(self._request_scheduled, signal=scrapy_signals.request_scheduled)
+        # Strong references: these run for every request and every chunk received.
+        crawler.signals.connect(self._request_scheduled, signal=scrapy_signals.request_scheduled, weak=False)
         crawler.signals.connect(self._spider_idle, signal=scrapy_signals.spider_idle)
         crawler.signals.connect(self._spider_closed, signal=scrapy_signals.spider_closed)
-        crawler.signals.connect(self._bytes_received, signal=scrapy_signals.bytes_received)
+        crawler.signals.connect(self._bytes_received, signal=scrapy_signals.bytes_received, weak=False)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -138,10 +139,11 @@ class RobotsMiddleware:
         return urlparse_cached(request).scheme in ("http", "https")
 
     def _request_scheduled(self, request: Request) -> None:
-        if self._closed or not self._applies(request):
+        if self._closed or request.meta.get("dont_obey_robotstxt"):
             return
-        site = site_key(request.url)
-        pending = self.pending.get(site)
+        # Only a site being decided holds requests: most requests need no site key here.
+        site = request_site(request) if self.pending else ""
+        pending = self.pending.get(site) if site else None
         hold = self.hold_new or request.meta.get("_robots_requeued", False)
         if pending is not None and hold and self._usable(site) is None:
             pending.held.append(request)
@@ -160,7 +162,7 @@ class RobotsMiddleware:
         via_scheduler = meta.pop("_robots_via_scheduler", False)
         if not self._applies(request):
             return None
-        site = site_key(request.url)
+        site = request_site(request)
         decision = self._usable(site)
         if decision is None:
             if self._closed:
@@ -345,7 +347,8 @@ class RobotsMiddleware:
             f", giving up after {duration(self.backoff.dns_defer_max)} of this" if unresolved else "",
         )  # fmt: skip
         self.crawler.signals.send_catch_log(
-            signal=signals.site_deferred, site=pending.site, seconds=delay, attempt=attempts, reason=reason
+            signal=signals.site_deferred, site=pending.site, seconds=delay, attempt=attempts, reason=reason,
+            status=result.status,
         )
         self._retry_in(pending, delay)
 

@@ -29,6 +29,8 @@ from w3lib.url import safe_url_string
 
 from webrobot.inflate import ENCODINGS, inflate_prefix
 from webrobot.robotsparsers import DEFAULT_PARSE_LIMIT
+from webrobot.signals import ROBOTS_FETCH_META
+from webrobot.sitekey import site_key
 
 if TYPE_CHECKING:
     from typing import Self
@@ -65,6 +67,7 @@ class RobotsFetcher:
         self.parse_limit = parse_limit
 
     async def download(self, url: str) -> RobotsFetch:
+        site = site_key(url)  # the site whose robots.txt this is, whatever the redirects
         seen = {url}
         hops = 0
         while True:
@@ -78,7 +81,7 @@ class RobotsFetcher:
                     "dont_retry": True,
                     "download_maxsize": 0,  # cut at the parse limit instead
                     "download_warnsize": 0,
-                    "_robots_fetch": True,
+                    ROBOTS_FETCH_META: site,  # whose robots.txt, for the crawl report
                 },
             )
             self.stats.inc_value("robotstxt/request_count")
@@ -120,7 +123,7 @@ class RobotsFetcher:
             url = target
 
     def bytes_received(self, data: bytes, request: Request) -> None:
-        if not request.meta.get("_robots_fetch") or self.parse_limit <= 0:
+        if not request.meta.get(ROBOTS_FETCH_META) or self.parse_limit <= 0:
             return
         received = request.meta.get("_robots_bytes", 0) + len(data)
         request.meta["_robots_bytes"] = received
@@ -145,7 +148,7 @@ class RobotsBodyMiddleware:
         return cls(crawler)
 
     def process_response(self, request: Request, response: Response) -> Response:
-        if not request.meta.get("_robots_fetch"):
+        if not request.meta.get(ROBOTS_FETCH_META):
             return response
         encodings = [
             e.strip().lower()

@@ -21,7 +21,7 @@ from scrapy.exceptions import NotConfigured
 
 from webrobot.config import ConfigError
 from webrobot.refusals import Refuser
-from webrobot.sitekey import site_key
+from webrobot.sitekey import request_site
 from webrobot.startup import non_negative_setting, setting_error
 from webrobot.traps import DEPTH, TOO_LONG, TrapRules, WarningGate
 
@@ -67,7 +67,7 @@ class UrlTrapMiddleware:
             raise self.refuser.refuse(request, DEPTH, f"depth {depth} > DEPTH_LIMIT {self.max_depth}")
 
     def _warn_too_long(self, request: Request, detail: str) -> None:
-        site = site_key(request.url)
+        site = request_site(request)
         held = self.warnings.allow(site, monotonic())
         if held is None:
             return

@@ -5,37 +5,41 @@ and report extensions and the two downloader-middleware taps. It listens to:
 
 * Scrapy's signals: ``request_scheduled``, ``request_dropped``,
   ``request_reached_downloader``, ``request_left_downloader``,
-  ``response_downloaded`` (raw status and size, 304s), ``response_received``
-  (robots.txt outcome), ``robots_parsed``, ``item_scraped``, ``item_dropped``,
-  ``spider_error``;
+  ``response_downloaded`` (raw status and size, 304s), ``robots_parsed``,
+  ``item_scraped``, ``item_dropped``, ``spider_error``;
 * webrobot's (:mod:`webrobot.signals`): ``request_refused``,
-  ``robots_resolved``, ``site_deferred``, ``page_flagged``;
+  ``robots_resolved``, ``site_deferred``, ``page_flagged``, ``request_shared``;
 * :class:`webrobot.middlewares.report.FrontierTapMiddleware` (first downloader
   middleware: a request left the scheduler; an ``IgnoreRequest`` that did not go
   through the Refuser) and :class:`~webrobot.middlewares.report.DownloadErrorTapMiddleware`
   (last one: every download exception, retried or not).
+
+What it knows of robots.txt comes from the robots.txt middleware: its
+decisions (``robots_resolved``, ``site_deferred``) and the mark it puts on each
+robots.txt request it sends (:data:`webrobot.signals.ROBOTS_FETCH_META`, the
+site whose robots.txt it is, redirect hops included). Nothing is read from the
+bodies downloaded, and no URL is taken for a robots.txt by its path.
+
+Every handler here runs once or more per request, so each is a few
+dictionary look-ups: the site key of a request is computed once
+(:func:`webrobot.sitekey.request_site`).
 """
 
 from __future__ import annotations
 
 import logging
 import time
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 from weakref import WeakKeyDictionary, WeakSet
 
 from itemadapter import ItemAdapter
 from scrapy import signals as scrapy_signals
 from scrapy.exceptions import IgnoreRequest
-from scrapy.utils.httpobj import urlparse_cached
 
 from webrobot import signals
-from webrobot.report.model import (
-    CrawlTally,
-    ignored_reason,
-    is_robots_fetch,
-    summarise_robots,
-)
-from webrobot.sitekey import site_key
+from webrobot.report.model import CrawlTally, ignored_reason
+from webrobot.sitekey import request_site, site_key
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -46,8 +50,9 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-#: request meta: set while a request waits in the scheduler
-FRONTIER_KEY = "_report_frontier"
+#: request meta: set while a request waits in this worker's scheduler
+FRONTIER_KEY = signals.REPORT_FRONTIER_META
+ROBOTS_FETCH = signals.ROBOTS_FETCH_META
 
 
 def collector_wanted(settings: BaseSettings) -> bool:
@@ -56,8 +61,13 @@ def collector_wanted(settings: BaseSettings) -> bool:
     ) > 0
 
 
-def _is_robots(request: Request) -> bool:
-    return is_robots_fetch(urlparse_cached(request).path, request.meta)
+def _site_of(request: Request) -> tuple[str, bool]:
+    """(site, is a robots.txt fetch): a robots.txt request counts for the site
+    whose robots.txt it is, wherever a redirect took it."""
+    robots_site = request.meta.get(ROBOTS_FETCH)
+    if robots_site:
+        return str(robots_site), True
+    return request_site(request), False
 
 
 def _signal_site(site: str | None, info: dict[str, Any]) -> str | None:
@@ -65,13 +75,7 @@ def _signal_site(site: str | None, info: dict[str, Any]) -> str | None:
     if site:
         return site
     request = info.get("request")
-    return site_key(request.url) if request is not None else None
-
-
-def _robots_site(request: Request) -> str:
-    """The site whose robots.txt this is (before any redirect)."""
-    first = (request.meta.get("redirect_urls") or [request.url])[0]
-    return site_key(first)
+    return request_site(request) if request is not None else None
 
 
 class ReportCollector:
@@ -90,14 +94,15 @@ class ReportCollector:
         self.started_mono = time.monotonic()
         self.started_wall = time.time()
         self._refused: WeakSet[Request] = WeakSet()
-        connect = crawler.signals.connect
+        # Held strongly: the dispatcher then calls each handler without first
+        # resolving a weak reference (several times per request).
+        connect = partial(crawler.signals.connect, weak=False)
         connect(self.spider_opened, signal=scrapy_signals.spider_opened)
         connect(self.request_scheduled, signal=scrapy_signals.request_scheduled)
         connect(self.request_dropped, signal=scrapy_signals.request_dropped)
         connect(self.request_reached_downloader, signal=scrapy_signals.request_reached_downloader)
         connect(self.request_left_downloader, signal=scrapy_signals.request_left_downloader)
         connect(self.response_downloaded, signal=scrapy_signals.response_downloaded)
-        connect(self.response_received, signal=scrapy_signals.response_received)
         connect(self.robots_parsed, signal=scrapy_signals.robots_parsed)
         connect(self.item_scraped, signal=scrapy_signals.item_scraped)
         connect(self.item_dropped, signal=scrapy_signals.item_dropped)
@@ -106,6 +111,7 @@ class ReportCollector:
         connect(self.robots_resolved, signal=signals.robots_resolved)
         connect(self.site_deferred, signal=signals.site_deferred)
         connect(self.page_flagged, signal=signals.page_flagged)
+        connect(self.left_scheduler, signal=signals.request_shared)
 
     def now(self) -> float:
         """Seconds since the spider opened."""
@@ -117,37 +123,30 @@ class ReportCollector:
         self.started_wall = time.time()
 
     def request_scheduled(self, request: Request) -> None:
-        if request.meta.get(FRONTIER_KEY):
+        meta = request.meta
+        if meta.get(FRONTIER_KEY):
             return  # scheduled again without leaving the frontier: held for robots.txt, released
-        self.tally.scheduled(site_key(request.url))
-        request.meta[FRONTIER_KEY] = True
+        self.tally.scheduled(request_site(request))
+        meta[FRONTIER_KEY] = True
 
     def request_dropped(self, request: Request) -> None:
         request.meta.pop(FRONTIER_KEY, None)
-        self.tally.filtered(site_key(request.url))
+        self.tally.filtered(request_site(request))
 
     def request_reached_downloader(self, request: Request) -> None:
-        self.tally.reached_downloader(site_key(request.url), _is_robots(request))
+        self.tally.reached_downloader(*_site_of(request))
 
     def request_left_downloader(self, request: Request) -> None:
-        self.tally.left_downloader(site_key(request.url), _is_robots(request), self.now())
+        self.tally.left_downloader(*_site_of(request), self.now())
 
     def response_downloaded(self, response: Response, request: Request) -> None:
+        site, robots = _site_of(request)
         self.tally.downloaded(
-            site_key(request.url), response.status, len(response.body),
-            _is_robots(request), self.now(), self._slot_delay(request),
-        )  # fmt: skip
-
-    def response_received(self, response: Response, request: Request) -> None:
-        if not _is_robots(request) or "cached" in response.flags:
-            return
-        rules = delay = None
-        if 200 <= response.status < 300:
-            rules, delay = summarise_robots(response.body.decode("utf-8", errors="replace"))
-        self.tally.robots_response(_robots_site(request), response.status, time.time(), rules, delay)
+            site, response.status, len(response.body), robots, self.now(), self._slot_delay(request)
+        )
 
     def robots_parsed(self, request: Request) -> None:
-        self.tally.robots_parsed(site_key(request.url), self.now())
+        self.tally.robots_parsed(request_site(request), self.now())
 
     def item_scraped(self, item: Any, response: Response | None) -> None:
         adapter = ItemAdapter(item)
@@ -175,13 +174,16 @@ class ReportCollector:
             self.tally.robots_resolved(key, self.now(), info)
 
     def site_deferred(self, site: str | None = None, **info: Any) -> None:
-        """``delay`` seconds from now (``seconds`` or an epoch ``until`` also understood)."""
+        """``delay`` seconds from now (``seconds`` or an epoch ``until`` also understood);
+        the failed attempt's ``status``, if it got an answer."""
         key = _signal_site(site, info)
         if key is None:
             return
         delay = info.get("delay", info.get("seconds"))
         if delay is None and info.get("until") is not None:
             delay = float(info["until"]) - time.time()
+        if info.get("status") is not None:
+            self.tally.robots_response(key, int(info["status"]), time.time())
         self.tally.deferred(key, self.now(), float(delay or 0.0))
 
     def page_flagged(self, flag: str, site: str | None = None, **info: Any) -> None:
@@ -191,21 +193,26 @@ class ReportCollector:
 
     # -- the taps --------------------------------------------------------------
     def left_scheduler(self, request: Request) -> None:
+        """The request left this worker's frontier: to the downloader, or to a
+        frontier shared with other workers (``request_shared``)."""
         if request.meta.pop(FRONTIER_KEY, False):
-            self.tally.dequeued(site_key(request.url))
+            self.tally.dequeued(request_site(request))
+
+    def page_failed(self, url: str, reason: str) -> None:
+        """A page request failed for good (:mod:`webrobot.middlewares.failures`)."""
+        self.tally.page_failed(site_key(url), url, reason)
 
     def ignored(self, request: Request, exception: IgnoreRequest) -> None:
         """An IgnoreRequest came out of the downloader middlewares."""
-        if request in self._refused or _is_robots(request):
+        if request in self._refused or request.meta.get(ROBOTS_FETCH):
             return
-        self.tally.refused(site_key(request.url), ignored_reason(str(exception)))
+        self.tally.refused(request_site(request), ignored_reason(str(exception)))
 
     def download_error(self, request: Request, exception: BaseException) -> None:
         if isinstance(exception, IgnoreRequest):
             return
-        self.tally.download_error(
-            site_key(request.url), type(exception).__name__, _is_robots(request)
-        )
+        site, robots = _site_of(request)
+        self.tally.download_error(site, type(exception).__name__, robots)
 
     # -- helpers ---------------------------------------------------------------
     def _slot_delay(self, request: Request) -> float | None:

@@ -254,6 +254,21 @@ def site_row(site: str, row: Mapping[str, Any], flagged: bool) -> str:
     return f"<tr{row_class}>{''.join(cells)}</tr>"
 
 
+def failed_section(failed: list[Mapping[str, str]], total: int) -> str:
+    """The pages the crawl gave up on (after its retries), with why."""
+    if not failed:
+        return ""
+    rows = "".join(
+        f"<tr><td>{escape(f['url'])}</td><td>{escape(f['reason'])}</td></tr>" for f in failed
+    )
+    more = f'<p class="note">{total - len(failed)} more not listed.</p>' if total > len(failed) else ""
+    return (
+        f'<section class="card"><h2>Failed pages <small>({total})</small></h2>'
+        f'<table id="failed"><thead><tr><th>URL</th><th>Reason</th></tr></thead>'
+        f"<tbody>{rows}</tbody></table>{more}</section>\n"
+    )
+
+
 def render_html(report: Mapping[str, Any]) -> str:
     sites: Mapping[str, Mapping[str, Any]] = report["sites"]
     totals = report["totals"]
@@ -318,6 +333,7 @@ def render_html(report: Mapping[str, Any]) -> str:
             bar_chart("Responses by status code", totals["status"], status=True),
         )
     )
+    failed_html = failed_section(report.get("failed") or [], int(report.get("failed_total") or 0))
     title = f"webrobot crawl report: {report.get('spider', '')}"
     meta = (
         f"started {escape(str(report.get('started_at')))} · finished {escape(str(report.get('finished_at')))}"
@@ -338,6 +354,6 @@ def render_html(report: Mapping[str, Any]) -> str:
 <table id="sites"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>{notes_html}
 </section>
 {frontier_html(report)}
-<section class="charts">{charts}</section>
+{failed_html}<section class="charts">{charts}</section>
 </main><script>{SORT_JS}</script></body></html>
 """

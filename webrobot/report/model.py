@@ -16,13 +16,19 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from webrobot.scope import DENY_PATTERN, NOT_ALLOWED, OFFSITE
+from webrobot.traps import BUDGET
+
 #: robots_resolved outcome meaning the robot gave up on a site's robots.txt
 ROBOTS_UNREACHABLE = "unreachable"
 #: page flags counted per site (webrobot.signals.page_flagged, or inferred)
 PAGE_FLAGS = ("duplicate", "noindex", "nofollow")
-#: refusal reasons that are not trap defences (for the trap health check);
+#: reason of an IgnoreRequest that no component counted as a refusal
+IGNORED = "ignored"
+#: refusal reasons that are not trap defences (for the trap health check): the
+#: crawl's scope and page budget, named by the modules that refuse with them;
 #: any reason starting with "robots" is not one either
-NON_TRAP_REASONS = frozenset({"offsite", "deny_pattern", "not_allowed", "budget", "ignored"})
+NON_TRAP_REASONS = frozenset({OFFSITE, DENY_PATTERN, NOT_ALLOWED, BUDGET, IGNORED})
 #: site states shown in the progress line, in display order
 SITE_STATES = ("active", "waiting_robots", "deferred", "exhausted")
 
@@ -138,6 +144,10 @@ class Timeline:
         }
 
 
+#: Pages that failed for good listed by URL in the report (all are counted).
+MAX_FAILED_LISTED = 1000
+
+
 class CrawlTally:
     """Every per-site event of a crawl. ``now`` arguments are seconds since the
     crawl started (a monotonic clock), ``wall`` ones epoch seconds."""
@@ -146,6 +156,8 @@ class CrawlTally:
         self.sites: dict[str, SiteTally] = {}
         self.timeline = timeline or Timeline()
         self.flag_signals_seen: set[str] = set()
+        self.failed_pages: list[dict[str, str]] = []  # the first MAX_FAILED_LISTED
+        self.failed_total = 0
 
     def site(self, key: str) -> SiteTally:
         tally = self.sites.get(key)
@@ -272,6 +284,11 @@ class CrawlTally:
         self.flag_signals_seen.add(flag)
         self.site(site).flags_signalled[flag] += 1
 
+    def page_failed(self, site: str, url: str, reason: str) -> None:
+        self.failed_total += 1
+        if len(self.failed_pages) < MAX_FAILED_LISTED:
+            self.failed_pages.append({"url": url, "site": site, "reason": reason})
+
     def spider_error(self, site: str, error: str) -> None:
         self.site(site).errors[f"spider {error}"] += 1
 
@@ -339,67 +356,15 @@ def progress_line(
     )
 
 
-# -- robots.txt at a glance ---------------------------------------------------
-_DIRECTIVE = re.compile(r"^\s*([A-Za-z-]+)\s*:\s*(.*?)\s*(?:#.*)?$")
-
-
-def summarise_robots(text: str) -> tuple[str, float | None]:
-    """A one-line summary of a robots.txt (groups and rules counted) and the
-    largest Crawl-delay in it; the robots.txt middleware decides what applies."""
-    counts: Counter[str] = Counter()
-    delays: list[float] = []
-    in_agents = False
-    for line in text.splitlines():
-        match = _DIRECTIVE.match(line)
-        if not match:
-            continue
-        name, value = match.group(1).lower(), match.group(2)
-        if name == "user-agent":
-            if not in_agents:
-                counts["group"] += 1
-            in_agents = True
-            continue
-        in_agents = False
-        if name in ("allow", "disallow", "sitemap"):
-            counts[name] += 1
-        elif name == "crawl-delay":
-            try:
-                delays.append(float(value))
-            except ValueError:
-                pass
-    parts = [
-        _plural(counts["group"], "group"),
-        f"{counts['disallow']} Disallow",
-        f"{counts['allow']} Allow",
-    ]
-    if counts["sitemap"]:
-        parts.append(_plural(counts["sitemap"], "Sitemap"))
-    delay = max(delays) if delays else None
-    if delay is not None:
-        parts.append(f"Crawl-delay {delay:g}")
-    return ", ".join(parts), delay
-
-
 def _plural(n: int, word: str) -> str:
     if n == 1:
         return f"{n} {word}"
     return f"{n} {word}es" if word.endswith("ch") else f"{n} {word}s"
 
 
-def is_robots_fetch(url_path: str, meta: Mapping[str, Any]) -> bool:
-    """A robots.txt download (Scrapy's middleware and webrobot's mark them with
-    ``dont_obey_robotstxt``; a redirect keeps the meta but not the path)."""
-    if not meta.get("dont_obey_robotstxt"):
-        return False
-    if url_path == "/robots.txt":
-        return True
-    first = (meta.get("redirect_urls") or [""])[0]
-    return isinstance(first, str) and first.split("?", 1)[0].endswith("/robots.txt")
-
-
 def ignored_reason(message: str) -> str:
     """Refusal reason of an IgnoreRequest that did not go through the Refuser."""
-    return "robots_txt" if "robots.txt" in message else "ignored"
+    return "robots_txt" if "robots.txt" in message else IGNORED
 
 
 # -- the report ----------------------------------------------------------------
@@ -539,6 +504,8 @@ def build_report(
         },
         "totals": totals(sites),
         "sites": sites,
+        "failed": crawl.failed_pages,
+        "failed_total": crawl.failed_total,
         "timeline": crawl.timeline.as_dict(),
     }
 

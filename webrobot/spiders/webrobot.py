@@ -31,6 +31,7 @@ from webrobot.contenttypes import (
 )
 from webrobot.extensions.identity import apply_identity
 from webrobot.items import PageItem
+from webrobot.linkrequests import link_requests
 from webrobot.middlewares.metarobots import page_rules
 from webrobot.middlewares.render import configure_rendering
 from webrobot.page import (
@@ -195,13 +196,7 @@ class WebrobotSpider(scrapy.Spider):
         )
         if rules.index:
             yield item
-        for link in rules.links(page.links):
-            try:
-                request = Request(link.url, callback=self.parse)
-            except ValueError:  # a port that is no number: one bad link must not end the page
-                stats.inc_value("webrobot/page/bad_link")
-                continue
-            yield request
+        yield from link_requests(self.crawler, (link.url for link in rules.links(page.links)), self.parse)
 
     def _file_item(self, response: Response, content_type: str) -> PageItem:
         """An item for a file that is not a page (``WEBROBOT_NON_HTML_ITEMS``): no title, no links."""

@@ -5,7 +5,7 @@ import hashlib
 import lxml.html
 import pytest
 
-from webrobot.fingerprints import (
+from webrobot.contentfingerprints import (
     body_fingerprint,
     fingerprint_key,
     text_fingerprint,

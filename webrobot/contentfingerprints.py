@@ -1,5 +1,7 @@
 """Content fingerprints: what makes two pages "the same page". Pure logic.
 
+(What makes two *requests* the same is :mod:`webrobot.requestfingerprinter`.)
+
 * ``"body"`` (default): the hex MD5 of the body bytes as received. Exact and
   cheap (the spider already stores it as the item's ``md5``), but any byte that
   differs (a timestamp, a session id, an ad, a counter) makes a different page.

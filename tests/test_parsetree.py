@@ -14,7 +14,7 @@ from scrapy.http import HtmlResponse, Request
 from scrapy.utils.test import get_crawler
 
 from webrobot import settings as project_settings
-from webrobot.middlewares.release import ReleaseParseTreeMiddleware
+from webrobot.spidermiddlewares.parsetree import ReleaseParseTreeMiddleware
 
 PAGE = b"<html><head><title>t</title></head><body>" + b"<p><a href='/x'>x</a></p>" * 50 + b"</body></html>"
 
@@ -40,7 +40,7 @@ def middleware() -> ReleaseParseTreeMiddleware:
 
 def test_enabled_in_the_project_outermost() -> None:
     orders = project_settings.SPIDER_MIDDLEWARES
-    assert orders["webrobot.middlewares.release.ReleaseParseTreeMiddleware"] < 25  # before Scrapy's first
+    assert orders["webrobot.spidermiddlewares.parsetree.ReleaseParseTreeMiddleware"] < 25  # before Scrapy's first
 
 
 def test_page_freed_without_the_cyclic_collector(no_gc: None, middleware: ReleaseParseTreeMiddleware) -> None:

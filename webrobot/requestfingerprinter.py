@@ -7,6 +7,8 @@ ignored; the ``verbatim_url`` meta key skips canonicalisation), but the URL is
 (``index_pages``, ``strip_params``) and without a default port. The
 fingerprint is the 20-byte SHA-1 of ``METHOD URL\\nBODY``; the duplicate filter
 only compares fingerprints, so it need not equal Scrapy's bytes.
+
+(What makes two downloaded *pages* the same is :mod:`webrobot.contentfingerprints`.)
 """
 
 from __future__ import annotations
@@ -55,3 +57,12 @@ class CanonicalRequestFingerprinter:
             data = f"{request.method} {self.canonical_url(request)}\n".encode() + (request.body or b"")
             cached = self._cache[request] = hashlib.sha1(data, usedforsecurity=False).digest()
         return cached
+
+    def url_fingerprint(self, url: str) -> bytes:
+        """The fingerprint of ``Request(url)`` (GET, no body, no meta), without building the request."""
+        data = f"GET {self.canonicalizer(url)}\n".encode()
+        return hashlib.sha1(data, usedforsecurity=False).digest()
+
+    def remember(self, request: Request, fingerprint: bytes) -> None:
+        """``request``'s fingerprint, computed already by :meth:`url_fingerprint`."""
+        self._cache[request] = fingerprint

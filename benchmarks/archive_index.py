@@ -1,0 +1,89 @@
+"""``python -m benchmarks.archive_index``: crawl speed with the WARC archive and the
+full-text index on, against both off, on the benchmark web.
+
+The same web (``benchmarks.server``, one site, concurrency 16), interleaved
+repetitions (off, on, off, on, ...) so load on the shared machine hits both
+alike. Reports the medians of pages/s and CPU s / 1000 pages, the ratio
+(goal: on >= 0.85 x off), index bytes per page and WARC bytes per page.
+Prints ``BENCH-RESULT`` JSON lines and writes ``benchmarks-output/archive_index.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+from pathlib import Path
+
+from benchmarks.crawls import PROJECT_ROOT, measure_crawl, shared_settings
+from benchmarks.run import ServerProcess
+from benchmarks.web import WebSpec
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pages", type=int, default=5000)
+    parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--concurrency", type=int, default=16)
+    parser.add_argument("--out", type=Path, default=PROJECT_ROOT / "benchmarks-output" / "archive_index")
+    args = parser.parse_args(argv)
+    out: Path = args.out
+    out.mkdir(parents=True, exist_ok=True)
+    spec = WebSpec(pages=args.pages, sites=1)
+    runs: dict[str, list[dict[str, float]]] = {"off": [], "on": []}
+    with ServerProcess(spec, out / "server.log") as server:
+        for rep in range(args.reps):
+            for variant in ("off", "on"):
+                workdir = out / f"{variant}-{rep}"
+                shutil.rmtree(workdir, ignore_errors=True)
+                settings = shared_settings("single", args.concurrency, 1)
+                settings["WEBROBOT_REPORT_ENABLED"] = "False"
+                if variant == "on":
+                    settings["WEBROBOT_WARC_DIR"] = str(workdir / "warc")
+                    settings["WEBROBOT_INDEX"] = str(workdir / "index.sqlite")
+                else:
+                    settings["WEBROBOT_INDEX_ENABLED"] = "False"
+                measure = measure_crawl("webrobot", "single", rep, server.start_urls, server.control,
+                                        workdir, settings)  # fmt: skip
+                if measure.returncode != 0:
+                    raise SystemExit(f"crawl failed: see {workdir}")
+                row = {
+                    "pages": measure.pages,
+                    "pages_per_second": measure.pages_per_second,
+                    "cpu_per_1000_pages": measure.cpu_per_1000_pages,
+                    "maxrss_mb": measure.maxrss_kb / 1024,
+                }
+                if variant == "on":
+                    index_cpu = float(measure.stats.get("webrobot/index/cpu_seconds", 0.0))
+                    row["index_process_cpu_per_1000_pages"] = 1000 * index_cpu / max(1, measure.pages)
+                    row["crawl_process_cpu_per_1000_pages"] = row["cpu_per_1000_pages"] - row[
+                        "index_process_cpu_per_1000_pages"]
+                    indexed = int(measure.stats.get("webrobot/index/pages", 0))
+                    row["indexed_pages"] = indexed
+                    row["index_bytes_per_page"] = measure.stats.get("webrobot/index/bytes", 0) / max(1, indexed)
+                    warc_bytes = sum(p.stat().st_size for p in (workdir / "warc").iterdir())
+                    row["warc_bytes_per_fetch"] = warc_bytes / max(1, measure.pages)
+                runs[variant].append(row)
+                print(f"{variant} rep {rep}: " + json.dumps(row), flush=True)
+    med = statistics.median
+    result = {
+        "pages": args.pages,
+        "reps": args.reps,
+        "off_pages_per_second": round(med(r["pages_per_second"] for r in runs["off"]), 1),
+        "on_pages_per_second": round(med(r["pages_per_second"] for r in runs["on"]), 1),
+        "off_cpu_per_1000_pages": round(med(r["cpu_per_1000_pages"] for r in runs["off"]), 2),
+        "on_cpu_per_1000_pages": round(med(r["cpu_per_1000_pages"] for r in runs["on"]), 2),
+        "on_crawl_process_cpu_per_1000_pages": round(med(r["crawl_process_cpu_per_1000_pages"] for r in runs["on"]), 2),
+        "on_index_process_cpu_per_1000_pages": round(med(r["index_process_cpu_per_1000_pages"] for r in runs["on"]), 2),
+        "index_bytes_per_page": round(med(r["index_bytes_per_page"] for r in runs["on"])),
+        "warc_bytes_per_fetch": round(med(r["warc_bytes_per_fetch"] for r in runs["on"])),
+    }
+    result["on_vs_off"] = round(result["on_pages_per_second"] / result["off_pages_per_second"], 3)
+    result["goal_within_15_percent"] = result["on_vs_off"] >= 0.85
+    print("BENCH-RESULT " + json.dumps(result), flush=True)
+    (out.parent / "archive_index.json").write_text(json.dumps({"result": result, "runs": runs}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

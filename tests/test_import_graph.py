@@ -1,0 +1,212 @@
+"""The import graph of the ``webrobot`` package, read from the source (ast):
+
+* the *pure* modules (the bottom floor: decisions only) import neither Scrapy
+  nor Twisted, do no I/O (no files, network, processes, clocks, printing) and
+  import no webrobot module that is not pure itself, so their unit tests call
+  them directly and they can be reasoned about alone;
+* the *Scrapy-free* modules may read and write files (site configs, blocklist
+  files, checkpoint files) but import neither Scrapy nor Twisted nor a network
+  client;
+* no webrobot module imports itself back through others (no cycles).
+
+Imports under ``if TYPE_CHECKING:`` are for annotations only and do not count.
+A new decision module belongs in :data:`PURE`; docs/architecture.md says which
+floor is which.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "webrobot"
+
+#: Decision modules: no Scrapy, no Twisted, no I/O, only pure webrobot imports.
+PURE = frozenset({
+    "webrobot",
+    "webrobot.budget",
+    "webrobot.canonical",
+    "webrobot.contentfingerprints",
+    "webrobot.freshness",
+    "webrobot.identity",
+    "webrobot.items",
+    "webrobot.metarobots",
+    "webrobot.page",
+    "webrobot.politeness",
+    "webrobot.priorities",
+    "webrobot.rendering",
+    "webrobot.report.model",
+    "webrobot.robotscache",
+    "webrobot.robotspolicy",
+    "webrobot.scope",
+    "webrobot.signals",
+    "webrobot.sitekey",
+    "webrobot.sitemaps",
+    "webrobot.summary",
+    "webrobot.traps",
+    "webrobot.urltemplates",
+})  # fmt: skip
+#: No Scrapy or Twisted, but they load or save files.
+SCRAPY_FREE = PURE | {
+    "webrobot.blocklist",
+    "webrobot.config",
+    "webrobot.freshnessstore",
+    "webrobot.seenstore",
+    "webrobot.settingtypes",
+}
+#: Top-level packages that make a module Scrapy glue.
+SCRAPY = frozenset({"scrapy", "twisted", "scrapy_redis", "itemadapter", "parsel"})
+#: Top-level modules that do I/O (or read the clock, which pure modules are given).
+IO_MODULES = frozenset({
+    "asyncio", "ftplib", "glob", "http", "io", "mmap", "multiprocessing", "os", "pathlib",
+    "pickle", "redis", "requests", "select", "selectors", "shutil", "signal", "smtplib",
+    "socket", "sqlite3", "ssl", "subprocess", "sys", "tempfile", "threading", "time",
+    "tomllib", "urllib.request", "zlib",
+})  # fmt: skip
+#: Network clients and servers: not even Scrapy-free modules use them.
+NETWORK_MODULES = frozenset({"http", "redis", "requests", "socket", "ssl", "urllib.request"})
+IO_BUILTINS = frozenset({"open", "print", "input"})
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py")) if "-" not in p.name}
+
+
+def _type_checking_only(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _walk(tree: ast.AST) -> Iterator[ast.AST]:
+    """Every node, except what runs only for type checkers."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and _type_checking_only(node):
+            yield from (n for child in node.orelse for n in [child, *_walk(child)])
+            continue
+        yield node
+        yield from _walk(node)
+
+
+def imports(name: str) -> set[str]:
+    """Every module ``name`` imports (dotted, absolute), function-level ones too."""
+    path = MODULES[name]
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in _walk(ast.parse(path.read_text("utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                module = node.module or ""
+            found.add(module)
+            for alias in node.names:  # from webrobot import signals: a submodule
+                if f"{module}.{alias.name}" in MODULES:
+                    found.add(f"{module}.{alias.name}")
+    return found
+
+
+def io_calls(name: str) -> set[str]:
+    tree = ast.parse(MODULES[name].read_text("utf-8"))
+    return {
+        node.func.id for node in _walk(tree)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in IO_BUILTINS
+    }  # fmt: skip
+
+
+def _top(module: str) -> str:
+    return module.split(".")[0]
+
+
+def _in(module: str, names: frozenset[str]) -> bool:
+    """Is ``module`` one of ``names`` or inside one of them (``http.client`` is in ``http``)?"""
+    parts = module.split(".")
+    return any(".".join(parts[:n]) in names for n in range(1, len(parts) + 1))
+
+
+def test_the_lists_name_real_modules() -> None:
+    assert SCRAPY_FREE <= set(MODULES), sorted(SCRAPY_FREE - set(MODULES))
+
+
+@pytest.mark.parametrize("name", sorted(PURE))
+def test_pure_modules_import_no_scrapy_and_do_no_io(name: str) -> None:
+    found = imports(name)
+    assert not {m for m in found if _top(m) in SCRAPY}, "imports Scrapy or Twisted"
+    assert not {m for m in found if _in(m, IO_MODULES)}, "imports a module that does I/O"
+    assert not io_calls(name), "calls open(), print() or input()"
+    impure = {m for m in found if _top(m) == "webrobot" and m in MODULES and m not in PURE}
+    assert not impure, "imports webrobot modules that are not pure"
+
+
+@pytest.mark.parametrize("name", sorted(SCRAPY_FREE - PURE))
+def test_scrapy_free_modules_import_no_scrapy_and_no_network(name: str) -> None:
+    found = imports(name)
+    assert not {m for m in found if _top(m) in SCRAPY}, "imports Scrapy or Twisted"
+    assert not {m for m in found if _in(m, NETWORK_MODULES)}, "imports a network client"
+    glue = {m for m in found if _top(m) == "webrobot" and m in MODULES and m not in SCRAPY_FREE}
+    assert not glue, "imports webrobot modules that use Scrapy"
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One cycle of ``graph`` as a path that ends where it starts, or None."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt):] + [nxt]
+            if nxt not in state:
+                cycle = visit(nxt)
+                if cycle:
+                    return cycle
+        path.pop()
+        state[node] = 2
+        return None
+
+    for start in sorted(graph):
+        if start not in state:
+            cycle = visit(start)
+            if cycle:
+                return cycle
+    return None
+
+
+def import_graph() -> dict[str, set[str]]:
+    """webrobot module -> the webrobot modules it imports (a package's own
+    ``__init__`` left out: importing ``webrobot.x`` runs it, but it imports nothing)."""
+    graph = {}
+    for name in MODULES:
+        graph[name] = {m for m in imports(name) if m in MODULES and m != name}
+    return graph
+
+
+def test_no_import_cycles() -> None:
+    assert find_cycle(import_graph()) is None, " -> ".join(find_cycle(import_graph()) or [])
+
+
+def test_the_checks_can_fail() -> None:
+    """The cycle finder finds cycles, and the purity rules catch what they are for."""
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": set()}) is None
+    assert _in("http.client", IO_MODULES) and _in("urllib.request", IO_MODULES)
+    assert not _in("urllib.parse", IO_MODULES)
+    glue = imports("webrobot.middlewares.robots")
+    assert {m for m in glue if _top(m) in SCRAPY}, "the robots.txt middleware is Scrapy glue"
+    assert "webrobot.sitekey" in glue and "webrobot.signals" in imports("webrobot.report.collector")
+    assert "scrapy.crawler" not in imports("webrobot.politeness"), "TYPE_CHECKING imports do not count"

@@ -1,0 +1,60 @@
+"""A page's main text, boilerplate removed, for the full-text index (no Scrapy).
+
+trafilatura in its fast mode does the extraction: measured against jusText and
+readability-lxml on the same pages (``python -m benchmarks.extractors``, numbers
+in docs/search.md) it was both the fastest and the most accurate, and it is
+maintained and depends on nothing that conflicts with Scrapy's stack
+(readability-lxml pins an old cssselect). Installed with the ``search`` extra;
+:func:`available` says whether it is there.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from dataclasses import dataclass
+
+_LANG_RE = re.compile(rb"<html\b[^>]*?\blang\s*=\s*[\"']?([A-Za-z]{2,3})(?:[-_][A-Za-z0-9]+)?", re.IGNORECASE)
+#: Text kept per page: enough for any snippet and for ranking; a 10 MiB text
+#: dump must not become a 10 MiB index row.
+MAX_TEXT = 200_000
+
+
+@dataclass(frozen=True, slots=True)
+class MainText:
+    text: str
+    lang: str | None  # ISO 639 code from <html lang> or Content-Language, lower case
+
+
+def available() -> bool:
+    """Whether trafilatura is installed (found, not imported: importing it takes
+    over a second, which the crawl's own process need not pay)."""
+    return importlib.util.find_spec("trafilatura") is not None
+
+
+def page_language(body: bytes, content_language: str | None = None) -> str | None:
+    """The page's declared language: ``<html lang>``, else the first
+    ``Content-Language``; just the primary subtag (``en-GB`` -> ``en``)."""
+    found = _LANG_RE.search(body[:4096])
+    if found:
+        return found.group(1).decode("ascii").lower()
+    if content_language:
+        first = content_language.split(",")[0].strip().split("-")[0].split("_")[0]
+        if first.isalpha() and 2 <= len(first) <= 3:
+            return first.lower()
+    return None
+
+
+def main_text(html: str) -> str:
+    """The main text of ``html`` (paragraphs separated by newlines), or ``""``."""
+    import trafilatura
+
+    text = trafilatura.extract(
+        html, fast=True, include_comments=False, include_tables=True, with_metadata=False,
+        include_links=False, include_images=False, deduplicate=False,
+    )  # fmt: skip
+    return (text or "")[:MAX_TEXT]
+
+
+def extract(html: str, body: bytes, content_language: str | None = None) -> MainText:
+    return MainText(main_text(html), page_language(body, content_language))
