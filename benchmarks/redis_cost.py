@@ -1,7 +1,8 @@
 """What a shared crawl costs its Redis, read from Redis's own counters.
 
     .venv/bin/python -m benchmarks.redis_cost [--pages 2000] [--sites 4] [--latency 0.05]
-                                              [--workers 1,2,4] [--cost-workers 2] [--out DIR]
+                                              [--workers 1,2,4] [--cluster-workers 1,2,4]
+                                              [--cost-workers 2] [--out DIR]
 
 Starts the benchmark web (``benchmarks.server``, every answer delayed by
 ``--latency`` so that workers wait on the network, as on the Internet, and the
@@ -21,6 +22,9 @@ seconds (``INFO cpu``: ``used_cpu_user`` + ``used_cpu_sys``), network bytes
 the end (``used_memory``). Then webrobot's pages/s with each ``--workers``
 count: pages over the time from the first worker's start to the last page
 the servers answered (so the idle wait before workers close is not counted).
+With ``--cluster-workers``, the same against a local Redis Cluster of three
+masters and three replicas (``WEBROBOT_REDIS_CLUSTER``), with its commands and
+Redis CPU per page summed over the masters.
 
 Writes ``redis_cost.json`` and a Markdown table to ``--out``.
 """
@@ -43,6 +47,7 @@ import redis
 from benchmarks.crawls import crawl_command, server_stats, shared_settings
 from benchmarks.run import ServerProcess
 from benchmarks.web import WebSpec
+from tests.rediscluster import RedisClusterNodes
 from tests.redisserver import RedisServer
 
 #: Settings per crawler on top of the benchmark's shared ones.
@@ -157,6 +162,32 @@ def cost_run(crawler: str, workers: int, server: ServerProcess, redis_server: Re
     }
 
 
+def cluster_run(workers: int, server: ServerProcess, cluster: RedisClusterNodes, workdir: Path,
+                settings: dict[str, str], timeout: float) -> dict[str, Any]:  # fmt: skip
+    """webrobot on the cluster: pages/s, and commands and CPU per page over all masters."""
+    masters = [redis.Redis(host="127.0.0.1", port=port) for port in cluster.master_ports()]
+    try:
+        for client in masters:
+            client.flushall()
+            client.config_resetstat()
+        before = [redis_counters(client) for client in masters]
+        run = run_workers("webrobot", workers, server, cluster.url, workdir / "cluster",
+                          {**settings, "WEBROBOT_REDIS_CLUSTER": "true"}, timeout)  # fmt: skip
+        after = [redis_counters(client) for client in masters]
+    finally:
+        for client in masters:
+            client.close()
+    pages = max(run["pages"], 1)
+    skipped = ("info", "config|resetstat", "flushall", "cluster|slots", "cluster|shards", "command|docs",
+               "command", "ping", "readonly")  # the client's own topology checks  # fmt: skip
+    total = sum(calls for a in after for name, calls in a["commands"].items() if name not in skipped)
+    per_master = [round((a["cpu"] - b["cpu"]) * 1000 / pages, 3) for a, b in zip(after, before, strict=True)]
+    return {**run, "redis": f"cluster of {len(masters)} masters",
+            "commands_per_page": round(total / pages, 2),
+            "redis_cpu_ms_per_page": round(sum(per_master), 3),
+            "redis_cpu_ms_per_page_per_master": sorted(per_master, reverse=True)}  # fmt: skip
+
+
 def markdown(cost: list[dict[str, Any]], speed: list[dict[str, Any]], machine: str) -> str:
     lines = [
         f"Machine: {machine}", "",
@@ -168,11 +199,13 @@ def markdown(cost: list[dict[str, Any]], speed: list[dict[str, Any]], machine: s
             f"| {row['crawler']} | {row['workers']} | {row['pages']} | {row['commands_per_page']} | "
             f"{row['redis_cpu_ms_per_page']} | {row['net_bytes_per_page']} | {row['memory_bytes_per_page']} |"
         )
-    lines += ["", "| crawler | Redis | workers | pages | seconds | pages/s |", "|---|---|---|---|---|---|"]
+    lines += ["", "| crawler | Redis | workers | pages | seconds | pages/s | commands / page | Redis CPU ms / page |",
+              "|---|---|---|---|---|---|---|---|"]  # fmt: skip
     for row in speed:
         lines.append(
             f"| {row['crawler']} | {row.get('redis', 'one server')} | {row['workers']} | {row['pages']} | "
-            f"{row['seconds']} | {row['pages_per_second']} |"
+            f"{row['seconds']} | {row['pages_per_second']} | {row.get('commands_per_page', '')} | "
+            f"{row.get('redis_cpu_ms_per_page', '')} |"
         )
     return "\n".join(lines) + "\n"
 
@@ -200,6 +233,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--concurrency", type=int, default=8, help="requests in flight per worker")
     parser.add_argument("--cost-workers", type=int, default=2)
     parser.add_argument("--workers", default="1,2,4", help="worker counts for pages/s ('' : none)")
+    parser.add_argument("--cluster-workers", default="1,2,4",
+                        help="worker counts for pages/s on a 3-master cluster ('' : none)")
+    parser.add_argument("--no-cost", action="store_true", help="skip the cost comparison with scrapy-redis")
     parser.add_argument("--timeout", type=float, default=900)
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
@@ -211,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     speed: list[dict[str, Any]] = []
     with ServerProcess(spec, out / "server.log", latency=args.latency) as server, \
             RedisServer(out / "redis") as redis_server:  # fmt: skip
-        for crawler, own in (("scrapy-redis", SCRAPY_REDIS), ("webrobot", WEBROBOT)):
+        for crawler, own in () if args.no_cost else (("scrapy-redis", SCRAPY_REDIS), ("webrobot", WEBROBOT)):
             row = cost_run(crawler, args.cost_workers, server, redis_server, out, {**common, **own}, args.timeout)
             cost.append(row)
             print(json.dumps(row), flush=True)
@@ -220,6 +256,14 @@ def main(argv: list[str] | None = None) -> int:
             row = run_workers("webrobot", workers, server, redis_server.url, out, {**common, **WEBROBOT}, args.timeout)
             speed.append(row)
             print(json.dumps(row), flush=True)
+    cluster_counts = [int(n) for n in args.cluster_workers.split(",") if n.strip()]
+    if cluster_counts:
+        with ServerProcess(spec, out / "server-cluster.log", latency=args.latency) as server, \
+                RedisClusterNodes(out / "cluster") as cluster:  # fmt: skip
+            for workers in cluster_counts:
+                row = cluster_run(workers, server, cluster, out, {**common, **WEBROBOT}, args.timeout)
+                speed.append(row)
+                print(json.dumps(row), flush=True)
     result = {"machine": machine(), "pages": args.pages, "sites": args.sites, "latency": args.latency,
               "concurrency": args.concurrency, "cost": cost, "speed": speed}  # fmt: skip
     (out / "redis_cost.json").write_text(json.dumps(result, indent=2), "utf-8")

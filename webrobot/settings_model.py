@@ -335,6 +335,8 @@ _section("Distributed crawling (Redis)")
 _REDIS = (
     _s("WEBROBOT_REDIS_URL", "str", "",
        "Redis shared by all workers of a crawl (empty: everything stays in-process; needs webrobot[redis])."),
+    _s("WEBROBOT_REDIS_CLUSTER", "bool", False,
+       "WEBROBOT_REDIS_URL names any node of a Redis Cluster (keys are hash-tagged so each decision stays in one slot)."),
     _s("WEBROBOT_REDIS_KEY", "str", "webrobot:%(spider)s",
        "Prefix of a crawl's Redis keys (%(spider)s: the spider name); same prefix = same crawl."),
     _s("WEBROBOT_REDIS_LEASE_TTL", "float", 60.0,

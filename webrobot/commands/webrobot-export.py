@@ -124,7 +124,7 @@ class Command(ScrapyCommand):
             return _fail(str(exc), 2)
         import redis
 
-        from webrobot.distributed.keys import CrawlKeys, redis_from_settings, safe_url
+        from webrobot.distributed.keys import CrawlKeys, explain, redis_from_settings, safe_url
 
         keys = CrawlKeys.from_settings(settings, spider_name)
         where = f"{keys.prefix} at {safe_url(settings['WEBROBOT_REDIS_URL'])}"
@@ -140,7 +140,7 @@ class Command(ScrapyCommand):
                     exporter = exporter_for(settings, fmt, file)
                     written, repeated, unreadable = export_items(server, keys.items, exporter)
         except (redis.RedisError, ValueError, OSError) as exc:
-            return _fail(f"cannot export {where}: {exc}", 1)
+            return _fail(f"cannot export {where}: {explain(exc)}", 1)
         finally:
             server.close()
         message = f"Exported {written} items of {where} to {output}"

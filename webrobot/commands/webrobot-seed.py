@@ -86,7 +86,7 @@ class Command(ScrapyCommand):
         from webrobot.distributed.crawlstate import crawl_status, reset_crawl, seed_crawl
         from webrobot.distributed.dupefilter import RedisVisitedFilter
         from webrobot.distributed.frontier import LeasedFrontier
-        from webrobot.distributed.keys import CrawlKeys, redis_from_settings, safe_url
+        from webrobot.distributed.keys import CrawlKeys, explain, redis_from_settings, safe_url
 
         crawler.request_fingerprinter = build_from_crawler(
             load_object(settings["REQUEST_FINGERPRINTER_CLASS"]), crawler
@@ -108,7 +108,7 @@ class Command(ScrapyCommand):
             print(f"Crawl {where}: {crawl_status(frontier, visited)}")
             visited.close()
         except (redis.RedisError, ValueError) as exc:
-            return _fail(f"cannot use {where}: {exc}", 1)
+            return _fail(f"cannot use {where}: {explain(exc)}", 1)
         finally:
             server.close()
         return 0

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from scrapy.settings import SETTINGS_PRIORITIES
 
+from webrobot.distributed.lineage import ReclaimedPageLinks
 from webrobot.optional import require_redis
 from webrobot.settings_model import read
 
@@ -40,6 +41,11 @@ def redis_enabled(settings: BaseSettings) -> bool:
     return bool(read(settings, "WEBROBOT_REDIS_URL").strip())
 
 
+#: Spider middlewares a shared crawl adds (a page taken again after its lease
+#: expired queues its links even if they are marked visited: the cluster's two-step finish).
+REDIS_SPIDER_MIDDLEWARES: dict[type, int] = {ReclaimedPageLinks: 20}
+
+
 def apply_redis_components(settings: BaseSettings) -> None:
     """Swap in the Redis components (MissingExtra when webrobot[redis] is not installed)."""
     require_redis()
@@ -47,6 +53,8 @@ def apply_redis_components(settings: BaseSettings) -> None:
     for name, component in REDIS_COMPONENTS.items():
         if (settings.getpriority(name) or 0) <= project:
             settings.set(name, component, priority="project")
+    for middleware, order in REDIS_SPIDER_MIDDLEWARES.items():
+        settings.set_in_component_priority_dict("SPIDER_MIDDLEWARES", middleware, order)
 
 
 class RedisCrawl:

@@ -22,6 +22,24 @@ marked visited (a digest, see :mod:`.digests`) and queued if they were new, so
 no worker can die between two of those steps and leave a URL marked visited
 but never queued, or a page acknowledged without its items or links.
 
+On a Redis Cluster the visited buckets are spread over all slots, so one
+script cannot both mark a link visited and queue it. There finishing is two
+steps: the links' visited marks (one pipelined ``SADD`` per link, grouped by
+node), then the script above without them (leases, items, and the links that
+were new). What covers the gap between the two:
+
+* a worker that marked links but failed to run the script (an error, a
+  failover) keeps the marks it made in :attr:`LeasedFrontier.fresh` and
+  queues those links at its next try, although they are marked now (a mark
+  whose reply was lost counts as its own: queued too, perhaps twice);
+* a worker killed in the gap did not acknowledge its leases: its pages are
+  fetched again once the leases expire, and a page taken again after an
+  expiry is marked (:data:`RECLAIMED_KEY`), so the links it finds are queued
+  even if marked visited (:data:`REQUEUE_KEY`, set by
+  :class:`~webrobot.distributed.lineage.ReclaimedPageLinks`). Such a link
+  that some other page had queued already is fetched twice: nothing is lost,
+  a few pages may be doubled.
+
 The score of a queued request is ``-priority * 10**12`` plus the crawl's
 sequence number (``<crawl>:sequence``): higher ``Request.priority`` first
 (``DEPTH_PRIORITY = 1`` makes that breadth-first), first in, first out within
@@ -40,12 +58,12 @@ import uuid
 from itertools import count
 from typing import TYPE_CHECKING, Any
 
+import redis
 from scrapy_redis.queue import PriorityQueue
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    import redis
     from scrapy import Request, Spider
 
     from webrobot.distributed.keys import CrawlKeys
@@ -190,6 +208,11 @@ return out
 """
 
 
+#: Private meta key of a leased request whose lease had expired before (taken again).
+RECLAIMED_KEY = "_webrobot_reclaimed"
+#: Private meta key of a link found by such a page: queued even if marked visited.
+REQUEUE_KEY = "_webrobot_requeue"
+
 #: |Request.priority| beyond this counts as this (scores stay exact doubles).
 MAX_PRIORITY = 4000
 
@@ -220,6 +243,10 @@ class LeasedFrontier(PriorityQueue):
         self.lease_ttl_ms = max(1, round(lease_ttl * 1000))
         self.max_expiries = max(0, max_expiries)
         self.worker_id = worker_id or new_worker_id()
+        self.cluster = keys.cluster
+        #: Cluster mode: visited slots this worker marked (or must queue although
+        #: marked) whose requests are not queued yet.
+        self.fresh: set[tuple[str, int]] = set()
         self._lease_numbers = count(1)
         self._lease = server.register_script(_LEASE)
         self._finish = server.register_script(_FINISH)
@@ -258,7 +285,10 @@ class LeasedFrontier(PriorityQueue):
             if data is None:
                 return None
             try:
-                return lease_id, self.decode(data)
+                request = self.decode(data)
+                if data[:1] != b"\x00":
+                    request.meta[RECLAIMED_KEY] = True
+                return lease_id, request
             except Exception as exc:  # noqa: BLE001 - another version's data, a renamed callback...
                 logger.error("Setting aside a frontier entry that cannot be decoded: %r", exc)
                 self.server.rpush(self.keys.dead, data)
@@ -289,6 +319,8 @@ class LeasedFrontier(PriorityQueue):
         held, and per link whether it was queued."""
         if not lease_ids and not items and not links:
             return 0, []
+        if self.cluster:
+            return self._finish_on_cluster(lease_ids, items, links)
         keys = [self.keys.leases, self.keys.leased, self.keys.items, self.keys.frontier, self.keys.sequence]
         index: dict[str, int] = {}
         args: list[Any] = [len(lease_ids), *lease_ids, len(items)]
@@ -304,6 +336,59 @@ class LeasedFrontier(PriorityQueue):
                 keys.append(bucket)
                 index[bucket] = len(keys)
             args += [index[bucket], member, priority, data]
+        out = self._finish(keys=keys, args=args)
+        return int(out[0]), [bool(flag) for flag in out[1:]]
+
+    def _finish_on_cluster(
+        self,
+        lease_ids: list[str],
+        items: Sequence[tuple[str, bytes]],
+        links: Sequence[tuple[tuple[str, int] | None, int, bytes]],
+    ) -> tuple[int, list[bool]]:
+        """:meth:`finish` in two steps: mark the links visited (their buckets are
+        all over the cluster), then end the leases, store the items and queue the
+        new links in the crawl's slot (see the module doc for the gap)."""
+        marked = [visited for visited, _, _ in links if visited is not None]
+        new: dict[tuple[str, int], bool] = {}
+        if marked:
+            pipe = self.server.pipeline(transaction=False)
+            for bucket, member in marked:
+                pipe.sadd(bucket, member)
+            try:
+                results = pipe.execute(raise_on_error=False)
+            except redis.RedisError:
+                # Which marks reached Redis is unknown: queue them all at the next try.
+                self.fresh.update(marked)
+                raise
+            failed: Exception | None = None
+            for slot, added in zip(marked, results, strict=True):
+                if isinstance(added, Exception):
+                    failed = added
+                    self.fresh.add(slot)  # a lost reply: the mark may have been made
+                    continue
+                new[slot] = bool(added) or slot in self.fresh
+                if added:
+                    self.fresh.add(slot)
+            if failed is not None:
+                raise failed
+        unfiltered = [(None, priority, data) for visited, priority, data in links
+                      if visited is None or new.get(visited, False)]  # fmt: skip
+        held, _ = self._finish_in_slot(lease_ids, items, unfiltered)
+        self.fresh.difference_update(marked)
+        return held, [visited is None or new.get(visited, False) for visited, _, _ in links]
+
+    def _finish_in_slot(
+        self,
+        lease_ids: list[str],
+        items: Sequence[tuple[str, bytes]],
+        links: Sequence[tuple[None, int, bytes]],
+    ) -> tuple[int, list[bool]]:
+        keys = [self.keys.leases, self.keys.leased, self.keys.items, self.keys.frontier, self.keys.sequence]
+        args: list[Any] = [len(lease_ids), *lease_ids, len(items)]
+        for key, data in items:
+            args += [key, data]
+        for _, raw_priority, data in links:
+            args += [0, 0, max(-MAX_PRIORITY, min(MAX_PRIORITY, int(raw_priority))), data]
         out = self._finish(keys=keys, args=args)
         return int(out[0]), [bool(flag) for flag in out[1:]]
 

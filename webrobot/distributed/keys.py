@@ -4,6 +4,15 @@ All keys of one crawl start with ``WEBROBOT_REDIS_KEY`` formatted with the
 spider name (default ``webrobot:<spider>``), so workers started with the same
 spider and settings share one crawl, and ``webrobot-seed --reset`` can remove
 exactly that crawl.
+
+On a Redis Cluster (``WEBROBOT_REDIS_CLUSTER``) the keys carry *hash tags*
+(the part of a key in ``{}`` that Redis hashes to pick its slot): the
+crawl-wide keys (frontier, leases, sequence, items, budget...) share the tag
+``{<prefix>}``, so the scripts that take, renew and finish leases touch one
+slot; a site's robots.txt state and politeness clock are tagged with the site,
+so each site's scripts touch one slot and sites spread over the masters; the
+visited and content digest buckets carry no tag, so they spread over all
+slots. On one Redis the names stay as they were (no braces).
 """
 
 from __future__ import annotations
@@ -12,61 +21,76 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
+import redis
 from scrapy_redis import defaults as scrapy_redis_defaults
 from scrapy_redis.connection import get_redis
 
 from webrobot.settings_model import read
 
 if TYPE_CHECKING:
-    import redis
     from scrapy.settings import BaseSettings
+
+
+def cluster_enabled(settings: BaseSettings) -> bool:
+    return bool(read(settings, "WEBROBOT_REDIS_CLUSTER"))
+
+
+def site_tag(site: str, cluster: bool) -> str:
+    """A site as it appears in its keys: a hash tag on a cluster (one slot per site)."""
+    return "{" + site + "}" if cluster else site
 
 
 @dataclass(frozen=True)
 class CrawlKeys:
     prefix: str
+    cluster: bool = False
 
     @classmethod
     def from_settings(cls, settings: BaseSettings, spider_name: str) -> CrawlKeys:
         template = read(settings, "WEBROBOT_REDIS_KEY")
-        return cls(template % {"spider": spider_name})
+        return cls(template % {"spider": spider_name}, cluster_enabled(settings))
+
+    @property
+    def crawl(self) -> str:
+        """The prefix of the crawl-wide keys: hash-tagged on a cluster (one slot)."""
+        return "{" + self.prefix + "}" if self.cluster else self.prefix
 
     @property
     def frontier(self) -> str:
         """Sorted set: serialized requests by ``-priority`` (depth, breadth-first)."""
-        return f"{self.prefix}:frontier"
+        return f"{self.crawl}:frontier"
 
     @property
     def leases(self) -> str:
         """Sorted set: lease ids by deadline (ms, Redis server time)."""
-        return f"{self.prefix}:leases"
+        return f"{self.crawl}:leases"
 
     @property
     def leased(self) -> str:
         """Hash: lease id -> ``"<score> <serialized request>"``."""
-        return f"{self.prefix}:leased"
+        return f"{self.crawl}:leased"
 
     @property
     def sequence(self) -> str:
         """Counter: the order in which requests were queued (FIFO within a priority)."""
-        return f"{self.prefix}:sequence"
+        return f"{self.crawl}:sequence"
 
     @property
     def clock(self) -> str:
         """Hash: when a worker last re-queued expired leases (``seen``) and, after
         a gap (Redis or every worker away), until when none is (``grace``)."""
-        return f"{self.prefix}:clock"
+        return f"{self.crawl}:clock"
 
     @property
     def dead(self) -> str:
         """List: requests set aside after too many expired leases, or undecodable."""
-        return f"{self.prefix}:dead"
+        return f"{self.crawl}:dead"
 
     @property
     def items(self) -> str:
         """Stream: the items pages produced (``k``: page URL and ordinal, ``i``:
         the pickled item), each added in the script that acknowledged its lease."""
-        return f"{self.prefix}:items"
+        return f"{self.crawl}:items"
 
     @property
     def visited(self) -> str:
@@ -88,29 +112,62 @@ class CrawlKeys:
     @property
     def budget(self) -> str:
         """Hash: site -> pages spent (``WEBROBOT_MAX_PAGES_PER_SITE``)."""
-        return f"{self.prefix}:budget"
+        return f"{self.crawl}:budget"
 
     @property
     def meta(self) -> str:
         """Hash: the crawl's layout (digest bucket bits), checked by every worker."""
-        return f"{self.prefix}:meta"
+        return f"{self.crawl}:meta"
+
+    def robots_key(self, site: str) -> str:
+        """The hash of ``site``'s robots.txt decision (its claim and deferral
+        keys add ``:claim`` and ``:deferral``)."""
+        return f"{self.robots}:{site_tag(site, self.cluster)}"
+
+    def patterns(self) -> list[str]:
+        """SCAN patterns matching every key of this crawl."""
+        prefixes = [self.prefix, self.crawl] if self.cluster else [self.prefix]
+        return [_escape(prefix) + ":*" for prefix in prefixes]
 
     def pattern(self) -> str:
-        """A SCAN pattern matching every key of this crawl."""
-        escaped = "".join("\\" + c if c in "*?[]\\" else c for c in self.prefix)
-        return f"{escaped}:*"
+        """A SCAN pattern matching every key of this crawl on one Redis."""
+        return self.patterns()[0]
+
+
+def _escape(prefix: str) -> str:
+    return "".join("\\" + c if c in "*?[]\\" else c for c in prefix)
 
 
 def redis_from_settings(settings: BaseSettings) -> redis.Redis:
     """A client for ``WEBROBOT_REDIS_URL`` with scrapy-redis's connection defaults
-    (timeouts, retry on timeout), overridable with its ``REDIS_PARAMS`` setting."""
+    (timeouts, retry on timeout), overridable with its ``REDIS_PARAMS`` setting.
+    With ``WEBROBOT_REDIS_CLUSTER``, redis-py's cluster client: the URL names any
+    node, the client learns the others and follows slots as they move."""
     url = read(settings, "WEBROBOT_REDIS_URL").strip()
     if not url:
         raise ValueError("WEBROBOT_REDIS_URL is empty: no Redis to connect to")
     params = dict(scrapy_redis_defaults.REDIS_PARAMS)
     params.update(settings.getdict("REDIS_PARAMS"))
+    if cluster_enabled(settings):
+        from redis.cluster import RedisCluster
+        from redis.exceptions import RedisClusterException
+
+        params.pop("url", None)
+        try:
+            # Typed as a RedisCluster; every command webrobot sends works on both.
+            return RedisCluster.from_url(url, **params)  # type: ignore[return-value]
+        except RedisClusterException as exc:  # not a RedisError: "not a cluster", no node...
+            raise redis.ConnectionError(f"no Redis Cluster at {safe_url(url)}: {exc}") from exc
     params["url"] = url
     return get_redis(**params)
+
+
+def explain(exc: BaseException) -> str:
+    """A Redis error as one line, with the likely fix for a cluster node used as one Redis."""
+    text = str(exc)
+    if text.startswith("MOVED") or "hash to the same slot" in text:
+        text += " (a Redis Cluster: set WEBROBOT_REDIS_CLUSTER=true)"
+    return text
 
 
 def safe_url(url: str) -> str:

@@ -30,7 +30,8 @@ hold go. A worker waiting for another's hold asks again every quarter of
 ``WEBROBOT_REDIS_POLL_INTERVAL`` (at most 0.25 s).
 
 Keys live under ``webrobot:politeness`` (not under a crawl's prefix): two
-crawls of one site share its politeness. While Redis cannot be reached no
+crawls of one site share its politeness. On a Redis Cluster the site is a hash
+tag (``webrobot:politeness:{<site>}``): in the slot of its robots.txt keys. While Redis cannot be reached no
 request starts: :meth:`reserve` answers "wait" (source ``redis_unavailable``,
 with the backoff of :class:`~webrobot.distributed.outage.Outage`), because a
 start without the shared reservation could overlap another worker's request
@@ -50,7 +51,7 @@ from scrapy import signals
 from scrapy.utils.asyncio import create_looping_call
 
 from webrobot.distributed.frontier import new_worker_id
-from webrobot.distributed.keys import redis_from_settings
+from webrobot.distributed.keys import cluster_enabled, redis_from_settings, site_tag
 from webrobot.distributed.outage import Outage, outage_of
 from webrobot.politeness import DEFAULT_MAX_SITES, THROTTLE_STATUSES
 from webrobot.settings_model import read
@@ -164,11 +165,13 @@ class SharedPoliteness:
         worker_id: str | None = None,
         stats: Any = None,
         outage: Outage | None = None,
+        cluster: bool = False,
     ) -> None:
         if hold_ttl <= 0:
             raise ValueError(f"the hold TTL must be positive, got {hold_ttl}")
         self.server = server
         self.prefix = prefix
+        self.cluster = cluster
         self.hold_ttl = hold_ttl
         self.busy_poll = busy_poll
         self.retry_after_max = retry_after_max
@@ -202,13 +205,14 @@ class SharedPoliteness:
             max_sites=read(settings, "WEBROBOT_POLITENESS_SITES"),
             stats=crawler.stats,
             outage=outage_of(crawler),
+            cluster=cluster_enabled(settings),
         )
         crawler.signals.connect(politeness.start, signal=signals.spider_opened)
         crawler.signals.connect(politeness.close, signal=signals.spider_closed)
         return politeness
 
     def _keys(self, site: str) -> list[str]:
-        return [f"{self.prefix}:{site}"]
+        return [f"{self.prefix}:{site_tag(site, self.cluster)}"]
 
     # -- the Politeness interface ------------------------------------------------
     def set_robots_delay(self, site: str, seconds: float | None, source: str | None) -> None:

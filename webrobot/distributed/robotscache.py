@@ -129,7 +129,8 @@ class RedisRobotsCache:
         settings = crawler.settings
         self.crawler = crawler
         self.server = redis_from_settings(settings)
-        self.prefix = CrawlKeys.from_settings(settings, crawl_spider_name(crawler)).robots
+        self.keys = CrawlKeys.from_settings(settings, crawl_spider_name(crawler))
+        self.prefix = self.keys.robots
         self.max_sites = read(settings, "WEBROBOT_ROBOTS_CACHE_SITES")
         self.stale_max = read(settings, "WEBROBOT_ROBOTS_STALE_MAX")
         self.claim_ttl = read(settings, "WEBROBOT_REDIS_LEASE_TTL")
@@ -152,7 +153,8 @@ class RedisRobotsCache:
         return cls(crawler)
 
     def _keys(self, site: str) -> tuple[str, str]:
-        return f"{self.prefix}:{site}", f"{self.prefix}:{site}:claim"
+        key = self.keys.robots_key(site)
+        return key, f"{key}:claim"
 
     # -- the cache interface ------------------------------------------------
     def get(self, site: str) -> RobotsDecision | None:
@@ -236,7 +238,7 @@ class RedisRobotsCache:
 
     # -- deferrals -------------------------------------------------------------
     def _deferral_key(self, site: str) -> str:
-        return f"{self.prefix}:{site}:deferral"
+        return f"{self.keys.robots_key(site)}:deferral"
 
     def deferral(self, site: str) -> tuple[float, int, float] | None:
         try:

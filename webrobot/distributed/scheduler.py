@@ -73,12 +73,13 @@ from twisted.python.failure import Failure
 from webrobot import signals as webrobot_signals
 from webrobot.distributed.dupefilter import crawl_spider_name
 from webrobot.distributed.frontier import (
+    REQUEUE_KEY,
     SERIALIZE_ERRORS,
     LeasedFrontier,
     new_worker_id,
 )
 from webrobot.distributed.items import PICKLE_ERRORS, encode_item, item_key
-from webrobot.distributed.keys import CrawlKeys, redis_from_settings, safe_url
+from webrobot.distributed.keys import CrawlKeys, explain, redis_from_settings, safe_url
 from webrobot.distributed.outage import FINISH_REASON, outage_of
 from webrobot.settings_model import read
 from webrobot.signals import WORKER_LOCAL_META
@@ -182,7 +183,7 @@ class RedisLeaseScheduler(Scheduler):
             )  # fmt: skip
             queued, leased = queue.counts()
         except (redis.RedisError, ValueError) as exc:
-            message = f"Cannot join the shared crawl at {self.redis_url}: {exc}"
+            message = f"Cannot join the shared crawl at {self.redis_url}: {explain(exc)}"
             logger.error(message)
             self.stats.set_value(STATS + "error", message)
             # Raised here, Scrapy 2.19 would skip opening the scraper and then fail
@@ -277,13 +278,19 @@ class RedisLeaseScheduler(Scheduler):
         # What only this worker knows of the request (e.g. the crawl report's mark
         # that it is in this worker's frontier) stays out of the shared copy.
         local = {key: request.meta.pop(key) for key in WORKER_LOCAL_META if key in request.meta}
+        # A link of a page fetched again after its lease expired (cluster mode): its
+        # visited mark may be the expired worker's, made before it could queue it.
+        requeue = bool(request.meta.pop(REQUEUE_KEY, False)) and self.queue.cluster
         try:
             data = self.queue.encode(request)
             if not request.dont_filter:
                 visited_slot = getattr(self.df, "visited_slot", None)
                 if visited_slot is not None:
                     visited = visited_slot(request)
-                    if visited in self._known:
+                    if requeue:
+                        self.queue.fresh.add(visited)
+                        self._inc("links/requeued")
+                    elif visited in self._known:
                         self.df.log(request, self.spider)
                         return False
                 elif self.df.request_seen(request):
