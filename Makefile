@@ -9,9 +9,8 @@ STAMP := $(VENV)/.installed
 SYSTEM_DEPS ?= chromium=chromium redis-server=redis-server
 # Options for `make bench`, e.g. BENCH_ARGS=--quick (see python -m benchmarks.run --help).
 BENCH_ARGS ?=
-# 1: `make lint` also checks formatting (ruff format --check). Off until the tree has been
-# formatted once with `ruff format`; then set it to 1 here.
-RUFF_FORMAT ?= 0
+# 1: `make lint` also checks formatting (ruff format --check); 0 skips that check.
+RUFF_FORMAT ?= 1
 DOCS_BUILD := docs/_build/html
 
 # The lowest supported versions (requirements-floor.txt) in a second virtualenv, and

@@ -26,7 +26,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--pages", type=int, default=5000)
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--concurrency", type=int, default=16)
-    parser.add_argument("--out", type=Path, default=PROJECT_ROOT / "benchmarks-output" / "archive_index")
+    parser.add_argument(
+        "--out", type=Path, default=PROJECT_ROOT / "benchmarks-output" / "archive_index"
+    )
     args = parser.parse_args(argv)
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
@@ -56,12 +58,17 @@ def main(argv: list[str] | None = None) -> None:
                 }
                 if variant == "on":
                     index_cpu = float(measure.stats.get("webrobot/index/cpu_seconds", 0.0))
-                    row["index_process_cpu_per_1000_pages"] = 1000 * index_cpu / max(1, measure.pages)
-                    row["crawl_process_cpu_per_1000_pages"] = row["cpu_per_1000_pages"] - row[
-                        "index_process_cpu_per_1000_pages"]
+                    row["index_process_cpu_per_1000_pages"] = (
+                        1000 * index_cpu / max(1, measure.pages)
+                    )
+                    row["crawl_process_cpu_per_1000_pages"] = (
+                        row["cpu_per_1000_pages"] - row["index_process_cpu_per_1000_pages"]
+                    )
                     indexed = int(measure.stats.get("webrobot/index/pages", 0))
                     row["indexed_pages"] = indexed
-                    row["index_bytes_per_page"] = measure.stats.get("webrobot/index/bytes", 0) / max(1, indexed)
+                    row["index_bytes_per_page"] = measure.stats.get(
+                        "webrobot/index/bytes", 0
+                    ) / max(1, indexed)
                     warc_bytes = sum(p.stat().st_size for p in (workdir / "warc").iterdir())
                     row["warc_bytes_per_fetch"] = warc_bytes / max(1, measure.pages)
                 runs[variant].append(row)
@@ -74,15 +81,21 @@ def main(argv: list[str] | None = None) -> None:
         "on_pages_per_second": round(med(r["pages_per_second"] for r in runs["on"]), 1),
         "off_cpu_per_1000_pages": round(med(r["cpu_per_1000_pages"] for r in runs["off"]), 2),
         "on_cpu_per_1000_pages": round(med(r["cpu_per_1000_pages"] for r in runs["on"]), 2),
-        "on_crawl_process_cpu_per_1000_pages": round(med(r["crawl_process_cpu_per_1000_pages"] for r in runs["on"]), 2),
-        "on_index_process_cpu_per_1000_pages": round(med(r["index_process_cpu_per_1000_pages"] for r in runs["on"]), 2),
+        "on_crawl_process_cpu_per_1000_pages": round(
+            med(r["crawl_process_cpu_per_1000_pages"] for r in runs["on"]), 2
+        ),
+        "on_index_process_cpu_per_1000_pages": round(
+            med(r["index_process_cpu_per_1000_pages"] for r in runs["on"]), 2
+        ),
         "index_bytes_per_page": round(med(r["index_bytes_per_page"] for r in runs["on"])),
         "warc_bytes_per_fetch": round(med(r["warc_bytes_per_fetch"] for r in runs["on"])),
     }
     result["on_vs_off"] = round(result["on_pages_per_second"] / result["off_pages_per_second"], 3)
     result["goal_within_15_percent"] = result["on_vs_off"] >= 0.85
     print("BENCH-RESULT " + json.dumps(result), flush=True)
-    (out.parent / "archive_index.json").write_text(json.dumps({"result": result, "runs": runs}, indent=1))
+    (out.parent / "archive_index.json").write_text(
+        json.dumps({"result": result, "runs": runs}, indent=1)
+    )
 
 
 if __name__ == "__main__":

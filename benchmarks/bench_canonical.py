@@ -54,14 +54,18 @@ def webrobot_canonicalisers() -> list[tuple[str, Callable[[str], str]]]:
 
 def main() -> int:
     urls = test_urls(2000 if quick() else 10_000)
-    print(f"{len(urls)} URLs; webrobot's canonicaliser: webrobot.canonical.Canonicalizer (no site alias rules)")
+    print(
+        f"{len(urls)} URLs; webrobot's canonicaliser: webrobot.canonical.Canonicalizer (no site alias rules)"
+    )
     candidates = [("w3lib canonicalize_url", canonicalize_url), *webrobot_canonicalisers()]
     rows = []
     for label, func in candidates:
         seconds = per_call(func, urls)
         distinct = len({func(u) for u in urls})
         rows.append((label, fmt_time(seconds), f"{1 / seconds:,.0f}", distinct))
-    print_table("per URL (best of rounds)", ("canonicaliser", "per URL", "URLs/s", "distinct results"), rows)
+    print_table(
+        "per URL (best of rounds)", ("canonicaliser", "per URL", "URLs/s", "distinct results"), rows
+    )
     return 0
 
 

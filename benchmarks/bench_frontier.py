@@ -50,7 +50,9 @@ def crawl_speed(pages: int, reps: int, out: Path) -> dict[str, Any]:
                 if workdir.exists():
                     shutil.rmtree(workdir)
                 crawler = "webrobot" if mode == "memory" else f"webrobot:JOBDIR={workdir / 'job'}"
-                m = measure_crawl(crawler, "single", rep, server.start_urls, server.control, workdir, settings)
+                m = measure_crawl(
+                    crawler, "single", rep, server.start_urls, server.control, workdir, settings
+                )
                 problems = check_crawl(m, server.pages, len(server.start_urls))
                 if problems:
                     raise SystemExit(f"{mode} crawl {rep}: {'; '.join(problems)}")
@@ -61,8 +63,12 @@ def crawl_speed(pages: int, reps: int, out: Path) -> dict[str, Any]:
                 print(f"{mode:<6} rep {rep + 1}/{reps}: {m.pages} pages, {m.pages_per_second:.0f} pages/s, "
                       f"{m.cpu_per_1000_pages:.2f} CPU s/1000 pages", flush=True)  # fmt: skip
     med = statistics.median
-    result = {mode: {key: med(r[key] for r in runs) for key in runs[0]} for mode, runs in rows.items()}
-    result["ratio_pages_per_second"] = result["sqlite"]["pages_per_second"] / result["memory"]["pages_per_second"]
+    result = {
+        mode: {key: med(r[key] for r in runs) for key in runs[0]} for mode, runs in rows.items()
+    }
+    result["ratio_pages_per_second"] = (
+        result["sqlite"]["pages_per_second"] / result["memory"]["pages_per_second"]
+    )
     result["reps"] = reps
     return result
 
@@ -127,15 +133,17 @@ def main(argv: list[str] | None = None) -> None:
     print(f"""
 | frontier | pages/s | CPU s / 1000 pages |
 |---|---|---|
-| in memory | {speed['memory']['pages_per_second']:.0f} | {speed['memory']['cpu_per_1000_pages']:.2f} |
-| crash-safe (SQLite, JOBDIR) | {speed['sqlite']['pages_per_second']:.0f} | {speed['sqlite']['cpu_per_1000_pages']:.2f} |
+| in memory | {speed["memory"]["pages_per_second"]:.0f} | {speed["memory"]["cpu_per_1000_pages"]:.2f} |
+| crash-safe (SQLite, JOBDIR) | {speed["sqlite"]["pages_per_second"]:.0f} | {speed["sqlite"]["cpu_per_1000_pages"]:.2f} |
 
-crash-safe / in-memory pages/s: {ratio:.3f} (goal >= 0.90: {'met' if ratio >= 0.9 else 'NOT met'});
+crash-safe / in-memory pages/s: {ratio:.3f} (goal >= 0.90: {"met" if ratio >= 0.9 else "NOT met"});
 {args.pages} pages, concurrency 8, median of {args.reps} runs each, interleaved.
-Queued request: {sizes['disk_bytes_per_request']:.0f} bytes on disk, {sizes['memory_bytes_per_request']:.0f} bytes
-in memory (in-memory frontier), over {sizes['requests']} requests.""")
+Queued request: {sizes["disk_bytes_per_request"]:.0f} bytes on disk, {sizes["memory_bytes_per_request"]:.0f} bytes
+in memory (in-memory frontier), over {sizes["requests"]} requests.""")
     print(RESULT_PREFIX + json.dumps({"speed": speed, "sizes": sizes}), flush=True)
-    (args.out / "results.json").write_text(json.dumps({"speed": speed, "sizes": sizes}, indent=1), "utf-8")
+    (args.out / "results.json").write_text(
+        json.dumps({"speed": speed, "sizes": sizes}, indent=1), "utf-8"
+    )
 
 
 if __name__ == "__main__":

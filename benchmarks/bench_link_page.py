@@ -34,7 +34,9 @@ _runs = iter(range(1 << 30))
 def page(n: int, run: int) -> bytes:
     """Fresh URLs in every run: caches of earlier runs must not make small pages look cheap."""
     links = "".join(f'<li><a href="/p/{run}/{i}.html">page {i}</a></li>\n' for i in range(n))
-    return f"<html><head><title>{n} links</title></head><body><ul>{links}</ul></body></html>".encode()
+    return (
+        f"<html><head><title>{n} links</title></head><body><ul>{links}</ul></body></html>".encode()
+    )
 
 
 def webrobot_cost(n: int) -> float:
@@ -44,7 +46,9 @@ def webrobot_cost(n: int) -> float:
     from webrobot.scheduler import FrontierScheduler
     from webrobot.spiders.webrobot import WebrobotSpider
 
-    settings = {k: v for k, v in vars(__import__("webrobot.settings").settings).items() if k.isupper()}
+    settings = {
+        k: v for k, v in vars(__import__("webrobot.settings").settings).items() if k.isupper()
+    }
     settings["LOG_LEVEL"] = "ERROR"
     crawler = get_crawler(WebrobotSpider, settings)
     crawler.spider = spider = crawler._create_spider(start_urls=ORIGIN + "/")
@@ -53,7 +57,9 @@ def webrobot_cost(n: int) -> float:
     run = next(_runs)
     for i in range(0, n, 2):  # half the links point at queued pages
         scheduler.enqueue_request(Request(f"{ORIGIN}/p/{run}/{i}.html"))
-    response = HtmlResponse(ORIGIN + "/", body=page(n, run), encoding="utf-8", request=Request(ORIGIN + "/"))
+    response = HtmlResponse(
+        ORIGIN + "/", body=page(n, run), encoding="utf-8", request=Request(ORIGIN + "/")
+    )
     gc.collect()
     started = time.perf_counter()
     for output in spider.parse(response):
@@ -69,7 +75,10 @@ def bare_cost(n: int) -> float:
 
     from benchmarks.bare.spiders import BareSpider
 
-    settings = {"LOG_LEVEL": "ERROR", "SCHEDULER_PRIORITY_QUEUE": "scrapy.pqueues.ScrapyPriorityQueue"}
+    settings = {
+        "LOG_LEVEL": "ERROR",
+        "SCHEDULER_PRIORITY_QUEUE": "scrapy.pqueues.ScrapyPriorityQueue",
+    }
     crawler = get_crawler(BareSpider, settings)
     crawler.spider = spider = crawler._create_spider(start_urls=ORIGIN + "/")
     scheduler = Scheduler.from_crawler(crawler)
@@ -77,7 +86,9 @@ def bare_cost(n: int) -> float:
     run = next(_runs)
     for i in range(0, n, 2):
         scheduler.enqueue_request(Request(f"{ORIGIN}/p/{run}/{i}.html"))
-    response = HtmlResponse(ORIGIN + "/", body=page(n, run), encoding="utf-8", request=Request(ORIGIN + "/"))
+    response = HtmlResponse(
+        ORIGIN + "/", body=page(n, run), encoding="utf-8", request=Request(ORIGIN + "/")
+    )
     gc.collect()
     started = time.perf_counter()
     spider._compile_rules()  # type: ignore[attr-defined]

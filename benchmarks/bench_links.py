@@ -16,7 +16,10 @@ ORIGIN = "http://127.0.0.1:8000"
 
 def pages(count: int) -> list[HtmlResponse]:
     site = build_site(WebSpec(pages=count, sites=1), 0, [ORIGIN])
-    return [HtmlResponse(ORIGIN + path, body=b"".join(p.chunks), encoding="utf-8") for path, p in site.items()]
+    return [
+        HtmlResponse(ORIGIN + path, body=b"".join(p.chunks), encoding="utf-8")
+        for path, p in site.items()
+    ]
 
 
 def main() -> int:

@@ -55,11 +55,21 @@ def main() -> int:
     responses = pages(100 if quick() else 400)
     for response in responses:
         response.selector  # noqa: B018 - parse now, outside the timings
-    print(f"{len(responses)} pages of {sum(len(r.body) for r in responses) // len(responses)} bytes on average")
-    print(f"webrobot's extraction: webrobot.metarobots.head_meta_directives(response.text, {AGENT!r})")
+    print(
+        f"{len(responses)} pages of {sum(len(r.body) for r in responses) // len(responses)} bytes on average"
+    )
+    print(
+        f"webrobot's extraction: webrobot.metarobots.head_meta_directives(response.text, {AGENT!r})"
+    )
     rows = [
-        ("Scrapy XPath on the parsed page (baseline)", fmt_time(per_call(xpath_baseline, responses))),
-        ("webrobot (text decoded and page parsed already)", fmt_time(per_call(webrobot_extractor, responses))),
+        (
+            "Scrapy XPath on the parsed page (baseline)",
+            fmt_time(per_call(xpath_baseline, responses)),
+        ),
+        (
+            "webrobot (text decoded and page parsed already)",
+            fmt_time(per_call(webrobot_extractor, responses)),
+        ),
     ]
     fresh = [r.body for r in responses]
     rows.append(("for scale: parsing the page (lxml via parsel)",

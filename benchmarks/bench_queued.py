@@ -65,7 +65,13 @@ def measure(n: int, mode: str, trace: bool) -> dict[str, Any]:
         from scrapy.core.scheduler import Scheduler
 
         # ScrapyPriorityQueue: the downloader-aware default needs a running engine.
-        crawler = get_crawler(BenchSpider, {"LOG_LEVEL": "ERROR", "SCHEDULER_PRIORITY_QUEUE": "scrapy.pqueues.ScrapyPriorityQueue"})
+        crawler = get_crawler(
+            BenchSpider,
+            {
+                "LOG_LEVEL": "ERROR",
+                "SCHEDULER_PRIORITY_QUEUE": "scrapy.pqueues.ScrapyPriorityQueue",
+            },
+        )
         crawler.spider = spider = crawler._create_spider()
         scheduler = Scheduler.from_crawler(crawler)
     else:
@@ -94,7 +100,9 @@ def measure(n: int, mode: str, trace: bool) -> dict[str, Any]:
         request = Request(
             f"https://www.example-site.test/topic-{i % 97}/page-{i}.html?ref=nav",
             callback=spider.parse,
-            headers={"Referer": f"https://www.example-site.test/topic-{page % 97}/page-{page}.html"},
+            headers={
+                "Referer": f"https://www.example-site.test/topic-{page % 97}/page-{page}.html"
+            },
             meta={"depth": depth, "_report_frontier": True},
             priority=-depth,
         )
@@ -123,8 +131,11 @@ def main(argv: list[str] | None = None) -> None:
     quick = bool(os.environ.get(QUICK_ENV))  # benchmarks.run --quick: the same code, briefly
     parser.add_argument("--requests", type=int, default=20_000 if quick else 1_000_000)
     parser.add_argument("--mode", choices=("compact", "objects", "bare", "all"), default="all")
-    parser.add_argument("--trace", action="store_true",
-                        help="count bytes with tracemalloc (slow) instead of the growth of the RSS")
+    parser.add_argument(
+        "--trace",
+        action="store_true",
+        help="count bytes with tracemalloc (slow) instead of the growth of the RSS",
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -144,7 +155,9 @@ def main(argv: list[str] | None = None) -> None:
     for r in results:
         label = {"compact": "webrobot (compact tuples)", "objects": "webrobot keeping request objects",
                  "bare": "bare Scrapy (its scheduler, RFPDupeFilter)"}[r["mode"]]  # fmt: skip
-        print(f"| {r['requests']:,} | {label} | {r['bytes_per_request']:.0f} | {r['peak_rss_bytes'] / 2**20:.0f} MiB |")
+        print(
+            f"| {r['requests']:,} | {label} | {r['bytes_per_request']:.0f} | {r['peak_rss_bytes'] / 2**20:.0f} MiB |"
+        )
     compact = next((r for r in results if r["mode"] == "compact"), None)
     summary: dict[str, Any] = {"results": results}
     if compact is not None:

@@ -76,7 +76,7 @@ def main() -> int:
         ("protego Protego.can_fetch", lambda url: protego.can_fetch(url, agent)),
         (f"webrobot {cls.__name__}.allowed", lambda url: ours.allowed(url, agent)),
     ]
-    expected = [not is_disallowed(url[len(ORIGIN):]) for url in urls]
+    expected = [not is_disallowed(url[len(ORIGIN) :]) for url in urls]
     rows = []
     timings = {}
     for label, check in candidates:
@@ -89,7 +89,9 @@ def main() -> int:
         (f"webrobot {cls.__name__}.from_crawler",
          fmt_time(per_call(lambda b: cls.from_crawler(crawler, b), [body.encode()], min_seconds=0.1))),
     ]  # fmt: skip
-    print_table("per URL (best of rounds)", ("decision", "per URL", "URLs/s", "wrong decisions"), rows)
+    print_table(
+        "per URL (best of rounds)", ("decision", "per URL", "URLs/s", "wrong decisions"), rows
+    )
     print_table("per robots.txt", ("parse", "time"), parse_rows)
     ours_time, theirs_time = timings[candidates[1][0]], timings[candidates[0][0]]
     ratio = ours_time / theirs_time

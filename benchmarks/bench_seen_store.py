@@ -107,7 +107,9 @@ def measure(build: Callable[[int], Any], n: int) -> tuple[float, float, float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--urls", type=int, default=1_000_000, help="URLs to store (default 1,000,000)")
+    parser.add_argument(
+        "--urls", type=int, default=1_000_000, help="URLs to store (default 1,000,000)"
+    )
     args = parser.parse_args(argv)
     n = args.urls
     print(f"Memory per stored URL at {n:,} URLs (tracemalloc), Python {sys.version.split()[0]}")

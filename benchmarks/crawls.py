@@ -143,7 +143,11 @@ def probe_settings(workdir: Path) -> dict[str, str]:
 
 
 def crawl_command(
-    crawler: str, start_urls: list[str], workdir: Path, settings: dict[str, str], probe: bool = False
+    crawler: str,
+    start_urls: list[str],
+    workdir: Path,
+    settings: dict[str, str],
+    probe: bool = False,
 ) -> tuple[list[str], dict[str, str], Path]:
     """The ``scrapy crawl`` command line, environment and folder of one crawl."""
     spec = parse_crawler(crawler)

@@ -23,7 +23,102 @@ from dataclasses import dataclass
 
 import lxml.html
 
-_VOCAB = ["the", "of", "and", "to", "in", "a", "is", "that", "for", "it", "as", "was", "with", "be", "by", "on", "not", "he", "this", "are", "or", "his", "from", "at", "which", "but", "have", "an", "they", "you", "were", "her", "she", "there", "been", "one", "all", "we", "their", "has", "would", "when", "if", "river", "harbour", "museum", "village", "garden", "library", "station", "kitchen", "mountain", "theatre", "orchard", "archive", "lantern", "voyage", "compass", "meadow", "glacier", "canyon", "festival", "bakery", "workshop", "ledger", "harvest", "migration", "telescope", "parliament", "cathedral", "railway", "lighthouse", "vineyard", "monastery", "explained", "described", "measured", "collected", "delivered", "compared", "repaired", "painted", "recorded", "ancient", "careful", "curious", "honest", "northern", "southern", "quiet", "rapid", "gentle", "silver", "amber"]
+_VOCAB = [
+    "the",
+    "of",
+    "and",
+    "to",
+    "in",
+    "a",
+    "is",
+    "that",
+    "for",
+    "it",
+    "as",
+    "was",
+    "with",
+    "be",
+    "by",
+    "on",
+    "not",
+    "he",
+    "this",
+    "are",
+    "or",
+    "his",
+    "from",
+    "at",
+    "which",
+    "but",
+    "have",
+    "an",
+    "they",
+    "you",
+    "were",
+    "her",
+    "she",
+    "there",
+    "been",
+    "one",
+    "all",
+    "we",
+    "their",
+    "has",
+    "would",
+    "when",
+    "if",
+    "river",
+    "harbour",
+    "museum",
+    "village",
+    "garden",
+    "library",
+    "station",
+    "kitchen",
+    "mountain",
+    "theatre",
+    "orchard",
+    "archive",
+    "lantern",
+    "voyage",
+    "compass",
+    "meadow",
+    "glacier",
+    "canyon",
+    "festival",
+    "bakery",
+    "workshop",
+    "ledger",
+    "harvest",
+    "migration",
+    "telescope",
+    "parliament",
+    "cathedral",
+    "railway",
+    "lighthouse",
+    "vineyard",
+    "monastery",
+    "explained",
+    "described",
+    "measured",
+    "collected",
+    "delivered",
+    "compared",
+    "repaired",
+    "painted",
+    "recorded",
+    "ancient",
+    "careful",
+    "curious",
+    "honest",
+    "northern",
+    "southern",
+    "quiet",
+    "rapid",
+    "gentle",
+    "silver",
+    "amber",
+]
 
 
 @dataclass(frozen=True)
@@ -44,19 +139,29 @@ def _paragraph(rng: random.Random) -> str:
 def make_page(rng: random.Random, landmarks: bool) -> Sample:
     title = " ".join(rng.choice(_VOCAB) for _ in range(5)).title()
     paragraphs = [_paragraph(rng) for _ in range(rng.randint(3, 9))]
-    menu = "".join(f'<li><a href="/section/{i}">Section {rng.choice(_VOCAB)} {i}</a></li>' for i in range(30))
-    related = "".join(f'<li><a href="/story/{rng.randint(1, 10**6)}">{_sentence(rng)}</a></li>' for _ in range(8))
-    legal = " | ".join(f'<a href="/legal/{i}">{w}</a>' for i, w in
-                       enumerate(["Privacy", "Terms", "Cookies", "Imprint", "Contact", "Careers"]))
-    cookie = "We use cookies to improve your experience. By continuing you accept our cookie policy."
-    ads = "Advertisement: subscribe now and save forty percent on your first year of premium access."
+    menu = "".join(
+        f'<li><a href="/section/{i}">Section {rng.choice(_VOCAB)} {i}</a></li>' for i in range(30)
+    )
+    related = "".join(
+        f'<li><a href="/story/{rng.randint(1, 10**6)}">{_sentence(rng)}</a></li>' for _ in range(8)
+    )
+    legal = " | ".join(
+        f'<a href="/legal/{i}">{w}</a>'
+        for i, w in enumerate(["Privacy", "Terms", "Cookies", "Imprint", "Contact", "Careers"])
+    )
+    cookie = (
+        "We use cookies to improve your experience. By continuing you accept our cookie policy."
+    )
+    ads = (
+        "Advertisement: subscribe now and save forty percent on your first year of premium access."
+    )
     article = f"<h1>{title}</h1>" + "".join(f"<p>{p}</p>" for p in paragraphs)
     if landmarks:
         body = (
             f'<header><div class="logo">The Daily Example</div><nav><ul>{menu}</ul></nav></header>'
             f'<div class="cookie-banner">{cookie}</div>'
             f"<main><article>{article}</article></main>"
-            f'<aside><h2>Related stories</h2><ul>{related}</ul><p>{ads}</p></aside>'
+            f"<aside><h2>Related stories</h2><ul>{related}</ul><p>{ads}</p></aside>"
             f"<footer><p>{legal}</p><p>Copyright 2026 The Daily Example. All rights reserved.</p></footer>"
         )
     else:
@@ -135,7 +240,9 @@ def score(found: str, truth: str) -> tuple[float, float]:
     return precision, recall
 
 
-def measure(name: str, extract: Callable[[str], str], samples: list[Sample]) -> dict[str, float | str]:
+def measure(
+    name: str, extract: Callable[[str], str], samples: list[Sample]
+) -> dict[str, float | str]:
     extract(samples[0].html)  # imports and caches outside the clock
     precisions, recalls = [], []
     started = time.perf_counter()

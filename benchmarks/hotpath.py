@@ -85,7 +85,9 @@ def site_key_calls(prof: Path) -> tuple[int, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.hotpath", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.hotpath", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("--pages", type=int, default=4000)
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--crawlers", default="bare,webrobot")
@@ -96,7 +98,9 @@ def main(argv: list[str] | None = None) -> int:
     crawlers = [c for c in args.crawlers.split(",") if c]
     for crawler in crawlers:
         parse_crawler(crawler)
-    spy = shutil.which("py-spy", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    spy = shutil.which(
+        "py-spy", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    )
     if spy is None:
         parser.error("py-spy is not installed (pip install -r requirements-dev.txt)")
     out = Path(args.out).resolve()
@@ -133,8 +137,10 @@ def main(argv: list[str] | None = None) -> int:
                 results[crawler]["site_keys_per_page"] = computed / m.pages
                 results[crawler]["urls_parsed_per_page"] = parsed / m.pages
     lines = [
-        (f"{args.pages} pages, one site, concurrency {args.concurrency}, {args.reps} repetitions "
-         "(medians); shares are of the crawl process's py-spy CPU samples."),
+        (
+            f"{args.pages} pages, one site, concurrency {args.concurrency}, {args.reps} repetitions "
+            "(medians); shares are of the crawl process's py-spy CPU samples."
+        ),
         "",
         "| crawler | signal dispatch + handlers | site keys | site keys computed per page | URLs parsed per page |",
         "| --- | ---: | ---: | ---: | ---: |",

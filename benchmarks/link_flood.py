@@ -32,12 +32,16 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 def flood_page(size: int, onsite_share: float) -> str:
     onsite_count = int(size * onsite_share)
-    offsite = (f'<a href="http://other{i}.example/p{i}">o{i}</a>' for i in range(size - onsite_count))
+    offsite = (
+        f'<a href="http://other{i}.example/p{i}">o{i}</a>' for i in range(size - onsite_count)
+    )
     onsite = (f'<a href="/p/{i}">s{i}</a>' for i in range(onsite_count))
     return "<html><body>" + "\n".join([*offsite, *onsite]) + "</body></html>"
 
 
-def crawl(size: int, onsite_share: float, settings: dict[str, str], project: Path = PROJECT_ROOT) -> dict[str, float]:
+def crawl(
+    size: int, onsite_share: float, settings: dict[str, str], project: Path = PROJECT_ROOT
+) -> dict[str, float]:
     server = SiteServer("flood")
     server.html("/", flood_page(size, onsite_share))
     server.add_prefix("/p/", lambda hit: Reply.html("<html><title>p</title></html>"))
@@ -50,7 +54,15 @@ def crawl(size: int, onsite_share: float, settings: dict[str, str], project: Pat
             "WEBROBOT_REPORT_ENABLED": "False", "WEBROBOT_STATS_FILE": str(stats_path),
             "LOG_FILE": str(Path(tmp, "crawl.log")), "WEBROBOT_MAX_LINKS_PER_PAGE": "100", **settings,
         }  # fmt: skip
-        command = [sys.executable, "-m", "scrapy", "crawl", "webrobot", "-a", f"start_urls={server.url('/')}"]
+        command = [
+            sys.executable,
+            "-m",
+            "scrapy",
+            "crawl",
+            "webrobot",
+            "-a",
+            f"start_urls={server.url('/')}",
+        ]
         for name, value in merged.items():
             command += ["-s", f"{name}={value}"]
         env = {**os.environ, "PYTHONPATH": str(project)}
@@ -74,14 +86,20 @@ def crawl(size: int, onsite_share: float, settings: dict[str, str], project: Pat
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="10000,50000,100000")
-    parser.add_argument("--project", type=Path, default=PROJECT_ROOT, help="the webrobot tree to measure")
+    parser.add_argument(
+        "--project", type=Path, default=PROJECT_ROOT, help="the webrobot tree to measure"
+    )
     parser.add_argument("--onsite", type=float, default=0.1, help="share of links to the same site")
     parser.add_argument("--settings", action="append", default=[], metavar="NAME=VALUE")
     args = parser.parse_args(argv)
     settings = dict(item.split("=", 1) for item in args.settings)
-    baseline = crawl(10, args.onsite, settings, args.project)  # interpreter, Scrapy and one tiny crawl: subtracted below
+    baseline = crawl(
+        10, args.onsite, settings, args.project
+    )  # interpreter, Scrapy and one tiny crawl: subtracted below
     print(f"baseline (10 links): {baseline['wall_s']:.2f} s, {baseline['peak_rss_mib']:.1f} MiB")
-    print("| links | wall s | µs/link | peak RSS MiB | bytes/link | requests | offsite refused | over cap |")
+    print(
+        "| links | wall s | µs/link | peak RSS MiB | bytes/link | requests | offsite refused | over cap |"
+    )
     print("|---:|---:|---:|---:|---:|---:|---:|---:|")
     for size in (int(s) for s in args.sizes.split(",")):
         r = crawl(size, args.onsite, settings, args.project)

@@ -64,7 +64,9 @@ def fmt_time(seconds: float) -> str:
 
 def print_table(title: str, header: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
     rows = [[str(cell) for cell in row] for row in rows]
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
+    widths = [
+        max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)
+    ]
     print(title)
     print("  " + "  ".join(h.ljust(w) for h, w in zip(header, widths)))
     for row in rows:

@@ -115,7 +115,9 @@ def run_workers(crawler: str, workers: int, server: ServerProcess, redis_url: st
             {**settings, "REDIS_URL": redis_url, "WEBROBOT_REDIS_URL": redis_url if crawler == "webrobot" else ""},
         )  # fmt: skip
         with open(folder / "stderr.txt", "wb") as err:
-            procs.append(subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=err))
+            procs.append(
+                subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=err)
+            )
     deadline = started + timeout
     codes = []
     for proc in procs:
@@ -180,8 +182,12 @@ def cluster_run(workers: int, server: ServerProcess, cluster: RedisClusterNodes,
     pages = max(run["pages"], 1)
     skipped = ("info", "config|resetstat", "flushall", "cluster|slots", "cluster|shards", "command|docs",
                "command", "ping", "readonly")  # the client's own topology checks  # fmt: skip
-    total = sum(calls for a in after for name, calls in a["commands"].items() if name not in skipped)
-    per_master = [round((a["cpu"] - b["cpu"]) * 1000 / pages, 3) for a, b in zip(after, before, strict=True)]
+    total = sum(
+        calls for a in after for name, calls in a["commands"].items() if name not in skipped
+    )
+    per_master = [
+        round((a["cpu"] - b["cpu"]) * 1000 / pages, 3) for a, b in zip(after, before, strict=True)
+    ]
     return {**run, "redis": f"cluster of {len(masters)} masters",
             "commands_per_page": round(total / pages, 2),
             "redis_cpu_ms_per_page": round(sum(per_master), 3),
@@ -220,22 +226,31 @@ def machine() -> str:
                 break
     except OSError:
         pass
-    version = subprocess.run(["redis-server", "--version"], capture_output=True, text=True, check=False).stdout.split()
+    version = subprocess.run(
+        ["redis-server", "--version"], capture_output=True, text=True, check=False
+    ).stdout.split()
     redis_version = next((part.split("=", 1)[1] for part in version if part.startswith("v=")), "?")
     return f"{cpus} CPUs ({model or 'unknown'}), Python {sys.version.split()[0]}, redis-server {redis_version}"
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.redis_cost", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.redis_cost", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("--pages", type=int, default=2000)
     parser.add_argument("--sites", type=int, default=4)
     parser.add_argument("--latency", type=float, default=0.05)
     parser.add_argument("--concurrency", type=int, default=8, help="requests in flight per worker")
     parser.add_argument("--cost-workers", type=int, default=2)
     parser.add_argument("--workers", default="1,2,4", help="worker counts for pages/s ('' : none)")
-    parser.add_argument("--cluster-workers", default="1,2,4",
-                        help="worker counts for pages/s on a 3-master cluster ('' : none)")
-    parser.add_argument("--no-cost", action="store_true", help="skip the cost comparison with scrapy-redis")
+    parser.add_argument(
+        "--cluster-workers",
+        default="1,2,4",
+        help="worker counts for pages/s on a 3-master cluster ('' : none)",
+    )
+    parser.add_argument(
+        "--no-cost", action="store_true", help="skip the cost comparison with scrapy-redis"
+    )
     parser.add_argument("--timeout", type=float, default=900)
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
@@ -247,13 +262,31 @@ def main(argv: list[str] | None = None) -> int:
     speed: list[dict[str, Any]] = []
     with ServerProcess(spec, out / "server.log", latency=args.latency) as server, \
             RedisServer(out / "redis") as redis_server:  # fmt: skip
-        for crawler, own in () if args.no_cost else (("scrapy-redis", SCRAPY_REDIS), ("webrobot", WEBROBOT)):
-            row = cost_run(crawler, args.cost_workers, server, redis_server, out, {**common, **own}, args.timeout)
+        for crawler, own in (
+            () if args.no_cost else (("scrapy-redis", SCRAPY_REDIS), ("webrobot", WEBROBOT))
+        ):
+            row = cost_run(
+                crawler,
+                args.cost_workers,
+                server,
+                redis_server,
+                out,
+                {**common, **own},
+                args.timeout,
+            )
             cost.append(row)
             print(json.dumps(row), flush=True)
         for workers in [int(n) for n in args.workers.split(",") if n.strip()]:
             redis_server.client().flushall()
-            row = run_workers("webrobot", workers, server, redis_server.url, out, {**common, **WEBROBOT}, args.timeout)
+            row = run_workers(
+                "webrobot",
+                workers,
+                server,
+                redis_server.url,
+                out,
+                {**common, **WEBROBOT},
+                args.timeout,
+            )
             speed.append(row)
             print(json.dumps(row), flush=True)
     cluster_counts = [int(n) for n in args.cluster_workers.split(",") if n.strip()]
@@ -261,7 +294,9 @@ def main(argv: list[str] | None = None) -> int:
         with ServerProcess(spec, out / "server-cluster.log", latency=args.latency) as server, \
                 RedisClusterNodes(out / "cluster") as cluster:  # fmt: skip
             for workers in cluster_counts:
-                row = cluster_run(workers, server, cluster, out, {**common, **WEBROBOT}, args.timeout)
+                row = cluster_run(
+                    workers, server, cluster, out, {**common, **WEBROBOT}, args.timeout
+                )
                 speed.append(row)
                 print(json.dumps(row), flush=True)
     result = {"machine": machine(), "pages": args.pages, "sites": args.sites, "latency": args.latency,

@@ -35,7 +35,10 @@ BATCH = 10_000
 
 def fingerprints(n: int) -> list[bytes]:
     fingerprinter = RequestFingerprinter()
-    return [fingerprinter.fingerprint(Request(f"http://site{i % 97}.example/page/{i}")) for i in range(n)]
+    return [
+        fingerprinter.fingerprint(Request(f"http://site{i % 97}.example/page/{i}"))
+        for i in range(n)
+    ]
 
 
 def measure(client: redis.Redis, fill: Callable[[], None]) -> tuple[float, float, set[bytes]]:
@@ -101,7 +104,12 @@ def frontier_filler(client: redis.Redis, n: int) -> Callable[[], None]:
     def fill() -> None:
         for i in range(n):
             url = f"http://site{i % 97}.example/section/{i // 97}/page-{i}.html"
-            request = Request(url, priority=-3, meta={"depth": 3}, headers={"Referer": url.rsplit("/", 1)[0] + "/"})
+            request = Request(
+                url,
+                priority=-3,
+                meta={"depth": 3},
+                headers={"Referer": url.rsplit("/", 1)[0] + "/"},
+            )
             frontier.add(frontier.encode(request), request.priority, None)
 
     return fill
@@ -113,10 +121,15 @@ def main(sizes: list[int]) -> None:
         version = client.info("server")["redis_version"]
         limit = client.config_get("set-max-intset-entries")["set-max-intset-entries"]
         print(f"redis-server {version}, set-max-intset-entries {limit}")
-        print(f"{'URLs':>9}  {'layout':<34} {'used_memory/URL':>16} {'MEMORY USAGE/URL':>17}  encoding")
+        print(
+            f"{'URLs':>9}  {'layout':<34} {'used_memory/URL':>16} {'MEMORY USAGE/URL':>17}  encoding"
+        )
         for n in sizes:
             fps = fingerprints(n)
-            rows = [(f"digests, {bits} bucket bits", digests_filler(client, fps, bits)) for bits in (12, 14, 16)]
+            rows = [
+                (f"digests, {bits} bucket bits", digests_filler(client, fps, bits))
+                for bits in (12, 14, 16)
+            ]
             rows.append(("scrapy-redis hex SHA1 set", hex_set_filler(client, fps)))
             for name, fill in rows:
                 used, usage, encodings = measure(client, fill)

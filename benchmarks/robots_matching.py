@@ -44,7 +44,9 @@ def per_url(check: Callable[[str, str], bool], agent: str) -> float:
 
 
 def main() -> None:
-    print(f"{'file':<7} {'agent':<9} {'protego':>9} {'Scrapy+protego':>15} {'rfc9309':>9} {'first-match':>12}  (us/URL)")
+    print(
+        f"{'file':<7} {'agent':<9} {'protego':>9} {'Scrapy+protego':>15} {'rfc9309':>9} {'first-match':>12}  (us/URL)"
+    )
     for name, body in (("small", SMALL), ("medium", MEDIUM)):
         protego = Protego.parse(body)
         scrapy_parser = ProtegoRobotParser(body.encode(), None)

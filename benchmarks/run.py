@@ -42,7 +42,7 @@ MODES = ("single", "multi")
 MICRO_TARGETS = {
     "benchmarks.bench_robots": "robots decision per URL no slower than protego can_fetch",
     "benchmarks.bench_seen_store": "visited-URL store <= 24 bytes per URL at 1,000,000 URLs (exact), "
-                                   "<= 2 bytes per URL in Bloom mode at 1 % error",
+    "<= 2 bytes per URL in Bloom mode at 1 % error",
 }
 
 
@@ -50,7 +50,9 @@ MICRO_TARGETS = {
 class ServerProcess:
     """``python -m benchmarks.server`` in its own process, for one web."""
 
-    def __init__(self, spec: WebSpec, log_path: Path, timeout: float = 300, latency: float = 0.0) -> None:
+    def __init__(
+        self, spec: WebSpec, log_path: Path, timeout: float = 300, latency: float = 0.0
+    ) -> None:
         command = [
             sys.executable, "-m", "benchmarks.server",
             "--pages", str(spec.pages), "--sites", str(spec.sites),
@@ -140,7 +142,9 @@ def summarise(measures: Sequence[CrawlMeasure]) -> list[Summary]:
     return rows
 
 
-def paired_ratios(measures: Sequence[CrawlMeasure], mode: str, crawler: str = "webrobot", base: str = "bare") -> dict[str, float]:
+def paired_ratios(
+    measures: Sequence[CrawlMeasure], mode: str, crawler: str = "webrobot", base: str = "bare"
+) -> dict[str, float]:
     """Median over repetitions of (crawler / base) within the same repetition."""
     by_rep: dict[int, dict[str, CrawlMeasure]] = {}
     for m in measures:
@@ -171,7 +175,9 @@ def check_crawl(m: CrawlMeasure, expected_pages: int, start_urls: int) -> list[s
     if m.pages < expected_pages * 0.99:
         problems.append(f"fetched only {m.pages} of {expected_pages} pages")
     if m.pages > expected_pages + start_urls:
-        problems.append(f"fetched {m.pages} pages, more than the {expected_pages} there are (refetches)")
+        problems.append(
+            f"fetched {m.pages} pages, more than the {expected_pages} there are (refetches)"
+        )
     if m.items < m.pages * 0.99:
         problems.append(f"{m.items} items for {m.pages} pages")
     return problems
@@ -181,10 +187,14 @@ def run_crawls(args: argparse.Namespace, out: Path, emit: Any) -> list[CrawlMeas
     measures: list[CrawlMeasure] = []
     for mode in args.modes:
         spec = WebSpec(pages=args.pages, sites=1 if mode == "single" else args.sites)
-        emit(f"\n## {mode}-site web: {spec.pages} pages on {spec.sites} site(s); starting the server")
+        emit(
+            f"\n## {mode}-site web: {spec.pages} pages on {spec.sites} site(s); starting the server"
+        )
         started = time.monotonic()
         with ServerProcess(spec, out / f"server-{mode}.log") as server:
-            emit(f"server ready in {time.monotonic() - started:.1f}s: {', '.join(server.sites[:3])}{' ...' if len(server.sites) > 3 else ''}")
+            emit(
+                f"server ready in {time.monotonic() - started:.1f}s: {', '.join(server.sites[:3])}{' ...' if len(server.sites) > 3 else ''}"
+            )
             settings = shared_settings(mode, args.concurrency, spec.sites)
             for rep in range(args.reps):
                 for crawler in args.crawlers:
@@ -201,7 +211,10 @@ def run_crawls(args: argparse.Namespace, out: Path, emit: Any) -> list[CrawlMeas
                         f"server busy {100 * m.server_busy:.0f}%"
                     )
                     if m.probe_peaks:
-                        emit("  probe peaks: " + ", ".join(f"{k} {v:.0f}" for k, v in m.probe_peaks.items()))
+                        emit(
+                            "  probe peaks: "
+                            + ", ".join(f"{k} {v:.0f}" for k, v in m.probe_peaks.items())
+                        )
                     for problem in check_crawl(m, server.pages, len(server.start_urls)):
                         emit(f"  WARNING: {crawler} {problem}")
                     if not args.keep:
@@ -220,24 +233,43 @@ def profile_crawl(crawler: str, mode: str, server: ServerProcess, settings: dict
     if workdir.exists():
         shutil.rmtree(workdir)
     workdir.mkdir(parents=True)
-    spy = shutil.which("py-spy", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    spy = shutil.which(
+        "py-spy", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    )
     if args.profile == "py-spy" and spy is None:
         emit("NOTE: py-spy is not installed (.venv/bin/pip install py-spy==0.4.1); using cProfile")
         args.profile = "cprofile"
     if args.profile == "py-spy":
         assert spy is not None
         raw = workdir / "py-spy.txt"
-        wrap = [spy, "record", "--rate", "200", "--format", "raw", "--output", str(raw), "--", sys.executable]
+        wrap = [
+            spy,
+            "record",
+            "--rate",
+            "200",
+            "--format",
+            "raw",
+            "--output",
+            str(raw),
+            "--",
+            sys.executable,
+        ]
     else:
         raw = workdir / "crawl.prof"
         wrap = [sys.executable, "-m", "cProfile", "-o", str(raw)]
     m = measure_crawl(crawler, mode, -1, server.start_urls, server.control, workdir, settings,
                       timeout=args.timeout, wrap=wrap)  # fmt: skip
-    emit(f"\n### profile of {crawler} ({mode}, {args.profile}): {m.pages} pages, {m.cpu_seconds:.1f} CPU s; {raw}")
+    emit(
+        f"\n### profile of {crawler} ({mode}, {args.profile}): {m.pages} pages, {m.cpu_seconds:.1f} CPU s; {raw}"
+    )
     if not raw.exists():
         emit(f"  no profile written (exit {m.returncode}); see {workdir}/stderr.txt")
         return
-    lines = top_pyspy(raw, args.profile_top) if args.profile == "py-spy" else top_cprofile(raw, args.profile_top)
+    lines = (
+        top_pyspy(raw, args.profile_top)
+        if args.profile == "py-spy"
+        else top_cprofile(raw, args.profile_top)
+    )
     (workdir / "top.txt").write_text("\n".join(lines) + "\n", "utf-8")
     for line in lines:
         emit(line)
@@ -253,7 +285,7 @@ def top_cprofile(path: Path, count: int) -> list[str]:
         stats = pstats.Stats(str(path), stream=buffer)
         stats.strip_dirs().sort_stats(key).print_stats(count)
         text = buffer.getvalue()
-        table = text[text.find("   ncalls"):] if "   ncalls" in text else text
+        table = text[text.find("   ncalls") :] if "   ncalls" in text else text
         lines.append(f"top {count} by {key}:")
         lines.extend(line for line in table.splitlines() if line.strip())
     return lines
@@ -298,7 +330,9 @@ def micro_modules() -> list[str]:
     return found + list(EXTRA_MICRO)
 
 
-def run_micro(modules: Iterable[str], quick: bool, emit: Any, timeout: float) -> list[dict[str, Any]]:
+def run_micro(
+    modules: Iterable[str], quick: bool, emit: Any, timeout: float
+) -> list[dict[str, Any]]:
     results: list[dict[str, Any]] = []
     env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}
     if quick:
@@ -314,7 +348,7 @@ def run_micro(modules: Iterable[str], quick: bool, emit: Any, timeout: float) ->
             continue
         for line in done.stdout.splitlines():
             if line.startswith(RESULT_PREFIX):
-                results.append({"module": module, **json.loads(line[len(RESULT_PREFIX):])})
+                results.append({"module": module, **json.loads(line[len(RESULT_PREFIX) :])})
             else:
                 emit(line)
         if module == "benchmarks.bench_seen_store" and done.returncode == 0:
@@ -455,10 +489,18 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true",
                         help="a 1-2 minute run: 2,000 pages, 1 repetition, short micro-benchmarks "
                              "(explicit options still win)")  # fmt: skip
-    parser.add_argument("--pages", type=int, help="HTML pages in the web (default 20000; quick 2000)")
-    parser.add_argument("--reps", type=int, help="repetitions of each crawler per mode (default 3; quick 1)")
-    parser.add_argument("--modes", default="single,multi", help="comma-separated: single, multi (default both)")
-    parser.add_argument("--sites", type=int, default=16, help="sites in the multi-site web (default 16)")
+    parser.add_argument(
+        "--pages", type=int, help="HTML pages in the web (default 20000; quick 2000)"
+    )
+    parser.add_argument(
+        "--reps", type=int, help="repetitions of each crawler per mode (default 3; quick 1)"
+    )
+    parser.add_argument(
+        "--modes", default="single,multi", help="comma-separated: single, multi (default both)"
+    )
+    parser.add_argument(
+        "--sites", type=int, default=16, help="sites in the multi-site web (default 16)"
+    )
     parser.add_argument("--concurrency", type=int, default=32,
                         help="CONCURRENT_REQUESTS (and per site, single-site web) (default 32)")  # fmt: skip
     parser.add_argument("--crawlers", default="bare,webrobot",
@@ -469,13 +511,21 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                              "such as bench_robots")  # fmt: skip
     parser.add_argument("--profile", choices=("cprofile", "py-spy"),
                         help="after the timed crawls, one more crawl per mode under this profiler")  # fmt: skip
-    parser.add_argument("--profile-crawlers", default="webrobot", help="comma-separated (default webrobot)")
-    parser.add_argument("--profile-top", type=int, default=30, help="functions listed per profile table")
+    parser.add_argument(
+        "--profile-crawlers", default="webrobot", help="comma-separated (default webrobot)"
+    )
+    parser.add_argument(
+        "--profile-top", type=int, default=30, help="functions listed per profile table"
+    )
     parser.add_argument("--probe", action="store_true",
                         help="sample RSS and the engine's queues every second in each crawl "
                              "(benchmarks.probe; adds a little CPU)")  # fmt: skip
-    parser.add_argument("--out", default="benchmarks-output", help="folder for results (default benchmarks-output)")
-    parser.add_argument("--timeout", type=float, default=1800, help="seconds before a crawl is killed")
+    parser.add_argument(
+        "--out", default="benchmarks-output", help="folder for results (default benchmarks-output)"
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=1800, help="seconds before a crawl is killed"
+    )
     parser.add_argument("--keep", action="store_true", help="keep each crawl's items.jsonl")
     args = parser.parse_args(argv)
     args.argv = argv
@@ -502,7 +552,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     elif args.micro == "none":
         args.micro = []
     else:
-        wanted = [m if m.startswith("benchmarks.") else f"benchmarks.{m}" for m in args.micro.split(",") if m]
+        wanted = [
+            m if m.startswith("benchmarks.") else f"benchmarks.{m}"
+            for m in args.micro.split(",")
+            if m
+        ]
         unknown = [m for m in wanted if m not in known]
         if unknown:
             parser.error(f"--micro: unknown {', '.join(unknown)} (known: {', '.join(known)})")
@@ -528,12 +582,15 @@ def main(argv: list[str] | None = None) -> int:
     rows = summarise(measures)
     targets = crawl_targets(measures, args.pages) + [
         {k: v for k, v in r.items() if k in ("target", "measured", "met", "note")}
-        for r in micro if "target" in r
+        for r in micro
+        if "target" in r
     ]
     reported = {r["module"] for r in micro if "target" in r}
     for module, target in MICRO_TARGETS.items():
         if module in args.micro and module not in reported:
-            targets.append({"target": target, "measured": f"{module} reported no result", "met": None})
+            targets.append(
+                {"target": target, "measured": f"{module} reported no result", "met": None}
+            )
     table = markdown(info, args, rows, measures, targets)
     emit("\n## Results\n")
     emit(table)

@@ -72,7 +72,9 @@ def folder_bytes(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
 
 
-def latency(search: Callable[[str], int], by_kind: dict[str, list[str]]) -> dict[str, dict[str, float]]:
+def latency(
+    search: Callable[[str], int], by_kind: dict[str, list[str]]
+) -> dict[str, dict[str, float]]:
     out = {}
     for kind, items in by_kind.items():
         search(items[0])  # warm the page cache
@@ -120,7 +122,9 @@ def bench_tantivy(count: int, folder: Path) -> dict[str, object]:
     writer = index.writer(heap_size=200_000_000, num_threads=1)
     started = time.perf_counter()
     for page in pages(count):
-        writer.delete_documents_by_term("url", page.url)  # replace in place, as webrobot's index does
+        writer.delete_documents_by_term(
+            "url", page.url
+        )  # replace in place, as webrobot's index does
         writer.add_document(tantivy.Document(url=page.url, site=page.site, title=page.title,
                                              body=page.text, fetched_at=page.fetched_at))  # fmt: skip
     writer.commit()

@@ -222,7 +222,9 @@ class BenchServer:
         servers = []
         for site, sock in zip(self.sites, self.sockets):
             servers.append(
-                await loop.create_server(lambda site=site: HttpProtocol(site, self.latency), sock=sock)
+                await loop.create_server(
+                    lambda site=site: HttpProtocol(site, self.latency), sock=sock
+                )
             )
         servers.append(
             await loop.create_server(lambda: ControlProtocol(self), sock=self.control_socket)
@@ -240,7 +242,9 @@ class BenchServer:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.server", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.server", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("--pages", type=int, default=WebSpec.pages)
     parser.add_argument("--sites", type=int, default=1)
     parser.add_argument("--links", type=int, default=WebSpec.links)

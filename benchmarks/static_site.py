@@ -80,7 +80,9 @@ def build(root: Path, posts: int = 120, seed: int = 7) -> list[str]:
             else:
                 write(f"/download/{i}", pdf)
                 body.append(f"<a href='/download/{i}'>paper</a>")
-        if i % 4 == 0:  # a saved copy of a cited page: HTML inside, links to pages that do not exist
+        if (
+            i % 4 == 0
+        ):  # a saved copy of a cited page: HTML inside, links to pages that do not exist
             inner = "".join(f"<a href='/cited/{i}/{k}.html'>c</a>" for k in range(12))
             mht = (f"From: <Saved by Blink>\nSubject: cited {i}\nMIME-Version: 1.0\n"
                    f"Content-Type: text/html\n\n<html><body>{inner}</body></html>\n")  # fmt: skip
@@ -89,7 +91,10 @@ def build(root: Path, posts: int = 120, seed: int = 7) -> list[str]:
         body.append(" ".join(f"<a href='/tags/{t}/'>{t}</a>" for t in post_tags))
         write(f"/posts/{i}/", _page(f"Post {i}", "".join(body), nav))
     for t, ids in by_tag.items():
-        write(f"/tags/{t}/", _page(t, "".join(f"<a href='/posts/{i}/'>post {i}</a>" for i in ids), nav))
+        write(
+            f"/tags/{t}/",
+            _page(t, "".join(f"<a href='/posts/{i}/'>post {i}</a>" for i in ids), nav),
+        )
     per_page = 10
     pages = (posts + per_page - 1) // per_page
     for p in range(pages):
@@ -97,15 +102,23 @@ def build(root: Path, posts: int = 120, seed: int = 7) -> list[str]:
         links = "".join(f"<a href='/posts/{i}/'>post {i}</a>" for i in ids)
         if p + 1 < pages:
             links += f"<a href='/page/{p + 2}/'>older</a>"
-        write("/" if p == 0 else f"/page/{p + 1}/", _page("Blog" if p == 0 else f"Page {p + 1}", links, nav))
-    write("/archive/", _page("Archive", "".join(f"<a href='/posts/{i}/'>{i}</a>" for i in range(posts)), nav))
+        write(
+            "/" if p == 0 else f"/page/{p + 1}/",
+            _page("Blog" if p == 0 else f"Page {p + 1}", links, nav),
+        )
+    write(
+        "/archive/",
+        _page("Archive", "".join(f"<a href='/posts/{i}/'>{i}</a>" for i in range(posts)), nav),
+    )
     write("/robots.txt", "User-agent: *\nDisallow:\n")
     return html
 
 
 class _Handler(SimpleHTTPRequestHandler):
     extensions_map: ClassVar[dict[str, str]] = {
-        **SimpleHTTPRequestHandler.extensions_map, ".mht": "message/rfc822", ".mhtml": "message/rfc822"
+        **SimpleHTTPRequestHandler.extensions_map,
+        ".mht": "message/rfc822",
+        ".mhtml": "message/rfc822",
     }
     hits: list[str]
 
@@ -140,7 +153,11 @@ def crawl(project: Path, url: str, workdir: Path) -> dict[str, Any]:
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=1800)  # fmt: skip
     stats = json.loads(stats_path.read_text("utf-8")) if stats_path.exists() else {}
     items_path = workdir / "items.jsonl"
-    items = [json.loads(x) for x in items_path.read_text("utf-8").splitlines() if x] if items_path.exists() else []
+    items = (
+        [json.loads(x) for x in items_path.read_text("utf-8").splitlines() if x]
+        if items_path.exists()
+        else []
+    )
     return {"stats": stats, "items": items}
 
 
@@ -173,12 +190,14 @@ def main(argv: list[str] | None = None) -> int:
             server.shutdown()
             server.server_close()
             stats, items = result["stats"], result["items"]
-            found = {i["url"][len(origin):] for i in items}
+            found = {i["url"][len(origin) :] for i in items}
             pages = set(html)
             rows.append((label, len(hits), stats.get("downloader/response_bytes", 0), len(items),
                          len(found & pages), len(pages - found), len(found - pages),
                          sum(1 for h in hits if h.split("?")[0] not in pages and h != "/robots.txt")))  # fmt: skip
-        print("| run | requests | bytes received | items | HTML pages found | HTML pages missed | items that are not pages | requests for non-pages |")
+        print(
+            "| run | requests | bytes received | items | HTML pages found | HTML pages missed | items that are not pages | requests for non-pages |"
+        )
         print("|---|---:|---:|---:|---:|---:|---:|---:|")
         for row in rows:
             label, requests, size, n_items, hit, missed, junk, nonpages = row

@@ -101,12 +101,20 @@ def markdown(info: dict[str, str], args: argparse.Namespace, measures: list[Craw
     if queued:
         lines += ["", "| queued requests | scheduler | bytes per queued request (goal <= 600) | peak RSS (goal < 1 GB) |",
                   "| ---: | --- | ---: | ---: |"]  # fmt: skip
-        names = {"compact": "webrobot", "objects": "webrobot keeping Request objects", "bare": "bare Scrapy"}
+        names = {
+            "compact": "webrobot",
+            "objects": "webrobot keeping Request objects",
+            "bare": "bare Scrapy",
+        }
         for r in queued:
             lines.append(f"| {r['requests']:,} | {names[r['mode']]} | {r['bytes_per_request']:.0f} | "
                          f"{r['peak_rss_bytes'] / 2**20:.0f} MiB |")  # fmt: skip
     if links:
-        lines += ["", "| links on one page | webrobot us per link | bare Scrapy us per link |", "| ---: | ---: | ---: |"]
+        lines += [
+            "",
+            "| links on one page | webrobot us per link | bare Scrapy us per link |",
+            "| ---: | ---: | ---: |",
+        ]
         for n in links["us_per_link"]["webrobot"]:
             lines.append(f"| {int(n):,} | {links['us_per_link']['webrobot'][n]:.1f} | "
                          f"{links['us_per_link']['bare'][n]:.1f} |")  # fmt: skip
@@ -115,13 +123,17 @@ def markdown(info: dict[str, str], args: argparse.Namespace, measures: list[Craw
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.table", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.table", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("--quick", action="store_true", help="the same code, small (see above)")
     parser.add_argument("--sites", default="1,16,256,4096", help="comma-separated site counts")
     parser.add_argument("--pages", type=int, help="pages in each web (default 20000; quick 2000)")
     parser.add_argument("--reps", type=int, help="repetitions (default 3; quick 1)")
     parser.add_argument("--concurrency", type=int, default=32)
-    parser.add_argument("--requests", type=int, help="queued requests (default 1000000; quick 100000)")
+    parser.add_argument(
+        "--requests", type=int, help="queued requests (default 1000000; quick 100000)"
+    )
     parser.add_argument("--link-sizes", help="links per page (default 100,100000; quick 100,20000)")
     parser.add_argument("--out", type=Path, default=PROJECT_ROOT / "benchmarks-output" / "table")
     parser.add_argument("--docs", type=Path, default=PROJECT_ROOT / "docs" / "benchmarks-table.md")
@@ -148,9 +160,13 @@ def main(argv: list[str] | None = None) -> int:
     info = machine()
     emit("webrobot benchmark table: " + ", ".join(f"{k} {v}" for k, v in info.items()))
     measures = crawl_rows(args, args.out, emit)
-    queued_result = module_result("benchmarks.bench_queued", ["--requests", str(args.requests)], emit, args.timeout)
+    queued_result = module_result(
+        "benchmarks.bench_queued", ["--requests", str(args.requests)], emit, args.timeout
+    )
     queued = queued_result["results"] if queued_result else None
-    links = module_result("benchmarks.bench_link_page", ["--sizes", args.link_sizes], emit, args.timeout)
+    links = module_result(
+        "benchmarks.bench_link_page", ["--sizes", args.link_sizes], emit, args.timeout
+    )
     table = markdown(info, args, measures, queued, links)
     emit("\n## Results\n\n" + table)
     (args.out / "results.md").write_text(table, "utf-8")

@@ -46,7 +46,9 @@ async def crawl(start_urls: list[str], concurrency: int, out_path: str) -> dict[
                         if html and body:
                             root = lxml.html.fromstring(body)
                             title = root.findtext(".//title") or ""
-                            out.write(json.dumps({"url": url, "status": status, "title": title}) + "\n")
+                            out.write(
+                                json.dumps({"url": url, "status": status, "title": title}) + "\n"
+                            )
                             counts["pages"] += 1
                             for href in root.xpath("//a/@href"):
                                 link = urldefrag(urljoin(url, href.strip()))[0]
@@ -67,7 +69,9 @@ async def crawl(start_urls: list[str], concurrency: int, out_path: str) -> dict[
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.upper", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.upper", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("--out", required=True)
     parser.add_argument("--stats", required=True)
     parser.add_argument("--concurrency", type=int, default=32)

@@ -51,12 +51,16 @@ def main() -> None:
 
     per_url("scrapy RequestFingerprinter", RequestFingerprinter().fingerprint, requests)
     fingerprint = ours()
-    per_url("webrobot CanonicalRequestFingerprinter, alias rules", lambda r: fingerprint(r), requests)
+    per_url(
+        "webrobot CanonicalRequestFingerprinter, alias rules", lambda r: fingerprint(r), requests
+    )
     canon = Canonicalizer(["index.html"], ["sessionid", "utm_*"])
     per_url("webrobot canonical URL, uncached", canon._canonical, lambda: URLS)
     per_url("webrobot canonical URL, cached (scope, blocklist)", canon, lambda: URLS[:4000])
     per_url("webrobot trap rules (length, segments)", TrapRules().refusal, lambda: URLS)
-    blocklist = Blocklist.from_entries(["ads.example", "https://tracker.example", r"re:/calendar/\d{4}/"])
+    blocklist = Blocklist.from_entries(
+        ["ads.example", "https://tracker.example", r"re:/calendar/\d{4}/"]
+    )
     per_url("webrobot blocklist match (3 entries)", blocklist.match, lambda: URLS)
 
 

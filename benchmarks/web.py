@@ -133,13 +133,13 @@ def build_site(spec: WebSpec, site: int, origins: Sequence[str]) -> dict[str, Pa
         hrefs = _hrefs(spec, site, index, count, top, origins, rng)
         title = f"Site {site} page {index}: {rng.choice(_WORDS)} {rng.choice(_WORDS)}"
         head = (
-            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f"<title>{title}</title>"
-            f"<meta name=\"description\" content=\"{title}, a synthetic benchmark page\">"
-            "<meta name=\"viewport\" content=\"width=device-width\">"
-            "<link rel=\"stylesheet\" href=\"/static/site.css\">"
-            f"<link rel=\"canonical\" href=\"{path}\"></head>\n"
-            f"<body><header><a href=\"/\">Home</a> <img src=\"/static/logo.png\" alt=\"logo\"></header>\n"
+            f'<meta name="description" content="{title}, a synthetic benchmark page">'
+            '<meta name="viewport" content="width=device-width">'
+            '<link rel="stylesheet" href="/static/site.css">'
+            f'<link rel="canonical" href="{path}"></head>\n'
+            f'<body><header><a href="/">Home</a> <img src="/static/logo.png" alt="logo"></header>\n'
             f"<main><h1>{title}</h1>\n"
         ).encode()
         target = rng.randint(spec.min_size, spec.max_size)
@@ -151,9 +151,7 @@ def build_site(spec: WebSpec, site: int, origins: Sequence[str]) -> dict[str, Pa
         while hrefs or size + len(tail) < target:
             if hrefs:
                 group, hrefs = hrefs[:per_gap], hrefs[per_gap:]
-                anchors = " ".join(
-                    f"<a href=\"{href}\">{text}</a>" for href, text in group
-                )
+                anchors = " ".join(f'<a href="{href}">{text}</a>' for href, text in group)
                 piece = f"<nav>{anchors}</nav>\n".encode()
                 chunks.append(piece)
                 size += len(piece)

@@ -19,7 +19,11 @@ extensions = ["myst_parser", "sphinxcontrib.mermaid"]
 myst_fence_as_directive = ["mermaid"]
 source_suffix = {".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "README.md", "benchmarks-table.md"]  # the table is included by benchmarks.md
+exclude_patterns = [
+    "_build",
+    "README.md",
+    "benchmarks-table.md",
+]  # the table is included by benchmarks.md
 myst_heading_anchors = 3
 
 html_theme = "sphinx_rtd_theme"

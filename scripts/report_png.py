@@ -33,7 +33,10 @@ def main(argv: list[str]) -> int:
         rendered = render(page, shot, width=WIDTH, height=HEIGHT)
         problems = rendered.console + [f"request to {url}" for url in rendered.requests]
         if problems or not shot.exists():
-            print(f"report page did not render cleanly: {problems or 'no screenshot'}", file=sys.stderr)
+            print(
+                f"report page did not render cleanly: {problems or 'no screenshot'}",
+                file=sys.stderr,
+            )
             return 1
         shutil.copyfile(shot, out)
     print(f"wrote {out}")

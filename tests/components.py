@@ -10,7 +10,9 @@ from scrapy.utils.test import get_crawler
 import webrobot.settings
 
 #: webrobot's own defaults (get_crawler alone would use Scrapy's).
-PROJECT_SETTINGS = {name: getattr(webrobot.settings, name) for name in dir(webrobot.settings) if name.isupper()}
+PROJECT_SETTINGS = {
+    name: getattr(webrobot.settings, name) for name in dir(webrobot.settings) if name.isupper()
+}
 
 
 def webrobot_crawler(**settings: Any) -> Crawler:

@@ -108,14 +108,23 @@ def start_crawl(
     command += extra or []
     env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}
     process = subprocess.Popen(
-        command, cwd=PROJECT_ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        command,
+        cwd=PROJECT_ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
         start_new_session=new_session,  # its own process group, for Ctrl-C as a terminal sends it
     )
     return RunningCrawl(process, workdir)
 
 
 def _collect(workdir: Path, returncode: int, stderr: str) -> CrawlResult:
-    items_path, stats_path, log_path = workdir / "items.jsonl", workdir / "stats.json", workdir / "crawl.log"
+    items_path, stats_path, log_path = (
+        workdir / "items.jsonl",
+        workdir / "stats.json",
+        workdir / "crawl.log",
+    )
     items = []
     if items_path.exists():
         items = [json.loads(line) for line in items_path.read_text("utf-8").splitlines() if line]

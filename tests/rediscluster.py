@@ -70,7 +70,9 @@ class RedisClusterNodes:
     def _start(self, timeout: float) -> Self:
         binary, cli = shutil.which("redis-server"), shutil.which("redis-cli")
         if binary is None or cli is None:
-            raise RuntimeError("redis-server/redis-cli not found: apt-get install redis-server redis-tools")
+            raise RuntimeError(
+                "redis-server/redis-cli not found: apt-get install redis-server redis-tools"
+            )
         self.workdir.mkdir(parents=True, exist_ok=True)
         for _ in range(2 * self.masters):
             port = cluster_port()
@@ -94,7 +96,9 @@ class RedisClusterNodes:
             capture_output=True, text=True, timeout=timeout, check=False,
         )  # fmt: skip
         if created.returncode != 0:
-            raise RuntimeError(f"redis-cli --cluster create failed: {created.stdout[-1000:]}{created.stderr[-1000:]}")
+            raise RuntimeError(
+                f"redis-cli --cluster create failed: {created.stdout[-1000:]}{created.stderr[-1000:]}"
+            )
         self._wait(self._ready, deadline, "the cluster to cover every slot")
         return self
 

@@ -54,7 +54,11 @@ class RedisServer:
             )
         self.workdir.mkdir(parents=True, exist_ok=True)
         last_error = ""
-        persistence = ["--appendonly", "yes", "--appendfsync", "always"] if self.persistent else ["--appendonly", "no"]
+        persistence = (
+            ["--appendonly", "yes", "--appendfsync", "always"]
+            if self.persistent
+            else ["--appendonly", "no"]
+        )
         for _ in range(attempts):  # another process may take the free port first
             self.port = port or free_port(self.host)
             log = self.workdir / f"redis-{self.port}.log"

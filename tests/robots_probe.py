@@ -41,13 +41,21 @@ class RobotsProbe:
         self.file.flush()
 
     def resolved(self, **kwargs: Any) -> None:
-        self._write("robots_resolved", **{k: v for k, v in kwargs.items() if k not in ("signal", "sender")})
+        self._write(
+            "robots_resolved", **{k: v for k, v in kwargs.items() if k not in ("signal", "sender")}
+        )
 
     def deferred(self, **kwargs: Any) -> None:
-        self._write("site_deferred", **{k: v for k, v in kwargs.items() if k not in ("signal", "sender")})
+        self._write(
+            "site_deferred", **{k: v for k, v in kwargs.items() if k not in ("signal", "sender")}
+        )
 
     def parsed(self, robotparser: Any, request: Any) -> None:
-        self._write("robots_parsed", parser=type(robotparser).__name__, request=getattr(request, "url", None))
+        self._write(
+            "robots_parsed",
+            parser=type(robotparser).__name__,
+            request=getattr(request, "url", None),
+        )
 
     def closed(self) -> None:
         self.file.close()

@@ -25,8 +25,12 @@ def test_robots_txt_is_about_2_kb_and_is_disallowed_matches_protego() -> None:
     targets = ["/", "/topic-1/page-9.html", "/private/x", "/private/press-kit.html", "/search?q=a",
                "/searching", "/cgi-bin/print?page=1", "/topic-1/page-2.html?sessionid=3", "/tmp/x"]  # fmt: skip
     for target in targets:
-        assert parser.can_fetch("http://h" + target, "webrobot") == (not is_disallowed(target)), target
-        assert parser.can_fetch("http://h" + target, "Scrapy/2.19 (+https://scrapy.org)") == (not is_disallowed(target))
+        assert parser.can_fetch("http://h" + target, "webrobot") == (not is_disallowed(target)), (
+            target
+        )
+        assert parser.can_fetch("http://h" + target, "Scrapy/2.19 (+https://scrapy.org)") == (
+            not is_disallowed(target)
+        )
 
 
 def test_pages_have_the_sizes_and_links_asked_for_and_the_tree_reaches_them_all() -> None:
@@ -48,7 +52,7 @@ def test_pages_have_the_sizes_and_links_asked_for_and_the_tree_reaches_them_all(
             if not link.url.startswith(ORIGINS[1] + "/"):
                 other_sites += 1
                 continue
-            target = link.url[len(ORIGINS[1]):]
+            target = link.url[len(ORIGINS[1]) :]
             if is_disallowed(target):
                 disallowed += 1
             elif target not in reached:
@@ -61,7 +65,9 @@ def test_pages_have_the_sizes_and_links_asked_for_and_the_tree_reaches_them_all(
 
 
 @pytest.mark.slow
-def test_the_harness_runs_end_to_end_on_a_tiny_web(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_harness_runs_end_to_end_on_a_tiny_web(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     status = run.main([
         "--quick", "--pages", "40", "--sites", "3", "--reps", "1",
         "--crawlers", "bare,webrobot", "--out", str(tmp_path),
@@ -93,7 +99,12 @@ def test_the_harness_runs_end_to_end_on_a_tiny_web(tmp_path: Path, capsys: pytes
 
 
 def test_bad_options_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
-    for argv in (["--modes", "triple"], ["--crawlers", "nutch"], ["--crawlers", "webrobot:X"], ["--micro", "bench_nothing"]):
+    for argv in (
+        ["--modes", "triple"],
+        ["--crawlers", "nutch"],
+        ["--crawlers", "webrobot:X"],
+        ["--micro", "bench_nothing"],
+    ):
         with pytest.raises(SystemExit) as exc:
             run.parse_args(argv)
         assert exc.value.code == 2

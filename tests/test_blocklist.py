@@ -33,7 +33,9 @@ def test_file_entries_and_matching(tmp_path: Path) -> None:
     assert blocklist.match("https://127.0.0.1:8443/a") == "site https://127.0.0.1:8443"
     assert blocklist.match("http://127.0.0.1:8443/a") is None, "another scheme is another site"
     assert blocklist.match("https://127.0.0.1/a") is None
-    assert blocklist.match("http://xn--bcher-kva.example/") == "site http://xn--bcher-kva.example:80"
+    assert (
+        blocklist.match("http://xn--bcher-kva.example/") == "site http://xn--bcher-kva.example:80"
+    )
     assert blocklist.match("http://a/calendar/2024/01") == "pattern /calendar/\\d{4}/"
     assert blocklist.match("http://a/p?a=1&sessionid=2") == "pattern [?&]sessionid="
     assert blocklist.match("http://a/calendar/") is None
@@ -46,7 +48,11 @@ def test_ip_hosts_match_exactly() -> None:
 
 
 def test_setting_forms(tmp_path: Path) -> None:
-    assert not Blocklist.from_setting(None) and not Blocklist.from_setting("") and not Blocklist.from_setting([])
+    assert (
+        not Blocklist.from_setting(None)
+        and not Blocklist.from_setting("")
+        and not Blocklist.from_setting([])
+    )
     assert Blocklist.from_setting(["spam.example"]).match("http://spam.example/")
     assert Blocklist.from_setting('["spam.example", "re:x"]').match("http://a/x")
     path = tmp_path / "list.txt"
@@ -79,7 +85,9 @@ def test_bad_line_names_file_line_and_expectation(tmp_path: Path, line: str, fra
 
 
 def test_bad_list_entry_names_the_setting_and_entry() -> None:
-    with pytest.raises(BlocklistError, match=r"^WEBROBOT_BLOCKLIST: entry 2: expected a domain name"):
+    with pytest.raises(
+        BlocklistError, match=r"^WEBROBOT_BLOCKLIST: entry 2: expected a domain name"
+    ):
         Blocklist.from_setting(["ok.example", "a b"])
     with pytest.raises(BlocklistError, match=r"^WEBROBOT_BLOCKLIST: entry 1: expected a string"):
         Blocklist.from_setting([3])
@@ -91,7 +99,9 @@ def test_bad_list_entry_names_the_setting_and_entry() -> None:
 
 def test_unreadable_or_binary_file(tmp_path: Path) -> None:
     missing = tmp_path / "missing.txt"
-    with pytest.raises(BlocklistError, match=r"missing.txt: the WEBROBOT_BLOCKLIST file cannot be read"):
+    with pytest.raises(
+        BlocklistError, match=r"missing.txt: the WEBROBOT_BLOCKLIST file cannot be read"
+    ):
         Blocklist.from_setting(str(missing))
     binary = tmp_path / "binary.txt"
     binary.write_bytes(b"spam.example\n\xff\xfe\n")

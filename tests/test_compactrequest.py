@@ -44,7 +44,9 @@ def same(a: Request, b: Request, spider: Spider) -> bool:
 def test_a_link_request_is_packed_and_built_back_identical() -> None:
     spider = LinkSpider()
     codec = RequestCodec(spider)
-    request = link(spider, "http://site.test/a?b=1", cb_kwargs={"label": "x", "n": 3}, dont_filter=True)
+    request = link(
+        spider, "http://site.test/a?b=1", cb_kwargs={"label": "x", "n": 3}, dont_filter=True
+    )
     packed = codec.pack(request)
     assert isinstance(packed, tuple), "a link request fits the compact form"
     back = codec.unpack(packed)

@@ -27,7 +27,12 @@ def test_slot_randomness_reads_the_slot_entry_or_the_downloaders_default() -> No
     else:
         assert compat.slot_randomness(downloader, {"randomize_delay": False}) is False
         assert default is True
-    assert Slot(1, 2.0, compat.slot_randomness(downloader, {"jitter": 0, "randomize_delay": False})).download_delay() == 2.0
+    assert (
+        Slot(
+            1, 2.0, compat.slot_randomness(downloader, {"jitter": 0, "randomize_delay": False})
+        ).download_delay()
+        == 2.0
+    )
 
 
 def test_schedule_coro_runs_the_coroutine() -> None:
@@ -55,7 +60,9 @@ def test_call_later_is_scrapys_public_timer() -> None:
 
 def test_wake_engine_pokes_the_engine_loop() -> None:
     calls: list[str] = []
-    engine = SimpleNamespace(_slot=SimpleNamespace(nextcall=SimpleNamespace(schedule=lambda: calls.append("x"))))
+    engine = SimpleNamespace(
+        _slot=SimpleNamespace(nextcall=SimpleNamespace(schedule=lambda: calls.append("x")))
+    )
     assert compat.wake_engine(engine) is True and calls == ["x"]
     assert compat.wake_engine(SimpleNamespace()) is False  # no slot yet (or none in a later Scrapy)
 

@@ -61,10 +61,18 @@ def test_integer_delay_is_accepted_as_float() -> None:
         ('start_urls = ["ftp://a/"]', "start_urls", "http:// or https://"),
         ('start_urls = ["/relative"]', "start_urls", "http:// or https://"),
         ('start_urls = ["http://a:99999/"]', "start_urls", "http(s) URL"),
-        ('start_urls = ["http://a/"]\nallowed_domains = ["http://a/"]', "allowed_domains", "bare domain"),
+        (
+            'start_urls = ["http://a/"]\nallowed_domains = ["http://a/"]',
+            "allowed_domains",
+            "bare domain",
+        ),
         ('start_urls = ["http://a/"]\ndeny = ["("]', "deny", "regular expression"),
         ('start_urls = ["http://a/"]\nallow = [1]', "allow", "list of strings"),
-        ('start_urls = ["http://a/"]\nindex_pages = "index.html"', "index_pages", "list of strings"),
+        (
+            'start_urls = ["http://a/"]\nindex_pages = "index.html"',
+            "index_pages",
+            "list of strings",
+        ),
         ('start_urls = ["http://a/"]\nindex_pages = ["a/index.html"]', "index_pages", "file names"),
         ('start_urls = ["http://a/"]\nindex_pages = [""]', "index_pages", "file names"),
         ('start_urls = ["http://a/"]\nstrip_params = [3]', "strip_params", "list of strings"),
@@ -78,15 +86,43 @@ def test_integer_delay_is_accepted_as_float() -> None:
         ('start_urls = ["http://a/"]\nuser_agent = ""', "user_agent", "non-empty"),
         ('start_urls = ["http://a/"]\nfrom = "a\\nb"', "from", "one-line"),
         ('start_urls = ["http://a/"]\nsettings = 3', "settings", "table"),
-        ('start_urls = ["http://a/"]\n[settings]\ndownload_delay = 3', "settings.download_delay", "upper-case"),
+        (
+            'start_urls = ["http://a/"]\n[settings]\ndownload_delay = 3',
+            "settings.download_delay",
+            "upper-case",
+        ),
         ('start_urls = ["http://a/"]\ntemplates = 3', "templates", "list of tables"),
-        ('start_urls = ["http://a/"]\n[[priorities]]\nmatch = "x"', "priorities[0].rank", "missing"),
-        ('start_urls = ["http://a/"]\n[[priorities]]\nmatch = "x"\nrank = 1.5', "priorities[0].rank", "whole number"),
+        (
+            'start_urls = ["http://a/"]\n[[priorities]]\nmatch = "x"',
+            "priorities[0].rank",
+            "missing",
+        ),
+        (
+            'start_urls = ["http://a/"]\n[[priorities]]\nmatch = "x"\nrank = 1.5',
+            "priorities[0].rank",
+            "whole number",
+        ),
         ('start_urls = ["http://a/"]\nsitemaps = ["/s.xml"]', "sitemaps", "http:// or https://"),
-        ('start_urls = ["http://a/"]\n[[templates]]\nmax_chain = 3', "templates[0].match", "missing"),
-        ('start_urls = ["http://a/"]\n[[templates]]\nmatch = "("', "templates[0].match", "regular expression"),
-        ('start_urls = ["http://a/"]\n[[templates]]\nmatch = "x"\nmax_chain = -1', "templates[0].max_chain", ">= 0"),
-        ('start_urls = ["http://a/"]\n[[templates]]\nmatch = "x"\nchain = 1', "templates[0].chain", "unknown key"),
+        (
+            'start_urls = ["http://a/"]\n[[templates]]\nmax_chain = 3',
+            "templates[0].match",
+            "missing",
+        ),
+        (
+            'start_urls = ["http://a/"]\n[[templates]]\nmatch = "("',
+            "templates[0].match",
+            "regular expression",
+        ),
+        (
+            'start_urls = ["http://a/"]\n[[templates]]\nmatch = "x"\nmax_chain = -1',
+            "templates[0].max_chain",
+            ">= 0",
+        ),
+        (
+            'start_urls = ["http://a/"]\n[[templates]]\nmatch = "x"\nchain = 1',
+            "templates[0].chain",
+            "unknown key",
+        ),
     ],
 )
 def test_every_error_names_file_key_and_expectation(text: str, key: str, fragment: str) -> None:
@@ -147,4 +183,7 @@ def test_template_overrides() -> None:
         'start_urls = ["http://a/"]\n[[templates]]\nmatch = "^/cal/"\nmax_chain = 5\n'
         '[[templates]]\nmatch = "page="\nmax_pages = 0\n', "x.toml", "x",
     )  # fmt: skip
-    assert [(t.pattern, t.max_chain, t.max_pages) for t in config.templates] == [("^/cal/", 5, None), ("page=", None, 0)]
+    assert [(t.pattern, t.max_chain, t.max_pages) for t in config.templates] == [
+        ("^/cal/", 5, None),
+        ("page=", None, 0),
+    ]

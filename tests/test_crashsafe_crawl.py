@@ -50,7 +50,9 @@ def serve_tree(site: SiteServer, delay: float = 0.004) -> list[str]:
         depth = path.count("/") - 1
         links = ""
         if depth < len(FANOUTS):
-            links = "".join(f'<a href="{path}p{depth + 1}x{i}/">child {i}</a>' for i in range(FANOUTS[depth]))
+            links = "".join(
+                f'<a href="{path}p{depth + 1}x{i}/">child {i}</a>' for i in range(FANOUTS[depth])
+            )
         # Every page links home and to a disallowed page: the robots rules must hold across runs.
         body = f"<html><head><title>{path}</title></head><body>{links}<a href='/'>home</a>" \
                f"<a href='/private/{len(path)}'>private</a></body></html>"  # fmt: skip
@@ -128,7 +130,9 @@ def judge(site: SiteServer, pages: list[str], job: Job) -> None:
     assert max(urls.values()) == 1, f"items repeated: {[u for u, n in urls.items() if n > 1][:5]}"
 
 
-def test_sigkill_in_the_first_second_and_mid_crawl(make_site: Callable[..., SiteServer], tmp_path: Path) -> None:
+def test_sigkill_in_the_first_second_and_mid_crawl(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
     site = make_site("tree")
     pages = serve_tree(site)
     job = Job(tmp_path, site.url("/"))
@@ -147,11 +151,18 @@ def test_sigkill_in_the_first_second_and_mid_crawl(make_site: Callable[..., Site
     job.start()  # and to the end
     job.finish()
     judge(site, pages, job)
-    queued = [int(n) for n in re.findall(r"frontier of this job from \S+: (\d+) requests queued", job.log())]
-    assert queued and max(queued) >= 100, f"the kill was not mid-crawl with a large frontier: {queued}"
+    queued = [
+        int(n)
+        for n in re.findall(r"frontier of this job from \S+: (\d+) requests queued", job.log())
+    ]
+    assert queued and max(queued) >= 100, (
+        f"the kill was not mid-crawl with a large frontier: {queued}"
+    )
 
 
-def test_sigkill_during_a_robots_txt_deferral(make_site: Callable[..., SiteServer], tmp_path: Path) -> None:
+def test_sigkill_during_a_robots_txt_deferral(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
     site = make_site("deferred")
     pages = serve_tree(site)
     site.add("/robots.txt", Reply.text("busy", 503))

@@ -43,13 +43,27 @@ def archive_site(site: SiteServer) -> None:
     site.html("/b", page("B", "bravo page"))
     site.html("/dup1", DUP_BODY)
     site.html("/dup2", DUP_BODY)
-    site.html("/noarchive", page("NA", "not to be kept", head='<meta name="robots" content="noarchive">'))
-    site.add("/hdr-noarchive", Reply.html(page("HNA", "not kept either"), **{"X-Robots-Tag": "noarchive"}))
-    site.html("/noindex", page("NI", "kept but not indexed", head='<meta name="robots" content="noindex">'))
+    site.html(
+        "/noarchive", page("NA", "not to be kept", head='<meta name="robots" content="noarchive">')
+    )
+    site.add(
+        "/hdr-noarchive",
+        Reply.html(page("HNA", "not kept either"), **{"X-Robots-Tag": "noarchive"}),
+    )
+    site.html(
+        "/noindex",
+        page("NI", "kept but not indexed", head='<meta name="robots" content="noindex">'),
+    )
     site.add("/moved", Reply(301, b"", {"Location": "/c"}))
     site.html("/c", page("C", "charlie page, the redirect target"))
-    site.add("/gz", Reply(200, gzip.compress(page("GZ", "zipped golf page").encode()),
-                          {"Content-Type": "text/html; charset=utf-8", "Content-Encoding": "gzip"}))
+    site.add(
+        "/gz",
+        Reply(
+            200,
+            gzip.compress(page("GZ", "zipped golf page").encode()),
+            {"Content-Type": "text/html; charset=utf-8", "Content-Encoding": "gzip"},
+        ),
+    )
     site.add("/logo.png", Reply(200, b"\x89PNG\r\n\x1a\nnot really", {"Content-Type": "image/png"}))
 
 
@@ -92,7 +106,9 @@ def test_every_fetch_is_archived_and_readable(tmp_path: Path, make_site: Any) ->
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-2000:]
     files = sorted(warc_dir.iterdir())
-    assert files and all(f.name.endswith(".warc.gz") for f in files), files  # closed, none left .open
+    assert files and all(f.name.endswith(".warc.gz") for f in files), (
+        files
+    )  # closed, none left .open
 
     # warcio's own checker: every record's block and payload digest verifies
     check = subprocess.run([tool("warcio"), "check", "-v", *map(str, files)],
@@ -134,8 +150,12 @@ def test_every_fetch_is_archived_and_readable(tmp_path: Path, make_site: Any) ->
     assert site.url("/logo.png") not in fetched and site.url("/logo.png") not in archived
 
     # the duplicate is a revisit pointing at the first copy, with its digest
-    dups = {rec["uri"]: rec for rec in records if rec["uri"] in (site.url("/dup1"), site.url("/dup2"))
-            and rec["type"] in ("response", "revisit")}
+    dups = {
+        rec["uri"]: rec
+        for rec in records
+        if rec["uri"] in (site.url("/dup1"), site.url("/dup2"))
+        and rec["type"] in ("response", "revisit")
+    }
     kinds = sorted(rec["type"] for rec in dups.values())
     assert kinds == ["response", "revisit"]
     first = next(r for r in dups.values() if r["type"] == "response")
@@ -169,8 +189,11 @@ def test_cdxj_indexer_reads_the_files(tmp_path: Path, make_site: Any) -> None:
     site = make_site("cdx")
     archive_site(site)
     warc_dir = tmp_path / "warc"
-    result = run_crawl(tmp_path, args={"start_urls": site.url("/")},
-                       settings={"WEBROBOT_WARC_DIR": str(warc_dir), "WEBROBOT_INDEX_ENABLED": "False"})
+    result = run_crawl(
+        tmp_path,
+        args={"start_urls": site.url("/")},
+        settings={"WEBROBOT_WARC_DIR": str(warc_dir), "WEBROBOT_INDEX_ENABLED": "False"},
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     out = subprocess.run([tool("cdxj-indexer"), *map(str, sorted(warc_dir.iterdir()))],
                          capture_output=True, text=True, timeout=60, check=True).stdout  # fmt: skip
@@ -234,12 +257,18 @@ def test_resumed_job_neither_loses_nor_repeats_records(tmp_path: Path, make_site
     assert requests == fetched
     assert mains == fetched
     assert len({r["file"] for r in records}) >= 2  # each run its own file set
-    dups = sorted(r["type"] for r in records if r["uri"] in (site.url("/p0"), site.url(f"/p{n - 1}"))
-                  and r["type"] in ("response", "revisit"))
+    dups = sorted(
+        r["type"]
+        for r in records
+        if r["uri"] in (site.url("/p0"), site.url(f"/p{n - 1}"))
+        and r["type"] in ("response", "revisit")
+    )
     assert dups == ["response", "revisit"]
 
 
-def test_redis_workers_write_one_file_set_each(tmp_path: Path, make_site: Any, redis_server: Any) -> None:
+def test_redis_workers_write_one_file_set_each(
+    tmp_path: Path, make_site: Any, redis_server: Any
+) -> None:
     """Workers of one shared crawl, one WARC folder: each writes its own files, and
     together they hold one record pair per fetch the servers saw."""
     from tests.test_distributed_crawl import build_web, start_workers, stop_all

@@ -29,20 +29,31 @@ def tree_site(site: SiteServer, fanout: int = 3, depth: int = 3) -> dict[str, in
             for child in children:
                 depths[child] = level
             links = "".join(f'<a href="{c}">{c}</a>' for c in children)
-            site.html(parent, f"<html><head><title>{parent}</title></head><body>{links}<a href='/'>home</a></body></html>")
+            site.html(
+                parent,
+                f"<html><head><title>{parent}</title></head><body>{links}<a href='/'>home</a></body></html>",
+            )
             nxt.extend(children)
         frontier = nxt
     for leaf in frontier:
-        site.html(leaf, f"<html><head><title>{leaf}</title></head><body><a href='/'>home</a></body></html>")
+        site.html(
+            leaf,
+            f"<html><head><title>{leaf}</title></head><body><a href='/'>home</a></body></html>",
+        )
     return depths
 
 
-def test_breadth_first_order_on_a_tree(make_site: Callable[..., SiteServer], tmp_path: Path) -> None:
+def test_breadth_first_order_on_a_tree(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
     site = make_site("tree")
     depths = tree_site(site, fanout=3, depth=3)
     # /n0/n0/n0/ repeats a segment three times, which the trap rules refuse.
-    result = run_crawl(tmp_path, args={"start_urls": site.url("/")},
-                       settings={"CONCURRENT_REQUESTS_PER_DOMAIN": "1"})
+    result = run_crawl(
+        tmp_path,
+        args={"start_urls": site.url("/")},
+        settings={"CONCURRENT_REQUESTS_PER_DOMAIN": "1"},
+    )
     assert result.returncode == 0, result.stderr
     pages = [t for t in site.targets() if t != "/robots.txt"]
     assert sorted(pages) == sorted(depths), "every page requested exactly once"
@@ -72,7 +83,9 @@ def test_stays_on_the_start_sites(make_site: Callable[..., SiteServer], tmp_path
     assert result.stat("webrobot/url/refused/offsite") == 1
 
 
-def test_config_file_argument_and_identification(make_site: Callable[..., SiteServer], tmp_path: Path) -> None:
+def test_config_file_argument_and_identification(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
     site = make_site()
     site.add("/robots.txt", ROBOTS_ALLOW_ALL)
     site.html("/", "<a href='/a'>a</a><a href='/skip/me'>skip</a>")
@@ -92,13 +105,27 @@ def test_config_file_argument_and_identification(make_site: Callable[..., SiteSe
     assert page.headers["referer"] == site.url("/")
 
 
-def test_non_html_and_binary_pages_yield_no_item(make_site: Callable[..., SiteServer], tmp_path: Path) -> None:
+def test_non_html_and_binary_pages_yield_no_item(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
     site = make_site()
     site.add("/robots.txt", ROBOTS_ALLOW_ALL)
     site.html("/", "<a href='/img'>i</a><a href='/junk'>j</a><a href='/broken'>b</a>")
     site.add("/img", Reply(200, bytes(range(256)) * 4, {"Content-Type": "image/png"}))
-    site.add("/junk", Reply(200, b"\x00\xff\xfe<html>" + bytes(range(256)), {"Content-Type": "text/html; charset=utf-8"}))
-    site.add("/broken", Reply(200, b"<html><head><title>Bro\xe9ken</ti", {"Content-Type": "text/html; charset=ascii"}))
+    site.add(
+        "/junk",
+        Reply(
+            200,
+            b"\x00\xff\xfe<html>" + bytes(range(256)),
+            {"Content-Type": "text/html; charset=utf-8"},
+        ),
+    )
+    site.add(
+        "/broken",
+        Reply(
+            200, b"<html><head><title>Bro\xe9ken</ti", {"Content-Type": "text/html; charset=ascii"}
+        ),
+    )
     result = run_crawl(tmp_path, args={"start_urls": site.url("/")})
     assert result.returncode == 0
     assert sorted(site.targets()) == ["/", "/broken", "/img", "/junk", "/robots.txt"]
@@ -114,9 +141,12 @@ def test_a_link_that_cannot_be_requested_costs_the_page_nothing(
 ) -> None:
     site = make_site()
     site.add("/robots.txt", ROBOTS_ALLOW_ALL)
-    site.html("/", "<a href='http://[::1/x'>v6</a><a href='/a'>a</a><a href='/b:abc/x'>ok</a>"
-                   f"<a href='{site.origin}:abc/'>port</a><a href='/c'>c</a>"
-                   f"<a href='{site.origin}\\d'>a backslash: scrapy makes it /d</a>")
+    site.html(
+        "/",
+        "<a href='http://[::1/x'>v6</a><a href='/a'>a</a><a href='/b:abc/x'>ok</a>"
+        f"<a href='{site.origin}:abc/'>port</a><a href='/c'>c</a>"
+        f"<a href='{site.origin}\\d'>a backslash: scrapy makes it /d</a>",
+    )
     for target in ("/a", "/b:abc/x", "/c", "/d"):
         site.html(target, "<p>page</p>")
     result = run_crawl(tmp_path, args={"start_urls": site.url("/")})
@@ -135,7 +165,9 @@ def test_a_link_that_cannot_be_requested_costs_the_page_nothing(
         ({}, "expected -a start_urls=URL"),
     ],
 )
-def test_bad_arguments_fail_with_one_clear_line(tmp_path: Path, args: dict[str, str], message: str) -> None:
+def test_bad_arguments_fail_with_one_clear_line(
+    tmp_path: Path, args: dict[str, str], message: str
+) -> None:
     result = run_crawl(tmp_path, args=args)
     assert result.returncode == 2
     assert message in result.log
@@ -152,8 +184,11 @@ def test_one_request_in_flight_per_site_with_zero_delay(
     site.html("/", "".join(f"<a href='/p{i}'>{i}</a>" for i in range(8)))
     for i in range(8):
         site.add(f"/p{i}", Reply.html(f"<title>{i}</title>", delay=0.05))
-    result = run_crawl(tmp_path, args={"start_urls": site.url("/")},
-                       settings={"CONCURRENT_REQUESTS_PER_DOMAIN": "1", "DOWNLOAD_DELAY": "0"})
+    result = run_crawl(
+        tmp_path,
+        args={"start_urls": site.url("/")},
+        settings={"CONCURRENT_REQUESTS_PER_DOMAIN": "1", "DOWNLOAD_DELAY": "0"},
+    )
     assert result.returncode == 0
     hits = sorted(site.hits, key=lambda h: h.started)
     assert len(hits) == 10

@@ -32,7 +32,10 @@ PAGES: dict[str, tuple[str, str | None]] = {
     "nofollow": ('<meta name="robots" content="nofollow">', None),
     "noindex": ('<meta name="robots" content="noindex">', None),
     "none": ('<meta name="robots" content="NONE">', None),
-    "index-and-noindex": ('<meta name="robots" content="index,follow"><meta name="robots" content="noindex">', None),
+    "index-and-noindex": (
+        '<meta name="robots" content="index,follow"><meta name="robots" content="noindex">',
+        None,
+    ),
     "agent": ('<meta name="WebRobot" content="noindex nofollow">', None),
     "otheragent": ('<meta name="otherbot" content="noindex, nofollow">', None),
     "header-noindex": ("", "noindex"),
@@ -47,14 +50,22 @@ PAGES: dict[str, tuple[str, str | None]] = {
 
 def meta_site(site: SiteServer) -> None:
     site.add("/robots.txt", ROBOTS_ALLOW_ALL)
-    links = "".join(f'<li><a href="/{name}">{name}</a></li>' for name in [*PAGES, "bodymeta", "rel"])
+    links = "".join(
+        f'<li><a href="/{name}">{name}</a></li>' for name in [*PAGES, "bodymeta", "rel"]
+    )
     site.html("/", html("Home", body=f"<ul>{links}</ul>"))
     for name, (head, header) in PAGES.items():
         headers = {"X-Robots-Tag": header} if header else {}
         site.html(f"/{name}", html(name, head, child_link(name)), **headers)
     # meta in the body does not count
-    site.html("/bodymeta", html("bodymeta", "", '<meta name="robots" content="noindex, nofollow">'
-                                + child_link("bodymeta")))
+    site.html(
+        "/bodymeta",
+        html(
+            "bodymeta",
+            "",
+            '<meta name="robots" content="noindex, nofollow">' + child_link("bodymeta"),
+        ),
+    )
     # rel=nofollow on one link; a URL marked nofollow once but linked plainly too is followed
     site.html("/rel", html("rel", "", (
         '<a href="/sponsored" rel="nofollow sponsored">ad</a> <a href="/plain">plain</a> '
@@ -149,7 +160,10 @@ def test_stored_bodies_leave_out_noarchive_pages(
 ) -> None:
     site = make_site("archive")
     site.add("/robots.txt", ROBOTS_ALLOW_ALL)
-    site.html("/", html("Home", body='<a href="/keep">k</a> <a href="/noarchive">n</a> <a href="/hdr">h</a>'))
+    site.html(
+        "/",
+        html("Home", body='<a href="/keep">k</a> <a href="/noarchive">n</a> <a href="/hdr">h</a>'),
+    )
     site.html("/keep", html("Keep", body="<p>caf\u00e9 body text</p>"))
     site.html("/noarchive", html("No archive", '<meta name="robots" content="noarchive">'))
     site.html("/hdr", html("Header says no archive"), **{"X-Robots-Tag": "webrobot: noarchive"})
@@ -172,9 +186,18 @@ def test_x_robots_tag_on_a_non_html_response_and_a_redirect(
     # No .pdf extension: such links are not requested at all; this one is, and stopped at its headers.
     site.html("/", html("Home", body='<a href="/moved">m</a> <a href="/doc">pdf</a>'))
     site.add("/moved", Reply(301, b"", {"Location": "/target", "X-Robots-Tag": "noindex"}))
-    site.html("/target", html("Target", body='<a href="/target-child">c</a>'), **{"X-Robots-Tag": "nofollow"})
+    site.html(
+        "/target",
+        html("Target", body='<a href="/target-child">c</a>'),
+        **{"X-Robots-Tag": "nofollow"},
+    )
     site.html("/target-child", html("Target child"))
-    site.add("/doc", Reply(200, b"%PDF-1.4 fake", {"Content-Type": "application/pdf", "X-Robots-Tag": "noindex"}))
+    site.add(
+        "/doc",
+        Reply(
+            200, b"%PDF-1.4 fake", {"Content-Type": "application/pdf", "X-Robots-Tag": "noindex"}
+        ),
+    )
     result = crawl(site, tmp_path)
     assert {"/moved", "/target", "/doc"} <= set(site.targets())
     assert "/target-child" not in site.targets()

@@ -96,7 +96,10 @@ def test_report_agrees_with_the_servers_and_renders(
                                  "WEBROBOT_ROBOTS_DEFER_MAX": "1.5",
                                  "WEBROBOT_ROBOTS_BACKOFF_BASE": "0.5"})  # fmt: skip
     assert result.returncode == 0, result.stderr
-    json_path, html_path = tmp_path / "out" / "items.report.json", tmp_path / "out" / "items.report.html"
+    json_path, html_path = (
+        tmp_path / "out" / "items.report.json",
+        tmp_path / "out" / "items.report.html",
+    )
     report = json.loads(json_path.read_text("utf-8"))
     sites = report["sites"]
 
@@ -106,14 +109,18 @@ def test_report_agrees_with_the_servers_and_renders(
         pages = [t for t in server.targets() if t != "/robots.txt"]
         assert row["requested"] == len(pages), server.name
         assert row["robots"]["fetches"] == server.count("/robots.txt") == 1
-        assert row["items"] == sum(1 for i in result.items if i["url"].startswith(server.origin + "/"))
+        assert row["items"] == sum(
+            1 for i in result.items if i["url"].startswith(server.origin + "/")
+        )
     assert sorted(t for t in shop.targets() if t != "/robots.txt") == sorted(
         ["/", "/missing.html", "/broken.html", *[f"/p{i}.html" for i in range(8)]]
     )
     assert sites[shop.origin]["status"] == {"200": 9, "404": 1, "500": 1}
     assert sites[shop.origin]["errors"] == {"HTTP 404": 1, "HTTP 500": 1}
     assert sites[shop.origin]["error_rate"] == pytest.approx(2 / 11, abs=1e-3)
-    assert sites[shop.origin]["robots"]["status"] == 200 and sites[shop.origin]["robots"]["resolved"]
+    assert (
+        sites[shop.origin]["robots"]["status"] == 200 and sites[shop.origin]["robots"]["resolved"]
+    )
     assert sites[shop.origin]["robots"]["rules"] == "group '*': 1 disallow, 0 allow"
     assert sites[blog.origin]["robots"]["status"] == 404
     assert sites[shop.origin]["bytes"] == sum(body_size(shop, hit) for hit in shop.hits)
@@ -125,8 +132,14 @@ def test_report_agrees_with_the_servers_and_renders(
     assert sites[elsewhere.origin]["refused"] == {"offsite": 1}
     assert sites[elsewhere.origin]["crawled"] is False
     assert report["totals"]["refused"] == {
-        "deny_pattern": 1, "offsite": 1, "robots_txt": 1, "robots_unreachable": 1}
-    assert result.stat("webrobot/url/refused/offsite") == 1 and result.stat("robotstxt/forbidden") == 1
+        "deny_pattern": 1,
+        "offsite": 1,
+        "robots_txt": 1,
+        "robots_unreachable": 1,
+    }
+    assert (
+        result.stat("webrobot/url/refused/offsite") == 1 and result.stat("robotstxt/forbidden") == 1
+    )
 
     # the dead site: every robots.txt attempt reached its port, none got an answer;
     # its page was held, never requested, and dropped when the robot gave up
@@ -163,13 +176,18 @@ def test_report_agrees_with_the_servers_and_renders(
     assert shown.screenshot.stat().st_size > 20_000
 
 
-def test_report_dir_setting_and_switch(make_site: Callable[..., SiteServer], tmp_path: Path) -> None:
+def test_report_dir_setting_and_switch(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
     site = make_site()
     site.html("/", page("home"))
     on = run_crawl(tmp_path / "on", args={"start_urls": site.url("/")},
                    settings={"WEBROBOT_REPORT_DIR": str(tmp_path / "reports")})  # fmt: skip
     assert on.returncode == 0
-    assert sorted(p.name for p in (tmp_path / "reports").iterdir()) == ["report.html", "report.json"]
+    assert sorted(p.name for p in (tmp_path / "reports").iterdir()) == [
+        "report.html",
+        "report.json",
+    ]
     assert not list((tmp_path / "on").glob("*report*"))
     off = run_crawl(tmp_path / "off", args={"start_urls": site.url("/")},
                     settings={"WEBROBOT_REPORT_ENABLED": "False"})  # fmt: skip
@@ -178,7 +196,9 @@ def test_report_dir_setting_and_switch(make_site: Callable[..., SiteServer], tmp
     assert "Crawl report:" in on.log and "Crawl report:" not in off.log
 
 
-def test_an_unwritable_report_folder_is_logged_not_fatal(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+def test_an_unwritable_report_folder_is_logged_not_fatal(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     from scrapy import Spider
     from scrapy.utils.test import get_crawler
 
@@ -235,7 +255,10 @@ def test_report_counts_retries_redirects_duplicates_and_a_deferral_as_the_server
 
         return handler
 
-    site.add("/robots.txt", lambda hit: next(robots_answers, Reply.text("User-agent: *\nDisallow: /private/\n")))
+    site.add(
+        "/robots.txt",
+        lambda hit: next(robots_answers, Reply.text("User-agent: *\nDisallow: /private/\n")),
+    )
     site.add("/", recorded(Reply.html(page("home", "/r1", "/flaky.html", "/dead.html", "/d1.html",
                                            "/d2.html", "/private/x.html"))))  # fmt: skip
     site.add("/r1", recorded(Reply(301, b"", {"Location": "/r2"})))
@@ -289,7 +312,9 @@ def test_a_robots_txt_redirected_to_another_site_and_a_budget_stop(
     on another site's port; the site that spent its page budget is healthy."""
     shop, policies = make_site("shop"), make_site("policies")
     shop.add("/robots.txt", Reply(301, b"", {"Location": policies.url("/rules/shop.txt")}))
-    policies.add("/rules/shop.txt", Reply.text("User-agent: *\nDisallow: /private/\nCrawl-delay: 0\n"))
+    policies.add(
+        "/rules/shop.txt", Reply.text("User-agent: *\nDisallow: /private/\nCrawl-delay: 0\n")
+    )
     links = [f"/p{i}.html" for i in range(12)]
     shop.html("/", page("home", *links, "/private/x.html"))
     for link in links:
@@ -318,7 +343,9 @@ def test_page_flags_are_what_the_components_decided(
     site = make_site("flags")
     site.html("/", page("home", "/noindex.html", "/nofollow.html", "/a.html", "/b.html"))
     site.html("/noindex.html", '<meta name="robots" content="noindex"><title>hidden</title>')
-    site.html("/nofollow.html", '<meta name="robots" content="nofollow">' + page("shut", "/unseen.html"))
+    site.html(
+        "/nofollow.html", '<meta name="robots" content="nofollow">' + page("shut", "/unseen.html")
+    )
     site.html("/a.html", page("same body"))
     site.html("/b.html", page("same body"))
     result = run_crawl(tmp_path, args={"start_urls": site.url("/")})

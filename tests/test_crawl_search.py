@@ -35,16 +35,23 @@ def page(title: str, words: str, head: str = "", links: str = "") -> str:
 def search_site(site: SiteServer, a_words: str = "the zanzibarian expedition report",
                 b_head: str = "") -> None:  # fmt: skip
     site.add("/robots.txt", Reply.text("User-agent: *\nDisallow:\n"))
-    links = "".join(f'<a href="/{n}">{n}</a> ' for n in ("a", "b", "hidden", "dup1", "dup2", "phrase", "evil"))
+    links = "".join(
+        f'<a href="/{n}">{n}</a> ' for n in ("a", "b", "hidden", "dup1", "dup2", "phrase", "evil")
+    )
     site.html("/", page("Home", f"welcome to the test site {site.name}", links=links))
     site.html("/a", page("Alpha page", a_words))
     site.html("/b", page("Bravo page", "quixotically brave bravo words", head=b_head))
-    site.html("/hidden", page("Hidden", "cryptozoology only here", head='<meta name="robots" content="noindex">'))
+    site.html(
+        "/hidden",
+        page("Hidden", "cryptozoology only here", head='<meta name="robots" content="noindex">'),
+    )
     dup = page("Copy", "duplicated xylophone content")
     site.html("/dup1", dup)
     site.html("/dup2", dup)
     site.html("/phrase", page("Phrases", "red apple green banana, and later a green apple"))
-    site.html("/evil", page("<script>alert('x')</script> Evil &amp; co", "malicious wombat title test"))
+    site.html(
+        "/evil", page("<script>alert('x')</script> Evil &amp; co", "malicious wombat title test")
+    )
 
 
 def search(index: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -58,7 +65,9 @@ def results(index: Path, *args: str) -> list[dict[str, Any]]:
 
 
 def crawl(tmp: Path, site: SiteServer, index: Path, name: str = "run") -> None:
-    result = run_crawl(tmp / name, args={"start_urls": site.url("/")}, settings={"WEBROBOT_INDEX": str(index)})
+    result = run_crawl(
+        tmp / name, args={"start_urls": site.url("/")}, settings={"WEBROBOT_INDEX": str(index)}
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stat("webrobot/index/pages") > 0
 
@@ -89,7 +98,10 @@ def test_search_finds_crawled_pages(tmp_path: Path, make_site: Any) -> None:
     assert [h["url"] for h in results(index, '"green apple"')] == [site.url("/phrase")]
     assert results(index, '"apple red"') == []
     assert [h["url"] for h in results(index, "quixot*")] == [site.url("/b")]
-    assert {h["url"] for h in results(index, "zanzibarian", "OR", "quixotically")} == {site.url("/a"), site.url("/b")}
+    assert {h["url"] for h in results(index, "zanzibarian", "OR", "quixotically")} == {
+        site.url("/a"),
+        site.url("/b"),
+    }
 
     # a word on many pages: ranked, --limit holds
     assert len(results(index, "museums")) >= 4
@@ -115,11 +127,15 @@ def test_site_filter(tmp_path: Path, make_site: Any) -> None:
                     settings={"WEBROBOT_INDEX": str(index)})  # fmt: skip
     assert run.returncode == 0
     assert {h["url"] for h in results(index, "zanzibarian")} == {one.url("/a"), two.url("/a")}
-    assert [h["url"] for h in results(index, "zanzibarian", "--site", two.origin)] == [two.url("/a")]
+    assert [h["url"] for h in results(index, "zanzibarian", "--site", two.origin)] == [
+        two.url("/a")
+    ]
     assert [h["site"] for h in results(index, "zanzibarian", "--site", two.origin)] == [two.origin]
 
 
-def test_recrawl_replaces_changed_text_and_drops_new_noindex(tmp_path: Path, make_site: Any) -> None:
+def test_recrawl_replaces_changed_text_and_drops_new_noindex(
+    tmp_path: Path, make_site: Any
+) -> None:
     site = make_site("recrawl")
     search_site(site)
     index = tmp_path / "index.sqlite"
@@ -159,7 +175,9 @@ def test_missing_empty_and_bad_input_say_so(tmp_path: Path) -> None:
     assert no_query.returncode == 2 and "give a query" in no_query.stderr
 
 
-def test_ctrl_c_to_the_process_group_keeps_every_indexed_page(tmp_path: Path, make_site: Any) -> None:
+def test_ctrl_c_to_the_process_group_keeps_every_indexed_page(
+    tmp_path: Path, make_site: Any
+) -> None:
     """A terminal's Ctrl-C reaches the index process too: it must still finish
     its queue after the crawl stops, so every item of the stopped crawl is found."""
     import os
@@ -169,7 +187,9 @@ def test_ctrl_c_to_the_process_group_keeps_every_indexed_page(tmp_path: Path, ma
 
     site = make_site("ctrlc")
     site.add("/robots.txt", Reply.text("User-agent: *\nDisallow:\n"))
-    site.html("/", page("Home", "start here", links="".join(f'<a href="/p{i}">p</a> ' for i in range(40))))
+    site.html(
+        "/", page("Home", "start here", links="".join(f'<a href="/p{i}">p</a> ' for i in range(40)))
+    )
     for i in range(40):
         site.add(f"/p{i}", Reply.html(page(f"Page {i}", f"uniqueword{i} text"), delay=0.05))
     index = tmp_path / "index.sqlite"
@@ -199,7 +219,9 @@ def test_a_killed_crawl_leaves_no_index_process_behind(tmp_path: Path, make_site
 
     site = make_site("killed")
     site.add("/robots.txt", Reply.text("User-agent: *\nDisallow:\n"))
-    site.html("/", page("Home", "start here", links="".join(f'<a href="/p{i}">p</a> ' for i in range(60))))
+    site.html(
+        "/", page("Home", "start here", links="".join(f'<a href="/p{i}">p</a> ' for i in range(60)))
+    )
     for i in range(60):
         site.add(f"/p{i}", Reply.html(page(f"Page {i}", f"killword{i} text"), delay=0.05))
     index = tmp_path / "index.sqlite"
@@ -226,7 +248,11 @@ def test_a_killed_crawl_leaves_no_index_process_behind(tmp_path: Path, make_site
     os.kill(crawl.process.pid, signal.SIGKILL)
     crawl.process.wait()  # not communicate(): the index process shares the stderr pipe
     try:
-        wait_until(lambda: not any(os.path.exists(f"/proc/{pid}") for pid in kids), 30, "the index process to exit")
+        wait_until(
+            lambda: not any(os.path.exists(f"/proc/{pid}") for pid in kids),
+            30,
+            "the index process to exit",
+        )
     finally:
         for pid in kids:  # never leave one behind, even when this test fails
             if os.path.exists(f"/proc/{pid}"):

@@ -41,9 +41,17 @@ def test_a_redis_url_puts_the_crawl_in_redis() -> None:
     settings = apply(project(WEBROBOT_REDIS_URL="redis://127.0.0.1:6379/0"))
     assert settings["SCHEDULER"] == "webrobot.distributed.scheduler.RedisLeaseScheduler"
     assert settings["DUPEFILTER_CLASS"] == "webrobot.distributed.dupefilter.RedisVisitedFilter"
-    assert settings["WEBROBOT_ROBOTS_CACHE_CLASS"] == "webrobot.distributed.robotscache.RedisRobotsCache"
-    assert settings["WEBROBOT_POLITENESS_CLASS"] == "webrobot.distributed.politeness.SharedPoliteness"
-    assert settings["WEBROBOT_CONTENT_INDEX_CLASS"] == "webrobot.distributed.contentdupes.RedisContentDupes"
+    assert (
+        settings["WEBROBOT_ROBOTS_CACHE_CLASS"]
+        == "webrobot.distributed.robotscache.RedisRobotsCache"
+    )
+    assert (
+        settings["WEBROBOT_POLITENESS_CLASS"] == "webrobot.distributed.politeness.SharedPoliteness"
+    )
+    assert (
+        settings["WEBROBOT_CONTENT_INDEX_CLASS"]
+        == "webrobot.distributed.contentdupes.RedisContentDupes"
+    )
     assert settings["WEBROBOT_PAGE_BUDGET_CLASS"] == "webrobot.distributed.budget.RedisPageBudget"
     assert settings.getbool("WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS") is False
 
@@ -61,7 +69,9 @@ def test_crawl_keys_and_safe_urls() -> None:
     assert keys.frontier == "webrobot:shop:frontier"
     assert keys.pattern() == "webrobot:shop:*"
     assert CrawlKeys("a*b").pattern() == "a\\*b:*"
-    custom = CrawlKeys.from_settings(project(WEBROBOT_REDIS_KEY="jobs:%(spider)s:7"), Spider.__name__)
+    custom = CrawlKeys.from_settings(
+        project(WEBROBOT_REDIS_KEY="jobs:%(spider)s:7"), Spider.__name__
+    )
     assert custom.leases == "jobs:Spider:7:leases"
     assert safe_url("redis://:pw@h:6379/0") == "redis://:***@h:6379/0"
     assert safe_url("redis://user:pw@h/1") == "redis://user:***@h/1"

@@ -19,7 +19,9 @@ SITE = "http://a.example:80"
 
 
 def middleware(redis_url: str, **settings: Any) -> PageBudgetMiddleware:
-    crawler = webrobot_crawler(WEBROBOT_REDIS_URL=redis_url, WEBROBOT_MAX_PAGES_PER_SITE=3, **settings)
+    crawler = webrobot_crawler(
+        WEBROBOT_REDIS_URL=redis_url, WEBROBOT_MAX_PAGES_PER_SITE=3, **settings
+    )
     crawler.spidercls = type("PagesSpider", (Spider,), {"name": "pages"})
     crawler._apply_settings()
     crawler.stats.open_spider()
@@ -28,7 +30,9 @@ def middleware(redis_url: str, **settings: Any) -> PageBudgetMiddleware:
 
 def test_workers_spend_one_budget_per_site(redis_server: RedisServer) -> None:
     workers = [middleware(redis_server.url) for _ in range(2)]
-    assert all(isinstance(w.budget, RedisPageBudget) for w in workers), "the add-on picks the shared budget"
+    assert all(isinstance(w.budget, RedisPageBudget) for w in workers), (
+        "the add-on picks the shared budget"
+    )
     workers[0].process_request(Request("http://a.example/1"))
     workers[1].process_request(Request("http://a.example/2"))
     workers[0].process_request(Request("http://a.example/3"))

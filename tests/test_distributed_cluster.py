@@ -46,7 +46,9 @@ def robots(index: int) -> Reply:
 def allowed(web: Web) -> dict[str, set[str]]:
     """Each site's pages that robots.txt allows."""
     return {
-        site.origin: {t for t in web.expected[site.origin] if index == 0 or not t.startswith(DISALLOWED)}
+        site.origin: {
+            t for t in web.expected[site.origin] if index == 0 or not t.startswith(DISALLOWED)
+        }
         for index, site in enumerate(web.sites)
     }
 
@@ -69,6 +71,7 @@ def test_a_killed_worker_and_a_killed_master_lose_nothing(
     # The master of the crawl's frontier, leases and item stream: the worst one to lose.
     master = cluster.master_of("{webrobot:webrobot}:frontier")
     try:
+
         def under_way() -> bool:
             pages = sum(1 for site in web.sites for t in site.targets() if t != "/robots.txt")
             return pages >= 12 and bool(web.started_by(victim.name))
@@ -82,17 +85,25 @@ def test_a_killed_worker_and_a_killed_master_lose_nothing(
         stop_all(workers)
     assert codes == [0, 0], [w.log()[-3000:] for w in workers[1:]]
     assert master not in cluster.master_ports(), "the killed master stays dead"
-    assert "Failover election won" in "".join(cluster.log(p) for p in cluster.ports), "a replica took over"
+    assert "Failover election won" in "".join(cluster.log(p) for p in cluster.ports), (
+        "a replica took over"
+    )
 
     expected = allowed(web)
     for site in web.sites:
         counts = Counter(t for t in site.targets() if t != "/robots.txt")
-        assert set(counts) == expected[site.origin], f"{site.origin}: every allowed page, nothing else"
+        assert set(counts) == expected[site.origin], (
+            f"{site.origin}: every allowed page, nothing else"
+        )
         assert site.count("/robots.txt") == 1, f"{site.origin}: robots.txt fetched once"
         hits = sorted(site.hits, key=lambda hit: hit.started)
-        overlaps = [(a.target, b.target) for a, b in itertools.pairwise(hits) if b.started < a.finished]
+        overlaps = [
+            (a.target, b.target) for a, b in itertools.pairwise(hits) if b.started < a.finished
+        ]
         assert overlaps == [], f"{site.origin}: requests overlapped"
-    delayed = sorted((h for h in list(web.sites[0].hits) if h.target != "/robots.txt"), key=lambda h: h.started)
+    delayed = sorted(
+        (h for h in list(web.sites[0].hits) if h.target != "/robots.txt"), key=lambda h: h.started
+    )
     gaps = [b.started - a.started for a, b in itertools.pairwise(delayed)]
     assert min(gaps) >= CRAWL_DELAY * 0.9, f"Crawl-delay not held across workers: {gaps}"
     assert web.offsite.targets() == []
@@ -107,7 +118,9 @@ def test_a_killed_worker_and_a_killed_master_lose_nothing(
     assert len(set(exported) & copies) == 1
     stats = [worker.stats() for worker in workers[1:]]
     assert all(s["finish_reason"] == "finished" for s in stats)
-    assert all(s.get("webrobot/redis/outages", 0) >= 1 for s in stats), "the failover came mid-crawl"
+    assert all(s.get("webrobot/redis/outages", 0) >= 1 for s in stats), (
+        "the failover came mid-crawl"
+    )
     client = cluster.client()
     try:
         assert client.zcard("{webrobot:webrobot}:frontier") == 0

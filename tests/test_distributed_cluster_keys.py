@@ -63,11 +63,16 @@ def test_crawl_wide_keys_share_a_slot_and_digests_spread() -> None:
     slots = {key_slot(buckets.slot(str(n).encode())[0].encode()) for n in range(200)}
     assert len(slots) > 150, "visited buckets spread over the slots"
     plain = CrawlKeys("test:crawl")
-    assert plain.frontier == "test:crawl:frontier" and plain.robots_key(site) == f"test:crawl:robots:{site}"
+    assert (
+        plain.frontier == "test:crawl:frontier"
+        and plain.robots_key(site) == f"test:crawl:robots:{site}"
+    )
     assert KEYS.patterns() == ["test:crawl:*", "{test:crawl}:*"]
 
 
-def test_the_client_follows_the_setting(cluster: RedisClusterNodes, redis_server: RedisServer) -> None:
+def test_the_client_follows_the_setting(
+    cluster: RedisClusterNodes, redis_server: RedisServer
+) -> None:
     client = redis_from_settings(settings(cluster.url, True))
     assert isinstance(client, RedisCluster)
     client.close()
@@ -102,7 +107,9 @@ def test_finish_marks_then_queues_and_a_retry_queues_its_own_marks(client: Redis
     assert frontier.counts() == (0, 0) and len(digests) == 0
 
 
-def test_a_request_taken_again_after_its_lease_expired_marks_its_links(client: RedisCluster) -> None:
+def test_a_request_taken_again_after_its_lease_expired_marks_its_links(
+    client: RedisCluster,
+) -> None:
     frontier = LeasedFrontier(client, PageSpider(), KEYS, lease_ttl=0.001)
     frontier.push(Request("http://x/page"))
     _, first = frontier.lease()  # type: ignore[misc]
@@ -118,7 +125,10 @@ def test_a_request_taken_again_after_its_lease_expired_marks_its_links(client: R
     out = list(middleware.process_spider_output(response, links))
     assert out[0].meta[REQUEUE_KEY] is True and out[1] == {"item": 1}
     fresh_response = HtmlResponse("http://x/page", body=b"", request=first)
-    assert REQUEUE_KEY not in next(middleware.process_spider_output(fresh_response, [Request("http://x/b")])).meta
+    assert (
+        REQUEUE_KEY
+        not in next(middleware.process_spider_output(fresh_response, [Request("http://x/b")])).meta
+    )
 
 
 def test_reset_removes_both_key_forms(client: RedisCluster, tmp_path: Path) -> None:
@@ -130,8 +140,16 @@ def test_reset_removes_both_key_forms(client: RedisCluster, tmp_path: Path) -> N
 
 
 def test_a_cluster_node_used_as_one_redis_says_what_to_set(cluster: RedisClusterNodes) -> None:
-    seeded = scrapy_command("webrobot-seed", "webrobot", "http://127.0.0.1:9/a", "-s", f"WEBROBOT_REDIS_URL={cluster.url}")
+    seeded = scrapy_command(
+        "webrobot-seed",
+        "webrobot",
+        "http://127.0.0.1:9/a",
+        "-s",
+        f"WEBROBOT_REDIS_URL={cluster.url}",
+    )
     assert seeded.returncode == 1
     assert "(a Redis Cluster: set WEBROBOT_REDIS_CLUSTER=true)" in seeded.stderr
-    assert explain(redis.ResponseError("MOVED 3999 127.0.0.1:7001")).endswith("set WEBROBOT_REDIS_CLUSTER=true)")
+    assert explain(redis.ResponseError("MOVED 3999 127.0.0.1:7001")).endswith(
+        "set WEBROBOT_REDIS_CLUSTER=true)"
+    )
     assert explain(redis.ConnectionError("refused")) == "refused"

@@ -50,7 +50,9 @@ def test_one_worker_keeps_a_content_and_a_page_fetched_again_is_not_its_own_copy
 
     assert first.follow_links(fingerprint, A)
     assert not second.follow_links(fingerprint, B)
-    assert second.follow_links(fingerprint, A), "its links are followed again: they may be lost otherwise"
+    assert second.follow_links(fingerprint, A), (
+        "its links are followed again: they may be lost otherwise"
+    )
     assert len(first.index) == 2
 
 
@@ -88,4 +90,6 @@ def test_without_redis_every_page_counts_as_new() -> None:
 def test_the_class_setting() -> None:
     assert type(ContentDupes.of(webrobot_crawler())) is ContentDupes
     with pytest.raises(ValueError, match="WEBROBOT_CONTENT_INDEX_CLASS"):
-        ContentDupes.of(webrobot_crawler(WEBROBOT_CONTENT_INDEX_CLASS="webrobot.seenstore.ExactStore"))
+        ContentDupes.of(
+            webrobot_crawler(WEBROBOT_CONTENT_INDEX_CLASS="webrobot.seenstore.ExactStore")
+        )

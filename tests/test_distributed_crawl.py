@@ -112,15 +112,25 @@ def build_web(make_site: Callable[..., SiteServer], delay: float, fanout: int = 
             for leaf in leaves:
                 page(site, leaf, ["/", other.url(leaf)])
         route(site, "/old", Reply(301, b"", {"Location": "/n0/"}, delay=delay))
-        route(site, "/broken", Reply(500, "<title>oops</title>", {"Content-Type": "text/html"}, delay=delay))
-        route(site, "/missing", Reply(404, "<title>no</title>", {"Content-Type": "text/html"}, delay=delay))
+        route(
+            site,
+            "/broken",
+            Reply(500, "<title>oops</title>", {"Content-Type": "text/html"}, delay=delay),
+        )
+        route(
+            site,
+            "/missing",
+            Reply(404, "<title>no</title>", {"Content-Type": "text/html"}, delay=delay),
+        )
     return web
 
 
 class Worker:
     """One ``scrapy crawl`` worker process of the shared crawl."""
 
-    def __init__(self, workdir: Path, name: str, args: dict[str, str], settings: dict[str, str]) -> None:
+    def __init__(
+        self, workdir: Path, name: str, args: dict[str, str], settings: dict[str, str]
+    ) -> None:
         self.name = name
         self.workdir = workdir
         workdir.mkdir(parents=True, exist_ok=True)
@@ -130,7 +140,15 @@ class Worker:
             "WEBROBOT_STATS_FILE": str(workdir / "stats.json"),
             "LOG_FILE": str(workdir / "crawl.log"),
         }  # fmt: skip
-        command = [sys.executable, "-m", "scrapy", "crawl", "webrobot", "-O", str(workdir / "items.jsonl")]
+        command = [
+            sys.executable,
+            "-m",
+            "scrapy",
+            "crawl",
+            "webrobot",
+            "-O",
+            str(workdir / "items.jsonl"),
+        ]
         for key, value in args.items():
             command += ["-a", f"{key}={value}"]
         for key, value in merged.items():
@@ -147,7 +165,9 @@ class Worker:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
-            raise AssertionError(f"{self.name} did not finish within {timeout} s:\n{self.log()[-3000:]}") from None
+            raise AssertionError(
+                f"{self.name} did not finish within {timeout} s:\n{self.log()[-3000:]}"
+            ) from None
 
     def kill(self) -> None:
         self.process.send_signal(signal.SIGKILL)
@@ -214,7 +234,12 @@ def export(redis_server: RedisServer, path: Path) -> list[dict[str, Any]]:
 
 def html_pages(web: Web) -> set[str]:
     """URLs of the pages that answer 200 with HTML (each gives an item, /copy once per crawl)."""
-    return {o + t for o, ts in web.expected.items() for t in ts if t not in ("/old", "/broken", "/missing")}
+    return {
+        o + t
+        for o, ts in web.expected.items()
+        for t in ts
+        if t not in ("/old", "/broken", "/missing")
+    }
 
 
 def leased_by(redis_server: RedisServer, worker: Worker) -> set[tuple[str, str]]:
@@ -228,7 +253,9 @@ def leased_by(redis_server: RedisServer, worker: Worker) -> set[tuple[str, str]]
         if lease_id.decode().split(":")[-2] == str(worker.process.pid)
     ]  # fmt: skip
     parts = [urlsplit(url) for url in urls]
-    return {(f"{p.scheme}://{p.netloc}", p.path + (f"?{p.query}" if p.query else "")) for p in parts}
+    return {
+        (f"{p.scheme}://{p.netloc}", p.path + (f"?{p.query}" if p.query else "")) for p in parts
+    }
 
 
 def test_three_workers_download_every_page_exactly_once(
@@ -268,7 +295,9 @@ def test_three_workers_download_every_page_exactly_once(
     robots = [site.count("/robots.txt") for site in web.sites]
     assert robots == [1, 1, 1], "each site's robots.txt fetched by one worker, reused by the others"
     reports = [json.loads((w.workdir / "items.report.json").read_text("utf-8")) for w in workers]
-    assert [r["totals"]["frontier"] for r in reports] == [0, 0, 0], "no worker's report shows work left"
+    assert [r["totals"]["frontier"] for r in reports] == [0, 0, 0], (
+        "no worker's report shows work left"
+    )
     assert sum(r["totals"]["requested"] for r in reports) == pages, "each page in one report"
     assert redis_state(redis_server) == (0, 0, 0)
 
@@ -281,6 +310,7 @@ def test_a_killed_worker_loses_nothing(
     victim = workers[0]
     in_flight: set[tuple[str, str]] = set()
     try:
+
         def victim_has_a_request_in_flight() -> bool:
             started = web.started_by(victim.name)
             if len(started) < 2:
@@ -288,7 +318,9 @@ def test_a_killed_worker_loses_nothing(
             finished = {(s.origin, t) for s in web.sites for t in s.targets()}
             in_flight.update(started - finished)
             # And one page with an item done (its item is in no feed that survives).
-            done_pages = {o + t for o, t in started & finished} & (html_pages(web) - {o + "/copy" for o in web.expected})
+            done_pages = {o + t for o, t in started & finished} & (
+                html_pages(web) - {o + "/copy" for o in web.expected}
+            )
             return bool(in_flight) and bool(done_pages)
 
         wait_for(victim_has_a_request_in_flight, 60, f"{victim.name} to have a page in flight")
@@ -304,7 +336,9 @@ def test_a_killed_worker_loses_nothing(
         assert set(counts) == web.expected[origin], f"{origin}: a page is missing"
         twice = {t for t, n in counts.items() if n > 1}
         assert all(counts[t] == 2 for t in twice), f"{origin}: more than twice: {counts}"
-        assert {(origin, t) for t in twice} <= victim_held, "only requests the killed worker had in hand"
+        assert {(origin, t) for t in twice} <= victim_held, (
+            "only requests the killed worker had in hand"
+        )
     for origin, target in in_flight:
         assert web.counts()[origin][target] == 2, f"{target} was in flight: fetched again"
     survivors = [w.stats() for w in workers[1:]]
@@ -318,7 +352,9 @@ def test_a_killed_worker_loses_nothing(
     assert set(exported) - copies == html_pages(web) - copies
     assert len(set(exported) & copies) == 1
     killed_fetched = {o + t for o, t in web.fetched_by(victim.name)} & (html_pages(web) - copies)
-    assert killed_fetched and killed_fetched <= set(exported), "the killed worker's pages have items"
+    assert killed_fetched and killed_fetched <= set(exported), (
+        "the killed worker's pages have items"
+    )
 
 
 def test_seeding_resetting_and_done_crawls(
@@ -335,7 +371,11 @@ def test_seeding_resetting_and_done_crawls(
     assert "1 of 1 URLs queued" in seeded.stdout
     assert "1 requests queued, 0 leased, 1 URLs visited" in seeded.stdout
 
-    settings = {**REDIS_FAST, "WEBROBOT_REDIS_URL": redis_server.url, "WEBROBOT_REDIS_IDLE_CLOSE": "0.5"}
+    settings = {
+        **REDIS_FAST,
+        "WEBROBOT_REDIS_URL": redis_server.url,
+        "WEBROBOT_REDIS_IDLE_CLOSE": "0.5",
+    }
     first = run_crawl(tmp_path / "first", args={"start_urls": site.url("/")}, settings=settings)
     assert first.returncode == 0, first.stderr
     assert sorted(site.targets()) == ["/", "/a", "/orphan", "/robots.txt"]
@@ -411,7 +451,9 @@ def test_robots_txt_is_fetched_once_per_site_per_expiry_and_obeyed_by_every_work
     make_site: Callable[..., SiteServer], redis_server: RedisServer, tmp_path: Path
 ) -> None:
     lifetime = 1.0  # max-age=1; WEBROBOT_ROBOTS_MIN_TTL is lowered to it below
-    rules = Reply.text("User-agent: *\nDisallow: /n1/\n", **{"Cache-Control": f"max-age={lifetime:g}"})
+    rules = Reply.text(
+        "User-agent: *\nDisallow: /n1/\n", **{"Cache-Control": f"max-age={lifetime:g}"}
+    )
     web = build_web(make_site, delay=0.1, robots=lambda index: rules)
     workers = start_workers(tmp_path, web, redis_server, WEBROBOT_ROBOTS_MIN_TTL=str(lifetime))
     try:
@@ -425,15 +467,23 @@ def test_robots_txt_is_fetched_once_per_site_per_expiry_and_obeyed_by_every_work
         fetches = sorted(hit.started for hit in list(site.hits) if hit.target == "/robots.txt")
         assert fetches, f"{site.origin}: robots.txt never fetched"
         gaps = [later - earlier for earlier, later in itertools.pairwise(fetches)]
-        assert all(gap >= lifetime * 0.9 for gap in gaps), f"{site.origin}: fetched again before it expired: {gaps}"
+        assert all(gap >= lifetime * 0.9 for gap in gaps), (
+            f"{site.origin}: fetched again before it expired: {gaps}"
+        )
         refetched += len(gaps)
         pages = [hit for hit in list(site.hits) if hit.target != "/robots.txt"]
         span = max(hit.started for hit in pages) - fetches[0]
         assert len(fetches) <= span / lifetime + 1, f"{site.origin}: more fetches than expiries"
-        assert not [t for t in site.targets() if t.startswith("/n1/")], f"{site.origin}: disallowed page fetched"
+        assert not [t for t in site.targets() if t.startswith("/n1/")], (
+            f"{site.origin}: disallowed page fetched"
+        )
     assert refetched >= 1, "the crawl outlived a decision: it was fetched again once it expired"
-    assert sum(s.get("webrobot/robots/reused", 0) for s in stats) >= 3, "decisions reused across workers"
-    assert sum(s.get("robotstxt/forbidden", 0) for s in stats) >= 3, "every worker obeys the rules it reused"
+    assert sum(s.get("webrobot/robots/reused", 0) for s in stats) >= 3, (
+        "decisions reused across workers"
+    )
+    assert sum(s.get("robotstxt/forbidden", 0) for s in stats) >= 3, (
+        "every worker obeys the rules it reused"
+    )
     fetched_robots = sum(s.get("webrobot/robots/fetched", 0) for s in stats)
     assert fetched_robots == sum(site.count("/robots.txt") for site in web.sites)
 
@@ -443,7 +493,9 @@ def test_no_two_workers_overlap_on_a_site_crawl_delay_holds_and_one_budget_is_sh
 ) -> None:
     crawl_delay, budget = 0.3, 8
     slow = Reply.text(f"User-agent: *\nCrawl-delay: {crawl_delay:g}\n")
-    web = build_web(make_site, delay=0.08, robots=lambda index: slow if index == 0 else ROBOTS_ALLOW_ALL)
+    web = build_web(
+        make_site, delay=0.08, robots=lambda index: slow if index == 0 else ROBOTS_ALLOW_ALL
+    )
     workers = start_workers(tmp_path, web, redis_server, WEBROBOT_MAX_PAGES_PER_SITE=str(budget))
     try:
         codes = [worker.wait() for worker in workers]
@@ -452,11 +504,15 @@ def test_no_two_workers_overlap_on_a_site_crawl_delay_holds_and_one_budget_is_sh
     assert codes == [0, 0, 0], [w.log()[-2000:] for w in workers]
     for site in web.sites:
         hits = sorted(site.hits, key=lambda hit: hit.started)
-        overlaps = [(a.target, b.target) for a, b in itertools.pairwise(hits) if b.started < a.finished]
+        overlaps = [
+            (a.target, b.target) for a, b in itertools.pairwise(hits) if b.started < a.finished
+        ]
         assert overlaps == [], f"{site.origin}: requests of different workers overlapped"
         pages = [hit for hit in hits if hit.target != "/robots.txt"]
         assert len(pages) == budget, f"{site.origin}: the budget is per crawl, not per worker"
-    delayed = sorted((h for h in list(web.sites[0].hits) if h.target != "/robots.txt"), key=lambda h: h.started)
+    delayed = sorted(
+        (h for h in list(web.sites[0].hits) if h.target != "/robots.txt"), key=lambda h: h.started
+    )
     agents = {hit.headers.get("user-agent") for hit in delayed}
     assert len(agents) >= 2, f"the crawl-delayed site was crawled by one worker only: {agents}"
     gaps = [b.started - a.started for a, b in itertools.pairwise(delayed)]
@@ -478,11 +534,18 @@ def test_redis_stopped_for_ten_seconds_pauses_the_crawl_and_loses_nothing(
 ) -> None:
     crawl_delay = 0.3
     slow = Reply.text(f"User-agent: *\nCrawl-delay: {crawl_delay:g}\n")
-    web = build_web(make_site, delay=0.1, fanout=4, robots=lambda index: slow if index == 0 else ROBOTS_ALLOW_ALL)
+    web = build_web(
+        make_site,
+        delay=0.1,
+        fanout=4,
+        robots=lambda index: slow if index == 0 else ROBOTS_ALLOW_ALL,
+    )
     server = RedisServer(tmp_path / "redis", persistent=True).start()
     workers = start_workers(tmp_path, web, server, n=2)
     try:
-        wait_for(lambda: sum(len(site.hits) for site in web.sites) >= 12, 60, "the crawl to be under way")
+        wait_for(
+            lambda: sum(len(site.hits) for site in web.sites) >= 12, 60, "the crawl to be under way"
+        )
         server.stop()
         stopped = time.monotonic()
         time.sleep(10)
@@ -526,7 +589,9 @@ def test_redis_gone_for_good_closes_every_worker_and_acknowledges_nothing_unfini
     timeout = 3.0
     workers = start_workers(tmp_path, web, server, n=2, WEBROBOT_REDIS_OUTAGE_TIMEOUT=str(timeout))
     try:
-        wait_for(lambda: sum(len(site.hits) for site in web.sites) >= 12, 60, "the crawl to be under way")
+        wait_for(
+            lambda: sum(len(site.hits) for site in web.sites) >= 12, 60, "the crawl to be under way"
+        )
         server.stop()
         stopped = time.monotonic()
         codes = [worker.wait(timeout=timeout + 30) for worker in workers]

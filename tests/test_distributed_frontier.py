@@ -148,7 +148,9 @@ def test_release_returns_requests_without_counting_an_expiry(redis_server: Redis
     assert redis_server.client().hget(KEYS.leased, lease_id).split(b" ", 1)[1][0] == 0  # type: ignore[union-attr]
 
 
-def test_undecodable_entries_are_set_aside(redis_server: RedisServer, caplog: pytest.LogCaptureFixture) -> None:
+def test_undecodable_entries_are_set_aside(
+    redis_server: RedisServer, caplog: pytest.LogCaptureFixture
+) -> None:
     frontier = make_frontier(redis_server)
     client = redis_server.client()
     client.zadd(KEYS.frontier, {b"\x00not a pickle": -5})
@@ -187,7 +189,10 @@ def test_a_lease_sent_twice_takes_one_request(redis_server: RedisServer) -> None
     assert again == first
     assert frontier.counts() == (1, 1), "the other request is still queued"
     assert frontier.release(["w/1"]) == 1
-    assert sorted(leased[1].url for leased in iter(frontier.lease, None)) == ["http://a/", "http://a/b"]
+    assert sorted(leased[1].url for leased in iter(frontier.lease, None)) == [
+        "http://a/",
+        "http://a/b",
+    ]
 
 
 def test_an_ack_stores_the_items_of_its_pages_in_the_same_step(redis_server: RedisServer) -> None:
@@ -199,7 +204,10 @@ def test_an_ack_stores_the_items_of_its_pages_in_the_same_step(redis_server: Red
     client = redis_server.client()
     assert frontier.ack([first[0]], [("http://a/1", b"one"), ("http://a/1#2", b"two")]) == 1
     entries = client.xrange(KEYS.items)
-    assert [(e[b"k"], e[b"i"]) for _, e in entries] == [(b"http://a/1", b"one"), (b"http://a/1#2", b"two")]
+    assert [(e[b"k"], e[b"i"]) for _, e in entries] == [
+        (b"http://a/1", b"one"),
+        (b"http://a/1#2", b"two"),
+    ]
     assert client.hlen(KEYS.leased) == 1 and client.zcard(KEYS.leases) == 1
     # Items without a lease (a request that never was shared) go in alone.
     assert frontier.ack([], [("http://a/x", b"x")]) == 0
@@ -210,7 +218,9 @@ def test_an_ack_stores_the_items_of_its_pages_in_the_same_step(redis_server: Red
     assert frontier.counts() == (0, 0)
 
 
-def test_after_a_gap_in_reclaims_leases_get_a_grace_period_to_be_renewed(redis_server: RedisServer) -> None:
+def test_after_a_gap_in_reclaims_leases_get_a_grace_period_to_be_renewed(
+    redis_server: RedisServer,
+) -> None:
     frontier = make_frontier(redis_server, lease_ttl=0.4)
     frontier.push(Request("http://a/1"))
     assert frontier.reclaim_expired() == (0, [])
@@ -225,26 +235,37 @@ def test_after_a_gap_in_reclaims_leases_get_a_grace_period_to_be_renewed(redis_s
     assert wait_for(lambda: frontier.reclaim_expired()[0], timeout=3) == 1
 
 
-def test_higher_priority_first_and_first_in_first_out_within_a_priority(redis_server: RedisServer) -> None:
+def test_higher_priority_first_and_first_in_first_out_within_a_priority(
+    redis_server: RedisServer,
+) -> None:
     frontier = make_frontier(redis_server)
     order = [("a", 0), ("b", 5), ("c", 0), ("d", 5), ("e", -1), ("f", 0), ("g", 10**9)]
     for name, priority in order[:3]:
         frontier.push(Request(f"http://x/{name}", priority=priority))
     # Several in one script keep their order too.
-    frontier.finish([], (), [(None, p, frontier.encode(Request(f"http://x/{n}", priority=p))) for n, p in order[3:]])
+    frontier.finish(
+        [],
+        (),
+        [(None, p, frontier.encode(Request(f"http://x/{n}", priority=p))) for n, p in order[3:]],
+    )
     leased = []
     while (taken := frontier.lease()) is not None:
         leased.append(taken[1].url.rsplit("/", 1)[1])
     assert leased == ["g", "b", "d", "a", "c", "f", "e"]
 
 
-def test_finishing_pages_is_one_round_trip_with_links_marked_visited(redis_server: RedisServer) -> None:
+def test_finishing_pages_is_one_round_trip_with_links_marked_visited(
+    redis_server: RedisServer,
+) -> None:
     frontier = make_frontier(redis_server)
     frontier.push(Request("http://x/page"))
     lease_id, _ = frontier.lease()  # type: ignore[misc]
     client = redis_server.client()
     client.config_resetstat()
-    links = [(("test:crawl:visited:1", n % 3), 0, frontier.encode(Request(f"http://x/{n}"))) for n in range(5)]
+    links = [
+        (("test:crawl:visited:1", n % 3), 0, frontier.encode(Request(f"http://x/{n}")))
+        for n in range(5)
+    ]
     held, queued = frontier.finish([lease_id], [("http://x/page", b"item")], links)
     assert (held, queued) == (1, [True, True, True, False, False]), "the 4th and 5th: digests seen"
     calls = {k: v["calls"] for k, v in client.info("commandstats").items()}

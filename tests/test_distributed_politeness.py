@@ -40,7 +40,9 @@ def test_starts_are_one_interval_apart_whichever_worker_asks(redis_server: Redis
     assert start(b, site=OTHER, delay=0.5)[0] == 0.0, "another site, another clock"
     b.set_robots_delay(SITE, 2.0, "crawl_delay")
     wait, source = start(b, delay=0.5)
-    assert 1.8 < wait <= 2.0 and source == "crawl_delay", "this worker's Crawl-delay counts from a's start"
+    assert 1.8 < wait <= 2.0 and source == "crawl_delay", (
+        "this worker's Crawl-delay counts from a's start"
+    )
 
 
 def test_another_workers_requests_in_flight_hold_the_site(redis_server: RedisServer) -> None:
@@ -170,7 +172,9 @@ def test_a_hold_whose_release_failed_is_released_when_redis_is_back(tmp_path: An
         server.stop()
 
 
-def test_the_downloader_uses_it_in_redis_mode_and_reports_finished_downloads(redis_server: RedisServer) -> None:
+def test_the_downloader_uses_it_in_redis_mode_and_reports_finished_downloads(
+    redis_server: RedisServer,
+) -> None:
     crawler = webrobot_crawler(WEBROBOT_REDIS_URL=redis_server.url)
     crawler._apply_settings()
     downloader = SiteDownloader(crawler)

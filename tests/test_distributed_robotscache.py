@@ -46,7 +46,9 @@ def decision(fetched_at: float, life: float = 60.0, **fields: Any) -> RobotsDeci
                               "reason": "robots.txt answered 200"}  # fmt: skip
     values.update(fields)
     site = values.pop("site", SITE)
-    return RobotsDecision(site, RULES, fetched_at=fetched_at, expires_at=fetched_at + life, **values)
+    return RobotsDecision(
+        site, RULES, fetched_at=fetched_at, expires_at=fetched_at + life, **values
+    )
 
 
 def run(test: Callable[[], Coroutine[Any, Any, None]]) -> None:
@@ -69,7 +71,9 @@ def test_a_decision_survives_the_trip_through_redis_except_its_parser() -> None:
     assert copy.parser is None and copy.body == original.body
 
 
-def test_workers_see_each_others_decisions_and_keep_their_parsed_copy(redis_server: RedisServer) -> None:
+def test_workers_see_each_others_decisions_and_keep_their_parsed_copy(
+    redis_server: RedisServer,
+) -> None:
     first, second = cache_for(redis_server), cache_for(redis_server)
     assert first.get(SITE) is None
     stored = decision(time.time())
@@ -89,7 +93,9 @@ def test_workers_see_each_others_decisions_and_keep_their_parsed_copy(redis_serv
     assert second.get(other) == expired, "expired decisions are returned too (for stale use)"
     refetched = decision(time.time(), site=other)
     first.put(other, refetched)
-    assert second.get(other) == refetched, "an expired copy asks Redis again and finds the new decision"
+    assert second.get(other) == refetched, (
+        "an expired copy asks Redis again and finds the new decision"
+    )
 
 
 def test_one_worker_claims_a_site_until_it_puts_or_releases(redis_server: RedisServer) -> None:
@@ -125,7 +131,9 @@ def test_a_dead_workers_claim_expires_and_a_live_one_is_renewed(redis_server: Re
     run(test)
 
 
-def test_without_redis_no_claim_is_given_and_a_decision_is_stored_when_it_is_back(tmp_path: Any) -> None:
+def test_without_redis_no_claim_is_given_and_a_decision_is_stored_when_it_is_back(
+    tmp_path: Any,
+) -> None:
     server = RedisServer(tmp_path, persistent=True).start()
 
     async def test() -> None:
@@ -150,7 +158,9 @@ def test_without_redis_no_claim_is_given_and_a_decision_is_stored_when_it_is_bac
         server.stop()
 
 
-def workers_middleware(server: RedisServer, fetch: Callable[[str], Coroutine[Any, Any, _Fetch]]) -> RobotsMiddleware:
+def workers_middleware(
+    server: RedisServer, fetch: Callable[[str], Coroutine[Any, Any, _Fetch]]
+) -> RobotsMiddleware:
     crawler = crawler_for(server)
     crawler._apply_settings()
     middleware = RobotsMiddleware.from_crawler(crawler)
@@ -165,7 +175,9 @@ def test_the_second_worker_waits_for_the_first_workers_decision(redis_server: Re
     async def slow_fetch(url: str) -> _Fetch:
         fetched.append(url)
         await released.wait()
-        return _Fetch(url, 200, {"content-type": "text/plain"}, b"User-agent: *\nDisallow: /private\n")
+        return _Fetch(
+            url, 200, {"content-type": "text/plain"}, b"User-agent: *\nDisallow: /private\n"
+        )
 
     async def must_not_fetch(url: str) -> _Fetch:
         raise AssertionError("the second worker fetched robots.txt too")
@@ -173,7 +185,9 @@ def test_the_second_worker_waits_for_the_first_workers_decision(redis_server: Re
     async def test() -> None:
         first = workers_middleware(redis_server, slow_fetch)
         second = workers_middleware(redis_server, must_not_fetch)
-        assert second.shared is not None and not second.hold_new, "the add-on: new requests go to Redis"
+        assert second.shared is not None and not second.hold_new, (
+            "the add-on: new requests go to Redis"
+        )
         allowed = asyncio.ensure_future(first.process_request(Request("http://a.example/public")))
         await until(lambda: fetched)
         refused = asyncio.ensure_future(second.process_request(Request("http://a.example/private")))
@@ -232,7 +246,9 @@ def test_in_process_caches_have_no_claims() -> None:
     assert middleware.shared is None and middleware.hold_new
 
 
-def test_a_claim_says_whether_its_worker_obeys_the_expired_decision(redis_server: RedisServer) -> None:
+def test_a_claim_says_whether_its_worker_obeys_the_expired_decision(
+    redis_server: RedisServer,
+) -> None:
     first, second = cache_for(redis_server), cache_for(redis_server)
 
     async def test() -> None:
@@ -306,11 +322,18 @@ def test_a_deferral_is_shared_and_goes_on_when_another_worker_takes_the_site_ove
         survivor = RobotsMiddleware.from_crawler(crawler2)
         survivor._download = failing("survivor")  # type: ignore[method-assign]
         asyncio.ensure_future(survivor.process_request(Request("http://a.example/page")))
-        await until(lambda: len(fetches) == 2 and survivor.stats.get_value("webrobot/robots/deferred"), timeout=10)
+        await until(
+            lambda: len(fetches) == 2 and survivor.stats.get_value("webrobot/robots/deferred"),
+            timeout=10,
+        )
         assert [name for name, _ in fetches] == ["dying", "survivor"]
         assert fetches[1][1] >= shared[2] - 0.05, "the survivor kept the dead worker's schedule"
-        assert survivor.cache.deferral(SITE)[1] == 2, "its backoff goes on from the dead worker's attempts"  # type: ignore[attr-defined]
-        assert survivor.cache.deferral(SITE)[0] == pytest.approx(shared[0], abs=0.01), "and its deadline"  # type: ignore[attr-defined]
+        assert survivor.cache.deferral(SITE)[1] == 2, (
+            "its backoff goes on from the dead worker's attempts"
+        )  # type: ignore[attr-defined]
+        assert survivor.cache.deferral(SITE)[0] == pytest.approx(shared[0], abs=0.01), (
+            "and its deadline"
+        )  # type: ignore[attr-defined]
         survivor._spider_closed()
 
     run(test)

@@ -85,7 +85,9 @@ def stat(scheduler: RedisLeaseScheduler, key: str) -> Any:
     return scheduler.crawler.stats.get_value(key, 0)
 
 
-def test_a_request_is_acknowledged_once_the_engine_is_done_with_it(redis_server: RedisServer) -> None:
+def test_a_request_is_acknowledged_once_the_engine_is_done_with_it(
+    redis_server: RedisServer,
+) -> None:
     async def scenario() -> None:
         scheduler, engine = make_scheduler(redis_server)
         assert scheduler.enqueue_request(Request("http://a/")) is True
@@ -182,6 +184,7 @@ def test_a_dead_workers_leases_come_back(redis_server: RedisServer) -> None:
 def test_unserializable_requests_stay_local(redis_server: RedisServer) -> None:
     async def scenario() -> None:
         scheduler, _ = make_scheduler(redis_server)
+
         def not_a_spider_method(response: Any) -> None:
             pass
 
@@ -196,7 +199,9 @@ def test_unserializable_requests_stay_local(redis_server: RedisServer) -> None:
     run(scenario)
 
 
-def test_redis_going_away_pauses_and_what_was_found_meanwhile_goes_in_when_it_is_back(tmp_path: Any) -> None:
+def test_redis_going_away_pauses_and_what_was_found_meanwhile_goes_in_when_it_is_back(
+    tmp_path: Any,
+) -> None:
     server = RedisServer(tmp_path, persistent=True).start()
 
     async def scenario() -> None:
@@ -262,13 +267,15 @@ def test_its_length_survives_redis_going_away(redis_server: RedisServer) -> None
     run(scenario)
 
 
-
-
-def schedule_again(scheduler: RedisLeaseScheduler, engine: EngineSlot, request: Request, held: bool) -> None:
+def schedule_again(
+    scheduler: RedisLeaseScheduler, engine: EngineSlot, request: Request, held: bool
+) -> None:
     """What ExecutionEngine.crawl does with a request a downloader middleware
     handed back: request_scheduled (where the robots middleware may hold it),
     then the scheduler unless held; then the engine is done with the download."""
-    scheduler.crawler.signals.send_catch_log(signals.request_scheduled, request=request, spider=scheduler.spider)
+    scheduler.crawler.signals.send_catch_log(
+        signals.request_scheduled, request=request, spider=scheduler.spider
+    )
     if not held:
         assert scheduler.enqueue_request(request) is True
     engine.inprogress.discard(request)
@@ -286,7 +293,9 @@ def test_a_request_handed_back_and_held_keeps_its_lease(redis_server: RedisServe
         assert queue(scheduler).counts() == (0, 1), "held: still leased (renewed), not acknowledged"
         assert scheduler.next_request() is None and not scheduler.has_pending_requests()
         assert idle_verdict(scheduler) == "wait"
-        schedule_again(scheduler, engine, request, held=False)  # released: the engine crawls it again
+        schedule_again(
+            scheduler, engine, request, held=False
+        )  # released: the engine crawls it again
         assert scheduler.has_pending_requests() and len(scheduler) == 1
         await asyncio.sleep(0.1)
         assert queue(scheduler).counts() == (0, 1), "back in this worker's hands, same lease"
@@ -312,7 +321,10 @@ def test_a_held_request_that_is_refused_is_acknowledged(redis_server: RedisServe
         await asyncio.sleep(0.1)
         assert queue(scheduler).counts() == (0, 1)
         scheduler.crawler.signals.send_catch_log(  # robots.txt disallows it
-            webrobot_signals.request_refused, request=request, reason="robots_txt", site="http://a:80"
+            webrobot_signals.request_refused,
+            request=request,
+            reason="robots_txt",
+            site="http://a:80",
         )
         await until(lambda: queue(scheduler).counts() == (0, 0))
         assert stat(scheduler, "webrobot/redis/lease/acked") == 1
@@ -321,7 +333,9 @@ def test_a_held_request_that_is_refused_is_acknowledged(redis_server: RedisServe
     run(scenario)
 
 
-def test_a_held_request_goes_back_to_the_frontier_when_the_worker_closes(redis_server: RedisServer) -> None:
+def test_a_held_request_goes_back_to_the_frontier_when_the_worker_closes(
+    redis_server: RedisServer,
+) -> None:
     async def scenario() -> None:
         scheduler, engine = make_scheduler(redis_server)
         scheduler.enqueue_request(Request("http://a/"))

@@ -144,7 +144,9 @@ def test_every_stats_key_written_in_the_code_is_in_the_stats_reference() -> None
         ("webrobot/dupes/content", "webrobot/dupes/contents", False),
     ],
 )
-def test_documented_patterns_match_one_segment(documented_key: str, key: str, covered: bool) -> None:
+def test_documented_patterns_match_one_segment(
+    documented_key: str, key: str, covered: bool
+) -> None:
     assert bool(pattern(documented_key).match(key)) is covered
     assert KeyPatterns({documented_key}).covers(key) is covered
 

@@ -15,12 +15,17 @@ from webrobot.demo.server import Reply, SiteServer
 pytestmark = pytest.mark.slow
 
 
-def test_throttled_pages_slow_the_whole_site_down(make_site: Callable[..., SiteServer], tmp_path: Path) -> None:
+def test_throttled_pages_slow_the_whole_site_down(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
     busy, calm, other = make_site("busy"), make_site("calm"), make_site("other")
     for site in (busy, calm, other):
         site.add("/robots.txt", Reply.text(""))
         pages(site, "/p1", "/p2", "/p3", "/p4", "/p5")
-    busy.add("/p1", sequence(Reply.text("busy", 503, **{"Retry-After": "1"}), Reply.html("<title>p1</title>")))
+    busy.add(
+        "/p1",
+        sequence(Reply.text("busy", 503, **{"Retry-After": "1"}), Reply.html("<title>p1</title>")),
+    )
     # calm answers its first three page requests, whichever they are, with 429.
     answers = sequence(*[Reply.text("slow down", 429)] * 3, Reply.html("<title>page</title>"))
     for path in ("/p1", "/p2", "/p3", "/p4", "/p5"):
@@ -37,13 +42,17 @@ def test_throttled_pages_slow_the_whole_site_down(make_site: Callable[..., SiteS
     throttled = next(h for h in hits if h.path == "/p1")
     after = [h for h in hits if h.started > throttled.started]
     assert len(after) == 5, "the other pages and the retry"
-    assert min(h.started for h in after) - throttled.finished >= 0.95, "Retry-After: 1 holds the whole site"
+    assert min(h.started for h in after) - throttled.finished >= 0.95, (
+        "Retry-After: 1 holds the whole site"
+    )
     assert busy.count("/p1") == 2
 
     hits = sorted(page_hits(calm), key=lambda h: h.started)
     starts = [h.started for h in hits]
     gaps = [b - a for a, b in pairwise(starts[1:])][:3]  # after the 1st, 2nd, 3rd 429
-    assert gaps[0] >= 0.19 and gaps[1] >= 0.39 and gaps[2] >= 0.49, f"backoff doubles, capped: {gaps}"
+    assert gaps[0] >= 0.19 and gaps[1] >= 0.39 and gaps[2] >= 0.49, (
+        f"backoff doubles, capped: {gaps}"
+    )
     assert gaps[2] < 0.9
     assert len(hits) == 9, "home, five pages, three retries"
     assert max(b - a for a, b in pairwise(starts[4:])) < 0.3, "a good answer ends the backoff"

@@ -17,7 +17,9 @@ def with_downloader(check: Callable[[SiteDownloader], None]) -> None:
 
     async def main() -> None:
         # No download handlers: nothing is downloaded, so no HTTP client is opened.
-        downloader = SiteDownloader(webrobot_crawler(DOWNLOAD_HANDLERS={"http": None, "https": None}))
+        downloader = SiteDownloader(
+            webrobot_crawler(DOWNLOAD_HANDLERS={"http": None, "https": None})
+        )
         try:
             check(downloader)
         finally:
@@ -29,7 +31,10 @@ def with_downloader(check: Callable[[SiteDownloader], None]) -> None:
 def test_slots_are_sites_unless_the_spider_names_one() -> None:
     def check(d: SiteDownloader) -> None:
         assert d.get_slot_key(Request("http://127.0.0.1:8001/a")) == "http://127.0.0.1:8001"
-        assert d.get_slot_key(Request("http://127.0.0.1:8001/a", meta={"download_slot": "shared"})) == "shared"
+        assert (
+            d.get_slot_key(Request("http://127.0.0.1:8001/a", meta={"download_slot": "shared"}))
+            == "shared"
+        )
 
     with_downloader(check)
 
@@ -53,8 +58,13 @@ def test_a_named_slot_holds_several_sites_with_their_own_politeness() -> None:
         key_a, slot_a = d._get_slot(a)
         key_b, slot_b = d._get_slot(b)
         assert key_a == key_b == "shared" and slot_a is slot_b
-        assert getattr(slot_a, "key", None) == ""  # not one site: politeness is asked per request's site
+        assert (
+            getattr(slot_a, "key", None) == ""
+        )  # not one site: politeness is asked per request's site
         assert AUTO_SLOT_KEY not in a.meta
-        assert request_site(a) == "http://127.0.0.1:8001" and request_site(b) == "http://127.0.0.1:8002"
+        assert (
+            request_site(a) == "http://127.0.0.1:8001"
+            and request_site(b) == "http://127.0.0.1:8002"
+        )
 
     with_downloader(check)

@@ -55,7 +55,10 @@ def test_bloom_store_from_string_settings() -> None:
 @pytest.mark.parametrize(
     ("settings", "message"),
     [
-        ({"WEBROBOT_SEEN_STORE": "set"}, "setting WEBROBOT_SEEN_STORE='set': expected one of exact, bloom"),
+        (
+            {"WEBROBOT_SEEN_STORE": "set"},
+            "setting WEBROBOT_SEEN_STORE='set': expected one of exact, bloom",
+        ),
         ({"WEBROBOT_SEEN_STORE": "bloom", "WEBROBOT_SEEN_ERROR_RATE": "2"}, "error rate"),
     ],
 )
@@ -65,8 +68,14 @@ def test_bad_settings_are_named(settings: dict[str, str], message: str) -> None:
 
 
 @pytest.mark.parametrize("store", ["exact", "bloom"])
-def test_jobdir_checkpoint_round_trip(tmp_path: Path, store: str, caplog: pytest.LogCaptureFixture) -> None:
-    settings = {"JOBDIR": str(tmp_path), "SCHEDULER": SCRAPY_SCHEDULER, "WEBROBOT_SEEN_STORE": store}
+def test_jobdir_checkpoint_round_trip(
+    tmp_path: Path, store: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    settings = {
+        "JOBDIR": str(tmp_path),
+        "SCHEDULER": SCRAPY_SCHEDULER,
+        "WEBROBOT_SEEN_STORE": store,
+    }
     df = make_filter(**settings)
     urls = [f"http://a.test/{i}" for i in range(500)]
     for url in urls:
@@ -89,13 +98,17 @@ def test_resume_keeps_the_jobs_store_kind(tmp_path: Path, caplog: pytest.LogCapt
     df.request_seen(Request("http://a.test/"))
     df.close("shutdown")
     with caplog.at_level(logging.WARNING):
-        resumed = make_filter(JOBDIR=str(tmp_path), SCHEDULER=SCRAPY_SCHEDULER, WEBROBOT_SEEN_STORE="bloom")
+        resumed = make_filter(
+            JOBDIR=str(tmp_path), SCHEDULER=SCRAPY_SCHEDULER, WEBROBOT_SEEN_STORE="bloom"
+        )
     assert isinstance(resumed.store, ExactStore)
     assert "WEBROBOT_SEEN_STORE=bloom applies to new jobs" in caplog.text
     assert resumed.request_seen(Request("http://a.test/"))
 
 
-def test_unreadable_checkpoint_is_set_aside(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+def test_unreadable_checkpoint_is_set_aside(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     (tmp_path / URL_STORE_FILE).write_bytes(b"garbage")
     with caplog.at_level(logging.ERROR):
         df = make_filter(JOBDIR=str(tmp_path), SCHEDULER=SCRAPY_SCHEDULER)
@@ -116,7 +129,9 @@ def _request(audited: bool, start: int = 0) -> Request:
     raise AssertionError("no such request")
 
 
-def test_bloom_false_positives_are_detected_on_audited_keys(caplog: pytest.LogCaptureFixture) -> None:
+def test_bloom_false_positives_are_detected_on_audited_keys(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     df = make_filter(WEBROBOT_SEEN_STORE="bloom", WEBROBOT_SEEN_CAPACITY="1000")
     assert isinstance(df.store, BloomStore)
     layer = df.store.layers[0]

@@ -30,7 +30,9 @@ def soft404_site(site: SiteServer) -> None:
     """The demo shop's soft-404 trap: every /catalog/ path answers the same page,
     whose relative links lead to ever deeper paths."""
     site.add("/robots.txt", ROBOTS_ALLOW_ALL)
-    site.html("/", "<title>home</title><a href='/catalog/'>catalogue</a> <a href='/about'>about</a>")
+    site.html(
+        "/", "<title>home</title><a href='/catalog/'>catalogue</a> <a href='/about'>about</a>"
+    )
     site.html("/about", "<title>about</title><a href='/catalog/new/'>new in the catalogue</a>")
     site.add_prefix("/catalog/", lambda hit: Reply.html(CATALOGUE))
 
@@ -73,7 +75,9 @@ def test_duplicate_pages_unique_links_are_never_requested(
 ) -> None:
     site = make_site("shop")
     site.add("/robots.txt", ROBOTS_ALLOW_ALL)
-    site.html("/", "<title>shop</title><a href='/products/widget.html'>w</a> <a href='/print/'>print</a>")
+    site.html(
+        "/", "<title>shop</title><a href='/products/widget.html'>w</a> <a href='/print/'>print</a>"
+    )
     site.html("/print/", "<title>print</title><a href='/print/widget.html'>print w</a>")
     widget = "<title>Widget</title><p>A widget.</p><a href='reviews.html'>reviews</a>"
     site.html("/products/widget.html", widget)
@@ -97,8 +101,13 @@ def test_text_fingerprint_merges_pages_that_differ_only_in_markup(
     site = make_site()
     site.add("/robots.txt", ROBOTS_ALLOW_ALL)
     site.html("/", "<title>home</title><a href='/a'>a</a> <a href='/b'>b</a> <a href='/c'>c</a>")
-    site.html("/a", "<title>News</title><p>Hello   world</p><!-- generated 10:01 --><a href='/a1'>x</a>")
-    site.html("/b", "<title>News</title><div class=x>Hello\nworld</div><script>var t=2</script><a href='/b1'>x</a>")
+    site.html(
+        "/a", "<title>News</title><p>Hello   world</p><!-- generated 10:01 --><a href='/a1'>x</a>"
+    )
+    site.html(
+        "/b",
+        "<title>News</title><div class=x>Hello\nworld</div><script>var t=2</script><a href='/b1'>x</a>",
+    )
     site.html("/c", "<title>News</title><p>Hello world, again</p>")
     for target in ("/a1", "/b1"):
         site.html(target, f"<title>{target}</title>")
@@ -109,7 +118,9 @@ def test_text_fingerprint_merges_pages_that_differ_only_in_markup(
     text_mode = run_crawl(tmp_path / "text", args={"start_urls": site.url("/")},
                           settings={"WEBROBOT_FINGERPRINT": "text"})  # fmt: skip
     assert text_mode.returncode == 0, text_mode.stderr
-    assert sorted(pages(site)) == ["/", "/a", "/a1", "/b", "/c"], "/b repeats /a's text: /b1 not followed"
+    assert sorted(pages(site)) == ["/", "/a", "/a1", "/b", "/c"], (
+        "/b repeats /a's text: /b1 not followed"
+    )
     assert sorted(text_mode.item_urls()) == sorted(site.url(t) for t in ("/", "/a", "/a1", "/c"))
     assert text_mode.stat("webrobot/dupes/content") == 1
 
@@ -169,8 +180,13 @@ def test_pause_and_resume_with_jobdir(make_site: Callable[..., SiteServer], tmp_
     # were recognised: the content fingerprints were resumed.
     emitted_before = {item["url"] for item in run1.items}
     mirrors_after = [t for t in pages(site)[run1_pages:] if t.startswith("/m/")]
-    assert [t for t in mirrors_after if site.url(t[2:]) in emitted_before], "no mirror after the pause"
-    assert "Resumed the frontier of this job" in run2.log and "Resumed the content fingerprints" in run2.log
+    assert [t for t in mirrors_after if site.url(t[2:]) in emitted_before], (
+        "no mirror after the pause"
+    )
+    assert (
+        "Resumed the frontier of this job" in run2.log
+        and "Resumed the content fingerprints" in run2.log
+    )
 
 
 def test_body_mode_keeps_pages_that_differ_by_one_byte(
@@ -235,8 +251,12 @@ def test_copies_that_may_not_be_indexed_or_followed_do_not_hide_the_others(
     result = run_crawl(tmp_path, args={"start_urls": site.url("/")})
     assert result.returncode == 0, result.stderr
     assert pages(site)[:5] == ["/", "/print/a", "/print/b", "/a", "/b"], "the copies came first"
-    assert Counter(pages(site)) == Counter(["/", "/print/a", "/print/b", "/a", "/b", "/a-more", "/b-more"])
-    assert sorted(result.item_urls()) == sorted(site.url(t) for t in ("/", "/a", "/print/b", "/a-more", "/b-more"))
+    assert Counter(pages(site)) == Counter(
+        ["/", "/print/a", "/print/b", "/a", "/b", "/a-more", "/b-more"]
+    )
+    assert sorted(result.item_urls()) == sorted(
+        site.url(t) for t in ("/", "/a", "/print/b", "/a-more", "/b-more")
+    )
     assert result.stat("webrobot/dupes/content") == 1  # /b
     # /a's link was queued from /print/a already: known, it never becomes a request, so the
     # duplicate-page middleware has nothing left to suppress.

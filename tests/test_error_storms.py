@@ -70,7 +70,9 @@ def test_a_500_storm_slows_the_site_down_and_every_page_is_fetched_in_the_end(
     gaps = [b.started - a.started for a, b in pairwise(failing)]
     assert len(gaps) >= 3, f"too few requests while the site failed: {gaps}"
     growing = gaps[:4]
-    assert all(b > a * 1.3 for a, b in pairwise(growing)), f"the gaps did not grow while it failed: {gaps}"
+    assert all(b > a * 1.3 for a, b in pairwise(growing)), (
+        f"the gaps did not grow while it failed: {gaps}"
+    )
     assert max(gaps) <= 1.5 * 1.25 + 0.3, f"backoff over its cap: {gaps}"
 
     calm_starts = page_starts(calm)
@@ -115,9 +117,13 @@ def test_a_page_given_up_on_is_reported_and_retried_by_the_resumed_job(
     assert run2.returncode == 0 and site.count("/p3") == 3
     assert "1 failed for good (WEBROBOT_RETRY_FAILED=True retries them)" in run2.log
 
-    run3 = run_crawl(tmp_path / "run3", args=args, settings={**settings, "WEBROBOT_RETRY_FAILED": "True"})
+    run3 = run_crawl(
+        tmp_path / "run3", args=args, settings={**settings, "WEBROBOT_RETRY_FAILED": "True"}
+    )
     assert run3.returncode == 0, run3.stderr[-2000:]
     assert site.count("/p3") == 4
     assert run3.item_urls() == [site.url("/p3")]
     assert run3.stat("webrobot/frontier/recovered/retried") == 1
-    assert all(site.count(p) == 1 for p in ["/", *PAGES] if p != "/p3"), "only the failure was fetched again"
+    assert all(site.count(p) == 1 for p in ["/", *PAGES] if p != "/p3"), (
+        "only the failure was fetched again"
+    )

@@ -33,7 +33,9 @@ def test_new_page_starts_at_the_default_or_its_changefreq() -> None:
     outcome, record = RULES.checked(None, 1000.0, "a")
     assert outcome == NEW and record == PageRecord(checked_at=1000.0, interval=DAY, md5="a")
     assert RULES.checked(None, 0.0, "a", changefreq=60.0)[1].interval == 3600.0, "bounded below"
-    assert RULES.checked(None, 0.0, "a", changefreq=float("inf"))[1].interval == DAY, "'never' is no interval"
+    assert RULES.checked(None, 0.0, "a", changefreq=float("inf"))[1].interval == DAY, (
+        "'never' is no interval"
+    )
 
 
 def test_due_after_its_interval() -> None:

@@ -35,8 +35,14 @@ class NewsSite:
         self.site = site
         self.changes = 0
         self.news_lastmod = "2026-01-01"
-        site.add("/robots.txt", Reply.text(f"User-agent: *\nDisallow:\nSitemap: {site.url('/sitemap.xml')}\n"))
-        site.html("/", page("home", "<a href='/stable'>s</a><a href='/changing'>c</a><a href='/rare'>r</a>"))
+        site.add(
+            "/robots.txt",
+            Reply.text(f"User-agent: *\nDisallow:\nSitemap: {site.url('/sitemap.xml')}\n"),
+        )
+        site.html(
+            "/",
+            page("home", "<a href='/stable'>s</a><a href='/changing'>c</a><a href='/rare'>r</a>"),
+        )
         site.add("/stable", self.stable)
         site.add("/changing", self.changing)
         site.html("/rare", page("rare"))
@@ -56,7 +62,9 @@ class NewsSite:
         return Reply.html(page("changing", f"version {self.changes}"))
 
     def pages_seen(self, since: int) -> list[str]:
-        return sorted(t for t in self.site.targets()[since:] if t not in ("/robots.txt", "/sitemap.xml"))
+        return sorted(
+            t for t in self.site.targets()[since:] if t not in ("/robots.txt", "/sitemap.xml")
+        )
 
 
 def age(store_path: Path, seconds: float) -> None:
@@ -75,7 +83,9 @@ def intervals(store_path: Path, site: SiteServer) -> dict[str, float]:
         store.close()
 
 
-def test_recrawl_fetches_only_due_pages_and_intervals_adapt(make_site: MakeSite, tmp_path: Path) -> None:
+def test_recrawl_fetches_only_due_pages_and_intervals_adapt(
+    make_site: MakeSite, tmp_path: Path
+) -> None:
     news = NewsSite(make_site("news"))
     site = news.site
     db = tmp_path / "freshness.sqlite"
@@ -88,7 +98,9 @@ def test_recrawl_fetches_only_due_pages_and_intervals_adapt(make_site: MakeSite,
     def crawl() -> CrawlResult:
         nonlocal runs
         runs += 1
-        result = run_crawl(tmp_path / f"run{runs}", args={"start_urls": site.url("/")}, settings=settings)
+        result = run_crawl(
+            tmp_path / f"run{runs}", args={"start_urls": site.url("/")}, settings=settings
+        )
         assert result.returncode == 0, result.stderr
         assert result.stat("finish_reason") == "finished"
         return result
@@ -111,7 +123,9 @@ def test_recrawl_fetches_only_due_pages_and_intervals_adapt(make_site: MakeSite,
     mark = len(site.targets())
     third = crawl()
     assert news.pages_seen(mark) == everything
-    assert [h.headers.get("if-none-match") for h in site.hits[mark:] if h.target == "/stable"] == ['"v1"']
+    assert [h.headers.get("if-none-match") for h in site.hits[mark:] if h.target == "/stable"] == [
+        '"v1"'
+    ]
     assert third.stat("webrobot/freshness/changed") == 1
     assert third.stat("webrobot/freshness/unchanged") == 4
     assert third.stat("webrobot/freshness/due/interval") == 5
@@ -137,11 +151,15 @@ def test_recrawl_fetches_only_due_pages_and_intervals_adapt(make_site: MakeSite,
     assert "Freshness" in (tmp_path / "run5" / "items.report.html").read_text("utf-8")
 
 
-def test_without_an_interval_every_stored_page_is_revalidated(make_site: MakeSite, tmp_path: Path) -> None:
+def test_without_an_interval_every_stored_page_is_revalidated(
+    make_site: MakeSite, tmp_path: Path
+) -> None:
     news = NewsSite(make_site("news"))
     settings = {"HTTPCACHE_ENABLED": "True", "HTTPCACHE_DIR": str(tmp_path / "cache")}
     for run in (1, 2):
-        result = run_crawl(tmp_path / f"run{run}", args={"start_urls": news.site.url("/")}, settings=settings)
+        result = run_crawl(
+            tmp_path / f"run{run}", args={"start_urls": news.site.url("/")}, settings=settings
+        )
         assert result.returncode == 0, result.stderr
     assert news.site.targets().count("/stable") == 2
     assert news.site.targets().count("/changing") == 2

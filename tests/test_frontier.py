@@ -35,7 +35,14 @@ def drain(frontier: MemoryFrontier | SqliteFrontier) -> list[object]:
 @pytest.mark.parametrize("mode", ["memory", "sqlite"])
 def test_higher_priority_first_and_first_in_first_out_within_one(mode: str, tmp_path: Path) -> None:
     frontier = MemoryFrontier() if mode == "memory" else SqliteFrontier(tmp_path / "f.sqlite")
-    for priority, name in [(0, b"a"), (-1, b"deep1"), (0, b"b"), (5, b"urgent"), (-1, b"deep2"), (0, b"c")]:
+    for priority, name in [
+        (0, b"a"),
+        (-1, b"deep1"),
+        (0, b"b"),
+        (5, b"urgent"),
+        (-1, b"deep2"),
+        (0, b"c"),
+    ]:
         frontier.push(priority, name)
     assert len(frontier) == 6
     assert drain(frontier) == [b"urgent", b"a", b"b", b"c", b"deep1", b"deep2"]
@@ -59,7 +66,12 @@ def test_a_leased_request_not_acknowledged_is_queued_again_after_a_crash(tmp_pat
 
     resumed = SqliteFrontier(path)
     recovered = resumed.recover()
-    assert (recovered.resumed, recovered.queued, recovered.requeued, recovered.visited) == (True, 3, 1, 4)
+    assert (recovered.resumed, recovered.queued, recovered.requeued, recovered.visited) == (
+        True,
+        3,
+        1,
+        4,
+    )
     assert resumed.first_new_entry == 5, "entries 1-4 came from the earlier run"
     assert drain(resumed) == [b"r1", b"r2", b"r3"], "the in-flight request first: it came first"
     assert sorted(resumed.visited_keys()) == [bytes([i]) * 16 for i in range(4)]
@@ -87,7 +99,9 @@ def test_failed_requests_are_kept_and_retried_only_when_asked(tmp_path: Path) ->
     assert drain(retried) == [b"bad"]
 
 
-def test_content_fingerprints_items_written_and_feed_sizes_commit_with_the_rest(tmp_path: Path) -> None:
+def test_content_fingerprints_items_written_and_feed_sizes_commit_with_the_rest(
+    tmp_path: Path,
+) -> None:
     path = tmp_path / "f.sqlite"
     frontier = SqliteFrontier(path)
     frontier.add_content(CONTENT_KEPT, b"k" * 16, "http://a/1")
@@ -132,7 +146,9 @@ def test_resolve_mode(setting: str, jobdir: str | None, mode: str) -> None:
     assert resolve_mode(setting, jobdir) == mode
 
 
-@pytest.mark.parametrize(("setting", "message"), [("redis", "expected one of auto"), ("sqlite", "needs a JOBDIR")])
+@pytest.mark.parametrize(
+    ("setting", "message"), [("redis", "expected one of auto"), ("sqlite", "needs a JOBDIR")]
+)
 def test_resolve_mode_refuses_what_cannot_work(setting: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         resolve_mode(setting, None)

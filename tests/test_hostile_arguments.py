@@ -82,7 +82,11 @@ def test_invalid_input_is_one_line_and_exit_2(case: str, tmp_path: Path) -> None
     output = done.stdout + done.stderr
     assert done.returncode == 2, output
     assert "Traceback" not in output, output
-    lines = [line for line in output.splitlines() if "cannot start" in line or line.startswith("webrobot:")]
+    lines = [
+        line
+        for line in output.splitlines()
+        if "cannot start" in line or line.startswith("webrobot:")
+    ]
     assert lines, output
     line = lines[0]
     for fragment in fragments:
@@ -140,4 +144,6 @@ print("start_urls:", crawler.spider.start_urls, "error:", crawler.spider.config_
     assert "AttributeError" not in done.stderr
 
 
-assert CrawlerProcess and get_project_settings  # imported for the subprocess's sake: fail early if moved
+assert (
+    CrawlerProcess and get_project_settings
+)  # imported for the subprocess's sake: fail early if moved

@@ -19,7 +19,13 @@ pytestmark = pytest.mark.slow
 OFFSITE = 20_000
 ONSITE = 60
 CAP = 25
-BINARIES = ("/files/report.pdf", "/img/photo.JPG", "/saved/page.mht", "/dl/archive.tar.gz", "/a.docx")
+BINARIES = (
+    "/files/report.pdf",
+    "/img/photo.JPG",
+    "/saved/page.mht",
+    "/dl/archive.tar.gz",
+    "/a.docx",
+)
 
 
 def test_a_link_flood_finishes_fast_and_passes_on_at_most_the_cap(
@@ -31,7 +37,9 @@ def test_a_link_flood_finishes_fast_and_passes_on_at_most_the_cap(
     links += [f'<a href="{b}">b</a>' for b in BINARIES]
     site.html("/", "<title>flood</title>" + "".join(links))
     site.add_prefix("/p/", lambda hit: Reply.html("<title>p</title>"))
-    site.add_prefix("/", lambda hit: Reply(200, b"\x89PNG binary", {"Content-Type": "application/octet-stream"}))
+    site.add_prefix(
+        "/", lambda hit: Reply(200, b"\x89PNG binary", {"Content-Type": "application/octet-stream"})
+    )
     started = time.monotonic()
     result = run_crawl(tmp_path, args={"start_urls": site.url("/")},
                        settings={"WEBROBOT_MAX_LINKS_PER_PAGE": str(CAP), "LOG_LEVEL": "INFO"}, timeout=120)  # fmt: skip
@@ -43,7 +51,9 @@ def test_a_link_flood_finishes_fast_and_passes_on_at_most_the_cap(
     assert result.stat("webrobot/url/refused/offsite") == OFFSITE
     assert result.stat("webrobot/url/refused/binary_extension") == len(BINARIES)
     assert result.stat("webrobot/url/refused/page_link_cap") == ONSITE - CAP
-    assert result.stat("scheduler/enqueued", 0) <= CAP + 1 + 5, "refused links never reached the scheduler"
+    assert result.stat("scheduler/enqueued", 0) <= CAP + 1 + 5, (
+        "refused links never reached the scheduler"
+    )
     assert took < 90, f"the flood took {took:.0f} s"
 
 
@@ -51,7 +61,9 @@ def test_no_cap_follows_every_link(make_site: Callable[..., SiteServer], tmp_pat
     site = make_site("many")
     site.html("/", "".join(f'<a href="/p/{i}">p</a>' for i in range(40)))
     site.add_prefix("/p/", lambda hit: Reply.html("<title>p</title>"))
-    result = run_crawl(tmp_path, args={"start_urls": site.url("/")}, settings={"WEBROBOT_MAX_LINKS_PER_PAGE": "0"})
+    result = run_crawl(
+        tmp_path, args={"start_urls": site.url("/")}, settings={"WEBROBOT_MAX_LINKS_PER_PAGE": "0"}
+    )
     assert result.returncode == 0, result.stderr
     assert len([t for t in site.targets() if t.startswith("/p/")]) == 40
     assert result.stat("webrobot/url/refused/page_link_cap") == 0

@@ -52,7 +52,9 @@ def test_a_blocked_network_receives_no_request_by_any_path(
     ))  # fmt: skip
     home.add("/redirect", Reply(302, b"", {"Location": blocked_site.url("/redirected")}))
     home.add("/js", Reply(302, b"", {"Location": "javascript:alert(1)"}))
-    home.html("/refresh", f'<meta http-equiv="refresh" content="0; url={blocked_site.url("/refreshed")}">')
+    home.html(
+        "/refresh", f'<meta http-equiv="refresh" content="0; url={blocked_site.url("/refreshed")}">'
+    )
     starts = ",".join([home.url("/"), blocked_site.url("/start"), moved.url("/")])
     config = tmp_path / "home.toml"
     config.write_text(
@@ -69,10 +71,14 @@ def test_a_blocked_network_receives_no_request_by_any_path(
     assert starts
     assert result.returncode == 0, result.stderr
     assert blocked_site.targets() == [], "the blocked network was requested"
-    assert result.stat("webrobot/url/refused/blocked_network") >= 4  # start, robots.txt, redirect, link/refresh
+    assert (
+        result.stat("webrobot/url/refused/blocked_network") >= 4
+    )  # start, robots.txt, redirect, link/refresh
     assert result.stat("webrobot/url/refused/redirect_scheme") == 1
     assert "Traceback" not in result.log
-    assert "/open" in moved.targets() and "/secret" not in moved.targets(), "the moved robots.txt is obeyed"
+    assert "/open" in moved.targets() and "/secret" not in moved.targets(), (
+        "the moved robots.txt is obeyed"
+    )
     assert home.count("/moved-robots.txt") == 1
     report = (tmp_path / "report" / "report.json").read_text("utf-8")
     assert "blocked_network" in report, "the refusals are in the report"
@@ -105,7 +111,9 @@ ADDRESS_CASES = [
 
 
 @pytest.mark.parametrize(("address", "internal", "blocked", "expected"), ADDRESS_CASES)
-def test_address_rules(address: str, internal: bool, blocked: tuple[str, ...], expected: str | None) -> None:
+def test_address_rules(
+    address: str, internal: bool, blocked: tuple[str, ...], expected: str | None
+) -> None:
     policy = NetworkPolicy(parse_networks(blocked), internal_allowed=internal)
     refusal = policy.refusal([ipaddress.ip_address(address)])
     assert (refusal[0] if refusal else None) == expected
@@ -118,5 +126,7 @@ def test_one_bad_address_refuses_the_host() -> None:
 
 @pytest.mark.parametrize("bad", ["10.0.0.0/33", "example.com", "", "300.1.1.1"])
 def test_a_bad_blocked_network_is_named(bad: str) -> None:
-    with pytest.raises(NetworkSettingError, match="WEBROBOT_BLOCKED_NETWORKS.*expected IP networks"):
+    with pytest.raises(
+        NetworkSettingError, match="WEBROBOT_BLOCKED_NETWORKS.*expected IP networks"
+    ):
         parse_networks([bad])

@@ -26,17 +26,27 @@ BODIES: dict[str, Reply] = {
     "utf16": Reply(200, RULES.decode().encode("utf-16"), {"Content-Type": "text/plain"}),
     # inflates to 20 MiB, past DOWNLOAD_MAXSIZE (10 MiB)
     "gzip_bomb": Reply(
-        200, gzip.compress(RULES + b"#" * (20 * MIB)), {"Content-Type": "text/plain", "Content-Encoding": "gzip"}
+        200,
+        gzip.compress(RULES + b"#" * (20 * MIB)),
+        {"Content-Type": "text/plain", "Content-Encoding": "gzip"},
     ),
     # 11 MiB on the wire, past DOWNLOAD_MAXSIZE: read up to 500 KiB and parsed
-    "huge": Reply(200, RULES + (b"# padding line\n" * (11 * MIB // 15)), {"Content-Type": "text/plain"}),
-    "nul": Reply(200, b"User-agent: webrobot\x00\nDisallow: /private\n", {"Content-Type": "text/plain"}),
-    "invalid_bytes": Reply(200, b"\xc3\x28 junk\n" + RULES + b"Disallow: /caf\xe9\n", {"Content-Type": "text/plain"}),
+    "huge": Reply(
+        200, RULES + (b"# padding line\n" * (11 * MIB // 15)), {"Content-Type": "text/plain"}
+    ),
+    "nul": Reply(
+        200, b"User-agent: webrobot\x00\nDisallow: /private\n", {"Content-Type": "text/plain"}
+    ),
+    "invalid_bytes": Reply(
+        200, b"\xc3\x28 junk\n" + RULES + b"Disallow: /caf\xe9\n", {"Content-Type": "text/plain"}
+    ),
 }
 
 
 @pytest.mark.slow
-def test_hostile_robots_bodies_keep_their_rules(make_site: Callable[..., SiteServer], tmp_path: Path) -> None:
+def test_hostile_robots_bodies_keep_their_rules(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
     sites: dict[str, SiteServer] = {}
     for name, reply in BODIES.items():
         site = make_site(name)
@@ -52,7 +62,9 @@ def test_hostile_robots_bodies_keep_their_rules(make_site: Callable[..., SiteSer
     for name, site in sites.items():
         assert "/private" not in site.targets(), f"{name}: a disallowed page was fetched"
         assert "/open" in site.targets(), f"{name}: the allowed page was not fetched"
-        assert site.count("/robots.txt") == 1, f"{name}: robots.txt fetched {site.count('/robots.txt')} times"
+        assert site.count("/robots.txt") == 1, (
+            f"{name}: robots.txt fetched {site.count('/robots.txt')} times"
+        )
     assert result.stat("webrobot/robots/deferred") == 0
     assert result.stat("webrobot/robots/body/bad_bom") == 2
     assert result.stat("webrobot/robots/body/inflate_cut") == 1
@@ -60,9 +72,14 @@ def test_hostile_robots_bodies_keep_their_rules(make_site: Callable[..., SiteSer
 
 
 @pytest.mark.slow
-def test_a_group_applies_to_the_full_user_agent_string(make_site: Callable[..., SiteServer], tmp_path: Path) -> None:
+def test_a_group_applies_to_the_full_user_agent_string(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
     site = make_site("ua")
-    site.add("/robots.txt", Reply.text("User-agent: ExampleBot\nDisallow: /private\n\nUser-agent: *\nDisallow: /\n"))
+    site.add(
+        "/robots.txt",
+        Reply.text("User-agent: ExampleBot\nDisallow: /private\n\nUser-agent: *\nDisallow: /\n"),
+    )
     site.html("/", "<title>home</title><a href='/private'>p</a><a href='/open'>o</a>")
     site.html("/private", "<title>private</title>")
     site.html("/open", "<title>open</title>")
@@ -78,8 +95,10 @@ def test_a_group_applies_to_the_full_user_agent_string(make_site: Callable[..., 
     ("agent", "token"),
     [
         ("Mozilla/5.0 (compatible; ExampleBot/0.1; +https://example.com/bot)", "examplebot"),
-        ("Mozilla/5.0 (Linux; Android 6.0.1) Chrome/1 Safari/537.36 (compatible; Googlebot/2.1; +http://g)",
-         "googlebot"),
+        (
+            "Mozilla/5.0 (Linux; Android 6.0.1) Chrome/1 Safari/537.36 (compatible; Googlebot/2.1; +http://g)",
+            "googlebot",
+        ),
         ("ExampleBot/0.1 (+https://example.com/bot)", "examplebot"),
         ("webrobot", "webrobot"),
         ("Mozilla/5.0 (X11; Linux x86_64)", "mozilla"),
@@ -114,4 +133,6 @@ def test_an_endless_inflation_is_cut_at_the_limit() -> None:
     bomb = gzip.compress(RULES + b"#" * (50 * MIB))
     text, cut = inflate_prefix(bomb, "gzip", 500 * 1024)
     assert cut and len(text) == 500 * 1024 and text.startswith(RULES)
-    assert inflate_prefix(bomb[: len(bomb) // 3], "gzip", 0)[0].startswith(RULES), "a cut stream gives its start"
+    assert inflate_prefix(bomb[: len(bomb) // 3], "gzip", 0)[0].startswith(RULES), (
+        "a cut stream gives its start"
+    )

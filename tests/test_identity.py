@@ -13,8 +13,14 @@ PROJECT = "https://github.com/webrobot-crawler/webrobot"
 
 
 def test_user_agent_carries_the_contact_url() -> None:
-    assert user_agent("webrobot", "1.2", "https://ops.example/bot") == "webrobot/1.2 (+https://ops.example/bot)"
-    assert contacts_in("bot/1 (+https://x.example/a; ops@x.example)") == ["https://x.example/a", "ops@x.example"]
+    assert (
+        user_agent("webrobot", "1.2", "https://ops.example/bot")
+        == "webrobot/1.2 (+https://ops.example/bot)"
+    )
+    assert contacts_in("bot/1 (+https://x.example/a; ops@x.example)") == [
+        "https://x.example/a",
+        "ops@x.example",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -33,7 +39,9 @@ def test_missing_contact(ua: str, from_: str, problem: str | None) -> None:
 
 
 def test_apply_identity_builds_the_user_agent_unless_set_explicitly() -> None:
-    settings = Settings({"ROBOTSTXT_USER_AGENT": "webrobot", "USER_AGENT": "default"}, priority="project")
+    settings = Settings(
+        {"ROBOTSTXT_USER_AGENT": "webrobot", "USER_AGENT": "default"}, priority="project"
+    )
     apply_identity(settings)
     assert settings["USER_AGENT"] == "default", "no contact URL: unchanged"
     settings.set("WEBROBOT_CONTACT_URL", "https://ops.example/bot", priority="cmdline")

@@ -30,7 +30,9 @@ def test_no_contact_is_warned_about_at_start(make_site: MakeSite, tmp_path: Path
     result = run_crawl(tmp_path, args={"start_urls": site.url("/")})
     assert result.returncode == 0, result.stderr
     assert WARNING in result.log and "WARNING" in result.log.split(WARNING)[0].splitlines()[-1]
-    assert result.log.index(WARNING) < result.log.index("robots.txt of"), "said at start, before any fetch"
+    assert result.log.index(WARNING) < result.log.index("robots.txt of"), (
+        "said at start, before any fetch"
+    )
     assert result.stat("webrobot/identity/no_contact") == 1
     assert all("from" not in hit.headers for hit in site.hits)
 
@@ -54,8 +56,12 @@ def test_from_and_contact_url_reach_every_request(make_site: MakeSite, tmp_path:
 def test_site_config_contact_url(make_site: MakeSite, tmp_path: Path) -> None:
     site = small_site(make_site)
     config = tmp_path / "ours.toml"
-    config.write_text(f'start_urls = ["{site.url("/")}"]\ncontact_url = "https://ops.example/bot"\n', "utf-8")
+    config.write_text(
+        f'start_urls = ["{site.url("/")}"]\ncontact_url = "https://ops.example/bot"\n', "utf-8"
+    )
     result = run_crawl(tmp_path / "out", args={"config": str(config)})
     assert result.returncode == 0, result.stderr
-    assert {h.headers["user-agent"] for h in site.hits} == {f"webrobot/{__version__} (+https://ops.example/bot)"}
+    assert {h.headers["user-agent"] for h in site.hits} == {
+        f"webrobot/{__version__} (+https://ops.example/bot)"
+    }
     assert WARNING not in result.log, "a contact URL of the operator is a contact"

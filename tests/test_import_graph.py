@@ -189,7 +189,7 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
         path.append(node)
         for nxt in sorted(graph.get(node, ())):
             if state.get(nxt) == 1:
-                return path[path.index(nxt):] + [nxt]
+                return path[path.index(nxt) :] + [nxt]
             if nxt not in state:
                 cycle = visit(nxt)
                 if cycle:
@@ -228,11 +228,17 @@ def test_the_checks_can_fail() -> None:
     glue = imports("webrobot.middlewares.robots")
     assert {m for m in glue if _top(m) in SCRAPY}, "the robots.txt middleware is Scrapy glue"
     assert "webrobot.sitekey" in glue and "webrobot.signals" in imports("webrobot.report.collector")
-    assert "scrapy.crawler" not in imports("webrobot.politeness"), "TYPE_CHECKING imports do not count"
+    assert "scrapy.crawler" not in imports("webrobot.politeness"), (
+        "TYPE_CHECKING imports do not count"
+    )
 
 
 def test_only_script_blocks_and_lazy_attributes_are_left_out() -> None:
     """Function-level imports count; a ``__main__`` block and a package's ``__getattr__`` do not."""
     assert "webrobot.dupefilter" in imports("webrobot.scheduler")  # inside a function
-    assert "print(" in MODULES["webrobot.settings_model"].read_text("utf-8") and not io_calls("webrobot.settings_model")
-    assert "webrobot.addon" in MODULES["webrobot"].read_text("utf-8") and "webrobot.addon" not in imports("webrobot")
+    assert "print(" in MODULES["webrobot.settings_model"].read_text("utf-8") and not io_calls(
+        "webrobot.settings_model"
+    )
+    assert "webrobot.addon" in MODULES["webrobot"].read_text(
+        "utf-8"
+    ) and "webrobot.addon" not in imports("webrobot")

@@ -26,7 +26,12 @@ def test_seen_links_never_become_requests() -> None:
     crawler, df = setup()
     assert link_filter(crawler) is df
     assert df.request_seen(Request("http://a.test/x?b=2&a=1")) is False  # queued before
-    urls = ["http://a.test/x?a=1&b=2", "http://a.test/new", "http://a.test/x?b=2&a=1", "http://a.test/other"]
+    urls = [
+        "http://a.test/x?a=1&b=2",
+        "http://a.test/new",
+        "http://a.test/x?b=2&a=1",
+        "http://a.test/other",
+    ]
     made = list(link_requests(crawler, urls, parse))
     assert [r.url for r in made] == ["http://a.test/new", "http://a.test/other"]
     assert crawler.stats.get_value(ALREADY_SEEN) == 2
@@ -58,7 +63,9 @@ def test_with_another_duplicate_filter_every_link_becomes_a_request() -> None:
     assert crawler.stats.get_value(ALREADY_SEEN) is None
 
 
-def test_a_crawl_builds_no_request_for_links_back_to_seen_pages(make_site: Any, tmp_path: Any) -> None:
+def test_a_crawl_builds_no_request_for_links_back_to_seen_pages(
+    make_site: Any, tmp_path: Any
+) -> None:
     from tests.crawling import run_crawl
     from webrobot.demo.server import Reply
 
@@ -70,7 +77,9 @@ def test_a_crawl_builds_no_request_for_links_back_to_seen_pages(make_site: Any, 
         site.html(target, f"<html><head><title>{target}</title></head><body>{every}</body></html>")
     result = run_crawl(tmp_path, args={"start_urls": site.url("/")})
     assert result.returncode == 0, result.stderr
-    assert sorted(t for t in site.targets() if t != "/robots.txt") == sorted(["/", *pages]), "each page once"
+    assert sorted(t for t in site.targets() if t != "/robots.txt") == sorted(["/", *pages]), (
+        "each page once"
+    )
     # 21 pages of 21 links: the first page's 20 new links become requests, later pages'
     # links are to pages queued or visited by then and never become requests.
     links = 21 * 21

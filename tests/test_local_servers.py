@@ -49,7 +49,11 @@ def _first_recvs(host: str, port: int, target: str, times: int) -> list[bytes]:
 
 def _complete(reply: bytes) -> bool:
     head, sep, body = reply.partition(b"\r\n\r\n")
-    length = [int(line.split(b":", 1)[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:")]
+    length = [
+        int(line.split(b":", 1)[1])
+        for line in head.split(b"\r\n")
+        if line.lower().startswith(b"content-length:")
+    ]
     return bool(sep) and len(length) == 1 and len(body) == length[0]
 
 

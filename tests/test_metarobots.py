@@ -198,7 +198,9 @@ def test_a_script_in_the_head_that_spells_out_body_does_not_hide_later_meta() ->
 
 
 def test_head_metas_reads_every_name_when_not_filtered() -> None:
-    html = doc('<meta name="Description" content="A &amp; B"><meta name=" robots " content="noindex">')
+    html = doc(
+        '<meta name="Description" content="A &amp; B"><meta name=" robots " content="noindex">'
+    )
     assert head_metas(html) == [("description", "A & B"), ("robots", "noindex")]
     assert head_metas(html, {"robots"}) == [("robots", "noindex")]
 
@@ -211,7 +213,11 @@ def test_agent_token_is_configurable() -> None:
 
 def test_binary_garbage_does_not_crash() -> None:
     data = bytes(range(256)) * 64
-    for text in (data.decode("latin-1"), data.decode("utf-8", "replace"), "\x00<\x00m\x00e\x00t\x00a"):
+    for text in (
+        data.decode("latin-1"),
+        data.decode("utf-8", "replace"),
+        "\x00<\x00m\x00e\x00t\x00a",
+    ):
         assert head_meta_directives(text, AGENT) == []
 
 

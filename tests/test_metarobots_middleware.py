@@ -63,7 +63,9 @@ def test_not_configured_when_switched_off() -> None:
 
 
 def test_enabled_in_project_settings() -> None:
-    assert "webrobot.middlewares.metarobots.MetaRobotsMiddleware" in enabled_components("DOWNLOADER_MIDDLEWARES")
+    assert "webrobot.middlewares.metarobots.MetaRobotsMiddleware" in enabled_components(
+        "DOWNLOADER_MIDDLEWARES"
+    )
     assert "webrobot.spidermiddlewares.metarobots.MetaRobotsSpiderMiddleware" in enabled_components(
         "SPIDER_MIDDLEWARES"
     )
@@ -165,8 +167,14 @@ PAGE = '<html><head><title>Caf\xe9</title><meta name="robots" content="noindex">
         (PAGE.encode("latin-1"), "text/html; charset=utf-8"),  # mislabelled
         (PAGE.encode("utf-8"), "text/html; charset=iso-8859-1"),  # mislabelled
         (PAGE.encode("utf-8"), "text/html; charset=no-such-charset"),
-        (PAGE.replace("<title>", "<meta charset=windows-1252><title>").encode("cp1252"), "text/html"),
-        (PAGE.replace("Caf\xe9", "\u65e5\u672c").encode("shift_jis"), "text/html; charset=shift_jis"),
+        (
+            PAGE.replace("<title>", "<meta charset=windows-1252><title>").encode("cp1252"),
+            "text/html",
+        ),
+        (
+            PAGE.replace("Caf\xe9", "\u65e5\u672c").encode("shift_jis"),
+            "text/html; charset=shift_jis",
+        ),
         (PAGE.encode("utf-16"), "text/html"),  # with a byte order mark
         (PAGE.encode("utf-16"), "text/html; charset=utf-8"),  # BOM says otherwise
         (PAGE.encode("utf-16-le"), "text/html; charset=utf-16"),  # no BOM
@@ -215,7 +223,9 @@ def test_an_exception_while_reading_is_counted_not_raised(monkeypatch: pytest.Mo
 LINKS = [Link("http://127.0.0.1:8000/a"), Link("http://127.0.0.1:8000/b", nofollow=True)]
 
 
-def rules_for(directives: list[str] | None, meta: dict[str, Any] | None = None, **settings: Any) -> Any:
+def rules_for(
+    directives: list[str] | None, meta: dict[str, Any] | None = None, **settings: Any
+) -> Any:
     crawler = make_crawler(**settings)
     _, response = html_response(page(), meta=meta)
     if directives is not None:
@@ -254,8 +264,12 @@ def test_rules_enforce_and_count(
     response.meta["robots"] = directives
     links = [Request(link.url) for link in rules.links(LINKS)]
     out = list(mw.process_spider_output(response, [{"url": URL}, *links, {"url": URL + "#2"}]))
-    assert [x for x in out if isinstance(x, dict)] == ([{"url": URL}, {"url": URL + "#2"}] if index else [])
-    assert [x.url for x in out if isinstance(x, Request)] == (["http://127.0.0.1:8000/a"] if follow else [])
+    assert [x for x in out if isinstance(x, dict)] == (
+        [{"url": URL}, {"url": URL + "#2"}] if index else []
+    )
+    assert [x.url for x in out if isinstance(x, Request)] == (
+        ["http://127.0.0.1:8000/a"] if follow else []
+    )
     for event in ("noindex", "nofollow", "noarchive"):
         expected = 1 if event in counted else None  # once per page
         assert crawler.stats.get_value(f"webrobot/meta/{event}") == expected, event
@@ -283,7 +297,9 @@ def test_rel_nofollow_can_be_ignored() -> None:
 def test_switched_off_or_opted_out_nothing_is_enforced(
     meta: dict[str, Any], settings: dict[str, Any]
 ) -> None:
-    rules, crawler = rules_for(["none", "noarchive"], meta=meta, WEBROBOT_STORE_BODY="True", **settings)
+    rules, crawler = rules_for(
+        ["none", "noarchive"], meta=meta, WEBROBOT_STORE_BODY="True", **settings
+    )
     assert (rules.index, rules.follow, rules.store_body) == (True, True, True)
     assert len(list(rules.links(LINKS))) == 2
     assert not any(k.startswith("webrobot/meta/") for k in crawler.stats.get_stats())

@@ -25,12 +25,18 @@ def test_a_crawl_without_its_features_imports_none_of_them() -> None:
         "importlib.import_module('webrobot.commands.webrobot-export')\n"
         "print(sorted(m for m in ('redis', 'scrapy_redis', 'pygal') if m in sys.modules))"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=PROJECT_ROOT)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=PROJECT_ROOT
+    )
     assert done.stdout.strip() == "[]"
 
 
-@pytest.mark.parametrize(("module", "extra"), [("redis", "redis"), ("scrapy_redis", "redis"), ("pygal", "charts")])
-def test_a_missing_package_names_its_extra(monkeypatch: pytest.MonkeyPatch, module: str, extra: str) -> None:
+@pytest.mark.parametrize(
+    ("module", "extra"), [("redis", "redis"), ("scrapy_redis", "redis"), ("pygal", "charts")]
+)
+def test_a_missing_package_names_its_extra(
+    monkeypatch: pytest.MonkeyPatch, module: str, extra: str
+) -> None:
     monkeypatch.setitem(sys.modules, module, None)  # as if not installed
     with pytest.raises(MissingExtra) as caught:
         require(module, extra, "This feature")

@@ -34,7 +34,7 @@ from webrobot.demo.server import Reply, SiteServer
 
 pytestmark = pytest.mark.slow
 
-SPIDER = '''\
+SPIDER = """\
 import os
 from scrapy.linkextractors import LinkExtractor
 from scrapy.spiders import CrawlSpider, Rule
@@ -46,12 +46,14 @@ class ShopSpider(CrawlSpider):
 
     def parse_page(self, response):
         yield {"url": response.url, "title": response.css("title::text").get()}
-'''
+"""
 CRAWL_DELAY = 0.5
 
 
 def page(title: str, body: str = "", head: str = "") -> str:
-    return f"<html><head><title>{title}</title>{head}</head><body><h1>{title}</h1>{body}</body></html>"
+    return (
+        f"<html><head><title>{title}</title>{head}</head><body><h1>{title}</h1>{body}</body></html>"
+    )
 
 
 def link(path: str) -> str:
@@ -67,10 +69,14 @@ class Adopted:
     conflicts_before: set[str]
 
 
-def _run(args: list[str], cwd: Path, timeout: float = 300, **env: str) -> subprocess.CompletedProcess[str]:
+def _run(
+    args: list[str], cwd: Path, timeout: float = 300, **env: str
+) -> subprocess.CompletedProcess[str]:
     environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     environment.update(env)
-    return subprocess.run(args, cwd=cwd, env=environment, capture_output=True, text=True, timeout=timeout, check=False)
+    return subprocess.run(
+        args, cwd=cwd, env=environment, capture_output=True, text=True, timeout=timeout, check=False
+    )
 
 
 @pytest.fixture(scope="module")
@@ -87,10 +93,15 @@ def adopted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Adopted]:
     python = venv / "bin" / "python"
     site_packages = Path(_run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
                               cwd=root).stdout.strip())  # fmt: skip
-    (site_packages / "shared-dependencies.pth").write_text(sysconfig.get_path("purelib") + "\n", "utf-8")
+    (site_packages / "shared-dependencies.pth").write_text(
+        sysconfig.get_path("purelib") + "\n", "utf-8"
+    )
     before = _run([str(python), "-m", "pip", "check"], cwd=root)
     conflicts_before = set(before.stdout.splitlines()) if before.returncode else set()
-    install = _run([str(python), "-m", "pip", "install", "--no-deps", "--no-index", "--quiet", str(wheel)], cwd=root)
+    install = _run(
+        [str(python), "-m", "pip", "install", "--no-deps", "--no-index", "--quiet", str(wheel)],
+        cwd=root,
+    )
     assert install.returncode == 0, install.stderr
     where = _run([str(python), "-c", "import webrobot; print(webrobot.__file__)"], cwd=root)
     assert where.stdout.startswith(str(site_packages)), where.stdout + where.stderr
@@ -111,7 +122,9 @@ def test_pip_check_passes_with_the_wheel_beside_common_packages(adopted: Adopted
     conflicts = set(check.stdout.splitlines()) if check.returncode else set()
     assert not [line for line in conflicts if "webrobot" in line.lower()], check.stdout
     assert conflicts == adopted.conflicts_before, check.stdout + check.stderr
-    shown = _run([str(adopted.venv_python), "-m", "pip", "show", "webrobot"], cwd=adopted.project).stdout
+    shown = _run(
+        [str(adopted.venv_python), "-m", "pip", "show", "webrobot"], cwd=adopted.project
+    ).stdout
     assert "Requires: itemadapter, protego, scrapy, w3lib" in shown
 
 
@@ -130,15 +143,26 @@ def test_the_wheel_carries_its_package_data_and_license(adopted: Adopted) -> Non
 
 @pytest.fixture(scope="module")
 def sites() -> Iterator[dict[str, SiteServer]]:
-    shop, locked, forbidden, down = (SiteServer(n).start() for n in ("shop", "locked", "forbidden", "down"))
-    shop.add("/robots.txt", Reply.text(f"User-agent: *\nCrawl-delay: {CRAWL_DELAY}\nDisallow: /private/\n"))
+    shop, locked, forbidden, down = (
+        SiteServer(n).start() for n in ("shop", "locked", "forbidden", "down")
+    )
+    shop.add(
+        "/robots.txt",
+        Reply.text(f"User-agent: *\nCrawl-delay: {CRAWL_DELAY}\nDisallow: /private/\n"),
+    )
     loops = "".join(link(p) for p in ("/loop/",))
     shop.html("/", page("home", "".join(link(p) for p in (
         "/noindex", "/nofollow", "/header-noindex", "/copy-1", "/copy-2", "/private/secret",
     )) + loops))  # fmt: skip
-    shop.html("/noindex", page("noindex", link("/noindex-child"), '<meta name="robots" content="noindex">'))
+    shop.html(
+        "/noindex",
+        page("noindex", link("/noindex-child"), '<meta name="robots" content="noindex">'),
+    )
     shop.html("/noindex-child", page("noindex child"))
-    shop.html("/nofollow", page("nofollow", link("/nofollow-child"), '<meta name="robots" content="nofollow">'))
+    shop.html(
+        "/nofollow",
+        page("nofollow", link("/nofollow-child"), '<meta name="robots" content="nofollow">'),
+    )
     shop.html("/nofollow-child", page("nofollow child"))
     shop.html("/header-noindex", page("header noindex"), **{"X-Robots-Tag": "noindex"})
     copy = page("the same page", "twice, at two addresses")
@@ -160,7 +184,9 @@ def sites() -> Iterator[dict[str, SiteServer]]:
         site.stop()
 
 
-def test_a_crawlspider_gets_every_part_from_the_add_on_line(adopted: Adopted, sites: dict[str, SiteServer]) -> None:
+def test_a_crawlspider_gets_every_part_from_the_add_on_line(
+    adopted: Adopted, sites: dict[str, SiteServer]
+) -> None:
     shop = sites["shop"]
     out, stats_file = adopted.project / "items.jsonl", adopted.project / "stats.json"
     crawl = _run(

@@ -26,13 +26,17 @@ def test_title_and_relative_links() -> None:
 
 
 def test_base_href_is_used_even_after_links() -> None:
-    page = summarise("<html><head><base href='http://cdn.test/base/'></head><body><a href='x'>x</a></body></html>")
+    page = summarise(
+        "<html><head><base href='http://cdn.test/base/'></head><body><a href='x'>x</a></body></html>"
+    )
     assert page.base_url == "http://cdn.test/base/"
     assert page.links == [Link("http://cdn.test/base/x")]
 
 
 def test_relative_base_href() -> None:
-    page = summarise("<html><head><base href='/other/'></head><body><a href='x'>x</a></body></html>")
+    page = summarise(
+        "<html><head><base href='/other/'></head><body><a href='x'>x</a></body></html>"
+    )
     assert page.links == [Link("http://site.test/other/x")]
 
 
@@ -63,7 +67,10 @@ def test_duplicates_listed_once_nofollow_only_if_every_occurrence_is() -> None:
         "<a href='a' rel='nofollow'>1</a><a href='a'>2</a>"
         "<a href='b' rel='NoFollow sponsored'>3</a><a href='b#x' rel='nofollow'>4</a>"
     )
-    assert page.links == [Link("http://site.test/dir/a", False), Link("http://site.test/dir/b", True)]
+    assert page.links == [
+        Link("http://site.test/dir/a", False),
+        Link("http://site.test/dir/b", True),
+    ]
 
 
 def test_empty_document() -> None:
@@ -75,8 +82,7 @@ def test_a_link_that_cannot_be_resolved_is_skipped_and_counted() -> None:
     """One bad href (an unclosed IPv6 bracket) must not cost the page its other
     links or its title. (A bad port is left to ``scrapy.Request`` to judge.)"""
     page = summarise(
-        "<title>T</title><a href='http://[::1/x'>v6</a><a href='//[bad/'>v6</a>"
-        "<a href='ok'>ok</a>"
+        "<title>T</title><a href='http://[::1/x'>v6</a><a href='//[bad/'>v6</a><a href='ok'>ok</a>"
     )
     assert page.title == "T"
     assert page.links == [Link("http://site.test/dir/ok")]
@@ -84,7 +90,9 @@ def test_a_link_that_cannot_be_resolved_is_skipped_and_counted() -> None:
 
 
 def test_a_base_href_that_cannot_be_resolved_is_ignored() -> None:
-    page = summarise("<html><head><base href='http://[x/'></head><body><a href='ok'>ok</a></body></html>")
+    page = summarise(
+        "<html><head><base href='http://[x/'></head><body><a href='ok'>ok</a></body></html>"
+    )
     assert page.base_url == "http://site.test/dir/page.html"
     assert page.links == [Link("http://site.test/dir/ok")]
 
@@ -119,7 +127,10 @@ def test_url_joiner_agrees_with_urljoin() -> None:
     for base in bases:
         fast = url_joiner(base)
         for href in hrefs:
-            assert outcome(fast, href) == outcome(lambda h, base=base: urljoin(base, h), href), (base, href)
+            assert outcome(fast, href) == outcome(lambda h, base=base: urljoin(base, h), href), (
+                base,
+                href,
+            )
 
 
 def test_hrefs_urljoin_refuses_are_skipped() -> None:

@@ -16,7 +16,11 @@ from scrapy.utils.test import get_crawler
 from tests.components import enabled_components
 from webrobot.spidermiddlewares.parsetree import ReleaseParseTreeMiddleware
 
-PAGE = b"<html><head><title>t</title></head><body>" + b"<p><a href='/x'>x</a></p>" * 50 + b"</body></html>"
+PAGE = (
+    b"<html><head><title>t</title></head><body>"
+    + b"<p><a href='/x'>x</a></p>" * 50
+    + b"</body></html>"
+)
 
 
 def callback(response: HtmlResponse) -> Iterator[Any]:
@@ -40,10 +44,14 @@ def middleware() -> ReleaseParseTreeMiddleware:
 
 def test_enabled_in_the_project_outermost() -> None:
     orders = enabled_components("SPIDER_MIDDLEWARES")
-    assert orders["webrobot.spidermiddlewares.parsetree.ReleaseParseTreeMiddleware"] < 25  # before Scrapy's first
+    assert (
+        orders["webrobot.spidermiddlewares.parsetree.ReleaseParseTreeMiddleware"] < 25
+    )  # before Scrapy's first
 
 
-def test_page_freed_without_the_cyclic_collector(no_gc: None, middleware: ReleaseParseTreeMiddleware) -> None:
+def test_page_freed_without_the_cyclic_collector(
+    no_gc: None, middleware: ReleaseParseTreeMiddleware
+) -> None:
     response = HtmlResponse("http://site.test/", body=PAGE)
     alive = weakref.ref(response)
     outputs = list(middleware.process_spider_output(response, callback(response)))

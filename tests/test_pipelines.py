@@ -74,7 +74,11 @@ def test_bad_fingerprint_mode() -> None:
 
 @pytest.mark.parametrize("store", ["exact", "bloom"])
 def test_seen_fingerprints_survive_a_resume(tmp_path: Path, store: str) -> None:
-    settings = {"JOBDIR": str(tmp_path), "SCHEDULER": SCRAPY_SCHEDULER, "WEBROBOT_CONTENT_STORE": store}
+    settings = {
+        "JOBDIR": str(tmp_path),
+        "SCHEDULER": SCRAPY_SCHEDULER,
+        "WEBROBOT_CONTENT_STORE": store,
+    }
     pipeline = make_pipeline(**settings)
     pipeline.process_item(item("http://a.test/a", b"A"))
     pipeline.close_spider()
@@ -89,12 +93,16 @@ def test_seen_fingerprints_survive_a_resume(tmp_path: Path, store: str) -> None:
     assert resumed.process_item(kept) is kept
 
 
-def test_resume_keeps_the_jobs_content_store_kind(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+def test_resume_keeps_the_jobs_content_store_kind(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     pipeline = make_pipeline(JOBDIR=str(tmp_path), SCHEDULER=SCRAPY_SCHEDULER)
     pipeline.process_item(item("http://a.test/a", b"A"))
     pipeline.close_spider()
     with caplog.at_level(logging.WARNING):
-        resumed = make_pipeline(JOBDIR=str(tmp_path), SCHEDULER=SCRAPY_SCHEDULER, WEBROBOT_CONTENT_STORE="bloom")
+        resumed = make_pipeline(
+            JOBDIR=str(tmp_path), SCHEDULER=SCRAPY_SCHEDULER, WEBROBOT_CONTENT_STORE="bloom"
+        )
     assert "WEBROBOT_CONTENT_STORE=bloom applies to new jobs" in caplog.text
     with pytest.raises(DropItem, match="as http://a.test/a"):
         resumed.process_item(item("http://a.test/b", b"A"))

@@ -29,7 +29,10 @@ def shop(make_site: MakeSite) -> SiteServer:
     site.add("/robots.txt", Reply.text("User-agent: *\nDisallow:\n"))
     archive_links = "".join(f"<a href='/archive/{i}'>a{i}</a>" for i in range(1, ARCHIVES + 1))
     site.html("/", page("home", archive_links + "<a href='/catalog'>catalog</a>"))
-    site.html("/catalog", page("catalog", "".join(f"<a href='/product/{i}'>p{i}</a>" for i in range(1, 11))))
+    site.html(
+        "/catalog",
+        page("catalog", "".join(f"<a href='/product/{i}'>p{i}</a>" for i in range(1, 11))),
+    )
     site.add_prefix("/archive/", lambda hit: Reply.html(page(hit.path)))
     site.add_prefix("/product/", lambda hit: Reply.html(page(hit.path)))
     return site
@@ -47,30 +50,44 @@ def crawl(site: SiteServer, tmp_path: Path, rules: str, **settings: str) -> list
     assert result.returncode == 0, result.stderr
     assert result.stat("finish_reason") == "finished"
     fetched = order(site)
-    assert len(fetched) == len(set(fetched)) == 1 + ARCHIVES + 1 + 10, "everything is crawled either way"
+    assert len(fetched) == len(set(fetched)) == 1 + ARCHIVES + 1 + 10, (
+        "everything is crawled either way"
+    )
     return fetched
 
 
 def test_without_rules_the_crawl_is_breadth_first(make_site: MakeSite, tmp_path: Path) -> None:
     fetched = crawl(shop(make_site), tmp_path, "")
-    assert fetched[: ARCHIVES + 2] == ["/", *(f"/archive/{i}" for i in range(1, ARCHIVES + 1)), "/catalog"]
+    assert fetched[: ARCHIVES + 2] == [
+        "/",
+        *(f"/archive/{i}" for i in range(1, ARCHIVES + 1)),
+        "/catalog",
+    ]
     assert all(t.startswith("/product/") for t in fetched[ARCHIVES + 2 :])
 
 
-def test_a_rank_rule_fetches_products_before_the_archive(make_site: MakeSite, tmp_path: Path) -> None:
+def test_a_rank_rule_fetches_products_before_the_archive(
+    make_site: MakeSite, tmp_path: Path
+) -> None:
     site = shop(make_site)
     rules = '[[priorities]]\nmatch = "^/(catalog|product/)"\nrank = 10\n[[priorities]]\nmatch = "^/archive/"\nrank = -1\n'
     fetched = crawl(site, tmp_path, rules, DOWNLOAD_DELAY="0.02")
     position = {t: i for i, t in enumerate(fetched)}
     assert position["/catalog"] <= 2, "ranked first though it is the home page's last link"
     last_product = max(position[f"/product/{i}"] for i in range(1, 11))
-    archives_before = sum(1 for i in range(1, ARCHIVES + 1) if position[f"/archive/{i}"] < last_product)
+    archives_before = sum(
+        1 for i in range(1, ARCHIVES + 1) if position[f"/archive/{i}"] < last_product
+    )
     # Without the rule all 40 come first; with it only those fetched while the home page
     # and the catalog were being parsed (the site is not kept idle waiting for links).
     assert archives_before <= 4, fetched
     # breadth-first within a rank: products in link order, archives in link order
-    assert [t for t in fetched if t.startswith("/product/")] == [f"/product/{i}" for i in range(1, 11)]
-    assert [t for t in fetched if t.startswith("/archive/")] == [f"/archive/{i}" for i in range(1, ARCHIVES + 1)]
+    assert [t for t in fetched if t.startswith("/product/")] == [
+        f"/product/{i}" for i in range(1, 11)
+    ]
+    assert [t for t in fetched if t.startswith("/archive/")] == [
+        f"/archive/{i}" for i in range(1, ARCHIVES + 1)
+    ]
     report = json.loads((tmp_path / "out" / "items.report.json").read_text("utf-8"))
     assert report["priorities"] == [
         {"rank": 10, "requests": 11, "patterns": ["^/(catalog|product/)"]},
@@ -86,9 +103,14 @@ def test_a_rank_rule_fetches_products_before_the_archive(make_site: MakeSite, tm
 
 def test_sitemap_priority_orders_the_sitemap_urls(make_site: MakeSite, tmp_path: Path) -> None:
     site = make_site("news")
-    site.add("/robots.txt", Reply.text(f"User-agent: *\nDisallow:\nSitemap: {site.url('/sitemap.xml')}\n"))
+    site.add(
+        "/robots.txt",
+        Reply.text(f"User-agent: *\nDisallow:\nSitemap: {site.url('/sitemap.xml')}\n"),
+    )
     site.html("/", page("home"))
-    entries = [(f"/low/{i}", "0.1") for i in range(1, 11)] + [(f"/high/{i}", "0.9") for i in range(1, 11)]
+    entries = [(f"/low/{i}", "0.1") for i in range(1, 11)] + [
+        (f"/high/{i}", "0.9") for i in range(1, 11)
+    ]
     site.add(
         "/sitemap.xml",
         Reply(200, "<urlset xmlns='http://www.sitemaps.org/schemas/sitemap/0.9'>" + "".join(
@@ -106,7 +128,9 @@ def test_sitemap_priority_orders_the_sitemap_urls(make_site: MakeSite, tmp_path:
     assert result.stat("webrobot/priority/rank/0") >= 20
 
 
-def test_a_rank_rule_orders_the_redis_frontier_too(make_site: MakeSite, tmp_path: Path, redis_server: RedisServer) -> None:
+def test_a_rank_rule_orders_the_redis_frontier_too(
+    make_site: MakeSite, tmp_path: Path, redis_server: RedisServer
+) -> None:
     site = shop(make_site)
     rules = '[[priorities]]\nmatch = "^/(catalog|product/)"\nrank = 10\n[[priorities]]\nmatch = "^/archive/"\nrank = -1\n'
     fetched = crawl(
@@ -115,5 +139,7 @@ def test_a_rank_rule_orders_the_redis_frontier_too(make_site: MakeSite, tmp_path
     )  # fmt: skip
     position = {t: i for i, t in enumerate(fetched)}
     last_product = max(position[f"/product/{i}"] for i in range(1, 11))
-    archives_before = sum(1 for i in range(1, ARCHIVES + 1) if position[f"/archive/{i}"] < last_product)
+    archives_before = sum(
+        1 for i in range(1, ARCHIVES + 1) if position[f"/archive/{i}"] < last_product
+    )
     assert archives_before <= 4, fetched

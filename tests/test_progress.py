@@ -18,7 +18,12 @@ from webrobot.extensions.progress import Progress
 def test_interval_zero_switches_it_off() -> None:
     with pytest.raises(NotConfigured):
         Progress.from_crawler(get_crawler(settings_dict={"WEBROBOT_PROGRESS_INTERVAL": "0"}))
-    assert Progress.from_crawler(get_crawler(settings_dict={"WEBROBOT_PROGRESS_INTERVAL": "5"})).interval == 5
+    assert (
+        Progress.from_crawler(
+            get_crawler(settings_dict={"WEBROBOT_PROGRESS_INTERVAL": "5"})
+        ).interval
+        == 5
+    )
 
 
 def page(title: str, *links: str) -> str:
@@ -30,9 +35,14 @@ def test_progress_line_shows_sites_waiting_on_robots_and_refusals(
     make_site: Callable[..., SiteServer], tmp_path: Path
 ) -> None:
     slow, other = make_site("slow"), make_site("other")
-    slow.add("/robots.txt", Reply(200, "User-agent: *\nDisallow:\n", {"Content-Type": "text/plain"}, delay=1.5))
+    slow.add(
+        "/robots.txt",
+        Reply(200, "User-agent: *\nDisallow:\n", {"Content-Type": "text/plain"}, delay=1.5),
+    )
     slow.html("/", page("slow", other.url("/"), "/a.html"))
-    slow.add("/a.html", Reply(200, page("a"), {"Content-Type": "text/html"}, delay=0.75))  # lasts past the refusal
+    slow.add(
+        "/a.html", Reply(200, page("a"), {"Content-Type": "text/html"}, delay=0.75)
+    )  # lasts past the refusal
     result = run_crawl(tmp_path, args={"start_urls": slow.url("/")},
                        settings={"WEBROBOT_PROGRESS_INTERVAL": "0.25", "LOG_LEVEL": "INFO"})  # fmt: skip
     assert result.returncode == 0
@@ -45,4 +55,6 @@ def test_progress_line_shows_sites_waiting_on_robots_and_refusals(
     assert all(pattern.fullmatch(line) for line in lines), lines
     assert any("1 waiting robots.txt" in line for line in lines), "robots.txt took 1.5 s"
     refused = [line for line in lines if "refused: none" not in line]
-    assert len(refused) == 1 and refused[0].endswith("refused: offsite 1"), "each refusal shown once"
+    assert len(refused) == 1 and refused[0].endswith("refused: offsite 1"), (
+        "each refusal shown once"
+    )

@@ -31,7 +31,9 @@ FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCh
 _directive = st.sampled_from(["User-agent", "Disallow", "Allow", "Crawl-delay", "Request-rate", "Sitemap",
                               "user agent", "Disalow", "Foo", ""])  # fmt: skip
 _value = st.text(alphabet=string.printable + "\x00\xe9\u00ff*$/?%", max_size=30)
-_line = st.builds(lambda d, sep, v: f"{d}{sep}{v}", _directive, st.sampled_from([":", ": ", " ", ""]), _value)
+_line = st.builds(
+    lambda d, sep, v: f"{d}{sep}{v}", _directive, st.sampled_from([":", ": ", " ", ""]), _value
+)
 robots_texts = st.lists(_line, max_size=30).map("\n".join)
 robots_bodies = st.one_of(
     st.binary(max_size=400),
@@ -55,7 +57,9 @@ def test_robots_parsers_never_fail(body: bytes, path: str, agent: str) -> None:
         assert parser.allowed(url, agent) in (True, False)
         delay = parser.crawl_delay(agent)
         assert delay is None or delay >= 0
-        assert parser.allowed("http://a.example/robots.txt", agent), "robots.txt itself is always allowed"
+        assert parser.allowed("http://a.example/robots.txt", agent), (
+            "robots.txt itself is always allowed"
+        )
 
 
 @FAST
@@ -64,7 +68,9 @@ def test_a_valid_rule_survives_junk_around_it(noise: str, path: str) -> None:
     """The rule group after any junk lines still applies, however the body starts."""
     rules = "\n\nUser-agent: webrobot\nDisallow: /private\n"
     for prefix in (b"", b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff", b"\x00"):
-        body = prefix + (noise.replace("webrobot", "x").replace("User", "U") + rules).encode("utf-8")
+        body = prefix + (noise.replace("webrobot", "x").replace("User", "U") + rules).encode(
+            "utf-8"
+        )
         parser = Rfc9309RobotParser(body)
         assert not parser.allowed("http://a.example/private/" + path, "webrobot"), body[:80]
 
@@ -88,7 +94,9 @@ urls = st.one_of(
 @FAST
 @given(urls, st.lists(st.sampled_from(["index.html", "default.asp"]), max_size=2),
        st.lists(st.sampled_from(["utm_*", "sid", "*"]), max_size=2))  # fmt: skip
-def test_canonicalisation_never_fails_and_is_stable(url: str, index_pages: list[str], strip: list[str]) -> None:
+def test_canonicalisation_never_fails_and_is_stable(
+    url: str, index_pages: list[str], strip: list[str]
+) -> None:
     once = canonical_url(url, index_pages, strip)
     assert isinstance(once, str)
     assert canonical_url(once, index_pages, strip) == canonical_url(once, index_pages, strip)
@@ -102,7 +110,10 @@ def test_meta_robots_parsing_never_fails(content: str, html: str) -> None:
     result = policy(directives)
     assert result.index in (True, False) and result.follow in (True, False)
     assert isinstance(header_directives(content, "webrobot"), list)
-    assert isinstance(head_meta_directives(f"<head><meta name='robots' content='{content}'>{html}", "webrobot"), list)
+    assert isinstance(
+        head_meta_directives(f"<head><meta name='robots' content='{content}'>{html}", "webrobot"),
+        list,
+    )
 
 
 toml_values = st.recursive(
@@ -146,7 +157,9 @@ def test_start_url_arguments_raise_only_config_error(value: object) -> None:
         urls = parse_start_urls_argument(value)
     except ConfigError:
         return
-    assert urls and all(u.startswith(("http://", "https://", "HTTP", "Http")) or "://" in u for u in urls)
+    assert urls and all(
+        u.startswith(("http://", "https://", "HTTP", "Http")) or "://" in u for u in urls
+    )
 
 
 @FAST

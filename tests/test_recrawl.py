@@ -22,7 +22,9 @@ LAST_MODIFIED = "Tue, 03 Nov 2026 10:00:00 GMT"
 
 
 def policy() -> RevalidatePolicy:
-    return RevalidatePolicy(Settings({"HTTPCACHE_IGNORE_SCHEMES": ["file"], "ROBOTSTXT_USER_AGENT": "webrobot"}))
+    return RevalidatePolicy(
+        Settings({"HTTPCACHE_IGNORE_SCHEMES": ["file"], "ROBOTSTXT_USER_AGENT": "webrobot"})
+    )
 
 
 def test_webrobot_uses_it_by_default() -> None:
@@ -56,7 +58,9 @@ def test_robots_txt_is_never_cached() -> None:
         (404, {"ETag": ETAG}, False),
     ],
 )
-def test_only_pages_with_a_validator_are_stored(status: int, headers: dict[str, str], stored: bool) -> None:
+def test_only_pages_with_a_validator_are_stored(
+    status: int, headers: dict[str, str], stored: bool
+) -> None:
     request = Request("http://a/p")
     response = HtmlResponse("http://a/p", status=status, headers=headers, request=request)
     assert policy().should_cache_response(response, request) is stored
@@ -71,13 +75,21 @@ def test_only_pages_with_a_validator_are_stored(status: int, headers: dict[str, 
         ({}, b"<html><head><meta name='robots' content='noarchive'></head></html>", False),
         ({}, b"<html><head><meta name='webrobot' content='NOARCHIVE'></head></html>", False),
         ({}, b"<html><head><meta name='robots' content='noindex'></head></html>", True),
-        ({}, b"<html><head></head><body><meta name='robots' content='noarchive'></body></html>", True),
+        (
+            {},
+            b"<html><head></head><body><meta name='robots' content='noarchive'></body></html>",
+            True,
+        ),
     ],
 )
-def test_noarchive_pages_are_never_stored(headers: dict[str, str], body: bytes, stored: bool) -> None:
+def test_noarchive_pages_are_never_stored(
+    headers: dict[str, str], body: bytes, stored: bool
+) -> None:
     """The cache keeps a copy of the body: exactly what noarchive forbids."""
     request = Request("http://a/p")
-    response = HtmlResponse("http://a/p", headers={"ETag": ETAG, **headers}, body=body, request=request)
+    response = HtmlResponse(
+        "http://a/p", headers={"ETag": ETAG, **headers}, body=body, request=request
+    )
     assert policy().should_cache_response(response, request) is stored
 
 
@@ -110,7 +122,9 @@ def conditional_page(body: str, answers: list[tuple[str, int, dict[str, str]]],
 
 
 @pytest.mark.slow
-def test_recrawl_of_an_unchanged_site_gets_304s(make_site: Callable[..., SiteServer], tmp_path: Path) -> None:
+def test_recrawl_of_an_unchanged_site_gets_304s(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
     site = make_site("unchanged")
     answers: list[tuple[str, int, dict[str, str]]] = []
     site.add("/robots.txt", Reply.text("User-agent: *\nDisallow:\n", ETag='"r1"'))
@@ -133,7 +147,9 @@ def test_recrawl_of_an_unchanged_site_gets_304s(make_site: Callable[..., SiteSer
     second = run_crawl(tmp_path / "second", args=args, settings=settings)
     assert second.returncode == 0, second.stderr
     recrawl = site.hits[hits_before:]
-    assert sorted(h.target for h in recrawl) == sorted(site.targets()[:hits_before]), "every page asked again"
+    assert sorted(h.target for h in recrawl) == sorted(site.targets()[:hits_before]), (
+        "every page asked again"
+    )
     second_answers = answers[answers_before:]
     assert sorted(t for t, _, _ in second_answers) == validated
     for target, status, headers in second_answers:

@@ -52,20 +52,31 @@ def js_site(make_site: MakeSite) -> tuple[SiteServer, SiteServer]:
     return site, cdn
 
 
-def test_a_javascript_link_is_followed_with_rendering_and_rules_hold(make_site: MakeSite, tmp_path: Path) -> None:
+def test_a_javascript_link_is_followed_with_rendering_and_rules_hold(
+    make_site: MakeSite, tmp_path: Path
+) -> None:
     site, cdn = js_site(make_site)
     config = tmp_path / "jssite.toml"
     config.write_text(f'start_urls = ["{site.url("/")}"]\nrender = "browser"\n', "utf-8")
-    result = run_crawl(tmp_path / "out", args={"config": str(config)}, settings={"WEBROBOT_STORE_BODY": "True"}, timeout=240)
+    result = run_crawl(
+        tmp_path / "out",
+        args={"config": str(config)},
+        settings={"WEBROBOT_STORE_BODY": "True"},
+        timeout=240,
+    )
     assert result.returncode == 0, result.stderr + result.log[-3000:]
     assert result.stat("finish_reason") == "finished"
     seen = site.targets()
     assert "/js-only" in seen, "the link built by a script was followed"
     assert "/api/data" in seen and "/app.js" in seen, "the browser's allowed sub-requests went out"
-    assert "/private/track" not in seen, "a sub-request disallowed by robots.txt never reached the site"
+    assert "/private/track" not in seen, (
+        "a sub-request disallowed by robots.txt never reached the site"
+    )
     assert "/picture.png" not in seen, "pictures are not fetched while rendering"
     assert seen.count("/robots.txt") == 1
-    assert cdn.targets().count("/robots.txt") == 1, "the robots.txt of a sub-request's site was fetched"
+    assert cdn.targets().count("/robots.txt") == 1, (
+        "the robots.txt of a sub-request's site was fetched"
+    )
     assert "/lib.js" in cdn.targets() and "/blocked/tracker.js" not in cdn.targets()
     assert result.stat("webrobot/render/subrequest/refused") == 2
     assert result.stat("robotstxt/forbidden") == 2
@@ -74,11 +85,15 @@ def test_a_javascript_link_is_followed_with_rendering_and_rules_hold(make_site: 
     items = {i["url"]: i for i in result.items}
     assert site.url("/js-only") not in items, "noindex read from the rendered DOM"
     home = items[site.url("/")]
-    assert "href=\"/js-only\"" in home["body"], "the item is the rendered HTML"
-    assert home["md5"] == hashlib.md5(home["body"].encode("utf-8")).hexdigest(), "MD5 of the rendered HTML"
+    assert 'href="/js-only"' in home["body"], "the item is the rendered HTML"
+    assert home["md5"] == hashlib.md5(home["body"].encode("utf-8")).hexdigest(), (
+        "MD5 of the rendered HTML"
+    )
 
 
-def test_without_rendering_the_javascript_link_is_not_found(make_site: MakeSite, tmp_path: Path) -> None:
+def test_without_rendering_the_javascript_link_is_not_found(
+    make_site: MakeSite, tmp_path: Path
+) -> None:
     site, cdn = js_site(make_site)
     result = run_crawl(tmp_path, args={"start_urls": site.url("/")})
     assert result.returncode == 0, result.stderr
@@ -87,10 +102,17 @@ def test_without_rendering_the_javascript_link_is_not_found(make_site: MakeSite,
     assert result.stat("webrobot/render/pages") == 0
 
 
-def test_render_meta_key_renders_only_the_pages_that_ask(make_site: MakeSite, tmp_path: Path) -> None:
+def test_render_meta_key_renders_only_the_pages_that_ask(
+    make_site: MakeSite, tmp_path: Path
+) -> None:
     """With WEBROBOT_RENDER = "on-request", a request without render = "browser" is not rendered."""
     site, _ = js_site(make_site)
-    result = run_crawl(tmp_path, args={"start_urls": site.url("/")}, settings={"WEBROBOT_RENDER": "on-request"}, timeout=240)
+    result = run_crawl(
+        tmp_path,
+        args={"start_urls": site.url("/")},
+        settings={"WEBROBOT_RENDER": "on-request"},
+        timeout=240,
+    )
     assert result.returncode == 0, result.stderr
     assert site.targets() == ["/robots.txt", "/"]
     assert result.stat("webrobot/render/pages") == 0

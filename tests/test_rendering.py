@@ -69,7 +69,9 @@ def test_rendering_off_leaves_the_download_handlers_alone() -> None:
 
 def test_rendering_on_installs_scrapy_playwright_with_the_system_chromium() -> None:
     pytest.importorskip("scrapy_playwright")
-    crawler = get_crawler(settings_dict={"WEBROBOT_RENDER": "browser", "WEBROBOT_BROWSER_PATH": "/usr/bin/chromium"})
+    crawler = get_crawler(
+        settings_dict={"WEBROBOT_RENDER": "browser", "WEBROBOT_BROWSER_PATH": "/usr/bin/chromium"}
+    )
     crawler.settings.frozen = False  # as while the spider is built
     configure_rendering(crawler)
     handlers = crawler.settings.getdict("DOWNLOAD_HANDLERS")
@@ -81,7 +83,11 @@ def test_rendering_on_installs_scrapy_playwright_with_the_system_chromium() -> N
 
 def test_missing_optional_dependency_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "scrapy_playwright" else real(name, *a))
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "scrapy_playwright" else real(name, *a),
+    )
     crawler = get_crawler(settings_dict={"WEBROBOT_RENDER": "browser"})
     with pytest.raises(ConfigError, match=r"pip install 'webrobot\[browser\]'"):
         configure_rendering(crawler)

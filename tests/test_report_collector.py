@@ -104,14 +104,28 @@ def test_downloads_robots_and_errors_reach_the_tally() -> None:
     collector = ReportCollector.of(crawler)
     errors = DownloadErrorTapMiddleware.from_crawler(crawler)
     page = Request(f"{SITE}/a")
-    robots = Request(f"{SITE}/robots.txt", meta={"dont_obey_robotstxt": True, ROBOTS_FETCH_META: SITE})
+    robots = Request(
+        f"{SITE}/robots.txt", meta={"dont_obey_robotstxt": True, ROBOTS_FETCH_META: SITE}
+    )
     for request in (page, robots):
         send(crawler, scrapy_signals.request_reached_downloader, request=request, spider=None)
     assert collector.tally.site(SITE).state(0) == "waiting_robots"
     robots_response = TextResponse(robots.url, status=200, request=robots,
                                    body=b"User-agent: *\nDisallow: /x\nCrawl-delay: 3\n")  # fmt: skip
-    send(crawler, scrapy_signals.response_downloaded, response=robots_response, request=robots, spider=None)
-    send(crawler, scrapy_signals.response_received, response=robots_response, request=robots, spider=None)
+    send(
+        crawler,
+        scrapy_signals.response_downloaded,
+        response=robots_response,
+        request=robots,
+        spider=None,
+    )
+    send(
+        crawler,
+        scrapy_signals.response_received,
+        response=robots_response,
+        request=robots,
+        spider=None,
+    )
     send(crawler, scrapy_signals.request_left_downloader, request=robots, spider=None)
     site = collector.tally.site(SITE)
     assert site.robots.rules is None and site.robots.status is None, "the body is not read"
@@ -136,7 +150,9 @@ def test_a_robots_txt_fetch_counts_for_its_site_wherever_it_was_redirected() -> 
     crawler = make_crawler()
     collector = ReportCollector.of(crawler)
     other = "http://127.0.0.1:8702"
-    hop = Request(f"{other}/policies/crawlers", meta={"dont_obey_robotstxt": True, ROBOTS_FETCH_META: SITE})
+    hop = Request(
+        f"{other}/policies/crawlers", meta={"dont_obey_robotstxt": True, ROBOTS_FETCH_META: SITE}
+    )
     send(crawler, scrapy_signals.request_reached_downloader, request=hop, spider=None)
     send(crawler, scrapy_signals.response_downloaded, spider=None, request=hop,
          response=TextResponse(hop.url, status=200, request=hop, body=b"User-agent: *\n"))  # fmt: skip
@@ -150,13 +166,18 @@ def test_a_robots_txt_fetch_counts_for_its_site_wherever_it_was_redirected() -> 
     page = Request(f"{other}/robots.txt", meta={"dont_obey_robotstxt": True})
     send(crawler, scrapy_signals.request_reached_downloader, request=page, spider=None)
     send(crawler, scrapy_signals.request_left_downloader, request=page, spider=None)
-    assert collector.tally.site(other).requests == 1 and collector.tally.site(other).robots.fetches == 0
+    assert (
+        collector.tally.site(other).requests == 1
+        and collector.tally.site(other).robots.fetches == 0
+    )
 
 
 def test_a_failed_robots_txt_attempt_reports_its_status() -> None:
     crawler = make_crawler()
     collector = ReportCollector.of(crawler)
-    send(crawler, signals.site_deferred, site=SITE, seconds=2.0, attempt=1, reason="503", status=503)
+    send(
+        crawler, signals.site_deferred, site=SITE, seconds=2.0, attempt=1, reason="503", status=503
+    )
     assert collector.tally.site(SITE).robots.status == 503
     send(crawler, signals.site_deferred, site=SITE, seconds=4.0, attempt=2, reason="TimeoutError",
          status=None)  # fmt: skip

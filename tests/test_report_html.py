@@ -56,7 +56,11 @@ def external_references(html: str) -> list[str]:
             continue
         for name, value in element.attrib.items():
             local = name.rsplit("}", 1)[-1].rsplit(":", 1)[-1].lower()
-            if local in _URL_ATTRS and value.strip() and not value.strip().startswith(("#", "data:")):
+            if (
+                local in _URL_ATTRS
+                and value.strip()
+                and not value.strip().startswith(("#", "data:"))
+            ):
                 found.append(f"{element.tag} {name}={value}")
         css = (element.text or "") if element.tag == "style" else element.get("style", "")
         for ref in re.findall(r"url\(\s*['\"]?([^'\")\s]+)|@import\s+['\"]?([^'\";\s]+)", css):
@@ -111,7 +115,9 @@ def test_everything_from_the_crawl_is_escaped() -> None:
 
 
 def test_a_crawl_that_did_nothing_still_renders() -> None:
-    empty = build_report(CrawlTally(), 0.0, HealthThresholds(), {"spider": "x", "finish_reason": "config_error"})
+    empty = build_report(
+        CrawlTally(), 0.0, HealthThresholds(), {"spider": "x", "finish_reason": "config_error"}
+    )
     html = render_html(empty)
     assert "✔ Healthy" in html and "config_error" in html
     assert lxml.html.fromstring(html).xpath("//table[@id='sites']/tbody/tr") == []

@@ -152,7 +152,9 @@ def test_timeline_widens_buckets_to_stay_small() -> None:
 
 def test_progress_line() -> None:
     prev = ProgressPoint(10.0, pages=100, items=90, refused=Counter(offsite=5, too_long=1))
-    cur = ProgressPoint(40.0, pages=160, items=120, refused=Counter(offsite=9, too_long=1, robots=2))
+    cur = ProgressPoint(
+        40.0, pages=160, items=120, refused=Counter(offsite=9, too_long=1, robots=2)
+    )
     states = {"active": 2, "waiting_robots": 1, "deferred": 0, "exhausted": 3}
     line = progress_line(prev, cur, frontier=57, downloader=4, states=states)
     assert line == (
@@ -187,7 +189,10 @@ def test_health_checks_fire_above_their_thresholds_only() -> None:
                      refused={"too_long": 3, "repeated_segment": 1, "robots_txt": 9})  # fmt: skip
     flags = check_health({A: sick}, limits)
     assert [f["check"] for f in flags] == ["robots_unresolved", "error_rate", "trap_refusals"]
-    assert flags[0]["message"] == "robots.txt could never be resolved (ConnectionRefusedError; 3 fetches)"
+    assert (
+        flags[0]["message"]
+        == "robots.txt could never be resolved (ConnectionRefusedError; 3 fetches)"
+    )
     assert "38%" in flags[1]["message"] and "25%" in flags[1]["message"]
     assert flags[2]["message"].startswith("4 URLs refused as traps")
     assert all(f["site"] == A for f in flags)
@@ -236,8 +241,11 @@ def test_report_document_has_totals_and_health() -> None:
         ("out/rep", ["items.jsonl"], ("out/rep", "")),
         ("", ["out/items.jsonl"], ("out", "items.")),
         ("", ["items.jsonl"], (".", "items.")),
-        ("", ["file:///var/lib/scrapyd/items/proj/spider/3f2a.jl"],
-         ("/var/lib/scrapyd/items/proj/spider", "3f2a.")),
+        (
+            "",
+            ["file:///var/lib/scrapyd/items/proj/spider/3f2a.jl"],
+            ("/var/lib/scrapyd/items/proj/spider", "3f2a."),
+        ),
         ("", ["file:///tmp/with%20space/items"], ("/tmp/with space", "items.")),
         ("", ["s3://bucket/items.jl", "stdout:", "/data/x.csv"], ("/data", "x.")),
         ("", ["s3://bucket/items.jl", "items-%(time)s.jl"], ("report", "")),
@@ -254,7 +262,11 @@ def test_report_location(report_dir: str, feeds: list[str], expected: tuple[str,
         ("", [], ("report", "job-1.")),  # Scrapyd without items_dir: no feed
         ("", ["s3://bucket/items.jl"], ("report", "job-1.")),
         ("/srv/reports", [], ("/srv/reports", "job-1.")),
-        ("", ["file:///srv/items/p/s/job-1.jl"], ("/srv/items/p/s", "job-1.")),  # named after the feed
+        (
+            "",
+            ["file:///srv/items/p/s/job-1.jl"],
+            ("/srv/items/p/s", "job-1."),
+        ),  # named after the feed
     ],
 )
 def test_a_scrapyd_jobs_report_is_named_after_the_job(

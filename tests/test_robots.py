@@ -77,12 +77,20 @@ def crawl(tmp_path: Path, sites: list[SiteServer], settings: dict[str, str] | No
 
 
 def test_status_table(make_site: MakeSite, tmp_path: Path) -> None:
-    ok, s404, s410, s418, s401, s403 = (make_site(n) for n in ("ok", "404", "410", "418", "401", "403"))
-    five, toomany, loop, elsewhere = (make_site(n) for n in ("five", "toomany", "loop", "elsewhere"))
+    ok, s404, s410, s418, s401, s403 = (
+        make_site(n) for n in ("ok", "404", "410", "418", "401", "403")
+    )
+    five, toomany, loop, elsewhere = (
+        make_site(n) for n in ("five", "toomany", "loop", "elsewhere")
+    )
     html, bom, huge = make_site("html"), make_site("bom"), make_site("huge")
 
-    ok.add("/robots.txt", Reply.text(
-        "User-agent: *\nDisallow: /private/\n\nUser-agent: webrobot\nDisallow: /private/\nDisallow: /cgi/\n"))
+    ok.add(
+        "/robots.txt",
+        Reply.text(
+            "User-agent: *\nDisallow: /private/\n\nUser-agent: webrobot\nDisallow: /private/\nDisallow: /cgi/\n"
+        ),
+    )
     pages(ok, "/a", "/private/x", "/cgi/y")
     for site, status in ((s404, 404), (s410, 410), (s418, 418), (s401, 401), (s403, 403)):
         site.add("/robots.txt", Reply.text("nope", status))
@@ -107,10 +115,17 @@ def test_status_table(make_site: MakeSite, tmp_path: Path) -> None:
     # Bad bodies: HTML served as robots.txt, a BOM, more than the parse limit.
     html.add("/robots.txt", Reply.html("<!DOCTYPE html><html><body><p>Welcome!</p></body></html>"))
     pages(html, "/a")
-    bom.add("/robots.txt", Reply(200, b"\xef\xbb\xbfUser-agent: *\nDisallow: /no\n", {"Content-Type": "text/plain"}))
+    bom.add(
+        "/robots.txt",
+        Reply(200, b"\xef\xbb\xbfUser-agent: *\nDisallow: /no\n", {"Content-Type": "text/plain"}),
+    )
     pages(bom, "/no", "/yes")
-    huge.add("/robots.txt", Reply.text(
-        "User-agent: *\nDisallow: /early\n" + "# padding\n" * 70_000 + "Disallow: /late\n"))
+    huge.add(
+        "/robots.txt",
+        Reply.text(
+            "User-agent: *\nDisallow: /early\n" + "# padding\n" * 70_000 + "Disallow: /late\n"
+        ),
+    )
     pages(huge, "/early", "/late")
 
     sites = [ok, s404, s410, s418, s401, s403, five, toomany, loop, html, bom, huge]
@@ -123,19 +138,39 @@ def test_status_table(make_site: MakeSite, tmp_path: Path) -> None:
         assert site.targets() == ["/robots.txt"], f"{site.name}: nothing but robots.txt"
     assert sorted(five.targets()) == ["/", "/open", "/r1", "/r2", "/r3", "/robots.txt"]
     assert sorted(elsewhere.targets()) == ["/r4", "/robots-for-five.txt"]
-    assert sorted(toomany.targets()) == ["/", "/a", "/b", "/r1", "/r2", "/r3", "/r4", "/r5", "/robots.txt"]
+    assert sorted(toomany.targets()) == [
+        "/",
+        "/a",
+        "/b",
+        "/r1",
+        "/r2",
+        "/r3",
+        "/r4",
+        "/r5",
+        "/robots.txt",
+    ]
     assert sorted(loop.targets()) == ["/", "/a", "/r1", "/robots.txt"]
     assert sorted(html.targets()) == ["/", "/a", "/robots.txt"]
     assert sorted(bom.targets()) == ["/", "/robots.txt", "/yes"]
-    assert sorted(huge.targets()) == ["/", "/late", "/robots.txt"], "only the first 500 KiB are rules"
+    assert sorted(huge.targets()) == ["/", "/late", "/robots.txt"], (
+        "only the first 500 KiB are rules"
+    )
     for site in sites:
         robots = robots_hits(site)
         assert len(robots) == 1, f"{site.name}: robots.txt fetched once"
-        assert all(h.started >= robots[0].finished for h in page_hits(site)), f"{site.name}: page before robots.txt"
+        assert all(h.started >= robots[0].finished for h in page_hits(site)), (
+            f"{site.name}: page before robots.txt"
+        )
 
     assert result.stat("webrobot/robots/redirect_limit") == 2
-    assert result.stat("webrobot/robots/status/401") == 1 and result.stat("webrobot/robots/status/403") == 1
-    assert result.stat("webrobot/robots/status/404") == 1 and result.stat("webrobot/robots/status/200") == 5
+    assert (
+        result.stat("webrobot/robots/status/401") == 1
+        and result.stat("webrobot/robots/status/403") == 1
+    )
+    assert (
+        result.stat("webrobot/robots/status/404") == 1
+        and result.stat("webrobot/robots/status/200") == 5
+    )
     assert result.stat("webrobot/robots/outcome/forbidden") == 2
     assert result.stat("webrobot/robots/outcome/unavailable") == 5
     assert result.stat("webrobot/robots/outcome/rules") == 5
@@ -145,11 +180,15 @@ def test_status_table(make_site: MakeSite, tmp_path: Path) -> None:
     assert result.stat("webrobot/robots/body/bom") == 1
     assert result.stat("webrobot/robots/body/truncated") == 1
     assert result.log.count(f"robots.txt of {html.origin.replace('127.0.0.1', '127.0.0.1')}") >= 1
-    assert "redirect loop after 1 hops" in result.log and "redirect limit after 5 hops" in result.log
+    assert (
+        "redirect loop after 1 hops" in result.log and "redirect limit after 5 hops" in result.log
+    )
     events = read_events(tmp_path / "probe.jsonl")
     resolved = {e["site"]: e for e in events if e["event"] == "robots_resolved"}
     assert resolved[f"http://127.0.0.1:{s403.port}"]["outcome"] == "forbidden"
-    assert resolved[f"http://127.0.0.1:{ok.port}"]["rules"] == "group 'webrobot': 2 disallow, 0 allow"
+    assert (
+        resolved[f"http://127.0.0.1:{ok.port}"]["rules"] == "group 'webrobot': 2 disallow, 0 allow"
+    )
     assert resolved[f"http://127.0.0.1:{five.port}"]["url"] == elsewhere.url("/robots-for-five.txt")
     parsed = [e for e in events if e["event"] == "robots_parsed"]
     assert len(parsed) == 5 and all(e["parser"] == "Rfc9309RobotParser" for e in parsed)
@@ -175,15 +214,25 @@ DEFER_SETTINGS = {
 }
 
 
-def test_deferred_sites_hold_their_requests_and_others_keep_crawling(make_site: MakeSite, tmp_path: Path) -> None:
-    flaky, busy, slow, good, dead = (make_site(n) for n in ("flaky", "busy", "slow", "good", "dead"))
+def test_deferred_sites_hold_their_requests_and_others_keep_crawling(
+    make_site: MakeSite, tmp_path: Path
+) -> None:
+    flaky, busy, slow, good, dead = (
+        make_site(n) for n in ("flaky", "busy", "slow", "good", "dead")
+    )
     flaky.add("/robots.txt", sequence(
         Reply.text("later", 503, **{"Retry-After": "1"}), Reply.text("later", 503, **{"Retry-After": "1"}),
         Reply.text("User-agent: *\nDisallow: /tmp/\n")))  # fmt: skip
     pages(flaky, "/a", "/tmp/x")
-    busy.add("/robots.txt", sequence(Reply.text("slow down", 429, **{"Retry-After": "1"}), Reply.text("")))
+    busy.add(
+        "/robots.txt",
+        sequence(Reply.text("slow down", 429, **{"Retry-After": "1"}), Reply.text("")),
+    )
     pages(busy, "/a")
-    slow.add("/robots.txt", sequence(Reply(200, b"", delay=2.0), Reply.text("User-agent: *\nDisallow: /b\n")))
+    slow.add(
+        "/robots.txt",
+        sequence(Reply(200, b"", delay=2.0), Reply.text("User-agent: *\nDisallow: /b\n")),
+    )
     pages(slow, "/a", "/b")
     good_paths = [f"/g{i}" for i in range(20)]
     pages(good, *good_paths)
@@ -194,7 +243,14 @@ def test_deferred_sites_hold_their_requests_and_others_keep_crawling(make_site: 
     pages(dead, "/a")
     refused_url = f"http://127.0.0.1:{closed_port()}/"
     dead_urls = [dead.url("/")] + [dead.url(f"/held{i}") for i in range(9)]
-    start_urls = [flaky.url("/"), busy.url("/"), slow.url("/"), good.url("/"), *dead_urls, refused_url]
+    start_urls = [
+        flaky.url("/"),
+        busy.url("/"),
+        slow.url("/"),
+        good.url("/"),
+        *dead_urls,
+        refused_url,
+    ]
 
     began = time.monotonic()
     result = crawl(tmp_path, [], DEFER_SETTINGS, start_urls)
@@ -232,8 +288,15 @@ def test_deferred_sites_hold_their_requests_and_others_keep_crawling(make_site: 
     assert result.stat("webrobot/robots/error/DownloadTimeoutError") == 1
     assert f"Dropped {len(dead_urls)} requests held for {dead.origin}" in result.log
     events = read_events(tmp_path / "probe.jsonl")
-    deferred = [e for e in events if e["event"] == "site_deferred" and e["site"] == f"http://127.0.0.1:{flaky.port}"]
-    assert [(e["attempt"], e["reason"], e["seconds"]) for e in deferred] == [(1, "503", 1.0), (2, "503", 1.0)]
+    deferred = [
+        e
+        for e in events
+        if e["event"] == "site_deferred" and e["site"] == f"http://127.0.0.1:{flaky.port}"
+    ]
+    assert [(e["attempt"], e["reason"], e["seconds"]) for e in deferred] == [
+        (1, "503", 1.0),
+        (2, "503", 1.0),
+    ]
 
 
 def test_requests_held_when_a_jobdir_crawl_pauses_are_crawled_on_resume(
@@ -247,15 +310,24 @@ def test_requests_held_when_a_jobdir_crawl_pauses_are_crawled_on_resume(
     down.set()
 
     def robots(hit: Hit) -> Reply:
-        return Reply.text("later", 503, **{"Retry-After": "1"}) if down.is_set() else Reply.text(
-            "User-agent: *\nDisallow: /no\n")
+        return (
+            Reply.text("later", 503, **{"Retry-After": "1"})
+            if down.is_set()
+            else Reply.text("User-agent: *\nDisallow: /no\n")
+        )
 
     flaky.add("/robots.txt", robots)
     pages(flaky, "/a", "/b", "/c", "/no", links=("/a", "/no"))
     good.add("/robots.txt", Reply.text(""))
-    good.html("/", f"<a href='{flaky.url('/b')}'>b</a><a href='{flaky.url('/c')}'>c</a> of {good.origin}")
+    good.html(
+        "/", f"<a href='{flaky.url('/b')}'>b</a><a href='{flaky.url('/c')}'>c</a> of {good.origin}"
+    )
     job = tmp_path / "job"
-    settings = {"JOBDIR": str(job), "WEBROBOT_ROBOTS_DEFER_MAX": "120", "WEBROBOT_ROBOTS_BACKOFF_BASE": "0.3"}
+    settings = {
+        "JOBDIR": str(job),
+        "WEBROBOT_ROBOTS_DEFER_MAX": "120",
+        "WEBROBOT_ROBOTS_BACKOFF_BASE": "0.3",
+    }
     args = {"start_urls": f"{flaky.url('/')},{good.url('/')}"}
 
     first = start_crawl(tmp_path / "run1", args=args, settings=settings)
@@ -293,11 +365,17 @@ def test_expiry_refetches_and_stale_rules_stand_in(make_site: MakeSite, tmp_path
         site.add("/slow", Reply.html(slow, delay=1.6))
         pages(site, "/c", "/d", "/b/2", links=("/b", "/slow"))
 
-    result = crawl(tmp_path, [fresh, stale], {"WEBROBOT_ROBOTS_MIN_TTL": "0", "WEBROBOT_ROBOTS_BACKOFF_BASE": "30"})
+    result = crawl(
+        tmp_path,
+        [fresh, stale],
+        {"WEBROBOT_ROBOTS_MIN_TTL": "0", "WEBROBOT_ROBOTS_BACKOFF_BASE": "30"},
+    )
 
     robots = robots_hits(fresh)
     assert len(robots) == 2, "fetched again after max-age"
-    assert sorted(fresh.targets()) == ["/", "/b/2", "/d", "/robots.txt", "/robots.txt", "/slow"], "new rules: /c out"
+    assert sorted(fresh.targets()) == ["/", "/b/2", "/d", "/robots.txt", "/robots.txt", "/slow"], (
+        "new rules: /c out"
+    )
     assert all(h.started >= robots[1].finished for h in fresh.hits if h.path in ("/b/2", "/d"))
     # The re-fetch failed: the expired rules still apply (/b/2 out, /c in), no stall.
     assert sorted(stale.targets()) == ["/", "/c", "/d", "/robots.txt", "/robots.txt", "/slow"]
@@ -310,7 +388,9 @@ def test_expiry_refetches_and_stale_rules_stand_in(make_site: MakeSite, tmp_path
 # --- Crawl-delay ----------------------------------------------------------------------------
 
 
-def test_crawl_delay_and_request_rate_space_request_starts(make_site: MakeSite, tmp_path: Path) -> None:
+def test_crawl_delay_and_request_rate_space_request_starts(
+    make_site: MakeSite, tmp_path: Path
+) -> None:
     delayed, capped, rated, plain = (make_site(n) for n in ("delayed", "capped", "rated", "plain"))
     delayed.add("/robots.txt", Reply.text("User-agent: webrobot\nCrawl-delay: 0.4\n"))
     capped.add("/robots.txt", Reply.text("User-agent: *\nCrawl-delay: 3600\n"))
@@ -319,7 +399,9 @@ def test_crawl_delay_and_request_rate_space_request_starts(make_site: MakeSite, 
     for site in (delayed, capped, rated, plain):
         pages(site, "/1", "/2", "/3", "/4")
 
-    result = crawl(tmp_path, [delayed, capped, rated, plain], {"WEBROBOT_ROBOTS_MAX_CRAWL_DELAY": "0.6"})
+    result = crawl(
+        tmp_path, [delayed, capped, rated, plain], {"WEBROBOT_ROBOTS_MAX_CRAWL_DELAY": "0.6"}
+    )
 
     def gaps(site: SiteServer) -> list[float]:
         starts = sorted(h.started for h in page_hits(site))
@@ -343,14 +425,22 @@ def test_first_match_mode_and_robots_off(make_site: MakeSite, tmp_path: Path) ->
     site = make_site()
     site.add("/robots.txt", Reply.text("User-agent: *\nAllow: /a\nDisallow: /a/b\nDisallow: /c\n"))
     pages(site, "/a/b", "/c", "/d")
-    crawl(tmp_path / "first", [site], {"ROBOTSTXT_PARSER": "webrobot.robotsparsers.FirstMatchRobotParser"})
-    assert sorted(site.targets()) == ["/", "/a/b", "/d", "/robots.txt"], "first match: Allow /a wins"
+    crawl(
+        tmp_path / "first",
+        [site],
+        {"ROBOTSTXT_PARSER": "webrobot.robotsparsers.FirstMatchRobotParser"},
+    )
+    assert sorted(site.targets()) == ["/", "/a/b", "/d", "/robots.txt"], (
+        "first match: Allow /a wins"
+    )
     site.hits.clear()
     crawl(tmp_path / "rfc", [site])
     assert sorted(site.targets()) == ["/", "/d", "/robots.txt"], "RFC 9309: the longest match wins"
     site.hits.clear()
     crawl(tmp_path / "off", [site], {"ROBOTSTXT_OBEY": "False"})
-    assert sorted(site.targets()) == ["/", "/a/b", "/c", "/d"], "ROBOTSTXT_OBEY off: no robots.txt at all"
+    assert sorted(site.targets()) == ["/", "/a/b", "/c", "/d"], (
+        "ROBOTSTXT_OBEY off: no robots.txt at all"
+    )
 
 
 def test_the_removed_matching_knob_stops_the_crawl_saying_what_to_set(tmp_path: Path) -> None:

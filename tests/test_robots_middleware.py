@@ -39,9 +39,15 @@ def middleware(**overrides: Any) -> RobotsMiddleware:
 def test_switched_off_and_misconfigured() -> None:
     with pytest.raises(NotConfigured):
         middleware(ROBOTSTXT_OBEY=False)
-    with pytest.raises(SettingValueError, match="WEBROBOT_ROBOTS_MATCHING='longest': expected no value: ROBOTSTXT_PARSER"):
+    with pytest.raises(
+        SettingValueError,
+        match="WEBROBOT_ROBOTS_MATCHING='longest': expected no value: ROBOTSTXT_PARSER",
+    ):
         middleware(WEBROBOT_ROBOTS_MATCHING="longest")
-    with pytest.raises(SettingValueError, match="WEBROBOT_ROBOTS_AUTH_POLICY='maybe': expected one of disallow, allow"):
+    with pytest.raises(
+        SettingValueError,
+        match="WEBROBOT_ROBOTS_AUTH_POLICY='maybe': expected one of disallow, allow",
+    ):
         middleware(WEBROBOT_ROBOTS_AUTH_POLICY="maybe")
 
 
@@ -49,9 +55,9 @@ def test_the_parser_setting_picks_the_matching() -> None:
     assert middleware().parser_cls is Rfc9309RobotParser
     first_match = "webrobot.robotsparsers.FirstMatchRobotParser"
     assert middleware(ROBOTSTXT_PARSER=first_match).parser_cls is FirstMatchRobotParser
-    assert middleware(ROBOTSTXT_PARSER="scrapy.robotstxt.ProtegoRobotParser").parser_cls.__name__ == (
-        "ProtegoRobotParser"
-    )
+    assert middleware(
+        ROBOTSTXT_PARSER="scrapy.robotstxt.ProtegoRobotParser"
+    ).parser_cls.__name__ == ("ProtegoRobotParser")
 
 
 def test_which_requests_are_checked() -> None:
@@ -98,7 +104,10 @@ def _close_with_held(mw: RobotsMiddleware, *requests: Request) -> None:
 
 
 def test_held_requests_are_kept_under_jobdir_and_scheduled_on_resume(tmp_path: Path) -> None:
-    held = [Request("http://a/1", meta={"_robots_requeued": True}), Request("http://b/2", priority=3)]
+    held = [
+        Request("http://a/1", meta={"_robots_requeued": True}),
+        Request("http://b/2", priority=3),
+    ]
     mw = middleware(JOBDIR=str(tmp_path), SCHEDULER=SCRAPY_SCHEDULER)
     _close_with_held(mw, *held)
     assert (tmp_path / HELD_FILE).exists()
@@ -114,7 +123,16 @@ def test_held_requests_are_kept_under_jobdir_and_scheduled_on_resume(tmp_path: P
     assert not (tmp_path / HELD_FILE).exists(), "scheduled once, not at every resume"
 
 
-def test_held_requests_are_not_kept_without_jobdir_or_with_a_shared_frontier(tmp_path: Path) -> None:
+def test_held_requests_are_not_kept_without_jobdir_or_with_a_shared_frontier(
+    tmp_path: Path,
+) -> None:
     _close_with_held(middleware(), Request("http://a/1"))
-    _close_with_held(middleware(JOBDIR=str(tmp_path), SCHEDULER=SCRAPY_SCHEDULER, WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS=False), Request("http://a/1"))
+    _close_with_held(
+        middleware(
+            JOBDIR=str(tmp_path),
+            SCHEDULER=SCRAPY_SCHEDULER,
+            WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS=False,
+        ),
+        Request("http://a/1"),
+    )
     assert not (tmp_path / HELD_FILE).exists(), "the shared frontier still leases them"

@@ -33,7 +33,9 @@ def failing_for(seconds: float) -> PendingSite:
         ("TimeoutError", None, 3601.0, "give_up"),
     ],
 )
-def test_unresolvable_hosts_give_up_sooner(error: str | None, status: int | None, failing: float, action: str) -> None:
+def test_unresolvable_hosts_give_up_sooner(
+    error: str | None, status: int | None, failing: float, action: str
+) -> None:
     result = RobotsFetch("http://a.example/robots.txt", status=status, error=error)
     assert backoff().after_failure(failing_for(failing), result).action == action
 
@@ -45,4 +47,7 @@ def test_the_last_retry_of_an_unresolvable_host_is_timed_at_its_limit() -> None:
 
 def test_no_dns_limit_falls_back_to_the_general_one() -> None:
     unlimited = Backoff(base=2.0, cap=600.0, defer_max=3600.0, stale_max=0.0, dns_defer_max=0.0)
-    assert unlimited.after_failure(failing_for(121.0), RobotsFetch("u", error="DNSLookupError")).action == "retry"
+    assert (
+        unlimited.after_failure(failing_for(121.0), RobotsFetch("u", error="DNSLookupError")).action
+        == "retry"
+    )

@@ -92,7 +92,9 @@ def test_crawl_delay_and_request_rate_of_the_group_that_applies() -> None:
     # Crawl-delay does not end a run of User-agent lines (RFC 9309 2.2.4): one group.
     shared = Rfc9309Rules("User-agent: *\nCrawl-delay: 3\n\nUser-agent: webrobot\nDisallow: /x\n")
     assert shared.crawl_delay("webrobot") == 3.0 and shared.allowed("http://h/x", "other") is False
-    assert Rfc9309Rules("User-agent: *\nCrawl-delay: soon\nCrawl-delay: -3\n").crawl_delay("x") is None
+    assert (
+        Rfc9309Rules("User-agent: *\nCrawl-delay: soon\nCrawl-delay: -3\n").crawl_delay("x") is None
+    )
     assert Rfc9309Rules("User-agent: *\nRequest-rate: 3/1m\n").request_rate("x") == (3, 60.0)
     assert FirstMatchRules("User-agent: web\nCrawl-delay: 4\n").crawl_delay("webrobot") == 4.0
     assert Rfc9309RobotParser(b"User-agent: *\nCrawl-delay: 7\n").crawl_delay(b"webrobot") == 7.0
@@ -107,7 +109,9 @@ def test_summaries_say_which_group_applies() -> None:
 
 
 def test_sitemaps_are_read_and_do_not_end_groups() -> None:
-    rules = Rfc9309Rules("Sitemap: https://x/s1.xml\nUser-agent: *\nSitemap: https://x/s2.xml\nDisallow: /a\n")
+    rules = Rfc9309Rules(
+        "Sitemap: https://x/s1.xml\nUser-agent: *\nSitemap: https://x/s2.xml\nDisallow: /a\n"
+    )
     assert rules.sitemaps == ["https://x/s1.xml", "https://x/s2.xml"]
     assert rules.allowed("http://x/a", "bot") is False
 
@@ -124,7 +128,10 @@ RULES = b"User-agent: *\nDisallow: /private/\n"
         (codecs.BOM_UTF16_LE + RULES.decode().encode("utf-16-le"), "utf16"),
         (RULES + b"Disallow: /caf\xe9\n", "non_utf8"),
         (b"\x00\x01\x02\xff\xfe" * 50 + b"\n" + RULES, "binary"),
-        (b"<!DOCTYPE html><html><head><title>Robots</title></head>\n" + RULES + b"</html>\n", "html"),
+        (
+            b"<!DOCTYPE html><html><head><title>Robots</title></head>\n" + RULES + b"</html>\n",
+            "html",
+        ),
         (b"# " + b"x" * 100_000 + b"\n" + RULES, "long_line"),
         (RULES + b"Disallow: /" + b"y" * 600_000 + b"\n", "truncated"),
     ],
@@ -134,7 +141,10 @@ def test_bad_bodies_are_parsed_as_far_as_possible(body: bytes, problem: str) -> 
         parser = cls(body)
         assert problem in parser.problems
         if problem == "html":
-            assert cls is FirstMatchRobotParser or parser.allowed("http://x/private/a", "webrobot") is False
+            assert (
+                cls is FirstMatchRobotParser
+                or parser.allowed("http://x/private/a", "webrobot") is False
+            )
             continue
         assert parser.allowed("http://x/private/a", "webrobot") is False, cls
         assert parser.allowed("http://x/public", "webrobot") is True

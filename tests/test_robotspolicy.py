@@ -97,7 +97,9 @@ def test_a_retry_after_of_zero_or_in_the_past_does_not_retry_at_once() -> None:
     past = policy.parse_retry_after(formatdate(NOW - 90, usegmt=True), NOW)
     assert [policy.backoff_delay(n, 2, 600, retry_after=past) for n in (1, 2, 3)] == [2, 4, 8]
     deferral = Deferral(first_failure=0.0)
-    assert [deferral.failed(t, base=2, cap=600, defer_max=0, retry_after=0.0) for t in (0, 2, 6)] == [2, 4, 8]
+    assert [
+        deferral.failed(t, base=2, cap=600, defer_max=0, retry_after=0.0) for t in (0, 2, 6)
+    ] == [2, 4, 8]
 
 
 def test_deferral_schedule_ends_at_defer_max() -> None:
@@ -122,7 +124,11 @@ def test_crawl_delay_from_crawl_delay_or_request_rate_capped() -> None:
     assert policy.effective_crawl_delay(None, None, 60) is None
     assert policy.effective_crawl_delay(0, None, 60) is None
     delay = policy.effective_crawl_delay(2.5, None, 60)
-    assert delay is not None and (delay.seconds, delay.source, delay.capped) == (2.5, "crawl_delay", False)
+    assert delay is not None and (delay.seconds, delay.source, delay.capped) == (
+        2.5,
+        "crawl_delay",
+        False,
+    )
     delay = policy.effective_crawl_delay(1, (1, 10), 60)
     assert delay is not None and (delay.seconds, delay.source) == (10.0, "request_rate")
     delay = policy.effective_crawl_delay(3600, None, 60)
@@ -135,10 +141,14 @@ def test_crawl_delay_from_crawl_delay_or_request_rate_capped() -> None:
 def test_decision_freshness_and_stale_use() -> None:
     rules = RobotsDecision("http://a:80", policy.RULES, 200, NOW, NOW + 100)
     assert rules.fresh(NOW + 99) and not rules.fresh(NOW + 100)
-    assert rules.usable_stale(NOW + 150, stale_max=100) and not rules.usable_stale(NOW + 200, stale_max=100)
+    assert rules.usable_stale(NOW + 150, stale_max=100) and not rules.usable_stale(
+        NOW + 200, stale_max=100
+    )
     assert rules.usable_stale(NOW + 1e9, stale_max=0), "0: no limit"
     unreachable = RobotsDecision("http://a:80", policy.UNREACHABLE, 503, NOW, NOW + 100)
-    assert not unreachable.usable_stale(NOW + 150, stale_max=100), "never stand in for a real answer"
+    assert not unreachable.usable_stale(NOW + 150, stale_max=100), (
+        "never stand in for a real answer"
+    )
     assert unreachable.refuses_everything and not unreachable.allows_everything
     assert RobotsDecision("s", policy.FORBIDDEN, 403, NOW, NOW).refuses_everything
     assert RobotsDecision("s", policy.UNAVAILABLE, 404, NOW, NOW).allows_everything

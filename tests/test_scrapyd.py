@@ -97,7 +97,10 @@ class Scrapyd:
         return f"http://127.0.0.1:{self.port}/"
 
     def call(
-        self, path: str, data: dict[str, Any] | None = None, auth: tuple[str, str] | None | bool = True
+        self,
+        path: str,
+        data: dict[str, Any] | None = None,
+        auth: tuple[str, str] | None | bool = True,
     ) -> tuple[int, str]:
         """GET (or POST ``data``, lists repeat the field); returns status and body."""
         body = urllib.parse.urlencode(data, doseq=True).encode() if data is not None else None
@@ -130,7 +133,9 @@ def start_scrapyd(workdir: Path, username: str, password: str) -> Scrapyd:
     for attempt in range(3):  # the free port may be taken before Scrapyd binds it
         port = free_port()
         log_path = workdir / f"scrapyd-{attempt}.log"
-        env = no_proxy_env(SCRAPYD_HTTP_PORT=str(port), SCRAPYD_USERNAME=username, SCRAPYD_PASSWORD=password)
+        env = no_proxy_env(
+            SCRAPYD_HTTP_PORT=str(port), SCRAPYD_USERNAME=username, SCRAPYD_PASSWORD=password
+        )
         with log_path.open("wb") as log:
             process = subprocess.Popen(
                 [str(BIN / "scrapyd")], cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT,
@@ -220,7 +225,9 @@ class Session:
 
 
 def schedule(server: Scrapyd, job_id: str, spider: str, **params: Any) -> Job:
-    answer = server.json("schedule.json", {"project": PROJECT, "spider": spider, "jobid": job_id, **params})
+    answer = server.json(
+        "schedule.json", {"project": PROJECT, "spider": spider, "jobid": job_id, **params}
+    )
     assert answer["status"] == "ok" and answer["jobid"] == job_id, answer
     return Job(job_id, spider)
 
@@ -233,7 +240,9 @@ def wait_for_jobs(server: Scrapyd, jobs: dict[str, Job]) -> None:
         if set(jobs) <= set(finished):
             break
         if time.monotonic() > deadline:
-            pytest.fail(f"jobs not finished in {DEADLINE}s: {listing}\n{server.server_log()[-3000:]}")
+            pytest.fail(
+                f"jobs not finished in {DEADLINE}s: {listing}\n{server.server_log()[-3000:]}"
+            )
         time.sleep(0.2)
     for job_id, job in jobs.items():
         status, job.log = server.call(finished[job_id]["log_url"])
@@ -281,7 +290,9 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
             schedule(server, "bad_url", "demo", start_urls="ftp://127.0.0.1/"),
             schedule(server, "bad_setting", "webrobot", start_urls=levels.url("/"), setting="DEPTH_LIMIT=abc"),
         ]  # fmt: skip
-        refused = json.loads(server.call("schedule.json", {"project": PROJECT, "spider": "no_such_site"})[1])
+        refused = json.loads(
+            server.call("schedule.json", {"project": PROJECT, "spider": "no_such_site"})[1]
+        )
         by_id = {job.id: job for job in jobs}
         wait_for_jobs(server, by_id)
         yield Session(server, deploy, shop, levels, by_id, refused)
@@ -298,7 +309,10 @@ def error_lines(log: str) -> list[str]:
 def test_deploy_uses_the_scrapy_cfg_target_and_environment(session: Session) -> None:
     answer = json.loads(session.deploy.stdout.strip().splitlines()[-1])
     assert answer["status"] == "ok" and answer["project"] == PROJECT
-    assert f'Deploying to project "{PROJECT}" in {session.server.url}addversion.json' in session.deploy.stderr
+    assert (
+        f'Deploying to project "{PROJECT}" in {session.server.url}addversion.json'
+        in session.deploy.stderr
+    )
     assert "Basic authentication enabled" in session.server.server_log()
 
 
@@ -339,7 +353,12 @@ def test_no_module_reads_files_relative_to_its_source() -> None:
 
 def test_unauthenticated_requests_are_refused(session: Session) -> None:
     server = session.server
-    data = {"project": PROJECT, "spider": "demo", "jobid": "sneaky", "start_urls": session.shop.url("/")}
+    data = {
+        "project": PROJECT,
+        "spider": "demo",
+        "jobid": "sneaky",
+        "start_urls": session.shop.url("/"),
+    }
     assert server.call("schedule.json", data, auth=None)[0] == 401
     assert server.call("schedule.json", data, auth=("webrobot", "change-me"))[0] == 401
     assert server.call(f"listjobs.json?project={PROJECT}", auth=None)[0] == 401
@@ -351,7 +370,13 @@ def test_unauthenticated_requests_are_refused(session: Session) -> None:
 def test_site_job_obeys_robots_txt(session: Session) -> None:
     job, shop = session.jobs["shop"], session.shop
     requested = set(shop.targets())
-    assert requested == {"/robots.txt", "/", "/about.html", "/products/widget.html", "/print/widget.html"}
+    assert requested == {
+        "/robots.txt",
+        "/",
+        "/about.html",
+        "/products/widget.html",
+        "/print/widget.html",
+    }
     assert not any(t.startswith(("/private/", "/cgi-bin/")) for t in shop.targets())
     assert shop.count("/robots.txt") == 1
     # The per-site config came from the egg: demo's operator address is sent.
@@ -397,13 +422,24 @@ def test_settings_from_scrapyd_are_typed_and_beat_the_config(session: Session) -
 @pytest.mark.parametrize(
     ("job_id", "message"),
     [
-        ("missing_config", r"webrobot cannot start: \S*missing\.toml: cannot be read: No such file"),
+        (
+            "missing_config",
+            r"webrobot cannot start: \S*missing\.toml: cannot be read: No such file",
+        ),
         ("bad_toml", r"webrobot cannot start: \S*bad_toml\.toml: not valid TOML"),
-        ("bad_url", r"webrobot cannot start: spider argument: key 'start_urls': expected an absolute http"),
-        ("bad_setting", r"webrobot cannot start: setting DEPTH_LIMIT='abc': expected a whole number"),
+        (
+            "bad_url",
+            r"webrobot cannot start: spider argument: key 'start_urls': expected an absolute http",
+        ),
+        (
+            "bad_setting",
+            r"webrobot cannot start: setting DEPTH_LIMIT='abc': expected a whole number",
+        ),
     ],
 )
-def test_bad_argument_is_one_clear_line_in_the_job_log(session: Session, job_id: str, message: str) -> None:
+def test_bad_argument_is_one_clear_line_in_the_job_log(
+    session: Session, job_id: str, message: str
+) -> None:
     job = session.jobs[job_id]
     errors = error_lines(job.log)
     assert len(errors) == 1, errors

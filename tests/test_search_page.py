@@ -19,7 +19,9 @@ from webrobot.searchindex import IndexedPage, SearchIndex
 
 pytestmark = pytest.mark.slow
 
-EVIL_TITLE = "<script>document.title='owned'</script><img src=http://example.invalid/x.png> Evil & co"
+EVIL_TITLE = (
+    "<script>document.title='owned'</script><img src=http://example.invalid/x.png> Evil & co"
+)
 
 
 def page(n: int, title: str, text: str) -> IndexedPage:
@@ -31,9 +33,13 @@ def page(n: int, title: str, text: str) -> IndexedPage:
 def served(tmp_path: Path) -> Iterator[str]:
     path = tmp_path / "index.sqlite"
     index = SearchIndex(path, create=True)
-    index.put(page(1, "Lighthouse keepers", "The lighthouse keeper wrote a long logbook about storms."))
+    index.put(
+        page(1, "Lighthouse keepers", "The lighthouse keeper wrote a long logbook about storms.")
+    )
     index.put(page(2, "Harbour news", "Boats in the harbour; no lighthouse mentioned twice here."))
-    index.put(page(3, EVIL_TITLE, "A wombat <b>bold</b> attempt </p><script>alert(1)</script> wombat"))
+    index.put(
+        page(3, EVIL_TITLE, "A wombat <b>bold</b> attempt </p><script>alert(1)</script> wombat")
+    )
     index.close()
     env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}
     proc = subprocess.Popen(
@@ -43,7 +49,9 @@ def served(tmp_path: Path) -> Iterator[str]:
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()
-        assert "Serving search of" in line, line + (proc.stderr.read() if proc.poll() is not None else "")
+        assert "Serving search of" in line, line + (
+            proc.stderr.read() if proc.poll() is not None else ""
+        )
         url = line.split(" on ", 1)[1].split()[0]
         assert url.startswith("http://127.0.0.1:")
         yield url
@@ -61,7 +69,9 @@ def test_page_in_chromium(served: str, tmp_path: Path) -> None:
     assert "<mark>lighthouse</mark>" in dom.lower()
     assert "2 results" in dom
     assert rendered.requests == []  # nothing loaded from anywhere else
-    assert not [line for line in rendered.console if "Content Security Policy" not in line], rendered.console
+    assert not [line for line in rendered.console if "Content Security Policy" not in line], (
+        rendered.console
+    )
     assert shot.exists() and shot.stat().st_size > 5000
 
     evil = render_url(served + "?q=wombat", tmp_path / "evil.png")
@@ -79,13 +89,18 @@ def test_page_over_http(served: str) -> None:
     assert "&lt;img src=http://example.invalid/x.png&gt;" in html
     assert "<script" not in html
     # no resource and no link but the form's own action and the hit's URL
-    assert set(re.findall(r'\b(?:src|href|action)="([^"]*)"', html)) == {"/", "http://127.0.0.1:9/p3"}
+    assert set(re.findall(r'\b(?:src|href|action)="([^"]*)"', html)) == {
+        "/",
+        "http://127.0.0.1:9/p3",
+    }
 
     with urllib.request.urlopen(served + "?q=" + quote('"keeper wrote"'), timeout=10) as reply:
         assert "Lighthouse keepers" in reply.read().decode()
     with urllib.request.urlopen(served + "?q=" + quote("***"), timeout=10) as reply:
         assert "no word to search for" in reply.read().decode()
-    with urllib.request.urlopen(served + "?q=lighth*&site=" + quote("http://127.0.0.1:9"), timeout=10) as reply:
+    with urllib.request.urlopen(
+        served + "?q=lighth*&site=" + quote("http://127.0.0.1:9"), timeout=10
+    ) as reply:
         assert "2 results" in reply.read().decode()
     with urllib.request.urlopen(served + "?q=lighthouse&site=other.example", timeout=10) as reply:
         assert "No page matches." in reply.read().decode()

@@ -42,7 +42,9 @@ def test_empty_queries_are_refused(query: str) -> None:
 
 
 def page(url: str, title: str, text: str, site: str = "http://a.test:80") -> IndexedPage:
-    return IndexedPage(url, site, site.split("//")[1].split(":")[0], title, text, "2026-11-24T00:00:00Z", "en")
+    return IndexedPage(
+        url, site, site.split("//")[1].split(":")[0], title, text, "2026-11-24T00:00:00Z", "en"
+    )
 
 
 @pytest.fixture
@@ -63,8 +65,20 @@ def test_add_update_remove(index: SearchIndex) -> None:
 
 
 def test_ranking_title_counts_more_and_snippets_mark_matches(index: SearchIndex) -> None:
-    index.put(page("http://a.test/body", "Something else", "a page that mentions gardens once among many words"))
-    index.put(page("http://a.test/title", "Gardens", "a page about plants, with many more words in its text"))
+    index.put(
+        page(
+            "http://a.test/body",
+            "Something else",
+            "a page that mentions gardens once among many words",
+        )
+    )
+    index.put(
+        page(
+            "http://a.test/title",
+            "Gardens",
+            "a page about plants, with many more words in its text",
+        )
+    )
     hits = index.search("gardens")
     assert [h.url for h in hits] == ["http://a.test/title", "http://a.test/body"]
     body = hits[1]
@@ -76,7 +90,9 @@ def test_ranking_title_counts_more_and_snippets_mark_matches(index: SearchIndex)
 def test_site_filter_by_site_key_or_host(index: SearchIndex) -> None:
     index.put(page("http://a.test/x", "A", "shared word", site="http://a.test:80"))
     index.put(page("http://b.test:8080/x", "B", "shared word", site="http://b.test:8080"))
-    assert [h.url for h in index.search("shared", site="http://b.test:8080")] == ["http://b.test:8080/x"]
+    assert [h.url for h in index.search("shared", site="http://b.test:8080")] == [
+        "http://b.test:8080/x"
+    ]
     assert [h.url for h in index.search("shared", site="a.test")] == ["http://a.test/x"]
     assert len(index.search("shared", limit=1)) == 1
 
@@ -84,7 +100,9 @@ def test_site_filter_by_site_key_or_host(index: SearchIndex) -> None:
 def test_control_characters_cannot_forge_highlights(index: SearchIndex) -> None:
     index.put(page("http://a.test/c", "T", "evil \x02fake\x03 mark and word"))
     hit = index.search("word")[0]
-    assert hit.highlights() == [(hit.plain_snippet().index("word"), hit.plain_snippet().index("word") + 4)]
+    assert hit.highlights() == [
+        (hit.plain_snippet().index("word"), hit.plain_snippet().index("word") + 4)
+    ]
 
 
 def test_readers_see_committed_pages_while_the_writer_holds_the_file(tmp_path: Path) -> None:

@@ -43,7 +43,11 @@ def test_every_webrobot_component_is_enabled() -> None:
         assert name not in enabled_components("DOWNLOADER_MIDDLEWARES")
     assert spider["webrobot.middlewares.templates.TemplateChainMiddleware"]
     assert spider["webrobot.spidermiddlewares.priorities.PriorityMiddleware"]
-    for name in ("templates.UrlTemplateMiddleware", "freshness.FreshnessTapMiddleware", "render.RenderMiddleware"):
+    for name in (
+        "templates.UrlTemplateMiddleware",
+        "freshness.FreshnessTapMiddleware",
+        "render.RenderMiddleware",
+    ):
         assert downloader[f"webrobot.middlewares.{name}"]
     extensions = enabled_components("EXTENSIONS")
     assert extensions["webrobot.extensions.sitemaps.RobotsSitemaps"]
@@ -57,7 +61,12 @@ def test_the_hostile_web_archive_and_frontier_components_are_enabled_at_their_or
     assert downloader["webrobot.middlewares.network.RedirectSchemeMiddleware"] == 650
     assert downloader["webrobot.middlewares.archive.WarcArchiveMiddleware"] == 980
     assert downloader["webrobot.middlewares.failures.PageFailureMiddleware"] == 2
-    assert enabled_components("SPIDER_MIDDLEWARES")["webrobot.spidermiddlewares.links.LinkGateMiddleware"] == 950
+    assert (
+        enabled_components("SPIDER_MIDDLEWARES")[
+            "webrobot.spidermiddlewares.links.LinkGateMiddleware"
+        ]
+        == 950
+    )
     assert enabled_components("ITEM_PIPELINES")["webrobot.pipelines.OneItemPerUrlPipeline"] == 1000
     extensions = enabled_components("EXTENSIONS")
     assert extensions["webrobot.middlewares.contenttype.ContentTypeGate"] == 100
@@ -72,4 +81,7 @@ def test_the_add_on_sends_held_requests_through_the_crash_safe_frontier(tmp_path
     assert webrobot_crawler().settings.getbool(hold) is True
     memory = webrobot_crawler(JOBDIR=str(tmp_path / "b"), WEBROBOT_FRONTIER="memory")
     assert memory.settings.getbool(hold) is True
-    assert webrobot_crawler(JOBDIR=str(tmp_path / "c")).settings["SCHEDULER"] == "webrobot.scheduler.FrontierScheduler"
+    assert (
+        webrobot_crawler(JOBDIR=str(tmp_path / "c")).settings["SCHEDULER"]
+        == "webrobot.scheduler.FrontierScheduler"
+    )

@@ -55,7 +55,12 @@ def test_values_the_getters_accept(value: Any, default: Any) -> None:
 @pytest.mark.parametrize(
     ("name", "good", "bad", "expected"),
     [
-        ("WEBROBOT_SEEN_STORE", " Bloom ", "blom", "expected one of exact, bloom (default 'exact')"),
+        (
+            "WEBROBOT_SEEN_STORE",
+            " Bloom ",
+            "blom",
+            "expected one of exact, bloom (default 'exact')",
+        ),
         ("WEBROBOT_CONTENT_STORE", "exact", "set", "expected one of exact, bloom"),
         ("WEBROBOT_FINGERPRINT", "text", "dom", "expected one of body, text"),
     ],
@@ -69,7 +74,10 @@ def test_settings_with_a_few_possible_words(name: str, good: str, bad: str, expe
 @pytest.mark.parametrize("name", ["DOWNLOAD_TIMEOUT", "DNS_TIMEOUT"])
 def test_whole_number_defaults_that_scrapy_reads_as_floats(name: str) -> None:
     assert problem_text("7.5", 30, name) is None
-    assert problem_text("7.5", 30, "DEPTH_LIMIT") == "setting DEPTH_LIMIT='7.5': expected a whole number >= 0 (default 0)"
+    assert (
+        problem_text("7.5", 30, "DEPTH_LIMIT")
+        == "setting DEPTH_LIMIT='7.5': expected a whole number >= 0 (default 0)"
+    )
 
 
 @pytest.mark.parametrize(
@@ -90,7 +98,9 @@ def test_values_the_getters_refuse(value: str, default: Any, expected: str) -> N
     assert problem is not None and expected in problem
 
 
-@pytest.mark.parametrize("value", ["0.5", "abc", "yes", "true", "False", "1", "", "1e3", "0,5", "TRUE"])
+@pytest.mark.parametrize(
+    "value", ["0.5", "abc", "yes", "true", "False", "1", "", "1e3", "0,5", "TRUE"]
+)
 @pytest.mark.parametrize("default", [True, 3, 2.5])
 def test_agrees_with_scrapys_getters(value: str, default: Any) -> None:
     """What we refuse is exactly what the getter a component uses would raise on."""
@@ -140,7 +150,10 @@ CONFIG = 'start_urls = ["http://127.0.0.1:9/"]\ndownload_delay = 0\nconcurrency 
 def test_config_sets_the_slot_of_its_site() -> None:
     settings = _settings_for(CONFIG)
     assert settings.getfloat("DOWNLOAD_DELAY") == 0
-    assert settings.getdict("DOWNLOAD_SLOTS")["http://127.0.0.1:9"] == {"delay": 0.0, "concurrency": 2}
+    assert settings.getdict("DOWNLOAD_SLOTS")["http://127.0.0.1:9"] == {
+        "delay": 0.0,
+        "concurrency": 2,
+    }
 
 
 def test_command_line_delay_beats_the_configs_slot() -> None:
@@ -154,7 +167,9 @@ def test_command_line_delay_beats_the_configs_slot() -> None:
     assert settings.getint("CONCURRENT_REQUESTS_PER_DOMAIN") == 1
 
 
-BAD_SETTINGS_CONFIG = 'start_urls = ["http://127.0.0.1:9/"]\n[settings]\nCONCURRENT_REQUESTS = "many"\n'
+BAD_SETTINGS_CONFIG = (
+    'start_urls = ["http://127.0.0.1:9/"]\n[settings]\nCONCURRENT_REQUESTS = "many"\n'
+)
 BAD_SETTINGS_ERROR = "key 'settings.CONCURRENT_REQUESTS': expected a whole number >= 1 (default 32)"
 
 
@@ -166,7 +181,9 @@ def test_a_config_argument_with_a_badly_typed_setting_is_one_line(tmp_path: Path
     assert done.returncode == 2
     text = log.read_text("utf-8")
     errors = [line for line in text.splitlines() if " ERROR: " in line]
-    assert len(errors) == 1 and f"webrobot cannot start: {config}: {BAD_SETTINGS_ERROR}" in errors[0]
+    assert (
+        len(errors) == 1 and f"webrobot cannot start: {config}: {BAD_SETTINGS_ERROR}" in errors[0]
+    )
     assert "Traceback" not in text + done.stderr
 
 
@@ -187,7 +204,10 @@ def test_every_setting_is_declared_once_with_a_type_and_a_doc() -> None:
     for setting in SETTINGS:
         assert setting.doc and setting.section, setting.name
         assert read({}, setting.name) == setting.default or setting.scrapy, setting.name
-        assert check(lambda name, s=setting: s.default if name == s.name else None, [setting.name]) == []
+        assert (
+            check(lambda name, s=setting: s.default if name == s.name else None, [setting.name])
+            == []
+        )
 
 
 def test_the_project_settings_module_declares_no_webrobot_setting() -> None:
@@ -221,8 +241,16 @@ def test_read_gives_typed_values(name: str, value: Any, typed: Any) -> None:
 @pytest.mark.parametrize(
     ("name", "value", "message"),
     [
-        ("WEBROBOT_ROBOTS_TTL", "soon", "setting WEBROBOT_ROBOTS_TTL='soon': expected a number >= 0 (default 86400.0)"),
-        ("WEBROBOT_ROBOTS_TTL", -1, "setting WEBROBOT_ROBOTS_TTL=-1: expected a number >= 0 (default 86400.0)"),
+        (
+            "WEBROBOT_ROBOTS_TTL",
+            "soon",
+            "setting WEBROBOT_ROBOTS_TTL='soon': expected a number >= 0 (default 86400.0)",
+        ),
+        (
+            "WEBROBOT_ROBOTS_TTL",
+            -1,
+            "setting WEBROBOT_ROBOTS_TTL=-1: expected a number >= 0 (default 86400.0)",
+        ),
         ("WEBROBOT_MAX_PAGES_PER_SITE", 1.5, "expected a whole number >= 0 (default 0)"),
         ("WEBROBOT_DUPES_ENABLED", "yes", "expected true/false or 1/0 (default True)"),
         ("WEBROBOT_SEEN_STORE", "blom", "expected one of exact, bloom (default 'exact')"),
@@ -258,14 +286,20 @@ def test_reference_page_matches_the_model() -> None:
 
 def test_reference_page_is_what_the_command_prints() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "webrobot.settings_model"], capture_output=True, text=True, check=True, cwd=ROOT
+        [sys.executable, "-m", "webrobot.settings_model"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
     )
     assert done.stdout == markdown()
 
 
 def test_the_model_imports_no_scrapy() -> None:
     code = "import sys, webrobot.settings_model; print('scrapy' in sys.modules or 'twisted' in sys.modules)"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
     assert done.stdout.strip() == "False"
 
 
@@ -289,7 +323,9 @@ def test_the_ignored_extensions_are_scrapys_plus_saved_pages() -> None:
         ("FEEDS", 3, {}, "expected a dict"),
     ],
 )
-def test_typed_values_of_another_kind_are_refused(name: str, value: Any, default: Any, expected: str) -> None:
+def test_typed_values_of_another_kind_are_refused(
+    name: str, value: Any, default: Any, expected: str
+) -> None:
     problem = value_problem(name, value, default)
     assert problem is not None and expected in str(problem)
 
@@ -305,11 +341,15 @@ def test_typed_values_of_the_right_kind_pass(name: str, value: Any, default: Any
 
 
 def test_a_list_setting_takes_a_json_array_as_text() -> None:
-    assert read({"WEBROBOT_BLOCKED_NETWORKS": '["10.0.0.0/8", "127.0.0.2"]'}, "WEBROBOT_BLOCKED_NETWORKS") == [
+    assert read(
+        {"WEBROBOT_BLOCKED_NETWORKS": '["10.0.0.0/8", "127.0.0.2"]'}, "WEBROBOT_BLOCKED_NETWORKS"
+    ) == [
         "10.0.0.0/8",
         "127.0.0.2",
     ]
-    assert read({"WEBROBOT_BLOCKED_NETWORKS": "10.0.0.0/8,127.0.0.2"}, "WEBROBOT_BLOCKED_NETWORKS") == [
+    assert read(
+        {"WEBROBOT_BLOCKED_NETWORKS": "10.0.0.0/8,127.0.0.2"}, "WEBROBOT_BLOCKED_NETWORKS"
+    ) == [
         "10.0.0.0/8",
         "127.0.0.2",
     ]

@@ -20,7 +20,10 @@ from webrobot.sitekey import request_site, robots_url, site_key, site_key_from_p
         ("https://example.com/", "https://example.com:443"),
         ("http://example.com:8080/", "http://example.com:8080"),
         ("http://[::1]:8000/x", "http://[::1]:8000"),
-        ("http://Example.com.:80/", "http://example.com:80"),  # a fully qualified name is the same host
+        (
+            "http://Example.com.:80/",
+            "http://example.com:80",
+        ),  # a fully qualified name is the same host
     ],
 )
 def test_site_key(url: str, key: str) -> None:

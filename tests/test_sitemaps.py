@@ -28,7 +28,9 @@ NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
 
 
 def urlset(*entries: str) -> bytes:
-    return f"<?xml version='1.0' encoding='UTF-8'?><urlset {NS}>{''.join(entries)}</urlset>".encode()
+    return (
+        f"<?xml version='1.0' encoding='UTF-8'?><urlset {NS}>{''.join(entries)}</urlset>".encode()
+    )
 
 
 def url(loc: str, extra: str = "") -> str:
@@ -50,24 +52,47 @@ def test_lastmod(text: str | None, expected: float | None) -> None:
     assert parse_lastmod(text) == expected
 
 
-@pytest.mark.parametrize(("text", "expected"), [("0.8", 0.8), ("1", 1.0), ("1.5", None), ("-1", None), ("nan", None), ("x", None)])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("0.8", 0.8), ("1", 1.0), ("1.5", None), ("-1", None), ("nan", None), ("x", None)],
+)
 def test_priority(text: str, expected: float | None) -> None:
     assert parse_priority(text) == expected
 
 
 def test_entry_fields() -> None:
-    entry = entry_from({"loc": " http://a.test/x ", "lastmod": "2026-11-24", "changefreq": "Daily", "priority": "0.9"})
+    entry = entry_from(
+        {
+            "loc": " http://a.test/x ",
+            "lastmod": "2026-11-24",
+            "changefreq": "Daily",
+            "priority": "0.9",
+        }
+    )
     assert entry == SitemapEntry("http://a.test/x", 1795478400.0, 86400.0, 0.9)
-    assert entry.meta() == {"sitemap_lastmod": 1795478400.0, "sitemap_changefreq": 86400.0, "sitemap_priority": 0.9}
+    assert entry.meta() == {
+        "sitemap_lastmod": 1795478400.0,
+        "sitemap_changefreq": 86400.0,
+        "sitemap_priority": 0.9,
+    }
     assert entry_from({"lastmod": "2026-11-24"}) is None
-    assert entry_from({"loc": "http://a.test/", "changefreq": "sometimes"}) == SitemapEntry("http://a.test/")
+    assert entry_from({"loc": "http://a.test/", "changefreq": "sometimes"}) == SitemapEntry(
+        "http://a.test/"
+    )
 
 
 def test_urlset_and_index() -> None:
-    read = read_sitemap(urlset(url("http://a.test/1", "<priority>0.3</priority>"), url("http://a.test/2")))
+    read = read_sitemap(
+        urlset(url("http://a.test/1", "<priority>0.3</priority>"), url("http://a.test/2"))
+    )
     assert read.kind == URLSET and not read.problem
-    assert [(e.url, e.priority) for e in read.entries] == [("http://a.test/1", 0.3), ("http://a.test/2", None)]
-    index = read_sitemap(f"<sitemapindex {NS}><sitemap><loc>http://a.test/s1.xml</loc></sitemap></sitemapindex>".encode())
+    assert [(e.url, e.priority) for e in read.entries] == [
+        ("http://a.test/1", 0.3),
+        ("http://a.test/2", None),
+    ]
+    index = read_sitemap(
+        f"<sitemapindex {NS}><sitemap><loc>http://a.test/s1.xml</loc></sitemap></sitemapindex>".encode()
+    )
     assert index.kind == INDEX and [e.url for e in index.entries] == ["http://a.test/s1.xml"]
 
 
@@ -121,11 +146,19 @@ def test_protocol_limit_of_50_mb_uncompressed() -> None:
 
 
 def test_missing_loc_is_skipped() -> None:
-    read = read_sitemap(urlset("<url><loc> </loc></url>", "<url><lastmod>2026-01-01</lastmod></url>", url("http://a.test/ok")))
+    read = read_sitemap(
+        urlset(
+            "<url><loc> </loc></url>",
+            "<url><lastmod>2026-01-01</lastmod></url>",
+            url("http://a.test/ok"),
+        )
+    )
     assert [e.url for e in read.entries] == ["http://a.test/ok"] and read.skipped == 1
 
 
 def test_recoverable_xml_keeps_what_was_read() -> None:
-    read = read_sitemap(b"<urlset><url><loc>http://a.test/?a=1&b=2</loc></url><url><loc>http://b.test/</loc></url></urlset>")
+    read = read_sitemap(
+        b"<urlset><url><loc>http://a.test/?a=1&b=2</loc></url><url><loc>http://b.test/</loc></url></urlset>"
+    )
     assert not read.problem and read.xml_errors == 1
     assert [e.url for e in read.entries][-1] == "http://b.test/"

@@ -27,9 +27,13 @@ def test_bundled_sites_become_spiders() -> None:
     assert demo.site_config.start_urls[0] == "http://127.0.0.1:8701/"
 
 
-def test_broken_config_is_reported_not_fatal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_broken_config_is_reported_not_fatal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "good_one.toml").write_text('start_urls = ["http://127.0.0.1:9/"]', "utf-8")
-    (tmp_path / "broken_one.toml").write_text('start_urls = ["http://127.0.0.1:9/"]\ncolour = 1', "utf-8")
+    (tmp_path / "broken_one.toml").write_text(
+        'start_urls = ["http://127.0.0.1:9/"]\ncolour = 1', "utf-8"
+    )
     loader = make_loader(tmp_path)
     assert "good_one" in loader.list() and "broken_one" not in loader.list()
     err = capsys.readouterr().err

@@ -32,7 +32,9 @@ def page_output(resp: HtmlResponse, md5: str | None = None) -> list[Any]:
 
 def components(**settings: Any) -> tuple[DuplicatePageMiddleware, DuplicateContentPipeline]:
     crawler = webrobot_crawler(**settings)
-    return DuplicatePageMiddleware.from_crawler(crawler), DuplicateContentPipeline.from_crawler(crawler)
+    return DuplicatePageMiddleware.from_crawler(crawler), DuplicateContentPipeline.from_crawler(
+        crawler
+    )
 
 
 def run(mw: DuplicatePageMiddleware, pipeline: DuplicateContentPipeline, resp: HtmlResponse,
@@ -94,8 +96,13 @@ def test_body_mode_reuses_the_items_md5() -> None:
 
 def test_text_mode_shares_the_verdict_with_the_pipeline() -> None:
     mw, pipeline = components(WEBROBOT_FINGERPRINT="text")
-    a = response("http://a.test/a", "<title>News</title><p>Hello world</p><!-- 10:01 --><a href='x'>x</a>")
-    b = response("http://a.test/b", "<title>News</title><div>Hello\n world</div><script>t=2</script><a href='x'>x</a>")
+    a = response(
+        "http://a.test/a", "<title>News</title><p>Hello world</p><!-- 10:01 --><a href='x'>x</a>"
+    )
+    b = response(
+        "http://a.test/b",
+        "<title>News</title><div>Hello\n world</div><script>t=2</script><a href='x'>x</a>",
+    )
     c = response("http://a.test/c", "<title>News</title><p>Hello world again</p>")
     assert run(mw, pipeline, a)[1]
     requests, kept, dropped = run(mw, pipeline, b)
@@ -108,7 +115,9 @@ def test_text_mode_shares_the_verdict_with_the_pipeline() -> None:
 def test_dont_dedupe_exempts_a_page() -> None:
     mw, pipeline = components()
     run(mw, pipeline, response("http://a.test/1", SOFT_404))
-    requests, kept, dropped = run(mw, pipeline, response("http://a.test/2", SOFT_404, dont_dedupe=True))
+    requests, kept, dropped = run(
+        mw, pipeline, response("http://a.test/2", SOFT_404, dont_dedupe=True)
+    )
     assert len(requests) == 2 and len(kept) == 1 and not dropped
 
 

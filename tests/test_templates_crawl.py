@@ -38,9 +38,13 @@ def calendar_site(make_site: MakeSite) -> SiteServer:
         if not m:
             return Reply.html(page("not found"), 404)
         nxt = date(int(m[1]), int(m[2]), int(m[3])) + timedelta(days=1)
-        return Reply.html(page(hit.path, f"<a href='/cal/{nxt:%Y/%m/%d}'>next day</a> <a href='/'>home</a>"))
+        return Reply.html(
+            page(hit.path, f"<a href='/cal/{nxt:%Y/%m/%d}'>next day</a> <a href='/'>home</a>")
+        )
 
-    site.html("/", page("home", "<a href='/cal/2026/01/01'>calendar</a> <a href='/about'>about</a>"))
+    site.html(
+        "/", page("home", "<a href='/cal/2026/01/01'>calendar</a> <a href='/about'>about</a>")
+    )
     site.html("/about", page("about"))
     site.add_prefix("/cal/", day)
     return site
@@ -56,13 +60,18 @@ def catalog_site(make_site: MakeSite, listings: int = 20, per_listing: int = 100
         n = int(hit.target.split("page=")[1])
         if not 1 <= n <= listings:
             return Reply.html(page("no such page"), 404)
-        links = "".join(f"<a href='/product/{i}'>p{i}</a>" for i in range((n - 1) * per_listing + 1, n * per_listing + 1))
+        links = "".join(
+            f"<a href='/product/{i}'>p{i}</a>"
+            for i in range((n - 1) * per_listing + 1, n * per_listing + 1)
+        )
         more = f"<a href='/list?page={n + 1}'>next</a>" if n < listings else ""
         return Reply.html(page(f"list {n}", links + more))
 
     def product(hit: Hit) -> Reply:
         n = int(hit.path.rsplit("/", 1)[1])
-        related = f"<a href='/product/{n + 1}'>next product</a>" if n < listings * per_listing else ""
+        related = (
+            f"<a href='/product/{n + 1}'>next product</a>" if n < listings * per_listing else ""
+        )
         return Reply.html(page(f"product {n}", f"{related}<a href='/list?page=1'>catalog</a>"))
 
     site.add_prefix("/list", listing)
@@ -70,7 +79,9 @@ def catalog_site(make_site: MakeSite, listings: int = 20, per_listing: int = 100
     return site
 
 
-def test_endless_calendar_stopped_within_a_few_hundred_requests(make_site: MakeSite, tmp_path: Path) -> None:
+def test_endless_calendar_stopped_within_a_few_hundred_requests(
+    make_site: MakeSite, tmp_path: Path
+) -> None:
     site = calendar_site(make_site)
     result = run_crawl(tmp_path, args={"start_urls": site.url("/")}, settings=FAST, timeout=180)
     assert result.returncode == 0, result.stderr
@@ -93,7 +104,8 @@ def test_site_config_lowers_the_chain_for_a_pattern(make_site: MakeSite, tmp_pat
     site = calendar_site(make_site)
     config = tmp_path / "cal.toml"
     config.write_text(
-        f'start_urls = ["{site.url("/")}"]\n[[templates]]\nmatch = "^/cal/"\nmax_chain = 5\n', "utf-8"
+        f'start_urls = ["{site.url("/")}"]\n[[templates]]\nmatch = "^/cal/"\nmax_chain = 5\n',
+        "utf-8",
     )
     result = run_crawl(tmp_path / "out", args={"config": str(config)}, settings=FAST)
     assert result.returncode == 0, result.stderr
@@ -101,14 +113,20 @@ def test_site_config_lowers_the_chain_for_a_pattern(make_site: MakeSite, tmp_pat
     assert days == [f"/cal/2026/01/{d:02d}" for d in range(1, 7)], "the first day and a chain of 5"
 
 
-def test_catalog_of_2000_numbered_pages_is_crawled_fully(make_site: MakeSite, tmp_path: Path) -> None:
+def test_catalog_of_2000_numbered_pages_is_crawled_fully(
+    make_site: MakeSite, tmp_path: Path
+) -> None:
     site = catalog_site(make_site)
     result = run_crawl(tmp_path, args={"start_urls": site.url("/")}, settings=FAST, timeout=400)
     assert result.returncode == 0, result.stderr
     assert result.stat("finish_reason") == "finished"
     requested = pages_requested(site)
-    assert sorted(t for t in requested if t.startswith("/product/")) == sorted(f"/product/{i}" for i in range(1, 2001))
-    assert sorted(t for t in requested if t.startswith("/list")) == sorted(f"/list?page={i}" for i in range(1, 21))
+    assert sorted(t for t in requested if t.startswith("/product/")) == sorted(
+        f"/product/{i}" for i in range(1, 2001)
+    )
+    assert sorted(t for t in requested if t.startswith("/list")) == sorted(
+        f"/list?page={i}" for i in range(1, 21)
+    )
     assert len(requested) == len(set(requested)) == 2021
     assert result.stat("webrobot/url/refused/template_budget") == 0
     assert result.stat("webrobot/url/refused/template_chain") == 0
@@ -118,13 +136,16 @@ def test_site_config_budget_per_template(make_site: MakeSite, tmp_path: Path) ->
     site = catalog_site(make_site, listings=3, per_listing=40)
     config = tmp_path / "shop.toml"
     config.write_text(
-        f'start_urls = ["{site.url("/")}"]\n[[templates]]\nmatch = "^/product/"\nmax_pages = 50\n', "utf-8"
+        f'start_urls = ["{site.url("/")}"]\n[[templates]]\nmatch = "^/product/"\nmax_pages = 50\n',
+        "utf-8",
     )
     result = run_crawl(tmp_path / "out", args={"config": str(config)}, settings=FAST)
     assert result.returncode == 0, result.stderr
     products = [t for t in pages_requested(site) if t.startswith("/product/")]
     assert len(products) == len(set(products)) == 50
-    assert sorted(t for t in pages_requested(site) if t.startswith("/list")) == [f"/list?page={i}" for i in (1, 2, 3)]
+    assert sorted(t for t in pages_requested(site) if t.startswith("/list")) == [
+        f"/list?page={i}" for i in (1, 2, 3)
+    ]
     assert result.stat("webrobot/url/refused/template_budget") == 120 - 50
 
 
@@ -137,15 +158,20 @@ def test_deep_tree_is_crawled_fully(make_site: MakeSite, tmp_path: Path) -> None
     def node(hit: Hit) -> Reply:
         n = int(hit.path.rsplit("/", 1)[1])
         child = f"<a href='/node/{n + 1}'>deeper</a>" if n < depth else ""
-        return Reply.html(page(f"node {n}", child + f"<a href='/leaf/{n}-a'>a</a><a href='/leaf/{n}-b'>b</a>"))
+        return Reply.html(
+            page(f"node {n}", child + f"<a href='/leaf/{n}-a'>a</a><a href='/leaf/{n}-b'>b</a>")
+        )
 
     site.add_prefix("/node/", node)
     site.add_prefix("/leaf/", lambda hit: Reply.html(page(hit.path)))
-    result = run_crawl(tmp_path, args={"start_urls": site.url("/node/1")}, settings=FAST, timeout=180)
+    result = run_crawl(
+        tmp_path, args={"start_urls": site.url("/node/1")}, settings=FAST, timeout=180
+    )
     assert result.returncode == 0, result.stderr
     requested = pages_requested(site)
     assert sorted(requested) == sorted(
-        [f"/node/{n}" for n in range(1, depth + 1)] + [f"/leaf/{n}-{x}" for n in range(1, depth + 1) for x in "ab"]
+        [f"/node/{n}" for n in range(1, depth + 1)]
+        + [f"/leaf/{n}-{x}" for n in range(1, depth + 1) for x in "ab"]
     )
     assert result.stat("webrobot/url/refused/template_chain") == 0
     assert result.stat("webrobot/url/refused/template_budget") == 0

@@ -30,16 +30,22 @@ from webrobot.settings_model import SettingValueError
 from webrobot.spidermiddlewares.depth import DepthLimitMiddleware
 from webrobot.spiders.webrobot import WebrobotSpider
 
-PROJECT = {name: getattr(project_settings, name) for name in dir(project_settings) if name.isupper()}
+PROJECT = {
+    name: getattr(project_settings, name) for name in dir(project_settings) if name.isupper()
+}
 SITE = "http://127.0.0.1:8001"
 
 
-def make_crawler(settings: dict[str, Any] | None = None, config: SiteConfig | None = None) -> Crawler:
+def make_crawler(
+    settings: dict[str, Any] | None = None, config: SiteConfig | None = None
+) -> Crawler:
     crawler = get_crawler(WebrobotSpider, {**PROJECT, **(settings or {})})
     spider = WebrobotSpider.from_crawler(crawler, start_urls=SITE + "/")
     if config is not None:
         spider.config = config
-        spider.scope = SiteScope(config.start_urls, config.allowed_domains, config.allow, config.deny)
+        spider.scope = SiteScope(
+            config.start_urls, config.allowed_domains, config.allow, config.deny
+        )
     crawler.spider = spider
     crawler.stats.open_spider()
     return crawler
@@ -61,7 +67,9 @@ def refusals(crawler: Crawler) -> list[tuple[str, str, str]]:
 
 def refused_stats(crawler: Crawler) -> dict[str, int]:
     prefix = "webrobot/url/refused/"
-    return {k[len(prefix):]: v for k, v in crawler.stats.get_stats().items() if k.startswith(prefix)}
+    return {
+        k[len(prefix) :]: v for k, v in crawler.stats.get_stats().items() if k.startswith(prefix)
+    }
 
 
 # -- UrlTrapMiddleware ---------------------------------------------------------
@@ -102,7 +110,9 @@ def test_too_long_warning_names_site_and_is_rate_limited(caplog: pytest.LogCaptu
         for url in urls:
             with pytest.raises(IgnoreRequest):
                 mw.process_request(Request(url))
-    warnings = [r for r in caplog.records if r.levelno == logging.WARNING and r.name.startswith("webrobot")]
+    warnings = [
+        r for r in caplog.records if r.levelno == logging.WARNING and r.name.startswith("webrobot")
+    ]
     assert len(warnings) == 1, "one warning per site per interval"
     message = warnings[0].getMessage()
     assert f"at {SITE}: " in message
@@ -129,7 +139,10 @@ def test_trap_limits_zero_and_switch() -> None:
 def test_negative_limit_is_refused_when_the_crawler_starts() -> None:
     with pytest.raises(SettingValueError) as caught:
         make_crawler({"WEBROBOT_MAX_PATH_SEGMENTS": "-1"})
-    assert str(caught.value) == "setting WEBROBOT_MAX_PATH_SEGMENTS='-1': expected a whole number >= 0 (default 32)"
+    assert (
+        str(caught.value)
+        == "setting WEBROBOT_MAX_PATH_SEGMENTS='-1': expected a whole number >= 0 (default 32)"
+    )
 
 
 # -- DepthLimitMiddleware (spider side) -----------------------------------------
@@ -176,7 +189,9 @@ def test_budget_per_site_and_robots_txt_is_free() -> None:
 
 def test_blocklist_middleware_matches_canonical_url(tmp_path: Path) -> None:
     path = tmp_path / "blocklist.txt"
-    path.write_text("# test\nre:^http://127\\.0\\.0\\.1:8001/~staff/\nhttp://127.0.0.1:8003\n", "utf-8")
+    path.write_text(
+        "# test\nre:^http://127\\.0\\.0\\.1:8001/~staff/\nhttp://127.0.0.1:8003\n", "utf-8"
+    )
     crawler = make_crawler({"WEBROBOT_BLOCKLIST": str(path)})
     mw = build_from_crawler(BlocklistMiddleware, crawler)
     with pytest.raises(IgnoreRequest):
@@ -195,7 +210,11 @@ def test_a_trailing_dot_on_the_host_does_not_get_past_the_blocklist() -> None:
     blocked = ["spam.example", "http://site.example:8080", "re:^http://pattern\\.example/"]
     crawler = make_crawler({"WEBROBOT_BLOCKLIST": blocked})
     mw = build_from_crawler(BlocklistMiddleware, crawler)
-    for url in ("http://www.spam.example./", "http://site.example.:8080/x", "http://PATTERN.example./"):
+    for url in (
+        "http://www.spam.example./",
+        "http://site.example.:8080/x",
+        "http://PATTERN.example./",
+    ):
         with pytest.raises(IgnoreRequest):
             mw.process_request(Request(url))
     assert crawler.stats.get_value("webrobot/url/refused/blocklist") == 3
@@ -208,7 +227,9 @@ def test_bad_blocklist_stops_the_spider_with_file_and_line(tmp_path: Path) -> No
     with pytest.raises(NotConfigured):
         build_from_crawler(BlocklistMiddleware, crawler)
     assert isinstance(spider_error(crawler), BlocklistError)
-    assert str(spider_error(crawler)).startswith(f"{path}: line 2: expected a valid regular expression")
+    assert str(spider_error(crawler)).startswith(
+        f"{path}: line 2: expected a valid regular expression"
+    )
 
 
 # -- Scope on the canonical URL -------------------------------------------------------
@@ -256,11 +277,15 @@ def test_fingerprints_fold_aliases_with_site_rules() -> None:
     prints = [{fp(Request(url)) for url in group} for group in groups]
     assert all(len(p) == 1 for p in prints), "aliases share one fingerprint"
     assert len(set().union(*prints)) == len(groups), "different pages differ"
-    assert fp(Request("http://example.com/d/", method="POST")) != fp(Request("http://example.com/d/"))
+    assert fp(Request("http://example.com/d/", method="POST")) != fp(
+        Request("http://example.com/d/")
+    )
     assert fp(Request("http://example.com/d/", method="POST", body=b"x")) != fp(
         Request("http://example.com/d/", method="POST", body=b"y")
     )
-    assert fp(Request("http://example.com/d/", headers={"X": "1"})) == fp(Request("http://example.com/d/"))
+    assert fp(Request("http://example.com/d/", headers={"X": "1"})) == fp(
+        Request("http://example.com/d/")
+    )
     verbatim = Request("http://example.com/d/index.html", meta={"verbatim_url": True})
     assert fp(verbatim) != fp(Request("http://example.com/d/"))
     assert len(fp(Request("http://example.com/"))) == 20

@@ -94,7 +94,9 @@ def test_zero_switches_each_rule_off() -> None:
     off = TrapRules(max_url_length=0, max_segment_repeats=0, max_path_segments=0)
     assert off.refusal("http://a/" + "x/" * 5000) is None
     assert TrapRules(max_segment_repeats=0).refusal("http://a/x/x/x/") is None
-    assert TrapRules(max_path_segments=0).refusal("http://a/" + "/".join(map(str, range(50)))) is None
+    assert (
+        TrapRules(max_path_segments=0).refusal("http://a/" + "/".join(map(str, range(50)))) is None
+    )
     assert TrapRules(max_url_length=0).refusal("http://a/?" + "q" * 5000) is None
 
 

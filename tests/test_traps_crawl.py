@@ -34,12 +34,17 @@ def write_config(path: Path, text: str) -> Path:
     return path
 
 
-def test_relative_link_loop_ends_without_a_segment_thrice(make_site: MakeSite, tmp_path: Path) -> None:
+def test_relative_link_loop_ends_without_a_segment_thrice(
+    make_site: MakeSite, tmp_path: Path
+) -> None:
     site = make_site("loop")
     site.add("/robots.txt", ROBOTS_ALLOW_ALL)
     site.html("/", page("home", "<a href='loop/'>loop</a>"))
     # Every /loop/.../ page links to loop/ relative to itself: /loop/loop/, /loop/loop/loop/, ...
-    site.add_prefix("/loop/", lambda hit: Reply.html(page(hit.path, "<a href='loop/'>deeper</a> <a href='/'>home</a>")))
+    site.add_prefix(
+        "/loop/",
+        lambda hit: Reply.html(page(hit.path, "<a href='loop/'>deeper</a> <a href='/'>home</a>")),
+    )
     result = run_crawl(tmp_path, args={"start_urls": site.url("/")})
     assert result.returncode == 0, result.stderr
     assert result.stat("finish_reason") == "finished"
@@ -49,14 +54,19 @@ def test_relative_link_loop_ends_without_a_segment_thrice(make_site: MakeSite, t
         counts = Counter(segment for segment in target.split("?")[0].split("/") if segment)
         assert max(counts.values(), default=0) <= 2, target
     assert result.stat("webrobot/url/refused/repeated_segment") == 1
-    assert f"Refusing repeated_segment URLs of {site.origin} (first: {site.url('/loop/loop/loop/')})" in result.log
+    assert (
+        f"Refusing repeated_segment URLs of {site.origin} (first: {site.url('/loop/loop/loop/')})"
+        in result.log
+    )
 
 
 def test_infinite_calendar_ends_within_the_site_budget(make_site: MakeSite, tmp_path: Path) -> None:
     site = make_site("calendar")
     site.add("/robots.txt", ROBOTS_ALLOW_ALL)
     site.add("/cal", DemoWeb._calendar)  # the demo's calendar: month N links to N-1 and N+1
-    config = write_config(tmp_path / "calendar.toml", f'start_urls = ["{site.url("/cal?month=1")}"]\nmax_pages = 12\n')
+    config = write_config(
+        tmp_path / "calendar.toml", f'start_urls = ["{site.url("/cal?month=1")}"]\nmax_pages = 12\n'
+    )
     result = run_crawl(tmp_path / "out", args={"config": str(config)})
     assert result.returncode == 0, result.stderr
     assert result.stat("finish_reason") == "finished"
@@ -74,7 +84,9 @@ def test_page_budget_survives_pause_and_resume(make_site: MakeSite, tmp_path: Pa
     site = make_site("calendar")
     site.add("/robots.txt", ROBOTS_ALLOW_ALL)
     site.add("/cal", lambda hit: replace(DemoWeb._calendar(hit), delay=0.1))
-    config = write_config(tmp_path / "calendar.toml", f'start_urls = ["{site.url("/cal?month=1")}"]\nmax_pages = 10\n')
+    config = write_config(
+        tmp_path / "calendar.toml", f'start_urls = ["{site.url("/cal?month=1")}"]\nmax_pages = 10\n'
+    )
     args, settings = {"config": str(config)}, {"JOBDIR": str(tmp_path / "job"), "LOG_LEVEL": "INFO"}
     first = start_crawl(tmp_path / "run1", args=args, settings=settings)
     try:
@@ -176,14 +188,21 @@ def test_explicit_default_port_is_the_same_page(
     assert result.returncode == 0, result.stderr
     requested = Counter(t for t in proxy.targets() if not t.endswith("/robots.txt"))
     assert requested["http://alias.test/"] == 1
-    assert requested["http://alias.test/page.html"] + requested["http://alias.test:80/page.html"] == 1, requested
+    assert (
+        requested["http://alias.test/page.html"] + requested["http://alias.test:80/page.html"] == 1
+    ), requested
 
 
 def test_redirect_into_blocked_url_is_not_followed(make_site: MakeSite, tmp_path: Path) -> None:
     site, blocked_site = make_site("site"), make_site("blocked")
     for s in (site, blocked_site):
         s.add("/robots.txt", ROBOTS_ALLOW_ALL)
-    site.html("/", page("home", "<a href='/go'>go</a> <a href='/go-site'>site</a> <a href='/go-deny'>deny</a>"))
+    site.html(
+        "/",
+        page(
+            "home", "<a href='/go'>go</a> <a href='/go-site'>site</a> <a href='/go-deny'>deny</a>"
+        ),
+    )
     site.add("/go", Reply(302, b"", {"Location": "/blocked/page.html"}))
     site.add("/go-site", Reply(301, b"", {"Location": blocked_site.url("/page.html")}))
     site.add("/go-deny", Reply(302, b"", {"Location": "/private/page.html"}))
@@ -211,7 +230,9 @@ def test_redirect_into_blocked_url_is_not_followed(make_site: MakeSite, tmp_path
 def test_bad_blocklist_stops_the_crawl_with_one_line(make_site: MakeSite, tmp_path: Path) -> None:
     site = make_site()
     site.html("/", page("home"))
-    blocklist = write_config(tmp_path / "blocklist.txt", "good.example\n\nhttp://bad.example/path\n")
+    blocklist = write_config(
+        tmp_path / "blocklist.txt", "good.example\n\nhttp://bad.example/path\n"
+    )
     result = run_crawl(tmp_path / "out", args={"start_urls": site.url("/")},
                        settings={"WEBROBOT_BLOCKLIST": str(blocklist)})  # fmt: skip
     assert result.returncode == 2
@@ -232,7 +253,9 @@ def test_depth_limit_refusals_are_counted(make_site: MakeSite, tmp_path: Path) -
     assert result.stat("webrobot/url/refused/depth") == 3
 
 
-def test_requests_per_minute_throttle_delays_but_loses_nothing(make_site: MakeSite, tmp_path: Path) -> None:
+def test_requests_per_minute_throttle_delays_but_loses_nothing(
+    make_site: MakeSite, tmp_path: Path
+) -> None:
     site = make_site("throttled")
     site.add("/robots.txt", ROBOTS_ALLOW_ALL)
     site.html("/", page("home", "".join(f"<a href='/p{i}'>{i}</a>" for i in range(4))))
@@ -264,7 +287,9 @@ def test_demo_shop_traps_end_to_end(tmp_path: Path) -> None:
         assert max(counts.values(), default=0) <= 2, target
     assert "/loop/loop/" in requested and "/catalog/start" in requested
     assert not any(t.startswith("/long/") for t in requested)
-    assert 0 < sum(t.startswith("/cal?") for t in requested) <= 17, "depth_limit 8 each way from month 1"
+    assert 0 < sum(t.startswith("/cal?") for t in requested) <= 17, (
+        "depth_limit 8 each way from month 1"
+    )
     assert sum(requested[t] for t in ("/~staff/", "/%7Estaff/")) == 1
     assert sum(requested[t] for t in ("/search?b=2&a=1", "/search?a=1&b=2")) == 1
     assert sum(requested[t] for t in ("/products/", "/products/index.html")) == 1

@@ -37,7 +37,9 @@ def test_url_template(url: str, template: str) -> None:
 
 def test_words_stay_apart() -> None:
     assert url_template("http://a.test/blue-shirt") != url_template("http://a.test/red-shirt")
-    assert url_template("http://a.test/deadbeef") == "http://a.test/deadbeef", "a short hex word is a word"
+    assert url_template("http://a.test/deadbeef") == "http://a.test/deadbeef", (
+        "a short hex word is a word"
+    )
 
 
 def test_chain_grows_only_along_one_template() -> None:
@@ -50,7 +52,9 @@ def test_chain_limit_cuts_after_max_chain() -> None:
     tally = TemplateTally()
     rules = TemplateRules(max_chain=3, max_pages=0)
     url = "http://a.test/cal/1"
-    assert [tally.check(rules, url, chain) is None for chain in range(6)] == [True] * 4 + [False] * 2
+    assert [tally.check(rules, url, chain) is None for chain in range(6)] == [True] * 4 + [
+        False
+    ] * 2
     refusal = tally.check(rules, url, 4)
     assert refusal is not None and refusal[0] == TEMPLATE_CHAIN
     assert tally.pages["http://a.test/cal/{n}"] == 4
@@ -62,7 +66,9 @@ def test_page_budget_per_template() -> None:
     rules = TemplateRules(max_chain=0, max_pages=5)
     allowed = [tally.check(rules, f"http://a.test/p/{i}", 0) is None for i in range(8)]
     assert allowed == [True] * 5 + [False] * 3
-    assert tally.check(rules, "http://a.test/other/1", 0) is None, "another template has its own budget"
+    assert tally.check(rules, "http://a.test/other/1", 0) is None, (
+        "another template has its own budget"
+    )
     refusal = tally.check(rules, "http://a.test/p/99", 0)
     assert refusal is not None and refusal[0] == TEMPLATE_BUDGET
     assert tally.refused["http://a.test/p/{n}"][TEMPLATE_BUDGET] == 4

@@ -25,7 +25,9 @@ def records(folder: Path) -> list:
     for path in sorted(folder.glob("*.warc.gz*")):
         with path.open("rb") as stream:
             for rec in ArchiveIterator(stream, check_digests="raise"):
-                out.append((rec.rec_type, rec.rec_headers, rec.http_headers, rec.content_stream().read()))
+                out.append(
+                    (rec.rec_type, rec.rec_headers, rec.http_headers, rec.content_stream().read())
+                )
     return out
 
 
@@ -38,11 +40,16 @@ def test_pair_digest_revisit_and_framing(tmp_path: Path) -> None:
     archive = WarcArchive(tmp_path, prefix="t", info={"software": "test"})
     assert archive.write(exchange("http://h/a", b"<p>same</p>")) == "response"
     assert archive.write(exchange("http://h/b", b"<p>same</p>", truncated="length")) == "revisit"
-    assert archive.write(exchange("http://h/c", b"")) == "response"  # empty bodies are never revisits
+    assert (
+        archive.write(exchange("http://h/c", b"")) == "response"
+    )  # empty bodies are never revisits
     assert archive.write(exchange("http://h/d", b"")) == "response"
     archive.close()
     recs = records(tmp_path)
-    assert [r[0] for r in recs] == ["warcinfo"] + ["response", "request", "revisit", "request"] + ["response", "request"] * 2
+    assert [r[0] for r in recs] == ["warcinfo"] + ["response", "request", "revisit", "request"] + [
+        "response",
+        "request",
+    ] * 2
     first = recs[1][1]
     sha1 = "sha1:" + base64.b32encode(hashlib.sha1(b"<p>same</p>").digest()).decode()
     assert first.get_header("WARC-Payload-Digest") == sha1
@@ -58,13 +65,17 @@ def test_pair_digest_revisit_and_framing(tmp_path: Path) -> None:
 
 def test_rotation_and_names(tmp_path: Path) -> None:
     clock = iter(datetime(2026, 11, 24, 10, 0, s, tzinfo=UTC) for s in range(60))
-    archive = WarcArchive(tmp_path, prefix="crawl", max_size=1, host="my host", pid=42, clock=lambda: next(clock))
+    archive = WarcArchive(
+        tmp_path, prefix="crawl", max_size=1, host="my host", pid=42, clock=lambda: next(clock)
+    )
     for n in range(3):
         archive.write(exchange(f"http://h/{n}", f"body {n}".encode()))
         assert archive.current_path is None  # each file closed once it passed max_size
     archive.close()
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert names == [f"crawl-2026112410000{n}000000-0000{n + 1}-my_host-42.warc.gz" for n in range(3)]
+    assert names == [
+        f"crawl-2026112410000{n}000000-0000{n + 1}-my_host-42.warc.gz" for n in range(3)
+    ]
     assert [len(records(tmp_path)) for _ in range(1)] == [9]
 
 

@@ -60,7 +60,9 @@ class Addon:
             # Back to the default, so every component builds and the crawl
             # stops cleanly when the spider opens (with the error above).
             default = BY_NAME[problem.name].default if problem.name in BY_NAME else None
-            settings.set(problem.name, default, priority=settings.getpriority(problem.name) or "addon")
+            settings.set(
+                problem.name, default, priority=settings.getpriority(problem.name) or "addon"
+            )
 
     def _spider_opened(self) -> None:
         error = getattr(self.crawler.spider, "config_error", None)

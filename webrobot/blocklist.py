@@ -43,7 +43,9 @@ class BlocklistError(ConfigError):
     """A blocklist entry (or file) that cannot be used."""
 
     def __init__(self, source: str, where: str | None, expected: str) -> None:
-        ValueError.__init__(self, f"{source}: {where}: {expected}" if where else f"{source}: {expected}")
+        ValueError.__init__(
+            self, f"{source}: {where}: {expected}" if where else f"{source}: {expected}"
+        )
         self.source = source
         self.key = None
         self.where = where
@@ -83,7 +85,7 @@ class Blocklist:
         if text.startswith(REGEX_PREFIX):
             # A canonical URL holds no whitespace, so " # ..." after it is a comment.
             text = _PATTERN_COMMENT.split(text, maxsplit=1)[0]
-            pattern = text[len(REGEX_PREFIX):]
+            pattern = text[len(REGEX_PREFIX) :]
             if not pattern:
                 raise BlocklistError(source, where, "expected a regular expression after 're:'")
             try:
@@ -178,11 +180,15 @@ class Blocklist:
                 try:
                     value = json.loads(text)
                 except json.JSONDecodeError as exc:
-                    raise BlocklistError(SETTING, None, f"expected a JSON list of entries: {exc}") from None
+                    raise BlocklistError(
+                        SETTING, None, f"expected a JSON list of entries: {exc}"
+                    ) from None
             else:
                 return cls.from_file(text)
         if not isinstance(value, list | tuple):
-            raise BlocklistError(SETTING, None, f"expected a list of entries or a file path, got {value!r}")
+            raise BlocklistError(
+                SETTING, None, f"expected a list of entries or a file path, got {value!r}"
+            )
         return cls.from_entries(value)
 
     # -- matching ----------------------------------------------------------

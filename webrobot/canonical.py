@@ -128,7 +128,9 @@ class Canonicalizer:
 
 
 @lru_cache(maxsize=64)
-def canonicalizer(index_pages: tuple[str, ...] = (), strip_params: tuple[str, ...] = ()) -> Canonicalizer:
+def canonicalizer(
+    index_pages: tuple[str, ...] = (), strip_params: tuple[str, ...] = ()
+) -> Canonicalizer:
     """A shared :class:`Canonicalizer` per rule set (compiled once)."""
     return Canonicalizer(index_pages, strip_params)
 
@@ -141,6 +143,8 @@ def canonicalizer_for(config: object | None) -> Canonicalizer:
     )
 
 
-def canonical_url(url: str, index_pages: Iterable[str] = (), strip_params: Iterable[str] = ()) -> str:
+def canonical_url(
+    url: str, index_pages: Iterable[str] = (), strip_params: Iterable[str] = ()
+) -> str:
     """The canonical form of ``url`` under the given alias rules."""
     return canonicalizer(tuple(index_pages), tuple(strip_params))(url)

@@ -112,7 +112,14 @@ class RequestCodec:
             if not isinstance(value, _SCALARS):
                 return self._as_is(request)
             values_list.append(value)
-        shape_key = (request.priority, callback, errback, request.dont_filter, tuple(meta), tuple(cb_kwargs))
+        shape_key = (
+            request.priority,
+            callback,
+            errback,
+            request.dont_filter,
+            tuple(meta),
+            tuple(cb_kwargs),
+        )
         shape = self._shapes.get(shape_key)
         if shape is None:
             shape = self._shapes[shape_key] = shape_key

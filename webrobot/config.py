@@ -112,7 +112,9 @@ def _index_page_list(value: Any, source: str, key: str) -> tuple[str, ...]:
     for name in names:
         if not name or "/" in name or "?" in name or "#" in name or name in (".", ".."):
             raise ConfigError(
-                source, key, f"expected file names like 'index.html' (no '/', '?' or '#'), got {name!r}"
+                source,
+                key,
+                f"expected file names like 'index.html' (no '/', '?' or '#'), got {name!r}",
             )
     return names
 
@@ -150,21 +152,29 @@ def _non_negative_float(value: Any, source: str, key: str) -> float:
 
 def _text(value: Any, source: str, key: str) -> str:
     if not isinstance(value, str) or not value.strip() or "\n" in value or "\r" in value:
-        raise ConfigError(source, key, f"expected a one-line, non-empty string, got {_describe(value)}")
+        raise ConfigError(
+            source, key, f"expected a one-line, non-empty string, got {_describe(value)}"
+        )
     return value.strip()
 
 
 def _settings_table(value: Any, source: str, key: str) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise ConfigError(source, key, f"expected a table of Scrapy settings, got {_describe(value)}")
+        raise ConfigError(
+            source, key, f"expected a table of Scrapy settings, got {_describe(value)}"
+        )
     for name in value:
         if not SETTING_NAME_RE.match(name):
             raise ConfigError(
-                source, f"{key}.{name}", "expected an upper-case Scrapy setting name like 'DOWNLOAD_DELAY'"
+                source,
+                f"{key}.{name}",
+                "expected an upper-case Scrapy setting name like 'DOWNLOAD_DELAY'",
             )
         if _nesting(value[name]) > MAX_NESTING:
             raise ConfigError(
-                source, f"{key}.{name}", f"expected a value nested at most {MAX_NESTING} levels deep"
+                source,
+                f"{key}.{name}",
+                f"expected a value nested at most {MAX_NESTING} levels deep",
             )
     return dict(value)
 
@@ -177,10 +187,14 @@ def _nesting(value: Any, level: int = 0) -> int:
     return max((_nesting(child, level + 1) for child in children), default=level + 1)
 
 
-def _table_list(value: Any, source: str, key: str, fields_: Mapping[str, Validator]) -> list[dict[str, Any]]:
+def _table_list(
+    value: Any, source: str, key: str, fields_: Mapping[str, Validator]
+) -> list[dict[str, Any]]:
     """A list of tables (``[[key]]`` in TOML), each with a ``match`` regex and the given fields."""
     if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-        raise ConfigError(source, key, f"expected a list of tables ([[{key}]]), got {_describe(value)}")
+        raise ConfigError(
+            source, key, f"expected a list of tables ([[{key}]]), got {_describe(value)}"
+        )
     out: list[dict[str, Any]] = []
     for i, table in enumerate(value):
         where = f"{key}[{i}]"
@@ -191,7 +205,9 @@ def _table_list(value: Any, source: str, key: str, fields_: Mapping[str, Validat
                 f"unknown key; expected 'match' and any of: {', '.join(sorted(fields_))}",
             )  # fmt: skip
         if "match" not in table:
-            raise ConfigError(source, f"{where}.match", "missing; a regular expression on the URL path")
+            raise ConfigError(
+                source, f"{where}.match", "missing; a regular expression on the URL path"
+            )
         entry = {"match": _regex_list([table["match"]], source, f"{where}.match")[0]}
         for name, validator in fields_.items():
             if name in table:
@@ -201,15 +217,20 @@ def _table_list(value: Any, source: str, key: str, fields_: Mapping[str, Validat
 
 
 def _templates(value: Any, source: str, key: str) -> tuple[TemplateOverride, ...]:
-    tables = _table_list(value, source, key, {"max_chain": _non_negative_int, "max_pages": _non_negative_int})
+    tables = _table_list(
+        value, source, key, {"max_chain": _non_negative_int, "max_pages": _non_negative_int}
+    )
     return tuple(
-        TemplateOverride(t["match"], max_chain=t.get("max_chain"), max_pages=t.get("max_pages")) for t in tables
+        TemplateOverride(t["match"], max_chain=t.get("max_chain"), max_pages=t.get("max_pages"))
+        for t in tables
     )
 
 
 def _int(value: Any, source: str, key: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 1_000_000:
-        raise ConfigError(source, key, f"expected a whole number (negative: later), got {_describe(value)}")
+        raise ConfigError(
+            source, key, f"expected a whole number (negative: later), got {_describe(value)}"
+        )
     return value
 
 
@@ -223,7 +244,9 @@ def _priorities(value: Any, source: str, key: str) -> tuple[PriorityRule, ...]:
 
 def _render(value: Any, source: str, key: str) -> str:
     if value not in ("browser", "on-request", ""):
-        raise ConfigError(source, key, f"expected \"browser\", \"on-request\" or \"\" (off), got {_describe(value)}")
+        raise ConfigError(
+            source, key, f'expected "browser", "on-request" or "" (off), got {_describe(value)}'
+        )
     return str(value)
 
 
@@ -323,18 +346,24 @@ def parse_site_config(text: str, source: str, name: str) -> SiteConfig:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(source, None, f"not valid TOML: {exc}") from None
     except RecursionError:
-        raise ConfigError(source, None, f"not usable TOML: values nested too deeply (at most {MAX_NESTING})") from None
+        raise ConfigError(
+            source, None, f"not usable TOML: values nested too deeply (at most {MAX_NESTING})"
+        ) from None
     return site_config_from_mapping(data, source, name)
 
 
 def site_config_from_mapping(data: Mapping[str, Any], source: str, name: str) -> SiteConfig:
     if not SPIDER_NAME_RE.match(name):
         raise ConfigError(
-            source, None, f"the file name must make a spider name (letters, digits, '_'), got {name!r}"
+            source,
+            None,
+            f"the file name must make a spider name (letters, digits, '_'), got {name!r}",
         )
     for key in data:
         if key not in SCHEMA:
-            raise ConfigError(source, key, f"unknown key; expected one of: {', '.join(sorted(SCHEMA))}")
+            raise ConfigError(
+                source, key, f"unknown key; expected one of: {', '.join(sorted(SCHEMA))}"
+            )
     for key in REQUIRED:
         if key not in data:
             raise ConfigError(source, key, "missing; this key is required")
@@ -370,7 +399,9 @@ def parse_start_urls_argument(value: Any, source: str = "spider argument") -> tu
     elif isinstance(value, str):
         urls = [part.strip() for part in value.split(",") if part.strip()]
     else:
-        raise ConfigError(source, "start_urls", f"expected URL[,URL...] or a list of URLs, got {_describe(value)}")
+        raise ConfigError(
+            source, "start_urls", f"expected URL[,URL...] or a list of URLs, got {_describe(value)}"
+        )
     if not urls:
         raise ConfigError(source, "start_urls", "expected one or more comma-separated URLs")
     return tuple(check_url(url, source, "start_urls") for url in urls)

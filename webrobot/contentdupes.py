@@ -115,7 +115,9 @@ class ContentDupes:
             path = read(crawler.settings, "WEBROBOT_CONTENT_INDEX_CLASS")
             index_class = load_object(path) if path else cls
             if not (isinstance(index_class, type) and issubclass(index_class, ContentDupes)):
-                raise ValueError(f"setting WEBROBOT_CONTENT_INDEX_CLASS: {path!r} is not a ContentDupes class")
+                raise ValueError(
+                    f"setting WEBROBOT_CONTENT_INDEX_CLASS: {path!r} is not a ContentDupes class"
+                )
             _instances[crawler] = index_class(crawler)
         return _instances[crawler]
 
@@ -138,7 +140,9 @@ class ContentDupes:
                 )  # fmt: skip
             self.index = loaded
         elif loaded is not None:
-            logger.error("%s holds no content index; starting with an empty one", self.checkpoint.path)
+            logger.error(
+                "%s holds no content index; starting with an empty one", self.checkpoint.path
+            )
         self.watch = BloomWatch(crawler, "content")
         self.watch.resume(self.index.store)
         self.followed = store_from_settings(settings, "WEBROBOT_CONTENT_STORE")
@@ -151,7 +155,10 @@ class ContentDupes:
         if isinstance(loaded, ExactStore | BloomStore):
             self.followed = loaded
         elif loaded is not None:
-            logger.error("%s holds no fingerprint store; starting with an empty one", self.followed_checkpoint.path)
+            logger.error(
+                "%s holds no fingerprint store; starting with an empty one",
+                self.followed_checkpoint.path,
+            )
         self.followed_watch = BloomWatch(crawler, "content")
         self.followed_watch.resume(self.followed)
         self._announced_links = False
@@ -174,7 +181,11 @@ class ContentDupes:
             if item is not None and ItemAdapter.is_item(item):
                 adapter = ItemAdapter(item)
                 md5 = adapter.get("md5")
-                if adapter.get("url") == response.url and isinstance(md5, str) and MD5_HEX_RE.match(md5):
+                if (
+                    adapter.get("url") == response.url
+                    and isinstance(md5, str)
+                    and MD5_HEX_RE.match(md5)
+                ):
                     return md5
             return body_fingerprint(response.body)
         if isinstance(response, TextResponse):
@@ -202,7 +213,9 @@ class ContentDupes:
                     url[:200], self.mode, verdict.first_url_text()[:200],
                 )  # fmt: skip
             else:
-                logger.debug("Duplicate content: %s same as %s", url[:200], verdict.first_url_text()[:200])
+                logger.debug(
+                    "Duplicate content: %s same as %s", url[:200], verdict.first_url_text()[:200]
+                )
         return verdict
 
     def follow_links(self, fingerprint: str, url: str) -> bool:

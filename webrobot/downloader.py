@@ -89,8 +89,12 @@ class SiteSlot(Slot):
 
     __slots__ = ("key",)
 
-    def __init__(self, concurrency: int, delay: float, randomness: Any = None, *, key: str = "") -> None:
-        super().__init__(concurrency, delay, randomness)  # jitter (Scrapy >= 2.19) or randomize_delay
+    def __init__(
+        self, concurrency: int, delay: float, randomness: Any = None, *, key: str = ""
+    ) -> None:
+        super().__init__(
+            concurrency, delay, randomness
+        )  # jitter (Scrapy >= 2.19) or randomize_delay
         self.key = key
 
 
@@ -111,7 +115,9 @@ class SiteDownloader(Downloader):
             per_minute = 0
         self.min_interval = 60.0 / per_minute if per_minute else 0.0
         # A strong reference: called for every response, without resolving a weak one first.
-        crawler.signals.connect(self._response_downloaded, signal=scrapy_signals.response_downloaded, weak=False)
+        crawler.signals.connect(
+            self._response_downloaded, signal=scrapy_signals.response_downloaded, weak=False
+        )
         crawler.signals.connect(self._robots_resolved, signal=signals.robots_resolved)
 
     def get_slot_key(self, request: Request) -> str:
@@ -138,7 +144,9 @@ class SiteDownloader(Downloader):
             )
             delay = slot_settings.get("delay", self._delay)
             randomness = slot_randomness(self, slot_settings)
-            self.slots[key] = SiteSlot(concurrency, delay, randomness, key=key if key == site else "")
+            self.slots[key] = SiteSlot(
+                concurrency, delay, randomness, key=key if key == site else ""
+            )
             self._start_slot_gc()
         return key, self.slots[key]
 

@@ -54,10 +54,13 @@ def durable_frontier(settings: BaseSettings) -> bool:
     except ValueError:  # a value that cannot be used: the add-on's check reports it
         return False
 
+
 URL_STORE_FILE = "webrobot-seen-urls.store"
 
 
-def store_from_settings(settings: BaseSettings, name: str, *, values: bool = False) -> ExactStore | BloomStore:
+def store_from_settings(
+    settings: BaseSettings, name: str, *, values: bool = False
+) -> ExactStore | BloomStore:
     """The store named by setting ``name`` ("exact" or "bloom"), sized by the WEBROBOT_SEEN_* settings."""
     kind = read(settings, name)
     capacity = read(settings, "WEBROBOT_SEEN_CAPACITY")
@@ -156,7 +159,9 @@ class SeenUrlFilter(BaseDupeFilter):
             self.store = loaded
             self.watch.resume(loaded)
         elif loaded is not None:
-            logger.error("%s holds no visited-URL store; starting with an empty one", self.checkpoint.path)
+            logger.error(
+                "%s holds no visited-URL store; starting with an empty one", self.checkpoint.path
+            )
         self.checkpoint.start_periodic(lambda: self.store)
 
     def request_seen(self, request: Request) -> bool:

@@ -84,13 +84,19 @@ class FreshnessRules:
         return None
 
     def checked(
-        self, record: PageRecord | None, now: float, md5: str | None, changefreq: float | None = None
+        self,
+        record: PageRecord | None,
+        now: float,
+        md5: str | None,
+        changefreq: float | None = None,
     ) -> tuple[str, PageRecord]:
         """The outcome of a check (``NEW``, ``CHANGED``, ``UNCHANGED``) and the new record.
 
         ``md5`` is ``None`` when the server answered 304 Not Modified."""
         if record is None:
-            return NEW, PageRecord(checked_at=now, interval=self.first_interval(changefreq), md5=md5 or "")
+            return NEW, PageRecord(
+                checked_at=now, interval=self.first_interval(changefreq), md5=md5 or ""
+            )
         changed = md5 is not None and md5 != record.md5
         if changed:
             interval = self.bound(record.interval / self.factor)

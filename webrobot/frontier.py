@@ -213,7 +213,9 @@ class SqliteFrontier:
             self._db.execute("INSERT INTO meta VALUES ('version', ?)", (SCHEMA_VERSION,))
         elif version[0] != SCHEMA_VERSION:
             self._db.close()
-            raise FrontierError(f"{self.path}: frontier format {version[0]}, this webrobot reads {SCHEMA_VERSION}")
+            raise FrontierError(
+                f"{self.path}: frontier format {version[0]}, this webrobot reads {SCHEMA_VERSION}"
+            )
         self.resumed = existed and version is not None
         #: Entries below this id were queued by earlier runs (set by :meth:`recover`).
         self.first_new_entry = 0
@@ -226,19 +228,27 @@ class SqliteFrontier:
         """Put what was leased when the last run stopped back in ``pending`` (and,
         with ``retry_failed``, what failed for good); count what is there."""
         self._begin()
-        requeued = self._db.execute("UPDATE requests SET state = ? WHERE state = ?", (PENDING, LEASED)).rowcount
+        requeued = self._db.execute(
+            "UPDATE requests SET state = ? WHERE state = ?", (PENDING, LEASED)
+        ).rowcount
         retried = 0
         if retry_failed:
             retried = self._db.execute(
                 "UPDATE requests SET state = ?, reason = NULL WHERE state = ?", (PENDING, FAILED)
             ).rowcount
         self.commit()
-        counts = dict(self._db.execute("SELECT state, COUNT(*) FROM requests GROUP BY state").fetchall())
+        counts = dict(
+            self._db.execute("SELECT state, COUNT(*) FROM requests GROUP BY state").fetchall()
+        )
         self._pending = counts.get(PENDING, 0)
         self._leased = 0
         visited = self._db.execute("SELECT COUNT(*) FROM visited").fetchone()[0]
-        self.first_new_entry = int(self._db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM requests").fetchone()[0])
-        return Recovered(self._pending, requeued, retried, counts.get(FAILED, 0), visited, self.resumed)
+        self.first_new_entry = int(
+            self._db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM requests").fetchone()[0]
+        )
+        return Recovered(
+            self._pending, requeued, retried, counts.get(FAILED, 0), visited, self.resumed
+        )
 
     def visited_keys(self) -> Iterator[bytes]:
         for (key,) in self._db.execute("SELECT key FROM visited"):
@@ -268,7 +278,8 @@ class SqliteFrontier:
         if key is not None:
             self._db.execute("INSERT OR IGNORE INTO visited (key) VALUES (?)", (key,))
         cursor = self._db.execute(
-            "INSERT INTO requests (state, priority, data) VALUES (?, ?, ?)", (PENDING, priority, payload)
+            "INSERT INTO requests (state, priority, data) VALUES (?, ?, ?)",
+            (PENDING, priority, payload),
         )
         self._pending += 1
         return int(cursor.lastrowid or 0)
@@ -297,12 +308,16 @@ class SqliteFrontier:
         if failed is None:
             self._db.execute("DELETE FROM requests WHERE id = ?", (entry,))
         else:
-            self._db.execute("UPDATE requests SET state = ?, reason = ? WHERE id = ?", (FAILED, failed, entry))
+            self._db.execute(
+                "UPDATE requests SET state = ?, reason = ? WHERE id = ?", (FAILED, failed, entry)
+            )
         self._leased = max(0, self._leased - 1)
 
     def add_content(self, kind: int, key: bytes, url: str | None) -> None:
         self._begin()
-        self._db.execute("INSERT OR IGNORE INTO content (kind, key, url) VALUES (?, ?, ?)", (kind, key, url))
+        self._db.execute(
+            "INSERT OR IGNORE INTO content (kind, key, url) VALUES (?, ?, ?)", (kind, key, url)
+        )
 
     def add_written(self, key: bytes) -> None:
         self._begin()
@@ -362,7 +377,9 @@ def resolve_mode(setting: str, jobdir: str | None) -> str:
     """``"memory"`` or ``"sqlite"``: ``"auto"`` is ``"sqlite"`` exactly when there is a job directory."""
     mode = setting.strip().lower() or "auto"
     if mode not in FRONTIER_MODES:
-        raise ValueError(f"setting WEBROBOT_FRONTIER: expected one of {', '.join(FRONTIER_MODES)}, got {setting!r}")
+        raise ValueError(
+            f"setting WEBROBOT_FRONTIER: expected one of {', '.join(FRONTIER_MODES)}, got {setting!r}"
+        )
     if mode == "auto":
         return "sqlite" if jobdir else "memory"
     if mode == "sqlite" and not jobdir:

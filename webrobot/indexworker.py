@@ -129,7 +129,10 @@ class IndexWorker:
         self.jobs: Any = context.Queue(QUEUE_SIZE)
         self.results: Any = context.Queue()
         self.process = context.Process(
-            target=_child, args=(str(path), self.jobs, self.results), name="webrobot-index", daemon=True
+            target=_child,
+            args=(str(path), self.jobs, self.results),
+            name="webrobot-index",
+            daemon=True,
         )
         self.process.start()
         self.alive = True
@@ -137,7 +140,9 @@ class IndexWorker:
             first = self.results.get(timeout=start_timeout)
         except queue.Empty:
             self._abandon()
-            raise RuntimeError(f"the index process did not start within {start_timeout:.0f} s") from None
+            raise RuntimeError(
+                f"the index process did not start within {start_timeout:.0f} s"
+            ) from None
         if not isinstance(first, tuple):  # IndexTotals: it failed to open the index
             self._abandon()
             raise RuntimeError(getattr(first, "first_error", "the index process failed"))  # noqa: TRY004
@@ -181,7 +186,10 @@ class IndexWorker:
                     return IndexTotals(errors=1, first_error="the index process died")
                 if time.monotonic() > deadline:
                     self._abandon()
-                    return IndexTotals(errors=1, first_error=f"the index process did not finish within {timeout:.0f} s")
+                    return IndexTotals(
+                        errors=1,
+                        first_error=f"the index process did not finish within {timeout:.0f} s",
+                    )
         self.process.join(timeout=30)
         self.jobs.close()
         self.results.close()

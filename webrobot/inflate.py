@@ -17,7 +17,9 @@ except ImportError:  # pragma: no cover - Scrapy depends on brotli for br
 
 _CHUNK = 64 * 1024
 #: Content-Encoding values this module decodes (others are left to Scrapy).
-ENCODINGS = frozenset({"gzip", "x-gzip", "deflate", "br"} if brotli else {"gzip", "x-gzip", "deflate"})
+ENCODINGS = frozenset(
+    {"gzip", "x-gzip", "deflate", "br"} if brotli else {"gzip", "x-gzip", "deflate"}
+)
 
 
 def _zlib_prefix(data: bytes, limit: int, wbits: int) -> tuple[bytes, bool]:

@@ -69,7 +69,9 @@ def local_feed_paths(feeds: dict[str, Any]) -> dict[str, bool]:
 
 
 class JobJournal:
-    _by_crawler: ClassVar[weakref.WeakKeyDictionary[Crawler, JobJournal]] = weakref.WeakKeyDictionary()
+    _by_crawler: ClassVar[weakref.WeakKeyDictionary[Crawler, JobJournal]] = (
+        weakref.WeakKeyDictionary()
+    )
 
     @classmethod
     def of(cls, crawler: Crawler) -> JobJournal:
@@ -113,7 +115,12 @@ class JobJournal:
                 continue
             if committed is None or size < committed:
                 if committed is not None:
-                    logger.warning("The feed %s is shorter than this job wrote (%d < %d bytes)", path, size, committed)
+                    logger.warning(
+                        "The feed %s is shorter than this job wrote (%d < %d bytes)",
+                        path,
+                        size,
+                        committed,
+                    )
                 self.frontier.set_feed_size(path, size)
             elif size > committed:
                 with open(path, "r+b") as f:
@@ -170,7 +177,10 @@ class JobJournal:
                     inner.flush()
                 slot.file.flush()
                 size = os.path.getsize(path)
-            except (OSError, ValueError):  # a feed closed meanwhile (a batch ended): nothing to flush
+            except (
+                OSError,
+                ValueError,
+            ):  # a feed closed meanwhile (a batch ended): nothing to flush
                 continue
             self.frontier.set_feed_size(path, size)
 

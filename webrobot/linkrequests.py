@@ -29,7 +29,9 @@ if TYPE_CHECKING:
 ALREADY_SEEN = "webrobot/links/already_seen"
 
 
-def link_requests(crawler: Crawler, urls: Iterable[str], callback: Callable[..., Any]) -> Iterator[Request]:
+def link_requests(
+    crawler: Crawler, urls: Iterable[str], callback: Callable[..., Any]
+) -> Iterator[Request]:
     """``Request(url, callback=callback)`` for each of ``urls`` the crawl has not visited or queued."""
     stats = crawler.stats
     assert stats is not None

@@ -40,7 +40,9 @@ class NetworkSettingError(ValueError):
     pass
 
 
-def parse_networks(values: object, setting: str = "WEBROBOT_BLOCKED_NETWORKS") -> tuple[IPNetwork, ...]:
+def parse_networks(
+    values: object, setting: str = "WEBROBOT_BLOCKED_NETWORKS"
+) -> tuple[IPNetwork, ...]:
     """``["10.1.0.0/16", "127.0.0.2"]`` (or that JSON list, or comma-separated
     text, as ``-s`` gives it) -> networks; a bad entry raises
     :class:`NetworkSettingError` naming the setting, the entry and what was expected."""
@@ -52,7 +54,9 @@ def parse_networks(values: object, setting: str = "WEBROBOT_BLOCKED_NETWORKS") -
             try:
                 values = json.loads(text)
             except json.JSONDecodeError as exc:
-                raise NetworkSettingError(f"setting {setting}: expected a JSON list of networks: {exc}") from None
+                raise NetworkSettingError(
+                    f"setting {setting}: expected a JSON list of networks: {exc}"
+                ) from None
         else:
             values = text.split(",")
     if not isinstance(values, list | tuple):
@@ -101,5 +105,8 @@ class NetworkPolicy:
                 if address.version == network.version and address in network:
                     return BLOCKED, f"{address} is in {network}"
             if not self.internal_allowed and is_internal(address):
-                return INTERNAL, f"{address} is not a public address and the crawl did not start on one"
+                return (
+                    INTERNAL,
+                    f"{address} is not a public address and the crawl did not start on one",
+                )
         return None

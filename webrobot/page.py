@@ -61,11 +61,21 @@ def url_joiner(base: str) -> Callable[[str], str]:
     base_path = parts.path or "/"
     # urljoin drops empty segments and resolves dot segments of the base path
     # when it merges a relative path: leave those bases to it.
-    directory = None if "/." in base_path or "//" in base_path else origin + base_path[: base_path.rfind("/") + 1]
+    directory = (
+        None
+        if "/." in base_path or "//" in base_path
+        else origin + base_path[: base_path.rfind("/") + 1]
+    )
 
     def join(href: str) -> str:
         first = href[:1]
-        if not first or first in " ?#." or href[-1] in "?#" or "?#" in href or not href.isprintable():
+        if (
+            not first
+            or first in " ?#."
+            or href[-1] in "?#"
+            or "?#" in href
+            or not href.isprintable()
+        ):
             return urljoin(base, href)
         path = href.partition("?")[0].partition("#")[0]
         if "/." in path:
@@ -125,7 +135,9 @@ def _collect(root: Any) -> tuple[list[tuple[str, bool]], str | None, str | None]
     return raw, base, title
 
 
-def _resolve(summary: PageSummary, raw: list[tuple[str, bool]], base: str | None, url: str) -> PageSummary:
+def _resolve(
+    summary: PageSummary, raw: list[tuple[str, bool]], base: str | None, url: str
+) -> PageSummary:
     if base:
         try:
             summary.base_url = urljoin(url, base)
@@ -173,7 +185,9 @@ class _StreamCollector(HTMLParser):
         elif tag in LINK_ATTRIBUTES:
             value = values.get(LINK_ATTRIBUTES[tag])
             if value:
-                nofollow = tag in ("a", "area") and "nofollow" in values.get("rel", "").lower().split()
+                nofollow = (
+                    tag in ("a", "area") and "nofollow" in values.get("rel", "").lower().split()
+                )
                 self.raw.append((value, nofollow))
 
     def handle_data(self, data: str) -> None:

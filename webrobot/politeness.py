@@ -60,7 +60,9 @@ class Politeness(Protocol):
     def note_response(self, site: str, status: int, retry_after: float | None, now: float) -> None:
         """A response of the site arrived (``retry_after`` in seconds, or None)."""
 
-    def reserve(self, site: str, base_delay: float, base_source: str, now: float) -> tuple[float, str]:
+    def reserve(
+        self, site: str, base_delay: float, base_source: str, now: float
+    ) -> tuple[float, str]:
         """Ask to start a request now.
 
         Returns ``(0, source)`` and records the start when it may start, else
@@ -135,7 +137,9 @@ class SitePoliteness:
         state.strikes += 1
         state.jitter = self.jitter * self._random() if self.jitter else 0.0
         if retry_after is not None and retry_after > 0:
-            wait = min(retry_after, self.retry_after_max) if self.retry_after_max > 0 else retry_after
+            wait = (
+                min(retry_after, self.retry_after_max) if self.retry_after_max > 0 else retry_after
+            )
             state.penalty_until = max(state.penalty_until, now + wait)
 
     def interval(self, site: str, base_delay: float, base_source: str) -> tuple[float, str]:
@@ -152,7 +156,9 @@ class SitePoliteness:
                 interval, source = backoff, "backoff"
         return interval, source
 
-    def reserve(self, site: str, base_delay: float, base_source: str, now: float) -> tuple[float, str]:
+    def reserve(
+        self, site: str, base_delay: float, base_source: str, now: float
+    ) -> tuple[float, str]:
         interval, source = self.interval(site, base_delay, base_source)
         state = self._sites[site]
         start_at = state.last_start + interval

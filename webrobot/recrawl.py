@@ -83,12 +83,16 @@ class RevalidatePolicy(RFC2616Policy):
         self.store: FreshnessStore | None = None
         if self.rules.enabled:
             path = read(settings, "WEBROBOT_FRESHNESS_DB") or str(
-                Path(data_path(settings.get("HTTPCACHE_DIR") or "httpcache", createdir=True)) / "freshness.sqlite"
+                Path(data_path(settings.get("HTTPCACHE_DIR") or "httpcache", createdir=True))
+                / "freshness.sqlite"
             )
             self.store = FreshnessStore(path)
 
     def should_cache_request(self, request: Request) -> bool:
-        if request.meta.get("dont_obey_robotstxt") or urlparse_cached(request).path == "/robots.txt":
+        if (
+            request.meta.get("dont_obey_robotstxt")
+            or urlparse_cached(request).path == "/robots.txt"
+        ):
             return False
         return super().should_cache_request(request)
 
@@ -107,7 +111,9 @@ class RevalidatePolicy(RFC2616Policy):
             return False
         return not (self.obey_meta and self._noarchive(response))
 
-    def is_cached_response_valid(self, cachedresponse: Response, response: Response, request: Request) -> bool:
+    def is_cached_response_valid(
+        self, cachedresponse: Response, response: Response, request: Request
+    ) -> bool:
         valid = super().is_cached_response_valid(cachedresponse, response, request)
         if valid and response.status == 304 and self.store is not None:
             self._checked(request, None)
@@ -118,7 +124,9 @@ class RevalidatePolicy(RFC2616Policy):
         if request.meta.get("_sitemap") or OUTCOME_KEY in request.meta:
             return  # a sitemap, or a 304 whose stored copy is being re-stored: already counted
         record = self.store.get(request.url)
-        outcome, record = self.rules.checked(record, self.clock(), md5, request.meta.get("sitemap_changefreq"))
+        outcome, record = self.rules.checked(
+            record, self.clock(), md5, request.meta.get("sitemap_changefreq")
+        )
         self.store.put(request.url, record)
         request.meta[OUTCOME_KEY] = outcome
 

@@ -54,7 +54,9 @@ class CanonicalRequestFingerprinter:
     def fingerprint(self, request: Request) -> bytes:
         cached = self._cache.get(request)
         if cached is None:
-            data = f"{request.method} {self.canonical_url(request)}\n".encode() + (request.body or b"")
+            data = f"{request.method} {self.canonical_url(request)}\n".encode() + (
+                request.body or b""
+            )
             cached = self._cache[request] = hashlib.sha1(data, usedforsecurity=False).digest()
         return cached
 

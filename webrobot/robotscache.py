@@ -78,7 +78,9 @@ class SharedRobotsCache(RobotsCache, Protocol):
         attempt), Unix times; None when no worker is deferring it."""
         ...
 
-    def note_deferral(self, site: str, first_failure: float, attempts: int, next_attempt: float) -> None: ...
+    def note_deferral(
+        self, site: str, first_failure: float, attempts: int, next_attempt: float
+    ) -> None: ...
 
 
 class LruRobotsCache:

@@ -131,7 +131,9 @@ def decode_robots_body(body: bytes, limit: int = DEFAULT_PARSE_LIMIT) -> tuple[s
             utf16_text = body.decode("utf-16")
         except UnicodeDecodeError:
             utf16_text = None
-        if utf16_text is not None and _directive_lines(utf16_text) >= max(1, _directive_lines(utf8_text)):
+        if utf16_text is not None and _directive_lines(utf16_text) >= max(
+            1, _directive_lines(utf8_text)
+        ):
             text = utf16_text
             problems.append("utf16")
         else:
@@ -351,10 +353,7 @@ class Rfc9309Rules:
         if not selected.name:
             return f"{len(self.groups)} groups, none for {crawler_token(user_agent) or '?'}"
         allows = sum(1 for r in selected.rules if r.allow)
-        return (
-            f"group {selected.name!r}: {len(selected.rules) - allows} disallow, "
-            f"{allows} allow"
-        )
+        return f"group {selected.name!r}: {len(selected.rules) - allows} disallow, {allows} allow"
 
 
 def _crawl_delay(value: str) -> float | None:
@@ -485,7 +484,9 @@ class FirstMatchRules:
             return f"{len(self.records)} records, none for {user_agent}"
         agent, record = chosen
         allows = sum(1 for allow, _ in record.rules if allow)
-        return f"record {agent!r}: {len(record.rules) - allows} disallow, {allows} allow (first match)"
+        return (
+            f"record {agent!r}: {len(record.rules) - allows} disallow, {allows} allow (first match)"
+        )
 
 
 # --- Scrapy RobotParser classes ------------------------------------------------

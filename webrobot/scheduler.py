@@ -97,7 +97,9 @@ class FrontierScheduler(BaseScheduler):
         self.df = build_from_crawler(load_object(settings["DUPEFILTER_CLASS"]), crawler)
         self.mode = frontier_mode(settings)
         jobdir = job_dir(settings)
-        self.path: Path | None = Path(jobdir, FRONTIER_FILE) if self.mode == "sqlite" and jobdir else None
+        self.path: Path | None = (
+            Path(jobdir, FRONTIER_FILE) if self.mode == "sqlite" and jobdir else None
+        )
         self.sync: str = read(settings, "WEBROBOT_FRONTIER_SYNC")
         self.commit_interval = max(read(settings, "WEBROBOT_FRONTIER_COMMIT_INTERVAL"), 0.05)
         self.retry_failed = read(settings, "WEBROBOT_RETRY_FAILED")
@@ -192,7 +194,10 @@ class FrontierScheduler(BaseScheduler):
                 "next run", reason, left, leased,
             )  # fmt: skip
         if self._local:
-            logger.warning("%d requests that could not be written to the frontier are dropped", len(self._local))
+            logger.warning(
+                "%d requests that could not be written to the frontier are dropped",
+                len(self._local),
+            )
         return self.df.close(reason)
 
     # -- Scrapy's scheduler interface --------------------------------------------
@@ -369,5 +374,8 @@ def hold_new_requests_in_frontier(settings: BaseSettings) -> None:
     from webrobot.dupefilter import durable_frontier
 
     name = "WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS"
-    if durable_frontier(settings) and (settings.getpriority(name) or 0) <= SETTINGS_PRIORITIES["project"]:
+    if (
+        durable_frontier(settings)
+        and (settings.getpriority(name) or 0) <= SETTINGS_PRIORITIES["project"]
+    ):
         settings.set(name, False, priority="project")

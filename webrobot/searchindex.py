@@ -162,7 +162,9 @@ class SearchIndex:
         except sqlite3.DatabaseError as exc:
             raise IndexUnavailable(f"{self.path} is not a webrobot search index ({exc})") from exc
         if row is None or row[0] != SCHEMA_VERSION:
-            raise IndexUnavailable(f"{self.path} has an unknown index schema ({row[0] if row else 'none'})")
+            raise IndexUnavailable(
+                f"{self.path} has an unknown index schema ({row[0] if row else 'none'})"
+            )
 
     # -- writing -------------------------------------------------------------------
     def _begin(self) -> None:
@@ -208,7 +210,10 @@ class SearchIndex:
 
     def _changed(self) -> None:
         self._pending += 1
-        if self._pending >= self.batch or time.monotonic() - self._last_commit >= self.batch_seconds:
+        if (
+            self._pending >= self.batch
+            or time.monotonic() - self._last_commit >= self.batch_seconds
+        ):
             self.commit()
 
     def commit(self) -> None:
@@ -230,7 +235,9 @@ class SearchIndex:
     def __len__(self) -> int:
         return int(self.db.execute("SELECT count(*) FROM pages").fetchone()[0])
 
-    def search(self, query: str, site: str | None = None, limit: int = 10, offset: int = 0) -> list[Hit]:
+    def search(
+        self, query: str, site: str | None = None, limit: int = 10, offset: int = 0
+    ) -> list[Hit]:
         """Pages matching ``query`` (see :func:`fts_query`), best first (BM25)."""
         expression = fts_query(query)
         sql = (

@@ -102,7 +102,13 @@ class SearchServer:
         if query and not error and pages == 0:
             error = f"The index {self.path.name} holds no pages yet: crawl first."
         return self.template.render(
-            query=query, site=site, hits=hits, error=error, limit=limit, pages=pages, index_name=self.path.name
+            query=query,
+            site=site,
+            hits=hits,
+            error=error,
+            limit=limit,
+            pages=pages,
+            index_name=self.path.name,
         )
 
     def serve_forever(self) -> None:

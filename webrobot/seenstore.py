@@ -373,7 +373,7 @@ class BloomStore:
             layer.array[:] = data
             layer.count = int(spec["count"])
             store.layers.append(layer)
-        store.audit = ExactStore.from_state(header["audit"], sections[len(layers):])
+        store.audit = ExactStore.from_state(header["audit"], sections[len(layers) :])
         store.false_positives = int(header.get("false_positives", 0))
         return store
 
@@ -561,7 +561,9 @@ def load_store(path: str | os.PathLike[str]) -> Stored:
     if not isinstance(sizes, list) or not isinstance(crcs, list) or len(sizes) != len(crcs):
         raise StoreFileError(f"{path}: bad section table")
     if start + sum(sizes) != len(data):
-        raise StoreFileError(f"{path}: truncated or padded ({len(data)} bytes, expected {start + sum(sizes)})")
+        raise StoreFileError(
+            f"{path}: truncated or padded ({len(data)} bytes, expected {start + sum(sizes)})"
+        )
     sections = []
     for size, crc in zip(sizes, crcs, strict=True):
         section = data[start : start + size]

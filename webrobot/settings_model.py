@@ -406,8 +406,21 @@ _OUTPUT = (
 )  # fmt: skip
 
 SETTINGS: tuple[Setting, ...] = (
-    _IDENTITY + _ORDER + _POLITENESS + _ROBOTS + _DUPES + _SCOPE + _TRAPS + _HOSTILE + _META + _RENDER + _SITEMAPS
-    + _REDIS + _SPEED + _ARCHIVE + _OUTPUT
+    _IDENTITY
+    + _ORDER
+    + _POLITENESS
+    + _ROBOTS
+    + _DUPES
+    + _SCOPE
+    + _TRAPS
+    + _HOSTILE
+    + _META
+    + _RENDER
+    + _SITEMAPS
+    + _REDIS
+    + _SPEED
+    + _ARCHIVE
+    + _OUTPUT
 )
 BY_NAME: dict[str, Setting] = {s.name: s for s in SETTINGS}
 
@@ -751,7 +764,12 @@ def markdown() -> str:
     for setting in SETTINGS:
         if setting.section != section:
             section = setting.section
-            lines += [f"## {section}", "", "| Setting | Type | Default | What it does |", "| --- | --- | --- | --- |"]
+            lines += [
+                f"## {section}",
+                "",
+                "| Setting | Type | Default | What it does |",
+                "| --- | --- | --- | --- |",
+            ]
         owner = " *Scrapy*" if setting.scrapy else ""
         default, doc = _cell(repr(setting.default)), _cell(setting.doc)
         lines.append(f"| `{setting.name}`{owner} | {setting.expected()} | `{default}` | {doc} |")

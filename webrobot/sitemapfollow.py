@@ -36,7 +36,9 @@ def _limits(crawler: Crawler) -> tuple[int, int]:
     return read(settings, "WEBROBOT_SITEMAP_MAX_URLS"), read(settings, "WEBROBOT_SITEMAP_MAX_BYTES")
 
 
-def sitemap_request(crawler: Crawler, url: str, callback: Callable[..., Any], source: str) -> Request:
+def sitemap_request(
+    crawler: Crawler, url: str, callback: Callable[..., Any], source: str
+) -> Request:
     """The request for a sitemap found in ``source`` ("robots", "config" or "index")."""
     assert crawler.stats is not None
     crawler.stats.inc_value(f"webrobot/sitemap/found/{source}")

@@ -100,5 +100,7 @@ class SiteSpiderLoader(SpiderLoader):
 
     def load(self, spider_name: str) -> type[Spider]:
         if spider_name in self.broken and spider_name not in self._spiders:
-            raise KeyError(f"Spider {spider_name!r} has a broken config: {self.broken[spider_name]}")
+            raise KeyError(
+                f"Spider {spider_name!r} has a broken config: {self.broken[spider_name]}"
+            )
         return super().load(spider_name)

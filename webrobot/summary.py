@@ -24,7 +24,7 @@ def refusals(stats: Mapping[str, Any]) -> dict[str, int]:
         if not isinstance(value, int):
             continue
         if key.startswith(REFUSED_PREFIX):
-            out[key[len(REFUSED_PREFIX):].replace("_", " ")] = value
+            out[key[len(REFUSED_PREFIX) :].replace("_", " ")] = value
         elif REFUSAL_KEYS.get(key):
             out[REFUSAL_KEYS[key]] = value  # type: ignore[index]
     return dict(sorted(out.items(), key=lambda kv: (-kv[1], kv[0])))

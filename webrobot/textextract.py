@@ -14,7 +14,9 @@ import importlib.util
 import re
 from dataclasses import dataclass
 
-_LANG_RE = re.compile(rb"<html\b[^>]*?\blang\s*=\s*[\"']?([A-Za-z]{2,3})(?:[-_][A-Za-z0-9]+)?", re.IGNORECASE)
+_LANG_RE = re.compile(
+    rb"<html\b[^>]*?\blang\s*=\s*[\"']?([A-Za-z]{2,3})(?:[-_][A-Za-z0-9]+)?", re.IGNORECASE
+)
 #: Text kept per page: enough for any snippet and for ranking; a 10 MiB text
 #: dump must not become a 10 MiB index row.
 MAX_TEXT = 200_000

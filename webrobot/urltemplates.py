@@ -34,7 +34,9 @@ TEMPLATE_BUDGET = "template_budget"
 
 _DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}-\d{1,2}-\d{4}")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
-_HEX_ID = re.compile(r"(?<![0-9A-Za-z])(?=[0-9a-fA-F]*[0-9])(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{16,}(?![0-9A-Za-z])")
+_HEX_ID = re.compile(
+    r"(?<![0-9A-Za-z])(?=[0-9a-fA-F]*[0-9])(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{16,}(?![0-9A-Za-z])"
+)
 _NUMBER = re.compile(r"\d+")
 
 
@@ -54,7 +56,9 @@ def url_template(url: str) -> str:
     parts = urlsplit(url)
     template = f"{parts.scheme.lower()}://{parts.netloc.lower()}{_collapse(parts.path) or '/'}"
     if parts.query:
-        names = sorted({_collapse(name) for name, _ in parse_qsl(parts.query, keep_blank_values=True)})
+        names = sorted(
+            {_collapse(name) for name, _ in parse_qsl(parts.query, keep_blank_values=True)}
+        )
         if names:
             template += "?" + "&".join(f"{name}={{v}}" for name in names)
     return template
@@ -115,10 +119,14 @@ class TemplateTally:
         template = url_template(url)
         max_chain, max_pages = rules.limits(url)
         if max_chain and chain > max_chain:
-            return self._refuse(template, TEMPLATE_CHAIN, f"chain of {chain} pages of {template} > {max_chain}")
+            return self._refuse(
+                template, TEMPLATE_CHAIN, f"chain of {chain} pages of {template} > {max_chain}"
+            )
         used = self.pages[template]
         if max_pages and used >= max_pages:
-            return self._refuse(template, TEMPLATE_BUDGET, f"{template} has had its {max_pages} pages")
+            return self._refuse(
+                template, TEMPLATE_BUDGET, f"{template} has had its {max_pages} pages"
+            )
         self.pages[template] = used + 1
         if chain > self.longest_chain.get(template, -1):
             self.longest_chain[template] = chain

@@ -142,7 +142,9 @@ def response_http_headers(exchange: Exchange) -> StatusAndHeaders:
         (RENAMED_HEADER_PREFIX + name if name.lower() in _FRAMING_HEADERS else name, value)
         for name, value in exchange.response_headers
     ]
-    return StatusAndHeaders(f"{exchange.status} {reason}".rstrip(), headers, protocol=exchange.protocol)
+    return StatusAndHeaders(
+        f"{exchange.status} {reason}".rstrip(), headers, protocol=exchange.protocol
+    )
 
 
 def request_http_headers(exchange: Exchange) -> StatusAndHeaders:
@@ -203,7 +205,10 @@ class WarcArchive:
         self._path = self.folder / (name + OPEN_SUFFIX)
         self._out = self._path.open("xb")
         writer = WARCWriter(self._out, gzip=False, warc_version=WARC_VERSION)
-        self._write(writer, writer.create_warcinfo_record(name, {"format": "WARC File Format 1.1", **self.info}))
+        self._write(
+            writer,
+            writer.create_warcinfo_record(name, {"format": "WARC File Format 1.1", **self.info}),
+        )
         self._writer = writer
         return writer
 
@@ -258,7 +263,9 @@ class WarcArchive:
             length=len(exchange.request_body), http_headers=request_http_headers(exchange),
         )  # fmt: skip
         request.rec_headers.replace_header("WARC-Date", main.rec_headers.get_header("WARC-Date"))
-        request.rec_headers.add_header("WARC-Concurrent-To", main.rec_headers.get_header("WARC-Record-ID"))
+        request.rec_headers.add_header(
+            "WARC-Concurrent-To", main.rec_headers.get_header("WARC-Record-ID")
+        )
         self._write(writer, main)
         self._write(writer, request)
         self._out.flush()
@@ -271,4 +278,3 @@ class WarcArchive:
         if self.max_size and end >= self.max_size:
             self._finish_file()
         return kind
-

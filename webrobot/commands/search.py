@@ -45,7 +45,9 @@ def hit_json(hit: Hit) -> dict[str, Any]:
 
 def hit_text(number: int, hit: Hit, colour: bool) -> str:
     start, end = (BOLD, PLAIN) if colour else ("[", "]")
-    snippet = "".join(f"{start}{text}{end}" if marked else text for text, marked in hit.snippet_parts())
+    snippet = "".join(
+        f"{start}{text}{end}" if marked else text for text, marked in hit.snippet_parts()
+    )
     snippet = " ".join(snippet.split())
     return f"{number}. {hit.title or '(no title)'}\n   {hit.url}\n   {snippet}\n"
 
@@ -71,10 +73,20 @@ class Command(ScrapyCommand):
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
-        parser.add_argument("--index", metavar="PATH", help=f"the index file (default: WEBROBOT_INDEX, else {DEFAULT_INDEX})")
-        parser.add_argument("--site", metavar="SITE", help="only pages of this site (http://host:port) or host")
-        parser.add_argument("--limit", type=int, default=10, metavar="N", help="at most N results (default 10)")
-        parser.add_argument("--json", action="store_true", help="one JSON object per result, one per line")
+        parser.add_argument(
+            "--index",
+            metavar="PATH",
+            help=f"the index file (default: WEBROBOT_INDEX, else {DEFAULT_INDEX})",
+        )
+        parser.add_argument(
+            "--site", metavar="SITE", help="only pages of this site (http://host:port) or host"
+        )
+        parser.add_argument(
+            "--limit", type=int, default=10, metavar="N", help="at most N results (default 10)"
+        )
+        parser.add_argument(
+            "--json", action="store_true", help="one JSON object per result, one per line"
+        )
         parser.add_argument("--serve", action="store_true", help="serve a search page on 127.0.0.1")
         parser.add_argument("--port", type=int, default=8780, metavar="PORT",
                             help="port of the search page (default 8780; 0: any free port)")  # fmt: skip
@@ -89,7 +101,9 @@ class Command(ScrapyCommand):
             return
         query = " ".join(args).strip()
         if not query:
-            raise UsageError("give a query, e.g. scrapy search 'robots \"crawl delay\"', or --serve")
+            raise UsageError(
+                "give a query, e.g. scrapy search 'robots \"crawl delay\"', or --serve"
+            )
         self.exitcode = self._search(path, query, opts.site, opts.limit, opts.json)
 
     def _open(self, path: Path) -> SearchIndex | int:

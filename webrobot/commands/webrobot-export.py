@@ -42,7 +42,9 @@ def _fail(message: str, code: int) -> int:
     return code
 
 
-def export_items(server: redis.Redis, stream: str, exporter: Any, batch: int = BATCH) -> tuple[int, int, int]:
+def export_items(
+    server: redis.Redis, stream: str, exporter: Any, batch: int = BATCH
+) -> tuple[int, int, int]:
     """Export the first entry of each key in ``stream``; returns (written,
     repeated, unreadable)."""
     first = FirstPerKey()
@@ -117,7 +119,9 @@ class Command(ScrapyCommand):
         except KeyError as exc:
             return _fail(f"{exc.args[0]} (known spiders: {', '.join(sorted(loader.list()))})", 2)
         if not read(settings, "WEBROBOT_REDIS_URL").strip():
-            return _fail("WEBROBOT_REDIS_URL is empty: pass -s WEBROBOT_REDIS_URL=redis://HOST:PORT/DB", 2)
+            return _fail(
+                "WEBROBOT_REDIS_URL is empty: pass -s WEBROBOT_REDIS_URL=redis://HOST:PORT/DB", 2
+            )
         try:
             require_redis()  # imported only by a command that uses Redis
         except MissingExtra as exc:
@@ -148,5 +152,7 @@ class Command(ScrapyCommand):
             message += f" ({repeated} repeated entries of pages fetched twice left out)"
         print(message, file=sys.stderr)
         if unreadable:
-            return _fail(f"{unreadable} stored items could not be read (another webrobot version?)", 1)
+            return _fail(
+                f"{unreadable} stored items could not be read (another webrobot version?)", 1
+            )
         return 0

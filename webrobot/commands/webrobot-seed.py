@@ -74,9 +74,13 @@ class Command(ScrapyCommand):
             return _fail(str(exc), 2)
         crawler = Crawler(spidercls, self.settings)  # applies the spider's (site config's) settings
         settings = crawler.settings
-        crawler.addons.load_settings(settings)  # webrobot.Addon's defaults, as the workers have them
+        crawler.addons.load_settings(
+            settings
+        )  # webrobot.Addon's defaults, as the workers have them
         if not read(settings, "WEBROBOT_REDIS_URL").strip():
-            return _fail("WEBROBOT_REDIS_URL is empty: pass -s WEBROBOT_REDIS_URL=redis://HOST:PORT/DB", 2)
+            return _fail(
+                "WEBROBOT_REDIS_URL is empty: pass -s WEBROBOT_REDIS_URL=redis://HOST:PORT/DB", 2
+            )
         try:
             require_redis()  # imported only by a command that uses Redis
         except MissingExtra as exc:
@@ -104,7 +108,9 @@ class Command(ScrapyCommand):
             frontier = LeasedFrontier(server, SimpleNamespace(name=spidercls.name), keys)  # type: ignore[arg-type]
             if urls:
                 queued = seed_crawl(frontier, visited, urls)
-                print(f"Seeded {where}: {queued} of {len(urls)} URLs queued (the others were visited or queued already)")
+                print(
+                    f"Seeded {where}: {queued} of {len(urls)} URLs queued (the others were visited or queued already)"
+                )
             print(f"Crawl {where}: {crawl_status(frontier, visited)}")
             visited.close()
         except (redis.RedisError, ValueError) as exc:

@@ -77,7 +77,9 @@ def main(argv: list[str] | None = None) -> int:
     crawl_parser = sub.add_parser(
         "crawl", parents=[common], help="serve the demo web, crawl it, print a summary"
     )
-    crawl_parser.add_argument("--out", default="demo-output", help="folder for items, stats and log")
+    crawl_parser.add_argument(
+        "--out", default="demo-output", help="folder for items, stats and log"
+    )
     args = parser.parse_args(argv)
     return serve(args) if args.command == "serve" else crawl(args)
 

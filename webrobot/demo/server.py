@@ -87,7 +87,9 @@ class SiteServer:
                     route = handler
                     break
         if route is None:
-            return Reply.html("<html><head><title>Not found</title></head><body>Not found</body></html>", 404)
+            return Reply.html(
+                "<html><head><title>Not found</title></head><body>Not found</body></html>", 404
+            )
         return route(hit) if callable(route) else route
 
     # -- what was requested ------------------------------------------------

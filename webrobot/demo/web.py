@@ -108,11 +108,21 @@ class DemoWeb:
         self.sites["staffonly"].add("/robots.txt", Reply.text("Forbidden", 403))
         self.sites["flaky"].add("/robots.txt", self._flaky_robots)
         self.sites["flaky"].html("/tmp/scratch.html", _page("Scratch", "robots.txt says no"))
-        self.sites["flaky"].html("/", _page("The flaky site", '<a href="a.html">a</a> <a href="tmp/scratch.html">scratch</a>'))
+        self.sites["flaky"].html(
+            "/",
+            _page(
+                "The flaky site", '<a href="a.html">a</a> <a href="tmp/scratch.html">scratch</a>'
+            ),
+        )
         moved = self.sites["moved"]
         moved.add("/robots.txt", Reply(301, b"", {"Location": "/robots/current.txt"}))
         moved.add("/robots/current.txt", Reply.text("User-agent: *\nDisallow: /old/\n"))
-        moved.html("/", _page("The moved site", '<a href="old/page.html">old</a> <a href="new/page.html">new</a>'))
+        moved.html(
+            "/",
+            _page(
+                "The moved site", '<a href="old/page.html">old</a> <a href="new/page.html">new</a>'
+            ),
+        )
         moved.html("/old/page.html", _page("Old", "robots.txt says no"))
         moved.html("/new/page.html", _page("New", "allowed"))
 
@@ -136,11 +146,22 @@ class DemoWeb:
         shop.html("/private/secret.html", _page("Secret", "robots.txt says no"))
         shop.html("/cgi-bin/stats", _page("Stats", "robots.txt says no to webrobot"))
         shop.add("/search", self._search)
-        shop.add_prefix("/loop/", lambda hit: Reply.html(_page(
-            "Loop", f'<p>{hit.path}</p><a href="loop/">deeper</a> <a href="/">home</a>')))
+        shop.add_prefix(
+            "/loop/",
+            lambda hit: Reply.html(
+                _page("Loop", f'<p>{hit.path}</p><a href="loop/">deeper</a> <a href="/">home</a>')
+            ),
+        )
         shop.add("/cal", self._calendar)
-        shop.add_prefix("/catalog/", lambda hit: Reply.html(_page(
-            "Catalogue", '<p>Nothing here yet.</p><a href="more/">more</a> <a href="other/">other</a>')))
+        shop.add_prefix(
+            "/catalog/",
+            lambda hit: Reply.html(
+                _page(
+                    "Catalogue",
+                    '<p>Nothing here yet.</p><a href="more/">more</a> <a href="other/">other</a>',
+                )
+            ),
+        )
         shop.add_prefix("/long/", lambda hit: Reply.html(_page("Long", "a very long URL")))
 
     @staticmethod

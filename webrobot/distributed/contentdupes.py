@@ -57,7 +57,11 @@ EARLIER_PAGE = "an earlier page (the shared content index keeps no URLs)"
 
 def url_member(url: str) -> int:
     """A URL as a signed 64-bit integer (the value stored with its content)."""
-    return int.from_bytes(hashlib.blake2b(url.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "big", signed=True)
+    return int.from_bytes(
+        hashlib.blake2b(url.encode("utf-8", "surrogatepass"), digest_size=8).digest(),
+        "big",
+        signed=True,
+    )
 
 
 class RedisFirstSeen:
@@ -118,7 +122,9 @@ class RedisContentDupes(ContentDupes):
         bits = read(settings, "WEBROBOT_REDIS_CONTENT_BUCKET_BITS")
         kept = RedisFirstSeen(self.server, f"{keys.content}:kept", bits, self._redis_error)
         self.index = kept  # type: ignore[assignment]
-        self.shared_followed = RedisFirstSeen(self.server, f"{keys.content}:followed", bits, self._redis_error)
+        self.shared_followed = RedisFirstSeen(
+            self.server, f"{keys.content}:followed", bits, self._redis_error
+        )
         self._announced_links = False
         self.pipeline_attached = False
         self._verdicts: dict[int, tuple[Any, Verdict]] = {}

@@ -40,7 +40,9 @@ def crawl_status(frontier: LeasedFrontier, visited: RedisVisitedFilter) -> Crawl
 
 def reset_crawl(server: redis.Redis, keys: CrawlKeys) -> int:
     """Delete every key of the crawl; returns how many there were."""
-    found = [key for pattern in keys.patterns() for key in server.scan_iter(match=pattern, count=1000)]
+    found = [
+        key for pattern in keys.patterns() for key in server.scan_iter(match=pattern, count=1000)
+    ]
     deleted = 0
     for start in range(0, len(found), 1000):
         # (A cluster client splits a multi-key DEL by slot.)

@@ -321,7 +321,13 @@ class LeasedFrontier(PriorityQueue):
             return 0, []
         if self.cluster:
             return self._finish_on_cluster(lease_ids, items, links)
-        keys = [self.keys.leases, self.keys.leased, self.keys.items, self.keys.frontier, self.keys.sequence]
+        keys = [
+            self.keys.leases,
+            self.keys.leased,
+            self.keys.items,
+            self.keys.frontier,
+            self.keys.sequence,
+        ]
         index: dict[str, int] = {}
         args: list[Any] = [len(lease_ids), *lease_ids, len(items)]
         for key, data in items:
@@ -383,7 +389,13 @@ class LeasedFrontier(PriorityQueue):
         items: Sequence[tuple[str, bytes]],
         links: Sequence[tuple[None, int, bytes]],
     ) -> tuple[int, list[bool]]:
-        keys = [self.keys.leases, self.keys.leased, self.keys.items, self.keys.frontier, self.keys.sequence]
+        keys = [
+            self.keys.leases,
+            self.keys.leased,
+            self.keys.items,
+            self.keys.frontier,
+            self.keys.sequence,
+        ]
         args: list[Any] = [len(lease_ids), *lease_ids, len(items)]
         for key, data in items:
             args += [key, data]
@@ -410,7 +422,13 @@ class LeasedFrontier(PriorityQueue):
     def reclaim_expired(self, batch: int = 100) -> tuple[int, list[bytes]]:
         """Re-queue requests whose lease deadline passed; returns how many went
         back and the stored requests set aside as dead."""
-        keys = [self.keys.leases, self.keys.leased, self.keys.frontier, self.keys.dead, self.keys.clock]
+        keys = [
+            self.keys.leases,
+            self.keys.leased,
+            self.keys.frontier,
+            self.keys.dead,
+            self.keys.clock,
+        ]
         args = [self.max_expiries, batch, self.lease_ttl_ms // 2, self.lease_ttl_ms]
         out = self._reclaim(keys=keys, args=args)
         return int(out[0]), list(out[1:])

@@ -45,6 +45,8 @@ class ReclaimedPageLinks:
         for r in result:
             yield self._mark(response, r)
 
-    async def process_spider_output_async(self, response: Response, result: AsyncIterator[Any]) -> AsyncIterator[Any]:
+    async def process_spider_output_async(
+        self, response: Response, result: AsyncIterator[Any]
+    ) -> AsyncIterator[Any]:
         async for r in result:
             yield self._mark(response, r)

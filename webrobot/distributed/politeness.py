@@ -74,7 +74,9 @@ _NOW = "local t = redis.call('TIME')\nlocal now = tonumber(t[1]) * 1000 + math.f
 # KEYS: state
 # ARGV: worker, interval ms, backoff base ms, backoff max ms (0: none), hold ttl ms, busy ms, keep ms
 # -> {ms to wait (0: started), source code, 1 if the site has throttle strikes}
-_RESERVE = _NOW + """
+_RESERVE = (
+    _NOW
+    + """
 local st = redis.call('HMGET', KEYS[1], 'w', 'until', 'n', 'last', 'penalty', 'strikes')
 local holder, held_until = st[1], tonumber(st[2] or '0')
 local strikes = tonumber(st[6] or '0')
@@ -101,9 +103,12 @@ redis.call('HSET', KEYS[1], 'last', now, 'w', ARGV[1], 'n', n, 'until', now + tt
 redis.call('PEXPIRE', KEYS[1], math.max(math.max(penalty - now, 0) + interval + tonumber(ARGV[7]), ttl))
 return {0, source, struck}
 """
+)
 
 # KEYS: state   ARGV: throttled (1/0), wait ms (0: no Retry-After), keep ms
-_NOTE = _NOW + """
+_NOTE = (
+    _NOW
+    + """
 if ARGV[1] == '0' then return redis.call('HDEL', KEYS[1], 'strikes') end
 redis.call('HINCRBY', KEYS[1], 'strikes', 1)
 local penalty = tonumber(redis.call('HGET', KEYS[1], 'penalty') or '0')
@@ -116,23 +121,30 @@ local ttl = redis.call('PTTL', KEYS[1])
 redis.call('PEXPIRE', KEYS[1], math.max(math.max(penalty - now, 0) + tonumber(ARGV[3]), ttl))
 return 1
 """
+)
 
 # KEYS: state   ARGV: worker, hold ttl ms
-_FINISHED = """
+_FINISHED = (
+    """
 local st = redis.call('HMGET', KEYS[1], 'w', 'n')
 if st[1] ~= ARGV[1] then return 0 end
 local n = tonumber(st[2] or '1') - 1
 if n <= 0 then
   redis.call('HDEL', KEYS[1], 'w', 'n', 'until')
 else
-  """ + _NOW.replace("\n", "\n  ") + """
+  """
+    + _NOW.replace("\n", "\n  ")
+    + """
   redis.call('HSET', KEYS[1], 'n', n, 'until', now + tonumber(ARGV[2]))
 end
 return 1
 """
+)
 
 # KEYS: states   ARGV: worker, hold ttl ms   -> how many were still this worker's
-_RENEW = _NOW + """
+_RENEW = (
+    _NOW
+    + """
 local n = 0
 for i = 1, #KEYS do
   if redis.call('HGET', KEYS[i], 'w') == ARGV[1] then
@@ -142,6 +154,7 @@ for i = 1, #KEYS do
 end
 return n
 """
+)
 
 
 def _ms(seconds: float) -> int:
@@ -228,13 +241,17 @@ class SharedPoliteness:
         self._struck.discard(site)
         wait = 0.0
         if throttled and retry_after is not None and retry_after > 0:
-            wait = min(retry_after, self.retry_after_max) if self.retry_after_max > 0 else retry_after
+            wait = (
+                min(retry_after, self.retry_after_max) if self.retry_after_max > 0 else retry_after
+            )
         try:
             self._note(keys=self._keys(site), args=[int(throttled), _ms(wait), KEEP_MS])
         except redis.RedisError as exc:
             self._redis_error(exc)  # a backoff note lost; the next answer is noted again
 
-    def reserve(self, site: str, base_delay: float, base_source: str, now: float) -> tuple[float, str]:
+    def reserve(
+        self, site: str, base_delay: float, base_source: str, now: float
+    ) -> tuple[float, str]:
         """Start now (``(0, source)``, the site held by this worker until
         :meth:`finished`) or wait: ``now`` is not used, the Redis clock is.
         Without Redis: wait (``redis_unavailable``), never start."""

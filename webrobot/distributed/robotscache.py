@@ -67,41 +67,59 @@ logger = logging.getLogger(__name__)
 
 # A claim's value is the worker id, plus STALE while that worker obeys the expired decision.
 STALE = "|stale"
-_MINE = "local holder = redis.call('GET', KEYS[#KEYS])\n" \
-        "local mine = holder == ARGV[1] or holder == ARGV[1] .. '" + STALE + "'\n"
+_MINE = (
+    "local holder = redis.call('GET', KEYS[#KEYS])\n"
+    "local mine = holder == ARGV[1] or holder == ARGV[1] .. '" + STALE + "'\n"
+)
 
 # KEYS: decision, deferral, claim   ARGV: worker id, decision JSON, body, expire-at ms (0: none)
-_PUT = _MINE + """
+_PUT = (
+    _MINE
+    + """
 redis.call('HSET', KEYS[1], 'decision', ARGV[2], 'body', ARGV[3])
 if tonumber(ARGV[4]) > 0 then redis.call('PEXPIREAT', KEYS[1], ARGV[4]) else redis.call('PERSIST', KEYS[1]) end
 redis.call('DEL', KEYS[2])
 if mine then redis.call('DEL', KEYS[3]) end
 return 1
 """
+)
 
 # KEYS: claim   ARGV: worker id, ttl ms, flag ('': keep, '0': fetching, '1': obeying the stale
 # decision)   -> 1 if this worker holds the claim now
-_CLAIM = _MINE + """
+_CLAIM = (
+    _MINE
+    + """
 if holder and not mine then return 0 end
 local value = ARGV[1]
-if ARGV[3] == '1' or (ARGV[3] == '' and holder == ARGV[1] .. '""" + STALE + """') then
-  value = value .. '""" + STALE + """'
+if ARGV[3] == '1' or (ARGV[3] == '' and holder == ARGV[1] .. '"""
+    + STALE
+    + """') then
+  value = value .. '"""
+    + STALE
+    + """'
 end
 redis.call('SET', KEYS[1], value, 'PX', ARGV[2])
 return 1
 """
+)
 
 # KEYS: claim   ARGV: worker id, ttl ms   -> 1 if still this worker's (renewed)
-_RENEW = _MINE + """
+_RENEW = (
+    _MINE
+    + """
 if not mine then return 0 end
 return redis.call('PEXPIRE', KEYS[1], ARGV[2])
 """
+)
 
 # KEYS: claim   ARGV: worker id
-_RELEASE = _MINE + """
+_RELEASE = (
+    _MINE
+    + """
 if mine then return redis.call('DEL', KEYS[1]) end
 return 0
 """
+)
 
 _FIELDS = ("site", "outcome", "status", "fetched_at", "expires_at", "url",
            "crawl_delay", "crawl_delay_source", "summary", "reason")  # fmt: skip
@@ -136,7 +154,9 @@ class RedisRobotsCache:
         self.claim_ttl = read(settings, "WEBROBOT_REDIS_LEASE_TTL")
         if self.claim_ttl <= 0:
             raise ValueError(f"WEBROBOT_REDIS_LEASE_TTL must be positive, got {self.claim_ttl}")
-        self.poll_interval = min(max(read(settings, "WEBROBOT_REDIS_POLL_INTERVAL"), 0.01), self.claim_ttl / 3)
+        self.poll_interval = min(
+            max(read(settings, "WEBROBOT_REDIS_POLL_INTERVAL"), 0.01), self.claim_ttl / 3
+        )
         self.worker_id = new_worker_id()
         self._local: OrderedDict[str, RobotsDecision] = OrderedDict()
         self._claims: set[str] = set()
@@ -211,7 +231,9 @@ class RedisRobotsCache:
         it no longer does, ``None`` keeps what was said."""
         flag = "" if stale is None else str(int(stale))
         try:
-            mine = bool(self._claim(keys=self._keys(site)[1:], args=[self.worker_id, self._ttl_ms(), flag]))
+            mine = bool(
+                self._claim(keys=self._keys(site)[1:], args=[self.worker_id, self._ttl_ms(), flag])
+            )
         except redis.RedisError as exc:
             self._redis_error(exc)
             return False  # wait and ask again: no fetch without the claim
@@ -242,7 +264,9 @@ class RedisRobotsCache:
 
     def deferral(self, site: str) -> tuple[float, int, float] | None:
         try:
-            first, attempts, later = self.server.hmget(self._deferral_key(site), ["first", "attempts", "next"])
+            first, attempts, later = self.server.hmget(
+                self._deferral_key(site), ["first", "attempts", "next"]
+            )
         except redis.RedisError as exc:
             self._redis_error(exc)
             return None
@@ -253,14 +277,23 @@ class RedisRobotsCache:
         except ValueError:
             return None
 
-    def note_deferral(self, site: str, first_failure: float, attempts: int, next_attempt: float) -> None:
+    def note_deferral(
+        self, site: str, first_failure: float, attempts: int, next_attempt: float
+    ) -> None:
         """Share the deferral; it outlives the next attempt by a claim TTL and a day
         at most (``put`` ends it sooner)."""
         key = self._deferral_key(site)
         keep = max(0.0, next_attempt - time.time()) + self.claim_ttl + 86_400
         try:
             pipe = self.server.pipeline(transaction=True)
-            pipe.hset(key, mapping={"first": repr(first_failure), "attempts": attempts, "next": repr(next_attempt)})
+            pipe.hset(
+                key,
+                mapping={
+                    "first": repr(first_failure),
+                    "attempts": attempts,
+                    "next": repr(next_attempt),
+                },
+            )
             pipe.pexpire(key, round(keep * 1000))
             pipe.execute()
         except redis.RedisError as exc:
@@ -286,7 +319,9 @@ class RedisRobotsCache:
             return
         for site in list(self._claims):
             try:
-                if not self._renew_claim(keys=self._keys(site)[1:], args=[self.worker_id, self._ttl_ms()]):
+                if not self._renew_claim(
+                    keys=self._keys(site)[1:], args=[self.worker_id, self._ttl_ms()]
+                ):
                     self._claims.discard(site)  # expired and taken: that worker fetches too
             except redis.RedisError as exc:
                 self._redis_error(exc)

@@ -222,7 +222,9 @@ class RedisLeaseScheduler(Scheduler):
                 if self._outstanding:
                     released = self.queue.release(list(self._outstanding))
                     self._inc("lease/released", released)
-                    logger.info("Put %d unfinished requests back into the shared frontier", released)
+                    logger.info(
+                        "Put %d unfinished requests back into the shared frontier", released
+                    )
                     self._forget_all()
                 queued, leased = self.queue.counts()
                 logger.info(
@@ -421,7 +423,9 @@ class RedisLeaseScheduler(Scheduler):
             requeued, dead = self.queue.reclaim_expired()
             if requeued:
                 self._inc("lease/expired", requeued)
-                logger.info("Re-queued %d requests whose lease expired (a worker stopped)", requeued)
+                logger.info(
+                    "Re-queued %d requests whose lease expired (a worker stopped)", requeued
+                )
             for data in dead:
                 self._inc("lease/dead")
                 logger.warning(
@@ -457,7 +461,9 @@ class RedisLeaseScheduler(Scheduler):
         for slot in list(getattr(downloader, "slots", {}).values()):
             while slot.queue:
                 request, queue_dfd = slot.queue.popleft()
-                queue_dfd.errback(Failure(IgnoreRequest(f"{FINISH_REASON}: {request.url} not fetched")))
+                queue_dfd.errback(
+                    Failure(IgnoreRequest(f"{FINISH_REASON}: {request.url} not fetched"))
+                )
 
     def _item_scraped(self, item: Any, response: Response | None = None, **kwargs: Any) -> None:
         """Keep the item until its page's lease is acknowledged (with it)."""

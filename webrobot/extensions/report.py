@@ -74,7 +74,9 @@ class CrawlReport:
     def location(self, job: str = "") -> tuple[Path, str]:
         feeds = self.crawler.settings.getdict("FEEDS")
         folder, prefix = report_location(
-            read(self.crawler.settings, "WEBROBOT_REPORT_DIR") or "", [str(uri) for uri in feeds], job
+            read(self.crawler.settings, "WEBROBOT_REPORT_DIR") or "",
+            [str(uri) for uri in feeds],
+            job,
         )
         return Path(folder), prefix
 

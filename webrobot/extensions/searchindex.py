@@ -63,7 +63,9 @@ class FullTextIndex:
         if not read(settings, "WEBROBOT_INDEX_ENABLED"):
             raise NotConfigured("WEBROBOT_INDEX_ENABLED is off")
         if not textextract.available():
-            logger.warning("Full-text index off: trafilatura is not installed (pip install 'webrobot[search]')")
+            logger.warning(
+                "Full-text index off: trafilatura is not installed (pip install 'webrobot[search]')"
+            )
             raise NotConfigured("trafilatura is not installed")
         self.crawler = crawler
         self.worker: IndexWorker | None = None
@@ -85,7 +87,9 @@ class FullTextIndex:
     def spider_opened(self, spider: Spider) -> None:
         settings = self.crawler.settings
         feeds = [str(uri) for uri in settings.getdict("FEEDS")]
-        self.path = index_path(read(settings, "WEBROBOT_INDEX"), feeds, str(getattr(spider, "_job", "") or ""))
+        self.path = index_path(
+            read(settings, "WEBROBOT_INDEX"), feeds, str(getattr(spider, "_job", "") or "")
+        )
         try:
             self.worker = IndexWorker(self.path)
         except (RuntimeError, OSError) as exc:
@@ -102,7 +106,11 @@ class FullTextIndex:
                 self._lost = True
 
     def item_scraped(self, item: Any, response: Response, spider: Spider) -> None:
-        if self.worker is None or not isinstance(response, HtmlResponse) or not ItemAdapter.is_item(item):
+        if (
+            self.worker is None
+            or not isinstance(response, HtmlResponse)
+            or not ItemAdapter.is_item(item)
+        ):
             return
         adapter = ItemAdapter(item)
         url = str(adapter.get("url") or response.url)
@@ -132,7 +140,9 @@ class FullTextIndex:
                 stats.set_value(f"webrobot/index/{key}", getattr(totals, key))
         if totals.errors:
             stats.inc_value("webrobot/index/error", totals.errors)
-            logger.error("Full-text index: %d errors; the first: %s", totals.errors, totals.first_error)
+            logger.error(
+                "Full-text index: %d errors; the first: %s", totals.errors, totals.first_error
+            )
         stats.set_value("webrobot/index/pages", totals.pages)
         stats.set_value("webrobot/index/bytes", totals.bytes)
         stats.set_value("webrobot/index/cpu_seconds", round(totals.cpu_seconds, 3))

@@ -91,7 +91,9 @@ class WarcArchiveMiddleware:
             "http-header-user-agent": _text(settings.get("USER_AGENT") or ""),
             "http-header-from": _text(read(settings, "WEBROBOT_FROM")),
         }
-        names = list(_INFO_SETTINGS) + sorted(n for n, _ in settings.items() if n.startswith("WEBROBOT_"))
+        names = list(_INFO_SETTINGS) + sorted(
+            n for n, _ in settings.items() if n.startswith("WEBROBOT_")
+        )
         for name in names:
             value = settings.get(name)
             if name == "WEBROBOT_REDIS_URL" and value:
@@ -105,7 +107,11 @@ class WarcArchiveMiddleware:
 
             spider = self.crawler.spider
             name = spider.name if spider is not None else "webrobot"
-            prefix = self.prefix_template % {"spider": name} if "%(" in self.prefix_template else self.prefix_template
+            prefix = (
+                self.prefix_template % {"spider": name}
+                if "%(" in self.prefix_template
+                else self.prefix_template
+            )
             self.archive = WarcArchive(
                 self.folder, prefix=prefix, max_size=self.max_size, info=self.info(name),
                 digests=DigestLog(self.digest_path), on_file_closed=self._file_closed,

@@ -62,7 +62,11 @@ class ContentTypeGate:
             return
         maxsize = meta.get("download_maxsize", self.maxsize)
         if maxsize and body_length > maxsize:
-            self._stop("too_large", request, f"{body_length} bytes announced, DOWNLOAD_MAXSIZE is {maxsize}")
+            self._stop(
+                "too_large",
+                request,
+                f"{body_length} bytes announced, DOWNLOAD_MAXSIZE is {maxsize}",
+            )
         if self.non_html_items:
             return
         raw = headers.get(b"Content-Type")

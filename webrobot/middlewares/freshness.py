@@ -27,8 +27,13 @@ if TYPE_CHECKING:
 class FreshnessTapMiddleware:
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
-        if not settings.getbool("HTTPCACHE_ENABLED") or read(settings, "WEBROBOT_RECRAWL_INTERVAL") <= 0:
-            raise NotConfigured("re-crawl intervals are off (HTTPCACHE_ENABLED, WEBROBOT_RECRAWL_INTERVAL)")
+        if (
+            not settings.getbool("HTTPCACHE_ENABLED")
+            or read(settings, "WEBROBOT_RECRAWL_INTERVAL") <= 0
+        ):
+            raise NotConfigured(
+                "re-crawl intervals are off (HTTPCACHE_ENABLED, WEBROBOT_RECRAWL_INTERVAL)"
+            )
         self.crawler = crawler
 
     @classmethod

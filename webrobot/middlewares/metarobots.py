@@ -63,7 +63,9 @@ class MetaRobotsMiddleware:
         if not read(settings, "WEBROBOT_META_ROBOTS_ENABLED"):
             raise NotConfigured("WEBROBOT_META_ROBOTS_ENABLED is off")
         self.crawler = crawler
-        self.agent = product_token(read(settings, "ROBOTSTXT_USER_AGENT"), read(settings, "USER_AGENT"))
+        self.agent = product_token(
+            read(settings, "ROBOTSTXT_USER_AGENT"), read(settings, "USER_AGENT")
+        )
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -142,7 +144,10 @@ class PageRules:
 def flag_page(crawler: Crawler, response: Response, flag: str) -> None:
     """Tell the crawl report (``page_flagged``) that ``response``'s page is ``flag`` (noindex, nofollow)."""
     crawler.signals.send_catch_log(
-        signal=signals.page_flagged, request=response.request, site=site_key(response.url), flag=flag
+        signal=signals.page_flagged,
+        request=response.request,
+        site=site_key(response.url),
+        flag=flag,
     )
 
 

@@ -116,7 +116,9 @@ class NetworkGuardMiddleware:
                     break
             self.policy = NetworkPolicy(self.blocked, internal_allowed=internal)
             if internal:
-                logger.info("The start URLs are on a private network: the crawl may request private addresses")
+                logger.info(
+                    "The start URLs are on a private network: the crawl may request private addresses"
+                )
         return self.policy
 
     async def process_request(self, request: Request) -> None:
@@ -131,7 +133,9 @@ class NetworkGuardMiddleware:
         ):  # fmt: skip
             # A start request (seeds of a shared crawl too) on a private network: stay inside.
             self.policy = policy = NetworkPolicy(self.blocked, internal_allowed=True)
-            logger.info("A start URL is on a private network: the crawl may request private addresses")
+            logger.info(
+                "A start URL is on a private network: the crawl may request private addresses"
+            )
         refusal = policy.refusal(addresses)
         if refusal is not None:
             reason, detail = refusal

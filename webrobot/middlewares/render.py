@@ -147,7 +147,9 @@ class SubrequestGuard:
         robots = self._robots_middleware()
         if robots is not None:
             try:
-                await robots.process_request(Request(url, callback=NO_CALLBACK, meta={"_render_subrequest": True}))
+                await robots.process_request(
+                    Request(url, callback=NO_CALLBACK, meta={"_render_subrequest": True})
+                )
             except IgnoreRequest:
                 self._count("refused")
                 return True

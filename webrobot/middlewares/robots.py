@@ -101,10 +101,14 @@ class RobotsMiddleware:
         self.cache: RobotsCache = build_from_crawler(load_object(cache_class), crawler)
         # Only caches shared with other workers can say "another worker is fetching".
         self.shared: SharedRobotsCache | None = (
-            cast("SharedRobotsCache", self.cache) if callable(getattr(self.cache, "claim", None)) else None
+            cast("SharedRobotsCache", self.cache)
+            if callable(getattr(self.cache, "claim", None))
+            else None
         )
         self.claims = (
-            ClaimCoordinator(self.shared, self.stats, self.stale_max) if self.shared is not None else None
+            ClaimCoordinator(self.shared, self.stats, self.stale_max)
+            if self.shared is not None
+            else None
         )
         self.hold_new = read(settings, "WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS")
         self.refuser = Refuser(crawler)
@@ -114,10 +118,14 @@ class RobotsMiddleware:
         self.held_file: HeldFile | None = HeldFile(Path(jobdir, HELD_FILE)) if jobdir else None
         crawler.signals.connect(self._spider_opened, signal=scrapy_signals.spider_opened)
         # Strong references: these run for every request and every chunk received.
-        crawler.signals.connect(self._request_scheduled, signal=scrapy_signals.request_scheduled, weak=False)
+        crawler.signals.connect(
+            self._request_scheduled, signal=scrapy_signals.request_scheduled, weak=False
+        )
         crawler.signals.connect(self._spider_idle, signal=scrapy_signals.spider_idle)
         crawler.signals.connect(self._spider_closed, signal=scrapy_signals.spider_closed)
-        crawler.signals.connect(self._bytes_received, signal=scrapy_signals.bytes_received, weak=False)
+        crawler.signals.connect(
+            self._bytes_received, signal=scrapy_signals.bytes_received, weak=False
+        )
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -169,7 +177,9 @@ class RobotsMiddleware:
                 return request  # scheduled again, and held by _request_scheduled
             decision = await maybe_deferred_to_future(pending.wait())
             if decision is None:
-                raise IgnoreRequest(f"robots.txt of {site} was not resolved before the spider closed")
+                raise IgnoreRequest(
+                    f"robots.txt of {site} was not resolved before the spider closed"
+                )
         self._check(decision, request)
         return None
 
@@ -181,10 +191,14 @@ class RobotsMiddleware:
             raise self.refuser.refuse(request, reason, decision.reason, REFUSAL_STATS[reason])
         parser = self.decider.parser(decision)
         user_agent = (
-            self.decider.user_agent or request.headers.get(b"User-Agent") or self.decider.default_user_agent
+            self.decider.user_agent
+            or request.headers.get(b"User-Agent")
+            or self.decider.default_user_agent
         )
         if not parser.allowed(request.url, user_agent):
-            raise self.refuser.refuse(request, FORBIDDEN, decision.summary, REFUSAL_STATS[FORBIDDEN])
+            raise self.refuser.refuse(
+                request, FORBIDDEN, decision.summary, REFUSAL_STATS[FORBIDDEN]
+            )
 
     def _usable(self, site: str) -> RobotsDecision | None:
         """The decision that applies to the site now, or None if it must be (re)fetched."""
@@ -230,7 +244,9 @@ class RobotsMiddleware:
                 pending.wake(stale)
                 self._release(pending, stale)
 
-            decision = await self.claims.claim_or_wait(pending, lambda: self._current(pending), obey_stale)
+            decision = await self.claims.claim_or_wait(
+                pending, lambda: self._current(pending), obey_stale
+            )
             if decision is not None:
                 pending.fetching = False
                 self._resolve(pending, decision, reused=True)
@@ -260,7 +276,8 @@ class RobotsMiddleware:
         )  # fmt: skip
         if self.pending.get(pending.site) is pending:
             self._resolve(
-                pending, self.decider.unreachable(pending.site, None, pending.robots_url, "internal error")
+                pending,
+                self.decider.unreachable(pending.site, None, pending.robots_url, "internal error"),
             )
 
     # -- outcomes -------------------------------------------------------------------
@@ -272,9 +289,13 @@ class RobotsMiddleware:
         if outcome == policy.DEFER:
             self._failed(pending, result)
         else:
-            self._resolve(pending, self.decider.decide(pending.site, pending.trigger, outcome, result))
+            self._resolve(
+                pending, self.decider.decide(pending.site, pending.trigger, outcome, result)
+            )
 
-    def _resolve(self, pending: PendingSite, decision: RobotsDecision, *, reused: bool = False) -> None:
+    def _resolve(
+        self, pending: PendingSite, decision: RobotsDecision, *, reused: bool = False
+    ) -> None:
         site = pending.site
         if self.pending.get(site) is pending:
             del self.pending[site]
@@ -343,7 +364,11 @@ class RobotsMiddleware:
             f", giving up after {duration(self.backoff.dns_defer_max)} of this" if unresolved else "",
         )  # fmt: skip
         self.crawler.signals.send_catch_log(
-            signal=signals.site_deferred, site=pending.site, seconds=delay, attempt=attempts, reason=reason,
+            signal=signals.site_deferred,
+            site=pending.site,
+            seconds=delay,
+            attempt=attempts,
+            reason=reason,
             status=result.status,
         )
         self._retry_in(pending, delay)
@@ -366,7 +391,9 @@ class RobotsMiddleware:
             reason = GAVE_UP if decision.outcome == policy.UNREACHABLE else FORBIDDEN
             for request in held:
                 self.refuser.refuse(request, reason, decision.reason, REFUSAL_STATS[reason])
-            logger.info("Dropped %d requests held for %s: %s", len(held), pending.site, decision.reason)
+            logger.info(
+                "Dropped %d requests held for %s: %s", len(held), pending.site, decision.reason
+            )
         else:
             for request in held:
                 self.crawler.engine.crawl(request)

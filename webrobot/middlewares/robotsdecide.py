@@ -97,7 +97,9 @@ class RobotsDecider:
                 outcome = policy.classify_status(result.status, auth_policy)
         return outcome
 
-    def decide(self, site: str, trigger: Request | None, outcome: str, result: RobotsFetch) -> RobotsDecision:
+    def decide(
+        self, site: str, trigger: Request | None, outcome: str, result: RobotsFetch
+    ) -> RobotsDecision:
         now = time.time()
         headers = result.headers
         lifetime = policy.freshness_lifetime(

@@ -90,7 +90,9 @@ class RobotsFetcher:
             except IgnoreRequest as exc:
                 return RobotsFetch(url, error="IgnoreRequest", detail=str(exc), hops=hops)
             except Exception as exc:  # noqa: BLE001 - every network error defers the site
-                return RobotsFetch(url, error=type(exc).__name__, detail=str(exc) or repr(exc), hops=hops)
+                return RobotsFetch(
+                    url, error=type(exc).__name__, detail=str(exc) or repr(exc), hops=hops
+                )
             self.stats.inc_value("robotstxt/response_count")
             self.stats.inc_value(f"robotstxt/response_status_count/{response.status}")
             headers = {}

@@ -135,7 +135,9 @@ class HeldFile:
         except Exception:  # a damaged file: say so, keep it, crawl on
             aside = path.with_name(path.name + ".bad")
             os.replace(path, aside)
-            logger.exception("Cannot resume the requests held for robots.txt (file kept as %s)", aside)
+            logger.exception(
+                "Cannot resume the requests held for robots.txt (file kept as %s)", aside
+            )
             return None
         path.unlink()
         return requests
@@ -175,7 +177,13 @@ class Backoff:
     """Retry timing for failed robots.txt fetches."""
 
     def __init__(
-        self, *, base: float, cap: float, defer_max: float, stale_max: float, dns_defer_max: float = 0.0
+        self,
+        *,
+        base: float,
+        cap: float,
+        defer_max: float,
+        stale_max: float,
+        dns_defer_max: float = 0.0,
     ) -> None:
         self.base = base
         self.cap = cap
@@ -192,13 +200,17 @@ class Backoff:
         deferral = pending.deferral
         stale = pending.stale
         if stale is not None and stale.usable_stale(now_wall, self.stale_max):
-            delay = deferral.failed(now, base=self.base, cap=self.cap, defer_max=0, retry_after=retry_after)
+            delay = deferral.failed(
+                now, base=self.base, cap=self.cap, defer_max=0, retry_after=retry_after
+            )
             assert delay is not None
             return AfterFailure("stale", delay, reason)
         defer_max = self.defer_max
         if result.error in DNS_ERRORS and self.dns_defer_max > 0:
             defer_max = min(defer_max, self.dns_defer_max) if defer_max > 0 else self.dns_defer_max
-        delay = deferral.failed(now, base=self.base, cap=self.cap, defer_max=defer_max, retry_after=retry_after)
+        delay = deferral.failed(
+            now, base=self.base, cap=self.cap, defer_max=defer_max, retry_after=retry_after
+        )
         if delay is None:
             return AfterFailure("give_up", 0.0, reason, deferral.elapsed(now))
         return AfterFailure("retry", delay, reason)

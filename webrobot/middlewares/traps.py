@@ -65,7 +65,9 @@ class UrlTrapMiddleware:
             raise self.refuser.refuse(request, reason, detail)
         depth = request.meta.get("depth", 0)
         if self.max_depth and depth > self.max_depth:
-            raise self.refuser.refuse(request, DEPTH, f"depth {depth} > DEPTH_LIMIT {self.max_depth}")
+            raise self.refuser.refuse(
+                request, DEPTH, f"depth {depth} > DEPTH_LIMIT {self.max_depth}"
+            )
 
     def _warn_too_long(self, request: Request, detail: str) -> None:
         site = request_site(request)

@@ -57,7 +57,10 @@ ROBOTS_FETCH = signals.ROBOTS_FETCH_META
 
 
 def collector_wanted(settings: BaseSettings) -> bool:
-    return bool(read(settings, "WEBROBOT_REPORT_ENABLED") or read(settings, "WEBROBOT_PROGRESS_INTERVAL") > 0)
+    return bool(
+        read(settings, "WEBROBOT_REPORT_ENABLED")
+        or read(settings, "WEBROBOT_PROGRESS_INTERVAL") > 0
+    )
 
 
 def _site_of(request: Request) -> tuple[str, bool]:

@@ -11,7 +11,10 @@ from typing import Any
 def _table(title: str, head: Sequence[str], rows: Sequence[Sequence[Any]], note: str = "") -> str:
     if not rows:
         return ""
-    th = "".join(f"<th class=\"text\">{escape(h)}</th>" if i == 0 else f"<th>{escape(h)}</th>" for i, h in enumerate(head))
+    th = "".join(
+        f'<th class="text">{escape(h)}</th>' if i == 0 else f"<th>{escape(h)}</th>"
+        for i, h in enumerate(head)
+    )
     body = "".join(
         "<tr>" + "".join(
             f"<td class=\"text\">{escape(str(c))}</td>" if i == 0 else f"<td>{escape(str(c))}</td>"
@@ -46,14 +49,15 @@ def priorities_report(stats: Mapping[str, Any], rules: Sequence[Any]) -> list[di
     for key, value in stats.items():
         if key.startswith(prefix):
             try:
-                ranks[int(key[len(prefix):])] = int(value)
+                ranks[int(key[len(prefix) :])] = int(value)
             except ValueError:
                 continue
     return [
         {
             "rank": rank,
             "requests": ranks[rank],
-            "patterns": [rule.pattern for rule in rules if rule.rank == rank] or (["(no rule)"] if rank == 0 else []),
+            "patterns": [rule.pattern for rule in rules if rule.rank == rank]
+            or (["(no rule)"] if rank == 0 else []),
         }
         for rank in sorted(ranks, reverse=True)
     ]
@@ -77,9 +81,13 @@ def freshness_report(stats: Mapping[str, Any]) -> dict[str, Any]:
     prefix = "webrobot/freshness/"
     if not any(key.startswith(prefix) for key in stats):
         return {}
-    out: dict[str, Any] = {outcome: int(stats.get(prefix + outcome, 0)) for outcome in FRESHNESS_OUTCOMES}
+    out: dict[str, Any] = {
+        outcome: int(stats.get(prefix + outcome, 0)) for outcome in FRESHNESS_OUTCOMES
+    }
     out["due"] = {
-        key[len(prefix + "due/"):]: int(value) for key, value in stats.items() if key.startswith(prefix + "due/")
+        key[len(prefix + "due/") :]: int(value)
+        for key, value in stats.items()
+        if key.startswith(prefix + "due/")
     }
     return out
 
@@ -87,9 +95,16 @@ def freshness_report(stats: Mapping[str, Any]) -> dict[str, Any]:
 def freshness_html(freshness: Mapping[str, Any]) -> str:
     if not freshness:
         return ""
-    labels = {"new": "new (first check)", "changed": "changed", "unchanged": "unchanged", "not_due": "not yet due"}
+    labels = {
+        "new": "new (first check)",
+        "changed": "changed",
+        "unchanged": "unchanged",
+        "not_due": "not yet due",
+    }
     rows = [(labels[o], freshness[o]) for o in FRESHNESS_OUTCOMES]
-    rows += [(f"checked because: {reason}", n) for reason, n in sorted(freshness.get("due", {}).items())]
+    rows += [
+        (f"checked because: {reason}", n) for reason, n in sorted(freshness.get("due", {}).items())
+    ]
     return _table(
         "Freshness", ("Pages", "Count"), rows,
         "Not-yet-due pages were handed over from the cache without a request to the site.",

@@ -39,7 +39,16 @@ CHART_STYLE_OPTIONS: dict[str, Any] = {
     "value_label_font_size": 11,
     "legend_font_size": 11,
     "title_font_size": 14,
-    "colors": ("#2f6fb0", "#e0803a", "#3f9e5a", "#c4453c", "#8a63b8", "#7a7a7a", "#c9a227", "#3aa6b9"),
+    "colors": (
+        "#2f6fb0",
+        "#e0803a",
+        "#3f9e5a",
+        "#c4453c",
+        "#8a63b8",
+        "#7a7a7a",
+        "#c9a227",
+        "#3aa6b9",
+    ),
 }
 CHARTS_FEATURE = "The charts of report.html"
 
@@ -170,11 +179,15 @@ def pages_over_time(timeline: Mapping[str, Any]) -> str:
         chart.add(site, rows[site])
     rest = ranked[TIMELINE_SITES:]
     if rest:
-        chart.add(f"{len(rest)} other sites", [sum(rows[s][i] for s in rest) for i in range(length)])
+        chart.add(
+            f"{len(rest)} other sites", [sum(rows[s][i] for s in rest) for i in range(length)]
+        )
     return _svg(chart)
 
 
-def bar_chart(title: str, counts: Mapping[str, int], horizontal: bool = False, status: bool = False) -> str:
+def bar_chart(
+    title: str, counts: Mapping[str, int], horizontal: bool = False, status: bool = False
+) -> str:
     chart = _chart(
         "HorizontalBar" if horizontal else "Bar", title, show_legend=False,
         print_values=True, print_zeroes=False, truncate_label=24, order_min=0,
@@ -273,7 +286,9 @@ def failed_section(failed: list[Mapping[str, str]], total: int) -> str:
     rows = "".join(
         f"<tr><td>{escape(f['url'])}</td><td>{escape(f['reason'])}</td></tr>" for f in failed
     )
-    more = f'<p class="note">{total - len(failed)} more not listed.</p>' if total > len(failed) else ""
+    more = (
+        f'<p class="note">{total - len(failed)} more not listed.</p>' if total > len(failed) else ""
+    )
     return (
         f'<section class="card"><h2>Failed pages <small>({total})</small></h2>'
         f'<table id="failed"><thead><tr><th>URL</th><th>Reason</th></tr></thead>'
@@ -316,10 +331,13 @@ def render_html(report: Mapping[str, Any]) -> str:
         (human_bytes(totals["bytes"]), "received"),
         (totals["robots_fetches"], "robots.txt fetches"),
     ]
-    tiles_html = "".join(f'<div class="tile"><b>{escape(str(v))}</b><span>{escape(t)}</span></div>' for v, t in tiles)
+    tiles_html = "".join(
+        f'<div class="tile"><b>{escape(str(v))}</b><span>{escape(t)}</span></div>' for v, t in tiles
+    )
 
     head = "".join(
-        f'<th class="{cls}" title="{escape(tip, quote=True)}">{escape(name)}</th>' for name, tip, cls in COLUMNS
+        f'<th class="{cls}" title="{escape(tip, quote=True)}">{escape(name)}</th>'
+        for name, tip, cls in COLUMNS
     )
     rows = "".join(site_row(s, sites[s], s in flagged_sites) for s in crawled[:TABLE_SITES])
     notes = []
@@ -330,7 +348,9 @@ def render_html(report: Mapping[str, Any]) -> str:
         for s in only_refused:
             for reason, n in sites[s]["refused"].items():
                 refused_only[reason] = refused_only.get(reason, 0) + n
-        names = ", ".join(escape(s) for s in only_refused[:5]) + (" …" if len(only_refused) > 5 else "")
+        names = ", ".join(escape(s) for s in only_refused[:5]) + (
+            " …" if len(only_refused) > 5 else ""
+        )
         notes.append(
             f"{len(only_refused)} other site{'s' if len(only_refused) != 1 else ''} only had URLs refused "
             f"({_breakdown(refused_only)}): {names}"
@@ -362,7 +382,7 @@ def render_html(report: Mapping[str, Any]) -> str:
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{escape(title)}</title><style>{CSS}</style></head>
 <body><main>
-<h1>Crawl report <small>{escape(str(report.get('spider', '')))}</small></h1>
+<h1>Crawl report <small>{escape(str(report.get("spider", "")))}</small></h1>
 <p class="meta">{meta}</p>
 {health_html}
 <section class="tiles">{tiles_html}</section>

@@ -195,7 +195,13 @@ class CrawlTally:
             tally.first_at = now
 
     def downloaded(
-        self, site: str, status: int, size: int, robots: bool, now: float, delay: float | None = None
+        self,
+        site: str,
+        status: int,
+        size: int,
+        robots: bool,
+        now: float,
+        delay: float | None = None,
     ) -> None:
         """A raw response, before any middleware turned it into something else."""
         tally = self.site(site)
@@ -348,7 +354,9 @@ def progress_line(
     item_rate = (cur.items - prev.items) / minutes
     sites = ", ".join(f"{states.get(s, 0)} {_STATE_LABELS[s]}" for s in SITE_STATES)
     since = cur.refused - prev.refused
-    refused = ", ".join(f"{r} {n}" for r, n in sorted(since.items(), key=lambda kv: (-kv[1], kv[0])))
+    refused = ", ".join(
+        f"{r} {n}" for r, n in sorted(since.items(), key=lambda kv: (-kv[1], kv[0]))
+    )
     return (
         f"Progress: {cur.pages} pages ({page_rate:.0f}/min), {cur.items} items ({item_rate:.0f}/min)"
         f" | frontier {frontier} + {downloader} in downloader | sites: {sites}"
@@ -457,7 +465,9 @@ def trap_refusals(refused: Mapping[str, int]) -> int:
     )  # fmt: skip
 
 
-def check_health(sites: Mapping[str, Mapping[str, Any]], limits: HealthThresholds) -> list[dict[str, str]]:
+def check_health(
+    sites: Mapping[str, Mapping[str, Any]], limits: HealthThresholds
+) -> list[dict[str, str]]:
     """Flags for a report's ``sites`` (a dict as :func:`site_report` makes)."""
     flags: list[dict[str, str]] = []
 

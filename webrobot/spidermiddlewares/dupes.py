@@ -62,7 +62,9 @@ class DuplicatePageMiddleware(BaseSpiderMiddleware):
         return fingerprint
 
     def get_processed_item(self, item: Any, response: Response | None) -> Any:
-        if response is None or not self.content.pipeline_attached:  # start requests; nobody drops items
+        if (
+            response is None or not self.content.pipeline_attached
+        ):  # start requests; nobody drops items
             return item
         if self._exempt(response):
             self.content.remember(item, EXEMPT)  # the pipeline must not judge it by md5 either
@@ -79,7 +81,9 @@ class DuplicatePageMiddleware(BaseSpiderMiddleware):
             return request
         follow = self._follow.get(response)
         if follow is None:
-            follow = self._follow[response] = self.content.follow_links(self._fingerprint(response), response.url)
+            follow = self._follow[response] = self.content.follow_links(
+                self._fingerprint(response), response.url
+            )
         if follow:
             return request
         assert self.crawler.stats is not None

@@ -109,16 +109,22 @@ class LinkGateMiddleware(BaseSpiderMiddleware):
                 if not self._seen(request):
                     self.refuser.refuse(request, BLOCKLIST, f"blocked by {match}")
                 return None
-        sitemap = response.meta.get(SITEMAP_KEY) is not None or request.meta.get(SITEMAP_KEY) is not None
+        sitemap = (
+            response.meta.get(SITEMAP_KEY) is not None or request.meta.get(SITEMAP_KEY) is not None
+        )
         if self.extensions and not sitemap and url_has_any_extension(request.url, self.extensions):
             if not self._seen(request):
-                self.refuser.refuse(request, BINARY_EXTENSION, "the extension says it is not a page")
+                self.refuser.refuse(
+                    request, BINARY_EXTENSION, "the extension says it is not a page"
+                )
             return None
         if self.cap and not sitemap:
             passed = self._passed.get(response, 0)
             if passed >= self.cap:
                 self.refuser.refuse(
-                    request, PAGE_CAP, f"{response.url[:200]} has more than {self.cap} links to follow"
+                    request,
+                    PAGE_CAP,
+                    f"{response.url[:200]} has more than {self.cap} links to follow",
                 )
                 return None
             self._passed[response] = passed + 1

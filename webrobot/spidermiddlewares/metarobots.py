@@ -42,7 +42,9 @@ class MetaRobotsSpiderMiddleware(BaseSpiderMiddleware):
         if not read(crawler.settings, "WEBROBOT_META_ROBOTS_ENABLED"):
             raise NotConfigured("WEBROBOT_META_ROBOTS_ENABLED is off")
         super().__init__(crawler)
-        self._verdicts: weakref.WeakKeyDictionary[Response, RobotsPolicy] = weakref.WeakKeyDictionary()
+        self._verdicts: weakref.WeakKeyDictionary[Response, RobotsPolicy] = (
+            weakref.WeakKeyDictionary()
+        )
         # Pages already counted, per directive.
         self._counted: dict[str, weakref.WeakSet[Response]] = {
             "noindex": weakref.WeakSet(),

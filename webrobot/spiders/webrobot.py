@@ -177,7 +177,10 @@ class WebrobotSpider(scrapy.Spider):
             fallback = summarise_html_text(response.text, response.url)
             if len(fallback.links) > len(page.links):
                 stats.inc_value("webrobot/page/markup_fallback")
-                logger.info("%s: markup too deep for the tree; links read with a streaming parser", response.url)
+                logger.info(
+                    "%s: markup too deep for the tree; links read with a streaming parser",
+                    response.url,
+                )
                 page = fallback
         if page.bad_links:
             stats.inc_value("webrobot/page/bad_link", page.bad_links)
@@ -198,7 +201,9 @@ class WebrobotSpider(scrapy.Spider):
         yield item  # a noindex page's item is dropped by MetaRobotsSpiderMiddleware
         # A nofollow page's requests are dropped likewise; links already visited or
         # queued never become requests.
-        yield from link_requests(self.crawler, (link.url for link in rules.links(page.links)), self.parse)
+        yield from link_requests(
+            self.crawler, (link.url for link in rules.links(page.links)), self.parse
+        )
 
     def _file_item(self, response: Response, content_type: str) -> PageItem:
         """An item for a file that is not a page (``WEBROBOT_NON_HTML_ITEMS``): no title, no links."""
@@ -234,6 +239,7 @@ def _decoded_right(response: HtmlResponse, stats: Any) -> HtmlResponse:
 
 def _apply_config_settings(config: SiteConfig, settings: BaseSettings) -> None:
     settings.setdict(config.scrapy_settings(), priority="spider")
+
     # A slot entry outranks DOWNLOAD_DELAY and CONCURRENT_REQUESTS_PER_DOMAIN, so
     # leave it out where -s (or Scrapyd's setting=) gave that setting: it must win.
     def overridden(name: str) -> bool:
