@@ -3,6 +3,8 @@
 Pure logic: no Scrapy, no network. A :class:`ConfigError` always names the file
 (or other source), the key and what was expected, so a person can fix it from
 one line of output.
+
+Why one module of this size: the site-config schema and its one-line errors read as one table; split, a key's rule and its message would live apart.
 """
 
 from __future__ import annotations

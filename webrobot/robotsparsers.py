@@ -40,6 +40,8 @@ UTF-16, percent-encodes bytes that are not UTF-8 (so ``Disallow: /caf\\xe9``
 still matches ``/caf%E9``), removes control characters, and reports what was
 odd about the body. User-Agent strings are matched by their crawler's product
 token (:func:`crawler_token`).
+
+Why one module of this size: both parsers share the line reader, and the catalogue of protego deviations belongs beside the code that corrects them.
 """
 
 from __future__ import annotations

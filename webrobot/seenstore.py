@@ -27,6 +27,8 @@ least 16 bytes long; the stores rely on that instead of hashing again.
 ``save_store`` writes any of them to one file atomically (temporary file, then
 ``os.replace``); ``load_store`` reads it back and raises :class:`StoreFileError`
 with a clear message for a missing, truncated, corrupted or foreign file.
+
+Why one module of this size: the three stores share one key format and one checkpoint file format.
 """
 
 from __future__ import annotations

@@ -46,6 +46,8 @@ sequence number (``<crawl>:sequence``): higher ``Request.priority`` first
 a priority. Priorities are clamped to +-4000 so that scores stay exact.
 
 The first byte of every stored request counts its expired leases.
+
+Why one module of this size: each Lua script sits next to the Python call that names its keys and arguments, so a change to one is seen with the other.
 """
 
 from __future__ import annotations

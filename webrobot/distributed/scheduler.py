@@ -51,6 +51,8 @@ What differs from ``scrapy_redis.scheduler.Scheduler`` 0.9.1, and why:
 * Requests that cannot be serialized (a callback that is not a spider method,
   objects pickle refuses in ``meta``) stay in a local queue, with a warning,
   instead of failing.
+
+Why one module of this size: a lease's whole life (take, renew, acknowledge, give back) is one Scrapy scheduler and stays readable in one place.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ part of the job lives in its own module:
 * :mod:`webrobot.middlewares.robotsclaim`: with a cache shared by several
   workers, one worker fetches and the others wait.
 
+Why one module of this size: it is the glue of one state machine per site (pending, fetching, deferred, decided); its jobs already live in the four modules above.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ no I/O; times are passed in (seconds since the crawl started, and epoch seconds
 for timestamps shown to people).
 
 The Scrapy glue that feeds it is :mod:`webrobot.report.collector`.
+
+Why one module of this size: the progress line, the report's numbers and the health checks all read the same per-site tallies.
 """
 
 from __future__ import annotations
