@@ -166,6 +166,21 @@ def test_progress_line() -> None:
     assert quiet.endswith("| refused: none") and "(0/min)" in quiet
 
 
+def test_progress_line_says_why_sites_wait() -> None:
+    tally = CrawlTally()
+    tally.deferred("http://a:80", now=10.0, delay=30.0, reason="DNSLookupError")
+    tally.deferred("http://b:80", now=10.0, delay=5.0, reason="status 503")
+    tally.deferred("http://c:80", now=10.0, delay=30.0, reason="status 503")
+    for site in ("http://a:80", "http://b:80", "http://c:80"):
+        tally.scheduled(site)  # sites with requests only are counted
+    waits = tally.deferral_reasons(now=20.0)  # b's wait is over by then
+    assert waits == Counter({"DNSLookupError": 1, "status 503": 1})
+    point = ProgressPoint(20.0, pages=0, items=0, refused=Counter())
+    line = progress_line(point, point, 0, 0, tally.states(20.0), waits)
+    assert "2 deferred (DNSLookupError: 1, status 503: 1)" in line
+    assert tally.deferral_reasons(now=50.0) == Counter()  # nothing waits any more
+
+
 def test_ignored_requests_get_a_reason() -> None:
     assert ignored_reason("Forbidden by robots.txt") == "robots_txt"
     assert ignored_reason("Ignored request not in cache") == "ignored"

@@ -67,7 +67,12 @@ class Progress:
         assert self.last is not None
         tally = self.collector.tally
         line = progress_line(
-            self.last, current, self.frontier(), tally.in_downloader(), tally.states(current.at)
+            self.last,
+            current,
+            self.frontier(),
+            tally.in_downloader(),
+            tally.states(current.at),
+            tally.deferral_reasons(current.at),
         )
         logger.info(line)
         self.last = current

@@ -186,7 +186,7 @@ class ReportCollector:
             delay = float(info["until"]) - time.time()
         if info.get("status") is not None:
             self.tally.robots_response(key, int(info["status"]), time.time())
-        self.tally.deferred(key, self.now(), float(delay or 0.0))
+        self.tally.deferred(key, self.now(), float(delay or 0.0), str(info.get("reason") or ""))
 
     def page_flagged(self, flag: str, site: str | None = None, **info: Any) -> None:
         key = _signal_site(site, info)

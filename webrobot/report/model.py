@@ -84,6 +84,7 @@ class SiteTally:
     deferred_seconds: float = 0.0
     deferred_from: float | None = None  # crawl seconds; None: not deferred now
     deferred_until: float = 0.0
+    deferred_reason: str = ""  # why the current deferral started, shown while it lasts
     first_at: float | None = None  # crawl seconds of the first request sent
     last_at: float | None = None  # crawl seconds of the last response
     robots: RobotsRecord = field(default_factory=RobotsRecord)
@@ -261,13 +262,22 @@ class CrawlTally:
                 setattr(robots, name, info[name])
         tally._end_deferral(now)
 
-    def deferred(self, site: str, now: float, delay: float) -> None:
+    def deferred(self, site: str, now: float, delay: float, reason: str = "") -> None:
         tally = self.site(site)
         if tally.deferred_from is None or now >= tally.deferred_until:
             tally._end_deferral(now)
             tally.deferrals += 1
             tally.deferred_from = now
         tally.deferred_until = max(tally.deferred_until, now + max(0.0, delay))
+        tally.deferred_reason = reason or tally.deferred_reason
+
+    def deferral_reasons(self, now: float) -> Counter[str]:
+        """Sites deferred right now, by the reason their robots.txt failed."""
+        return Counter(
+            tally.deferred_reason or "unknown"
+            for tally in self.sites.values()
+            if (tally.crawled or tally.frontier) and tally.state(now) == "deferred"
+        )
 
     # -- decisions -----------------------------------------------------------
     def refused(self, site: str, reason: str) -> None:
@@ -346,15 +356,15 @@ class ProgressPoint:
 
 def progress_line(
     prev: ProgressPoint, cur: ProgressPoint, frontier: int, downloader: int,
-    states: Mapping[str, int],
+    states: Mapping[str, int], waits: Mapping[str, int] | None = None,
 ) -> str:  # fmt: skip
     """``Progress: 240 pages (60/min), 200 items (50/min) | frontier 31 + 4 in
-    downloader | sites: 2 active, 1 waiting robots.txt, 0 deferred, 3 exhausted |
-    refused: offsite 4``"""
+    downloader | sites: 2 active, 1 waiting robots.txt, 1 deferred (status 503: 1),
+    3 exhausted | refused: offsite 4``: ``waits`` gives the deferred sites' reasons."""
     minutes = max(cur.at - prev.at, 1e-9) / 60.0
     page_rate = (cur.pages - prev.pages) / minutes
     item_rate = (cur.items - prev.items) / minutes
-    sites = ", ".join(f"{states.get(s, 0)} {_STATE_LABELS[s]}" for s in SITE_STATES)
+    sites = ", ".join(_site_state(states, s, waits) for s in SITE_STATES)
     since = cur.refused - prev.refused
     refused = ", ".join(
         f"{r} {n}" for r, n in sorted(since.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -364,6 +374,16 @@ def progress_line(
         f" | frontier {frontier} + {downloader} in downloader | sites: {sites}"
         f" | refused: {refused or 'none'}"
     )
+
+
+def _site_state(states: Mapping[str, int], state: str, waits: Mapping[str, int] | None) -> str:
+    text = f"{states.get(state, 0)} {_STATE_LABELS[state]}"
+    if state == "deferred" and waits:
+        why = ", ".join(
+            f"{r}: {n}" for r, n in sorted(waits.items(), key=lambda kv: (-kv[1], kv[0]))
+        )
+        text += f" ({why})"
+    return text
 
 
 def _plural(n: int, word: str) -> str:
