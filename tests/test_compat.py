@@ -80,6 +80,26 @@ def test_a_real_engine_has_the_slot_wake_engine_pokes() -> None:
     assert "self._slot = _Slot(" in source and "nextcall" in source
 
 
+def test_engine_in_progress_is_the_set_a_real_engine_slot_keeps() -> None:
+    """The schedulers acknowledge a request once it leaves this set: the real
+    ``_Slot`` must keep one, and the engine must add to it and discard from it."""
+    import inspect
+
+    from scrapy.core.engine import ExecutionEngine, _Slot
+
+    assert "self.inprogress: set[Request] = set()" in inspect.getsource(_Slot.__init__)
+    assert "self.inprogress.add(request)" in inspect.getsource(_Slot.add_request)
+    assert "self.inprogress.remove(request)" in inspect.getsource(_Slot.remove_request)
+    source = inspect.getsource(ExecutionEngine)
+    assert "_slot.add_request(" in source and "_slot.remove_request(" in source
+    held: set[Any] = set()
+    assert (
+        compat.engine_in_progress(SimpleNamespace(_slot=SimpleNamespace(inprogress=held))) is held
+    )
+    assert compat.engine_in_progress(SimpleNamespace()) is None  # not opened yet
+    assert compat.engine_in_progress(SimpleNamespace(_slot=SimpleNamespace(inprogress=[]))) is None
+
+
 @pytest.mark.parametrize(
     ("line", "expected"),
     [

@@ -100,3 +100,16 @@ def wake_engine(engine: Any) -> bool:
         return False
     schedule()
     return True
+
+
+def engine_in_progress(engine: Any) -> set[Any] | None:
+    """The requests the engine has in hand (downloading, or their response or
+    failure still being processed), or None where the engine does not expose them.
+
+    A frontier with leases acknowledges a request when the engine is done with it,
+    and no Scrapy signal marks that moment (``response_received`` comes before the
+    spider, errors and redirects have none); the engine empties its private
+    ``_slot.inprogress`` set exactly then (Scrapy 2.13 to 2.19)."""
+    slot = getattr(engine, "_slot", None)
+    inprogress = getattr(slot, "inprogress", None)
+    return inprogress if isinstance(inprogress, set) else None

@@ -58,6 +58,7 @@ from scrapy.utils.request import request_from_dict
 
 from webrobot import signals as webrobot_signals
 from webrobot.compactrequest import RequestCodec
+from webrobot.compat import engine_in_progress
 from webrobot.frontier import (
     Frontier,
     FrontierError,
@@ -286,9 +287,7 @@ class FrontierScheduler(BaseScheduler):
 
     # -- leases ---------------------------------------------------------------------
     def _engine_in_progress(self) -> set[Request] | None:
-        slot = getattr(self.crawler.engine, "_slot", None)
-        inprogress = getattr(slot, "inprogress", None)
-        return inprogress if isinstance(inprogress, set) else None
+        return engine_in_progress(self.crawler.engine)
 
     def _acknowledge_finished(self, *, commit: bool = True) -> None:
         if not self._outstanding or self.disk is None:

@@ -67,12 +67,12 @@ import redis
 from scrapy import signals
 from scrapy.exceptions import CloseSpider, DontCloseSpider, IgnoreRequest
 from scrapy.utils.asyncio import create_looping_call
-from scrapy.utils.defer import _schedule_coro
 from scrapy.utils.misc import build_from_crawler, load_object
 from scrapy_redis.scheduler import Scheduler
 from twisted.python.failure import Failure
 
 from webrobot import signals as webrobot_signals
+from webrobot.compat import engine_in_progress, schedule_coro, wake_engine
 from webrobot.distributed.dupefilter import crawl_spider_name
 from webrobot.distributed.frontier import (
     REQUEUE_KEY,
@@ -358,9 +358,7 @@ class RedisLeaseScheduler(Scheduler):
 
     # -- leases --------------------------------------------------------------
     def _engine_in_progress(self) -> set[Request] | None:
-        slot = getattr(self.crawler.engine, "_slot", None)
-        inprogress = getattr(slot, "inprogress", None)
-        return inprogress if isinstance(inprogress, set) else None
+        return engine_in_progress(self.crawler.engine)
 
     def _acknowledge_finished(self) -> None:
         """Acknowledge the leases of requests the engine is done with, adding the
@@ -454,7 +452,7 @@ class RedisLeaseScheduler(Scheduler):
         self._drop_waiting_downloads()
         engine = self.crawler.engine
         if engine is not None:
-            _schedule_coro(engine.close_spider_async(reason=FINISH_REASON))
+            schedule_coro(engine.close_spider_async(reason=FINISH_REASON))
 
     def _drop_waiting_downloads(self) -> None:
         """Requests waiting in the downloader for a politeness reservation would wait
@@ -512,10 +510,7 @@ class RedisLeaseScheduler(Scheduler):
             self._parked.discard(lease_id)
 
     def _wake_engine(self) -> None:
-        slot = getattr(self.crawler.engine, "_slot", None)
-        nextcall = getattr(slot, "nextcall", None)
-        if nextcall is not None:
-            nextcall.schedule()
+        wake_engine(self.crawler.engine)
 
     def _spider_idle(self, spider: Spider) -> None:
         """This worker has nothing to do: close only when the whole crawl is done."""
