@@ -111,7 +111,9 @@ def test_too_long_warning_names_site_and_is_rate_limited(caplog: pytest.LogCaptu
             with pytest.raises(IgnoreRequest):
                 mw.process_request(Request(url))
     warnings = [
-        r for r in caplog.records if r.levelno == logging.WARNING and r.name.startswith("webrobot")
+        r
+        for r in caplog.records
+        if r.levelno == logging.WARNING and r.name == "webrobot.middlewares.traps"
     ]
     assert len(warnings) == 1, "one warning per site per interval"
     message = warnings[0].getMessage()
