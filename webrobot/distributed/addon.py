@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 from scrapy.settings import SETTINGS_PRIORITIES
 
-from webrobot.distributed.lineage import ReclaimedPageLinks
 from webrobot.optional import require_redis
 from webrobot.settings_model import read
 
@@ -41,9 +40,9 @@ def redis_enabled(settings: BaseSettings) -> bool:
     return bool(read(settings, "WEBROBOT_REDIS_URL").strip())
 
 
-#: Spider middlewares a shared crawl adds (a page taken again after its lease
+#: Order of the spider middleware a shared crawl adds (a page taken again after its lease
 #: expired queues its links even if they are marked visited: the cluster's two-step finish).
-REDIS_SPIDER_MIDDLEWARES: dict[type, int] = {ReclaimedPageLinks: 20}
+RECLAIMED_PAGE_LINKS_ORDER = 20
 
 
 def apply_redis_components(settings: BaseSettings) -> None:
@@ -53,8 +52,12 @@ def apply_redis_components(settings: BaseSettings) -> None:
     for name, component in REDIS_COMPONENTS.items():
         if (settings.getpriority(name) or 0) <= project:
             settings.set(name, component, priority="project")
-    for middleware, order in REDIS_SPIDER_MIDDLEWARES.items():
-        settings.set_in_component_priority_dict("SPIDER_MIDDLEWARES", middleware, order)
+    # Imported here: this module is loaded by every crawl, and lineage imports redis.
+    from webrobot.distributed.lineage import ReclaimedPageLinks
+
+    settings.set_in_component_priority_dict(
+        "SPIDER_MIDDLEWARES", ReclaimedPageLinks, RECLAIMED_PAGE_LINKS_ORDER
+    )
 
 
 class RedisCrawl:
