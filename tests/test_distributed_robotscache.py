@@ -23,6 +23,7 @@ from webrobot.distributed.robotscache import (
 from webrobot.middlewares.robots import RobotsMiddleware, _Fetch
 from webrobot.robotscache import LruRobotsCache
 from webrobot.robotspolicy import RULES, UNAVAILABLE, RobotsDecision
+from webrobot.sitekey import site_key
 
 SITE = "http://a.example:80"
 
@@ -228,10 +229,14 @@ def test_a_worker_takes_over_when_the_fetching_worker_dies(redis_server: RedisSe
         asyncio.ensure_future(dying.process_request(Request("http://a.example/")))
         await until(lambda: dying.cache._claims)  # type: ignore[attr-defined]
         dying.cache._loop.stop()  # type: ignore[attr-defined]  # killed: its claim is not renewed
-        survivor = workers_middleware(redis_server, answers_404)
+        claim_key = dying.cache._keys(site_key("http://a.example/"))[1]  # type: ignore[attr-defined]
         started = time.monotonic()
+        left = redis_server.client().pttl(claim_key) / 1000.0  # of the dead worker's claim
+        assert left > 0, "the dead worker's claim is still there"
+        survivor = workers_middleware(redis_server, answers_404)
         assert await survivor.process_request(Request("http://a.example/page")) is None
-        assert time.monotonic() - started >= 0.2, "it waited for the claim to expire"
+        waited = time.monotonic() - started
+        assert waited >= left - 0.02, "it waited for the claim to expire"
         assert survivor.stats.get_value("webrobot/robots/fetched") == 1
         assert survivor.stats.get_value(f"webrobot/robots/outcome/{UNAVAILABLE}") == 1
 
