@@ -75,7 +75,7 @@ def crawl(tmp: Path, site: SiteServer, index: Path, name: str = "run") -> None:
 def test_search_finds_crawled_pages(tmp_path: Path, make_site: Any) -> None:
     site = make_site("search")
     search_site(site)
-    index = tmp_path / "index.sqlite"
+    index = tmp_path / "index"
     crawl(tmp_path, site, index)
 
     # a word on one page only: exactly that page
@@ -122,7 +122,7 @@ def test_site_filter(tmp_path: Path, make_site: Any) -> None:
     one, two = make_site("one"), make_site("two")
     search_site(one, a_words="the zanzibarian expedition, first site")
     search_site(two, a_words="the zanzibarian expedition, second site")  # not a duplicate of one's
-    index = tmp_path / "index.sqlite"
+    index = tmp_path / "index"
     run = run_crawl(tmp_path / "run", args={"start_urls": f"{one.url('/')},{two.url('/')}"},
                     settings={"WEBROBOT_INDEX": str(index)})  # fmt: skip
     assert run.returncode == 0
@@ -138,7 +138,7 @@ def test_recrawl_replaces_changed_text_and_drops_new_noindex(
 ) -> None:
     site = make_site("recrawl")
     search_site(site)
-    index = tmp_path / "index.sqlite"
+    index = tmp_path / "index"
     crawl(tmp_path, site, index, "first")
     assert [h["url"] for h in results(index, "zanzibarian")] == [site.url("/a")]
     assert [h["url"] for h in results(index, "quixotically")] == [site.url("/b")]
@@ -157,21 +157,21 @@ def test_recrawl_replaces_changed_text_and_drops_new_noindex(
 
 
 def test_missing_empty_and_bad_input_say_so(tmp_path: Path) -> None:
-    missing = search(tmp_path / "nope.sqlite", "word")
+    missing = search(tmp_path / "nope", "word")
     assert missing.returncode == 2
     assert "no search index at" in missing.stderr and "crawl first" in missing.stderr
 
     from webrobot.searchindex import SearchIndex
 
-    SearchIndex(tmp_path / "empty.sqlite", create=True).close()
-    empty = search(tmp_path / "empty.sqlite", "word")
+    SearchIndex(tmp_path / "empty", create=True).close()
+    empty = search(tmp_path / "empty", "word")
     assert empty.returncode == 2 and "holds no pages yet" in empty.stderr
 
     (tmp_path / "junk.sqlite").write_bytes(b"this is not a database at all" * 100)
     junk = search(tmp_path / "junk.sqlite", "word")
     assert junk.returncode == 2 and "not" in junk.stderr and "Traceback" not in junk.stderr
 
-    no_query = search(tmp_path / "empty.sqlite")
+    no_query = search(tmp_path / "empty")
     assert no_query.returncode == 2 and "give a query" in no_query.stderr
 
 
@@ -192,7 +192,7 @@ def test_ctrl_c_to_the_process_group_keeps_every_indexed_page(
     )
     for i in range(40):
         site.add(f"/p{i}", Reply.html(page(f"Page {i}", f"uniqueword{i} text"), delay=0.05))
-    index = tmp_path / "index.sqlite"
+    index = tmp_path / "index"
     crawl = start_crawl(tmp_path / "run", args={"start_urls": site.url("/")},
                         settings={"WEBROBOT_INDEX": str(index), "CONCURRENT_REQUESTS": "1"},
                         new_session=True)  # fmt: skip
@@ -224,7 +224,7 @@ def test_a_killed_crawl_leaves_no_index_process_behind(tmp_path: Path, make_site
     )
     for i in range(60):
         site.add(f"/p{i}", Reply.html(page(f"Page {i}", f"killword{i} text"), delay=0.05))
-    index = tmp_path / "index.sqlite"
+    index = tmp_path / "index"
     crawl = start_crawl(tmp_path / "run", args={"start_urls": site.url("/")},
                         settings={"WEBROBOT_INDEX": str(index), "CONCURRENT_REQUESTS": "1"},
                         new_session=True)  # fmt: skip
