@@ -179,7 +179,10 @@ class SpoolReader:
                     break
                 pos = end
                 out.append(
-                    (Position(self.position.segment, self.position.offset + pos), pickle.loads(payload))
+                    (
+                        Position(self.position.segment, self.position.offset + pos),
+                        pickle.loads(payload),
+                    )
                 )
             self.position = Position(self.position.segment, self.position.offset + pos)
             if not newer:

@@ -401,7 +401,12 @@ def _marked(snippet: Any, body: str) -> str:
     for span in sorted(snippet.highlighted(), key=lambda s: s.start):
         if span.start < pos:
             continue
-        out += [raw[pos : span.start], MARK_START.encode(), raw[span.start : span.end], MARK_END.encode()]
+        out += [
+            raw[pos : span.start],
+            MARK_START.encode(),
+            raw[span.start : span.end],
+            MARK_END.encode(),
+        ]
         pos = span.end
     out.append(raw[pos:])
     return b"".join(out).decode("utf-8", errors="replace")
