@@ -18,7 +18,6 @@ from webrobot.searchindex import (
     parse_query,
 )
 
-
 W, P, X = "word", "phrase", "prefix"
 
 
@@ -140,7 +139,9 @@ def test_missing_and_foreign_files_are_refused(tmp_path: Path) -> None:
 
 
 def test_phrase_prefix_accents_and_or(index: SearchIndex) -> None:
-    index.put(page("http://a.test/1", "Crème brûlée", "red apple green banana, later a green apple"))
+    index.put(
+        page("http://a.test/1", "Crème brûlée", "red apple green banana, later a green apple")
+    )
     index.put(page("http://a.test/2", "Robots", "the robotic e-mail robots"))
     index.commit()
     assert [h.url for h in index.search('"green apple"')] == ["http://a.test/1"]
@@ -149,19 +150,30 @@ def test_phrase_prefix_accents_and_or(index: SearchIndex) -> None:
     assert [h.url for h in index.search("robo*")] == ["http://a.test/2"]
     assert index.search("robo*")[0].highlights()  # a prefix match is highlighted too
     assert [h.url for h in index.search("e-mail")] == ["http://a.test/2"]
-    assert {h.url for h in index.search("banana OR robotic")} == {"http://a.test/1", "http://a.test/2"}
+    assert {h.url for h in index.search("banana OR robotic")} == {
+        "http://a.test/1",
+        "http://a.test/2",
+    }
     assert index.search("banana robotic") == []
     hit = index.search("banana")[0]
     assert (hit.title, hit.lang, hit.fetched_at) == ("Crème brûlée", "en", "2026-11-24T00:00:00Z")
 
 
+SECOND_WRITER = """
+import sys
+from webrobot.searchindex import SearchIndex
+try:
+    SearchIndex(sys.argv[1], create=True)
+except Exception as exc:
+    print(exc)
+"""
+
+
 def test_one_writer_at_a_time_in_any_process(tmp_path: Path) -> None:
     writer = SearchIndex(tmp_path / "i", create=True)
     other = subprocess.run(
-        [sys.executable, "-c", "import sys; from webrobot.searchindex import SearchIndex as S\n"
-         "try:\n    S(sys.argv[1], create=True)\nexcept Exception as e:\n    print(e)",
-         str(tmp_path / "i")],
-        capture_output=True, text=True, timeout=60,
+        [sys.executable, "-c", SECOND_WRITER, str(tmp_path / "i")],
+        capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     assert "being written by another process" in other.stdout, other.stderr
     writer.close()

@@ -28,9 +28,15 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import tantivy
+if TYPE_CHECKING:
+    import tantivy
+else:
+    try:
+        import tantivy
+    except ImportError:  # the search extra is not installed: SearchIndex says so
+        tantivy = None
 
 SCHEMA_VERSION = 2
 #: The file that marks a folder as a webrobot index (and says which schema).
@@ -190,8 +196,8 @@ class SearchIndex:
     path: Path
     create: bool = False
     #: commit after this many changes or seconds, whichever first
-    batch: int = 200
-    batch_seconds: float = 2.0
+    batch: int = 1000
+    batch_seconds: float = 5.0
     #: commit by itself when due (off: the owner calls :meth:`commit` when :meth:`commit_due`)
     auto_commit: bool = True
     _pending: int = field(default=0, init=False)
@@ -202,6 +208,10 @@ class SearchIndex:
     def __post_init__(self) -> None:
         self.path = Path(self.path)
         self.writer: Any = None
+        if tantivy is None:
+            raise IndexUnavailable(
+                "the search index needs tantivy: pip install 'webrobot[search]'"
+            )
         if self.create:
             self._create()
         else:
@@ -241,7 +251,7 @@ class SearchIndex:
         if url in self._changed_urls:
             return self._changed_urls[url]
         query = tantivy.Query.term_query(self.schema, "url", url)
-        return bool(self.index.searcher().search(query, 1, count=True).count)
+        return bool(self.index.searcher().search(query, 1, count=False).hits)
 
     def put(self, page: IndexedPage) -> str:
         """Add or replace ``page``; returns ``"added"`` or ``"updated"``."""
@@ -312,7 +322,7 @@ class SearchIndex:
         return [str(token) for token in analyzer().analyze(text)]
 
     def _text_query(self, searcher: Any, term: Term) -> Any:
-        tokens = self._analyse(term.text)
+        tokens: list[Any] = self._analyse(term.text)
         if not tokens:
             return None
         per_field = []
