@@ -292,3 +292,62 @@ def test_redis_workers_write_one_file_set_each(
         fetched.update(fetched_urls(site))
     assert Counter(r["uri"] for r in records if r["type"] == "request") == fetched
     assert Counter(r["uri"] for r in records if r["type"] in ("response", "revisit")) == fetched
+
+
+def test_sigkill_then_resume_repairs_the_open_file_and_keeps_every_handed_on_fetch(
+    tmp_path: Path, make_site: Any
+) -> None:
+    """SIGKILL a JOBDIR job mid-crawl, with its file's last exchange torn (as a kill
+    in the middle of a write leaves it), and resume: the open file is cut after
+    its last complete exchange and closed; every page the killed run itemised is
+    in its files; every file reads back whole; no fetch has more records than the
+    server saw fetches of it, and a page fetched once has exactly one record pair."""
+    import signal
+
+    site = make_site("killed")
+    site.add("/robots.txt", Reply.text("User-agent: *\nDisallow:\n"))
+    n = 60
+    site.html("/", page("Home", "start", "".join(f'<a href="/p{i}">{i}</a> ' for i in range(n))))
+    for i in range(n):
+        body = DUP_BODY if i in (0, n - 1) else page(f"P{i}", f"page number {i}")
+        site.add(f"/p{i}", Reply.html(body, delay=0.03))
+    warc_dir, jobdir = tmp_path / "warc", tmp_path / "job"
+    settings = {"WEBROBOT_WARC_DIR": str(warc_dir), "JOBDIR": str(jobdir),
+                "WEBROBOT_INDEX_ENABLED": "False", "CONCURRENT_REQUESTS": "2"}  # fmt: skip
+    first = start_crawl(tmp_path / "run1", args={"start_urls": site.url("/")}, settings=settings)
+    wait_until(lambda: len(site.hits) >= 20, 60, "twenty fetches before the kill")
+    first.process.send_signal(signal.SIGKILL)
+    first.wait(30)
+    (open_file,) = warc_dir.glob("*.warc.gz.open")
+    with open_file.open("ab") as stream:  # a write the kill cut in the middle
+        stream.write(gzip.compress(b"WARC/1.1\r\nWARC-Type: response\r\n" + b"x" * 900)[:-40])
+    itemised = [
+        json.loads(line)["url"]
+        for line in (tmp_path / "run1" / "items.jsonl").read_text().splitlines()
+        if line.strip()
+    ]
+    assert len(itemised) >= 10
+    hits_first = len(site.hits)
+    assert hits_first < n + 2, "the crawl finished before it could be killed"
+
+    second = run_crawl(tmp_path / "run2", args={"start_urls": site.url("/")}, settings=settings)
+    assert second.returncode == 0, second.stderr[-2000:]
+    assert second.stat("webrobot/warc/repaired") == 1
+    assert second.stat("webrobot/warc/cut") >= 1
+    assert "WARC file left open by a killed run closed" in second.log
+    assert not list(warc_dir.glob("*.open"))
+    repaired = warc_dir / open_file.name.removesuffix(".open")
+    check = subprocess.run([tool("warcio"), "check", *map(str, sorted(warc_dir.iterdir()))],
+                           capture_output=True, text=True, check=False)  # fmt: skip
+    assert check.returncode == 0, check.stdout + check.stderr
+
+    records = read_warcs(warc_dir)  # digests checked: every record whole
+    in_killed_run = {r["uri"] for r in records if r["file"] == repaired.name}
+    assert set(itemised) <= in_killed_run, "a fetch the killed run handed on is not archived"
+    fetched = fetched_urls(site)
+    requests = Counter(r["uri"] for r in records if r["type"] == "request")
+    mains = Counter(r["uri"] for r in records if r["type"] in ("response", "revisit"))
+    assert requests == mains
+    assert set(mains) == set(fetched), "a fetched URL has no record"
+    assert all(mains[url] <= fetched[url] for url in fetched), "a record repeated"
+    assert all(mains[url] == 1 for url in fetched if fetched[url] == 1)

@@ -10,20 +10,32 @@ archived when they were fetched and are not written again.
 Pages whose robots directives say ``noarchive`` (``X-Robots-Tag`` or the head's
 robots meta, read the way :mod:`webrobot.middlewares.metarobots` reads them) are
 not archived, neither request nor response: counted ``webrobot/warc/noarchive``.
+
+The records are built, compressed and written in one background thread (in
+order: one writer per file set), off the reactor; each response goes on only
+once its records are written, so a fetch the crawl has handed on (and its
+frontier acknowledged) is in the file even if the crawl is killed right after.
+Files a killed run left ``.open`` in the folder are repaired when the archive
+opens (``webrobot/warc/repaired``, ``webrobot/warc/cut``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 import importlib.util
 import logging
+import socket
 import zlib
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse
+from scrapy.utils.defer import maybe_deferred_to_future
+from twisted.internet.defer import Deferred
 
 from webrobot import __version__
 from webrobot.distributed.keys import safe_url
@@ -39,6 +51,7 @@ if TYPE_CHECKING:
     from webrobot.warc import Exchange, WarcArchive
 
 logger = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 #: The JOBDIR file that remembers archived payloads across a resumed job.
 DIGEST_LOG = "webrobot-warc-digests.txt"
@@ -75,6 +88,7 @@ class WarcArchiveMiddleware:
         self.digest_path = Path(jobdir) / DIGEST_LOG if jobdir else None
         self.archive: WarcArchive | None = None
         self._failed = False
+        self._thread: ThreadPoolExecutor | None = None
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
     @classmethod
@@ -112,19 +126,40 @@ class WarcArchiveMiddleware:
                 if "%(" in self.prefix_template
                 else self.prefix_template
             )
+            self._repair()
             self.archive = WarcArchive(
                 self.folder, prefix=prefix, max_size=self.max_size, info=self.info(name),
                 digests=DigestLog(self.digest_path), on_file_closed=self._file_closed,
             )  # fmt: skip
         return self.archive
 
+    def _repair(self) -> None:
+        from webrobot.warc import repair_open_files
+
+        if not self.folder.is_dir():
+            return
+        stats = self.crawler.stats
+        assert stats is not None
+        for repair in repair_open_files(self.folder, socket.gethostname()):
+            stats.inc_value("webrobot/warc/repaired")
+            stats.inc_value("webrobot/warc/cut", repair.records_cut)
+            logger.warning(
+                "WARC file left open by a killed run closed: %s (%d incomplete records, "
+                "%d bytes, cut off)",
+                repair.path, repair.records_cut, repair.bytes_cut,
+            )  # fmt: skip
+
     def _file_closed(self, path: Path) -> None:
-        assert self.crawler.stats is not None
-        self.crawler.stats.inc_value("webrobot/warc/files")
         logger.info("WARC file written: %s", path)
 
+    def _writer(self) -> ThreadPoolExecutor:
+        if self._thread is None:
+            self._archive()  # repairs first, in the reactor's thread (stats)
+            self._thread = ThreadPoolExecutor(1, thread_name_prefix="webrobot-warc")
+        return self._thread
+
     # -- every response ------------------------------------------------------------
-    def process_response(self, request: Request, response: Response) -> Response:
+    def process_response(self, request: Request, response: Response) -> Response | Any:
         if "cached" in response.flags:
             return response
         stats = self.crawler.stats
@@ -133,8 +168,16 @@ class WarcArchiveMiddleware:
             stats.inc_value("webrobot/warc/noarchive")
             logger.debug("Not archiving %s: robots directives say noarchive", response.url)
             return response
+        archive = self._archive()
+        job = self._writer().submit(lambda: archive.write(exchange_of(request, response)))
+        return self._written(job, response)
+
+    async def _written(self, job: Future[str], response: Response) -> Response:
+        """The response, once its records are written (or failed to be)."""
+        stats = self.crawler.stats
+        assert stats is not None and self.archive is not None
         try:
-            kind = self._archive().write(exchange_of(request, response))
+            kind = await _finished(job)
         except Exception as exc:  # noqa: BLE001 - a full disk must not stop the crawl
             stats.inc_value("webrobot/warc/error")
             if not self._failed:
@@ -143,6 +186,8 @@ class WarcArchiveMiddleware:
             return response
         stats.inc_value(f"webrobot/warc/records/{kind}")
         stats.inc_value("webrobot/warc/records/request")
+        if self.archive.files:
+            stats.set_value("webrobot/warc/files", len(self.archive.files))
         return response
 
     def archivable(self, request: Request, response: Response) -> bool:
@@ -156,11 +201,37 @@ class WarcArchiveMiddleware:
         return policy(directives).archive if directives else True
 
     def spider_closed(self, spider: Spider) -> None:
+        if self._thread is not None:
+            self._thread.shutdown(wait=True)  # every record submitted is written
         if self.archive is None:
             return
         self.archive.close()
         assert self.crawler.stats is not None
         self.crawler.stats.set_value("webrobot/warc/bytes", self.archive.bytes_written)
+        if self.archive.files:
+            self.crawler.stats.set_value("webrobot/warc/files", len(self.archive.files))
+
+
+async def _finished(job: Future[_T]) -> _T:
+    """Wait for a thread's job without blocking: on asyncio's loop when one runs
+    (Scrapy's default reactor), else through a Twisted Deferred."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        from twisted.internet import reactor
+
+        waiting: Deferred[_T] = Deferred()
+
+        def done(finished: Future[_T]) -> None:
+            error = finished.exception()
+            if error is not None:
+                reactor.callFromThread(waiting.errback, error)  # type: ignore[attr-defined]
+            else:
+                reactor.callFromThread(waiting.callback, finished.result())  # type: ignore[attr-defined]
+
+        job.add_done_callback(done)
+        return await maybe_deferred_to_future(waiting)
+    return await asyncio.wrap_future(job)
 
 
 def _decoded(response: Response) -> Response:
