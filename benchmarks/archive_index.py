@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> None:
                 settings["WEBROBOT_REPORT_ENABLED"] = "False"
                 if variant == "on":
                     settings["WEBROBOT_WARC_DIR"] = str(workdir / "warc")
-                    settings["WEBROBOT_INDEX"] = str(workdir / "index.sqlite")
+                    settings["WEBROBOT_INDEX"] = str(workdir / "index")
                 else:
                     settings["WEBROBOT_INDEX_ENABLED"] = "False"
                 measure = measure_crawl("webrobot", "single", rep, server.start_urls, server.control,

@@ -25,6 +25,9 @@ def test_records_come_back_in_order_across_segments(
     assert reader.read(final=True) == []
     reader.committed(reader.position)
     assert segments(tmp_path) == [writer.segment]  # finished segments are dropped
+    reader.drained()
+    assert segments(tmp_path) == []
+    assert SpoolReader(tmp_path).repair() == writer.segment + 2  # numbers never reused
 
 
 def test_a_cut_record_is_dropped_and_uncommitted_records_replayed(tmp_path: Path) -> None:

@@ -195,6 +195,14 @@ class SpoolReader:
             if len(out) >= 1000:
                 return out
 
+    def drained(self) -> None:
+        """Everything read is committed and nothing more will come (a clean end):
+        drop the last segment too."""
+        path = segment_path(self.folder, self.position.segment)
+        if path.exists() and path.stat().st_size == self.position.offset:
+            self.committed(Position(self.position.segment + 1, 0))  # drops the segment
+            self.position = Position(self.position.segment + 1, 0)
+
     def committed(self, position: Position) -> None:
         """Everything before ``position`` is in the index: remember it, drop old segments."""
         write_checkpoint(self.folder, position)

@@ -136,6 +136,7 @@ def _child(path: str, results: Any, applied: Any, stop: Any) -> None:
             time.sleep(0.02)
     try:
         checkpoint()
+        spool.drained()
         totals.pages = len(index)
         index.close()
         totals.bytes = sum(p.stat().st_size for p in Path(path).rglob("*") if p.is_file())
