@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import statistics
 from pathlib import Path
@@ -27,22 +28,28 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument(
+        "--variants", default="off,on",
+        help="off,on and, to see where the cost goes, warc (archive only) and index (index only)",
+    )  # fmt: skip
+    parser.add_argument(
         "--out", type=Path, default=PROJECT_ROOT / "benchmarks-output" / "archive_index"
     )
     args = parser.parse_args(argv)
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
     spec = WebSpec(pages=args.pages, sites=1)
-    runs: dict[str, list[dict[str, float]]] = {"off": [], "on": []}
+    variants = args.variants.split(",")
+    runs: dict[str, list[dict[str, float]]] = {variant: [] for variant in variants}
     with ServerProcess(spec, out / "server.log") as server:
         for rep in range(args.reps):
-            for variant in ("off", "on"):
+            for variant in variants:
                 workdir = out / f"{variant}-{rep}"
                 shutil.rmtree(workdir, ignore_errors=True)
                 settings = shared_settings("single", args.concurrency, 1)
                 settings["WEBROBOT_REPORT_ENABLED"] = "False"
-                if variant == "on":
+                if variant in ("on", "warc"):
                     settings["WEBROBOT_WARC_DIR"] = str(workdir / "warc")
+                if variant in ("on", "index"):
                     settings["WEBROBOT_INDEX"] = str(workdir / "index")
                 else:
                     settings["WEBROBOT_INDEX_ENABLED"] = "False"
@@ -56,7 +63,7 @@ def main(argv: list[str] | None = None) -> None:
                     "cpu_per_1000_pages": measure.cpu_per_1000_pages,
                     "maxrss_mb": measure.maxrss_kb / 1024,
                 }
-                if variant == "on":
+                if variant in ("on", "index"):
                     index_cpu = float(measure.stats.get("webrobot/index/cpu_seconds", 0.0))
                     row["index_process_cpu_per_1000_pages"] = (
                         1000 * index_cpu / max(1, measure.pages)
@@ -69,6 +76,7 @@ def main(argv: list[str] | None = None) -> None:
                     row["index_bytes_per_page"] = measure.stats.get(
                         "webrobot/index/bytes", 0
                     ) / max(1, indexed)
+                if variant in ("on", "warc"):
                     warc_bytes = sum(p.stat().st_size for p in (workdir / "warc").iterdir())
                     row["warc_bytes_per_fetch"] = warc_bytes / max(1, measure.pages)
                 runs[variant].append(row)
@@ -90,6 +98,16 @@ def main(argv: list[str] | None = None) -> None:
         "index_bytes_per_page": round(med(r["index_bytes_per_page"] for r in runs["on"])),
         "warc_bytes_per_fetch": round(med(r["warc_bytes_per_fetch"] for r in runs["on"])),
     }
+    for variant in variants:
+        if variant not in ("off", "on"):
+            result[f"{variant}_pages_per_second"] = round(
+                med(r["pages_per_second"] for r in runs[variant]), 1
+            )
+            result[f"{variant}_cpu_per_1000_pages"] = round(
+                med(r["cpu_per_1000_pages"] for r in runs[variant]), 2
+            )
+    result["load_average"] = [round(x, 2) for x in os.getloadavg()]
+    result["cpus"] = os.cpu_count() or 0
     result["on_vs_off"] = round(result["on_pages_per_second"] / result["off_pages_per_second"], 3)
     result["goal_within_15_percent"] = result["on_vs_off"] >= 0.85
     print("BENCH-RESULT " + json.dumps(result), flush=True)
