@@ -351,3 +351,56 @@ def test_sigkill_then_resume_repairs_the_open_file_and_keeps_every_handed_on_fet
     assert set(mains) == set(fetched), "a fetched URL has no record"
     assert all(mains[url] <= fetched[url] for url in fetched), "a record repeated"
     assert all(mains[url] == 1 for url in fetched if fetched[url] == 1)
+
+
+def test_redis_workers_write_a_duplicate_found_by_another_worker_as_a_revisit(
+    tmp_path: Path, make_site: Any, redis_server: Any
+) -> None:
+    """Two workers of one shared crawl, each its own file set: a page whose payload
+    another worker archived first is a revisit naming that worker's record (its
+    URL, date and payload digest), so the file sets together hold one full copy
+    of each payload."""
+    from tests.test_distributed_crawl import Worker, stop_all
+
+    one, two = make_site("one"), make_site("two")  # one site at a time per worker
+    n = 16
+    for site in (one, two):
+        site.add("/robots.txt", Reply.text(f"# {site.name}\nUser-agent: *\nDisallow:\n"))
+    one.html("/", page("Home", "start", "".join(f'<a href="/a{i}">{i}</a> ' for i in range(n))))
+    two.html("/", page("Other home", "the second site"))
+    for i in range(n):
+        body = page(f"Original {i}", f"content number {i}", f'<a href="{two.url(f"/b{i}")}">c</a>')
+        one.add(f"/a{i}", Reply.html(body, delay=0.05))
+        two.add(f"/b{i}", Reply.html(body, delay=0.05))  # found only once /a{i} is archived
+    warc_dir = tmp_path / "warc"
+    settings = {"WEBROBOT_REDIS_URL": redis_server.url, "WEBROBOT_WARC_DIR": str(warc_dir),
+                "WEBROBOT_INDEX_ENABLED": "False"}  # fmt: skip
+    workers = [
+        Worker(tmp_path / f"worker-{i}", f"worker-{i}",
+               {"start_urls": f"{one.url('/')},{two.url('/')}"}, settings)  # fmt: skip
+        for i in range(2)
+    ]
+    try:
+        codes = [worker.wait() for worker in workers]
+    finally:
+        stop_all(workers)
+    assert codes == [0, 0], [w.log()[-2000:] for w in workers]
+    check = subprocess.run([tool("warcio"), "check", *map(str, sorted(warc_dir.iterdir()))],
+                           capture_output=True, text=True, check=False)  # fmt: skip
+    assert check.returncode == 0, check.stdout + check.stderr
+    records = read_warcs(warc_dir)
+    writer = {r["file"]: "-".join(r["file"].split("-")[-2:]) for r in records}
+    responses = {r["uri"]: r for r in records if r["type"] == "response"}
+    revisits = [r for r in records if r["type"] == "revisit"]
+    assert sorted(r["uri"] for r in revisits) == sorted(two.url(f"/b{i}") for i in range(n))
+    across = 0
+    for revisit in revisits:
+        headers = revisit["headers"]
+        original = responses[headers["WARC-Refers-To-Target-URI"]]
+        assert original["uri"] == one.url(revisit["uri"].replace(two.url("/b"), "/a"))
+        assert headers["WARC-Refers-To-Date"] == original["headers"]["WARC-Date"]
+        assert headers["WARC-Payload-Digest"] == original["headers"]["WARC-Payload-Digest"]
+        across += writer[revisit["file"]] != writer[original["file"]]
+    busy = [w for w in workers if w.stats().get("webrobot/warc/records/request")]
+    if len(busy) == 2:
+        assert across >= 1, "no duplicate was fetched by the worker that did not archive it"

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from http import HTTPStatus
 from pathlib import Path
+from typing import Any
 
 from warcio.archiveiterator import ArchiveIterator
 from warcio.statusandheaders import StatusAndHeaders
@@ -124,6 +125,56 @@ class DigestLog:
         if self._file is not None:
             self._file.close()
             self._file = None
+
+
+class SharedDigestLog:
+    """The payloads already archived by any worker of a shared crawl, in Redis:
+    one hash per first byte of the MD5 (``<prefix>:<xx>``, spread over a
+    cluster's slots), field the MD5, value ``digest date uri`` of the first copy
+    (about 150 bytes a distinct payload). ``HSETNX``: the first copy written
+    stays the original. Read and written from the archive's writer thread, so
+    Redis's round trips never hold up the crawl's reactor. If Redis fails the
+    page is archived as a full response (always valid), counted in ``errors``."""
+
+    def __init__(self, server: Any, prefix: str) -> None:
+        self.server = server
+        self.prefix = prefix
+        self.errors = 0
+        self.first_error = ""
+        self._added = 0
+
+    def _key(self, md5: bytes) -> str:
+        return f"{self.prefix}:{md5[:1].hex()}"
+
+    def _failed(self, exc: Exception) -> None:
+        self.errors += 1
+        self.first_error = self.first_error or f"{type(exc).__name__}: {exc}"
+
+    def get(self, md5: bytes) -> FirstCopy | None:
+        try:
+            value = self.server.hget(self._key(md5), md5)
+        except Exception as exc:  # noqa: BLE001 - Redis down: a full response instead
+            self._failed(exc)
+            return None
+        if value is None:
+            return None
+        parts = (
+            value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+        ).split(" ", 2)
+        return FirstCopy(parts[0], parts[2], parts[1]) if len(parts) == 3 else None
+
+    def add(self, md5: bytes, copy: FirstCopy) -> None:
+        try:
+            self.server.hsetnx(self._key(md5), md5, f"{copy.digest} {copy.date} {copy.uri}")
+            self._added += 1
+        except Exception as exc:  # noqa: BLE001
+            self._failed(exc)
+
+    def __len__(self) -> int:
+        return self._added
+
+    def close(self) -> None:
+        self.server.close()
 
 
 def file_name(prefix: str, serial: int, when: datetime, host: str, pid: int) -> str:
@@ -263,7 +314,7 @@ class WarcArchive:
     prefix: str = "webrobot"
     max_size: int = 1_000_000_000  # bytes before the next file (0: one file)
     info: dict[str, str] = field(default_factory=dict)
-    digests: DigestLog = field(default_factory=DigestLog)
+    digests: DigestLog | SharedDigestLog = field(default_factory=DigestLog)
     dedupe: bool = True
     #: zlib level of each record's gzip member: on 15 KB HTML pages level 1 takes
     #: 0.10 ms a page against level 6's 0.27 ms, for files 5 % larger

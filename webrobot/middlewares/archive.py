@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Response
 
-    from webrobot.warc import Exchange, WarcArchive
+    from webrobot.warc import DigestLog, Exchange, SharedDigestLog, WarcArchive
 
 logger = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -117,7 +117,7 @@ class WarcArchiveMiddleware:
 
     def _archive(self) -> WarcArchive:
         if self.archive is None:
-            from webrobot.warc import DigestLog, WarcArchive  # warcio: the warc extra
+            from webrobot.warc import WarcArchive  # warcio: the warc extra
 
             spider = self.crawler.spider
             name = spider.name if spider is not None else "webrobot"
@@ -129,9 +129,23 @@ class WarcArchiveMiddleware:
             self._repair()
             self.archive = WarcArchive(
                 self.folder, prefix=prefix, max_size=self.max_size, info=self.info(name),
-                digests=DigestLog(self.digest_path), on_file_closed=self._file_closed,
+                digests=self._digests(name), on_file_closed=self._file_closed,
             )  # fmt: skip
         return self.archive
+
+    def _digests(self, spider_name: str) -> DigestLog | SharedDigestLog:
+        """Where the archived payloads are remembered: in Redis when the crawl is
+        shared (a duplicate another worker archived is a revisit too), else in
+        ``JOBDIR`` (across a resumed job) or memory."""
+        from webrobot.warc import DigestLog, SharedDigestLog
+
+        settings = self.crawler.settings
+        if not read(settings, "WEBROBOT_REDIS_URL").strip():
+            return DigestLog(self.digest_path)
+        from webrobot.distributed.keys import CrawlKeys, redis_from_settings
+
+        keys = CrawlKeys.from_settings(settings, spider_name)
+        return SharedDigestLog(redis_from_settings(settings), f"{keys.prefix}:warc")
 
     def _repair(self) -> None:
         from webrobot.warc import repair_open_files
@@ -206,8 +220,17 @@ class WarcArchiveMiddleware:
         if self.archive is None:
             return
         self.archive.close()
-        assert self.crawler.stats is not None
-        self.crawler.stats.set_value("webrobot/warc/bytes", self.archive.bytes_written)
+        stats = self.crawler.stats
+        assert stats is not None
+        stats.set_value("webrobot/warc/bytes", self.archive.bytes_written)
+        shared = self.archive.digests
+        if getattr(shared, "errors", 0):
+            stats.set_value("webrobot/warc/redis_error", shared.errors)  # type: ignore[union-attr]
+            logger.error(
+                "The shared payload index in Redis failed %d times (those pages archived "
+                "as full responses); the first: %s",
+                shared.errors, shared.first_error,  # type: ignore[union-attr]
+            )  # fmt: skip
         if self.archive.files:
             self.crawler.stats.set_value("webrobot/warc/files", len(self.archive.files))
 
