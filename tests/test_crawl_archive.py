@@ -375,11 +375,8 @@ def test_redis_workers_write_a_duplicate_found_by_another_worker_as_a_revisit(
     warc_dir = tmp_path / "warc"
     settings = {"WEBROBOT_REDIS_URL": redis_server.url, "WEBROBOT_WARC_DIR": str(warc_dir),
                 "WEBROBOT_INDEX_ENABLED": "False"}  # fmt: skip
-    workers = [
-        Worker(tmp_path / f"worker-{i}", f"worker-{i}",
-               {"start_urls": f"{one.url('/')},{two.url('/')}"}, settings)  # fmt: skip
-        for i in range(2)
-    ]
+    starts = {"start_urls": f"{one.url('/')},{two.url('/')}"}
+    workers = [Worker(tmp_path / f"worker-{i}", f"worker-{i}", starts, settings) for i in range(2)]
     try:
         codes = [worker.wait() for worker in workers]
     finally:
