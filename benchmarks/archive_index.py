@@ -28,6 +28,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument(
+        "--latency", type=float, default=0.0,
+        help="seconds the server waits before each answer (a network's round trip)",
+    )  # fmt: skip
+    parser.add_argument(
         "--variants", default="off,on",
         help="off,on and, to see where the cost goes, warc (archive only) and index (index only)",
     )  # fmt: skip
@@ -40,7 +44,7 @@ def main(argv: list[str] | None = None) -> None:
     spec = WebSpec(pages=args.pages, sites=1)
     variants = args.variants.split(",")
     runs: dict[str, list[dict[str, float]]] = {variant: [] for variant in variants}
-    with ServerProcess(spec, out / "server.log") as server:
+    with ServerProcess(spec, out / "server.log", latency=args.latency) as server:
         for rep in range(args.reps):
             for variant in variants:
                 workdir = out / f"{variant}-{rep}"
@@ -82,7 +86,7 @@ def main(argv: list[str] | None = None) -> None:
                 runs[variant].append(row)
                 print(f"{variant} rep {rep}: " + json.dumps(row), flush=True)
     med = statistics.median
-    result: dict[str, object] = {"pages": args.pages, "reps": args.reps}
+    result: dict[str, object] = {"pages": args.pages, "reps": args.reps, "latency": args.latency}
     for variant, rows in runs.items():
         for key in sorted({key for row in rows for key in row}):
             if key not in ("pages", "indexed_pages", "maxrss_mb"):
