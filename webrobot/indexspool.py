@@ -97,22 +97,26 @@ class SpoolWriter:
         self.folder = folder
         self.segment = first_segment
         self.records = 0
+        self._size = 0
         self._fd = self._open()
 
     def _open(self) -> int:
-        return os.open(
+        fd = os.open(
             segment_path(self.folder, self.segment), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644
         )
+        self._size = os.fstat(fd).st_size
+        return fd
 
     def append(self, record: tuple[str, Any]) -> None:
         data = encode(record)
-        if os.fstat(self._fd).st_size + len(data) > SEGMENT_BYTES and os.fstat(self._fd).st_size:
+        if self._size and self._size + len(data) > SEGMENT_BYTES:
             os.close(self._fd)
             self.segment += 1
             self._fd = self._open()
         view = memoryview(data)
         while view:
             view = view[os.write(self._fd, view) :]
+        self._size += len(data)
         self.records += 1
 
     def close(self) -> None:
