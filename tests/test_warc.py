@@ -107,6 +107,9 @@ def _types(path: Path) -> list[tuple[str, str | None]]:
         ]
 
 
+GONE = 2**22 + 7  # above Linux's default pid_max: no process has it
+
+
 def _killed_file(tmp_path: Path, host: str, pid: int) -> Path:
     """A file as a killed writer leaves it: open, its last exchange torn."""
     archive = WarcArchive(tmp_path, prefix="t", host=host, pid=pid)
@@ -119,7 +122,7 @@ def _killed_file(tmp_path: Path, host: str, pid: int) -> Path:
 
 
 def test_repair_cuts_a_torn_exchange_and_closes_the_file(tmp_path: Path) -> None:
-    path = _killed_file(tmp_path, "here", 1)
+    path = _killed_file(tmp_path, "here", GONE)
     whole = path.read_bytes()
     one_more = WarcArchive(tmp_path / "other", host="here", pid=2)
     one_more.write(exchange("http://h/torn", b"torn body" * 100))
@@ -141,7 +144,7 @@ def test_repair_cuts_a_torn_exchange_and_closes_the_file(tmp_path: Path) -> None
 
 
 def test_repair_cuts_an_exchange_missing_its_request(tmp_path: Path) -> None:
-    path = _killed_file(tmp_path, "here", 1)
+    path = _killed_file(tmp_path, "here", GONE)
     whole = path.read_bytes()
     with path.open("rb") as stream:
         records = ArchiveIterator(stream)
@@ -156,10 +159,12 @@ def test_repair_cuts_an_exchange_missing_its_request(tmp_path: Path) -> None:
 
 
 def test_repair_leaves_live_and_foreign_files_alone(tmp_path: Path) -> None:
-    live = WarcArchive(tmp_path, prefix="t", host="here", pid=1)
-    live.write(exchange("http://h/a", b"a"))
-    foreign = _killed_file(tmp_path, "elsewhere", 3)
+    live = WarcArchive(tmp_path, prefix="t", host="here", pid=GONE)
+    live.write(exchange("http://h/a", b"a"))  # locked: its writer is alive
+    foreign = _killed_file(tmp_path, "elsewhere", GONE)
+    running = _killed_file(tmp_path, "here", 1)  # pid 1 runs: created, maybe not locked yet
     assert repair_open_files(tmp_path, "here") == []
+    assert running.exists()
     assert live.current_path is not None and live.current_path.exists() and foreign.exists()
     live.write(exchange("http://h/b", b"b"))
     live.close()

@@ -294,15 +294,30 @@ def _writer_of(name: str) -> tuple[str, int] | None:
     return head, int(pid)
 
 
+def _alive(pid: int) -> bool:
+    """Whether a process ``pid`` runs on this host (its file may be one it has
+    just created and not locked yet)."""
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it exists, as another user's process
+        return True
+    return True
+
+
 def repair_open_files(folder: Path, host: str) -> list[Repair]:
     """Cut and close the ``.open`` files in ``folder`` that were written on this
-    host by a process that is gone (their lock is free); a live writer's file
-    is never touched, nor one written on another host (its writer may live)."""
+    host by a process that is gone (not running, and their lock is free); a live
+    writer's file is never touched, nor one written on another host (its writer
+    may live)."""
     safe_host = "".join(c if c.isalnum() or c in ".-" else "_" for c in host) or "host"
     repairs = []
     for path in sorted(folder.glob("*" + SUFFIX + OPEN_SUFFIX)):
         writer = _writer_of(path.name)
-        if writer is None or not writer[0].endswith("-" + safe_host):
+        if writer is None or not writer[0].endswith("-" + safe_host) or _alive(writer[1]):
             continue
         with path.open("r+b") as stream:
             try:
