@@ -178,3 +178,39 @@ def test_one_writer_at_a_time_in_any_process(tmp_path: Path) -> None:
     assert "being written by another process" in other.stdout, other.stderr
     writer.close()
     SearchIndex(tmp_path / "i", create=True).close()  # the lock went with the writer
+
+
+CONCURRENT_WRITER = """
+import sys
+from webrobot.searchindex import IndexedPage, SearchIndex
+index = SearchIndex(sys.argv[1], create=True, batch=50)
+print("open", flush=True)
+for n in range(3000):
+    index.put(IndexedPage(f"http://a.test/{n}", "http://a.test:80", "a.test", f"Page {n}",
+                          f"common words page{n} " * 20, "2026-11-24T00:00:00Z"))
+index.close()
+"""
+
+
+def test_readers_in_another_process_while_the_writer_commits_and_merges(tmp_path: Path) -> None:
+    """The crawl's index process commits every few pages while tantivy merges and
+    deletes old segments; a reader in another process keeps searching meanwhile
+    and never fails, and never sees fewer pages than before."""
+    writer = subprocess.Popen(
+        [sys.executable, "-c", CONCURRENT_WRITER, str(tmp_path / "i")],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert writer.stdout is not None and writer.stdout.readline().strip() == "open"
+    reader = SearchIndex(tmp_path / "i")
+    seen, searches = 0, 0
+    while writer.poll() is None or searches == 0:
+        now = len(reader)
+        assert now >= seen
+        seen = now
+        hits = reader.search("common", limit=5)  # a commit may come in between: not fewer
+        assert min(5, now) <= len(hits) <= 5
+        searches += 1
+    writer.stdout.close()
+    assert writer.returncode == 0
+    assert len(reader) == 3000 and searches > 10
+    assert [h.url for h in reader.search("page2999")] == ["http://a.test/2999"]
