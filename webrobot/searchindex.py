@@ -209,9 +209,7 @@ class SearchIndex:
         self.path = Path(self.path)
         self.writer: Any = None
         if tantivy is None:
-            raise IndexUnavailable(
-                "the search index needs tantivy: pip install 'webrobot[search]'"
-            )
+            raise IndexUnavailable("the search index needs tantivy: pip install 'webrobot[search]'")
         if self.create:
             self._create()
         else:
