@@ -78,15 +78,23 @@ SERIALIZE_ERRORS = (ValueError, TypeError, AttributeError, pickle.PicklingError)
 # KEYS: frontier, leases, leased   ARGV: ttl ms, lease id
 # A lease id already held returns its request: redis-py sends a command again after
 # a timeout or a dropped connection, and a second pop would overwrite (lose) the first.
+# HSETNX both records the lease and finds such a repeat, so a lease costs five
+# commands (with the EVALSHA); a repeat puts the request it popped back.
 _LEASE = """
-local held = redis.call('HGET', KEYS[3], ARGV[2])
-if held then return string.sub(held, string.find(held, ' ', 1, true) + 1) end
 local item = redis.call('ZPOPMIN', KEYS[1])
-if #item == 0 then return false end
+if #item == 0 then
+  local held = redis.call('HGET', KEYS[3], ARGV[2])
+  if held then return string.sub(held, string.find(held, ' ', 1, true) + 1) end
+  return false
+end
 local t = redis.call('TIME')
+if redis.call('HSETNX', KEYS[3], ARGV[2], item[2] .. ' ' .. item[1]) == 0 then
+  redis.call('ZADD', KEYS[1], item[2], item[1])
+  local held = redis.call('HGET', KEYS[3], ARGV[2])
+  return string.sub(held, string.find(held, ' ', 1, true) + 1)
+end
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('ZADD', KEYS[2], now + tonumber(ARGV[1]), ARGV[2])
-redis.call('HSET', KEYS[3], ARGV[2], item[2] .. ' ' .. item[1])
 return item[1]
 """
 
@@ -99,7 +107,8 @@ return item[1]
 # (bucket's KEYS index, 0 for an unfiltered request; member; priority; request)
 # -> {leases still held, 1/0 per link: queued or already visited}
 # A link's score is -priority * 1e12 plus the crawl's sequence number: higher
-# priority first, first in first out within a priority.
+# priority first, first in first out within a priority. The new links go into the
+# frontier in one ZADD (in chunks, for Lua's stack) after one INCRBY for all of them.
 _FINISH = """
 local n = tonumber(ARGV[1])
 local held = 0
@@ -115,20 +124,30 @@ for _ = 1, m do
   i = i + 2
 end
 local out = {held}
-if i <= #ARGV then
-  local count = (#ARGV - i + 1) / 4
-  local seq = redis.call('INCRBY', KEYS[5], count) - count
-  while i <= #ARGV do
-    local bucket = tonumber(ARGV[i])
-    if bucket == 0 or redis.call('SADD', KEYS[bucket], ARGV[i + 1]) == 1 then
-      seq = seq + 1
-      redis.call('ZADD', KEYS[4], -tonumber(ARGV[i + 2]) * 1e12 + seq, ARGV[i + 3])
-      table.insert(out, 1)
-    else
-      table.insert(out, 0)
-    end
-    i = i + 4
+local new = {}
+while i <= #ARGV do
+  local bucket = tonumber(ARGV[i])
+  if bucket == 0 or redis.call('SADD', KEYS[bucket], ARGV[i + 1]) == 1 then
+    table.insert(new, i)
+    table.insert(out, 1)
+  else
+    table.insert(out, 0)
   end
+  i = i + 4
+end
+if #new > 0 then
+  local seq = redis.call('INCRBY', KEYS[5], #new) - #new
+  local args = {}
+  for _, j in ipairs(new) do
+    seq = seq + 1
+    table.insert(args, -tonumber(ARGV[j + 2]) * 1e12 + seq)
+    table.insert(args, ARGV[j + 3])
+    if #args >= 1000 then
+      redis.call('ZADD', KEYS[4], unpack(args))
+      args = {}
+    end
+  end
+  if #args > 0 then redis.call('ZADD', KEYS[4], unpack(args)) end
 end
 return out
 """
