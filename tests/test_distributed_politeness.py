@@ -51,11 +51,15 @@ def test_another_workers_requests_in_flight_hold_the_site(redis_server: RedisSer
     assert start(a) == (0.0, "download_delay"), "a's own slot decides a's concurrency"
     assert start(b) == (0.05, "other_worker"), "ask again in b's polling interval"
     a.finished(SITE)
-    assert start(b)[1] == "other_worker", "one of a's requests is still in flight"
+    assert start(b) == (0.1, "other_worker"), "one of a's requests is still in flight"
+    assert [start(b)[0] for _ in range(3)] == [0.2, 0.2, 0.2], "asked less often, up to a limit"
     a.finished(SITE)
     assert start(b) == (0.0, "download_delay")
     a.finished(SITE)  # more than it started: ignored
     assert start(a) == (0.25, "other_worker")
+    b.finished(SITE)
+    assert start(a)[0] == 0.0
+    assert start(b) == (0.05, "other_worker"), "a start resets the wait"
 
 
 def test_throttled_answers_slow_every_worker_down(redis_server: RedisServer) -> None:

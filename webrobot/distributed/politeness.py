@@ -28,8 +28,10 @@ the slot's delay, robots.txt Crawl-delay/Request-rate, as this worker learnt
 them from the ``robots_resolved`` signal, and the shared backoff) since the
 *last start by any worker*, and for the shared penalty; :meth:`finished` (called
 by :class:`webrobot.downloader.SiteDownloader` when a download ends) lets the
-hold go. A worker waiting for another's hold asks again every quarter of
-``WEBROBOT_REDIS_POLL_INTERVAL`` (at most 0.25 s).
+hold go. A worker waiting for another's hold asks again after a quarter of
+``WEBROBOT_REDIS_POLL_INTERVAL`` (at most 0.25 s), then twice as long each
+time the site is still held, up to the polling interval: meanwhile the holder
+crawls the site, and each question costs Redis three commands.
 
 Keys live under ``webrobot:politeness`` (not under a crawl's prefix): two
 crawls of one site share its politeness. On a Redis Cluster the site is a hash
@@ -70,6 +72,10 @@ PREFIX = "webrobot:politeness"
 KEEP_MS = 600_000
 #: What held a start back, by the code the reserve script returns (0: the caller's interval).
 SOURCES = {1: "backoff", 2: "retry_after", 3: "other_worker"}
+OTHER_WORKER = 3
+#: A site held by another worker is asked again after the polling wait, then twice
+#: as long each time, up to this many times the polling wait.
+BUSY_BACKOFF = 4
 
 _NOW = "local t = redis.call('TIME')\nlocal now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
 
@@ -213,6 +219,7 @@ class SharedPoliteness:
         self.outage = outage or Outage(0.0, stats=stats)
         self._unreleased: Counter[str] = Counter()  # holds whose release failed
         self._struck: set[str] = set()  # sites with throttle strikes at their last start
+        self._busy: dict[str, float] = {}  # next wait for a site another worker holds
         self._loop: Any = None
 
     @classmethod
@@ -273,7 +280,7 @@ class SharedPoliteness:
         if robots is not None and robots[0] > interval:
             interval, source = robots
         args: list[str | int] = [self.worker_id, _ms(interval), _ms(self.backoff_base), _ms(self.backoff_max),
-                max(1, _ms(self.hold_ttl)), max(1, _ms(self.busy_poll)), KEEP_MS]  # fmt: skip
+                max(1, _ms(self.hold_ttl)), max(1, _ms(self._busy.get(site, self.busy_poll))), KEEP_MS]  # fmt: skip
         try:
             wait_ms, code, struck = self._reserve(keys=self._keys(site), args=args)
         except redis.RedisError as exc:
@@ -283,8 +290,15 @@ class SharedPoliteness:
         if int(struck):
             self._struck.add(site)
         source = SOURCES.get(int(code), source)
+        if int(code) == OTHER_WORKER:
+            # Asked again later each time (up to BUSY_BACKOFF polls): a site another
+            # worker keeps busy is crawled by that worker meanwhile.
+            if 0 < self.max_sites <= len(self._busy) and site not in self._busy:
+                self._busy.clear()
+            self._busy[site] = min(int(wait_ms) / 500, self.busy_poll * BUSY_BACKOFF)
         if int(wait_ms) > 0:
             return int(wait_ms) / 1000, source
+        self._busy.pop(site, None)
         self._in_flight[site] += 1
         return 0.0, source
 
