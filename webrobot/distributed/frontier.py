@@ -7,7 +7,9 @@ killed after a pop loses it. Here a pop is a *lease*, in one Lua script:
 
 * the request moves from the frontier to ``<crawl>:leased`` (a hash: lease id
   -> score and request) and its lease id goes into ``<crawl>:leases`` (a
-  sorted set by deadline, Redis server time, so worker clocks do not matter);
+  sorted set by deadline, Redis server time, so worker clocks do not matter:
+  the worker reads it at each reclaim and carries it forward on its
+  monotonic clock, so that a lease needs no ``TIME`` of its own);
 * the worker *acknowledges* the lease when it is done with the request (which
   deletes it), *renews* it while the request waits or downloads, or
   *releases* it (back to the frontier) when it closes with work left over;
@@ -58,6 +60,7 @@ import pickle
 import socket
 import uuid
 from itertools import count
+from time import monotonic
 from typing import TYPE_CHECKING, Any
 
 import redis
@@ -75,11 +78,12 @@ logger = logging.getLogger(__name__)
 #: What serializing a request may raise (scrapy-redis pickles ``Request.to_dict``).
 SERIALIZE_ERRORS = (ValueError, TypeError, AttributeError, pickle.PicklingError)
 
-# KEYS: frontier, leases, leased   ARGV: ttl ms, lease id
+# KEYS: frontier, leases, leased   ARGV: deadline (ms, Redis time), lease id
 # A lease id already held returns its request: redis-py sends a command again after
 # a timeout or a dropped connection, and a second pop would overwrite (lose) the first.
-# HSETNX both records the lease and finds such a repeat, so a lease costs five
-# commands (with the EVALSHA); a repeat puts the request it popped back.
+# HSETNX both records the lease and finds such a repeat, and the worker sends the
+# deadline (Redis time as it last read it, plus the time since on its own monotonic
+# clock, plus the TTL), so a lease costs four commands with the EVALSHA.
 _LEASE = """
 local item = redis.call('ZPOPMIN', KEYS[1])
 if #item == 0 then
@@ -87,19 +91,18 @@ if #item == 0 then
   if held then return string.sub(held, string.find(held, ' ', 1, true) + 1) end
   return false
 end
-local t = redis.call('TIME')
 if redis.call('HSETNX', KEYS[3], ARGV[2], item[2] .. ' ' .. item[1]) == 0 then
   redis.call('ZADD', KEYS[1], item[2], item[1])
   local held = redis.call('HGET', KEYS[3], ARGV[2])
   return string.sub(held, string.find(held, ' ', 1, true) + 1)
 end
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('ZADD', KEYS[2], now + tonumber(ARGV[1]), ARGV[2])
+redis.call('ZADD', KEYS[2], ARGV[1], ARGV[2])
 return item[1]
 """
 
 # One script finishes pages: it ends their leases, adds the items they produced to
-# the item stream and queues the links they found, each only if its digest was not
+# the item stream (one entry for up to 200 items: ``k``, ``i``, ``k1``, ``i1``...,
+# see :func:`.items.entry_items`) and queues the links they found, each only if its digest was not
 # in the visited set yet (marking it). So a lease is never gone while its page's
 # items or links are not in Redis, whatever happens to the worker.
 # KEYS: leases, leased, items stream, frontier, sequence, visited buckets...
@@ -119,9 +122,19 @@ end
 local i = n + 2
 local m = tonumber(ARGV[i])
 i = i + 1
-for _ = 1, m do
-  redis.call('XADD', KEYS[3], '*', 'k', ARGV[i], 'i', ARGV[i + 1])
+local fields = {}
+for j = 1, m do
+  local suffix = ''
+  if #fields > 0 then suffix = tostring(#fields / 4) end
+  table.insert(fields, 'k' .. suffix)
+  table.insert(fields, ARGV[i])
+  table.insert(fields, 'i' .. suffix)
+  table.insert(fields, ARGV[i + 1])
   i = i + 2
+  if #fields >= 800 or j == m then
+    redis.call('XADD', KEYS[3], '*', unpack(fields))
+    fields = {}
+  end
 end
 local out = {held}
 local new = {}
@@ -185,7 +198,7 @@ return n
 
 # KEYS: leases, leased, frontier, dead, clock
 # ARGV: max expiries (0: no limit), batch, gap ms, grace ms
-# -> {requeued count, dead requests...}
+# -> {requeued count, Redis time (ms), dead requests...}
 # Workers reclaim every poll interval; a longer gap since the last reclaim means that
 # no worker could reach Redis (it was down, or every worker was): leases could not be
 # renewed, so none is taken away before its worker had a grace period to renew it.
@@ -202,10 +215,10 @@ if seen > 0 and now - seen > tonumber(ARGV[3]) and now >= grace + tonumber(ARGV[
 else
   redis.call('HSET', KEYS[5], 'seen', now)
 end
-if now < grace then return {0} end
+if now < grace then return {0, now} end
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))
 local limit = tonumber(ARGV[1])
-local out = {0}
+local out = {0, now}
 for _, id in ipairs(ids) do
   local v = redis.call('HGET', KEYS[2], id)
   redis.call('HDEL', KEYS[2], id)
@@ -269,6 +282,8 @@ class LeasedFrontier(PriorityQueue):
         #: marked) whose requests are not queued yet.
         self.fresh: set[tuple[str, int]] = set()
         self._lease_numbers = count(1)
+        #: Redis time (ms) as last read, and this worker's monotonic clock then.
+        self._redis_clock: tuple[int, float] | None = None
         self._lease = server.register_script(_LEASE)
         self._finish = server.register_script(_FINISH)
         self._renew = server.register_script(_RENEW)
@@ -301,7 +316,7 @@ class LeasedFrontier(PriorityQueue):
             lease_id = f"{self.worker_id}/{next(self._lease_numbers)}"
             data = self._lease(
                 keys=[self.keys.frontier, self.keys.leases, self.keys.leased],
-                args=[self.lease_ttl_ms, lease_id],
+                args=[self.deadline(), lease_id],
             )
             if data is None:
                 return None
@@ -314,6 +329,18 @@ class LeasedFrontier(PriorityQueue):
                 logger.error("Setting aside a frontier entry that cannot be decoded: %r", exc)
                 self.server.rpush(self.keys.dead, data)
                 self.ack([lease_id])
+
+    def deadline(self) -> int:
+        """A new lease's deadline: one TTL after the Redis server's time (ms), as
+        read at the last reclaim (or now, if that was more than a third of a TTL
+        ago) and carried forward on this worker's monotonic clock. Only durations
+        measured here count, so the worker's wall clock does not matter; the time
+        the reading took to arrive makes the deadline a little early, never late."""
+        clock = self._redis_clock
+        if clock is None or (monotonic() - clock[1]) * 1000 > self.lease_ttl_ms / 3:
+            seconds, micros = self.server.time()
+            clock = self._redis_clock = (int(seconds) * 1000 + int(micros) // 1000, monotonic())
+        return clock[0] + round((monotonic() - clock[1]) * 1000) + self.lease_ttl_ms
 
     def pop(self, timeout: int = 0) -> Request | None:
         """scrapy-redis's interface: a leased request (the lease is left to expire
@@ -452,7 +479,8 @@ class LeasedFrontier(PriorityQueue):
         ]
         args = [self.max_expiries, batch, self.lease_ttl_ms // 2, self.lease_ttl_ms]
         out = self._reclaim(keys=keys, args=args)
-        return int(out[0]), list(out[1:])
+        self._redis_clock = (int(out[1]), monotonic())
+        return int(out[0]), list(out[2:])
 
     # -- state -------------------------------------------------------------
     def counts(self) -> tuple[int, int]:
