@@ -165,6 +165,12 @@ end
 return out
 """
 
+# KEYS: leases   -> the server's time, read where the leases are (on a cluster, the
+# master of the crawl's slot: another node's clock may differ)
+_CLOCK = """
+return redis.call('TIME')
+"""
+
 # KEYS: leases   ARGV: ttl ms, lease ids   -> the ids no longer leased
 _RENEW = """
 local t = redis.call('TIME')
@@ -289,6 +295,7 @@ class LeasedFrontier(PriorityQueue):
         self._renew = server.register_script(_RENEW)
         self._release = server.register_script(_RELEASE)
         self._reclaim = server.register_script(_RECLAIM)
+        self._clock = server.register_script(_CLOCK)
 
     # -- adding ------------------------------------------------------------
     def encode(self, request: Request) -> bytes:
@@ -338,7 +345,7 @@ class LeasedFrontier(PriorityQueue):
         the reading took to arrive makes the deadline a little early, never late."""
         clock = self._redis_clock
         if clock is None or (monotonic() - clock[1]) * 1000 > self.lease_ttl_ms / 3:
-            seconds, micros = self.server.time()
+            seconds, micros = self._clock(keys=[self.keys.leases])
             clock = self._redis_clock = (int(seconds) * 1000 + int(micros) // 1000, monotonic())
         return clock[0] + round((monotonic() - clock[1]) * 1000) + self.lease_ttl_ms
 
