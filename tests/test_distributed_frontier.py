@@ -320,3 +320,19 @@ def test_a_lease_is_four_commands_with_a_deadline_on_the_redis_clock(
     seconds, micros = client.time()
     remaining = float(client.zscore(KEYS.leases, lease_id) or 0) - (seconds * 1000 + micros / 1000)
     assert 29_000 < remaining <= 30_000
+
+
+def test_a_lease_can_give_way_to_requests_about_to_be_queued(redis_server: RedisServer) -> None:
+    """A worker whose own new links are not queued yet takes a request only if it
+    comes before them (else it queues them first): the order is as if they were in."""
+    frontier = make_frontier(redis_server)
+    frontier.push(Request("http://x/low", priority=-2))
+    frontier.push(Request("http://x/mid", priority=0))
+    assert frontier.lease(before=1) is None, "a priority-1 link would come first"
+    assert frontier.counts() == (2, 0), "nothing taken"
+    _, first = frontier.lease(before=0)  # type: ignore[misc]
+    assert first.url == "http://x/mid", "queued earlier at the same priority: first"
+    assert frontier.lease(before=-1) is None
+    _, second = frontier.lease(before=-2)  # type: ignore[misc]
+    assert second.url == "http://x/low"
+    assert frontier.lease(before=-2) is None and frontier.counts() == (0, 2)

@@ -78,7 +78,9 @@ logger = logging.getLogger(__name__)
 #: What serializing a request may raise (scrapy-redis pickles ``Request.to_dict``).
 SERIALIZE_ERRORS = (ValueError, TypeError, AttributeError, pickle.PicklingError)
 
-# KEYS: frontier, leases, leased   ARGV: deadline (ms, Redis time), lease id
+# KEYS: frontier, leases, leased
+# ARGV: deadline (ms, Redis time), lease id, and optionally a score: a request at or
+# behind it is not taken (the caller has requests to queue that come first): -> 0
 # A lease id already held returns its request: redis-py sends a command again after
 # a timeout or a dropped connection, and a second pop would overwrite (lose) the first.
 # HSETNX both records the lease and finds such a repeat, and the worker sends the
@@ -86,10 +88,15 @@ SERIALIZE_ERRORS = (ValueError, TypeError, AttributeError, pickle.PicklingError)
 # clock, plus the TTL), so a lease costs four commands with the EVALSHA.
 _LEASE = """
 local item = redis.call('ZPOPMIN', KEYS[1])
-if #item == 0 then
+if #item == 0 or (ARGV[3] and tonumber(item[2]) >= tonumber(ARGV[3])) then
   local held = redis.call('HGET', KEYS[3], ARGV[2])
-  if held then return string.sub(held, string.find(held, ' ', 1, true) + 1) end
-  return false
+  if held then
+    if #item > 0 then redis.call('ZADD', KEYS[1], item[2], item[1]) end
+    return string.sub(held, string.find(held, ' ', 1, true) + 1)
+  end
+  if #item == 0 then return false end
+  redis.call('ZADD', KEYS[1], item[2], item[1])
+  return 0
 end
 if redis.call('HSETNX', KEYS[3], ARGV[2], item[2] .. ' ' .. item[1]) == 0 then
   redis.call('ZADD', KEYS[1], item[2], item[1])
@@ -257,6 +264,11 @@ REQUEUE_KEY = "_webrobot_requeue"
 MAX_PRIORITY = 4000
 
 
+def clamp_priority(priority: int) -> int:
+    """``Request.priority`` as the frontier's scores count it (see :data:`MAX_PRIORITY`)."""
+    return max(-MAX_PRIORITY, min(MAX_PRIORITY, int(priority)))
+
+
 def new_worker_id() -> str:
     """``host:pid:random``: names this worker's leases (visible in Redis)."""
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
@@ -316,16 +328,20 @@ class LeasedFrontier(PriorityQueue):
         return self.finish([], (), [(visited, priority, data)])[1][0]
 
     # -- taking ------------------------------------------------------------
-    def lease(self) -> tuple[str, Request] | None:
+    def lease(self, before: int | None = None) -> tuple[str, Request] | None:
         """Take the shallowest request under a new lease, or None if the frontier
-        is empty. Requests that cannot be decoded are set aside in ``dead``."""
+        is empty. Requests that cannot be decoded are set aside in ``dead``.
+        With ``before`` (a priority), None also when the first request would
+        come after a request of that priority queued now."""
         while True:
             lease_id = f"{self.worker_id}/{next(self._lease_numbers)}"
+            args: list[Any] = [self.deadline(), lease_id]
+            if before is not None:
+                args.append(-clamp_priority(before) * 10**12 + 10**12)
             data = self._lease(
-                keys=[self.keys.frontier, self.keys.leases, self.keys.leased],
-                args=[self.deadline(), lease_id],
+                keys=[self.keys.frontier, self.keys.leases, self.keys.leased], args=args
             )
-            if data is None:
+            if data is None or data == 0:
                 return None
             try:
                 request = self.decode(data)
@@ -388,7 +404,7 @@ class LeasedFrontier(PriorityQueue):
         for key, data in items:
             args += [key, data]
         for visited, raw_priority, data in links:
-            priority = max(-MAX_PRIORITY, min(MAX_PRIORITY, int(raw_priority)))
+            priority = clamp_priority(raw_priority)
             if visited is None:
                 args += [0, 0, priority, data]
                 continue
@@ -455,7 +471,7 @@ class LeasedFrontier(PriorityQueue):
         for key, data in items:
             args += [key, data]
         for _, raw_priority, data in links:
-            args += [0, 0, max(-MAX_PRIORITY, min(MAX_PRIORITY, int(raw_priority))), data]
+            args += [0, 0, clamp_priority(raw_priority), data]
         out = self._finish(keys=keys, args=args)
         return int(out[0]), [bool(flag) for flag in out[1:]]
 

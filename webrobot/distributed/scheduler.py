@@ -17,8 +17,9 @@ What differs from ``scrapy_redis.scheduler.Scheduler`` 0.9.1, and why:
   2.19; checked at open). Acknowledging lags by at most
   ``WEBROBOT_REDIS_POLL_INTERVAL``: the pages finished since the last poll
   are acknowledged together, in one script with their items and links (or
-  earlier, when this worker finds the frontier empty while its own new
-  links wait to go in).
+  earlier, when this worker's own new links wait to go in and nothing in
+  the frontier comes before them: so its next request is the one it would
+  take had they gone in at once).
 * **Atomic visited-and-queue.** It asks the dupefilter, then pushes: a worker
   dying in between leaves a URL marked visited but never queued. Here one Lua
   script does both (when the dupefilter is :class:`.RedisVisitedFilter`).
@@ -340,10 +341,12 @@ class RedisLeaseScheduler(Scheduler):
             return None
         try:
             # Finished pages are acknowledged (with their items and links) every poll, in
-            # one script for all of them; here only when this worker would otherwise have
-            # nothing to do while its own new links wait to go in.
+            # one script for all of them; here only when this worker's own new links
+            # wait to go in and the frontier has nothing that comes before them.
             leased = None
-            if monotonic() >= self._empty_until:
+            if self._unshared:
+                leased = self.queue.lease(before=max(r.priority for r, _, _ in self._unshared))
+            elif monotonic() >= self._empty_until:
                 leased = self.queue.lease()
             if leased is None and self._unshared:
                 self._acknowledge_finished()
