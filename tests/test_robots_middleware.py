@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -136,3 +137,54 @@ def test_held_requests_are_not_kept_without_jobdir_or_with_a_shared_frontier(
         Request("http://a/1"),
     )
     assert not (tmp_path / HELD_FILE).exists(), "the shared frontier still leases them"
+
+
+def scheduled(mw: RobotsMiddleware, request: Request) -> bool:
+    """Whether the request goes on to the scheduler (False: refused as it was scheduled)."""
+    try:
+        mw._request_scheduled(request)
+    except IgnoreRequest:
+        return False
+    return True
+
+
+def test_requests_a_known_decision_disallows_are_refused_when_scheduled() -> None:
+    from webrobot.dupefilter import SeenUrlFilter
+
+    mw = middleware()
+    seen = SeenUrlFilter.from_crawler(mw.crawler)
+    seen.open()
+    now = time.time()
+    body = b"User-agent: *\nDisallow: /no\nDisallow: /robots.txt\n"
+    mw.cache.put("http://a:80", RobotsDecision("http://a:80", RULES, 200, now, now + 60, body=body))
+    mw.cache.put("http://b:80", RobotsDecision("http://b:80", RULES, 200, now - 60, now - 1,
+                                               body=body))  # fmt: skip
+    mw.cache.put("http://c:80", RobotsDecision("http://c:80", UNREACHABLE, 503, now, now + 60))
+    assert scheduled(mw, Request("http://a/yes"))
+    assert not scheduled(mw, Request("http://a/no/1"))
+    assert scheduled(mw, Request("http://a/no/1")), "already visited: the scheduler drops it"
+    assert not scheduled(mw, Request("http://a/no/2", dont_filter=True))
+    assert not scheduled(mw, Request("http://a/no/2", dont_filter=True)), "not filtered: refused"
+    assert not scheduled(mw, Request("http://c/anything"))
+    # As before: an expired decision, an unknown site, the robots.txt URL, the opt-out.
+    assert scheduled(mw, Request("http://b/no/1")), "expired: decided again when dequeued"
+    assert scheduled(mw, Request("http://d/no/1")), "not decided yet"
+    assert scheduled(mw, Request("http://a/robots.txt"))
+    assert scheduled(mw, Request("http://a/no/3", meta={"dont_obey_robotstxt": True}))
+    stats = mw.crawler.stats
+    assert stats is not None
+    assert stats.get_value("robotstxt/forbidden") == 3
+    assert stats.get_value("webrobot/robots/deferred_gave_up") == 1
+    assert seen.request_seen(Request("http://a/no/1")), "marked visited when refused"
+    assert not seen.request_seen(Request("http://b/no/1"))
+
+
+def test_without_a_known_visited_filter_requests_wait_for_the_scheduler() -> None:
+    mw = middleware()
+    now = time.time()
+    body = b"User-agent: *\nDisallow: /no\n"
+    mw.cache.put("http://a:80", RobotsDecision("http://a:80", RULES, 200, now, now + 60, body=body))
+    assert scheduled(mw, Request("http://a/no/1")), "no filter to mark it visited: refused later"
+    with pytest.raises(IgnoreRequest):
+        mw._check(RobotsDecision("http://a:80", RULES, 200, now, now + 60, body=body),
+                  Request("http://a/no/1"))  # fmt: skip

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import weakref
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from scrapy.dupefilters import BaseDupeFilter
 from scrapy.utils.job import job_dir
@@ -121,6 +121,29 @@ def record_store_stats(crawler: Crawler, store: Stored, what: str) -> None:
 _filters: weakref.WeakKeyDictionary[Crawler, SeenUrlFilter] = weakref.WeakKeyDictionary()
 
 
+class VisitedFilter(Protocol):
+    """What :func:`visited_filter` returns: a ``DUPEFILTER_CLASS`` that can mark a request visited."""
+
+    def mark_visited(self, request: Request) -> bool | None:
+        """Mark ``request`` visited; whether it was already (None: cannot say now)."""
+        ...
+
+
+_visited: weakref.WeakKeyDictionary[Crawler, VisitedFilter] = weakref.WeakKeyDictionary()
+
+
+def register_visited_filter(crawler: Crawler, df: VisitedFilter) -> None:
+    """Make ``df`` (the crawler's ``DUPEFILTER_CLASS``) what :func:`visited_filter` returns."""
+    _visited[crawler] = df
+
+
+def visited_filter(crawler: Crawler) -> VisitedFilter | None:
+    """The crawler's visited-URL filter when it is one of webrobot's (local or shared),
+    else None: a link refused before it is queued is marked visited there, as the
+    scheduler would have marked it."""
+    return _visited.get(crawler)
+
+
 def link_filter(crawler: Crawler) -> SeenUrlFilter | None:
     """The crawler's visited-URL filter when it can judge a link by its URL alone
     (:class:`SeenUrlFilter` with webrobot's fingerprinter), else None."""
@@ -133,6 +156,7 @@ def link_filter(crawler: Crawler) -> SeenUrlFilter | None:
 class SeenUrlFilter(BaseDupeFilter):
     def __init__(self, crawler: Crawler) -> None:
         _filters[crawler] = self
+        register_visited_filter(crawler, self)
         self.crawler = crawler
         self.fingerprinter = crawler.request_fingerprinter
         self.debug = crawler.settings.getbool("DUPEFILTER_DEBUG")
@@ -166,6 +190,9 @@ class SeenUrlFilter(BaseDupeFilter):
 
     def request_seen(self, request: Request) -> bool:
         return self.request_key_seen(request)[0]
+
+    def mark_visited(self, request: Request) -> bool:
+        return self.request_seen(request)
 
     def request_key_seen(self, request: Request) -> tuple[bool, bytes]:
         """Whether the request was seen, and its key (which the crash-safe frontier keeps)."""

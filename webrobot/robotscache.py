@@ -64,6 +64,15 @@ class RobotsCache(Protocol):
     def __len__(self) -> int: ...
 
 
+class PeekableRobotsCache(RobotsCache, Protocol):
+    """A cache that can answer from this process alone (optional: a page's links are
+    then checked against a known decision before they are queued)."""
+
+    def peek(self, site: str) -> RobotsDecision | None:
+        """The decision this process holds for ``site`` (expired or not), with no I/O."""
+        ...
+
+
 class SharedRobotsCache(RobotsCache, Protocol):
     poll_interval: float
 
@@ -99,6 +108,9 @@ class LruRobotsCache:
         if decision is not None:
             self._entries.move_to_end(site)
         return decision
+
+    def peek(self, site: str) -> RobotsDecision | None:
+        return self._entries.get(site)
 
     def put(self, site: str, decision: RobotsDecision) -> None:
         self._entries[site] = decision

@@ -19,7 +19,11 @@ import math
 import re
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 #: 2xx: the body is parsed and obeyed.
 RULES = "rules"
@@ -264,3 +268,33 @@ class RobotsDecision:
         if self.outcome == UNREACHABLE:
             return False
         return stale_max <= 0 or now < self.expires_at + stale_max
+
+
+# --- Refusing a URL ------------------------------------------------------------
+
+#: Refusal reasons (what the log, the ``request_refused`` signal and the report say).
+REFUSED_FORBIDDEN = "robots_txt"
+REFUSED_GAVE_UP = "robots_unreachable"
+
+
+def refusal(decision: RobotsDecision, allowed: Callable[[RobotsDecision], bool]) -> str | None:
+    """Why ``decision`` refuses a URL (a ``REFUSED_*`` reason), or None if it may be fetched.
+
+    ``allowed(decision)`` asks the decision's rules about the URL; it is only
+    called for a decision with rules (neither allow-all nor refuse-all).
+    """
+    if decision.allows_everything:
+        return None
+    if decision.refuses_everything:
+        return REFUSED_GAVE_UP if decision.outcome == UNREACHABLE else REFUSED_FORBIDDEN
+    return None if allowed(decision) else REFUSED_FORBIDDEN
+
+
+def refusal_detail(decision: RobotsDecision) -> str:
+    """What the log says after the first refusal of a site for ``decision``."""
+    return decision.reason if decision.refuses_everything else decision.summary
+
+
+def is_robots_txt(url: str) -> bool:
+    """Is ``url`` a robots.txt URL (path ``/robots.txt``, any query)?"""
+    return urlsplit(url).path == "/robots.txt"

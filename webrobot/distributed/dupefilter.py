@@ -22,11 +22,13 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+import redis
 from scrapy.utils.request import referer_str
 from scrapy_redis.dupefilter import RFPDupeFilter
 
 from webrobot.distributed.digests import RedisDigestSet
 from webrobot.distributed.keys import CrawlKeys, redis_from_settings
+from webrobot.dupefilter import register_visited_filter
 from webrobot.settings_model import read
 
 if TYPE_CHECKING:
@@ -54,7 +56,10 @@ class RedisVisitedFilter(RFPDupeFilter):
         super().__init__(server, key=keys.visited, debug=settings.getbool("DUPEFILTER_DEBUG"))
         self.logdupes: bool = True
         self.crawler = crawler
+        register_visited_filter(crawler, self)
         self.meta_key = keys.meta
+        # Visited slots this worker knows are in the shared set; the scheduler shares it.
+        self.known: set[tuple[str, int]] = set()
         self.fingerprinter = crawler.request_fingerprinter
         self.digests = RedisDigestSet(
             server, keys.visited, read(settings, "WEBROBOT_REDIS_VISITED_BUCKET_BITS")
@@ -82,6 +87,21 @@ class RedisVisitedFilter(RFPDupeFilter):
 
     def request_seen(self, request: Request) -> bool:
         return not self.digests.add(self.fingerprinter.fingerprint(request))
+
+    def mark_visited(self, request: Request) -> bool | None:
+        """Like :meth:`request_seen`, remembered in :attr:`known` (a request seen again
+        costs no Redis command); None when Redis cannot be reached (the scheduler,
+        which queues the request instead, reports it)."""
+        slot = self.visited_slot(request)
+        if slot in self.known:
+            return True
+        key, member = slot
+        try:
+            added = self.server.sadd(key, member)
+        except redis.RedisError:
+            return None
+        self.known.add(slot)
+        return not added
 
     def open(self) -> None:
         """Check that every worker cuts digests the same way (the first one decides)."""

@@ -200,6 +200,10 @@ class RedisRobotsCache:
         self._remember(site, stored)
         return stored
 
+    def peek(self, site: str) -> RobotsDecision | None:
+        """This worker's copy of the site's decision (no Redis command)."""
+        return self._local.get(site)
+
     def put(self, site: str, decision: RobotsDecision) -> None:
         self._remember(site, decision)
         self._claims.discard(site)

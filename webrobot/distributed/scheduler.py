@@ -145,7 +145,9 @@ class RedisLeaseScheduler(Scheduler):
         self._unshared: deque[tuple[Request, bytes, tuple[str, int] | None]] = deque()
         # Visited slots this worker knows are in the shared set (it only grows):
         # a link seen again costs no Redis command.
-        self._known: set[tuple[str, int]] = set()
+        # The visited-URL filter marks some itself (links robots.txt refuses before queueing).
+        known = getattr(self.df, "known", None)
+        self._known: set[tuple[str, int]] = known if isinstance(known, set) else set()
         self._empty_until = 0.0  # no lease attempt before (the frontier was empty)
         self.known_max = read(settings, "WEBROBOT_REDIS_VISITED_CACHE")
         self.outage = outage_of(crawler)

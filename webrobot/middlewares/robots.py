@@ -36,6 +36,7 @@ from scrapy.utils.misc import build_from_crawler, load_object
 from webrobot import robotspolicy as policy
 from webrobot import signals
 from webrobot.compat import wake_engine
+from webrobot.dupefilter import visited_filter
 from webrobot.middlewares.robotsclaim import ClaimCoordinator
 from webrobot.middlewares.robotsdecide import RobotsDecider
 from webrobot.middlewares.robotsfetch import RobotsFetch, RobotsFetcher
@@ -52,6 +53,7 @@ from webrobot.settings_model import read
 from webrobot.sitekey import request_site, robots_url
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Self
 
     from scrapy.crawler import Crawler
@@ -66,8 +68,8 @@ logger = logging.getLogger(__name__)
 
 #: Refusal reasons, which are also the stat keys (Scrapy's, and ours).
 #: refusal reason (log, signal, report) -> stats key counted
-FORBIDDEN = "robots_txt"
-GAVE_UP = "robots_unreachable"
+FORBIDDEN = policy.REFUSED_FORBIDDEN
+GAVE_UP = policy.REFUSED_GAVE_UP
 REFUSAL_STATS = {FORBIDDEN: "robotstxt/forbidden", GAVE_UP: "webrobot/robots/deferred_gave_up"}
 
 # The names these classes had when they lived here.
@@ -112,6 +114,9 @@ class RobotsMiddleware:
             else None
         )
         self.hold_new = read(settings, "WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS")
+        # A decision this process holds is looked up without I/O (a cache without
+        # ``peek`` is only asked when a request is dequeued).
+        self.peek: Callable[[str], RobotsDecision | None] | None = getattr(self.cache, "peek", None)
         self.refuser = Refuser(crawler)
         self.pending: dict[str, PendingSite] = {}
         self._closed = False
@@ -154,6 +159,8 @@ class RobotsMiddleware:
             pending.held.append(request)
             self.stats.inc_value("webrobot/robots/held")
             raise IgnoreRequest(f"held until the robots.txt of {site} is resolved")
+        if self.peek is not None:
+            self._refuse_early(request, site or request_site(request))
         request.meta["_robots_via_scheduler"] = True
         if request.meta.pop("_robots_requeued", False) and not request.dont_filter:
             # It passed the duplicate filter before it was held: let it through once.
@@ -185,26 +192,59 @@ class RobotsMiddleware:
         return None
 
     def _check(self, decision: RobotsDecision, request: Request) -> None:
-        if decision.allows_everything:
-            return
-        if decision.refuses_everything:
-            reason = GAVE_UP if decision.outcome == policy.UNREACHABLE else FORBIDDEN
-            raise self.refuser.refuse(request, reason, decision.reason, REFUSAL_STATS[reason])
-        parser = self.decider.parser(decision)
-        user_agent = (
-            self.decider.user_agent
-            or request.headers.get(b"User-Agent")
-            or self.decider.default_user_agent
-        )
-        if not parser.allowed(request.url, user_agent):
-            raise self.refuser.refuse(
-                request, FORBIDDEN, decision.summary, REFUSAL_STATS[FORBIDDEN]
+        def allowed(decision: RobotsDecision) -> bool:
+            user_agent = (
+                self.decider.user_agent
+                or request.headers.get(b"User-Agent")
+                or self.decider.default_user_agent
             )
+            return bool(self.decider.parser(decision).allowed(request.url, user_agent))
 
-    def _usable(self, site: str) -> RobotsDecision | None:
+        reason = policy.refusal(decision, allowed)
+        if reason is not None:
+            raise self.refuse(request, reason, decision)
+
+    def refuse(self, request: Request, reason: str, decision: RobotsDecision) -> IgnoreRequest:
+        """Count, log and signal that ``decision`` refuses ``request`` for ``reason``
+        (a ``robotspolicy.REFUSED_*`` reason); returns the exception to raise."""
+        return self.refuser.refuse(
+            request, reason, policy.refusal_detail(decision), REFUSAL_STATS[reason]
+        )
+
+    def _refuse_early(self, request: Request, site: str) -> None:
+        """Refuse a request being scheduled that the site's decision, already held in
+        this process, disallows: it is refused as its dequeuing would have refused it
+        (same reason, stats key, log and signal) without taking frontier space (or, in
+        a shared crawl, a lease). It is first marked visited, as the scheduler would
+        have marked it, so that it is refused once; a request already visited goes on
+        to the scheduler, which drops it as a duplicate, as before."""
+        agent = self.decider.user_agent  # without it, the request's own User-Agent decides
+        if not agent or self.peek is None or policy.is_robots_txt(request.url):
+            return
+        if not site.startswith(("http://", "https://")):
+            return
+        decision = self._usable(site, self.peek)
+        if decision is None:
+            return
+        url = request.url
+        reason = policy.refusal(
+            decision, lambda decision: bool(self.decider.parser(decision).allowed(url, agent))
+        )
+        if reason is None:
+            return
+        if not request.dont_filter and not request.meta.get("_robots_requeued"):
+            visited = visited_filter(self.crawler)
+            if visited is None or visited.mark_visited(request) is not False:
+                return  # a duplicate, or a filter that cannot say: the scheduler decides
+        request.meta.pop("_robots_requeued", None)
+        raise self.refuse(request, reason, decision)
+
+    def _usable(
+        self, site: str, lookup: Callable[[str], RobotsDecision | None] | None = None
+    ) -> RobotsDecision | None:
         """The decision that applies to the site now, or None if it must be (re)fetched."""
         now = time.time()
-        decision = self.cache.get(site)
+        decision = (lookup or self.cache.get)(site)
         if decision is not None and decision.fresh(now):
             if self.claims is not None and self.claims.needs_announcing(decision):
                 self._announce(decision, reused=True)  # stored by another worker
