@@ -622,3 +622,45 @@ def test_redis_gone_for_good_closes_every_worker_and_acknowledges_nothing_unfini
     copies = {o + "/copy" for o in web.expected}
     assert {u: n for u, n in urls.items() if n != 1} == {}
     assert set(urls) - copies == html_pages(web) - copies, "every page has its item"
+
+
+def test_links_a_known_robots_txt_disallows_are_never_leased(
+    make_site: Callable[..., SiteServer], redis_server: RedisServer, tmp_path: Path
+) -> None:
+    site = make_site("shop")
+    site.add("/robots.txt", Reply.text("User-agent: *\nDisallow: /private/\n"))
+    disallowed = [f"/private/{i}.html" for i in range(40)]
+    allowed = [f"/p{i}.html" for i in range(6)]
+
+    def page(title: str, *links: str) -> str:
+        return f"<title>{title} of {site.origin}</title>" + "".join(
+            f"<a href='{u}'>{u}</a>" for u in links
+        )
+
+    site.html("/", page("home", "/hub.html"))
+    site.html("/hub.html", page("hub", *disallowed, *allowed))
+    for path in allowed:
+        site.html(path, page(path, "/", *disallowed[:10]))
+    for path in disallowed:
+        site.html(path, page(path))
+    common = {"WEBROBOT_REDIS_URL": redis_server.url}
+    workers = [
+        Worker(tmp_path / f"worker-{i}", f"worker-{i}", {"start_urls": site.url("/")}, common)
+        for i in range(2)
+    ]
+    try:
+        codes = [worker.wait() for worker in workers]
+    finally:
+        stop_all(workers)
+    assert codes == [0, 0], [w.log()[-2000:] for w in workers]
+    stats = [w.stats() for w in workers]
+    fetched = [t for t in site.targets() if t != "/robots.txt"]
+    assert sorted(fetched) == sorted(["/", "/hub.html", *allowed])
+    assert len(fetched) == len(set(fetched)), "every page fetched once"
+    # Refused once in the whole crawl, by whichever worker met each link first.
+    assert sum(s.get("robotstxt/forbidden", 0) for s in stats) == len(disallowed)
+    # Never pushed to the shared frontier, so never leased: only the pages fetched were
+    # (the start page once more per worker, seeded by each and held for robots.txt).
+    leased = sum(s.get("scheduler/dequeued/redis", 0) for s in stats)
+    assert leased <= len(fetched) + len(workers), leased
+    assert redis_state(redis_server) == (0, 0, 0)
