@@ -10,6 +10,7 @@ from scrapy.utils.test import get_crawler
 
 from tests.redisserver import RedisServer
 from webrobot.distributed.dupefilter import RedisVisitedFilter
+from webrobot.dupefilter import visited_filter
 from webrobot.settings_model import defaults
 
 
@@ -84,3 +85,20 @@ def test_filtered_requests_are_counted_and_logged_once(
 def test_needs_a_crawler() -> None:
     with pytest.raises(TypeError, match="needs a crawler"):
         RedisVisitedFilter.from_settings(get_crawler(Spider).settings)
+
+
+def test_marking_visited_is_shared_and_remembered(redis_server: RedisServer) -> None:
+    first, crawler = make_filter(redis_server, WEBROBOT_REDIS_VISITED_CACHE=2)
+    second, _ = make_filter(redis_server)
+    assert visited_filter(crawler) is first
+    assert first.mark_visited(Request("http://a/x")) is False
+    assert second.mark_visited(Request("http://a/x")) is True, "one visited set for all workers"
+    assert second.request_seen(Request("http://a/y")) is False
+    assert first.mark_visited(Request("http://a/y")) is True
+    assert first.known == {first.visited_slot(Request(u)) for u in ("http://a/x", "http://a/y")}
+    redis_server.client().flushall()
+    assert first.mark_visited(Request("http://a/x")) is True, "remembered: no Redis command"
+    assert first.mark_visited(Request("http://a/z")) is False
+    assert len(first.known) == 1, "bounded by WEBROBOT_REDIS_VISITED_CACHE"
+    first.server = type(first.server).from_url("redis://127.0.0.1:9/0", socket_connect_timeout=1)
+    assert first.mark_visited(Request("http://a/w")) is None, "Redis unreachable: cannot say"

@@ -60,6 +60,7 @@ class RedisVisitedFilter(RFPDupeFilter):
         self.meta_key = keys.meta
         # Visited slots this worker knows are in the shared set; the scheduler shares it.
         self.known: set[tuple[str, int]] = set()
+        self.known_max = read(settings, "WEBROBOT_REDIS_VISITED_CACHE")
         self.fingerprinter = crawler.request_fingerprinter
         self.digests = RedisDigestSet(
             server, keys.visited, read(settings, "WEBROBOT_REDIS_VISITED_BUCKET_BITS")
@@ -100,6 +101,8 @@ class RedisVisitedFilter(RFPDupeFilter):
             added = self.server.sadd(key, member)
         except redis.RedisError:
             return None
+        if 0 < self.known_max <= len(self.known):
+            self.known.clear()
         self.known.add(slot)
         return not added
 
