@@ -152,3 +152,33 @@ def test_decision_freshness_and_stale_use() -> None:
     assert unreachable.refuses_everything and not unreachable.allows_everything
     assert RobotsDecision("s", policy.FORBIDDEN, 403, NOW, NOW).refuses_everything
     assert RobotsDecision("s", policy.UNAVAILABLE, 404, NOW, NOW).allows_everything
+
+
+@pytest.mark.parametrize(
+    ("outcome", "rules_allow", "expected"),
+    [
+        (policy.UNAVAILABLE, False, None),
+        (policy.RULES, True, None),
+        (policy.RULES, False, policy.REFUSED_FORBIDDEN),
+        (policy.FORBIDDEN, True, policy.REFUSED_FORBIDDEN),
+        (policy.UNREACHABLE, True, policy.REFUSED_GAVE_UP),
+    ],
+)
+def test_refusal_reason(outcome: str, rules_allow: bool, expected: str | None) -> None:
+    asked: list[RobotsDecision] = []
+    decision = RobotsDecision("http://a:80", outcome, 200, 0, 1, summary="rules", reason="why")
+
+    def allowed(d: RobotsDecision) -> bool:
+        asked.append(d)
+        return rules_allow
+
+    assert policy.refusal(decision, allowed) == expected
+    assert asked == ([decision] if outcome == policy.RULES else []), "rules asked only if any"
+    assert policy.refusal_detail(decision) == ("why" if decision.refuses_everything else "rules")
+
+
+def test_robots_txt_urls() -> None:
+    assert policy.is_robots_txt("http://a/robots.txt")
+    assert policy.is_robots_txt("https://a:8080/robots.txt?x=1")
+    assert not policy.is_robots_txt("http://a/robots.txt/x")
+    assert not policy.is_robots_txt("http://a/dir/robots.txt")
