@@ -131,14 +131,20 @@ def server_stats(control_url: str) -> dict[str, Any]:
 
 
 def probe_settings(workdir: Path) -> dict[str, str]:
-    """Settings that add :class:`benchmarks.probe.EngineProbe` to a crawl, leaving
+    """Settings that add :class:`benchmarks.probe.EngineProbe` and
+    :class:`benchmarks.gcprobe.GcProbe` (time in the garbage collector) to a crawl, leaving
     the project's ``EXTENSIONS`` alone (it goes into ``EXTENSIONS_BASE``)."""
     from scrapy.settings import default_settings
 
-    base = {**default_settings.EXTENSIONS_BASE, "benchmarks.probe.EngineProbe": 1000}
+    base = {
+        **default_settings.EXTENSIONS_BASE,
+        "benchmarks.probe.EngineProbe": 1000,
+        "benchmarks.gcprobe.GcProbe": 1000,
+    }
     return {
         "EXTENSIONS_BASE": json.dumps(base),
         "BENCH_PROBE_FILE": str(workdir / "probe.jsonl"),
+        "BENCH_GC_FILE": str(workdir / "gc.json"),
     }
 
 
