@@ -51,7 +51,8 @@ def crawl_rows(args: argparse.Namespace, out: Path, emit: Any) -> list[CrawlMeas
                         shutil.rmtree(workdir)
                     m = measure_crawl(crawler, mode, rep, server.start_urls, server.control, workdir,
                                       settings, timeout=args.timeout)  # fmt: skip
-                    emit(f"{mode:<11} {crawler:<9} rep {rep + 1}/{args.reps}: {m.pages} pages, "
+                    emit(f"{mode:<11} {crawler:<9} rep {rep + 1}/{args.reps}: {m.pages} pages "
+                         f"(+{m.refetches} fetched again), "
                          f"{m.pages_per_second:.0f} pages/s, {m.cpu_per_1000_pages:.2f} CPU s/1000 pages, "
                          f"peak RSS {m.maxrss_kb / 1024:.0f} MB")  # fmt: skip
                     if crawler != "asyncio":  # the upper bound ignores robots.txt on purpose
@@ -83,12 +84,12 @@ def markdown(info: dict[str, str], args: argparse.Namespace, measures: list[Craw
             f"{info['load_average_at_start']}. Command: `python -m benchmarks.table {' '.join(args.argv)}`."
         ),
         "",
-        "| sites | crawler | pages | pages/s | CPU s / 1000 pages | peak RSS MB |",
-        "| ---: | --- | ---: | ---: | ---: | ---: |",
+        "| sites | crawler | pages | pages/s | CPU s / 1000 pages | peak RSS MB | pages fetched again |",
+        "| ---: | --- | ---: | ---: | ---: | ---: | ---: |",
     ]
     for row in summarise(measures):
         lines.append(f"| {row.mode} | {row.crawler} | {row.pages:.0f} | {row.pages_per_second:.0f} | "
-                     f"{row.cpu_per_1000_pages:.2f} | {row.maxrss_mb:.0f} |")  # fmt: skip
+                     f"{row.cpu_per_1000_pages:.2f} | {row.maxrss_mb:.0f} | {row.refetches:.0f} |")  # fmt: skip
     lines += ["", ("| sites | webrobot / bare: pages/s (goal >= 2.0x) | CPU per page (goal <= 0.5x) "
                    "| webrobot / asyncio upper bound: pages/s | CPU per page |"),
               "| ---: | ---: | ---: | ---: | ---: |"]  # fmt: skip
