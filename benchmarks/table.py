@@ -113,7 +113,7 @@ def markdown(info: dict[str, str], args: argparse.Namespace, measures: list[Craw
     if links:
         lines += [
             "",
-            "| links on one page | webrobot us per link | bare Scrapy us per link |",
+            "| links on one page | webrobot CPU us per link | bare Scrapy CPU us per link |",
             "| ---: | ---: | ---: |",
         ]
         for n in links["us_per_link"]["webrobot"]:
