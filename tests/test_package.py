@@ -151,14 +151,24 @@ def sites() -> Iterator[dict[str, SiteServer]]:
         Reply.text(f"User-agent: *\nCrawl-delay: {CRAWL_DELAY}\nDisallow: /private/\n"),
     )
     loops = "".join(link(p) for p in ("/loop/",))
+    # rel="nofollow": /sponsored is linked only that way; /partner also plainly, from /noindex.
+    loops += (
+        '<a rel="Sponsored NOFOLLOW" href="/sponsored">ad</a><a rel=nofollow href="/partner">p</a>'
+    )
     shop.html("/", page("home", "".join(link(p) for p in (
         "/noindex", "/nofollow", "/header-noindex", "/copy-1", "/copy-2", "/private/secret",
     )) + loops))  # fmt: skip
     shop.html(
         "/noindex",
-        page("noindex", link("/noindex-child"), '<meta name="robots" content="noindex">'),
+        page(
+            "noindex",
+            link("/noindex-child") + link("/partner"),
+            '<meta name="robots" content="noindex">',
+        ),
     )
     shop.html("/noindex-child", page("noindex child"))
+    shop.html("/sponsored", page("sponsored"))
+    shop.html("/partner", page("partner"))
     shop.html(
         "/nofollow",
         page("nofollow", link("/nofollow-child"), '<meta name="robots" content="nofollow">'),
@@ -220,6 +230,9 @@ def test_a_crawlspider_gets_every_part_from_the_add_on_line(
     assert shop.url("/noindex") not in items and shop.url("/header-noindex") not in items
     assert shop.url("/nofollow") in items and shop.url("/noindex-child") in items
     assert stats["webrobot/meta/noindex"] == 2 and stats["webrobot/meta/nofollow"] == 1
+    assert "/sponsored" not in seen, "a link only ever marked rel=nofollow is not requested"
+    assert "/partner" in seen, "the same URL linked plainly from another page is"
+    assert stats["webrobot/meta/rel_nofollow"] >= 1
 
     # The repeated-segment trap: /loop/loop/ is requested, /loop/loop/loop/ refused.
     assert {"/loop/", "/loop/loop/"} <= seen and "/loop/loop/loop/" not in seen

@@ -12,19 +12,30 @@ keeps its links and a ``nofollow`` first copy its item.
 Counted once per page whose items (``webrobot/meta/noindex``) or requests
 (``webrobot/meta/nofollow``) were withheld, and logged at DEBUG. The request
 meta key ``dont_obey_meta_robots`` opts one page out.
+
+``rel="nofollow"`` on single links (``WEBROBOT_HONOR_REL_NOFOLLOW``): a request
+whose URL the page links to only with ``rel="nofollow"`` is dropped and counted
+in ``webrobot/meta/rel_nofollow``, whatever extracted it (a ``LinkExtractor``
+follows such links). The page's links are read only when its body contains the
+word at all; a spider that honours the attribute itself (``honors_rel_nofollow
+= True``, as the ``webrobot`` spider does) is left to it.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import weakref
 from typing import TYPE_CHECKING, Any
 
 from scrapy.exceptions import NotConfigured
+from scrapy.http import HtmlResponse
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
+from w3lib.url import canonicalize_url
 
 from webrobot.metarobots import ALLOW_ALL, RobotsPolicy, policy
 from webrobot.middlewares.metarobots import META_KEY, OPT_OUT_KEY, flag_page
+from webrobot.page import summarise_html
 from webrobot.settings_model import read
 
 if TYPE_CHECKING:
@@ -35,6 +46,8 @@ if TYPE_CHECKING:
     from scrapy.http import Response
 
 logger = logging.getLogger(__name__)
+
+_NOFOLLOW_WORD = re.compile(rb"nofollow", re.IGNORECASE)
 
 
 class MetaRobotsSpiderMiddleware(BaseSpiderMiddleware):
@@ -50,6 +63,11 @@ class MetaRobotsSpiderMiddleware(BaseSpiderMiddleware):
             "noindex": weakref.WeakSet(),
             "nofollow": weakref.WeakSet(),
         }
+        self._honor_rel_nofollow = read(crawler.settings, "WEBROBOT_HONOR_REL_NOFOLLOW")
+        # Per page: the canonical URLs it links to only with rel="nofollow".
+        self._nofollow_links: weakref.WeakKeyDictionary[Response, frozenset[str]] = (
+            weakref.WeakKeyDictionary()
+        )
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -80,7 +98,34 @@ class MetaRobotsSpiderMiddleware(BaseSpiderMiddleware):
         return None
 
     def get_processed_request(self, request: Request, response: Response | None) -> Request | None:
-        if response is None or self._verdict(response).follow:
+        if response is None:
             return request
-        self._withheld(response, "nofollow", "Following no link of %s: robots directives %s")
-        return None
+        if not self._verdict(response).follow:
+            self._withheld(response, "nofollow", "Following no link of %s: robots directives %s")
+            return None
+        if self._honor_rel_nofollow and not getattr(
+            self.crawler.spider, "honors_rel_nofollow", False
+        ):
+            nofollow = self._rel_nofollow_links(response)
+            if nofollow and canonicalize_url(request.url) in nofollow:
+                assert self.crawler.stats is not None
+                self.crawler.stats.inc_value("webrobot/meta/rel_nofollow")
+                logger.debug("Not following %s: rel=nofollow on %s", request.url, response.url)
+                return None
+        return request
+
+    def _rel_nofollow_links(self, response: Response) -> frozenset[str]:
+        found = self._nofollow_links.get(response)
+        if found is None:
+            found = frozenset()
+            if (
+                isinstance(response, HtmlResponse)
+                and not response.meta.get(OPT_OUT_KEY)
+                and _NOFOLLOW_WORD.search(response.body)
+            ):
+                page = summarise_html(response.selector.root, response.url)
+                found = frozenset(
+                    canonicalize_url(link.url) for link in page.links if link.nofollow
+                )
+            self._nofollow_links[response] = found
+        return found

@@ -69,6 +69,8 @@ class WebrobotSpider(scrapy.Spider):
     """
 
     name = "webrobot"
+    #: rel="nofollow" is applied to the page's links before they become requests
+    honors_rel_nofollow = True
     site_config: ClassVar[SiteConfig | None] = None
 
     def __init__(
