@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import statistics
 from pathlib import Path
@@ -27,23 +28,33 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument(
+        "--latency", type=float, default=0.0,
+        help="seconds the server waits before each answer (a network's round trip)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--variants", default="off,on",
+        help="off,on and, to see where the cost goes, warc (archive only) and index (index only)",
+    )  # fmt: skip
+    parser.add_argument(
         "--out", type=Path, default=PROJECT_ROOT / "benchmarks-output" / "archive_index"
     )
     args = parser.parse_args(argv)
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
     spec = WebSpec(pages=args.pages, sites=1)
-    runs: dict[str, list[dict[str, float]]] = {"off": [], "on": []}
-    with ServerProcess(spec, out / "server.log") as server:
+    variants = args.variants.split(",")
+    runs: dict[str, list[dict[str, float]]] = {variant: [] for variant in variants}
+    with ServerProcess(spec, out / "server.log", latency=args.latency) as server:
         for rep in range(args.reps):
-            for variant in ("off", "on"):
+            for variant in variants:
                 workdir = out / f"{variant}-{rep}"
                 shutil.rmtree(workdir, ignore_errors=True)
                 settings = shared_settings("single", args.concurrency, 1)
                 settings["WEBROBOT_REPORT_ENABLED"] = "False"
-                if variant == "on":
+                if variant in ("on", "warc"):
                     settings["WEBROBOT_WARC_DIR"] = str(workdir / "warc")
-                    settings["WEBROBOT_INDEX"] = str(workdir / "index.sqlite")
+                if variant in ("on", "index"):
+                    settings["WEBROBOT_INDEX"] = str(workdir / "index")
                 else:
                     settings["WEBROBOT_INDEX_ENABLED"] = "False"
                 measure = measure_crawl("webrobot", "single", rep, server.start_urls, server.control,
@@ -56,7 +67,7 @@ def main(argv: list[str] | None = None) -> None:
                     "cpu_per_1000_pages": measure.cpu_per_1000_pages,
                     "maxrss_mb": measure.maxrss_kb / 1024,
                 }
-                if variant == "on":
+                if variant in ("on", "index"):
                     index_cpu = float(measure.stats.get("webrobot/index/cpu_seconds", 0.0))
                     row["index_process_cpu_per_1000_pages"] = (
                         1000 * index_cpu / max(1, measure.pages)
@@ -69,29 +80,23 @@ def main(argv: list[str] | None = None) -> None:
                     row["index_bytes_per_page"] = measure.stats.get(
                         "webrobot/index/bytes", 0
                     ) / max(1, indexed)
+                if variant in ("on", "warc"):
                     warc_bytes = sum(p.stat().st_size for p in (workdir / "warc").iterdir())
                     row["warc_bytes_per_fetch"] = warc_bytes / max(1, measure.pages)
                 runs[variant].append(row)
                 print(f"{variant} rep {rep}: " + json.dumps(row), flush=True)
     med = statistics.median
-    result = {
-        "pages": args.pages,
-        "reps": args.reps,
-        "off_pages_per_second": round(med(r["pages_per_second"] for r in runs["off"]), 1),
-        "on_pages_per_second": round(med(r["pages_per_second"] for r in runs["on"]), 1),
-        "off_cpu_per_1000_pages": round(med(r["cpu_per_1000_pages"] for r in runs["off"]), 2),
-        "on_cpu_per_1000_pages": round(med(r["cpu_per_1000_pages"] for r in runs["on"]), 2),
-        "on_crawl_process_cpu_per_1000_pages": round(
-            med(r["crawl_process_cpu_per_1000_pages"] for r in runs["on"]), 2
-        ),
-        "on_index_process_cpu_per_1000_pages": round(
-            med(r["index_process_cpu_per_1000_pages"] for r in runs["on"]), 2
-        ),
-        "index_bytes_per_page": round(med(r["index_bytes_per_page"] for r in runs["on"])),
-        "warc_bytes_per_fetch": round(med(r["warc_bytes_per_fetch"] for r in runs["on"])),
-    }
-    result["on_vs_off"] = round(result["on_pages_per_second"] / result["off_pages_per_second"], 3)
-    result["goal_within_15_percent"] = result["on_vs_off"] >= 0.85
+    result: dict[str, object] = {"pages": args.pages, "reps": args.reps, "latency": args.latency}
+    for variant, rows in runs.items():
+        for key in sorted({key for row in rows for key in row}):
+            if key not in ("pages", "indexed_pages", "maxrss_mb"):
+                result[f"{variant}_{key}"] = round(med(row.get(key, 0.0) for row in rows), 2)
+    result["load_average"] = [round(x, 2) for x in os.getloadavg()]
+    result["cpus"] = os.cpu_count() or 0
+    if "on" in runs and "off" in runs:
+        ratio = float(result["on_pages_per_second"]) / float(result["off_pages_per_second"])  # type: ignore[arg-type]
+        result["on_vs_off"] = round(ratio, 3)
+        result["goal_within_15_percent"] = ratio >= 0.85
     print("BENCH-RESULT " + json.dumps(result), flush=True)
     (out.parent / "archive_index.json").write_text(
         json.dumps({"result": result, "runs": runs}, indent=1)

@@ -1,7 +1,10 @@
-"""``python -m benchmarks.search_engines``: SQLite FTS5 (webrobot's index) against
-tantivy on the same corpus: pages indexed per second, index bytes per page, and
-query latency (p50/p99, top 10 with snippets) for word, two-word, phrase and
-prefix queries.
+"""``python -m benchmarks.search_engines``: webrobot's index (tantivy,
+:mod:`webrobot.searchindex`) against SQLite FTS5 (:mod:`benchmarks.fts5_index`)
+on the same corpus, through the same interface the crawl uses (``put`` per page,
+replacing by URL, a commit every 200 pages): pages indexed per second, index
+bytes per page, and query latency (p50/p99, top 10 with highlighted snippets)
+for word, two-word, phrase and prefix queries. The engines alternate
+(``--reps``), so load on a shared machine hits both alike.
 
 The corpus is synthetic but shaped like text: a 30,000-word vocabulary drawn
 with Zipf's law (a few very common words, a long tail of rare ones), pages of
@@ -22,7 +25,9 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
+from benchmarks.fts5_index import SearchIndex as FtsIndex
 from webrobot.searchindex import IndexedPage, SearchIndex
 
 VOCABULARY = 30_000
@@ -89,9 +94,14 @@ def latency(
     return out
 
 
-def bench_fts5(count: int, folder: Path) -> dict[str, object]:
-    path = folder / "fts5.sqlite"
-    index = SearchIndex(path, create=True, batch=1000, batch_seconds=60)
+def bench(engine: str, count: int, folder: Path) -> dict[str, object]:
+    index: Any
+    if engine == "sqlite-fts5":
+        path = folder / "fts5.sqlite"
+        index = FtsIndex(path, create=True)
+    else:
+        path = folder / "index"
+        index = SearchIndex(path, create=True)
     started = time.perf_counter()
     for page in pages(count):
         index.put(page)
@@ -99,50 +109,12 @@ def bench_fts5(count: int, folder: Path) -> dict[str, object]:
     index.close()
     elapsed = time.perf_counter() - started
     size = folder_bytes(folder)
-    reader = SearchIndex(path)
+    reader = FtsIndex(path) if engine == "sqlite-fts5" else SearchIndex(path)
 
     def search(query: str) -> int:
         return len(reader.search(query, limit=10))
 
-    return {"engine": "sqlite-fts5", "pages": count, "pages_per_second": round(count / elapsed),
-            "bytes_per_page": round(size / count), "latency": latency(search, queries())}  # fmt: skip
-
-
-def bench_tantivy(count: int, folder: Path) -> dict[str, object]:
-    import tantivy
-
-    builder = tantivy.SchemaBuilder()
-    builder.add_text_field("url", stored=True, tokenizer_name="raw")
-    builder.add_text_field("site", stored=True, tokenizer_name="raw")
-    builder.add_text_field("title", stored=True)
-    builder.add_text_field("body", stored=True)
-    builder.add_text_field("fetched_at", stored=True, tokenizer_name="raw")
-    schema = builder.build()
-    index = tantivy.Index(schema, path=str(folder))
-    writer = index.writer(heap_size=200_000_000, num_threads=1)
-    started = time.perf_counter()
-    for page in pages(count):
-        writer.delete_documents_by_term(
-            "url", page.url
-        )  # replace in place, as webrobot's index does
-        writer.add_document(tantivy.Document(url=page.url, site=page.site, title=page.title,
-                                             body=page.text, fetched_at=page.fetched_at))  # fmt: skip
-    writer.commit()
-    writer.wait_merging_threads()
-    elapsed = time.perf_counter() - started
-    size = folder_bytes(folder)
-    index.reload()
-    searcher = index.searcher()
-
-    def search(query: str) -> int:
-        parsed = index.parse_query(query, ["title", "body"], field_boosts={"title": 4.0})
-        hits = searcher.search(parsed, 10).hits
-        snippets = tantivy.SnippetGenerator.create(searcher, parsed, schema, "body")
-        for _, address in hits:
-            snippets.snippet_from_doc(searcher.doc(address)).to_html()
-        return len(hits)
-
-    return {"engine": "tantivy", "pages": count, "pages_per_second": round(count / elapsed),
+    return {"engine": engine, "pages": count, "pages_per_second": round(count / elapsed),
             "bytes_per_page": round(size / count), "latency": latency(search, queries())}  # fmt: skip
 
 
@@ -150,18 +122,16 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=100_000)
     parser.add_argument("--engines", default="sqlite-fts5,tantivy")
+    parser.add_argument("--reps", type=int, default=1)
     args = parser.parse_args(argv)
-    for engine in args.engines.split(","):
-        folder = Path(tempfile.mkdtemp(prefix=f"bench-{engine}-"))
-        try:
-            run = bench_fts5 if engine == "sqlite-fts5" else bench_tantivy
+    for rep in range(args.reps):
+        for engine in args.engines.split(","):
+            folder = Path(tempfile.mkdtemp(prefix=f"bench-{engine}-"))
             try:
-                result = run(args.pages, folder)
-            except ImportError as exc:
-                result = {"engine": engine, "error": f"not installed: {exc}"}
-            print("BENCH-RESULT " + json.dumps(result), flush=True)
-        finally:
-            shutil.rmtree(folder, ignore_errors=True)
+                result = {"rep": rep, **bench(engine, args.pages, folder)}
+                print("BENCH-RESULT " + json.dumps(result), flush=True)
+            finally:
+                shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":

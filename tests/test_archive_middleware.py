@@ -64,11 +64,11 @@ def test_opted_out_and_cached_responses(tmp_path: Path) -> None:
     ("setting", "feeds", "job", "expected"),
     [
         ("/x/i.sqlite", ["out/items.jsonl"], "", "/x/i.sqlite"),
-        ("", ["out/items.jsonl"], "", "out/items.index.sqlite"),
-        ("", ["file:///srv/items/p/s/abc.jl"], "abc", "/srv/items/p/s/abc.index.sqlite"),
-        ("", ["s3://bucket/items.jl"], "", "webrobot-index.sqlite"),
-        ("", [], "job1", "job1.index.sqlite"),
-        ("", ["-"], "", "webrobot-index.sqlite"),
+        ("", ["out/items.jsonl"], "", "out/items.index"),
+        ("", ["file:///srv/items/p/s/abc.jl"], "abc", "/srv/items/p/s/abc.index"),
+        ("", ["s3://bucket/items.jl"], "", "webrobot-index"),
+        ("", [], "job1", "job1.index"),
+        ("", ["-"], "", "webrobot-index"),
     ],
 )
 def test_index_path(setting: str, feeds: list[str], job: str, expected: str) -> None:

@@ -128,10 +128,11 @@ def test_extractor_comparison_scores_against_the_known_main_text() -> None:
 def test_search_engine_benchmark_runs_on_a_small_corpus(tmp_path: Path) -> None:
     from benchmarks import search_engines
 
-    result = search_engines.bench_fts5(200, tmp_path)
-    assert result["pages"] == 200 and result["bytes_per_page"] > 0
-    latency = result["latency"]
-    assert isinstance(latency, dict) and set(latency) == set(search_engines.queries())
+    for engine in ("sqlite-fts5", "tantivy"):
+        result = search_engines.bench(engine, 200, tmp_path / engine)
+        assert result["pages"] == 200 and result["bytes_per_page"] > 0
+        latency = result["latency"]
+        assert isinstance(latency, dict) and set(latency) == set(search_engines.queries())
 
 
 def test_hotpath_shares_count_signal_dispatch_and_site_keys(tmp_path: Path) -> None:

@@ -292,3 +292,112 @@ def test_redis_workers_write_one_file_set_each(
         fetched.update(fetched_urls(site))
     assert Counter(r["uri"] for r in records if r["type"] == "request") == fetched
     assert Counter(r["uri"] for r in records if r["type"] in ("response", "revisit")) == fetched
+
+
+def test_sigkill_then_resume_repairs_the_open_file_and_keeps_every_handed_on_fetch(
+    tmp_path: Path, make_site: Any
+) -> None:
+    """SIGKILL a JOBDIR job mid-crawl, with its file's last exchange torn (as a kill
+    in the middle of a write leaves it), and resume: the open file is cut after
+    its last complete exchange and closed; every page the killed run itemised is
+    in its files; every file reads back whole; no fetch has more records than the
+    server saw fetches of it, and a page fetched once has exactly one record pair."""
+    import signal
+
+    site = make_site("killed")
+    site.add("/robots.txt", Reply.text("User-agent: *\nDisallow:\n"))
+    n = 60
+    site.html("/", page("Home", "start", "".join(f'<a href="/p{i}">{i}</a> ' for i in range(n))))
+    for i in range(n):
+        body = DUP_BODY if i in (0, n - 1) else page(f"P{i}", f"page number {i}")
+        site.add(f"/p{i}", Reply.html(body, delay=0.03))
+    warc_dir, jobdir = tmp_path / "warc", tmp_path / "job"
+    settings = {"WEBROBOT_WARC_DIR": str(warc_dir), "JOBDIR": str(jobdir),
+                "WEBROBOT_INDEX_ENABLED": "False", "CONCURRENT_REQUESTS": "2"}  # fmt: skip
+    first = start_crawl(tmp_path / "run1", args={"start_urls": site.url("/")}, settings=settings)
+    wait_until(lambda: len(site.hits) >= 20, 60, "twenty fetches before the kill")
+    first.process.send_signal(signal.SIGKILL)
+    first.wait(30)
+    (open_file,) = warc_dir.glob("*.warc.gz.open")
+    with open_file.open("ab") as stream:  # a write the kill cut in the middle
+        stream.write(gzip.compress(b"WARC/1.1\r\nWARC-Type: response\r\n" + b"x" * 900)[:-40])
+    itemised = [
+        json.loads(line)["url"]
+        for line in (tmp_path / "run1" / "items.jsonl").read_text().splitlines()
+        if line.strip()
+    ]
+    assert len(itemised) >= 10
+    hits_first = len(site.hits)
+    assert hits_first < n + 2, "the crawl finished before it could be killed"
+
+    second = run_crawl(tmp_path / "run2", args={"start_urls": site.url("/")}, settings=settings)
+    assert second.returncode == 0, second.stderr[-2000:]
+    assert second.stat("webrobot/warc/repaired") == 1
+    assert second.stat("webrobot/warc/cut") >= 1
+    assert "WARC file left open by a killed run closed" in second.log
+    assert not list(warc_dir.glob("*.open"))
+    repaired = warc_dir / open_file.name.removesuffix(".open")
+    check = subprocess.run([tool("warcio"), "check", *map(str, sorted(warc_dir.iterdir()))],
+                           capture_output=True, text=True, check=False)  # fmt: skip
+    assert check.returncode == 0, check.stdout + check.stderr
+
+    records = read_warcs(warc_dir)  # digests checked: every record whole
+    in_killed_run = {r["uri"] for r in records if r["file"] == repaired.name}
+    assert set(itemised) <= in_killed_run, "a fetch the killed run handed on is not archived"
+    fetched = fetched_urls(site)
+    requests = Counter(r["uri"] for r in records if r["type"] == "request")
+    mains = Counter(r["uri"] for r in records if r["type"] in ("response", "revisit"))
+    assert requests == mains
+    assert set(mains) == set(fetched), "a fetched URL has no record"
+    assert all(mains[url] <= fetched[url] for url in fetched), "a record repeated"
+    assert all(mains[url] == 1 for url in fetched if fetched[url] == 1)
+
+
+def test_redis_workers_write_a_duplicate_found_by_another_worker_as_a_revisit(
+    tmp_path: Path, make_site: Any, redis_server: Any
+) -> None:
+    """Two workers of one shared crawl, each its own file set: a page whose payload
+    another worker archived first is a revisit naming that worker's record (its
+    URL, date and payload digest), so the file sets together hold one full copy
+    of each payload."""
+    from tests.test_distributed_crawl import Worker, stop_all
+
+    one, two = make_site("one"), make_site("two")  # one site at a time per worker
+    n = 16
+    for site in (one, two):
+        site.add("/robots.txt", Reply.text(f"# {site.name}\nUser-agent: *\nDisallow:\n"))
+    one.html("/", page("Home", "start", "".join(f'<a href="/a{i}">{i}</a> ' for i in range(n))))
+    two.html("/", page("Other home", "the second site"))
+    for i in range(n):
+        body = page(f"Original {i}", f"content number {i}", f'<a href="{two.url(f"/b{i}")}">c</a>')
+        one.add(f"/a{i}", Reply.html(body, delay=0.05))
+        two.add(f"/b{i}", Reply.html(body, delay=0.05))  # found only once /a{i} is archived
+    warc_dir = tmp_path / "warc"
+    settings = {"WEBROBOT_REDIS_URL": redis_server.url, "WEBROBOT_WARC_DIR": str(warc_dir),
+                "WEBROBOT_INDEX_ENABLED": "False"}  # fmt: skip
+    starts = {"start_urls": f"{one.url('/')},{two.url('/')}"}
+    workers = [Worker(tmp_path / f"worker-{i}", f"worker-{i}", starts, settings) for i in range(2)]
+    try:
+        codes = [worker.wait() for worker in workers]
+    finally:
+        stop_all(workers)
+    assert codes == [0, 0], [w.log()[-2000:] for w in workers]
+    check = subprocess.run([tool("warcio"), "check", *map(str, sorted(warc_dir.iterdir()))],
+                           capture_output=True, text=True, check=False)  # fmt: skip
+    assert check.returncode == 0, check.stdout + check.stderr
+    records = read_warcs(warc_dir)
+    writer = {r["file"]: "-".join(r["file"].split("-")[-2:]) for r in records}
+    responses = {r["uri"]: r for r in records if r["type"] == "response"}
+    revisits = [r for r in records if r["type"] == "revisit"]
+    assert sorted(r["uri"] for r in revisits) == sorted(two.url(f"/b{i}") for i in range(n))
+    across = 0
+    for revisit in revisits:
+        headers = revisit["headers"]
+        original = responses[headers["WARC-Refers-To-Target-URI"]]
+        assert original["uri"] == one.url(revisit["uri"].replace(two.url("/b"), "/a"))
+        assert headers["WARC-Refers-To-Date"] == original["headers"]["WARC-Date"]
+        assert headers["WARC-Payload-Digest"] == original["headers"]["WARC-Payload-Digest"]
+        across += writer[revisit["file"]] != writer[original["file"]]
+    busy = [w for w in workers if w.stats().get("webrobot/warc/records/request")]
+    if len(busy) == 2:
+        assert across >= 1, "no duplicate was fetched by the worker that did not archive it"

@@ -232,7 +232,7 @@ def test_a_scrapyd_job_gets_its_report_next_to_its_items(
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert sorted(p.name for p in job_dir.iterdir()) == [
-        "6487ec79947edab326d6db28a2d86511.index.sqlite",  # the full-text index (docs/search.md)
+        "6487ec79947edab326d6db28a2d86511.index",  # the full-text index (docs/search.md)
         "6487ec79947edab326d6db28a2d86511.jl",
         "6487ec79947edab326d6db28a2d86511.report.html",
         "6487ec79947edab326d6db28a2d86511.report.json",
@@ -298,7 +298,7 @@ def test_a_scrapyd_job_without_items_dir_gets_a_report_of_its_own(
             "crawl", "webrobot", "-a", f"start_urls={site.url('/')}", "-a", f"_job={job}",
             "-s", f"WEBROBOT_REPORT_DIR={tmp_path / 'reports'}",
             "-s", f"LOG_FILE={tmp_path / (job + '.log')}", "-s", "DOWNLOAD_DELAY=0",
-            "-s", f"WEBROBOT_INDEX={tmp_path / (job + '.index.sqlite')}",  # not in the project folder
+            "-s", f"WEBROBOT_INDEX={tmp_path / (job + '.index')}",  # not in the project folder
         )  # fmt: skip
         assert done.returncode == 0, done.stderr
     assert sorted(p.name for p in (tmp_path / "reports").iterdir()) == [

@@ -75,7 +75,7 @@ def crawl(tmp: Path, site: SiteServer, index: Path, name: str = "run") -> None:
 def test_search_finds_crawled_pages(tmp_path: Path, make_site: Any) -> None:
     site = make_site("search")
     search_site(site)
-    index = tmp_path / "index.sqlite"
+    index = tmp_path / "index"
     crawl(tmp_path, site, index)
 
     # a word on one page only: exactly that page
@@ -122,7 +122,7 @@ def test_site_filter(tmp_path: Path, make_site: Any) -> None:
     one, two = make_site("one"), make_site("two")
     search_site(one, a_words="the zanzibarian expedition, first site")
     search_site(two, a_words="the zanzibarian expedition, second site")  # not a duplicate of one's
-    index = tmp_path / "index.sqlite"
+    index = tmp_path / "index"
     run = run_crawl(tmp_path / "run", args={"start_urls": f"{one.url('/')},{two.url('/')}"},
                     settings={"WEBROBOT_INDEX": str(index)})  # fmt: skip
     assert run.returncode == 0
@@ -138,7 +138,7 @@ def test_recrawl_replaces_changed_text_and_drops_new_noindex(
 ) -> None:
     site = make_site("recrawl")
     search_site(site)
-    index = tmp_path / "index.sqlite"
+    index = tmp_path / "index"
     crawl(tmp_path, site, index, "first")
     assert [h["url"] for h in results(index, "zanzibarian")] == [site.url("/a")]
     assert [h["url"] for h in results(index, "quixotically")] == [site.url("/b")]
@@ -157,21 +157,21 @@ def test_recrawl_replaces_changed_text_and_drops_new_noindex(
 
 
 def test_missing_empty_and_bad_input_say_so(tmp_path: Path) -> None:
-    missing = search(tmp_path / "nope.sqlite", "word")
+    missing = search(tmp_path / "nope", "word")
     assert missing.returncode == 2
     assert "no search index at" in missing.stderr and "crawl first" in missing.stderr
 
     from webrobot.searchindex import SearchIndex
 
-    SearchIndex(tmp_path / "empty.sqlite", create=True).close()
-    empty = search(tmp_path / "empty.sqlite", "word")
+    SearchIndex(tmp_path / "empty", create=True).close()
+    empty = search(tmp_path / "empty", "word")
     assert empty.returncode == 2 and "holds no pages yet" in empty.stderr
 
     (tmp_path / "junk.sqlite").write_bytes(b"this is not a database at all" * 100)
     junk = search(tmp_path / "junk.sqlite", "word")
     assert junk.returncode == 2 and "not" in junk.stderr and "Traceback" not in junk.stderr
 
-    no_query = search(tmp_path / "empty.sqlite")
+    no_query = search(tmp_path / "empty")
     assert no_query.returncode == 2 and "give a query" in no_query.stderr
 
 
@@ -192,7 +192,7 @@ def test_ctrl_c_to_the_process_group_keeps_every_indexed_page(
     )
     for i in range(40):
         site.add(f"/p{i}", Reply.html(page(f"Page {i}", f"uniqueword{i} text"), delay=0.05))
-    index = tmp_path / "index.sqlite"
+    index = tmp_path / "index"
     crawl = start_crawl(tmp_path / "run", args={"start_urls": site.url("/")},
                         settings={"WEBROBOT_INDEX": str(index), "CONCURRENT_REQUESTS": "1"},
                         new_session=True)  # fmt: skip
@@ -224,7 +224,7 @@ def test_a_killed_crawl_leaves_no_index_process_behind(tmp_path: Path, make_site
     )
     for i in range(60):
         site.add(f"/p{i}", Reply.html(page(f"Page {i}", f"killword{i} text"), delay=0.05))
-    index = tmp_path / "index.sqlite"
+    index = tmp_path / "index"
     crawl = start_crawl(tmp_path / "run", args={"start_urls": site.url("/")},
                         settings={"WEBROBOT_INDEX": str(index), "CONCURRENT_REQUESTS": "1"},
                         new_session=True)  # fmt: skip
@@ -261,3 +261,74 @@ def test_a_killed_crawl_leaves_no_index_process_behind(tmp_path: Path, make_site
         crawl.process.stderr.close()
     found = results(index, "text", "--limit", "100")
     assert found and all(h["url"].startswith(site.url("/p")) for h in found)
+
+
+def test_pages_handed_over_before_a_sigkill_are_indexed_by_the_resumed_job(
+    tmp_path: Path, make_site: Any
+) -> None:
+    """SIGKILL to the crawl and the index process together, while the index process
+    is behind (stopped, so it has committed none of the last pages): every page
+    the killed run itemised is found after the resumed job, though the resumed
+    job does not fetch it again, and each page once."""
+    import os
+    import signal
+
+    from tests.crawling import start_crawl, wait_until
+
+    site = make_site("hardkill")
+    site.add("/robots.txt", Reply.text("User-agent: *\nDisallow:\n"))
+    n = 60
+    site.html(
+        "/", page("Home", "start here", links="".join(f'<a href="/p{i}">p</a> ' for i in range(n)))
+    )
+    for i in range(n):
+        site.add(f"/p{i}", Reply.html(page(f"Page {i}", f"spoolword{i} text"), delay=0.03))
+    index, jobdir = tmp_path / "index", tmp_path / "job"
+    settings = {"WEBROBOT_INDEX": str(index), "JOBDIR": str(jobdir), "CONCURRENT_REQUESTS": "1"}
+    first = start_crawl(tmp_path / "run1", args={"start_urls": site.url("/")}, settings=settings,
+                        new_session=True)  # fmt: skip
+    wait_until(lambda: len(site.hits) >= 5, 60, "five fetches")
+
+    def index_process() -> int:
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                if int(fields[1]) == first.process.pid:  # its parent is the crawl
+                    return int(entry)
+        raise AssertionError("no index process")
+
+    child = index_process()
+    os.kill(child, signal.SIGSTOP)  # from now on nothing handed over is committed
+    try:
+        stopped_at = len(site.hits)
+        wait_until(lambda: len(site.hits) >= stopped_at + 15, 60, "fifteen more fetches")
+    finally:
+        os.killpg(first.process.pid, signal.SIGKILL)
+        first.process.wait()
+        assert first.process.stderr is not None
+        first.process.stderr.close()
+    wait_until(lambda: not os.path.exists(f"/proc/{child}"), 30, "the index process to die")
+    fetched_first = {h.path for h in site.hits}
+    killed_items = [
+        json.loads(line)
+        for line in (tmp_path / "run1" / "items.jsonl").read_text().splitlines()
+        if line.strip()
+    ]
+    assert len([i for i in killed_items if "/p" in i["url"]]) >= 10
+
+    second = run_crawl(tmp_path / "run2", args={"start_urls": site.url("/")}, settings=settings)
+    assert second.returncode == 0, second.stderr[-2000:]
+    assert second.stat("webrobot/index/replayed") >= 10, second.stats
+    assert not second.stat("webrobot/index/error")
+    hits = [h.path for h in site.hits]
+    for item in killed_items:
+        path = item["url"].split(site.origin, 1)[1]
+        if path.startswith("/p"):
+            assert hits.count(path) == 1 and path in fetched_first  # not fetched again
+            word = "spoolword" + path[2:]
+            assert [h["url"] for h in results(index, word)] == [item["url"]]
+    everything = results(index, "text", "--limit", "100")
+    assert sorted(h["url"] for h in everything) == sorted(site.url(f"/p{i}") for i in range(n))

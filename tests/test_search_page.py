@@ -31,7 +31,7 @@ def page(n: int, title: str, text: str) -> IndexedPage:
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[str]:
-    path = tmp_path / "index.sqlite"
+    path = tmp_path / "index"
     index = SearchIndex(path, create=True)
     index.put(
         page(1, "Lighthouse keepers", "The lighthouse keeper wrote a long logbook about storms.")

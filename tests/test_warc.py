@@ -9,7 +9,13 @@ from pathlib import Path
 
 from warcio.archiveiterator import ArchiveIterator
 
-from webrobot.warc import DigestLog, Exchange, WarcArchive, request_line_target
+from webrobot.warc import (
+    DigestLog,
+    Exchange,
+    WarcArchive,
+    repair_open_files,
+    request_line_target,
+)
 
 
 def exchange(url: str, body: bytes, **kw: object) -> Exchange:
@@ -91,3 +97,75 @@ def test_digest_log_survives_a_restart_and_a_cut_line(tmp_path: Path) -> None:
     again.write(exchange("http://h/c", b"other payload"))
     again.close()
     assert len(DigestLog(log_path)) == 2  # the cut line is skipped, the next one whole
+
+
+def _types(path: Path) -> list[tuple[str, str | None]]:
+    with path.open("rb") as stream:
+        return [
+            (rec.rec_type, rec.rec_headers.get_header("WARC-Target-URI"))
+            for rec in ArchiveIterator(stream, check_digests="raise")
+        ]
+
+
+GONE = 2**22 + 7  # above Linux's default pid_max: no process has it
+
+
+def _killed_file(tmp_path: Path, host: str, pid: int) -> Path:
+    """A file as a killed writer leaves it: open, its last exchange torn."""
+    archive = WarcArchive(tmp_path, prefix="t", host=host, pid=pid)
+    for n in range(3):
+        archive.write(exchange(f"http://h/{n}", f"body {n}".encode() * 50))
+    path = archive.current_path
+    assert path is not None
+    archive._out.close()  # type: ignore[union-attr]  # the process dies: no rename
+    return path
+
+
+def test_repair_cuts_a_torn_exchange_and_closes_the_file(tmp_path: Path) -> None:
+    path = _killed_file(tmp_path, "here", GONE)
+    whole = path.read_bytes()
+    one_more = WarcArchive(tmp_path / "other", host="here", pid=2)
+    one_more.write(exchange("http://h/torn", b"torn body" * 100))
+    one_more.close()
+    other = next((tmp_path / "other").iterdir())
+    with other.open("rb") as stream:
+        warcinfo = ArchiveIterator(stream)
+        warcinfo.read_to_end(next(warcinfo))
+        member = other.read_bytes()[warcinfo.get_record_length() :]  # the exchange's records
+    for cut_at in (len(member) - 5, len(member) // 2, 30):  # a response torn, or its request
+        path.write_bytes(whole + member[:cut_at])
+        repairs = repair_open_files(tmp_path, "here")
+        assert [r.path.name for r in repairs] == [path.name.removesuffix(".open")]
+        assert repairs[0].records_cut >= 1 and repairs[0].bytes_cut == cut_at
+        closed = repairs[0].path
+        assert closed.read_bytes() == whole
+        assert [t for t, _ in _types(closed)] == ["warcinfo"] + ["response", "request"] * 3
+        closed.rename(path)  # again, with another cut
+
+
+def test_repair_cuts_an_exchange_missing_its_request(tmp_path: Path) -> None:
+    path = _killed_file(tmp_path, "here", GONE)
+    whole = path.read_bytes()
+    with path.open("rb") as stream:
+        records = ArchiveIterator(stream)
+        ends = []
+        for rec in records:
+            records.read_to_end(rec)
+            ends.append(records.get_record_offset() + records.get_record_length())
+    path.write_bytes(whole[: ends[-2]])  # the last response whole, its request gone
+    (repair,) = repair_open_files(tmp_path, "here")
+    assert repair.records_cut == 1
+    assert [u for t, u in _types(repair.path) if t == "response"] == ["http://h/0", "http://h/1"]
+
+
+def test_repair_leaves_live_and_foreign_files_alone(tmp_path: Path) -> None:
+    live = WarcArchive(tmp_path, prefix="t", host="here", pid=GONE)
+    live.write(exchange("http://h/a", b"a"))  # locked: its writer is alive
+    foreign = _killed_file(tmp_path, "elsewhere", GONE)
+    running = _killed_file(tmp_path, "here", 1)  # pid 1 runs: created, maybe not locked yet
+    assert repair_open_files(tmp_path, "here") == []
+    assert running.exists()
+    assert live.current_path is not None and live.current_path.exists() and foreign.exists()
+    live.write(exchange("http://h/b", b"b"))
+    live.close()
+    assert [u for t, u in _types(live.files[0]) if t == "response"] == ["http://h/a", "http://h/b"]

@@ -42,7 +42,7 @@ class SearchServer:
         self.limit = limit
         self.template = environment().get_template("search.html")
         self._local = threading.local()
-        SearchIndex(path).db.close()  # fail now, with a clear message, if it is not an index
+        SearchIndex(path)  # fail now, with a clear message, if it is not an index
         server = self
 
         class Handler(BaseHTTPRequestHandler):

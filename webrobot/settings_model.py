@@ -381,7 +381,7 @@ _ARCHIVE = (
     _s("WEBROBOT_INDEX_ENABLED", "bool", True,
        "Keep a full-text index of the crawled pages (needs webrobot[search]; off with one line without it)."),
     _s("WEBROBOT_INDEX", "str", "",
-       "The index file (empty: next to the first local items feed, else ./webrobot-index.sqlite)."),
+       "The index folder (empty: next to the first local items feed, else ./webrobot-index)."),
 )  # fmt: skip
 _section("Output and reports")
 _OUTPUT = (

@@ -29,9 +29,10 @@ class MainText:
 
 
 def available() -> bool:
-    """Whether trafilatura is installed (found, not imported: importing it takes
-    over a second, which the crawl's own process need not pay)."""
-    return importlib.util.find_spec("trafilatura") is not None
+    """Whether the search extra is installed: trafilatura and the index's engine,
+    tantivy (found, not imported: importing trafilatura takes over a second, which
+    the crawl's own process need not pay)."""
+    return all(importlib.util.find_spec(name) is not None for name in ("trafilatura", "tantivy"))
 
 
 def page_language(body: bytes, content_language: str | None = None) -> str | None:

@@ -11,9 +11,16 @@ seek to any record and a cut file loses at most its last record.
 Files are named ``PREFIX-YYYYmmddHHMMSSffffff-NNNNN-HOST-PID.warc.gz``: every
 process (every worker, every run of a resumed job) has its own file set and
 never appends to a file another process wrote. A file being written ends in
-``.open`` and is renamed when it is full (``max_size`` bytes) or closed; each
-file starts with a ``warcinfo`` record naming the crawler, its version and its
-settings.
+``.open`` (and is locked with ``flock`` while it is written) and is renamed when
+it is full (``max_size`` bytes) or closed; each file starts with a ``warcinfo``
+record naming the crawler, its version and its settings.
+
+A file a killed process left ``.open`` is repaired by the next archive opened
+on the same folder (:func:`repair_open_files`): cut after its last complete
+exchange (a response or revisit record and its request record, both read back
+whole by warcio with their digests checked), then closed. An exchange is
+written with one ``write`` after both records are built, so a kill can leave
+at most one exchange incomplete, and that one had not been handed on.
 
 Why warcio: it is the reference Python implementation (Webrecorder's, used by
 pywb), computes the block and payload digests itself, and reads back what it
@@ -22,6 +29,8 @@ writes; fastwarc reads faster but its writer needs the digests done by hand.
 
 from __future__ import annotations
 
+import base64
+import fcntl
 import hashlib
 import io
 import os
@@ -32,7 +41,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from http import HTTPStatus
 from pathlib import Path
+from typing import Any
 
+from warcio.archiveiterator import ArchiveIterator
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
@@ -117,6 +128,56 @@ class DigestLog:
             self._file = None
 
 
+class SharedDigestLog:
+    """The payloads already archived by any worker of a shared crawl, in Redis:
+    one hash per first byte of the MD5 (``<prefix>:<xx>``, spread over a
+    cluster's slots), field the MD5, value ``digest date uri`` of the first copy
+    (about 150 bytes a distinct payload). ``HSETNX``: the first copy written
+    stays the original. Read and written from the archive's writer thread, so
+    Redis's round trips never hold up the crawl's reactor. If Redis fails the
+    page is archived as a full response (always valid), counted in ``errors``."""
+
+    def __init__(self, server: Any, prefix: str) -> None:
+        self.server = server
+        self.prefix = prefix
+        self.errors = 0
+        self.first_error = ""
+        self._added = 0
+
+    def _key(self, md5: bytes) -> str:
+        return f"{self.prefix}:{md5[:1].hex()}"
+
+    def _failed(self, exc: Exception) -> None:
+        self.errors += 1
+        self.first_error = self.first_error or f"{type(exc).__name__}: {exc}"
+
+    def get(self, md5: bytes) -> FirstCopy | None:
+        try:
+            value = self.server.hget(self._key(md5), md5)
+        except Exception as exc:  # noqa: BLE001 - Redis down: a full response instead
+            self._failed(exc)
+            return None
+        if value is None:
+            return None
+        parts = (
+            value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+        ).split(" ", 2)
+        return FirstCopy(parts[0], parts[2], parts[1]) if len(parts) == 3 else None
+
+    def add(self, md5: bytes, copy: FirstCopy) -> None:
+        try:
+            self.server.hsetnx(self._key(md5), md5, f"{copy.digest} {copy.date} {copy.uri}")
+            self._added += 1
+        except Exception as exc:  # noqa: BLE001
+            self._failed(exc)
+
+    def __len__(self) -> int:
+        return self._added
+
+    def close(self) -> None:
+        self.server.close()
+
+
 def file_name(prefix: str, serial: int, when: datetime, host: str, pid: int) -> str:
     stamp = when.strftime("%Y%m%d%H%M%S%f")
     safe_host = "".join(c if c.isalnum() or c in ".-" else "_" for c in host) or "host"
@@ -155,11 +216,126 @@ def request_http_headers(exchange: Exchange) -> StatusAndHeaders:
     return StatusAndHeaders(line, headers, protocol=exchange.protocol, is_http_request=True)
 
 
+def _sha1(data: bytes) -> str:
+    """A WARC digest (``sha1:`` and base 32, as warcio writes them), computed by
+    hashlib in one call instead of warcio's reading loop."""
+    return "sha1:" + base64.b32encode(hashlib.sha1(data, usedforsecurity=False).digest()).decode()
+
+
+def _block_digest(writer: WARCWriter, http_headers: StatusAndHeaders, payload: bytes) -> str:
+    """The digest of a record's block: its HTTP headers as warcio will write them,
+    then the payload."""
+    if not http_headers.headers_buff:
+        http_headers.compute_headers_buffer(writer.header_filter)
+    digest = hashlib.sha1(http_headers.headers_buff, usedforsecurity=False)
+    digest.update(payload)
+    return "sha1:" + base64.b32encode(digest.digest()).decode()
+
+
 def _reason(status: int) -> str:
     try:
         return HTTPStatus(status).phrase
     except ValueError:
         return ""
+
+
+@dataclass(frozen=True, slots=True)
+class Repair:
+    """A file a killed writer left open, now cut after its last complete exchange
+    and closed."""
+
+    path: Path  # its name now (without ``.open``); None-like empty files are removed
+    records_cut: int  # whole records after the last complete exchange, plus a torn one
+    bytes_cut: int
+
+
+def complete_length(path: Path) -> tuple[int, int]:
+    """(bytes up to the end of the last complete exchange or warcinfo record,
+    records after that point) of a WARC file, read with warcio with the digests
+    checked; a record that cannot be read whole counts as one record."""
+    good_end, after = 0, 0
+    with path.open("rb") as stream, path.open("rb") as raw:
+        records = ArchiveIterator(stream, check_digests="raise")
+        try:
+            for record in records:
+                records.read_to_end(record)
+                start, length = records.get_record_offset(), records.get_record_length()
+                raw.seek(start)
+                if not _whole_member(raw.read(length)):
+                    after += 1  # its data is there, its gzip trailer is not
+                    break
+                if record.rec_type in ("request", "warcinfo"):
+                    good_end, after = start + length, 0
+                else:
+                    after += 1
+        except Exception:  # noqa: BLE001 - a torn record: whatever warcio says about it
+            after += 1
+    if after == 0 and good_end < path.stat().st_size:
+        after = 1  # bytes warcio did not even see as a record
+    return good_end, after
+
+
+def _whole_member(data: bytes) -> bool:
+    """Whether ``data`` is one gzip member to its end (trailer and all)."""
+    unpacker = zlib.decompressobj(31)
+    try:
+        unpacker.decompress(data)
+    except zlib.error:
+        return False
+    return unpacker.eof and not unpacker.unused_data
+
+
+def _writer_of(name: str) -> tuple[str, int] | None:
+    """(host, pid) in a file name made by :func:`file_name`."""
+    stem = name.removesuffix(OPEN_SUFFIX).removesuffix(SUFFIX)
+    head, _, pid = stem.rpartition("-")
+    if not pid.isdigit():
+        return None
+    return head, int(pid)
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process ``pid`` runs on this host (its file may be one it has
+    just created and not locked yet)."""
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it exists, as another user's process
+        return True
+    return True
+
+
+def repair_open_files(folder: Path, host: str) -> list[Repair]:
+    """Cut and close the ``.open`` files in ``folder`` that were written on this
+    host by a process that is gone (not running, and their lock is free); a live
+    writer's file is never touched, nor one written on another host (its writer
+    may live)."""
+    safe_host = "".join(c if c.isalnum() or c in ".-" else "_" for c in host) or "host"
+    repairs = []
+    for path in sorted(folder.glob("*" + SUFFIX + OPEN_SUFFIX)):
+        writer = _writer_of(path.name)
+        if writer is None or not writer[0].endswith("-" + safe_host) or _alive(writer[1]):
+            continue
+        with path.open("r+b") as stream:
+            try:
+                fcntl.flock(stream.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                continue  # its writer is alive
+            size = path.stat().st_size
+            good_end, cut = complete_length(path)
+            stream.truncate(good_end)
+            stream.flush()
+            os.fsync(stream.fileno())
+        final = path.with_name(path.name[: -len(OPEN_SUFFIX)])
+        if good_end == 0:
+            path.unlink()
+        else:
+            path.rename(final)
+        repairs.append(Repair(final, cut, size - good_end))
+    return repairs
 
 
 @dataclass
@@ -170,9 +346,11 @@ class WarcArchive:
     prefix: str = "webrobot"
     max_size: int = 1_000_000_000  # bytes before the next file (0: one file)
     info: dict[str, str] = field(default_factory=dict)
-    digests: DigestLog = field(default_factory=DigestLog)
+    digests: DigestLog | SharedDigestLog = field(default_factory=DigestLog)
     dedupe: bool = True
-    compress_level: int = 6  # zlib level of each record's gzip member
+    #: zlib level of each record's gzip member: on 15 KB HTML pages level 1 takes
+    #: 0.10 ms a page against level 6's 0.27 ms, for files 5 % larger
+    compress_level: int = 1
     host: str = field(default_factory=socket.gethostname)
     pid: int = field(default_factory=os.getpid)
     clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
@@ -188,15 +366,19 @@ class WarcArchive:
         self._writer: WARCWriter | None = None
 
     # -- files ---------------------------------------------------------------
-    def _write(self, writer: WARCWriter, record: object) -> None:
+    def _member(self, writer: WARCWriter, record: object) -> bytes:
         """One record as one gzip member, at ``compress_level`` (warcio's own
-        gzip writer always uses 9: twice the CPU for 3 % smaller files)."""
-        assert self._out is not None
+        gzip writer always uses 9: several times the CPU for a few % smaller files)."""
         buffer = io.BytesIO()
         writer.out = buffer
         writer.write_record(record)
         packer = zlib.compressobj(self.compress_level, zlib.DEFLATED, 31)
-        self._out.write(packer.compress(buffer.getbuffer()) + packer.flush())
+        return packer.compress(buffer.getbuffer()) + packer.flush()
+
+    def _write(self, writer: WARCWriter, *records: object) -> None:
+        """The records in one write (a kill cuts at most this group)."""
+        assert self._out is not None
+        self._out.write(b"".join(self._member(writer, record) for record in records))
 
     def _open(self) -> WARCWriter:
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -204,6 +386,7 @@ class WarcArchive:
         name = file_name(self.prefix, self.serial, self.clock(), self.host, self.pid)
         self._path = self.folder / (name + OPEN_SUFFIX)
         self._out = self._path.open("xb")
+        fcntl.flock(self._out.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)  # "being written"
         writer = WARCWriter(self._out, gzip=False, warc_version=WARC_VERSION)
         self._write(
             writer,
@@ -245,6 +428,7 @@ class WarcArchive:
         first = self.digests.get(md5) if self.dedupe and exchange.payload else None
         http_headers = response_http_headers(exchange)
         if first is not None:
+            extra["WARC-Block-Digest"] = _block_digest(writer, http_headers, b"")
             main = writer.create_revisit_record(
                 exchange.url, first.digest, first.uri, first.date,
                 http_headers=http_headers, warc_headers_dict=extra,
@@ -253,21 +437,28 @@ class WarcArchive:
         else:
             if exchange.truncated:
                 extra["WARC-Truncated"] = exchange.truncated
+            extra["WARC-Payload-Digest"] = _sha1(exchange.payload)
+            extra["WARC-Block-Digest"] = _block_digest(writer, http_headers, exchange.payload)
             main = writer.create_warc_record(
                 exchange.url, "response", payload=io.BytesIO(exchange.payload),
                 length=len(exchange.payload), http_headers=http_headers, warc_headers_dict=extra,
             )  # fmt: skip
             kind = "response"
+        request_headers = request_http_headers(exchange)
+        body = exchange.request_body
         request = writer.create_warc_record(
-            exchange.url, "request", payload=io.BytesIO(exchange.request_body),
-            length=len(exchange.request_body), http_headers=request_http_headers(exchange),
+            exchange.url, "request", payload=io.BytesIO(body), length=len(body),
+            http_headers=request_headers,
+            warc_headers_dict={
+                "WARC-Payload-Digest": _sha1(body),
+                "WARC-Block-Digest": _block_digest(writer, request_headers, body),
+            },
         )  # fmt: skip
         request.rec_headers.replace_header("WARC-Date", main.rec_headers.get_header("WARC-Date"))
         request.rec_headers.add_header(
             "WARC-Concurrent-To", main.rec_headers.get_header("WARC-Record-ID")
         )
-        self._write(writer, main)
-        self._write(writer, request)
+        self._write(writer, main, request)
         self._out.flush()
         if kind == "response" and self.dedupe and exchange.payload:
             digest = main.rec_headers.get_header("WARC-Payload-Digest")

@@ -37,7 +37,7 @@ def hit_json(hit: Hit) -> dict[str, Any]:
         "site": hit.site,
         "fetched_at": hit.fetched_at,
         "lang": hit.lang,
-        "score": round(-hit.score, 4),  # higher is better, as people expect
+        "score": round(hit.score, 4),  # BM25: higher is better
         "snippet": hit.plain_snippet(),
         "highlights": hit.highlights(),
     }
@@ -76,7 +76,7 @@ class Command(ScrapyCommand):
         parser.add_argument(
             "--index",
             metavar="PATH",
-            help=f"the index file (default: WEBROBOT_INDEX, else {DEFAULT_INDEX})",
+            help=f"the index folder (default: WEBROBOT_INDEX, else {DEFAULT_INDEX})",
         )
         parser.add_argument(
             "--site", metavar="SITE", help="only pages of this site (http://host:port) or host"
@@ -115,7 +115,6 @@ class Command(ScrapyCommand):
         except IndexUnavailable as exc:
             return _fail(str(exc), 2)
         if len(index) == 0:
-            index.db.close()
             return _fail(f"the search index at {path} holds no pages yet", 2)
         return index
 
@@ -127,8 +126,6 @@ class Command(ScrapyCommand):
             hits = index.search(query, site=site, limit=limit)
         except QueryError as exc:
             return _fail(str(exc), 2)
-        finally:
-            index.db.close()
         if as_json:
             for hit in hits:
                 print(json.dumps(hit_json(hit), ensure_ascii=False))
@@ -149,7 +146,6 @@ class Command(ScrapyCommand):
         index = self._open(path)
         if isinstance(index, int):
             return index
-        index.db.close()
         try:
             server = SearchServer(path, port, limit)
         except (IndexUnavailable, OSError) as exc:

@@ -8,11 +8,16 @@ text (boilerplate removed), title, site, fetch time and declared language. A
 page crawled again replaces its old row; a page whose robots directives now say
 noindex is removed (``page_directives`` signal).
 
-Where: ``WEBROBOT_INDEX`` if set; else next to the first local items feed
-(``out/items.jsonl`` -> ``out/items.index.sqlite``; a Scrapyd job's
-``<job>.index.sqlite``); else ``webrobot-index.sqlite`` in the current folder.
+Where (a folder): ``WEBROBOT_INDEX`` if set; else next to the first local items
+feed (``out/items.jsonl`` -> ``out/items.index``; a Scrapyd job's
+``<job>.index``); else ``webrobot-index`` in the current folder.
+
+Nothing handed over is lost to a kill: pages go through a durable spool in the
+index folder (:mod:`webrobot.indexspool`), and what a killed run spooled but had
+not committed is indexed by the next run against the same index first
+(``webrobot/index/replayed``).
 ``WEBROBOT_INDEX_ENABLED = False`` switches it off; without the ``search`` extra
-(trafilatura) it is off with one warning.
+(trafilatura, tantivy) it is off with one warning.
 """
 
 from __future__ import annotations
@@ -43,7 +48,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 #: Where the index goes when neither WEBROBOT_INDEX nor a local feed says.
-DEFAULT_INDEX = "webrobot-index.sqlite"
+DEFAULT_INDEX = "webrobot-index"
 
 
 def index_path(setting: str, feed_uris: list[str], job: str = "") -> Path:
@@ -53,8 +58,8 @@ def index_path(setting: str, feed_uris: list[str], job: str = "") -> Path:
     if feed_uris:
         folder, prefix = report_location("", feed_uris, job)
         if folder != "report":  # a local feed named it
-            return Path(folder) / f"{prefix}index.sqlite"
-    return Path(f"{job}.index.sqlite" if job else DEFAULT_INDEX)
+            return Path(folder) / f"{prefix}index"
+    return Path(f"{job}.index" if job else DEFAULT_INDEX)
 
 
 class FullTextIndex:
@@ -64,9 +69,10 @@ class FullTextIndex:
             raise NotConfigured("WEBROBOT_INDEX_ENABLED is off")
         if not textextract.available():
             logger.warning(
-                "Full-text index off: trafilatura is not installed (pip install 'webrobot[search]')"
+                "Full-text index off: trafilatura or tantivy is not installed "
+                "(pip install 'webrobot[search]')"
             )
-            raise NotConfigured("trafilatura is not installed")
+            raise NotConfigured("trafilatura or tantivy is not installed")
         self.crawler = crawler
         self.worker: IndexWorker | None = None
         self.path: Path | None = None
@@ -97,6 +103,16 @@ class FullTextIndex:
             self._count("webrobot/index/error")
             return
         logger.info("Full-text index: %s (%d pages already)", self.path, self.worker.already)
+        if self.worker.backlog:
+            logger.info(
+                "Full-text index: indexing first what an interrupted run handed over "
+                "but had not committed"
+            )
+        if self.worker.cut:
+            logger.warning(
+                "Full-text index: %d bytes of a page cut by a kill were dropped from the spool",
+                self.worker.cut,
+            )
 
     def _sent(self, ok: bool) -> None:
         if not ok:
@@ -135,7 +151,7 @@ class FullTextIndex:
         self.worker = None
         assert self.crawler.stats is not None
         stats = self.crawler.stats
-        for key in ("added", "updated", "removed", "empty"):
+        for key in ("added", "updated", "removed", "empty", "replayed"):
             if getattr(totals, key):
                 stats.set_value(f"webrobot/index/{key}", getattr(totals, key))
         if totals.errors:
