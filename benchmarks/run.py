@@ -321,6 +321,8 @@ def top_pyspy(path: Path, count: int) -> list[str]:
 EXTRA_MICRO = ("benchmarks.url_hygiene", "benchmarks.metarobots_head_scan")
 #: Arguments for a short run (``--quick``) of modules that do not read WEBROBOT_BENCH_QUICK.
 QUICK_ARGS = {"benchmarks.bench_seen_store": ["--urls", "20000"]}
+#: Modules that write files: their folder under the run's ``--out``.
+OUT_FOLDERS = {"benchmarks.bench_frontier": "frontier"}
 
 
 def micro_modules() -> list[str]:
@@ -332,7 +334,7 @@ def micro_modules() -> list[str]:
 
 
 def run_micro(
-    modules: Iterable[str], quick: bool, emit: Any, timeout: float
+    modules: Iterable[str], quick: bool, emit: Any, timeout: float, out: Path | None = None
 ) -> list[dict[str, Any]]:
     results: list[dict[str, Any]] = []
     env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}
@@ -341,6 +343,8 @@ def run_micro(
     for module in modules:
         emit(f"\n## {module}")
         command = [sys.executable, "-m", module, *(QUICK_ARGS.get(module, []) if quick else [])]
+        if out is not None and module in OUT_FOLDERS:
+            command += ["--out", str(out / OUT_FOLDERS[module])]
         try:
             done = subprocess.run(command, cwd=PROJECT_ROOT, env=env,
                                   capture_output=True, text=True, timeout=timeout, check=False)  # fmt: skip
@@ -578,7 +582,7 @@ def main(argv: list[str] | None = None) -> int:
     info = machine()
     emit("webrobot benchmarks: " + ", ".join(f"{k} {v}" for k, v in info.items()))
     measures = run_crawls(args, out, emit) if args.reps or args.profile else []
-    micro = run_micro(args.micro, args.quick, emit, args.timeout) if args.micro else []
+    micro = run_micro(args.micro, args.quick, emit, args.timeout, out) if args.micro else []
     measures = [m for m in measures if m.rep >= 0]
     rows = summarise(measures)
     targets = crawl_targets(measures, args.pages) + [
