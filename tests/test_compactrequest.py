@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from scrapy import FormRequest, Request, Spider
+from scrapy.utils.request import request_from_dict
 from scrapy.utils.test import get_crawler
 
 from webrobot.compactrequest import RequestCodec
@@ -65,6 +66,26 @@ def test_a_bare_request_round_trips() -> None:
     packed = codec.pack(request)
     assert packed == ("http://site.test/", None, (0, None, None, False, (), ()), None)
     assert same(codec.unpack(packed), request, LinkSpider())
+
+
+def test_built_requests_share_one_callback_object() -> None:
+    # Scrapy caches its generator-return-value check weakly on the callback object: a
+    # new bound method per request would have it parse the method's source again.
+    spider = LinkSpider()
+    codec = RequestCodec(spider)
+    first, second = (
+        codec.unpack(codec.pack(link(spider, f"http://site.test/{n}"))) for n in (1, 2)
+    )
+    assert first.callback is second.callback and first.callback == spider.parse_page
+    assert first.errback is second.errback
+    read_back = request_from_dict(
+        link(spider, "http://site.test/3").to_dict(spider=spider), spider=spider
+    )
+    assert read_back.callback is not first.callback  # a fresh getattr() each time
+    codec.pin_callbacks(read_back)
+    assert read_back.callback is first.callback and read_back.errback is first.errback
+    foreign = Request("http://site.test/4", callback=print)
+    assert codec.pin_callbacks(foreign).callback is print  # not a spider method: left alone
 
 
 def test_links_of_one_page_share_their_referer_and_shape() -> None:

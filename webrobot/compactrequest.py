@@ -53,6 +53,12 @@ class RequestCodec:
         self._shapes: dict[tuple[Any, ...], tuple[Any, ...]] = {}
         self._names: dict[Any, str | None] = {}  # callback function -> its name on the spider
         self._referer: bytes | None = None  # the last referer seen, shared by the next equal ones
+        # One bound-method object per callback name, kept for the crawl: Scrapy checks each
+        # callback for "a generator with a return value" in a cache weakly keyed on the
+        # method object, so a fresh getattr() per request makes it re-read the method's
+        # source and parse it (about 2 ms for the webrobot spider's parse) whenever the
+        # object it cached has died.
+        self._bound: dict[str, Callable[..., Any]] = {}
         #: Requests queued as objects because the tuple could not describe them.
         self.unpacked = 0
 
@@ -129,13 +135,29 @@ class RequestCodec:
         self.unpacked += 1
         return request
 
+    def method(self, name: str) -> Callable[..., Any]:
+        """The spider's method ``name``, the same object every time."""
+        bound = self._bound.get(name)
+        if bound is None:
+            bound = self._bound[name] = getattr(self.spider, name)
+        return bound
+
+    def pin_callbacks(self, request: Request) -> Request:
+        """``request`` with its spider-method callback and errback replaced by the
+        codec's kept objects (for requests built elsewhere, e.g. read back from disk)."""
+        for attribute in ("callback", "errback"):
+            method = getattr(request, attribute)
+            name = self._name(method) if method is not None else None
+            if isinstance(name, str):
+                setattr(request, attribute, self.method(name))
+        return request
+
     def unpack(self, packed: Packed) -> Request:
         """The request ``packed`` describes (or is)."""
         if isinstance(packed, Request):
             return packed
         url, referer, shape, values = packed
         priority, callback, errback, dont_filter, meta_keys, kwargs_keys = shape
-        spider = self.spider
         meta = cb_kwargs = None
         if values is not None:
             split = len(meta_keys)
@@ -145,8 +167,8 @@ class RequestCodec:
                 cb_kwargs = dict(zip(kwargs_keys, values[split:]))
         return Request(
             url,
-            callback=getattr(spider, callback) if callback is not None else None,
-            errback=getattr(spider, errback) if errback is not None else None,
+            callback=self.method(callback) if callback is not None else None,
+            errback=self.method(errback) if errback is not None else None,
             headers={_REFERER: referer} if referer is not None else None,
             meta=meta,
             cb_kwargs=cb_kwargs,

@@ -266,7 +266,9 @@ class FrontierScheduler(BaseScheduler):
                 return None
             entry, payload = leased
             try:
-                request = request_from_dict(pickle.loads(payload), spider=self.spider)
+                request = self.codec.pin_callbacks(
+                    request_from_dict(pickle.loads(payload), spider=self.spider)
+                )
                 if entry < self.disk.first_new_entry:
                     # Queued by an earlier run: this run's crawl report never counted it in.
                     request.meta.pop(FRONTIER_KEY, None)
