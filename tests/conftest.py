@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -35,3 +36,19 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServ
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def project_folder_stays_clean() -> Iterator[None]:
+    """Crawls started by tests write under their own temporary folders: what the
+    suite leaves in the project folder (an index, a report, a job) would be
+    picked up by the next run or committed by mistake."""
+    root = Path(__file__).resolve().parent.parent
+    before = {p.name for p in root.iterdir()}
+    yield
+    left = sorted({p.name for p in root.iterdir()} - before - _EXPECTED_IN_PROJECT)
+    assert not left, f"tests left these in the project folder: {left}"
+
+
+#: What running the tools themselves may create there.
+_EXPECTED_IN_PROJECT = {".pytest_cache", ".hypothesis", ".ruff_cache", ".mypy_cache", "__pycache__"}

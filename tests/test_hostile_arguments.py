@@ -76,7 +76,7 @@ def test_invalid_input_is_one_line_and_exit_2(case: str, tmp_path: Path) -> None
     done = subprocess.run(
         [sys.executable, "-m", "scrapy", "crawl", "webrobot", *args, "-s", "LOG_LEVEL=ERROR",
          "-s", "WEBROBOT_REPORT_ENABLED=False", "-s", "WEBROBOT_PROGRESS_INTERVAL=0"],
-        cwd=tmp_path if text is not None else PROJECT_ROOT, env={**env, "SCRAPY_SETTINGS_MODULE": "webrobot.settings"},
+        cwd=tmp_path, env={**env, "SCRAPY_SETTINGS_MODULE": "webrobot.settings"},  # whatever it writes stays there
         capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     output = done.stdout + done.stderr
@@ -137,7 +137,7 @@ process.crawl(crawler, start_urls=["http://127.0.0.1:9/", "http://127.0.0.1:9/b"
 process.start()
 print("start_urls:", crawler.spider.start_urls, "error:", crawler.spider.config_error)
 """
-    done = subprocess.run([sys.executable, "-c", code], cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=90, check=False,
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=90, check=False,
                           env={**os.environ, "SCRAPY_SETTINGS_MODULE": "webrobot.settings"})  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     assert "start_urls: ['http://127.0.0.1:9/', 'http://127.0.0.1:9/b'] error: None" in done.stdout
