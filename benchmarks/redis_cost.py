@@ -19,7 +19,8 @@ counters were reset (``FLUSHALL``, ``CONFIG RESETSTAT``) and reports, per fetche
 page: Redis commands (``INFO commandstats``, also per command), Redis CPU
 seconds (``INFO cpu``: ``used_cpu_user`` + ``used_cpu_sys``), network bytes
 (``total_net_input_bytes`` + ``total_net_output_bytes``) and memory left at
-the end (``used_memory``). Then webrobot's pages/s with each ``--workers``
+the end (``used_memory``). The machine's load average at the start and the end
+is written too: on a shared machine, others' work slows the crawls. Then webrobot's pages/s with each ``--workers``
 count: pages over the time from the first worker's start to the last page
 the servers answered (so the idle wait before workers close is not counted).
 With ``--cluster-workers``, the same against a local Redis Cluster of three
@@ -181,15 +182,25 @@ def cluster_run(workers: int, server: ServerProcess, cluster: RedisClusterNodes,
             client.close()
     pages = max(run["pages"], 1)
     skipped = ("info", "config|resetstat", "flushall", "cluster|slots", "cluster|shards", "command|docs",
-               "command", "ping", "readonly")  # the client's own topology checks  # fmt: skip
+               "command", "ping", "readonly",  # the client's own topology checks
+               "replconf")  # the replicas' acknowledgements  # fmt: skip
     total = sum(
         calls for a in after for name, calls in a["commands"].items() if name not in skipped
     )
     per_master = [
         round((a["cpu"] - b["cpu"]) * 1000 / pages, 3) for a, b in zip(after, before, strict=True)
     ]
+    calls: dict[str, int] = {}
+    for a in after:
+        for name, count in a["commands"].items():
+            if name not in skipped:
+                calls[name] = calls.get(name, 0) + count
+    per_command = {
+        name: round(count / pages, 2)
+        for name, count in sorted(calls.items(), key=lambda kv: -kv[1])
+    }
     return {**run, "redis": f"cluster of {len(masters)} masters",
-            "commands_per_page": round(total / pages, 2),
+            "commands_per_page": round(total / pages, 2), "per_command": per_command,
             "redis_cpu_ms_per_page": round(sum(per_master), 3),
             "redis_cpu_ms_per_page_per_master": sorted(per_master, reverse=True)}  # fmt: skip
 
@@ -214,6 +225,11 @@ def markdown(cost: list[dict[str, Any]], speed: list[dict[str, Any]], machine: s
             f"{row.get('redis_cpu_ms_per_page', '')} |"
         )
     return "\n".join(lines) + "\n"
+
+
+def _load() -> list[float]:
+    """The machine's load average (1, 5, 15 minutes): how busy it was with other work."""
+    return [round(value, 2) for value in os.getloadavg()]
 
 
 def machine() -> str:
@@ -254,6 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=900)
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
+    load_start = _load()
     out = args.out or Path(tempfile.mkdtemp(prefix="redis-cost-"))
     out.mkdir(parents=True, exist_ok=True)
     spec = WebSpec(pages=args.pages, sites=args.sites)
@@ -299,10 +316,12 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 speed.append(row)
                 print(json.dumps(row), flush=True)
-    result = {"machine": machine(), "pages": args.pages, "sites": args.sites, "latency": args.latency,
+    result = {"machine": machine(), "load_average": {"start": load_start, "end": _load()}, "pages": args.pages, "sites": args.sites, "latency": args.latency,
               "concurrency": args.concurrency, "cost": cost, "speed": speed}  # fmt: skip
     (out / "redis_cost.json").write_text(json.dumps(result, indent=2), "utf-8")
-    table = markdown(cost, speed, result["machine"])
+    loads = result["load_average"]
+    table = markdown(cost, speed, f"{result['machine']}, load average (1, 5, 15 min) "
+                     f"{loads['start']} at the start, {loads['end']} at the end")  # fmt: skip
     (out / "redis_cost.md").write_text(table, "utf-8")
     print(table)
     print(f"Written to {out}")

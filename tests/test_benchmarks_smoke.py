@@ -120,7 +120,7 @@ def test_extractor_comparison_scores_against_the_known_main_text() -> None:
     samples = extractors.corpus(6)
     assert extractors.score(samples[0].main_text, samples[0].main_text) == (1.0, 1.0)
     floor = extractors.measure("all visible text", extractors.all_text, samples)
-    chosen = extractors.measure("trafilatura fast", extractors.trafilatura_fast, samples)
+    chosen = extractors.measure("resiliparse", extractors.resiliparse_text, samples)
     assert floor["recall"] > 0.95 and floor["precision"] < 0.8  # boilerplate is there to remove
     assert chosen["f1"] > floor["f1"]
 

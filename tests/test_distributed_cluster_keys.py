@@ -153,3 +153,29 @@ def test_a_cluster_node_used_as_one_redis_says_what_to_set(cluster: RedisCluster
         "set WEBROBOT_REDIS_CLUSTER=true)"
     )
     assert explain(redis.ConnectionError("refused")) == "refused"
+
+
+def test_a_lease_deadline_is_on_the_clock_of_the_crawl_slot_master(
+    cluster: RedisClusterNodes, client: RedisCluster
+) -> None:
+    """Another node's clock may differ: a worker that has not read the Redis
+    clock lately reads it on the master that compares the leases' deadlines."""
+    frontier = LeasedFrontier(client, PageSpider(), KEYS, lease_ttl=30)
+    frontier.push(Request("http://x/page"))
+    masters = {port: redis.Redis(host="127.0.0.1", port=port) for port in cluster.master_ports()}
+    try:
+        for master in masters.values():
+            master.config_resetstat()
+        lease_id, _ = frontier.lease()  # type: ignore[misc]
+        times = {
+            port: master.info("commandstats").get("cmdstat_time", {}).get("calls", 0)
+            for port, master in masters.items()
+        }
+        crawl_master = cluster.master_of(KEYS.leases)
+        assert times == {port: int(port == crawl_master) for port in masters}
+        seconds, micros = masters[crawl_master].time()
+    finally:
+        for master in masters.values():
+            master.close()
+    remaining = float(client.zscore(KEYS.leases, lease_id) or 0) - (seconds * 1000 + micros / 1000)
+    assert 29_000 < remaining <= 30_000, "one TTL from the Redis server's time"

@@ -12,6 +12,7 @@ from scrapy import Request, Spider
 
 from tests.redisserver import RedisServer
 from webrobot.distributed.frontier import LeasedFrontier
+from webrobot.distributed.items import entry_items
 from webrobot.distributed.keys import CrawlKeys
 
 KEYS = CrawlKeys("test:crawl")
@@ -183,7 +184,7 @@ def test_a_lease_sent_twice_takes_one_request(redis_server: RedisServer) -> None
     frontier = make_frontier(redis_server)
     frontier.push(depth_request("http://a/", 0))
     frontier.push(depth_request("http://a/b", 1))
-    keys, args = [KEYS.frontier, KEYS.leases, KEYS.leased], [frontier.lease_ttl_ms, "w/1"]
+    keys, args = [KEYS.frontier, KEYS.leases, KEYS.leased], [frontier.deadline(), "w/1"]
     first = frontier._lease(keys=keys, args=args)
     again = frontier._lease(keys=keys, args=args)  # the same command, sent again
     assert again == first
@@ -204,17 +205,24 @@ def test_an_ack_stores_the_items_of_its_pages_in_the_same_step(redis_server: Red
     client = redis_server.client()
     assert frontier.ack([first[0]], [("http://a/1", b"one"), ("http://a/1#2", b"two")]) == 1
     entries = client.xrange(KEYS.items)
-    assert [(e[b"k"], e[b"i"]) for _, e in entries] == [
-        (b"http://a/1", b"one"),
-        (b"http://a/1#2", b"two"),
+    assert [pair for _, e in entries for pair in entry_items(e)] == [
+        ("http://a/1", b"one"),
+        ("http://a/1#2", b"two"),
     ]
+    assert len(entries) == 1, "the items of one acknowledgement share one entry"
     assert client.hlen(KEYS.leased) == 1 and client.zcard(KEYS.leases) == 1
     # Items without a lease (a request that never was shared) go in alone.
     assert frontier.ack([], [("http://a/x", b"x")]) == 0
-    assert client.xlen(KEYS.items) == 3
+    assert client.xlen(KEYS.items) == 2
     # A lease that expired and went to another worker: its items are stored all the same.
     assert frontier.ack(["nobody/1", second[0]], [("http://a/2", b"2")]) == 1
-    assert client.xlen(KEYS.items) == 4
+    assert client.xlen(KEYS.items) == 3
+    # Many items: one entry per 200.
+    many = [(f"http://a/many#{n}", str(n).encode()) for n in range(450)]
+    assert frontier.ack([], many) == 0
+    entries = client.xrange(KEYS.items)[3:]
+    assert [len(list(entry_items(e))) for _, e in entries] == [200, 200, 50]
+    assert [pair for _, e in entries for pair in entry_items(e)] == [(k, v) for k, v in many]
     assert frontier.counts() == (0, 0)
 
 
@@ -285,3 +293,46 @@ def test_slow_polling_delays_re_queueing_but_cannot_stop_it(redis_server: RedisS
         time.sleep(0.15)  # every poll comes after a gap longer than half a TTL
         requeued = frontier.reclaim_expired()[0]
     assert requeued == 1
+
+
+def test_a_lease_is_four_commands_with_a_deadline_on_the_redis_clock(
+    redis_server: RedisServer,
+) -> None:
+    """The cost per page that docs/scaling.md states, as Redis counts it."""
+    frontier = make_frontier(redis_server, lease_ttl=30)
+    client = redis_server.client()
+    frontier.push(Request("http://a/1"))
+    frontier.push(Request("http://a/2"))
+    frontier.push(Request("http://a/3"))
+    frontier.lease()  # loads the script
+    frontier.reclaim_expired()  # reads the Redis clock
+    client.config_resetstat()
+    lease_id, _ = frontier.lease()  # type: ignore[misc]
+    calls = {k.removeprefix("cmdstat_"): v["calls"] for k, v in client.info("commandstats").items()}
+    calls.pop("config|resetstat", None)
+    assert calls == {"evalsha": 1, "zpopmin": 1, "hsetnx": 1, "zadd": 1}
+    seconds, micros = client.time()
+    remaining = float(client.zscore(KEYS.leases, lease_id) or 0) - (seconds * 1000 + micros / 1000)
+    assert 29_000 < remaining <= 30_000, "one TTL from the Redis server's time"
+    # A worker whose reading of the Redis clock is old reads it again.
+    frontier._redis_clock = (0, time.monotonic() - 11)
+    lease_id, _ = frontier.lease()  # type: ignore[misc]
+    seconds, micros = client.time()
+    remaining = float(client.zscore(KEYS.leases, lease_id) or 0) - (seconds * 1000 + micros / 1000)
+    assert 29_000 < remaining <= 30_000
+
+
+def test_a_lease_can_give_way_to_requests_about_to_be_queued(redis_server: RedisServer) -> None:
+    """A worker whose own new links are not queued yet takes a request only if it
+    comes before them (else it queues them first): the order is as if they were in."""
+    frontier = make_frontier(redis_server)
+    frontier.push(Request("http://x/low", priority=-2))
+    frontier.push(Request("http://x/mid", priority=0))
+    assert frontier.lease(before=1) is None, "a priority-1 link would come first"
+    assert frontier.counts() == (2, 0), "nothing taken"
+    _, first = frontier.lease(before=0)  # type: ignore[misc]
+    assert first.url == "http://x/mid", "queued earlier at the same priority: first"
+    assert frontier.lease(before=-1) is None
+    _, second = frontier.lease(before=-2)  # type: ignore[misc]
+    assert second.url == "http://x/low"
+    assert frontier.lease(before=-2) is None and frontier.counts() == (0, 2)

@@ -9,6 +9,7 @@ from webrobot.distributed.items import (
     FirstPerKey,
     decode_item,
     encode_item,
+    entry_items,
     item_key,
 )
 from webrobot.items import PageItem
@@ -41,3 +42,15 @@ def test_the_export_keeps_the_first_entry_per_key() -> None:
     first = FirstPerKey()
     assert [first.first(k) for k in ["a", "b", "a", "a#2", "b"]] == [True, True, False, True, False]
     assert first.repeated == 2
+
+
+def test_a_stream_entry_holds_the_items_of_one_acknowledgement_in_order() -> None:
+    fields = {b"k": b"http://a/1", b"i": b"one", b"k1": b"http://a/1#2", b"i1": b"two",
+              b"k2": b"http://a/2", b"k3": b"http://a/3", b"i3": b"three"}  # fmt: skip
+    assert list(entry_items(fields)) == [
+        ("http://a/1", b"one"),
+        ("http://a/1#2", b"two"),
+        ("http://a/2", None),
+        ("http://a/3", b"three"),
+    ], "an entry cut short names the key without its item"
+    assert list(entry_items({})) == []

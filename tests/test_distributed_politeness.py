@@ -51,11 +51,15 @@ def test_another_workers_requests_in_flight_hold_the_site(redis_server: RedisSer
     assert start(a) == (0.0, "download_delay"), "a's own slot decides a's concurrency"
     assert start(b) == (0.05, "other_worker"), "ask again in b's polling interval"
     a.finished(SITE)
-    assert start(b)[1] == "other_worker", "one of a's requests is still in flight"
+    assert start(b) == (0.1, "other_worker"), "one of a's requests is still in flight"
+    assert [start(b)[0] for _ in range(3)] == [0.2, 0.2, 0.2], "asked less often, up to a limit"
     a.finished(SITE)
     assert start(b) == (0.0, "download_delay")
     a.finished(SITE)  # more than it started: ignored
     assert start(a) == (0.25, "other_worker")
+    b.finished(SITE)
+    assert start(a)[0] == 0.0
+    assert start(b) == (0.05, "other_worker"), "a start resets the wait"
 
 
 def test_throttled_answers_slow_every_worker_down(redis_server: RedisServer) -> None:
@@ -133,12 +137,48 @@ def test_a_dead_workers_hold_expires_and_a_live_one_is_renewed(redis_server: Red
 def test_site_state_expires_when_it_no_longer_matters(redis_server: RedisServer) -> None:
     client = redis_server.client()
     a = worker(redis_server)
+    key = f"webrobot:politeness:{SITE}"
     start(a, delay=1.0)
-    assert 0 < client.pttl(f"webrobot:politeness:{SITE}") <= 601_000
-    held_until = int(client.hget(f"webrobot:politeness:{SITE}", "until"))
+    assert 0 < client.pttl(key) <= 601_000
+    held_until = int(client.hget(key, f"u:{a.worker_id}"))
     assert 59_000 < held_until - int(client.time()[0]) * 1000 <= 61_000
+    assert client.hget(key, f"h:{a.worker_id}") == b"1"
     a.finished(SITE)
-    assert client.hmget(f"webrobot:politeness:{SITE}", ["w", "n", "until"]) == [None, None, None]
+    assert client.hget(key, f"h:{a.worker_id}") == b"0", "the hold is let go"
+    # Six and a half minutes later (as the key sees it): the next start pushes the expiry again.
+    now_ms = int(client.time()[0]) * 1000
+    client.hset(key, "exp", now_ms + 200_000)
+    client.pexpire(key, 200_000)
+    assert start(a)[0] == 0.0
+    assert client.pttl(key) > 590_000
+
+
+def test_a_start_is_four_commands_and_the_end_of_a_download_one(
+    redis_server: RedisServer,
+) -> None:
+    """The cost per page that docs/scaling.md states, as Redis counts it."""
+    client = redis_server.client()
+    a = worker(redis_server)
+    start(a)  # the first start also sets the key's expiry
+    a.finished(SITE)
+    client.config_resetstat()
+    start(a)
+    a.finished(SITE)
+    calls = {k.removeprefix("cmdstat_"): v["calls"] for k, v in client.info("commandstats").items()}
+    calls.pop("config|resetstat", None)
+    assert calls == {"evalsha": 1, "time": 1, "hgetall": 1, "hset": 1, "hincrby": 1}
+
+
+def test_a_dead_workers_hold_is_cleared_once_it_no_longer_matters(
+    redis_server: RedisServer,
+) -> None:
+    client = redis_server.client()
+    key = f"webrobot:politeness:{SITE}"
+    dead, alive = worker(redis_server, hold_ttl=0.05), worker(redis_server)
+    assert start(dead)[0] == 0.0
+    client.hset(key, f"u:{dead.worker_id}", 1)  # its hold ended long ago
+    assert start(alive)[0] == 0.0, "an expired hold holds nothing"
+    assert client.hget(key, f"h:{dead.worker_id}") is None, "and is removed"
 
 
 def test_without_redis_no_request_starts_and_the_wait_grows() -> None:

@@ -23,7 +23,7 @@ from scrapy.exceptions import UsageError
 from scrapy.spiderloader import get_spider_loader
 from scrapy.utils.misc import load_object
 
-from webrobot.distributed.items import FirstPerKey, decode_item
+from webrobot.distributed.items import FirstPerKey, decode_item, entry_items
 from webrobot.optional import MissingExtra, require_redis
 from webrobot.settings_model import read
 
@@ -55,17 +55,19 @@ def export_items(
         entries: list[Any] = server.xrange(stream, min=start, max="+", count=batch)  # type: ignore[assignment]
         if not entries:
             break
-        for entry_id, fields in entries:
-            key = fields.get(b"k", b"").decode("utf-8", "replace")
-            if not first.first(key):
-                continue
-            try:
-                item = decode_item(fields[b"i"])
-            except Exception:  # noqa: BLE001 - another version's item class, a truncated entry...
-                unreadable += 1
-                continue
-            exporter.export_item(item)
-            written += 1
+        for _, fields in entries:
+            for key, data in entry_items(fields):
+                if not first.first(key):
+                    continue
+                try:
+                    if data is None:
+                        raise ValueError("an entry without the item of its key")
+                    item = decode_item(data)
+                except Exception:  # noqa: BLE001 - another version's item class, a truncated entry...
+                    unreadable += 1
+                    continue
+                exporter.export_item(item)
+                written += 1
         start = "(" + entries[-1][0].decode()
     exporter.finish_exporting()
     return written, first.repeated, unreadable

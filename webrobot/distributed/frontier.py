@@ -7,7 +7,9 @@ killed after a pop loses it. Here a pop is a *lease*, in one Lua script:
 
 * the request moves from the frontier to ``<crawl>:leased`` (a hash: lease id
   -> score and request) and its lease id goes into ``<crawl>:leases`` (a
-  sorted set by deadline, Redis server time, so worker clocks do not matter);
+  sorted set by deadline, Redis server time, so worker clocks do not matter:
+  the worker reads it at each reclaim and carries it forward on its
+  monotonic clock, so that a lease needs no ``TIME`` of its own);
 * the worker *acknowledges* the lease when it is done with the request (which
   deletes it), *renews* it while the request waits or downloads, or
   *releases* it (back to the frontier) when it closes with work left over;
@@ -58,6 +60,7 @@ import pickle
 import socket
 import uuid
 from itertools import count
+from time import monotonic
 from typing import TYPE_CHECKING, Any
 
 import redis
@@ -75,23 +78,38 @@ logger = logging.getLogger(__name__)
 #: What serializing a request may raise (scrapy-redis pickles ``Request.to_dict``).
 SERIALIZE_ERRORS = (ValueError, TypeError, AttributeError, pickle.PicklingError)
 
-# KEYS: frontier, leases, leased   ARGV: ttl ms, lease id
+# KEYS: frontier, leases, leased
+# ARGV: deadline (ms, Redis time), lease id, and optionally a score: a request at or
+# behind it is not taken (the caller has requests to queue that come first): -> 0
 # A lease id already held returns its request: redis-py sends a command again after
 # a timeout or a dropped connection, and a second pop would overwrite (lose) the first.
+# HSETNX both records the lease and finds such a repeat, and the worker sends the
+# deadline (Redis time as it last read it, plus the time since on its own monotonic
+# clock, plus the TTL), so a lease costs four commands with the EVALSHA.
 _LEASE = """
-local held = redis.call('HGET', KEYS[3], ARGV[2])
-if held then return string.sub(held, string.find(held, ' ', 1, true) + 1) end
 local item = redis.call('ZPOPMIN', KEYS[1])
-if #item == 0 then return false end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('ZADD', KEYS[2], now + tonumber(ARGV[1]), ARGV[2])
-redis.call('HSET', KEYS[3], ARGV[2], item[2] .. ' ' .. item[1])
+if #item == 0 or (ARGV[3] and tonumber(item[2]) >= tonumber(ARGV[3])) then
+  local held = redis.call('HGET', KEYS[3], ARGV[2])
+  if held then
+    if #item > 0 then redis.call('ZADD', KEYS[1], item[2], item[1]) end
+    return string.sub(held, string.find(held, ' ', 1, true) + 1)
+  end
+  if #item == 0 then return false end
+  redis.call('ZADD', KEYS[1], item[2], item[1])
+  return 0
+end
+if redis.call('HSETNX', KEYS[3], ARGV[2], item[2] .. ' ' .. item[1]) == 0 then
+  redis.call('ZADD', KEYS[1], item[2], item[1])
+  local held = redis.call('HGET', KEYS[3], ARGV[2])
+  return string.sub(held, string.find(held, ' ', 1, true) + 1)
+end
+redis.call('ZADD', KEYS[2], ARGV[1], ARGV[2])
 return item[1]
 """
 
 # One script finishes pages: it ends their leases, adds the items they produced to
-# the item stream and queues the links they found, each only if its digest was not
+# the item stream (one entry for up to 200 items: ``k``, ``i``, ``k1``, ``i1``...,
+# see :func:`.items.entry_items`) and queues the links they found, each only if its digest was not
 # in the visited set yet (marking it). So a lease is never gone while its page's
 # items or links are not in Redis, whatever happens to the worker.
 # KEYS: leases, leased, items stream, frontier, sequence, visited buckets...
@@ -99,7 +117,8 @@ return item[1]
 # (bucket's KEYS index, 0 for an unfiltered request; member; priority; request)
 # -> {leases still held, 1/0 per link: queued or already visited}
 # A link's score is -priority * 1e12 plus the crawl's sequence number: higher
-# priority first, first in first out within a priority.
+# priority first, first in first out within a priority. The new links go into the
+# frontier in one ZADD (in chunks, for Lua's stack) after one INCRBY for all of them.
 _FINISH = """
 local n = tonumber(ARGV[1])
 local held = 0
@@ -110,27 +129,53 @@ end
 local i = n + 2
 local m = tonumber(ARGV[i])
 i = i + 1
-for _ = 1, m do
-  redis.call('XADD', KEYS[3], '*', 'k', ARGV[i], 'i', ARGV[i + 1])
+local fields = {}
+for j = 1, m do
+  local suffix = ''
+  if #fields > 0 then suffix = tostring(#fields / 4) end
+  table.insert(fields, 'k' .. suffix)
+  table.insert(fields, ARGV[i])
+  table.insert(fields, 'i' .. suffix)
+  table.insert(fields, ARGV[i + 1])
   i = i + 2
-end
-local out = {held}
-if i <= #ARGV then
-  local count = (#ARGV - i + 1) / 4
-  local seq = redis.call('INCRBY', KEYS[5], count) - count
-  while i <= #ARGV do
-    local bucket = tonumber(ARGV[i])
-    if bucket == 0 or redis.call('SADD', KEYS[bucket], ARGV[i + 1]) == 1 then
-      seq = seq + 1
-      redis.call('ZADD', KEYS[4], -tonumber(ARGV[i + 2]) * 1e12 + seq, ARGV[i + 3])
-      table.insert(out, 1)
-    else
-      table.insert(out, 0)
-    end
-    i = i + 4
+  if #fields >= 800 or j == m then
+    redis.call('XADD', KEYS[3], '*', unpack(fields))
+    fields = {}
   end
 end
+local out = {held}
+local new = {}
+while i <= #ARGV do
+  local bucket = tonumber(ARGV[i])
+  if bucket == 0 or redis.call('SADD', KEYS[bucket], ARGV[i + 1]) == 1 then
+    table.insert(new, i)
+    table.insert(out, 1)
+  else
+    table.insert(out, 0)
+  end
+  i = i + 4
+end
+if #new > 0 then
+  local seq = redis.call('INCRBY', KEYS[5], #new) - #new
+  local args = {}
+  for _, j in ipairs(new) do
+    seq = seq + 1
+    table.insert(args, -tonumber(ARGV[j + 2]) * 1e12 + seq)
+    table.insert(args, ARGV[j + 3])
+    if #args >= 1000 then
+      redis.call('ZADD', KEYS[4], unpack(args))
+      args = {}
+    end
+  end
+  if #args > 0 then redis.call('ZADD', KEYS[4], unpack(args)) end
+end
 return out
+"""
+
+# KEYS: leases   -> the server's time, read where the leases are (on a cluster, the
+# master of the crawl's slot: another node's clock may differ)
+_CLOCK = """
+return redis.call('TIME')
 """
 
 # KEYS: leases   ARGV: ttl ms, lease ids   -> the ids no longer leased
@@ -166,7 +211,7 @@ return n
 
 # KEYS: leases, leased, frontier, dead, clock
 # ARGV: max expiries (0: no limit), batch, gap ms, grace ms
-# -> {requeued count, dead requests...}
+# -> {requeued count, Redis time (ms), dead requests...}
 # Workers reclaim every poll interval; a longer gap since the last reclaim means that
 # no worker could reach Redis (it was down, or every worker was): leases could not be
 # renewed, so none is taken away before its worker had a grace period to renew it.
@@ -183,10 +228,10 @@ if seen > 0 and now - seen > tonumber(ARGV[3]) and now >= grace + tonumber(ARGV[
 else
   redis.call('HSET', KEYS[5], 'seen', now)
 end
-if now < grace then return {0} end
+if now < grace then return {0, now} end
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))
 local limit = tonumber(ARGV[1])
-local out = {0}
+local out = {0, now}
 for _, id in ipairs(ids) do
   local v = redis.call('HGET', KEYS[2], id)
   redis.call('HDEL', KEYS[2], id)
@@ -217,6 +262,11 @@ REQUEUE_KEY = "_webrobot_requeue"
 
 #: |Request.priority| beyond this counts as this (scores stay exact doubles).
 MAX_PRIORITY = 4000
+
+
+def clamp_priority(priority: int) -> int:
+    """``Request.priority`` as the frontier's scores count it (see :data:`MAX_PRIORITY`)."""
+    return max(-MAX_PRIORITY, min(MAX_PRIORITY, int(priority)))
 
 
 def new_worker_id() -> str:
@@ -250,11 +300,14 @@ class LeasedFrontier(PriorityQueue):
         #: marked) whose requests are not queued yet.
         self.fresh: set[tuple[str, int]] = set()
         self._lease_numbers = count(1)
+        #: Redis time (ms) as last read, and this worker's monotonic clock then.
+        self._redis_clock: tuple[int, float] | None = None
         self._lease = server.register_script(_LEASE)
         self._finish = server.register_script(_FINISH)
         self._renew = server.register_script(_RENEW)
         self._release = server.register_script(_RELEASE)
         self._reclaim = server.register_script(_RECLAIM)
+        self._clock = server.register_script(_CLOCK)
 
     # -- adding ------------------------------------------------------------
     def encode(self, request: Request) -> bytes:
@@ -275,16 +328,20 @@ class LeasedFrontier(PriorityQueue):
         return self.finish([], (), [(visited, priority, data)])[1][0]
 
     # -- taking ------------------------------------------------------------
-    def lease(self) -> tuple[str, Request] | None:
+    def lease(self, before: int | None = None) -> tuple[str, Request] | None:
         """Take the shallowest request under a new lease, or None if the frontier
-        is empty. Requests that cannot be decoded are set aside in ``dead``."""
+        is empty. Requests that cannot be decoded are set aside in ``dead``.
+        With ``before`` (a priority), None also when the first request would
+        come after a request of that priority queued now."""
         while True:
             lease_id = f"{self.worker_id}/{next(self._lease_numbers)}"
+            args: list[Any] = [self.deadline(), lease_id]
+            if before is not None:
+                args.append(-clamp_priority(before) * 10**12 + 10**12)
             data = self._lease(
-                keys=[self.keys.frontier, self.keys.leases, self.keys.leased],
-                args=[self.lease_ttl_ms, lease_id],
+                keys=[self.keys.frontier, self.keys.leases, self.keys.leased], args=args
             )
-            if data is None:
+            if data is None or data == 0:
                 return None
             try:
                 request = self.decode(data)
@@ -295,6 +352,18 @@ class LeasedFrontier(PriorityQueue):
                 logger.error("Setting aside a frontier entry that cannot be decoded: %r", exc)
                 self.server.rpush(self.keys.dead, data)
                 self.ack([lease_id])
+
+    def deadline(self) -> int:
+        """A new lease's deadline: one TTL after the Redis server's time (ms), as
+        read at the last reclaim (or now, if that was more than a third of a TTL
+        ago) and carried forward on this worker's monotonic clock. Only durations
+        measured here count, so the worker's wall clock does not matter; the time
+        the reading took to arrive makes the deadline a little early, never late."""
+        clock = self._redis_clock
+        if clock is None or (monotonic() - clock[1]) * 1000 > self.lease_ttl_ms / 3:
+            seconds, micros = self._clock(keys=[self.keys.leases])
+            clock = self._redis_clock = (int(seconds) * 1000 + int(micros) // 1000, monotonic())
+        return clock[0] + round((monotonic() - clock[1]) * 1000) + self.lease_ttl_ms
 
     def pop(self, timeout: int = 0) -> Request | None:
         """scrapy-redis's interface: a leased request (the lease is left to expire
@@ -335,7 +404,7 @@ class LeasedFrontier(PriorityQueue):
         for key, data in items:
             args += [key, data]
         for visited, raw_priority, data in links:
-            priority = max(-MAX_PRIORITY, min(MAX_PRIORITY, int(raw_priority)))
+            priority = clamp_priority(raw_priority)
             if visited is None:
                 args += [0, 0, priority, data]
                 continue
@@ -402,7 +471,7 @@ class LeasedFrontier(PriorityQueue):
         for key, data in items:
             args += [key, data]
         for _, raw_priority, data in links:
-            args += [0, 0, max(-MAX_PRIORITY, min(MAX_PRIORITY, int(raw_priority))), data]
+            args += [0, 0, clamp_priority(raw_priority), data]
         out = self._finish(keys=keys, args=args)
         return int(out[0]), [bool(flag) for flag in out[1:]]
 
@@ -433,7 +502,8 @@ class LeasedFrontier(PriorityQueue):
         ]
         args = [self.max_expiries, batch, self.lease_ttl_ms // 2, self.lease_ttl_ms]
         out = self._reclaim(keys=keys, args=args)
-        return int(out[0]), list(out[1:])
+        self._redis_clock = (int(out[1]), monotonic())
+        return int(out[0]), list(out[2:])
 
     # -- state -------------------------------------------------------------
     def counts(self) -> tuple[int, int]:

@@ -2,7 +2,10 @@
 
 In Redis mode every item a page produced goes into the crawl's item stream
 (``<crawl>:items``) in the same Lua script that acknowledges the page's lease
-(:meth:`.LeasedFrontier.ack`). So:
+(:meth:`.LeasedFrontier.ack`): the items of the pages acknowledged together
+share one stream entry (fields ``k``/``i``, then ``k1``/``i1``, ``k2``/``i2``...;
+see :func:`entry_items`), so the stream costs one command per acknowledgement,
+not one per item. So:
 
 * a page whose lease was acknowledged has its items in Redis, whatever happens
   to the worker afterwards;
@@ -22,9 +25,12 @@ This module is the stored form; no Scrapy, no I/O.
 from __future__ import annotations
 
 import pickle
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
 
 #: What pickling an item may raise.
 PICKLE_ERRORS = (pickle.PicklingError, TypeError, AttributeError, ValueError, RecursionError)
@@ -47,6 +53,19 @@ def encode_item(item: Any) -> bytes:
 
 def decode_item(data: bytes) -> Any:
     return pickle.loads(data)
+
+
+def entry_items(fields: Mapping[bytes, bytes]) -> Iterator[tuple[str, bytes | None]]:
+    """The ``(key, pickled item)`` pairs of one stream entry, in order (the item
+    None where an entry was cut short)."""
+    n = 0
+    while True:
+        suffix = str(n).encode() if n else b""
+        key = fields.get(b"k" + suffix)
+        if key is None:
+            return
+        yield key.decode("utf-8", "replace"), fields.get(b"i" + suffix)
+        n += 1
 
 
 class FirstPerKey:

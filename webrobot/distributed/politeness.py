@@ -11,23 +11,27 @@ downloader passes in, do not matter: only durations cross the wire):
 
 * ``<prefix>:<site>`` (a hash): ``last`` start, ``strikes`` (consecutive
   429/503 answers, for the doubling backoff) and ``penalty`` (no start before
-  it: ``Retry-After``); and the *hold*: which worker has requests of the site
-  in flight (``w``), how many (``n``) and until when the hold lasts
-  (``until``, Redis time). Another worker's start waits until it is free, so
-  requests to one site never overlap across workers; within the holding
-  worker its slot's concurrency applies, as in one process. The hold ends on
-  its own (``WEBROBOT_REDIS_LEASE_TTL``, renewed every third of it while
-  requests are in flight) if its worker dies. The hash expires ten minutes
-  after it stops mattering. One hash, so a start is one script of five
-  commands, and a 200 answer to a site without strikes costs no command.
+  it: ``Retry-After``); and each worker's *hold*: how many requests of the
+  site it has in flight (``h:<worker>``) and until when the hold lasts
+  (``u:<worker>``, Redis time). Another worker's start waits until no other
+  hold is left, so requests to one site never overlap across workers; within
+  the holding worker its slot's concurrency applies, as in one process. A
+  hold ends on its own (``WEBROBOT_REDIS_LEASE_TTL``, renewed every third of
+  it while requests are in flight) if its worker dies. The hash expires five
+  to ten minutes after it stops mattering. One hash, so a start is one script
+  of four commands (``EVALSHA``, ``TIME``, ``HGETALL``, ``HSET``; a
+  ``PEXPIREAT`` every few minutes), the end of a download one ``HINCRBY``,
+  and a 200 answer to a site without strikes costs no command.
 
 :meth:`SharedPoliteness.reserve` waits for the site's interval (the largest of
 the slot's delay, robots.txt Crawl-delay/Request-rate, as this worker learnt
 them from the ``robots_resolved`` signal, and the shared backoff) since the
 *last start by any worker*, and for the shared penalty; :meth:`finished` (called
 by :class:`webrobot.downloader.SiteDownloader` when a download ends) lets the
-hold go. A worker waiting for another's hold asks again every quarter of
-``WEBROBOT_REDIS_POLL_INTERVAL`` (at most 0.25 s).
+hold go. A worker waiting for another's hold asks again after a quarter of
+``WEBROBOT_REDIS_POLL_INTERVAL`` (at most 0.25 s), then twice as long each
+time the site is still held, up to the polling interval: meanwhile the holder
+crawls the site, and each question costs Redis three commands.
 
 Keys live under ``webrobot:politeness`` (not under a crawl's prefix): two
 crawls of one site share its politeness. On a Redis Cluster the site is a hash
@@ -68,22 +72,44 @@ PREFIX = "webrobot:politeness"
 KEEP_MS = 600_000
 #: What held a start back, by the code the reserve script returns (0: the caller's interval).
 SOURCES = {1: "backoff", 2: "retry_after", 3: "other_worker"}
+OTHER_WORKER = 3
+#: A site held by another worker is asked again after the polling wait, then twice
+#: as long each time, up to this many times the polling wait.
+BUSY_BACKOFF = 4
 
 _NOW = "local t = redis.call('TIME')\nlocal now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
 
 # KEYS: state
 # ARGV: worker, interval ms, backoff base ms, backoff max ms (0: none), hold ttl ms, busy ms, keep ms
 # -> {ms to wait (0: started), source code, 1 if the site has throttle strikes}
+# A worker's hold is two fields, ``h:<worker>`` (requests in flight) and
+# ``u:<worker>`` (until when), so that letting a request go is one HINCRBY
+# without a script. A start is EVALSHA, TIME, HGETALL and HSET; the key's
+# expiry is pushed only when it would come less than half a keep time after the
+# state stops mattering (``exp``: the expiry set last).
 _RESERVE = (
     _NOW
     + """
-local st = redis.call('HMGET', KEYS[1], 'w', 'until', 'n', 'last', 'penalty', 'strikes')
-local holder, held_until = st[1], tonumber(st[2] or '0')
-local strikes = tonumber(st[6] or '0')
+local st = redis.call('HGETALL', KEYS[1])
+local f = {}
+for i = 1, #st, 2 do f[st[i]] = st[i + 1] end
+local strikes = tonumber(f['strikes'] or '0')
 local struck = 0
 if strikes > 0 then struck = 1 end
-if holder and held_until <= now then holder = false end
-if holder and holder ~= ARGV[1] then return {tonumber(ARGV[6]), 3, struck} end
+local mine, stale = 0, {}
+local keep = tonumber(ARGV[7])
+for k, v in pairs(f) do
+  if string.sub(k, 1, 2) == 'h:' then
+    local w = string.sub(k, 3)
+    local held_until = tonumber(f['u:' .. w] or '0')
+    if tonumber(v) > 0 and held_until > now then
+      if w == ARGV[1] then mine = tonumber(v) else return {tonumber(ARGV[6]), 3, struck} end
+    elseif w ~= ARGV[1] and held_until < now - keep then
+      table.insert(stale, k)
+      table.insert(stale, 'u:' .. w)
+    end
+  end
+end
 local interval, source = tonumber(ARGV[2]), 0
 if strikes > 0 then
   local backoff = tonumber(ARGV[3]) * 2 ^ math.min(strikes - 1, 62)
@@ -92,15 +118,21 @@ if strikes > 0 then
   if backoff > interval then interval, source = backoff, 1 end
 end
 local start = now
-if st[4] then start = tonumber(st[4]) + interval end
-local penalty = tonumber(st[5] or '0')
+if f['last'] then start = tonumber(f['last']) + interval end
+local penalty = tonumber(f['penalty'] or '0')
 if penalty > start then start, source = penalty, 2 end
 if start > now then return {start - now, source, struck} end
-local n = 1
-if holder then n = tonumber(st[3] or '0') + 1 end
+if #stale > 0 then redis.call('HDEL', KEYS[1], unpack(stale)) end
 local ttl = tonumber(ARGV[5])
-redis.call('HSET', KEYS[1], 'last', now, 'w', ARGV[1], 'n', n, 'until', now + ttl)
-redis.call('PEXPIRE', KEYS[1], math.max(math.max(penalty - now, 0) + interval + tonumber(ARGV[7]), ttl))
+local matters = math.max(penalty - now, 0) + interval
+local exp = tonumber(f['exp'] or '0')
+if exp < now + math.max(matters + keep / 2, ttl) then
+  exp = now + math.max(matters + keep, ttl)
+  redis.call('HSET', KEYS[1], 'last', now, 'h:' .. ARGV[1], mine + 1, 'u:' .. ARGV[1], now + ttl, 'exp', exp)
+  redis.call('PEXPIREAT', KEYS[1], exp)
+else
+  redis.call('HSET', KEYS[1], 'last', now, 'h:' .. ARGV[1], mine + 1, 'u:' .. ARGV[1], now + ttl)
+end
 return {0, source, struck}
 """
 )
@@ -123,32 +155,18 @@ return 1
 """
 )
 
-# KEYS: state   ARGV: worker, hold ttl ms
-_FINISHED = (
-    """
-local st = redis.call('HMGET', KEYS[1], 'w', 'n')
-if st[1] ~= ARGV[1] then return 0 end
-local n = tonumber(st[2] or '1') - 1
-if n <= 0 then
-  redis.call('HDEL', KEYS[1], 'w', 'n', 'until')
-else
-  """
-    + _NOW.replace("\n", "\n  ")
-    + """
-  redis.call('HSET', KEYS[1], 'n', n, 'until', now + tonumber(ARGV[2]))
-end
-return 1
-"""
-)
-
 # KEYS: states   ARGV: worker, hold ttl ms   -> how many were still this worker's
+# The key outlives the hold it renews, so letting the hold go (HINCRBY) never
+# recreates an expired key.
 _RENEW = (
     _NOW
     + """
 local n = 0
+local ttl = tonumber(ARGV[2])
 for i = 1, #KEYS do
-  if redis.call('HGET', KEYS[i], 'w') == ARGV[1] then
-    redis.call('HSET', KEYS[i], 'until', now + tonumber(ARGV[2]))
+  if tonumber(redis.call('HGET', KEYS[i], 'h:' .. ARGV[1]) or '0') > 0 then
+    redis.call('HSET', KEYS[i], 'u:' .. ARGV[1], now + ttl)
+    if redis.call('PTTL', KEYS[i]) < ttl then redis.call('PEXPIRE', KEYS[i], ttl) end
     n = n + 1
   end
 end
@@ -197,11 +215,11 @@ class SharedPoliteness:
         self._in_flight: Counter[str] = Counter()
         self._reserve = server.register_script(_RESERVE)
         self._note = server.register_script(_NOTE)
-        self._finished = server.register_script(_FINISHED)
         self._renew = server.register_script(_RENEW)
         self.outage = outage or Outage(0.0, stats=stats)
         self._unreleased: Counter[str] = Counter()  # holds whose release failed
         self._struck: set[str] = set()  # sites with throttle strikes at their last start
+        self._busy: dict[str, float] = {}  # next wait for a site another worker holds
         self._loop: Any = None
 
     @classmethod
@@ -262,7 +280,7 @@ class SharedPoliteness:
         if robots is not None and robots[0] > interval:
             interval, source = robots
         args: list[str | int] = [self.worker_id, _ms(interval), _ms(self.backoff_base), _ms(self.backoff_max),
-                max(1, _ms(self.hold_ttl)), max(1, _ms(self.busy_poll)), KEEP_MS]  # fmt: skip
+                max(1, _ms(self.hold_ttl)), max(1, _ms(self._busy.get(site, self.busy_poll))), KEEP_MS]  # fmt: skip
         try:
             wait_ms, code, struck = self._reserve(keys=self._keys(site), args=args)
         except redis.RedisError as exc:
@@ -272,8 +290,15 @@ class SharedPoliteness:
         if int(struck):
             self._struck.add(site)
         source = SOURCES.get(int(code), source)
+        if int(code) == OTHER_WORKER:
+            # Asked again later each time (up to BUSY_BACKOFF polls): a site another
+            # worker keeps busy is crawled by that worker meanwhile.
+            if 0 < self.max_sites <= len(self._busy) and site not in self._busy:
+                self._busy.clear()
+            self._busy[site] = min(int(wait_ms) / 500, self.busy_poll * BUSY_BACKOFF)
         if int(wait_ms) > 0:
             return int(wait_ms) / 1000, source
+        self._busy.pop(site, None)
         self._in_flight[site] += 1
         return 0.0, source
 
@@ -285,18 +310,22 @@ class SharedPoliteness:
         if self._in_flight[site] == 0:
             del self._in_flight[site]
         try:
-            self._finished(keys=self._keys(site), args=[self.worker_id, max(1, _ms(self.hold_ttl))])
+            self._release(site)
         except redis.RedisError as exc:
             self._redis_error(exc)
             self._unreleased[site] += 1  # released when Redis is back
 
+    def _release(self, site: str) -> None:
+        """One request of this worker's hold on ``site`` is over: one command, no script
+        (a hold at zero, or past its ``u:`` time, holds nothing)."""
+        self.server.hincrby(self._keys(site)[0], f"h:{self.worker_id}", -1)
+
     def _release_unreleased(self) -> bool:
         """Let go of the holds whose release failed; False if Redis still fails."""
-        ttl = max(1, _ms(self.hold_ttl))
         try:
             for site in list(self._unreleased):
                 while self._unreleased[site] > 0:
-                    self._finished(keys=self._keys(site), args=[self.worker_id, ttl])
+                    self._release(site)
                     self._unreleased[site] -= 1
                 del self._unreleased[site]
         except redis.RedisError as exc:

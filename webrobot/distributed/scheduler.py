@@ -15,7 +15,11 @@ What differs from ``scrapy_redis.scheduler.Scheduler`` 0.9.1, and why:
   the engine's in-progress set, which the engine empties exactly then
   (``ExecutionEngine._slot.inprogress``: private, present in Scrapy 2.13 to
   2.19; checked at open). Acknowledging lags by at most
-  ``WEBROBOT_REDIS_POLL_INTERVAL``.
+  ``WEBROBOT_REDIS_POLL_INTERVAL``: the pages finished since the last poll
+  are acknowledged together, in one script with their items and links (or
+  earlier, when this worker's own new links wait to go in and nothing in
+  the frontier comes before them: so its next request is the one it would
+  take had they gone in at once).
 * **Atomic visited-and-queue.** It asks the dupefilter, then pushes: a worker
   dying in between leaves a URL marked visited but never queued. Here one Lua
   script does both (when the dupefilter is :class:`.RedisVisitedFilter`).
@@ -336,14 +340,22 @@ class RedisLeaseScheduler(Scheduler):
         if self.queue is None:
             return None
         try:
-            self._acknowledge_finished()
-            if monotonic() < self._empty_until:
-                return None  # found empty lately: other workers' requests are looked for at the next poll
-            leased = self.queue.lease()
+            # Finished pages are acknowledged (with their items and links) every poll, in
+            # one script for all of them; here only when this worker's own new links
+            # wait to go in and the frontier has nothing that comes before them.
+            leased = None
+            if self._unshared:
+                leased = self.queue.lease(before=max(r.priority for r, _, _ in self._unshared))
+            elif monotonic() >= self._empty_until:
+                leased = self.queue.lease()
+            if leased is None and self._unshared:
+                self._acknowledge_finished()
+                leased = self.queue.lease()
         except redis.RedisError as exc:
             self._redis_error(exc)
             return None
         if leased is None:
+            # Found empty: other workers' requests are looked for at the next poll.
             self._empty_until = monotonic() + self.poll_interval
             return None
         lease_id, request = leased
