@@ -2,7 +2,9 @@
 
 CPU seconds and peak RSS come from ``os.wait4`` on that one process (exact, per
 crawl); pages come from the server's counters (what was really fetched, whatever
-the crawler's components do); crawl time is Scrapy's ``elapsed_time_seconds``
+the crawler's components do): the distinct HTML pages served, so a page fetched
+twice (bare Scrapy's start URLs) counts once and robots.txt, sitemaps and 404s
+not at all, for every crawler alike; crawl time is Scrapy's ``elapsed_time_seconds``
 stat (engine start to close, without interpreter start-up).
 """
 
@@ -91,7 +93,8 @@ class CrawlMeasure:
     crawl_seconds: float  # Scrapy's elapsed_time_seconds
     cpu_seconds: float  # user + system of the crawl process
     maxrss_kb: int
-    pages: int  # HTML pages the server served during the crawl
+    pages: int  # distinct HTML pages the server served during the crawl (robots.txt is no page)
+    refetches: int  # HTML pages served again in the same crawl (not in ``pages``)
     items: int
     robots_fetches: int
     disallowed_fetches: int  # pages robots.txt forbids: must be 0
@@ -125,20 +128,29 @@ class CrawlMeasure:
         return data
 
 
-def server_stats(control_url: str) -> dict[str, Any]:
-    with urllib.request.urlopen(control_url + "/stats", timeout=10) as reply:
+def server_stats(control_url: str, reset: bool = False) -> dict[str, Any]:
+    """The server's counters; ``reset``: start a new count of distinct pages first."""
+    with urllib.request.urlopen(
+        control_url + ("/reset" if reset else "/stats"), timeout=10
+    ) as reply:
         return json.loads(reply.read())
 
 
 def probe_settings(workdir: Path) -> dict[str, str]:
-    """Settings that add :class:`benchmarks.probe.EngineProbe` to a crawl, leaving
+    """Settings that add :class:`benchmarks.probe.EngineProbe` and
+    :class:`benchmarks.gcprobe.GcProbe` (time in the garbage collector) to a crawl, leaving
     the project's ``EXTENSIONS`` alone (it goes into ``EXTENSIONS_BASE``)."""
     from scrapy.settings import default_settings
 
-    base = {**default_settings.EXTENSIONS_BASE, "benchmarks.probe.EngineProbe": 1000}
+    base = {
+        **default_settings.EXTENSIONS_BASE,
+        "benchmarks.probe.EngineProbe": 1000,
+        "benchmarks.gcprobe.GcProbe": 1000,
+    }
     return {
         "EXTENSIONS_BASE": json.dumps(base),
         "BENCH_PROBE_FILE": str(workdir / "probe.jsonl"),
+        "BENCH_GC_FILE": str(workdir / "gc.json"),
     }
 
 
@@ -216,7 +228,7 @@ def measure_crawl(
     command, env, cwd = crawl_command(crawler, start_urls, workdir, settings, probe)
     if wrap:
         command = wrap + command[1:]
-    before = server_stats(control_url)
+    before = server_stats(control_url, reset=True)
     code, wall, usage = run_measured(command, env, workdir, timeout, cwd)
     after = server_stats(control_url)
 
@@ -246,7 +258,8 @@ def measure_crawl(
         crawl_seconds=float(stats.get("elapsed_time_seconds") or wall),
         cpu_seconds=usage.ru_utime + usage.ru_stime,
         maxrss_kb=int(usage.ru_maxrss),
-        pages=delta("pages"),
+        pages=int(after["total"]["distinct_pages"]),
+        refetches=delta("pages") - int(after["total"]["distinct_pages"]),
         items=items,
         robots_fetches=delta("robots"),
         disallowed_fetches=delta("disallowed"),

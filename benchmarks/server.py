@@ -5,7 +5,9 @@ page pre-built in memory, keep-alive, one listening socket per site.
 when it is ready: ``{"sites": [origin, ...], "control": url, "pid": ...}``, then
 serves until SIGTERM, SIGINT or end of its standard input. ``GET /stats`` on the
 control URL answers with the requests seen per site and the server's own CPU
-seconds, so a harness can check that the server was not the bottleneck.
+seconds, so a harness can check that the server was not the bottleneck;
+``GET /reset`` answers the same after starting a new count of distinct pages
+(``distinct_pages``: HTML pages served, each counted once since the reset).
 
 Several sites get distinct loopback addresses (127.0.1.1, 127.0.1.2, ...,
 127.0.2.1, ...), so
@@ -60,13 +62,27 @@ class Site:
         self.disallowed_reply = (_head(200, len(forbidden), HTML), forbidden)
         missing = b"<html><head><title>Not found</title></head><body>Not found</body></html>"
         self.missing_reply = (_head(404, len(missing), HTML), missing)
-        self.counts = {"pages": 0, "robots": 0, "disallowed": 0, "not_found": 0, "bytes": 0}
+        # pages: HTML pages served; distinct_pages: of them, those not served before
+        # since the last reset (a crawl's own pages, each counted once).
+        self.counts = {"pages": 0, "distinct_pages": 0, "robots": 0, "disallowed": 0,
+                       "not_found": 0, "bytes": 0}  # fmt: skip
+        self.served: set[bytes] = set()
+
+    def reset_distinct(self) -> None:
+        self.served.clear()
+        self.counts["distinct_pages"] = 0
 
     def reply(self, method: bytes, target: bytes) -> tuple[bytes, ...]:
         counts = self.counts
         reply = self.responses.get(target)
         if reply is not None:
-            counts["robots" if target == b"/robots.txt" else "pages"] += 1
+            if target == b"/robots.txt":
+                counts["robots"] += 1
+            else:
+                counts["pages"] += 1
+                if target not in self.served:
+                    self.served.add(target)
+                    counts["distinct_pages"] += 1
         elif is_disallowed(target.decode("latin-1")):
             counts["disallowed"] += 1  # a robot that fetches this broke the rules
             reply = self.disallowed_reply
@@ -138,7 +154,8 @@ class HttpProtocol(asyncio.Protocol):
 
 
 class ControlProtocol(asyncio.Protocol):
-    """``GET /stats``: counters per site and the server's CPU seconds, as JSON."""
+    """``GET /stats``: counters per site and the server's CPU seconds, as JSON;
+    ``GET /reset``: the same, after a new count of distinct pages has started."""
 
     def __init__(self, server: BenchServer) -> None:
         self.server = server
@@ -150,6 +167,9 @@ class ControlProtocol(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         if b"\r\n\r\n" not in data:
             return
+        if data.startswith(b"GET /reset "):  # a new crawl: every page counts as distinct again
+            for site in self.server.sites:
+                site.reset_distinct()
         body = json.dumps(self.server.stats()).encode()
         self.transport.write(
             b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"

@@ -27,12 +27,18 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.crawls import PROJECT_ROOT, CrawlMeasure, measure_crawl, shared_settings
+from benchmarks.crawls import (
+    PROJECT_ROOT,
+    CrawlMeasure,
+    measure_crawl,
+    parse_crawler,
+    shared_settings,
+)
 from benchmarks.micro import RESULT_PREFIX
 from benchmarks.run import ServerProcess, check_crawl, machine, paired_ratios, summarise
 from benchmarks.web import WebSpec
 
-CRAWLERS = ("bare", "webrobot", "asyncio")
+CRAWLERS = "bare,webrobot,asyncio"
 
 
 def crawl_rows(args: argparse.Namespace, out: Path, emit: Any) -> list[CrawlMeasure]:
@@ -45,13 +51,15 @@ def crawl_rows(args: argparse.Namespace, out: Path, emit: Any) -> list[CrawlMeas
         with ServerProcess(spec, out / f"server-{sites}.log") as server:
             settings = shared_settings("single" if sites == 1 else "multi", args.concurrency, sites)
             for rep in range(args.reps):
-                for crawler in CRAWLERS:
-                    workdir = out / "crawls" / f"{sites}-{crawler}-{rep}"
+                for crawler in args.crawlers:
+                    slug = re.sub(r"[^A-Za-z0-9_.=-]+", "_", crawler)
+                    workdir = out / "crawls" / f"{sites}-{slug}-{rep}"
                     if workdir.exists():
                         shutil.rmtree(workdir)
                     m = measure_crawl(crawler, mode, rep, server.start_urls, server.control, workdir,
                                       settings, timeout=args.timeout)  # fmt: skip
-                    emit(f"{mode:<11} {crawler:<9} rep {rep + 1}/{args.reps}: {m.pages} pages, "
+                    emit(f"{mode:<11} {crawler:<9} rep {rep + 1}/{args.reps}: {m.pages} pages "
+                         f"(+{m.refetches} fetched again), "
                          f"{m.pages_per_second:.0f} pages/s, {m.cpu_per_1000_pages:.2f} CPU s/1000 pages, "
                          f"peak RSS {m.maxrss_kb / 1024:.0f} MB")  # fmt: skip
                     if crawler != "asyncio":  # the upper bound ignores robots.txt on purpose
@@ -83,21 +91,24 @@ def markdown(info: dict[str, str], args: argparse.Namespace, measures: list[Craw
             f"{info['load_average_at_start']}. Command: `python -m benchmarks.table {' '.join(args.argv)}`."
         ),
         "",
-        "| sites | crawler | pages | pages/s | CPU s / 1000 pages | peak RSS MB |",
-        "| ---: | --- | ---: | ---: | ---: | ---: |",
+        "| sites | crawler | pages | pages/s | CPU s / 1000 pages | peak RSS MB | pages fetched again |",
+        "| ---: | --- | ---: | ---: | ---: | ---: | ---: |",
     ]
     for row in summarise(measures):
         lines.append(f"| {row.mode} | {row.crawler} | {row.pages:.0f} | {row.pages_per_second:.0f} | "
-                     f"{row.cpu_per_1000_pages:.2f} | {row.maxrss_mb:.0f} |")  # fmt: skip
+                     f"{row.cpu_per_1000_pages:.2f} | {row.maxrss_mb:.0f} | {row.refetches:.0f} |")  # fmt: skip
     lines += ["", ("| sites | webrobot / bare: pages/s (goal >= 2.0x) | CPU per page (goal <= 0.5x) "
                    "| webrobot / asyncio upper bound: pages/s | CPU per page |"),
               "| ---: | ---: | ---: | ---: | ---: |"]  # fmt: skip
-    for mode in dict.fromkeys(m.mode for m in measures):
-        bare = paired_ratios(measures, mode, "webrobot", "bare")
-        upper = paired_ratios(measures, mode, "webrobot", "asyncio")
-        if bare and upper:
-            lines.append(f"| {mode} | {bare['pages_per_second']:.2f}x | {bare['cpu_per_page']:.2f}x | "
-                         f"{upper['pages_per_second']:.2f}x | {upper['cpu_per_page']:.2f}x |")  # fmt: skip
+    ours = [c for c in args.crawlers if c not in ("bare", "asyncio")]
+    for crawler in ours:
+        for mode in dict.fromkeys(m.mode for m in measures):
+            bare = paired_ratios(measures, mode, crawler, "bare")
+            upper = paired_ratios(measures, mode, crawler, "asyncio")
+            if bare and upper:
+                label = mode if crawler == "webrobot" else f"{mode}, {crawler}"
+                lines.append(f"| {label} | {bare['pages_per_second']:.2f}x | {bare['cpu_per_page']:.2f}x | "
+                             f"{upper['pages_per_second']:.2f}x | {upper['cpu_per_page']:.2f}x |")  # fmt: skip
     if queued:
         lines += ["", "| queued requests | scheduler | bytes per queued request (goal <= 600) | peak RSS (goal < 1 GB) |",
                   "| ---: | --- | ---: | ---: |"]  # fmt: skip
@@ -112,7 +123,7 @@ def markdown(info: dict[str, str], args: argparse.Namespace, measures: list[Craw
     if links:
         lines += [
             "",
-            "| links on one page | webrobot us per link | bare Scrapy us per link |",
+            "| links on one page | webrobot CPU us per link | bare Scrapy CPU us per link |",
             "| ---: | ---: | ---: |",
         ]
         for n in links["us_per_link"]["webrobot"]:
@@ -132,6 +143,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--reps", type=int, help="repetitions (default 3; quick 1)")
     parser.add_argument("--concurrency", type=int, default=32)
     parser.add_argument(
+        "--crawlers",
+        default=CRAWLERS,
+        help=f"comma-separated, in run order (default {CRAWLERS}); bare and asyncio are the "
+        "baselines of the ratios, NAME:SETTING=VALUE adds a variant "
+        "(e.g. webrobot:WEBROBOT_INDEX_ENABLED=False)",
+    )
+    parser.add_argument(
         "--requests", type=int, help="queued requests (default 1000000; quick 100000)"
     )
     parser.add_argument("--link-sizes", help="links per page (default 100,100000; quick 100,20000)")
@@ -141,6 +159,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     args = parser.parse_args(argv)
     args.argv = argv
     args.sites = [int(s) for s in args.sites.split(",") if s]
+    args.crawlers = [c for c in args.crawlers.split(",") if c]
+    for crawler in args.crawlers:
+        try:
+            parse_crawler(crawler)
+        except ValueError as exc:
+            parser.error(str(exc))
     args.pages = args.pages or (2000 if args.quick else 20_000)
     args.reps = args.reps if args.reps is not None else (1 if args.quick else 3)
     args.requests = args.requests or (100_000 if args.quick else 1_000_000)

@@ -58,11 +58,19 @@ def run_crawl(
     return start_crawl(workdir, spider, args, settings, extra).wait(timeout)
 
 
-def scrapy_command(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}
+def scrapy_command(
+    *args: str, timeout: float = 60, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``scrapy ARGS`` in the project, run from ``cwd`` (a crawl without a feed writes its
+    report and index in the folder it runs in: give it the test's own)."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(PROJECT_ROOT),
+        "SCRAPY_SETTINGS_MODULE": "webrobot.settings",
+    }
     return subprocess.run(
         [sys.executable, "-m", "scrapy", *args],
-        cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False,
+        cwd=cwd or PROJECT_ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False,
     )  # fmt: skip
 
 

@@ -177,7 +177,9 @@ def test_a_config_argument_with_a_badly_typed_setting_is_one_line(tmp_path: Path
     """-a config=... (Scrapyd's config=): the job log says what is wrong, no traceback."""
     config, log = tmp_path / "site.toml", tmp_path / "job.log"
     config.write_text(BAD_SETTINGS_CONFIG, "utf-8")
-    done = scrapy_command("crawl", "webrobot", "-a", f"config={config}", "-s", f"LOG_FILE={log}")
+    done = scrapy_command(
+        "crawl", "webrobot", "-a", f"config={config}", "-s", f"LOG_FILE={log}", cwd=tmp_path
+    )
     assert done.returncode == 2
     text = log.read_text("utf-8")
     errors = [line for line in text.splitlines() if " ERROR: " in line]
@@ -189,7 +191,9 @@ def test_a_config_argument_with_a_badly_typed_setting_is_one_line(tmp_path: Path
 
 def test_a_site_with_a_badly_typed_setting_is_a_broken_config(tmp_path: Path) -> None:
     (tmp_path / "typo_site.toml").write_text(BAD_SETTINGS_CONFIG, "utf-8")
-    done = scrapy_command("crawl", "typo_site", "-s", f"WEBROBOT_SITES_DIRS={tmp_path}")
+    done = scrapy_command(
+        "crawl", "typo_site", "-s", f"WEBROBOT_SITES_DIRS={tmp_path}", cwd=tmp_path
+    )
     assert done.returncode == 2
     assert f"typo_site.toml: {BAD_SETTINGS_ERROR}" in done.stderr
     assert "Traceback" not in done.stderr

@@ -365,6 +365,11 @@ _SPEED = (
     _s("CONCURRENT_ITEMS", "int", 16, "Outputs of one callback processed in parallel.", scrapy=True, minimum=1),
     _s("STATS_CLASS", "class", "webrobot.stats.StatsCollector",
        "Scrapy's in-memory stats without the deprecation shim on every attribute access.", scrapy=True),
+    _s("WEBROBOT_GC_THRESHOLD", "int", 50_000,
+       "Net allocations between two runs of Python's cycle collector during the crawl (Python's 700; "
+       "0: keep Python's).", minimum=0),
+    _s("WEBROBOT_GC_FREEZE", "bool", True,
+       "At engine start, freeze the objects alive (imports, components) so full collections skip them."),
 )  # fmt: skip
 _section("Archive (WARC) and full-text search")
 _ARCHIVE = (
@@ -497,6 +502,8 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
         # Stops downloads whose headers say they are not pages (or too big).
         "webrobot.middlewares.contenttype.ContentTypeGate": 100,
         "webrobot.extensions.statsfile.StatsFile": 900,
+        # Fewer, cheaper cycle collections (WEBROBOT_GC_THRESHOLD, WEBROBOT_GC_FREEZE).
+        "webrobot.extensions.gctuning.GarbageCollectorTuning": 0,
         "webrobot.extensions.progress.Progress": 500,
         "webrobot.extensions.report.CrawlReport": 850,
         "webrobot.extensions.sitemaps.RobotsSitemaps": 600,

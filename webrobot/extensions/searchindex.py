@@ -17,7 +17,7 @@ index folder (:mod:`webrobot.indexspool`), and what a killed run spooled but had
 not committed is indexed by the next run against the same index first
 (``webrobot/index/replayed``).
 ``WEBROBOT_INDEX_ENABLED = False`` switches it off; without the ``search`` extra
-(trafilatura, tantivy) it is off with one warning.
+(resiliparse, tantivy) it is off with one warning.
 """
 
 from __future__ import annotations
@@ -69,10 +69,10 @@ class FullTextIndex:
             raise NotConfigured("WEBROBOT_INDEX_ENABLED is off")
         if not textextract.available():
             logger.warning(
-                "Full-text index off: trafilatura or tantivy is not installed "
+                "Full-text index off: resiliparse or tantivy is not installed "
                 "(pip install 'webrobot[search]')"
             )
-            raise NotConfigured("trafilatura or tantivy is not installed")
+            raise NotConfigured("resiliparse or tantivy is not installed")
         self.crawler = crawler
         self.worker: IndexWorker | None = None
         self.path: Path | None = None

@@ -1,0 +1,107 @@
+"""The full-text index's main-text extraction on realistic pages: the article is
+kept whole, the page's furniture (menu, cookie banner, sidebar, comments,
+footer, scripts) is not indexed."""
+
+from __future__ import annotations
+
+import pytest
+
+from webrobot import textextract
+
+pytest.importorskip("resiliparse")
+
+ARTICLE = [
+    "Harbour Lights Return To The Old Quay",
+    (
+        "After eleven years of darkness the lantern on the northern breakwater was relit on "
+        "Tuesday evening, watched by a crowd of several hundred people along the quay."
+    ),
+    (
+        "The restoration was paid for by a village collection and carried out by volunteers "
+        "from the maritime museum, who spent two winters repairing the brass lamp housing."
+    ),
+    (
+        "Harbour master Ingrid Solberg said the light would again guide the small fishing "
+        "boats that still leave the harbour before dawn every morning of the season."
+    ),
+]
+
+NAV_WORDS = ["Frontpage", "Weatherdesk", "Sportsround", "Subscribe"]
+BANNER = "We use cookies to improve your experience. Accept all cookiewall"
+SIDEBAR = ["Trending elsewhere", "Ten sidebarish recipes for the weekend"]
+FOOTER = ["Privacypolicy", "Copyright 2026 Coastal Gazette Footermark"]
+COMMENT = "Firstcommenter says this is wonderful news"
+
+
+def realistic_page(landmarks: bool) -> str:
+    menu = "".join(f'<li><a href="/{w.lower()}">{w}</a></li>' for w in NAV_WORDS)
+    related = "".join(f'<li><a href="/r/{i}">{s}</a></li>' for i, s in enumerate(SIDEBAR))
+    legal = " | ".join(f'<a href="/legal/{i}">{w}</a>' for i, w in enumerate(FOOTER))
+    article = f"<h1>{ARTICLE[0]}</h1>" + "".join(f"<p>{p}</p>" for p in ARTICLE[1:])
+    comments = f'<section class="comments"><h3>Comments</h3><p>{COMMENT}</p></section>'
+    if landmarks:
+        body = (
+            f'<header><div class="logo">Coastal Gazette</div><nav><ul>{menu}</ul></nav></header>'
+            f'<div class="cookie-banner"><p>{BANNER}</p><button>OK</button></div>'
+            f"<main><article>{article}</article>{comments}</main>"
+            f"<aside><h2>Related</h2><ul>{related}</ul></aside>"
+            f"<footer><p>{legal}</p></footer>"
+        )
+    else:
+        body = (
+            f'<div id="header"><div class="logo">Coastal Gazette</div>'
+            f'<div class="menu"><ul>{menu}</ul></div></div>'
+            f'<div class="cookie-banner"><p>{BANNER}</p></div>'
+            f'<div id="wrap"><div class="content">{article}</div>{comments}'
+            f'<div class="sidebar"><h2>Related</h2><ul>{related}</ul></div></div>'
+            f'<div id="footer"><p>{legal}</p></div>'
+        )
+    return (
+        "<!DOCTYPE html><html lang='en-GB'><head><meta charset='utf-8'>"
+        f"<title>{ARTICLE[0]} | Coastal Gazette</title>"
+        "<script>var scriptword = 1;</script><style>.stylemark { color: red }</style>"
+        f"</head><body>{body}<script>loadScriptAds();</script></body></html>"
+    )
+
+
+@pytest.mark.parametrize("landmarks", [True, False], ids=["html5-landmarks", "divs-only"])
+def test_the_article_is_kept_and_the_furniture_dropped(landmarks: bool) -> None:
+    html = realistic_page(landmarks)
+    found = textextract.extract(html, html.encode(), None)
+    for paragraph in ARTICLE:
+        assert paragraph in found.text
+    # one paragraph per line, in reading order
+    lines = found.text.splitlines()
+    assert lines == ARTICLE
+    for furniture in [*NAV_WORDS, BANNER, *SIDEBAR, *FOOTER, COMMENT, "Coastal Gazette"]:
+        assert furniture not in found.text
+    for code in ("scriptword", "loadScriptAds", "stylemark"):
+        assert code not in found.text
+    assert found.lang == "en"
+
+
+def test_language_from_the_page_else_the_header() -> None:
+    assert textextract.page_language(b"<html lang='pt-BR'><p>x</p>") == "pt"
+    assert textextract.page_language(b"<html><p>x</p>", "de-AT, en") == "de"
+    assert textextract.page_language(b"<html><p>x</p>", "not a language") is None
+    assert textextract.page_language(b"<html><p>x</p>") is None
+
+
+@pytest.mark.parametrize(
+    "html",
+    ["", "<html></html>", "<p>", "\x00\x01 not html at all <<<>>>", "<html><body><nav>x</nav>"],
+)
+def test_empty_or_broken_pages_give_text_not_an_error(html: str) -> None:
+    assert isinstance(textextract.main_text(html), str)
+
+
+def test_huge_pages_are_cut_to_the_kept_length() -> None:
+    paragraph = "<p>" + "lighthouse keeper " * 500 + "</p>"
+    html = "<html><body><article>" + paragraph * 100 + "</article></body></html>"
+    text = textextract.main_text(html)
+    assert len(text) == textextract.MAX_TEXT
+    assert text.startswith("lighthouse keeper")
+
+
+def test_available_names_the_search_extra() -> None:
+    assert textextract.available()
