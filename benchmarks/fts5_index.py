@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from webrobot.searchindex import Hit, IndexUnavailable, QueryError
+from webrobot.searchindex import Hit, IndexUnavailable, QueryError, Term, parse_query
 
 SCHEMA_VERSION = "1"
 #: BM25 weights of the indexed columns: a word in the title counts 4 times one in the text.
@@ -20,37 +20,20 @@ TITLE_WEIGHT, TEXT_WEIGHT = 4.0, 1.0
 #: Snippet highlight markers (never in page text: control characters are dropped).
 MARK_START, MARK_END = "\x02", "\x03"
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_TOKEN_RE = re.compile(r'"([^"]*)"?|(\S+)')
 
 
 def fts_query(query: str) -> str:
-    """The user's query as an FTS5 expression.
+    """The user's query as an FTS5 expression, from the same parse the index uses
+    (:func:`webrobot.searchindex.parse_query`): terms ANDed, groups ORed, every
+    term quoted so that no input is an FTS5 syntax error."""
 
-    Words are ANDed; ``"two words"`` is a phrase; ``word*`` a prefix; ``OR``
-    between terms is an OR. Everything else is quoted, so no input is an FTS5
-    syntax error. Raises :class:`QueryError` when nothing searchable is left.
-    """
-    parts: list[str] = []
-    for match in _TOKEN_RE.finditer(query):
-        phrase, word = match.group(1), match.group(2)
-        if word == "OR":
-            if parts and parts[-1] != "OR":
-                parts.append("OR")
-            continue
-        text = phrase if phrase is not None else word
-        prefix = phrase is None and text.endswith("*")
-        text = text.rstrip("*") if prefix else text
-        if not any(ch.isalnum() for ch in text):
-            continue
-        term = '"' + text.replace('"', '""') + '"'
-        parts.append(term + ("*" if prefix else ""))
-    while parts and parts[-1] == "OR":
-        parts.pop()
-    if parts and parts[0] == "OR":
-        parts.pop(0)
-    if not parts:
-        raise QueryError("the query has no word to search for")
-    return " ".join(parts)
+    def fts_term(term: Term) -> str:
+        quoted = '"' + term.text.replace('"', '""') + '"'
+        return quoted + "*" if term.kind == "prefix" else quoted
+
+    return " OR ".join(
+        "(" + " ".join(fts_term(term) for term in group) + ")" for group in parse_query(query)
+    )
 
 
 def clean(text: str) -> str:

@@ -225,17 +225,23 @@ def test_size_rotation_makes_several_complete_files(tmp_path: Path, make_site: A
         assert types.count("request") == types.count("response") + types.count("revisit")
 
 
+def numbered_site(site: Any, n: int, delay: float) -> Any:
+    """A home page linking to ``/p0`` ... ``/p{n-1}`` (slow by ``delay``), of which the
+    first and the last carry the same body (a duplicate to archive as a revisit)."""
+    site.add("/robots.txt", Reply.text("User-agent: *\nDisallow:\n"))
+    site.html("/", page("Home", "start", "".join(f'<a href="/p{i}">{i}</a> ' for i in range(n))))
+    for i in range(n):
+        body = DUP_BODY if i in (0, n - 1) else page(f"P{i}", f"page number {i}")
+        site.add(f"/p{i}", Reply.html(body, delay=delay))
+    return site
+
+
 def test_resumed_job_neither_loses_nor_repeats_records(tmp_path: Path, make_site: Any) -> None:
     """Stop a JOBDIR job mid-crawl (Ctrl-C), resume it: the WARC files of both runs
     hold exactly one record pair per fetch the server saw, and a page duplicating
     one archived before the stop is a revisit."""
-    site = make_site("resume")
-    site.add("/robots.txt", Reply.text("User-agent: *\nDisallow:\n"))
     n = 40
-    site.html("/", page("Home", "start", "".join(f'<a href="/p{i}">{i}</a> ' for i in range(n))))
-    for i in range(n):
-        body = DUP_BODY if i in (0, n - 1) else page(f"P{i}", f"page number {i}")
-        site.add(f"/p{i}", Reply.html(body, delay=0.05))
+    site = numbered_site(make_site("resume"), n, delay=0.05)
     warc_dir, jobdir = tmp_path / "warc", tmp_path / "job"
     settings = {"WEBROBOT_WARC_DIR": str(warc_dir), "JOBDIR": str(jobdir),
                 "WEBROBOT_INDEX_ENABLED": "False", "CONCURRENT_REQUESTS": "1"}  # fmt: skip
@@ -304,13 +310,8 @@ def test_sigkill_then_resume_repairs_the_open_file_and_keeps_every_handed_on_fet
     server saw fetches of it, and a page fetched once has exactly one record pair."""
     import signal
 
-    site = make_site("killed")
-    site.add("/robots.txt", Reply.text("User-agent: *\nDisallow:\n"))
     n = 60
-    site.html("/", page("Home", "start", "".join(f'<a href="/p{i}">{i}</a> ' for i in range(n))))
-    for i in range(n):
-        body = DUP_BODY if i in (0, n - 1) else page(f"P{i}", f"page number {i}")
-        site.add(f"/p{i}", Reply.html(body, delay=0.03))
+    site = numbered_site(make_site("killed"), n, delay=0.03)
     warc_dir, jobdir = tmp_path / "warc", tmp_path / "job"
     settings = {"WEBROBOT_WARC_DIR": str(warc_dir), "JOBDIR": str(jobdir),
                 "WEBROBOT_INDEX_ENABLED": "False", "CONCURRENT_REQUESTS": "2"}  # fmt: skip
