@@ -23,9 +23,8 @@ from scrapy.exceptions import UsageError
 from scrapy.spiderloader import get_spider_loader
 from scrapy.utils.misc import load_object
 
+from webrobot.commands import load_spider_class, shared_crawl_problem
 from webrobot.distributed.items import FirstPerKey, decode_item, entry_items
-from webrobot.optional import MissingExtra, require_redis
-from webrobot.settings_model import read
 
 if TYPE_CHECKING:
     import argparse
@@ -115,19 +114,10 @@ class Command(ScrapyCommand):
     def _run(self, spider_name: str, output: str, fmt: str) -> int:
         assert self.settings is not None
         settings = self.settings
-        loader = get_spider_loader(settings)
-        try:
-            loader.load(spider_name)
-        except KeyError as exc:
-            return _fail(f"{exc.args[0]} (known spiders: {', '.join(sorted(loader.list()))})", 2)
-        if not read(settings, "WEBROBOT_REDIS_URL").strip():
-            return _fail(
-                "WEBROBOT_REDIS_URL is empty: pass -s WEBROBOT_REDIS_URL=redis://HOST:PORT/DB", 2
-            )
-        try:
-            require_redis()  # imported only by a command that uses Redis
-        except MissingExtra as exc:
-            return _fail(str(exc), 2)
+        _, problem = load_spider_class(get_spider_loader(settings), spider_name)
+        problem = problem or shared_crawl_problem(settings) or ""
+        if problem:
+            return _fail(problem, 2)
         import redis
 
         from webrobot.distributed.keys import CrawlKeys, explain, redis_from_settings, safe_url

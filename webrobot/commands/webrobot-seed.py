@@ -17,9 +17,8 @@ from scrapy.exceptions import UsageError
 from scrapy.spiderloader import get_spider_loader
 from scrapy.utils.misc import build_from_crawler, load_object
 
+from webrobot.commands import load_spider_class, shared_crawl_problem
 from webrobot.config import ConfigError, check_url
-from webrobot.optional import MissingExtra, require_redis
-from webrobot.settings_model import read
 
 if TYPE_CHECKING:
     import argparse
@@ -63,11 +62,9 @@ class Command(ScrapyCommand):
 
     def _run(self, spider_name: str, raw_urls: list[str], reset: bool) -> int:
         assert self.settings is not None
-        loader = get_spider_loader(self.settings)
-        try:
-            spidercls = loader.load(spider_name)
-        except KeyError as exc:
-            return _fail(f"{exc.args[0]} (known spiders: {', '.join(sorted(loader.list()))})", 2)
+        spidercls, problem = load_spider_class(get_spider_loader(self.settings), spider_name)
+        if spidercls is None:
+            return _fail(problem, 2)
         try:
             urls = [check_url(url, "webrobot-seed arguments", "URL") for url in raw_urls]
         except ConfigError as exc:
@@ -77,14 +74,9 @@ class Command(ScrapyCommand):
         crawler.addons.load_settings(
             settings
         )  # webrobot.Addon's defaults, as the workers have them
-        if not read(settings, "WEBROBOT_REDIS_URL").strip():
-            return _fail(
-                "WEBROBOT_REDIS_URL is empty: pass -s WEBROBOT_REDIS_URL=redis://HOST:PORT/DB", 2
-            )
-        try:
-            require_redis()  # imported only by a command that uses Redis
-        except MissingExtra as exc:
-            return _fail(str(exc), 2)
+        redis_problem = shared_crawl_problem(settings)
+        if redis_problem:
+            return _fail(redis_problem, 2)
         import redis
 
         from webrobot.distributed.crawlstate import crawl_status, reset_crawl, seed_crawl
