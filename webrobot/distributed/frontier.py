@@ -378,6 +378,11 @@ class LeasedFrontier(PriorityQueue):
         handed to another worker)."""
         return self.finish(lease_ids, items, ())[0]
 
+    def _finish_keys(self) -> list[str]:
+        """The keys the finishing script touches, in its KEYS order."""
+        k = self.keys
+        return [k.leases, k.leased, k.items, k.frontier, k.sequence]
+
     def finish(
         self,
         lease_ids: list[str],
@@ -392,13 +397,7 @@ class LeasedFrontier(PriorityQueue):
             return 0, []
         if self.cluster:
             return self._finish_on_cluster(lease_ids, items, links)
-        keys = [
-            self.keys.leases,
-            self.keys.leased,
-            self.keys.items,
-            self.keys.frontier,
-            self.keys.sequence,
-        ]
+        keys = self._finish_keys()
         index: dict[str, int] = {}
         args: list[Any] = [len(lease_ids), *lease_ids, len(items)]
         for key, data in items:
@@ -460,13 +459,7 @@ class LeasedFrontier(PriorityQueue):
         items: Sequence[tuple[str, bytes]],
         links: Sequence[tuple[None, int, bytes]],
     ) -> tuple[int, list[bool]]:
-        keys = [
-            self.keys.leases,
-            self.keys.leased,
-            self.keys.items,
-            self.keys.frontier,
-            self.keys.sequence,
-        ]
+        keys = self._finish_keys()
         args: list[Any] = [len(lease_ids), *lease_ids, len(items)]
         for key, data in items:
             args += [key, data]
