@@ -67,6 +67,7 @@ from webrobot.frontier import (
     resolve_mode,
 )
 from webrobot.journal import JobJournal
+from webrobot.leaseparking import ParkedLeases
 from webrobot.report.collector import FRONTIER_KEY
 from webrobot.settings_model import read
 
@@ -90,7 +91,7 @@ def frontier_mode(settings: BaseSettings) -> str:
     return resolve_mode(read(settings, "WEBROBOT_FRONTIER"), job_dir(settings))
 
 
-class FrontierScheduler(BaseScheduler):
+class FrontierScheduler(ParkedLeases[int], BaseScheduler):
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
         self.crawler = crawler
@@ -109,7 +110,7 @@ class FrontierScheduler(BaseScheduler):
         self.disk: SqliteFrontier | None = None
         self.journal = JobJournal.of(crawler)
         self._outstanding: dict[int, Request] = {}  # entry id -> leased request given to the engine
-        self._entry_of: dict[int, int] = {}  # id(request) -> entry id
+        self._lease_of: dict[int, int] = {}  # id(request) -> entry id
         self._parked: set[int] = set()  # entries handed back to the engine (held for robots.txt)
         self._mine: deque[Request] = deque()  # leased requests back in the scheduler
         self._local: deque[Request] = deque()  # requests that could not be pickled
@@ -221,7 +222,7 @@ class FrontierScheduler(BaseScheduler):
             self.stats.inc_value("scheduler/enqueued/memory")
             self.stats.inc_value("scheduler/enqueued")
             return True
-        entry = self._entry_of.get(id(request))
+        entry = self._lease_of.get(id(request))
         if entry is not None:  # leased, handed back by a middleware: still ours
             self._mine.append(request)
             return True
@@ -251,7 +252,7 @@ class FrontierScheduler(BaseScheduler):
             return self.codec.unpack(leased[1])
         if self._mine:
             request = self._mine.popleft()
-            self._parked.discard(self._entry_of.get(id(request), 0))
+            self._parked.discard(self._lease_of.get(id(request), 0))
             self.stats.inc_value("scheduler/dequeued")
             return request
         if self._local:
@@ -282,7 +283,7 @@ class FrontierScheduler(BaseScheduler):
         # fetched and not finished is counted as re-queued, never as plain queued.
         self._commit()
         self._outstanding[entry] = request
-        self._entry_of[id(request)] = entry
+        self._lease_of[id(request)] = entry
         self.stats.inc_value("scheduler/dequeued/disk")
         self.stats.inc_value("scheduler/dequeued")
         return request
@@ -310,7 +311,7 @@ class FrontierScheduler(BaseScheduler):
             self.disk.ack(entry, failed=str(failed) if failed else None)
             self.journal.settle(request.url)
             del self._outstanding[entry]
-            self._entry_of.pop(id(request), None)
+            self._lease_of.pop(id(request), None)
         self.stats.inc_value(STATS + "acked", len(done))
         if commit:
             self._commit()
@@ -323,17 +324,6 @@ class FrontierScheduler(BaseScheduler):
     def _tick(self) -> None:
         self._acknowledge_finished()
         self._commit()
-
-    def _request_scheduled(self, request: Request) -> None:
-        entry = self._entry_of.get(id(request))
-        if entry is not None:
-            self._parked.add(entry)
-
-    def _request_gone(self, request: Request, **kwargs: Any) -> None:
-        """Refused or dropped: a held request is done (acknowledged with the next ones)."""
-        entry = self._entry_of.get(id(request))
-        if entry is not None:
-            self._parked.discard(entry)
 
     def _keep_local(self, request: Request, exc: Exception) -> bool:
         assert self.stats is not None

@@ -87,6 +87,7 @@ from webrobot.distributed.frontier import (
 from webrobot.distributed.items import PICKLE_ERRORS, encode_item, item_key
 from webrobot.distributed.keys import CrawlKeys, explain, redis_from_settings, safe_url
 from webrobot.distributed.outage import FINISH_REASON, outage_of
+from webrobot.leaseparking import ParkedLeases
 from webrobot.settings_model import read
 from webrobot.signals import WORKER_LOCAL_META
 
@@ -105,7 +106,7 @@ STATS = "webrobot/redis/"
 LEASE_KEY = "_webrobot_lease"
 
 
-class RedisLeaseScheduler(Scheduler):
+class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
         self.crawler = crawler
@@ -509,19 +510,6 @@ class RedisLeaseScheduler(Scheduler):
         self._lease_of.clear()
         self._parked.clear()
         self._mine.clear()
-
-    def _request_scheduled(self, request: Request) -> None:
-        """A leased request handed back to the engine: keep its lease until it
-        is scheduled again and done, or refused."""
-        lease_id = self._lease_of.get(id(request))
-        if lease_id is not None:
-            self._parked.add(lease_id)
-
-    def _request_gone(self, request: Request, **kwargs: Any) -> None:
-        """Refused or dropped: a held request is done (acknowledged at the next poll)."""
-        lease_id = self._lease_of.get(id(request))
-        if lease_id is not None:
-            self._parked.discard(lease_id)
 
     def _wake_engine(self) -> None:
         wake_engine(self.crawler.engine)
