@@ -222,3 +222,47 @@ def test_the_downloader_uses_it_in_redis_mode_and_reports_finished_downloads(
     assert downloader._finished == downloader.politeness.finished
     local = SiteDownloader(webrobot_crawler())
     assert local._finished is None, "in-process politeness has no holds"
+
+
+def test_a_request_that_left_late_moves_the_next_start_of_every_worker(
+    redis_server: RedisServer,
+) -> None:
+    """A worker busy between the reservation and the send (a blocking call) sent
+    its request late: the site's interval counts from when it left."""
+    client = redis_server.client()
+    crawler = webrobot_crawler()
+    crawler.stats.open_spider()
+    a, b = worker(redis_server, stats=crawler.stats), worker(redis_server)
+    assert start(a, delay=0.3) == (0.0, "download_delay")
+    reserved = int(client.hget(f"webrobot:politeness:{SITE}", "last"))
+    time.sleep(0.1)  # the reactor blocked before the request was written
+    a.departed(SITE)
+    a.finished(SITE)
+    moved = int(client.hget(f"webrobot:politeness:{SITE}", "last"))
+    assert 100 <= moved - reserved < 200, "last is when the request left"
+    wait, _ = start(b, delay=0.3)
+    assert 0.25 < wait <= 0.3, "b waits a whole interval from when a's request left"
+    assert crawler.stats.get_value("webrobot/politeness/left_late") == 1
+
+
+def test_a_request_that_left_on_time_costs_no_command_more(redis_server: RedisServer) -> None:
+    client = redis_server.client()
+    a = worker(redis_server)
+    start(a)
+    a.finished(SITE)
+    client.config_resetstat()
+    start(a)
+    a.departed(SITE)
+    time.sleep(0.05)  # a long download: only the time before it left counts
+    a.finished(SITE)
+    calls = {k.removeprefix("cmdstat_"): v["calls"] for k, v in client.info("commandstats").items()}
+    calls.pop("config|resetstat", None)
+    assert calls == {"evalsha": 1, "time": 1, "hgetall": 1, "hset": 1, "hincrby": 1}
+
+
+def test_the_downloader_reports_when_each_request_left(redis_server: RedisServer) -> None:
+    crawler = webrobot_crawler(WEBROBOT_REDIS_URL=redis_server.url)
+    crawler._apply_settings()
+    downloader = SiteDownloader(crawler)
+    assert downloader._departed == downloader.politeness.departed
+    assert SiteDownloader(webrobot_crawler())._departed is None

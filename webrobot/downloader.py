@@ -27,7 +27,8 @@ time in one place.
   request waits in its slot's queue on the slot's timer and is never dropped.
 * A politeness object that also has ``finished(site)`` (the shared one of a
   distributed crawl, which holds a site while this worker has requests to it
-  in flight) is told when each download ends.
+  in flight) is told when each download ends, and, if it has ``departed(site)``,
+  about when each request left (a call on the reactor's next turn).
 """
 
 from __future__ import annotations
@@ -105,6 +106,7 @@ class SiteDownloader(Downloader):
         politeness_class = load_object(path)
         self.politeness: Politeness = build_from_crawler(politeness_class, crawler)
         self._finished: Callable[[str], None] | None = getattr(self.politeness, "finished", None)
+        self._departed: Callable[[str], None] | None = getattr(self.politeness, "departed", None)
         throttled = read(self.settings, "AUTOTHROTTLE_ENABLED")
         self._base_source = "autothrottle" if throttled else "download_delay"
         self._last_source: dict[str, str] = {}
@@ -171,6 +173,8 @@ class SiteDownloader(Downloader):
             request, queue_dfd = _pop_highest(slot)
             slot.transferring.add(request)  # taken now, not when the coroutine runs
             schedule_coro(self._wait_for_download(slot, request, queue_dfd))
+            if self._departed is not None:
+                call_later(0, self._departed, key)  # about when the request is written
 
     async def _download(self, slot: Slot, request: Request) -> Response:
         try:

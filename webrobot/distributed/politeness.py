@@ -23,6 +23,14 @@ downloader passes in, do not matter: only durations cross the wire):
   ``PEXPIREAT`` every few minutes), the end of a download one ``HINCRBY``,
   and a 200 answer to a site without strikes costs no command.
 
+A start is decided on the Redis clock just before the request goes out. A
+worker whose reactor was busy in between (a blocking call, a slow callback: a
+cluster failover makes Redis calls sleep) sends it late, and the site would see
+the next start less than an interval after it. So the worker notes when each
+request left (:meth:`SharedPoliteness.departed`, on the reactor's next turn);
+one that left 5 ms or more late moves ``last`` to that time when its download
+ends, in the same round trip as the hold's release (one ``HSET`` more).
+
 :meth:`SharedPoliteness.reserve` waits for the site's interval (the largest of
 the slot's delay, robots.txt Crawl-delay/Request-rate, as this worker learnt
 them from the ``robots_resolved`` signal, and the shared backoff) since the
@@ -76,12 +84,15 @@ OTHER_WORKER = 3
 #: A site held by another worker is asked again after the polling wait, then twice
 #: as long each time, up to this many times the polling wait.
 BUSY_BACKOFF = 4
+#: A request that left this many ms or more after its start was reserved moves the
+#: site's ``last`` start to when it left (see :meth:`SharedPoliteness.departed`).
+LATE_MS = 5
 
 _NOW = "local t = redis.call('TIME')\nlocal now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
 
 # KEYS: state
 # ARGV: worker, interval ms, backoff base ms, backoff max ms (0: none), hold ttl ms, busy ms, keep ms
-# -> {ms to wait (0: started), source code, 1 if the site has throttle strikes}
+# -> {ms to wait (0: started), source code, 1 if the site has throttle strikes[, now if started]}
 # A worker's hold is two fields, ``h:<worker>`` (requests in flight) and
 # ``u:<worker>`` (until when), so that letting a request go is one HINCRBY
 # without a script. A start is EVALSHA, TIME, HGETALL and HSET; the key's
@@ -133,7 +144,7 @@ if exp < now + math.max(matters + keep / 2, ttl) then
 else
   redis.call('HSET', KEYS[1], 'last', now, 'h:' .. ARGV[1], mine + 1, 'u:' .. ARGV[1], now + ttl)
 end
-return {0, source, struck}
+return {0, source, struck, now}
 """
 )
 
@@ -220,6 +231,9 @@ class SharedPoliteness:
         self._unreleased: Counter[str] = Counter()  # holds whose release failed
         self._struck: set[str] = set()  # sites with throttle strikes at their last start
         self._busy: dict[str, float] = {}  # next wait for a site another worker holds
+        # A site's latest start by this worker: [Redis ms then, monotonic then, ms it
+        # left late (-1: not left yet, 0: nothing to correct)].
+        self._starts: dict[str, list[float]] = {}
         self._loop: Any = None
 
     @classmethod
@@ -282,7 +296,7 @@ class SharedPoliteness:
         args: list[str | int] = [self.worker_id, _ms(interval), _ms(self.backoff_base), _ms(self.backoff_max),
                 max(1, _ms(self.hold_ttl)), max(1, _ms(self._busy.get(site, self.busy_poll))), KEEP_MS]  # fmt: skip
         try:
-            wait_ms, code, struck = self._reserve(keys=self._keys(site), args=args)
+            wait_ms, code, struck, *started = self._reserve(keys=self._keys(site), args=args)
         except redis.RedisError as exc:
             self._redis_error(exc)
             return self.outage.retry_in(), "redis_unavailable"
@@ -300,25 +314,62 @@ class SharedPoliteness:
             return int(wait_ms) / 1000, source
         self._busy.pop(site, None)
         self._in_flight[site] += 1
+        self._starts[site] = [int(started[0]), monotonic(), -1]
         return 0.0, source
+
+    def departed(self, site: str) -> None:
+        """The request last started for ``site`` has left (the downloader calls this
+        on the reactor's next turn after a start). The start was reserved on the
+        Redis clock before the request went out; if the worker was busy in between
+        (a blocking call, a slow callback), it left late, and the next start by any
+        worker would come that much less than an interval after the request the site
+        saw. :meth:`finished` then moves ``last`` to when it left."""
+        entry = self._starts.get(site)
+        if entry is not None and entry[2] < 0:
+            entry[2] = _ms(monotonic() - entry[1])
 
     def finished(self, site: str) -> None:
         """A download of ``site`` that :meth:`reserve` let start has ended."""
         if self._in_flight[site] <= 0:
             return
         self._in_flight[site] -= 1
+        late = self._late_start(site)
         if self._in_flight[site] == 0:
             del self._in_flight[site]
+            self._starts.pop(site, None)
         try:
-            self._release(site)
+            self._release(site, late)
         except redis.RedisError as exc:
             self._redis_error(exc)
             self._unreleased[site] += 1  # released when Redis is back
 
-    def _release(self, site: str) -> None:
+    def _late_start(self, site: str) -> int | None:
+        """When this worker's latest request to ``site`` left (Redis ms), if it left
+        late and ``last`` is still that start: this worker's hold kept every other
+        worker from starting since (the hold is younger than half its TTL), and its
+        own later starts would have replaced the entry."""
+        entry = self._starts.get(site)
+        if entry is None or entry[2] < LATE_MS or monotonic() - entry[1] >= self.hold_ttl / 2:
+            return None
+        late = int(entry[0] + entry[2])
+        entry[2] = 0
+        if self.stats is not None:
+            self.stats.inc_value("webrobot/politeness/left_late")
+        return late
+
+    def _release(self, site: str, late: int | None = None) -> None:
         """One request of this worker's hold on ``site`` is over: one command, no script
-        (a hold at zero, or past its ``u:`` time, holds nothing)."""
-        self.server.hincrby(self._keys(site)[0], f"h:{self.worker_id}", -1)
+        (a hold at zero, or past its ``u:`` time, holds nothing). A late start moves
+        ``last`` first, in the same round trip, while the hold still keeps other
+        workers out."""
+        key, field = self._keys(site)[0], f"h:{self.worker_id}"
+        if late is None:
+            self.server.hincrby(key, field, -1)
+            return
+        pipe = self.server.pipeline(transaction=False)
+        pipe.hset(key, "last", late)
+        pipe.hincrby(key, field, -1)
+        pipe.execute()
 
     def _release_unreleased(self) -> bool:
         """Let go of the holds whose release failed; False if Redis still fails."""
