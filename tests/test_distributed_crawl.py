@@ -316,6 +316,7 @@ def test_a_killed_worker_loses_nothing(
             if len(started) < 2:
                 return False
             finished = {(s.origin, t) for s in web.sites for t in s.targets()}
+            in_flight.clear()  # in flight now, not at an earlier look (retried, acknowledged)
             in_flight.update(started - finished)
             # And one page with an item done (its item is in no feed that survives).
             done_pages = {o + t for o, t in started & finished} & (

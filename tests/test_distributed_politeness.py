@@ -236,7 +236,7 @@ def test_a_request_that_left_late_moves_the_next_start_of_every_worker(
     assert start(a, delay=0.3) == (0.0, "download_delay")
     reserved = int(client.hget(f"webrobot:politeness:{SITE}", "last"))
     time.sleep(0.1)  # the reactor blocked before the request was written
-    a.departed(SITE)
+    a.departed(SITE, time.monotonic())
     a.finished(SITE)
     moved = int(client.hget(f"webrobot:politeness:{SITE}", "last"))
     assert 100 <= moved - reserved < 200, "last is when the request left"
@@ -252,7 +252,7 @@ def test_a_request_that_left_on_time_costs_no_command_more(redis_server: RedisSe
     a.finished(SITE)
     client.config_resetstat()
     start(a)
-    a.departed(SITE)
+    a.departed(SITE, time.monotonic())
     time.sleep(0.05)  # a long download: only the time before it left counts
     a.finished(SITE)
     calls = {k.removeprefix("cmdstat_"): v["calls"] for k, v in client.info("commandstats").items()}
@@ -265,4 +265,5 @@ def test_the_downloader_reports_when_each_request_left(redis_server: RedisServer
     crawler._apply_settings()
     downloader = SiteDownloader(crawler)
     assert downloader._departed == downloader.politeness.departed
-    assert SiteDownloader(webrobot_crawler())._departed is None
+    local = SiteDownloader(webrobot_crawler())
+    assert local._departed == local.politeness.departed, "in-process too"

@@ -59,3 +59,15 @@ def test_waiting_records_nothing_and_sites_are_bounded() -> None:
     p.reserve("http://c:80", 0, "download_delay", 0.0)
     assert len(p) == 2
     assert p.reserve(S, 10.0, "download_delay", 5.0) == (0.0, "download_delay"), "forgotten"
+
+
+def test_the_interval_counts_from_when_a_late_request_left() -> None:
+    p = SitePoliteness()
+    assert p.reserve("a", 1.0, "download_delay", 10.0) == (0.0, "download_delay")
+    p.departed("a", 10.2)  # the process was busy: the request left 0.2 s late
+    assert p.reserve("a", 1.0, "download_delay", 11.0) == (approx(0.2), "download_delay")
+    assert p.reserve("a", 1.0, "download_delay", 11.2) == (0.0, "download_delay")
+    p.departed("a", 11.1)  # a note older than the latest start moves nothing back
+    assert p.reserve("a", 1.0, "download_delay", 12.1) == (approx(0.1), "download_delay")
+    p.departed("b", 12.0)  # a site it never started: nothing to move
+    assert p.reserve("b", 1.0, "download_delay", 12.0) == (0.0, "download_delay")

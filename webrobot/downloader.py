@@ -27,8 +27,9 @@ time in one place.
   request waits in its slot's queue on the slot's timer and is never dropped.
 * A politeness object that also has ``finished(site)`` (the shared one of a
   distributed crawl, which holds a site while this worker has requests to it
-  in flight) is told when each download ends, and, if it has ``departed(site)``,
-  about when each request left (a call on the reactor's next turn).
+  in flight) is told when each download ends. One that has ``departed(site, now)``
+  is told about when each request left (on the reactor's next turn), so that a
+  request sent late counts from when it left.
 """
 
 from __future__ import annotations
@@ -106,7 +107,9 @@ class SiteDownloader(Downloader):
         politeness_class = load_object(path)
         self.politeness: Politeness = build_from_crawler(politeness_class, crawler)
         self._finished: Callable[[str], None] | None = getattr(self.politeness, "finished", None)
-        self._departed: Callable[[str], None] | None = getattr(self.politeness, "departed", None)
+        self._departed: Callable[[str, float], None] | None = getattr(
+            self.politeness, "departed", None
+        )
         throttled = read(self.settings, "AUTOTHROTTLE_ENABLED")
         self._base_source = "autothrottle" if throttled else "download_delay"
         self._last_source: dict[str, str] = {}
@@ -174,7 +177,7 @@ class SiteDownloader(Downloader):
             slot.transferring.add(request)  # taken now, not when the coroutine runs
             schedule_coro(self._wait_for_download(slot, request, queue_dfd))
             if self._departed is not None:
-                call_later(0, self._departed, key)  # about when the request is written
+                call_later(0, self._request_left, key)  # about when the request is written
 
     async def _download(self, slot: Slot, request: Request) -> Response:
         try:
@@ -189,6 +192,10 @@ class SiteDownloader(Downloader):
         finally:
             if self._finished is not None:
                 self._finished(getattr(slot, "key", "") or request_site(request))
+
+    def _request_left(self, key: str) -> None:
+        assert self._departed is not None
+        self._departed(key, monotonic())
 
     def _held_back(self, key: str, wait: float, source: str) -> None:
         assert self.crawler.stats is not None

@@ -27,7 +27,11 @@ The interface is ``from_crawler(crawler)`` plus the three methods of
 implementation may use its own clock instead. It may also have a
 ``finished(site)`` method, which the downloader then calls when each download
 that ``reserve`` let start has ended (the shared implementation uses it to keep
-requests of several workers to one site from overlapping).
+requests of several workers to one site from overlapping), and a
+``departed(site, now)`` method, which it calls on the reactor's next turn after
+each start: about when the request was written. A process busy between the
+reservation and the send (a slow callback, a blocking call) sends the request
+late; the interval then counts from when it left, as the site saw it.
 """
 
 from __future__ import annotations
@@ -169,6 +173,12 @@ class SitePoliteness:
             return wait, source
         state.last_start = now
         return 0.0, source
+
+    def departed(self, site: str, now: float) -> None:
+        """A request of ``site`` that :meth:`reserve` let start left at ``now``."""
+        state = self._sites.get(site)
+        if state is not None and now > state.last_start:
+            state.last_start = now
 
     def __len__(self) -> int:
         return len(self._sites)

@@ -317,16 +317,17 @@ class SharedPoliteness:
         self._starts[site] = [int(started[0]), monotonic(), -1]
         return 0.0, source
 
-    def departed(self, site: str) -> None:
+    def departed(self, site: str, now: float) -> None:
         """The request last started for ``site`` has left (the downloader calls this
         on the reactor's next turn after a start). The start was reserved on the
-        Redis clock before the request went out; if the worker was busy in between
+        Redis clock before the request went out (``now``: the downloader's
+        monotonic clock, as :meth:`reserve` read it); if the worker was busy in between
         (a blocking call, a slow callback), it left late, and the next start by any
         worker would come that much less than an interval after the request the site
         saw. :meth:`finished` then moves ``last`` to when it left."""
         entry = self._starts.get(site)
         if entry is not None and entry[2] < 0:
-            entry[2] = _ms(monotonic() - entry[1])
+            entry[2] = _ms(now - entry[1])
 
     def finished(self, site: str) -> None:
         """A download of ``site`` that :meth:`reserve` let start has ended."""
