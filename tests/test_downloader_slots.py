@@ -68,3 +68,35 @@ def test_a_named_slot_holds_several_sites_with_their_own_politeness() -> None:
         )
 
     with_downloader(check)
+
+
+def test_a_named_slot_asks_politeness_for_the_site_of_the_request_it_starts() -> None:
+    """The slot starts its highest-priority request first: the reservation is that
+    request's site's, not the site of the request that happens to wait in front."""
+
+    def check(d: SiteDownloader) -> None:
+        asked: list[str] = []
+        started: list[Request] = []
+
+        class Recording:
+            def reserve(
+                self, site: str, delay: float, source: str, now: float
+            ) -> tuple[float, str]:
+                asked.append(site)
+                return 0.0, source
+
+        async def download(slot: object, request: Request, queued: object) -> None:
+            started.append(request)
+
+        d.politeness = Recording()  # type: ignore[assignment]
+        d._departed = None
+        d._wait_for_download = download  # type: ignore[method-assign,assignment]
+        low = Request("http://127.0.0.1:8001/a", priority=0, meta={"download_slot": "shared"})
+        high = Request("http://127.0.0.1:8002/b", priority=5, meta={"download_slot": "shared"})
+        _, slot = d._get_slot(low)
+        slot.queue.extend([(low, None), (high, None)])
+        d._process_queue(slot)
+        assert asked[0] == "http://127.0.0.1:8002", asked
+        assert high in slot.transferring
+
+    with_downloader(check)

@@ -70,19 +70,23 @@ _SOURCES_REMEMBERED = 10_000  # sites whose last delay source is remembered for 
 AUTO_SLOT_KEY = "_webrobot_slot"
 
 
-def _pop_highest(slot: Slot) -> tuple[Request, Any]:
-    """The slot's first queued request of the highest priority: the scheduler's
-    order (priorities, breadth-first within one) also holds for the requests
-    that wait in a site's queue, not only for those still in the scheduler."""
-    queue = slot.queue
+def _highest(slot: Slot) -> int:
+    """The index of the slot's first queued request of the highest priority: the
+    scheduler's order (priorities, breadth-first within one) also holds for the
+    requests that wait in a site's queue, not only for those still in the scheduler."""
     best, best_priority = 0, None
-    for i, (request, _) in enumerate(queue):
+    for i, (request, _) in enumerate(slot.queue):
         if best_priority is None or request.priority > best_priority:
             best, best_priority = i, request.priority
-    if best == 0:
+    return best
+
+
+def _pop(slot: Slot, index: int) -> tuple[Request, Any]:
+    queue = slot.queue
+    if index == 0:
         return queue.popleft()
-    entry = queue[best]
-    del queue[best]
+    entry = queue[index]
+    del queue[index]
     return entry
 
 
@@ -162,7 +166,8 @@ class SiteDownloader(Downloader):
         while slot.queue and slot.free_transfer_slots() > 0:
             # A download_slot slot may hold several sites: each still gets its
             # own politeness (robots.txt Crawl-delay, Retry-After, backoff).
-            key = slot_key or request_site(slot.queue[0][0])
+            index = _highest(slot)
+            key = slot_key or request_site(slot.queue[index][0])
             now = monotonic()
             delay, base_source = slot.download_delay(), self._base_source
             if self.min_interval > delay:
@@ -173,7 +178,7 @@ class SiteDownloader(Downloader):
                 slot.latercall = call_later(wait, self._latercall, slot)
                 return
             slot.lastseen = now
-            request, queue_dfd = _pop_highest(slot)
+            request, queue_dfd = _pop(slot, index)
             slot.transferring.add(request)  # taken now, not when the coroutine runs
             schedule_coro(self._wait_for_download(slot, request, queue_dfd))
             if self._departed is not None:
