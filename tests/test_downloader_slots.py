@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Callable
 
 from scrapy import Request
+from twisted.internet.defer import Deferred
 
 from tests.components import webrobot_crawler
 from webrobot.downloader import AUTO_SLOT_KEY, SiteDownloader
@@ -94,7 +95,7 @@ def test_a_named_slot_asks_politeness_for_the_site_of_the_request_it_starts() ->
         low = Request("http://127.0.0.1:8001/a", priority=0, meta={"download_slot": "shared"})
         high = Request("http://127.0.0.1:8002/b", priority=5, meta={"download_slot": "shared"})
         _, slot = d._get_slot(low)
-        slot.queue.extend([(low, None), (high, None)])
+        slot.queue.extend([(low, Deferred()), (high, Deferred())])
         d._process_queue(slot)
         assert asked[0] == "http://127.0.0.1:8002", asked
         assert high in slot.transferring
