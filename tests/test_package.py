@@ -219,10 +219,11 @@ def test_a_crawlspider_gets_every_part_from_the_add_on_line(
     assert set(down.targets()) == {"/robots.txt"} and down.count("/robots.txt") >= 2
     assert "/private/secret" not in seen and "/robots.txt" in seen
 
-    # Crawl-delay: the shop's requests start at least CRAWL_DELAY apart.
+    # Crawl-delay: the shop's requests start CRAWL_DELAY apart. The server notes a
+    # start when its thread has read the request, so a tenth is left for its jitter.
     starts = sorted(h.started for h in shop.hits if h.path != "/robots.txt")
     assert len(starts) >= 8
-    assert min(b - a for a, b in itertools.pairwise(starts)) >= CRAWL_DELAY - 0.02
+    assert min(b - a for a, b in itertools.pairwise(starts)) >= CRAWL_DELAY * 0.9
 
     # Meta robots and X-Robots-Tag.
     assert {"/noindex", "/noindex-child", "/nofollow", "/header-noindex"} <= seen
