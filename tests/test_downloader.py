@@ -50,7 +50,9 @@ def test_throttled_pages_slow_the_whole_site_down(
     hits = sorted(page_hits(calm), key=lambda h: h.started)
     starts = [h.started for h in hits]
     gaps = [b - a for a, b in pairwise(starts[1:])][:3]  # after the 1st, 2nd, 3rd 429
-    assert gaps[0] >= 0.19 and gaps[1] >= 0.39 and gaps[2] >= 0.49, (
+    # A tenth of each wait is left for the test server's jitter (it notes a start
+    # when its thread has read the request).
+    assert gaps[0] >= 0.18 and gaps[1] >= 0.36 and gaps[2] >= 0.45, (
         f"backoff doubles, capped: {gaps}"
     )
     assert gaps[2] < 0.9
