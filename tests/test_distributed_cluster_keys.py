@@ -23,6 +23,7 @@ from webrobot.distributed.digests import RedisDigestSet
 from webrobot.distributed.frontier import RECLAIMED_KEY, REQUEUE_KEY, LeasedFrontier
 from webrobot.distributed.keys import CrawlKeys, explain, redis_from_settings
 from webrobot.distributed.lineage import ReclaimedPageLinks
+from webrobot.distributed.politeness import SharedPoliteness
 
 pytestmark = pytest.mark.slow
 
@@ -181,3 +182,20 @@ def test_a_heartbeat_deadline_is_on_the_clock_of_the_crawl_slot_master(
     deadline = float(client.zscore(KEYS.leases, frontier.worker_id) or 0)
     remaining = deadline - (seconds * 1000 + micros / 1000)
     assert 29_000 < remaining <= 30_000, "one TTL from the Redis server's time"
+
+
+def test_holds_on_sites_in_different_slots_are_renewed(client: RedisCluster) -> None:
+    """Each site's politeness state is a slot of its own: renewing a worker's holds
+    on several sites must not be one cross-slot script."""
+    sites = [f"http://127.0.0.1:{port}" for port in (8001, 8002, 8003, 8004)]
+    keys = [f"webrobot:politeness:{{{site}}}" for site in sites]
+    assert len({key_slot(key.encode()) for key in keys}) > 1
+    politeness = SharedPoliteness(client, hold_ttl=0.6, cluster=True)
+    for site in sites:
+        assert politeness.reserve(site, 0.0, "download_delay", 0.0)[0] == 0.0
+    field = f"u:{politeness.worker_id}"
+    before = [int(client.hget(key, field)) for key in keys]
+    time.sleep(0.05)
+    politeness._renew_holds()
+    after = [int(client.hget(key, field)) for key in keys]
+    assert all(a > b for a, b in zip(after, before, strict=True)), (before, after)

@@ -11,9 +11,11 @@ from itertools import pairwise
 from typing import Any
 
 import pytest
+import redis
 
 from tests.components import webrobot_crawler
 from tests.redisserver import RedisServer
+from webrobot.distributed import politeness as shared
 from webrobot.distributed.politeness import SharedPoliteness
 from webrobot.downloader import SiteDownloader
 
@@ -153,7 +155,7 @@ def test_site_state_expires_when_it_no_longer_matters(redis_server: RedisServer)
     assert client.pttl(key) > 590_000
 
 
-def test_a_start_is_four_commands_and_the_end_of_a_download_one(
+def test_a_start_is_three_commands_and_the_end_of_a_download_one(
     redis_server: RedisServer,
 ) -> None:
     """The cost per page that docs/scaling.md states, as Redis counts it."""
@@ -166,7 +168,7 @@ def test_a_start_is_four_commands_and_the_end_of_a_download_one(
     a.finished(SITE)
     calls = {k.removeprefix("cmdstat_"): v["calls"] for k, v in client.info("commandstats").items()}
     calls.pop("config|resetstat", None)
-    assert calls == {"evalsha": 1, "time": 1, "hgetall": 1, "hset": 1, "hincrby": 1}
+    assert calls == {"evalsha": 1, "hgetall": 1, "hset": 1, "hincrby": 1}
 
 
 def test_a_dead_workers_hold_is_cleared_once_it_no_longer_matters(
@@ -220,6 +222,7 @@ def test_the_downloader_uses_it_in_redis_mode_and_reports_finished_downloads(
     downloader = SiteDownloader(crawler)
     assert isinstance(downloader.politeness, SharedPoliteness)
     assert downloader._finished == downloader.politeness.finished
+    assert downloader._finished_takes_more, "told whether the site has more queued"
     local = SiteDownloader(webrobot_crawler())
     assert local._finished is None, "in-process politeness has no holds"
 
@@ -257,7 +260,7 @@ def test_a_request_that_left_on_time_costs_no_command_more(redis_server: RedisSe
     a.finished(SITE)
     calls = {k.removeprefix("cmdstat_"): v["calls"] for k, v in client.info("commandstats").items()}
     calls.pop("config|resetstat", None)
-    assert calls == {"evalsha": 1, "time": 1, "hgetall": 1, "hset": 1, "hincrby": 1}
+    assert calls == {"evalsha": 1, "hgetall": 1, "hset": 1, "hincrby": 1}
 
 
 def test_the_downloader_reports_when_each_request_left(redis_server: RedisServer) -> None:
@@ -267,3 +270,75 @@ def test_the_downloader_reports_when_each_request_left(redis_server: RedisServer
     assert downloader._departed == downloader.politeness.departed
     local = SiteDownloader(webrobot_crawler())
     assert local._departed == local.politeness.departed, "in-process too"
+
+
+def calls_of(client: Any) -> dict[str, int]:
+    calls = {k.removeprefix("cmdstat_"): v["calls"] for k, v in client.info("commandstats").items()}
+    calls.pop("config|resetstat", None)
+    return calls
+
+
+def test_a_worker_with_more_of_the_site_queued_keeps_its_hold_for_the_next_start(
+    redis_server: RedisServer,
+) -> None:
+    client = redis_server.client()
+    a, b = worker(redis_server), worker(redis_server, busy_poll=0.05)
+    key = f"webrobot:politeness:{SITE}"
+    assert start(a)[0] == 0.0
+    client.config_resetstat()
+    a.finished(SITE, more=True)
+    assert calls_of(client) == {}, "keeping the hold costs no command"
+    assert start(b) == (0.05, "other_worker"), "the site stays a's while a has more of it"
+    assert start(a)[0] == 0.0
+    assert client.hget(key, f"h:{a.worker_id}") == b"1", "the next start let the kept part go"
+    a.finished(SITE, more=True)
+    a.finished(SITE, more=True)  # more than it started: ignored
+    a.release_holds()
+    assert client.hget(key, f"h:{a.worker_id}") == b"0", "closing lets kept holds go"
+    assert start(b)[0] == 0.0
+    b.finished(SITE)
+    assert start(a)[0] == 0.0
+    a.finished(SITE)  # nothing more queued: the hold goes at once
+    assert client.hget(key, f"h:{a.worker_id}") == b"0"
+
+
+def test_the_clock_is_read_every_few_seconds_and_is_never_late(
+    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(shared, "CLOCK_REFRESH", 0.5)
+    client = redis_server.client()
+    a = worker(redis_server)
+    before = client.time()
+    estimate = a.redis_now()
+    after = client.time()
+    assert (
+        before[0] * 1000 + before[1] // 1000 - 1
+        <= estimate
+        <= after[0] * 1000 + after[1] // 1000 + 1
+    )
+    client.config_resetstat()
+    for _ in range(20):
+        start(a)
+        a.finished(SITE)
+    assert "time" not in calls_of(client), "a start reads no clock of its own"
+    time.sleep(0.5)
+    start(a)
+    assert calls_of(client)["time"] >= 1, "read again once the last reading is old"
+
+
+def test_a_failing_clock_reading_keeps_the_last_one_for_a_while(
+    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a = worker(redis_server)
+    first = a.redis_now()
+
+    def failing(**kwargs: Any) -> Any:
+        raise redis.ConnectionError("the clock's server is failing over")
+
+    monkeypatch.setattr(a, "_clock", failing)
+    a._clock_due = 0.0
+    assert a.redis_now() >= first, "the last reading carries on"
+    a._clock_due = 0.0
+    a._clock_read_at -= shared.CLOCK_STALE + 1
+    with pytest.raises(redis.ConnectionError):
+        a.redis_now()

@@ -27,13 +27,16 @@ time in one place.
   request waits in its slot's queue on the slot's timer and is never dropped.
 * A politeness object that also has ``finished(site)`` (the shared one of a
   distributed crawl, which holds a site while this worker has requests to it
-  in flight) is told when each download ends. One that has ``departed(site, now)``
+  in flight) is told when each download ends; if it takes ``more``, also
+  whether the site's slot has more requests queued (the shared one then keeps
+  its hold for the next start). One that has ``departed(site, now)``
   is told about when each request left (on the reactor's next turn), so that a
   request sent late counts from when it left.
 """
 
 from __future__ import annotations
 
+import inspect
 import logging
 import time
 from time import monotonic
@@ -110,7 +113,10 @@ class SiteDownloader(Downloader):
         path = read(self.settings, "WEBROBOT_POLITENESS_CLASS")
         politeness_class = load_object(path)
         self.politeness: Politeness = build_from_crawler(politeness_class, crawler)
-        self._finished: Callable[[str], None] | None = getattr(self.politeness, "finished", None)
+        self._finished: Callable[..., None] | None = getattr(self.politeness, "finished", None)
+        self._finished_takes_more = self._finished is not None and (
+            "more" in inspect.signature(self._finished).parameters
+        )
         self._departed: Callable[[str, float], None] | None = getattr(
             self.politeness, "departed", None
         )
@@ -189,14 +195,21 @@ class SiteDownloader(Downloader):
             return await super()._download(slot, request)
         except Exception as exc:
             if not isinstance(exc, IgnoreRequest):  # no answer at all: the site slows down too
-                key = getattr(slot, "key", "") or self.get_slot_key(request)
+                key = getattr(slot, "key", "") or request_site(request)
                 assert self.crawler.stats is not None
                 self.crawler.stats.inc_value("webrobot/politeness/throttled/no_response")
                 self.politeness.note_response(key, NO_RESPONSE, None, monotonic())
             raise
         finally:
             if self._finished is not None:
-                self._finished(getattr(slot, "key", "") or request_site(request))
+                site = getattr(slot, "key", "")
+                if not site:
+                    self._finished(request_site(request))
+                elif self._finished_takes_more:
+                    # A site's own slot: anything queued is more of the same site.
+                    self._finished(site, bool(slot.queue))
+                else:
+                    self._finished(site)
 
     def _request_left(self, key: str) -> None:
         assert self._departed is not None

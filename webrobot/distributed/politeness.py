@@ -6,7 +6,7 @@ download slot keeps requests to one site from overlapping
 (``CONCURRENT_REQUESTS_PER_DOMAIN``). With several workers each has its own,
 so a site would get one request per delay *per worker*, several at once.
 Here both live in Redis and are decided in one Lua script per request start,
-on the Redis server's clock (worker clocks, and the monotonic ``now`` the
+on one Redis server's clock (worker clocks, and the monotonic ``now`` the
 downloader passes in, do not matter: only durations cross the wire):
 
 * ``<prefix>:<site>`` (a hash): ``last`` start, ``strikes`` (consecutive
@@ -17,29 +17,45 @@ downloader passes in, do not matter: only durations cross the wire):
   hold is left, so requests to one site never overlap across workers; within
   the holding worker its slot's concurrency applies, as in one process. A
   hold ends on its own (``WEBROBOT_REDIS_LEASE_TTL``, renewed every third of
-  it while requests are in flight) if its worker dies. The hash expires five
-  to ten minutes after it stops mattering. One hash, so a start is one script
-  of four commands (``EVALSHA``, ``TIME``, ``HGETALL``, ``HSET``; a
-  ``PEXPIREAT`` every few minutes), the end of a download one ``HINCRBY``,
-  and a 200 answer to a site without strikes costs no command.
+  it while it lasts) if its worker dies. The hash expires five to ten minutes
+  after it stops mattering.
+* **The clock.** Every time in the hash is on the clock of the Redis server
+  that holds ``<prefix>:clock`` (one server for all sites, also on a
+  cluster). Each worker reads it every few seconds (``TIME``) and carries it
+  forward on its own monotonic clock, keeping the reading of the last four
+  that arrived soonest: a reading is early by the time its answer took to
+  arrive, never late, so the estimate is early by about one network delay
+  (well under a millisecond on a LAN), and the drift of two clocks over a few
+  seconds is microseconds. So a start needs no ``TIME`` of its own.
+* **Keeping a hold for the next start.** When a download ends and this worker's
+  slot for the site has more requests queued, the worker keeps its hold and
+  lets it go with its next start, in the same script: no command at the end
+  of the download. The site's next request then comes from this worker (no
+  other worker would start before the interval anyway), and the others stop
+  asking about a site that is busy. When nothing more of the site is queued,
+  the end of the download lets the hold go (one ``HINCRBY``).
 
-A start is decided on the Redis clock just before the request goes out. A
-worker whose reactor was busy in between (a blocking call, a slow callback: a
-cluster failover makes Redis calls sleep) sends it late, and the site would see
-the next start less than an interval after it. So the worker notes when each
-request left (:meth:`SharedPoliteness.departed`, on the reactor's next turn);
-one that left 5 ms or more late moves ``last`` to that time when its download
-ends, in the same round trip as the hold's release (one ``HSET`` more).
+So a start is one script of three commands (``EVALSHA``, ``HGETALL``,
+``HSET``; a ``PEXPIREAT`` every few minutes), the end of a download none or
+one ``HINCRBY``, and a 200 answer to a site without strikes costs no command.
+
+A start is decided just before the request goes out. A worker whose reactor
+was busy in between (a blocking call, a slow callback: a cluster failover
+makes Redis calls sleep) sends it late, and the site would see the next start
+less than an interval after it. So the worker notes when each request left
+(:meth:`SharedPoliteness.departed`, on the reactor's next turn); one that left
+5 ms or more late moves ``last`` to that time when its download ends (one
+``HSET``, in the same round trip as the hold's release).
 
 :meth:`SharedPoliteness.reserve` waits for the site's interval (the largest of
 the slot's delay, robots.txt Crawl-delay/Request-rate, as this worker learnt
 them from the ``robots_resolved`` signal, and the shared backoff) since the
 *last start by any worker*, and for the shared penalty; :meth:`finished` (called
 by :class:`webrobot.downloader.SiteDownloader` when a download ends) lets the
-hold go. A worker waiting for another's hold asks again after a quarter of
+hold go or keeps it for the next start. A worker waiting for another's hold asks again after a quarter of
 ``WEBROBOT_REDIS_POLL_INTERVAL`` (at most 0.25 s), then twice as long each
 time the site is still held, up to the polling interval: meanwhile the holder
-crawls the site, and each question costs Redis three commands.
+crawls the site, and each question costs Redis two commands.
 
 Keys live under ``webrobot:politeness`` (not under a crawl's prefix): two
 crawls of one site share its politeness. On a Redis Cluster the site is a hash
@@ -54,7 +70,7 @@ Redis is back.
 from __future__ import annotations
 
 import logging
-from collections import Counter, OrderedDict
+from collections import Counter, OrderedDict, deque
 from time import monotonic
 from typing import TYPE_CHECKING, Any
 
@@ -88,19 +104,34 @@ BUSY_BACKOFF = 4
 #: site's ``last`` start to when it left (see :meth:`SharedPoliteness.departed`).
 LATE_MS = 5
 
-_NOW = "local t = redis.call('TIME')\nlocal now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
+#: Seconds between two readings of the Redis clock, and how many readings count.
+CLOCK_REFRESH = 5.0
+CLOCK_READINGS = 4
+#: A reading that fails (the clock's server is failing over) is tried again a
+#: second later; meanwhile the last one counts, for up to this many seconds.
+CLOCK_STALE = 60.0
+#: A reading whose answer took longer than this (seconds) is taken again, up to
+#: CLOCK_TRIES times in all.
+CLOCK_ROUND_TRIP = 0.002
+CLOCK_TRIES = 3
+
+# KEYS: the clock key   -> the server's time
+_CLOCK = """
+return redis.call('TIME')
+"""
 
 # KEYS: state
-# ARGV: worker, interval ms, backoff base ms, backoff max ms (0: none), hold ttl ms, busy ms, keep ms
-# -> {ms to wait (0: started), source code, 1 if the site has throttle strikes[, now if started]}
-# A worker's hold is two fields, ``h:<worker>`` (requests in flight) and
+# ARGV: worker, interval ms, backoff base ms, backoff max ms (0: none), hold ttl ms, busy ms,
+# keep ms, requests of this worker's hold whose downloads ended (kept for this start),
+# now (ms, on the clock: see the module doc)
+# -> {ms to wait (0: started), source code, 1 if the site has throttle strikes}
+# A worker's hold is two fields, ``h:<worker>`` (requests in flight, and kept) and
 # ``u:<worker>`` (until when), so that letting a request go is one HINCRBY
-# without a script. A start is EVALSHA, TIME, HGETALL and HSET; the key's
-# expiry is pushed only when it would come less than half a keep time after the
-# state stops mattering (``exp``: the expiry set last).
-_RESERVE = (
-    _NOW
-    + """
+# without a script. A start is EVALSHA, HGETALL and HSET; the key's expiry is
+# pushed only when it would come less than half a keep time after the state
+# stops mattering (``exp``: the expiry set last).
+_RESERVE = """
+local now = tonumber(ARGV[9])
 local st = redis.call('HGETALL', KEYS[1])
 local f = {}
 for i = 1, #st, 2 do f[st[i]] = st[i + 1] end
@@ -114,7 +145,11 @@ for k, v in pairs(f) do
     local w = string.sub(k, 3)
     local held_until = tonumber(f['u:' .. w] or '0')
     if tonumber(v) > 0 and held_until > now then
-      if w == ARGV[1] then mine = tonumber(v) else return {tonumber(ARGV[6]), 3, struck} end
+      if w == ARGV[1] then
+        mine = math.max(tonumber(v) - tonumber(ARGV[8]), 0)
+      else
+        return {tonumber(ARGV[6]), 3, struck}
+      end
     elseif w ~= ARGV[1] and held_until < now - keep then
       table.insert(stale, k)
       table.insert(stale, 'u:' .. w)
@@ -144,15 +179,13 @@ if exp < now + math.max(matters + keep / 2, ttl) then
 else
   redis.call('HSET', KEYS[1], 'last', now, 'h:' .. ARGV[1], mine + 1, 'u:' .. ARGV[1], now + ttl)
 end
-return {0, source, struck, now}
+return {0, source, struck}
 """
-)
 
-# KEYS: state   ARGV: throttled (1/0), wait ms (0: no Retry-After), keep ms
-_NOTE = (
-    _NOW
-    + """
+# KEYS: state   ARGV: throttled (1/0), wait ms (0: no Retry-After), keep ms, now ms
+_NOTE = """
 if ARGV[1] == '0' then return redis.call('HDEL', KEYS[1], 'strikes') end
+local now = tonumber(ARGV[4])
 redis.call('HINCRBY', KEYS[1], 'strikes', 1)
 local penalty = tonumber(redis.call('HGET', KEYS[1], 'penalty') or '0')
 local wait = tonumber(ARGV[2])
@@ -164,16 +197,14 @@ local ttl = redis.call('PTTL', KEYS[1])
 redis.call('PEXPIRE', KEYS[1], math.max(math.max(penalty - now, 0) + tonumber(ARGV[3]), ttl))
 return 1
 """
-)
 
-# KEYS: states   ARGV: worker, hold ttl ms   -> how many were still this worker's
+# KEYS: states   ARGV: worker, hold ttl ms, now ms   -> how many were still this worker's
 # The key outlives the hold it renews, so letting the hold go (HINCRBY) never
 # recreates an expired key.
-_RENEW = (
-    _NOW
-    + """
+_RENEW = """
 local n = 0
 local ttl = tonumber(ARGV[2])
+local now = tonumber(ARGV[3])
 for i = 1, #KEYS do
   if tonumber(redis.call('HGET', KEYS[i], 'h:' .. ARGV[1]) or '0') > 0 then
     redis.call('HSET', KEYS[i], 'u:' .. ARGV[1], now + ttl)
@@ -183,7 +214,6 @@ for i = 1, #KEYS do
 end
 return n
 """
-)
 
 
 def _ms(seconds: float) -> int:
@@ -224,6 +254,14 @@ class SharedPoliteness:
         self.stats = stats
         self._robots: OrderedDict[str, tuple[float, str]] = OrderedDict()
         self._in_flight: Counter[str] = Counter()
+        # Ended downloads whose part of the hold this worker keeps for its next start.
+        self._kept: Counter[str] = Counter()
+        self._clock = server.register_script(_CLOCK)
+        self._clock_key = f"{prefix}:clock"
+        # Redis ms minus this worker's monotonic ms, per reading (the largest counts).
+        self._offsets: deque[float] = deque(maxlen=CLOCK_READINGS)
+        self._clock_read_at = -float("inf")
+        self._clock_due = -float("inf")
         self._reserve = server.register_script(_RESERVE)
         self._note = server.register_script(_NOTE)
         self._renew = server.register_script(_RENEW)
@@ -259,6 +297,38 @@ class SharedPoliteness:
     def _keys(self, site: str) -> list[str]:
         return [f"{self.prefix}:{site_tag(site, self.cluster)}"]
 
+    def redis_now(self) -> int:
+        """The Redis clock now (ms), as this worker carries it (see the module doc):
+        read again when the last reading is :data:`CLOCK_REFRESH` old. Raises
+        ``redis.RedisError`` if a reading is due and fails with no recent one."""
+        now = monotonic()
+        if now >= self._clock_due:
+            try:
+                self._read_clock()
+            except redis.RedisError:
+                if not self._offsets or now - self._clock_read_at > CLOCK_STALE:
+                    raise
+                self._clock_due = now + 1.0
+        return round(monotonic() * 1000 + max(self._offsets))
+
+    def _read_clock(self) -> None:
+        """One reading of the clock: the answer that came back soonest of up to
+        :data:`CLOCK_TRIES` (a slow answer, one that waited for this process's
+        turn, says the time too early by up to its round trip)."""
+        best: tuple[float, float] | None = None  # (round trip, offset)
+        for _ in range(CLOCK_TRIES):
+            sent = monotonic()
+            seconds, micros = self._clock(keys=[self._clock_key])
+            arrived = monotonic()
+            reading = (arrived - sent, int(seconds) * 1000 + int(micros) / 1000 - arrived * 1000)
+            best = reading if best is None or reading < best else best
+            if reading[0] <= CLOCK_ROUND_TRIP:
+                break
+        assert best is not None
+        self._offsets.append(best[1])
+        self._clock_read_at = monotonic()
+        self._clock_due = self._clock_read_at + CLOCK_REFRESH
+
     # -- the Politeness interface ------------------------------------------------
     def set_robots_delay(self, site: str, seconds: float | None, source: str | None) -> None:
         self._robots[site] = (max(0.0, seconds or 0.0), source or "crawl_delay")
@@ -277,7 +347,8 @@ class SharedPoliteness:
                 min(retry_after, self.retry_after_max) if self.retry_after_max > 0 else retry_after
             )
         try:
-            self._note(keys=self._keys(site), args=[int(throttled), _ms(wait), KEEP_MS])
+            args = [int(throttled), _ms(wait), KEEP_MS, self.redis_now()]
+            self._note(keys=self._keys(site), args=args)
         except redis.RedisError as exc:
             self._redis_error(exc)  # a backoff note lost; the next answer is noted again
 
@@ -294,9 +365,11 @@ class SharedPoliteness:
         if robots is not None and robots[0] > interval:
             interval, source = robots
         args: list[str | int] = [self.worker_id, _ms(interval), _ms(self.backoff_base), _ms(self.backoff_max),
-                max(1, _ms(self.hold_ttl)), max(1, _ms(self._busy.get(site, self.busy_poll))), KEEP_MS]  # fmt: skip
+                max(1, _ms(self.hold_ttl)), max(1, _ms(self._busy.get(site, self.busy_poll))), KEEP_MS,
+                self._kept.get(site, 0)]  # fmt: skip
         try:
-            wait_ms, code, struck, *started = self._reserve(keys=self._keys(site), args=args)
+            started = self.redis_now()
+            wait_ms, code, struck = self._reserve(keys=self._keys(site), args=[*args, started])
         except redis.RedisError as exc:
             self._redis_error(exc)
             return self.outage.retry_in(), "redis_unavailable"
@@ -313,8 +386,9 @@ class SharedPoliteness:
         if int(wait_ms) > 0:
             return int(wait_ms) / 1000, source
         self._busy.pop(site, None)
+        self._kept.pop(site, None)  # let go by this start
         self._in_flight[site] += 1
-        self._starts[site] = [int(started[0]), monotonic(), -1]
+        self._starts[site] = [started, monotonic(), -1]
         return 0.0, source
 
     def departed(self, site: str, now: float) -> None:
@@ -329,8 +403,11 @@ class SharedPoliteness:
         if entry is not None and entry[2] < 0:
             entry[2] = _ms(now - entry[1])
 
-    def finished(self, site: str) -> None:
-        """A download of ``site`` that :meth:`reserve` let start has ended."""
+    def finished(self, site: str, more: bool = False) -> None:
+        """A download of ``site`` that :meth:`reserve` let start has ended. With
+        ``more`` (this worker has more requests of the site queued) its part of the
+        hold is kept and let go by the next start; without, the whole hold this
+        worker keeps for the site goes."""
         if self._in_flight[site] <= 0:
             return
         self._in_flight[site] -= 1
@@ -338,11 +415,14 @@ class SharedPoliteness:
         if self._in_flight[site] == 0:
             del self._in_flight[site]
             self._starts.pop(site, None)
+        count = 0 if more else 1 + self._kept.pop(site, 0)
+        if more:
+            self._kept[site] += 1
         try:
-            self._release(site, late)
+            self._release(site, late, count)
         except redis.RedisError as exc:
             self._redis_error(exc)
-            self._unreleased[site] += 1  # released when Redis is back
+            self._unreleased[site] += count  # released when Redis is back
 
     def _late_start(self, site: str) -> int | None:
         """When this worker's latest request to ``site`` left (Redis ms), if it left
@@ -358,27 +438,28 @@ class SharedPoliteness:
             self.stats.inc_value("webrobot/politeness/left_late")
         return late
 
-    def _release(self, site: str, late: int | None = None) -> None:
-        """One request of this worker's hold on ``site`` is over: one command, no script
-        (a hold at zero, or past its ``u:`` time, holds nothing). A late start moves
-        ``last`` first, in the same round trip, while the hold still keeps other
-        workers out."""
+    def _release(self, site: str, late: int | None = None, count: int = 1) -> None:
+        """``count`` requests of this worker's hold on ``site`` are over: one command,
+        no script (a hold at zero, or past its ``u:`` time, holds nothing). A late
+        start moves ``last`` first, in the same round trip, while the hold still
+        keeps other workers out."""
         key, field = self._keys(site)[0], f"h:{self.worker_id}"
         if late is None:
-            self.server.hincrby(key, field, -1)
+            if count:
+                self.server.hincrby(key, field, -count)
             return
         pipe = self.server.pipeline(transaction=False)
         pipe.hset(key, "last", late)
-        pipe.hincrby(key, field, -1)
+        if count:
+            pipe.hincrby(key, field, -count)
         pipe.execute()
 
     def _release_unreleased(self) -> bool:
         """Let go of the holds whose release failed; False if Redis still fails."""
         try:
             for site in list(self._unreleased):
-                while self._unreleased[site] > 0:
-                    self._release(site)
-                    self._unreleased[site] -= 1
+                if self._unreleased[site] > 0:
+                    self._release(site, count=self._unreleased[site])
                 del self._unreleased[site]
         except redis.RedisError as exc:
             self._redis_error(exc)
@@ -398,21 +479,33 @@ class SharedPoliteness:
     def _renew_holds(self) -> None:
         if self._unreleased:
             self._release_unreleased()
-        if not self._in_flight:
+        keys = [self._keys(site)[0] for site in {*self._in_flight, *self._kept}]
+        if not keys:
             return
-        keys = [self._keys(site)[0] for site in self._in_flight]
         try:
-            self._renew(keys=keys, args=[self.worker_id, max(1, _ms(self.hold_ttl))])
+            args: list[str | int] = [self.worker_id, max(1, _ms(self.hold_ttl)), self.redis_now()]
+            # On a cluster each site is a slot of its own: one script per site.
+            for group in ([key] for key in keys) if self.cluster else [keys]:
+                self._renew(keys=group, args=args)
         except redis.RedisError as exc:
             self._redis_error(exc)
 
     def close(self) -> None:
         if self._loop is not None and self._loop.running:
             self._loop.stop()
+        self.release_holds()
+        self.server.close()
+
+    def release_holds(self) -> None:
+        """Let go of every hold this worker has, in flight or kept (at close)."""
         for site in list(self._in_flight):
             while self._in_flight.get(site, 0) > 0:
                 self.finished(site)
-        self.server.close()
+        for site in list(self._kept):
+            try:
+                self._release(site, count=self._kept.pop(site))
+            except redis.RedisError as exc:
+                self._redis_error(exc)  # the hold ends with its TTL
 
     def _redis_error(self, exc: Exception) -> None:
         self.outage.failed(exc, monotonic())
