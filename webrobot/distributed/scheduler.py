@@ -425,7 +425,7 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
             )  # fmt: skip
 
     def _tick(self) -> None:
-        """Every poll interval: acknowledge, send the heartbeat when due, re-queue the
+        """Every poll interval: send the heartbeat when due, acknowledge, re-queue the
         leases of workers that stopped, wake the engine."""
         if self.queue is None:
             return
@@ -433,10 +433,11 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
             self._drop_waiting_downloads()
             return
         try:
-            self._acknowledge_finished()
+            # The heartbeat first: an acknowledgement that fails must not stop it.
             if monotonic() >= self._next_renewal:
                 self._next_renewal = monotonic() + self.lease_ttl / 3
                 self.queue.heartbeat()
+            self._acknowledge_finished()
             if self.queue.revived:
                 self._revived()
             if self._reconcile:
