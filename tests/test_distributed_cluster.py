@@ -124,6 +124,6 @@ def test_a_killed_worker_and_a_killed_master_lose_nothing(
     client = cluster.client()
     try:
         assert client.zcard("{webrobot:webrobot}:frontier") == 0
-        assert client.zcard("{webrobot:webrobot}:leases") == 0
+        assert client.hlen("{webrobot:webrobot}:leased") == 0
     finally:
         client.close()

@@ -156,11 +156,11 @@ def test_a_cluster_node_used_as_one_redis_says_what_to_set(cluster: RedisCluster
     assert explain(redis.ConnectionError("refused")) == "refused"
 
 
-def test_a_lease_deadline_is_on_the_clock_of_the_crawl_slot_master(
+def test_a_heartbeat_deadline_is_on_the_clock_of_the_crawl_slot_master(
     cluster: RedisClusterNodes, client: RedisCluster
 ) -> None:
     """Another node's clock may differ: a worker that has not read the Redis
-    clock lately reads it on the master that compares the leases' deadlines."""
+    clock lately reads it on the master that compares the workers' deadlines."""
     frontier = LeasedFrontier(client, PageSpider(), KEYS, lease_ttl=30)
     frontier.push(Request("http://x/page"))
     masters = {port: redis.Redis(host="127.0.0.1", port=port) for port in cluster.master_ports()}
@@ -178,7 +178,9 @@ def test_a_lease_deadline_is_on_the_clock_of_the_crawl_slot_master(
     finally:
         for master in masters.values():
             master.close()
-    remaining = float(client.zscore(KEYS.leases, lease_id) or 0) - (seconds * 1000 + micros / 1000)
+    assert client.hexists(KEYS.leased, lease_id)
+    deadline = float(client.zscore(KEYS.leases, frontier.worker_id) or 0)
+    remaining = deadline - (seconds * 1000 + micros / 1000)
     assert 29_000 < remaining <= 30_000, "one TTL from the Redis server's time"
 
 

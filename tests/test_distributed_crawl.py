@@ -216,11 +216,13 @@ def wait_for(condition: Callable[[], bool], timeout: float, what: str) -> None:
 
 
 def redis_state(redis_server: RedisServer) -> tuple[int, int, int]:
+    """Requests queued, requests leased, workers in the set (registered, not
+    declared dead: a worker leaves it when it closes)."""
     client = redis_server.client()
     return (
         client.zcard("webrobot:webrobot:frontier"),
-        client.zcard("webrobot:webrobot:leases"),
         client.hlen("webrobot:webrobot:leased"),
+        client.zcard("webrobot:webrobot:leases"),
     )
 
 
@@ -326,7 +328,8 @@ def test_a_killed_worker_loses_nothing(
 
         wait_for(victim_has_a_request_in_flight, 60, f"{victim.name} to have a page in flight")
         victim.kill()
-        # Its leases stay until they expire (a TTL after its last renewal): what it had in hand.
+        # Its leases stay until it is declared dead (a TTL after its last heartbeat): what it
+        # had in hand.
         victim_held = leased_by(redis_server, victim)
         codes = [worker.wait() for worker in workers[1:]]
     finally:

@@ -101,18 +101,22 @@ def test_expired_leases_go_back_to_the_frontier(redis_server: RedisServer) -> No
     assert stored is not None and stored.split(b" ", 1)[1][0] == 1, "one expiry counted"
 
 
-def test_renewal_keeps_a_lease(redis_server: RedisServer) -> None:
+def test_the_workers_heartbeat_keeps_its_leases(redis_server: RedisServer) -> None:
     frontier = make_frontier(redis_server, lease_ttl=0.3)
     client = redis_server.client()
     frontier.push(depth_request("http://a/", 0))
     lease_id, _ = frontier.lease()  # type: ignore[misc]
-    deadline = float(client.zscore(KEYS.leases, lease_id) or 0)
+    assert client.zrange(KEYS.leases, 0, -1) == [frontier.worker_id.encode()], "a worker, no lease"
+    deadline = float(client.zscore(KEYS.leases, frontier.worker_id) or 0)
     for _ in range(6):  # 0.6 s in all, twice the TTL
         time.sleep(0.1)
-        assert frontier.renew([lease_id, "gone/1"]) == ["gone/1"]
+        assert frontier.heartbeat() is False, "registered all along"
         assert frontier.reclaim_expired() == (0, [])
-    assert float(client.zscore(KEYS.leases, lease_id) or 0) > deadline
+    assert float(client.zscore(KEYS.leases, frontier.worker_id) or 0) > deadline
+    assert frontier.missing([lease_id, "gone/1"]) == ["gone/1"]
     assert frontier.ack([lease_id]) == 1
+    frontier.leave()
+    assert client.zcard(KEYS.leases) == 0
 
 
 def test_a_request_that_keeps_killing_workers_is_set_aside(redis_server: RedisServer) -> None:
@@ -184,7 +188,7 @@ def test_a_lease_sent_twice_takes_one_request(redis_server: RedisServer) -> None
     frontier = make_frontier(redis_server)
     frontier.push(depth_request("http://a/", 0))
     frontier.push(depth_request("http://a/b", 1))
-    keys, args = [KEYS.frontier, KEYS.leases, KEYS.leased], [frontier.deadline(), "w/1"]
+    keys, args = [KEYS.frontier, KEYS.leased], ["w/1"]
     first = frontier._lease(keys=keys, args=args)
     again = frontier._lease(keys=keys, args=args)  # the same command, sent again
     assert again == first
@@ -235,11 +239,11 @@ def test_after_a_gap_in_reclaims_leases_get_a_grace_period_to_be_renewed(
     leased = frontier.lease()
     assert leased is not None
     time.sleep(0.5)  # nobody reclaimed for longer than half a TTL: Redis (or every worker) was away
-    assert frontier.reclaim_expired() == (0, []), "expired, but its worker had no chance to renew"
-    assert frontier.renew([leased[0]]) == []
+    assert frontier.reclaim_expired() == (0, []), "expired, but its worker had no chance to beat"
+    assert frontier.heartbeat() is False, "not declared dead"
     time.sleep(0.1)
     assert frontier.reclaim_expired() == (0, [])
-    # Not renewed again: it expires a TTL later, reclaimed by regular polls.
+    # No heartbeat again: it expires a TTL later, reclaimed by regular polls.
     assert wait_for(lambda: frontier.reclaim_expired()[0], timeout=3) == 1
 
 
@@ -295,7 +299,13 @@ def test_slow_polling_delays_re_queueing_but_cannot_stop_it(redis_server: RedisS
     assert requeued == 1
 
 
-def test_a_lease_is_four_commands_with_a_deadline_on_the_redis_clock(
+def command_calls(client: redis.Redis) -> dict[str, int]:
+    calls = {k.removeprefix("cmdstat_"): v["calls"] for k, v in client.info("commandstats").items()}
+    calls.pop("config|resetstat", None)
+    return calls
+
+
+def test_a_lease_is_three_commands_and_the_heartbeat_on_the_redis_clock(
     redis_server: RedisServer,
 ) -> None:
     """The cost per page that docs/scaling.md states, as Redis counts it."""
@@ -304,22 +314,121 @@ def test_a_lease_is_four_commands_with_a_deadline_on_the_redis_clock(
     frontier.push(Request("http://a/1"))
     frontier.push(Request("http://a/2"))
     frontier.push(Request("http://a/3"))
-    frontier.lease()  # loads the script
+    frontier.lease()  # registers the worker, loads the script
     frontier.reclaim_expired()  # reads the Redis clock
     client.config_resetstat()
-    lease_id, _ = frontier.lease()  # type: ignore[misc]
-    calls = {k.removeprefix("cmdstat_"): v["calls"] for k, v in client.info("commandstats").items()}
-    calls.pop("config|resetstat", None)
-    assert calls == {"evalsha": 1, "zpopmin": 1, "hsetnx": 1, "zadd": 1}
+    frontier.lease()
+    assert command_calls(client) == {"evalsha": 1, "zpopmin": 1, "hsetnx": 1}
+    client.config_resetstat()
+    frontier.heartbeat()
+    assert command_calls(client) == {"zadd": 1}, "the Redis clock carried forward"
     seconds, micros = client.time()
-    remaining = float(client.zscore(KEYS.leases, lease_id) or 0) - (seconds * 1000 + micros / 1000)
+    now = seconds * 1000 + micros / 1000
+    remaining = float(client.zscore(KEYS.leases, frontier.worker_id) or 0) - now
     assert 29_000 < remaining <= 30_000, "one TTL from the Redis server's time"
     # A worker whose reading of the Redis clock is old reads it again.
     frontier._redis_clock = (0, time.monotonic() - 11)
-    lease_id, _ = frontier.lease()  # type: ignore[misc]
+    frontier.heartbeat()
     seconds, micros = client.time()
-    remaining = float(client.zscore(KEYS.leases, lease_id) or 0) - (seconds * 1000 + micros / 1000)
+    now = seconds * 1000 + micros / 1000
+    remaining = float(client.zscore(KEYS.leases, frontier.worker_id) or 0) - now
     assert 29_000 < remaining <= 30_000
+
+
+def test_the_heartbeat_and_the_poll_cost_the_same_for_one_lease_or_fifty(
+    redis_server: RedisServer,
+) -> None:
+    client = redis_server.client()
+    costs = []
+    for n in (1, 50):
+        client.flushall()
+        frontier = make_frontier(redis_server, lease_ttl=30)
+        for i in range(n):
+            frontier.push(Request(f"http://a/{i}"))
+        while frontier.lease():
+            pass
+        frontier.reclaim_expired()  # the first poll walks the leases (see below)
+        client.config_resetstat()
+        frontier.heartbeat()
+        frontier.reclaim_expired()
+        costs.append(command_calls(client))
+        assert frontier.counts() == (0, n)
+    poll = {"zadd": 1, "evalsha": 1, "time": 1, "hmget": 1, "hset": 1, "zrangebyscore": 1}
+    assert costs[0] == poll and costs[1] == poll
+
+
+def test_a_worker_declared_dead_wakes_up_with_lost_and_valid_leases(
+    redis_server: RedisServer,
+) -> None:
+    """A worker that hung longer than the TTL: what another worker re-queued is
+    lost to it, what it leased since is its own once its heartbeat is back."""
+    hung = make_frontier(redis_server, lease_ttl=0.3)
+    other = make_frontier(redis_server, lease_ttl=30)
+    client = redis_server.client()
+    for i in range(4):
+        hung.push(Request(f"http://a/{i}"))
+    first, second = hung.lease(), hung.lease()
+    assert first is not None and second is not None
+    time.sleep(0.35)  # hung: no heartbeat for longer than the TTL
+    assert wait_for(lambda: other.reclaim_expired()[0]) == 2, "both re-queued"
+    assert client.zscore(KEYS.leases, hung.worker_id) is None, "declared dead"
+    # It wakes and takes a lease before its heartbeat could register it again
+    # (the command was on its way): that lease belongs to no worker in the set.
+    hung._beat = time.monotonic()
+    third = hung.lease()
+    assert third is not None
+    assert hung.heartbeat() is True and hung.revived, "it learns that it was declared dead"
+    assert hung.missing([first[0], second[0], third[0]]) == [first[0], second[0]]
+    assert other.reclaim_expired() == (0, [])
+    client.hdel(KEYS.clock, "walked")  # the next poll walks the leases again
+    assert other.reclaim_expired() == (0, []), "back in the set: its lease is valid again"
+    assert hung.ack([third[0]]) == 1
+    assert hung.ack([first[0]]) == 0, "lost: went back to the frontier"
+    assert hung.counts() == (3, 0)
+
+
+def test_a_lease_whose_worker_is_not_in_the_set_is_never_left_behind(
+    redis_server: RedisServer,
+) -> None:
+    """A worker declared dead that leased before its heartbeat and then died for good:
+    its lease belongs to nobody in the set, and goes back within about a TTL."""
+    ghost = make_frontier(redis_server, lease_ttl=0.2)
+    poller = make_frontier(redis_server, lease_ttl=0.2)
+    ghost.push(Request("http://a/1"))
+    ghost.push(Request("http://a/2"))
+    poller.heartbeat()
+    assert poller.reclaim_expired() == (0, [])  # a walk: nothing to take
+    ghost._beat = time.monotonic()  # it believes it is registered, and is not
+    lease_id, _ = ghost.lease()  # type: ignore[misc]
+    assert poller.reclaim_expired() == (0, []), "no walk due yet"
+    assert redis_server.client().hexists(KEYS.leased, lease_id)
+    deadline = time.monotonic() + 3
+    requeued = 0
+    while not requeued and time.monotonic() < deadline:
+        poller.heartbeat()
+        requeued = poller.reclaim_expired()[0]
+        time.sleep(0.02)
+    assert requeued == 1
+    assert poller.counts() == (2, 0)
+
+
+def test_a_dead_workers_leases_are_re_queued_over_several_polls(
+    redis_server: RedisServer,
+) -> None:
+    frontier = make_frontier(redis_server, lease_ttl=0.1)
+    poller = make_frontier(redis_server, lease_ttl=30)
+    for i in range(1000):  # a hash Redis keeps as a table, walked in pages
+        frontier.push(Request(f"http://a/{i}"))
+    leased = [frontier.lease() for _ in range(600)]
+    assert all(leased)
+    time.sleep(0.15)
+    polls, requeued = 0, 0
+    while requeued < 600:
+        polls += 1
+        assert polls <= 100
+        requeued += poller.reclaim_expired(walk=100)[0]
+    assert polls > 1 and requeued == 600
+    assert poller.counts() == (1000, 0)
 
 
 def test_a_lease_can_give_way_to_requests_about_to_be_queued(redis_server: RedisServer) -> None:

@@ -138,15 +138,49 @@ def test_idle_close_zero_waits_for_seeds_forever(redis_server: RedisServer) -> N
     run(scenario)
 
 
-def test_leases_are_renewed_while_a_request_waits(redis_server: RedisServer) -> None:
+def test_leases_live_while_a_request_waits(redis_server: RedisServer) -> None:
     async def scenario() -> None:
         scheduler, engine = make_scheduler(redis_server, WEBROBOT_REDIS_LEASE_TTL=0.3)
         scheduler.enqueue_request(Request("http://a/"))
         request = scheduler.next_request()
         engine.inprogress.add(request)  # type: ignore[arg-type]
         await asyncio.sleep(1.0)  # three TTLs
-        assert queue(scheduler).counts() == (0, 1), "renewed, not re-queued"
+        assert queue(scheduler).counts() == (0, 1), "kept by the heartbeat, not re-queued"
         assert stat(scheduler, "webrobot/redis/lease/expired") == 0
+        client = redis_server.client()
+        assert client.zrange(KEYS.leases, 0, -1) == [scheduler.worker_id.encode()]
+        scheduler.close("shutdown")
+        assert client.zcard(KEYS.leases) == 0, "the worker left the set"
+
+    run(scenario)
+
+
+def test_a_worker_declared_dead_counts_its_lost_leases_once_and_keeps_the_others(
+    redis_server: RedisServer,
+) -> None:
+    async def scenario() -> None:
+        scheduler, engine = make_scheduler(redis_server, WEBROBOT_REDIS_LEASE_TTL=0.3)
+        for path in ("a", "b", "c"):
+            scheduler.enqueue_request(Request(f"http://a/{path}"))
+        await until(lambda: queue(scheduler).counts() == (3, 0))
+        taken = [scheduler.next_request(), scheduler.next_request()]
+        engine.inprogress.update(taken)  # type: ignore[arg-type]
+        time.sleep(0.4)  # noqa: ASYNC251 - a hung worker: its loop blocked longer than the TTL
+        other = LeasedFrontier(redis_server.client(), PagesSpider(), KEYS, lease_ttl=30)
+        assert other.reclaim_expired()[0] == 2, "declared dead: its two leases re-queued"
+        # It wakes up and leases: its heartbeat goes first (it was away too long).
+        third = scheduler.next_request()
+        assert third is not None
+        engine.inprogress.add(third)
+        await until(lambda: stat(scheduler, "webrobot/redis/lease/revived") == 1)
+        assert stat(scheduler, "webrobot/redis/lease/lost") == 2
+        await asyncio.sleep(0.5)  # more than a TTL: its new lease lives
+        assert stat(scheduler, "webrobot/redis/lease/expired") == 0
+        assert queue(scheduler).counts() == (2, 1)
+        engine.inprogress.clear()  # all three done
+        await until(lambda: stat(scheduler, "webrobot/redis/lease/acked") == 1)
+        assert stat(scheduler, "webrobot/redis/lease/lost") == 2, "counted once"
+        assert queue(scheduler).counts() == (2, 0)
         scheduler.close("shutdown")
 
     run(scenario)
@@ -223,6 +257,43 @@ def test_redis_going_away_pauses_and_what_was_found_meanwhile_goes_in_when_it_is
         await until(lambda: stat(scheduler, "webrobot/redis/lease/acked") == 1)
         assert queue(scheduler).counts() == (1, 0), "the link is shared, the page acknowledged"
         assert scheduler.next_request().url == "http://a/link"
+        scheduler.close("finished")
+
+    try:
+        run(scenario)
+    finally:
+        server.stop()
+
+
+def test_a_lease_a_failover_brought_back_after_its_ack_is_put_back(tmp_path: Any) -> None:
+    """A replica that had not received an acknowledgement still has the lease: its
+    worker's heartbeat would keep it for ever, so after the outage the worker puts
+    back the leases under its name that it does not hold."""
+    server = RedisServer(tmp_path, persistent=True).start()
+
+    async def scenario() -> None:
+        scheduler, slot = make_scheduler(server)
+        for path in ("done", "busy"):
+            scheduler.enqueue_request(Request(f"http://a/{path}"))
+        await until(lambda: queue(scheduler).counts() == (2, 0))
+        done, busy = scheduler.next_request(), scheduler.next_request()
+        assert done is not None and busy is not None
+        slot.inprogress.add(busy)
+        client = server.client()
+        lease_id = next(iter(scheduler._outstanding))
+        stored = client.hget(KEYS.leased, lease_id)
+        assert stored is not None
+        await until(lambda: stat(scheduler, "webrobot/redis/lease/acked") == 1)
+        client.hset(KEYS.leased, lease_id, stored)  # the failover lost the acknowledgement
+        server.stop()
+        await until(lambda: stat(scheduler, "webrobot/redis/outages") == 1)
+        server.start(port=server.port)
+        await until(lambda: stat(scheduler, "webrobot/redis/lease/strays") == 1)
+        assert queue(scheduler).counts() == (1, 1), "put back; the request in progress still held"
+        again = scheduler.next_request()
+        assert again is not None and again.url == "http://a/done", "fetched again"
+        slot.inprogress.clear()
+        await until(lambda: queue(scheduler).counts() == (0, 0))
         scheduler.close("finished")
 
     try:

@@ -5,7 +5,7 @@ connection helpers), extended where a shared crawl needs more:
 
 * :mod:`.frontier`: the breadth-first frontier with *leases*: a request taken
   by a worker stays in Redis until that worker is done with it, and comes back
-  when the worker dies.
+  when the worker's heartbeat stops.
 * :mod:`.digests`: the visited-URL set as 64-bit digests in Redis intsets.
 * :mod:`.dupefilter`, :mod:`.scheduler`: the Scrapy components around them.
 * :mod:`.addon`: ``WEBROBOT_REDIS_URL`` switches all of it on.

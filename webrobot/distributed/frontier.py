@@ -6,17 +6,31 @@ breadth-first across all workers. Its ``pop`` deletes the request: a worker
 killed after a pop loses it. Here a pop is a *lease*, in one Lua script:
 
 * the request moves from the frontier to ``<crawl>:leased`` (a hash: lease id
-  -> score and request) and its lease id goes into ``<crawl>:leases`` (a
-  sorted set by deadline, Redis server time, so worker clocks do not matter:
-  the worker reads it at each reclaim and carries it forward on its
-  monotonic clock, so that a lease needs no ``TIME`` of its own);
+  ``<worker id>/<n>`` -> score and request);
 * the worker *acknowledges* the lease when it is done with the request (which
-  deletes it), *renews* it while the request waits or downloads, or
-  *releases* it (back to the frontier) when it closes with work left over;
-* any worker's periodic *reclaim* puts requests whose lease deadline passed
-  back into the frontier: their worker died or hung. A request whose lease
-  expired ``max_expiries`` times (a page that kills every worker that takes
-  it) goes to ``<crawl>:dead`` instead of circling forever.
+  deletes it), or *releases* it (back to the frontier) when it closes with
+  work left over;
+* a lease lives as long as its worker: every worker is in ``<crawl>:leases``
+  (a sorted set: worker id -> heartbeat deadline, Redis server time, so
+  worker clocks do not matter) from before its first lease, and pushes its
+  deadline one TTL ahead every third of the TTL (one ``ZADD``, whatever the
+  number of leases it holds; the Redis time is read at each reclaim and
+  carried forward on the worker's monotonic clock);
+* any worker's periodic *reclaim* removes the workers whose deadline passed
+  (they died or hung) and puts the requests leased by a worker that is not in
+  the set back into the frontier. A request whose lease expired
+  ``max_expiries`` times (a page that kills every worker that takes it) goes
+  to ``<crawl>:dead`` instead of circling forever.
+
+A worker that hung longer than the TTL and wakes up finds out at its next
+heartbeat (its ``ZADD`` adds it again): the requests that were re-queued
+meanwhile are lost to it (another worker may fetch them), those still in
+``<crawl>:leased`` are its own again. A lease it took before that heartbeat
+would belong to a worker that is not in the set: it does not take one more
+than half a TTL after its last heartbeat without beating first, and the
+reclaim walks ``<crawl>:leased`` after removing a worker and at least once
+per TTL, so a lease whose worker is not in the set is re-queued, never left
+behind.
 
 Finishing pages is one script too (:meth:`LeasedFrontier.finish`): their
 leases end, their items go into the item stream, and the links they found are
@@ -57,6 +71,7 @@ from __future__ import annotations
 import logging
 import os
 import pickle
+import re
 import socket
 import uuid
 from itertools import count
@@ -78,18 +93,17 @@ logger = logging.getLogger(__name__)
 #: What serializing a request may raise (scrapy-redis pickles ``Request.to_dict``).
 SERIALIZE_ERRORS = (ValueError, TypeError, AttributeError, pickle.PicklingError)
 
-# KEYS: frontier, leases, leased
-# ARGV: deadline (ms, Redis time), lease id, and optionally a score: a request at or
-# behind it is not taken (the caller has requests to queue that come first): -> 0
+# KEYS: frontier, leased
+# ARGV: lease id, and optionally a score: a request at or behind it is not taken
+# (the caller has requests to queue that come first): -> 0
 # A lease id already held returns its request: redis-py sends a command again after
 # a timeout or a dropped connection, and a second pop would overwrite (lose) the first.
-# HSETNX both records the lease and finds such a repeat, and the worker sends the
-# deadline (Redis time as it last read it, plus the time since on its own monotonic
-# clock, plus the TTL), so a lease costs four commands with the EVALSHA.
+# HSETNX both records the lease and finds such a repeat; the lease lives as long as its
+# worker's heartbeat, so a lease costs three commands with the EVALSHA.
 _LEASE = """
 local item = redis.call('ZPOPMIN', KEYS[1])
-if #item == 0 or (ARGV[3] and tonumber(item[2]) >= tonumber(ARGV[3])) then
-  local held = redis.call('HGET', KEYS[3], ARGV[2])
+if #item == 0 or (ARGV[2] and tonumber(item[2]) >= tonumber(ARGV[2])) then
+  local held = redis.call('HGET', KEYS[2], ARGV[1])
   if held then
     if #item > 0 then redis.call('ZADD', KEYS[1], item[2], item[1]) end
     return string.sub(held, string.find(held, ' ', 1, true) + 1)
@@ -98,12 +112,11 @@ if #item == 0 or (ARGV[3] and tonumber(item[2]) >= tonumber(ARGV[3])) then
   redis.call('ZADD', KEYS[1], item[2], item[1])
   return 0
 end
-if redis.call('HSETNX', KEYS[3], ARGV[2], item[2] .. ' ' .. item[1]) == 0 then
+if redis.call('HSETNX', KEYS[2], ARGV[1], item[2] .. ' ' .. item[1]) == 0 then
   redis.call('ZADD', KEYS[1], item[2], item[1])
-  local held = redis.call('HGET', KEYS[3], ARGV[2])
+  local held = redis.call('HGET', KEYS[2], ARGV[1])
   return string.sub(held, string.find(held, ' ', 1, true) + 1)
 end
-redis.call('ZADD', KEYS[2], ARGV[1], ARGV[2])
 return item[1]
 """
 
@@ -112,7 +125,7 @@ return item[1]
 # see :func:`.items.entry_items`) and queues the links they found, each only if its digest was not
 # in the visited set yet (marking it). So a lease is never gone while its page's
 # items or links are not in Redis, whatever happens to the worker.
-# KEYS: leases, leased, items stream, frontier, sequence, visited buckets...
+# KEYS: leased, items stream, frontier, sequence, visited buckets...
 # ARGV: n lease ids, the ids, m items, m (key, item) pairs, then per link
 # (bucket's KEYS index, 0 for an unfiltered request; member; priority; request)
 # -> {leases still held, 1/0 per link: queued or already visited}
@@ -123,8 +136,7 @@ _FINISH = """
 local n = tonumber(ARGV[1])
 local held = 0
 if n > 0 then
-  held = redis.call('HDEL', KEYS[2], unpack(ARGV, 2, n + 1))
-  redis.call('ZREM', KEYS[1], unpack(ARGV, 2, n + 1))
+  held = redis.call('HDEL', KEYS[1], unpack(ARGV, 2, n + 1))
 end
 local i = n + 2
 local m = tonumber(ARGV[i])
@@ -139,7 +151,7 @@ for j = 1, m do
   table.insert(fields, ARGV[i + 1])
   i = i + 2
   if #fields >= 800 or j == m then
-    redis.call('XADD', KEYS[3], '*', unpack(fields))
+    redis.call('XADD', KEYS[2], '*', unpack(fields))
     fields = {}
   end
 end
@@ -156,53 +168,46 @@ while i <= #ARGV do
   i = i + 4
 end
 if #new > 0 then
-  local seq = redis.call('INCRBY', KEYS[5], #new) - #new
+  local seq = redis.call('INCRBY', KEYS[4], #new) - #new
   local args = {}
   for _, j in ipairs(new) do
     seq = seq + 1
     table.insert(args, -tonumber(ARGV[j + 2]) * 1e12 + seq)
     table.insert(args, ARGV[j + 3])
     if #args >= 1000 then
-      redis.call('ZADD', KEYS[4], unpack(args))
+      redis.call('ZADD', KEYS[3], unpack(args))
       args = {}
     end
   end
-  if #args > 0 then redis.call('ZADD', KEYS[4], unpack(args)) end
+  if #args > 0 then redis.call('ZADD', KEYS[3], unpack(args)) end
 end
 return out
 """
 
-# KEYS: leases   -> the server's time, read where the leases are (on a cluster, the
+# KEYS: leases   -> the server's time, read where the heartbeats are (on a cluster, the
 # master of the crawl's slot: another node's clock may differ)
 _CLOCK = """
 return redis.call('TIME')
 """
 
-# KEYS: leases   ARGV: ttl ms, lease ids   -> the ids no longer leased
-_RENEW = """
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+# KEYS: leased   ARGV: lease ids   -> the ids no longer leased
+_MISSING = """
 local missing = {}
-for i = 2, #ARGV do
-  if redis.call('ZSCORE', KEYS[1], ARGV[i]) then
-    redis.call('ZADD', KEYS[1], now + tonumber(ARGV[1]), ARGV[i])
-  else
-    table.insert(missing, ARGV[i])
-  end
+for i = 1, #ARGV do
+  if redis.call('HEXISTS', KEYS[1], ARGV[i]) == 0 then table.insert(missing, ARGV[i]) end
 end
 return missing
 """
 
-# KEYS: leases, leased, frontier   ARGV: lease ids   -> how many went back
+# KEYS: leased, frontier   ARGV: lease ids   -> how many went back
 _RELEASE = """
 local n = 0
 for i = 1, #ARGV do
-  local v = redis.call('HGET', KEYS[2], ARGV[i])
-  redis.call('HDEL', KEYS[2], ARGV[i])
-  redis.call('ZREM', KEYS[1], ARGV[i])
+  local v = redis.call('HGET', KEYS[1], ARGV[i])
+  redis.call('HDEL', KEYS[1], ARGV[i])
   if v then
     local sep = string.find(v, ' ', 1, true)
-    redis.call('ZADD', KEYS[3], string.sub(v, 1, sep - 1), string.sub(v, sep + 1))
+    redis.call('ZADD', KEYS[2], string.sub(v, 1, sep - 1), string.sub(v, sep + 1))
     n = n + 1
   end
 end
@@ -210,17 +215,22 @@ return n
 """
 
 # KEYS: leases, leased, frontier, dead, clock
-# ARGV: max expiries (0: no limit), batch, gap ms, grace ms
+# ARGV: max expiries (0: no limit), batch, gap ms, grace ms, ttl ms, walk (leases per call)
 # -> {requeued count, Redis time (ms), dead requests...}
 # Workers reclaim every poll interval; a longer gap since the last reclaim means that
-# no worker could reach Redis (it was down, or every worker was): leases could not be
-# renewed, so none is taken away before its worker had a grace period to renew it.
+# no worker could reach Redis (it was down, or every worker was): no heartbeat could
+# be sent, so no worker is declared dead before it had a grace period to send one.
 # At most one grace period per two TTLs: workers that always poll slowly (a loaded
 # machine) delay re-queueing, they do not stop it.
+# Workers whose deadline passed leave the set; then a walk of the leased hash re-queues
+# every request whose worker is not in the set (those workers', and any lease taken by
+# a worker after it was declared dead and before its heartbeat registered it again).
+# The walk goes on over several calls (its HSCAN cursor is in the clock hash, ``walk``)
+# and starts again at least once per TTL (``walked``), so no lease is left behind.
 _RECLAIM = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local clock = redis.call('HMGET', KEYS[5], 'seen', 'grace')
+local clock = redis.call('HMGET', KEYS[5], 'seen', 'grace', 'walk', 'walked')
 local seen, grace = tonumber(clock[1] or '0'), tonumber(clock[2] or '0')
 if seen > 0 and now - seen > tonumber(ARGV[3]) and now >= grace + tonumber(ARGV[4]) then
   grace = now + tonumber(ARGV[4])
@@ -229,27 +239,51 @@ else
   redis.call('HSET', KEYS[5], 'seen', now)
 end
 if now < grace then return {0, now} end
-local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))
-local limit = tonumber(ARGV[1])
 local out = {0, now}
-for _, id in ipairs(ids) do
-  local v = redis.call('HGET', KEYS[2], id)
-  redis.call('HDEL', KEYS[2], id)
-  redis.call('ZREM', KEYS[1], id)
-  if v then
-    local sep = string.find(v, ' ', 1, true)
-    local score = string.sub(v, 1, sep - 1)
-    local request = string.sub(v, sep + 1)
-    local expiries = math.min(string.byte(request, 1) + 1, 255)
-    request = string.char(expiries) .. string.sub(request, 2)
-    if limit > 0 and expiries >= limit then
-      redis.call('RPUSH', KEYS[4], request)
-      table.insert(out, request)
-    else
-      redis.call('ZADD', KEYS[3], score, request)
-      out[1] = out[1] + 1
+local cursor = clock[3]
+local expired = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))
+if #expired > 0 then
+  redis.call('ZREM', KEYS[1], unpack(expired))
+  cursor = '0'
+elseif not cursor and now >= tonumber(clock[4] or '0') + tonumber(ARGV[5]) then
+  cursor = '0'
+end
+if not cursor then return out end
+if cursor == '0' then redis.call('HSET', KEYS[5], 'walked', now) end
+local limit = tonumber(ARGV[1])
+local alive = {}
+local walked = 0
+repeat
+  local page = redis.call('HSCAN', KEYS[2], cursor, 'COUNT', 100)
+  cursor = page[1]
+  local entries = page[2]
+  for i = 1, #entries, 2 do
+    local id, v = entries[i], entries[i + 1]
+    local worker = string.match(id, '^(.*)/') or id
+    if alive[worker] == nil then
+      alive[worker] = redis.call('ZSCORE', KEYS[1], worker) ~= false
+    end
+    if not alive[worker] and redis.call('HDEL', KEYS[2], id) == 1 then
+      local sep = string.find(v, ' ', 1, true)
+      local score = string.sub(v, 1, sep - 1)
+      local request = string.sub(v, sep + 1)
+      local expiries = math.min(string.byte(request, 1) + 1, 255)
+      request = string.char(expiries) .. string.sub(request, 2)
+      if limit > 0 and expiries >= limit then
+        redis.call('RPUSH', KEYS[4], request)
+        table.insert(out, request)
+      else
+        redis.call('ZADD', KEYS[3], score, request)
+        out[1] = out[1] + 1
+      end
     end
   end
+  walked = walked + #entries / 2
+until cursor == '0' or walked >= tonumber(ARGV[6])
+if cursor == '0' then
+  redis.call('HDEL', KEYS[5], 'walk')
+else
+  redis.call('HSET', KEYS[5], 'walk', cursor)
 end
 return out
 """
@@ -302,9 +336,13 @@ class LeasedFrontier(PriorityQueue):
         self._lease_numbers = count(1)
         #: Redis time (ms) as last read, and this worker's monotonic clock then.
         self._redis_clock: tuple[int, float] | None = None
+        #: This worker's monotonic clock at its last heartbeat (None: not registered).
+        self._beat: float | None = None
+        #: Set when a heartbeat found this worker declared dead (its owner resets it).
+        self.revived = False
         self._lease = server.register_script(_LEASE)
         self._finish = server.register_script(_FINISH)
-        self._renew = server.register_script(_RENEW)
+        self._missing = server.register_script(_MISSING)
         self._release = server.register_script(_RELEASE)
         self._reclaim = server.register_script(_RECLAIM)
         self._clock = server.register_script(_CLOCK)
@@ -333,14 +371,16 @@ class LeasedFrontier(PriorityQueue):
         is empty. Requests that cannot be decoded are set aside in ``dead``.
         With ``before`` (a priority), None also when the first request would
         come after a request of that priority queued now."""
+        if self._beat is None or (monotonic() - self._beat) * 1000 > self.lease_ttl_ms / 2:
+            # Not registered, or perhaps declared dead (it hung): a lease taken now
+            # could belong to a worker that is not in the set.
+            self.heartbeat()
         while True:
             lease_id = f"{self.worker_id}/{next(self._lease_numbers)}"
-            args: list[Any] = [self.deadline(), lease_id]
+            args: list[Any] = [lease_id]
             if before is not None:
                 args.append(-clamp_priority(before) * 10**12 + 10**12)
-            data = self._lease(
-                keys=[self.keys.frontier, self.keys.leases, self.keys.leased], args=args
-            )
+            data = self._lease(keys=[self.keys.frontier, self.keys.leased], args=args)
             if data is None or data == 0:
                 return None
             try:
@@ -353,8 +393,46 @@ class LeasedFrontier(PriorityQueue):
                 self.server.rpush(self.keys.dead, data)
                 self.ack([lease_id])
 
+    def heartbeat(self) -> bool:
+        """Register this worker, or push its deadline one TTL ahead: one ``ZADD``
+        whatever the number of leases it holds. True if it had been registered
+        and was not any more: declared dead (it hung longer than the TTL), its
+        leases re-queued (see :meth:`missing`); then :attr:`revived` is set too."""
+        sent = monotonic()
+        added = self.server.zadd(self.keys.leases, {self.worker_id: self.deadline()})
+        revived = bool(added) and self._beat is not None
+        self._beat = sent
+        if revived:
+            self.revived = True
+        return revived
+
+    def leave(self) -> None:
+        """Leave the set of workers (at close, with no lease left)."""
+        self.server.zrem(self.keys.leases, self.worker_id)
+        self._beat = None
+
+    def missing(self, lease_ids: list[str]) -> list[str]:
+        """The ids among these that are no longer leased (re-queued after their
+        worker was declared dead, or acknowledged)."""
+        if not lease_ids:
+            return []
+        found = self._missing(keys=[self.keys.leased], args=lease_ids)
+        return [m.decode() if isinstance(m, bytes) else str(m) for m in found]
+
+    def strays(self, held: set[str]) -> list[str]:
+        """This worker's lease ids in ``<crawl>:leased`` that are not in ``held``:
+        leases it no longer knows of, which its heartbeat would keep alive for
+        ever (an acknowledgement a failover lost, a lease whose reply was lost
+        with the connection). Walks the leased hash: called after Redis errors."""
+        pattern = re.sub(r"([*?\[\]\\])", r"\\\1", self.worker_id) + "/*"
+        found = (
+            field.decode() if isinstance(field, bytes) else str(field)
+            for field, _ in self.server.hscan_iter(self.keys.leased, match=pattern, count=1000)
+        )
+        return sorted({lease_id for lease_id in found if lease_id not in held})
+
     def deadline(self) -> int:
-        """A new lease's deadline: one TTL after the Redis server's time (ms), as
+        """A heartbeat's deadline: one TTL after the Redis server's time (ms), as
         read at the last reclaim (or now, if that was more than a third of a TTL
         ago) and carried forward on this worker's monotonic clock. Only durations
         measured here count, so the worker's wall clock does not matter; the time
@@ -381,7 +459,7 @@ class LeasedFrontier(PriorityQueue):
     def _finish_keys(self) -> list[str]:
         """The keys the finishing script touches, in its KEYS order."""
         k = self.keys
-        return [k.leases, k.leased, k.items, k.frontier, k.sequence]
+        return [k.leased, k.items, k.frontier, k.sequence]
 
     def finish(
         self,
@@ -468,23 +546,17 @@ class LeasedFrontier(PriorityQueue):
         out = self._finish(keys=keys, args=args)
         return int(out[0]), [bool(flag) for flag in out[1:]]
 
-    def renew(self, lease_ids: list[str]) -> list[str]:
-        """Push these leases' deadlines one TTL ahead; returns the ids that were
-        no longer leased."""
-        if not lease_ids:
-            return []
-        missing = self._renew(keys=[self.keys.leases], args=[self.lease_ttl_ms, *lease_ids])
-        return [m.decode() if isinstance(m, bytes) else str(m) for m in missing]
-
     def release(self, lease_ids: list[str]) -> int:
         """Put these leased requests back into the frontier now (not an expiry)."""
         if not lease_ids:
             return 0
-        keys = [self.keys.leases, self.keys.leased, self.keys.frontier]
+        keys = [self.keys.leased, self.keys.frontier]
         return int(self._release(keys=keys, args=lease_ids))
 
-    def reclaim_expired(self, batch: int = 100) -> tuple[int, list[bytes]]:
-        """Re-queue requests whose lease deadline passed; returns how many went
+    def reclaim_expired(self, batch: int = 100, walk: int = 1000) -> tuple[int, list[bytes]]:
+        """Declare dead the workers (up to ``batch``) whose heartbeat deadline
+        passed and re-queue the requests leased by workers not in the set
+        (walking up to about ``walk`` leases per call); returns how many went
         back and the stored requests set aside as dead."""
         keys = [
             self.keys.leases,
@@ -493,7 +565,8 @@ class LeasedFrontier(PriorityQueue):
             self.keys.dead,
             self.keys.clock,
         ]
-        args = [self.max_expiries, batch, self.lease_ttl_ms // 2, self.lease_ttl_ms]
+        ttl = self.lease_ttl_ms
+        args = [self.max_expiries, batch, ttl // 2, ttl, ttl, walk]
         out = self._reclaim(keys=keys, args=args)
         self._redis_clock = (int(out[1]), monotonic())
         return int(out[0]), list(out[2:])
@@ -503,7 +576,7 @@ class LeasedFrontier(PriorityQueue):
         """``(queued, leased)`` in one round trip."""
         pipe = self.server.pipeline(transaction=False)
         pipe.zcard(self.keys.frontier)
-        pipe.zcard(self.keys.leases)
+        pipe.hlen(self.keys.leased)
         queued, leased = pipe.execute()
         return int(queued), int(leased)
 

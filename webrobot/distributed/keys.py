@@ -8,8 +8,8 @@ exactly that crawl.
 On a Redis Cluster (``WEBROBOT_REDIS_CLUSTER``) the keys carry *hash tags*
 (the part of a key in ``{}`` that Redis hashes to pick its slot): the
 crawl-wide keys (frontier, leases, sequence, items, budget...) share the tag
-``{<prefix>}``, so the scripts that take, renew and finish leases touch one
-slot; a site's robots.txt state and politeness clock are tagged with the site,
+``{<prefix>}``, so the scripts that take, re-queue and finish leases touch one
+slot (and the workers' heartbeats are on its master); a site's robots.txt state and politeness clock are tagged with the site,
 so each site's scripts touch one slot and sites spread over the masters; the
 visited and content digest buckets carry no tag, so they spread over all
 slots. On one Redis the names stay as they were (no braces).
@@ -62,12 +62,13 @@ class CrawlKeys:
 
     @property
     def leases(self) -> str:
-        """Sorted set: lease ids by deadline (ms, Redis server time)."""
+        """Sorted set: worker ids by heartbeat deadline (ms, Redis server time);
+        a lease lives as long as its worker is in it."""
         return f"{self.crawl}:leases"
 
     @property
     def leased(self) -> str:
-        """Hash: lease id -> ``"<score> <serialized request>"``."""
+        """Hash: lease id (``<worker id>/<n>``) -> ``"<score> <serialized request>"``."""
         return f"{self.crawl}:leased"
 
     @property
@@ -77,8 +78,9 @@ class CrawlKeys:
 
     @property
     def clock(self) -> str:
-        """Hash: when a worker last re-queued expired leases (``seen``) and, after
-        a gap (Redis or every worker away), until when none is (``grace``)."""
+        """Hash: when a worker last re-queued expired leases (``seen``), after a
+        gap (Redis or every worker away) until when none is (``grace``), and the
+        walk of the leased hash (``walk``: its cursor, ``walked``: its start)."""
         return f"{self.crawl}:clock"
 
     @property

@@ -5,9 +5,10 @@ What differs from ``scrapy_redis.scheduler.Scheduler`` 0.9.1, and why:
 
 * **Leases.** Its ``next_request`` pops (deletes) a request from Redis, so a
   worker killed with requests in hand loses them. Here ``next_request`` takes
-  a lease (:class:`~webrobot.distributed.frontier.LeasedFrontier`), renewed
-  every third of ``WEBROBOT_REDIS_LEASE_TTL`` while the worker holds the
-  request, and acknowledged when Scrapy's engine is *done* with it: downloaded,
+  a lease (:class:`~webrobot.distributed.frontier.LeasedFrontier`), kept
+  alive by the worker's heartbeat (one ``ZADD`` every third of
+  ``WEBROBOT_REDIS_LEASE_TTL``, whatever the number of leases it holds), and
+  acknowledged when Scrapy's engine is *done* with it: downloaded,
   its response processed by the spider (so the links it found are queued), or
   its failure handled, or its redirect or retry queued. No Scrapy signal marks
   that moment (``response_received`` comes before the spider, errors and
@@ -33,15 +34,15 @@ What differs from ``scrapy_redis.scheduler.Scheduler`` 0.9.1, and why:
   pop (which stalls the reactor) or its ``RedisSpider`` idle loop.
 * **Polling.** Scrapy 2.19's engine asks an idle scheduler again only every
   5 s (its heartbeat); other workers add requests at any time, so every
-  ``WEBROBOT_REDIS_POLL_INTERVAL`` the scheduler renews leases, re-queues
-  expired ones and wakes the engine (``ExecutionEngine._slot.nextcall``).
+  ``WEBROBOT_REDIS_POLL_INTERVAL`` the scheduler sends its heartbeat (when
+  due), re-queues the leases of workers that stopped and wakes the engine (``ExecutionEngine._slot.nextcall``).
 * **A leased request handed back stays leased.** A downloader middleware
   may hand a request back to the engine unchanged (the robots.txt middleware
   does, for a request whose site's robots.txt is still being fetched, and then
   holds it until the site is decided). Acknowledged then, the request would
   live only in this worker's memory and be lost if it died. Here a leased
   request the engine schedules again (``request_scheduled``) keeps its lease
-  (renewed) while it is held; when it comes back to the scheduler it is
+  while it is held; when it comes back to the scheduler it is
   served from this worker under the same lease (not through Redis: it was
   counted visited already), and a held request that is refused
   (``webrobot.signals.request_refused``) or dropped is acknowledged.
@@ -56,7 +57,7 @@ What differs from ``scrapy_redis.scheduler.Scheduler`` 0.9.1, and why:
   objects pickle refuses in ``meta``) stay in a local queue, with a warning,
   instead of failing.
 
-Why one module of this size: a lease's whole life (take, renew, acknowledge, give back) is one Scrapy scheduler and stays readable in one place.
+Why one module of this size: a lease's whole life (take, keep alive, acknowledge, give back) is one Scrapy scheduler and stays readable in one place.
 """
 
 from __future__ import annotations
@@ -128,7 +129,7 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
         if self.lease_ttl <= 0:
             raise ValueError(f"WEBROBOT_REDIS_LEASE_TTL must be positive, got {self.lease_ttl}")
         self.max_expiries = read(settings, "WEBROBOT_REDIS_MAX_LEASE_EXPIRIES")
-        # Leases are renewed every third of their TTL, so poll at least that often.
+        # The heartbeat goes every third of the lease TTL, so poll at least that often.
         self.poll_interval = min(
             max(read(settings, "WEBROBOT_REDIS_POLL_INTERVAL"), 0.01), self.lease_ttl / 3
         )
@@ -157,6 +158,9 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
         # lease id ("" for none) -> (key, pickled item) of items waiting for the ack
         self._items: dict[str, list[tuple[str, bytes]]] = {}
         self._next_renewal = 0.0
+        self._reconcile = False  # look for leases this worker does not hold (a Redis error)
+        # Leases found re-queued after this worker was declared dead (counted as lost).
+        self._lost: set[str] = set()
         self._done_since: float | None = None
         self._warned: set[str] = set()
         self._loop: Any = None
@@ -190,6 +194,7 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
                 lease_ttl=self.lease_ttl, max_expiries=self.max_expiries,
                 worker_id=self.worker_id,
             )  # fmt: skip
+            queue.heartbeat()  # registered before its first lease
             queued, leased = queue.counts()
         except (redis.RedisError, ValueError) as exc:
             message = f"Cannot join the shared crawl at {self.redis_url}: {explain(exc)}"
@@ -200,6 +205,7 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
             self.crawler.signals.connect(self._refuse_to_start, signal=signals.spider_opened)
             return
         self.queue = queue
+        self._next_renewal = monotonic() + self.lease_ttl / 3
         self.stats.set_value(STATS + "worker", self.worker_id)
         logger.info(
             "Joined the shared crawl %s at %s as worker %s: %d requests queued, %d leased",
@@ -235,6 +241,7 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
                         "Put %d unfinished requests back into the shared frontier", released
                     )
                     self._forget_all()
+                self.queue.leave()
                 queued, leased = self.queue.counts()
                 logger.info(
                     "Left the shared crawl %s (%s): %d requests queued, %d leased",
@@ -362,8 +369,6 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
             self._empty_until = monotonic() + self.poll_interval
             return None
         lease_id, request = leased
-        if not self._outstanding:
-            self._next_renewal = monotonic() + self.lease_ttl / 3
         self._outstanding[lease_id] = request
         self._lease_of[id(request)] = lease_id
         request.meta[LEASE_KEY] = lease_id
@@ -403,38 +408,40 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
         for (request, _, _), added in zip(links, queued, strict=True):
             self._added(request, added)
         self._items.pop("", None)
+        counted = len(self._lost.intersection(done))  # lost, counted when found
         for lease_id in done:
             self._forget(lease_id)
         self._inc("items/stored", len(items))
         if not done:
             return
         self._inc("lease/acked", held)
-        if held < len(done):
-            self._inc("lease/lost", len(done) - held)
+        lost = len(done) - held - counted
+        if lost > 0:
+            self._inc("lease/lost", lost)
             self._warn_once(
                 "lost", "%d requests were finished after their lease expired (another worker "
                 "may fetch them again): raise WEBROBOT_REDIS_LEASE_TTL if the reactor is often "
-                "blocked that long", len(done) - held,
+                "blocked that long", lost,
             )  # fmt: skip
 
     def _tick(self) -> None:
-        """Every poll interval: acknowledge, renew, re-queue expired leases, wake the engine."""
+        """Every poll interval: send the heartbeat when due, acknowledge, re-queue the
+        leases of workers that stopped, wake the engine."""
         if self.queue is None:
             return
         if self._gave_up:
             self._drop_waiting_downloads()
             return
         try:
-            self._acknowledge_finished()
-            if self._outstanding and monotonic() >= self._next_renewal:
+            # The heartbeat first: an acknowledgement that fails must not stop it.
+            if monotonic() >= self._next_renewal:
                 self._next_renewal = monotonic() + self.lease_ttl / 3
-                missing = self.queue.renew(list(self._outstanding))
-                if missing:
-                    self._inc("lease/lost", len(missing))
-                    self._warn_once(
-                        "renew", "%d leases expired before they were renewed: another worker "
-                        "may fetch those requests too", len(missing),
-                    )  # fmt: skip
+                self.queue.heartbeat()
+            self._acknowledge_finished()
+            if self.queue.revived:
+                self._revived()
+            if self._reconcile:
+                self._release_strays()
             requeued, dead = self.queue.reclaim_expired()
             if requeued:
                 self._inc("lease/expired", requeued)
@@ -456,6 +463,40 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
         else:
             self.outage.succeeded(monotonic())
         self._wake_engine()
+
+    def _revived(self) -> None:
+        """A heartbeat found this worker declared dead (it hung longer than the lease
+        TTL): the leases another worker re-queued meanwhile are lost, the others are
+        its own again now that it is back in the set."""
+        if self.queue is None:
+            return
+        missing = self.queue.missing([lid for lid in self._outstanding if lid not in self._lost])
+        self.queue.revived = False
+        self._inc("lease/revived")
+        if missing:
+            self._lost.update(missing)
+            self._inc("lease/lost", len(missing))
+        self._warn_once(
+            "renew", "This worker was declared dead (it could not send its heartbeat for longer "
+            "than WEBROBOT_REDIS_LEASE_TTL): %d of its leases went back to the frontier and "
+            "another worker may fetch those requests too", len(missing),
+        )  # fmt: skip
+
+    def _release_strays(self) -> None:
+        """After a Redis error: put back the leases in Redis under this worker's name
+        that it does not hold (an acknowledgement a failover lost, a lease whose reply
+        was lost). Its heartbeat would keep them alive, and the crawl undone, for ever."""
+        if self.queue is None:
+            return
+        strays = self.queue.strays(set(self._outstanding))
+        released = self.queue.release(strays) if strays else 0
+        self._reconcile = False
+        if released:
+            self._inc("lease/strays", released)
+            logger.info(
+                "Put back %d leases this worker no longer held (lost to a Redis error or "
+                "failover): their requests are fetched again", released,
+            )  # fmt: skip
 
     def _give_up(self) -> None:
         """Redis has been away too long: close, acknowledging nothing more (what this
@@ -500,6 +541,7 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
 
     def _forget(self, lease_id: str) -> None:
         self._items.pop(lease_id, None)
+        self._lost.discard(lease_id)
         request = self._outstanding.pop(lease_id)
         self._lease_of.pop(id(request), None)
         self._parked.discard(lease_id)
@@ -507,6 +549,7 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
     def _forget_all(self) -> None:
         self._items = {"": self._items[""]} if "" in self._items else {}
         self._outstanding.clear()
+        self._lost.clear()
         self._lease_of.clear()
         self._parked.clear()
         self._mine.clear()
@@ -557,6 +600,7 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
             return "an undecodable request"
 
     def _redis_error(self, exc: Exception) -> None:
+        self._reconcile = True  # a write may be lost, or done without this worker knowing
         self.outage.failed(exc, monotonic())
 
     def _warn_once(self, key: str, msg: str, *args: Any) -> None:
