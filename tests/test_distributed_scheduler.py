@@ -11,6 +11,7 @@ from collections.abc import Callable, Coroutine
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
 from scrapy import Request, Spider, signals
 from scrapy.exceptions import DontCloseSpider
 from scrapy.utils.test import get_crawler
@@ -204,7 +205,8 @@ def test_a_dead_workers_leases_come_back(redis_server: RedisServer) -> None:
         dead = LeasedFrontier(redis_server.client(), PagesSpider(), KEYS, lease_ttl=0.1)
         dead.push(Request("http://a/"))
         assert dead.lease() is not None  # ... and its worker is killed
-        scheduler, _ = make_scheduler(redis_server)
+        # Stopped workers are looked for every quarter of a TTL: 0.1 s here.
+        scheduler, _ = make_scheduler(redis_server, WEBROBOT_REDIS_LEASE_TTL=0.4)
         assert scheduler.next_request() is None
         await until(scheduler.has_pending_requests)
         request = scheduler.next_request()
@@ -272,7 +274,8 @@ def test_a_lease_a_failover_brought_back_after_its_ack_is_put_back(tmp_path: Any
     server = RedisServer(tmp_path, persistent=True).start()
 
     async def scenario() -> None:
-        scheduler, slot = make_scheduler(server)
+        # An idle worker asks Redis something every quarter of a TTL: 0.75 s here.
+        scheduler, slot = make_scheduler(server, WEBROBOT_REDIS_LEASE_TTL=3.0)
         for path in ("done", "busy"):
             scheduler.enqueue_request(Request(f"http://a/{path}"))
         await until(lambda: queue(scheduler).counts() == (2, 0))
@@ -416,5 +419,29 @@ def test_a_held_request_goes_back_to_the_frontier_when_the_worker_closes(
         scheduler.close("shutdown")
         frontier = LeasedFrontier(redis_server.client(), PagesSpider(), KEYS)
         assert frontier.counts() == (1, 0), "not acknowledged, not lost"
+
+    run(scenario)
+
+
+def test_stopped_workers_are_looked_for_every_quarter_of_a_ttl_not_every_poll(
+    redis_server: RedisServer,
+) -> None:
+    """Re-queueing a stopped worker's leases costs five commands; a poll every
+    20 ms must not pay them each time while no worker stops."""
+
+    async def scenario() -> None:
+        client = redis_server.client()
+        scheduler, _ = make_scheduler(redis_server, WEBROBOT_REDIS_LEASE_TTL=0.8)
+        assert scheduler.reclaim_interval == pytest.approx(0.2)
+        await asyncio.sleep(0.1)
+        client.config_resetstat()
+        await asyncio.sleep(1.0)  # about 50 polls
+        reclaims = client.info("commandstats").get("cmdstat_zrangebyscore", {}).get("calls", 0)
+        assert 3 <= reclaims <= 8, reclaims
+        dead = LeasedFrontier(client, PagesSpider(), KEYS, lease_ttl=0.1)
+        dead.push(Request("http://a/"))
+        assert dead.lease() is not None  # ... and its worker is killed
+        await until(scheduler.has_pending_requests, timeout=2.0)  # within TTL + a quarter
+        scheduler.close("finished")
 
     run(scenario)

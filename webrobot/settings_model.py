@@ -346,7 +346,7 @@ _REDIS = (
     _s("WEBROBOT_REDIS_MAX_LEASE_EXPIRIES", "int", 3,
        "A request whose lease expired this many times is set aside in <key>:dead (0: never).", minimum=0),
     _s("WEBROBOT_REDIS_POLL_INTERVAL", "float", 1.0,
-       "Seconds between heartbeat checks, expired-lease sweeps and frontier checks.", minimum=0),
+       "Seconds between heartbeat checks, acknowledgements of finished pages and frontier checks (stopped workers are looked for every quarter of WEBROBOT_REDIS_LEASE_TTL).", minimum=0),
     _s("WEBROBOT_REDIS_IDLE_CLOSE", "float", 10.0,
        "Seconds the shared crawl must have nothing queued or leased before workers close (0: never).", minimum=0),
     _s("WEBROBOT_REDIS_VISITED_BUCKET_BITS", "int", 14, "2**N buckets of visited-URL digests.", minimum=0),

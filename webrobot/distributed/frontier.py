@@ -216,7 +216,7 @@ return n
 
 # KEYS: leases, leased, frontier, dead, clock
 # ARGV: max expiries (0: no limit), batch, gap ms, grace ms, ttl ms, walk (leases per call)
-# -> {requeued count, Redis time (ms), dead requests...}
+# -> {requeued count, Redis time (ms), 1 if a walk goes on at the next call, dead requests...}
 # Workers reclaim every poll interval; a longer gap since the last reclaim means that
 # no worker could reach Redis (it was down, or every worker was): no heartbeat could
 # be sent, so no worker is declared dead before it had a grace period to send one.
@@ -238,8 +238,8 @@ if seen > 0 and now - seen > tonumber(ARGV[3]) and now >= grace + tonumber(ARGV[
 else
   redis.call('HSET', KEYS[5], 'seen', now)
 end
-if now < grace then return {0, now} end
-local out = {0, now}
+if now < grace then return {0, now, 0} end
+local out = {0, now, 0}
 local cursor = clock[3]
 local expired = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))
 if #expired > 0 then
@@ -284,6 +284,7 @@ if cursor == '0' then
   redis.call('HDEL', KEYS[5], 'walk')
 else
   redis.call('HSET', KEYS[5], 'walk', cursor)
+  out[3] = 1
 end
 return out
 """
@@ -340,6 +341,8 @@ class LeasedFrontier(PriorityQueue):
         self._beat: float | None = None
         #: Set when a heartbeat found this worker declared dead (its owner resets it).
         self.revived = False
+        #: Whether the last reclaim left a walk of the leased hash to go on.
+        self.walking = False
         self._lease = server.register_script(_LEASE)
         self._finish = server.register_script(_FINISH)
         self._missing = server.register_script(_MISSING)
@@ -557,7 +560,8 @@ class LeasedFrontier(PriorityQueue):
         """Declare dead the workers (up to ``batch``) whose heartbeat deadline
         passed and re-queue the requests leased by workers not in the set
         (walking up to about ``walk`` leases per call); returns how many went
-        back and the stored requests set aside as dead."""
+        back and the stored requests set aside as dead (:attr:`walking` tells
+        whether the walk goes on at the next call)."""
         keys = [
             self.keys.leases,
             self.keys.leased,
@@ -569,7 +573,8 @@ class LeasedFrontier(PriorityQueue):
         args = [self.max_expiries, batch, ttl // 2, ttl, ttl, walk]
         out = self._reclaim(keys=keys, args=args)
         self._redis_clock = (int(out[1]), monotonic())
-        return int(out[0]), list(out[2:])
+        self.walking = bool(int(out[2]))
+        return int(out[0]), list(out[3:])
 
     # -- state -------------------------------------------------------------
     def counts(self) -> tuple[int, int]:

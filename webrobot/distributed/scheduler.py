@@ -35,7 +35,10 @@ What differs from ``scrapy_redis.scheduler.Scheduler`` 0.9.1, and why:
 * **Polling.** Scrapy 2.19's engine asks an idle scheduler again only every
   5 s (its heartbeat); other workers add requests at any time, so every
   ``WEBROBOT_REDIS_POLL_INTERVAL`` the scheduler sends its heartbeat (when
-  due), re-queues the leases of workers that stopped and wakes the engine (``ExecutionEngine._slot.nextcall``).
+  due), acknowledges finished pages and wakes the engine
+  (``ExecutionEngine._slot.nextcall``); every quarter of the lease TTL it
+  re-queues the leases of workers that stopped (five commands: at every poll
+  they were a twentieth of a shared crawl's Redis commands).
 * **A leased request handed back stays leased.** A downloader middleware
   may hand a request back to the engine unchanged (the robots.txt middleware
   does, for a request whose site's robots.txt is still being fetched, and then
@@ -133,6 +136,12 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
         self.poll_interval = min(
             max(read(settings, "WEBROBOT_REDIS_POLL_INTERVAL"), 0.01), self.lease_ttl / 3
         )
+        # Stopped workers are looked for every quarter of a TTL, but often enough that
+        # the gap between two looks stays well under half a TTL, which the re-queueing
+        # script takes for "Redis was unreachable" (and then waits a grace period).
+        self.reclaim_interval = max(
+            0.0, min(self.lease_ttl / 4, self.lease_ttl / 2 - 2 * self.poll_interval)
+        )
         self.idle_close = read(settings, "WEBROBOT_REDIS_IDLE_CLOSE")
         self.worker_id = new_worker_id()
         self.queue: LeasedFrontier | None = None  # type: ignore[assignment]
@@ -158,6 +167,7 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
         # lease id ("" for none) -> (key, pickled item) of items waiting for the ack
         self._items: dict[str, list[tuple[str, bytes]]] = {}
         self._next_renewal = 0.0
+        self._next_reclaim = 0.0
         self._reconcile = False  # look for leases this worker does not hold (a Redis error)
         # Leases found re-queued after this worker was declared dead (counted as lost).
         self._lost: set[str] = set()
@@ -432,17 +442,28 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
         if self._gave_up:
             self._drop_waiting_downloads()
             return
+        contacted = False  # whether this tick asked Redis anything (an outage's end is seen)
         try:
             # The heartbeat first: an acknowledgement that fails must not stop it.
             if monotonic() >= self._next_renewal:
                 self._next_renewal = monotonic() + self.lease_ttl / 3
                 self.queue.heartbeat()
+                contacted = True
             self._acknowledge_finished()
             if self.queue.revived:
                 self._revived()
             if self._reconcile:
                 self._release_strays()
+            self._empty_until = 0.0  # look again: other workers may have queued requests
+            if monotonic() < self._next_reclaim and not self.outage.down:
+                return
             requeued, dead = self.queue.reclaim_expired()
+            contacted = True
+            # Workers stop rarely: looked for every reclaim interval (a lease is
+            # re-queued at most that long after it expired), and at every poll while
+            # there is more to re-queue or Redis is failing.
+            busy = requeued or dead or self.queue.walking
+            self._next_reclaim = monotonic() + (0.0 if busy else self.reclaim_interval)
             if requeued:
                 self._inc("lease/expired", requeued)
                 logger.info(
@@ -454,15 +475,17 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
                     "Setting aside %s: its lease expired %d times (every worker that took it "
                     "stopped); it stays in %s", self._describe(data), data[0], self.keys.dead,
                 )  # fmt: skip
-            self._empty_until = 0.0  # look again: other workers may have queued requests
         except redis.RedisError as exc:
             self._redis_error(exc)
             if self.outage.given_up(monotonic()):
                 self._give_up()
                 return
         else:
-            self.outage.succeeded(monotonic())
-        self._wake_engine()
+            if contacted:
+                self.outage.succeeded(monotonic())
+        finally:
+            if not self._gave_up:
+                self._wake_engine()
 
     def _revived(self) -> None:
         """A heartbeat found this worker declared dead (it hung longer than the lease
