@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -31,3 +32,20 @@ def test_demo_crawl_command_end_to_end(tmp_path: Path) -> None:
             break
     else:
         pytest.fail("no per-site request counts in the summary")
+
+
+def test_demo_ports_in_use_give_one_clear_line(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "webrobot.demo", "crawl", "--port-base", str(port),
+             "--out", str(tmp_path / "demo")],
+            cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)},
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and f"127.0.0.1:{port}-" in lines[0] and "--port-base" in lines[0]

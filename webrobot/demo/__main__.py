@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import signal
@@ -11,7 +12,7 @@ import sys
 import threading
 from pathlib import Path
 
-from webrobot.demo.web import DEFAULT_PORT_BASE, DemoWeb
+from webrobot.demo.web import DEFAULT_PORT_BASE, SITE_NAMES, DemoWeb
 from webrobot.summary import summary_lines
 
 
@@ -81,7 +82,16 @@ def main(argv: list[str] | None = None) -> int:
         "--out", default="demo-output", help="folder for items, stats and log"
     )
     args = parser.parse_args(argv)
-    return serve(args) if args.command == "serve" else crawl(args)
+    try:
+        return serve(args) if args.command == "serve" else crawl(args)
+    except OSError as exc:
+        if exc.errno != errno.EADDRINUSE:
+            raise
+        last = args.port_base + len(SITE_NAMES) - 1
+        print(f"webrobot demo: cannot listen on {args.host}:{args.port_base}-{last}: {exc.strerror} "
+              "(another demo web running?); stop it, or pick other ports with --port-base N "
+              "(0: any free ones)", file=sys.stderr)  # fmt: skip
+        return 2
 
 
 if __name__ == "__main__":
