@@ -431,6 +431,25 @@ def test_unreachable_redis_stops_the_worker_with_one_clear_line(
     assert site.targets() == []
 
 
+def test_a_redis_url_without_a_scheme_is_one_clear_line_for_crawl_seed_and_export(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
+    site = make_site()
+    site.add("/robots.txt", ROBOTS_ALLOW_ALL)
+    site.html("/", "<title>home</title>")
+    bad = {"WEBROBOT_REDIS_URL": "localhost:6379"}
+    expected = "setting WEBROBOT_REDIS_URL='localhost:6379': expected empty, or text starting with"
+    result = run_crawl(tmp_path, args={"start_urls": site.url("/")}, settings=bad)
+    assert result.returncode != 0 and expected in result.log and "Traceback" not in result.log
+    assert site.targets() == []
+    for command in (["webrobot-seed", "webrobot", site.url("/")],
+                    ["webrobot-export", "webrobot", "-o", str(tmp_path / "x.jsonl")]):  # fmt: skip
+        done = scrapy_command(*command, "-s", "WEBROBOT_REDIS_URL=localhost:6379", cwd=tmp_path)
+        assert done.returncode == 2, done.stderr
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"{command[0]}: {expected}"), lines
+
+
 def test_a_worker_that_stops_early_hands_over_the_rest(
     make_site: Callable[..., SiteServer], redis_server: RedisServer, tmp_path: Path
 ) -> None:

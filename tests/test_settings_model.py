@@ -260,6 +260,11 @@ def test_read_gives_typed_values(name: str, value: Any, typed: Any) -> None:
         ("WEBROBOT_SEEN_STORE", "blom", "expected one of exact, bloom (default 'exact')"),
         ("DEFAULT_REQUEST_HEADERS", "{not json", "expected a dict (or a JSON object)"),
         ("WEBROBOT_POLITENESS_CLASS", "", "expected an import path of a class"),
+        (
+            "WEBROBOT_REDIS_URL",
+            "localhost:6379",
+            "expected empty, or text starting with redis:// or rediss:// or unix://",
+        ),
     ],
 )
 def test_one_error_names_setting_value_and_expectation(name: str, value: Any, message: str) -> None:
@@ -359,3 +364,10 @@ def test_a_list_setting_takes_a_json_array_as_text() -> None:
     ]
     with pytest.raises(SettingValueError, match="JSON array"):
         read({"WEBROBOT_BLOCKED_NETWORKS": '["10.0.0.0/8"'}, "WEBROBOT_BLOCKED_NETWORKS")
+
+
+@pytest.mark.parametrize(
+    "url", ["", "redis://127.0.0.1:6379/0", "rediss://h:1/0", "unix:///tmp/r.sock"]
+)
+def test_redis_urls_with_a_scheme_are_taken(url: str) -> None:
+    assert read({"WEBROBOT_REDIS_URL": url}, "WEBROBOT_REDIS_URL") == url

@@ -51,6 +51,8 @@ class Setting:
     scrapy: bool = False
     #: Section of the reference page.
     section: str = ""
+    #: Text settings: a non-empty value must start with one of these.
+    prefixes: tuple[str, ...] = ()
 
     def expected(self) -> str:
         """What a value must be, for error messages and the reference page."""
@@ -70,6 +72,8 @@ class Setting:
             what = "a list, or the path of a file with one entry per line"
         elif self.kind == "class":
             what = "an import path of a class"
+        elif self.prefixes:
+            what = "empty, or text starting with " + " or ".join(self.prefixes)
         else:
             what = "text"
         if self.minimum is not None:
@@ -336,7 +340,8 @@ _SITEMAPS = (
 _section("Distributed crawling (Redis)")
 _REDIS = (
     _s("WEBROBOT_REDIS_URL", "str", "",
-       "Redis shared by all workers of a crawl (empty: everything stays in-process; needs webrobot[redis])."),
+       "Redis shared by all workers of a crawl (empty: everything stays in-process; needs webrobot[redis]).",
+       prefixes=("redis://", "rediss://", "unix://")),
     _s("WEBROBOT_REDIS_CLUSTER", "bool", False,
        "WEBROBOT_REDIS_URL names any node of a Redis Cluster (keys are hash-tagged so each decision stays in one slot)."),
     _s("WEBROBOT_REDIS_KEY", "str", "webrobot:%(spider)s",
@@ -622,6 +627,8 @@ def parse(setting: Setting, value: Any) -> Any:
             return value
         raise bad
     if not isinstance(value, str):
+        raise bad
+    if setting.prefixes and value.strip() and not value.strip().startswith(setting.prefixes):
         raise bad
     return value
 

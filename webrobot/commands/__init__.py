@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from webrobot.optional import MissingExtra, require_redis
-from webrobot.settings_model import read
+from webrobot.settings_model import SettingValueError, read
 
 if TYPE_CHECKING:
     from scrapy import Spider
@@ -23,7 +23,11 @@ def load_spider_class(loader: Any, name: str) -> tuple[type[Spider] | None, str]
 
 def shared_crawl_problem(settings: BaseSettings) -> str | None:
     """Why a command cannot reach the shared crawl in Redis (one line), or None."""
-    if not read(settings, "WEBROBOT_REDIS_URL").strip():
+    try:
+        url = read(settings, "WEBROBOT_REDIS_URL").strip()
+    except SettingValueError as exc:
+        return str(exc)
+    if not url:
         return "WEBROBOT_REDIS_URL is empty: pass -s WEBROBOT_REDIS_URL=redis://HOST:PORT/DB"
     try:
         require_redis()  # imported only by a command that uses Redis

@@ -66,17 +66,17 @@ class Command(ScrapyCommand):
         if spidercls is None:
             return _fail(problem, 2)
         try:
-            urls = [check_url(url, "webrobot-seed arguments", "URL") for url in raw_urls]
+            urls = [check_url(url, "command line", "URL") for url in raw_urls]
         except ConfigError as exc:
             return _fail(str(exc), 2)
         crawler = Crawler(spidercls, self.settings)  # applies the spider's (site config's) settings
         settings = crawler.settings
-        crawler.addons.load_settings(
-            settings
-        )  # webrobot.Addon's defaults, as the workers have them
         redis_problem = shared_crawl_problem(settings)
         if redis_problem:
             return _fail(redis_problem, 2)
+        crawler.addons.load_settings(
+            settings
+        )  # webrobot.Addon's defaults, as the workers have them
         import redis
 
         from webrobot.distributed.crawlstate import crawl_status, reset_crawl, seed_crawl

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from scrapy.settings import SETTINGS_PRIORITIES
 
 from webrobot.optional import require_redis
-from webrobot.settings_model import read
+from webrobot.settings_model import SettingValueError, read
 
 if TYPE_CHECKING:
     from typing import Self
@@ -37,7 +37,10 @@ REDIS_COMPONENTS: dict[str, object] = {
 
 
 def redis_enabled(settings: BaseSettings) -> bool:
-    return bool(read(settings, "WEBROBOT_REDIS_URL").strip())
+    try:
+        return bool(read(settings, "WEBROBOT_REDIS_URL").strip())
+    except SettingValueError:
+        return False  # the add-on's settings check reports it, and the crawl stops
 
 
 #: Order of the spider middleware a shared crawl adds (a page taken again after its lease
