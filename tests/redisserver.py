@@ -102,3 +102,11 @@ class RedisServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def command_calls(client: redis.Redis) -> dict[str, int]:
+    """Commands Redis ran since its last ``CONFIG RESETSTAT``, by name (``INFO
+    commandstats``; a script's own commands count, and so does its ``EVALSHA``)."""
+    calls = {k.removeprefix("cmdstat_"): v["calls"] for k, v in client.info("commandstats").items()}
+    calls.pop("config|resetstat", None)
+    return calls

@@ -10,7 +10,7 @@ import pytest
 import redis
 from scrapy import Request, Spider
 
-from tests.redisserver import RedisServer
+from tests.redisserver import RedisServer, command_calls
 from webrobot.distributed.frontier import LeasedFrontier
 from webrobot.distributed.items import entry_items
 from webrobot.distributed.keys import CrawlKeys
@@ -297,12 +297,6 @@ def test_slow_polling_delays_re_queueing_but_cannot_stop_it(redis_server: RedisS
         time.sleep(0.15)  # every poll comes after a gap longer than half a TTL
         requeued = frontier.reclaim_expired()[0]
     assert requeued == 1
-
-
-def command_calls(client: redis.Redis) -> dict[str, int]:
-    calls = {k.removeprefix("cmdstat_"): v["calls"] for k, v in client.info("commandstats").items()}
-    calls.pop("config|resetstat", None)
-    return calls
 
 
 def test_a_lease_is_three_commands_and_the_heartbeat_on_the_redis_clock(

@@ -14,7 +14,7 @@ import pytest
 import redis
 
 from tests.components import webrobot_crawler
-from tests.redisserver import RedisServer
+from tests.redisserver import RedisServer, command_calls
 from webrobot.distributed import politeness as shared
 from webrobot.distributed.politeness import SharedPoliteness
 from webrobot.downloader import SiteDownloader
@@ -166,9 +166,7 @@ def test_a_start_is_three_commands_and_the_end_of_a_download_one(
     client.config_resetstat()
     start(a)
     a.finished(SITE)
-    calls = {k.removeprefix("cmdstat_"): v["calls"] for k, v in client.info("commandstats").items()}
-    calls.pop("config|resetstat", None)
-    assert calls == {"evalsha": 1, "hgetall": 1, "hset": 1, "hincrby": 1}
+    assert command_calls(client) == {"evalsha": 1, "hgetall": 1, "hset": 1, "hincrby": 1}
 
 
 def test_a_dead_workers_hold_is_cleared_once_it_no_longer_matters(
@@ -258,9 +256,7 @@ def test_a_request_that_left_on_time_costs_no_command_more(redis_server: RedisSe
     a.departed(SITE, time.monotonic())
     time.sleep(0.05)  # a long download: only the time before it left counts
     a.finished(SITE)
-    calls = {k.removeprefix("cmdstat_"): v["calls"] for k, v in client.info("commandstats").items()}
-    calls.pop("config|resetstat", None)
-    assert calls == {"evalsha": 1, "hgetall": 1, "hset": 1, "hincrby": 1}
+    assert command_calls(client) == {"evalsha": 1, "hgetall": 1, "hset": 1, "hincrby": 1}
 
 
 def test_the_downloader_reports_when_each_request_left(redis_server: RedisServer) -> None:
@@ -272,12 +268,6 @@ def test_the_downloader_reports_when_each_request_left(redis_server: RedisServer
     assert local._departed == local.politeness.departed, "in-process too"
 
 
-def calls_of(client: Any) -> dict[str, int]:
-    calls = {k.removeprefix("cmdstat_"): v["calls"] for k, v in client.info("commandstats").items()}
-    calls.pop("config|resetstat", None)
-    return calls
-
-
 def test_a_worker_with_more_of_the_site_queued_keeps_its_hold_for_the_next_start(
     redis_server: RedisServer,
 ) -> None:
@@ -287,7 +277,7 @@ def test_a_worker_with_more_of_the_site_queued_keeps_its_hold_for_the_next_start
     assert start(a)[0] == 0.0
     client.config_resetstat()
     a.finished(SITE, more=True)
-    assert calls_of(client) == {}, "keeping the hold costs no command"
+    assert command_calls(client) == {}, "keeping the hold costs no command"
     assert start(b) == (0.05, "other_worker"), "the site stays a's while a has more of it"
     assert start(a)[0] == 0.0
     assert client.hget(key, f"h:{a.worker_id}") == b"1", "the next start let the kept part go"
@@ -320,10 +310,10 @@ def test_the_clock_is_read_every_few_seconds_and_is_never_late(
     for _ in range(20):
         start(a)
         a.finished(SITE)
-    assert "time" not in calls_of(client), "a start reads no clock of its own"
+    assert "time" not in command_calls(client), "a start reads no clock of its own"
     time.sleep(0.5)
     start(a)
-    assert calls_of(client)["time"] >= 1, "read again once the last reading is old"
+    assert command_calls(client)["time"] >= 1, "read again once the last reading is old"
 
 
 def test_a_failing_clock_reading_keeps_the_last_one_for_a_while(
