@@ -233,7 +233,8 @@ def test_a_request_that_left_late_moves_the_next_start_of_every_worker(
     client = redis_server.client()
     crawler = webrobot_crawler()
     crawler.stats.open_spider()
-    a, b = worker(redis_server, stats=crawler.stats), worker(redis_server)
+    # A hold TTL shorter than the stall: the worker was blocked past half its hold.
+    a, b = worker(redis_server, stats=crawler.stats, hold_ttl=0.15), worker(redis_server)
     assert start(a, delay=0.3) == (0.0, "download_delay")
     reserved = int(client.hget(f"webrobot:politeness:{SITE}", "last"))
     time.sleep(0.1)  # the reactor blocked before the request was written
@@ -332,3 +333,18 @@ def test_a_failing_clock_reading_keeps_the_last_one_for_a_while(
     a._clock_read_at -= shared.CLOCK_STALE + 1
     with pytest.raises(redis.ConnectionError):
         a.redis_now()
+
+
+def test_a_late_request_never_moves_the_last_start_back(redis_server: RedisServer) -> None:
+    """A worker stalled past its hold: another worker may have started since."""
+    client = redis_server.client()
+    key = f"webrobot:politeness:{SITE}"
+    a = worker(redis_server)
+    assert start(a)[0] == 0.0
+    time.sleep(0.05)
+    a.departed(SITE, time.monotonic())
+    later = int(client.hget(key, "last")) + 10_000  # another worker's start, after a's
+    client.hset(key, "last", later)
+    a.finished(SITE)
+    assert int(client.hget(key, "last")) == later
+    assert client.hget(key, f"h:{a.worker_id}") == b"0", "the hold is let go all the same"

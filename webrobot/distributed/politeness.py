@@ -44,8 +44,8 @@ was busy in between (a blocking call, a slow callback: a cluster failover
 makes Redis calls sleep) sends it late, and the site would see the next start
 less than an interval after it. So the worker notes when each request left
 (:meth:`SharedPoliteness.departed`, on the reactor's next turn); one that left
-5 ms or more late moves ``last`` to that time when its download ends (one
-``HSET``, in the same round trip as the hold's release).
+5 ms or more late moves ``last`` forward to that time when its download ends
+(one script with the hold's release: ``EVALSHA``, ``HGET``, ``HSET``, ``HINCRBY``).
 
 :meth:`SharedPoliteness.reserve` waits for the site's interval (the largest of
 the slot's delay, robots.txt Crawl-delay/Request-rate, as this worker learnt
@@ -198,6 +198,17 @@ redis.call('PEXPIRE', KEYS[1], math.max(math.max(penalty - now, 0) + tonumber(AR
 return 1
 """
 
+# KEYS: state   ARGV: when a late request left (ms), the hold's field, requests it lets go
+# ``last`` only moves forward: a worker stalled past its hold may find that another
+# worker started since.
+_LATE = """
+if tonumber(ARGV[1]) > tonumber(redis.call('HGET', KEYS[1], 'last') or '0') then
+  redis.call('HSET', KEYS[1], 'last', ARGV[1])
+end
+if tonumber(ARGV[3]) > 0 then redis.call('HINCRBY', KEYS[1], ARGV[2], -tonumber(ARGV[3])) end
+return 1
+"""
+
 # KEYS: states   ARGV: worker, hold ttl ms, now ms   -> how many were still this worker's
 # The key outlives the hold it renews, so letting the hold go (HINCRBY) never
 # recreates an expired key.
@@ -265,6 +276,7 @@ class SharedPoliteness:
         self._reserve = server.register_script(_RESERVE)
         self._note = server.register_script(_NOTE)
         self._renew = server.register_script(_RENEW)
+        self._late = server.register_script(_LATE)
         self.outage = outage or Outage(0.0, stats=stats)
         self._unreleased: Counter[str] = Counter()  # holds whose release failed
         self._struck: set[str] = set()  # sites with throttle strikes at their last start
@@ -426,11 +438,10 @@ class SharedPoliteness:
 
     def _late_start(self, site: str) -> int | None:
         """When this worker's latest request to ``site`` left (Redis ms), if it left
-        late and ``last`` is still that start: this worker's hold kept every other
-        worker from starting since (the hold is younger than half its TTL), and its
-        own later starts would have replaced the entry."""
+        late. :meth:`_release` moves ``last`` to it only if ``last`` is earlier (the
+        worker may have been stalled past its hold, and another worker started since)."""
         entry = self._starts.get(site)
-        if entry is None or entry[2] < LATE_MS or monotonic() - entry[1] >= self.hold_ttl / 2:
+        if entry is None or entry[2] < LATE_MS:
             return None
         late = int(entry[0] + entry[2])
         entry[2] = 0
@@ -441,18 +452,13 @@ class SharedPoliteness:
     def _release(self, site: str, late: int | None = None, count: int = 1) -> None:
         """``count`` requests of this worker's hold on ``site`` are over: one command,
         no script (a hold at zero, or past its ``u:`` time, holds nothing). A late
-        start moves ``last`` first, in the same round trip, while the hold still
-        keeps other workers out."""
+        start also moves ``last`` forward, in one script with the release."""
         key, field = self._keys(site)[0], f"h:{self.worker_id}"
         if late is None:
             if count:
                 self.server.hincrby(key, field, -count)
             return
-        pipe = self.server.pipeline(transaction=False)
-        pipe.hset(key, "last", late)
-        if count:
-            pipe.hincrby(key, field, -count)
-        pipe.execute()
+        self._late(keys=[key], args=[late, field, count])
 
     def _release_unreleased(self) -> bool:
         """Let go of the holds whose release failed; False if Redis still fails."""
