@@ -1,5 +1,5 @@
 """Canonicalisation per URL: w3lib's ``canonicalize_url`` (what Scrapy's request
-fingerprints use) against webrobot's canonicaliser from ``webrobot.canonical``.
+fingerprints use) against webrobot's canonicaliser from ``webrobot.urls.canonical``.
 
 The URLs are the benchmark web's links plus the aliases real sites produce
 (upper-case hosts, default ports, unsorted or empty queries, ``..`` segments,
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from w3lib.url import canonicalize_url
 
 from benchmarks.micro import fmt_time, per_call, print_table, quick
-from webrobot.canonical import Canonicalizer
+from webrobot.urls.canonical import Canonicalizer
 
 ORIGIN = "http://127.0.0.1:8000"
 
@@ -55,7 +55,7 @@ def webrobot_canonicalisers() -> list[tuple[str, Callable[[str], str]]]:
 def main() -> int:
     urls = test_urls(2000 if quick() else 10_000)
     print(
-        f"{len(urls)} URLs; webrobot's canonicaliser: webrobot.canonical.Canonicalizer (no site alias rules)"
+        f"{len(urls)} URLs; webrobot's canonicaliser: webrobot.urls.canonical.Canonicalizer (no site alias rules)"
     )
     candidates = [("w3lib canonicalize_url", canonicalize_url), *webrobot_canonicalisers()]
     rows = []

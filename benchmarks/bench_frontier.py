@@ -76,8 +76,8 @@ def crawl_speed(pages: int, reps: int, out: Path) -> dict[str, Any]:
 def queued_bytes(n: int) -> dict[str, float]:
     from scrapy import Request, Spider
 
-    from webrobot.frontier import MemoryFrontier, SqliteFrontier
-    from webrobot.scheduler import FrontierScheduler  # noqa: F401 - the codec below is the scheduler's
+    from webrobot.frontier.queues import MemoryFrontier, SqliteFrontier
+    from webrobot.frontier.scheduler import FrontierScheduler  # noqa: F401 - the codec below is the scheduler's
 
     class _Spider(Spider):
         name = "bench"

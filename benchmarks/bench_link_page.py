@@ -45,7 +45,7 @@ def webrobot_cost(n: int) -> float:
     from scrapy.http import HtmlResponse, Request
     from scrapy.utils.test import get_crawler
 
-    from webrobot.scheduler import FrontierScheduler
+    from webrobot.frontier.scheduler import FrontierScheduler
     from webrobot.spiders.webrobot import WebrobotSpider
 
     settings = {

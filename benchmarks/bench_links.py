@@ -9,7 +9,7 @@ from scrapy.linkextractors import LinkExtractor
 
 from benchmarks.micro import fmt_time, per_call, print_table, quick
 from benchmarks.web import WebSpec, build_site
-from webrobot.page import summarise_html
+from webrobot.pages.page import summarise_html
 
 ORIGIN = "http://127.0.0.1:8000"
 

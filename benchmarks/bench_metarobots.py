@@ -4,7 +4,7 @@
 Measured on pages already parsed (the crawl parses each page once, for links,
 title and meta robots together); the parse itself is shown for scale. The
 baseline is what a Scrapy user writes: one XPath query on the response's
-selector; webrobot's is :func:`webrobot.metarobots.head_meta_directives`.
+selector; webrobot's is :func:`webrobot.pages.metarobots.head_meta_directives`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from scrapy.http import HtmlResponse
 
 from benchmarks.micro import fmt_time, per_call, print_table, quick
 from benchmarks.web import WebSpec, build_site
-from webrobot.metarobots import head_meta_directives
+from webrobot.pages.metarobots import head_meta_directives
 
 ORIGIN = "http://127.0.0.1:8000"
 TAGS = (
@@ -59,7 +59,7 @@ def main() -> int:
         f"{len(responses)} pages of {sum(len(r.body) for r in responses) // len(responses)} bytes on average"
     )
     print(
-        f"webrobot's extraction: webrobot.metarobots.head_meta_directives(response.text, {AGENT!r})"
+        f"webrobot's extraction: webrobot.pages.metarobots.head_meta_directives(response.text, {AGENT!r})"
     )
     rows = [
         (

@@ -5,7 +5,7 @@
 Queues ``--requests`` link requests like the spider's (a URL of about 70
 characters, the spider's callback, a ``Referer`` shared by the 100 links of a
 page, ``depth`` and the crawl report's meta key, the breadth-first priority)
-through :class:`webrobot.scheduler.FrontierScheduler` with its duplicate filter,
+through :class:`webrobot.frontier.scheduler.FrontierScheduler` with its duplicate filter,
 in a fresh process per mode:
 
 ``compact``
@@ -51,8 +51,8 @@ def measure(n: int, mode: str, trace: bool) -> dict[str, Any]:
     from scrapy import Request, Spider
     from scrapy.utils.test import get_crawler
 
-    from webrobot.compactrequest import RequestCodec
-    from webrobot.scheduler import FrontierScheduler
+    from webrobot.frontier.compactrequest import RequestCodec
+    from webrobot.frontier.scheduler import FrontierScheduler
 
     class BenchSpider(Spider):
         name = "bench"
@@ -75,9 +75,9 @@ def measure(n: int, mode: str, trace: bool) -> dict[str, Any]:
         crawler.spider = spider = crawler._create_spider()
         scheduler = Scheduler.from_crawler(crawler)
     else:
-        settings = {"SCHEDULER": "webrobot.scheduler.FrontierScheduler", "LOG_LEVEL": "ERROR",
-                    "DUPEFILTER_CLASS": "webrobot.dupefilter.SeenUrlFilter",
-                    "REQUEST_FINGERPRINTER_CLASS": "webrobot.requestfingerprinter.CanonicalRequestFingerprinter"}  # fmt: skip
+        settings = {"SCHEDULER": "webrobot.frontier.scheduler.FrontierScheduler", "LOG_LEVEL": "ERROR",
+                    "DUPEFILTER_CLASS": "webrobot.seen.dupefilter.SeenUrlFilter",
+                    "REQUEST_FINGERPRINTER_CLASS": "webrobot.seen.requestfingerprinter.CanonicalRequestFingerprinter"}  # fmt: skip
         crawler = get_crawler(BenchSpider, settings)
         crawler.spider = spider = crawler._create_spider()
         scheduler = FrontierScheduler.from_crawler(crawler)

@@ -1,7 +1,7 @@
 """Robots decision per URL: parse the benchmark robots.txt once, check many URLs.
 
 Compares webrobot's robots parser (whatever ``ROBOTSTXT_PARSER`` in
-``webrobot/settings_model.py`` names, or a parser class in ``webrobot.robotsparsers``)
+``webrobot/settings_model.py`` names, or a parser class in ``webrobot.robots.parsers``)
 with protego's ``can_fetch`` alone on the same robots.txt and URLs, and checks
 that they decide the same.
 """

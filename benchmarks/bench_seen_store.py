@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scrapy.dupefilters import RFPDupeFilter
 
-from webrobot.seenstore import BloomStore, ExactStore, uniform_key
+from webrobot.seen.stores import BloomStore, ExactStore, uniform_key
 
 
 class _DigestFingerprinter:

@@ -1,6 +1,6 @@
 """SQLite FTS5 as a full-text index of the crawl: the engine webrobot used before
 tantivy, kept here as the comparison in ``benchmarks.search_engines`` (same
-interface as :class:`webrobot.searchindex.SearchIndex`: ``put``, ``remove``,
+interface as :class:`webrobot.search.index.SearchIndex`: ``put``, ``remove``,
 ``search``, ``len``)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from webrobot.searchindex import Hit, IndexUnavailable, QueryError, Term, parse_query
+from webrobot.search.index import Hit, IndexUnavailable, QueryError, Term, parse_query
 
 SCHEMA_VERSION = "1"
 #: BM25 weights of the indexed columns: a word in the title counts 4 times one in the text.
@@ -24,7 +24,7 @@ _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 def fts_query(query: str) -> str:
     """The user's query as an FTS5 expression, from the same parse the index uses
-    (:func:`webrobot.searchindex.parse_query`): terms ANDed, groups ORed, every
+    (:func:`webrobot.search.index.parse_query`): terms ANDed, groups ORed, every
     term quoted so that no input is an FTS5 syntax error."""
 
     def fts_term(term: Term) -> str:

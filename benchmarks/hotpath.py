@@ -13,8 +13,8 @@ cProfile to count calls. It prints, per crawler:
   Scrapy's signal dispatch (``scrapy.utils.signal.send_catch_log*``: the
   dispatcher and every handler it calls), median over repetitions;
 * **site-key share**: the share spent computing site keys
-  (``webrobot.sitekey.site_key*``);
-* **site keys computed per page**: calls of ``webrobot.sitekey.site_key``
+  (``webrobot.urls.sitekey.site_key*``);
+* **site keys computed per page**: calls of ``webrobot.urls.sitekey.site_key``
   plus the direct calls of ``site_key_from_parts`` (cProfile's call counts,
   per page the server served); a component that looks the key of a request up
   again (``request_site``) does not count;
@@ -47,8 +47,8 @@ from benchmarks.web import WebSpec
 #: Frames (function name, file ending) counted as signal dispatch.
 SIGNAL_FRAMES = re.compile(r"^send_catch_log(_async|_deferred)? \(.*scrapy/utils/signal\.py")
 #: Frames counted as computing a site key.
-SITE_KEY_FRAMES = re.compile(r"^(site_key|site_key_from_parts) \(.*webrobot/sitekey\.py")
-SITE_KEY_FILE = "webrobot/sitekey.py"
+SITE_KEY_FRAMES = re.compile(r"^(site_key|site_key_from_parts) \(.*webrobot/urls/sitekey\.py")
+SITE_KEY_FILE = "webrobot/urls/sitekey.py"
 
 
 def shares(raw: Path) -> dict[str, float]:

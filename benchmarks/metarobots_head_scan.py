@@ -15,7 +15,7 @@ from typing import Any
 import lxml.html
 from scrapy.http import HtmlResponse
 
-from webrobot.metarobots import head_meta_directives
+from webrobot.pages.metarobots import head_meta_directives
 
 ROBOTS_META = "<meta name='robots' content='noindex, nofollow'>"
 

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from protego import Protego
 from scrapy.robotstxt import ProtegoRobotParser
 
-from webrobot.robotsparsers import FirstMatchRobotParser, Rfc9309RobotParser
+from webrobot.robots.parsers import FirstMatchRobotParser, Rfc9309RobotParser
 
 SMALL = "User-agent: *\nDisallow: /private/\nDisallow: /cgi/\n"
 MEDIUM = (

@@ -1,5 +1,5 @@
 """``python -m benchmarks.search_engines``: webrobot's index (tantivy,
-:mod:`webrobot.searchindex`) against SQLite FTS5 (:mod:`benchmarks.fts5_index`)
+:mod:`webrobot.search.index`) against SQLite FTS5 (:mod:`benchmarks.fts5_index`)
 on the same corpus, through the same interface the crawl uses (``put`` per page,
 replacing by URL, a commit every 200 pages): pages indexed per second, index
 bytes per page, and query latency (p50/p99, top 10 with highlighted snippets)
@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.fts5_index import SearchIndex as FtsIndex
-from webrobot.searchindex import IndexedPage, SearchIndex
+from webrobot.search.index import IndexedPage, SearchIndex
 
 VOCABULARY = 30_000
 SYLLABLES = ("ka", "lo", "mi", "ne", "ru", "ta", "vo", "zi", "bar", "den", "fis", "gon", "hul", "jet",

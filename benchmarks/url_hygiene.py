@@ -15,10 +15,10 @@ from typing import Any
 from scrapy import Request
 from scrapy.utils.request import RequestFingerprinter
 
-from webrobot.blocklist import Blocklist
-from webrobot.canonical import Canonicalizer
-from webrobot.requestfingerprinter import CanonicalRequestFingerprinter
-from webrobot.traps import TrapRules
+from webrobot.seen.requestfingerprinter import CanonicalRequestFingerprinter
+from webrobot.urls.blocklist import Blocklist
+from webrobot.urls.canonical import Canonicalizer
+from webrobot.urls.traps import TrapRules
 
 N = 20000
 URLS = [

@@ -3,7 +3,7 @@
 Written from the text and examples of RFC 9309 ("Robots Exclusion
 Protocol", September 2022); each case names the section it comes from.
 Cases marked ``protego=N`` are where protego 0.7 alone answers differently
-(deviation N in ``webrobot/robotsparsers.py``); the test checks that protego
+(deviation N in ``webrobot/robots/parsers.py``); the test checks that protego
 really does, so the fix stays needed and tested. ``choice`` marks leniencies
 the RFC allows (2.2.4: "crawlers MAY be lenient").
 """

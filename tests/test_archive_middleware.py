@@ -11,8 +11,8 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, TextResponse
 from scrapy.utils.test import get_crawler
 
-from webrobot.extensions.searchindex import index_path
-from webrobot.middlewares.archive import WarcArchiveMiddleware
+from webrobot.archive.middleware import WarcArchiveMiddleware
+from webrobot.search.extension import index_path
 
 
 def middleware(tmp_path: Path, **settings: object) -> WarcArchiveMiddleware:

@@ -13,7 +13,7 @@ from protego import Protego
 from benchmarks import run
 from benchmarks.hotpath import shares
 from benchmarks.web import WebSpec, build_site, is_disallowed, page_path, robots_txt
-from webrobot.page import summarise_html
+from webrobot.pages.page import summarise_html
 
 ORIGINS = ["http://127.0.0.1:1", "http://127.0.0.1:2", "http://127.0.0.1:3"]
 
@@ -142,8 +142,8 @@ def test_hotpath_shares_count_signal_dispatch_and_site_keys(tmp_path: Path) -> N
         "<module> (scrapy/cmdline.py:1);send_catch_log (scrapy/utils/signal.py:45);"
         "request_scheduled (webrobot/report/collector.py:9) 25\n"
         "<module> (scrapy/cmdline.py:1);send_catch_log_async (scrapy/utils/signal.py:99);"
-        "site_key (webrobot/sitekey.py:60);site_key_from_parts (webrobot/sitekey.py:40) 10\n"
-        "<module> (scrapy/cmdline.py:1);site_key (webrobot/sitekey.py:60) 5\n"
+        "site_key (webrobot/urls/sitekey.py:60);site_key_from_parts (webrobot/urls/sitekey.py:40) 10\n"
+        "<module> (scrapy/cmdline.py:1);site_key (webrobot/urls/sitekey.py:60) 5\n"
         "not a sample line\n",
         "utf-8",
     )

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from webrobot.blocklist import Blocklist, BlocklistError
-from webrobot.config import ConfigError
+from webrobot.sites.config import ConfigError
+from webrobot.urls.blocklist import Blocklist, BlocklistError
 
 FILE = """\
 # Sites and URLs webrobot must never request

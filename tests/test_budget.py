@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from webrobot.budget import PageBudget
+from webrobot.urls.budget import PageBudget
 
 
 def test_budget_per_site() -> None:

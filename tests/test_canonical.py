@@ -4,8 +4,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from webrobot.canonical import Canonicalizer, ParamMatcher, canonical_url, canonicalizer_for
-from webrobot.config import parse_site_config
+from webrobot.sites.config import parse_site_config
+from webrobot.urls.canonical import Canonicalizer, ParamMatcher, canonical_url, canonicalizer_for
 
 INDEX = ("index.html", "index.htm", "default.aspx")
 STRIP = ("sessionid", "utm_*", "*_ref", "x*y")

@@ -9,8 +9,8 @@ from scrapy import FormRequest, Request, Spider
 from scrapy.utils.request import request_from_dict
 from scrapy.utils.test import get_crawler
 
-from webrobot.compactrequest import RequestCodec
-from webrobot.scheduler import FrontierScheduler
+from webrobot.frontier.compactrequest import RequestCodec
+from webrobot.frontier.scheduler import FrontierScheduler
 
 
 class LinkSpider(Spider):
@@ -125,7 +125,9 @@ def test_what_the_tuple_cannot_describe_is_kept_as_the_request(make: Any) -> Non
 
 
 def scheduler() -> tuple[FrontierScheduler, LinkSpider]:
-    crawler = get_crawler(LinkSpider, {"SCHEDULER": "webrobot.scheduler.FrontierScheduler"})
+    crawler = get_crawler(
+        LinkSpider, {"SCHEDULER": "webrobot.frontier.scheduler.FrontierScheduler"}
+    )
     crawler.spider = spider = crawler._create_spider()
     sched = FrontierScheduler.from_crawler(crawler)
     sched.open(spider)

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from webrobot.config import (
+from webrobot.sites.config import (
     ConfigError,
     load_site_config,
     parse_site_config,

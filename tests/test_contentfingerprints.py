@@ -5,7 +5,7 @@ import hashlib
 import lxml.html
 import pytest
 
-from webrobot.contentfingerprints import (
+from webrobot.seen.contentfingerprints import (
     body_fingerprint,
     fingerprint_key,
     text_fingerprint,

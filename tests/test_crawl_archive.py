@@ -17,8 +17,8 @@ import pytest
 from warcio.archiveiterator import ArchiveIterator
 
 from tests.crawling import run_crawl, start_crawl, wait_until
-from webrobot import __version__
 from webrobot.demo.server import Reply, SiteServer
+from webrobot.version import __version__
 
 pytestmark = pytest.mark.slow
 

@@ -202,7 +202,7 @@ def test_an_unwritable_report_folder_is_logged_not_fatal(
     from scrapy import Spider
     from scrapy.utils.test import get_crawler
 
-    from webrobot.extensions.report import CrawlReport
+    from webrobot.report.extension import CrawlReport
 
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder", "utf-8")

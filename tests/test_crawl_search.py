@@ -161,7 +161,7 @@ def test_missing_empty_and_bad_input_say_so(tmp_path: Path) -> None:
     assert missing.returncode == 2
     assert "no search index at" in missing.stderr and "crawl first" in missing.stderr
 
-    from webrobot.searchindex import SearchIndex
+    from webrobot.search.index import SearchIndex
 
     SearchIndex(tmp_path / "empty", create=True).close()
     empty = search(tmp_path / "empty", "word")

@@ -34,7 +34,7 @@ def test_without_a_redis_url_nothing_changes() -> None:
     before = project()
     for name in REDIS_COMPONENTS:
         assert settings[name] == before[name]
-    assert settings["SCHEDULER"] == "webrobot.scheduler.FrontierScheduler"
+    assert settings["SCHEDULER"] == "webrobot.frontier.scheduler.FrontierScheduler"
 
 
 def test_a_redis_url_puts_the_crawl_in_redis() -> None:

@@ -11,9 +11,9 @@ from scrapy.exceptions import IgnoreRequest
 
 from tests.components import webrobot_crawler
 from tests.redisserver import RedisServer
-from webrobot.budget import PageBudget
 from webrobot.distributed.budget import RedisPageBudget
-from webrobot.middlewares.budget import PageBudgetMiddleware
+from webrobot.urls.budget import PageBudget
+from webrobot.urls.budgetmiddleware import PageBudgetMiddleware
 
 SITE = "http://a.example:80"
 

@@ -10,14 +10,14 @@ from scrapy.exceptions import DropItem
 
 from tests.components import webrobot_crawler
 from tests.redisserver import RedisServer
-from webrobot.contentdupes import ContentDupes
-from webrobot.contentfingerprints import body_fingerprint
 from webrobot.distributed.contentdupes import (
     EARLIER_PAGE,
     RedisContentDupes,
     url_member,
 )
-from webrobot.pipelines import DuplicateContentPipeline
+from webrobot.seen.contentdupes import ContentDupes
+from webrobot.seen.contentfingerprints import body_fingerprint
+from webrobot.seen.pipelines import DuplicateContentPipeline
 
 A, B = "http://a.example/", "http://b.example/copy"
 
@@ -91,5 +91,5 @@ def test_the_class_setting() -> None:
     assert type(ContentDupes.of(webrobot_crawler())) is ContentDupes
     with pytest.raises(ValueError, match="WEBROBOT_CONTENT_INDEX_CLASS"):
         ContentDupes.of(
-            webrobot_crawler(WEBROBOT_CONTENT_INDEX_CLASS="webrobot.seenstore.ExactStore")
+            webrobot_crawler(WEBROBOT_CONTENT_INDEX_CLASS="webrobot.seen.stores.ExactStore")
         )

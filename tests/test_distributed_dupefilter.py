@@ -10,7 +10,7 @@ from scrapy.utils.test import get_crawler
 
 from tests.redisserver import RedisServer
 from webrobot.distributed.dupefilter import RedisVisitedFilter
-from webrobot.dupefilter import visited_filter
+from webrobot.seen.dupefilter import visited_filter
 from webrobot.settings_model import defaults
 
 

@@ -17,7 +17,7 @@ from tests.components import webrobot_crawler
 from tests.redisserver import RedisServer, command_calls
 from webrobot.distributed import politeness as shared
 from webrobot.distributed.politeness import SharedPoliteness
-from webrobot.downloader import SiteDownloader
+from webrobot.politeness.downloader import SiteDownloader
 
 SITE = "http://127.0.0.1:8000"
 OTHER = "http://127.0.0.1:8001"

@@ -20,10 +20,10 @@ from webrobot.distributed.robotscache import (
     decode_decision,
     encode_decision,
 )
-from webrobot.middlewares.robots import RobotsMiddleware, _Fetch
-from webrobot.robotscache import LruRobotsCache
-from webrobot.robotspolicy import RULES, UNAVAILABLE, RobotsDecision
-from webrobot.sitekey import site_key
+from webrobot.robots.cache import LruRobotsCache
+from webrobot.robots.middleware import RobotsMiddleware, _Fetch
+from webrobot.robots.policy import RULES, UNAVAILABLE, RobotsDecision
+from webrobot.urls.sitekey import site_key
 
 SITE = "http://a.example:80"
 

@@ -9,8 +9,8 @@ from scrapy import Request
 from twisted.internet.defer import Deferred
 
 from tests.components import webrobot_crawler
-from webrobot.downloader import AUTO_SLOT_KEY, SiteDownloader
-from webrobot.sitekey import request_site
+from webrobot.politeness.downloader import AUTO_SLOT_KEY, SiteDownloader
+from webrobot.urls.sitekey import request_site
 
 
 def with_downloader(check: Callable[[SiteDownloader], None]) -> None:

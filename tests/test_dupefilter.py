@@ -8,8 +8,8 @@ from scrapy import Request
 from scrapy.spiders import Spider
 
 from tests.components import webrobot_crawler
-from webrobot.dupefilter import URL_STORE_FILE, SeenUrlFilter
-from webrobot.seenstore import AUDIT_BELOW, BloomStore, ExactStore, read_header, uniform_key
+from webrobot.seen.dupefilter import URL_STORE_FILE, SeenUrlFilter
+from webrobot.seen.stores import AUDIT_BELOW, BloomStore, ExactStore, read_header, uniform_key
 
 #: The checkpoint files under JOBDIR serve Scrapy's own scheduler (webrobot's keeps its
 #: job state in the frontier database instead, see tests/test_crashsafe_crawl.py).
@@ -36,7 +36,7 @@ def test_filters_seen_urls() -> None:
 def test_log_counts_filtered_requests(caplog: pytest.LogCaptureFixture) -> None:
     df = make_filter()
     spider = Spider("s")
-    with caplog.at_level(logging.DEBUG, logger="webrobot.dupefilter"):
+    with caplog.at_level(logging.DEBUG, logger="webrobot.seen.dupefilter"):
         df.log(Request("http://a.test/1"), spider)
         df.log(Request("http://a.test/2"), spider)
     assert df.crawler.stats.get_value("dupefilter/filtered") == 2
@@ -86,7 +86,7 @@ def test_jobdir_checkpoint_round_trip(
     assert df.crawler.stats.get_value("webrobot/dupes/stored/url") == 500
     assert df.crawler.stats.get_value("webrobot/dupes/store_bytes/url") == df.store.nbytes
 
-    with caplog.at_level(logging.INFO, logger="webrobot.checkpoint"):
+    with caplog.at_level(logging.INFO, logger="webrobot.seen.checkpoint"):
         resumed = make_filter(**settings)
     assert "Resumed the visited-URL store" in caplog.text
     assert all(resumed.request_seen(Request(url)) for url in urls)
@@ -136,7 +136,7 @@ def test_bloom_false_positives_are_detected_on_audited_keys(
     assert isinstance(df.store, BloomStore)
     layer = df.store.layers[0]
     layer.array[:] = b"\xff" * len(layer.array)  # a saturated filter: everything looks seen
-    with caplog.at_level(logging.INFO, logger="webrobot.dupefilter"):
+    with caplog.at_level(logging.INFO, logger="webrobot.seen.dupefilter"):
         assert df.request_seen(_request(audited=True)) is False, "detected and corrected"
         assert df.request_seen(_request(audited=False)) is True, "undetectable"
         assert df.request_seen(_request(audited=True, start=5000)) is False
@@ -146,7 +146,7 @@ def test_bloom_false_positives_are_detected_on_audited_keys(
 
 def test_bloom_past_capacity_warns_once(caplog: pytest.LogCaptureFixture) -> None:
     df = make_filter(WEBROBOT_SEEN_STORE="bloom", WEBROBOT_SEEN_CAPACITY="10")
-    with caplog.at_level(logging.WARNING, logger="webrobot.dupefilter"):
+    with caplog.at_level(logging.WARNING, logger="webrobot.seen.dupefilter"):
         for i in range(25):
             df.request_seen(Request(f"http://a.test/{i}"))
     assert isinstance(df.store, BloomStore) and len(df.store.layers) == 2

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from webrobot.freshness import (
+from webrobot.frontier.freshness import (
     CHANGED,
     DUE_CHANGEFREQ,
     DUE_INTERVAL,
@@ -16,7 +16,7 @@ from webrobot.freshness import (
     FreshnessRules,
     PageRecord,
 )
-from webrobot.freshnessstore import FreshnessStore
+from webrobot.frontier.freshnessstore import FreshnessStore
 
 DAY = 86400.0
 RULES = FreshnessRules(interval=DAY, min_interval=3600.0, max_interval=8 * DAY, factor=2.0)

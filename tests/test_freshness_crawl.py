@@ -15,7 +15,7 @@ import pytest
 
 from tests.crawling import CrawlResult, run_crawl
 from webrobot.demo.server import Hit, Reply, SiteServer
-from webrobot.freshnessstore import FreshnessStore
+from webrobot.frontier.freshnessstore import FreshnessStore
 
 pytestmark = pytest.mark.slow
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from webrobot.frontier import (
+from webrobot.frontier.journal import local_feed_paths
+from webrobot.frontier.queues import (
     CONTENT_FOLLOWED,
     CONTENT_KEPT,
     FrontierError,
@@ -16,7 +17,6 @@ from webrobot.frontier import (
     SqliteFrontier,
     resolve_mode,
 )
-from webrobot.journal import local_feed_paths
 
 
 def crash(frontier: SqliteFrontier) -> None:

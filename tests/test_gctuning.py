@@ -13,7 +13,7 @@ from scrapy.utils.test import get_crawler
 
 from tests.crawling import run_crawl
 from webrobot.demo.server import Reply, SiteServer
-from webrobot.extensions.gctuning import GarbageCollectorTuning, tuned_thresholds
+from webrobot.gctuning import GarbageCollectorTuning, tuned_thresholds
 
 
 @pytest.fixture(autouse=True)

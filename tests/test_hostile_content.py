@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from tests.crawling import run_crawl
-from webrobot.contenttypes import GENERIC, HTML, OTHER, badly_decoded, declared_kind
 from webrobot.demo.server import Reply, SiteServer
-from webrobot.page import summarise_html_text
+from webrobot.pages.contenttypes import GENERIC, HTML, OTHER, badly_decoded, declared_kind
+from webrobot.pages.page import summarise_html_text
 
 MIB = 1024 * 1024
 

@@ -13,7 +13,7 @@ import pytest
 
 from tests.crawling import run_crawl
 from webrobot.demo.server import Reply, SiteServer
-from webrobot.netpolicy import (
+from webrobot.urls.netpolicy import (
     BLOCKED,
     INTERNAL,
     NetworkPolicy,

@@ -12,8 +12,8 @@ import pytest
 
 from tests.crawling import run_crawl
 from webrobot.demo.server import Reply, SiteServer
-from webrobot.inflate import inflate_prefix
-from webrobot.robotsparsers import Rfc9309RobotParser, crawler_token, decode_robots_body
+from webrobot.pages.inflate import inflate_prefix
+from webrobot.robots.parsers import Rfc9309RobotParser, crawler_token, decode_robots_body
 
 RULES = b"User-agent: *\nDisallow: /private\n"
 MIB = 1024 * 1024

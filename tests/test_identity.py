@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from scrapy.settings import Settings
 
-from webrobot import __version__
-from webrobot.extensions.identity import apply_identity
-from webrobot.identity import contacts_in, missing_contact, user_agent
+from webrobot.politeness.identity import contacts_in, missing_contact, user_agent
+from webrobot.politeness.identitycheck import apply_identity
+from webrobot.version import __version__
 
 PROJECT = "https://github.com/webrobot-crawler/webrobot"
 

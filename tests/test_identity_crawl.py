@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from tests.crawling import run_crawl
-from webrobot import __version__
 from webrobot.demo.server import Reply, SiteServer
+from webrobot.version import __version__
 
 pytestmark = pytest.mark.slow
 

@@ -31,36 +31,36 @@ PACKAGE = Path(__file__).resolve().parent.parent / "webrobot"
 
 #: Decision modules: no Scrapy, no Twisted, no I/O, only pure webrobot imports.
 PURE = frozenset({
-    "webrobot",
-    "webrobot.budget",
-    "webrobot.canonical",
-    "webrobot.contentfingerprints",
-    "webrobot.freshness",
-    "webrobot.identity",
+    "webrobot.version",
+    "webrobot.urls.budget",
+    "webrobot.urls.canonical",
+    "webrobot.seen.contentfingerprints",
+    "webrobot.frontier.freshness",
+    "webrobot.politeness.identity",
     "webrobot.items",
-    "webrobot.metarobots",
-    "webrobot.page",
-    "webrobot.politeness",
-    "webrobot.priorities",
-    "webrobot.rendering",
+    "webrobot.pages.metarobots",
+    "webrobot.pages.page",
+    "webrobot.politeness.clock",
+    "webrobot.frontier.priorities",
+    "webrobot.pages.rendering",
     "webrobot.report.model",
-    "webrobot.robotscache",
-    "webrobot.robotspolicy",
-    "webrobot.scope",
+    "webrobot.robots.cache",
+    "webrobot.robots.policy",
+    "webrobot.urls.scope",
     "webrobot.settings_model",
     "webrobot.signals",
-    "webrobot.sitekey",
-    "webrobot.sitemaps",
-    "webrobot.summary",
-    "webrobot.traps",
-    "webrobot.urltemplates",
+    "webrobot.urls.sitekey",
+    "webrobot.sitemaps.entries",
+    "webrobot.report.summary",
+    "webrobot.urls.traps",
+    "webrobot.urls.templates",
 })  # fmt: skip
 #: No Scrapy or Twisted, but they load or save files.
 SCRAPY_FREE = PURE | {
-    "webrobot.blocklist",
-    "webrobot.config",
-    "webrobot.freshnessstore",
-    "webrobot.seenstore",
+    "webrobot.urls.blocklist",
+    "webrobot.sites.config",
+    "webrobot.frontier.freshnessstore",
+    "webrobot.seen.stores",
 }
 #: Top-level packages that make a module Scrapy glue.
 SCRAPY = frozenset({"scrapy", "twisted", "scrapy_redis", "itemadapter", "parsel"})
@@ -225,17 +225,19 @@ def test_the_checks_can_fail() -> None:
     assert find_cycle({"a": {"b"}, "b": set()}) is None
     assert _in("http.client", IO_MODULES) and _in("urllib.request", IO_MODULES)
     assert not _in("urllib.parse", IO_MODULES)
-    glue = imports("webrobot.middlewares.robots")
+    glue = imports("webrobot.robots.middleware")
     assert {m for m in glue if _top(m) in SCRAPY}, "the robots.txt middleware is Scrapy glue"
-    assert "webrobot.sitekey" in glue and "webrobot.signals" in imports("webrobot.report.collector")
-    assert "scrapy.crawler" not in imports("webrobot.politeness"), (
+    assert "webrobot.urls.sitekey" in glue and "webrobot.signals" in imports(
+        "webrobot.report.collector"
+    )
+    assert "scrapy.crawler" not in imports("webrobot.politeness.clock"), (
         "TYPE_CHECKING imports do not count"
     )
 
 
 def test_only_script_blocks_and_lazy_attributes_are_left_out() -> None:
     """Function-level imports count; a ``__main__`` block and a package's ``__getattr__`` do not."""
-    assert "webrobot.dupefilter" in imports("webrobot.scheduler")  # inside a function
+    assert "webrobot.seen.dupefilter" in imports("webrobot.frontier.scheduler")  # inside a function
     assert "print(" in MODULES["webrobot.settings_model"].read_text("utf-8") and not io_calls(
         "webrobot.settings_model"
     )

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from webrobot import indexspool
-from webrobot.indexspool import Position, SpoolReader, SpoolWriter, segment_path, segments
+from webrobot.search import spool as indexspool
+from webrobot.search.spool import Position, SpoolReader, SpoolWriter, segment_path, segments
 
 
 def test_records_come_back_in_order_across_segments(

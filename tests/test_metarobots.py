@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from webrobot.metarobots import (
+from webrobot.pages.metarobots import (
     RobotsPolicy,
     head_meta_directives,
     head_metas,

@@ -13,10 +13,10 @@ from scrapy.utils.test import get_crawler
 
 from tests.components import enabled_components
 from webrobot import signals
-from webrobot.middlewares.metarobots import MetaRobotsMiddleware, page_rules
-from webrobot.page import Link
+from webrobot.pages.metarobotsmiddleware import MetaRobotsMiddleware, page_rules
+from webrobot.pages.metarobotsspidermiddleware import MetaRobotsSpiderMiddleware
+from webrobot.pages.page import Link
 from webrobot.settings import __dict__ as project_settings
-from webrobot.spidermiddlewares.metarobots import MetaRobotsSpiderMiddleware
 
 SETTINGS = {k: v for k, v in project_settings.items() if k.isupper()}
 URL = "http://127.0.0.1:8000/page.html"
@@ -63,11 +63,12 @@ def test_not_configured_when_switched_off() -> None:
 
 
 def test_enabled_in_project_settings() -> None:
-    assert "webrobot.middlewares.metarobots.MetaRobotsMiddleware" in enabled_components(
+    assert "webrobot.pages.metarobotsmiddleware.MetaRobotsMiddleware" in enabled_components(
         "DOWNLOADER_MIDDLEWARES"
     )
-    assert "webrobot.spidermiddlewares.metarobots.MetaRobotsSpiderMiddleware" in enabled_components(
-        "SPIDER_MIDDLEWARES"
+    assert (
+        "webrobot.pages.metarobotsspidermiddleware.MetaRobotsSpiderMiddleware"
+        in enabled_components("SPIDER_MIDDLEWARES")
     )
     settings = make_crawler().settings
     assert settings["WEBROBOT_META_ROBOTS_ENABLED"] is True
@@ -212,7 +213,7 @@ def test_an_exception_while_reading_is_counted_not_raised(monkeypatch: pytest.Mo
     def explode(text: str, agent: str) -> list[str]:
         raise ValueError("boom")
 
-    monkeypatch.setattr("webrobot.middlewares.metarobots.head_meta_directives", explode)
+    monkeypatch.setattr("webrobot.pages.metarobotsmiddleware.head_meta_directives", explode)
     request, response = html_response(page(), {"X-Robots-Tag": "nofollow"})
     assert robots_of(mw, request, response) == ["nofollow"]
     assert crawler.stats.get_value("webrobot/meta/unreadable") == 1

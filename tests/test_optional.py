@@ -18,8 +18,8 @@ from webrobot.report.html import render_html
 
 def test_a_crawl_without_its_features_imports_none_of_them() -> None:
     code = (
-        "import sys, webrobot, webrobot.addon, webrobot.settings, webrobot.extensions.report, "
-        "webrobot.report.html, webrobot.distributed.addon, webrobot.middlewares.robots, "
+        "import sys, webrobot, webrobot.addon, webrobot.settings, webrobot.report.extension, "
+        "webrobot.report.html, webrobot.distributed.addon, webrobot.robots.middleware, "
         "webrobot.spiders.webrobot\n"
         "import importlib; importlib.import_module('webrobot.commands.webrobot-seed')\n"
         "importlib.import_module('webrobot.commands.webrobot-export')\n"

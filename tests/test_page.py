@@ -4,7 +4,7 @@ from collections.abc import Callable
 
 import lxml.html
 
-from webrobot.page import Link, summarise_html
+from webrobot.pages.page import Link, summarise_html
 
 
 def summarise(html: str, url: str = "http://site.test/dir/page.html"):
@@ -102,7 +102,7 @@ def test_url_joiner_agrees_with_urljoin() -> None:
     import random
     from urllib.parse import urljoin
 
-    from webrobot.page import url_joiner
+    from webrobot.pages.page import url_joiner
 
     bases = [
         "http://site.test/dir/page.html", "https://site.test:8443/a/b/", "http://site.test",

@@ -14,7 +14,7 @@ from scrapy.http import HtmlResponse, Request
 from scrapy.utils.test import get_crawler
 
 from tests.components import enabled_components
-from webrobot.spidermiddlewares.parsetree import ReleaseParseTreeMiddleware
+from webrobot.pages.parsetree import ReleaseParseTreeMiddleware
 
 PAGE = (
     b"<html><head><title>t</title></head><body>"
@@ -45,7 +45,7 @@ def middleware() -> ReleaseParseTreeMiddleware:
 def test_enabled_in_the_project_outermost() -> None:
     orders = enabled_components("SPIDER_MIDDLEWARES")
     assert (
-        orders["webrobot.spidermiddlewares.parsetree.ReleaseParseTreeMiddleware"] < 25
+        orders["webrobot.pages.parsetree.ReleaseParseTreeMiddleware"] < 25
     )  # before Scrapy's first
 
 

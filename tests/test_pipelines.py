@@ -9,9 +9,9 @@ import pytest
 from scrapy.exceptions import DropItem, NotConfigured
 
 from tests.components import webrobot_crawler
-from webrobot.contentdupes import CONTENT_STORE_FILE
 from webrobot.items import PageItem
-from webrobot.pipelines import DuplicateContentPipeline
+from webrobot.seen.contentdupes import CONTENT_STORE_FILE
+from webrobot.seen.pipelines import DuplicateContentPipeline
 
 #: The checkpoint files under JOBDIR serve Scrapy's own scheduler (webrobot's keeps its
 #: job state in the frontier database instead, see tests/test_crashsafe_crawl.py).

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pytest import approx
 
-from webrobot.politeness import SitePoliteness
+from webrobot.politeness.clock import SitePoliteness
 
 S = "http://a:80"
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from webrobot.priorities import RANK_STEP, PriorityRule, PriorityRules
+from webrobot.frontier.priorities import RANK_STEP, PriorityRule, PriorityRules
 
 
 def test_first_matching_rule_ranks() -> None:

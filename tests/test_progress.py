@@ -12,7 +12,7 @@ from scrapy.utils.test import get_crawler
 
 from tests.crawling import run_crawl
 from webrobot.demo.server import Reply, SiteServer
-from webrobot.extensions.progress import Progress
+from webrobot.report.progress import Progress
 
 
 def test_interval_zero_switches_it_off() -> None:

@@ -9,21 +9,21 @@ import string
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from webrobot.canonical import canonical_url
-from webrobot.config import ConfigError, parse_site_config, parse_start_urls_argument
-from webrobot.metarobots import (
+from webrobot.pages.metarobots import (
     head_meta_directives,
     header_directives,
     parse_directives,
     policy,
 )
-from webrobot.netpolicy import NetworkSettingError, parse_networks
-from webrobot.robotsparsers import (
+from webrobot.robots.parsers import (
     FirstMatchRobotParser,
     Rfc9309RobotParser,
     crawler_token,
     decode_robots_body,
 )
+from webrobot.sites.config import ConfigError, parse_site_config, parse_start_urls_argument
+from webrobot.urls.canonical import canonical_url
+from webrobot.urls.netpolicy import NetworkSettingError, parse_networks
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -15,7 +15,7 @@ from scrapy.settings import Settings
 from tests.components import webrobot_crawler
 from tests.crawling import run_crawl
 from webrobot.demo.server import Hit, Reply, SiteServer
-from webrobot.recrawl import RevalidatePolicy, conditional_headers
+from webrobot.frontier.recrawl import RevalidatePolicy, conditional_headers
 
 ETAG = '"v1"'
 LAST_MODIFIED = "Tue, 03 Nov 2026 10:00:00 GMT"
@@ -28,7 +28,10 @@ def policy() -> RevalidatePolicy:
 
 
 def test_webrobot_uses_it_by_default() -> None:
-    assert webrobot_crawler().settings["HTTPCACHE_POLICY"] == "webrobot.recrawl.RevalidatePolicy"
+    assert (
+        webrobot_crawler().settings["HTTPCACHE_POLICY"]
+        == "webrobot.frontier.recrawl.RevalidatePolicy"
+    )
 
 
 def test_conditional_headers() -> None:

@@ -8,9 +8,7 @@ import importlib.util
 import pytest
 from scrapy.utils.test import get_crawler
 
-from webrobot.config import ConfigError
-from webrobot.middlewares.render import HANDLER, configure_rendering
-from webrobot.rendering import (
+from webrobot.pages.rendering import (
     CHECK,
     DEFAULT_BLOCKED_TYPES,
     LOCAL,
@@ -20,6 +18,8 @@ from webrobot.rendering import (
     classify_subrequest,
     wants_browser,
 )
+from webrobot.pages.rendermiddleware import HANDLER, configure_rendering
+from webrobot.sites.config import ConfigError
 
 
 @pytest.mark.parametrize(

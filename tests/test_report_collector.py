@@ -14,12 +14,12 @@ from scrapy.utils.test import get_crawler
 
 from webrobot import signals
 from webrobot.items import PageItem
-from webrobot.middlewares.report import (
+from webrobot.refusals import Refuser
+from webrobot.report.collector import FRONTIER_KEY, ReportCollector
+from webrobot.report.taps import (
     DownloadErrorTapMiddleware,
     FrontierTapMiddleware,
 )
-from webrobot.refusals import Refuser
-from webrobot.report.collector import FRONTIER_KEY, ReportCollector
 from webrobot.settings_model import BY_NAME
 from webrobot.signals import ROBOTS_FETCH_META
 

@@ -19,8 +19,8 @@ from webrobot.report.model import (
     report_location,
     trap_refusals,
 )
-from webrobot.scope import DENY_PATTERN, NOT_ALLOWED, OFFSITE
-from webrobot.traps import BUDGET, REPEATED_SEGMENT, TOO_LONG, TOO_MANY_SEGMENTS
+from webrobot.urls.scope import DENY_PATTERN, NOT_ALLOWED, OFFSITE
+from webrobot.urls.traps import BUDGET, REPEATED_SEGMENT, TOO_LONG, TOO_MANY_SEGMENTS
 
 A = "http://a.example:80"
 B = "http://b.example:8080"

@@ -24,7 +24,7 @@ from webrobot.demo.server import Hit, Reply, SiteServer
 pytestmark = pytest.mark.slow
 
 MakeSite = Callable[..., SiteServer]
-PROBE = {"webrobot.extensions.statsfile.StatsFile": 900, "tests.robots_probe.RobotsProbe": 0}
+PROBE = {"webrobot.report.statsfile.StatsFile": 900, "tests.robots_probe.RobotsProbe": 0}
 
 
 def sequence(*replies: Reply) -> Callable[[Hit], Reply]:
@@ -428,7 +428,7 @@ def test_first_match_mode_and_robots_off(make_site: MakeSite, tmp_path: Path) ->
     crawl(
         tmp_path / "first",
         [site],
-        {"ROBOTSTXT_PARSER": "webrobot.robotsparsers.FirstMatchRobotParser"},
+        {"ROBOTSTXT_PARSER": "webrobot.robots.parsers.FirstMatchRobotParser"},
     )
     assert sorted(site.targets()) == ["/", "/a/b", "/d", "/robots.txt"], (
         "first match: Allow /a wins"
@@ -449,6 +449,6 @@ def test_the_removed_matching_knob_stops_the_crawl_saying_what_to_set(tmp_path: 
     assert result.returncode == 2
     expected = (
         "webrobot: setting WEBROBOT_ROBOTS_MATCHING='first-match': expected no value: ROBOTSTXT_PARSER chooses"
-        " the matching (webrobot.robotsparsers.FirstMatchRobotParser for the 1996 draft's first match)"
+        " the matching (webrobot.robots.parsers.FirstMatchRobotParser for the 1996 draft's first match)"
     )
     assert result.stderr.splitlines() == [expected]

@@ -13,9 +13,9 @@ from scrapy.exceptions import IgnoreRequest, NotConfigured, StopDownload
 from scrapy.utils.test import get_crawler
 
 from webrobot import settings as project_settings
-from webrobot.middlewares.robots import HELD_FILE, RobotsMiddleware, _Pending
-from webrobot.robotsparsers import FirstMatchRobotParser, Rfc9309RobotParser
-from webrobot.robotspolicy import (
+from webrobot.robots.middleware import HELD_FILE, RobotsMiddleware, _Pending
+from webrobot.robots.parsers import FirstMatchRobotParser, Rfc9309RobotParser
+from webrobot.robots.policy import (
     FORBIDDEN,
     RULES,
     UNAVAILABLE,
@@ -54,7 +54,7 @@ def test_switched_off_and_misconfigured() -> None:
 
 def test_the_parser_setting_picks_the_matching() -> None:
     assert middleware().parser_cls is Rfc9309RobotParser
-    first_match = "webrobot.robotsparsers.FirstMatchRobotParser"
+    first_match = "webrobot.robots.parsers.FirstMatchRobotParser"
     assert middleware(ROBOTSTXT_PARSER=first_match).parser_cls is FirstMatchRobotParser
     assert middleware(
         ROBOTSTXT_PARSER="scrapy.robotstxt.ProtegoRobotParser"
@@ -149,7 +149,7 @@ def scheduled(mw: RobotsMiddleware, request: Request) -> bool:
 
 
 def test_requests_a_known_decision_disallows_are_refused_when_scheduled() -> None:
-    from webrobot.dupefilter import SeenUrlFilter
+    from webrobot.seen.dupefilter import SeenUrlFilter
 
     mw = middleware()
     seen = SeenUrlFilter.from_crawler(mw.crawler)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from scrapy.utils.test import get_crawler
 
-from webrobot.robotscache import LruRobotsCache
-from webrobot.robotspolicy import RULES, RobotsDecision
+from webrobot.robots.cache import LruRobotsCache
+from webrobot.robots.policy import RULES, RobotsDecision
 
 
 def _decision(site: str) -> RobotsDecision:

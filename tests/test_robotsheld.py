@@ -7,9 +7,9 @@ from time import monotonic
 
 import pytest
 
-from webrobot import robotspolicy as policy
-from webrobot.middlewares.robotsfetch import RobotsFetch
-from webrobot.middlewares.robotsheld import Backoff, PendingSite
+from webrobot.robots import policy
+from webrobot.robots.fetch import RobotsFetch
+from webrobot.robots.held import Backoff, PendingSite
 
 
 def backoff() -> Backoff:

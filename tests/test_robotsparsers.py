@@ -13,7 +13,7 @@ from scrapy.utils.test import get_crawler
 from tests.robots_cases_first_match import CASES as FIRST_MATCH_CASES
 from tests.robots_cases_rfc9309 import CASES as RFC_CASES
 from tests.robots_cases_rfc9309 import Case
-from webrobot.robotsparsers import (
+from webrobot.robots.parsers import (
     FirstMatchRobotParser,
     FirstMatchRules,
     Rfc9309RobotParser,

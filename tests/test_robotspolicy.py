@@ -6,8 +6,8 @@ from email.utils import formatdate
 
 import pytest
 
-from webrobot import robotspolicy as policy
-from webrobot.robotspolicy import Deferral, RobotsDecision
+from webrobot.robots import policy
+from webrobot.robots.policy import Deferral, RobotsDecision
 
 NOW = 1_800_000_000.0
 

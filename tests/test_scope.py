@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from webrobot.scope import DENY_PATTERN, NOT_ALLOWED, OFFSITE, SiteScope
+from webrobot.urls.scope import DENY_PATTERN, NOT_ALLOWED, OFFSITE, SiteScope
 
 
 def test_start_sites_are_exact_scheme_host_port() -> None:

@@ -15,7 +15,7 @@ import pytest
 
 from tests.browser import render_url
 from tests.crawling import PROJECT_ROOT
-from webrobot.searchindex import IndexedPage, SearchIndex
+from webrobot.search.index import IndexedPage, SearchIndex
 
 pytestmark = pytest.mark.slow
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from webrobot.searchindex import (
+from webrobot.search.index import (
     IndexedPage,
     IndexUnavailable,
     QueryError,
@@ -161,7 +161,7 @@ def test_phrase_prefix_accents_and_or(index: SearchIndex) -> None:
 
 SECOND_WRITER = """
 import sys
-from webrobot.searchindex import SearchIndex
+from webrobot.search.index import SearchIndex
 try:
     SearchIndex(sys.argv[1], create=True)
 except Exception as exc:
@@ -182,7 +182,7 @@ def test_one_writer_at_a_time_in_any_process(tmp_path: Path) -> None:
 
 CONCURRENT_WRITER = """
 import sys
-from webrobot.searchindex import IndexedPage, SearchIndex
+from webrobot.search.index import IndexedPage, SearchIndex
 index = SearchIndex(sys.argv[1], create=True, batch=50)
 print("open", flush=True)
 for n in range(3000):

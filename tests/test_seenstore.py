@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from webrobot.seenstore import (
+from webrobot.seen.stores import (
     AUDIT_BELOW,
     BloomStore,
     ExactStore,

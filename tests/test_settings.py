@@ -29,48 +29,51 @@ def test_no_setting_is_assigned_twice() -> None:
 
 def test_every_webrobot_component_is_enabled() -> None:
     spider = enabled_components("SPIDER_MIDDLEWARES")
-    assert spider["webrobot.spidermiddlewares.depth.DepthLimitMiddleware"]
-    assert spider["webrobot.spidermiddlewares.dupes.DuplicatePageMiddleware"]
-    assert spider["webrobot.spidermiddlewares.parsetree.ReleaseParseTreeMiddleware"]
-    assert spider["webrobot.spidermiddlewares.metarobots.MetaRobotsSpiderMiddleware"]
+    assert spider["webrobot.urls.depthmiddleware.DepthLimitMiddleware"]
+    assert spider["webrobot.seen.dupepages.DuplicatePageMiddleware"]
+    assert spider["webrobot.pages.parsetree.ReleaseParseTreeMiddleware"]
+    assert spider["webrobot.pages.metarobotsspidermiddleware.MetaRobotsSpiderMiddleware"]
     downloader = enabled_components("DOWNLOADER_MIDDLEWARES")
-    for name in ("scope.SiteScopeMiddleware", "robots.RobotsMiddleware", "traps.UrlTrapMiddleware",
-                 "metarobots.MetaRobotsMiddleware", "budget.PageBudgetMiddleware"):  # fmt: skip
-        assert downloader[f"webrobot.middlewares.{name}"]
-    assert enabled_components("ITEM_PIPELINES")["webrobot.pipelines.DuplicateContentPipeline"]
+    for name in ("urls.scopemiddleware.SiteScopeMiddleware", "robots.middleware.RobotsMiddleware",
+                 "urls.trapmiddleware.UrlTrapMiddleware",
+                 "pages.metarobotsmiddleware.MetaRobotsMiddleware",
+                 "urls.budgetmiddleware.PageBudgetMiddleware"):  # fmt: skip
+        assert downloader[f"webrobot.{name}"]
+    assert enabled_components("ITEM_PIPELINES")["webrobot.seen.pipelines.DuplicateContentPipeline"]
     for name in ("scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware",
                  "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware"):  # fmt: skip
         assert name not in enabled_components("DOWNLOADER_MIDDLEWARES")
-    assert spider["webrobot.middlewares.templates.TemplateChainMiddleware"]
-    assert spider["webrobot.spidermiddlewares.priorities.PriorityMiddleware"]
+    assert spider["webrobot.urls.templatemiddleware.TemplateChainMiddleware"]
+    assert spider["webrobot.frontier.prioritymiddleware.PriorityMiddleware"]
     for name in (
-        "templates.UrlTemplateMiddleware",
-        "freshness.FreshnessTapMiddleware",
-        "render.RenderMiddleware",
+        "urls.templatemiddleware.UrlTemplateMiddleware",
+        "frontier.freshnesstap.FreshnessTapMiddleware",
+        "pages.rendermiddleware.RenderMiddleware",
     ):
-        assert downloader[f"webrobot.middlewares.{name}"]
+        assert downloader[f"webrobot.{name}"]
     extensions = enabled_components("EXTENSIONS")
-    assert extensions["webrobot.extensions.sitemaps.RobotsSitemaps"]
-    assert extensions["webrobot.extensions.identity.IdentityCheck"]
+    assert extensions["webrobot.sitemaps.robotssitemaps.RobotsSitemaps"]
+    assert extensions["webrobot.politeness.identitycheck.IdentityCheck"]
 
 
 def test_the_hostile_web_archive_and_frontier_components_are_enabled_at_their_orders() -> None:
     downloader = enabled_components("DOWNLOADER_MIDDLEWARES")
-    assert downloader["webrobot.middlewares.network.NetworkGuardMiddleware"] == 45
-    assert downloader["webrobot.middlewares.robotsfetch.RobotsBodyMiddleware"] == 595
-    assert downloader["webrobot.middlewares.network.RedirectSchemeMiddleware"] == 650
-    assert downloader["webrobot.middlewares.archive.WarcArchiveMiddleware"] == 980
-    assert downloader["webrobot.middlewares.failures.PageFailureMiddleware"] == 2
+    assert downloader["webrobot.urls.networkmiddleware.NetworkGuardMiddleware"] == 45
+    assert downloader["webrobot.robots.fetch.RobotsBodyMiddleware"] == 595
+    assert downloader["webrobot.urls.networkmiddleware.RedirectSchemeMiddleware"] == 650
+    assert downloader["webrobot.archive.middleware.WarcArchiveMiddleware"] == 980
+    assert downloader["webrobot.report.failures.PageFailureMiddleware"] == 2
     assert (
-        enabled_components("SPIDER_MIDDLEWARES")[
-            "webrobot.spidermiddlewares.links.LinkGateMiddleware"
-        ]
+        enabled_components("SPIDER_MIDDLEWARES")["webrobot.pages.linkgate.LinkGateMiddleware"]
         == 950
     )
-    assert enabled_components("ITEM_PIPELINES")["webrobot.pipelines.OneItemPerUrlPipeline"] == 1000
+    assert (
+        enabled_components("ITEM_PIPELINES")["webrobot.seen.pipelines.OneItemPerUrlPipeline"]
+        == 1000
+    )
     extensions = enabled_components("EXTENSIONS")
-    assert extensions["webrobot.middlewares.contenttype.ContentTypeGate"] == 100
-    assert extensions["webrobot.extensions.searchindex.FullTextIndex"] == 800
+    assert extensions["webrobot.pages.contenttypegate.ContentTypeGate"] == 100
+    assert extensions["webrobot.search.extension.FullTextIndex"] == 800
 
 
 def test_the_add_on_sends_held_requests_through_the_crash_safe_frontier(tmp_path: Path) -> None:
@@ -83,5 +86,5 @@ def test_the_add_on_sends_held_requests_through_the_crash_safe_frontier(tmp_path
     assert memory.settings.getbool(hold) is True
     assert (
         webrobot_crawler(JOBDIR=str(tmp_path / "c")).settings["SCHEDULER"]
-        == "webrobot.scheduler.FrontierScheduler"
+        == "webrobot.frontier.scheduler.FrontierScheduler"
     )

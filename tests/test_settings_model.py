@@ -15,7 +15,6 @@ from scrapy.settings import Settings
 
 from tests.crawling import scrapy_command
 from webrobot import settings as project_settings
-from webrobot.config import parse_site_config
 from webrobot.settings_model import (
     BY_NAME,
     SCRAPY_IGNORED_EXTENSIONS,
@@ -28,7 +27,8 @@ from webrobot.settings_model import (
     text_problem,
     value_problem,
 )
-from webrobot.spiderloader import SiteSpiderLoader
+from webrobot.sites.config import parse_site_config
+from webrobot.sites.spiderloader import SiteSpiderLoader
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "docs" / "reference" / "settings.md"

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from scrapy import Request
 from scrapy.http import Response
 
-from webrobot.sitekey import request_site, robots_url, site_key, site_key_from_parts
+from webrobot.urls.sitekey import request_site, robots_url, site_key, site_key_from_parts
 
 
 @pytest.mark.parametrize(

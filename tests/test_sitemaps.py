@@ -6,7 +6,15 @@ import gzip
 
 import pytest
 
-from webrobot.sitemapreader import (
+from webrobot.sitemaps.entries import (
+    MAX_BYTES,
+    MAX_URLS,
+    SitemapEntry,
+    entry_from,
+    parse_lastmod,
+    parse_priority,
+)
+from webrobot.sitemaps.reader import (
     BAD_GZIP,
     BAD_XML,
     INDEX,
@@ -14,14 +22,6 @@ from webrobot.sitemapreader import (
     TOO_BIG,
     URLSET,
     read_sitemap,
-)
-from webrobot.sitemaps import (
-    MAX_BYTES,
-    MAX_URLS,
-    SitemapEntry,
-    entry_from,
-    parse_lastmod,
-    parse_priority,
 )
 
 NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'

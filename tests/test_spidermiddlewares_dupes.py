@@ -11,8 +11,8 @@ from scrapy.http import HtmlResponse
 
 from tests.components import webrobot_crawler
 from webrobot.items import PageItem
-from webrobot.pipelines import DuplicateContentPipeline
-from webrobot.spidermiddlewares.dupes import DuplicatePageMiddleware
+from webrobot.seen.dupepages import DuplicatePageMiddleware
+from webrobot.seen.pipelines import DuplicateContentPipeline
 
 #: The checkpoint files under JOBDIR serve Scrapy's own scheduler (webrobot's keeps its
 #: job state in the frontier database instead, see tests/test_crashsafe_crawl.py).

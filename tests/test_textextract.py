@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from webrobot import textextract
+from webrobot.search import textextract
 
 pytest.importorskip("resiliparse")
 

@@ -18,17 +18,17 @@ from scrapy.utils.test import get_crawler
 
 from webrobot import settings as project_settings
 from webrobot import signals
-from webrobot.blocklist import BlocklistError
-from webrobot.config import SiteConfig, parse_site_config
-from webrobot.middlewares.blocklist import BlocklistMiddleware
-from webrobot.middlewares.budget import PageBudgetMiddleware
-from webrobot.middlewares.scope import SiteScopeMiddleware
-from webrobot.middlewares.traps import UrlTrapMiddleware
-from webrobot.requestfingerprinter import CanonicalRequestFingerprinter
-from webrobot.scope import SiteScope
+from webrobot.seen.requestfingerprinter import CanonicalRequestFingerprinter
 from webrobot.settings_model import SettingValueError
-from webrobot.spidermiddlewares.depth import DepthLimitMiddleware
+from webrobot.sites.config import SiteConfig, parse_site_config
 from webrobot.spiders.webrobot import WebrobotSpider
+from webrobot.urls.blocklist import BlocklistError
+from webrobot.urls.blocklistmiddleware import BlocklistMiddleware
+from webrobot.urls.budgetmiddleware import PageBudgetMiddleware
+from webrobot.urls.depthmiddleware import DepthLimitMiddleware
+from webrobot.urls.scope import SiteScope
+from webrobot.urls.scopemiddleware import SiteScopeMiddleware
+from webrobot.urls.trapmiddleware import UrlTrapMiddleware
 
 PROJECT = {
     name: getattr(project_settings, name) for name in dir(project_settings) if name.isupper()
@@ -113,7 +113,7 @@ def test_too_long_warning_names_site_and_is_rate_limited(caplog: pytest.LogCaptu
     warnings = [
         r
         for r in caplog.records
-        if r.levelno == logging.WARNING and r.name == "webrobot.middlewares.traps"
+        if r.levelno == logging.WARNING and r.name == "webrobot.urls.trapmiddleware"
     ]
     assert len(warnings) == 1, "one warning per site per interval"
     message = warnings[0].getMessage()
@@ -127,7 +127,7 @@ def test_too_long_warning_names_site_and_is_rate_limited(caplog: pytest.LogCaptu
     for url in urls:
         with pytest.raises(IgnoreRequest):
             mw.process_request(Request(url))
-    assert len([r for r in caplog.records if r.name == "webrobot.middlewares.traps"]) == 3
+    assert len([r for r in caplog.records if r.name == "webrobot.urls.trapmiddleware"]) == 3
 
 
 def test_trap_limits_zero_and_switch() -> None:

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from webrobot.traps import (
+from webrobot.urls.traps import (
     REPEATED_SEGMENT,
     TOO_LONG,
     TOO_MANY_SEGMENTS,

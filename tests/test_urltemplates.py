@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from webrobot.urltemplates import (
+from webrobot.urls.templates import (
     TEMPLATE_BUDGET,
     TEMPLATE_CHAIN,
     TemplateOverride,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from warcio.archiveiterator import ArchiveIterator
 
-from webrobot.warc import (
+from webrobot.archive.warc import (
     DigestLog,
     Exchange,
     WarcArchive,

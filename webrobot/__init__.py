@@ -7,8 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-__version__ = "0.1.0"
+from webrobot import moved
+from webrobot.version import __version__
+
 __all__ = ["Addon", "__version__"]
+
+moved.install()
 
 
 def __getattr__(name: str) -> Any:

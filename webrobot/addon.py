@@ -25,7 +25,7 @@ from scrapy.exceptions import CloseSpider
 from scrapy.utils.misc import load_object
 
 from webrobot.distributed.addon import apply_redis_components, redis_enabled
-from webrobot.scheduler import hold_new_requests_in_frontier
+from webrobot.frontier.scheduler import hold_new_requests_in_frontier
 from webrobot.settings_model import BY_NAME, COMPONENTS, SETTINGS, check
 from webrobot.startup import setting_error
 

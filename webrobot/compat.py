@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 # protego's directive reader, path quoting and pattern matcher: the RFC 9309
-# and first-match parsers (webrobot.robotsparsers) read robots.txt exactly as
+# and first-match parsers (webrobot.robots.parsers) read robots.txt exactly as
 # protego does and differ only in which rule wins, which protego's public API
 # (can_fetch) cannot express. Private modules of protego 0.7 (hence the
 # dependency range protego>=0.7,<0.8): a change fails tests/test_compat.py.

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from scrapy.exceptions import IgnoreRequest
 
 from webrobot import signals
-from webrobot.sitekey import request_site
+from webrobot.urls.sitekey import request_site
 
 if TYPE_CHECKING:
     from scrapy import Request

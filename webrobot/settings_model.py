@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from webrobot import __version__
+from webrobot.version import __version__
 
 #: Kinds of value a setting can hold.
 KINDS = ("bool", "int", "float", "str", "choice", "list", "dict", "class", "list_or_file")
@@ -126,7 +126,7 @@ _IDENTITY = (
 _section("Breadth-first order, and the frontier")
 _ORDER = (
     _s("DEPTH_PRIORITY", "int", 1, "Shallow pages first.", scrapy=True),
-    _s("SCHEDULER", "class", "webrobot.scheduler.FrontierScheduler",
+    _s("SCHEDULER", "class", "webrobot.frontier.scheduler.FrontierScheduler",
        "One frontier, in memory or (with JOBDIR) crash-safe in SQLite: see the guarantees page.", scrapy=True),
     _s("WEBROBOT_FRONTIER", "choice", "auto",
        "Where the frontier lives: auto (SQLite with JOBDIR, else memory), memory or sqlite (needs JOBDIR).",
@@ -177,9 +177,9 @@ _POLITENESS = (
        scrapy=True, minimum=0),
     _s("REDIRECT_MAX_TIMES", "int", 10, "Redirects followed for one request.", scrapy=True, minimum=0),
     _s("LOGSTATS_INTERVAL", "float", 60.0, "Seconds between Scrapy's stats log lines.", scrapy=True, minimum=0),
-    _s("DOWNLOADER", "class", "webrobot.downloader.SiteDownloader",
+    _s("DOWNLOADER", "class", "webrobot.politeness.downloader.SiteDownloader",
        "Downloader whose slots are sites and whose politeness object decides each start.", scrapy=True),
-    _s("WEBROBOT_POLITENESS_CLASS", "class", "webrobot.politeness.SitePoliteness",
+    _s("WEBROBOT_POLITENESS_CLASS", "class", "webrobot.politeness.clock.SitePoliteness",
        "Who reserves each site's next request time (shared by workers in a distributed crawl)."),
     _s("WEBROBOT_POLITENESS_SITES", "int", 100_000, "Sites remembered in process (LRU; 0: no limit).", minimum=0),
     _s("WEBROBOT_POLITENESS_RETRY_AFTER_MAX", "float", 600.0,
@@ -197,9 +197,9 @@ _POLITENESS = (
 )  # fmt: skip
 _section("robots.txt")
 _ROBOTS = (
-    _s("ROBOTSTXT_PARSER", "class", "webrobot.robotsparsers.Rfc9309RobotParser",
+    _s("ROBOTSTXT_PARSER", "class", "webrobot.robots.parsers.Rfc9309RobotParser",
        "The robots.txt matching: Rfc9309RobotParser (longest match) or FirstMatchRobotParser "
-       "(the 1996 draft), both in webrobot.robotsparsers, or any Scrapy RobotParser.", scrapy=True),
+       "(the 1996 draft), both in webrobot.robots.parsers, or any Scrapy RobotParser.", scrapy=True),
     _s("WEBROBOT_ROBOTS_AUTH_POLICY", "choice", "disallow",
        "robots.txt answered 401/403: disallow the site, or allow it (RFC 9309).", choices=("disallow", "allow")),
     _s("WEBROBOT_ROBOTS_MAX_REDIRECTS", "int", 5, "Redirects followed for robots.txt.", minimum=0),
@@ -221,7 +221,7 @@ _ROBOTS = (
        "Obey expired rules this long while re-fetches fail, seconds (0: no limit).", minimum=0),
     _s("WEBROBOT_ROBOTS_MAX_CRAWL_DELAY", "float", 60.0,
        "Cap on Crawl-delay / Request-rate, seconds (0: no cap).", minimum=0),
-    _s("WEBROBOT_ROBOTS_CACHE_CLASS", "class", "webrobot.robotscache.LruRobotsCache",
+    _s("WEBROBOT_ROBOTS_CACHE_CLASS", "class", "webrobot.robots.cache.LruRobotsCache",
        "Who keeps robots.txt decisions (the Redis add-on swaps in a shared cache)."),
     _s("WEBROBOT_ROBOTS_CACHE_SITES", "int", 10_000, "Decisions kept in process (LRU; 0: no limit).", minimum=0),
     _s("WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS", "bool", True,
@@ -235,9 +235,9 @@ _DUPES = (
        "Content fingerprint: MD5 of the body bytes, or of the visible text.", choices=("body", "text")),
     _s("WEBROBOT_CONTENT_STORE", "choice", "exact",
        "Content fingerprint store: exact (keeps each first URL) or bloom.", choices=("exact", "bloom")),
-    _s("WEBROBOT_CONTENT_INDEX_CLASS", "class", "webrobot.contentdupes.ContentDupes",
+    _s("WEBROBOT_CONTENT_INDEX_CLASS", "class", "webrobot.seen.contentdupes.ContentDupes",
        "Who keeps the content fingerprints (the Redis add-on swaps in a shared index)."),
-    _s("DUPEFILTER_CLASS", "class", "webrobot.dupefilter.SeenUrlFilter",
+    _s("DUPEFILTER_CLASS", "class", "webrobot.seen.dupefilter.SeenUrlFilter",
        "Visited-URL filter on canonical URLs.", scrapy=True),
     _s("WEBROBOT_SEEN_STORE", "choice", "exact",
        "Visited-URL store: exact (64-bit digests) or bloom (presence bits).", choices=("exact", "bloom")),
@@ -252,13 +252,13 @@ _SCOPE = (
        "Stay on the start URLs' sites (or the spider's allowed_domains) and a site config's allow/deny."),
     _s("WEBROBOT_MAX_PAGES_PER_SITE", "int", 0,
        "Pages a site may have downloaded (0: no budget); set per site by max_pages.", minimum=0),
-    _s("WEBROBOT_PAGE_BUDGET_CLASS", "class", "webrobot.budget.PageBudget",
+    _s("WEBROBOT_PAGE_BUDGET_CLASS", "class", "webrobot.urls.budget.PageBudget",
        "Who counts the pages spent (the Redis add-on swaps in one budget shared by all workers)."),
     _s("WEBROBOT_SITES_DIRS", "list", [], "Extra folders of per-site *.toml configs, besides the bundled ones."),
 )  # fmt: skip
 _section("Spider traps and URL hygiene")
 _TRAPS = (
-    _s("REQUEST_FINGERPRINTER_CLASS", "class", "webrobot.requestfingerprinter.CanonicalRequestFingerprinter",
+    _s("REQUEST_FINGERPRINTER_CLASS", "class", "webrobot.seen.requestfingerprinter.CanonicalRequestFingerprinter",
        "Dedupe on the canonical URL with the site config's alias rules.", scrapy=True),
     _s("WEBROBOT_TRAPS_ENABLED", "bool", True, "Refuse URLs that look like spider traps."),
     _s("URLLENGTH_LIMIT", "int", 2083, "Longest URL requested (checked downloader-side; 0: no limit).",
@@ -402,7 +402,7 @@ _OUTPUT = (
        "Flag a site whose failed requests pass this share of its requests (0: no check).", minimum=0),
     _s("WEBROBOT_HEALTH_MAX_TRAP_REFUSALS", "int", 100,
        "Flag a site with more URLs refused as traps than this (0: no check).", minimum=0),
-    _s("HTTPCACHE_POLICY", "class", "webrobot.recrawl.RevalidatePolicy",
+    _s("HTTPCACHE_POLICY", "class", "webrobot.frontier.recrawl.RevalidatePolicy",
        "With HTTPCACHE_ENABLED: revalidate every stored page (If-None-Match / If-Modified-Since).", scrapy=True),
     _s("WEBROBOT_RECRAWL_INTERVAL", "float", 0.0,
        "Seconds between checks of a stored page at first (0: every stored page is checked at every "
@@ -440,7 +440,7 @@ BY_NAME: dict[str, Setting] = {s.name: s for s in SETTINGS}
 REMOVED: dict[str, str] = {
     "WEBROBOT_ROBOTS_MATCHING": (
         "no value: ROBOTSTXT_PARSER chooses the matching "
-        "(webrobot.robotsparsers.FirstMatchRobotParser for the 1996 draft's first match)"
+        "(webrobot.robots.parsers.FirstMatchRobotParser for the 1996 draft's first match)"
     ),
 }
 
@@ -450,71 +450,71 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
         # Scrapy's offsite filter knows hosts, not sites (ports); the scope middleware replaces it.
         "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware": None,
         # Addresses first: link-local, metadata, blocked and private networks (robots.txt too).
-        "webrobot.middlewares.network.NetworkGuardMiddleware": 45,
-        "webrobot.middlewares.scope.SiteScopeMiddleware": 50,
-        "webrobot.middlewares.blocklist.BlocklistMiddleware": 55,
-        "webrobot.middlewares.traps.UrlTrapMiddleware": 60,
+        "webrobot.urls.networkmiddleware.NetworkGuardMiddleware": 45,
+        "webrobot.urls.scopemiddleware.SiteScopeMiddleware": 50,
+        "webrobot.urls.blocklistmiddleware.BlocklistMiddleware": 55,
+        "webrobot.urls.trapmiddleware.UrlTrapMiddleware": 60,
         # Scrapy's parses error pages as rules, allows all on errors, caches for ever.
         "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
-        "webrobot.middlewares.robots.RobotsMiddleware": 100,
-        "webrobot.middlewares.identity.FromHeaderMiddleware": 410,
+        "webrobot.robots.middleware.RobotsMiddleware": 100,
+        "webrobot.politeness.fromheader.FromHeaderMiddleware": 410,
         # Marks pages to render in the browser (off unless WEBROBOT_RENDER is set).
-        "webrobot.middlewares.render.RenderMiddleware": 850,
+        "webrobot.pages.rendermiddleware.RenderMiddleware": 850,
         # Just outside Scrapy's HttpCacheMiddleware (900): counts new/changed/unchanged/not-due.
-        "webrobot.middlewares.freshness.FreshnessTapMiddleware": 890,
+        "webrobot.frontier.freshnesstap.FreshnessTapMiddleware": 890,
         # After decompression (590), redirects (600) and retries (550): final bodies only.
-        "webrobot.middlewares.metarobots.MetaRobotsMiddleware": 540,
+        "webrobot.pages.metarobotsmiddleware.MetaRobotsMiddleware": 540,
         # Before Scrapy's decompression (590): a compressed robots.txt is decoded up to its parse limit.
-        "webrobot.middlewares.robotsfetch.RobotsBodyMiddleware": 595,
+        "webrobot.robots.fetch.RobotsBodyMiddleware": 595,
         # Before Scrapy's redirects (600): a Location that is not http(s) is refused, not followed.
-        "webrobot.middlewares.network.RedirectSchemeMiddleware": 650,
+        "webrobot.urls.networkmiddleware.RedirectSchemeMiddleware": 650,
         # Late: spend a page only when robots.txt, redirects and retries have decided.
-        "webrobot.middlewares.budget.PageBudgetMiddleware": 800,
+        "webrobot.urls.budgetmiddleware.PageBudgetMiddleware": 800,
         # After the site budget: a page of a URL template counts when it is about to be fetched.
-        "webrobot.middlewares.templates.UrlTemplateMiddleware": 810,
+        "webrobot.urls.templatemiddleware.UrlTemplateMiddleware": 810,
         # The crawl report's taps: first (left the scheduler) and last (download errors).
-        "webrobot.middlewares.report.FrontierTapMiddleware": 1,
-        "webrobot.middlewares.report.DownloadErrorTapMiddleware": 990,
+        "webrobot.report.taps.FrontierTapMiddleware": 1,
+        "webrobot.report.taps.DownloadErrorTapMiddleware": 990,
         # Next to the downloader: every fetch as it came off the wire (WEBROBOT_WARC_DIR).
-        "webrobot.middlewares.archive.WarcArchiveMiddleware": 980,
+        "webrobot.archive.middleware.WarcArchiveMiddleware": 980,
         # Next to the engine, before retries: what they did not fix has failed for good.
-        "webrobot.middlewares.failures.PageFailureMiddleware": 2,
+        "webrobot.report.failures.PageFailureMiddleware": 2,
     },
     "SPIDER_MIDDLEWARES": {
         # Outermost: frees each page's parse tree once its callback's output is consumed.
-        "webrobot.spidermiddlewares.parsetree.ReleaseParseTreeMiddleware": 10,
+        "webrobot.pages.parsetree.ReleaseParseTreeMiddleware": 10,
         # URL length is checked downloader-side (start requests and redirects too).
         "scrapy.spidermiddlewares.urllength.UrlLengthMiddleware": None,
         # Same depth bookkeeping, but refusals are counted per site and reason.
         "scrapy.spidermiddlewares.depth.DepthMiddleware": None,
-        "webrobot.spidermiddlewares.depth.DepthLimitMiddleware": 900,
+        "webrobot.urls.depthmiddleware.DepthLimitMiddleware": 900,
         # Chains of one URL template, and the frontier's priorities.
-        "webrobot.middlewares.templates.TemplateChainMiddleware": 920,
-        "webrobot.spidermiddlewares.priorities.PriorityMiddleware": 930,
+        "webrobot.urls.templatemiddleware.TemplateChainMiddleware": 920,
+        "webrobot.frontier.prioritymiddleware.PriorityMiddleware": 930,
         # Scope, blocklist, file extensions and the per-page cap, before any scheduler work.
-        "webrobot.spidermiddlewares.links.LinkGateMiddleware": 950,
+        "webrobot.pages.linkgate.LinkGateMiddleware": 950,
         # Sees the raw links of the duplicates middleware's pages: drops them for duplicates.
-        "webrobot.spidermiddlewares.dupes.DuplicatePageMiddleware": 960,
+        "webrobot.seen.dupepages.DuplicatePageMiddleware": 960,
         # Closest to the spider: a noindex page's items and a nofollow page's requests go first.
-        "webrobot.spidermiddlewares.metarobots.MetaRobotsSpiderMiddleware": 970,
+        "webrobot.pages.metarobotsspidermiddleware.MetaRobotsSpiderMiddleware": 970,
     },
     "ITEM_PIPELINES": {
-        "webrobot.pipelines.DuplicateContentPipeline": 300,
+        "webrobot.seen.pipelines.DuplicateContentPipeline": 300,
         # Last: with the crash-safe frontier, no URL gets a second item, in this run or a later one.
-        "webrobot.pipelines.OneItemPerUrlPipeline": 1000,
+        "webrobot.seen.pipelines.OneItemPerUrlPipeline": 1000,
     },
     "EXTENSIONS": {
         # Stops downloads whose headers say they are not pages (or too big).
-        "webrobot.middlewares.contenttype.ContentTypeGate": 100,
-        "webrobot.extensions.statsfile.StatsFile": 900,
+        "webrobot.pages.contenttypegate.ContentTypeGate": 100,
+        "webrobot.report.statsfile.StatsFile": 900,
         # Fewer, cheaper cycle collections (WEBROBOT_GC_THRESHOLD, WEBROBOT_GC_FREEZE).
-        "webrobot.extensions.gctuning.GarbageCollectorTuning": 0,
-        "webrobot.extensions.progress.Progress": 500,
-        "webrobot.extensions.report.CrawlReport": 850,
-        "webrobot.extensions.sitemaps.RobotsSitemaps": 600,
-        "webrobot.extensions.identity.IdentityCheck": 100,
+        "webrobot.gctuning.GarbageCollectorTuning": 0,
+        "webrobot.report.progress.Progress": 500,
+        "webrobot.report.extension.CrawlReport": 850,
+        "webrobot.sitemaps.robotssitemaps.RobotsSitemaps": 600,
+        "webrobot.politeness.identitycheck.IdentityCheck": 100,
         # The full-text index of the crawled pages (WEBROBOT_INDEX_ENABLED).
-        "webrobot.extensions.searchindex.FullTextIndex": 800,
+        "webrobot.search.extension.FullTextIndex": 800,
     },
 }
 

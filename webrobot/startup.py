@@ -3,7 +3,7 @@
 Whoever finds a value that cannot be used (the add-on's check of every
 setting when the crawler starts, a component reading a file a setting names,
 a site config) hands the error, a :class:`~webrobot.settings_model.SettingValueError`
-or a :class:`~webrobot.config.ConfigError`, to :func:`setting_error`. It is
+or a :class:`~webrobot.sites.config.ConfigError`, to :func:`setting_error`. It is
 kept as the spider's ``config_error`` (any spider: the ``webrobot`` spider
 declares the attribute, others get it), and the spider is closed when it
 opens, with reason ``config_error`` and one ERROR line naming the setting,

@@ -10,4 +10,4 @@ FEED_EXPORT_ENCODING = "utf-8"
 TELNETCONSOLE_ENABLED = False
 # The final stats as JSON, written once when the crawl closes (no per-request cost),
 # so the harness reads both crawlers' numbers the same way.
-EXTENSIONS = {"webrobot.extensions.statsfile.StatsFile": 900}
+EXTENSIONS = {"webrobot.report.statsfile.StatsFile": 900}

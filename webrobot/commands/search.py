@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from webrobot.extensions.searchindex import DEFAULT_INDEX
-from webrobot.searchindex import Hit, IndexUnavailable, QueryError, SearchIndex
+from webrobot.search.extension import DEFAULT_INDEX
+from webrobot.search.index import Hit, IndexUnavailable, QueryError, SearchIndex
 from webrobot.settings_model import read
 
 if TYPE_CHECKING:
@@ -139,7 +139,7 @@ class Command(ScrapyCommand):
 
     def _serve(self, path: Path, port: int, limit: int) -> int:
         try:
-            from webrobot.searchweb import SearchServer
+            from webrobot.search.web import SearchServer
         except ImportError as exc:
             return _fail(f"--serve needs Jinja2 (pip install 'webrobot[search]'): {exc}", 2)
 

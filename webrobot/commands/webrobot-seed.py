@@ -18,7 +18,7 @@ from scrapy.spiderloader import get_spider_loader
 from scrapy.utils.misc import build_from_crawler, load_object
 
 from webrobot.commands import load_spider_class, shared_crawl_problem
-from webrobot.config import ConfigError, check_url
+from webrobot.sites.config import ConfigError, check_url
 
 if TYPE_CHECKING:
     import argparse

@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 
 from webrobot.demo.web import DEFAULT_PORT_BASE, SITE_NAMES, DemoWeb
-from webrobot.summary import summary_lines
+from webrobot.report.summary import summary_lines
 
 
 def serve(args: argparse.Namespace) -> int:

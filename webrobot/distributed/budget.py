@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 
 import redis
 
-from webrobot.budget import PageBudget
 from webrobot.distributed.dupefilter import crawl_spider_name
 from webrobot.distributed.keys import CrawlKeys, redis_from_settings
+from webrobot.urls.budget import PageBudget
 
 if TYPE_CHECKING:
     from typing import Self

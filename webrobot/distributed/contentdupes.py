@@ -1,6 +1,6 @@
 """Content fingerprints shared by every worker: ``WEBROBOT_CONTENT_INDEX_CLASS`` in Redis mode.
 
-:class:`webrobot.contentdupes.ContentDupes` keeps, per crawl, the contents
+:class:`webrobot.seen.contentdupes.ContentDupes` keeps, per crawl, the contents
 whose item was kept and those whose links were followed. In one process
 that is memory; with several workers each would keep its own, and two workers
 that fetch two copies of a page would both emit an item. Here both live in
@@ -34,13 +34,13 @@ from typing import TYPE_CHECKING, Any
 import redis
 from scrapy import signals
 
-from webrobot.contentdupes import ContentDupes, Verdict, fingerprint_mode
-from webrobot.contentfingerprints import fingerprint_key
 from webrobot.distributed.digests import RedisDigestSet
 from webrobot.distributed.dupefilter import crawl_spider_name
 from webrobot.distributed.keys import CrawlKeys, redis_from_settings
 from webrobot.distributed.outage import outage_of
-from webrobot.seenstore import Seen
+from webrobot.seen.contentdupes import ContentDupes, Verdict, fingerprint_mode
+from webrobot.seen.contentfingerprints import fingerprint_key
+from webrobot.seen.stores import Seen
 from webrobot.settings_model import read
 
 if TYPE_CHECKING:
@@ -96,7 +96,7 @@ class RedisFirstSeen:
             return True
 
     def check(self, key: bytes, url: str) -> Seen | None:
-        """:meth:`webrobot.seenstore.FirstSeenIndex.check`'s interface; the first
+        """:meth:`webrobot.seen.stores.FirstSeenIndex.check`'s interface; the first
         URL is not kept, so messages name it this way."""
         return None if self.first(key, url) else Seen(EARLIER_PAGE)
 

@@ -28,7 +28,7 @@ from scrapy_redis.dupefilter import RFPDupeFilter
 
 from webrobot.distributed.digests import RedisDigestSet
 from webrobot.distributed.keys import CrawlKeys, redis_from_settings
-from webrobot.dupefilter import register_visited_filter
+from webrobot.seen.dupefilter import register_visited_filter
 from webrobot.settings_model import read
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """Per-site politeness shared by every worker: ``WEBROBOT_POLITENESS_CLASS`` in Redis mode.
 
-In one process, :class:`webrobot.politeness.SitePoliteness` keeps each site's
+In one process, :class:`webrobot.politeness.clock.SitePoliteness` keeps each site's
 last request start, 429/503 strikes and ``Retry-After`` penalty, and Scrapy's
 download slot keeps requests to one site from overlapping
 (``CONCURRENT_REQUESTS_PER_DOMAIN``). With several workers each has its own,
@@ -51,7 +51,7 @@ less than an interval after it. So the worker notes when each request left
 the slot's delay, robots.txt Crawl-delay/Request-rate, as this worker learnt
 them from the ``robots_resolved`` signal, and the shared backoff) since the
 *last start by any worker*, and for the shared penalty; :meth:`finished` (called
-by :class:`webrobot.downloader.SiteDownloader` when a download ends) lets the
+by :class:`webrobot.politeness.downloader.SiteDownloader` when a download ends) lets the
 hold go or keeps it for the next start. A worker waiting for another's hold asks again after a quarter of
 ``WEBROBOT_REDIS_POLL_INTERVAL`` (at most 0.25 s), then twice as long each
 time the site is still held, up to the polling interval: meanwhile the holder
@@ -81,7 +81,7 @@ from scrapy.utils.asyncio import create_looping_call
 from webrobot.distributed.frontier import new_worker_id
 from webrobot.distributed.keys import cluster_enabled, redis_from_settings, site_tag
 from webrobot.distributed.outage import Outage, outage_of
-from webrobot.politeness import DEFAULT_MAX_SITES, THROTTLE_STATUSES
+from webrobot.politeness.clock import DEFAULT_MAX_SITES, THROTTLE_STATUSES
 from webrobot.settings_model import read
 
 if TYPE_CHECKING:
@@ -232,7 +232,7 @@ def _ms(seconds: float) -> int:
 
 
 class SharedPoliteness:
-    """:class:`webrobot.politeness.Politeness` in Redis, plus :meth:`finished`."""
+    """:class:`webrobot.politeness.clock.Politeness` in Redis, plus :meth:`finished`."""
 
     def __init__(
         self,

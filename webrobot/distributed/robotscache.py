@@ -1,14 +1,14 @@
 """robots.txt decisions shared by every worker of a crawl, and who fetches them.
 
 ``WEBROBOT_ROBOTS_CACHE_CLASS`` in Redis mode: the cache of
-:mod:`webrobot.robotscache` plus its shared-cache methods (``claim``,
+:mod:`webrobot.robots.cache` plus its shared-cache methods (``claim``,
 ``release``, ``poll_interval``), so one worker fetches a site's robots.txt and
 the others wait for its decision and obey it, with the expiry the fetching
 worker computed (the same rules as in one process: ``WEBROBOT_ROBOTS_TTL``,
 ``..._MIN_TTL``, ``Cache-Control``/``Expires``, ``..._STALE_MAX``).
 
 * A decision is a hash ``<crawl>:robots:<site>`` (``decision``: JSON of the
-  :class:`~webrobot.robotspolicy.RobotsDecision` fields but ``body`` and
+  :class:`~webrobot.robots.policy.RobotsDecision` fields but ``body`` and
   ``parser``; ``body``: the parsed bytes). It expires from Redis when even its
   stale use is over (``expires_at + WEBROBOT_ROBOTS_STALE_MAX``).
 * A claim is ``<crawl>:robots:<site>:claim`` = this worker's id, with an
@@ -55,7 +55,7 @@ from webrobot.distributed.dupefilter import crawl_spider_name
 from webrobot.distributed.frontier import new_worker_id
 from webrobot.distributed.keys import CrawlKeys, redis_from_settings
 from webrobot.distributed.outage import outage_of
-from webrobot.robotspolicy import RobotsDecision
+from webrobot.robots.policy import RobotsDecision
 from webrobot.settings_model import read
 
 if TYPE_CHECKING:

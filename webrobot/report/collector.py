@@ -9,9 +9,9 @@ and report extensions and the two downloader-middleware taps. It listens to:
   ``item_scraped``, ``item_dropped``, ``spider_error``;
 * webrobot's (:mod:`webrobot.signals`): ``request_refused``,
   ``robots_resolved``, ``site_deferred``, ``page_flagged``, ``request_shared``;
-* :class:`webrobot.middlewares.report.FrontierTapMiddleware` (first downloader
+* :class:`webrobot.report.taps.FrontierTapMiddleware` (first downloader
   middleware: a request left the scheduler; an ``IgnoreRequest`` that did not go
-  through the Refuser) and :class:`~webrobot.middlewares.report.DownloadErrorTapMiddleware`
+  through the Refuser) and :class:`~webrobot.report.taps.DownloadErrorTapMiddleware`
   (last one: every download exception, retried or not).
 
 What it knows of robots.txt comes from the robots.txt middleware: its
@@ -22,7 +22,7 @@ bodies downloaded, and no URL is taken for a robots.txt by its path.
 
 Every handler here runs once or more per request, so each is a few
 dictionary look-ups: the site key of a request is computed once
-(:func:`webrobot.sitekey.request_site`).
+(:func:`webrobot.urls.sitekey.request_site`).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from scrapy.exceptions import IgnoreRequest
 from webrobot import compat, signals
 from webrobot.report.model import CrawlTally, ignored_reason
 from webrobot.settings_model import read
-from webrobot.sitekey import request_site, site_key
+from webrobot.urls.sitekey import request_site, site_key
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -201,7 +201,7 @@ class ReportCollector:
             self.tally.dequeued(request_site(request))
 
     def page_failed(self, url: str, reason: str) -> None:
-        """A page request failed for good (:mod:`webrobot.middlewares.failures`)."""
+        """A page request failed for good (:mod:`webrobot.report.failures`)."""
         self.tally.page_failed(site_key(url), url, reason)
 
     def ignored(self, request: Request, exception: IgnoreRequest) -> None:

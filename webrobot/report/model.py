@@ -18,8 +18,8 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from webrobot.scope import DENY_PATTERN, NOT_ALLOWED, OFFSITE
-from webrobot.traps import BUDGET
+from webrobot.urls.scope import DENY_PATTERN, NOT_ALLOWED, OFFSITE
+from webrobot.urls.traps import BUDGET
 
 #: robots_resolved outcome meaning the robot gave up on a site's robots.txt
 ROBOTS_UNREACHABLE = "unreachable"

@@ -15,35 +15,35 @@ from scrapy.http import HtmlResponse, Request
 from scrapy.settings import SETTINGS_PRIORITIES
 from w3lib.encoding import html_to_unicode
 
-from webrobot.config import (
-    ConfigError,
-    SiteConfig,
-    check_setting_types,
-    load_site_config,
-    parse_start_urls_argument,
-)
-from webrobot.contenttypes import (
+from webrobot.items import PageItem
+from webrobot.pages.contenttypes import (
     GENERIC,
     OTHER,
     badly_decoded,
     declared_kind,
     mime_type,
 )
-from webrobot.extensions.identity import apply_identity
-from webrobot.items import PageItem
-from webrobot.linkrequests import link_requests
-from webrobot.middlewares.metarobots import page_rules
-from webrobot.middlewares.render import configure_rendering
-from webrobot.page import (
+from webrobot.pages.linkrequests import link_requests
+from webrobot.pages.metarobotsmiddleware import page_rules
+from webrobot.pages.page import (
     link_attribute_count,
     raw_link_count,
     summarise_html,
     summarise_html_text,
 )
-from webrobot.scope import SiteScope
+from webrobot.pages.rendermiddleware import configure_rendering
+from webrobot.politeness.identitycheck import apply_identity
 from webrobot.settings_model import read
-from webrobot.sitekey import site_key
-from webrobot.sitemapfollow import sitemap_links, sitemap_request
+from webrobot.sitemaps.follow import sitemap_links, sitemap_request
+from webrobot.sites.config import (
+    ConfigError,
+    SiteConfig,
+    check_setting_types,
+    load_site_config,
+    parse_start_urls_argument,
+)
+from webrobot.urls.scope import SiteScope
+from webrobot.urls.sitekey import site_key
 
 if TYPE_CHECKING:
     from typing import Self

@@ -1,1 +1,0 @@
-"""webrobot's Scrapy extensions."""

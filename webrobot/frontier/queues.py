@@ -1,0 +1,387 @@
+"""The crawl frontier: requests waiting to be fetched, in one of two modes.
+
+Pure logic plus SQLite; no Scrapy. :class:`webrobot.frontier.scheduler.FrontierScheduler`
+is the Scrapy glue that turns requests into payloads and back.
+
+Both modes keep the same order: higher ``priority`` first, first in, first out
+within a priority (the order of Scrapy's own priority queue, which with
+``DEPTH_PRIORITY = 1`` is breadth-first). Both give each request the same life:
+
+``pending``
+    queued (:meth:`Frontier.push`);
+``leased``
+    handed to the crawler (:meth:`Frontier.lease`) and not finished yet;
+``acknowledged``
+    finished (:meth:`Frontier.ack`): fetched and processed, refused, or failed
+    for good (then kept, with its reason, so that a later run can retry it).
+
+:class:`MemoryFrontier`
+    payloads in one FIFO queue per priority; the scheduler stores a compact
+    tuple per request (:mod:`webrobot.frontier.compactrequest`: URL, an interned
+    referer, a shared shape of callback, priority and meta keys, the meta
+    values) and builds the request when it is leased. A leased entry is only
+    counted. Nothing survives the process.
+:class:`SqliteFrontier`
+    an SQLite database in WAL mode (``JOBDIR/webrobot-frontier.sqlite``):
+    pickled requests, their states, and in the same transactions the visited
+    URL keys, the content fingerprints, the keys of URLs whose item is in the
+    feed, and the committed size of each feed file. Writes accumulate in one
+    open transaction; :meth:`SqliteFrontier.commit` makes them durable together,
+    so the file is consistent at every commit: after a SIGKILL the next run
+    sees the state of the last commit, with the requests that were leased then
+    back in ``pending`` (:meth:`SqliteFrontier.recover`).
+
+A payload is whatever the glue stores: a compact tuple (or, for a request
+that does not fit one, the request object) in memory, pickled bytes on disk.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import sqlite3
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+
+PENDING, LEASED, DONE, FAILED = 0, 1, 2, 3
+SCHEMA_VERSION = 1
+#: SQLite ``synchronous`` levels accepted by :class:`SqliteFrontier`.
+SYNC_LEVELS = ("normal", "full")
+#: ``content`` table kinds: the fingerprint of a page whose item was kept, of a page whose links were followed.
+CONTENT_KEPT, CONTENT_FOLLOWED = 0, 1
+
+
+class FrontierError(RuntimeError):
+    """A frontier database that cannot be used (foreign, newer format, unreadable)."""
+
+
+class Frontier(Protocol):
+    """What the scheduler needs from a frontier, whatever keeps it."""
+
+    durable: bool
+
+    def push(self, priority: int, payload: Any, key: bytes | None = None) -> int:
+        """Queue ``payload``; ``key`` (a visited-URL key) is recorded with it. Returns its entry id."""
+        ...
+
+    def lease(self) -> tuple[int, Any] | None:
+        """The next pending entry ``(id, payload)``, now leased; None when nothing is pending."""
+        ...
+
+    def ack(self, entry: int, failed: str | None = None) -> None:
+        """The leased entry is finished (``failed``: the reason it failed for good)."""
+        ...
+
+    def __len__(self) -> int:
+        """Pending entries."""
+        ...
+
+    @property
+    def leased(self) -> int: ...
+
+    def commit(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+# -- in memory ----------------------------------------------------------------
+
+
+class MemoryFrontier:
+    """Pending payloads in one FIFO deque per priority, highest priority first.
+
+    The order of a heap on ``(-priority, arrival)`` at a pointer per entry
+    (there are few distinct priorities: the depth, with ``DEPTH_PRIORITY``).
+    Nothing is kept of a leased entry but a count, so an entry's id is given
+    when it is leased; :meth:`push` returns the pending count.
+    """
+
+    durable = False
+
+    def __init__(self) -> None:
+        self._queues: dict[int, deque[Any]] = {}
+        self._priorities: list[int] = []  # the keys of _queues, highest first
+        self._pending = 0
+        self._leases = 0
+        self._leased = 0
+
+    def push(self, priority: int, payload: Any, key: bytes | None = None) -> int:
+        queue = self._queues.get(priority)
+        if queue is None:
+            queue = self._queues[priority] = deque()
+            bisect.insort(self._priorities, -priority)
+        queue.append(payload)
+        self._pending += 1
+        return self._pending
+
+    def lease(self) -> tuple[int, Any] | None:
+        if not self._pending:
+            return None
+        priority = -self._priorities[0]
+        queue = self._queues[priority]
+        payload = queue.popleft()
+        if not queue:
+            del self._queues[priority]
+            del self._priorities[0]
+        self._pending -= 1
+        self._leases += 1
+        self._leased += 1
+        return self._leases, payload
+
+    def lease_priority(self) -> int | None:
+        """The priority of the entry :meth:`lease` would return next."""
+        return -self._priorities[0] if self._priorities else None
+
+    def ack(self, entry: int, failed: str | None = None) -> None:
+        self._leased = max(0, self._leased - 1)
+
+    def __len__(self) -> int:
+        return self._pending
+
+    @property
+    def leased(self) -> int:
+        return self._leased
+
+    def commit(self) -> None:
+        pass
+
+    def close(self) -> None:
+        self._queues.clear()
+        self._priorities.clear()
+        self._pending = self._leased = 0
+
+
+# -- on disk --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Recovered:
+    """What a durable frontier found when it opened."""
+
+    queued: int  # pending, including the re-queued below
+    requeued: int  # leased when the last run stopped: back in pending
+    retried: int  # failed for good in an earlier run, pending again (retry_failed)
+    failed: int  # failed for good and kept as such
+    visited: int  # visited-URL keys
+    resumed: bool  # False: a new job (the file did not exist)
+
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS requests (
+    id INTEGER PRIMARY KEY,
+    state INTEGER NOT NULL,
+    priority INTEGER NOT NULL,
+    data BLOB,
+    reason TEXT
+);
+CREATE INDEX IF NOT EXISTS requests_pending ON requests (priority DESC, id) WHERE state = 0;
+CREATE TABLE IF NOT EXISTS visited (key BLOB PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS content (
+    kind INTEGER NOT NULL, key BLOB NOT NULL, url TEXT, PRIMARY KEY (kind, key)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS written (key BLOB PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS feeds (path TEXT PRIMARY KEY, size INTEGER NOT NULL) WITHOUT ROWID;
+"""
+
+
+class SqliteFrontier:
+    """Requests, visited keys, content fingerprints and feed sizes in one SQLite file."""
+
+    durable = True
+
+    def __init__(self, path: str | os.PathLike[str], *, synchronous: str = "normal") -> None:
+        if synchronous not in SYNC_LEVELS:
+            raise ValueError(f"expected one of {', '.join(SYNC_LEVELS)}, got {synchronous!r}")
+        self.path = Path(path)
+        existed = self.path.exists()
+        try:
+            # isolation_level=None: transactions are begun and committed here, explicitly.
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
+            self._db.executescript(_SCHEMA)
+            version = self._db.execute("SELECT value FROM meta WHERE name = 'version'").fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise FrontierError(f"{self.path}: not a usable frontier database ({exc})") from None
+        if version is None:
+            self._db.execute("INSERT INTO meta VALUES ('version', ?)", (SCHEMA_VERSION,))
+        elif version[0] != SCHEMA_VERSION:
+            self._db.close()
+            raise FrontierError(
+                f"{self.path}: frontier format {version[0]}, this webrobot reads {SCHEMA_VERSION}"
+            )
+        self.resumed = existed and version is not None
+        #: Entries below this id were queued by earlier runs (set by :meth:`recover`).
+        self.first_new_entry = 0
+        self._in_transaction = False
+        self._pending = 0
+        self._leased = 0
+
+    # -- opening -------------------------------------------------------------
+    def recover(self, *, retry_failed: bool = False) -> Recovered:
+        """Put what was leased when the last run stopped back in ``pending`` (and,
+        with ``retry_failed``, what failed for good); count what is there."""
+        self._begin()
+        requeued = self._db.execute(
+            "UPDATE requests SET state = ? WHERE state = ?", (PENDING, LEASED)
+        ).rowcount
+        retried = 0
+        if retry_failed:
+            retried = self._db.execute(
+                "UPDATE requests SET state = ?, reason = NULL WHERE state = ?", (PENDING, FAILED)
+            ).rowcount
+        self.commit()
+        counts = dict(
+            self._db.execute("SELECT state, COUNT(*) FROM requests GROUP BY state").fetchall()
+        )
+        self._pending = counts.get(PENDING, 0)
+        self._leased = 0
+        visited = self._db.execute("SELECT COUNT(*) FROM visited").fetchone()[0]
+        self.first_new_entry = int(
+            self._db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM requests").fetchone()[0]
+        )
+        return Recovered(
+            self._pending, requeued, retried, counts.get(FAILED, 0), visited, self.resumed
+        )
+
+    def visited_keys(self) -> Iterator[bytes]:
+        for (key,) in self._db.execute("SELECT key FROM visited"):
+            yield bytes(key)
+
+    def content_keys(self, kind: int) -> Iterator[tuple[bytes, str | None]]:
+        for key, url in self._db.execute("SELECT key, url FROM content WHERE kind = ?", (kind,)):
+            yield bytes(key), url
+
+    def written_keys(self) -> Iterator[bytes]:
+        for (key,) in self._db.execute("SELECT key FROM written"):
+            yield bytes(key)
+
+    def failed_entries(self) -> list[tuple[int, str]]:
+        """``(id, reason)`` of the requests kept as failed for good."""
+        return [(int(i), str(r)) for i, r in self._db.execute(
+            "SELECT id, reason FROM requests WHERE state = ? ORDER BY id", (FAILED,))]  # fmt: skip
+
+    # -- the frontier ----------------------------------------------------------
+    def _begin(self) -> None:
+        if not self._in_transaction:
+            self._db.execute("BEGIN")
+            self._in_transaction = True
+
+    def push(self, priority: int, payload: Any, key: bytes | None = None) -> int:
+        self._begin()
+        if key is not None:
+            self._db.execute("INSERT OR IGNORE INTO visited (key) VALUES (?)", (key,))
+        cursor = self._db.execute(
+            "INSERT INTO requests (state, priority, data) VALUES (?, ?, ?)",
+            (PENDING, priority, payload),
+        )
+        self._pending += 1
+        return int(cursor.lastrowid or 0)
+
+    def add_visited(self, keys: Iterable[bytes]) -> None:
+        self._begin()
+        self._db.executemany("INSERT OR IGNORE INTO visited (key) VALUES (?)", ((k,) for k in keys))
+
+    def lease(self) -> tuple[int, Any] | None:
+        if self._pending <= 0:
+            return None
+        row = self._db.execute(
+            "SELECT id, data FROM requests WHERE state = 0 ORDER BY priority DESC, id LIMIT 1"
+        ).fetchone()
+        if row is None:
+            self._pending = 0
+            return None
+        self._begin()
+        self._db.execute("UPDATE requests SET state = ? WHERE id = ?", (LEASED, row[0]))
+        self._pending -= 1
+        self._leased += 1
+        return int(row[0]), bytes(row[1])
+
+    def ack(self, entry: int, failed: str | None = None) -> None:
+        self._begin()
+        if failed is None:
+            self._db.execute("DELETE FROM requests WHERE id = ?", (entry,))
+        else:
+            self._db.execute(
+                "UPDATE requests SET state = ?, reason = ? WHERE id = ?", (FAILED, failed, entry)
+            )
+        self._leased = max(0, self._leased - 1)
+
+    def add_content(self, kind: int, key: bytes, url: str | None) -> None:
+        self._begin()
+        self._db.execute(
+            "INSERT OR IGNORE INTO content (kind, key, url) VALUES (?, ?, ?)", (kind, key, url)
+        )
+
+    def add_written(self, key: bytes) -> None:
+        self._begin()
+        self._db.execute("INSERT OR IGNORE INTO written (key) VALUES (?)", (key,))
+
+    def feed_sizes(self) -> dict[str, int]:
+        return {str(p): int(s) for p, s in self._db.execute("SELECT path, size FROM feeds")}
+
+    def set_feed_size(self, path: str, size: int) -> None:
+        self._begin()
+        self._db.execute("INSERT OR REPLACE INTO feeds (path, size) VALUES (?, ?)", (path, size))
+
+    def __len__(self) -> int:
+        return self._pending
+
+    @property
+    def leased(self) -> int:
+        return self._leased
+
+    @property
+    def dirty(self) -> bool:
+        return self._in_transaction
+
+    def commit(self) -> None:
+        if self._in_transaction:
+            self._db.execute("COMMIT")
+            self._in_transaction = False
+
+    def disk_bytes(self) -> int:
+        """Bytes of the database file and its write-ahead log."""
+        total = 0
+        for suffix in ("", "-wal"):
+            try:
+                total += os.path.getsize(f"{self.path}{suffix}")
+            except OSError:
+                pass
+        return total
+
+    def checkpoint(self) -> None:
+        """Fold the write-ahead log into the database file (keeps the log from growing)."""
+        self.commit()
+        self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def close(self) -> None:
+        self.commit()
+        try:
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            self._db.close()
+
+
+#: ``WEBROBOT_FRONTIER`` values.
+FRONTIER_MODES = ("auto", "memory", "sqlite")
+
+
+def resolve_mode(setting: str, jobdir: str | None) -> str:
+    """``"memory"`` or ``"sqlite"``: ``"auto"`` is ``"sqlite"`` exactly when there is a job directory."""
+    mode = setting.strip().lower() or "auto"
+    if mode not in FRONTIER_MODES:
+        raise ValueError(
+            f"setting WEBROBOT_FRONTIER: expected one of {', '.join(FRONTIER_MODES)}, got {setting!r}"
+        )
+    if mode == "auto":
+        return "sqlite" if jobdir else "memory"
+    if mode == "sqlite" and not jobdir:
+        raise ValueError("setting WEBROBOT_FRONTIER: 'sqlite' needs a JOBDIR to keep its file in")
+    return mode

@@ -1,1 +1,0 @@
-"""webrobot's downloader middlewares (thin Scrapy glue around pure policy modules)."""

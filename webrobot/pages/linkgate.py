@@ -1,0 +1,142 @@
+"""The links of a page are judged before they go anywhere near the scheduler.
+
+A page can hold 100,000 links to other sites. Scrapy's scheduler keeps a queue
+per download slot, so each off-site link used to cost a queue of its own
+before the scope filter (a downloader middleware) refused it when it came out;
+the cost grew faster than the number of links. Here each link the spider
+yields is checked, in the order of cost, as it is yielded:
+
+1. the crawl's scope (sites, ``allowed_domains``, the config's ``allow`` /
+   ``deny``) and the global blocklist, on the canonical URL;
+2. a path extension that says the target is not a page
+   (``WEBROBOT_IGNORED_EXTENSIONS``: Scrapy's ``IGNORED_EXTENSIONS`` plus
+   saved web pages, ``.mht`` / ``.mhtml``);
+3. the page's link budget: at most ``WEBROBOT_MAX_LINKS_PER_PAGE`` links of
+   one page go on (0: no cap). A sitemap is not a page: its URLs have their
+   own limit (``WEBROBOT_SITEMAP_MAX_URLS``), and sitemap requests are not
+   judged by their extension.
+
+Every refusal goes through :class:`~webrobot.refusals.Refuser`
+(``webrobot/url/refused/<reason>``), so it is counted, logged once per site
+and shown in the crawl report. A link refused for good (scope, blocklist,
+extension) first goes through the duplicate filter (the visited store, shared
+by the workers of a distributed crawl), as it did when the scheduler saw it:
+a URL is refused and counted once, however many pages link to it, and a
+second occurrence is dropped as a duplicate. Links that pass are dropped by
+the same filter when they are scheduled, before any queue work; a link over
+the cap is not marked visited (another page may still lead to it). The downloader
+middlewares still check the same rules for start requests and redirects.
+A request with ``dont_filter`` or ``allow_offsite`` skips the scope check, as
+in the downloader middleware.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import TYPE_CHECKING
+
+from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
+from scrapy.utils.url import url_has_any_extension
+
+from webrobot.refusals import Refuser
+from webrobot.settings_model import read
+from webrobot.sitemaps.follow import SITEMAP_KEY
+from webrobot.sites.config import ConfigError
+from webrobot.startup import non_negative_setting, setting_error
+from webrobot.urls.blocklist import Blocklist, BlocklistError
+from webrobot.urls.canonical import Canonicalizer, canonicalizer_for
+from webrobot.urls.scope import SiteScope
+from webrobot.urls.traps import BLOCKLIST
+
+if TYPE_CHECKING:
+    from typing import Self
+
+    from scrapy import Request
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
+
+#: Refusal reasons (``webrobot/url/refused/<reason>``).
+PAGE_CAP = "page_link_cap"
+BINARY_EXTENSION = "binary_extension"
+
+
+class LinkGateMiddleware(BaseSpiderMiddleware):
+    def __init__(self, crawler: Crawler) -> None:
+        super().__init__(crawler)
+        settings = crawler.settings
+        try:
+            self.cap = non_negative_setting(crawler, "WEBROBOT_MAX_LINKS_PER_PAGE")
+        except ConfigError as exc:
+            raise setting_error(crawler, exc) from None
+        self.extensions = {
+            "." + str(ext).strip().lower().lstrip(".")
+            for ext in read(settings, "WEBROBOT_IGNORED_EXTENSIONS")
+            if str(ext).strip()
+        }
+        try:
+            self.blocklist = Blocklist.from_setting(read(settings, "WEBROBOT_BLOCKLIST"))
+        except BlocklistError as exc:  # the blocklist middleware reports it the same way
+            raise setting_error(crawler, exc) from None
+        self.scope_enabled = read(settings, "WEBROBOT_SCOPE_ENABLED")
+        self.refuser = Refuser(crawler)
+        self._canonicalizer: Canonicalizer | None = None
+        self._passed: weakref.WeakKeyDictionary[Response, int] = weakref.WeakKeyDictionary()
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler)
+
+    def get_processed_request(self, request: Request, response: Response | None) -> Request | None:
+        if response is None:  # a start request: the downloader middlewares judge it
+            return request
+        spider = self.crawler.spider
+        if self._canonicalizer is None:
+            self._canonicalizer = canonicalizer_for(getattr(spider, "config", None))
+        canonical = self._canonicalizer(request.url)
+        scope: SiteScope | None = getattr(spider, "scope", None)
+        if (
+            self.scope_enabled and scope is not None
+            and not (request.dont_filter or request.meta.get("allow_offsite"))
+        ):  # fmt: skip
+            reason = scope.refusal(canonical)
+            if reason is not None:
+                if not self._seen(request):
+                    self.refuser.refuse(request, reason)
+                return None
+        if self.blocklist:
+            match = self.blocklist.match(canonical)
+            if match is not None:
+                if not self._seen(request):
+                    self.refuser.refuse(request, BLOCKLIST, f"blocked by {match}")
+                return None
+        sitemap = (
+            response.meta.get(SITEMAP_KEY) is not None or request.meta.get(SITEMAP_KEY) is not None
+        )
+        if self.extensions and not sitemap and url_has_any_extension(request.url, self.extensions):
+            if not self._seen(request):
+                self.refuser.refuse(
+                    request, BINARY_EXTENSION, "the extension says it is not a page"
+                )
+            return None
+        if self.cap and not sitemap:
+            passed = self._passed.get(response, 0)
+            if passed >= self.cap:
+                self.refuser.refuse(
+                    request,
+                    PAGE_CAP,
+                    f"{response.url[:200]} has more than {self.cap} links to follow",
+                )
+                return None
+            self._passed[response] = passed + 1
+        return request
+
+    def _seen(self, request: Request) -> bool:
+        """Mark a refused link visited; True (and logged as a duplicate) if it already was."""
+        if request.dont_filter:
+            return False
+        engine = self.crawler.engine
+        dupefilter = getattr(engine.scheduler if engine is not None else None, "df", None)
+        if dupefilter is None or not dupefilter.request_seen(request):
+            return False
+        dupefilter.log(request, self.crawler.spider)
+        return True

@@ -1,0 +1,246 @@
+"""A Scrapy downloader whose slots are sites (scheme + host + port), whose
+per-site concurrency limit holds, and which decides each site's next request
+time in one place.
+
+* Scrapy keys download slots by host name only, so two sites on one host share
+  one politeness slot, and a redirect to another host keeps the old slot in
+  ``request.meta["download_slot"]``. Here every slot is keyed by
+  :func:`webrobot.urls.sitekey.site_key` of the request URL, so per-site concurrency,
+  delays and ``DOWNLOAD_SLOTS`` entries mean one robots.txt site each.
+* Scrapy 2.19 marks a request as transferring only when its download coroutine
+  starts running, so with no download delay one pass over a slot's queue sees
+  a free transfer slot for every queued request and starts them all at once
+  (``CONCURRENT_REQUESTS_PER_DOMAIN = 1`` let 6 of 8 requests overlap). Here the
+  transfer slot is taken before the coroutine is scheduled.
+* Before each request starts, the site's politeness object
+  (``WEBROBOT_POLITENESS_CLASS``, :mod:`webrobot.politeness.clock`) reserves the
+  start: the slot's delay (``DOWNLOAD_DELAY`` or AutoThrottle), robots.txt
+  ``Crawl-delay``/``Request-rate`` (from the ``robots_resolved`` signal), the
+  ``Retry-After`` of failing answers and exponential backoff while they last
+  (429, 5xx, and downloads that got no response at all).
+  Which source held a request back is counted
+  (``webrobot/politeness/delay_source/<source>``) and logged at DEBUG when it
+  changes for a site.
+* ``WEBROBOT_MAX_REQUESTS_PER_SITE_PER_MINUTE = N`` (0: off) puts a floor of
+  60/N seconds under every slot's delay (source ``per_minute_cap``), so no
+  60-second window sees more than N requests start for one site. A throttled
+  request waits in its slot's queue on the slot's timer and is never dropped.
+* A politeness object that also has ``finished(site)`` (the shared one of a
+  distributed crawl, which holds a site while this worker has requests to it
+  in flight) is told when each download ends; if it takes ``more``, also
+  whether the site's slot has more requests queued (the shared one then keeps
+  its hold for the next start). One that has ``departed(site, now)``
+  is told about when each request left (on the reactor's next turn), so that a
+  request sent late counts from when it left.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import time
+from time import monotonic
+from typing import TYPE_CHECKING, Any
+
+from scrapy import signals as scrapy_signals
+from scrapy.core.downloader import Downloader, Slot
+from scrapy.exceptions import IgnoreRequest
+from scrapy.utils.misc import build_from_crawler, load_object
+
+from webrobot import signals
+from webrobot.compat import call_later, schedule_coro, slot_randomness
+from webrobot.politeness.clock import NO_RESPONSE, THROTTLE_STATUSES
+from webrobot.robots.policy import parse_retry_after
+from webrobot.settings_model import read
+from webrobot.sites.config import ConfigError
+from webrobot.startup import non_negative_setting, setting_error
+from webrobot.urls.sitekey import request_site
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from scrapy import Request, Spider
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
+
+    from webrobot.politeness.clock import Politeness
+
+logger = logging.getLogger(__name__)
+_SOURCES_REMEMBERED = 10_000  # sites whose last delay source is remembered for the log
+
+
+#: Private request meta key: the slot key this downloader derived from the URL.
+AUTO_SLOT_KEY = "_webrobot_slot"
+
+
+def _highest(slot: Slot) -> int:
+    """The index of the slot's first queued request of the highest priority: the
+    scheduler's order (priorities, breadth-first within one) also holds for the
+    requests that wait in a site's queue, not only for those still in the scheduler."""
+    best, best_priority = 0, None
+    for i, (request, _) in enumerate(slot.queue):
+        if best_priority is None or request.priority > best_priority:
+            best, best_priority = i, request.priority
+    return best
+
+
+def _pop(slot: Slot, index: int) -> tuple[Request, Any]:
+    queue = slot.queue
+    if index == 0:
+        return queue.popleft()
+    entry = queue[index]
+    del queue[index]
+    return entry
+
+
+class SiteSlot(Slot):
+    """A download slot that knows its site key (empty for a ``download_slot`` slot)."""
+
+    __slots__ = ("key",)
+
+    def __init__(
+        self, concurrency: int, delay: float, randomness: Any = None, *, key: str = ""
+    ) -> None:
+        super().__init__(
+            concurrency, delay, randomness
+        )  # jitter (Scrapy >= 2.19) or randomize_delay
+        self.key = key
+
+
+class SiteDownloader(Downloader):
+    def __init__(self, crawler: Crawler) -> None:
+        super().__init__(crawler)
+        path = read(self.settings, "WEBROBOT_POLITENESS_CLASS")
+        politeness_class = load_object(path)
+        self.politeness: Politeness = build_from_crawler(politeness_class, crawler)
+        self._finished: Callable[..., None] | None = getattr(self.politeness, "finished", None)
+        self._finished_takes_more = self._finished is not None and (
+            "more" in inspect.signature(self._finished).parameters
+        )
+        self._departed: Callable[[str, float], None] | None = getattr(
+            self.politeness, "departed", None
+        )
+        throttled = read(self.settings, "AUTOTHROTTLE_ENABLED")
+        self._base_source = "autothrottle" if throttled else "download_delay"
+        self._last_source: dict[str, str] = {}
+        try:
+            per_minute = non_negative_setting(crawler, "WEBROBOT_MAX_REQUESTS_PER_SITE_PER_MINUTE")
+        except ConfigError as exc:
+            setting_error(crawler, exc)  # the crawl stops at start with this error
+            per_minute = 0
+        self.min_interval = 60.0 / per_minute if per_minute else 0.0
+        # A strong reference: called for every response, without resolving a weak one first.
+        crawler.signals.connect(
+            self._response_downloaded, signal=scrapy_signals.response_downloaded, weak=False
+        )
+        crawler.signals.connect(self._robots_resolved, signal=signals.robots_resolved)
+
+    def get_slot_key(self, request: Request) -> str:
+        """The request's site, or the ``download_slot`` meta key a spider set.
+
+        Scrapy writes every request's slot into ``download_slot`` and redirects
+        copy it, so a value equal to the one this downloader derived (kept in
+        ``_webrobot_slot``) is not the spider's choice: the URL decides again."""
+        meta = request.meta
+        chosen = meta.get(self.DOWNLOAD_SLOT)
+        if chosen is not None and chosen != meta.get(AUTO_SLOT_KEY):
+            return str(chosen)
+        return request_site(request)
+
+    def _get_slot(self, request: Request, spider: Spider | None = None) -> tuple[str, Slot]:
+        key = self.get_slot_key(request)
+        site = request_site(request)
+        if key == site:
+            request.meta[AUTO_SLOT_KEY] = key
+        if key not in self.slots:
+            slot_settings = self.per_slot_settings.get(key, {})
+            concurrency = slot_settings.get(
+                "concurrency", self.ip_concurrency or self.domain_concurrency
+            )
+            delay = slot_settings.get("delay", self._delay)
+            randomness = slot_randomness(self, slot_settings)
+            self.slots[key] = SiteSlot(
+                concurrency, delay, randomness, key=key if key == site else ""
+            )
+            self._start_slot_gc()
+        return key, self.slots[key]
+
+    def _process_queue(self, slot: Slot) -> None:
+        if slot.latercall:
+            return  # a timer will run this again
+        slot_key = getattr(slot, "key", "")
+        while slot.queue and slot.free_transfer_slots() > 0:
+            # A download_slot slot may hold several sites: each still gets its
+            # own politeness (robots.txt Crawl-delay, Retry-After, backoff).
+            index = _highest(slot)
+            key = slot_key or request_site(slot.queue[index][0])
+            now = monotonic()
+            delay, base_source = slot.download_delay(), self._base_source
+            if self.min_interval > delay:
+                delay, base_source = self.min_interval, "per_minute_cap"
+            wait, source = self.politeness.reserve(key, delay, base_source, now)
+            if wait > 0:
+                self._held_back(key, wait, source)
+                slot.latercall = call_later(wait, self._latercall, slot)
+                return
+            slot.lastseen = now
+            request, queue_dfd = _pop(slot, index)
+            slot.transferring.add(request)  # taken now, not when the coroutine runs
+            schedule_coro(self._wait_for_download(slot, request, queue_dfd))
+            if self._departed is not None:
+                call_later(0, self._request_left, key)  # about when the request is written
+
+    async def _download(self, slot: Slot, request: Request) -> Response:
+        try:
+            return await super()._download(slot, request)
+        except Exception as exc:
+            if not isinstance(exc, IgnoreRequest):  # no answer at all: the site slows down too
+                key = getattr(slot, "key", "") or request_site(request)
+                assert self.crawler.stats is not None
+                self.crawler.stats.inc_value("webrobot/politeness/throttled/no_response")
+                self.politeness.note_response(key, NO_RESPONSE, None, monotonic())
+            raise
+        finally:
+            if self._finished is not None:
+                site = getattr(slot, "key", "")
+                if not site:
+                    self._finished(request_site(request))
+                elif self._finished_takes_more:
+                    # A site's own slot: anything queued is more of the same site.
+                    self._finished(site, bool(slot.queue))
+                else:
+                    self._finished(site)
+
+    def _request_left(self, key: str) -> None:
+        assert self._departed is not None
+        self._departed(key, monotonic())
+
+    def _held_back(self, key: str, wait: float, source: str) -> None:
+        assert self.crawler.stats is not None
+        self.crawler.stats.inc_value(f"webrobot/politeness/delay_source/{source}")
+        if self._last_source.get(key) != source:
+            if len(self._last_source) >= _SOURCES_REMEMBERED:
+                self._last_source.clear()
+            self._last_source[key] = source
+            logger.debug("Next request to %s in %.2f s, set by %s", key, wait, source)
+
+    # -- what the politeness object learns ----------------------------------
+    def _response_downloaded(self, response: Response, request: Request) -> None:
+        key = request_site(request)
+        retry_after = None
+        if response.status in THROTTLE_STATUSES:
+            assert self.crawler.stats is not None
+            self.crawler.stats.inc_value(f"webrobot/politeness/throttled/{response.status}")
+            value = response.headers.get(b"Retry-After")
+            if value is not None:
+                retry_after = parse_retry_after(value.decode("latin-1"), time.time())
+        self.politeness.note_response(key, response.status, retry_after, monotonic())
+
+    def _robots_resolved(
+        self,
+        site: str,
+        crawl_delay: float | None = None,
+        crawl_delay_source: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        self.politeness.set_robots_delay(site, crawl_delay, crawl_delay_source)

@@ -1,0 +1,114 @@
+"""The crawl report, written when the spider closes: ``report.json`` (every
+number) and ``report.html`` (one self-contained page), plus the health checks,
+which are also logged as warnings.
+
+Where: ``WEBROBOT_REPORT_DIR`` if set; else next to the first local items feed
+(so a Scrapyd job's report lands in its items folder as ``<job>.report.html``);
+else ``report/`` in the current folder (:func:`webrobot.report.model.report_location`);
+a Scrapyd job's files are named after the job where no feed names them.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from scrapy import signals
+from scrapy.exceptions import NotConfigured
+
+from webrobot.report.collector import ReportCollector
+from webrobot.report.frontier import freshness_report, priorities_report
+from webrobot.report.html import render_html
+from webrobot.report.model import HealthThresholds, build_report, iso, report_location
+from webrobot.settings_model import read
+from webrobot.urls.templatemiddleware import template_tally
+from webrobot.version import __version__
+
+if TYPE_CHECKING:
+    from typing import Self
+
+    from scrapy import Spider
+    from scrapy.crawler import Crawler
+
+logger = logging.getLogger(__name__)
+
+
+def frontier_report(crawler: Crawler) -> dict[str, Any]:
+    """The report's frontier sections: pages and refusals per URL template,
+    requests per priority rank."""
+    tally = template_tally(crawler)
+    stats = crawler.stats.get_stats() if crawler.stats is not None else {}
+    config = getattr(crawler.spider, "config", None)
+    return {
+        "templates": tally.report() if tally is not None else [],
+        "priorities": priorities_report(stats, getattr(config, "priorities", ())),
+        "freshness": freshness_report(stats),
+    }
+
+
+def thresholds(crawler: Crawler) -> HealthThresholds:
+    settings = crawler.settings
+    return HealthThresholds(
+        max_error_rate=read(settings, "WEBROBOT_HEALTH_MAX_ERROR_RATE"),
+        max_trap_refusals=read(settings, "WEBROBOT_HEALTH_MAX_TRAP_REFUSALS"),
+        robots_required=read(settings, "ROBOTSTXT_OBEY"),
+    )
+
+
+class CrawlReport:
+    def __init__(self, crawler: Crawler) -> None:
+        if not read(crawler.settings, "WEBROBOT_REPORT_ENABLED"):
+            raise NotConfigured("WEBROBOT_REPORT_ENABLED is off")
+        self.crawler = crawler
+        self.collector = ReportCollector.of(crawler)
+        self.limits = thresholds(crawler)
+        crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler)
+
+    def location(self, job: str = "") -> tuple[Path, str]:
+        feeds = self.crawler.settings.getdict("FEEDS")
+        folder, prefix = report_location(
+            read(self.crawler.settings, "WEBROBOT_REPORT_DIR") or "",
+            [str(uri) for uri in feeds],
+            job,
+        )
+        return Path(folder), prefix
+
+    def spider_closed(self, spider: Spider, reason: str) -> None:
+        collector = self.collector
+        now = collector.now()
+        meta: dict[str, Any] = {
+            "webrobot_version": __version__,
+            "spider": spider.name,
+            "started_at": iso(collector.started_wall),
+            "finished_at": iso(time.time()),
+            "elapsed_seconds": round(now, 3),
+            "finish_reason": reason,
+        }
+        report = build_report(collector.tally, now, self.limits, meta)
+        report.update(frontier_report(self.crawler))
+        for flag in report["health"]["flags"]:
+            logger.warning("Crawl health: %s: %s", flag["site"], flag["message"])
+        # Scrapyd passes each job's id as the spider argument _job.
+        folder, prefix = self.location(str(getattr(spider, "_job", "") or ""))
+        json_path, html_path = folder / f"{prefix}report.json", folder / f"{prefix}report.html"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            json_path.write_text(json.dumps(report, indent=1), encoding="utf-8")
+            html_path.write_text(render_html(report), encoding="utf-8")
+        except OSError as exc:
+            logger.error("Could not write the crawl report to %s: %s", folder, exc)
+            return
+        flags = len(report["health"]["flags"])
+        logger.info(
+            "Crawl report: %s (%d sites, %s)", html_path, report["totals"]["sites_crawled"],
+            f"{flags} health warnings" if flags else "healthy",
+        )  # fmt: skip
+        assert self.crawler.stats is not None
+        self.crawler.stats.set_value("webrobot/report/health_flags", flags)

@@ -1,0 +1,216 @@
+"""Requests held per site while its robots.txt is decided, and their timers.
+
+A request awaited inside ``process_request`` stays in the downloader's
+``active`` set, which the engine counts against ``CONCURRENT_REQUESTS``: a few
+hundred requests of one deferred site would stop every other site. So a
+request whose site is not resolved is never kept inside the downloader:
+
+* when the engine schedules a request (``request_scheduled`` signal) for a
+  site whose robots.txt is being fetched or retried, it is *held* in a
+  per-site list (:class:`PendingSite`) instead of entering the scheduler;
+* a request that reaches ``process_request`` first (it was scheduled before
+  the site was known) starts the fetch and is handed back to the engine,
+  which schedules it again, and so it is held as above;
+* when the site resolves, held requests go back to the engine
+  (``engine.crawl``) in their original order and priority, or, if the site
+  counts as disallowed, are refused one by one (counted, logged, signalled).
+
+The requests handed back after being held had passed the duplicate filter
+already, so on their way back they carry ``dont_filter`` through the
+scheduler (restored before anything else looks at it: middlewares below
+priority 100 see them twice). Requests made with ``engine.download_async``
+(not scheduled) wait inside ``process_request`` instead; they are rare. While
+anything is held the spider is kept open (``spider_idle`` +
+``DontCloseSpider``).
+
+With ``WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS = False`` (the distributed add-on
+sets it), a new request for a site being decided is not held at scheduling
+but enters the scheduler (a shared frontier, where no worker's death can lose
+it); it is held when it comes back from the scheduler.
+
+A site whose robots.txt fails is retried with a growing interval
+(:class:`Backoff`); while it has rules fetched before that have not been
+expired too long, those are obeyed meanwhile (stale use); after
+``WEBROBOT_ROBOTS_DEFER_MAX`` seconds of failures it counts as disallowed. A
+host name that does not resolve (``DNSLookupError``) has its own, shorter
+limit, ``WEBROBOT_ROBOTS_DNS_DEFER_MAX``: a name that does not exist rarely
+comes back within the hour a struggling server gets.
+
+If the spider closes with requests held (shutdown, a timeout), a ``JOBDIR``
+job keeps them in ``JOBDIR/webrobot-robots-held.pickle``
+(:class:`HeldFile`) and schedules them again on resume.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import pickle
+import time
+from dataclasses import dataclass, field
+from time import monotonic
+from typing import TYPE_CHECKING
+
+from scrapy.utils.request import request_from_dict
+from twisted.internet.defer import Deferred
+
+from webrobot.robots import policy
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from scrapy import Spider
+    from scrapy.http import Request
+    from scrapy.utils.asyncio import CallLaterResult
+
+    from webrobot.robots.fetch import RobotsFetch
+    from webrobot.robots.policy import RobotsDecision
+
+logger = logging.getLogger(__name__)
+
+#: Errors that mean the host name does not resolve.
+DNS_ERRORS = frozenset({"DNSLookupError"})
+#: Under ``JOBDIR``: the requests still held when the spider closed, for the next run.
+HELD_FILE = "webrobot-robots-held.pickle"
+
+
+@dataclass(eq=False)
+class PendingSite:
+    """A site whose robots.txt is being fetched, or will be again after a failure."""
+
+    site: str
+    robots_url: str
+    trigger: Request | None = None
+    stale: RobotsDecision | None = None  # the expired decision, kept while re-fetches fail
+    stale_mode: bool = False  # obeying ``stale`` while retrying in the background
+    held: list[Request] = field(default_factory=list)
+    waiters: list[Deferred[RobotsDecision | None]] = field(default_factory=list)
+    fetching: bool = False
+    timer: CallLaterResult | None = None
+    deferral: policy.Deferral | None = None
+
+    def wait(self) -> Deferred[RobotsDecision | None]:
+        waiter: Deferred[RobotsDecision | None] = Deferred()
+        self.waiters.append(waiter)
+        return waiter
+
+    def wake(self, decision: RobotsDecision | None) -> None:
+        waiters, self.waiters = self.waiters, []
+        for waiter in waiters:
+            waiter.callback(decision)
+
+    def cancel_timer(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+
+def duration(seconds: float) -> str:
+    """A wait as people read it: ``'45 s'``, ``'12 min'``, ``'3.0 h'``."""
+    if seconds >= 2 * 86400:
+        return f"{seconds / 86400:.1f} d"
+    if seconds >= 2 * 3600:
+        return f"{seconds / 3600:.1f} h"
+    if seconds >= 120:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds:.3g} s"
+
+
+class HeldFile:
+    """Held requests kept across runs of a ``JOBDIR`` job."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def load(self, spider: Spider | None) -> list[Request] | None:
+        """The requests the last run still held (None: nothing to resume)."""
+        path = self.path
+        if not path.exists():
+            return None
+        try:
+            requests = [
+                request_from_dict(pickle.loads(data), spider=spider)
+                for data in pickle.loads(path.read_bytes())
+            ]
+        except Exception:  # a damaged file: say so, keep it, crawl on
+            aside = path.with_name(path.name + ".bad")
+            os.replace(path, aside)
+            logger.exception(
+                "Cannot resume the requests held for robots.txt (file kept as %s)", aside
+            )
+            return None
+        path.unlink()
+        return requests
+
+    def save(self, held: list[Request], spider: Spider | None) -> int:
+        """Keep held requests for the next run (the scheduler's queue is closed
+        by now); returns how many could be kept."""
+        saved: list[bytes] = []
+        for request in held:
+            try:
+                saved.append(pickle.dumps(request.to_dict(spider=spider), protocol=4))
+            except Exception:  # noqa: BLE001, S112 - not serialisable: not kept (as in Scrapy's disk queue)
+                continue
+        temp = self.path.with_name(self.path.name + ".tmp")
+        try:
+            temp.write_bytes(pickle.dumps(saved, protocol=4))
+            os.replace(temp, self.path)
+        except OSError:
+            logger.exception("Cannot keep the requests held for robots.txt in %s", self.path)
+            return 0
+        return len(saved)
+
+
+@dataclass(frozen=True)
+class AfterFailure:
+    """What to do after a failed robots.txt attempt: ``action`` is ``"stale"``
+    (obey ``pending.stale`` and retry in ``delay``), ``"retry"`` (keep holding,
+    retry in ``delay``) or ``"give_up"`` (the site counts as unreachable)."""
+
+    action: str
+    delay: float
+    reason: str
+    elapsed: float = 0.0
+
+
+class Backoff:
+    """Retry timing for failed robots.txt fetches."""
+
+    def __init__(
+        self,
+        *,
+        base: float,
+        cap: float,
+        defer_max: float,
+        stale_max: float,
+        dns_defer_max: float = 0.0,
+    ) -> None:
+        self.base = base
+        self.cap = cap
+        self.defer_max = defer_max
+        self.stale_max = stale_max
+        self.dns_defer_max = dns_defer_max
+
+    def after_failure(self, pending: PendingSite, result: RobotsFetch) -> AfterFailure:
+        now_wall, now = time.time(), monotonic()
+        reason = str(result.status) if result.status is not None else (result.error or "error")
+        retry_after = policy.parse_retry_after(result.headers.get("retry-after"), now_wall)
+        if pending.deferral is None:
+            pending.deferral = policy.Deferral(first_failure=now)
+        deferral = pending.deferral
+        stale = pending.stale
+        if stale is not None and stale.usable_stale(now_wall, self.stale_max):
+            delay = deferral.failed(
+                now, base=self.base, cap=self.cap, defer_max=0, retry_after=retry_after
+            )
+            assert delay is not None
+            return AfterFailure("stale", delay, reason)
+        defer_max = self.defer_max
+        if result.error in DNS_ERRORS and self.dns_defer_max > 0:
+            defer_max = min(defer_max, self.dns_defer_max) if defer_max > 0 else self.dns_defer_max
+        delay = deferral.failed(
+            now, base=self.base, cap=self.cap, defer_max=defer_max, retry_after=retry_after
+        )
+        if delay is None:
+            return AfterFailure("give_up", 0.0, reason, deferral.elapsed(now))
+        return AfterFailure("retry", delay, reason)

@@ -1,0 +1,168 @@
+"""The full-text index, kept during the crawl: thin glue around
+:mod:`webrobot.search.worker` (which runs :mod:`webrobot.search.textextract` and
+:mod:`webrobot.search.index` in a child process, on another core).
+
+What goes in: every page item that reached the end of the pipelines
+(``item_scraped``: HTML, not noindex, not a content duplicate), with its main
+text (boilerplate removed), title, site, fetch time and declared language. A
+page crawled again replaces its old row; a page whose robots directives now say
+noindex is removed (``page_directives`` signal).
+
+Where (a folder): ``WEBROBOT_INDEX`` if set; else next to the first local items
+feed (``out/items.jsonl`` -> ``out/items.index``; a Scrapyd job's
+``<job>.index``); else ``webrobot-index`` in the current folder.
+
+Nothing handed over is lost to a kill: pages go through a durable spool in the
+index folder (:mod:`webrobot.search.spool`), and what a killed run spooled but had
+not committed is indexed by the next run against the same index first
+(``webrobot/index/replayed``).
+``WEBROBOT_INDEX_ENABLED = False`` switches it off; without the ``search`` extra
+(resiliparse, tantivy) it is off with one warning.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Self
+from urllib.parse import urlsplit
+
+from itemadapter import ItemAdapter
+from scrapy import signals
+from scrapy.exceptions import NotConfigured
+from scrapy.http import HtmlResponse
+
+from webrobot import signals as webrobot_signals
+from webrobot.pages.metarobots import policy
+from webrobot.report.model import report_location
+from webrobot.search import textextract
+from webrobot.search.worker import IndexWorker, PageToIndex
+from webrobot.settings_model import read
+from webrobot.urls.sitekey import site_key
+
+if TYPE_CHECKING:
+    from scrapy import Spider
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
+
+logger = logging.getLogger(__name__)
+
+#: Where the index goes when neither WEBROBOT_INDEX nor a local feed says.
+DEFAULT_INDEX = "webrobot-index"
+
+
+def index_path(setting: str, feed_uris: list[str], job: str = "") -> Path:
+    """See the module doc."""
+    if setting:
+        return Path(setting)
+    if feed_uris:
+        folder, prefix = report_location("", feed_uris, job)
+        if folder != "report":  # a local feed named it
+            return Path(folder) / f"{prefix}index"
+    return Path(f"{job}.index" if job else DEFAULT_INDEX)
+
+
+class FullTextIndex:
+    def __init__(self, crawler: Crawler) -> None:
+        settings = crawler.settings
+        if not read(settings, "WEBROBOT_INDEX_ENABLED"):
+            raise NotConfigured("WEBROBOT_INDEX_ENABLED is off")
+        if not textextract.available():
+            logger.warning(
+                "Full-text index off: resiliparse or tantivy is not installed "
+                "(pip install 'webrobot[search]')"
+            )
+            raise NotConfigured("resiliparse or tantivy is not installed")
+        self.crawler = crawler
+        self.worker: IndexWorker | None = None
+        self.path: Path | None = None
+        self._lost = False
+        crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
+        crawler.signals.connect(self.item_scraped, signal=signals.item_scraped)
+        crawler.signals.connect(self.page_directives, signal=webrobot_signals.page_directives)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler)
+
+    def _count(self, key: str, value: int = 1) -> None:
+        assert self.crawler.stats is not None
+        self.crawler.stats.inc_value(key, value)
+
+    def spider_opened(self, spider: Spider) -> None:
+        settings = self.crawler.settings
+        feeds = [str(uri) for uri in settings.getdict("FEEDS")]
+        self.path = index_path(
+            read(settings, "WEBROBOT_INDEX"), feeds, str(getattr(spider, "_job", "") or "")
+        )
+        try:
+            self.worker = IndexWorker(self.path)
+        except (RuntimeError, OSError) as exc:
+            logger.error("Full-text index off: %s", exc)
+            self._count("webrobot/index/error")
+            return
+        logger.info("Full-text index: %s (%d pages already)", self.path, self.worker.already)
+        if self.worker.backlog:
+            logger.info(
+                "Full-text index: indexing first what an interrupted run handed over "
+                "but had not committed"
+            )
+        if self.worker.cut:
+            logger.warning(
+                "Full-text index: %d bytes of a page cut by a kill were dropped from the spool",
+                self.worker.cut,
+            )
+
+    def _sent(self, ok: bool) -> None:
+        if not ok:
+            self._count("webrobot/index/lost")
+            if not self._lost:
+                logger.error("Full-text index: the index process died; pages are no longer indexed")
+                self._lost = True
+
+    def item_scraped(self, item: Any, response: Response, spider: Spider) -> None:
+        if (
+            self.worker is None
+            or not isinstance(response, HtmlResponse)
+            or not ItemAdapter.is_item(item)
+        ):
+            return
+        adapter = ItemAdapter(item)
+        url = str(adapter.get("url") or response.url)
+        language = response.headers.get("Content-Language")
+        page = PageToIndex(
+            url=url, site=site_key(url), host=(urlsplit(url).hostname or "").lower(),
+            title=str(adapter.get("title") or ""), fetched_at=str(adapter.get("fetched_at") or ""),
+            body=response.body, encoding=response.encoding,
+            content_language=language.decode("latin-1") if language else None,
+        )  # fmt: skip
+        self._sent(self.worker.put(page))
+
+    def page_directives(self, response: Response, directives: list[str], **kwargs: Any) -> None:
+        if self.worker is None or policy(directives).index:
+            return
+        self._sent(self.worker.remove(response.url))
+
+    def spider_closed(self, spider: Spider) -> None:
+        if self.worker is None:
+            return
+        totals = self.worker.close()
+        self.worker = None
+        assert self.crawler.stats is not None
+        stats = self.crawler.stats
+        for key in ("added", "updated", "removed", "empty", "replayed"):
+            if getattr(totals, key):
+                stats.set_value(f"webrobot/index/{key}", getattr(totals, key))
+        if totals.errors:
+            stats.inc_value("webrobot/index/error", totals.errors)
+            logger.error(
+                "Full-text index: %d errors; the first: %s", totals.errors, totals.first_error
+            )
+        stats.set_value("webrobot/index/pages", totals.pages)
+        stats.set_value("webrobot/index/bytes", totals.bytes)
+        stats.set_value("webrobot/index/cpu_seconds", round(totals.cpu_seconds, 3))
+        logger.info(
+            "Full-text index: %s, %d pages (%d added, %d updated, %d removed as noindex), %d bytes",
+            self.path, totals.pages, totals.added, totals.updated, totals.removed, totals.bytes,
+        )  # fmt: skip

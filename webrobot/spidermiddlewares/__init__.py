@@ -1,1 +1,0 @@
-"""webrobot's spider middlewares (thin Scrapy glue around pure policy modules)."""
