@@ -7,7 +7,10 @@
 * the *Scrapy-free* modules may read and write files (site configs, blocklist
   files, checkpoint files) but import neither Scrapy nor Twisted nor a network
   client;
-* no webrobot module imports itself back through others (no cycles).
+* no webrobot module imports itself back through others (no cycles);
+* the packages are layered as the crawl is: each part of the crawl uses the
+  crawl-wide modules and the parts below it, never a part beside or above it
+  (:data:`LAYERS`).
 
 Imports under ``if TYPE_CHECKING:`` are for annotations only and do not count;
 nor does code under ``if __name__ == "__main__":`` (a module run as a script,
@@ -42,7 +45,7 @@ PURE = frozenset({
     "webrobot.pages.page",
     "webrobot.politeness.clock",
     "webrobot.frontier.priorities",
-    "webrobot.pages.rendering",
+    "webrobot.render.rendering",
     "webrobot.report.model",
     "webrobot.robots.cache",
     "webrobot.robots.policy",
@@ -62,6 +65,27 @@ SCRAPY_FREE = PURE | {
     "webrobot.frontier.freshnessstore",
     "webrobot.seen.stores",
 }
+#: The crawl-wide modules at the package's top: any part of the crawl may use them, and
+#: they use only each other.
+CRAWL_WIDE = frozenset({
+    "webrobot.compat", "webrobot.gctuning", "webrobot.items", "webrobot.moved",
+    "webrobot.optional", "webrobot.settings_model", "webrobot.signals", "webrobot.startup",
+    "webrobot.stats", "webrobot.version",
+})  # fmt: skip
+#: The parts of the crawl, lowest first: a module uses the crawl-wide modules, its own
+#: package and the packages before its own, never one after it. The URL filter's rules
+#: are used by every part; what a page says is read by the frontier (re-crawls), the
+#: seen-sets and robots.txt; the fetcher (politeness, render) obeys robots.txt; the
+#: report, search index, shared crawl and archive watch everything below them; site
+#: configs and the spiders made of them put it all together, and the entry points
+#: (the add-on, the project's settings, the commands, the demo) wire the crawl.
+LAYERS = (
+    "urls", "pages", "frontier", "seen", "robots", "politeness", "render", "sitemaps",
+    "report", "search", "distributed", "archive", "sites", "spiders",
+    "commands", "demo", "entry",
+)  # fmt: skip
+#: Top-level modules that are entry points: they put the parts together.
+ENTRY = frozenset({"webrobot", "webrobot.addon", "webrobot.settings"})
 #: Top-level packages that make a module Scrapy glue.
 SCRAPY = frozenset({"scrapy", "twisted", "scrapy_redis", "itemadapter", "parsel"})
 #: Top-level modules that do I/O (or read the clock, which pure modules are given).
@@ -131,10 +155,10 @@ def imports(name: str) -> set[str]:
                 module = ".".join([*base, *([node.module] if node.module else [])])
             else:
                 module = node.module or ""
-            found.add(module)
-            for alias in node.names:  # from webrobot import signals: a submodule
-                if f"{module}.{alias.name}" in MODULES:
-                    found.add(f"{module}.{alias.name}")
+            submodules = {f"{module}.{a.name}" for a in node.names} & MODULES.keys()
+            found |= submodules  # from webrobot import signals: the submodule
+            if len(submodules) < len(node.names):
+                found.add(module)
     return found
 
 
@@ -237,10 +261,57 @@ def test_the_checks_can_fail() -> None:
 
 def test_only_script_blocks_and_lazy_attributes_are_left_out() -> None:
     """Function-level imports count; a ``__main__`` block and a package's ``__getattr__`` do not."""
-    assert "webrobot.seen.dupefilter" in imports("webrobot.frontier.scheduler")  # inside a function
+    assert "webrobot.robots.middleware" in imports("webrobot.render.middleware")  # in a function
     assert "print(" in MODULES["webrobot.settings_model"].read_text("utf-8") and not io_calls(
         "webrobot.settings_model"
     )
     assert "webrobot.addon" in MODULES["webrobot"].read_text(
         "utf-8"
     ) and "webrobot.addon" not in imports("webrobot")
+
+
+def layer(module: str) -> str:
+    """The part of the crawl ``module`` belongs to: a package name, ``"crawl-wide"`` or ``"entry"``."""
+    if module in ENTRY:
+        return "entry"
+    if module in CRAWL_WIDE:
+        return "crawl-wide"
+    return module.split(".")[1]
+
+
+def layering_problems(graph: dict[str, set[str]]) -> list[str]:
+    """Every import that points beside or above its module's layer."""
+    problems = []
+    for name, found in sorted(graph.items()):
+        own = layer(name)
+        for target in sorted(found):
+            other = layer(target)
+            if other == own:
+                continue
+            if own == "crawl-wide":
+                problems.append(f"{name} (crawl-wide) imports {target} ({other})")
+            elif other != "crawl-wide" and LAYERS.index(other) > LAYERS.index(own):
+                problems.append(f"{name} ({own}) imports {target} ({other}, a later part)")
+    return problems
+
+
+def test_every_module_has_a_layer() -> None:
+    unknown = {m for m in MODULES if layer(m) not in {*LAYERS, "crawl-wide"}}
+    assert not unknown, f"top-level modules that are neither crawl-wide nor entry points: {unknown}"
+
+
+def test_each_part_of_the_crawl_uses_only_the_parts_below_it() -> None:
+    assert layering_problems(import_graph()) == []
+
+
+def test_the_layering_check_can_fail() -> None:
+    graph = {
+        "webrobot.urls.scope": {"webrobot.robots.policy", "webrobot.signals"},
+        "webrobot.robots.middleware": {"webrobot.urls.sitekey", "webrobot.robots.policy"},
+        "webrobot.signals": {"webrobot.urls.sitekey"},
+        "webrobot.addon": {"webrobot.distributed.addon"},
+    }
+    assert layering_problems(graph) == [
+        "webrobot.signals (crawl-wide) imports webrobot.urls.sitekey (urls)",
+        "webrobot.urls.scope (urls) imports webrobot.robots.policy (robots, a later part)",
+    ]

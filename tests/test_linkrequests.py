@@ -7,8 +7,8 @@ from typing import Any
 from scrapy import Request
 
 from tests.components import webrobot_crawler
-from webrobot.pages.linkrequests import ALREADY_SEEN, link_requests
 from webrobot.seen.dupefilter import SeenUrlFilter, link_filter
+from webrobot.seen.linkrequests import ALREADY_SEEN, link_requests
 
 
 def parse(response: Any) -> None:

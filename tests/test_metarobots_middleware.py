@@ -13,9 +13,10 @@ from scrapy.utils.test import get_crawler
 
 from tests.components import enabled_components
 from webrobot import signals
-from webrobot.pages.metarobotsmiddleware import MetaRobotsMiddleware, page_rules
+from webrobot.pages.metarobotsmiddleware import MetaRobotsMiddleware
 from webrobot.pages.metarobotsspidermiddleware import MetaRobotsSpiderMiddleware
 from webrobot.pages.page import Link
+from webrobot.pages.pagerules import page_rules
 from webrobot.settings import __dict__ as project_settings
 
 SETTINGS = {k: v for k, v in project_settings.items() if k.isupper()}
@@ -213,7 +214,7 @@ def test_an_exception_while_reading_is_counted_not_raised(monkeypatch: pytest.Mo
     def explode(text: str, agent: str) -> list[str]:
         raise ValueError("boom")
 
-    monkeypatch.setattr("webrobot.pages.metarobotsmiddleware.head_meta_directives", explode)
+    monkeypatch.setattr("webrobot.pages.pagerules.head_meta_directives", explode)
     request, response = html_response(page(), {"X-Robots-Tag": "nofollow"})
     assert robots_of(mw, request, response) == ["nofollow"]
     assert crawler.stats.get_value("webrobot/meta/unreadable") == 1

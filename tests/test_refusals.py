@@ -10,7 +10,7 @@ from scrapy import Request
 from scrapy.utils.test import get_crawler
 
 from webrobot import signals
-from webrobot.refusals import SITES_ANNOUNCED, Refuser
+from webrobot.urls.refusals import SITES_ANNOUNCED, Refuser
 
 
 def test_first_refusals_at_info_for_a_bounded_number_of_sites(
@@ -26,7 +26,7 @@ def test_first_refusals_at_info_for_a_bounded_number_of_sites(
         weak=False,
     )
     sites = SITES_ANNOUNCED + 30
-    with caplog.at_level(logging.DEBUG, logger="webrobot.refusals"):
+    with caplog.at_level(logging.DEBUG, logger="webrobot.urls.refusals"):
         for round_ in range(3):
             for n in range(sites):
                 error = refuser.refuse(Request(f"http://s{n}.test/p{round_}"), "offsite")

@@ -8,7 +8,8 @@ import importlib.util
 import pytest
 from scrapy.utils.test import get_crawler
 
-from webrobot.pages.rendering import (
+from webrobot.render.middleware import HANDLER, configure_rendering
+from webrobot.render.rendering import (
     CHECK,
     DEFAULT_BLOCKED_TYPES,
     LOCAL,
@@ -18,7 +19,6 @@ from webrobot.pages.rendering import (
     classify_subrequest,
     wants_browser,
 )
-from webrobot.pages.rendermiddleware import HANDLER, configure_rendering
 from webrobot.sites.config import ConfigError
 
 

@@ -14,7 +14,6 @@ from scrapy.utils.test import get_crawler
 
 from webrobot import signals
 from webrobot.items import PageItem
-from webrobot.refusals import Refuser
 from webrobot.report.collector import FRONTIER_KEY, ReportCollector
 from webrobot.report.taps import (
     DownloadErrorTapMiddleware,
@@ -22,6 +21,7 @@ from webrobot.report.taps import (
 )
 from webrobot.settings_model import BY_NAME
 from webrobot.signals import ROBOTS_FETCH_META
+from webrobot.urls.refusals import Refuser
 
 SITE = "http://127.0.0.1:8701"
 

@@ -48,7 +48,7 @@ def test_every_webrobot_component_is_enabled() -> None:
     for name in (
         "urls.templatemiddleware.UrlTemplateMiddleware",
         "frontier.freshnesstap.FreshnessTapMiddleware",
-        "pages.rendermiddleware.RenderMiddleware",
+        "render.middleware.RenderMiddleware",
     ):
         assert downloader[f"webrobot.{name}"]
     extensions = enabled_components("EXTENSIONS")

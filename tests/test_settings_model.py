@@ -28,7 +28,7 @@ from webrobot.settings_model import (
     value_problem,
 )
 from webrobot.sites.config import parse_site_config
-from webrobot.sites.spiderloader import SiteSpiderLoader
+from webrobot.spiders.loader import SiteSpiderLoader
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "docs" / "reference" / "settings.md"

@@ -7,7 +7,7 @@ from scrapy.settings import Settings
 
 from tests.crawling import scrapy_command
 from webrobot import settings as project_settings
-from webrobot.sites.spiderloader import SiteSpiderLoader
+from webrobot.spiders.loader import SiteSpiderLoader
 from webrobot.spiders.webrobot import WebrobotSpider
 
 

@@ -62,9 +62,9 @@ MOVED: dict[str, str] = {
     "webrobot.metarobots": "webrobot.pages.metarobots",
     "webrobot.contenttypes": "webrobot.pages.contenttypes",
     "webrobot.inflate": "webrobot.pages.inflate",
-    "webrobot.linkrequests": "webrobot.pages.linkrequests",
-    "webrobot.rendering": "webrobot.pages.rendering",
-    "webrobot.middlewares.render": "webrobot.pages.rendermiddleware",
+    "webrobot.linkrequests": "webrobot.seen.linkrequests",
+    "webrobot.rendering": "webrobot.render.rendering",
+    "webrobot.middlewares.render": "webrobot.render.middleware",
     "webrobot.middlewares.metarobots": "webrobot.pages.metarobotsmiddleware",
     "webrobot.middlewares.contenttype": "webrobot.pages.contenttypegate",
     "webrobot.spidermiddlewares.metarobots": "webrobot.pages.metarobotsspidermiddleware",
@@ -97,7 +97,8 @@ MOVED: dict[str, str] = {
     "webrobot.middlewares.failures": "webrobot.report.failures",
     "webrobot.summary": "webrobot.report.summary",
     "webrobot.config": "webrobot.sites.config",
-    "webrobot.spiderloader": "webrobot.sites.spiderloader",
+    "webrobot.spiderloader": "webrobot.spiders.loader",
+    "webrobot.refusals": "webrobot.urls.refusals",
     "webrobot.extensions.gctuning": "webrobot.gctuning",
 }
 #: Old packages that held only moved modules.

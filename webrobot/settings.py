@@ -11,7 +11,7 @@ priority; ``-s NAME=VALUE`` and Scrapyd's ``setting=`` override both.
 BOT_NAME = "webrobot"
 SPIDER_MODULES = ["webrobot.spiders"]
 NEWSPIDER_MODULE = "webrobot.spiders"
-SPIDER_LOADER_CLASS = "webrobot.sites.spiderloader.SiteSpiderLoader"
+SPIDER_LOADER_CLASS = "webrobot.spiders.loader.SiteSpiderLoader"
 COMMANDS_MODULE = "webrobot.commands"
 #: Scrapy's DEBUG logs every page and every item: 7 % more CPU per page in the benchmark.
 LOG_LEVEL = "INFO"

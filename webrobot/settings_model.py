@@ -81,6 +81,18 @@ class Setting:
         return what
 
 
+class ConfigError(ValueError):
+    """A site config, blocklist or spider argument that cannot be used: names the
+    source (a file or argument), the key and what was expected, in one line."""
+
+    def __init__(self, source: str, key: str | None, expected: str) -> None:
+        self.source = source
+        self.key = key
+        self.expected = expected
+        where = f"{source}: key '{key}'" if key else source
+        super().__init__(f"{where}: {expected}")
+
+
 class SettingValueError(ValueError):
     """A setting value that cannot be used: names the setting, the value and what was expected."""
 
@@ -459,7 +471,7 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
         "webrobot.robots.middleware.RobotsMiddleware": 100,
         "webrobot.politeness.fromheader.FromHeaderMiddleware": 410,
         # Marks pages to render in the browser (off unless WEBROBOT_RENDER is set).
-        "webrobot.pages.rendermiddleware.RenderMiddleware": 850,
+        "webrobot.render.middleware.RenderMiddleware": 850,
         # Just outside Scrapy's HttpCacheMiddleware (900): counts new/changed/unchanged/not-due.
         "webrobot.frontier.freshnesstap.FreshnessTapMiddleware": 890,
         # After decompression (590), redirects (600) and retries (550): final bodies only.

@@ -13,6 +13,13 @@ ROBOTS_FETCH_META = "_robots_fetch"
 #: Request meta set by the crawl report while a request waits in this worker's frontier.
 REPORT_FRONTIER_META = "_report_frontier"
 
+#: Request meta that marks a sitemap fetch (value: where the sitemap was found).
+SITEMAP_META = "_sitemap"
+
+#: Request meta set when a page finally failed (value: the reason), so the
+#: frontier records it instead of acknowledging the page as done.
+FAILED_META = "_webrobot_failed"
+
 #: Request meta keys that describe a request as one worker sees it; a frontier
 #: shared with other workers leaves them out of its copy of the request.
 WORKER_LOCAL_META = (REPORT_FRONTIER_META,)

@@ -39,7 +39,7 @@ from scrapy.http import HtmlResponse
 
 from webrobot.distributed.keys import safe_url
 from webrobot.pages.metarobots import policy, product_token
-from webrobot.pages.metarobotsmiddleware import OPT_OUT_KEY, response_directives
+from webrobot.pages.pagerules import OPT_OUT_KEY, response_directives
 from webrobot.settings_model import read
 from webrobot.version import __version__
 

@@ -47,7 +47,7 @@ from scrapy.utils.project import data_path
 from webrobot.frontier.freshness import NOT_DUE, FreshnessRules
 from webrobot.frontier.freshnessstore import FreshnessStore
 from webrobot.pages.metarobots import product_token
-from webrobot.pages.metarobotsmiddleware import response_directives
+from webrobot.pages.pagerules import response_directives
 from webrobot.settings_model import read
 
 if TYPE_CHECKING:

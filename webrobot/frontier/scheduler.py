@@ -68,7 +68,6 @@ from webrobot.frontier.queues import (
     SqliteFrontier,
     resolve_mode,
 )
-from webrobot.report.collector import FRONTIER_KEY
 from webrobot.settings_model import read
 
 if TYPE_CHECKING:
@@ -82,7 +81,7 @@ logger = logging.getLogger(__name__)
 
 FRONTIER_FILE = "webrobot-frontier.sqlite"
 #: request meta: why the request failed for good (set by the failure middleware)
-FAILED_KEY = "_webrobot_failed"
+FAILED_KEY = webrobot_signals.FAILED_META
 STATS = "webrobot/frontier/"
 
 
@@ -272,7 +271,7 @@ class FrontierScheduler(ParkedLeases[int], BaseScheduler):
                 )
                 if entry < self.disk.first_new_entry:
                     # Queued by an earlier run: this run's crawl report never counted it in.
-                    request.meta.pop(FRONTIER_KEY, None)
+                    request.meta.pop(webrobot_signals.REPORT_FRONTIER_META, None)
             except Exception as exc:  # noqa: BLE001 - a request this code can no longer build
                 self.disk.ack(entry, failed=f"unreadable: {type(exc).__name__}")
                 self.stats.inc_value(STATS + "unreadable")
@@ -356,13 +355,21 @@ class CrashSafeJob:
         hold_new_requests_in_frontier(settings)
 
 
+def durable_frontier(settings: BaseSettings) -> bool:
+    """True when the scheduler keeps this job's state in its frontier database."""
+    try:
+        if read(settings, "SCHEDULER") != "webrobot.frontier.scheduler.FrontierScheduler":
+            return False
+        return resolve_mode(read(settings, "WEBROBOT_FRONTIER"), job_dir(settings)) == "sqlite"
+    except ValueError:  # a value that cannot be used: the add-on's check reports it
+        return False
+
+
 def hold_new_requests_in_frontier(settings: BaseSettings) -> None:
     """With the crash-safe frontier, ``WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS = False`` (at the
     project's priority, so a site config or ``-s`` still wins); run by :class:`webrobot.Addon`
     and by :class:`CrashSafeJob`."""
     from scrapy.settings import SETTINGS_PRIORITIES
-
-    from webrobot.seen.dupefilter import durable_frontier
 
     name = "WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS"
     if (

@@ -24,8 +24,7 @@ from scrapy.exceptions import NotConfigured, StopDownload
 
 from webrobot.pages.contenttypes import OTHER, declared_kind
 from webrobot.settings_model import read
-from webrobot.signals import ROBOTS_FETCH_META
-from webrobot.sitemaps.follow import SITEMAP_KEY
+from webrobot.signals import ROBOTS_FETCH_META, SITEMAP_META
 
 if TYPE_CHECKING:
     from typing import Self
@@ -58,7 +57,7 @@ class ContentTypeGate:
 
     def headers_received(self, headers: Headers, body_length: int, request: Request) -> None:
         meta = request.meta
-        if meta.get(ROBOTS_FETCH_META) or meta.get(SITEMAP_KEY) or meta.get("dont_check_type"):
+        if meta.get(ROBOTS_FETCH_META) or meta.get(SITEMAP_META) or meta.get("dont_check_type"):
             return
         maxsize = meta.get("download_maxsize", self.maxsize)
         if maxsize and body_length > maxsize:

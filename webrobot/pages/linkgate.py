@@ -16,7 +16,7 @@ yields is checked, in the order of cost, as it is yielded:
    own limit (``WEBROBOT_SITEMAP_MAX_URLS``), and sitemap requests are not
    judged by their extension.
 
-Every refusal goes through :class:`~webrobot.refusals.Refuser`
+Every refusal goes through :class:`~webrobot.urls.refusals.Refuser`
 (``webrobot/url/refused/<reason>``), so it is counted, logged once per site
 and shown in the crawl report. A link refused for good (scope, blocklist,
 extension) first goes through the duplicate filter (the visited store, shared
@@ -38,13 +38,12 @@ from typing import TYPE_CHECKING
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from scrapy.utils.url import url_has_any_extension
 
-from webrobot.refusals import Refuser
-from webrobot.settings_model import read
-from webrobot.sitemaps.follow import SITEMAP_KEY
-from webrobot.sites.config import ConfigError
+from webrobot.settings_model import ConfigError, read
+from webrobot.signals import SITEMAP_META
 from webrobot.startup import non_negative_setting, setting_error
 from webrobot.urls.blocklist import Blocklist, BlocklistError
 from webrobot.urls.canonical import Canonicalizer, canonicalizer_for
+from webrobot.urls.refusals import Refuser
 from webrobot.urls.scope import SiteScope
 from webrobot.urls.traps import BLOCKLIST
 
@@ -110,7 +109,8 @@ class LinkGateMiddleware(BaseSpiderMiddleware):
                     self.refuser.refuse(request, BLOCKLIST, f"blocked by {match}")
                 return None
         sitemap = (
-            response.meta.get(SITEMAP_KEY) is not None or request.meta.get(SITEMAP_KEY) is not None
+            response.meta.get(SITEMAP_META) is not None
+            or request.meta.get(SITEMAP_META) is not None
         )
         if self.extensions and not sitemap and url_has_any_extension(request.url, self.extensions):
             if not self._seen(request):

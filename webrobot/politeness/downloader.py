@@ -51,8 +51,7 @@ from webrobot import signals
 from webrobot.compat import call_later, schedule_coro, slot_randomness
 from webrobot.politeness.clock import NO_RESPONSE, THROTTLE_STATUSES
 from webrobot.robots.policy import parse_retry_after
-from webrobot.settings_model import read
-from webrobot.sites.config import ConfigError
+from webrobot.settings_model import ConfigError, read
 from webrobot.startup import non_negative_setting, setting_error
 from webrobot.urls.sitekey import request_site
 

@@ -24,10 +24,9 @@ from typing import TYPE_CHECKING
 
 from scrapy.exceptions import IgnoreRequest
 
-from webrobot.frontier.scheduler import FAILED_KEY
 from webrobot.politeness.clock import THROTTLE_STATUSES
 from webrobot.report.collector import ReportCollector, collector_wanted
-from webrobot.signals import ROBOTS_FETCH_META
+from webrobot.signals import FAILED_META, ROBOTS_FETCH_META
 
 if TYPE_CHECKING:
     from typing import Self
@@ -72,7 +71,7 @@ class PageFailureMiddleware:
         return bool(request.meta.get(ROBOTS_FETCH_META))
 
     def _failed(self, request: Request, reason: str) -> None:
-        request.meta[FAILED_KEY] = reason
+        request.meta[FAILED_META] = reason
         self.stats.inc_value(f"webrobot/page/failed/{reason}")
         self.stats.inc_value("webrobot/page/failed")
         if self.collector is not None:

@@ -3,7 +3,7 @@
 * :class:`FrontierTapMiddleware` runs first: it sees every request the engine
   takes out of the scheduler (so the report knows each site's frontier), and,
   last in the exception chain, every ``IgnoreRequest`` a middleware raised
-  (refusals that did not go through :class:`webrobot.refusals.Refuser`, such as
+  (refusals that did not go through :class:`webrobot.urls.refusals.Refuser`, such as
   Scrapy's own robots.txt middleware, are counted by reason).
 * :class:`DownloadErrorTapMiddleware` runs last, next to the downloader: it
   sees every download exception by type before the retry middleware turns it

@@ -35,7 +35,6 @@ from scrapy.utils.misc import build_from_crawler, load_object
 
 from webrobot import signals
 from webrobot.compat import wake_engine
-from webrobot.refusals import Refuser
 from webrobot.robots import policy
 from webrobot.robots.claim import ClaimCoordinator
 from webrobot.robots.decide import RobotsDecider
@@ -50,6 +49,7 @@ from webrobot.robots.held import (
 )
 from webrobot.seen.dupefilter import visited_filter
 from webrobot.settings_model import read
+from webrobot.urls.refusals import Refuser
 from webrobot.urls.sitekey import request_site, robots_url
 
 if TYPE_CHECKING:

@@ -18,10 +18,9 @@ import weakref
 from typing import TYPE_CHECKING, Protocol
 
 from scrapy.dupefilters import BaseDupeFilter
-from scrapy.utils.job import job_dir
 from scrapy.utils.request import referer_str
 
-from webrobot.frontier.queues import resolve_mode
+from webrobot.frontier.scheduler import durable_frontier
 from webrobot.seen.checkpoint import StoreCheckpoint
 from webrobot.seen.requestfingerprinter import CanonicalRequestFingerprinter
 from webrobot.seen.stores import (
@@ -43,16 +42,6 @@ if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
 
 logger = logging.getLogger(__name__)
-
-
-def durable_frontier(settings: BaseSettings) -> bool:
-    """True when the scheduler keeps this job's state in its frontier database."""
-    try:
-        if read(settings, "SCHEDULER") != "webrobot.frontier.scheduler.FrontierScheduler":
-            return False
-        return resolve_mode(read(settings, "WEBROBOT_FRONTIER"), job_dir(settings)) == "sqlite"
-    except ValueError:  # a value that cannot be used: the add-on's check reports it
-        return False
 
 
 URL_STORE_FILE = "webrobot-seen-urls.store"

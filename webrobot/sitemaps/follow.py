@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy import Request
 
+from webrobot import signals
 from webrobot.settings_model import read
 from webrobot.sitemaps.reader import INDEX, read_sitemap
 
@@ -27,8 +28,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-#: request meta: marks a sitemap fetch (value: where the sitemap was found)
-SITEMAP_KEY = "_sitemap"
+SITEMAP_KEY = signals.SITEMAP_META
 
 
 def _limits(crawler: Crawler) -> tuple[int, int]:

@@ -20,22 +20,11 @@ from urllib.parse import urlsplit
 from w3lib.url import safe_url_string
 
 from webrobot.frontier.priorities import PriorityRule
-from webrobot.settings_model import value_problem
+from webrobot.settings_model import ConfigError, value_problem
 from webrobot.urls.templates import TemplateOverride
 
 SPIDER_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 SETTING_NAME_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
-
-
-class ConfigError(ValueError):
-    """A site config (or spider argument) that cannot be used."""
-
-    def __init__(self, source: str, key: str | None, expected: str) -> None:
-        self.source = source
-        self.key = key
-        self.expected = expected
-        where = f"{source}: key '{key}'" if key else source
-        super().__init__(f"{where}: {expected}")
 
 
 def _describe(value: Any) -> str:

@@ -1,2 +1,2 @@
 """webrobot's spiders: the generic ``webrobot`` spider; per-site spiders are made
-from the TOML files in ``webrobot/sites`` by :mod:`webrobot.sites.spiderloader`."""
+from the TOML files in ``webrobot/sites`` by :mod:`webrobot.spiders.loader`."""

@@ -23,16 +23,16 @@ from webrobot.pages.contenttypes import (
     declared_kind,
     mime_type,
 )
-from webrobot.pages.linkrequests import link_requests
-from webrobot.pages.metarobotsmiddleware import page_rules
 from webrobot.pages.page import (
     link_attribute_count,
     raw_link_count,
     summarise_html,
     summarise_html_text,
 )
-from webrobot.pages.rendermiddleware import configure_rendering
+from webrobot.pages.pagerules import page_rules
 from webrobot.politeness.identitycheck import apply_identity
+from webrobot.render.middleware import configure_rendering
+from webrobot.seen.linkrequests import link_requests
 from webrobot.settings_model import read
 from webrobot.sitemaps.follow import sitemap_links, sitemap_request
 from webrobot.sites.config import (

@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING
 
 from scrapy.exceptions import NotConfigured
 
-from webrobot.refusals import Refuser
 from webrobot.settings_model import read
 from webrobot.startup import setting_error
 from webrobot.urls.blocklist import Blocklist, BlocklistError
 from webrobot.urls.canonical import Canonicalizer, canonicalizer_for
+from webrobot.urls.refusals import Refuser
 from webrobot.urls.traps import BLOCKLIST
 
 if TYPE_CHECKING:

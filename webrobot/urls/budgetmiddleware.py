@@ -25,11 +25,10 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http.request import NO_CALLBACK
 from scrapy.utils.misc import build_from_crawler, load_object
 
-from webrobot.refusals import Refuser
-from webrobot.settings_model import read
-from webrobot.sites.config import ConfigError
+from webrobot.settings_model import ConfigError, read
 from webrobot.startup import non_negative_setting, setting_error
 from webrobot.urls.budget import PageBudget
+from webrobot.urls.refusals import Refuser
 from webrobot.urls.sitekey import request_site
 from webrobot.urls.traps import BUDGET
 

@@ -1,6 +1,6 @@
 """``DEPTH_LIMIT`` with counted refusals: Scrapy's ``DepthMiddleware`` still sets
 ``request.meta["depth"]`` and the breadth-first priority, but a link deeper
-than the limit is refused through :class:`~webrobot.refusals.Refuser`
+than the limit is refused through :class:`~webrobot.urls.refusals.Refuser`
 (``webrobot/url/refused/depth``, logged, signalled per site) instead of being
 dropped with only Scrapy's ``depth/request_ignored_count``.
 
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from scrapy.spidermiddlewares.depth import DepthMiddleware
 
-from webrobot.refusals import Refuser
+from webrobot.urls.refusals import Refuser
 from webrobot.urls.traps import DEPTH
 
 if TYPE_CHECKING:

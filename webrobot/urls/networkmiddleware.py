@@ -1,7 +1,7 @@
 """Never send a request to an address the robot must not reach.
 
 :class:`NetworkGuardMiddleware` resolves each request's host (cached) and
-refuses it, through :class:`~webrobot.refusals.Refuser`, when any of its
+refuses it, through :class:`~webrobot.urls.refusals.Refuser`, when any of its
 addresses is refused by :class:`~webrobot.urls.netpolicy.NetworkPolicy`:
 link-local and cloud-metadata addresses and ``WEBROBOT_BLOCKED_NETWORKS``
 always, loopback and private addresses unless the crawl's start URLs are on
@@ -33,9 +33,7 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet.threads import deferToThread
 
-from webrobot.refusals import Refuser
-from webrobot.settings_model import read
-from webrobot.sites.config import ConfigError
+from webrobot.settings_model import ConfigError, read
 from webrobot.startup import setting_error
 from webrobot.urls.netpolicy import (
     IPAddress,
@@ -45,6 +43,7 @@ from webrobot.urls.netpolicy import (
     is_internal,
     parse_networks,
 )
+from webrobot.urls.refusals import Refuser
 
 if TYPE_CHECKING:
     from typing import Self

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 
 from scrapy.exceptions import NotConfigured
 
-from webrobot.refusals import Refuser
 from webrobot.settings_model import read
 from webrobot.urls.canonical import Canonicalizer, canonicalizer_for
+from webrobot.urls.refusals import Refuser
 from webrobot.urls.scope import SiteScope
 
 if TYPE_CHECKING:

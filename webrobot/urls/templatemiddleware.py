@@ -12,7 +12,7 @@ Two components:
 * :class:`UrlTemplateMiddleware`, a downloader middleware placed after the
   site's page budget (so a page is counted only when it is about to be
   fetched), refuses a request over either limit through the
-  :class:`~webrobot.refusals.Refuser` (``webrobot/url/refused/template_chain``,
+  :class:`~webrobot.urls.refusals.Refuser` (``webrobot/url/refused/template_chain``,
   ``.../template_budget``) and counts the pages of each template for the
   crawl report.
 
@@ -30,10 +30,9 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http.request import NO_CALLBACK
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
-from webrobot.refusals import Refuser
-from webrobot.settings_model import read
-from webrobot.sites.config import ConfigError
+from webrobot.settings_model import ConfigError, read
 from webrobot.startup import non_negative_setting, setting_error
+from webrobot.urls.refusals import Refuser
 from webrobot.urls.templates import TemplateRules, TemplateTally, next_chain, url_template
 
 if TYPE_CHECKING:

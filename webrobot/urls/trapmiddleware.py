@@ -5,7 +5,7 @@ deeper than ``DEPTH_LIMIT``.
 A downloader middleware, so start requests, redirect targets and retries are
 checked too (Scrapy's spider-side ``UrlLengthMiddleware`` only saw links from
 pages; it is switched off in the settings). Each refusal goes through
-:class:`~webrobot.refusals.Refuser`; a too-long URL is also logged as a
+:class:`~webrobot.urls.refusals.Refuser`; a too-long URL is also logged as a
 WARNING with its site and first 200 characters, at most once per site every
 ``WEBROBOT_TOO_LONG_WARNING_INTERVAL`` seconds, because a long URL usually
 means a trap a person should look at.
@@ -19,10 +19,9 @@ from typing import TYPE_CHECKING
 
 from scrapy.exceptions import NotConfigured
 
-from webrobot.refusals import Refuser
-from webrobot.settings_model import read
-from webrobot.sites.config import ConfigError
+from webrobot.settings_model import ConfigError, read
 from webrobot.startup import non_negative_setting, setting_error
+from webrobot.urls.refusals import Refuser
 from webrobot.urls.sitekey import request_site
 from webrobot.urls.traps import DEPTH, TOO_LONG, TrapRules, WarningGate
 

@@ -37,7 +37,7 @@ from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import Request
 from scrapy.http.request import NO_CALLBACK
 
-from webrobot.pages.rendering import (
+from webrobot.render.rendering import (
     BROWSER,
     CHECK,
     LOCAL,
@@ -46,8 +46,7 @@ from webrobot.pages.rendering import (
     classify_subrequest,
     wants_browser,
 )
-from webrobot.settings_model import read
-from webrobot.sites.config import ConfigError
+from webrobot.settings_model import ConfigError, read
 
 if TYPE_CHECKING:
     from typing import Self
