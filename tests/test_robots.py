@@ -252,7 +252,6 @@ def test_deferred_sites_hold_their_requests_and_others_keep_crawling(
         refused_url,
     ]
 
-    began = time.monotonic()
     result = crawl(tmp_path, [], DEFER_SETTINGS, start_urls)
     ended = time.monotonic()
 
@@ -261,7 +260,10 @@ def test_deferred_sites_hold_their_requests_and_others_keep_crawling(
     good_hits = page_hits(good)
     assert len(good_hits) == 21
     assert max(h.finished for h in good_hits) < robots_hits(dead)[-1].started - 1.0
-    assert max(h.finished for h in good_hits) - began < 4.0
+    # Timed from the crawl's first request, not its launch: a loaded machine starts
+    # Scrapy slowly, and start-up is not what this measures.
+    first = min(h.started for site in (flaky, busy, slow, good, dead) for h in site.hits)
+    assert max(h.finished for h in good_hits) - first < 3.0
 
     # 503 + Retry-After: no page before the first 2xx robots.txt, then every allowed page.
     robots = robots_hits(flaky)
