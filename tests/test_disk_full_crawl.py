@@ -220,7 +220,7 @@ def assert_closed_cleanly(job: Job, code: int) -> None:
     assert "Traceback" not in job.stderr(), job.stderr()[-3000:]
     errors = [line for line in log.splitlines() if "] ERROR: " in line]
     assert len(errors) == 1 and "Cannot write the" in errors[0], errors
-    assert "no disk space" in job.stderr()
+    assert "the crawl stopped for want of disk space" in job.stderr()
 
 
 #: What goes on the tmpfs in each case; "all": everything, as a user with one small disk.
@@ -344,6 +344,7 @@ def test_the_guard_closes_with_disk_full_after_its_timeout(
     assert code == 1, log[-3000:]
     assert job.stats()["finish_reason"] == "disk_full"
     assert "still low after" in log and "Traceback" not in log
+    assert f"(low free space in {fs.path}" in job.stderr()
 
     fs.empty()
     job.start()

@@ -81,8 +81,10 @@ class Command(ScrapyCrawlCommand):
         stats = getattr(self._last_crawler, "stats", None)
         if stats is not None and stats.get_value("finish_reason") == DISK_FULL:
             self.exitcode = 1  # a folder the crawl writes is full; the same command resumes
+            what = stats.get_value("webrobot/disk/failed") or "a write failed"
             print(
-                f"webrobot: the crawl stopped: no disk space ({stats.get_value('webrobot/disk/failed')})",
+                f"webrobot: the crawl stopped for want of disk space ({what}); free some and run "
+                "the same command to resume",
                 file=sys.stderr,
             )
         if stats is not None and stats.get_value("finish_reason") == "redis_unavailable":

@@ -174,5 +174,6 @@ class DiskGuard:
             decision.action == "give_up" and decision.reading is not None and not self.state.failed
         ):
             logger.error(self.watch.give_up_message(decision.reading, decision.paused_for))
-            self.state.failed = "free space"
+            self.state.failed = f"low free space in {decision.reading.folder}"
+            stats.set_value(STATS + "failed", self.state.failed)
             self.state.close_crawl()
