@@ -106,6 +106,9 @@ def test_low_space_pauses_plenty_resumes_and_stats_say_so(
     assert str(tmp_path / "job") in warnings[0] and "5.0 MB free" in warnings[0]
     assert "threshold of 10 MB" in warnings[0]
     assert stats.get_value("webrobot/disk/free_bytes") == 5 * MB
+    engine.unpause()  # another component lets the engine go while space is still low
+    guard.check()
+    assert engine.paused
     free["value"] = 50 * MB
     guard.check()
     assert not engine.paused and stats.get_value("webrobot/disk/paused") == 0
@@ -302,3 +305,73 @@ def test_a_warc_exchange_cut_by_a_full_disk_is_cut_off_and_the_file_stays_whole(
     assert records == [
         ("warcinfo", None), ("response", "http://example.com/1"), ("request", "http://example.com/1")
     ]  # fmt: skip
+
+
+# -- the index process -------------------------------------------------------------------
+
+
+class Shared:
+    def __init__(self) -> None:
+        self.value = 0
+
+
+def test_the_index_process_stops_without_moving_its_checkpoint_when_the_disk_is_full(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """tantivy's words for a full disk ('No space left on device (os error 28)', or its
+    writer thread killed by an I/O error): the child stops, says so, and the spool
+    keeps every record for the next run."""
+    import queue
+    import signal
+    import threading
+
+    from webrobot.search import index as index_module
+    from webrobot.search import worker
+    from webrobot.search.spool import SPOOL, read_checkpoint
+
+    class FullIndex:
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            self.docs: list[str] = []
+
+        def __len__(self) -> int:
+            return 0
+
+        def put(self, page: Any) -> str:
+            self.docs.append(page.url)
+            return "added"
+
+        def remove(self, url: str) -> bool:
+            return False
+
+        def commit_due(self) -> bool:
+            return True
+
+        def commit(self) -> None:
+            raise ValueError("An error occurred in a thread: 'An index writer was killed.'")
+
+        def close(self) -> None:
+            raise ValueError("Internal error: 'No space left on device (os error 28)'")
+
+    monkeypatch.setattr(index_module, "SearchIndex", FullIndex)
+    monkeypatch.setattr(worker, "_apply", lambda index, kind, value, totals: None)
+    folder = tmp_path / "idx"
+    (folder / SPOOL).mkdir(parents=True)
+    writer = SpoolWriter(folder / SPOOL, 1)
+    writer.append(("remove", "http://example.com/a"))
+    writer.append(("remove", "http://example.com/b"))
+    writer.close()
+    results: queue.Queue[Any] = queue.Queue()
+    stop, disk_error = threading.Event(), Shared()
+    stop.set()
+    handler = signal.getsignal(signal.SIGINT)
+    try:
+        worker._child(str(folder), results, Shared(), stop, disk_error)
+    finally:
+        signal.signal(signal.SIGINT, handler)
+    results.get_nowait()  # "ready"
+    totals = results.get_nowait()
+    assert totals.disk_full and disk_error.value == 1
+    assert "writer was killed" in totals.first_error or "No space" in totals.first_error
+    assert read_checkpoint(folder / SPOOL).offset == 0  # nothing counted as indexed
+    reader = SpoolReader(folder / SPOOL)
+    assert len(reader.read(final=True)) == 2

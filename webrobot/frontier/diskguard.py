@@ -177,3 +177,6 @@ class DiskGuard:
             self.state.failed = f"low free space in {decision.reading.folder}"
             stats.set_value(STATS + "failed", self.state.failed)
             self.state.close_crawl()
+        if self.watch.paused and engine is not None and not engine.paused:
+            engine.pause()  # unpaused by another component while space is still low
+            self.state.paused_by_guard = True
