@@ -30,7 +30,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.crawling import FAST_SETTINGS, PROJECT_ROOT, wait_until
+from tests.crawling import FAST_SETTINGS, PROJECT_ROOT, scrapy_command, wait_until
+from tests.redisserver import RedisServer
 from webrobot.demo.server import Hit, Reply, SiteServer
 
 pytestmark = pytest.mark.slow
@@ -149,13 +150,15 @@ class Job:
         self.feed = places["feed"] / "items.jsonl"
         merged = {
             **FAST_SETTINGS, "LOG_LEVEL": "INFO", "CONCURRENT_REQUESTS": "8",
-            "CONCURRENT_REQUESTS_PER_DOMAIN": "8", "JOBDIR": str(places["jobdir"] / "job"),
+            "CONCURRENT_REQUESTS_PER_DOMAIN": "8",
             "WEBROBOT_WARC_DIR": str(places["warc"] / "warc"),
             "WEBROBOT_INDEX": str(places["index"] / "items.index"),
             "WEBROBOT_REPORT_DIR": str(workdir / "report"),
             "LOG_FILE": str(workdir / "crawl.log"), "WEBROBOT_PROGRESS_INTERVAL": "0",
             "WEBROBOT_DISK_GUARD_ENABLED": "False", **settings,
         }  # fmt: skip
+        if "jobdir" in places:
+            merged["JOBDIR"] = str(places["jobdir"] / "job")
         self.command = [sys.executable, "-m", "scrapy", "crawl", "webrobot", "-o", str(self.feed),
                         "-a", f"start_urls={start_url}"]  # fmt: skip
         for name, value in merged.items():
@@ -210,6 +213,19 @@ def judge(site: SiteServer, pages: list[str], job: Job) -> None:
     twice = [u for u, n in urls.items() if n > 1]
     assert not twice, f"{len(twice)} pages itemised twice, e.g. {twice[:5]}"
     assert len(urls) == len(pages)
+
+
+def archived(folder: Path) -> Counter[str]:
+    """URLs with a response (or revisit) record in the WARC files of ``folder``."""
+    from warcio.archiveiterator import ArchiveIterator
+
+    urls: Counter[str] = Counter()
+    for path in sorted(folder.glob("*.warc.gz")):
+        with path.open("rb") as stream:
+            for record in ArchiveIterator(stream, check_digests="raise"):
+                if record.rec_type in ("response", "revisit"):
+                    urls[str(record.rec_headers.get_header("WARC-Target-URI"))] += 1
+    return urls
 
 
 def assert_closed_cleanly(job: Job, code: int) -> None:
@@ -271,6 +287,54 @@ def test_a_full_folder_closes_the_crawl_and_the_resumed_job_loses_nothing(
     assert code == 0, job.log()[-3000:]
     assert "Traceback" not in job.log()
     judge(site, pages, job)
+    # Every page itemised is archived (a WARC file cut by the full disk was closed whole).
+    warc = places["warc"] / "warc"
+    assert not list(warc.glob("*.open"))
+    missing = {site.url(p) for p in pages} - set(archived(warc))
+    assert not missing, (
+        f"{len(missing)} pages itemised but not archived, e.g. {sorted(missing)[:5]}"
+    )
+
+
+def test_a_shared_crawl_worker_whose_warc_folder_fills_loses_nothing(
+    make_site: Callable[..., SiteServer],
+    tmpfs: Callable[[str], Tmpfs],
+    redis_server: RedisServer,
+    tmp_path: Path,
+) -> None:
+    """With Redis: no lease of a page whose record may not be written is acknowledged;
+    the leases go back to the shared frontier and the next worker fetches them."""
+    pytest.importorskip("redis")
+    site = make_site("tree")
+    pages = serve_tree(site)
+    fs = tmpfs("4m")
+    disk = tmp_path / "disk"
+    places = {"warc": fs.path, "index": disk, "feed": disk}
+    job = Job(tmp_path, site.url("/"), places, WEBROBOT_REDIS_URL=redis_server.url)
+    job.start()
+    wait_until(lambda: len(site.targets()) >= 40, 120, "40 pages fetched")
+    fs.fill(40_000)
+    assert_closed_cleanly(job, job.wait(120))
+    assert "unfinished requests back into the shared frontier" in job.log()
+    assert len(site.targets()) < len(pages)
+
+    fs.empty()
+    fs.grow("200m")
+    job.start()
+    assert job.wait(240) == 0, job.log()[-3000:]
+    result = scrapy_command("webrobot-export", "webrobot", "-o", str(tmp_path / "export.jsonl"),
+                            "-s", f"WEBROBOT_REDIS_URL={redis_server.url}")  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    lines = (tmp_path / "export.jsonl").read_text("utf-8").splitlines()
+    exported = Counter(json.loads(line)["url"] for line in lines)
+    assert set(exported) == {site.url(p) for p in pages}
+    assert max(exported.values()) == 1
+    hits = Counter(site.targets())
+    assert max(hits[p] for p in pages) <= 2
+    missing = set(exported) - set(archived(fs.path / "warc"))
+    assert not missing, (
+        f"{len(missing)} pages exported but not archived, e.g. {sorted(missing)[:5]}"
+    )
 
 
 def test_the_guard_pauses_below_the_threshold_and_goes_on_when_space_returns(
