@@ -287,6 +287,8 @@ def test_a_full_folder_closes_the_crawl_and_the_resumed_job_loses_nothing(
     assert code == 0, job.log()[-3000:]
     assert "Traceback" not in job.log()
     judge(site, pages, job)
+    # Every page itemised is indexed (what the spool held was indexed by the resumed run).
+    assert job.stats()["webrobot/index/pages"] == len(pages)
     # Every page itemised is archived (a WARC file cut by the full disk was closed whole).
     warc = places["warc"] / "warc"
     assert not list(warc.glob("*.open"))

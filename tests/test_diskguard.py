@@ -375,3 +375,12 @@ def test_the_index_process_stops_without_moving_its_checkpoint_when_the_disk_is_
     assert read_checkpoint(folder / SPOOL).offset == 0  # nothing counted as indexed
     reader = SpoolReader(folder / SPOOL)
     assert len(reader.read(final=True)) == 2
+
+
+def test_the_report_says_how_long_the_crawl_was_paused_for_disk_space() -> None:
+    from webrobot.report.html import disk_note
+
+    assert disk_note({}) == ""
+    assert disk_note({"pauses": 0, "paused_seconds": 0}) == ""
+    note = disk_note({"pauses": 2, "paused_seconds": 41})
+    assert note.startswith(" · paused 2 times for disk space (") and "41" in note
