@@ -293,6 +293,8 @@ class FrontierScheduler(ParkedLeases[int], BaseScheduler):
         # Committed before the request can reach a server: after a crash, a request
         # fetched and not finished is counted as re-queued, never as plain queued.
         self._commit()
+        if self.disk.frozen:  # the lease could not be committed: the request must not go out
+            return None
         self._outstanding[entry] = request
         self._lease_of[id(request)] = entry
         self.stats.inc_value("scheduler/dequeued/disk")
