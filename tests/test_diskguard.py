@@ -384,3 +384,43 @@ def test_the_report_says_how_long_the_crawl_was_paused_for_disk_space() -> None:
     assert disk_note({"pauses": 0, "paused_seconds": 0}) == ""
     note = disk_note({"pauses": 2, "paused_seconds": 41})
     assert note.startswith(" · paused 2 times for disk space (") and "41" in note
+
+
+# -- the feed -------------------------------------------------------------------------
+
+
+def test_a_feed_write_that_fails_for_want_of_space_is_one_line_and_stops_the_feed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from scrapy import Spider
+
+    from webrobot.seen.feeds import FeedExporter
+
+    monkeypatch.setattr("webrobot.frontier.diskstate.schedule_coro", lambda coro: coro.close())
+    feed = tmp_path / "items.jsonl"
+    crawler = get_crawler(Spider, settings_dict={"FEEDS": {str(feed): {"format": "jsonlines"}}})
+    crawler.stats.open_spider()  # type: ignore[union-attr]
+    crawler.engine = FakeEngine()  # type: ignore[assignment]
+    spider = Spider(name="s")
+    exporter = FeedExporter.from_crawler(crawler)
+    exporter.open_spider(spider)
+    exporter.item_scraped({"url": "http://e.com/1"}, spider)
+    (slot,) = exporter.slots
+    assert slot.file is not None
+    slot.file.flush()
+    whole = feed.read_bytes()
+    slot.file = FullAfter(slot.file, 0)  # type: ignore[assignment]
+    slot.exporter.file = slot.file  # type: ignore[union-attr]
+    exporter.item_scraped({"url": "http://e.com/2"}, spider)  # no exception: handled
+    exporter.item_scraped({"url": "http://e.com/3"}, spider)  # not even tried
+    assert exporter.stopped
+    stats = crawler.stats
+    assert stats is not None
+    assert stats.get_value("webrobot/disk/write_error/feed") == 1
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1 and errors[0].startswith("Cannot write the feed to")
+    import asyncio
+
+    asyncio.run(exporter.close_spider(spider))  # closes without a traceback
+    assert feed.read_bytes() == whole
+    assert not [r for r in caplog.records if r.exc_info]
