@@ -383,11 +383,11 @@ def test_the_guard_pauses_below_the_threshold_and_goes_on_when_space_returns(
     wait_until(lambda: "Low disk space in" in job.log(), 30, "the guard to pause the crawl")
     paused_at = time.monotonic()
     assert paused_at - filled < 10
-    # In flight when it paused: at most the concurrency, then nothing.
-    time.sleep(1.0)  # let what was in flight finish
+    # What was in flight when it paused finishes; then nothing starts.
+    wait_until(lambda: all(h.finished for h in list(site.hits)), 30, "in-flight pages to finish")
     before = len(site.hits)
     wait_until(lambda: "PAUSED: low disk space" in job.log(), 30, "the progress line to say so")
-    time.sleep(2.0)  # a window in which a running crawl would fetch dozens of pages
+    time.sleep(2.0)  # an observation window: a running crawl fetches dozens of pages in it
     during = [h for h in site.hits[before:]]
     assert not during, f"{len(during)} requests reached the server while paused"
     assert job.process is not None and job.process.poll() is None, "the paused crawl ended"
