@@ -39,6 +39,7 @@ PURE = frozenset({
     "webrobot.urls.canonical",
     "webrobot.seen.contentfingerprints",
     "webrobot.frontier.freshness",
+    "webrobot.frontier.diskspace",
     "webrobot.politeness.identity",
     "webrobot.items",
     "webrobot.pages.metarobots",

@@ -429,6 +429,25 @@ _OUTPUT = (
        "SQLite file of the pages' check records (empty: freshness.sqlite in the HTTPCACHE_DIR folder)."),
 )  # fmt: skip
 
+_section("Disk space")
+_DISK = (
+    _s("WEBROBOT_DISK_GUARD_ENABLED", "bool", True,
+       "Watch the free space of every folder the crawl writes; pause the crawl when one runs low."),
+    _s("WEBROBOT_DISK_MIN_FREE_MB", "float", 500.0,
+       "Pause when a folder the crawl writes has less free space than this, in MB (0: no floor).",
+       minimum=0),
+    _s("WEBROBOT_DISK_MIN_FREE_FRACTION", "float", 0.0,
+       "Pause too when free space falls below this share of the disk's size (0.05: 5 %; 0: off).",
+       minimum=0),
+    _s("WEBROBOT_DISK_CHECK_INTERVAL", "float", 1.0, "Seconds between two readings of the free space.",
+       minimum=0.05),
+    _s("WEBROBOT_DISK_FULL_TIMEOUT", "float", 600.0,
+       "Seconds the crawl may stay paused for disk space before it closes with disk_full (0: never).",
+       minimum=0),
+    _s("WEBROBOT_DISK_PATHS", "list", [],
+       "More folders for the disk guard to watch (the crawl's own are found from its settings)."),
+)  # fmt: skip
+
 SETTINGS: tuple[Setting, ...] = (
     _IDENTITY
     + _ORDER
@@ -444,6 +463,7 @@ SETTINGS: tuple[Setting, ...] = (
     + _REDIS
     + _SPEED
     + _ARCHIVE
+    + _DISK
     + _OUTPUT
 )
 BY_NAME: dict[str, Setting] = {s.name: s for s in SETTINGS}
@@ -527,6 +547,13 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
         "webrobot.politeness.identitycheck.IdentityCheck": 100,
         # The full-text index of the crawled pages (WEBROBOT_INDEX_ENABLED).
         "webrobot.search.extension.FullTextIndex": 800,
+        # Pauses the crawl before a folder it writes is full (WEBROBOT_DISK_MIN_FREE_MB).
+        "webrobot.frontier.diskguard.DiskGuard": 50,
+        # Scrapy's feed exporter and spider state, with a full disk closing the crawl cleanly.
+        "scrapy.extensions.feedexport.FeedExporter": None,
+        "webrobot.seen.feeds.FeedExporter": 0,
+        "scrapy.extensions.spiderstate.SpiderState": None,
+        "webrobot.frontier.spiderstate.SpiderState": 0,
     },
 }
 

@@ -21,6 +21,11 @@ hands: 0.5x the pages/s of no archive, against 0.85x written in line; see
 docs/archive.md).
 Files a killed run left ``.open`` in the folder are repaired when the archive
 opens (``webrobot/warc/repaired``, ``webrobot/warc/cut``).
+
+A write that fails for want of space (:mod:`webrobot.frontier.diskstate`): the
+open file is cut back to its last whole exchange, nothing more is archived in
+this run, the response is not handed on (``IgnoreRequest``: its page stays
+pending in the frontier) and the crawl closes with ``disk_full``.
 """
 
 from __future__ import annotations
@@ -34,10 +39,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
 from scrapy import signals
-from scrapy.exceptions import NotConfigured
+from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import HtmlResponse
 
 from webrobot.distributed.keys import safe_url
+from webrobot.frontier.diskstate import disk_of
 from webrobot.pages.metarobots import policy, product_token
 from webrobot.pages.pagerules import OPT_OUT_KEY, response_directives
 from webrobot.settings_model import read
@@ -174,10 +180,21 @@ class WarcArchiveMiddleware:
             stats.inc_value("webrobot/warc/noarchive")
             logger.debug("Not archiving %s: robots directives say noarchive", response.url)
             return response
+        if self.archive is not None and self.archive.stopped:
+            raise IgnoreRequest(
+                f"Not archived (the WARC folder {self.folder} is full): {response.url}"
+            )
         try:
             kind = self._archive().write(exchange_of(request, response))
-        except Exception as exc:  # noqa: BLE001 - a full disk must not stop the crawl
+        except Exception as exc:  # noqa: BLE001 - one clear line, never a traceback
             stats.inc_value("webrobot/warc/error")
+            if disk_of(self.crawler).write_failed("WARC record", self.folder, exc):
+                # Not handed on: the page stays pending in the frontier for the resumed job.
+                if self.archive is not None:
+                    self.archive.abandon()
+                raise IgnoreRequest(
+                    f"Not archived (no space in the WARC folder {self.folder}): {response.url}"
+                ) from None
             if not self._failed:
                 logger.error("Cannot write the WARC record of %s: %s", response.url, exc)
                 self._failed = True
@@ -201,7 +218,11 @@ class WarcArchiveMiddleware:
     def spider_closed(self, spider: Spider) -> None:
         if self.archive is None:
             return
-        self.archive.close()
+        try:
+            self.archive.close()
+        except OSError as exc:
+            if not disk_of(self.crawler).write_failed("WARC record", self.folder, exc):
+                raise
         stats = self.crawler.stats
         assert stats is not None
         stats.set_value("webrobot/warc/bytes", self.archive.bytes_written)

@@ -362,8 +362,11 @@ class WarcArchive:
         self.files: list[Path] = []
         self.bytes_written = 0
         self._path: Path | None = None
-        self._out: io.BufferedWriter | None = None
+        self._out: io.FileIO | None = None
         self._writer: WARCWriter | None = None
+        #: Set by :meth:`abandon`: a write failed, nothing more is written.
+        self.stopped = False
+        self._good = 0  # bytes of the open file that are whole exchanges
 
     # -- files ---------------------------------------------------------------
     def _member(self, writer: WARCWriter, record: object) -> bytes:
@@ -378,20 +381,26 @@ class WarcArchive:
     def _write(self, writer: WARCWriter, *records: object) -> None:
         """The records in one write (a kill cuts at most this group)."""
         assert self._out is not None
-        self._out.write(b"".join(self._member(writer, record) for record in records))
+        view = memoryview(b"".join(self._member(writer, record) for record in records))
+        while view:  # unbuffered: a short write (a full disk) goes on or raises
+            view = view[self._out.write(view) or 0 :]
 
     def _open(self) -> WARCWriter:
         self.folder.mkdir(parents=True, exist_ok=True)
         self.serial += 1
         name = file_name(self.prefix, self.serial, self.clock(), self.host, self.pid)
         self._path = self.folder / (name + OPEN_SUFFIX)
-        self._out = self._path.open("xb")
+        # Unbuffered: each exchange reaches the kernel in whole writes, and after a
+        # failed one no buffer is left to be written at close (see abandon()).
+        self._out = self._path.open("xb", buffering=0)
+        self._good = 0
         fcntl.flock(self._out.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)  # "being written"
         writer = WARCWriter(self._out, gzip=False, warc_version=WARC_VERSION)
         self._write(
             writer,
             writer.create_warcinfo_record(name, {"format": "WARC File Format 1.1", **self.info}),
         )
+        self._good = self._out.tell()
         self._writer = writer
         return writer
 
@@ -407,8 +416,31 @@ class WarcArchive:
             self.on_file_closed(final)
 
     def close(self) -> None:
-        self._finish_file()
-        self.digests.close()
+        try:
+            self._finish_file()
+        finally:
+            self.digests.close()
+
+    def abandon(self) -> bool:
+        """A write failed (a full disk): cut the open file back to its last whole
+        exchange and write nothing more in this run. False when even the cut
+        failed: the file is left ``.open`` for :func:`repair_open_files`."""
+        self.stopped = True
+        if self._out is None:
+            return True
+        try:
+            os.ftruncate(self._out.fileno(), self._good)
+            self._out.seek(self._good)
+        except OSError:
+            self._out.close()
+            self._out = self._writer = self._path = None
+            return False
+        if self._good == 0:  # not even its warcinfo record: no file
+            assert self._path is not None
+            self._out.close()
+            self._path.unlink(missing_ok=True)
+            self._out = self._writer = self._path = None
+        return True
 
     @property
     def current_path(self) -> Path | None:
@@ -418,6 +450,8 @@ class WarcArchive:
     def write(self, exchange: Exchange) -> str:
         """Archive one exchange; returns the type of its main record
         (``"response"`` or ``"revisit"``)."""
+        if self.stopped:
+            raise RuntimeError("the archive stopped after a failed write")
         writer = self._writer or self._open()
         assert self._out is not None
         start = self._out.tell()
@@ -459,7 +493,7 @@ class WarcArchive:
             "WARC-Concurrent-To", main.rec_headers.get_header("WARC-Record-ID")
         )
         self._write(writer, main, request)
-        self._out.flush()
+        self._good = self._out.tell()
         if kind == "response" and self.dedupe and exchange.payload:
             digest = main.rec_headers.get_header("WARC-Payload-Digest")
             date = main.rec_headers.get_header("WARC-Date")

@@ -3,7 +3,9 @@ argument, or a setting whose text does not parse (``-s DEPTH_LIMIT=abc``, or
 Scrapyd's ``setting=``; checked against :mod:`webrobot.settings_model`) prints
 one line and exits with status 2 instead of a traceback. A value the add-on
 refuses when the crawler starts closes the spider with reason ``config_error``,
-which exits with status 2 too.
+which exits with status 2 too. A crawl closed because a folder it writes is full
+(finish reason ``disk_full``) exits with status 1, as one whose shared Redis
+could not be used (``redis_unavailable``).
 
 Under Scrapyd the job's log is ``LOG_FILE`` and stderr goes to Scrapyd's own
 log, so when ``LOG_FILE`` is set the line is also logged at ERROR there.
@@ -17,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 
+from webrobot.frontier.diskspace import FINISH_REASON as DISK_FULL
 from webrobot.settings_model import text_problem
 
 if TYPE_CHECKING:
@@ -76,6 +79,14 @@ class Command(ScrapyCrawlCommand):
         if getattr(spider, "config_error", None) is not None:
             self.exitcode = 2
         stats = getattr(self._last_crawler, "stats", None)
+        if stats is not None and stats.get_value("finish_reason") == DISK_FULL:
+            self.exitcode = 1  # a folder the crawl writes is full; the same command resumes
+            what = stats.get_value("webrobot/disk/failed") or "a write failed"
+            print(
+                f"webrobot: the crawl stopped for want of disk space ({what}); free some and run "
+                "the same command to resume",
+                file=sys.stderr,
+            )
         if stats is not None and stats.get_value("finish_reason") == "redis_unavailable":
             self.exitcode = 1  # the shared crawl's Redis could not be used
             message = stats.get_value("webrobot/redis/error")

@@ -91,6 +91,7 @@ from webrobot.distributed.frontier import (
 from webrobot.distributed.items import PICKLE_ERRORS, encode_item, item_key
 from webrobot.distributed.keys import CrawlKeys, explain, redis_from_settings, safe_url
 from webrobot.distributed.outage import FINISH_REASON, outage_of
+from webrobot.frontier.diskstate import disk_of
 from webrobot.frontier.leaseparking import ParkedLeases
 from webrobot.settings_model import read
 from webrobot.signals import WORKER_LOCAL_META
@@ -116,6 +117,7 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
         self.crawler = crawler
         self.keys = CrawlKeys.from_settings(settings, crawl_spider_name(crawler))
         self.redis_url = safe_url(read(settings, "WEBROBOT_REDIS_URL"))
+        self._disk_full = False  # a write failed for want of disk space: acknowledge nothing
         serializer: Any = settings.get("SCHEDULER_SERIALIZER")
         if isinstance(serializer, str):
             serializer = importlib.import_module(serializer)
@@ -227,8 +229,15 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
         self.crawler.signals.connect(self._request_gone, signal=webrobot_signals.request_refused)
         if self.store_items:
             self.crawler.signals.connect(self._item_scraped, signal=signals.item_scraped)
+        # A write that failed for want of disk space (WARC, index, feed): from then on no
+        # lease is acknowledged, and the unfinished ones go back to the shared frontier
+        # at close, so no page whose outcome may not be written counts as done.
+        disk_of(self.crawler).on_failure(self._stop_acknowledging)
         self._loop = create_looping_call(self._tick)
         self._loop.start(self.poll_interval, now=False)
+
+    def _stop_acknowledging(self) -> None:
+        self._disk_full = True
 
     def _refuse_to_start(self, spider: Spider) -> None:
         raise CloseSpider("redis_unavailable")
@@ -393,7 +402,7 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
     def _acknowledge_finished(self) -> None:
         """Acknowledge the leases of requests the engine is done with, adding the
         items their pages produced to the item stream in the same script."""
-        if self.queue is None:
+        if self.queue is None or self._disk_full:
             return
         if not (self._outstanding or self._items or self._unshared):
             return

@@ -15,7 +15,10 @@ item pipeline that keeps one item per URL, and the feed files:
 * **feed sizes**: before each commit every local feed file is flushed and its
   size recorded; a resumed job first cuts each feed back to its committed size.
   Bytes after it belong to items whose "written" mark was not committed: their
-  pages are fetched again and their items written again, once.
+  pages are fetched again and their items written again, once. A flush that
+  fails for want of disk space freezes the frontier before that commit
+  (:mod:`webrobot.frontier.diskstate`), so no mark of an item that may not be in
+  the file is ever committed.
 
 Without a durable frontier (no ``JOBDIR``, or ``WEBROBOT_FRONTIER = "memory"``)
 the journal is inactive and every method is a no-op.
@@ -32,6 +35,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import urlsplit
 
 from scrapy import signals
+
+from webrobot.frontier.diskstate import disk_of
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -177,10 +182,11 @@ class JobJournal:
                     inner.flush()
                 slot.file.flush()
                 size = os.path.getsize(path)
-            except (
-                OSError,
-                ValueError,
-            ):  # a feed closed meanwhile (a batch ended): nothing to flush
+            except OSError as exc:
+                if disk_of(self.crawler).write_failed("feed", path, exc):
+                    return  # the frontier is frozen: nothing after its last commit counts
+                continue  # a feed closed meanwhile (a batch ended): nothing to flush
+            except ValueError:  # a feed closed meanwhile (a batch ended): nothing to flush
                 continue
             self.frontier.set_feed_size(path, size)
 

@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Callable, Iterable, Iterator
 
 PENDING, LEASED, DONE, FAILED = 0, 1, 2, 3
 SCHEMA_VERSION = 1
@@ -222,6 +222,27 @@ class SqliteFrontier:
         self._in_transaction = False
         self._pending = 0
         self._leased = 0
+        #: Told of a write that failed (an ``sqlite3.Error``); True: handled (the
+        #: transaction is rolled back and the frontier frozen), False: raised again.
+        self.on_write_error: Callable[[Exception], bool] | None = None
+        #: After a handled write error nothing is written any more: the file stays
+        #: as of the last commit, which is what a resumed job starts from.
+        self.frozen = False
+
+    def _write_failed(self, exc: Exception) -> None:
+        if self.on_write_error is None or not self.on_write_error(exc):
+            raise exc
+        self.freeze()
+
+    def freeze(self) -> None:
+        """Roll back what was written since the last commit and write nothing more."""
+        if self._in_transaction:
+            try:
+                self._db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # SQLite rolled it back itself (as it may on SQLITE_FULL)
+            self._in_transaction = False
+        self.frozen = True
 
     # -- opening -------------------------------------------------------------
     def recover(self, *, retry_failed: bool = False) -> Recovered:
@@ -273,23 +294,43 @@ class SqliteFrontier:
             self._db.execute("BEGIN")
             self._in_transaction = True
 
+    def _write(self, sql: str, args: tuple[Any, ...]) -> sqlite3.Cursor | None:
+        """One statement in the open transaction; None when it failed (handled) or
+        the frontier is frozen."""
+        if self.frozen:
+            return None
+        try:
+            self._begin()
+            return self._db.execute(sql, args)
+        except sqlite3.Error as exc:
+            self._write_failed(exc)
+            return None
+
     def push(self, priority: int, payload: Any, key: bytes | None = None) -> int:
-        self._begin()
         if key is not None:
-            self._db.execute("INSERT OR IGNORE INTO visited (key) VALUES (?)", (key,))
-        cursor = self._db.execute(
+            self._write("INSERT OR IGNORE INTO visited (key) VALUES (?)", (key,))
+        cursor = self._write(
             "INSERT INTO requests (state, priority, data) VALUES (?, ?, ?)",
             (PENDING, priority, payload),
         )
+        if cursor is None:
+            return 0
         self._pending += 1
         return int(cursor.lastrowid or 0)
 
     def add_visited(self, keys: Iterable[bytes]) -> None:
-        self._begin()
-        self._db.executemany("INSERT OR IGNORE INTO visited (key) VALUES (?)", ((k,) for k in keys))
+        if self.frozen:
+            return
+        try:
+            self._begin()
+            self._db.executemany(
+                "INSERT OR IGNORE INTO visited (key) VALUES (?)", ((k,) for k in keys)
+            )
+        except sqlite3.Error as exc:
+            self._write_failed(exc)
 
     def lease(self) -> tuple[int, Any] | None:
-        if self._pending <= 0:
+        if self._pending <= 0 or self.frozen:
             return None
         row = self._db.execute(
             "SELECT id, data FROM requests WHERE state = 0 ORDER BY priority DESC, id LIMIT 1"
@@ -297,38 +338,34 @@ class SqliteFrontier:
         if row is None:
             self._pending = 0
             return None
-        self._begin()
-        self._db.execute("UPDATE requests SET state = ? WHERE id = ?", (LEASED, row[0]))
+        if self._write("UPDATE requests SET state = ? WHERE id = ?", (LEASED, row[0])) is None:
+            return None
         self._pending -= 1
         self._leased += 1
         return int(row[0]), bytes(row[1])
 
     def ack(self, entry: int, failed: str | None = None) -> None:
-        self._begin()
         if failed is None:
-            self._db.execute("DELETE FROM requests WHERE id = ?", (entry,))
+            self._write("DELETE FROM requests WHERE id = ?", (entry,))
         else:
-            self._db.execute(
+            self._write(
                 "UPDATE requests SET state = ?, reason = ? WHERE id = ?", (FAILED, failed, entry)
             )
         self._leased = max(0, self._leased - 1)
 
     def add_content(self, kind: int, key: bytes, url: str | None) -> None:
-        self._begin()
-        self._db.execute(
+        self._write(
             "INSERT OR IGNORE INTO content (kind, key, url) VALUES (?, ?, ?)", (kind, key, url)
         )
 
     def add_written(self, key: bytes) -> None:
-        self._begin()
-        self._db.execute("INSERT OR IGNORE INTO written (key) VALUES (?)", (key,))
+        self._write("INSERT OR IGNORE INTO written (key) VALUES (?)", (key,))
 
     def feed_sizes(self) -> dict[str, int]:
         return {str(p): int(s) for p, s in self._db.execute("SELECT path, size FROM feeds")}
 
     def set_feed_size(self, path: str, size: int) -> None:
-        self._begin()
-        self._db.execute("INSERT OR REPLACE INTO feeds (path, size) VALUES (?, ?)", (path, size))
+        self._write("INSERT OR REPLACE INTO feeds (path, size) VALUES (?, ?)", (path, size))
 
     def __len__(self) -> int:
         return self._pending
@@ -342,8 +379,12 @@ class SqliteFrontier:
         return self._in_transaction
 
     def commit(self) -> None:
-        if self._in_transaction:
-            self._db.execute("COMMIT")
+        if self._in_transaction and not self.frozen:
+            try:
+                self._db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                self._write_failed(exc)
+                return
             self._in_transaction = False
 
     def disk_bytes(self) -> int:
@@ -362,9 +403,14 @@ class SqliteFrontier:
         self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def close(self) -> None:
-        self.commit()
         try:
-            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self.commit()
+            if not self.frozen:
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error as exc:
+            # The log keeps what was committed: a checkpoint that found no room is harmless.
+            if self.on_write_error is None or not self.on_write_error(exc):
+                raise
         finally:
             self._db.close()
 

@@ -37,6 +37,11 @@ visited set is written only at close):
   is done (:class:`webrobot.report.failures.PageFailureMiddleware`) is
   kept as failed; ``-s WEBROBOT_RETRY_FAILED=True`` queues them again when
   the job resumes.
+* **A full disk.** A write that fails for want of space, here or in any
+  writer of the crawl (:mod:`webrobot.frontier.diskstate`), rolls back the open
+  transaction and freezes the frontier: nothing more is committed, so every
+  request whose outcome may not be fully written stays pending for the resumed
+  job, and the crawl closes with ``disk_full``.
 * Requests that cannot be pickled stay in memory, counted in
   ``scheduler/unserializable`` (as Scrapy does).
 """
@@ -59,6 +64,7 @@ from scrapy.utils.request import request_from_dict
 from webrobot import signals as webrobot_signals
 from webrobot.compat import engine_in_progress
 from webrobot.frontier.compactrequest import RequestCodec
+from webrobot.frontier.diskstate import disk_of
 from webrobot.frontier.journal import JobJournal
 from webrobot.frontier.leaseparking import ParkedLeases
 from webrobot.frontier.queues import (
@@ -141,6 +147,11 @@ class FrontierScheduler(ParkedLeases[int], BaseScheduler):
         recovered = disk.recover(retry_failed=self.retry_failed)
         seeded = self._seed_dupefilter(disk)
         self.frontier = self.disk = disk
+        disk_state = disk_of(self.crawler)
+        disk.on_write_error = lambda exc: disk_state.write_failed(
+            "frontier database", self.path, exc
+        )
+        disk_state.on_failure(disk.freeze)
         self.journal.attach(disk)
         assert self.stats is not None
         self.stats.set_value(STATS + "recovered/queued", recovered.queued)
@@ -281,6 +292,8 @@ class FrontierScheduler(ParkedLeases[int], BaseScheduler):
         # Committed before the request can reach a server: after a crash, a request
         # fetched and not finished is counted as re-queued, never as plain queued.
         self._commit()
+        if self.disk.frozen:  # the lease could not be committed: the request must not go out
+            return None
         self._outstanding[entry] = request
         self._lease_of[id(request)] = entry
         self.stats.inc_value("scheduler/dequeued/disk")

@@ -91,6 +91,13 @@ class CrawlReport:
             "elapsed_seconds": round(now, 3),
             "finish_reason": reason,
         }
+        stats = self.crawler.stats.get_stats() if self.crawler.stats is not None else {}
+        meta["disk"] = {
+            "pauses": stats.get("webrobot/disk/pauses", 0),
+            "paused_seconds": stats.get("webrobot/disk/paused_seconds", 0),
+            "write_errors": stats.get("webrobot/disk/write_error", 0),
+            "failed_write": stats.get("webrobot/disk/failed", ""),
+        }
         report = build_report(collector.tally, now, self.limits, meta)
         report.update(frontier_report(self.crawler))
         for flag in report["health"]["flags"]:

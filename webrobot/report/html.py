@@ -296,6 +296,15 @@ def failed_section(failed: list[Mapping[str, str]], total: int) -> str:
     )
 
 
+def disk_note(disk: dict[str, Any]) -> str:
+    """`` · paused 2 times for disk space (41 s)``, or nothing."""
+    pauses = int(disk.get("pauses") or 0)
+    if not pauses:
+        return ""
+    seconds = human_seconds(float(disk.get("paused_seconds") or 0))
+    return f" · paused {pauses} time{'s' if pauses > 1 else ''} for disk space ({seconds})"
+
+
 def render_html(report: Mapping[str, Any]) -> str:
     sites: Mapping[str, Mapping[str, Any]] = report["sites"]
     totals = report["totals"]
@@ -375,6 +384,7 @@ def render_html(report: Mapping[str, Any]) -> str:
         f"started {escape(str(report.get('started_at')))} · finished {escape(str(report.get('finished_at')))}"
         f" · {human_seconds(float(report.get('elapsed_seconds') or 0))}"
         f" · finish reason <b>{escape(str(report.get('finish_reason')))}</b>"
+        f"{disk_note(report.get('disk') or {})}"
         f" · webrobot {escape(str(report.get('webrobot_version')))}"
     )
     return f"""<!DOCTYPE html>

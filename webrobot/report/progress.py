@@ -74,5 +74,8 @@ class Progress:
             tally.states(current.at),
             tally.deferral_reasons(current.at),
         )
+        stats = self.crawler.stats
+        if stats is not None and stats.get_value("webrobot/disk/paused"):
+            line += " | PAUSED: low disk space"
         logger.info(line)
         self.last = current

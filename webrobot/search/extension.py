@@ -16,13 +16,19 @@ Nothing handed over is lost to a kill: pages go through a durable spool in the
 index folder (:mod:`webrobot.search.spool`), and what a killed run spooled but had
 not committed is indexed by the next run against the same index first
 (``webrobot/index/replayed``).
+A full disk (the spool cannot be written, or the index process finds no room
+to commit) closes the crawl with ``disk_full``
+(:mod:`webrobot.frontier.diskstate`); what was spooled and not committed is
+indexed by the next run.
 ``WEBROBOT_INDEX_ENABLED = False`` switches it off; without the ``search`` extra
 (resiliparse, tantivy) it is off with one warning.
 """
 
 from __future__ import annotations
 
+import errno
 import logging
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 from urllib.parse import urlsplit
@@ -33,6 +39,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse
 
 from webrobot import signals as webrobot_signals
+from webrobot.frontier.diskstate import disk_of
 from webrobot.pages.metarobots import policy
 from webrobot.report.model import report_location
 from webrobot.search import textextract
@@ -41,6 +48,8 @@ from webrobot.settings_model import read
 from webrobot.urls.sitekey import site_key
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from scrapy import Spider
     from scrapy.crawler import Crawler
     from scrapy.http import Response
@@ -77,6 +86,7 @@ class FullTextIndex:
         self.worker: IndexWorker | None = None
         self.path: Path | None = None
         self._lost = False
+        self._spool_failed = False
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
         crawler.signals.connect(self.item_scraped, signal=signals.item_scraped)
@@ -114,7 +124,33 @@ class FullTextIndex:
                 self.worker.cut,
             )
 
+    def _disk_full(self) -> bool:
+        """Has the index process stopped for want of disk space? (Reported once.)"""
+        worker = self.worker
+        if worker is None or not worker.disk_error.value:
+            return False
+        if not self._lost:
+            self._lost = True
+            error = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            disk_of(self.crawler).write_failed("full-text index", self.path, error)
+        return True
+
+    def _send(self, record: Callable[[], bool]) -> None:
+        """Hand a record to the index (through the spool); a full disk closes the crawl."""
+        if self._spool_failed or self._disk_full():
+            return
+        try:
+            ok = record()
+        except OSError as exc:
+            if not disk_of(self.crawler).write_failed("full-text index spool", self.path, exc):
+                raise
+            self._spool_failed = True
+            return
+        self._sent(ok)
+
     def _sent(self, ok: bool) -> None:
+        if not ok and self._disk_full():
+            return
         if not ok:
             self._count("webrobot/index/lost")
             if not self._lost:
@@ -137,12 +173,14 @@ class FullTextIndex:
             body=response.body, encoding=response.encoding,
             content_language=language.decode("latin-1") if language else None,
         )  # fmt: skip
-        self._sent(self.worker.put(page))
+        worker = self.worker
+        self._send(lambda: worker.put(page))
 
     def page_directives(self, response: Response, directives: list[str], **kwargs: Any) -> None:
         if self.worker is None or policy(directives).index:
             return
-        self._sent(self.worker.remove(response.url))
+        worker = self.worker
+        self._send(lambda: worker.remove(response.url))
 
     def spider_closed(self, spider: Spider) -> None:
         if self.worker is None:
@@ -154,7 +192,13 @@ class FullTextIndex:
         for key in ("added", "updated", "removed", "empty", "replayed"):
             if getattr(totals, key):
                 stats.set_value(f"webrobot/index/{key}", getattr(totals, key))
-        if totals.errors:
+        if totals.disk_full:
+            stats.inc_value("webrobot/index/error", totals.errors)
+            if not self._lost:  # the crawl did not hear of it yet
+                disk_of(self.crawler).write_failed(
+                    "full-text index", self.path, OSError(errno.ENOSPC, totals.first_error)
+                )
+        elif totals.errors:
             stats.inc_value("webrobot/index/error", totals.errors)
             logger.error(
                 "Full-text index: %d errors; the first: %s", totals.errors, totals.first_error

@@ -14,7 +14,8 @@ not yet committed to the index is indexed then. Replaying a page that was
 already indexed only replaces it by itself (one document per URL), and records
 are applied in the order they were written, so a removal never overtakes the
 addition it follows. A record cut by a kill (its frame incomplete or its CRC
-wrong) was never acknowledged to the crawl and is cut off.
+wrong) was never acknowledged to the crawl and is cut off; so is one that a
+full disk cut (the writer cuts it at once, and raises).
 """
 
 from __future__ import annotations
@@ -114,8 +115,17 @@ class SpoolWriter:
             self.segment += 1
             self._fd = self._open()
         view = memoryview(data)
-        while view:
-            view = view[os.write(self._fd, view) :]
+        try:
+            while view:
+                view = view[os.write(self._fd, view) :]
+        except OSError:
+            # A full disk: cut the part of the record that was written, so that the
+            # segment ends with a whole record (never acknowledged to the crawl).
+            try:
+                os.ftruncate(self._fd, self._size)
+            except OSError:
+                pass  # the reader's repair cuts it when the index opens next
+            raise
         self._size += len(data)
         self.records += 1
 

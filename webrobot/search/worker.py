@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from webrobot.frontier.diskspace import describe_error, is_disk_error
+
 logger = logging.getLogger(__name__)
 
 #: Pages the child may be behind the crawl before the crawl waits.
@@ -61,6 +63,7 @@ class IndexTotals:
     cut: int = 0  # bytes of a spool record cut by a kill, dropped
     first_error: str = ""
     cpu_seconds: float = 0.0  # the child's own CPU time (user + system)
+    disk_full: bool = False  # the child stopped: no room to write the index
 
 
 def _apply(index: Any, kind: str, value: Any, totals: IndexTotals) -> None:
@@ -84,13 +87,32 @@ def _apply(index: Any, kind: str, value: Any, totals: IndexTotals) -> None:
                 totals.updated += 1
         elif kind == "remove" and index.remove(value):
             totals.removed += 1
-    except Exception as exc:  # noqa: BLE001 - one bad page must not stop the index
+    except Exception as exc:
+        if _cannot_write(exc):
+            raise  # not one bad page: nothing more can be written (see _child)
         totals.errors += 1
         if not totals.first_error:
             totals.first_error = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=3)}"
 
 
-def _child(path: str, results: Any, applied: Any, stop: Any) -> None:
+#: tantivy's words when its writer thread died of an I/O error (a full disk, most likely)
+WRITER_KILLED = "index writer was killed"
+
+
+def _cannot_write(exc: BaseException) -> bool:
+    """A full disk, or the index writer dead of an I/O error: nothing more can be written."""
+    return is_disk_error(exc) or WRITER_KILLED in str(exc).lower()
+
+
+def _release(index: Any) -> None:
+    """Let go of an index whose writes failed (its writer lock with it)."""
+    try:
+        index.close()
+    except Exception:  # noqa: BLE001, S110 - it cannot be committed; the lock goes with the process
+        pass
+
+
+def _child(path: str, results: Any, applied: Any, stop: Any, disk_error: Any) -> None:
     """The child's loop: apply the spool's records, commit and checkpoint every
     200 records or 2 seconds; finish when told to stop (or orphaned) and the
     spool is read to its end."""
@@ -119,21 +141,34 @@ def _child(path: str, results: Any, applied: Any, stop: Any) -> None:
         index.commit()
         spool.committed(spool.position)
 
-    while True:
-        finishing = stop.is_set() or os.getppid() != parent
-        batch = spool.read(final=finishing)
-        for position, (kind, value) in batch:
-            _apply(index, kind, value, totals)
-            if position.segment >= first_new:
-                applied.value += 1
-            else:
-                totals.replayed += 1
-        if index.commit_due():
-            checkpoint()
-        if not batch:
-            if finishing:
-                break
-            time.sleep(0.02)
+    try:
+        while True:
+            finishing = stop.is_set() or os.getppid() != parent
+            batch = spool.read(final=finishing)
+            for position, (kind, value) in batch:
+                _apply(index, kind, value, totals)
+                if position.segment >= first_new:
+                    applied.value += 1
+                else:
+                    totals.replayed += 1
+            if index.commit_due():
+                checkpoint()
+            if not batch:
+                if finishing:
+                    break
+                time.sleep(0.02)
+    except Exception as exc:
+        if not _cannot_write(exc):
+            raise
+        # No room for the index: what is not committed stays in the spool (the
+        # checkpoint did not move) and is indexed by the next run.
+        disk_error.value = 1
+        totals.errors += 1
+        totals.first_error = f"{path}: {describe_error(exc)}"
+        totals.disk_full = True
+        _release(index)
+        results.put(totals)
+        return
     try:
         checkpoint()
         spool.drained()
@@ -143,6 +178,10 @@ def _child(path: str, results: Any, applied: Any, stop: Any) -> None:
     except Exception as exc:  # noqa: BLE001
         totals.errors += 1
         totals.first_error = totals.first_error or f"cannot close {path}: {exc}"
+        if _cannot_write(exc):
+            disk_error.value = 1
+            totals.disk_full = True
+            _release(index)
     usage = resource.getrusage(resource.RUSAGE_SELF)
     totals.cpu_seconds = usage.ru_utime + usage.ru_stime
     results.put(totals)
@@ -160,9 +199,10 @@ class IndexWorker:
         self.results: Any = context.Queue()
         self.applied: Any = context.Value("q", 0)
         self.stop: Any = context.Event()
+        self.disk_error: Any = context.Value("b", 0)  # the child found no room to write
         self.process = context.Process(
             target=_child,
-            args=(str(path), self.results, self.applied, self.stop),
+            args=(str(path), self.results, self.applied, self.stop, self.disk_error),
             name="webrobot-index",
             daemon=True,
         )
