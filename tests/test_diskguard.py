@@ -18,11 +18,11 @@ import pytest
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.test import get_crawler
 
-from webrobot.frontier import diskguard
-from webrobot.frontier.diskguard import DiskGuard, crawl_folders
 from webrobot.frontier.diskspace import MB, Reading
 from webrobot.frontier.diskstate import disk_of
 from webrobot.frontier.queues import SqliteFrontier
+from webrobot.resources import diskguard
+from webrobot.resources.diskguard import DiskGuard, crawl_folders
 from webrobot.search import spool as spool_module
 from webrobot.search.spool import SpoolReader, SpoolWriter, segment_path
 

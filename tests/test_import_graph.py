@@ -77,12 +77,12 @@ CRAWL_WIDE = frozenset({
 #: package and the packages before its own, never one after it. The URL filter's rules
 #: are used by every part; what a page says is read by the frontier (re-crawls), the
 #: seen-sets and robots.txt; the fetcher (politeness, render) obeys robots.txt; the
-#: report, search index, shared crawl and archive watch everything below them; site
+#: report, search index, shared crawl, archive and disk guard watch everything below them; site
 #: configs and the spiders made of them put it all together, and the entry points
 #: (the add-on, the project's settings, the commands, the demo) wire the crawl.
 LAYERS = (
     "urls", "pages", "frontier", "seen", "robots", "politeness", "render", "sitemaps",
-    "report", "search", "distributed", "archive", "sites", "spiders",
+    "report", "search", "distributed", "archive", "resources", "sites", "spiders",
     "commands", "demo", "entry",
 )  # fmt: skip
 #: Top-level modules that are entry points: they put the parts together.

@@ -548,7 +548,7 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
         # The full-text index of the crawled pages (WEBROBOT_INDEX_ENABLED).
         "webrobot.search.extension.FullTextIndex": 800,
         # Pauses the crawl before a folder it writes is full (WEBROBOT_DISK_MIN_FREE_MB).
-        "webrobot.frontier.diskguard.DiskGuard": 50,
+        "webrobot.resources.diskguard.DiskGuard": 50,
         # Scrapy's feed exporter and spider state, with a full disk closing the crawl cleanly.
         "scrapy.extensions.feedexport.FeedExporter": None,
         "webrobot.seen.feeds.FeedExporter": 0,

@@ -1,6 +1,6 @@
 """When the disk runs out: the disk guard's decisions (no Scrapy, no I/O).
 
-The guard (:mod:`webrobot.frontier.diskguard`) reads the free space of every
+The guard (:mod:`webrobot.resources.diskguard`) reads the free space of every
 folder the crawl writes, on a timer, and gives each reading to a
 :class:`DiskWatch`, which says what to do:
 
