@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 
 from scrapy.settings import SETTINGS_PRIORITIES
 
-from webrobot.optional import require_redis
+from webrobot.optional import MissingExtra, require_redis
 from webrobot.settings_model import SettingValueError, read
+from webrobot.startup import setting_error
 
 if TYPE_CHECKING:
     from typing import Self
@@ -73,4 +74,7 @@ class RedisCrawl:
 
     def update_settings(self, settings: BaseSettings) -> None:
         if redis_enabled(settings):
-            apply_redis_components(settings)
+            try:
+                apply_redis_components(settings)
+            except MissingExtra as exc:
+                setting_error(self.crawler, exc)
