@@ -27,9 +27,8 @@ from scrapy import signals as scrapy_signals
 from scrapy.exceptions import CloseSpider
 from scrapy.utils.misc import load_object
 
-from webrobot.distributed.addon import apply_redis_components, redis_enabled
+from webrobot.distributed.addon import switch_to_redis
 from webrobot.frontier.scheduler import hold_new_requests_in_frontier
-from webrobot.optional import MissingExtra
 from webrobot.pages.rendermiddleware import configure_rendering
 from webrobot.settings_model import BY_NAME, COMPONENTS, SETTINGS, check
 from webrobot.sites.config import ConfigError
@@ -58,11 +57,7 @@ class Addon:
             settings.set(setting.name, setting.default, priority="addon")
         for group, components in COMPONENTS.items():
             _enable(settings, group, components)
-        if redis_enabled(settings):
-            try:
-                apply_redis_components(settings)
-            except MissingExtra as exc:
-                setting_error(self.crawler, exc)
+        switch_to_redis(self.crawler, settings)
         hold_new_requests_in_frontier(settings)
         for problem in check(settings.get):
             setting_error(self.crawler, problem)

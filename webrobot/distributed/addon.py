@@ -64,6 +64,17 @@ def apply_redis_components(settings: BaseSettings) -> None:
     )
 
 
+def switch_to_redis(crawler: Crawler, settings: BaseSettings) -> None:
+    """The Redis components when ``WEBROBOT_REDIS_URL`` is set; without the ``redis``
+    extra, the one line of a bad setting naming it (the crawl stops before any request)."""
+    if not redis_enabled(settings):
+        return
+    try:
+        apply_redis_components(settings)
+    except MissingExtra as exc:
+        setting_error(crawler, exc)
+
+
 class RedisCrawl:
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
@@ -73,8 +84,4 @@ class RedisCrawl:
         return cls(crawler)
 
     def update_settings(self, settings: BaseSettings) -> None:
-        if redis_enabled(settings):
-            try:
-                apply_redis_components(settings)
-            except MissingExtra as exc:
-                setting_error(self.crawler, exc)
+        switch_to_redis(self.crawler, settings)
