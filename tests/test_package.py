@@ -1,18 +1,24 @@
-"""Adopting webrobot in an existing project: the built wheel, a fresh virtualenv,
-``scrapy startproject``, the add-on line and a ten-line ``CrawlSpider``.
+"""Adopting webrobot in an existing project: the built wheel, fresh virtualenvs,
+``scrapy startproject``, the add-on line and a ``CrawlSpider``.
 
 The wheel is built from this checkout (``python -m build --wheel
---no-isolation``, so no build dependency is downloaded) and installed with
-``pip install --no-deps --no-index`` into a new virtualenv (no
-``--system-site-packages``). Its dependencies come from this environment's
-site-packages through a ``.pth`` file instead of a download, which keeps the
-test offline and fast; the venv's own site-packages comes first on
-``sys.path``, so ``import webrobot`` is the installed wheel, never this
-checkout (the crawl runs outside it, with no ``PYTHONPATH``). ``pip check``
-in that venv then judges the wheel's requirements against every package of
-this environment (Scrapy, Scrapyd, pytest, redis, mypy, ruff...).
+--no-isolation``, so no build dependency is downloaded), once per run.
 
-The crawl is judged by what the local sites saw requested.
+The add-on's behaviour in depth (first in this file) runs in a virtualenv
+whose dependencies come from this environment's site-packages through a
+``.pth`` file instead of a download (``pip install --no-deps --no-index``);
+the venv's own site-packages comes first on ``sys.path``, so ``import
+webrobot`` is the installed wheel, never this checkout (the crawl runs outside
+it, with no ``PYTHONPATH``). ``pip check`` in that venv then judges the wheel's
+requirements against every package of this environment (Scrapy, Scrapyd,
+pytest, redis, mypy, ruff...).
+
+The installs as users choose them (second): the wheel installed by pip, its
+dependencies resolved, into a virtualenv with no extras, one per extra alone
+and one with all extras; in each an add-on crawl of a local site, its extra's
+feature switched on and checked.
+
+Crawls are judged by what the local sites saw requested.
 """
 
 from __future__ import annotations
