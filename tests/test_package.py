@@ -344,7 +344,7 @@ def _constraints(folder: Path) -> Path:
 class Install:
     name: str
     python: Path
-    #: seconds pip took
+    #: seconds to make it (the venv or its copy, then pip)
     seconds: float
     #: the optional modules this install can import
     optional: list[str]
