@@ -22,7 +22,17 @@ FLOOR_TESTS ?= tests/test_settings_model.py tests/test_compat.py tests/test_robo
 	tests/test_metarobots_middleware.py tests/test_trap_middlewares.py tests/test_downloader.py \
 	tests/test_crawl_metarobots.py tests/test_downloader_slots.py
 
-.PHONY: demo test serve bench clean system-deps lint docs report-png settings-reference build test-floor
+# The newest Python the classifiers name (3.13), from pyenv or PATH, in a third
+# virtualenv with every pinned requirement, and the part of the suite run on it: the
+# floor's list plus the import checks, the settings and a plain crawl.
+PY313 ?= $(firstword $(wildcard $(HOME)/.pyenv/versions/3.13*/bin/python3.13) $(shell command -v python3.13 2>/dev/null))
+PY313_VENV ?= .venv-py313
+PY313_PY := $(PY313_VENV)/bin/python
+PY313_STAMP := $(PY313_VENV)/.installed
+PY313_TESTS ?= $(FLOOR_TESTS) tests/test_optional.py tests/test_import_graph.py \
+	tests/test_settings.py tests/test_crawl_basics.py
+
+.PHONY: demo test serve bench clean system-deps lint docs report-png settings-reference build test-floor test-py313
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -55,6 +65,16 @@ $(FLOOR_STAMP): requirements-floor.txt
 test-floor: $(FLOOR_STAMP) system-deps
 	$(FLOOR_PY) -m pytest -q $(FLOOR_TESTS)
 
+$(PY313_STAMP): requirements.txt requirements-dev.txt
+	@test -n "$(PY313)" || { echo "make test-py313: no Python 3.13 (in ~/.pyenv/versions/3.13.* or on PATH): pass PY313=/path/to/python3.13" >&2; exit 1; }
+	test -x $(PY313_PY) || $(PY313) -m venv $(PY313_VENV)
+	$(PY313_PY) -m pip install --quiet -r requirements-dev.txt
+	touch $(PY313_STAMP)
+
+# The suite's core on Python 3.13.
+test-py313: $(PY313_STAMP) system-deps
+	$(PY313_PY) -m pytest -q $(PY313_TESTS)
+
 # An sdist and a wheel in dist/ (no build dependency downloaded).
 build: $(STAMP)
 	$(PY) -m build --no-isolation --outdir dist .
@@ -78,4 +98,4 @@ report-png: $(STAMP) system-deps
 	$(PY) scripts/report_png.py
 
 clean:
-	rm -rf $(VENV) $(FLOOR_VENV) demo-output benchmarks-output build dist *.egg-info docs/_build
+	rm -rf $(VENV) $(FLOOR_VENV) $(PY313_VENV) demo-output benchmarks-output build dist *.egg-info docs/_build

@@ -3,13 +3,16 @@ one message naming the extra to install."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from scrapy.settings import Settings
 
 from tests.crawling import PROJECT_ROOT
+from tests.extras import EXTRA_MODULES, OPTIONAL_MODULES
 from tests.test_report_html import sample_report
 from webrobot.distributed.addon import apply_redis_components
 from webrobot.optional import MissingExtra, require, require_redis
@@ -62,3 +65,112 @@ def test_the_report_without_pygal_keeps_its_tables(monkeypatch: pytest.MonkeyPat
     assert "No charts: The charts of report.html needs the &#x27;pygal&#x27; package" in without
     assert "pip install &#x27;webrobot[charts]&#x27;" in without
     assert without.count("<table") == with_charts.count("<table") > 0
+
+
+#: The modules of an extra's feature: they may import its packages at their top, since
+#: nothing loads them unless that feature is on. Every other module must import with
+#: no optional package installed.
+FEATURE_MODULES: dict[str, set[str]] = {
+    "redis": {
+        f"webrobot.distributed.{name}"
+        for name in (
+            "budget",
+            "contentdupes",
+            "dupefilter",
+            "frontier",
+            "lineage",
+            "politeness",
+            "robotscache",
+            "scheduler",
+        )
+    },
+    "warc": {"webrobot.archive.warc"},
+    "search": {"webrobot.search.web"},
+}
+
+#: Imports every webrobot module not in FEATURE_MODULES, then builds a crawler with the
+#: add-on, while a finder first on sys.meta_path refuses every optional package (as if
+#: not installed) and notes who asked, even when the asker catches the ImportError.
+NO_EXTRAS = """
+import importlib, importlib.abc, json, pkgutil, sys, traceback
+optional, features = set(sys.argv[1].split(",")), set(sys.argv[2].split(","))
+asked = {}
+
+class NotInstalled(importlib.abc.MetaPathFinder):
+    # First: notes an import of an optional package (a look-up with
+    # importlib.util.find_spec is no import), then finds nothing.
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in optional:
+            stack = traceback.extract_stack()
+            if not any(f.name == "find_spec" and f.filename.endswith(("importlib.util>", "importlib/util.py"))
+                       for f in stack):
+                chain = [f"{f.filename.rpartition('/webrobot/')[2]}:{f.lineno}"
+                         for f in stack if "/webrobot/" in f.filename]
+                asked.setdefault(name, " -> ".join(chain))
+        return None
+
+class Hiding(importlib.abc.MetaPathFinder):
+    # Every other finder, blind to the optional packages (as if not installed).
+    def __init__(self, finder):
+        self.finder = finder
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in optional:
+            return None
+        return self.finder.find_spec(name, path, target)
+    def invalidate_caches(self):
+        getattr(self.finder, "invalidate_caches", lambda: None)()
+
+sys.meta_path[:] = [NotInstalled(), *(Hiding(f) for f in sys.meta_path)]
+import webrobot
+modules = sorted(m.name for m in pkgutil.walk_packages(webrobot.__path__, "webrobot.")
+                 if m.name not in features and not m.name.endswith(".__main__"))
+failed = {}
+for name in modules:
+    try:
+        importlib.import_module(name)
+    except Exception as exc:
+        failed[name] = f"{type(exc).__name__}: {exc}"
+from scrapy.utils.reactor import install_reactor
+install_reactor("twisted.internet.asyncioreactor.AsyncioSelectorReactor")
+from scrapy.utils.test import get_crawler
+try:
+    crawler = get_crawler(settings_dict={"ADDONS": {"webrobot.Addon": 0}})
+    loaded = crawler.settings.getdict("DOWNLOADER_MIDDLEWARES")
+except Exception as exc:
+    failed["webrobot.Addon"], loaded = f"{type(exc).__name__}: {exc}", {}
+print(json.dumps({"modules": modules, "failed": failed, "asked": asked, "loaded": sorted(loaded),
+                  "imported": sorted(m for m in sys.modules if m.partition(".")[0] in optional)}))
+"""
+
+
+def no_extras_import() -> dict[str, object]:
+    features = set().union(*FEATURE_MODULES.values())
+    done = subprocess.run(
+        [sys.executable, "-c", NO_EXTRAS, ",".join(OPTIONAL_MODULES), ",".join(sorted(features))],
+        capture_output=True, text=True, cwd=PROJECT_ROOT, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    result: dict[str, object] = json.loads(done.stdout.splitlines()[-1])
+    return result
+
+
+def test_without_any_extra_every_module_outside_the_features_imports_and_the_add_on_loads() -> None:
+    """A plain ``pip install webrobot`` (no extras): every module but those of an extra's
+    feature imports, none even tries an optional package, and the add-on loads."""
+    result = no_extras_import()
+    assert result["failed"] == {}
+    assert result["asked"] == {}, "optional packages imported at import time (module -> chain)"
+    assert result["imported"] == []
+    modules = set(result["modules"])  # type: ignore[call-overload]
+    assert {"webrobot.addon", "webrobot.archive.middleware", "webrobot.distributed.keys",
+            "webrobot.commands.search", "webrobot.search.index"} <= modules  # fmt: skip
+    assert "webrobot.archive.middleware.WarcArchiveMiddleware" in result["loaded"]  # type: ignore[operator]
+
+
+def test_the_feature_modules_exist_and_belong_to_declared_extras() -> None:
+    """The exemption list cannot rot: each module is a file of the package, and each
+    extra named is one pyproject.toml declares."""
+    assert set(FEATURE_MODULES) <= set(EXTRA_MODULES)
+    package = PROJECT_ROOT / "webrobot"
+    for module in set().union(*FEATURE_MODULES.values()):
+        assert (package.parent / Path(*module.split("."))).with_suffix(".py").is_file(), module

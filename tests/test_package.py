@@ -1,35 +1,50 @@
-"""Adopting webrobot in an existing project: the built wheel, a fresh virtualenv,
-``scrapy startproject``, the add-on line and a ten-line ``CrawlSpider``.
+"""Adopting webrobot in an existing project: the built wheel, fresh virtualenvs,
+``scrapy startproject``, the add-on line and a ``CrawlSpider``.
 
 The wheel is built from this checkout (``python -m build --wheel
---no-isolation``, so no build dependency is downloaded) and installed with
-``pip install --no-deps --no-index`` into a new virtualenv (no
-``--system-site-packages``). Its dependencies come from this environment's
-site-packages through a ``.pth`` file instead of a download, which keeps the
-test offline and fast; the venv's own site-packages comes first on
-``sys.path``, so ``import webrobot`` is the installed wheel, never this
-checkout (the crawl runs outside it, with no ``PYTHONPATH``). ``pip check``
-in that venv then judges the wheel's requirements against every package of
-this environment (Scrapy, Scrapyd, pytest, redis, mypy, ruff...).
+--no-isolation``, so no build dependency is downloaded), once per run.
 
-The crawl is judged by what the local sites saw requested.
+The add-on's behaviour in depth (first in this file) runs in a virtualenv
+whose dependencies come from this environment's site-packages through a
+``.pth`` file instead of a download (``pip install --no-deps --no-index``);
+the venv's own site-packages comes first on ``sys.path``, so ``import
+webrobot`` is the installed wheel, never this checkout (the crawl runs outside
+it, with no ``PYTHONPATH``). ``pip check`` in that venv then judges the wheel's
+requirements against every package of this environment (Scrapy, Scrapyd,
+pytest, redis, mypy, ruff...).
+
+The installs as users choose them (second): the wheel installed by pip, its
+dependencies resolved, into a virtualenv with no extras, one per extra alone
+and one with all extras; in each an add-on crawl of a local site, its extra's
+feature switched on and checked.
+
+Crawls are judged by what the local sites saw requested.
 """
 
 from __future__ import annotations
 
+import ast
+import concurrent.futures
+import contextlib
+import gzip
 import itertools
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 import sysconfig
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.crawling import PROJECT_ROOT
+from tests.extras import EXTRA_MODULES, EXTRAS, OPTIONAL_MODULES
 from webrobot.demo.server import Reply, SiteServer
 
 pytestmark = pytest.mark.slow
@@ -80,13 +95,20 @@ def _run(
 
 
 @pytest.fixture(scope="module")
-def adopted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Adopted]:
-    root = tmp_path_factory.mktemp("adopt")
-    dist = root / "dist"
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel of this checkout, built as ``make build`` builds it (no build
+    dependency downloaded)."""
+    dist = tmp_path_factory.mktemp("dist")
     build = _run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(dist), str(PROJECT_ROOT)],
-                 cwd=root)  # fmt: skip
+                 cwd=dist)  # fmt: skip
     assert build.returncode == 0, build.stderr[-3000:]
-    [wheel] = dist.glob("webrobot-*.whl")
+    [built] = dist.glob("webrobot-*.whl")
+    return built
+
+
+@pytest.fixture(scope="module")
+def adopted(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> Iterator[Adopted]:
+    root = tmp_path_factory.mktemp("adopt")
     venv = root / "venv"
     made = _run([sys.executable, "-m", "venv", str(venv)], cwd=root)
     assert made.returncode == 0, made.stderr
@@ -267,3 +289,284 @@ def test_a_bad_value_in_the_project_stops_the_crawl_in_one_line(adopted: Adopted
     ]  # fmt: skip
     assert "Traceback" not in crawl.stderr
     assert "'finish_reason': 'config_error'" in crawl.stderr
+
+
+# ---------------------------------------------------------------------------------------
+# The install as users choose it: no extras, each extra alone, all of them. Each is a
+# real ``pip install`` of the wheel into its own virtualenv (pip resolves the wheel's
+# requirements and the extra's, pinned to requirements*.txt as constraints), then an
+# add-on crawl of a local site in a ``scrapy startproject`` project, judged by the
+# site's log. A module that imports an optional package at its top on the add-on's
+# load path fails the plain install here, as it would for a user.
+# ---------------------------------------------------------------------------------------
+
+#: The installs tested: the core alone, each extra alone, every extra.
+INSTALLS = ["core", *EXTRAS, "all"]
+#: What switches each extra's feature on, for a crawl (charts are always on: the report).
+FEATURE_SETTINGS: dict[str, dict[str, str]] = {
+    "redis": {"WEBROBOT_REDIS_URL": "{redis}", "WEBROBOT_REDIS_IDLE_CLOSE": "1"},
+    "warc": {"WEBROBOT_WARC_DIR": "{out}/warc"},
+    "search": {"WEBROBOT_INDEX_ENABLED": "True", "WEBROBOT_INDEX": "{out}/index"},
+    "charts": {},
+    "browser": {"WEBROBOT_RENDER": "browser"},
+}
+CORE_PAGES = {"/robots.txt", "/", "/a", "/b", "/c"}
+
+ADDON_SPIDER = """\
+import os
+from scrapy.linkextractors import LinkExtractor
+from scrapy.spiders import CrawlSpider, Rule
+
+class SiteSpider(CrawlSpider):
+    name = "site"
+    start_urls = [os.environ["SITE_URL"]]
+    rules = [Rule(LinkExtractor(), callback="parse_page", follow=True)]
+
+    def parse_page(self, response):
+        yield {"url": response.url, "title": response.css("title::text").get()}
+"""
+
+
+def _constraints(folder: Path) -> Path:
+    """The versions the project pins (requirements*.txt), as pip constraints."""
+    pins = []
+    for name in ("requirements.txt", "requirements-dev.txt"):
+        for line in (PROJECT_ROOT / name).read_text("utf-8").splitlines():
+            line = line.split("#", 1)[0].strip()
+            if "==" in line and not line.startswith("-"):
+                pins.append(line)
+    path = folder / "constraints.txt"
+    path.write_text("\n".join(pins) + "\n", "utf-8")
+    return path
+
+
+@dataclass
+class Install:
+    name: str
+    python: Path
+    #: seconds to make it (the venv or its copy, then pip)
+    seconds: float
+    #: the optional modules this install can import
+    optional: list[str]
+    #: ``pip check``: its exit status and what it said
+    check: tuple[int, str]
+
+
+def _pip_install(python: Path, target: str, constraints: Path, cwd: Path) -> None:
+    done = _run([str(python), "-m", "pip", "install", "--quiet", "-c", str(constraints), target],
+                cwd=cwd, timeout=600)  # fmt: skip
+    assert done.returncode == 0, f"pip install {target}: {done.stderr[-3000:]}"
+
+
+@pytest.fixture(scope="module")
+def installs(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> dict[str, Install]:
+    """A virtualenv per install. The core is installed once; each other install
+    starts from a copy of it (a venv copied whole keeps working when its
+    ``python`` is called by path: only the ``bin/`` scripts name the original)
+    and adds its extras, two at a time."""
+    root = tmp_path_factory.mktemp("installs")
+    constraints = _constraints(root)
+    started = time.monotonic()
+    core = root / "core"
+    made = _run([sys.executable, "-m", "venv", str(core)], cwd=root)
+    assert made.returncode == 0, made.stderr
+    python = core / "bin" / "python"
+    _pip_install(python, str(wheel), constraints, root)
+    result = {"core": _checked("core", python, time.monotonic() - started)}
+
+    def add(name: str) -> Install:
+        began = time.monotonic()
+        venv = root / name
+        shutil.copytree(core, venv, symlinks=True)
+        extras = ",".join(EXTRAS) if name == "all" else name
+        _pip_install(venv / "bin" / "python", f"{wheel}[{extras}]", constraints, root)
+        return _checked(name, venv / "bin" / "python", time.monotonic() - began)
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        for done in pool.map(add, INSTALLS[1:]):
+            result[done.name] = done
+    return result
+
+
+def _checked(name: str, python: Path, seconds: float) -> Install:
+    """The install, with what it can import of the extras' packages and ``pip check``."""
+    probe = "import importlib.util as u, sys; print([m for m in sys.argv[1:] if u.find_spec(m)])"
+    found = _run([str(python), "-c", probe, *OPTIONAL_MODULES], cwd=python.parent)
+    assert found.returncode == 0, found.stderr
+    check = _run([str(python), "-m", "pip", "check"], cwd=python.parent)
+    optional = list(ast.literal_eval(found.stdout.strip()))
+    return Install(name, python, seconds, optional, (check.returncode, check.stdout))
+
+
+@pytest.fixture(scope="module")
+def addon_project(tmp_path_factory: pytest.TempPathFactory, installs: dict[str, Install]) -> Path:
+    """``scrapy startproject``, the add-on line and a CrawlSpider: made once by the
+    core install's Scrapy and crawled by every install's Python."""
+    root = tmp_path_factory.mktemp("project")
+    start = _run([str(installs["core"].python), "-m", "scrapy", "startproject", "siteproject"],
+                 cwd=root)  # fmt: skip
+    assert start.returncode == 0, start.stderr
+    project = root / "siteproject"
+    settings = project / "siteproject" / "settings.py"
+    settings.write_text(settings.read_text("utf-8") + '\nADDONS = {"webrobot.Addon": 0}\n', "utf-8")
+    (project / "siteproject" / "spiders" / "site.py").write_text(ADDON_SPIDER, "utf-8")
+    return project
+
+
+@pytest.fixture(scope="module")
+def small_site() -> Iterator[SiteServer]:
+    """Four pages and one disallowed; ``/`` builds a link to ``/js`` with a script,
+    so only a rendered page leads there."""
+    site = SiteServer("small").start()
+    site.add("/robots.txt", Reply.text("User-agent: *\nDisallow: /private/\n"))
+    script = (
+        "<script>document.body.insertAdjacentHTML('beforeend', '<a href=\"/js\">js</a>')</script>"
+    )
+    site.html("/", page("home", link("/a") + link("/b") + link("/private/x") + script))
+    site.html("/a", page("alpha", "aardvarks live here " + link("/c")))
+    site.html("/b", page("beta", "bees live here"))
+    site.html("/c", page("gamma", "capybaras live here " + link("/")))
+    site.html("/js", page("built by a script"))
+    site.html("/private/x", page("private"))
+    yield site
+    site.stop()
+
+
+@dataclass
+class AddonCrawl:
+    returncode: int
+    stderr: str
+    out: Path
+    stats: dict[str, Any]
+    items: set[str]
+
+
+def addon_crawl(install: Install, project: Path, site: SiteServer, out: Path,
+                **settings: str) -> AddonCrawl:  # fmt: skip
+    out.mkdir(parents=True, exist_ok=True)
+    args = [str(install.python), "-m", "scrapy", "crawl", "site", "-O", str(out / "items.jsonl"),
+            "-s", "DOWNLOAD_DELAY=0", "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "RETRY_TIMES=0",
+            "-s", "LOG_LEVEL=INFO", "-s", f"WEBROBOT_STATS_FILE={out / 'stats.json'}"]  # fmt: skip
+    for name, value in settings.items():
+        args += ["-s", f"{name}={value}"]
+    site.hits.clear()
+    done = _run(args, cwd=project, timeout=240, SITE_URL=site.url("/"))
+    stats_file, feed = out / "stats.json", out / "items.jsonl"
+    stats = json.loads(stats_file.read_text("utf-8")) if stats_file.exists() else {}
+    items = (
+        {json.loads(line)["url"] for line in feed.read_text("utf-8").splitlines()}
+        if feed.exists()
+        else set()
+    )
+    return AddonCrawl(done.returncode, done.stderr, out, stats, items)
+
+
+def test_each_install_has_exactly_its_extras_and_pip_check_is_clean(
+    installs: dict[str, Install],
+) -> None:
+    for name, install in installs.items():
+        wanted = OPTIONAL_MODULES if name == "all" else EXTRA_MODULES.get(name, [])  # core: none
+        assert install.optional == sorted(wanted), name
+        assert install.check == (0, "No broken requirements found.\n"), name
+    print("pip install seconds:", {n: round(i.seconds, 1) for n, i in installs.items()})
+
+
+@pytest.mark.parametrize("name", INSTALLS)
+def test_the_add_on_crawls_with_each_install(
+    name: str,
+    installs: dict[str, Install],
+    addon_project: Path,
+    small_site: SiteServer,
+    tmp_path: Path,
+) -> None:
+    """The add-on loads and crawls; the install's own extras' features work when
+    switched on (every extra's at once for ``all``)."""
+    features = list(EXTRAS) if name == "all" else [] if name == "core" else [name]
+    if "browser" in features and shutil.which("chromium") is None:
+        pytest.skip("chromium is not installed (Debian package chromium)")
+    if "redis" in features and shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed (Debian package redis-server)")
+    with contextlib.ExitStack() as stack:
+        values = {"out": str(tmp_path)}
+        if "redis" in features:
+            from tests.redisserver import RedisServer
+
+            server = stack.enter_context(RedisServer(tmp_path / "redis"))
+            values["redis"] = server.url
+        settings = {
+            key: value.format(**values)
+            for feature in features
+            for key, value in FEATURE_SETTINGS.get(feature, {}).items()
+        }
+        crawl = addon_crawl(installs[name], addon_project, small_site, tmp_path / "out", **settings)
+        assert crawl.returncode == 0, crawl.stderr[-3000:]
+        assert "Traceback" not in crawl.stderr, crawl.stderr[-3000:]
+
+        # Judged by the site's log: every page once, robots.txt first, nothing disallowed.
+        seen = small_site.targets()
+        rendered = "browser" in features
+        assert set(seen) == CORE_PAGES | ({"/js"} if rendered else set()), seen
+        assert seen[0] == "/robots.txt" and "/private/x" not in seen
+        assert crawl.items >= {small_site.url(p) for p in ("/a", "/b", "/c")}
+        report = (crawl.out / "items.report.html").read_text("utf-8")
+
+        if "redis" in features:
+            client = server.client()
+            assert client.exists("webrobot:site:meta"), "the crawl's layout is in Redis"
+            assert list(client.scan_iter("webrobot:site:visited:*")), "visited URLs in Redis"
+        if "warc" in features:
+            archived = b"".join(
+                gzip.decompress(f.read_bytes()) for f in (tmp_path / "warc").glob("*.warc.gz")
+            )
+            for target in CORE_PAGES:
+                assert f"WARC-Target-URI: {small_site.url(target)}\r\n".encode() in archived
+        if "search" in features:
+            from webrobot.search.index import SearchIndex
+
+            hits = SearchIndex(tmp_path / "index").search("capybaras")
+            assert [hit.url for hit in hits] == [small_site.url("/c")]
+        if "charts" in features:
+            assert "<svg" in report and "No charts" not in report
+        else:
+            assert "<svg" not in report
+            assert "No charts: " in report and "pip install &#x27;webrobot[charts]&#x27;" in report
+        if rendered:
+            assert crawl.stats["webrobot/render/pages"] >= 4
+        else:
+            assert "webrobot/render/pages" not in crawl.stats
+
+
+LOG_LINE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \[")
+#: A feature switched on in the core install -> its extra and the line that says so.
+MISSING_EXTRA = {
+    "redis": "ERROR: webrobot cannot start: A shared crawl (WEBROBOT_REDIS_URL) needs the 'redis' package",
+    "warc": "ERROR: No WARC archive: warcio is not installed",
+    "search": "WARNING: Full-text index off: resiliparse or tantivy is not installed",
+    "browser": "ERROR: webrobot cannot start: settings: key 'WEBROBOT_RENDER': rendering pages needs",
+}
+
+
+@pytest.mark.parametrize("extra", sorted(MISSING_EXTRA))
+def test_a_feature_without_its_extra_says_which_extra_in_one_line(
+    extra: str,
+    installs: dict[str, Install],
+    addon_project: Path,
+    small_site: SiteServer,
+    tmp_path: Path,
+) -> None:
+    values = {"out": str(tmp_path), "redis": "redis://127.0.0.1:9/0"}
+    settings = {k: v.format(**values) for k, v in FEATURE_SETTINGS[extra].items()}
+    crawl = addon_crawl(installs["core"], addon_project, small_site, tmp_path / "out", **settings)
+    assert "Traceback" not in crawl.stderr, crawl.stderr[-3000:]
+    # Log lines (the stats dump at the end repeats the config error as a value).
+    told = [
+        line
+        for line in crawl.stderr.splitlines()
+        if LOG_LINE.match(line) and f"pip install 'webrobot[{extra}]'" in line
+    ]
+    assert len(told) == 1 and MISSING_EXTRA[extra] in told[0], crawl.stderr[-3000:]
+    if extra in ("redis", "browser"):  # the crawl the user asked for cannot run: none at all
+        assert crawl.stats["finish_reason"] == "config_error"
+        assert small_site.targets() == []
+    else:  # the crawl runs, without the archive or the index
+        assert crawl.returncode == 0 and set(small_site.targets()) == CORE_PAGES

@@ -5,14 +5,17 @@ with Scrapy's ``"addon"`` priority (so a project's ``settings.py``, a spider's
 ``custom_settings``, a site config and ``-s`` override any of them), enables the
 components listed there (a component the project already lists keeps the
 project's order, or stays disabled with ``None``), switches the crawl to Redis
-when ``WEBROBOT_REDIS_URL`` is set, sends the requests held for robots.txt
+when ``WEBROBOT_REDIS_URL`` is set, installs the browser's download handler when
+``WEBROBOT_RENDER`` asks for rendering, sends the requests held for robots.txt
 through the crash-safe frontier when there is one (``JOBDIR``), and checks
 every value once.
 
 A value that cannot be used takes the one route of a bad setting
 (:func:`webrobot.startup.setting_error`): the spider is closed when it opens,
 with reason ``config_error`` and one ERROR line naming the setting, the value
-and what was expected, before any request.
+and what was expected, before any request. So does a feature switched on without
+its extra (``webrobot[redis]``, ``webrobot[browser]``): the line names the extra
+to install.
 """
 
 from __future__ import annotations
@@ -24,9 +27,11 @@ from scrapy import signals as scrapy_signals
 from scrapy.exceptions import CloseSpider
 from scrapy.utils.misc import load_object
 
-from webrobot.distributed.addon import apply_redis_components, redis_enabled
+from webrobot.distributed.addon import switch_to_redis
 from webrobot.frontier.scheduler import hold_new_requests_in_frontier
+from webrobot.pages.rendermiddleware import configure_rendering
 from webrobot.settings_model import BY_NAME, COMPONENTS, SETTINGS, check
+from webrobot.sites.config import ConfigError
 from webrobot.startup import setting_error
 
 if TYPE_CHECKING:
@@ -52,8 +57,7 @@ class Addon:
             settings.set(setting.name, setting.default, priority="addon")
         for group, components in COMPONENTS.items():
             _enable(settings, group, components)
-        if redis_enabled(settings):
-            apply_redis_components(settings)
+        switch_to_redis(self.crawler, settings)
         hold_new_requests_in_frontier(settings)
         for problem in check(settings.get):
             setting_error(self.crawler, problem)
@@ -63,6 +67,10 @@ class Addon:
             settings.set(
                 problem.name, default, priority=settings.getpriority(problem.name) or "addon"
             )
+        try:
+            configure_rendering(self.crawler)
+        except ConfigError as exc:
+            setting_error(self.crawler, exc)
 
     def _spider_opened(self) -> None:
         error = getattr(self.crawler.spider, "config_error", None)

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 
 from scrapy.settings import SETTINGS_PRIORITIES
 
-from webrobot.optional import require_redis
+from webrobot.optional import MissingExtra, require_redis
 from webrobot.settings_model import SettingValueError, read
+from webrobot.startup import setting_error
 
 if TYPE_CHECKING:
     from typing import Self
@@ -63,6 +64,17 @@ def apply_redis_components(settings: BaseSettings) -> None:
     )
 
 
+def switch_to_redis(crawler: Crawler, settings: BaseSettings) -> None:
+    """The Redis components when ``WEBROBOT_REDIS_URL`` is set; without the ``redis``
+    extra, the one line of a bad setting naming it (the crawl stops before any request)."""
+    if not redis_enabled(settings):
+        return
+    try:
+        apply_redis_components(settings)
+    except MissingExtra as exc:
+        setting_error(crawler, exc)
+
+
 class RedisCrawl:
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
@@ -72,5 +84,4 @@ class RedisCrawl:
         return cls(crawler)
 
     def update_settings(self, settings: BaseSettings) -> None:
-        if redis_enabled(settings):
-            apply_redis_components(settings)
+        switch_to_redis(self.crawler, settings)

@@ -13,6 +13,10 @@ slot (and the workers' heartbeats are on its master); a site's robots.txt state 
 so each site's scripts touch one slot and sites spread over the masters; the
 visited and content digest buckets carry no tag, so they spread over all
 slots. On one Redis the names stay as they were (no braces).
+
+The key layout and :func:`safe_url` need no Redis client: ``redis`` and
+``scrapy-redis`` (the ``redis`` extra) are imported by :func:`redis_from_settings`
+only, so modules of every crawl (the archive's) can use the rest.
 """
 
 from __future__ import annotations
@@ -21,13 +25,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
-import redis
-from scrapy_redis import defaults as scrapy_redis_defaults
-from scrapy_redis.connection import get_redis
-
 from webrobot.settings_model import read
 
 if TYPE_CHECKING:
+    import redis
     from scrapy.settings import BaseSettings
 
 
@@ -145,6 +146,10 @@ def redis_from_settings(settings: BaseSettings) -> redis.Redis:
     (timeouts, retry on timeout), overridable with its ``REDIS_PARAMS`` setting.
     With ``WEBROBOT_REDIS_CLUSTER``, redis-py's cluster client: the URL names any
     node, the client learns the others and follows slots as they move."""
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from scrapy_redis import defaults as scrapy_redis_defaults
+    from scrapy_redis.connection import get_redis
+
     url = read(settings, "WEBROBOT_REDIS_URL").strip()
     if not url:
         raise ValueError("WEBROBOT_REDIS_URL is empty: no Redis to connect to")
@@ -159,7 +164,7 @@ def redis_from_settings(settings: BaseSettings) -> redis.Redis:
             # Typed as a RedisCluster; every command webrobot sends works on both.
             return RedisCluster.from_url(url, **params)  # type: ignore[return-value]
         except RedisClusterException as exc:  # not a RedisError: "not a cluster", no node...
-            raise redis.ConnectionError(f"no Redis Cluster at {safe_url(url)}: {exc}") from exc
+            raise RedisConnectionError(f"no Redis Cluster at {safe_url(url)}: {exc}") from exc
     params["url"] = url
     return get_redis(**params)
 

@@ -22,6 +22,7 @@ title match counting four times a text match.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import time
@@ -31,12 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    import tantivy
-else:
-    try:
-        import tantivy
-    except ImportError:  # the search extra is not installed: SearchIndex says so
-        tantivy = None
+    from types import ModuleType
 
 SCHEMA_VERSION = 2
 #: The file that marks a folder as a webrobot index (and says which schema).
@@ -60,6 +56,19 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 class IndexUnavailable(Exception):
     """The index is missing, unreadable, not a webrobot index, or (for a
     writer) being written by another process."""
+
+
+@functools.cache
+def _engine() -> ModuleType:
+    """tantivy, imported on first use: the ``search`` extra, loaded only by a crawl or
+    a command that opens an index."""
+    try:
+        import tantivy
+    except ImportError as exc:
+        raise IndexUnavailable(
+            "the search index needs tantivy: pip install 'webrobot[search]'"
+        ) from exc
+    return tantivy
 
 
 class QueryError(ValueError):
@@ -146,6 +155,7 @@ def clean(text: str) -> str:
 def analyzer() -> Any:
     """Words split at anything not a letter or digit, lowercased, accents folded
     (``Crème`` is found by ``creme``), words over 40 characters dropped."""
+    tantivy = _engine()
     return (
         tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
         .filter(tantivy.Filter.remove_long(40))
@@ -156,6 +166,7 @@ def analyzer() -> Any:
 
 
 def schema() -> Any:
+    tantivy = _engine()
     builder = tantivy.SchemaBuilder()
     builder.add_text_field("url", stored=True, tokenizer_name="raw")
     builder.add_text_field("site", stored=True, tokenizer_name="raw")
@@ -208,8 +219,7 @@ class SearchIndex:
     def __post_init__(self) -> None:
         self.path = Path(self.path)
         self.writer: Any = None
-        if tantivy is None:
-            raise IndexUnavailable("the search index needs tantivy: pip install 'webrobot[search]'")
+        tantivy = _engine()
         if self.create:
             self._create()
         else:
@@ -230,6 +240,7 @@ class SearchIndex:
         self.schema = self.index.schema
 
     def _create(self) -> None:
+        tantivy = _engine()
         path = self.path
         if path.exists() and (path.is_file() or any(path.iterdir())):
             check_folder(path)  # an existing index is reopened; anything else refused
@@ -246,6 +257,7 @@ class SearchIndex:
 
     # -- writing -------------------------------------------------------------------
     def _present(self, url: str) -> bool:
+        tantivy = _engine()
         if url in self._changed_urls:
             return self._changed_urls[url]
         query = tantivy.Query.term_query(self.schema, "url", url)
@@ -253,6 +265,7 @@ class SearchIndex:
 
     def put(self, page: IndexedPage) -> str:
         """Add or replace ``page``; returns ``"added"`` or ``"updated"``."""
+        tantivy = _engine()
         assert self.writer is not None, "opened for reading"
         outcome = "updated" if self._present(page.url) else "added"
         self.writer.delete_documents_by_term("url", page.url)
@@ -320,6 +333,7 @@ class SearchIndex:
         return [str(token) for token in analyzer().analyze(text)]
 
     def _text_query(self, searcher: Any, term: Term) -> Any:
+        tantivy = _engine()
         tokens: list[Any] = self._analyse(term.text)
         if not tokens:
             return None
@@ -346,6 +360,7 @@ class SearchIndex:
         return tantivy.Query.boolean_query(per_field)
 
     def query(self, searcher: Any, text: str, site: str | None = None) -> Any:
+        tantivy = _engine()
         alternatives = []
         for group in parse_query(text):
             musts = [q for term in group if (q := self._text_query(searcher, term)) is not None]
@@ -370,6 +385,7 @@ class SearchIndex:
         self, query: str, site: str | None = None, limit: int = 10, offset: int = 0
     ) -> list[Hit]:
         """Pages matching ``query`` (see :func:`parse_query`), best first (BM25)."""
+        tantivy = _engine()
         searcher = self._searcher()
         parsed = self.query(searcher, query, site)
         try:

@@ -1,0 +1,37 @@
+"""webrobot's extras as pyproject.toml declares them, read when the tests start, and
+the modules each one's requirements are imported as: what a plain install lacks."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import re
+import tomllib
+
+from tests.crawling import PROJECT_ROOT
+
+PYPROJECT = tomllib.loads((PROJECT_ROOT / "pyproject.toml").read_text("utf-8"))
+#: Extra -> its requirements.
+EXTRAS: dict[str, list[str]] = PYPROJECT["project"]["optional-dependencies"]
+
+
+def canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def import_name(requirement: str) -> str:
+    """The module a requirement is imported as (``scrapy-redis`` -> ``scrapy_redis``;
+    its installed files say so when the name does not)."""
+    name = canonical(re.split(r"[\[<>=!~; ]", requirement, maxsplit=1)[0])
+    guess = name.replace("-", "_")
+    owners = sorted(
+        module
+        for module, dists in importlib.metadata.packages_distributions().items()
+        if name in {canonical(d) for d in dists} and not module.startswith("_")
+    )
+    return guess if guess in owners or not owners else owners[0]
+
+
+#: Extra -> the modules its requirements are imported as.
+EXTRA_MODULES = {extra: sorted({import_name(r) for r in reqs}) for extra, reqs in EXTRAS.items()}
+#: Every module an extra brings.
+OPTIONAL_MODULES = sorted({m for modules in EXTRA_MODULES.values() for m in modules})
