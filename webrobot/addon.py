@@ -29,7 +29,7 @@ from scrapy.utils.misc import load_object
 
 from webrobot.distributed.addon import switch_to_redis
 from webrobot.frontier.scheduler import hold_new_requests_in_frontier
-from webrobot.pages.rendermiddleware import configure_rendering
+from webrobot.render.middleware import configure_rendering
 from webrobot.settings_model import BY_NAME, COMPONENTS, SETTINGS, check
 from webrobot.sites.config import ConfigError
 from webrobot.startup import setting_error
