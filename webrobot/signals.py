@@ -13,6 +13,14 @@ ROBOTS_FETCH_META = "_robots_fetch"
 #: Request meta set by the crawl report while a request waits in this worker's frontier.
 REPORT_FRONTIER_META = "_report_frontier"
 
+#: Request meta marking a page requisite (a stylesheet, script, image, font, media
+#: file or frame an archived page needs): its kind. Requisites pass the scope as
+#: embeds (within WEBROBOT_REQUISITES_MAX_HOPS of an in-scope page), bypass the
+#: content-type gate, and are never itemised or followed for links.
+REQUISITE_META = "webrobot_requisite"
+#: Request meta of a requisite: how many embeds it is away from its page (1: the page names it).
+HOPS_META = "_requisite_hops"
+
 #: Request meta keys that describe a request as one worker sees it; a frontier
 #: shared with other workers leaves them out of its copy of the request.
 WORKER_LOCAL_META = (REPORT_FRONTIER_META,)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
+from webrobot.archive.requisitemiddleware import archive_report
 from webrobot.report.collector import ReportCollector
 from webrobot.report.frontier import freshness_report, priorities_report
 from webrobot.report.html import render_html
@@ -93,6 +94,7 @@ class CrawlReport:
         }
         report = build_report(collector.tally, now, self.limits, meta)
         report.update(frontier_report(self.crawler))
+        report.update(archive_report(self.crawler))
         for flag in report["health"]["flags"]:
             logger.warning("Crawl health: %s: %s", flag["site"], flag["message"])
         # Scrapyd passes each job's id as the spider argument _job.

@@ -14,7 +14,8 @@ error), has *failed*. Each is
   frontier keeps it as failed for good instead of forgetting it: a resumed job
   retries such pages with ``-s WEBROBOT_RETRY_FAILED=True``.
 
-robots.txt fetches are not pages (their failures defer the site instead).
+robots.txt fetches are not pages (their failures defer the site instead), nor
+are page requisites (counted in ``webrobot/requisite/<kind>/error``).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from scrapy.exceptions import IgnoreRequest
 from webrobot.frontier.scheduler import FAILED_KEY
 from webrobot.politeness.clock import THROTTLE_STATUSES
 from webrobot.report.collector import ReportCollector, collector_wanted
-from webrobot.signals import ROBOTS_FETCH_META
+from webrobot.signals import REQUISITE_META, ROBOTS_FETCH_META
 
 if TYPE_CHECKING:
     from typing import Self
@@ -69,7 +70,8 @@ class PageFailureMiddleware:
 
     @staticmethod
     def _is_robots(request: Request) -> bool:
-        return bool(request.meta.get(ROBOTS_FETCH_META))
+        meta = request.meta
+        return bool(meta.get(ROBOTS_FETCH_META)) or meta.get(REQUISITE_META) is not None
 
     def _failed(self, request: Request, reason: str) -> None:
         request.meta[FAILED_KEY] = reason
