@@ -1,0 +1,157 @@
+"""End-to-end: a crawl archives its pages whole, judged by a real player.
+
+A site and a second server standing for a CDN (whose robots.txt forbids
+/private/) are crawled with ``WEBROBOT_WARC_DIR``; the WARC files are loaded
+into pywb, and headless Chromium opens every page through it: no request the
+page makes may miss the archive except the requisite robots.txt forbids (which
+the report lists). The CDXJ index holds every requisite, the live servers see
+nothing during the replay, and items are the same with requisites off.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.crawling import CrawlResult, run_crawl
+from tests.replay import Pywb, replay_venv
+from tests.requisite_site import RequisiteSite, build
+from tests.test_crawl_archive import tool
+
+pytestmark = pytest.mark.slow
+
+needs_player = pytest.mark.skipif(
+    replay_venv() is None or shutil.which("chromium") is None,
+    reason="needs pywb in .venv-replay (make replay-venv) and chromium (make system-deps)",
+)
+
+
+def crawl(tmp_path: Path, site: RequisiteSite, name: str, **settings: str) -> CrawlResult:
+    work = tmp_path / name
+    result = run_crawl(
+        work, args={"start_urls": site.site.url("/")},
+        settings={"WEBROBOT_WARC_DIR": str(work / "warc"), "WEBROBOT_INDEX_ENABLED": "False",
+                  "WEBROBOT_REPORT_DIR": str(work / "report"), **settings},
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    return result
+
+
+def served_requisites(site: RequisiteSite) -> set[str]:
+    """Every file the two servers hold that a page of the site needs (not pages, not robots.txt)."""
+    out = set()
+    for server in (site.site, site.cdn):
+        for target in server.routes:
+            url = server.url(target)
+            if target == "/robots.txt" or url == site.forbidden:
+                continue
+            if target.endswith(".html") and server is site.site or target == "/":
+                continue
+            out.add(url)
+    return out
+
+
+@pytest.fixture
+def requisite_site(make_site: Any) -> RequisiteSite:
+    return build(make_site("site"), make_site("cdn"))
+
+
+def test_requisites_are_fetched_once_never_forbidden_and_indexed(
+    tmp_path: Path, requisite_site: RequisiteSite
+) -> None:
+    site = requisite_site
+    result = crawl(tmp_path, site, "on")
+    # robots.txt of the CDN obeyed: its forbidden requisite never asked for
+    assert not [t for t in site.cdn.targets() if t.startswith("/private/")]
+    # once per crawl: no requisite fetched twice, though every page names them
+    for server in (site.site, site.cdn):
+        targets = server.targets()
+        assert all(targets.count(t) == 1 for t in set(targets)), targets
+    # never itemised: the items are the pages, as with requisites off
+    pages = {site.site.url(p) for p in site.pages}
+    assert set(result.item_urls()) == pages
+    assert result.stat("webrobot/requisite/image/robots_txt") == 1
+    assert result.stat("webrobot/requisite/stylesheet/archived") >= 2  # site.css and its @import
+    assert result.stat("webrobot/requisite/font/archived") == 2
+    assert result.stat("webrobot/requisite/frame/archived") == 1  # the CDN's widget
+    assert result.stat("webrobot/page/failed") == 0
+
+    # index level: every requisite the servers hold for the pages is in the CDXJ
+    files = sorted((tmp_path / "on" / "warc").glob("*.warc.gz"))
+    cdxj = subprocess.run([tool("cdxj-indexer"), *map(str, files)], check=True,
+                          capture_output=True, text=True, timeout=120).stdout  # fmt: skip
+    indexed = {json.loads(line.split(" ", 2)[2])["url"] for line in cdxj.splitlines() if line}
+    missing = served_requisites(site) - indexed
+    assert not missing, missing
+    assert site.forbidden not in indexed
+
+    # the report: per site, pages whole and pages missing a requisite, and why
+    report = json.loads((tmp_path / "on" / "report" / "report.json").read_text())
+    row = report["archive"]["sites"]
+    assert len(row) == 1
+    (only,) = row.values()
+    assert only["pages_missing_requisites"] == len(pages) - 1  # all but the frame page
+    assert only["pages_whole"] == 1
+    assert only["missing_by_reason"] == {"robots_txt": len(pages) - 1}
+    assert {e["requisite"] for e in only["examples"]} == {site.forbidden}
+
+
+def test_requisites_off_fetches_pages_only(tmp_path: Path, requisite_site: RequisiteSite) -> None:
+    site = requisite_site
+    result = crawl(tmp_path, site, "off", WEBROBOT_REQUISITES_ENABLED="False")
+    assert set(site.site.targets()) == {"/robots.txt", *site.pages}
+    assert site.cdn.targets() == []
+    assert set(result.item_urls()) == {site.site.url(p) for p in site.pages}
+    assert not [k for k in result.stats if k.startswith("webrobot/requisite/")]
+
+
+def test_off_scope_requisites_stop_at_the_hop_limit(
+    tmp_path: Path, requisite_site: RequisiteSite
+) -> None:
+    """The CDN widget's image is two embeds from the page: refused with one hop allowed."""
+    site = requisite_site
+    result = crawl(tmp_path, site, "hops", WEBROBOT_REQUISITES_MAX_HOPS="1")
+    cdn = site.cdn.targets()
+    assert "/widget/embed.html" in cdn and "/widget/w.png" not in cdn
+    assert result.stat("webrobot/url/refused/requisite_hops") >= 1
+
+
+@needs_player
+def test_every_page_replays_whole_in_pywb_and_chromium(
+    tmp_path: Path, requisite_site: RequisiteSite
+) -> None:
+    site = requisite_site
+    crawl(tmp_path, site, "on")
+    venv = replay_venv()
+    assert venv is not None
+    files = sorted((tmp_path / "on" / "warc").glob("*.warc.gz"))
+    hits_before = len(site.site.hits) + len(site.cdn.hits)
+    player = Pywb(venv, tmp_path / "pywb", files)
+    try:
+        visits = [player.visit(site.site.url(p)) for p in site.pages]
+    finally:
+        player.close()
+    for visit in visits:
+        assert visit.requests, f"{visit.url}: no request reached pywb"
+        assert (visit.url, 200) in visit.requests
+        allowed = {site.forbidden} if visit.url != site.site.url("/frame.html") else set()
+        assert set(visit.misses) <= allowed, (visit.url, visit.misses)
+        asked = {u for u, _ in visit.requests}
+        if visit.url != site.site.url("/frame.html"):
+            # the replayed page really loaded its requisites from the archive
+            assert (
+                site.cdn.url("/fonts/cdn.woff2") in asked
+                or site.cdn.url("/img/photo-1x.png") in asked
+            )
+            assert site.site.url("/static/img/tile.gif") in asked  # through site.css's @import
+            assert site.cdn.url("/widget/w.png") in asked  # the CDN frame's own requisite
+            assert 'data-app="1"' in visit.dom  # the archived script ran
+    # the forbidden requisite is the only miss, and it is missed (the check can fail)
+    assert any(site.forbidden in v.misses for v in visits)
+    # nothing went to the live servers during the replay
+    assert len(site.site.hits) + len(site.cdn.hits) == hits_before
