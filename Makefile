@@ -22,7 +22,12 @@ FLOOR_TESTS ?= tests/test_settings_model.py tests/test_compat.py tests/test_robo
 	tests/test_metarobots_middleware.py tests/test_trap_middlewares.py tests/test_downloader.py \
 	tests/test_crawl_metarobots.py tests/test_downloader_slots.py
 
-.PHONY: demo test serve bench clean system-deps lint docs report-png settings-reference build test-floor
+# pywb (the replay player of the archive tests) and wacz, in their own virtualenv:
+# pywb's pins (redis 2.x...) do not fit webrobot's dependencies.
+REPLAY_VENV ?= .venv-replay
+REPLAY_STAMP := $(REPLAY_VENV)/.installed
+
+.PHONY: demo test serve bench clean system-deps lint docs report-png settings-reference build test-floor replay-venv
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -42,8 +47,15 @@ bench: $(STAMP)
 system-deps:
 	bash scripts/system-deps.sh $(SYSTEM_DEPS)
 
+$(REPLAY_STAMP): requirements-replay.txt
+	test -x $(REPLAY_VENV)/bin/python || $(PYTHON) -m venv $(REPLAY_VENV)
+	$(REPLAY_VENV)/bin/python -m pip install --quiet -r requirements-replay.txt
+	touch $(REPLAY_STAMP)
+
+replay-venv: $(REPLAY_STAMP)
+
 # Lint and type checks, the docs built with warnings as errors, then the test suite.
-test: $(STAMP) system-deps lint docs
+test: $(STAMP) system-deps replay-venv lint docs
 	$(PY) -m pytest
 
 $(FLOOR_STAMP): requirements-floor.txt
@@ -78,4 +90,4 @@ report-png: $(STAMP) system-deps
 	$(PY) scripts/report_png.py
 
 clean:
-	rm -rf $(VENV) $(FLOOR_VENV) demo-output benchmarks-output build dist *.egg-info docs/_build
+	rm -rf $(VENV) $(FLOOR_VENV) $(REPLAY_VENV) demo-output benchmarks-output build dist *.egg-info docs/_build

@@ -69,7 +69,8 @@ class Pywb:
         self.coll = coll
         folder.mkdir(parents=True, exist_ok=True)
         self._run("wb-manager", "init", coll)
-        self._run("wb-manager", "add", coll, *map(str, archives))
+        unpack = ["--unpack-wacz"] if any(a.suffix == ".wacz" for a in archives) else []
+        self._run("wb-manager", "add", *unpack, coll, *map(str, archives))
         self.port = free_port()
         self.log_path = folder / "wayback.log"
         self._log = self.log_path.open("wb")

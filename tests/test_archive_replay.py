@@ -13,12 +13,14 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
+import zipfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.crawling import CrawlResult, run_crawl
+from tests.crawling import PROJECT_ROOT, CrawlResult, run_crawl
 from tests.replay import Pywb, replay_venv
 from tests.requisite_site import RequisiteSite, build
 from tests.test_crawl_archive import tool
@@ -155,3 +157,49 @@ def test_every_page_replays_whole_in_pywb_and_chromium(
     assert any(site.forbidden in v.misses for v in visits)
     # nothing went to the live servers during the replay
     assert len(site.site.hits) + len(site.cdn.hits) == hits_before
+
+
+@needs_player
+def test_wacz_of_a_crawl_validates_lists_its_pages_and_replays(
+    tmp_path: Path, requisite_site: RequisiteSite
+) -> None:
+    site = requisite_site
+    crawl(tmp_path, site, "on", WEBROBOT_INDEX_ENABLED="True",
+          WEBROBOT_INDEX=str(tmp_path / "on" / "index"))  # fmt: skip
+    # a second crawl's files (another worker's, say) in another folder go in too
+    crawl(tmp_path, site, "again", WEBROBOT_REQUISITES_ENABLED="False")
+    venv = replay_venv()
+    assert venv is not None
+    wacz = tmp_path / "crawl.wacz"
+    done = subprocess.run(
+        [sys.executable, "-m", "scrapy", "webrobot-wacz", "-o", str(wacz),
+         "--index", str(tmp_path / "on" / "index"),
+         str(tmp_path / "on" / "warc"), str(tmp_path / "again" / "warc")],
+        cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    valid = subprocess.run([str(venv / "bin" / "wacz"), "validate", "-f", str(wacz)],
+                           capture_output=True, text=True, timeout=300, check=False)  # fmt: skip
+    assert valid.returncode == 0, valid.stdout[-2000:] + valid.stderr[-2000:]
+    assert "Validation succeeded" in valid.stdout
+
+    with zipfile.ZipFile(wacz) as archive:
+        names = archive.namelist()
+        lines = archive.read("pages/pages.jsonl").decode().splitlines()
+    assert len([n for n in names if n.startswith("archive/")]) == 2
+    assert any(n.startswith("indexes/") for n in names) and "datapackage.json" in names
+    header, *entries = [json.loads(line) for line in lines]
+    assert header["format"] == "json-pages-1.0"
+    pages = {site.site.url(p) for p in site.pages}
+    assert {e["url"] for e in entries} == pages  # pages only: requisites (the CDN frame) left out
+    home = next(e for e in entries if e["url"] == site.site.url("/"))
+    assert home["title"] == "Home" and "Home text" in home["text"] and home["ts"]
+
+    player = Pywb(venv, tmp_path / "pywb-wacz", [wacz])
+    try:
+        visit = player.visit(site.site.url("/page0.html"))
+    finally:
+        player.close()
+    assert (visit.url, 200) in visit.requests
+    assert set(visit.misses) <= {site.forbidden}, visit.misses
+    assert site.site.url("/static/img/tile.gif") in {u for u, _ in visit.requests}
