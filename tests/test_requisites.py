@@ -134,35 +134,11 @@ def test_css_text_is_decoded_by_bom_header_then_charset() -> None:
 
 
 #: CSS made of the pieces its parser must get right: broken urls, strings, comments, escapes.
-CSS_PIECES = st.lists(
-    st.sampled_from(
-        [
-            "url(",
-            ")",
-            "'",
-            '"',
-            "@import ",
-            ";",
-            "{",
-            "}",
-            "/*",
-            "*/",
-            "\\",
-            " ",
-            "a.png",
-            "#x",
-            "\n",
-            "image-set(",
-            "@media x {",
-            "src:",
-            "//",
-            "http://",
-            "@font-face{",
-            ",",
-        ]
-    ),  # fmt: skip
-    max_size=40,
-).map("".join)
+PIECES = (
+    "url(", ")", "'", '"', "@import ", ";", "{", "}", "/*", "*/", "\\", " ", "a.png",
+    "#x", "\n", "image-set(", "@media x {", "src:", "//", "http://", "@font-face{", ",",
+)  # fmt: skip
+CSS_PIECES = st.lists(st.sampled_from(PIECES), max_size=40).map("".join)
 
 
 @settings(max_examples=300, deadline=None)
