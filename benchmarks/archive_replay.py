@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
         row = measure("webrobot", webrobot_crawl(start, work, archive=True), PROJECT_ROOT)
         warcs = sorted((work / "warc").glob("*.warc.gz"))
         row["warc_bytes"] = sum(p.stat().st_size for p in warcs)
-        row["whole"], row["broken"] = replayed_whole(venv, root / "pywb-webrobot", warcs, urls)
+        row.update(replayed_whole(venv, root / "pywb-webrobot", warcs, urls))
         rows.append(row)
         # wget
         wget_dir = root / "wget"
@@ -163,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
         row["exit"] = 0 if row["exit"] in (0, 8) else row["exit"]  # 8: some answer was an error
         warcs = sorted(wget_dir.glob("*.warc.gz"))
         row["warc_bytes"] = sum(p.stat().st_size for p in warcs)
-        row["whole"], row["broken"] = replayed_whole(venv, root / "pywb-wget", warcs, urls)
+        row.update(replayed_whole(venv, root / "pywb-wget", warcs, urls))
         rows.append(row)
         # speed: archiving off against archive + requisites on, interleaved
         speed: dict[str, list[float]] = {"off": [], "on": []}

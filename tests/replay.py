@@ -14,6 +14,7 @@ with the absolute URL (proxy mode) and a status of 400 or more.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -55,9 +56,15 @@ class Visit:
     #: (url, status) of every request the page made through pywb
     requests: list[tuple[str, int]]
 
+    #: the URLs the collection's index holds (an archived 404 is an answer, not a miss)
+    archived: frozenset[str] = frozenset()
+
     @property
     def misses(self) -> list[str]:
-        return sorted({u for u, status in self.requests if status >= 400})
+        """URLs the page asked for that pywb could not answer from the archive."""
+        return sorted(
+            {u for u, status in self.requests if status >= 400 and u not in self.archived}
+        )
 
 
 class Pywb:
@@ -71,6 +78,7 @@ class Pywb:
         self._run("wb-manager", "init", coll)
         unpack = ["--unpack-wacz"] if any(a.suffix == ".wacz" for a in archives) else []
         self._run("wb-manager", "add", *unpack, coll, *map(str, archives))
+        self.archived = frozenset(self._indexed_urls())
         self.port = free_port()
         self.log_path = folder / "wayback.log"
         self._log = self.log_path.open("wb")
@@ -89,6 +97,18 @@ class Pywb:
                         "pywb did not start: " + self.log_path.read_text(errors="replace")[-2000:]
                     ) from None
                 time.sleep(0.1)
+
+    def _indexed_urls(self) -> set[str]:
+        urls = set()
+        for path in (self.folder / "collections" / self.coll).rglob("*.cdxj"):
+            for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+                parts = line.split(" ", 2)
+                if len(parts) == 3:
+                    try:
+                        urls.add(json.loads(parts[2])["url"])
+                    except (ValueError, KeyError):
+                        continue
+        return urls
 
     def _run(self, *command: str) -> None:
         done = subprocess.run(
@@ -121,7 +141,7 @@ class Pywb:
             for m in _ACCESS.finditer(lines)
             if f"//{PYWB_HOST}/" not in m.group(2) and not _browser_service(m.group(2))
         ]
-        return Visit(url, done.stdout, requests)
+        return Visit(url, done.stdout, requests, self.archived)
 
     def close(self) -> None:
         self.process.terminate()

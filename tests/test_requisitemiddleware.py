@@ -60,10 +60,12 @@ def test_a_page_queues_its_requisites_marked_and_ahead_of_pages(tmp_path: Path) 
                             headers={"Content-Type": "text/html"})  # fmt: skip
     mw.process_spider_input(response)
     queued = c.engine.crawled
+    # and the site's /favicon.ico, which browsers ask for when a page names no icon
     assert [r.url for r in queued] == [
         "http://site.test/s.css", "http://cdn.test/j.js", "http://site.test/dir/i.png",
+        "http://site.test/favicon.ico",
     ]  # fmt: skip
-    assert [r.meta[REQUISITE_META] for r in queued] == ["stylesheet", "script", "image"]
+    assert [r.meta[REQUISITE_META] for r in queued] == ["stylesheet", "script", "image", "icon"]
     assert all(r.meta[HOPS_META] == 1 and r.meta["dont_check_type"] for r in queued)
     assert all(r.priority == -3 + PRIORITY_BOOST for r in queued)
     assert all(r.headers.get("Referer") == request.url.encode() for r in queued)

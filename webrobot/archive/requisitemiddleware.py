@@ -34,6 +34,7 @@ from __future__ import annotations
 import importlib.util
 import logging
 from typing import TYPE_CHECKING, Any, ClassVar, Self
+from urllib.parse import urljoin
 from weakref import WeakKeyDictionary
 
 from scrapy import Request, signals
@@ -46,6 +47,7 @@ from webrobot.archive.requisites import (
     ERROR,
     FRAME,
     HTTP_ERROR,
+    ICON,
     MAX_EMBED_CHAIN,
     STYLESHEET,
     Requisite,
@@ -227,6 +229,11 @@ class RequisiteSpiderMiddleware:
             return []
         requisites = html_requisites(root, response.url)
         self.tracker.ledger.page(response.url, request_site(response), (r.url for r in requisites))
+        if not any(r.kind == ICON for r in requisites):
+            # Browsers ask every site for /favicon.ico when a page names no icon: its
+            # answer (a 404 too) is archived once per site, so a replay asks nothing new.
+            # Not counted as the page's need: the page does not name it.
+            requisites.append(Requisite(urljoin(response.url, "/favicon.ico"), ICON))
         return list(self.tracker.requests(request, requisites, 1))
 
     def process_spider_input(self, response: Response) -> None:
