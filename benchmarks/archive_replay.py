@@ -92,21 +92,24 @@ def measure(name: str, command: list[str], cwd: Path) -> dict[str, Any]:
     }
 
 
-def replayed_whole(
-    venv: Path, folder: Path, warcs: list[Path], urls: list[str]
-) -> tuple[int, list[str]]:
+def replayed_whole(venv: Path, folder: Path, warcs: list[Path], urls: list[str]) -> dict[str, Any]:
+    """Pages whose replay misses nothing, and (``whole_but_favicon``) nothing but the
+    ``/favicon.ico`` the browser asks for by itself."""
     player = Pywb(venv, folder, warcs)
-    whole, broken = 0, []
+    whole = but_favicon = 0
+    broken = []
     try:
         for url in urls:
             visit = player.visit(url, budget_ms=3000)
-            ok = (url, 200) in visit.requests and not visit.misses
-            whole += ok
-            if not ok:
-                broken.append(f"{url}: {visit.misses[:3]}")
+            replayed = (url, 200) in visit.requests or url in player.archived
+            misses = visit.misses
+            whole += replayed and not misses
+            but_favicon += replayed and all(m.endswith("/favicon.ico") for m in misses)
+            if not replayed or misses:
+                broken.append(f"{url}: {misses[:3]}")
     finally:
         player.close()
-    return whole, broken
+    return {"whole": whole, "whole_but_favicon": but_favicon, "broken": broken}
 
 
 def webrobot_crawl(url: str, work: Path, archive: bool) -> list[str]:

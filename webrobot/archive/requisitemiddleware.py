@@ -45,10 +45,15 @@ from webrobot import signals as webrobot_signals
 from webrobot.archive.requisites import (
     ARCHIVED,
     ERROR,
+    FONT,
     FRAME,
     HTTP_ERROR,
     ICON,
+    IMAGE,
     MAX_EMBED_CHAIN,
+    MEDIA,
+    OTHER,
+    SCRIPT,
     STYLESHEET,
     Requisite,
     RequisiteLedger,
@@ -57,6 +62,7 @@ from webrobot.archive.requisites import (
     html_requisites,
 )
 from webrobot.pages.metarobots import policy
+from webrobot.pages.rendermiddleware import LOADED_KEY
 from webrobot.settings_model import read
 from webrobot.signals import HOPS_META, REQUISITE_META, ROBOTS_FETCH_META
 from webrobot.sitemaps.follow import SITEMAP_KEY
@@ -184,6 +190,26 @@ def archive_report(crawler: Crawler) -> dict[str, Any]:
     return tracker.report() if tracker is not None else {}
 
 
+#: Playwright's resource types -> requisite kinds
+_RESOURCE_KINDS = {
+    "stylesheet": STYLESHEET, "script": SCRIPT, "image": IMAGE, "font": FONT, "media": MEDIA,
+    "document": FRAME, "texttrack": MEDIA, "manifest": OTHER,
+}  # fmt: skip
+
+
+def _browser_loaded(loaded: Iterable[tuple[str, str]], known: set[str]) -> list[Requisite]:
+    """Requisites for what the browser loaded while rendering the page (``fetch()``
+    and XHR answers are ``other``), those the markup names left out."""
+    out = []
+    for url, resource_type in loaded:
+        url = url.split("#", 1)[0]
+        if url in known or not url.startswith(("http://", "https://")):
+            continue
+        known.add(url)
+        out.append(Requisite(url, _RESOURCE_KINDS.get(resource_type, OTHER)))
+    return out
+
+
 def _is_html(response: Response) -> bool:
     if isinstance(response, HtmlResponse):
         return True
@@ -229,6 +255,7 @@ class RequisiteSpiderMiddleware:
             return []
         requisites = html_requisites(root, response.url)
         self.tracker.ledger.page(response.url, request_site(response), (r.url for r in requisites))
+        requisites.extend(_browser_loaded(meta.get(LOADED_KEY) or (), {r.url for r in requisites}))
         if not any(r.kind == ICON for r in requisites):
             # Browsers ask every site for /favicon.ico when a page names no icon: its
             # answer (a 404 too) is archived once per site, so a replay asks nothing new.
