@@ -242,12 +242,14 @@ class RequisiteSpiderMiddleware:
             return []
         if meta.get(ROBOTS_FETCH_META) or meta.get(SITEMAP_KEY):
             return []
-        if "download_stopped" in response.flags or "cached" in response.flags:
-            return []
-        self.tracker.ledger.outcome(response.url, ARCHIVED)
-        if 300 <= response.status < 400 or not _is_html(response):
+        # A page from the HTTP cache (a re-crawl) queues its requisites too: the
+        # cache revalidates them, and a changed one is archived again.
+        if "download_stopped" in response.flags or 300 <= response.status < 400:
             return []
         if not _page_archived(response):
+            return []
+        self.tracker.ledger.outcome(response.url, ARCHIVED)  # a frame crawled as a page
+        if not _is_html(response):
             return []
         try:
             root = response.selector.root  # type: ignore[attr-defined]

@@ -368,15 +368,21 @@ class RequisiteLedger:
     needs: dict[str, tuple[str, ...]] = field(default_factory=dict)
     outcomes: dict[str, str] = field(default_factory=dict)
     pages: dict[str, str] = field(default_factory=dict)  # page url -> site
+    urls: dict[str, str] = field(default_factory=dict)  # one copy of each requisite URL
     examples_per_site: int = 20
 
     def page(self, url: str, site: str, requisites: Iterable[str]) -> None:
         self.pages[url] = site
-        self.needs[url] = tuple(requisites)
+        # one copy of each URL, however many pages name it
+        self.needs[url] = self._shared(requisites)
+
+    def _shared(self, urls: Iterable[str]) -> tuple[str, ...]:
+        known = self.urls
+        return tuple(known.setdefault(u, u) for u in urls)
 
     def embeds(self, url: str, requisites: Iterable[str]) -> None:
         """What a requisite (a stylesheet, a frame) needs in turn."""
-        self.needs[url] = tuple(requisites)
+        self.needs[url] = self._shared(requisites)
 
     def outcome(self, url: str, outcome: str) -> None:
         """What became of a requisite; an archived copy wins over a later refusal."""
