@@ -137,7 +137,7 @@ def replayed_whole(venv: Path, folder: Path, warcs: list[Path], urls: list[str])
     return {"whole": whole, "whole_but_favicon": but_favicon, "broken": broken}
 
 
-def webrobot_crawl(url: str, work: Path, archive: bool) -> list[str]:
+def webrobot_crawl(url: str, work: Path, archive: bool, requisites: bool = True) -> list[str]:
     settings = {
         "DOWNLOAD_DELAY": "0", "AUTOTHROTTLE_ENABLED": "False", "LOG_LEVEL": "INFO",
         "WEBROBOT_INDEX_ENABLED": "False", "WEBROBOT_REPORT_DIR": str(work / "report"),
@@ -146,6 +146,7 @@ def webrobot_crawl(url: str, work: Path, archive: bool) -> list[str]:
     }  # fmt: skip
     if archive:
         settings["WEBROBOT_WARC_DIR"] = str(work / "warc")
+        settings["WEBROBOT_REQUISITES_ENABLED"] = str(requisites)
     command = [sys.executable, "-m", "scrapy", "crawl", "webrobot", "-a", f"start_urls={url}",
                "-O", str(work / "items.jsonl")]  # fmt: skip
     for key, value in settings.items():
@@ -158,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--speed-reps", type=int, default=3)
     parser.add_argument("--speed-pages", type=int, default=2000,
                         help="pages of the generated site the pages/s are measured on")  # fmt: skip
+    parser.add_argument("--speed-only", action="store_true", help="only the pages/s runs")
     parser.add_argument("--out", type=Path, default=PROJECT_ROOT / "benchmarks-output")
     args = parser.parse_args(argv)
     venv = replay_venv()
@@ -167,48 +169,53 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="archive-replay-") as tmp:
         root = Path(tmp)
         site = root / "site"
-        pages = build_docs(site)
-        server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Handler, directory=str(site)))
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        origin = f"http://127.0.0.1:{server.server_address[1]}"
-        urls = [origin + p for p in pages]
-        start = origin + "/index.html"
-        rows = []
-        # webrobot
-        work = root / "webrobot"
-        work.mkdir()
-        row = measure("webrobot", webrobot_crawl(start, work, archive=True), PROJECT_ROOT)
-        warcs = sorted((work / "warc").glob("*.warc.gz"))
-        row["warc_bytes"] = sum(p.stat().st_size for p in warcs)
-        row.update(replayed_whole(venv, root / "pywb-webrobot", warcs, urls))
-        rows.append(row)
-        # wget
-        wget_dir = root / "wget"
-        wget_dir.mkdir()
-        row = measure("wget", [
-            "wget", "--recursive", "--level=inf", "--page-requisites", "--no-verbose",
-            "--warc-file=" + str(wget_dir / "wget"), "--directory-prefix", str(wget_dir / "files"),
-            start,
-        ], wget_dir)  # fmt: skip
-        row["exit"] = 0 if row["exit"] in (0, 8) else row["exit"]  # 8: some answer was an error
-        warcs = sorted(wget_dir.glob("*.warc.gz"))
-        row["warc_bytes"] = sum(p.stat().st_size for p in warcs)
-        row.update(replayed_whole(venv, root / "pywb-wget", warcs, urls))
-        rows.append(row)
-        server.shutdown()
+        rows: list[dict[str, Any]] = []
+        pages: list[str] = []
+        if not args.speed_only:
+            pages = build_docs(site)
+            server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Handler, directory=str(site)))
+            threading.Thread(target=server.serve_forever, daemon=True).start()
+            origin = f"http://127.0.0.1:{server.server_address[1]}"
+            urls = [origin + p for p in pages]
+            start = origin + "/index.html"
+            # webrobot
+            work = root / "webrobot"
+            work.mkdir()
+            row = measure("webrobot", webrobot_crawl(start, work, archive=True), PROJECT_ROOT)
+            warcs = sorted((work / "warc").glob("*.warc.gz"))
+            row["warc_bytes"] = sum(p.stat().st_size for p in warcs)
+            row.update(replayed_whole(venv, root / "pywb-webrobot", warcs, urls))
+            rows.append(row)
+            # wget
+            wget_dir = root / "wget"
+            wget_dir.mkdir()
+            row = measure("wget", [
+                "wget", "--recursive", "--level=inf", "--page-requisites", "--no-verbose",
+                "--warc-file=" + str(wget_dir / "wget"), "--directory-prefix", str(wget_dir / "files"),
+                start,
+            ], wget_dir)  # fmt: skip
+            row["exit"] = 0 if row["exit"] in (0, 8) else row["exit"]  # 8: some answer was an error
+            warcs = sorted(wget_dir.glob("*.warc.gz"))
+            row["warc_bytes"] = sum(p.stat().st_size for p in warcs)
+            row.update(replayed_whole(venv, root / "pywb-wget", warcs, urls))
+            rows.append(row)
+            server.shutdown()
         # speed: archiving off against archive + requisites on, interleaved, on a bigger site
         synthetic = root / "synthetic"
         build_synthetic(synthetic, args.speed_pages)
         server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Handler, directory=str(synthetic)))
         threading.Thread(target=server.serve_forever, daemon=True).start()
         start = f"http://127.0.0.1:{server.server_address[1]}/index.html"
-        speed: dict[str, list[float]] = {"off": [], "on": []}
+        # off: no archive; warc: the archive without requisites; on: archive and requisites
+        speed: dict[str, list[float]] = {"off": [], "warc": [], "on": []}
         for rep in range(args.speed_reps):
-            for variant in ("off", "on"):
+            for variant in ("off", "warc", "on"):
                 work = root / f"speed-{variant}-{rep}"
                 work.mkdir()
                 row_speed = measure(
-                    variant, webrobot_crawl(start, work, variant == "on"), PROJECT_ROOT
+                    variant,
+                    webrobot_crawl(start, work, variant != "off", variant == "on"),
+                    PROJECT_ROOT,
                 )
                 stats = json.loads((work / "stats.json").read_text())
                 items = stats.get("item_scraped_count", 0)
@@ -233,8 +240,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {r['tool']} not whole: {line}")
     med = {k: sorted(v)[len(v) // 2] for k, v in speed.items() if v}
     print(f"\nSpeed on {result['speed_site']}")
-    print(f"pages/s, archive off: {speed['off']} (median {med['off']:.1f}); "
-          f"archive + requisites: {speed['on']} (median {med['on']:.1f})")  # fmt: skip
+    for variant, values in speed.items():
+        print(f"pages/s, {variant}: {[round(v, 1) for v in values]} (median {med[variant]:.1f})")
     print("BENCH-RESULT " + json.dumps(result))
     return 0
 

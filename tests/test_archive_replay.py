@@ -203,3 +203,23 @@ def test_wacz_of_a_crawl_validates_lists_its_pages_and_replays(
     assert (visit.url, 200) in visit.requests
     assert set(visit.misses) <= {site.forbidden}, visit.misses
     assert site.site.url("/static/img/tile.gif") in {u for u, _ in visit.requests}
+
+
+def test_a_recrawl_with_the_http_cache_asks_for_each_requisite_again_once(
+    tmp_path: Path, requisite_site: RequisiteSite
+) -> None:
+    site = requisite_site
+    cache = {"HTTPCACHE_ENABLED": "True", "HTTPCACHE_DIR": str(tmp_path / "cache")}
+    crawl(tmp_path, site, "first", **cache)
+    first = len(site.site.hits)
+    result = crawl(tmp_path, site, "second", **cache)
+    again = site.site.targets()[first:]
+    # revalidated, not skipped: every requisite of the site is asked for again, once
+    for target in (
+        "/static/site.css",
+        "/static/base.css",
+        "/static/img/tile.gif",
+        "/static/app.js",
+    ):
+        assert again.count(target) == 1, again
+    assert result.stat("webrobot/requisite/stylesheet/archived") >= 2
