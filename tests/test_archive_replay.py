@@ -223,3 +223,25 @@ def test_a_recrawl_with_the_http_cache_asks_for_each_requisite_again_once(
     ):
         assert again.count(target) == 1, again
     assert result.stat("webrobot/requisite/stylesheet/archived") >= 2
+
+
+def test_a_shared_crawl_fetches_each_requisite_once_across_workers(
+    tmp_path: Path, requisite_site: RequisiteSite, redis_server: Any
+) -> None:
+    from tests.test_distributed_crawl import Worker, stop_all
+
+    site = requisite_site
+    settings = {"WEBROBOT_REDIS_URL": redis_server.url, "WEBROBOT_WARC_DIR": str(tmp_path / "warc"),
+                "WEBROBOT_INDEX_ENABLED": "False"}  # fmt: skip
+    starts = {"start_urls": site.site.url("/")}
+    workers = [Worker(tmp_path / f"worker-{i}", f"worker-{i}", starts, settings) for i in range(2)]
+    try:
+        codes = [worker.wait() for worker in workers]
+    finally:
+        stop_all(workers)
+    assert codes == [0, 0], [w.log()[-2000:] for w in workers]
+    for server in (site.site, site.cdn):
+        targets = [t for t in server.targets() if t != "/robots.txt"]
+        assert targets and all(targets.count(t) == 1 for t in targets), targets
+    assert served_requisites(site) <= {s.url(t) for s in (site.site, site.cdn) for t in s.targets()}
+    assert not [t for t in site.cdn.targets() if t.startswith("/private/")]

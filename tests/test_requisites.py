@@ -202,6 +202,13 @@ def test_the_ledger_says_which_pages_are_whole_and_why_not() -> None:
     assert sites["a"].reasons == {"robots_txt": 1}
     assert sites["a"].examples == [("http://a/2", "http://cdn/x.png", "robots_txt")]
     assert (sites["b"].whole, sites["b"].missing) == (1, 0)
+    # fetched by another worker (or an earlier run): not missing; an outcome of its own wins
+    ledger.page("http://a/4", "a", ["http://a/other.png", "http://a/late.png"])
+    ledger.seen_before("http://a/other.png")
+    ledger.seen_before("http://a/late.png")
+    ledger.outcome("http://a/late.png", "blocklist")
+    ledger.seen_before("http://a/late.png")
+    assert ledger.missing("http://a/4") == [("http://a/late.png", "blocklist")]
     # a stylesheet's own requisite missing makes its pages incomplete
     ledger.embeds("http://a/s.css", ["http://a/gone.png"])
     assert ledger.missing("http://b/1") == [("http://a/gone.png", NOT_FETCHED)]

@@ -115,6 +115,7 @@ class RequisiteTracker:
         self.ledger = RequisiteLedger()
         self._canonicalizer: Any = None
         crawler.signals.connect(self.request_refused, signal=webrobot_signals.request_refused)
+        crawler.signals.connect(self.request_dropped, signal=signals.request_dropped)
 
     def count(self, kind: str, outcome: str) -> None:
         self.stats.inc_value(f"{STATS_PREFIX}{kind}/{outcome}")
@@ -130,6 +131,10 @@ class RequisiteTracker:
 
     def request_refused(self, request: Request, reason: str, site: str) -> None:
         self.finished(request, reason)
+
+    def request_dropped(self, request: Request) -> None:
+        if request.meta.get(REQUISITE_META) is not None:
+            self.ledger.seen_before(request.url)
 
     def page_frame_in_scope(self, url: str) -> bool:
         """A frame document the spider will crawl as a page (its site is in scope)."""

@@ -389,6 +389,12 @@ class RequisiteLedger:
         if self.outcomes.get(url) != ARCHIVED:
             self.outcomes[url] = outcome
 
+    def seen_before(self, url: str) -> None:
+        """The visited set dropped a request for ``url``: fetched by an earlier run
+        of the job or another worker of a shared crawl, unless this process has
+        (or will have) an outcome of its own for it."""
+        self.outcomes.setdefault(url, ALREADY_SEEN)
+
     def missing(self, url: str) -> list[tuple[str, str]]:
         """``(requisite, reason)`` for each requisite ``url`` lacks, transitively."""
         out: list[tuple[str, str]] = []
@@ -400,7 +406,7 @@ class RequisiteLedger:
                 continue
             seen.add(child)
             outcome = self.outcomes.get(child, NOT_FETCHED)
-            if outcome != ARCHIVED:
+            if outcome not in (ARCHIVED, ALREADY_SEEN):
                 out.append((child, outcome))
             stack.extend(self.needs.get(child, ()))
         return out
