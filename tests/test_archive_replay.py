@@ -245,3 +245,25 @@ def test_a_shared_crawl_fetches_each_requisite_once_across_workers(
         assert targets and all(targets.count(t) == 1 for t in targets), targets
     assert served_requisites(site) <= {s.url(t) for s in (site.site, site.cdn) for t in s.targets()}
     assert not [t for t in site.cdn.targets() if t.startswith("/private/")]
+
+
+@pytest.mark.parametrize("why", ["blocklist", "budget"])
+def test_the_report_says_why_requisites_are_missing(
+    tmp_path: Path, requisite_site: RequisiteSite, why: str
+) -> None:
+    site = requisite_site
+    settings = (
+        {"WEBROBOT_BLOCKLIST": json.dumps(["re:/img/photo-2x"])}
+        if why == "blocklist"
+        else {"WEBROBOT_MAX_PAGES_PER_SITE": "3"}
+    )
+    result = crawl(tmp_path, site, why, **settings)
+    report = json.loads((tmp_path / why / "report" / "report.json").read_text())
+    (row,) = report["archive"]["sites"].values()
+    assert row["missing_by_reason"].get(why, 0) >= 1, row
+    assert any(e["reason"] == why for e in row["examples"])
+    if why == "blocklist":
+        assert "/img/photo-2x.png" not in site.cdn.targets()  # never requested
+        assert result.stat("webrobot/requisite/image/blocklist") == 1
+    else:
+        assert len([t for t in site.site.targets() if t != "/robots.txt"]) == 3
