@@ -267,3 +267,26 @@ def test_the_report_says_why_requisites_are_missing(
         assert result.stat("webrobot/requisite/image/blocklist") == 1
     else:
         assert len([t for t in site.site.targets() if t != "/robots.txt"]) == 3
+
+
+def test_requisites_come_right_after_their_page(
+    tmp_path: Path, requisite_site: RequisiteSite
+) -> None:
+    """Ahead of the pages waiting: a crawl stopped early holds whole pages."""
+    site = requisite_site
+    work = tmp_path / "order"
+    # every page waits in the frontier from the start
+    starts = ",".join(site.site.url(p) for p in site.pages)
+    result = run_crawl(
+        work, args={"start_urls": starts},
+        settings={"WEBROBOT_WARC_DIR": str(work / "warc"), "WEBROBOT_INDEX_ENABLED": "False",
+                  "CONCURRENT_REQUESTS": "1"},
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    targets = [t for t in site.site.targets() if t != "/robots.txt"]
+    first_other_page = min(targets.index(p) for p in site.pages if p != "/")
+    before = set(targets[:first_other_page])
+    # the home page's own requisites, its stylesheet's @import and url()s included
+    for target in ("/static/site.css", "/static/base.css", "/static/fonts/own.woff2",
+                   "/static/img/tile.gif", "/static/app.js", "/static/hero.png"):  # fmt: skip
+        assert target in before, targets
