@@ -60,16 +60,16 @@ class PageFailureMiddleware:
         return cls(crawler)
 
     def process_response(self, request: Request, response: Response) -> Response:
-        if response.status in THROTTLE_STATUSES and not self._is_robots(request):
+        if response.status in THROTTLE_STATUSES and not self._not_a_page(request):
             self._failed(request, failure_reason(response.status))
         return response
 
     def process_exception(self, request: Request, exception: Exception) -> None:
-        if not isinstance(exception, IgnoreRequest) and not self._is_robots(request):
+        if not isinstance(exception, IgnoreRequest) and not self._not_a_page(request):
             self._failed(request, failure_reason(exception=exception))
 
     @staticmethod
-    def _is_robots(request: Request) -> bool:
+    def _not_a_page(request: Request) -> bool:
         meta = request.meta
         return bool(meta.get(ROBOTS_FETCH_META)) or meta.get(REQUISITE_META) is not None
 

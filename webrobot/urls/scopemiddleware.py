@@ -7,8 +7,8 @@ from its ``allowed_domains`` (those domains and their subdomains) or else its
 A downloader middleware (not a spider middleware) so start requests and
 redirect targets are checked too. A page requisite (meta key
 ``webrobot_requisite``) passes off-site within ``WEBROBOT_REQUISITES_MAX_HOPS``
-embeds of its page (:func:`webrobot.urls.scope.requisite_refusal`). Requests with ``dont_filter=True`` or the
-``allow_offsite`` meta key (Scrapy's own opt-out) pass. The scope and the
+embeds of its page (:func:`webrobot.urls.scope.requisite_refusal`). Requests
+with ``dont_filter=True`` or the ``allow_offsite`` meta key (Scrapy's own opt-out) pass. The scope and the
 config's ``allow`` / ``deny`` patterns see the canonical URL
 (:mod:`webrobot.urls.canonical`), so an alias cannot slip past a pattern.
 """
