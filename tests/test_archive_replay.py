@@ -197,12 +197,13 @@ def test_wacz_of_a_crawl_validates_lists_its_pages_and_replays(
 
     player = Pywb(venv, tmp_path / "pywb-wacz", [wacz])
     try:
-        visit = player.visit(site.site.url("/page0.html"))
+        visits = [player.visit(site.site.url(p)) for p in site.pages]
     finally:
         player.close()
-    assert (visit.url, 200) in visit.requests
-    assert set(visit.misses) <= {site.forbidden}, visit.misses
-    assert site.site.url("/static/img/tile.gif") in {u for u, _ in visit.requests}
+    for visit in visits:
+        assert (visit.url, 200) in visit.requests
+        assert set(visit.misses) <= {site.forbidden}, (visit.url, visit.misses)
+        assert site.site.url("/static/img/tile.gif") in {u for u, _ in visit.requests}
 
 
 def test_a_recrawl_with_the_http_cache_asks_for_each_requisite_again_once(
