@@ -32,7 +32,14 @@ PY313_STAMP := $(PY313_VENV)/.installed
 PY313_TESTS ?= $(FLOOR_TESTS) tests/test_optional.py tests/test_import_graph.py \
 	tests/test_settings.py tests/test_crawl_basics.py
 
-.PHONY: demo test serve bench clean system-deps lint docs report-png settings-reference build test-floor test-py313
+
+# pywb (the replay player of the archive tests) and wacz, in their own virtualenv:
+# pywb's pins (redis 2.x...) do not fit webrobot's dependencies.
+REPLAY_VENV ?= .venv-replay
+REPLAY_STAMP := $(REPLAY_VENV)/.installed
+
+
+.PHONY: demo test serve bench clean system-deps lint docs report-png settings-reference build test-floor test-py313 replay-venv
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -52,8 +59,15 @@ bench: $(STAMP)
 system-deps:
 	bash scripts/system-deps.sh $(SYSTEM_DEPS)
 
+$(REPLAY_STAMP): requirements-replay.txt
+	test -x $(REPLAY_VENV)/bin/python || $(PYTHON) -m venv $(REPLAY_VENV)
+	$(REPLAY_VENV)/bin/python -m pip install --quiet -r requirements-replay.txt
+	touch $(REPLAY_STAMP)
+
+replay-venv: $(REPLAY_STAMP)
+
 # Lint and type checks, the docs built with warnings as errors, then the test suite.
-test: $(STAMP) system-deps lint docs
+test: $(STAMP) system-deps replay-venv lint docs
 	$(PY) -m pytest
 
 $(FLOOR_STAMP): requirements-floor.txt
@@ -98,4 +112,4 @@ report-png: $(STAMP) system-deps
 	$(PY) scripts/report_png.py
 
 clean:
-	rm -rf $(VENV) $(FLOOR_VENV) $(PY313_VENV) demo-output benchmarks-output build dist *.egg-info docs/_build
+	rm -rf $(VENV) $(FLOOR_VENV) $(PY313_VENV) $(REPLAY_VENV) demo-output benchmarks-output build dist *.egg-info docs/_build

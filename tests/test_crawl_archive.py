@@ -374,8 +374,9 @@ def test_redis_workers_write_a_duplicate_found_by_another_worker_as_a_revisit(
         one.add(f"/a{i}", Reply.html(body, delay=0.05))
         two.add(f"/b{i}", Reply.html(body, delay=0.05))  # found only once /a{i} is archived
     warc_dir = tmp_path / "warc"
+    # pages only: each site's /favicon.ico (a requisite) is a 404 page the same on both sites
     settings = {"WEBROBOT_REDIS_URL": redis_server.url, "WEBROBOT_WARC_DIR": str(warc_dir),
-                "WEBROBOT_INDEX_ENABLED": "False"}  # fmt: skip
+                "WEBROBOT_INDEX_ENABLED": "False", "WEBROBOT_REQUISITES_ENABLED": "False"}  # fmt: skip
     starts = {"start_urls": f"{one.url('/')},{two.url('/')}"}
     workers = [Worker(tmp_path / f"worker-{i}", f"worker-{i}", starts, settings) for i in range(2)]
     try:

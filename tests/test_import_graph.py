@@ -58,6 +58,7 @@ PURE = frozenset({
     "webrobot.report.summary",
     "webrobot.urls.traps",
     "webrobot.urls.templates",
+    "webrobot.archive.requisites",
 })  # fmt: skip
 #: No Scrapy or Twisted, but they load or save files.
 SCRAPY_FREE = PURE | {

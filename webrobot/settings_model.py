@@ -395,6 +395,12 @@ _ARCHIVE = (
     _s("WEBROBOT_WARC_MAX_SIZE", "int", 1_000_000_000,
        "Bytes a WARC file may reach before the next one starts (0: one file per run).", minimum=0),
     _s("WEBROBOT_WARC_PREFIX", "str", "%(spider)s", "WARC file name prefix (%(spider)s: the spider name)."),
+    _s("WEBROBOT_REQUISITES_ENABLED", "bool", True,
+       "With WEBROBOT_WARC_DIR: fetch and archive each page's requisites (stylesheets, scripts, images, "
+       "fonts, media, frames) so that it replays whole (site config key: requisites)."),
+    _s("WEBROBOT_REQUISITES_MAX_HOPS", "int", 2,
+       "Embeds an off-scope requisite may be away from its in-scope page (Heritrix's maxTransHops; "
+       "0: requisites from the crawl's own sites only).", minimum=0),
     _s("WEBROBOT_INDEX_ENABLED", "bool", True,
        "Keep a full-text index of the crawled pages (needs webrobot[search]; off with one line without it)."),
     _s("WEBROBOT_INDEX", "str", "",
@@ -509,12 +515,17 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
         "webrobot.report.taps.DownloadErrorTapMiddleware": 990,
         # Next to the downloader: every fetch as it came off the wire (WEBROBOT_WARC_DIR).
         "webrobot.archive.middleware.WarcArchiveMiddleware": 980,
+        # After retries (550): a requisite's final answer is counted, its embeds queued,
+        # and it goes no further (not a page: no item, no links).
+        "webrobot.archive.requisitemiddleware.RequisiteDownloaderMiddleware": 535,
         # Next to the engine, before retries: what they did not fix has failed for good.
         "webrobot.report.failures.PageFailureMiddleware": 2,
     },
     "SPIDER_MIDDLEWARES": {
         # Outermost: frees each page's parse tree once its callback's output is consumed.
         "webrobot.pages.parsetree.ReleaseParseTreeMiddleware": 10,
+        # Outside every link rule: an archived page's requisites are not links.
+        "webrobot.archive.requisitemiddleware.RequisiteSpiderMiddleware": 5,
         # URL length is checked downloader-side (start requests and redirects too).
         "scrapy.spidermiddlewares.urllength.UrlLengthMiddleware": None,
         # Same depth bookkeeping, but refusals are counted per site and reason.

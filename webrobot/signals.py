@@ -19,10 +19,22 @@ SITEMAP_META = "_sitemap"
 #: Request meta set when a page finally failed (value: the reason), so the
 #: frontier records it instead of acknowledging the page as done.
 FAILED_META = "_webrobot_failed"
+#: Request meta marking a page requisite (a stylesheet, script, image, font, media
+#: file or frame an archived page needs): its kind. Requisites pass the scope as
+#: embeds (within WEBROBOT_REQUISITES_MAX_HOPS of an in-scope page), bypass the
+#: content-type gate, and are never itemised or followed for links.
+REQUISITE_META = "webrobot_requisite"
+#: Request meta of a requisite: how many embeds it is away from its page (1: the page names it).
+HOPS_META = "_requisite_hops"
 
 #: Request meta keys that describe a request as one worker sees it; a frontier
 #: shared with other workers leaves them out of its copy of the request.
 WORKER_LOCAL_META = (REPORT_FRONTIER_META,)
+
+#: Sent by the crawl report as it is written: a part of the crawl above the report
+#: (the archive) returns a dict of its own sections, merged into report.json.
+#: kwargs: none
+report_parts = object()
 
 #: A request was not downloaded by webrobot's choice.
 #: kwargs: request (scrapy.Request), reason (str, e.g. "too_long"), site (site key)

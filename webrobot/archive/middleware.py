@@ -47,6 +47,7 @@ from webrobot.frontier.diskstate import disk_of
 from webrobot.pages.metarobots import policy, product_token
 from webrobot.pages.pagerules import OPT_OUT_KEY, response_directives
 from webrobot.settings_model import read
+from webrobot.signals import REQUISITE_META
 from webrobot.version import __version__
 
 if TYPE_CHECKING:
@@ -288,6 +289,7 @@ def exchange_of(request: Request, response: Response) -> Exchange:
         protocol=protocol.upper(),
         truncated=truncated,
         ip=ip,
+        requisite=str(request.meta[REQUISITE_META]) if REQUISITE_META in request.meta else None,
     )
 
 

@@ -73,6 +73,14 @@ class Exchange:
     #: "length" when the body was cut short (download size limit, stopped download)
     truncated: str | None = None
     ip: str | None = None
+    #: the kind of page requisite this fetch was (``None``: a page), kept in
+    #: the main record's ``X-Webrobot-Requisite`` field so that tools listing
+    #: an archive's pages (``scrapy webrobot-wacz``) can leave requisites out
+    requisite: str | None = None
+
+
+#: WARC field of a requisite's response (or revisit) record: the requisite's kind.
+REQUISITE_FIELD = "X-Webrobot-Requisite"
 
 
 @dataclass(frozen=True, slots=True)
@@ -458,6 +466,8 @@ class WarcArchive:
         extra: dict[str, str] = {}
         if exchange.ip:
             extra["WARC-IP-Address"] = exchange.ip
+        if exchange.requisite:
+            extra[REQUISITE_FIELD] = exchange.requisite
         md5 = hashlib.md5(exchange.payload, usedforsecurity=False).digest()
         first = self.digests.get(md5) if self.dedupe and exchange.payload else None
         http_headers = response_http_headers(exchange)

@@ -19,7 +19,12 @@ What stays the same for a rendered page:
   fetched (``WEBROBOT_RENDER_BLOCKED_TYPES``), and at most
   ``WEBROBOT_RENDER_MAX_SUBREQUESTS`` go out per page;
 * the response body is the rendered DOM, so meta robots directives, links,
-  the MD5 fingerprint and duplicate detection all see what the browser built.
+  the MD5 fingerprint and duplicate detection all see what the browser built;
+* with an archive, the sub-requests the browser was allowed to make (scripts,
+  stylesheets, ``fetch()`` and XHR answers...) are listed in the response's
+  ``_render_loaded`` meta key, and the archive fetches each as a page requisite
+  on the normal path (:mod:`webrobot.archive.requisitemiddleware`), so
+  script-loaded resources are in the WARC files too.
 
 :func:`configure_rendering` runs while the spider is built (settings not yet
 frozen) and installs scrapy-playwright's download handler; robots.txt and
@@ -56,6 +61,8 @@ if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
 
 logger = logging.getLogger(__name__)
+#: request meta: (URL, resource type) of each sub-request the browser made for the page
+LOADED_KEY = "_render_loaded"
 
 #: Chromium flags for a robot: no sandbox (root in containers), nothing phoning home.
 BROWSER_ARGS = (
@@ -108,6 +115,12 @@ class SubrequestGuard:
         self.max_per_page = read(settings, "WEBROBOT_RENDER_MAX_SUBREQUESTS")
         self.rendering: set[str] = set()
         self.sent: dict[str, int] = {}
+        #: page URL -> (URL, Playwright resource type) of each sub-request let through,
+        #: kept only when the crawl archives requisites
+        self.keep_loaded = bool(read(settings, "WEBROBOT_WARC_DIR")) and read(
+            settings, "WEBROBOT_REQUISITES_ENABLED"
+        )
+        self.loaded: dict[str, list[tuple[str, str]]] = {}
         self._robots: Any = None
 
     def _count(self, what: str) -> None:
@@ -153,6 +166,8 @@ class SubrequestGuard:
                 self._count("refused")
                 return True
         self._count("allowed")
+        if self.keep_loaded and page_url is not None and page_url in self.rendering:
+            self.loaded.setdefault(page_url, []).append((url, str(pw_request.resource_type)))
         return False
 
     def _page_of(self, pw_request: Any) -> str | None:
@@ -198,6 +213,11 @@ class RenderMiddleware:
             guard.rendering.add(request.url)
 
     def process_response(self, request: Request, response: Response) -> Response:
+        guard = self._guard()
+        if request.meta.get("playwright") and guard is not None:
+            loaded = guard.loaded.pop(request.url, None)
+            if loaded:
+                request.meta[LOADED_KEY] = loaded
         self._done(request)
         return response
 
@@ -210,6 +230,7 @@ class RenderMiddleware:
             if guard is not None:
                 guard.rendering.discard(request.url)
                 guard.sent.pop(request.url, None)
+                guard.loaded.pop(request.url, None)
 
 
 __all__ = ["BROWSER", "RenderMiddleware", "SubrequestGuard", "configure_rendering"]

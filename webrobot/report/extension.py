@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
+from webrobot import signals as webrobot_signals
 from webrobot.report.collector import ReportCollector
 from webrobot.report.frontier import freshness_report, priorities_report
 from webrobot.report.html import render_html
@@ -100,6 +101,9 @@ class CrawlReport:
         }
         report = build_report(collector.tally, now, self.limits, meta)
         report.update(frontier_report(self.crawler))
+        for _, part in self.crawler.signals.send_catch_log(signal=webrobot_signals.report_parts):
+            if isinstance(part, dict):
+                report.update(part)
         for flag in report["health"]["flags"]:
             logger.warning("Crawl health: %s: %s", flag["site"], flag["message"])
         # Scrapyd passes each job's id as the spider argument _job.

@@ -14,7 +14,8 @@ error), has *failed*. Each is
   frontier keeps it as failed for good instead of forgetting it: a resumed job
   retries such pages with ``-s WEBROBOT_RETRY_FAILED=True``.
 
-robots.txt fetches are not pages (their failures defer the site instead).
+robots.txt fetches are not pages (their failures defer the site instead), nor
+are page requisites (counted in ``webrobot/requisite/<kind>/error``).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from scrapy.exceptions import IgnoreRequest
 
 from webrobot.politeness.clock import THROTTLE_STATUSES
 from webrobot.report.collector import ReportCollector, collector_wanted
-from webrobot.signals import FAILED_META, ROBOTS_FETCH_META
+from webrobot.signals import FAILED_META, REQUISITE_META, ROBOTS_FETCH_META
 
 if TYPE_CHECKING:
     from typing import Self
@@ -58,17 +59,18 @@ class PageFailureMiddleware:
         return cls(crawler)
 
     def process_response(self, request: Request, response: Response) -> Response:
-        if response.status in THROTTLE_STATUSES and not self._is_robots(request):
+        if response.status in THROTTLE_STATUSES and not self._not_a_page(request):
             self._failed(request, failure_reason(response.status))
         return response
 
     def process_exception(self, request: Request, exception: Exception) -> None:
-        if not isinstance(exception, IgnoreRequest) and not self._is_robots(request):
+        if not isinstance(exception, IgnoreRequest) and not self._not_a_page(request):
             self._failed(request, failure_reason(exception=exception))
 
     @staticmethod
-    def _is_robots(request: Request) -> bool:
-        return bool(request.meta.get(ROBOTS_FETCH_META))
+    def _not_a_page(request: Request) -> bool:
+        meta = request.meta
+        return bool(meta.get(ROBOTS_FETCH_META)) or meta.get(REQUISITE_META) is not None
 
     def _failed(self, request: Request, reason: str) -> None:
         request.meta[FAILED_META] = reason

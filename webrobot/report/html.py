@@ -305,6 +305,38 @@ def disk_note(disk: dict[str, Any]) -> str:
     return f" · paused {pauses} time{'s' if pauses > 1 else ''} for disk space ({seconds})"
 
 
+def archive_section(archive: Mapping[str, Any] | None) -> str:
+    """Per site: archived pages that replay whole, and those missing a requisite, and why."""
+    sites = (archive or {}).get("sites") or {}
+    if not sites:
+        return ""
+    rows = []
+    for site, row in sorted(sites.items()):
+        reasons = _breakdown(row.get("missing_by_reason") or {}) or "–"
+        rows.append(
+            f"<tr><td>{escape(site)}</td><td>{row['pages_whole']}</td>"
+            f"<td>{row['pages_missing_requisites']}</td><td>{reasons}</td></tr>"
+        )
+    examples = [e for row in sites.values() for e in row.get("examples") or ()][:20]
+    listed = "".join(
+        f"<tr><td>{escape(e['page'])}</td><td>{escape(e['requisite'])}</td>"
+        f"<td>{escape(e['reason'])}</td></tr>"
+        for e in examples
+    )
+    listed_html = (
+        '<table id="requisites-missing"><thead><tr><th>Page</th><th>Requisite missing</th>'
+        f"<th>Why</th></tr></thead><tbody>{listed}</tbody></table>"
+        if listed
+        else ""
+    )
+    return (
+        '<section class="card"><h2>Archive: pages whole</h2>'
+        '<table id="archive"><thead><tr><th>Site</th><th>Pages whole</th>'
+        "<th>Pages missing requisites</th><th>Why</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>{listed_html}</section>\n"
+    )
+
+
 def render_html(report: Mapping[str, Any]) -> str:
     sites: Mapping[str, Mapping[str, Any]] = report["sites"]
     totals = report["totals"]
@@ -400,6 +432,7 @@ def render_html(report: Mapping[str, Any]) -> str:
 <table id="sites"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>{notes_html}
 </section>
 {frontier_html(report)}
+{archive_section(report.get("archive"))}
 {failed_html}<section class="charts">{charts}</section>
 </main><script>{SORT_JS}</script></body></html>
 """

@@ -329,6 +329,16 @@ class SearchIndex:
     def __len__(self) -> int:
         return int(self._searcher().num_docs)
 
+    def stored(self, url: str) -> dict[str, str] | None:
+        """The stored fields of ``url``'s document (title, body, fetched_at...), or None."""
+        searcher = self._searcher()
+        query = _engine().Query.term_query(self.schema, "url", url)
+        hits = searcher.search(query, 1, count=False).hits
+        if not hits:
+            return None
+        document = searcher.doc(hits[0][1]).to_dict()
+        return {name: values[0] for name, values in document.items() if values}
+
     def _analyse(self, text: str) -> list[str]:
         return [str(token) for token in analyzer().analyze(text)]
 

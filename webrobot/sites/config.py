@@ -129,6 +129,12 @@ def _non_negative_int(value: Any, source: str, key: str) -> int:
     return value
 
 
+def _bool(value: Any, source: str, key: str) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(source, key, f"expected true or false, got {_describe(value)}")
+    return value
+
+
 def _positive_int(value: Any, source: str, key: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise ConfigError(source, key, f"expected a whole number >= 1, got {_describe(value)}")
@@ -265,6 +271,7 @@ SCHEMA: dict[str, tuple[str, Validator]] = {
     "contact_url": ("contact_url", check_url),
     "recrawl_interval": ("recrawl_interval", _non_negative_float),
     "render": ("render", _render),
+    "requisites": ("requisites", _bool),
 }
 REQUIRED = ("start_urls",)
 
@@ -292,6 +299,7 @@ class SiteConfig:
     contact_url: str | None = None
     recrawl_interval: float | None = None
     render: str | None = None
+    requisites: bool | None = None
 
     def scrapy_settings(self) -> dict[str, Any]:
         """The Scrapy settings this config implies (its explicit ``settings`` last)."""
@@ -310,6 +318,8 @@ class SiteConfig:
             out["WEBROBOT_FROM"] = self.from_
         if self.render is not None:
             out["WEBROBOT_RENDER"] = self.render
+        if self.requisites is not None:
+            out["WEBROBOT_REQUISITES_ENABLED"] = self.requisites
         if self.recrawl_interval is not None:
             out["WEBROBOT_RECRAWL_INTERVAL"] = self.recrawl_interval
         if self.contact_url is not None:

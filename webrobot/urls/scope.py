@@ -53,6 +53,20 @@ class SiteScope:
         return None
 
 
+#: Refusals an embed (a page requisite) is spared when close enough to an in-scope page.
+EMBED_PASSES = frozenset({OFFSITE, NOT_ALLOWED})
+TOO_MANY_HOPS = "requisite_hops"
+
+
+def requisite_refusal(refusal: str | None, hops: int, max_hops: int) -> str | None:
+    """The refusal of a page requisite ``hops`` embeds from an in-scope page: off
+    the crawl's sites (or outside its ``allow`` patterns) it passes within
+    ``max_hops`` (Heritrix's ``maxTransHops``); ``deny`` patterns still refuse it."""
+    if refusal in EMBED_PASSES:
+        return None if hops <= max_hops else TOO_MANY_HOPS
+    return refusal
+
+
 def _ascii_domain(domain: str) -> str:
     domain = domain.lower().lstrip(".")
     try:

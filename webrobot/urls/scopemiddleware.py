@@ -5,8 +5,10 @@ from its ``allowed_domains`` (those domains and their subdomains) or else its
 ``start_urls`` (those sites: scheme, host and port).
 
 A downloader middleware (not a spider middleware) so start requests and
-redirect targets are checked too. Requests with ``dont_filter=True`` or the
-``allow_offsite`` meta key (Scrapy's own opt-out) pass. The scope and the
+redirect targets are checked too. A page requisite (meta key
+``webrobot_requisite``) passes off-site within ``WEBROBOT_REQUISITES_MAX_HOPS``
+embeds of its page (:func:`webrobot.urls.scope.requisite_refusal`). Requests
+with ``dont_filter=True`` or the ``allow_offsite`` meta key (Scrapy's own opt-out) pass. The scope and the
 config's ``allow`` / ``deny`` patterns see the canonical URL
 (:mod:`webrobot.urls.canonical`), so an alias cannot slip past a pattern.
 """
@@ -18,9 +20,10 @@ from typing import TYPE_CHECKING
 from scrapy.exceptions import NotConfigured
 
 from webrobot.settings_model import read
+from webrobot.signals import HOPS_META, REQUISITE_META
 from webrobot.urls.canonical import Canonicalizer, canonicalizer_for
 from webrobot.urls.refusals import Refuser
-from webrobot.urls.scope import SiteScope
+from webrobot.urls.scope import SiteScope, requisite_refusal
 
 if TYPE_CHECKING:
     from typing import Self
@@ -37,6 +40,7 @@ class SiteScopeMiddleware:
         self.refuser = Refuser(crawler)
         self._canonicalizer: Canonicalizer | None = None
         self._own_scope: SiteScope | None = None
+        self.max_hops = read(crawler.settings, "WEBROBOT_REQUISITES_MAX_HOPS")
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -51,6 +55,8 @@ class SiteScopeMiddleware:
         if self._canonicalizer is None:
             self._canonicalizer = canonicalizer_for(getattr(self.crawler.spider, "config", None))
         reason = scope.refusal(self._canonicalizer(request.url))
+        if reason is not None and request.meta.get(REQUISITE_META) is not None:
+            reason = requisite_refusal(reason, int(request.meta.get(HOPS_META) or 1), self.max_hops)
         if reason is not None:
             raise self.refuser.refuse(request, reason)
 
