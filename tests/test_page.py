@@ -52,13 +52,15 @@ def test_frames_areas_and_link_rels() -> None:
     page = summarise(
         "<html><head><link rel='next' href='p2'><link rel='stylesheet' href='s.css'>"
         "<link rel='Canonical' href='/c'></head><body><map><area href='area'></map>"
-        "<iframe src='frame'></iframe></body></html>"
+        "<iframe src='frame'></iframe><link rel='index' href='/genindex.html'>"
+        "<link rel='search' href='/search.html'></body></html>"
     )
     assert [link.url for link in page.links] == [
         "http://site.test/dir/p2",
         "http://site.test/c",
         "http://site.test/dir/area",
         "http://site.test/dir/frame",
+        "http://site.test/genindex.html",
     ]
 
 

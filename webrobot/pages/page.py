@@ -14,8 +14,14 @@ from urllib.parse import urljoin, urlsplit
 
 #: element -> attribute that holds a followable URL
 LINK_ATTRIBUTES = {"a": "href", "area": "href", "frame": "src", "iframe": "src"}
-#: <link rel="..."> values whose target is another page worth crawling
-FOLLOWED_LINK_RELS = frozenset({"next", "prev", "previous", "canonical"})
+#: <link rel="..."> values whose target is another page worth crawling: the sequence
+#: (next, prev) and the HTML 4 navigation links that generated manuals still write
+#: (index, contents, start, first, last, up: a Sphinx manual reaches its general index
+#: only through <link rel="index">)
+FOLLOWED_LINK_RELS = frozenset({
+    "next", "prev", "previous", "canonical", "index", "contents", "start", "first", "last",
+    "up",
+})  # fmt: skip
 FOLLOWED_SCHEMES = ("http://", "https://")
 _ITER_TAGS = ("a", "area", "frame", "iframe", "link", "base", "title")
 
