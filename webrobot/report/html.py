@@ -296,7 +296,9 @@ def failed_section(failed: list[Mapping[str, str]], total: int) -> str:
     )
 
 
-def render_html(report: Mapping[str, Any]) -> str:
+def render_html(report: Mapping[str, Any], refresh: int = 0) -> str:
+    """The report as one self-contained page; ``refresh`` > 0: the live status page
+    of a running crawl, which reloads itself every ``refresh`` seconds."""
     sites: Mapping[str, Mapping[str, Any]] = report["sites"]
     totals = report["totals"]
     health = report["health"]
@@ -371,18 +373,27 @@ def render_html(report: Mapping[str, Any]) -> str:
     failed_html = failed_section(report.get("failed") or [], int(report.get("failed_total") or 0))
 
     title = f"webrobot crawl report: {report.get('spider', '')}"
-    meta = (
-        f"started {escape(str(report.get('started_at')))} · finished {escape(str(report.get('finished_at')))}"
-        f" · {human_seconds(float(report.get('elapsed_seconds') or 0))}"
-        f" · finish reason <b>{escape(str(report.get('finish_reason')))}</b>"
-        f" · webrobot {escape(str(report.get('webrobot_version')))}"
-    )
+    elapsed = human_seconds(float(report.get("elapsed_seconds") or 0))
+    version = f" · webrobot {escape(str(report.get('webrobot_version')))}"
+    if refresh > 0:
+        title = f"webrobot crawl status: {report.get('spider', '')}"
+        meta = (
+            f"started {escape(str(report.get('started_at')))} · <b>running</b> for {elapsed}"
+            f" · as of {escape(str(report.get('as_of')))}, reloads every {refresh} s{version}"
+        )
+    else:
+        meta = (
+            f"started {escape(str(report.get('started_at')))} · finished {escape(str(report.get('finished_at')))}"
+            f" · {elapsed}"
+            f" · finish reason <b>{escape(str(report.get('finish_reason')))}</b>{version}"
+        )
+    refresh_tag = f'<meta http-equiv="refresh" content="{refresh}">\n' if refresh > 0 else ""
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{escape(title)}</title><style>{CSS}</style></head>
+{refresh_tag}<title>{escape(title)}</title><style>{CSS}</style></head>
 <body><main>
-<h1>Crawl report <small>{escape(str(report.get("spider", "")))}</small></h1>
+<h1>{"Crawl status" if refresh > 0 else "Crawl report"} <small>{escape(str(report.get("spider", "")))}</small></h1>
 <p class="meta">{meta}</p>
 {health_html}
 <section class="tiles">{tiles_html}</section>

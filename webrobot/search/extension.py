@@ -144,6 +144,12 @@ class FullTextIndex:
             return
         self._sent(self.worker.remove(response.url))
 
+    def index_progress(self) -> tuple[int, int] | None:
+        """(records handed to the index process, records it applied) so far; read by the metrics."""
+        if self.worker is None:
+            return None
+        return self.worker.spool.records, int(self.worker.applied.value)
+
     def spider_closed(self, spider: Spider) -> None:
         if self.worker is None:
             return
