@@ -414,6 +414,9 @@ _OUTPUT = (
     _s("WEBROBOT_METRICS_PORT", "address", "",
        "Serve Prometheus metrics at /metrics and a live status page at / on this port of 127.0.0.1, or "
        "host:port (0: a free port, logged and in the stats; empty: off; needs webrobot[metrics])."),
+    _s("WEBROBOT_METRICS_LINGER", "float", 0.0,
+       "Seconds /metrics keeps answering after the crawl ends, so that the last scrape sees the final "
+       "counts (set it to the scrape interval or more for short crawls).", minimum=0),
     _s("WEBROBOT_METRICS_REFRESH", "int", 10, "Seconds between two reloads of the live status page.", minimum=1),
     _s("WEBROBOT_HEALTH_MAX_ERROR_RATE", "float", 0.25,
        "Flag a site whose failed requests pass this share of its requests (0: no check).", minimum=0),

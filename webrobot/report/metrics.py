@@ -13,7 +13,9 @@ port, which is logged, put in the stats (``webrobot/metrics/url``) and written t
 ``<log file without .log>.metrics.txt`` next to ``LOG_FILE`` (where a Scrapyd job's
 log is, so its logs folder lists it) and to ``metrics.txt`` in ``JOBDIR``; both
 files are removed when the crawl ends. Both pages are read-only: any method but
-GET and HEAD is answered 405.
+GET and HEAD is answered 405. ``WEBROBOT_METRICS_LINGER`` keeps them answering
+for a while after the crawl ends, so that the last scrape of a short crawl sees
+its final counts.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
     from typing import Self
 
     from scrapy.crawler import Crawler
+    from twisted.internet.defer import Deferred
     from twisted.internet.interfaces import IListeningPort
     from twisted.web.server import Request as WebRequest
 
@@ -103,6 +106,7 @@ class MetricsServer:
         self.collector = ReportCollector.of(crawler)
         self.limits = thresholds(crawler)
         self.refresh = read(crawler.settings, "WEBROBOT_METRICS_REFRESH")
+        self.linger = read(crawler.settings, "WEBROBOT_METRICS_LINGER")
         self.redis = bool(read(crawler.settings, "WEBROBOT_REDIS_URL").strip())
         self.listening: IListeningPort | None = None
         self.url = ""
@@ -215,9 +219,22 @@ class MetricsServer:
             else:
                 self.files.append(path)
 
-    def spider_closed(self) -> None:
+    def spider_closed(self) -> Deferred[None] | None:
+        """Stop serving, after ``WEBROBOT_METRICS_LINGER`` seconds (the crawl's
+        shutdown waits for them: a last scrape sees the final counts)."""
+        if self.listening is None or self.linger <= 0:
+            self.stop()
+            return None
+        from twisted.internet import reactor
+        from twisted.internet.task import deferLater
+
+        logger.info("Metrics: serving the final counts for %g s more", self.linger)
+        return deferLater(reactor, self.linger, self.stop)  # type: ignore[arg-type]
+
+    def stop(self) -> None:
         for path in self.files:
             path.unlink(missing_ok=True)
+        self.files = []
         if self.listening is not None:
             self.listening.stopListening()  # type: ignore[misc]
             self.listening = None
