@@ -213,7 +213,9 @@ class MetricsServer:
         for path in address_files(self.crawler.settings):
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(self.url + "\n", encoding="utf-8")
+                partial = path.with_name(path.name + ".part")  # readers never see half of it
+                partial.write_text(self.url + "\n", encoding="utf-8")
+                partial.replace(path)
             except OSError as exc:
                 logger.warning("Could not write the metrics address to %s: %s", path, exc)
             else:
