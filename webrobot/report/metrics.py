@@ -13,7 +13,9 @@ port, which is logged, put in the stats (``webrobot/metrics/url``) and written t
 ``<log file without .log>.metrics.txt`` next to ``LOG_FILE`` (where a Scrapyd job's
 log is, so its logs folder lists it) and to ``metrics.txt`` in ``JOBDIR``; both
 files are removed when the crawl ends. Both pages are read-only: any method but
-GET and HEAD is answered 405. ``WEBROBOT_METRICS_LINGER`` keeps them answering
+GET and HEAD is answered 405. Each answer is counted, with the CPU time it
+took (``webrobot/metrics/scrapes``, ``webrobot/metrics/page_views``,
+``webrobot/metrics/cpu_seconds``). ``WEBROBOT_METRICS_LINGER`` keeps them answering
 for a while after the crawl ends, so that the last scrape of a short crawl sees
 its final counts.
 """
@@ -21,6 +23,7 @@ its final counts.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -111,6 +114,7 @@ class MetricsServer:
         self.listening: IListeningPort | None = None
         self.url = ""
         self.files: list[Path] = []
+        self.cpu_seconds = 0.0  # spent answering /metrics and /
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
@@ -148,6 +152,14 @@ class MetricsServer:
         stats = self.crawler.stats.get_stats() if self.crawler.stats is not None else {}
         return values(stats, self.collector.tally, self.collector.now(), self.live())
 
+    def answered(self, what: str, started: float) -> None:
+        """Count a scrape or a status page view and the CPU time it took (this thread's)."""
+        self.cpu_seconds += time.thread_time() - started
+        stats = self.crawler.stats
+        if stats is not None:
+            stats.inc_value(f"webrobot/metrics/{what}")
+            stats.set_value("webrobot/metrics/cpu_seconds", round(self.cpu_seconds, 4))
+
     def status_page(self) -> str:
         report = current_report(self.crawler, self.collector, self.limits, "running", None)
         return render_html(report, refresh=self.refresh)
@@ -162,24 +174,36 @@ class MetricsServer:
         registry.register(CrawlCollector(self))  # type: ignore[arg-type]
         server = self
 
-        # Rendered in the reactor's thread (prometheus-client's own Twisted resource
-        # would collect in a thread pool, while the crawl changes what it reads).
-        class MetricsPage(Resource):
+        class ReadOnly(Resource):
             isLeaf = True
 
+            def render(self, request: WebRequest) -> bytes:
+                if request.method not in (b"GET", b"HEAD"):
+                    request.setResponseCode(405)
+                    request.setHeader(b"Allow", b"GET, HEAD")
+                    return b"read-only: GET or HEAD\n"
+                return bytes(super().render(request))
+
+        # Rendered in the reactor's thread (prometheus-client's own Twisted resource
+        # would collect in a thread pool, while the crawl changes what it reads).
+        class MetricsPage(ReadOnly):
             def render_GET(self, request: WebRequest) -> bytes:
+                started = time.thread_time()
                 accept = request.getHeader(b"Accept")
                 encoder, content_type = choose_encoder(accept.decode("latin-1") if accept else "")
                 request.setHeader(b"Content-Type", content_type.encode("latin-1"))
-                return encoder(registry)
+                body = encoder(registry)
+                server.answered("scrapes", started)
+                return bytes(body)
 
-        class StatusPage(Resource):
-            isLeaf = True
-
+        class StatusPage(ReadOnly):
             def render_GET(self, request: WebRequest) -> bytes:
+                started = time.thread_time()
                 request.setHeader(b"Content-Type", b"text/html; charset=utf-8")
                 request.setHeader(b"Cache-Control", b"no-store")
-                return server.status_page().encode("utf-8")
+                body = server.status_page().encode("utf-8")
+                server.answered("page_views", started)
+                return body
 
         root = Resource()
         root.putChild(b"", StatusPage())  # type: ignore[arg-type]
