@@ -295,8 +295,6 @@ def measure_crawl(
 
     stats_path = workdir / "stats.json"
     stats = json.loads(stats_path.read_text("utf-8")) if stats_path.exists() else {}
-    if scraper is not None and scraper.failures:
-        print(f"  {scraper.failures} reads of the metrics port failed", file=sys.stderr)
     items_path = workdir / "items.jsonl"
     items = 0
     if items_path.exists():
