@@ -119,6 +119,9 @@ def test_the_live_page_shows_the_running_crawl(
     assert shown.requests == [], "the page loads nothing from anywhere"
     assert shown.screenshot.stat().st_size > 20_000
     assert re.search(r'<meta http-equiv="refresh" content="2">', dom)
+    now = Selector(text=dom).css("#now")
+    assert now.css("b::text").getall() == ["0", "1"], "nothing queued, the slow page in flight"
+    assert "1 active" in now.get() and "0 deferred" in now.get()
     assert "Crawl status" in dom and "running" in dom
     as_of = re.compile(r"as of (\S+), reloads")
     assert as_of.search(dom) and as_of.search(second)

@@ -80,7 +80,13 @@ def current_report(
     report = build_report(collector.tally, now, limits, meta)
     report.update(frontier_report(crawler))
     if finished is None:
+        tally = collector.tally
         report["as_of"] = iso(time.time())
+        report["now"] = {
+            "frontier": tally.frontier(),
+            "in_flight": tally.in_downloader(),
+            "sites": dict(tally.states(now)),
+        }
     return report
 
 

@@ -296,6 +296,23 @@ def failed_section(failed: list[Mapping[str, str]], total: int) -> str:
     )
 
 
+#: site states of the live status page's "now" line, as the progress line names them
+_LIVE_STATES = (("active", "active"), ("waiting_robots", "waiting robots.txt"),
+                ("deferred", "deferred"), ("exhausted", "exhausted"))  # fmt: skip
+
+
+def _now_line(now: Mapping[str, Any] | None) -> str:
+    """A running crawl's work in hand: frontier, downloader, sites by state."""
+    if not now:
+        return ""
+    states = now.get("sites") or {}
+    sites = ", ".join(f"{int(states.get(key, 0))} {label}" for key, label in _LIVE_STATES)
+    return (
+        f'<p class="meta" id="now">now: <b>{int(now["frontier"])}</b> in the frontier, '
+        f"<b>{int(now['in_flight'])}</b> in flight · sites: {escape(sites)}</p>\n"
+    )
+
+
 def render_html(report: Mapping[str, Any], refresh: int = 0) -> str:
     """The report as one self-contained page; ``refresh`` > 0: the live status page
     of a running crawl, which reloads itself every ``refresh`` seconds."""
@@ -388,6 +405,7 @@ def render_html(report: Mapping[str, Any], refresh: int = 0) -> str:
             f" · finish reason <b>{escape(str(report.get('finish_reason')))}</b>{version}"
         )
     refresh_tag = f'<meta http-equiv="refresh" content="{refresh}">\n' if refresh > 0 else ""
+    now_html = _now_line(report.get("now")) if refresh > 0 else ""
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -395,7 +413,7 @@ def render_html(report: Mapping[str, Any], refresh: int = 0) -> str:
 <body><main>
 <h1>{"Crawl status" if refresh > 0 else "Crawl report"} <small>{escape(str(report.get("spider", "")))}</small></h1>
 <p class="meta">{meta}</p>
-{health_html}
+{now_html}{health_html}
 <section class="tiles">{tiles_html}</section>
 <section class="card"><h2>Sites</h2>
 <table id="sites"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>{notes_html}
