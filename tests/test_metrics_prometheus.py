@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from tests.crawling import PROJECT_ROOT
 from tests.redisserver import RedisServer, free_port
 from tests.test_distributed_crawl import build_web, start_workers, stop_all, wait_for
 from webrobot.demo.server import SiteServer
@@ -38,11 +39,11 @@ class Prometheus:
     """A Prometheus server on a loopback port, scraping the targets written to its
     file-discovery file every second."""
 
-    def __init__(self, workdir: Path) -> None:
+    def __init__(self, workdir: Path, rules: Path | None = None) -> None:
         self.workdir = workdir
         self.targets = workdir / "targets.json"
         self.targets.write_text("[]", encoding="utf-8")
-        config = {  # JSON is YAML
+        config: dict[str, Any] = {  # JSON is YAML
             "global": {
                 "scrape_interval": "1s",
                 "scrape_timeout": "900ms",
@@ -55,6 +56,8 @@ class Prometheus:
                 }
             ],
         }
+        if rules is not None:
+            config["rule_files"] = [str(rules)]
         (workdir / "prometheus.yml").write_text(json.dumps(config), encoding="utf-8")
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -225,3 +228,64 @@ def test_prometheus_scrapes_two_workers_of_a_shared_crawl(
     assert min(samples.values()) >= 3, samples
     names = set(prometheus.api("label/__name__/values"))
     assert {"webrobot_pages_total", "webrobot_sites", "webrobot_redis_up"} <= names
+
+
+def test_a_redis_outage_shows_in_the_metrics_and_fires_the_shipped_alert(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
+    """Redis stopped for a while in a shared crawl: each worker's webrobot_redis_up
+    drops to 0 and its outage is counted; Prometheus, given the shipped alert rules
+    (their one-minute wait cut to none), fires WebrobotRedisUnreachable for each."""
+    rules = tmp_path / "alerts.yml"
+    shipped = (PROJECT_ROOT / "deploy" / "prometheus" / "webrobot-alerts.yml").read_text("utf-8")
+    rule = shipped.index("alert: WebrobotRedisUnreachable")
+    rules.write_text(shipped[:rule] + shipped[rule:].replace("for: 1m", "for: 0s", 1), "utf-8")
+    (tmp_path / "prometheus").mkdir()
+    prometheus = Prometheus(tmp_path / "prometheus", rules)
+    web = build_web(make_site, delay=0.3, fanout=4)
+    server = RedisServer(tmp_path / "redis", persistent=True).start()
+    workers = start_workers(tmp_path, web, server, n=2, WEBROBOT_METRICS_PORT="0")
+    try:
+        files = {w.name: w.workdir / "crawl.metrics.txt" for w in workers}
+        wait_for(lambda: all(f.exists() for f in files.values()), 60, "metrics addresses")
+        urls = {name: f.read_text("utf-8").strip() for name, f in files.items()}
+        prometheus.scrape({n: urllib.parse.urlsplit(u).netloc for n, u in urls.items()})
+        wait_for(lambda: sum(len(site.hits) for site in web.sites) >= 8, 60, "the crawl under way")
+        wait_for(
+            lambda: by_worker(prometheus.query("webrobot_redis_up")) == {n: 1.0 for n in urls},
+            60, "Prometheus to see both workers reach Redis",
+        )  # fmt: skip
+        server.stop()
+
+        def firing() -> set[str]:
+            alerts = prometheus.api("alerts")["alerts"]
+            return {
+                a["labels"]["worker"]
+                for a in alerts
+                if a["labels"]["alertname"] == "WebrobotRedisUnreachable" and a["state"] == "firing"
+            }
+
+        wait_for(lambda: firing() == set(urls), 60, "the alert firing for both workers")
+        during = {name: fetch_metrics(url) for name, url in urls.items()}
+        server.start(port=server.port)
+        wait_for(lambda: firing() == set(), 60, "the alert to resolve")
+        after = {name: fetch_metrics(url) for name, url in urls.items()}
+        codes = [w.wait(timeout=180) for w in workers]
+    finally:
+        stop_all(workers)
+        server.stop()
+        prometheus.stop()
+    assert codes == [0, 0], [w.log()[-2000:] for w in workers]
+    for name in urls:
+        assert "webrobot_redis_up 0.0" in during[name]
+        assert "webrobot_redis_outages_total 1.0" in during[name]
+        assert "webrobot_redis_up 1.0" in after[name]
+    stats = [w.stats() for w in workers]
+    assert [s.get("webrobot/redis/outages") for s in stats] == [1, 1]
+    for origin, counts in web.counts().items():
+        assert set(counts) == web.expected[origin], f"{origin}: a page is missing"
+
+
+def fetch_metrics(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=10) as response:
+        return response.read().decode("utf-8")
