@@ -185,7 +185,7 @@ def test_a_scrape_sees_the_crawl_as_it_is_now() -> None:
     assert (before, after) == (3.0, 4.0)
 
 
-def test_live_state_of_a_crawler_without_an_engine() -> None:
+def test_live_state_is_read_from_the_crawler() -> None:
     """The glue's reading of a crawler: a shared crawl's frontier is not asked of Redis."""
     from webrobot.report.metrics import MetricsServer
 
