@@ -188,6 +188,55 @@ def crawl_command(
     return command, env, spec.root
 
 
+class MetricsScraper:
+    """Reads a crawl's ``/metrics`` every ``every`` seconds, as Prometheus would, and
+    its live status page every ``page_every`` seconds (the page's own reload
+    interval by default), as a person watching it would, once the crawl has
+    written its address next to its log (``crawl.metrics.txt``)."""
+
+    def __init__(self, workdir: Path, every: float, page_every: float = 10.0) -> None:
+        self.address_file = workdir / "crawl.metrics.txt"
+        self.every = every
+        self.page_every = max(every, page_every)
+        self.pages = 0
+        self.scrapes = 0
+        self.failures = 0
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        url = ""
+        next_page = 0.0
+        while not self.stop.wait(self.every if url else 0.05):
+            if not url:
+                if self.address_file.exists():
+                    url = self.address_file.read_text("utf-8").strip()
+                    next_page = time.monotonic() + self.page_every
+                continue
+            self._read(url)
+            if time.monotonic() >= next_page:
+                next_page += self.page_every
+                if self._read(url.removesuffix("metrics")):
+                    self.pages += 1
+
+    def _read(self, url: str) -> bool:
+        try:
+            with urllib.request.urlopen(url, timeout=10) as reply:
+                reply.read()
+        except OSError:
+            self.failures += 1
+            return False
+        self.scrapes += 1
+        return True
+
+    def close(self) -> int:
+        """How many reads answered (metrics and status page)."""
+        self.stop.set()
+        self.thread.join(timeout=15)
+        return self.scrapes
+
+
 def run_measured(
     command: list[str], env: dict[str, str], workdir: Path, timeout: float, cwd: Path = PROJECT_ROOT
 ) -> tuple[int, float, Any]:
@@ -217,19 +266,28 @@ def measure_crawl(
     timeout: float = 1800,
     wrap: list[str] | None = None,
     probe: bool = False,
+    scrape_every: float = 0.0,
 ) -> CrawlMeasure:
     """One crawl of the benchmark web.
 
     ``wrap`` replaces the Python interpreter at the head of the command, to run
     the crawl under a profiler: ``[python, "-m", "cProfile", "-o", path]`` or
-    ``["py-spy", "record", ..., "--", python]``.
+    ``["py-spy", "record", ..., "--", python]``. ``scrape_every`` > 0: a crawl that
+    serves metrics (``WEBROBOT_METRICS_PORT``) has them and its live status page read
+    that often while it runs (:class:`MetricsScraper`; the crawl counts the answers
+    and their CPU time in its stats, ``webrobot/metrics/...``).
     """
     workdir.mkdir(parents=True, exist_ok=True)
     command, env, cwd = crawl_command(crawler, start_urls, workdir, settings, probe)
     if wrap:
         command = wrap + command[1:]
     before = server_stats(control_url, reset=True)
-    code, wall, usage = run_measured(command, env, workdir, timeout, cwd)
+    scraper = MetricsScraper(workdir, scrape_every) if scrape_every > 0 else None
+    try:
+        code, wall, usage = run_measured(command, env, workdir, timeout, cwd)
+    finally:
+        if scraper is not None:
+            scraper.close()
     after = server_stats(control_url)
 
     def delta(key: str) -> int:

@@ -204,13 +204,21 @@ def run_crawls(args: argparse.Namespace, out: Path, emit: Any) -> list[CrawlMeas
                     if workdir.exists():
                         shutil.rmtree(workdir)
                     m = measure_crawl(crawler, mode, rep, server.start_urls, server.control,
-                                      workdir, settings, timeout=args.timeout, probe=args.probe)  # fmt: skip
+                                      workdir, settings, timeout=args.timeout, probe=args.probe,
+                                      scrape_every=args.scrape_metrics)  # fmt: skip
                     emit(
                         f"{mode:<6} {crawler:<9} rep {rep + 1}/{args.reps}: {m.pages} pages in "
                         f"{m.crawl_seconds:.1f}s = {m.pages_per_second:.0f} pages/s, "
                         f"{m.cpu_per_1000_pages:.2f} CPU s/1000 pages, peak RSS {m.maxrss_kb / 1024:.0f} MB, "
                         f"server busy {100 * m.server_busy:.0f}%"
                     )
+                    if m.stats.get("webrobot/metrics/cpu_seconds") is not None:
+                        spent = float(m.stats["webrobot/metrics/cpu_seconds"])
+                        emit(
+                            f"  metrics: {m.stats.get('webrobot/metrics/scrapes', 0)} scrapes and "
+                            f"{m.stats.get('webrobot/metrics/page_views', 0)} status page views took "
+                            f"{spent:.3f} CPU s = {100 * spent / m.cpu_seconds:.2f} % of the crawl's CPU"
+                        )
                     if m.probe_peaks:
                         emit(
                             "  probe peaks: "
@@ -532,6 +540,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "--timeout", type=float, default=1800, help="seconds before a crawl is killed"
     )
     parser.add_argument("--keep", action="store_true", help="keep each crawl's items.jsonl")
+    parser.add_argument("--scrape-metrics", type=float, default=0.0, metavar="SECONDS",
+                        help="read /metrics of each crawl that serves them (a variant such as "
+                             "webrobot:WEBROBOT_METRICS_PORT=0) every SECONDS while it runs, as Prometheus "
+                             "would, and its live status page every 10 s (default 0: never)")  # fmt: skip
     args = parser.parse_args(argv)
     args.argv = argv
     if args.pages is None:

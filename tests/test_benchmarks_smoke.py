@@ -148,3 +148,21 @@ def test_hotpath_shares_count_signal_dispatch_and_site_keys(tmp_path: Path) -> N
         "utf-8",
     )
     assert shares(raw) == {"samples": 100, "signal_share": 0.35, "site_key_share": 0.15}
+
+
+def test_the_harness_scrapes_a_crawl_that_serves_metrics(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("prometheus_client")
+    status = run.main([
+        "--quick", "--pages", "40", "--reps", "1", "--modes", "single", "--micro", "none",
+        "--crawlers", "webrobot:WEBROBOT_METRICS_PORT=0:WEBROBOT_METRICS_LINGER=1.5",
+        "--scrape-metrics", "0.2", "--out", str(tmp_path),
+    ])  # fmt: skip
+    printed = capsys.readouterr().out
+    assert status == 0, printed
+    crawl = json.loads((tmp_path / "results.json").read_text("utf-8"))["crawls"][0]
+    stats = json.loads((Path(crawl["workdir"]) / "stats.json").read_text("utf-8"))
+    scrapes = stats["webrobot/metrics/scrapes"]
+    assert scrapes >= 3, "read every 0.2 s, for at least the 1.5 s it lingered"
+    assert f"metrics: {scrapes} scrapes and " in printed and "% of the crawl's CPU" in printed

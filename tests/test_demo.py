@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -7,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from parsel import Selector
 
 from tests.crawling import PROJECT_ROOT
 
@@ -32,6 +34,29 @@ def test_demo_crawl_command_end_to_end(tmp_path: Path) -> None:
             break
     else:
         pytest.fail("no per-site request counts in the summary")
+
+
+def test_demo_report_templates_table_reads_at_a_glance(tmp_path: Path) -> None:
+    """The demo crawl's many one-page URLs are summed in a note, not listed as rows."""
+    out = tmp_path / "demo"
+    done = subprocess.run(
+        [sys.executable, "-m", "webrobot.demo", "crawl", "--port-base", "0", "--out", str(out)],
+        cwd=PROJECT_ROOT, env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)},
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads((out / "items.report.json").read_text("utf-8"))
+    templates = report["templates"]
+    mattering = [t for t in templates if t["pages"] > 1 or t["refused"]]
+    singles = report["templates_single_urls"]
+    assert singles == len(templates) - len(mattering) > 20, "the demo has many one-page URLs"
+    html = Selector(text=(out / "items.report.html").read_text("utf-8"))
+    card = next(c for c in html.css("section.card") if c.css("h2::text").get() == "URL templates")
+    shown = [(r.css("td::text").getall()) for r in card.css("tbody tr")]
+    assert [row[0] for row in shown] == [t["template"] for t in mattering]
+    assert all(int(row[1]) > 1 or row[3] != "–" for row in shown)
+    assert 1 <= len(shown) <= 5
+    assert f"{singles} single URLs (one page each, nothing refused) are left out" in card.get()
 
 
 def test_demo_ports_in_use_give_one_clear_line(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ import pytest
 
 import webrobot
 import webrobot.commands
-from tests.docs_reference import KeyPatterns, checked_stats_keys, documented, pattern
+from tests.docs_reference import REFERENCE, KeyPatterns, checked_stats_keys, documented, pattern
 
 PACKAGE = Path(webrobot.__file__).resolve().parent
 
@@ -156,3 +156,22 @@ def test_an_undocumented_stats_key_is_reported() -> None:
     seen = {"webrobot/robots/fetched", "webrobot/robots/status/404", "webrobot/no/such/key",
             "downloader/request_count"}  # fmt: skip
     assert patterns.missing(checked_stats_keys(seen)) == ["webrobot/no/such/key"]
+
+
+def test_the_metrics_page_lists_exactly_the_metrics_the_crawl_exposes() -> None:
+    from webrobot.report.metricsmodel import METRICS, LiveState, values
+    from webrobot.report.model import CrawlTally
+
+    listed = {name for name in documented("metrics.md") if name.startswith("webrobot_")}
+    declared = {m.name for m in METRICS}
+    assert sorted(declared - listed) == [], "exposed but not on docs/reference/metrics.md"
+    assert sorted(listed - declared) == [], "on docs/reference/metrics.md but never exposed"
+    # Every declared metric is exposed by some crawl (a shared one with an index)...
+    live = LiveState(started=0.0, frontier=0, redis=True, index=(0, 0))
+    assert set(values({}, CrawlTally(), 0.0, live)) == declared
+    # ...and each page row names the metric's labels.
+    page = (REFERENCE / "metrics.md").read_text("utf-8")
+    for metric in METRICS:
+        row = next(line for line in page.splitlines() if line.startswith(f"| `{metric.name}` |"))
+        assert row.split("|")[2].strip() == metric.kind, metric.name
+        assert all(f"`{label}`" in row.split("|")[3] for label in metric.labels), metric.name

@@ -34,6 +34,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "webrobot"
 
 #: Decision modules: no Scrapy, no Twisted, no I/O, only pure webrobot imports.
 PURE = frozenset({
+    "webrobot.report.metricsmodel",
     "webrobot.version",
     "webrobot.urls.budget",
     "webrobot.urls.canonical",

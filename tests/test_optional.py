@@ -23,10 +23,11 @@ def test_a_crawl_without_its_features_imports_none_of_them() -> None:
     code = (
         "import sys, webrobot, webrobot.addon, webrobot.settings, webrobot.report.extension, "
         "webrobot.report.html, webrobot.distributed.addon, webrobot.robots.middleware, "
-        "webrobot.spiders.webrobot\n"
+        "webrobot.spiders.webrobot, webrobot.report.metrics, webrobot.report.metricsmodel\n"
         "import importlib; importlib.import_module('webrobot.commands.webrobot-seed')\n"
         "importlib.import_module('webrobot.commands.webrobot-export')\n"
-        "print(sorted(m for m in ('redis', 'scrapy_redis', 'pygal') if m in sys.modules))"
+        "print(sorted(m for m in ('redis', 'scrapy_redis', 'pygal', 'prometheus_client') "
+        "if m in sys.modules))"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=PROJECT_ROOT

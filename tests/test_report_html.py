@@ -159,3 +159,18 @@ def test_report_renders_in_chromium(tmp_path: Path) -> None:
 def test_pygal_leaves_no_legacy_import_hook_behind() -> None:
     """pygal's map-plugin finder makes Python 3.11 warn on every failed import."""
     assert not [f for f in sys.meta_path if type(f).__module__ == "pygal"]
+
+
+def test_the_live_status_page_reloads_itself_and_shows_the_work_in_hand() -> None:
+    report = {
+        **sample_report(),
+        "as_of": "2026-01-01T00:00:09Z",
+        "now": {"frontier": 31, "in_flight": 4, "sites": {"active": 2, "deferred": 1}},
+    }
+    live = render_html(report, refresh=7)
+    assert '<meta http-equiv="refresh" content="7">' in live
+    assert "Crawl status" in live and "as of 2026-01-01T00:00:09Z, reloads every 7 s" in live
+    assert "<b>31</b> in the frontier, <b>4</b> in flight" in live
+    assert "sites: 2 active, 0 waiting robots.txt, 1 deferred, 0 exhausted" in live
+    final = render_html(report)
+    assert "http-equiv" not in final and 'id="now"' not in final and "Crawl report" in final

@@ -24,6 +24,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -452,3 +453,41 @@ def test_bad_argument_is_one_clear_line_in_the_job_log(
 def test_unknown_spider_is_refused_when_scheduling(session: Session) -> None:
     assert session.refused["status"] == "error"
     assert session.refused["message"] == "spider 'no_such_site' not found"
+
+
+def test_a_job_serves_metrics_on_its_own_port_listed_in_its_logs_folder(session: Session) -> None:
+    """setting=WEBROBOT_METRICS_PORT=0: the job's logs folder, which Scrapyd's web UI
+    lists, holds <job>.metrics.txt with the address while the job runs."""
+    pytest.importorskip("prometheus_client")
+    release = threading.Event()
+    site = SiteServer("watched").start()
+
+    def held(_: object) -> Reply:
+        release.wait(60)
+        return Reply.html("<title>held</title>")
+
+    site.add("/robots.txt", Reply.text("User-agent: *\nDisallow:\n"))
+    site.html("/", "<title>home</title><a href='/held'>held</a>")
+    site.add("/held", held)
+    folder = f"logs/{PROJECT}/webrobot/"
+    try:
+        job = schedule(session.server, "watched", "webrobot", start_urls=site.url("/"),
+                       setting=["WEBROBOT_METRICS_PORT=0"])  # fmt: skip
+        deadline = time.monotonic() + DEADLINE
+        while "watched.metrics.txt" not in session.server.call(folder)[1]:
+            assert time.monotonic() < deadline, session.server.call(folder)[1]
+            time.sleep(0.2)
+        status, address = session.server.call(folder + "watched.metrics.txt")
+        assert status == 200 and address.startswith("http://127.0.0.1:"), address
+        with urllib.request.build_opener(urllib.request.ProxyHandler({})).open(
+            address.strip(), timeout=10
+        ) as reply:
+            metrics = reply.read().decode()
+        assert "webrobot_pages_total " in metrics and 'webrobot_sites{state="active"}' in metrics
+    finally:
+        release.set()
+    wait_for_jobs(session.server, {job.id: job})
+    site.stop()
+    assert "Spider closed (finished)" in job.log and error_lines(job.log) == []
+    assert f"Metrics: {address.strip()}" in job.log
+    assert "watched.metrics.txt" not in session.server.call(folder)[1], "gone with the job"

@@ -98,3 +98,19 @@ def test_report_lists_refused_templates_first() -> None:
     }  # fmt: skip
     assert report[1]["template"] == "http://a.test/p/{n}" and report[1]["pages"] == 5
     assert len(tally.report(limit=1)) == 1
+
+
+def test_single_urls_are_counted_for_the_report_to_leave_out() -> None:
+    tally = TemplateTally()
+    rules = TemplateRules(max_chain=0, max_pages=2)
+    for url in (
+        "http://a/x",
+        "http://a/y",
+        "http://a/p?id=1",
+        "http://a/p?id=2",
+        "http://a/p?id=3",
+    ):
+        tally.check(rules, url, 0)
+    # /x and /y: one page each; /p?id={v}: two pages, then one refused
+    assert tally.single_urls() == 2
+    assert len(tally.report()) == 3, "report.json keeps them all"

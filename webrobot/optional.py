@@ -2,7 +2,9 @@
 
 ``redis`` and ``scrapy-redis`` (``pip install 'webrobot[redis]'``) serve the
 shared crawl of several workers (``WEBROBOT_REDIS_URL``); ``pygal``
-(``pip install 'webrobot[charts]'``) draws the charts of ``report.html``.
+(``pip install 'webrobot[charts]'``) draws the charts of ``report.html``;
+``prometheus-client`` (``pip install 'webrobot[metrics]'``) serves ``/metrics``
+(``WEBROBOT_METRICS_PORT``).
 Nothing imports them until that feature is used, and a missing one is one
 :class:`MissingExtra` error naming the extra to install.
 

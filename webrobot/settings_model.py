@@ -33,7 +33,18 @@ from typing import Any
 from webrobot.version import __version__
 
 #: Kinds of value a setting can hold.
-KINDS = ("bool", "int", "float", "str", "choice", "list", "dict", "class", "list_or_file")
+KINDS = (
+    "bool",
+    "int",
+    "float",
+    "str",
+    "choice",
+    "list",
+    "dict",
+    "class",
+    "list_or_file",
+    "address",
+)
 BOOL_WORDS = frozenset({"True", "true", "False", "false"})
 PROJECT_URL = "https://github.com/webrobot-crawler/webrobot"
 
@@ -72,6 +83,8 @@ class Setting:
             what = "a list, or the path of a file with one entry per line"
         elif self.kind == "class":
             what = "an import path of a class"
+        elif self.kind == "address":
+            what = "empty, a port (0: any free one) or host:port"
         elif self.prefixes:
             what = "empty, or text starting with " + " or ".join(self.prefixes)
         else:
@@ -416,6 +429,13 @@ _OUTPUT = (
        "Write report.json and report.html when the crawl ends (charts need webrobot[charts])."),
     _s("WEBROBOT_REPORT_DIR", "str", "",
        "Folder of the report (empty: next to the first local items feed, else ./report)."),
+    _s("WEBROBOT_METRICS_PORT", "address", "",
+       "Serve Prometheus metrics at /metrics and a live status page at / on this port of 127.0.0.1, or "
+       "host:port (0: a free port, logged and in the stats; empty: off; needs webrobot[metrics])."),
+    _s("WEBROBOT_METRICS_LINGER", "float", 0.0,
+       "Seconds /metrics keeps answering after the crawl ends, so that the last scrape sees the final "
+       "counts (set it to the scrape interval or more for short crawls).", minimum=0),
+    _s("WEBROBOT_METRICS_REFRESH", "int", 10, "Seconds between two reloads of the live status page.", minimum=1),
     _s("WEBROBOT_HEALTH_MAX_ERROR_RATE", "float", 0.25,
        "Flag a site whose failed requests pass this share of its requests (0: no check).", minimum=0),
     _s("WEBROBOT_HEALTH_MAX_TRAP_REFUSALS", "int", 100,
@@ -554,6 +574,8 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
         "webrobot.gctuning.GarbageCollectorTuning": 0,
         "webrobot.report.progress.Progress": 500,
         "webrobot.report.extension.CrawlReport": 850,
+        # /metrics and the live status page (WEBROBOT_METRICS_PORT).
+        "webrobot.report.metrics.MetricsServer": 860,
         "webrobot.sitemaps.robotssitemaps.RobotsSitemaps": 600,
         "webrobot.politeness.identitycheck.IdentityCheck": 100,
         # The full-text index of the crawled pages (WEBROBOT_INDEX_ENABLED).
@@ -670,6 +692,16 @@ def parse(setting: Setting, value: Any) -> Any:
         if isinstance(value, Mapping):
             return dict(value)
         raise bad
+    if kind == "address":
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)
+        if not isinstance(value, str):
+            raise bad
+        try:
+            split_address(value)
+        except ValueError:
+            raise bad from None
+        return value.strip()
     if kind == "class":
         if isinstance(value, str) and value.strip():
             return value.strip()
@@ -681,6 +713,22 @@ def parse(setting: Setting, value: Any) -> Any:
     if setting.prefixes and value.strip() and not value.strip().startswith(setting.prefixes):
         raise bad
     return value
+
+
+def split_address(text: str, default_host: str = "127.0.0.1") -> tuple[str, int] | None:
+    """``"9410"`` -> ``("127.0.0.1", 9410)``; ``"0.0.0.0:9410"``, ``"[::1]:0"``: host and port;
+    ``""``: None. ``ValueError`` for anything else (a port outside 0-65535, no port)."""
+    text = text.strip()
+    if not text:
+        return None
+    host, sep, port = text.rpartition(":")
+    if not sep:
+        host = default_host
+    elif host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    if not host or not port.isdigit() or not 0 <= int(port) <= 65535 or " " in host:
+        raise ValueError(f"not a port or host:port: {text!r}")
+    return host, int(port)
 
 
 def _to_plain(value: Any) -> Any:

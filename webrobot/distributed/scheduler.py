@@ -280,6 +280,11 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
         self.server.close()
 
     # -- Scrapy's scheduler interface --------------------------------------
+    @property
+    def leases_held(self) -> int:
+        """Requests of the shared frontier this worker holds a lease on now (no Redis call)."""
+        return len(self._outstanding)
+
     def __len__(self) -> int:
         queued = 0
         if self.queue is not None:

@@ -45,6 +45,7 @@ def frontier_report(crawler: Crawler) -> dict[str, Any]:
     config = getattr(crawler.spider, "config", None)
     return {
         "templates": tally.report() if tally is not None else [],
+        "templates_single_urls": tally.single_urls() if tally is not None else 0,
         "priorities": priorities_report(stats, getattr(config, "priorities", ())),
         "freshness": freshness_report(stats),
     }
@@ -57,6 +58,47 @@ def thresholds(crawler: Crawler) -> HealthThresholds:
         max_trap_refusals=read(settings, "WEBROBOT_HEALTH_MAX_TRAP_REFUSALS"),
         robots_required=read(settings, "ROBOTSTXT_OBEY"),
     )
+
+
+def current_report(
+    crawler: Crawler,
+    collector: ReportCollector,
+    limits: HealthThresholds,
+    reason: str,
+    finished: float | None,
+) -> dict[str, Any]:
+    """The report as the crawl stands now (``finished``: epoch seconds, None while it runs)."""
+    now = collector.now()
+    spider = crawler.spider
+    meta: dict[str, Any] = {
+        "webrobot_version": __version__,
+        "spider": getattr(spider, "name", ""),
+        "started_at": iso(collector.started_wall),
+        "finished_at": iso(finished),
+        "elapsed_seconds": round(now, 3),
+        "finish_reason": reason,
+    }
+    stats = crawler.stats.get_stats() if crawler.stats is not None else {}
+    meta["disk"] = {
+        "pauses": stats.get("webrobot/disk/pauses", 0),
+        "paused_seconds": stats.get("webrobot/disk/paused_seconds", 0),
+        "write_errors": stats.get("webrobot/disk/write_error", 0),
+        "failed_write": stats.get("webrobot/disk/failed", ""),
+    }
+    report = build_report(collector.tally, now, limits, meta)
+    report.update(frontier_report(crawler))
+    for _, part in crawler.signals.send_catch_log(signal=webrobot_signals.report_parts):
+        if isinstance(part, dict):
+            report.update(part)
+    if finished is None:
+        tally = collector.tally
+        report["as_of"] = iso(time.time())
+        report["now"] = {
+            "frontier": tally.frontier(),
+            "in_flight": tally.in_downloader(),
+            "sites": dict(tally.states(now)),
+        }
+    return report
 
 
 class CrawlReport:
@@ -82,28 +124,7 @@ class CrawlReport:
         return Path(folder), prefix
 
     def spider_closed(self, spider: Spider, reason: str) -> None:
-        collector = self.collector
-        now = collector.now()
-        meta: dict[str, Any] = {
-            "webrobot_version": __version__,
-            "spider": spider.name,
-            "started_at": iso(collector.started_wall),
-            "finished_at": iso(time.time()),
-            "elapsed_seconds": round(now, 3),
-            "finish_reason": reason,
-        }
-        stats = self.crawler.stats.get_stats() if self.crawler.stats is not None else {}
-        meta["disk"] = {
-            "pauses": stats.get("webrobot/disk/pauses", 0),
-            "paused_seconds": stats.get("webrobot/disk/paused_seconds", 0),
-            "write_errors": stats.get("webrobot/disk/write_error", 0),
-            "failed_write": stats.get("webrobot/disk/failed", ""),
-        }
-        report = build_report(collector.tally, now, self.limits, meta)
-        report.update(frontier_report(self.crawler))
-        for _, part in self.crawler.signals.send_catch_log(signal=webrobot_signals.report_parts):
-            if isinstance(part, dict):
-                report.update(part)
+        report = current_report(self.crawler, self.collector, self.limits, reason, time.time())
         for flag in report["health"]["flags"]:
             logger.warning("Crawl health: %s: %s", flag["site"], flag["message"])
         # Scrapyd passes each job's id as the spider argument _job.

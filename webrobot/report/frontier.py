@@ -26,19 +26,44 @@ def _table(title: str, head: Sequence[str], rows: Sequence[Sequence[Any]], note:
     return f'<section class="card"><h2>{escape(title)}</h2><table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>{note_html}</section>'
 
 
-def templates_html(templates: Sequence[Mapping[str, Any]]) -> str:
+def templates_that_matter(
+    templates: Sequence[Mapping[str, Any]], single_urls: int | None = None
+) -> tuple[list[Mapping[str, Any]], int]:
+    """(templates with more than one page or a refusal, how many single URLs were
+    left out): a template of one URL fetched once tells nothing at a glance.
+    ``single_urls`` counts them in the whole crawl; else those in ``templates``."""
+    shown = [t for t in templates if int(t["pages"]) > 1 or t["refused"]]
+    if single_urls is None:
+        single_urls = len(templates) - len(shown)
+    return shown, single_urls
+
+
+def templates_html(templates: Sequence[Mapping[str, Any]], single_urls: int | None = None) -> str:
+    shown, left_out = templates_that_matter(templates, single_urls)
+    if not shown and not left_out:
+        return ""
     rows = [
         (
             t["template"], t["pages"], t["longest_chain"],
             ", ".join(f"{reason.replace('_', ' ')} {n}" for reason, n in sorted(t["refused"].items())) or "–",
         )
-        for t in templates
+        for t in shown
     ]  # fmt: skip
-    return _table(
-        "URL templates", ("Template", "Pages", "Longest chain", "Refused"), rows,
+    note = (
         "URLs that differ only in numbers, dates, ids or query values share a template; "
-        "refused templates first, then the busiest.",
-    )  # fmt: skip
+        "refused templates first, then the busiest."
+    )
+    if left_out:
+        note += (
+            f" {left_out} single URL{'s' if left_out != 1 else ''} (one page each, nothing refused) "
+            "are left out of this table."
+        )
+    if not rows:
+        return (
+            '<section class="card"><h2>URL templates</h2>'
+            f'<p class="note">No template had more than one page or a refusal. {escape(note)}</p></section>'
+        )
+    return _table("URL templates", ("Template", "Pages", "Longest chain", "Refused"), rows, note)
 
 
 def priorities_report(stats: Mapping[str, Any], rules: Sequence[Any]) -> list[dict[str, Any]]:
@@ -114,7 +139,7 @@ def freshness_html(freshness: Mapping[str, Any]) -> str:
 def frontier_html(report: Mapping[str, Any]) -> str:
     """Every frontier section the report has data for."""
     return (
-        templates_html(report.get("templates") or ())
+        templates_html(report.get("templates") or (), report.get("templates_single_urls"))
         + priorities_html(report.get("priorities") or ())
         + freshness_html(report.get("freshness") or {})
     )

@@ -337,7 +337,26 @@ def archive_section(archive: Mapping[str, Any] | None) -> str:
     )
 
 
-def render_html(report: Mapping[str, Any]) -> str:
+#: site states of the live status page's "now" line, as the progress line names them
+_LIVE_STATES = (("active", "active"), ("waiting_robots", "waiting robots.txt"),
+                ("deferred", "deferred"), ("exhausted", "exhausted"))  # fmt: skip
+
+
+def _now_line(now: Mapping[str, Any] | None) -> str:
+    """A running crawl's work in hand: frontier, downloader, sites by state."""
+    if not now:
+        return ""
+    states = now.get("sites") or {}
+    sites = ", ".join(f"{int(states.get(key, 0))} {label}" for key, label in _LIVE_STATES)
+    return (
+        f'<p class="meta" id="now">now: <b>{int(now["frontier"])}</b> in the frontier, '
+        f"<b>{int(now['in_flight'])}</b> in flight · sites: {escape(sites)}</p>\n"
+    )
+
+
+def render_html(report: Mapping[str, Any], refresh: int = 0) -> str:
+    """The report as one self-contained page; ``refresh`` > 0: the live status page
+    of a running crawl, which reloads itself every ``refresh`` seconds."""
     sites: Mapping[str, Mapping[str, Any]] = report["sites"]
     totals = report["totals"]
     health = report["health"]
@@ -412,21 +431,31 @@ def render_html(report: Mapping[str, Any]) -> str:
     failed_html = failed_section(report.get("failed") or [], int(report.get("failed_total") or 0))
 
     title = f"webrobot crawl report: {report.get('spider', '')}"
-    meta = (
-        f"started {escape(str(report.get('started_at')))} · finished {escape(str(report.get('finished_at')))}"
-        f" · {human_seconds(float(report.get('elapsed_seconds') or 0))}"
-        f" · finish reason <b>{escape(str(report.get('finish_reason')))}</b>"
-        f"{disk_note(report.get('disk') or {})}"
-        f" · webrobot {escape(str(report.get('webrobot_version')))}"
-    )
+    elapsed = human_seconds(float(report.get("elapsed_seconds") or 0))
+    version = f" · webrobot {escape(str(report.get('webrobot_version')))}"
+    if refresh > 0:
+        title = f"webrobot crawl status: {report.get('spider', '')}"
+        meta = (
+            f"started {escape(str(report.get('started_at')))} · <b>running</b> for {elapsed}"
+            f" · as of {escape(str(report.get('as_of')))}, reloads every {refresh} s{version}"
+        )
+    else:
+        meta = (
+            f"started {escape(str(report.get('started_at')))} · finished {escape(str(report.get('finished_at')))}"
+            f" · {elapsed}"
+            f" · finish reason <b>{escape(str(report.get('finish_reason')))}</b>"
+            f"{disk_note(report.get('disk') or {})}{version}"
+        )
+    refresh_tag = f'<meta http-equiv="refresh" content="{refresh}">\n' if refresh > 0 else ""
+    now_html = _now_line(report.get("now")) if refresh > 0 else ""
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{escape(title)}</title><style>{CSS}</style></head>
+{refresh_tag}<title>{escape(title)}</title><style>{CSS}</style></head>
 <body><main>
-<h1>Crawl report <small>{escape(str(report.get("spider", "")))}</small></h1>
+<h1>{"Crawl status" if refresh > 0 else "Crawl report"} <small>{escape(str(report.get("spider", "")))}</small></h1>
 <p class="meta">{meta}</p>
-{health_html}
+{now_html}{health_html}
 <section class="tiles">{tiles_html}</section>
 <section class="card"><h2>Sites</h2>
 <table id="sites"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>{notes_html}

@@ -182,6 +182,12 @@ class FullTextIndex:
         worker = self.worker
         self._send(lambda: worker.remove(response.url))
 
+    def index_progress(self) -> tuple[int, int] | None:
+        """(records handed to the index process, records it applied) so far; read by the metrics."""
+        if self.worker is None:
+            return None
+        return self.worker.spool.records, int(self.worker.applied.value)
+
     def spider_closed(self, spider: Spider) -> None:
         if self.worker is None:
             return

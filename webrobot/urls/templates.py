@@ -136,6 +136,10 @@ class TemplateTally:
         self.refused.setdefault(template, Counter())[reason] += 1
         return reason, template, detail
 
+    def single_urls(self) -> int:
+        """Templates that are one URL fetched once, nothing refused (the report leaves them out)."""
+        return sum(1 for t, n in self.pages.items() if n <= 1 and t not in self.refused)
+
     def report(self, limit: int = 50) -> list[dict[str, object]]:
         """The templates that had refusals, then the busiest, at most ``limit`` of them."""
         refused = sorted(self.refused, key=lambda t: (-sum(self.refused[t].values()), t))
