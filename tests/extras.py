@@ -35,3 +35,35 @@ def import_name(requirement: str) -> str:
 EXTRA_MODULES = {extra: sorted({import_name(r) for r in reqs}) for extra, reqs in EXTRAS.items()}
 #: Every module an extra brings.
 OPTIONAL_MODULES = sorted({m for modules in EXTRA_MODULES.values() for m in modules})
+
+
+def _closure(requirements: list[str]) -> set[str]:
+    """The distributions ``requirements`` install, their own requirements included
+    (as this environment, which holds every extra, has them)."""
+    seen: set[str] = set()
+    todo = [_dist(r) for r in requirements]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        try:
+            requires = importlib.metadata.requires(name) or []
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        todo += [_dist(r) for r in requires if "extra ==" not in r]
+    return seen
+
+
+def _dist(requirement: str) -> str:
+    return canonical(re.split(r"[\[<>=!~; ]", requirement, maxsplit=1)[0])
+
+
+#: Optional distribution -> the module it is imported as.
+_OPTIONAL_DISTS = {_dist(r): import_name(r) for reqs in EXTRAS.values() for r in reqs}
+#: Extra -> the optional modules an install of it has: its own, and those its
+#: requirements pull in (wacz requires jinja2, which the search extra also names).
+EXTRA_INSTALLS = {
+    extra: sorted({m for dist, m in _OPTIONAL_DISTS.items() if dist in _closure(reqs)})
+    for extra, reqs in EXTRAS.items()
+}

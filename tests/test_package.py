@@ -44,7 +44,7 @@ from typing import Any
 import pytest
 
 from tests.crawling import PROJECT_ROOT
-from tests.extras import EXTRA_MODULES, EXTRAS, OPTIONAL_MODULES
+from tests.extras import EXTRA_INSTALLS, EXTRAS, OPTIONAL_MODULES
 from webrobot.demo.server import Reply, SiteServer
 
 pytestmark = pytest.mark.slow
@@ -309,6 +309,7 @@ FEATURE_SETTINGS: dict[str, dict[str, str]] = {
     "search": {"WEBROBOT_INDEX_ENABLED": "True", "WEBROBOT_INDEX": "{out}/index"},
     "charts": {},
     "browser": {"WEBROBOT_RENDER": "browser"},
+    "metrics": {"WEBROBOT_METRICS_PORT": "127.0.0.1:0"},
 }
 CORE_PAGES = {"/robots.txt", "/", "/a", "/b", "/c"}
 
@@ -465,7 +466,7 @@ def test_each_install_has_exactly_its_extras_and_pip_check_is_clean(
     installs: dict[str, Install],
 ) -> None:
     for name, install in installs.items():
-        wanted = OPTIONAL_MODULES if name == "all" else EXTRA_MODULES.get(name, [])  # core: none
+        wanted = OPTIONAL_MODULES if name == "all" else EXTRA_INSTALLS.get(name, [])  # core: none
         assert install.optional == sorted(wanted), name
         assert install.check == (0, "No broken requirements found.\n"), name
     print("pip install seconds:", {n: round(i.seconds, 1) for n, i in installs.items()})
@@ -505,7 +506,9 @@ def test_the_add_on_crawls_with_each_install(
         # Judged by the site's log: every page once, robots.txt first, nothing disallowed.
         seen = small_site.targets()
         rendered = "browser" in features
-        assert set(seen) == CORE_PAGES | ({"/js"} if rendered else set()), seen
+        # An archiving crawl also fetches what its pages need, and the favicon browsers ask for.
+        requisites = {"/favicon.ico"} if "warc" in features else set()
+        assert set(seen) == CORE_PAGES | requisites | ({"/js"} if rendered else set()), seen
         assert seen[0] == "/robots.txt" and "/private/x" not in seen
         assert crawl.items >= {small_site.url(p) for p in ("/a", "/b", "/c")}
         report = (crawl.out / "items.report.html").read_text("utf-8")
@@ -530,6 +533,10 @@ def test_the_add_on_crawls_with_each_install(
         else:
             assert "<svg" not in report
             assert "No charts: " in report and "pip install &#x27;webrobot[charts]&#x27;" in report
+        if "metrics" in features:
+            assert crawl.stats["webrobot/metrics/url"].startswith("http://127.0.0.1:")
+        else:
+            assert "webrobot/metrics/url" not in crawl.stats
         if rendered:
             assert crawl.stats["webrobot/render/pages"] >= 4
         else:
@@ -543,6 +550,7 @@ MISSING_EXTRA = {
     "warc": "ERROR: No WARC archive: warcio is not installed",
     "search": "WARNING: Full-text index off: resiliparse or tantivy is not installed",
     "browser": "ERROR: webrobot cannot start: settings: key 'WEBROBOT_RENDER': rendering pages needs",
+    "metrics": "ERROR: Metrics (WEBROBOT_METRICS_PORT) needs the 'prometheus_client' package",
 }
 
 

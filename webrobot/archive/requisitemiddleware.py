@@ -35,7 +35,7 @@ import importlib.util
 import logging
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 from urllib.parse import urljoin
-from weakref import WeakKeyDictionary
+from weakref import WeakKeyDictionary, WeakSet
 
 from scrapy import Request, signals
 from scrapy.exceptions import IgnoreRequest, NotConfigured
@@ -86,10 +86,19 @@ def requisites_wanted(crawler: Crawler) -> bool:
     settings = crawler.settings
     if not read(settings, "WEBROBOT_WARC_DIR") or not read(settings, "WEBROBOT_REQUISITES_ENABLED"):
         return False
+    if importlib.util.find_spec("warcio") is None:
+        return False  # no archive at all: the archive's own line names the extra
     if importlib.util.find_spec("tinycss2") is None:
-        logger.error("No page requisites: tinycss2 is not installed (pip install 'webrobot[warc]')")
+        if crawler not in _told_missing:  # one line, though two middlewares ask
+            _told_missing.add(crawler)
+            logger.error(
+                "No page requisites: tinycss2 is not installed (pip install 'webrobot[warc]')"
+            )
         return False
     return True
+
+
+_told_missing: WeakSet[Crawler] = WeakSet()
 
 
 class RequisiteTracker:

@@ -52,6 +52,7 @@ from webrobot.render.rendering import (
     wants_browser,
 )
 from webrobot.settings_model import ConfigError, read
+from webrobot.signals import REQUISITE_META, SITEMAP_META
 
 if TYPE_CHECKING:
     from typing import Self
@@ -201,7 +202,12 @@ class RenderMiddleware:
         return getattr(abort, "__self__", None)
 
     def process_request(self, request: Request) -> None:
-        internal = request.callback is NO_CALLBACK or bool(request.meta.get("_sitemap"))
+        # robots.txt, sitemaps and page requisites are files, never pages to render
+        internal = (
+            request.callback is NO_CALLBACK
+            or bool(request.meta.get(SITEMAP_META))
+            or request.meta.get(REQUISITE_META) is not None
+        )
         if not wants_browser(self.mode, request.meta, internal):
             return
         request.meta["playwright"] = True

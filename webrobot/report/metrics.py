@@ -100,8 +100,8 @@ class MetricsServer:
         try:
             require("prometheus_client", "metrics", FEATURE)
         except MissingExtra as exc:
-            logger.error("%s", exc)
-            raise NotConfigured(str(exc)) from exc
+            logger.error("%s", exc)  # the one line that names the extra
+            raise NotConfigured("prometheus-client is not installed") from exc
         host_port = split_address(address)
         assert host_port is not None
         self.host, self.port = host_port
