@@ -61,6 +61,8 @@ SCRAPY_FREE = PURE | {
     "webrobot.sites.config",
     "webrobot.frontier.freshnessstore",
     "webrobot.seen.stores",
+    "webrobot.search.lifeline",
+    "webrobot.search.writerlock",
 }
 #: Top-level packages that make a module Scrapy glue.
 SCRAPY = frozenset({"scrapy", "twisted", "scrapy_redis", "itemadapter", "parsel"})

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from webrobot.search import lifeline
+
 logger = logging.getLogger(__name__)
 
 #: Pages the child may be behind the crawl before the crawl waits.
@@ -90,10 +92,15 @@ def _apply(index: Any, kind: str, value: Any, totals: IndexTotals) -> None:
             totals.first_error = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=3)}"
 
 
-def _child(path: str, results: Any, applied: Any, stop: Any) -> None:
+def _child(path: str, results: Any, applied: Any, stop: Any, parent: int) -> None:
     """The child's loop: apply the spool's records, commit and checkpoint every
     200 records or 2 seconds; finish when told to stop (or orphaned) and the
     spool is read to its end."""
+    # First of all: die with the crawl (SIGTERM when it dies; gone already: leave).
+    # Until the index is open, SIGTERM ends the child at once; nothing is lost,
+    # the spool is on disk.
+    if not lifeline.bind_to_parent(parent):
+        return
     # Ctrl-C reaches the whole process group: the crawl stops gracefully and then
     # says stop; the child must live until then to finish the spool.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -112,15 +119,18 @@ def _child(path: str, results: Any, applied: Any, stop: Any) -> None:
         return
     totals.already, totals.cut = len(index), spool.cut
     backlog = len(spool.pending_segments())
-    results.put(("ready", totals.already, first_new, backlog, spool.cut))
-    parent = os.getppid()
+    # From now on the crawl's death (SIGTERM, sent by the kernel) means: finish the
+    # spool, commit, close, exit.
+    dead: list[int] = []
+    signal.signal(signal.SIGTERM, lambda signum, frame: dead.append(signum))
+    results.put(("ready", totals.already, first_new, backlog, spool.cut, index.notes))
 
     def checkpoint() -> None:
         index.commit()
         spool.committed(spool.position)
 
     while True:
-        finishing = stop.is_set() or os.getppid() != parent
+        finishing = stop.is_set() or bool(dead) or lifeline.orphaned(parent)
         batch = spool.read(final=finishing)
         for position, (kind, value) in batch:
             _apply(index, kind, value, totals)
@@ -162,7 +172,7 @@ class IndexWorker:
         self.stop: Any = context.Event()
         self.process = context.Process(
             target=_child,
-            args=(str(path), self.results, self.applied, self.stop),
+            args=(str(path), self.results, self.applied, self.stop, os.getpid()),
             name="webrobot-index",
             daemon=True,
         )
@@ -178,7 +188,7 @@ class IndexWorker:
         if not isinstance(first, tuple):  # IndexTotals: it failed to open the index
             self._abandon()
             raise RuntimeError(getattr(first, "first_error", "the index process failed"))  # noqa: TRY004
-        _, self.already, first_segment, self.backlog, self.cut = first
+        _, self.already, first_segment, self.backlog, self.cut, self.notes = first
         self.spool = SpoolWriter(path / SPOOL, first_segment)
 
     def _abandon(self) -> None:
