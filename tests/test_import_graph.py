@@ -37,6 +37,7 @@ PURE = frozenset({
     "webrobot.seen.contentfingerprints",
     "webrobot.frontier.freshness",
     "webrobot.politeness.identity",
+    "webrobot.politeness.descriptors",
     "webrobot.items",
     "webrobot.pages.metarobots",
     "webrobot.pages.page",

@@ -50,6 +50,7 @@ from scrapy.utils.misc import build_from_crawler, load_object
 from webrobot import signals
 from webrobot.compat import call_later, schedule_coro, slot_randomness
 from webrobot.politeness.clock import NO_RESPONSE, THROTTLE_STATUSES
+from webrobot.politeness.connections import descriptor_plan
 from webrobot.robots.policy import parse_retry_after
 from webrobot.settings_model import read
 from webrobot.sites.config import ConfigError
@@ -129,6 +130,10 @@ class SiteDownloader(Downloader):
             setting_error(crawler, exc)  # the crawl stops at start with this error
             per_minute = 0
         self.min_interval = 60.0 / per_minute if per_minute else 0.0
+        # Connections in flight fit the open-file limit (one warning if lowered).
+        descriptors = descriptor_plan(crawler)
+        if descriptors.limit and 0 < descriptors.concurrency < self.total_concurrency:
+            self.total_concurrency = descriptors.concurrency
         # A strong reference: called for every response, without resolving a weak one first.
         crawler.signals.connect(
             self._response_downloaded, signal=scrapy_signals.response_downloaded, weak=False
