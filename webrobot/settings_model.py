@@ -391,6 +391,11 @@ _LIMITS = (
        "0: as many as it leaves).", minimum=0),
     _s("WEBROBOT_RAISE_FD_LIMIT", "bool", True,
        "At start, raise the process's open-file limit (soft) to its hard limit."),
+    _s("WEBROBOT_FRONTIER_MEMORY_REQUESTS", "int", 1_000_000,
+       "Requests the in-memory frontier keeps in memory (about 280 bytes each); the next ones wait on "
+       "disk and come back in order (0: no limit).", minimum=0),
+    _s("WEBROBOT_FRONTIER_SPILL_DIR", "str", "",
+       "Folder for the in-memory frontier's requests past that bound (empty: the system's temporary folder)."),
 )  # fmt: skip
 _section("Archive (WARC) and full-text search")
 _ARCHIVE = (
