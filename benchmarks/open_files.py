@@ -67,17 +67,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--low", type=int, default=1024)
     parser.add_argument("--high", type=int, default=20000)
     parser.add_argument("--handler", choices=("webrobot", "scrapy"), default="webrobot")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="pairs of runs, alternating low and high (the best of each counts)",
+    )
     args = parser.parse_args(argv)
+    runs: list[dict] = []
     with ManySites(args.sites, args.pages) as web, tempfile.TemporaryDirectory() as tmp:
-        runs = []
-        for limit in (args.high, args.low):
-            web.connections = 0
-            runs.append(crawl(Path(tmp) / str(limit), web, limit, args.concurrency, args.handler))
-            print(json.dumps(runs[-1]), flush=True)
-    ratio = runs[1]["seconds"] / max(runs[0]["seconds"], 0.001)
+        for n in range(args.repeat):
+            order = (args.high, args.low) if n % 2 == 0 else (args.low, args.high)
+            for limit in order:
+                web.connections = 0
+                where = Path(tmp) / f"{n}-{limit}"
+                runs.append(crawl(where, web, limit, args.concurrency, args.handler))
+                print(json.dumps(runs[-1]), flush=True)
+    high = min(r["seconds"] for r in runs if r["limit"] == args.high)
+    low = min(r["seconds"] for r in runs if r["limit"] == args.low)
     print(f"{args.sites} sites x {args.pages} pages, CONCURRENT_REQUESTS={args.concurrency}, "
-          f"{args.handler} handler: {runs[0]['seconds']} s at {args.high} open files, "
-          f"{runs[1]['seconds']} s at {args.low} ({ratio:.2f}x)")  # fmt: skip
+          f"{args.handler} handler: best {high} s at {args.high} open files, "
+          f"best {low} s at {args.low} ({low / max(high, 0.001):.2f}x)")  # fmt: skip
     return 0 if all(r["every_page_once"] and not r["emfile_in_log"] for r in runs) else 1
 
 

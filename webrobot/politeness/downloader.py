@@ -32,6 +32,9 @@ time in one place.
   its hold for the next start). One that has ``departed(site, now)``
   is told about when each request left (on the reactor's next turn), so that a
   request sent late counts from when it left.
+* ``CONCURRENT_REQUESTS`` is lowered, with one warning, when the process's
+  open-file limit leaves too little room for it
+  (:func:`webrobot.politeness.connections.descriptor_plan`).
 """
 
 from __future__ import annotations
