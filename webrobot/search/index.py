@@ -251,7 +251,10 @@ class SearchIndex:
             owner = writerlock.orphan(self.path)
             if owner is not None:
                 writerlock.end_orphan(owner)
-                if self._writer():
+                deadline = time.monotonic() + 10.0  # the kernel drops its lock as it exits
+                while not self._writer() and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                if self.writer is not None:
                     self.notes.append(
                         f"the writer lock of {self.path} was held by process {owner.pid}, "
                         "whose crawl had died: it was stopped and its lock taken over"
