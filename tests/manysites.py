@@ -32,9 +32,10 @@ def _page(port: int, path: str, links: list[str]) -> bytes:
 
 
 class ManySites:
-    def __init__(self, sites: int, pages: int = 3) -> None:
+    def __init__(self, sites: int, pages: int = 3, delay: float = 0.0) -> None:
         self.count = sites
         self.pages = pages
+        self.delay = delay  # seconds before each answer
         self.ports: list[int] = []
         self.log: list[tuple[int, str]] = []
         self._loop = asyncio.new_event_loop()
@@ -78,6 +79,8 @@ class ManySites:
                 line = head.split(b"\r\n", 1)[0].decode("latin-1").split()
                 path = line[1] if len(line) > 1 else "/"
                 self.log.append((port, path))
+                if self.delay:
+                    await asyncio.sleep(self.delay)
                 status, kind, body = self._answer(port, path)
                 reason = b"OK" if status == 200 else b"Not Found"
                 writer.write(b"HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n"
