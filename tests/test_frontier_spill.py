@@ -46,7 +46,31 @@ def test_what_cannot_be_pickled_stays_in_memory(tmp_path: Path) -> None:
     unpicklable = lambda: None  # a request bound to a spider, say
     frontier.push(0, unpicklable)
     frontier.push(0, ("http://a/3", None, (0,), None))
+    assert frontier.kept == 1
     assert [frontier.lease()[1] for _ in range(3)][1] is unpicklable  # type: ignore[index]
+    frontier.close()
+
+
+def test_a_full_disk_keeps_requests_in_memory_and_no_half_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    frontier = SpillingFrontier(1, str(tmp_path))
+    first, second, third = (("http://a/%s" % n, None, (0,), None) for n in "123")  # noqa: UP031
+    frontier.push(0, first)
+    frontier.push(0, second)  # on disk
+    spill = frontier._spills[0]
+    real_write = spill._file.write
+
+    def full(data: bytes) -> int:
+        real_write(data[:3])  # part of the record reached the file
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(spill._file, "write", full)
+    frontier.push(0, third)
+    monkeypatch.undo()
+    assert frontier.kept == 1 and len(frontier) == 3
+    leased = [frontier.lease()[1] for _ in range(3)]  # type: ignore[index]
+    assert sorted(leased) == sorted([first, second, third])
     frontier.close()
 
 

@@ -391,6 +391,9 @@ _LIMITS = (
        "0: as many as it leaves).", minimum=0),
     _s("WEBROBOT_RAISE_FD_LIMIT", "bool", True,
        "At start, raise the process's open-file limit (soft) to its hard limit."),
+    _s("MEMUSAGE_CHECK_INTERVAL_SECONDS", "float", 5.0,
+       "Seconds between two looks of Scrapy's memory guard (MEMUSAGE_LIMIT_MB) at the process's memory.",
+       scrapy=True, minimum=0),
     _s("WEBROBOT_FRONTIER_MEMORY_REQUESTS", "int", 1_000_000,
        "Requests the in-memory frontier keeps in memory (about 280 bytes each); the next ones wait on "
        "disk and come back in order (0: no limit).", minimum=0),

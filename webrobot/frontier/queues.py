@@ -171,8 +171,14 @@ class SpillFile:
 
     def append(self, payload: Any) -> None:
         data = pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
-        self._file.seek(0, os.SEEK_END)
-        self._file.write(len(data).to_bytes(4, "little") + data)
+        end = self._file.seek(0, os.SEEK_END)
+        try:
+            self._file.write(len(data).to_bytes(4, "little") + data)
+            self._file.flush()
+        except OSError:  # a full disk: no half record stays behind
+            self._file.seek(end)
+            self._file.truncate()
+            raise
         self.count += 1
 
     def take(self, limit: int) -> list[Any]:
@@ -213,6 +219,7 @@ class SpillingFrontier(MemoryFrontier):
         self._in_memory = 0
         self.spilled = 0  # payloads written to disk in all
         self.refilled = 0  # payloads read back
+        self.kept = 0  # payloads past the bound kept in memory (not picklable, disk full)
 
     @property
     def on_disk(self) -> int:
@@ -231,8 +238,8 @@ class SpillingFrontier(MemoryFrontier):
         if (spill is not None and spill.count) or (0 < self.limit <= self._in_memory):
             try:
                 self._spill(priority).append(payload)
-            except (pickle.PicklingError, TypeError, AttributeError):
-                pass  # not picklable: kept in memory below
+            except (pickle.PicklingError, TypeError, AttributeError, OSError):
+                self.kept += 1  # not picklable, or the disk is full: kept in memory below
             else:
                 self.spilled += 1
                 if priority not in self._queues:  # its first entry is on disk
