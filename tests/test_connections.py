@@ -97,3 +97,15 @@ def test_pool_keys_name_sites() -> None:
     assert pool_site((b"http", b"127.0.0.1", 8080)) == "http://127.0.0.1:8080"
     assert pool_site((b"https", b"Example.COM", 443)) == "https://example.com:443"
     assert pool_site(("http-proxy", b"proxy", 3128)) is None
+
+
+def test_a_projects_download_handlers_keep_webrobots_for_http_and_https() -> None:
+    from tests.components import webrobot_crawler
+
+    handler = "webrobot.politeness.connections.KeepAliveDownloadHandler"
+    crawler = webrobot_crawler(DOWNLOAD_HANDLERS={"s3": None})
+    handlers = crawler.settings.getdict("DOWNLOAD_HANDLERS")
+    assert handlers == {"s3": None, "http": handler, "https": handler}
+    own = "scrapy.core.downloader.handlers.http11.HTTP11DownloadHandler"
+    crawler = webrobot_crawler(DOWNLOAD_HANDLERS={"http": own})
+    assert crawler.settings.getdict("DOWNLOAD_HANDLERS")["http"] == own, "a project's choice wins"
