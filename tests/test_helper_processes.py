@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import time
 from pathlib import Path
@@ -101,3 +102,76 @@ def test_a_crawl_killed_early_leaves_no_process_and_the_resumed_job_indexes_ever
     assert expected <= pages, "the resumed job itemises what the killed one did not"
     indexed = {h["url"] for h in results(index, "text", "--limit", "1000")}
     assert indexed == expected
+
+
+def descendants(root: int) -> dict[int, str]:
+    """The live processes descending from ``root`` (whatever their session: a browser
+    may start its own), with their command lines."""
+    parents: dict[int, int] = {}
+    commands: dict[int, str] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            command = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ")
+        except OSError:
+            continue
+        if fields[0] not in ("Z", "X"):
+            parents[int(entry)] = int(fields[1])
+            commands[int(entry)] = command.decode(errors="replace")[:120]
+    found: dict[int, str] = {}
+    for pid in parents:
+        up, seen = pid, 0
+        while up in parents and seen < 64:
+            up, seen = parents[up], seen + 1
+            if up == root:
+                found[pid] = commands[pid]
+                break
+    return found
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="chromium is not installed")
+def test_a_rendering_crawl_killed_leaves_no_browser_behind(tmp_path: Path, make_site: Any) -> None:
+    """Rendering starts Playwright's driver and a browser: they too end with the crawl."""
+    pytest.importorskip("scrapy_playwright", reason="the optional browser extra is not installed")
+    site = make_site("render")
+    kill_site(site)
+    config = tmp_path / "site.toml"
+    config.write_text(f'start_urls = ["{site.url("/")}"]\nrender = "browser"\n', "utf-8")
+    crawl = start_crawl(tmp_path / "run", args={"config": str(config)},
+                        settings={"WEBROBOT_INDEX_ENABLED": "False"}, new_session=True)  # fmt: skip
+    root = crawl.process.pid
+    started: dict[int, str] = {}
+
+    def browser_running() -> bool:
+        started.update(descendants(root))
+        return any("chrom" in command for command in started.values())
+
+    try:
+        wait_until(browser_running, 120, "the browser to start")
+        started.update(descendants(root))
+    finally:
+        os.kill(root, signal.SIGKILL)
+        crawl.process.wait()
+        assert crawl.process.stderr is not None
+        crawl.process.stderr.close()
+
+    def alive() -> list[tuple[int, str]]:
+        left = []
+        for pid, command in started.items():
+            try:
+                state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except OSError:
+                continue
+            if state not in ("Z", "X"):
+                left.append((pid, command))
+        return left
+
+    try:
+        wait_until(lambda: not alive(), 30, "the driver and the browser to exit")
+    finally:
+        left = alive()
+        for pid, _ in left:
+            os.kill(pid, signal.SIGKILL)
+        assert not left, f"left running after the crawl's SIGKILL: {left}"
