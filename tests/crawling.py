@@ -102,6 +102,7 @@ def start_crawl(
     settings: dict[str, Any] | None = None,
     extra: list[str] | None = None,
     new_session: bool = False,
+    preexec_fn: Callable[[], None] | None = None,
 ) -> RunningCrawl:
     """Start a crawl and return at once (:func:`run_crawl` waits; interrupt it, for example)."""
     workdir.mkdir(parents=True, exist_ok=True)
@@ -123,6 +124,8 @@ def start_crawl(
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=new_session,  # its own process group, for Ctrl-C as a terminal sends it
+        # for example resource limits of the crawl alone: one setrlimit, safe in the child
+        preexec_fn=preexec_fn,  # noqa: PLW1509
     )
     return RunningCrawl(process, workdir)
 

@@ -24,11 +24,14 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 
 class RedisServer:
-    def __init__(self, workdir: Path, host: str = "127.0.0.1", *, persistent: bool = False) -> None:
+    def __init__(self, workdir: Path, host: str = "127.0.0.1", *, persistent: bool = False,
+                 options: tuple[str, ...] = ()) -> None:  # fmt: skip
         """``persistent``: an append-only file written at every command, so that
         a server stopped and started again (:meth:`start` with ``port``) has
-        everything it had."""
+        everything it had. ``options``: more ``redis-server`` arguments
+        (``("--maxmemory", "2mb")``)."""
         self.persistent = persistent
+        self.options = options
         self.workdir = Path(workdir)
         self.host = host
         self.port = 0
@@ -65,7 +68,7 @@ class RedisServer:
             self.process = subprocess.Popen(
                 [binary, "--bind", self.host, "--port", str(self.port),
                  "--dir", str(self.workdir), "--save", "", *persistence,
-                 "--logfile", str(log), "--daemonize", "no"],
+                 "--logfile", str(log), "--daemonize", "no", *self.options],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             )  # fmt: skip
             deadline = time.monotonic() + timeout

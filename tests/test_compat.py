@@ -139,3 +139,40 @@ def test_robots_parsed_is_scrapys_signal_where_scrapy_has_it() -> None:
     from scrapy import signals
 
     assert compat.robots_parsed is getattr(signals, "robots_parsed", compat.robots_parsed)
+
+
+def test_scrapys_http11_handler_keeps_its_pool_where_replace_connection_pool_finds_it() -> None:
+    from scrapy.core.downloader.handlers.http11 import HTTP11DownloadHandler
+    from twisted.internet import reactor
+    from twisted.web.client import HTTPConnectionPool
+
+    crawler = get_crawler(settings_dict={"CONCURRENT_REQUESTS_PER_DOMAIN": 3})
+    handler = HTTP11DownloadHandler(crawler)
+    old = compat.connection_pool(handler)
+    assert isinstance(old, HTTPConnectionPool) and old.maxPersistentPerHost == 3
+    new = HTTPConnectionPool(reactor, persistent=True)
+    assert compat.replace_connection_pool(handler, new)
+    assert compat.connection_pool(handler) is new
+    assert new.maxPersistentPerHost == 3 and new._factory is old._factory
+    assert not compat.replace_connection_pool(object(), new)
+
+
+def test_twisted_pool_keeps_idle_connections_and_their_timers_where_compat_reads_them() -> None:
+    from twisted.internet.task import Clock
+    from twisted.web.client import HTTPConnectionPool
+
+    clock = Clock()
+    pool = HTTPConnectionPool(clock, persistent=True)
+    closed: list[object] = []
+
+    class Connection:
+        state = "QUIESCENT"
+        transport = SimpleNamespace(loseConnection=lambda: closed.append(1))
+
+    connection = Connection()
+    pool._putConnection(("http", b"a", 80), connection)
+    assert compat.idle_connections(pool) == {("http", b"a", 80): [connection]}
+    assert connection in compat.idle_timeouts(pool)
+    clock.advance(pool.cachedConnectionTimeout)  # the idle timeout goes through _removeConnection
+    assert compat.idle_connections(pool) == {("http", b"a", 80): []}
+    assert connection not in compat.idle_timeouts(pool) and closed == [1]

@@ -332,6 +332,7 @@ def test_the_index_process_stops_without_moving_its_checkpoint_when_the_disk_is_
     class FullIndex:
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             self.docs: list[str] = []
+            self.notes: list[str] = []
 
         def __len__(self) -> int:
             return 0
@@ -363,11 +364,14 @@ def test_the_index_process_stops_without_moving_its_checkpoint_when_the_disk_is_
     results: queue.Queue[Any] = queue.Queue()
     stop, disk_error = threading.Event(), Shared()
     stop.set()
-    handler = signal.getsignal(signal.SIGINT)
+    handlers = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    # In this process, not a child: nothing to bind to the parent's life.
+    monkeypatch.setattr(worker.lifeline, "bind_to_parent", lambda parent: True)
     try:
-        worker._child(str(folder), results, Shared(), stop, disk_error)
+        worker._child(str(folder), results, Shared(), stop, disk_error, os.getppid())
     finally:
-        signal.signal(signal.SIGINT, handler)
+        signal.signal(signal.SIGINT, handlers[0])
+        signal.signal(signal.SIGTERM, handlers[1])
     results.get_nowait()  # "ready"
     totals = results.get_nowait()
     assert totals.disk_full and disk_error.value == 1

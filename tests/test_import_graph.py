@@ -42,6 +42,7 @@ PURE = frozenset({
     "webrobot.frontier.freshness",
     "webrobot.frontier.diskspace",
     "webrobot.politeness.identity",
+    "webrobot.politeness.descriptors",
     "webrobot.items",
     "webrobot.pages.metarobots",
     "webrobot.pages.page",
@@ -67,6 +68,8 @@ SCRAPY_FREE = PURE | {
     "webrobot.sites.config",
     "webrobot.frontier.freshnessstore",
     "webrobot.seen.stores",
+    "webrobot.search.lifeline",
+    "webrobot.search.writerlock",
 }
 #: The crawl-wide modules at the package's top: any part of the crawl may use them, and
 #: they use only each other.

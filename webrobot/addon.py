@@ -57,6 +57,7 @@ class Addon:
             settings.set(setting.name, setting.default, priority="addon")
         for group, components in COMPONENTS.items():
             _enable(settings, group, components)
+        _keep_http_handlers(settings)
         switch_to_redis(self.crawler, settings)
         hold_new_requests_in_frontier(settings)
         for problem in check(settings.get):
@@ -80,6 +81,18 @@ class Addon:
         assert self.crawler.stats is not None
         self.crawler.stats.set_value("webrobot/config_error", str(error))
         raise CloseSpider("config_error")
+
+
+def _keep_http_handlers(settings: BaseSettings) -> None:
+    """A project's ``DOWNLOAD_HANDLERS`` (for another scheme, say) keeps webrobot's
+    handler for the schemes it does not name (http, https: the bounded keep-alive
+    pool of :mod:`webrobot.politeness.connections`)."""
+    handlers = settings.getdict("DOWNLOAD_HANDLERS")
+    missing = {k: v for k, v in BY_NAME["DOWNLOAD_HANDLERS"].default.items() if k not in handlers}
+    if missing:
+        handlers.update(missing)
+        priority = settings.getpriority("DOWNLOAD_HANDLERS") or "addon"
+        settings.set("DOWNLOAD_HANDLERS", handlers, priority=priority)
 
 
 def _enable(settings: BaseSettings, group: str, components: dict[str, int | None]) -> None:

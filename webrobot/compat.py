@@ -42,9 +42,13 @@ __all__ = [
     "USER_AGENT_DIRECTIVE",
     "URLPattern",
     "call_later",
+    "connection_pool",
     "extract_directive",
+    "idle_connections",
+    "idle_timeouts",
     "quote_path",
     "quote_pattern",
+    "replace_connection_pool",
     "robots_parsed",
     "schedule_coro",
     "slot_randomness",
@@ -113,3 +117,40 @@ def engine_in_progress(engine: Any) -> set[Any] | None:
     slot = getattr(engine, "_slot", None)
     inprogress = getattr(slot, "inprogress", None)
     return inprogress if isinstance(inprogress, set) else None
+
+
+def connection_pool(handler: Any) -> Any:
+    """The keep-alive pool of Scrapy's HTTP/1.1 download handler (its private
+    ``_pool``, a Twisted ``HTTPConnectionPool``), or None where it is gone."""
+    return getattr(handler, "_pool", None)
+
+
+def replace_connection_pool(handler: Any, pool: Any) -> bool:
+    """Give Scrapy's HTTP/1.1 download handler ``pool`` instead of its own (which
+    bounds idle connections per host only, never in all). Settings of the old
+    pool (per-host cap, Scrapy's lenient protocol factory, private ``_factory``)
+    carry over. False, and nothing changed, where the handler has no ``_pool``."""
+    old = connection_pool(handler)
+    if old is None:
+        return False
+    pool.maxPersistentPerHost = old.maxPersistentPerHost
+    pool.cachedConnectionTimeout = old.cachedConnectionTimeout
+    pool.retryAutomatically = old.retryAutomatically
+    pool._factory = old._factory
+    handler._pool = pool
+    return True
+
+
+def idle_connections(pool: Any) -> dict[Any, list[Any]]:
+    """Twisted's ``HTTPConnectionPool._connections``: pool key -> idle connections
+    (private; the bounded pool of :mod:`webrobot.politeness.connections` keeps its
+    order of use beside it and closes through ``_removeConnection``)."""
+    connections: dict[Any, list[Any]] = pool._connections
+    return connections
+
+
+def idle_timeouts(pool: Any) -> dict[Any, Any]:
+    """Twisted's ``HTTPConnectionPool._timeouts``: idle connection -> its timer
+    (private); a connection is idle in the pool exactly while it has one."""
+    timeouts: dict[Any, Any] = pool._timeouts
+    return timeouts

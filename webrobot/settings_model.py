@@ -401,6 +401,30 @@ _SPEED = (
     _s("WEBROBOT_GC_FREEZE", "bool", True,
        "At engine start, freeze the objects alive (imports, components) so full collections skip them."),
 )  # fmt: skip
+_section("Open files and memory")
+_LIMITS = (
+    _s("DOWNLOAD_HANDLERS", "dict",
+       {"http": "webrobot.politeness.connections.KeepAliveDownloadHandler",
+        "https": "webrobot.politeness.connections.KeepAliveDownloadHandler"},
+       "Scrapy's HTTP/1.1 handler with idle keep-alive connections bounded in all, and "
+       "'too many open files' as back-pressure (see the resources page).", scrapy=True),
+    _s("WEBROBOT_FD_RESERVE", "int", 256,
+       "Open files kept out of the connections' share of the limit: logs, feeds, job folder, "
+       "WARC, index, Redis.", minimum=0),
+    _s("WEBROBOT_MAX_IDLE_CONNECTIONS", "int", 512,
+       "Idle keep-alive connections kept in all (fewer if the open-file limit leaves less room; "
+       "0: as many as it leaves).", minimum=0),
+    _s("WEBROBOT_RAISE_FD_LIMIT", "bool", True,
+       "At start, raise the process's open-file limit (soft) to its hard limit."),
+    _s("MEMUSAGE_CHECK_INTERVAL_SECONDS", "float", 5.0,
+       "Seconds between two looks of Scrapy's memory guard (MEMUSAGE_LIMIT_MB) at the process's memory.",
+       scrapy=True, minimum=0),
+    _s("WEBROBOT_FRONTIER_MEMORY_REQUESTS", "int", 1_000_000,
+       "Requests the in-memory frontier keeps in memory (about 280 bytes each); the next ones wait on "
+       "disk and come back in order (0: no limit).", minimum=0),
+    _s("WEBROBOT_FRONTIER_SPILL_DIR", "str", "",
+       "Folder for the in-memory frontier's requests past that bound (empty: the system's temporary folder)."),
+)  # fmt: skip
 _section("Archive (WARC) and full-text search")
 _ARCHIVE = (
     _s("WEBROBOT_WARC_DIR", "str", "",
@@ -488,6 +512,7 @@ SETTINGS: tuple[Setting, ...] = (
     + _SITEMAPS
     + _REDIS
     + _SPEED
+    + _LIMITS
     + _ARCHIVE
     + _DISK
     + _OUTPUT

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import redis
 
+from webrobot.distributed import scripts
 from webrobot.distributed.dupefilter import crawl_spider_name
 from webrobot.distributed.keys import CrawlKeys, redis_from_settings
 from webrobot.urls.budget import PageBudget
@@ -42,7 +43,7 @@ class RedisPageBudget(PageBudget):
         self.server = server
         self.key = key
         self.stats = stats
-        self._spend = server.register_script(_SPEND)
+        self._spend = scripts.register(server, _SPEND)
         self._warned = False
 
     @classmethod

@@ -86,7 +86,8 @@ if TYPE_CHECKING:
 
     from scrapy import Request, Spider
 
-    from webrobot.distributed.keys import CrawlKeys
+from webrobot.distributed import scripts
+from webrobot.distributed.keys import CrawlKeys
 
 logger = logging.getLogger(__name__)
 
@@ -343,12 +344,12 @@ class LeasedFrontier(PriorityQueue):
         self.revived = False
         #: Whether the last reclaim left a walk of the leased hash to go on.
         self.walking = False
-        self._lease = server.register_script(_LEASE)
-        self._finish = server.register_script(_FINISH)
-        self._missing = server.register_script(_MISSING)
-        self._release = server.register_script(_RELEASE)
-        self._reclaim = server.register_script(_RECLAIM)
-        self._clock = server.register_script(_CLOCK)
+        self._lease = scripts.register(server, _LEASE)
+        self._finish = scripts.register(server, _FINISH)
+        self._missing = scripts.register(server, _MISSING, writes=False)
+        self._release = scripts.register(server, _RELEASE)
+        self._reclaim = scripts.register(server, _RECLAIM)
+        self._clock = scripts.register(server, _CLOCK, writes=False)
 
     # -- adding ------------------------------------------------------------
     def encode(self, request: Request) -> bytes:

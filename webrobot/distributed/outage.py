@@ -15,6 +15,14 @@ content index, budget) reports its Redis errors and successes to one
 * after ``WEBROBOT_REDIS_OUTAGE_TIMEOUT`` seconds without a successful command,
   the worker closes with finish reason ``redis_unavailable`` (exit status 1).
 
+A Redis at ``maxmemory`` with policy ``noeviction`` answers every write
+``OOM command not allowed``: the crawl can neither lease, nor acknowledge, nor
+queue, so it is the same pause, said as such (``Redis ... is full``, counted in
+``webrobot/redis/full``), and it ends when memory is freed (``maxmemory``
+raised, keys deleted) or after the same timeout. Nothing is lost: a script is
+refused whole (:mod:`webrobot.distributed.scripts`), and what a refused command
+carried stays in the worker and is sent again.
+
 This module is the bookkeeping; no Scrapy, no Redis. Clocks are passed in.
 """
 
@@ -31,6 +39,15 @@ logger = logging.getLogger(__name__)
 FINISH_REASON = "redis_unavailable"
 RETRY_FIRST = 0.1
 RETRY_MAX = 5.0
+#: How Redis words a write refused at ``maxmemory`` (an error reply, or inside a
+#: script's error: "command not allowed when used memory > 'maxmemory'").
+_FULL_MARKERS = ("OOM command not allowed", "used memory > 'maxmemory'")
+
+
+def is_full(exc: BaseException) -> bool:
+    """Whether ``exc`` is Redis refusing a write because it is at ``maxmemory``."""
+    text = str(exc)
+    return any(marker in text for marker in _FULL_MARKERS)
 
 
 class Outage:
@@ -41,6 +58,7 @@ class Outage:
         self.since: float | None = None  # when the current outage began (monotonic)
         self.failures = 0  # failed commands in the current outage
         self.outages = 0
+        self.full = False  # the current outage is Redis at maxmemory, not unreachable
 
     @property
     def down(self) -> bool:
@@ -51,11 +69,22 @@ class Outage:
         if self.stats is not None:
             self.stats.inc_value("webrobot/redis/error_count")
         self.failures += 1
+        full = is_full(exc)
+        if full and self.stats is not None:
+            self.stats.inc_value("webrobot/redis/full")
         if self.since is None:
             self.since = now
             self.outages += 1
+            self.full = full
             if self.stats is not None:
                 self.stats.inc_value("webrobot/redis/outages")
+            if full:
+                logger.warning(
+                    "Redis at %s is full (maxmemory, writes refused: %s): no request starts "
+                    "until memory is freed; retrying with backoff, giving up after %s s",
+                    self.where, exc, f"{self.timeout:g}" if self.timeout > 0 else "never",
+                )  # fmt: skip
+                return
             logger.warning(
                 "Redis at %s cannot be reached (%s): no request starts until it is back; "
                 "retrying with backoff, giving up after %s s",
@@ -70,7 +99,14 @@ class Outage:
         self.since, self.failures = None, 0
         if self.stats is not None:
             self.stats.max_value("webrobot/redis/outage_max_seconds", round(away, 3))
-        logger.info("Redis at %s is back after %.1f s: the crawl goes on", self.where, away)
+        if self.full:
+            logger.info(
+                "Redis at %s takes writes again after %.1f s full: the crawl goes on",
+                self.where, away,
+            )  # fmt: skip
+        else:
+            logger.info("Redis at %s is back after %.1f s: the crawl goes on", self.where, away)
+        self.full = False
 
     def retry_in(self) -> float:
         """How long to wait before trying again (grows with the failures)."""
@@ -82,8 +118,9 @@ class Outage:
 
     def message(self, now: float) -> str:
         away = now - self.since if self.since is not None else 0.0
+        state = "full (maxmemory)" if self.full else "unreachable"
         return (
-            f"Redis at {self.where} unreachable for {away:.0f} s "
+            f"Redis at {self.where} {state} for {away:.0f} s "
             f"(WEBROBOT_REDIS_OUTAGE_TIMEOUT={self.timeout:g}): closing this worker"
         )
 

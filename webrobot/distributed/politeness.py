@@ -78,6 +78,7 @@ import redis
 from scrapy import signals
 from scrapy.utils.asyncio import create_looping_call
 
+from webrobot.distributed import scripts
 from webrobot.distributed.frontier import new_worker_id
 from webrobot.distributed.keys import cluster_enabled, redis_from_settings, site_tag
 from webrobot.distributed.outage import Outage, outage_of
@@ -211,13 +212,17 @@ return 1
 
 # KEYS: states   ARGV: worker, hold ttl ms, now ms   -> how many were still this worker's
 # The key outlives the hold it renews, so letting the hold go (HINCRBY) never
-# recreates an expired key.
+# recreates an expired key. A hold past its ``u:`` time is over (another worker
+# may have started since: Redis refused the renewals while it was full, or could
+# not be reached): it is never renewed back to life, or two workers would hold the
+# site and each wait for the other.
 _RENEW = """
 local n = 0
 local ttl = tonumber(ARGV[2])
 local now = tonumber(ARGV[3])
 for i = 1, #KEYS do
-  if tonumber(redis.call('HGET', KEYS[i], 'h:' .. ARGV[1]) or '0') > 0 then
+  local hold = redis.call('HMGET', KEYS[i], 'h:' .. ARGV[1], 'u:' .. ARGV[1])
+  if tonumber(hold[1] or '0') > 0 and tonumber(hold[2] or '0') > now then
     redis.call('HSET', KEYS[i], 'u:' .. ARGV[1], now + ttl)
     if redis.call('PTTL', KEYS[i]) < ttl then redis.call('PEXPIRE', KEYS[i], ttl) end
     n = n + 1
@@ -267,16 +272,16 @@ class SharedPoliteness:
         self._in_flight: Counter[str] = Counter()
         # Ended downloads whose part of the hold this worker keeps for its next start.
         self._kept: Counter[str] = Counter()
-        self._clock = server.register_script(_CLOCK)
+        self._clock = scripts.register(server, _CLOCK, writes=False)
         self._clock_key = f"{prefix}:clock"
         # Redis ms minus this worker's monotonic ms, per reading (the largest counts).
         self._offsets: deque[float] = deque(maxlen=CLOCK_READINGS)
         self._clock_read_at = -float("inf")
         self._clock_due = -float("inf")
-        self._reserve = server.register_script(_RESERVE)
-        self._note = server.register_script(_NOTE)
-        self._renew = server.register_script(_RENEW)
-        self._late = server.register_script(_LATE)
+        self._reserve = scripts.register(server, _RESERVE)
+        self._note = scripts.register(server, _NOTE)
+        self._renew = scripts.register(server, _RENEW)
+        self._late = scripts.register(server, _LATE)
         self.outage = outage or Outage(0.0, stats=stats)
         self._unreleased: Counter[str] = Counter()  # holds whose release failed
         self._struck: set[str] = set()  # sites with throttle strikes at their last start

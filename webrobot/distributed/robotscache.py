@@ -51,6 +51,7 @@ import redis
 from scrapy import signals
 from scrapy.utils.asyncio import create_looping_call
 
+from webrobot.distributed import scripts
 from webrobot.distributed.dupefilter import crawl_spider_name
 from webrobot.distributed.frontier import new_worker_id
 from webrobot.distributed.keys import CrawlKeys, redis_from_settings
@@ -161,10 +162,10 @@ class RedisRobotsCache:
         self._local: OrderedDict[str, RobotsDecision] = OrderedDict()
         self._claims: set[str] = set()
         self._unsaved: dict[str, RobotsDecision] = {}  # decisions Redis did not take yet
-        self._put = self.server.register_script(_PUT)
-        self._claim = self.server.register_script(_CLAIM)
-        self._renew_claim = self.server.register_script(_RENEW)
-        self._release = self.server.register_script(_RELEASE)
+        self._put = scripts.register(self.server, _PUT)
+        self._claim = scripts.register(self.server, _CLAIM)
+        self._renew_claim = scripts.register(self.server, _RENEW)
+        self._release = scripts.register(self.server, _RELEASE)
         self._loop: Any = None
         crawler.signals.connect(self._spider_closed, signal=signals.spider_closed)
 

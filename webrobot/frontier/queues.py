@@ -39,7 +39,10 @@ from __future__ import annotations
 
 import bisect
 import os
+import pickle
+import shutil
 import sqlite3
+import tempfile
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
@@ -154,6 +157,128 @@ class MemoryFrontier:
         self._queues.clear()
         self._priorities.clear()
         self._pending = self._leased = 0
+
+
+class SpillFile:
+    """A FIFO of pickled payloads in one append-only file (a length, then the
+    pickle, per record); read back in order, emptied when read to its end."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._file = path.open("w+b")
+        self._read_at = 0
+        self.count = 0
+
+    def append(self, payload: Any) -> None:
+        data = pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
+        end = self._file.seek(0, os.SEEK_END)
+        try:
+            self._file.write(len(data).to_bytes(4, "little") + data)
+            self._file.flush()
+        except OSError:  # a full disk: no half record stays behind
+            self._file.seek(end)
+            self._file.truncate()
+            raise
+        self.count += 1
+
+    def take(self, limit: int) -> list[Any]:
+        """Up to ``limit`` payloads, the oldest first."""
+        out: list[Any] = []
+        self._file.seek(self._read_at)
+        while self.count and len(out) < limit:
+            size = int.from_bytes(self._file.read(4), "little")
+            out.append(pickle.loads(self._file.read(size)))
+            self.count -= 1
+        self._read_at = self._file.tell()
+        if not self.count:  # read to its end: start again from an empty file
+            self._file.seek(0)
+            self._file.truncate()
+            self._read_at = 0
+        return out
+
+    def close(self) -> None:
+        self._file.close()
+        self.path.unlink(missing_ok=True)
+
+
+class SpillingFrontier(MemoryFrontier):
+    """A :class:`MemoryFrontier` that keeps at most ``limit`` payloads in memory:
+    past it, new ones go to a file per priority in ``folder`` (a fresh temporary
+    folder in it, removed at close), and come back in batches, in order, when
+    the ones in memory before them are leased. The order is the same as without
+    a limit: within a priority, once some of it is on disk, the newer ones go
+    to disk behind them. A payload that cannot be pickled (a whole request)
+    stays in memory."""
+
+    def __init__(self, limit: int, folder: str | None = None) -> None:
+        super().__init__()
+        self.limit = limit
+        self._root = folder
+        self._folder: Path | None = None
+        self._spills: dict[int, SpillFile] = {}
+        self._in_memory = 0
+        self.spilled = 0  # payloads written to disk in all
+        self.refilled = 0  # payloads read back
+        self.kept = 0  # payloads past the bound kept in memory (not picklable, disk full)
+
+    @property
+    def on_disk(self) -> int:
+        return sum(spill.count for spill in self._spills.values())
+
+    def _spill(self, priority: int) -> SpillFile:
+        spill = self._spills.get(priority)
+        if spill is None:
+            if self._folder is None:
+                self._folder = Path(tempfile.mkdtemp(prefix="webrobot-frontier-", dir=self._root))
+            spill = self._spills[priority] = SpillFile(self._folder / f"{priority}.spill")
+        return spill
+
+    def push(self, priority: int, payload: Any, key: bytes | None = None) -> int:
+        spill = self._spills.get(priority)
+        if (spill is not None and spill.count) or (0 < self.limit <= self._in_memory):
+            try:
+                self._spill(priority).append(payload)
+            except (pickle.PicklingError, TypeError, AttributeError, OSError):
+                self.kept += 1  # not picklable, or the disk is full: kept in memory below
+            else:
+                self.spilled += 1
+                if priority not in self._queues:  # its first entry is on disk
+                    self._queues[priority] = deque()
+                    bisect.insort(self._priorities, -priority)
+                self._pending += 1
+                return self._pending
+        self._in_memory += 1
+        return super().push(priority, payload, key)
+
+    def lease(self) -> tuple[int, Any] | None:
+        if not self._pending:
+            return None
+        priority = -self._priorities[0]
+        queue = self._queues[priority]
+        spill = self._spills.get(priority)
+        if not queue and spill is not None and spill.count:
+            batch = spill.take(max(1, min(self.limit // 4 or 10_000, 10_000)))
+            queue.extend(batch)
+            self.refilled += len(batch)
+            self._in_memory += len(batch)
+        leased = super().lease()
+        if leased is not None:
+            self._in_memory -= 1
+        if spill is not None and spill.count and priority not in self._queues:
+            # its memory part is empty but more waits on disk: keep the priority
+            self._queues[priority] = deque()
+            bisect.insort(self._priorities, -priority)
+        return leased
+
+    def close(self) -> None:
+        super().close()
+        for spill in self._spills.values():
+            spill.close()
+        self._spills.clear()
+        self._in_memory = 0
+        if self._folder is not None:
+            shutil.rmtree(self._folder, ignore_errors=True)
+            self._folder = None
 
 
 # -- on disk --------------------------------------------------------------------

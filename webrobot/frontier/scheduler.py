@@ -71,6 +71,7 @@ from webrobot.frontier.queues import (
     Frontier,
     FrontierError,
     MemoryFrontier,
+    SpillingFrontier,
     SqliteFrontier,
     resolve_mode,
 )
@@ -110,7 +111,13 @@ class FrontierScheduler(ParkedLeases[int], BaseScheduler):
         self.sync: str = read(settings, "WEBROBOT_FRONTIER_SYNC")
         self.commit_interval = max(read(settings, "WEBROBOT_FRONTIER_COMMIT_INTERVAL"), 0.05)
         self.retry_failed = read(settings, "WEBROBOT_RETRY_FAILED")
-        self.frontier: Frontier = MemoryFrontier()
+        memory_limit = read(settings, "WEBROBOT_FRONTIER_MEMORY_REQUESTS")
+        self.frontier: Frontier = (
+            SpillingFrontier(memory_limit, read(settings, "WEBROBOT_FRONTIER_SPILL_DIR") or None)
+            if memory_limit > 0
+            else MemoryFrontier()
+        )
+        self._spill_said = False
         self.codec = RequestCodec()  # in memory: compact tuples, requests built when leased
         self.disk: SqliteFrontier | None = None
         self.journal = JobJournal.of(crawler)
@@ -205,6 +212,11 @@ class FrontierScheduler(ParkedLeases[int], BaseScheduler):
                 "Closed the frontier of this job (%s): %d requests queued, %d in hand kept for the "
                 "next run", reason, left, leased,
             )  # fmt: skip
+        spilled: int = getattr(self.frontier, "spilled", 0)
+        if spilled and self.stats is not None:
+            self.stats.set_value(STATS + "memory/spilled", spilled)
+        if self.disk is None:
+            self.frontier.close()  # removes what it spilled to disk
         if self._local:
             logger.warning(
                 "%d requests that could not be written to the frontier are dropped",
@@ -229,6 +241,14 @@ class FrontierScheduler(ParkedLeases[int], BaseScheduler):
             if packed is request:
                 self.stats.inc_value(STATS + "memory/as_request")
             self.frontier.push(request.priority, packed)
+            spilled: int = getattr(self.frontier, "spilled", 0)
+            if spilled and not self._spill_said:
+                self._spill_said = True
+                logger.info(
+                    "Frontier: more than %d requests queued; the next ones wait on disk "
+                    "(WEBROBOT_FRONTIER_MEMORY_REQUESTS) and come back in order",
+                    getattr(self.frontier, "limit", 0),
+                )
             self.stats.inc_value("scheduler/enqueued/memory")
             self.stats.inc_value("scheduler/enqueued")
             return True

@@ -32,6 +32,9 @@ time in one place.
   its hold for the next start). One that has ``departed(site, now)``
   is told about when each request left (on the reactor's next turn), so that a
   request sent late counts from when it left.
+* ``CONCURRENT_REQUESTS`` is lowered, with one warning, when the process's
+  open-file limit leaves too little room for it
+  (:func:`webrobot.politeness.connections.descriptor_plan`).
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ from scrapy.utils.misc import build_from_crawler, load_object
 from webrobot import signals
 from webrobot.compat import call_later, schedule_coro, slot_randomness
 from webrobot.politeness.clock import NO_RESPONSE, THROTTLE_STATUSES
+from webrobot.politeness.connections import descriptor_plan
 from webrobot.robots.policy import parse_retry_after
 from webrobot.settings_model import ConfigError, read
 from webrobot.startup import non_negative_setting, setting_error
@@ -128,6 +132,10 @@ class SiteDownloader(Downloader):
             setting_error(crawler, exc)  # the crawl stops at start with this error
             per_minute = 0
         self.min_interval = 60.0 / per_minute if per_minute else 0.0
+        # Connections in flight fit the open-file limit (one warning if lowered).
+        descriptors = descriptor_plan(crawler)
+        if descriptors.limit and 0 < descriptors.concurrency < self.total_concurrency:
+            self.total_concurrency = descriptors.concurrency
         # A strong reference: called for every response, without resolving a weak one first.
         crawler.signals.connect(
             self._response_downloaded, signal=scrapy_signals.response_downloaded, weak=False

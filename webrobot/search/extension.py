@@ -112,6 +112,9 @@ class FullTextIndex:
             logger.error("Full-text index off: %s", exc)
             self._count("webrobot/index/error")
             return
+        for note in self.worker.notes:
+            logger.warning("Full-text index: %s", note)
+            self._count("webrobot/index/stale_lock")
         logger.info("Full-text index: %s (%d pages already)", self.path, self.worker.already)
         if self.worker.backlog:
             logger.info(

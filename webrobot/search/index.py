@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from webrobot.search import writerlock
+
 if TYPE_CHECKING:
     from types import ModuleType
 
@@ -219,6 +221,8 @@ class SearchIndex:
     def __post_init__(self) -> None:
         self.path = Path(self.path)
         self.writer: Any = None
+        #: what opening the index had to do (a stale writer lock taken over), one line each
+        self.notes: list[str] = []
         tantivy = _engine()
         if self.create:
             self._create()
@@ -228,16 +232,50 @@ class SearchIndex:
             self.index = tantivy.Index.open(str(self.path))
             self.index.register_tokenizer(ANALYZER, analyzer())
             if self.create:
-                self.writer = self.index.writer(heap_size=WRITER_HEAP, num_threads=1)
+                self._take_writer()
         except ValueError as exc:
-            if "LockBusy" in str(exc):
-                raise IndexUnavailable(
-                    f"the search index at {self.path} is being written by another process"
-                ) from exc
             raise IndexUnavailable(f"{self.path} is not a readable search index: {exc}") from exc
         except OSError as exc:
             raise IndexUnavailable(f"{self.path} is not a readable search index: {exc}") from exc
         self.schema = self.index.schema
+
+    def _writer(self) -> bool:
+        try:
+            self.writer = self.index.writer(heap_size=WRITER_HEAP, num_threads=1)
+        except ValueError as exc:
+            if "LockBusy" in str(exc):
+                return False
+            raise
+        return True
+
+    def _take_writer(self) -> None:
+        """Become the writer; a lock left by a dead writer, or held by one whose crawl
+        died, is taken over (said in :attr:`notes`); a live crawl's writer is refused."""
+        dead = writerlock.stale(self.path)
+        if dead is not None:
+            self.notes.append(
+                f"the writer lock of {self.path} left by process {dead.pid}, which is no "
+                "longer running, is stale: taken over"
+            )
+        if not self._writer():
+            owner = writerlock.orphan(self.path)
+            if owner is not None:
+                writerlock.end_orphan(owner)
+                deadline = time.monotonic() + 10.0  # the kernel drops its lock as it exits
+                while not self._writer() and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                if self.writer is not None:
+                    self.notes.append(
+                        f"the writer lock of {self.path} was held by process {owner.pid}, "
+                        "whose crawl had died: it was stopped and its lock taken over"
+                    )
+            if self.writer is None:
+                holder = writerlock.read(self.path)
+                who = f" (process {holder.pid})" if holder else ""
+                raise IndexUnavailable(
+                    f"the search index at {self.path} is being written by another process{who}"
+                )
+        writerlock.record(self.path)
 
     def _create(self) -> None:
         tantivy = _engine()
@@ -318,6 +356,7 @@ class SearchIndex:
             self.commit()
             self.writer.wait_merging_threads()  # releases the writer's lock
             self.writer = None
+            writerlock.release(self.path)
 
     # -- reading ---------------------------------------------------------------------
     def _searcher(self) -> Any:

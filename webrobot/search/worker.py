@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from webrobot.frontier.diskspace import describe_error, is_disk_error
+from webrobot.search import lifeline
 
 logger = logging.getLogger(__name__)
 
@@ -112,13 +113,18 @@ def _release(index: Any) -> None:
         pass
 
 
-def _child(path: str, results: Any, applied: Any, stop: Any, disk_error: Any) -> None:
+def _child(path: str, results: Any, applied: Any, stop: Any, disk_error: Any, parent: int) -> None:
     """The child's loop: apply the spool's records, commit and checkpoint every
     200 records or 2 seconds; finish when told to stop (or orphaned) and the
     spool is read to its end."""
     # Ctrl-C reaches the whole process group: the crawl stops gracefully and then
     # says stop; the child must live until then to finish the spool.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # First of all: die with the crawl (SIGTERM when it dies; gone already: leave).
+    # Until the index is open, SIGTERM ends the child at once; nothing is lost,
+    # the spool is on disk.
+    if not lifeline.bind_to_parent(parent):
+        return
     from webrobot.search.index import SearchIndex
     from webrobot.search.spool import SPOOL, SpoolReader
 
@@ -134,8 +140,11 @@ def _child(path: str, results: Any, applied: Any, stop: Any, disk_error: Any) ->
         return
     totals.already, totals.cut = len(index), spool.cut
     backlog = len(spool.pending_segments())
-    results.put(("ready", totals.already, first_new, backlog, spool.cut))
-    parent = os.getppid()
+    # From now on the crawl's death (SIGTERM, sent by the kernel) means: finish the
+    # spool, commit, close, exit.
+    dead: list[int] = []
+    signal.signal(signal.SIGTERM, lambda signum, frame: dead.append(signum))
+    results.put(("ready", totals.already, first_new, backlog, spool.cut, index.notes))
 
     def checkpoint() -> None:
         index.commit()
@@ -143,7 +152,7 @@ def _child(path: str, results: Any, applied: Any, stop: Any, disk_error: Any) ->
 
     try:
         while True:
-            finishing = stop.is_set() or os.getppid() != parent
+            finishing = stop.is_set() or bool(dead) or lifeline.orphaned(parent)
             batch = spool.read(final=finishing)
             for position, (kind, value) in batch:
                 _apply(index, kind, value, totals)
@@ -202,7 +211,7 @@ class IndexWorker:
         self.disk_error: Any = context.Value("b", 0)  # the child found no room to write
         self.process = context.Process(
             target=_child,
-            args=(str(path), self.results, self.applied, self.stop, self.disk_error),
+            args=(str(path), self.results, self.applied, self.stop, self.disk_error, os.getpid()),
             name="webrobot-index",
             daemon=True,
         )
@@ -218,7 +227,7 @@ class IndexWorker:
         if not isinstance(first, tuple):  # IndexTotals: it failed to open the index
             self._abandon()
             raise RuntimeError(getattr(first, "first_error", "the index process failed"))  # noqa: TRY004
-        _, self.already, first_segment, self.backlog, self.cut = first
+        _, self.already, first_segment, self.backlog, self.cut, self.notes = first
         self.spool = SpoolWriter(path / SPOOL, first_segment)
 
     def _abandon(self) -> None:
