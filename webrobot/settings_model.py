@@ -490,6 +490,8 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
         "webrobot.urls.networkmiddleware.RedirectSchemeMiddleware": 650,
         # After robots.txt (100) on the way out, before Scrapy's redirects (600) on the way back.
         "webrobot.urls.upgrademiddleware.UpgradeMiddleware": 620,
+        # Near the download: sees every https response, redirects too.
+        "webrobot.urls.tlsmiddleware.TlsProblemsMiddleware": 940,
         # Late: spend a page only when robots.txt, redirects and retries have decided.
         "webrobot.urls.budgetmiddleware.PageBudgetMiddleware": 800,
         # After the site budget: a page of a URL template counts when it is about to be fetched.

@@ -94,9 +94,9 @@ class UpgradeRules:
         # http://h/ (80) goes to https://h/ (443); another port keeps its number.
         http = (name, HTTP_PORT if port == HTTPS_PORT else port)
         if age == 0:
-            port = self._https_port.pop(http, None)
-            if port is not None:
-                self._http_port.pop((name, port), None)
+            known = self._https_port.pop(http) if http in self._https_port else None
+            if known is not None:
+                self._http_port.pop((name, known), None)
             return False
         return self._learn(http, HTTPS_PORT if port == HTTPS_PORT else port)
 
