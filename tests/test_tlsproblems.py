@@ -202,3 +202,24 @@ def test_sites_with_bad_certificates_are_crawled_and_counted(
     }  # fmt: skip
     html = next((tmp_path / "report").glob("*report.html")).read_text("utf-8")
     assert "<h2>Hosts</h2>" in html and "self_signed" in html
+
+
+@pytest.mark.parametrize(
+    ("stats", "line"),
+    [
+        ({}, ""),
+        ({"webrobot/url/upgraded": 0}, ""),
+        ({"webrobot/scope/redirect_seed": 1}, "1 host joined the scope by redirect"),
+        (
+            {"webrobot/scope/redirect_seed": 2, "webrobot/url/upgrade_learned/redirect": 1,
+             "webrobot/url/upgrade_learned/hsts": 1, "webrobot/url/upgraded": 5,
+             "webrobot/tls/wrong_name": 1, "webrobot/tls/expired": 2},
+            ("2 hosts joined the scope by redirect, 2 learnt https-only, 5 URLs upgraded to https, "
+            "TLS problems: expired 2, wrong_name 1"),
+        ),
+    ],
+)  # fmt: skip
+def test_the_front_door_summary_line(stats: dict[str, int], line: str) -> None:
+    from webrobot.report.summary import front_door
+
+    assert front_door(stats) == line
