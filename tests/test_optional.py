@@ -83,6 +83,7 @@ FEATURE_MODULES: dict[str, set[str]] = {
             "politeness",
             "robotscache",
             "scheduler",
+            "scope",
             "scripts",
         )
     },

@@ -180,7 +180,8 @@ _POLITENESS = (
     _s("ROBOTSTXT_OBEY", "bool", True, "Fetch, obey and cache robots.txt.", scrapy=True),
     _s("CONCURRENT_REQUESTS", "int", 32, "Requests in flight in the whole crawl.", scrapy=True, minimum=1),
     _s("CONCURRENT_REQUESTS_PER_DOMAIN", "int", 1,
-       "Requests in flight per site (scheme + host + port).", scrapy=True, minimum=1),
+       "Requests in flight per politeness unit (WEBROBOT_POLITENESS_UNIT: a host by default).",
+       scrapy=True, minimum=1),
     _s("DOWNLOAD_DELAY", "float", 1.0, "Seconds between two requests to one site.", scrapy=True, minimum=0),
     _s("AUTOTHROTTLE_ENABLED", "bool", True, "Adapt each site's delay to its response times.", scrapy=True),
     _s("AUTOTHROTTLE_START_DELAY", "float", 1.0, "AutoThrottle's first delay, seconds.", scrapy=True, minimum=0),
@@ -204,6 +205,11 @@ _POLITENESS = (
     _s("LOGSTATS_INTERVAL", "float", 60.0, "Seconds between Scrapy's stats log lines.", scrapy=True, minimum=0),
     _s("DOWNLOADER", "class", "webrobot.politeness.downloader.SiteDownloader",
        "Downloader whose slots are sites and whose politeness object decides each start.", scrapy=True),
+    _s("WEBROBOT_POLITENESS_UNIT", "choice", "host",
+       "What one politeness clock and download slot covers: host (the host name, plus a port other than "
+       "the scheme's default: http and https of one host share it), ip (the address the host resolves to: "
+       "virtual hosts of one server share it) or domain (the registered domain, from the Public Suffix List).",
+       choices=("host", "ip", "domain")),
     _s("WEBROBOT_POLITENESS_CLASS", "class", "webrobot.politeness.clock.SitePoliteness",
        "Who reserves each site's next request time (shared by workers in a distributed crawl)."),
     _s("WEBROBOT_POLITENESS_SITES", "int", 100_000, "Sites remembered in process (LRU; 0: no limit).", minimum=0),
@@ -274,9 +280,23 @@ _DUPES = (
 _section("Scope and budgets")
 _SCOPE = (
     _s("WEBROBOT_SCOPE_ENABLED", "bool", True,
-       "Stay on the start URLs' sites (or the spider's allowed_domains) and a site config's allow/deny."),
+       "Stay on the start URLs' hosts (or the spider's allowed_domains) and a site config's allow/deny."),
+    _s("WEBROBOT_SCOPE", "choice", "host",
+       "What a start URL brings into scope: host (its host name and port, any scheme), origin (its "
+       "exact scheme, host and port) or domain (its registered domain and every name under it). A site "
+       "config's scope key sets it.", choices=("host", "origin", "domain")),
+    _s("WEBROBOT_SCOPE_SHARE_CLASS", "str", "",
+       "Who shares the hosts a start URL's redirects brought into scope with the other workers (empty: "
+       "none; the Redis add-on sets webrobot.distributed.scope.RedisScopeShare)."),
+    _s("WEBROBOT_UPGRADE_ENABLED", "bool", True,
+       "Learn which hosts moved to https (an http URL redirected to the same URL over https, or "
+       "Strict-Transport-Security) and ask their http URLs over https from then on."),
+    _s("WEBROBOT_SCOPE_REDIRECT_SEEDS", "bool", True,
+       "A start URL's redirects (before its first page) bring their target's host into scope, as "
+       "Heritrix's seedsRedirectNewSeeds."),
     _s("WEBROBOT_MAX_PAGES_PER_SITE", "int", 0,
-       "Pages a site may have downloaded (0: no budget); set per site by max_pages.", minimum=0),
+       "Pages a site (a host, any scheme) may have downloaded (0: no budget); set per site by max_pages.",
+       minimum=0),
     _s("WEBROBOT_PAGE_BUDGET_CLASS", "class", "webrobot.urls.budget.PageBudget",
        "Who counts the pages spent (the Redis add-on swaps in one budget shared by all workers)."),
     _s("WEBROBOT_SITES_DIRS", "list", [], "Extra folders of per-site *.toml configs, besides the bundled ones."),
@@ -320,6 +340,10 @@ _HOSTILE = (
        "Refuse requests to link-local, cloud-metadata and (for crawls of public sites) private addresses."),
     _s("WEBROBOT_BLOCKED_NETWORKS", "list", [],
        "More networks never requested, whatever the start URLs: [\"10.1.0.0/16\", \"127.0.0.2\"]."),
+    _s("WEBROBOT_RESOLVE", "dict", {},
+       "Host names answered without DNS, as curl's --resolve: {\"shop.test\": \"127.0.0.1\"} (or a list of "
+       "addresses per name); other names resolve as usual. Read by the resolver (process settings: the "
+       "project's or -s) and by the network guard, which judges the mapped address."),
     _s("WEBROBOT_MAX_LINKS_PER_PAGE", "int", 2000,
        "Links of one page passed on to the scheduler, after the scope checks (0: no cap).", minimum=0),
     _s("WEBROBOT_IGNORED_EXTENSIONS", "list", [*SCRAPY_IGNORED_EXTENSIONS, "mht", "mhtml"],
@@ -551,6 +575,10 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
         "webrobot.robots.fetch.RobotsBodyMiddleware": 595,
         # Before Scrapy's redirects (600): a Location that is not http(s) is refused, not followed.
         "webrobot.urls.networkmiddleware.RedirectSchemeMiddleware": 650,
+        # After robots.txt (100) on the way out, before Scrapy's redirects (600) on the way back.
+        "webrobot.urls.upgrademiddleware.UpgradeMiddleware": 620,
+        # Near the download: sees every https response, redirects too.
+        "webrobot.urls.tlsmiddleware.TlsProblemsMiddleware": 940,
         # Late: spend a page only when robots.txt, redirects and retries have decided.
         "webrobot.urls.budgetmiddleware.PageBudgetMiddleware": 800,
         # After the site budget: a page of a URL template counts when it is about to be fetched.
@@ -585,6 +613,8 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
         "webrobot.seen.dupepages.DuplicatePageMiddleware": 960,
         # Closest to the spider: a noindex page's items and a nofollow page's requests go first.
         "webrobot.pages.metarobotsspidermiddleware.MetaRobotsSpiderMiddleware": 970,
+        # Before the link gate and the duplicate filter: they see the https form of a link.
+        "webrobot.urls.upgrademiddleware.UpgradeLinksMiddleware": 965,
     },
     "ITEM_PIPELINES": {
         "webrobot.seen.pipelines.DuplicateContentPipeline": 300,
@@ -856,6 +886,8 @@ PROJECT_DOCS: dict[str, str] = {
     "COMMANDS_MODULE": "webrobot's commands (`crawl` with one-line errors, `webrobot-seed`).",
     "LOG_LEVEL": "Scrapy's DEBUG logs every page and every item: 7 % more CPU per page in the benchmark.",
     "FEED_EXPORT_ENCODING": "Feeds written as UTF-8.",
+    "TWISTED_DNS_RESOLVER": "Scrapy's caching resolver, answering the names of `WEBROBOT_RESOLVE` "
+    "from that table.",
     "ADDONS": "`webrobot.Addon` (every part, with these defaults) and `RedisCrawl` (a shared crawl "
     "when `WEBROBOT_REDIS_URL` is set).",
 }

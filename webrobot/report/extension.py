@@ -22,10 +22,12 @@ from scrapy.exceptions import NotConfigured
 from webrobot import signals as webrobot_signals
 from webrobot.report.collector import ReportCollector
 from webrobot.report.frontier import freshness_report, priorities_report
+from webrobot.report.hosts import hosts_report
 from webrobot.report.html import render_html
 from webrobot.report.model import HealthThresholds, build_report, iso, report_location
 from webrobot.settings_model import read
 from webrobot.urls.templatemiddleware import template_tally
+from webrobot.urls.upgrademiddleware import host_notes
 from webrobot.version import __version__
 
 if TYPE_CHECKING:
@@ -87,6 +89,7 @@ def current_report(
     }
     report = build_report(collector.tally, now, limits, meta)
     report.update(frontier_report(crawler))
+    report["hosts"] = hosts_report(collector.tally.sites, host_notes(crawler))
     for _, part in crawler.signals.send_catch_log(signal=webrobot_signals.report_parts):
         if isinstance(part, dict):
             report.update(part)

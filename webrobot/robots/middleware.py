@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Self, cast
 
@@ -50,7 +51,7 @@ from webrobot.robots.held import (
 from webrobot.seen.dupefilter import visited_filter
 from webrobot.settings_model import read
 from webrobot.urls.refusals import Refuser
-from webrobot.urls.sitekey import request_site, robots_url
+from webrobot.urls.sitekey import request_site, robots_url, site_key
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -333,6 +334,30 @@ class RobotsMiddleware:
             self._resolve(
                 pending, self.decider.decide(pending.site, pending.trigger, outcome, result)
             )
+            self._reuse_for_target(pending, result, outcome)
+
+    def _reuse_for_target(self, pending: PendingSite, result: RobotsFetch, outcome: str) -> None:
+        """A robots.txt that redirected through other origins' own robots.txt URLs
+        (``http://h/robots.txt`` -> ``https://h/robots.txt`` -> ``https://www.h/robots.txt``,
+        as a site that moved to TLS and to www answers) is their answer too: asking
+        any of them would end at the same response. Their decisions are made from it
+        instead of asking the same files again (in one process; a shared crawl's
+        workers coordinate their fetches through Redis instead)."""
+        if self.claims is not None or not result.hops or result.status is None:
+            return
+        for url in result.chain[1:]:
+            target = site_key(url)
+            if target == pending.site or robots_url(url) != url:
+                continue
+            if target in self.pending or self.cache.get(target) is not None:
+                continue
+            decision = self.decider.decide(
+                target, pending.trigger, outcome, replace(result, hops=0)
+            )
+            self.cache.put(target, decision)
+            assert self.crawler.stats is not None
+            self.crawler.stats.inc_value("webrobot/robots/shared_by_redirect")
+            self._announce(decision)
 
     def _resolve(
         self, pending: PendingSite, decision: RobotsDecision, *, reused: bool = False

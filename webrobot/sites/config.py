@@ -239,6 +239,14 @@ def _priorities(value: Any, source: str, key: str) -> tuple[PriorityRule, ...]:
     return tuple(PriorityRule(t["match"], t["rank"]) for t in tables)
 
 
+def _scope(value: Any, source: str, key: str) -> str:
+    if value not in ("host", "origin", "domain"):
+        raise ConfigError(
+            source, key, f'expected "host", "origin" or "domain", got {_describe(value)}'
+        )
+    return str(value)
+
+
 def _render(value: Any, source: str, key: str) -> str:
     if value not in ("browser", "on-request", ""):
         raise ConfigError(
@@ -272,6 +280,7 @@ SCHEMA: dict[str, tuple[str, Validator]] = {
     "recrawl_interval": ("recrawl_interval", _non_negative_float),
     "render": ("render", _render),
     "requisites": ("requisites", _bool),
+    "scope": ("scope", _scope),
 }
 REQUIRED = ("start_urls",)
 
@@ -300,6 +309,7 @@ class SiteConfig:
     recrawl_interval: float | None = None
     render: str | None = None
     requisites: bool | None = None
+    scope: str | None = None
 
     def scrapy_settings(self) -> dict[str, Any]:
         """The Scrapy settings this config implies (its explicit ``settings`` last)."""
@@ -320,6 +330,8 @@ class SiteConfig:
             out["WEBROBOT_RENDER"] = self.render
         if self.requisites is not None:
             out["WEBROBOT_REQUISITES_ENABLED"] = self.requisites
+        if self.scope is not None:
+            out["WEBROBOT_SCOPE"] = self.scope
         if self.recrawl_interval is not None:
             out["WEBROBOT_RECRAWL_INTERVAL"] = self.recrawl_interval
         if self.contact_url is not None:

@@ -15,7 +15,8 @@ middleware reads it, a redirect whose ``Location`` is not http(s)
 response is dropped instead of ending in a traceback.
 
 The check is made on the addresses the host resolves to when the request
-leaves; a host whose records change between this look-up and the download's
+leaves (a name in ``WEBROBOT_RESOLVE`` resolves to its addresses there, as
+the download's resolver, :mod:`webrobot.urls.resolver`, resolves it); a host whose records change between this look-up and the download's
 own (DNS rebinding) is not caught. A host that does not resolve passes: the
 download fails on it anyway.
 """
@@ -35,6 +36,7 @@ from twisted.internet.threads import deferToThread
 
 from webrobot.settings_model import ConfigError, read
 from webrobot.startup import setting_error
+from webrobot.urls.hostmap import HostMap
 from webrobot.urls.netpolicy import (
     IPAddress,
     NetworkPolicy,
@@ -44,6 +46,7 @@ from webrobot.urls.netpolicy import (
     parse_networks,
 )
 from webrobot.urls.refusals import Refuser
+from webrobot.urls.resolver import host_map, use_table
 
 if TYPE_CHECKING:
     from typing import Self
@@ -56,6 +59,9 @@ logger = logging.getLogger(__name__)
 
 #: Host names whose addresses are remembered (then the oldest is forgotten).
 RESOLVED_REMEMBERED = 10_000
+#: Private request meta key: the first address the request's host resolved to
+#: (the ``ip`` politeness unit groups requests by it).
+RESOLVED_ADDRESS = "_webrobot_address"
 REDIRECT_SCHEME = "redirect_scheme"
 
 
@@ -82,6 +88,18 @@ class NetworkGuardMiddleware:
         except NetworkSettingError as exc:
             error = ConfigError("settings", "WEBROBOT_BLOCKED_NETWORKS", str(exc).split(": ", 1)[1])
             raise setting_error(crawler, error) from None
+        try:
+            self.hosts = host_map(settings)
+        except ValueError as exc:
+            raise setting_error(crawler, exc) from None
+        if self.hosts and not use_table(self.hosts, settings):
+            logger.warning(
+                "WEBROBOT_RESOLVE is set but the downloads resolve names through %s: set "
+                "TWISTED_DNS_RESOLVER = 'webrobot.urls.resolver.MappedResolver' (the webrobot "
+                "project does); until then the table is not used",
+                settings.get("TWISTED_DNS_RESOLVER"),
+            )
+            self.hosts = HostMap()
         self.crawler = crawler
         self.refuser = Refuser(crawler)
         self.policy: NetworkPolicy | None = None
@@ -95,6 +113,9 @@ class NetworkGuardMiddleware:
         literal = as_address(host)
         if literal is not None:
             return [literal]
+        mapped = self.hosts.lookup(host) if self.hosts else None
+        if mapped is not None:
+            return [a for a in map(as_address, mapped) if a is not None]
         cached = self._resolved.get(host)
         if cached is not None:
             self._resolved.move_to_end(host)
@@ -139,6 +160,10 @@ class NetworkGuardMiddleware:
         if refusal is not None:
             reason, detail = refusal
             raise self.refuser.refuse(request, reason, f"{parts.hostname}: {detail}")
+        if addresses:
+            request.meta[RESOLVED_ADDRESS] = str(addresses[0])
+        else:  # a redirect copies its source's meta
+            request.meta.pop(RESOLVED_ADDRESS, None)
 
 
 class RedirectSchemeMiddleware:
