@@ -34,6 +34,7 @@ PURE = frozenset({
     "webrobot.version",
     "webrobot.urls.budget",
     "webrobot.urls.canonical",
+    "webrobot.urls.hostmap",
     "webrobot.seen.contentfingerprints",
     "webrobot.frontier.freshness",
     "webrobot.politeness.identity",

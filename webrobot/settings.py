@@ -16,6 +16,9 @@ COMMANDS_MODULE = "webrobot.commands"
 #: Scrapy's DEBUG logs every page and every item: 7 % more CPU per page in the benchmark.
 LOG_LEVEL = "INFO"
 FEED_EXPORT_ENCODING = "utf-8"
+#: Scrapy's caching resolver, answering the names of WEBROBOT_RESOLVE from that table.
+#: A resolver is built from the process's settings, so it is set here, not by the add-on.
+TWISTED_DNS_RESOLVER = "webrobot.urls.resolver.MappedResolver"
 
 ADDONS = {
     # Every part of webrobot, with its defaults.

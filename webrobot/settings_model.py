@@ -295,6 +295,10 @@ _HOSTILE = (
        "Refuse requests to link-local, cloud-metadata and (for crawls of public sites) private addresses."),
     _s("WEBROBOT_BLOCKED_NETWORKS", "list", [],
        "More networks never requested, whatever the start URLs: [\"10.1.0.0/16\", \"127.0.0.2\"]."),
+    _s("WEBROBOT_RESOLVE", "dict", {},
+       "Host names answered without DNS, as curl's --resolve: {\"shop.test\": \"127.0.0.1\"} (or a list of "
+       "addresses per name); other names resolve as usual. Read by the resolver (process settings: the "
+       "project's or -s) and by the network guard, which judges the mapped address."),
     _s("WEBROBOT_MAX_LINKS_PER_PAGE", "int", 2000,
        "Links of one page passed on to the scheduler, after the scope checks (0: no cap).", minimum=0),
     _s("WEBROBOT_IGNORED_EXTENSIONS", "list", [*SCRAPY_IGNORED_EXTENSIONS, "mht", "mhtml"],
@@ -733,6 +737,8 @@ PROJECT_DOCS: dict[str, str] = {
     "COMMANDS_MODULE": "webrobot's commands (`crawl` with one-line errors, `webrobot-seed`).",
     "LOG_LEVEL": "Scrapy's DEBUG logs every page and every item: 7 % more CPU per page in the benchmark.",
     "FEED_EXPORT_ENCODING": "Feeds written as UTF-8.",
+    "TWISTED_DNS_RESOLVER": "Scrapy's caching resolver, answering the names of `WEBROBOT_RESOLVE` "
+    "from that table.",
     "ADDONS": "`webrobot.Addon` (every part, with these defaults) and `RedisCrawl` (a shared crawl "
     "when `WEBROBOT_REDIS_URL` is set).",
 }

@@ -15,7 +15,8 @@ middleware reads it, a redirect whose ``Location`` is not http(s)
 response is dropped instead of ending in a traceback.
 
 The check is made on the addresses the host resolves to when the request
-leaves; a host whose records change between this look-up and the download's
+leaves (a name in ``WEBROBOT_RESOLVE`` resolves to its addresses there, as
+the download's resolver, :mod:`webrobot.urls.resolver`, resolves it); a host whose records change between this look-up and the download's
 own (DNS rebinding) is not caught. A host that does not resolve passes: the
 download fails on it anyway.
 """
@@ -45,6 +46,7 @@ from webrobot.urls.netpolicy import (
     is_internal,
     parse_networks,
 )
+from webrobot.urls.resolver import host_map
 
 if TYPE_CHECKING:
     from typing import Self
@@ -83,6 +85,10 @@ class NetworkGuardMiddleware:
         except NetworkSettingError as exc:
             error = ConfigError("settings", "WEBROBOT_BLOCKED_NETWORKS", str(exc).split(": ", 1)[1])
             raise setting_error(crawler, error) from None
+        try:
+            self.hosts = host_map(settings)
+        except ValueError as exc:
+            raise setting_error(crawler, exc) from None
         self.crawler = crawler
         self.refuser = Refuser(crawler)
         self.policy: NetworkPolicy | None = None
@@ -96,6 +102,9 @@ class NetworkGuardMiddleware:
         literal = as_address(host)
         if literal is not None:
             return [literal]
+        mapped = self.hosts.lookup(host) if self.hosts else None
+        if mapped is not None:
+            return [a for a in map(as_address, mapped) if a is not None]
         cached = self._resolved.get(host)
         if cached is not None:
             self._resolved.move_to_end(host)

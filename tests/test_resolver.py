@@ -1,0 +1,153 @@
+"""The resolver of WEBROBOT_RESOLVE: mapped names answered from the table (IPv4 and
+IPv6), other names passed on; end to end, a crawl of a name mapped to 127.0.0.1
+judged by what the server saw, and the network guard judging the mapped address."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from twisted.internet.address import IPv4Address, IPv6Address
+
+from tests.crawling import run_crawl
+from webrobot.demo.server import Reply, SiteServer
+from webrobot.urls.hostmap import HostMap
+from webrobot.urls.resolver import MappedResolver, _MappedNameResolver, host_map
+
+
+class _Receiver:
+    def __init__(self) -> None:
+        self.addresses: list[Any] = []
+        self.began = self.complete = False
+
+    def resolutionBegan(self, resolution: Any) -> None:
+        self.began = True
+
+    def addressResolved(self, address: Any) -> None:
+        self.addresses.append(address)
+
+    def resolutionComplete(self) -> None:
+        self.complete = True
+
+
+class _Fallback:
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def resolveHostName(self, receiver: Any, name: str, port: int = 0, *args: Any) -> Any:
+        self.asked.append(name)
+        return None
+
+
+TABLE = HostMap({"shop.test": "127.0.0.1", "both.test": ["::1", "127.0.0.2"], "six.test": "::1"})
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("shop.test", "127.0.0.1"),
+        ("SHOP.TEST.", "127.0.0.1"),
+        ("both.test", "127.0.0.2"),
+        ("six.test", "::1"),
+    ],
+)
+def test_the_simple_resolver_answers_mapped_names_at_once(name: str, expected: str) -> None:
+    resolver = MappedResolver(None, 0, 1.0, TABLE)  # type: ignore[arg-type]  # no reactor needed
+    answers: list[str] = []
+    resolver.getHostByName(name).addCallback(answers.append)
+    assert answers == [expected]
+
+
+@pytest.mark.parametrize(
+    ("name", "types", "expected"),
+    [
+        ("shop.test", None, [IPv4Address("TCP", "127.0.0.1", 8443)]),
+        (
+            "both.test",
+            None,
+            [IPv6Address("TCP", "::1", 8443), IPv4Address("TCP", "127.0.0.2", 8443)],
+        ),
+        ("both.test", [IPv4Address], [IPv4Address("TCP", "127.0.0.2", 8443)]),
+        ("six.test", [IPv6Address], [IPv6Address("TCP", "::1", 8443)]),
+    ],
+)
+def test_the_name_resolver_gives_every_mapped_address(
+    name: str, types: Any, expected: list[Any]
+) -> None:
+    fallback = _Fallback()
+    receiver = _Receiver()
+    _MappedNameResolver(TABLE, fallback).resolveHostName(receiver, name, 8443, types)  # type: ignore[arg-type]
+    assert receiver.began and receiver.complete
+    assert receiver.addresses == expected
+    assert fallback.asked == []
+
+
+def test_names_not_in_the_table_go_to_the_usual_resolver() -> None:
+    fallback = _Fallback()
+    receiver = _Receiver()
+    _MappedNameResolver(TABLE, fallback).resolveHostName(receiver, "www.shop.test", 80)  # type: ignore[arg-type]
+    assert fallback.asked == ["www.shop.test"] and receiver.addresses == []
+
+
+def test_a_bad_table_names_the_setting() -> None:
+    with pytest.raises(
+        ValueError, match=r"^setting WEBROBOT_RESOLVE: 'shop.test': 'x' is not an IP address$"
+    ):
+        host_map({"WEBROBOT_RESOLVE": '{"shop.test": "x"}'})
+
+
+def _resolve(table: dict[str, Any]) -> str:
+    return json.dumps(table)
+
+
+def test_a_crawl_of_a_mapped_name_reaches_the_server(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
+    site = make_site("shop")
+    site.add("/robots.txt", Reply.text("User-agent: *\nDisallow: /private\n"))
+    site.html("/", "<title>shop</title><a href='/p/1'>1</a><a href='/private'>x</a>")
+    site.html("/p/1", "<title>one</title>")
+    start = f"http://shop.test:{site.port}/"
+    result = run_crawl(
+        tmp_path,
+        args={"start_urls": start},
+        settings={"WEBROBOT_RESOLVE": _resolve({"shop.test": "127.0.0.1"})},
+    )
+    assert result.returncode == 0, result.stderr
+    assert sorted(site.targets()) == ["/", "/p/1", "/robots.txt"]
+    assert {h.headers["host"] for h in site.hits} == {f"shop.test:{site.port}"}
+    assert sorted(result.item_urls()) == [start, start + "p/1"]
+
+
+def test_the_network_guard_judges_the_mapped_address(tmp_path: Path) -> None:
+    blocked = SiteServer("blocked", host="127.0.0.2").start()
+    try:
+        blocked.html("/", "<title>blocked</title>")
+        result = run_crawl(
+            tmp_path,
+            args={"start_urls": f"http://inside.test:{blocked.port}/"},
+            settings={
+                "WEBROBOT_RESOLVE": _resolve({"inside.test": "127.0.0.2"}),
+                "WEBROBOT_BLOCKED_NETWORKS": '["127.0.0.2/32"]',
+            },
+        )
+    finally:
+        blocked.stop()
+    assert result.returncode == 0, result.stderr
+    assert blocked.targets() == []
+    assert result.stat("webrobot/url/refused/blocked_network") == 1
+
+
+def test_a_bad_table_stops_the_crawl_with_one_line(tmp_path: Path) -> None:
+    result = run_crawl(
+        tmp_path,
+        args={"start_urls": "http://shop.test:9/"},
+        settings={"WEBROBOT_RESOLVE": _resolve({"shop.test": "shop.example"})},
+    )
+    assert result.returncode == 2
+    assert (
+        "setting WEBROBOT_RESOLVE: 'shop.test': 'shop.example' is not an IP address" in result.log
+    )

@@ -1,0 +1,110 @@
+"""Scrapy's DNS resolver with the ``WEBROBOT_RESOLVE`` table in front of it.
+
+:class:`MappedResolver` is Scrapy's default :class:`~scrapy.resolver.CachingThreadedResolver`
+(the DNS cache, ``DNS_TIMEOUT``) that answers the names of
+:class:`~webrobot.urls.hostmap.HostMap` from the table, IPv4 and IPv6, and any
+other name as before. The webrobot project installs it
+(``TWISTED_DNS_RESOLVER`` in ``webrobot/settings.py``); with an empty table it
+changes nothing. Like every Scrapy resolver it is built once per process from
+the process's settings (the project's, ``-s``), not from a spider's.
+
+Why in :mod:`webrobot.urls`: see :mod:`webrobot.urls.hostmap`; the network
+guard reads the same table, so it judges the address the download connects to.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+from typing import TYPE_CHECKING, Any
+
+from scrapy.resolver import CachingThreadedResolver, HostResolution
+from twisted.internet import defer
+from twisted.internet.address import IPv4Address, IPv6Address
+from twisted.internet.interfaces import IHostnameResolver
+from zope.interface import implementer  # type: ignore[import-untyped]
+
+from webrobot.settings_model import read
+from webrobot.urls.hostmap import HostMap, HostMapError
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Self
+
+    from scrapy.crawler import Crawler
+    from twisted.internet.base import ReactorBase
+    from twisted.internet.defer import Deferred
+
+logger = logging.getLogger(__name__)
+
+
+def host_map(settings: Any) -> HostMap:
+    """The ``WEBROBOT_RESOLVE`` table of ``settings``; :class:`ValueError` names the setting."""
+    try:
+        return HostMap(read(settings, "WEBROBOT_RESOLVE"))
+    except HostMapError as exc:
+        raise ValueError(f"setting WEBROBOT_RESOLVE: {exc}") from None
+
+
+class MappedResolver(CachingThreadedResolver):
+    def __init__(
+        self, reactor: ReactorBase, cache_size: int, timeout: float, hosts: HostMap
+    ) -> None:
+        super().__init__(reactor, cache_size, timeout)
+        self.hosts = hosts
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler, reactor: ReactorBase) -> Self:
+        settings = crawler.settings
+        try:
+            hosts = host_map(settings)
+        except ValueError as exc:
+            # The network guard refuses to start the crawl with the same message.
+            logger.error("%s", exc)
+            hosts = HostMap()
+        cache_size = settings.getint("DNSCACHE_SIZE") if settings.getbool("DNSCACHE_ENABLED") else 0
+        return cls(reactor, cache_size, settings.getfloat("DNS_TIMEOUT"), hosts)
+
+    def install_on_reactor(self) -> None:
+        super().install_on_reactor()
+        if self.hosts:
+            # The simple resolver gives one IPv4 address; this one gives every mapped address.
+            mapped: Any = _MappedNameResolver(self.hosts, self.reactor.nameResolver)
+            self.reactor.installNameResolver(mapped)
+
+    def getHostByName(self, name: str, timeout: Sequence[int] = ()) -> Deferred[str]:
+        addresses = self.hosts.lookup(name)
+        if addresses:
+            ipv4 = [a for a in addresses if ipaddress.ip_address(a).version == 4]
+            return defer.succeed((ipv4 or list(addresses))[0])
+        return super().getHostByName(name, timeout)
+
+
+@implementer(IHostnameResolver)
+class _MappedNameResolver:
+    # Twisted's interfaces are zope interfaces, which mypy cannot check: Any.
+    def __init__(self, hosts: HostMap, fallback: Any) -> None:
+        self.hosts = hosts
+        self.fallback = fallback
+
+    def resolveHostName(
+        self,
+        resolutionReceiver: Any,
+        hostName: str,
+        portNumber: int = 0,
+        addressTypes: Sequence[type[Any]] | None = None,
+        transportSemantics: str = "TCP",
+    ) -> Any:
+        addresses = self.hosts.lookup(hostName)
+        if not addresses:
+            return self.fallback.resolveHostName(
+                resolutionReceiver, hostName, portNumber, addressTypes, transportSemantics
+            )
+        resolution = HostResolution(hostName)
+        resolutionReceiver.resolutionBegan(resolution)
+        for address in addresses:
+            kind = IPv6Address if ipaddress.ip_address(address).version == 6 else IPv4Address
+            if addressTypes is None or kind in addressTypes:
+                resolutionReceiver.addressResolved(kind("TCP", address, portNumber))
+        resolutionReceiver.resolutionComplete()
+        return resolution
