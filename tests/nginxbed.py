@@ -575,6 +575,33 @@ def site_pages(count: int, forms: Sequence[str], *, title: str = "page", prefix:
     return pages
 
 
+def expected_pages(origin: str, pages: dict[str, str], reached: set[str] | None = None) -> set[str]:
+    """The URLs of ``pages`` (or of the paths ``reached``) on ``origin``, robots.txt left out."""
+    return {origin + path for path in (reached or set(pages)) if path != "/robots.txt"}
+
+
+def moved_to_tls(bed: NginxBed, host: str, pages: dict[str, str], delay: float = 0.0) -> None:
+    """``host`` answers ``http`` with a 301 to ``https`` (robots.txt too);
+    ``www.host`` sends both schemes to ``https://host``."""
+    bed.redirect(f"http://{host}", f"https://{host}")
+    bed.serve(f"https://{host}", pages, delay=delay)
+    bed.redirect(f"http://www.{host}", f"https://{host}")
+    bed.redirect(f"https://www.{host}", f"https://{host}")
+
+
+def moved_to_www(bed: NginxBed, host: str, pages: dict[str, str], delay: float = 0.0) -> None:
+    """``host`` lives on ``https://www.host`` (HSTS there); every other form of
+    the name answers a 301 to it."""
+    www = f"https://www.{host}"
+    for origin in (f"http://{host}", f"https://{host}", f"http://www.{host}"):
+        bed.redirect(origin, www)
+    bed.serve(www, pages, hsts=True, delay=delay)
+
+
+def page_paths(count: int) -> set[str]:
+    return {f"/p/{i}" for i in range(count)}
+
+
 def robots(crawl_delay: float | None = None, disallow: Iterable[str] = ()) -> str:
     lines = ["User-agent: *"]
     lines += [f"Disallow: {path}" for path in disallow] or ["Disallow:"]
