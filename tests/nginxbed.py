@@ -258,13 +258,25 @@ class NginxBed:
         """Write the configuration again (after :meth:`set_cert`...) and make nginx
         use it; returns once the new workers answer."""
         assert self.process is not None
+        old_workers = self._workers()
         self._write()
         self.process.send_signal(signal.SIGHUP)
         deadline = time.monotonic() + timeout
-        while self._probe() != str(self.generation):
+        # Done when the new workers answer and the old ones have gone (until then an
+        # old worker may still accept a connection on the old configuration).
+        while self._probe() != str(self.generation) or old_workers & self._workers():
             if time.monotonic() > deadline or self.process.poll() is not None:
                 raise RuntimeError(f"nginx did not reload: {self.error_log.read_text()[-1500:]}")
             time.sleep(0.02)
+
+    def _workers(self) -> set[str]:
+        """Process ids of nginx's workers (the master's children)."""
+        assert self.process is not None
+        pid = self.process.pid
+        try:
+            return set(Path(f"/proc/{pid}/task/{pid}/children").read_text().split())
+        except OSError:
+            return set()
 
     def stop(self) -> None:
         self._stop_process()
@@ -489,6 +501,12 @@ http {{
         lines = self.access_log.read_text("utf-8").splitlines()
         hits = [Hit.parse(line) for line in lines if line.strip()]
         return [h for h in hits if host is None or h.host == host]
+
+    def rejected_handshakes(self) -> int:
+        """TLS handshakes refused so far (``cert="reject"``), from nginx's error log."""
+        if not self.error_log.exists():
+            return 0
+        return self.error_log.read_text(errors="replace").count("handshake rejected")
 
     # --- Asking it directly (the bed's own checks) ---------------------------------------
 

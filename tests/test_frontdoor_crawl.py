@@ -14,6 +14,7 @@ import pytest
 
 from tests.crawling import CrawlResult, run_crawl, start_crawl, wait_until
 from tests.nginxbed import (
+    Cert,
     NginxBed,
     by_host,
     describe,
@@ -234,15 +235,21 @@ def test_bad_certificates_are_crawled_and_counted(
     assert not any("good.test" in key for key in tls), tls
 
 
-def test_a_refused_handshake_is_retried_with_backoff_and_nothing_is_lost(
+def test_refused_handshakes_are_retried_with_backoff_and_nothing_is_lost(
     nginx_bed: NginxBed, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``flaky.test`` refuses TLS handshakes until the test lets it in (after the
-    crawl's first failed attempt): the crawl backs off, tries again and
-    fetches every page."""
-    pages = site_pages(4, [""], title="flaky")
-    pages["/robots.txt"] = robots()
+    """``flaky.test`` refuses TLS handshakes for its robots.txt, then (after the
+    first page) for its pages, each time until the crawl has been refused once:
+    the crawl backs off, tries again, fetches every page once and counts the
+    failures."""
+    pages = site_pages(5, [""], title="flaky")
+    pages["/robots.txt"] = robots(crawl_delay=0.5)
     bed = nginx_bed.serve("https://flaky.test", pages, cert="reject").start()
+
+    def switch(cert: Cert) -> None:
+        bed.set_cert("https://flaky.test", cert)
+        bed.reload()
+
     monkeypatch.setenv("SSL_CERT_FILE", str(bed.ca_file))
     running = start_crawl(
         tmp_path,
@@ -254,23 +261,26 @@ def test_a_refused_handshake_is_retried_with_backoff_and_nothing_is_lost(
             "WEBROBOT_ROBOTS_BACKOFF_BASE": "0.3",
         },
     )
-    log = tmp_path / "crawl.log"
     try:
+        wait_until(lambda: bed.rejected_handshakes() >= 1, 30, "a refused handshake (robots.txt)")
+        switch("good")
         wait_until(
-            lambda: log.exists() and "flaky.test" in log.read_text(errors="replace")
-            and ("SSL" in log.read_text(errors="replace") or "TLS" in log.read_text(errors="replace")),
-            30, "the crawl's first failed handshake",
-        )  # fmt: skip
-        bed.set_cert("https://flaky.test", "good")
-        bed.reload()
+            lambda: "https://flaky.test/p/0" in pages_served(bed.hits()), 30, "the first page"
+        )
+        switch("reject")
+        wait_until(lambda: bed.rejected_handshakes() >= 2, 30, "a refused handshake (a page)")
+        switch("good")
         result = running.wait(90)
     finally:
         if running.process.poll() is None:
             running.process.kill()
+            running.process.wait()
     assert result.returncode == 0, result.stderr[-3000:]
     hits = bed.hits()
-    assert set(pages_served(hits)) == expected_pages("https://flaky.test", {}, page_paths(4)), (
+    served = pages_served(hits)
+    assert set(served) == expected_pages("https://flaky.test", {}, page_paths(5)), (
         f"nothing lost:\n{describe(hits)}\n{result.log[-3000:]}"
     )
+    assert set(served.values()) == {1}, "each page once"
     tls = {k: v for k, v in result.stats.items() if k.startswith(TLS_STATS_PREFIX)}
-    assert tls, f"the refused handshakes are counted: {result.stats}"
+    assert sum(tls.values()) >= 2, f"the refused handshakes are counted: {tls}"

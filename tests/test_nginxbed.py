@@ -146,6 +146,7 @@ def test_a_rejected_handshake_then_a_reload_that_accepts_it(nginx_bed: NginxBed)
     with pytest.raises(ssl.SSLError):
         bed.get("https://flaky.test/", verify=False)
     assert bed.hits() == [], "no request reached the site"
+    assert bed.rejected_handshakes() == 1
     bed.set_cert("https://flaky.test", "good")
     bed.reload()
     assert bed.get("https://flaky.test/")[0] == 200
