@@ -674,6 +674,25 @@ def by_host(hits: Iterable[Hit]) -> dict[str, list[Hit]]:
     return dict(grouped)
 
 
+def figures(hits: Sequence[Hit]) -> dict[str, object]:
+    """What a crawl cost, per host name: pages served, requests per page, the
+    shortest gap between two request starts (robots.txt left out), requests in
+    progress at once; printed by the tests (``pytest -rP`` shows them)."""
+    result: dict[str, object] = {}
+    for host, host_hits in sorted(by_host(hits).items()):
+        pages = [h for h in host_hits if h.path != "/robots.txt"]
+        gaps = start_gaps(pages)
+        result[host] = {
+            "pages": len(pages_served(host_hits)),
+            "requests": len(pages),
+            "requests_per_page": round(requests_per_page(host_hits), 3),
+            "min_gap": round(min(gaps), 3) if gaps else None,
+            "overlaps": len(overlaps(host_hits)),
+            "robots": dict(robots_fetches(host_hits)),
+        }
+    return result
+
+
 def describe(hits: Iterable[Hit]) -> str:
     """The log, one request a line, for assertion messages."""
     ordered = sorted(hits, key=lambda h: h.start)

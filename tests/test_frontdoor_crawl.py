@@ -19,6 +19,7 @@ from tests.nginxbed import (
     by_host,
     describe,
     expected_pages,
+    figures,
     moved_to_tls,
     moved_to_www,
     overlaps,
@@ -53,6 +54,8 @@ def crawl(tmp_path: Path, bed: NginxBed, start_urls: list[str], monkeypatch: pyt
         settings={"WEBROBOT_RESOLVE": json.dumps(bed.hosts), **(settings or {})},
         timeout=timeout,
     )
+    for host, numbers in figures(bed.hits()).items():
+        print(f"front door figures: {host} {json.dumps(numbers)}")
     assert result.returncode == 0, result.stderr[-3000:]
     return result
 
@@ -172,7 +175,7 @@ def test_two_host_names_on_one_address_are_two_hosts_by_default(
 # --- robots.txt per origin -------------------------------------------------------------------
 
 
-def test_each_origin_s_robots_txt_is_fetched_once_and_rules_only_its_own_urls(
+def test_robots_txt_is_per_origin_fetched_once_and_rules_only_its_own_urls(
     nginx_bed: NginxBed, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``http://both.test/robots.txt`` forbids ``/a/``, the https one ``/b/``; the

@@ -16,6 +16,7 @@ from tests.nginxbed import (
     by_host,
     describe,
     expected_pages,
+    figures,
     moved_to_tls,
     moved_to_www,
     overlaps,
@@ -51,6 +52,8 @@ def run_workers(tmp_path: Path, bed: NginxBed, redis_server: RedisServer, start_
         codes = [worker.wait(120) for worker in workers]
     finally:
         stop_all(workers)
+    for host, numbers in figures(bed.hits()).items():
+        print(f"front door figures: {host} {json.dumps(numbers)}")
     assert codes == [0] * n, [w.log()[-2000:] for w in workers]
     return workers
 
