@@ -66,7 +66,13 @@ def crawl(tmp_path: Path, bed: NginxBed, start_urls: list[str], monkeypatch: pyt
 def test_an_http_start_url_redirected_to_https_www_crawls_the_whole_site(
     nginx_bed: NginxBed, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    blog = site_pages(12, ["http://blog.test", "https://www.blog.test", ""], title="post")
+    """``http://blog.test/`` answers a 301 to ``https://www.blog.test/``, which
+    sends HSTS; the pages link the old ``http://blog.test`` form, the
+    ``http://www.`` one, the new one and relative paths. The whole site is
+    crawled, each page once, and no ``http://www.blog.test`` URL is ever asked
+    for: HSTS upgrades them before any request."""
+    forms = ["http://blog.test", "https://www.blog.test", "http://www.blog.test", ""]
+    blog = site_pages(12, forms, title="post")
     blog["/robots.txt"] = robots(crawl_delay=0.2)
     moved_to_www(nginx_bed, "blog.test", blog)
     bed = nginx_bed.start()
@@ -80,6 +86,8 @@ def test_an_http_start_url_redirected_to_https_www_crawls_the_whole_site(
     assert len(result.items) == len(served), "an item for every page"
     assert {h.host for h in hits} <= {"blog.test", "www.blog.test"}
     assert robots_fetches(hits)["https://www.blog.test"] == 1
+    assert [h.url for h in hits if h.origin == "http://www.blog.test"] == [], "HSTS: upgraded"
+    assert result.stat("webrobot/url/upgraded") > 0
 
 
 def test_a_site_under_both_schemes_is_one_host_every_page_once_one_clock(
