@@ -58,8 +58,11 @@ def test_crawl_wide_keys_share_a_slot_and_digests_spread() -> None:
     assert {key_slot(k.encode()) for k in crawl} == {key_slot(b"test:crawl")}
     site = "http://a.example:80"
     robots = KEYS.robots_key(site)
-    assert robots == "test:crawl:robots:{http://a.example:80}"
-    assert key_slot(robots.encode()) == key_slot(f"webrobot:politeness:{{{site}}}".encode())
+    assert robots == "test:crawl:robots:{a.example}http://a.example:80"
+    # The robots.txt of both schemes of a host and the host's politeness clock: one slot.
+    https = KEYS.robots_key("https://a.example:443")
+    assert key_slot(robots.encode()) == key_slot(https.encode())
+    assert key_slot(robots.encode()) == key_slot(b"webrobot:politeness:{a.example}")
     buckets = RedisDigestSet(None, KEYS.visited, 14)  # type: ignore[arg-type]
     slots = {key_slot(buckets.slot(str(n).encode())[0].encode()) for n in range(200)}
     assert len(slots) > 150, "visited buckets spread over the slots"
@@ -185,9 +188,9 @@ def test_a_heartbeat_deadline_is_on_the_clock_of_the_crawl_slot_master(
 
 
 def test_holds_on_sites_in_different_slots_are_renewed(client: RedisCluster) -> None:
-    """Each site's politeness state is a slot of its own: renewing a worker's holds
-    on several sites must not be one cross-slot script."""
-    sites = [f"http://127.0.0.1:{port}" for port in (8001, 8002, 8003, 8004)]
+    """Each host's politeness state is a slot of its own: renewing a worker's holds
+    on several hosts must not be one cross-slot script."""
+    sites = [f"127.0.0.1:{port}" for port in (8001, 8002, 8003, 8004)]
     keys = [f"webrobot:politeness:{{{site}}}" for site in sites]
     assert len({key_slot(key.encode()) for key in keys}) > 1
     politeness = SharedPoliteness(client, hold_ttl=0.6, cluster=True)

@@ -1,4 +1,4 @@
-"""The per-site downloader honours the ``download_slot`` meta key a spider sets."""
+"""The per-host downloader honours the ``download_slot`` meta key a spider sets."""
 
 from __future__ import annotations
 
@@ -31,7 +31,11 @@ def with_downloader(check: Callable[[SiteDownloader], None]) -> None:
 
 def test_slots_are_sites_unless_the_spider_names_one() -> None:
     def check(d: SiteDownloader) -> None:
-        assert d.get_slot_key(Request("http://127.0.0.1:8001/a")) == "http://127.0.0.1:8001"
+        assert d.get_slot_key(Request("http://127.0.0.1:8001/a")) == "127.0.0.1:8001"
+        # One host under two schemes is one slot; another port is another.
+        assert d.get_slot_key(Request("https://shop.test/a")) == "shop.test"
+        assert d.get_slot_key(Request("http://shop.test:80/b")) == "shop.test"
+        assert d.get_slot_key(Request("https://shop.test:8443/b")) == "shop.test:8443"
         assert (
             d.get_slot_key(Request("http://127.0.0.1:8001/a", meta={"download_slot": "shared"}))
             == "shared"
@@ -47,7 +51,7 @@ def test_a_slot_copied_by_a_redirect_is_not_the_spiders_choice() -> None:
         first.meta["download_slot"] = key  # what Scrapy's downloader writes
         assert first.meta[AUTO_SLOT_KEY] == key
         moved = first.replace(url="http://127.0.0.1:8002/b")  # a redirect keeps the meta
-        assert d.get_slot_key(moved) == "http://127.0.0.1:8002"
+        assert d.get_slot_key(moved) == "127.0.0.1:8002"
 
     with_downloader(check)
 
@@ -97,7 +101,7 @@ def test_a_named_slot_asks_politeness_for_the_site_of_the_request_it_starts() ->
         _, slot = d._get_slot(low)
         slot.queue.extend([(low, Deferred()), (high, Deferred())])
         d._process_queue(slot)
-        assert asked[0] == "http://127.0.0.1:8002", asked
+        assert asked[0] == "127.0.0.1:8002", asked
         assert high in slot.transferring
 
     with_downloader(check)

@@ -35,6 +35,8 @@ PURE = frozenset({
     "webrobot.urls.budget",
     "webrobot.urls.canonical",
     "webrobot.urls.hostmap",
+    "webrobot.politeness.unit",
+    "webrobot.urls.upgrade",
     "webrobot.seen.contentfingerprints",
     "webrobot.frontier.freshness",
     "webrobot.politeness.identity",

@@ -150,7 +150,7 @@ CONFIG = 'start_urls = ["http://127.0.0.1:9/"]\ndownload_delay = 0\nconcurrency 
 def test_config_sets_the_slot_of_its_site() -> None:
     settings = _settings_for(CONFIG)
     assert settings.getfloat("DOWNLOAD_DELAY") == 0
-    assert settings.getdict("DOWNLOAD_SLOTS")["http://127.0.0.1:9"] == {
+    assert settings.getdict("DOWNLOAD_SLOTS")["127.0.0.1:9"] == {
         "delay": 0.0,
         "concurrency": 2,
     }
@@ -161,9 +161,9 @@ def test_command_line_delay_beats_the_configs_slot() -> None:
     setting=) must keep the config's delay out of the slot to take effect."""
     settings = _settings_for(CONFIG, DOWNLOAD_DELAY="0.5")
     assert settings.getfloat("DOWNLOAD_DELAY") == 0.5
-    assert settings.getdict("DOWNLOAD_SLOTS")["http://127.0.0.1:9"] == {"concurrency": 2}
+    assert settings.getdict("DOWNLOAD_SLOTS")["127.0.0.1:9"] == {"concurrency": 2}
     settings = _settings_for(CONFIG, DOWNLOAD_DELAY="0.5", CONCURRENT_REQUESTS_PER_DOMAIN="1")
-    assert "http://127.0.0.1:9" not in settings.getdict("DOWNLOAD_SLOTS")
+    assert "127.0.0.1:9" not in settings.getdict("DOWNLOAD_SLOTS")
     assert settings.getint("CONCURRENT_REQUESTS_PER_DOMAIN") == 1
 
 

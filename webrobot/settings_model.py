@@ -155,7 +155,8 @@ _POLITENESS = (
     _s("ROBOTSTXT_OBEY", "bool", True, "Fetch, obey and cache robots.txt.", scrapy=True),
     _s("CONCURRENT_REQUESTS", "int", 32, "Requests in flight in the whole crawl.", scrapy=True, minimum=1),
     _s("CONCURRENT_REQUESTS_PER_DOMAIN", "int", 1,
-       "Requests in flight per site (scheme + host + port).", scrapy=True, minimum=1),
+       "Requests in flight per politeness unit (WEBROBOT_POLITENESS_UNIT: a host by default).",
+       scrapy=True, minimum=1),
     _s("DOWNLOAD_DELAY", "float", 1.0, "Seconds between two requests to one site.", scrapy=True, minimum=0),
     _s("AUTOTHROTTLE_ENABLED", "bool", True, "Adapt each site's delay to its response times.", scrapy=True),
     _s("AUTOTHROTTLE_START_DELAY", "float", 1.0, "AutoThrottle's first delay, seconds.", scrapy=True, minimum=0),
@@ -179,6 +180,11 @@ _POLITENESS = (
     _s("LOGSTATS_INTERVAL", "float", 60.0, "Seconds between Scrapy's stats log lines.", scrapy=True, minimum=0),
     _s("DOWNLOADER", "class", "webrobot.politeness.downloader.SiteDownloader",
        "Downloader whose slots are sites and whose politeness object decides each start.", scrapy=True),
+    _s("WEBROBOT_POLITENESS_UNIT", "choice", "host",
+       "What one politeness clock and download slot covers: host (the host name, plus a port other than "
+       "the scheme's default: http and https of one host share it), ip (the address the host resolves to: "
+       "virtual hosts of one server share it) or domain (the registered domain, from the Public Suffix List).",
+       choices=("host", "ip", "domain")),
     _s("WEBROBOT_POLITENESS_CLASS", "class", "webrobot.politeness.clock.SitePoliteness",
        "Who reserves each site's next request time (shared by workers in a distributed crawl)."),
     _s("WEBROBOT_POLITENESS_SITES", "int", 100_000, "Sites remembered in process (LRU; 0: no limit).", minimum=0),
@@ -249,7 +255,17 @@ _DUPES = (
 _section("Scope and budgets")
 _SCOPE = (
     _s("WEBROBOT_SCOPE_ENABLED", "bool", True,
-       "Stay on the start URLs' sites (or the spider's allowed_domains) and a site config's allow/deny."),
+       "Stay on the start URLs' hosts (or the spider's allowed_domains) and a site config's allow/deny."),
+    _s("WEBROBOT_SCOPE", "choice", "host",
+       "What a start URL brings into scope: host (its host name and port, any scheme), origin (its "
+       "exact scheme, host and port) or domain (its registered domain and every name under it). A site "
+       "config's scope key sets it.", choices=("host", "origin", "domain")),
+    _s("WEBROBOT_UPGRADE_ENABLED", "bool", True,
+       "Learn which hosts moved to https (an http URL redirected to the same URL over https, or "
+       "Strict-Transport-Security) and ask their http URLs over https from then on."),
+    _s("WEBROBOT_SCOPE_REDIRECT_SEEDS", "bool", True,
+       "A start URL's redirects (before its first page) bring their target's host into scope, as "
+       "Heritrix's seedsRedirectNewSeeds."),
     _s("WEBROBOT_MAX_PAGES_PER_SITE", "int", 0,
        "Pages a site may have downloaded (0: no budget); set per site by max_pages.", minimum=0),
     _s("WEBROBOT_PAGE_BUDGET_CLASS", "class", "webrobot.urls.budget.PageBudget",
@@ -472,6 +488,8 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
         "webrobot.robots.fetch.RobotsBodyMiddleware": 595,
         # Before Scrapy's redirects (600): a Location that is not http(s) is refused, not followed.
         "webrobot.urls.networkmiddleware.RedirectSchemeMiddleware": 650,
+        # After robots.txt (100) on the way out, before Scrapy's redirects (600) on the way back.
+        "webrobot.urls.upgrademiddleware.UpgradeMiddleware": 620,
         # Late: spend a page only when robots.txt, redirects and retries have decided.
         "webrobot.urls.budgetmiddleware.PageBudgetMiddleware": 800,
         # After the site budget: a page of a URL template counts when it is about to be fetched.
@@ -501,6 +519,8 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
         "webrobot.seen.dupepages.DuplicatePageMiddleware": 960,
         # Closest to the spider: a noindex page's items and a nofollow page's requests go first.
         "webrobot.pages.metarobotsspidermiddleware.MetaRobotsSpiderMiddleware": 970,
+        # Before the link gate and the duplicate filter: they see the https form of a link.
+        "webrobot.urls.upgrademiddleware.UpgradeLinksMiddleware": 965,
     },
     "ITEM_PIPELINES": {
         "webrobot.seen.pipelines.DuplicateContentPipeline": 300,

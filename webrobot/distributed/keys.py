@@ -9,8 +9,9 @@ On a Redis Cluster (``WEBROBOT_REDIS_CLUSTER``) the keys carry *hash tags*
 (the part of a key in ``{}`` that Redis hashes to pick its slot): the
 crawl-wide keys (frontier, leases, sequence, items, budget...) share the tag
 ``{<prefix>}``, so the scripts that take, re-queue and finish leases touch one
-slot (and the workers' heartbeats are on its master); a site's robots.txt state and politeness clock are tagged with the site,
-so each site's scripts touch one slot and sites spread over the masters; the
+slot (and the workers' heartbeats are on its master); a site's robots.txt state and politeness clock are tagged with its host
+(the robots.txt keys of ``http://h`` and ``https://h`` and the clock of
+``h``: one slot), so each host's scripts touch one slot and hosts spread over the masters; the
 visited and content digest buckets carry no tag, so they spread over all
 slots. On one Redis the names stay as they were (no braces).
 """
@@ -26,6 +27,7 @@ from scrapy_redis import defaults as scrapy_redis_defaults
 from scrapy_redis.connection import get_redis
 
 from webrobot.settings_model import read
+from webrobot.urls.sitekey import host_key
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
@@ -36,8 +38,13 @@ def cluster_enabled(settings: BaseSettings) -> bool:
 
 
 def site_tag(site: str, cluster: bool) -> str:
-    """A site as it appears in its keys: a hash tag on a cluster (one slot per site)."""
-    return "{" + site + "}" if cluster else site
+    """An origin (``http://h:80``) or a politeness unit (``h``) as it appears in its keys:
+    on a cluster, tagged with its host (``{h}http://h:80``, ``{h}``): one slot per host."""
+    if not cluster:
+        return site
+    if "://" not in site:
+        return "{" + site + "}"
+    return "{" + host_key(site) + "}" + site
 
 
 @dataclass(frozen=True)

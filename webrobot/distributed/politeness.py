@@ -1,5 +1,9 @@
 """Per-site politeness shared by every worker: ``WEBROBOT_POLITENESS_CLASS`` in Redis mode.
 
+A "site" here is the downloader's politeness unit (``WEBROBOT_POLITENESS_UNIT``:
+a host by default, or an address, or a registered domain), so every worker
+groups requests as one process does.
+
 In one process, :class:`webrobot.politeness.clock.SitePoliteness` keeps each site's
 last request start, 429/503 strikes and ``Retry-After`` penalty, and Scrapy's
 download slot keeps requests to one site from overlapping
@@ -59,7 +63,7 @@ crawls the site, and each question costs Redis two commands.
 
 Keys live under ``webrobot:politeness`` (not under a crawl's prefix): two
 crawls of one site share its politeness. On a Redis Cluster the site is a hash
-tag (``webrobot:politeness:{<site>}``): in the slot of its robots.txt keys. While Redis cannot be reached no
+tag (``webrobot:politeness:{<host>}``): in the slot of the robots.txt keys of its origins. While Redis cannot be reached no
 request starts: :meth:`reserve` answers "wait" (source ``redis_unavailable``,
 with the backoff of :class:`~webrobot.distributed.outage.Outage`), because a
 start without the shared reservation could overlap another worker's request

@@ -1,12 +1,17 @@
-"""A Scrapy downloader whose slots are sites (scheme + host + port), whose
-per-site concurrency limit holds, and which decides each site's next request
+"""A Scrapy downloader whose slots are politeness units (hosts by default), whose
+per-unit concurrency limit holds, and which decides each unit's next request
 time in one place.
 
-* Scrapy keys download slots by host name only, so two sites on one host share
-  one politeness slot, and a redirect to another host keeps the old slot in
-  ``request.meta["download_slot"]``. Here every slot is keyed by
-  :func:`webrobot.urls.sitekey.site_key` of the request URL, so per-site concurrency,
-  delays and ``DOWNLOAD_SLOTS`` entries mean one robots.txt site each.
+* Scrapy keys download slots by host name only, so two services on two ports
+  of one host share one politeness slot, and a redirect to another host keeps
+  the old slot in ``request.meta["download_slot"]``. Here every slot is keyed
+  by the request URL's politeness unit (``WEBROBOT_POLITENESS_UNIT``,
+  :mod:`webrobot.politeness.unit`): by default its host
+  (:func:`webrobot.urls.sitekey.host_key`: ``http://h/`` and ``https://h/``
+  are one slot, ``h:8701`` and ``h:8702`` two), or its IP address or
+  registered domain; per-unit concurrency, delays and ``DOWNLOAD_SLOTS``
+  entries (keyed by the unit) mean one server each. A unit's robots.txt
+  delay is the longest of its origins' robots.txt files.
 * Scrapy 2.19 marks a request as transferring only when its download coroutine
   starts running, so with no download delay one pass over a slot's queue sees
   a free transfer slot for every queued request and starts them all at once
@@ -50,11 +55,13 @@ from scrapy.utils.misc import build_from_crawler, load_object
 from webrobot import signals
 from webrobot.compat import call_later, schedule_coro, slot_randomness
 from webrobot.politeness.clock import NO_RESPONSE, THROTTLE_STATUSES
+from webrobot.politeness.unit import DOMAIN, HOST, PolitenessUnit, RobotsDelays
 from webrobot.robots.policy import parse_retry_after
 from webrobot.settings_model import read
 from webrobot.sites.config import ConfigError
 from webrobot.startup import non_negative_setting, setting_error
-from webrobot.urls.sitekey import request_site
+from webrobot.urls.networkmiddleware import RESOLVED_ADDRESS
+from webrobot.urls.sitekey import host_key, request_host, site_host
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -71,6 +78,18 @@ _SOURCES_REMEMBERED = 10_000  # sites whose last delay source is remembered for 
 
 #: Private request meta key: the slot key this downloader derived from the URL.
 AUTO_SLOT_KEY = "_webrobot_slot"
+
+
+def slot_key_of(url: str, settings: Any) -> str:
+    """The slot a site config's ``download_delay``/``concurrency`` entry of ``DOWNLOAD_SLOTS``
+    is for: the URL's politeness unit (its host under the ``ip`` unit, whose address is
+    known only when a request goes out)."""
+    host = host_key(url)
+    if read(settings, "WEBROBOT_POLITENESS_UNIT") == DOMAIN:
+        from webrobot.urls.domains import registered_domain
+
+        return PolitenessUnit(DOMAIN, registered_domain).key(host)
+    return host
 
 
 def _highest(slot: Slot) -> int:
@@ -120,6 +139,16 @@ class SiteDownloader(Downloader):
         self._departed: Callable[[str, float], None] | None = getattr(
             self.politeness, "departed", None
         )
+        unit = read(self.settings, "WEBROBOT_POLITENESS_UNIT")
+        domain_of = None
+        if unit == DOMAIN:
+            from webrobot.urls.domains import registered_domain
+
+            domain_of = registered_domain
+        self.unit = PolitenessUnit(unit, domain_of)
+        self._by_host = unit == HOST
+        self._addresses: dict[str, str] = {}  # host -> the address it resolved to (ip unit)
+        self._robots_delays = RobotsDelays(read(self.settings, "WEBROBOT_POLITENESS_SITES"))
         throttled = read(self.settings, "AUTOTHROTTLE_ENABLED")
         self._base_source = "autothrottle" if throttled else "download_delay"
         self._last_source: dict[str, str] = {}
@@ -135,8 +164,19 @@ class SiteDownloader(Downloader):
         )
         crawler.signals.connect(self._robots_resolved, signal=signals.robots_resolved)
 
+    def unit_key(self, request: Request) -> str:
+        """The politeness unit of ``request``: its host, address or registered domain."""
+        if self._by_host:
+            return request_host(request)
+        host, address = request_host(request), request.meta.get(RESOLVED_ADDRESS)
+        if address:
+            if len(self._addresses) >= _SOURCES_REMEMBERED:
+                self._addresses.clear()
+            self._addresses[host] = address
+        return self.unit.key(host, address or self._addresses.get(host))
+
     def get_slot_key(self, request: Request) -> str:
-        """The request's site, or the ``download_slot`` meta key a spider set.
+        """The request's politeness unit, or the ``download_slot`` meta key a spider set.
 
         Scrapy writes every request's slot into ``download_slot`` and redirects
         copy it, so a value equal to the one this downloader derived (kept in
@@ -145,11 +185,11 @@ class SiteDownloader(Downloader):
         chosen = meta.get(self.DOWNLOAD_SLOT)
         if chosen is not None and chosen != meta.get(AUTO_SLOT_KEY):
             return str(chosen)
-        return request_site(request)
+        return self.unit_key(request)
 
     def _get_slot(self, request: Request, spider: Spider | None = None) -> tuple[str, Slot]:
         key = self.get_slot_key(request)
-        site = request_site(request)
+        site = self.unit_key(request)
         if key == site:
             request.meta[AUTO_SLOT_KEY] = key
         if key not in self.slots:
@@ -173,7 +213,7 @@ class SiteDownloader(Downloader):
             # A download_slot slot may hold several sites: each still gets its
             # own politeness (robots.txt Crawl-delay, Retry-After, backoff).
             index = _highest(slot)
-            key = slot_key or request_site(slot.queue[index][0])
+            key = slot_key or self.unit_key(slot.queue[index][0])
             now = monotonic()
             delay, base_source = slot.download_delay(), self._base_source
             if self.min_interval > delay:
@@ -195,7 +235,7 @@ class SiteDownloader(Downloader):
             return await super()._download(slot, request)
         except Exception as exc:
             if not isinstance(exc, IgnoreRequest):  # no answer at all: the site slows down too
-                key = getattr(slot, "key", "") or request_site(request)
+                key = getattr(slot, "key", "") or self.unit_key(request)
                 assert self.crawler.stats is not None
                 self.crawler.stats.inc_value("webrobot/politeness/throttled/no_response")
                 self.politeness.note_response(key, NO_RESPONSE, None, monotonic())
@@ -204,7 +244,7 @@ class SiteDownloader(Downloader):
             if self._finished is not None:
                 site = getattr(slot, "key", "")
                 if not site:
-                    self._finished(request_site(request))
+                    self._finished(self.unit_key(request))
                 elif self._finished_takes_more:
                     # A site's own slot: anything queued is more of the same site.
                     self._finished(site, bool(slot.queue))
@@ -226,7 +266,7 @@ class SiteDownloader(Downloader):
 
     # -- what the politeness object learns ----------------------------------
     def _response_downloaded(self, response: Response, request: Request) -> None:
-        key = request_site(request)
+        key = self.unit_key(request)
         retry_after = None
         if response.status in THROTTLE_STATUSES:
             assert self.crawler.stats is not None
@@ -243,4 +283,10 @@ class SiteDownloader(Downloader):
         crawl_delay_source: str | None = None,
         **kwargs: Any,
     ) -> None:
-        self.politeness.set_robots_delay(site, crawl_delay, crawl_delay_source)
+        # ``site`` is the robots.txt's origin; its unit keeps the longest delay of its origins.
+        # (The ip unit: the address the robots.txt request of that host went to.)
+        unit = host = site_host(site)
+        if not self._by_host:
+            unit = self.unit.key(host, self._addresses.get(host))
+        delay, source = self._robots_delays.set(unit, site, crawl_delay, crawl_delay_source)
+        self.politeness.set_robots_delay(unit, delay, source)

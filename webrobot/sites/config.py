@@ -244,6 +244,14 @@ def _priorities(value: Any, source: str, key: str) -> tuple[PriorityRule, ...]:
     return tuple(PriorityRule(t["match"], t["rank"]) for t in tables)
 
 
+def _scope(value: Any, source: str, key: str) -> str:
+    if value not in ("host", "origin", "domain"):
+        raise ConfigError(
+            source, key, f'expected "host", "origin" or "domain", got {_describe(value)}'
+        )
+    return str(value)
+
+
 def _render(value: Any, source: str, key: str) -> str:
     if value not in ("browser", "on-request", ""):
         raise ConfigError(
@@ -276,6 +284,7 @@ SCHEMA: dict[str, tuple[str, Validator]] = {
     "contact_url": ("contact_url", check_url),
     "recrawl_interval": ("recrawl_interval", _non_negative_float),
     "render": ("render", _render),
+    "scope": ("scope", _scope),
 }
 REQUIRED = ("start_urls",)
 
@@ -303,6 +312,7 @@ class SiteConfig:
     contact_url: str | None = None
     recrawl_interval: float | None = None
     render: str | None = None
+    scope: str | None = None
 
     def scrapy_settings(self) -> dict[str, Any]:
         """The Scrapy settings this config implies (its explicit ``settings`` last)."""
@@ -321,6 +331,8 @@ class SiteConfig:
             out["WEBROBOT_FROM"] = self.from_
         if self.render is not None:
             out["WEBROBOT_RENDER"] = self.render
+        if self.scope is not None:
+            out["WEBROBOT_SCOPE"] = self.scope
         if self.recrawl_interval is not None:
             out["WEBROBOT_RECRAWL_INTERVAL"] = self.recrawl_interval
         if self.contact_url is not None:

@@ -32,6 +32,7 @@ from webrobot.pages.page import (
     summarise_html_text,
 )
 from webrobot.pages.rendermiddleware import configure_rendering
+from webrobot.politeness.downloader import slot_key_of
 from webrobot.politeness.identitycheck import apply_identity
 from webrobot.settings_model import read
 from webrobot.sitemaps.follow import sitemap_links, sitemap_request
@@ -43,7 +44,6 @@ from webrobot.sites.config import (
     parse_start_urls_argument,
 )
 from webrobot.urls.scope import SiteScope
-from webrobot.urls.sitekey import site_key
 
 if TYPE_CHECKING:
     from typing import Self
@@ -255,5 +255,5 @@ def _apply_config_settings(config: SiteConfig, settings: BaseSettings) -> None:
     if slot:
         slots = dict(settings.getdict("DOWNLOAD_SLOTS"))
         for url in config.start_urls:
-            slots.setdefault(site_key(url), dict(slot))
+            slots.setdefault(slot_key_of(url, settings), dict(slot))
         settings.set("DOWNLOAD_SLOTS", slots, priority="spider")

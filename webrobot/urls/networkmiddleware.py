@@ -59,6 +59,9 @@ logger = logging.getLogger(__name__)
 
 #: Host names whose addresses are remembered (then the oldest is forgotten).
 RESOLVED_REMEMBERED = 10_000
+#: Private request meta key: the first address the request's host resolved to
+#: (the ``ip`` politeness unit groups requests by it).
+RESOLVED_ADDRESS = "_webrobot_address"
 REDIRECT_SCHEME = "redirect_scheme"
 
 
@@ -149,6 +152,10 @@ class NetworkGuardMiddleware:
         if refusal is not None:
             reason, detail = refusal
             raise self.refuser.refuse(request, reason, f"{parts.hostname}: {detail}")
+        if addresses:
+            request.meta[RESOLVED_ADDRESS] = str(addresses[0])
+        else:  # a redirect copies its source's meta
+            request.meta.pop(RESOLVED_ADDRESS, None)
 
 
 class RedirectSchemeMiddleware:

@@ -2,7 +2,16 @@
 
 The ``webrobot`` spider's scope comes from its site config; any other spider's
 from its ``allowed_domains`` (those domains and their subdomains) or else its
-``start_urls`` (those sites: scheme, host and port).
+``start_urls`` (their hosts, any scheme). ``WEBROBOT_SCOPE`` (a site config's
+``scope``) says what a start URL brings into scope: ``host`` (default),
+``origin`` (scheme, host and port) or ``domain`` (the registered domain and
+its subdomains); see :mod:`webrobot.urls.scope`.
+
+A start URL's redirects before its first page bring their target into scope
+(``WEBROBOT_SCOPE_REDIRECT_SEEDS``, on by default; counted as
+``webrobot/scope/redirect_seed``, logged once per target): the crawl of
+``http://example.com/`` that lands on ``https://www.example.com/`` crawls
+``www.example.com``.
 
 A downloader middleware (not a spider middleware) so start requests and
 redirect targets are checked too. Requests with ``dont_filter=True`` or the
@@ -13,6 +22,7 @@ config's ``allow`` / ``deny`` patterns see the canonical URL
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
 
 from scrapy.exceptions import NotConfigured
@@ -20,13 +30,16 @@ from scrapy.exceptions import NotConfigured
 from webrobot.refusals import Refuser
 from webrobot.settings_model import read
 from webrobot.urls.canonical import Canonicalizer, canonicalizer_for
-from webrobot.urls.scope import SiteScope
+from webrobot.urls.scope import DOMAIN, OFFSITE, SiteScope
 
 if TYPE_CHECKING:
     from typing import Self
 
     from scrapy import Request
     from scrapy.crawler import Crawler
+
+logger = logging.getLogger(__name__)
+REDIRECT_SEED = "webrobot/scope/redirect_seed"
 
 
 class SiteScopeMiddleware:
@@ -35,8 +48,11 @@ class SiteScopeMiddleware:
             raise NotConfigured("WEBROBOT_SCOPE_ENABLED is off")
         self.crawler = crawler
         self.refuser = Refuser(crawler)
+        self.mode = read(crawler.settings, "WEBROBOT_SCOPE")
+        self.redirect_seeds = read(crawler.settings, "WEBROBOT_SCOPE_REDIRECT_SEEDS")
         self._canonicalizer: Canonicalizer | None = None
         self._own_scope: SiteScope | None = None
+        self._moded: SiteScope | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -50,22 +66,49 @@ class SiteScopeMiddleware:
             return
         if self._canonicalizer is None:
             self._canonicalizer = canonicalizer_for(getattr(self.crawler.spider, "config", None))
-        reason = scope.refusal(self._canonicalizer(request.url))
+        url = self._canonicalizer(request.url)
+        reason = scope.refusal(url)
+        if reason == OFFSITE and self._redirected_start(request) and scope.add(url):
+            assert self.crawler.stats is not None
+            self.crawler.stats.inc_value(REDIRECT_SEED)
+            logger.info(
+                "A start URL redirects to %s: its %s is in the crawl's scope now",
+                request.url, "registered domain" if scope.mode == DOMAIN else scope.mode,
+            )  # fmt: skip
+            reason = scope.refusal(url)
         if reason is not None:
             raise self.refuser.refuse(request, reason)
 
+    def _redirected_start(self, request: Request) -> bool:
+        """A redirect of a start request, before its first page."""
+        meta = request.meta
+        return bool(
+            self.redirect_seeds and meta.get("is_start_request") and meta.get("redirect_urls")
+        )
+
     def _scope(self) -> SiteScope | None:
         """The spider's ``scope`` (the ``webrobot`` spider's, from its site config);
-        for any other spider, its ``allowed_domains``, else its ``start_urls``' sites
+        for any other spider, its ``allowed_domains``, else its ``start_urls``' hosts
         (none of either: no limit, as with Scrapy's offsite filter)."""
         spider = self.crawler.spider
         scope: SiteScope | None = getattr(spider, "scope", None)
-        if scope is not None or spider is None:
-            return scope
-        if self._own_scope is None:
-            domains = [d for d in getattr(spider, "allowed_domains", None) or () if d]
-            starts = [u for u in getattr(spider, "start_urls", None) or () if isinstance(u, str)]
-            if not domains and not starts:
-                return None
-            self._own_scope = SiteScope(start_urls=starts, allowed_domains=domains)
-        return self._own_scope
+        if scope is None and spider is not None:
+            if self._own_scope is None:
+                domains = [d for d in getattr(spider, "allowed_domains", None) or () if d]
+                starts = [
+                    u for u in getattr(spider, "start_urls", None) or () if isinstance(u, str)
+                ]
+                if not domains and not starts:
+                    return None
+                self._own_scope = SiteScope(start_urls=starts, allowed_domains=domains)
+            scope = self._own_scope
+        if scope is not None and scope is not self._moded:
+            if scope.mode != self.mode:
+                domain_of = None
+                if self.mode == DOMAIN:
+                    from webrobot.urls.domains import registered_domain
+
+                    domain_of = registered_domain
+                scope.set_mode(self.mode, domain_of)
+            self._moded = scope
+        return scope

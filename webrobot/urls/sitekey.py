@@ -1,8 +1,16 @@
-"""The identity of a site: scheme + host + port, as robots.txt and politeness see it.
+"""The two identities of a site: its origin (scheme + host + port) and its host.
 
-Every per-site structure in webrobot (robots.txt cache, download slot, budgets,
-report rows) is keyed by :func:`site_key`, so two ports on one host are two sites
-and ``http://a/`` and ``http://a:80/`` are one.
+* The **origin** (:func:`site_key`, ``http://example.com:80``) is what one
+  robots.txt rules (RFC 9309: a robots.txt is for its own scheme, host and
+  port), so the robots.txt cache, fetches and decisions are keyed by it; so are
+  the report's rows of robots.txt outcomes and the trap rules.
+* The **host** (:func:`host_key`, ``example.com``; ``example.com:8080`` when
+  the port is not the scheme's default; ``[::1]:8000``) is one server as a
+  person sees it: ``http://example.com/`` and ``https://example.com/`` are one
+  host, ``http://h:8701`` and ``http://h:8702`` two (another port is usually
+  another service). Politeness (download slots, the clock, Crawl-delay), scope
+  and budgets use it, as Heritrix keys its queues, Nutch its fetch queues and
+  Scrapy its download slots.
 
 Every component asks for the site of each request it sees, so the key is
 computed once per request and kept with it (:func:`request_site`, a weak
@@ -28,6 +36,9 @@ _ORIGIN = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#\x00-\x20\x7f]*(?=[/?#]|\Z
 _by_origin: dict[str, str] = {}
 
 
+_host_by_origin: dict[str, str] = {}
+
+
 class HasUrl(Protocol):
     @property
     def url(self) -> str: ...
@@ -47,6 +58,52 @@ def site_key_from_parts(parts: SplitResult | ParseResult) -> str:
     if ":" in host:  # IPv6 literal
         host = f"[{host}]"
     return f"{scheme}://{host}:{port}"
+
+
+def host_key_from_parts(parts: SplitResult | ParseResult) -> str:
+    """The host name, plus ``:port`` when the port is not the scheme's default."""
+    scheme = parts.scheme.lower()
+    host = (parts.hostname or "").lower()
+    if host.endswith(".") and not host.endswith(".."):
+        host = host[:-1]
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    if ":" in host:  # IPv6 literal
+        host = f"[{host}]"
+    if port is None or port == DEFAULT_PORTS.get(scheme, 0):
+        return host
+    return f"{host}:{port}"
+
+
+def split_port(host: str) -> tuple[str, str]:
+    """``'a:8080'`` -> ``('a', ':8080')``; ``'[::1]:81'`` -> ``('[::1]', ':81')``; ``'a'`` -> ``('a', '')``."""
+    if host.startswith("["):
+        end = host.find("]") + 1
+        return host[:end], host[end:]
+    name, colon, port = host.rpartition(":")
+    return (name, colon + port) if colon else (host, "")
+
+
+def host_key(url: str) -> str:
+    """``'HTTPS://Example.COM:443/a'`` -> ``'example.com'``; ``'http://a:8080/'`` -> ``'a:8080'``."""
+    match = _ORIGIN.match(url)
+    if match is None:
+        return host_key_from_parts(urlsplit(url))
+    origin = match.group()
+    key = _host_by_origin.get(origin)
+    if key is None:
+        key = host_key_from_parts(urlsplit(origin))
+        if len(_host_by_origin) >= ORIGINS_REMEMBERED:
+            _host_by_origin.clear()
+        _host_by_origin[origin] = key
+    return key
+
+
+def site_host(site: str) -> str:
+    """The host of an origin key: ``'https://example.com:443'`` -> ``'example.com'``."""
+    return host_key(site)
 
 
 def site_key(url: str) -> str:
@@ -72,6 +129,17 @@ def request_site(request: HasUrl) -> str:
     key = _by_request.get(request)
     if key is None:
         key = _by_request[request] = site_key(request.url)
+    return key
+
+
+_host_by_request: WeakKeyDictionary[HasUrl, str] = WeakKeyDictionary()
+
+
+def request_host(request: HasUrl) -> str:
+    """The host key of a request (or response), computed once per object."""
+    key = _host_by_request.get(request)
+    if key is None:
+        key = _host_by_request[request] = host_key(request.url)
     return key
 
 
