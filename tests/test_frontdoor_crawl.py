@@ -35,7 +35,7 @@ from tests.nginxbed import (
 pytestmark = pytest.mark.slow
 
 #: Politeness by IP address: every host name on one address shares one clock.
-GROUP_BY_IP = {"WEBROBOT_POLITENESS_KEY": "ip"}
+GROUP_BY_IP = {"WEBROBOT_POLITENESS_UNIT": "ip"}
 #: Stats keys the crawl counts TLS problems under (a kind per key, the host last).
 TLS_STATS_PREFIX = "webrobot/tls/"
 #: Timings on a loaded machine: a gap may come out this much shorter than asked.
