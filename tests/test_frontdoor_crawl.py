@@ -93,14 +93,15 @@ def test_an_http_start_url_redirected_to_https_www_crawls_the_whole_site(
 def test_a_site_under_both_schemes_is_one_host_every_page_once_one_clock(
     nginx_bed: NginxBed, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``both.test`` answers the same pages over http and https (no redirect, no
+    """``both.test`` answers pages over http and https (no redirect, no
     HSTS: two URLs a page) and links them in both forms: each URL is fetched
     once, never two requests to the host at once, and the Crawl-delay holds
     between any two of them, whatever their schemes."""
-    pages = site_pages(8, ["http://both.test", "https://both.test", ""])
-    pages["/robots.txt"] = robots(crawl_delay=0.3)
-    bed = nginx_bed.serve("http://both.test", pages, delay=0.05)
-    bed.serve("https://both.test", pages, delay=0.05).start()
+    for scheme in ("http", "https"):  # each its own text: not copies of one another
+        pages = site_pages(8, ["http://both.test", "https://both.test", ""], title=scheme)
+        pages["/robots.txt"] = robots(crawl_delay=0.3)
+        nginx_bed.serve(f"{scheme}://both.test", pages, delay=0.05)
+    bed = nginx_bed.start()
 
     crawl(tmp_path, bed, ["http://both.test/p/0"], monkeypatch)
 
@@ -191,10 +192,14 @@ def test_robots_txt_is_per_origin_fetched_once_and_rules_only_its_own_urls(
     Crawl-delay of the two files."""
     links = [f"{origin}/{folder}/x" for origin in ("http://both.test", "https://both.test")
              for folder in ("a", "b")]  # fmt: skip
-    pages = site_pages(4, ["http://both.test", "https://both.test"], extra=links)
-    pages["/a/x"] = pages["/b/x"] = "<html><title>leaf</title></html>"
-    plain = {**pages, "/robots.txt": robots(crawl_delay=0.1, disallow=["/a/"])}
-    secure = {**pages, "/robots.txt": robots(crawl_delay=0.4, disallow=["/b/"])}
+    forms = ["http://both.test", "https://both.test"]
+    plain = site_pages(4, forms, title="http", extra=links)
+    secure = site_pages(4, forms, title="https", extra=links)
+    for scheme, pages in (("http", plain), ("https", secure)):
+        pages["/a/x"] = f"<html><title>{scheme} a</title></html>"
+        pages["/b/x"] = f"<html><title>{scheme} b</title></html>"
+    plain["/robots.txt"] = robots(crawl_delay=0.1, disallow=["/a/"])
+    secure["/robots.txt"] = robots(crawl_delay=0.4, disallow=["/b/"])
     bed = nginx_bed.serve("http://both.test", plain).serve("https://both.test", secure).start()
 
     result = crawl(tmp_path, bed, ["http://both.test/p/0"], monkeypatch)

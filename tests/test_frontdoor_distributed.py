@@ -77,10 +77,10 @@ def test_two_workers_through_the_front_door(
     blog = site_pages(8, ["http://blog.test", "https://www.blog.test", ""], title="post")
     blog["/robots.txt"] = robots(crawl_delay=0.2)
     moved_to_www(nginx_bed, "blog.test", blog, delay=0.03)
-    both = site_pages(5, ["http://both.test", "https://both.test", ""], title="both")
-    both["/robots.txt"] = robots(crawl_delay=0.3)
-    nginx_bed.serve("http://both.test", both, delay=0.03)
-    nginx_bed.serve("https://both.test", both, delay=0.03)
+    for scheme in ("http", "https"):  # each its own text: not copies of one another
+        both = site_pages(5, ["http://both.test", "https://both.test", ""], title=scheme)
+        both["/robots.txt"] = robots(crawl_delay=0.3)
+        nginx_bed.serve(f"{scheme}://both.test", both, delay=0.03)
     bed = nginx_bed.start()
 
     workers = run_workers(
