@@ -85,7 +85,10 @@ def test_an_http_start_url_redirected_to_https_www_crawls_the_whole_site(
     assert {url for url, n in served.items() if n > 1} == set(), "each page fetched once"
     assert len(result.items) == len(served), "an item for every page"
     assert {h.host for h in hits} <= {"blog.test", "www.blog.test"}
-    assert robots_fetches(hits)["https://www.blog.test"] == 1
+    assert robots_fetches(hits)["https://www.blog.test"] == 1, (
+        "https://www.blog.test/robots.txt asked for once, whether reached as the redirect "
+        f"target of http://blog.test/robots.txt or for its own origin:\n{describe(hits)}"
+    )
     assert [h.url for h in hits if h.origin == "http://www.blog.test"] == [], "HSTS: upgraded"
     assert result.stat("webrobot/url/upgraded") > 0
 
