@@ -649,6 +649,31 @@ def start_gaps(hits: Iterable[Hit]) -> list[float]:
     return [b - a for a, b in itertools.pairwise(starts)]
 
 
+def held(delay: float) -> float:
+    """The shortest gap between two request starts in nginx's log that still
+    shows ``delay`` was kept: the log has millisecond times, and a request on a
+    new connection reaches nginx a handshake later than it left the crawler."""
+    return delay * 0.9 - 0.005
+
+
+def unspaced(hits: Iterable[Hit], delay: float) -> list[str]:
+    """Requests that started less than ``delay`` after the one before, in log
+    order, described. On a loaded machine a request can reach nginx late (its
+    worker or the crawler's reactor waited for the CPU) and the next one then
+    seems early; a short gap right after a long one, the two together at least
+    two delays, is that and not two requests sent too close."""
+    ordered = sorted(hits, key=lambda h: h.start)
+    gaps = [b.start - a.start for a, b in itertools.pairwise(ordered)]
+    found = []
+    for i, gap in enumerate(gaps):
+        if gap >= held(delay):
+            continue
+        if i > 0 and gaps[i - 1] + gap >= 2 * held(delay):
+            continue
+        found.append(f"{gap:.3f} s from {ordered[i].url} to {ordered[i + 1].url}")
+    return found
+
+
 def overlaps(hits: Iterable[Hit], slack: float = 0.002) -> list[tuple[Hit, Hit]]:
     """Pairs of requests that were in progress at once (one started more than
     ``slack`` seconds before the other was answered)."""

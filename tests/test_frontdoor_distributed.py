@@ -26,11 +26,11 @@ from tests.nginxbed import (
     robots,
     robots_fetches,
     site_pages,
-    start_gaps,
+    unspaced,
 )
 from tests.redisserver import RedisServer
 from tests.test_distributed_crawl import Worker, redis_state, stop_all
-from tests.test_frontdoor_crawl import GAP_SLACK, GROUP_BY_IP, TLS_STATS_PREFIX
+from tests.test_frontdoor_crawl import GROUP_BY_IP, TLS_STATS_PREFIX
 
 pytestmark = pytest.mark.slow
 
@@ -103,7 +103,7 @@ def test_two_workers_through_the_front_door(
         assert overlaps(host_hits) == [], f"{host}: two requests at once\n{describe(host_hits)}"
     for host, delay in (("shop.test", 0.2), ("www.blog.test", 0.2), ("both.test", 0.3)):
         pages = [h for h in bed.hits(host) if h.path != "/robots.txt"]
-        assert min(start_gaps(pages)) >= delay * GAP_SLACK, f"{host}\n{describe(pages)}"
+        assert unspaced(pages, delay) == [], f"{host}\n{describe(pages)}"
     assert set(robots_fetches(hits).values()) == {1}, (
         f"each robots.txt URL asked for once across workers: {robots_fetches(hits)}"
     )

@@ -20,6 +20,7 @@ from tests.nginxbed import (
     robots_fetches,
     site_pages,
     start_gaps,
+    unspaced,
 )
 
 pytestmark = pytest.mark.slow
@@ -190,6 +191,20 @@ def test_overlaps_and_gaps_are_computed_from_starts() -> None:
     assert overlaps([hit(0, 1), hit(1.5, 1)]) == []
     assert len(overlaps([hit(0, 1), hit(0.5, 1), hit(3, 1)])) == 1
     assert start_gaps([hit(2, 0.1), hit(0, 0.1), hit(0.5, 0.1)]) == pytest.approx([0.5, 1.5])
+
+
+def test_unspaced_finds_requests_sent_too_close_not_one_read_late() -> None:
+    def hit(start: float) -> Hit:
+        return Hit(start, 0.0, "http", "h", 200, f"/{start}", "GET", "", "", 1)
+
+    assert unspaced([hit(0), hit(1), hit(2.05)], 1.0) == []
+    read_late = [hit(0), hit(1.4), hit(2.0), hit(3.0)]  # 1.4 then 0.6: the one at 1.4 was late
+    assert unspaced(read_late, 1.0) == []
+    two_clocks = [hit(0), hit(0.01), hit(1.0), hit(1.01)]
+    assert unspaced(two_clocks, 1.0) == [
+        "0.010 s from http://h/0 to http://h/0.01",
+        "0.010 s from http://h/1.0 to http://h/1.01",
+    ]
 
 
 def test_a_bed_that_cannot_bind_says_why(tmp_path: Path) -> None:
