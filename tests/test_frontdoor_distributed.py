@@ -71,8 +71,8 @@ def test_two_workers_through_the_front_door(
     the workers, never two requests to one host at once, each host's
     Crawl-delay held across schemes and workers, each origin's robots.txt
     fetched once, about one request per page on the site moved to TLS."""
-    shop = site_pages(16, ["http://shop.test", "https://shop.test", ""], title="shop")
-    shop["/robots.txt"] = robots(crawl_delay=0.2)
+    shop = site_pages(40, ["http://shop.test", "https://shop.test", ""], title="shop")
+    shop["/robots.txt"] = robots(crawl_delay=0.1)
     moved_to_tls(nginx_bed, "shop.test", shop, delay=0.03)
     blog = site_pages(8, ["http://blog.test", "https://www.blog.test", ""], title="post")
     blog["/robots.txt"] = robots(crawl_delay=0.2)
@@ -91,7 +91,7 @@ def test_two_workers_through_the_front_door(
     hits = bed.hits()
     served = pages_served(hits)
     expected = (
-        expected_pages("https://shop.test", shop, page_paths(16))
+        expected_pages("https://shop.test", shop, page_paths(40))
         | expected_pages("https://www.blog.test", blog)
         | expected_pages("http://both.test", both, page_paths(5))
         | expected_pages("https://both.test", both, page_paths(5))
@@ -101,7 +101,7 @@ def test_two_workers_through_the_front_door(
     assert len({h.agent for h in hits}) == 2, "both workers fetched pages"
     for host, host_hits in by_host(hits).items():
         assert overlaps(host_hits) == [], f"{host}: two requests at once\n{describe(host_hits)}"
-    for host, delay in (("shop.test", 0.2), ("www.blog.test", 0.2), ("both.test", 0.3)):
+    for host, delay in (("shop.test", 0.1), ("www.blog.test", 0.2), ("both.test", 0.3)):
         pages = [h for h in bed.hits(host) if h.path != "/robots.txt"]
         assert unspaced(pages, delay) == [], f"{host}\n{describe(pages)}"
     assert set(robots_fetches(hits).values()) == {1}, (
