@@ -143,6 +143,30 @@ def test_a_site_moved_to_tls_costs_about_one_request_per_page(
     assert bed.hits("www.shop.test") == [], "www.shop.test is another host, outside the crawl"
 
 
+def test_with_the_upgrade_off_every_http_link_costs_a_redirect(
+    nginx_bed: NginxBed, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same kind of site with ``WEBROBOT_UPGRADE_ENABLED`` off: nothing is
+    lost, but each http form of a page is asked for and answered with a 301 (what
+    the test above measures, made visible)."""
+    shop = site_pages(20, ["http://shop.test", "http://shop.test", "https://shop.test", ""])
+    shop["/robots.txt"] = robots(crawl_delay=0.05)
+    moved_to_tls(nginx_bed, "shop.test", shop)
+    bed = nginx_bed.start()
+
+    result = crawl(
+        tmp_path, bed, ["http://shop.test/p/0"], monkeypatch, {"WEBROBOT_UPGRADE_ENABLED": "False"}
+    )
+
+    hits = bed.hits("shop.test")
+    served = pages_served(hits)
+    assert set(served) == expected_pages("https://shop.test", shop, page_paths(20)), describe(hits)
+    assert set(served.values()) == {1}
+    ratio = requests_per_page(hits)
+    assert ratio > 1.3, f"{ratio:.3f} requests per page:\n{describe(hits)}"
+    assert result.stat("webrobot/url/upgraded") == 0
+
+
 # --- Politeness units ------------------------------------------------------------------------
 
 
