@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -25,10 +26,20 @@ def test_demo_crawl_command_end_to_end(tmp_path: Path) -> None:
     assert "finish reason : finished" in done.stdout
     assert (out / "items.jsonl").stat().st_size > 0
     assert (out / "stats.json").exists() and (out / "crawl.log").exists()
+    door = next(line for line in done.stdout.splitlines() if "front door" in line)
+    assert "joined the scope by redirect" in door and "URLs upgraded to https" in door, door
+    assert "wrong_name 1" in door, "the certificate is for www. only"
+    pages = {
+        json.loads(line)["url"] for line in (out / "items.jsonl").read_text("utf-8").splitlines()
+    }
+    www = {u.split("/", 3)[3] for u in pages if u.startswith("https://www.frontdoor.test:")}
+    assert www == {"", "about.html", "products.html", "contact.html"}, pages
     for line in done.stdout.splitlines():
         if line.strip().startswith("requests each demo site saw:"):
             counts = dict(part.split() for part in line.split(":", 1)[1].split(","))
             assert int(counts["shop"]) > 20
+            # The front door: http://frontdoor.test/ lives on https://www.frontdoor.test/.
+            assert int(counts["www"]) >= 5 and int(counts["frontdoor"]) >= 1
             break
     else:
         pytest.fail("no per-site request counts in the summary")

@@ -1,329 +1,184 @@
-"""End-to-end: the real web's front door. A real ``scrapy crawl webrobot`` against
-a real nginx (tests/nginxbed.py) on ports 80 and 443 of a loopback address,
-serving sites that moved to TLS and to ``www.``, one host under two schemes,
-virtual hosts sharing one address and bad certificates; host names resolved by
-the ``WEBROBOT_RESOLVE`` table, never by DNS. Judged by nginx's access log."""
+"""The web's front door on loopback: a start URL that redirects to another name, a
+site that moved to TLS, virtual hosts on one server. Names are mapped to 127.0.0.1
+by WEBROBOT_RESOLVE (no DNS); servers on ephemeral ports; judged by what each
+server saw requested."""
 
 from __future__ import annotations
 
+import itertools
 import json
+from collections import Counter
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tests.crawling import CrawlResult, run_crawl, start_crawl, wait_until
-from tests.nginxbed import (
-    Cert,
-    NginxBed,
-    by_host,
-    describe,
-    expected_pages,
-    figures,
-    moved_to_tls,
-    moved_to_www,
-    overlaps,
-    page_paths,
-    pages_served,
-    requests_per_page,
-    robots,
-    robots_fetches,
-    site_pages,
-    unspaced,
-)
+from tests.crawling import run_crawl
+from webrobot.demo.server import Hit, Reply, SiteServer
+from webrobot.demo.tls import server_context
 
 pytestmark = pytest.mark.slow
 
-#: Politeness by IP address: every host name on one address shares one clock.
-GROUP_BY_IP = {"WEBROBOT_POLITENESS_UNIT": "ip"}
-#: Stats keys the crawl counts TLS problems under (a kind per key, the host last).
-TLS_STATS_PREFIX = "webrobot/tls/"
+
+def _resolve(*names: str) -> str:
+    return json.dumps(dict.fromkeys(names, "127.0.0.1"))
 
 
-def crawl(tmp_path: Path, bed: NginxBed, start_urls: list[str], monkeypatch: pytest.MonkeyPatch,
-          settings: dict[str, Any] | None = None, timeout: float = 90) -> CrawlResult:  # fmt: skip
-    """``scrapy crawl webrobot`` from ``start_urls`` with every name of the bed
-    resolved to its address; the bed's certificate authority is the one the
-    crawl trusts (``SSL_CERT_FILE``), so only the bad certificates are bad."""
-    monkeypatch.setenv("SSL_CERT_FILE", str(bed.ca_file))
+@pytest.fixture
+def tls_site() -> Iterator[Callable[[str, tuple[str, ...]], SiteServer]]:
+    started: list[SiteServer] = []
+
+    def factory(name: str, names: tuple[str, ...]) -> SiteServer:
+        site = SiteServer(name, tls=server_context(*names)).start()
+        started.append(site)
+        return site
+
+    yield factory
+    for site in started:
+        site.stop()
+
+
+def _redirect_all(to: Callable[[], str]) -> Callable[[Hit], Reply]:
+    return lambda hit: Reply(301, b"", {"Location": to() + hit.target})
+
+
+def test_a_start_url_that_redirects_to_www_crawls_that_host(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
+    apex, www = make_site("apex"), make_site("www")
+    apex.add_prefix("/", _redirect_all(lambda: f"http://www.blog.test:{www.port}"))
+    old = f"http://blog.test:{apex.port}"
+    new = f"http://www.blog.test:{www.port}"
+    www.add("/robots.txt", Reply.text("User-agent: *\nDisallow: /private\n"))
+    www.html(
+        "/",
+        f"<a href='/a'>a</a><a href='{old}/b'>b</a><a href='{new}/c'>c</a><a href='/private'>p</a>",
+    )
+    for page in ("a", "b", "c"):
+        www.html(f"/{page}", f"<title>{page}</title><a href='{old}/'>home</a><a href='/a'>a</a>")
     result = run_crawl(
         tmp_path,
-        args={"start_urls": ",".join(start_urls)},
-        settings={"WEBROBOT_RESOLVE": json.dumps(bed.hosts), **(settings or {})},
-        timeout=timeout,
+        args={"start_urls": old + "/"},
+        settings={"WEBROBOT_RESOLVE": _resolve("blog.test", "www.blog.test")},
     )
-    for host, numbers in figures(bed.hits()).items():
-        print(f"front door figures: {host} {json.dumps(numbers)}")
-    assert result.returncode == 0, result.stderr[-3000:]
-    return result
+    assert result.returncode == 0, result.stderr
+    seen = Counter(www.targets())
+    assert set(seen) == {"/robots.txt", "/", "/a", "/b", "/c"}
+    # robots.txt once per origin: the old name's redirects here (RFC 9309 follows it).
+    assert seen.pop("/robots.txt") == 2 and max(seen.values()) == 1, seen
+    assert result.stat("webrobot/scope/redirect_seed") == 1
+    assert result.stat("webrobot/url/refused/offsite") == 0
+    assert sorted(result.item_urls()) == [new + p for p in ("/", "/a", "/b", "/c")]
+    # The old name's links cost a redirect each (another name: nothing to upgrade), once.
+    assert max(Counter(apex.targets()).values()) == 1
 
 
-# --- Scope through the front door -----------------------------------------------------------
-
-
-def test_an_http_start_url_redirected_to_https_www_crawls_the_whole_site(
-    nginx_bed: NginxBed, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_without_redirect_seeds_the_redirect_target_is_off_site(
+    make_site: Callable[..., SiteServer], tmp_path: Path
 ) -> None:
-    """``http://blog.test/`` answers a 301 to ``https://www.blog.test/``, which
-    sends HSTS; the pages link the old ``http://blog.test`` form, the
-    ``http://www.`` one, the new one and relative paths. The whole site is
-    crawled, each page once, and no ``http://www.blog.test`` URL is ever asked
-    for: HSTS upgrades them before any request."""
-    forms = ["http://blog.test", "https://www.blog.test", "http://www.blog.test", ""]
-    blog = site_pages(12, forms, title="post")
-    blog["/robots.txt"] = robots(crawl_delay=0.2)
-    moved_to_www(nginx_bed, "blog.test", blog)
-    bed = nginx_bed.start()
-
-    result = crawl(tmp_path, bed, ["http://blog.test/"], monkeypatch)
-
-    hits = bed.hits()
-    served = pages_served(hits)
-    assert set(served) == expected_pages("https://www.blog.test", blog), describe(hits)
-    assert {url for url, n in served.items() if n > 1} == set(), "each page fetched once"
-    assert len(result.items) == len(served), "an item for every page"
-    assert {h.host for h in hits} <= {"blog.test", "www.blog.test"}
-    assert robots_fetches(hits)["https://www.blog.test"] == 1, (
-        "https://www.blog.test/robots.txt asked for once, whether reached as the redirect "
-        f"target of http://blog.test/robots.txt or for its own origin:\n{describe(hits)}"
-    )
-    assert [h.url for h in hits if h.origin == "http://www.blog.test"] == [], "HSTS: upgraded"
-    assert result.stat("webrobot/url/upgraded") > 0
-
-
-def test_a_site_under_both_schemes_is_one_host_every_page_once_one_clock(
-    nginx_bed: NginxBed, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """``both.test`` answers pages over http and https (no redirect, no
-    HSTS: two URLs a page) and links them in both forms: each URL is fetched
-    once, never two requests to the host at once, and the Crawl-delay holds
-    between any two of them, whatever their schemes."""
-    for scheme in ("http", "https"):  # each its own text: not copies of one another
-        pages = site_pages(8, ["http://both.test", "https://both.test", ""], title=scheme)
-        pages["/robots.txt"] = robots(crawl_delay=0.3)
-        nginx_bed.serve(f"{scheme}://both.test", pages, delay=0.05)
-    bed = nginx_bed.start()
-
-    crawl(tmp_path, bed, ["http://both.test/p/0"], monkeypatch)
-
-    hits = bed.hits("both.test")
-    served = pages_served(hits)
-    both = expected_pages("http://both.test", pages, page_paths(8)) | expected_pages(
-        "https://both.test", pages, page_paths(8)
-    )
-    assert set(served) == both, describe(hits)
-    assert {url for url, n in served.items() if n > 1} == set(), "each URL fetched once"
-    assert overlaps(hits) == [], f"two requests to one host at once:\n{describe(hits)}"
-    page_hits = [h for h in hits if h.path != "/robots.txt"]
-    assert unspaced(page_hits, 0.3) == [], describe(hits)
-    assert robots_fetches(hits) == {"http://both.test": 1, "https://both.test": 1}
-
-
-def test_a_site_moved_to_tls_costs_about_one_request_per_page(
-    nginx_bed: NginxBed, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Its pages link each other mostly as ``http://``: once the host has answered
-    an http URL with its https form, the crawl asks for https directly."""
-    shop = site_pages(40, ["http://shop.test", "http://shop.test", "https://shop.test", ""])
-    shop["/robots.txt"] = robots(crawl_delay=0.1)
-    moved_to_tls(nginx_bed, "shop.test", shop)
-    bed = nginx_bed.start()
-
-    result = crawl(tmp_path, bed, ["http://shop.test/p/0"], monkeypatch)
-
-    hits = bed.hits("shop.test")
-    served = pages_served(hits)
-    assert set(served) == expected_pages("https://shop.test", shop, page_paths(40)), describe(hits)
-    ratio = requests_per_page(hits)
-    assert ratio <= 1.05, f"{ratio:.3f} requests per page:\n{describe(hits)}"
-    assert result.stat("webrobot/url/upgraded") > 0
-    assert overlaps(hits) == []
-    page_hits = [h for h in hits if h.path != "/robots.txt"]
-    assert unspaced(page_hits, 0.1) == [], "redirects wait their turn too"
-    assert bed.hits("www.shop.test") == [], "www.shop.test is another host, outside the crawl"
-
-
-def test_with_the_upgrade_off_every_http_link_costs_a_redirect(
-    nginx_bed: NginxBed, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The same kind of site with ``WEBROBOT_UPGRADE_ENABLED`` off: nothing is
-    lost, but each http form of a page is asked for and answered with a 301 (what
-    the test above measures, made visible)."""
-    shop = site_pages(20, ["http://shop.test", "http://shop.test", "https://shop.test", ""])
-    shop["/robots.txt"] = robots(crawl_delay=0.05)
-    moved_to_tls(nginx_bed, "shop.test", shop)
-    bed = nginx_bed.start()
-
-    result = crawl(
-        tmp_path, bed, ["http://shop.test/p/0"], monkeypatch, {"WEBROBOT_UPGRADE_ENABLED": "False"}
-    )
-
-    hits = bed.hits("shop.test")
-    served = pages_served(hits)
-    assert set(served) == expected_pages("https://shop.test", shop, page_paths(20)), describe(hits)
-    assert set(served.values()) == {1}
-    ratio = requests_per_page(hits)
-    assert ratio > 1.3, f"{ratio:.3f} requests per page:\n{describe(hits)}"
-    assert result.stat("webrobot/url/upgraded") == 0
-
-
-# --- Politeness units ------------------------------------------------------------------------
-
-
-def two_hosts_on_one_address(bed: NginxBed) -> NginxBed:
-    for host in ("a.test", "b.test"):
-        pages = site_pages(6, ["", f"https://{host}"], title=host)
-        pages["/robots.txt"] = robots()
-        bed.serve(f"https://{host}", pages, delay=0.15)
-    return bed.start()
-
-
-def test_two_host_names_on_one_address_grouped_by_ip_get_one_request_at_a_time(
-    nginx_bed: NginxBed, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    bed = two_hosts_on_one_address(nginx_bed)
-
-    crawl(tmp_path, bed, ["https://a.test/p/0", "https://b.test/p/0"], monkeypatch, GROUP_BY_IP)
-
-    hits = bed.hits()
-    assert set(pages_served(hits)) == expected_pages(
-        "https://a.test", {}, page_paths(6)
-    ) | expected_pages("https://b.test", {}, page_paths(6)), describe(hits)
-    assert overlaps(hits) == [], f"two requests to one address at once:\n{describe(hits)}"
-
-
-def test_two_host_names_on_one_address_are_two_hosts_by_default(
-    nginx_bed: NginxBed, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The other side of the test above: without grouping by IP, each host has its
-    own clock, so the log does show requests to the two in progress at once
-    (and never two to one host)."""
-    bed = two_hosts_on_one_address(nginx_bed)
-
-    crawl(tmp_path, bed, ["https://a.test/p/0", "https://b.test/p/0"], monkeypatch)
-
-    hits = bed.hits()
-    assert len(pages_served(hits)) == 12, describe(hits)
-    assert all(overlaps(h) == [] for h in by_host(hits).values()), describe(hits)
-    assert overlaps(hits), f"the two hosts were never fetched in parallel:\n{describe(hits)}"
-
-
-# --- robots.txt per origin -------------------------------------------------------------------
-
-
-def test_robots_txt_is_per_origin_fetched_once_and_rules_only_its_own_urls(
-    nginx_bed: NginxBed, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """``http://both.test/robots.txt`` forbids ``/a/``, the https one ``/b/``; the
-    pages link both folders in both schemes. The host's clock takes the longer
-    Crawl-delay of the two files."""
-    links = [f"{origin}/{folder}/x" for origin in ("http://both.test", "https://both.test")
-             for folder in ("a", "b")]  # fmt: skip
-    forms = ["http://both.test", "https://both.test"]
-    plain = site_pages(4, forms, title="http", extra=links)
-    secure = site_pages(4, forms, title="https", extra=links)
-    for scheme, pages in (("http", plain), ("https", secure)):
-        pages["/a/x"] = f"<html><title>{scheme} a</title></html>"
-        pages["/b/x"] = f"<html><title>{scheme} b</title></html>"
-    plain["/robots.txt"] = robots(crawl_delay=0.1, disallow=["/a/"])
-    secure["/robots.txt"] = robots(crawl_delay=0.4, disallow=["/b/"])
-    bed = nginx_bed.serve("http://both.test", plain).serve("https://both.test", secure).start()
-
-    result = crawl(tmp_path, bed, ["http://both.test/p/0"], monkeypatch)
-
-    hits = bed.hits()
-    asked = {h.url for h in hits}
-    assert robots_fetches(hits) == {"http://both.test": 1, "https://both.test": 1}
-    assert "http://both.test/a/x" not in asked, "forbidden by http://both.test/robots.txt"
-    assert "https://both.test/b/x" not in asked, "forbidden by https://both.test/robots.txt"
-    assert {"https://both.test/a/x", "http://both.test/b/x"} <= set(pages_served(hits)), (
-        "each file rules its own origin only"
-    )
-    assert result.stat("robotstxt/forbidden") == 2, "one refusal per origin's rule"
-    # Once both files are known, every request waits for the longer delay.
-    known = max(h.end for h in hits if h.path == "/robots.txt")
-    later = [h for h in hits if h.start >= known and h.path != "/robots.txt"]
-    assert len(later) >= 3, describe(hits)
-    assert unspaced(later, 0.4) == [], describe(hits)
-
-
-# --- TLS as the web has it --------------------------------------------------------------------
-
-BAD_CERTS = ("selfsigned", "expired", "wrongname")
-
-
-def test_bad_certificates_are_crawled_and_counted(
-    nginx_bed: NginxBed, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    bed = nginx_bed
-    for kind in (*BAD_CERTS, "good"):
-        pages = site_pages(3, ["", f"https://{kind}.test"], title=kind)
-        pages["/robots.txt"] = robots()
-        bed.serve(f"https://{kind}.test", pages, cert=kind)  # type: ignore[arg-type]
-    bed.start()
-
-    result = crawl(
-        tmp_path, bed, [f"https://{kind}.test/p/0" for kind in (*BAD_CERTS, "good")], monkeypatch
-    )
-
-    hits = bed.hits()
-    for kind in (*BAD_CERTS, "good"):
-        served = pages_served(bed.hits(f"{kind}.test"))
-        assert set(served) == expected_pages(f"https://{kind}.test", {}, page_paths(3)), (
-            f"{kind}: nothing lost\n{describe(hits)}"
-        )
-    tls = {k: v for k, v in result.stats.items() if k.startswith(TLS_STATS_PREFIX)}
-    for kind in BAD_CERTS:
-        assert any(f"{kind}.test" in key or kind in key for key in tls), (kind, tls)
-    assert not any("good.test" in key for key in tls), tls
-
-
-def test_refused_handshakes_are_retried_with_backoff_and_nothing_is_lost(
-    nginx_bed: NginxBed, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """``flaky.test`` refuses TLS handshakes for its robots.txt, then (after the
-    first page) for its pages, each time until the crawl has been refused once:
-    the crawl backs off, tries again, fetches every page once and counts the
-    failures."""
-    pages = site_pages(5, [""], title="flaky")
-    pages["/robots.txt"] = robots(crawl_delay=0.5)
-    bed = nginx_bed.serve("https://flaky.test", pages, cert="reject").start()
-
-    def switch(cert: Cert) -> None:
-        bed.set_cert("https://flaky.test", cert)
-        bed.reload()
-
-    monkeypatch.setenv("SSL_CERT_FILE", str(bed.ca_file))
-    running = start_crawl(
+    apex, www = make_site("apex"), make_site("www")
+    apex.add_prefix("/", _redirect_all(lambda: f"http://www.blog.test:{www.port}"))
+    www.html("/", "<title>www</title>")
+    result = run_crawl(
         tmp_path,
-        args={"start_urls": "https://flaky.test/p/0"},
+        args={"start_urls": f"http://blog.test:{apex.port}/"},
         settings={
-            "WEBROBOT_RESOLVE": json.dumps(bed.hosts),
-            "RETRY_TIMES": "4",
-            "WEBROBOT_POLITENESS_BACKOFF_BASE": "0.3",
-            "WEBROBOT_ROBOTS_BACKOFF_BASE": "0.3",
+            "WEBROBOT_RESOLVE": _resolve("blog.test", "www.blog.test"),
+            "WEBROBOT_SCOPE_REDIRECT_SEEDS": "False",
         },
     )
-    try:
-        wait_until(lambda: bed.rejected_handshakes() >= 1, 30, "a refused handshake (robots.txt)")
-        switch("good")
-        wait_until(
-            lambda: "https://flaky.test/p/0" in pages_served(bed.hits()), 30, "the first page"
+    assert result.returncode == 0, result.stderr
+    # Only the old name's robots.txt, redirected there (RFC 9309 follows it); no page.
+    assert www.targets() == ["/robots.txt"]
+    assert result.stat("webrobot/url/refused/offsite") == 1
+    assert result.stat("webrobot/scope/redirect_seed") == 0
+
+
+def _moved_to_tls(
+    make_site: Callable[..., SiteServer], tls_site: Callable[..., SiteServer], pages: int
+) -> tuple[SiteServer, SiteServer]:
+    """shop.test answers every http request with a 301 to the same URL over https
+    (robots.txt too); its pages link each other as http://, https:// and relative."""
+    http = make_site("http")
+    https = tls_site("https", ("shop.test",))
+    http.add_prefix("/", _redirect_all(lambda: f"https://shop.test:{https.port}"))
+    https.add("/robots.txt", Reply.text("User-agent: *\nDisallow:\n"))
+    for n in range(pages):
+        nxt, after = (n + 1) % pages, (n + 2) % pages
+        https.html(
+            f"/p/{n}",
+            f"<title>page {n}</title><a href='http://shop.test:{http.port}/p/{nxt}'>next</a>"
+            f"<a href='https://shop.test:{https.port}/p/{after}'>after</a><a href='/p/{n}'>self</a>"
+            f"<a href='http://shop.test:{http.port}/p/{after}'>after, old link</a>",
         )
-        switch("reject")
-        wait_until(lambda: bed.rejected_handshakes() >= 2, 30, "a refused handshake (a page)")
-        switch("good")
-        result = running.wait(90)
-    finally:
-        if running.process.poll() is None:
-            running.process.kill()
-            running.process.wait()
-    assert result.returncode == 0, result.stderr[-3000:]
-    hits = bed.hits()
-    served = pages_served(hits)
-    assert set(served) == expected_pages("https://flaky.test", {}, page_paths(5)), (
-        f"nothing lost:\n{describe(hits)}\n{result.log[-3000:]}"
+    return http, https
+
+
+@pytest.mark.parametrize("upgrade", [True, False])
+def test_a_site_that_moved_to_tls(
+    make_site: Callable[..., SiteServer],
+    tls_site: Callable[..., SiteServer],
+    tmp_path: Path,
+    upgrade: bool,
+) -> None:
+    pages = 20
+    http, https = _moved_to_tls(make_site, tls_site, pages)
+    result = run_crawl(
+        tmp_path,
+        args={"start_urls": f"http://shop.test:{http.port}/p/0"},
+        settings={
+            "WEBROBOT_RESOLVE": _resolve("shop.test"),
+            "WEBROBOT_UPGRADE_ENABLED": str(upgrade),
+        },
     )
-    assert set(served.values()) == {1}, "each page once"
-    tls = {k: v for k, v in result.stats.items() if k.startswith(TLS_STATS_PREFIX)}
-    assert sum(tls.values()) >= 2, f"the refused handshakes are counted: {tls}"
+    assert result.returncode == 0, result.stderr
+    fetched = Counter(t for t in https.targets() if t.startswith("/p/"))
+    # Every page once: the 301 of the start URL is not dropped as a duplicate of its
+    # source, and the http and https forms of a page are one.
+    assert fetched == Counter({f"/p/{n}": 1 for n in range(pages)})
+    assert len(result.items) == pages
+    page_requests = len(http.targets()) + sum(fetched.values()) - http.count("/robots.txt")
+    if upgrade:
+        # robots.txt's own redirect taught the upgrade: the start URL went out as https.
+        assert result.stat("webrobot/url/upgrade_learned/redirect") == 1
+        assert result.stat("webrobot/url/upgraded") >= pages
+        assert page_requests / pages <= 1.05, (http.targets(), page_requests)
+    else:
+        assert result.stat("webrobot/url/upgraded") == 0
+        assert page_requests / pages > 1.5, "each http link costs a redirect"
+
+
+def test_virtual_hosts_of_one_server_share_a_clock_by_ip(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
+    site = make_site("shared")
+    # Each name's own pages (the same pages under three names would be duplicates).
+    site.add_prefix(
+        "/p/", lambda hit: Reply.html(f"<title>{hit.headers['host']}{hit.path}</title>", delay=0.15)
+    )
+    site.add(
+        "/",
+        lambda hit: Reply.html(
+            f"<title>{hit.headers['host']}</title>"
+            + "".join(f"<a href='/p/{n}'>{n}</a>" for n in range(4))
+        ),
+    )
+
+    def overlaps(unit: str) -> int:
+        site.hits.clear()
+        starts = [f"http://{name}.test:{site.port}/" for name in ("a", "b", "c")]
+        result = run_crawl(
+            tmp_path / unit,
+            args={"start_urls": ",".join(starts)},
+            settings={
+                "WEBROBOT_RESOLVE": _resolve("a.test", "b.test", "c.test"),
+                "WEBROBOT_POLITENESS_UNIT": unit,
+            },
+        )
+        assert result.returncode == 0, result.stderr
+        hits = sorted(site.hits, key=lambda h: h.started)
+        assert sum(h.path.startswith("/p/") for h in hits) == 12, "each name's four pages"
+        return sum(1 for a, b in itertools.pairwise(hits) if b.started < a.finished)
+
+    assert overlaps("ip") == 0, "one request at a time to the one server"
+    assert overlaps("host") > 0, "three hosts: three slots (the test can tell the units apart)"

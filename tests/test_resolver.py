@@ -15,7 +15,7 @@ from twisted.internet.address import IPv4Address, IPv6Address
 from tests.crawling import run_crawl
 from webrobot.demo.server import Reply, SiteServer
 from webrobot.urls.hostmap import HostMap
-from webrobot.urls.resolver import MappedResolver, _MappedNameResolver, host_map
+from webrobot.urls.resolver import MappedResolver, _MappedNameResolver, host_map, use_table
 
 
 class _Receiver:
@@ -151,3 +151,32 @@ def test_a_bad_table_stops_the_crawl_with_one_line(tmp_path: Path) -> None:
     assert (
         "setting WEBROBOT_RESOLVE: 'shop.test': 'shop.example' is not an IP address" in result.log
     )
+
+
+def test_a_crawlers_table_is_used_only_with_the_mapped_resolver() -> None:
+    from webrobot.urls import resolver
+
+    table = HostMap({"late.test": "127.0.0.9"})
+    assert not use_table(table, {"TWISTED_DNS_RESOLVER": "scrapy.resolver.CachingThreadedResolver"})
+    assert not use_table(table, {"TWISTED_DNS_RESOLVER": "no.such.Resolver"})
+    assert resolver._lookup(HostMap(), "late.test") is None
+    assert use_table(table, {"TWISTED_DNS_RESOLVER": "webrobot.urls.resolver.MappedResolver"})
+    assert resolver._lookup(HostMap(), "late.test") == ("127.0.0.9",)
+    resolver._CRAWLER_TABLES.hosts.pop("late.test")
+
+
+def test_a_site_configs_table_reaches_the_downloads(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
+    site = make_site("configured")
+    site.html("/", "<title>configured</title><a href='/next'>next</a>")
+    site.html("/next", "<title>next</title>")
+    start = f"http://configured.test:{site.port}/"
+    config = tmp_path / "configured.toml"
+    config.write_text(
+        f'start_urls = ["{start}"]\n[settings]\nWEBROBOT_RESOLVE = {{"configured.test" = "127.0.0.1"}}\n',
+        "utf-8",
+    )
+    result = run_crawl(tmp_path / "out", args={"config": str(config)})
+    assert result.returncode == 0, result.stderr
+    assert sorted(site.targets()) == ["/", "/next", "/robots.txt"]

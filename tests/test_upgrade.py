@@ -100,3 +100,41 @@ def test_hosts_are_forgotten_oldest_first() -> None:
     assert len(rules) == 2
     assert rules.upgrade("http://a.test/") is None
     assert rules.upgrade("http://c.test/") == "https://c.test/"
+
+
+@pytest.mark.parametrize(
+    ("learnt", "url", "http"),
+    [
+        (
+            ("http://shop.test/", "https://shop.test/"),
+            "https://shop.test/p?q",
+            "http://shop.test/p?q",
+        ),
+        (
+            ("http://shop.test:8080/", "https://shop.test:8443/"),
+            "https://shop.test:8443/p",
+            "http://shop.test:8080/p",
+        ),
+        (("http://shop.test:8080/", "https://shop.test:8443/"), "https://shop.test/p", None),
+        (("http://shop.test/", "https://shop.test/"), "https://www.shop.test/p", None),
+        (("http://shop.test/", "https://shop.test/"), "http://shop.test/p", None),
+    ],
+)
+def test_downgrade_names_the_http_form_of_a_learnt_upgrade(
+    learnt: tuple[str, str], url: str, http: str | None
+) -> None:
+    rules = UpgradeRules()
+    rules.learn_redirect(*learnt)
+    assert rules.downgrade(url) == http
+
+
+def test_an_https_url_is_in_scope_when_its_http_form_is() -> None:
+    from webrobot.urls.scope import OFFSITE, SiteScope
+
+    scope = SiteScope(start_urls=["http://shop.test:8080/"])
+    rules = UpgradeRules()
+    scope.upgrades = rules
+    assert scope.refusal("https://shop.test:8443/p") == OFFSITE
+    rules.learn_redirect("http://shop.test:8080/p", "https://shop.test:8443/p")
+    assert scope.refusal("https://shop.test:8443/p") is None
+    assert scope.refusal("https://shop.test:9443/p") == OFFSITE

@@ -267,7 +267,8 @@ _SCOPE = (
        "A start URL's redirects (before its first page) bring their target's host into scope, as "
        "Heritrix's seedsRedirectNewSeeds."),
     _s("WEBROBOT_MAX_PAGES_PER_SITE", "int", 0,
-       "Pages a site may have downloaded (0: no budget); set per site by max_pages.", minimum=0),
+       "Pages a site (a host, any scheme) may have downloaded (0: no budget); set per site by max_pages.",
+       minimum=0),
     _s("WEBROBOT_PAGE_BUDGET_CLASS", "class", "webrobot.urls.budget.PageBudget",
        "Who counts the pages spent (the Redis add-on swaps in one budget shared by all workers)."),
     _s("WEBROBOT_SITES_DIRS", "list", [], "Extra folders of per-site *.toml configs, besides the bundled ones."),
@@ -490,6 +491,8 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
         "webrobot.urls.networkmiddleware.RedirectSchemeMiddleware": 650,
         # After robots.txt (100) on the way out, before Scrapy's redirects (600) on the way back.
         "webrobot.urls.upgrademiddleware.UpgradeMiddleware": 620,
+        # Near the download: sees every https response, redirects too.
+        "webrobot.urls.tlsmiddleware.TlsProblemsMiddleware": 940,
         # Late: spend a page only when robots.txt, redirects and retries have decided.
         "webrobot.urls.budgetmiddleware.PageBudgetMiddleware": 800,
         # After the site budget: a page of a URL template counts when it is about to be fetched.

@@ -21,6 +21,8 @@ def serve(args: argparse.Namespace) -> int:
     print("webrobot demo web is up (Ctrl-C stops it):")
     for name, site in web.sites.items():
         print(f"  {name:<10} {site.origin}/")
+    print(f"  the front door: {web.frontdoor_url('/')} (crawl with -s 'WEBROBOT_RESOLVE="
+          f"{json.dumps(web.resolve_table())}')")  # fmt: skip
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
@@ -46,6 +48,8 @@ def crawl(args: argparse.Namespace) -> int:
         ]  # fmt: skip
         if args.port_base != DEFAULT_PORT_BASE:
             command += ["-a", "start_urls=" + ",".join(web.start_urls())]
+        # The front door's names, mapped to the demo's address (no DNS).
+        command += ["-s", "WEBROBOT_RESOLVE=" + json.dumps(web.resolve_table())]
         print("demo web:", ", ".join(f"{n}={s.origin}" for n, s in web.sites.items()))
         print("running:", " ".join(command))
         result = subprocess.run(command, check=False, env=os.environ.copy())

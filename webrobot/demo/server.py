@@ -6,6 +6,7 @@ what the server was asked for (path, headers, start and end time).
 
 from __future__ import annotations
 
+import ssl
 import threading
 import time
 from collections.abc import Callable
@@ -57,8 +58,16 @@ class SiteServer:
     """One site: ``routes`` by exact request-target, then by path, then prefix
     handlers (longest prefix first), else 404."""
 
-    def __init__(self, name: str = "site", host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(
+        self,
+        name: str = "site",
+        host: str = "127.0.0.1",
+        port: int = 0,
+        tls: ssl.SSLContext | None = None,
+    ) -> None:
         self.name = name
+        #: Serve https with this server context (its certificate and key loaded).
+        self.tls = tls
         self.host = host
         self.requested_port = port
         self.routes: dict[str, Route] = {}
@@ -111,8 +120,12 @@ class SiteServer:
         return self._httpd.server_address[1]
 
     @property
+    def scheme(self) -> str:
+        return "https" if self.tls is not None else "http"
+
+    @property
     def origin(self) -> str:
-        return f"http://{self.host}:{self.port}"
+        return f"{self.scheme}://{self.host}:{self.port}"
 
     def url(self, target: str = "/") -> str:
         return self.origin + target
@@ -167,8 +180,23 @@ class SiteServer:
             def log_message(self, format: str, *args: Any) -> None:
                 pass
 
-        self._httpd = ThreadingHTTPServer((self.host, self.requested_port), _Handler)
-        self._httpd.daemon_threads = True
+        tls = self.tls
+
+        class _Server(ThreadingHTTPServer):
+            daemon_threads = True
+
+            def get_request(self) -> tuple[Any, Any]:
+                sock, address = super().get_request()
+                if tls is not None:
+                    # The handshake happens in the connection's own thread, on its first read:
+                    # a client that stalls it does not hold up the others.
+                    sock = tls.wrap_socket(sock, server_side=True, do_handshake_on_connect=False)
+                return sock, address
+
+            def handle_error(self, request: Any, client_address: Any) -> None:
+                pass  # a client that gave up on the handshake is not the server's problem
+
+        self._httpd = _Server((self.host, self.requested_port), _Handler)
         self._thread = threading.Thread(
             target=self._httpd.serve_forever, name=f"site-{self.name}", daemon=True
         )

@@ -1,8 +1,17 @@
-"""The demo web: six small sites on loopback, one port each.
+"""The demo web: eight small sites on loopback, one port each.
 
 ``shop`` has real pages (package data in ``webrobot/demo/pages/shop``): aliases,
-duplicate content, robots meta tags and spider traps. The others differ in how
-their robots.txt answers: 404, 401, 403, 503 then 200, and a redirect.
+duplicate content, robots meta tags and spider traps. The next five differ in
+how their robots.txt answers: 404, 401, 403, 503 then 200, and a redirect.
+
+The last two are a front door as the real web has it: a site reached as
+``http://frontdoor.test/`` that lives on ``https://www.frontdoor.test/``. The
+``frontdoor`` server (http) answers every request with a 301 to the same URL
+over https; the ``www`` server (https, a certificate made at start for
+``www.frontdoor.test`` only) sends ``frontdoor.test`` on to
+``www.frontdoor.test`` and serves the pages, which still link the old
+``http://frontdoor.test/`` form. The names are mapped to the demo's address by
+:meth:`DemoWeb.resolve_table` (``WEBROBOT_RESOLVE``): no DNS.
 """
 
 from __future__ import annotations
@@ -14,8 +23,12 @@ from typing import Self
 from urllib.parse import parse_qsl, urlsplit
 
 from webrobot.demo.server import Hit, Reply, SiteServer
+from webrobot.demo.tls import server_context
 
-SITE_NAMES = ("shop", "nofile", "members", "staffonly", "flaky", "moved")
+SITE_NAMES = ("shop", "nofile", "members", "staffonly", "flaky", "moved", "frontdoor", "www")
+#: The front door's names (``frontdoor`` serves http, ``www`` https).
+FRONTDOOR_NAMES = ("frontdoor.test", "www.frontdoor.test")
+FRONTDOOR_PAGES = ("about.html", "products.html", "contact.html")
 DEFAULT_PORT_BASE = 8701
 
 SHOP_ROBOTS = """\
@@ -57,10 +70,12 @@ def shop_file(name: str) -> str:
 
 class DemoWeb:
     def __init__(self, host: str = "127.0.0.1", port_base: int = DEFAULT_PORT_BASE) -> None:
+        self.host = host
         self.sites: dict[str, SiteServer] = {}
         for index, name in enumerate(SITE_NAMES):
             port = port_base + index if port_base else 0
-            self.sites[name] = SiteServer(name, host, port)
+            tls = server_context(FRONTDOOR_NAMES[1]) if name == "www" else None
+            self.sites[name] = SiteServer(name, host, port, tls=tls)
         self._flaky_robots_failures = 2
         self._build()
 
@@ -85,7 +100,18 @@ class DemoWeb:
         self.stop()
 
     def start_urls(self) -> list[str]:
-        return [site.url("/") for site in self.sites.values()]
+        """Each site's home page; the front door as a person types it (``www`` is reached through it)."""
+        urls = [
+            site.url("/") for name, site in self.sites.items() if name not in ("frontdoor", "www")
+        ]
+        return [*urls, self.frontdoor_url("/")]
+
+    def frontdoor_url(self, target: str = "/") -> str:
+        return f"http://{FRONTDOOR_NAMES[0]}:{self.sites['frontdoor'].port}{target}"
+
+    def resolve_table(self) -> dict[str, str]:
+        """``WEBROBOT_RESOLVE`` for the front door's names."""
+        return dict.fromkeys(FRONTDOOR_NAMES, self.host)
 
     # -- content -----------------------------------------------------------
     def _render(self, text: str) -> str:
@@ -98,6 +124,7 @@ class DemoWeb:
 
     def _build(self) -> None:
         self._build_shop()
+        self._build_frontdoor()
         for name in ("nofile", "members", "staffonly", "flaky", "moved"):
             site = self.sites[name]
             links = "".join(f'<li><a href="/{p}">{p}</a></li>' for p in ("a.html", "b.html"))
@@ -125,6 +152,39 @@ class DemoWeb:
         )
         moved.html("/old/page.html", _page("Old", "robots.txt says no"))
         moved.html("/new/page.html", _page("New", "allowed"))
+
+    def _build_frontdoor(self) -> None:
+        http, www = self.sites["frontdoor"], self.sites["www"]
+        apex = FRONTDOOR_NAMES[0]
+        # Every http request, robots.txt too: the same URL over https (ports known once started).
+        http.add_prefix(
+            "/", lambda hit: Reply(301, b"", {"Location": f"https://{apex}:{www.port}{hit.target}"})
+        )
+        www.add_prefix("/", self._frontdoor_page)
+
+    def _frontdoor_page(self, hit: Hit) -> Reply:
+        apex, name = FRONTDOOR_NAMES
+        new = f"https://{name}:{self.sites['www'].port}"
+        if not hit.headers.get("host", "").startswith(name + ":"):
+            return Reply(301, b"", {"Location": new + hit.target})  # the apex moved to www
+        if hit.path == "/robots.txt":
+            return Reply.text("User-agent: *\nDisallow: /private/\n")
+        old = f"http://{apex}:{self.sites['frontdoor'].port}"
+        links = (
+            f'<li><a href="{old}/{FRONTDOOR_PAGES[0]}">about (an old http link)</a></li>'
+            f'<li><a href="/{FRONTDOOR_PAGES[1]}">products</a></li>'
+            f'<li><a href="{new}/{FRONTDOOR_PAGES[2]}">contact</a></li>'
+        )
+        if hit.path == "/":
+            body = _page("The front door", f"<ul>{links}</ul>")
+        elif hit.path.lstrip("/") in FRONTDOOR_PAGES:
+            body = _page(
+                f"frontdoor: {hit.path[1:]}",
+                f'<a href="{old}/">home (old link)</a><ul>{links}</ul>',
+            )
+        else:
+            return Reply.html(_page("Not found", "Not found"), 404)
+        return Reply.html(body).with_headers({"Strict-Transport-Security": "max-age=31536000"})
 
     def _flaky_robots(self, hit: Hit) -> Reply:
         if self._flaky_robots_failures > 0:

@@ -21,10 +21,12 @@ from scrapy.exceptions import NotConfigured
 
 from webrobot.report.collector import ReportCollector
 from webrobot.report.frontier import freshness_report, priorities_report
+from webrobot.report.hosts import hosts_report
 from webrobot.report.html import render_html
 from webrobot.report.model import HealthThresholds, build_report, iso, report_location
 from webrobot.settings_model import read
 from webrobot.urls.templatemiddleware import template_tally
+from webrobot.urls.upgrademiddleware import host_notes
 from webrobot.version import __version__
 
 if TYPE_CHECKING:
@@ -93,6 +95,7 @@ class CrawlReport:
         }
         report = build_report(collector.tally, now, self.limits, meta)
         report.update(frontier_report(self.crawler))
+        report["hosts"] = hosts_report(collector.tally.sites, host_notes(self.crawler))
         for flag in report["health"]["flags"]:
             logger.warning("Crawl health: %s: %s", flag["site"], flag["message"])
         # Scrapyd passes each job's id as the spider argument _job.

@@ -296,6 +296,29 @@ def failed_section(failed: list[Mapping[str, str]], total: int) -> str:
     )
 
 
+def hosts_section(hosts: list[Mapping[str, Any]]) -> str:
+    """Per host: schemes and origins seen, moved to https, URLs upgraded, TLS problems;
+    shown when a host has more than one origin or anything was learnt about it."""
+    shown = [
+        h for h in hosts
+        if len(h["origins"]) > 1 or h["https_only"] or h["upgraded"] or h["tls_problems"]
+    ]  # fmt: skip
+    if not shown:
+        return ""
+    rows = "".join(
+        f"<tr><td>{escape(h['host'])}</td><td>{escape(', '.join(h['schemes']))}</td>"
+        f"<td>{escape(' '.join(h['origins']))}</td><td>{escape(h['https_only'] or '')}</td>"
+        f"<td>{int(h['upgraded'])}</td><td>{escape(', '.join(h['tls_problems']))}</td></tr>"
+        for h in shown
+    )
+    return (
+        '<section class="card"><h2>Hosts</h2><table id="hosts"><thead><tr><th>Host</th>'
+        "<th>Schemes</th><th>Origins</th><th>Moved to https (learnt by)</th>"
+        "<th>URLs upgraded</th><th>TLS problems</th></tr></thead>"
+        f"<tbody>{rows}</tbody></table></section>\n"
+    )
+
+
 def render_html(report: Mapping[str, Any]) -> str:
     sites: Mapping[str, Mapping[str, Any]] = report["sites"]
     totals = report["totals"]
@@ -389,7 +412,7 @@ def render_html(report: Mapping[str, Any]) -> str:
 <section class="card"><h2>Sites</h2>
 <table id="sites"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>{notes_html}
 </section>
-{frontier_html(report)}
+{hosts_section(report.get("hosts") or [])}{frontier_html(report)}
 {failed_html}<section class="charts">{charts}</section>
 </main><script>{SORT_JS}</script></body></html>
 """

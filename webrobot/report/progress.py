@@ -11,8 +11,11 @@ from scrapy.exceptions import NotConfigured
 from scrapy.utils.asyncio import create_looping_call
 
 from webrobot.report.collector import ReportCollector
+from webrobot.report.hosts import hosts_progress
 from webrobot.report.model import ProgressPoint, progress_line
 from webrobot.settings_model import read
+from webrobot.urls.sitekey import host_key
+from webrobot.urls.upgrademiddleware import host_notes
 
 if TYPE_CHECKING:
     from typing import Self
@@ -31,6 +34,7 @@ class Progress:
             raise NotConfigured("WEBROBOT_PROGRESS_INTERVAL is 0")
         self.crawler = crawler
         self.collector = ReportCollector.of(crawler)
+        self.notes = host_notes(crawler)
         self.task: AsyncioLoopingCall | LoopingCall | None = None
         self.last: ProgressPoint | None = None
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
@@ -74,5 +78,6 @@ class Progress:
             tally.states(current.at),
             tally.deferral_reasons(current.at),
         )
-        logger.info(line)
+        hosts = hosts_progress(len({host_key(s) for s in tally.sites}), self.notes)
+        logger.info("%s", f"{line} | {hosts}" if hosts else line)
         self.last = current

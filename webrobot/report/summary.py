@@ -40,6 +40,9 @@ def summary_lines(stats: Mapping[str, Any], items: int | None = None) -> list[st
         f"items dropped : {stats.get('item_dropped_count', 0)}",
         f"errors        : {stats.get('log_count/ERROR', 0)}",
     ]
+    door = front_door(stats)
+    if door:
+        lines.append(f"front door    : {door}")
     refused = refusals(stats)
     if refused:
         lines.append("refused / held back by reason:")
@@ -48,3 +51,24 @@ def summary_lines(stats: Mapping[str, Any], items: int | None = None) -> list[st
     else:
         lines.append("refused       : nothing")
     return lines
+
+
+def front_door(stats: Mapping[str, Any]) -> str:
+    """``2 hosts joined the scope by redirect, 1 learnt https-only, 5 URLs upgraded,
+    TLS problems: wrong_name 1``; empty when none of it happened."""
+    parts = []
+    seeds = stats.get("webrobot/scope/redirect_seed", 0)
+    if seeds:
+        parts.append(f"{seeds} host{'s' if seeds != 1 else ''} joined the scope by redirect")
+    learned = sum(v for k, v in stats.items() if k.startswith("webrobot/url/upgrade_learned/"))
+    if learned:
+        parts.append(f"{learned} learnt https-only")
+    upgraded = stats.get("webrobot/url/upgraded", 0)
+    if upgraded:
+        parts.append(f"{upgraded} URLs upgraded to https")
+    tls = sorted(
+        (k.rsplit("/", 1)[1], v) for k, v in stats.items() if k.startswith("webrobot/tls/")
+    )
+    if tls:
+        parts.append("TLS problems: " + ", ".join(f"{kind} {n}" for kind, n in tls))
+    return ", ".join(parts)

@@ -1,6 +1,7 @@
 """A site's page budget (``WEBROBOT_MAX_PAGES_PER_SITE``, or ``max_pages`` in a
-site config): once a site has had that many requests let through to the
-network, further requests for it are refused (reason ``budget``).
+site config): once a site (a host: ``http://h/`` and ``https://h/`` spend one
+budget, :func:`webrobot.urls.sitekey.host_key`) has had that many requests let
+through to the network, further requests for it are refused (reason ``budget``).
 
 Placed late in the downloader middleware chain (after robots.txt, redirects
 and retries have decided), so a page is spent only when it is really about to
@@ -30,7 +31,7 @@ from webrobot.settings_model import read
 from webrobot.sites.config import ConfigError
 from webrobot.startup import non_negative_setting, setting_error
 from webrobot.urls.budget import PageBudget
-from webrobot.urls.sitekey import request_site
+from webrobot.urls.sitekey import request_host
 from webrobot.urls.traps import BUDGET
 
 if TYPE_CHECKING:
@@ -70,7 +71,7 @@ class PageBudgetMiddleware:
             state = getattr(self.crawler.spider, "state", None)
             if isinstance(state, dict) and type(self.budget) is PageBudget:  # JOBDIR is set
                 self.budget.spent = state.setdefault(STATE_KEY, self.budget.spent)
-        if not self.budget.spend(request_site(request)):
+        if not self.budget.spend(request_host(request)):
             raise self.refuser.refuse(
                 request, BUDGET, f"the site's budget of {self.budget.limit} pages is spent"
             )

@@ -38,6 +38,7 @@ from webrobot.refusals import Refuser
 from webrobot.settings_model import read
 from webrobot.sites.config import ConfigError
 from webrobot.startup import setting_error
+from webrobot.urls.hostmap import HostMap
 from webrobot.urls.netpolicy import (
     IPAddress,
     NetworkPolicy,
@@ -46,7 +47,7 @@ from webrobot.urls.netpolicy import (
     is_internal,
     parse_networks,
 )
-from webrobot.urls.resolver import host_map
+from webrobot.urls.resolver import host_map, use_table
 
 if TYPE_CHECKING:
     from typing import Self
@@ -92,6 +93,14 @@ class NetworkGuardMiddleware:
             self.hosts = host_map(settings)
         except ValueError as exc:
             raise setting_error(crawler, exc) from None
+        if self.hosts and not use_table(self.hosts, settings):
+            logger.warning(
+                "WEBROBOT_RESOLVE is set but the downloads resolve names through %s: set "
+                "TWISTED_DNS_RESOLVER = 'webrobot.urls.resolver.MappedResolver' (the webrobot "
+                "project does); until then the table is not used",
+                settings.get("TWISTED_DNS_RESOLVER"),
+            )
+            self.hosts = HostMap()
         self.crawler = crawler
         self.refuser = Refuser(crawler)
         self.policy: NetworkPolicy | None = None

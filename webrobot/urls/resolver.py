@@ -6,7 +6,9 @@
 other name as before. The webrobot project installs it
 (``TWISTED_DNS_RESOLVER`` in ``webrobot/settings.py``); with an empty table it
 changes nothing. Like every Scrapy resolver it is built once per process from
-the process's settings (the project's, ``-s``), not from a spider's.
+the process's settings (the project's, ``-s``); a crawler's own table (a site
+config's ``[settings]``, a spider's ``custom_settings``) is added to it when the
+crawler starts (:func:`use_table`, called by the network guard).
 
 Why in :mod:`webrobot.urls`: see :mod:`webrobot.urls.hostmap`; the network
 guard reads the same table, so it judges the address the download connects to.
@@ -19,6 +21,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from scrapy.resolver import CachingThreadedResolver, HostResolution
+from scrapy.utils.misc import load_object
 from twisted.internet import defer
 from twisted.internet.address import IPv4Address, IPv6Address
 from twisted.internet.interfaces import IHostnameResolver
@@ -67,17 +70,42 @@ class MappedResolver(CachingThreadedResolver):
 
     def install_on_reactor(self) -> None:
         super().install_on_reactor()
-        if self.hosts:
-            # The simple resolver gives one IPv4 address; this one gives every mapped address.
-            mapped: Any = _MappedNameResolver(self.hosts, self.reactor.nameResolver)
-            self.reactor.installNameResolver(mapped)
+        # The simple resolver gives one IPv4 address; this one gives every mapped address.
+        mapped: Any = _MappedNameResolver(self.hosts, self.reactor.nameResolver)
+        self.reactor.installNameResolver(mapped)
 
     def getHostByName(self, name: str, timeout: Sequence[int] = ()) -> Deferred[str]:
-        addresses = self.hosts.lookup(name)
+        addresses = _lookup(self.hosts, name)
         if addresses:
             ipv4 = [a for a in addresses if ipaddress.ip_address(a).version == 4]
             return defer.succeed((ipv4 or list(addresses))[0])
         return super().getHostByName(name, timeout)
+
+
+#: Tables of crawlers (site configs, ``custom_settings``) added when they start:
+#: every :class:`MappedResolver` of the process consults them too.
+_CRAWLER_TABLES = HostMap()
+
+
+def use_table(hosts: HostMap, settings: Any) -> bool:
+    """Add a crawler's ``hosts`` to what the downloads' resolver answers; ``False`` when
+    ``settings`` name another resolver (then the downloads resolve these names
+    through DNS, and so must anything that judges their addresses)."""
+    try:
+        resolver = load_object(settings.get("TWISTED_DNS_RESOLVER") or "")
+    except (ValueError, ImportError, AttributeError, NameError):
+        return False
+    if not (isinstance(resolver, type) and issubclass(resolver, MappedResolver)):
+        return False
+    _CRAWLER_TABLES.hosts.update(hosts.hosts)
+    return True
+
+
+def _lookup(hosts: HostMap, name: str) -> tuple[str, ...] | None:
+    found = hosts.lookup(name) if hosts else None
+    if found is None and _CRAWLER_TABLES:
+        found = _CRAWLER_TABLES.lookup(name)
+    return found
 
 
 @implementer(IHostnameResolver)
@@ -95,7 +123,7 @@ class _MappedNameResolver:
         addressTypes: Sequence[type[Any]] | None = None,
         transportSemantics: str = "TCP",
     ) -> Any:
-        addresses = self.hosts.lookup(hostName)
+        addresses = _lookup(self.hosts, hostName)
         if not addresses:
             return self.fallback.resolveHostName(
                 resolutionReceiver, hostName, portNumber, addressTypes, transportSemantics

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from typing import Protocol
 from urllib.parse import SplitResult, urlsplit
 
 from webrobot.urls.canonical import canonical_url
@@ -41,6 +42,10 @@ NOT_ALLOWED = "not_allowed"
 
 HOST, ORIGIN, DOMAIN = "host", "origin", "domain"
 SCOPES = (HOST, ORIGIN, DOMAIN)
+
+
+class Downgrades(Protocol):
+    def downgrade(self, url: str) -> str | None: ...
 
 
 class SiteScope:
@@ -63,6 +68,9 @@ class SiteScope:
         self.domains = tuple(_ascii_domain(d) for d in allowed_domains)
         self.allow = [re.compile(p) for p in allow]
         self.deny = [re.compile(p) for p in deny]
+        #: The learnt upgrades (:class:`webrobot.urls.upgrade.UpgradeRules`): the https
+        #: form of an in-scope http URL is in scope too, whatever its port.
+        self.upgrades: Downgrades | None = None
         self.set_mode(mode, domain_of)
 
     def set_mode(self, mode: str, domain_of: Callable[[str], str] | None = None) -> None:
@@ -105,7 +113,9 @@ class SiteScope:
             if not any(host == d or host.endswith("." + d) for d in self.domains):
                 return OFFSITE
         elif self.sites and self.key(parts) not in self.sites:
-            return OFFSITE
+            http = self.upgrades.downgrade(url) if self.upgrades is not None else None
+            if http is None or self.key(urlsplit(http)) not in self.sites:
+                return OFFSITE
         if any(p.search(url) for p in self.deny):
             return DENY_PATTERN
         if self.allow and not any(p.search(url) for p in self.allow):

@@ -11,7 +11,9 @@ A start URL's redirects before its first page bring their target into scope
 (``WEBROBOT_SCOPE_REDIRECT_SEEDS``, on by default; counted as
 ``webrobot/scope/redirect_seed``, logged once per target): the crawl of
 ``http://example.com/`` that lands on ``https://www.example.com/`` crawls
-``www.example.com``.
+``www.example.com``. Once a host is known to have moved to https
+(:mod:`webrobot.urls.upgrademiddleware`), the https form of its in-scope http
+URLs is in scope too, whatever its port.
 
 A downloader middleware (not a spider middleware) so start requests and
 redirect targets are checked too. Requests with ``dont_filter=True`` or the
@@ -31,6 +33,7 @@ from webrobot.refusals import Refuser
 from webrobot.settings_model import read
 from webrobot.urls.canonical import Canonicalizer, canonicalizer_for
 from webrobot.urls.scope import DOMAIN, OFFSITE, SiteScope
+from webrobot.urls.upgrademiddleware import upgrade_rules
 
 if TYPE_CHECKING:
     from typing import Self
@@ -50,6 +53,7 @@ class SiteScopeMiddleware:
         self.refuser = Refuser(crawler)
         self.mode = read(crawler.settings, "WEBROBOT_SCOPE")
         self.redirect_seeds = read(crawler.settings, "WEBROBOT_SCOPE_REDIRECT_SEEDS")
+        self.upgrades = read(crawler.settings, "WEBROBOT_UPGRADE_ENABLED")
         self._canonicalizer: Canonicalizer | None = None
         self._own_scope: SiteScope | None = None
         self._moded: SiteScope | None = None
@@ -110,5 +114,7 @@ class SiteScopeMiddleware:
 
                     domain_of = registered_domain
                 scope.set_mode(self.mode, domain_of)
+            if self.upgrades:
+                scope.upgrades = upgrade_rules(self.crawler)
             self._moded = scope
         return scope

@@ -52,6 +52,7 @@ class UpgradeRules:
     def __init__(self, max_hosts: int = 100_000) -> None:
         self.max_hosts = max_hosts
         self._https_port: OrderedDict[tuple[str, int], int] = OrderedDict()
+        self._http_port: dict[tuple[str, int], int] = {}  # (name, https port) -> http port
 
     def __len__(self) -> int:
         return len(self._https_port)
@@ -60,8 +61,10 @@ class UpgradeRules:
         known = self._https_port.get(http) == https_port
         self._https_port[http] = https_port
         self._https_port.move_to_end(http)
+        self._http_port[(http[0], https_port)] = http[1]
         if self.max_hosts > 0 and len(self._https_port) > self.max_hosts:
-            self._https_port.popitem(last=False)
+            (name, _), port = self._https_port.popitem(last=False)
+            self._http_port.pop((name, port), None)
         return not known
 
     def learn_redirect(self, source: str, target: str) -> bool:
@@ -91,7 +94,9 @@ class UpgradeRules:
         # http://h/ (80) goes to https://h/ (443); another port keeps its number.
         http = (name, HTTP_PORT if port == HTTPS_PORT else port)
         if age == 0:
-            self._https_port.pop(http, None)
+            known = self._https_port.pop(http) if http in self._https_port else None
+            if known is not None:
+                self._http_port.pop((name, known), None)
             return False
         return self._learn(http, HTTPS_PORT if port == HTTPS_PORT else port)
 
@@ -111,3 +116,19 @@ class UpgradeRules:
         if parts.username is not None:
             netloc = parts.netloc.rpartition("@")[0] + "@" + netloc
         return urlunsplit(("https", netloc, parts.path, parts.query, parts.fragment))
+
+    def downgrade(self, url: str) -> str | None:
+        """The http URL whose upgrade ``url`` is (an https URL of a host known to be
+        https-only), else ``None``: the scope counts the two forms as one site."""
+        if not self._http_port or url[:6].lower() != "https:":
+            return None
+        parts = urlsplit(url)
+        https = _authority(parts, HTTPS_PORT)
+        if https is None:
+            return None
+        port = self._http_port.get(https)
+        if port is None:
+            return None
+        name = f"[{https[0]}]" if ":" in https[0] else https[0]
+        netloc = name if port == HTTP_PORT else f"{name}:{port}"
+        return urlunsplit(("http", netloc, parts.path, parts.query, parts.fragment))

@@ -29,6 +29,8 @@ from scrapy.exceptions import NotConfigured
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from webrobot.settings_model import read
+from webrobot.urls.hostnotes import HostNotes
+from webrobot.urls.sitekey import host_key, request_host
 from webrobot.urls.upgrade import HSTS, REDIRECT, UpgradeRules
 
 if TYPE_CHECKING:
@@ -43,6 +45,16 @@ UPGRADED = "webrobot/url/upgraded"
 LEARNED = "webrobot/url/upgrade_learned/"
 DONT_UPGRADE = "dont_upgrade"
 _ATTRIBUTE = "_webrobot_upgrade_rules"
+_NOTES = "_webrobot_host_notes"
+
+
+def host_notes(crawler: Crawler) -> HostNotes:
+    """The crawl's one :class:`HostNotes` (upgrades, TLS problems), read by the report."""
+    notes: HostNotes | None = getattr(crawler, _NOTES, None)
+    if notes is None:
+        notes = HostNotes(read(crawler.settings, "WEBROBOT_POLITENESS_SITES"))
+        setattr(crawler, _NOTES, notes)
+    return notes
 
 
 def upgrade_rules(crawler: Crawler) -> UpgradeRules:
@@ -65,6 +77,7 @@ class UpgradeMiddleware:
             raise NotConfigured("WEBROBOT_UPGRADE_ENABLED is off")
         self.crawler = crawler
         self.rules = upgrade_rules(crawler)
+        self.notes = host_notes(crawler)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -78,6 +91,7 @@ class UpgradeMiddleware:
             return None
         assert self.crawler.stats is not None
         self.crawler.stats.inc_value(UPGRADED)
+        self.notes.upgrade(request_host(request))
         logger.debug("Asking %s as %s: its host moved to https", request.url, upgraded)
         return request.replace(url=upgraded)
 
@@ -99,6 +113,7 @@ class UpgradeMiddleware:
     def _learned(self, how: str, url: str, target: str) -> None:
         assert self.crawler.stats is not None
         self.crawler.stats.inc_value(LEARNED + how)
+        self.notes.learn(host_key(url), how)
         via = "a redirect to https" if how == REDIRECT else "Strict-Transport-Security"
         logger.info("%s moved to https (%s): its http URLs are asked over https", url, via)
 
@@ -111,6 +126,7 @@ class UpgradeLinksMiddleware(BaseSpiderMiddleware):
         if not read(crawler.settings, "WEBROBOT_UPGRADE_ENABLED"):
             raise NotConfigured("WEBROBOT_UPGRADE_ENABLED is off")
         self.rules = upgrade_rules(crawler)
+        self.notes = host_notes(crawler)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -124,4 +140,5 @@ class UpgradeLinksMiddleware(BaseSpiderMiddleware):
             return request
         assert self.crawler.stats is not None
         self.crawler.stats.inc_value(UPGRADED)
+        self.notes.upgrade(request_host(request))
         return request.replace(url=upgraded)

@@ -30,7 +30,7 @@ from tests.nginxbed import (
 )
 from tests.redisserver import RedisServer
 from tests.test_distributed_crawl import Worker, redis_state, stop_all
-from tests.test_frontdoor_crawl import GROUP_BY_IP, TLS_STATS_PREFIX
+from tests.test_frontdoor_nginx import GROUP_BY_IP, TLS_STATS_PREFIX
 
 pytestmark = pytest.mark.slow
 
