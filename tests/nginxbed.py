@@ -27,7 +27,8 @@ Host names are never looked up in DNS: the crawl is given :attr:`NginxBed.hosts`
 probes connect to the address and send the name (``Host``, SNI).
 
 The certificates come from ``trustme`` (a test certificate authority and leaf
-certificates in a few lines, with validity dates): :attr:`NginxBed.ca_file` is
+certificates in a few lines, with validity dates; the self-signed one is made
+with ``cryptography``, which trustme is built on): :attr:`NginxBed.ca_file` is
 the authority's certificate, to be trusted by the crawl where a test wants
 certificate checks to pass.
 """
@@ -55,6 +56,10 @@ from typing import Literal, NoReturn, Self
 from urllib.parse import urlsplit
 
 import trustme
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
 
 HTTP_PORT = 80
 HTTPS_PORT = 443
@@ -473,10 +478,7 @@ http {{
             return cert, key
         now = datetime.datetime.now(datetime.UTC)
         if origin.cert == "selfsigned":
-            # A certificate that is its own issuer (subject = issuer), trusted by nobody.
-            own = trustme.CA(organization_name=origin.host)
-            own.cert_pem.write_to_path(str(cert))
-            own.private_key_pem.write_to_path(str(key))
+            _self_signed(origin.host, cert, key)
             return cert, key
         if origin.cert == "expired":
             leaf = self.ca.issue_cert(
@@ -507,6 +509,21 @@ http {{
         if not self.error_log.exists():
             return 0
         return self.error_log.read_text(errors="replace").count("handshake rejected")
+
+    def robots_over_fetched(self, hits: Iterable[Hit]) -> dict[str, int]:
+        """Origins whose robots.txt was asked for more often than once for itself
+        plus once for each request of another origin's robots.txt that this
+        origin's redirect answered (RFC 9309: a robots.txt's redirects are followed,
+        even to another host, and rule the origin first asked), with the count."""
+        asked = robots_fetches(hits)
+        over = {}
+        for origin, count in asked.items():
+            redirected_here = sum(
+                asked[o.key] for o in self.origins.values() if o.redirect_to == origin
+            )
+            if count > 1 + redirected_here:
+                over[origin] = count
+        return over
 
     # --- Asking it directly (the bed's own checks) ---------------------------------------
 
@@ -550,6 +567,33 @@ class _NamedHTTPSConnection(http.client.HTTPSConnection):
     def connect(self) -> None:
         self.sock = socket.create_connection((self.host, self.port), self.timeout)
         self.sock = self._ssl_context.wrap_socket(self.sock, server_hostname=self._name)
+
+
+def _self_signed(host: str, cert_path: Path, key_path: Path) -> None:
+    """A certificate for ``host`` (the right name) that is its own issuer: trusted
+    by nobody, as a server set up with ``openssl req -x509`` shows it."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, host)])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=30))
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName(host)]), critical=False)
+        .sign(key, hashes.SHA256())
+    )
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
 
 
 def _split_origin(origin: str) -> tuple[str, str]:
