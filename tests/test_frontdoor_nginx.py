@@ -279,6 +279,32 @@ def test_bad_certificates_are_crawled_and_counted(
     assert tls == {TLS_STATS[kind]: 1 for kind in BAD_CERTS}, "each bad origin counted once"
 
 
+def test_with_verified_certificates_required_bad_ones_get_no_request(
+    nginx_bed: NginxBed, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``DOWNLOAD_VERIFY_CERTIFICATES = True``: a certificate of the authority the
+    crawl trusts passes; the handshake with a bad one fails on the crawler's
+    side, so nginx never sees a request for those sites."""
+    bed = nginx_bed
+    for kind in (*BAD_CERTS, "good"):
+        pages = site_pages(2, [""], title=kind)
+        pages["/robots.txt"] = robots()
+        bed.serve(f"https://{kind}.test", pages, cert=kind)  # type: ignore[arg-type]
+    bed.start()
+
+    result = crawl(
+        tmp_path, bed, [f"https://{kind}.test/p/0" for kind in (*BAD_CERTS, "good")], monkeypatch,
+        {"DOWNLOAD_VERIFY_CERTIFICATES": "True",
+         # robots.txt of the bad sites cannot be fetched: give up on them soon.
+         "WEBROBOT_ROBOTS_BACKOFF_BASE": "0.2", "WEBROBOT_ROBOTS_DEFER_MAX": "1"},
+    )  # fmt: skip
+
+    hits = bed.hits()
+    assert set(pages_served(hits)) == expected_pages("https://good.test", {}, page_paths(2))
+    assert {h.host for h in hits} == {"good.test"}, describe(hits)
+    assert result.stat("webrobot/robots/outcome/unreachable") == len(BAD_CERTS), "counted"
+
+
 def test_refused_handshakes_are_retried_with_backoff_and_nothing_is_lost(
     nginx_bed: NginxBed, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
