@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 
 from tests.crawling import run_crawl
+from tests.redisserver import RedisServer
+from tests.test_distributed_crawl import Worker
 from webrobot.demo.server import Hit, Reply, SiteServer
 from webrobot.demo.tls import server_context
 
@@ -64,8 +66,10 @@ def test_a_start_url_that_redirects_to_www_crawls_that_host(
     assert result.returncode == 0, result.stderr
     seen = Counter(www.targets())
     assert set(seen) == {"/robots.txt", "/", "/a", "/b", "/c"}
-    # robots.txt once per origin: the old name's redirects here (RFC 9309 follows it).
-    assert seen.pop("/robots.txt") == 2 and max(seen.values()) == 1, seen
+    # The old name's robots.txt redirects to www's own (RFC 9309 follows it): that answer is
+    # www's too, so it is asked once.
+    assert seen.pop("/robots.txt") == 1 and max(seen.values()) == 1, seen
+    assert result.stat("webrobot/robots/shared_by_redirect") == 1
     assert result.stat("webrobot/scope/redirect_seed") == 1
     assert result.stat("webrobot/url/refused/offsite") == 0
     assert sorted(result.item_urls()) == [new + p for p in ("/", "/a", "/b", "/c")]
@@ -137,6 +141,7 @@ def test_a_site_that_moved_to_tls(
     # source, and the http and https forms of a page are one.
     assert fetched == Counter({f"/p/{n}": 1 for n in range(pages)})
     assert len(result.items) == pages
+    assert https.count("/robots.txt") == 1 and http.count("/robots.txt") == 1
     page_requests = len(http.targets()) + sum(fetched.values()) - http.count("/robots.txt")
     if upgrade:
         # robots.txt's own redirect taught the upgrade: the start URL went out as https.
@@ -182,3 +187,41 @@ def test_virtual_hosts_of_one_server_share_a_clock_by_ip(
 
     assert overlaps("ip") == 0, "one request at a time to the one server"
     assert overlaps("host") > 0, "three hosts: three slots (the test can tell the units apart)"
+
+
+def test_a_shared_crawl_follows_the_start_urls_redirect_on_every_worker(
+    make_site: Callable[..., SiteServer], redis_server: RedisServer, tmp_path: Path
+) -> None:
+    """Two workers on Redis: whichever follows the start URL's redirect to www, both
+    crawl www's pages (the scope it gained is shared), each page once."""
+    apex, www = make_site("apex"), make_site("www")
+    apex.add_prefix("/", _redirect_all(lambda: f"http://www.blog.test:{www.port}"))
+    pages = 12
+    www.html("/", "".join(f"<a href='/p/{n}'>{n}</a>" for n in range(pages)))
+    for n in range(pages):
+        www.add(
+            f"/p/{n}",
+            Reply.html(f"<title>{n}</title><a href='/p/{(n + 1) % pages}'>next</a>", delay=0.1),
+        )
+    settings = {
+        "WEBROBOT_REDIS_URL": redis_server.url,
+        "WEBROBOT_RESOLVE": _resolve("blog.test", "www.blog.test"),
+        "CONCURRENT_REQUESTS_PER_DOMAIN": "2",
+        "WEBROBOT_POLITENESS_CLASS": "webrobot.politeness.clock.SitePoliteness",  # let both fetch at once
+    }
+    args = {"start_urls": f"http://blog.test:{apex.port}/"}
+    workers = [Worker(tmp_path / f"w{i}", f"worker-{i}", args, settings) for i in range(2)]
+    try:
+        for worker in workers:
+            assert worker.wait(120) == 0, worker.log()[-3000:]
+    finally:
+        for worker in workers:
+            if worker.process.poll() is None:
+                worker.kill()
+    fetched = Counter(h.target for h in www.hits if h.path.startswith("/p/"))
+    assert fetched == Counter({f"/p/{n}": 1 for n in range(pages)})
+    stats = [worker.stats() for worker in workers]
+    assert sum(s.get("webrobot/url/refused/offsite", 0) for s in stats) == 0
+    assert sum(s.get("webrobot/scope/redirect_seed", 0) for s in stats) == 1
+    by_worker = Counter(h.headers.get("user-agent") for h in www.hits if h.path.startswith("/p/"))
+    assert len(by_worker) == 2, f"both workers crawled www: {by_worker}"

@@ -125,7 +125,7 @@ def test_pip_check_passes_with_the_wheel_beside_common_packages(adopted: Adopted
     shown = _run(
         [str(adopted.venv_python), "-m", "pip", "show", "webrobot"], cwd=adopted.project
     ).stdout
-    assert "Requires: itemadapter, protego, scrapy, w3lib" in shown
+    assert "Requires: itemadapter, protego, scrapy, tldextract, w3lib" in shown
 
 
 def test_the_wheel_carries_its_package_data_and_license(adopted: Adopted) -> None:

@@ -260,6 +260,9 @@ _SCOPE = (
        "What a start URL brings into scope: host (its host name and port, any scheme), origin (its "
        "exact scheme, host and port) or domain (its registered domain and every name under it). A site "
        "config's scope key sets it.", choices=("host", "origin", "domain")),
+    _s("WEBROBOT_SCOPE_SHARE_CLASS", "str", "",
+       "Who shares the hosts a start URL's redirects brought into scope with the other workers (empty: "
+       "none; the Redis add-on sets webrobot.distributed.scope.RedisScopeShare)."),
     _s("WEBROBOT_UPGRADE_ENABLED", "bool", True,
        "Learn which hosts moved to https (an http URL redirected to the same URL over https, or "
        "Strict-Transport-Security) and ask their http URLs over https from then on."),

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Self, cast
 
@@ -50,7 +51,7 @@ from webrobot.robots.held import (
 )
 from webrobot.seen.dupefilter import visited_filter
 from webrobot.settings_model import read
-from webrobot.urls.sitekey import request_site, robots_url
+from webrobot.urls.sitekey import request_site, robots_url, site_key
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -333,6 +334,26 @@ class RobotsMiddleware:
             self._resolve(
                 pending, self.decider.decide(pending.site, pending.trigger, outcome, result)
             )
+            self._reuse_for_target(pending, result, outcome)
+
+    def _reuse_for_target(self, pending: PendingSite, result: RobotsFetch, outcome: str) -> None:
+        """A robots.txt that redirected to another origin's own robots.txt
+        (``http://h/robots.txt`` -> ``https://h/robots.txt``, as a site that moved to
+        TLS answers) is that origin's answer too: its decision is made from the same
+        response instead of asking the same file again (in one process; a shared
+        crawl's workers coordinate their fetches through Redis instead)."""
+        if self.claims is not None or not result.hops or result.status is None:
+            return
+        target = site_key(result.url)
+        if target == pending.site or robots_url(result.url) != result.url:
+            return
+        if target in self.pending or self.cache.get(target) is not None:
+            return
+        decision = self.decider.decide(target, pending.trigger, outcome, replace(result, hops=0))
+        self.cache.put(target, decision)
+        assert self.crawler.stats is not None
+        self.crawler.stats.inc_value("webrobot/robots/shared_by_redirect")
+        self._announce(decision)
 
     def _resolve(
         self, pending: PendingSite, decision: RobotsDecision, *, reused: bool = False

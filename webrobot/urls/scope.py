@@ -48,6 +48,14 @@ class Downgrades(Protocol):
     def downgrade(self, url: str) -> str | None: ...
 
 
+class SharedScope(Protocol):
+    """Scope keys added by any worker of a shared crawl (:mod:`webrobot.distributed.scope`)."""
+
+    def add(self, key: str) -> None: ...
+
+    def has(self, key: str) -> bool: ...
+
+
 class SiteScope:
     """Stay on the start URLs' hosts (or origins, or registered domains: ``mode``)
     unless ``allowed_domains`` widens the scope to those domains and their
@@ -71,6 +79,8 @@ class SiteScope:
         #: The learnt upgrades (:class:`webrobot.urls.upgrade.UpgradeRules`): the https
         #: form of an in-scope http URL is in scope too, whatever its port.
         self.upgrades: Downgrades | None = None
+        #: The keys other workers of a shared crawl added (their start URLs' redirects).
+        self.shared: SharedScope | None = None
         self.set_mode(mode, domain_of)
 
     def set_mode(self, mode: str, domain_of: Callable[[str], str] | None = None) -> None:
@@ -103,6 +113,8 @@ class SiteScope:
         if key in self.sites:
             return False
         self.sites.add(key)
+        if self.shared is not None:
+            self.shared.add(key)
         return True
 
     def refusal(self, url: str) -> str | None:
@@ -112,15 +124,26 @@ class SiteScope:
             host = (parts.hostname or "").lower()
             if not any(host == d or host.endswith("." + d) for d in self.domains):
                 return OFFSITE
-        elif self.sites and self.key(parts) not in self.sites:
-            http = self.upgrades.downgrade(url) if self.upgrades is not None else None
-            if http is None or self.key(urlsplit(http)) not in self.sites:
-                return OFFSITE
+        elif self.sites and self.key(parts) not in self.sites and not self._elsewhere(url, parts):
+            return OFFSITE
         if any(p.search(url) for p in self.deny):
             return DENY_PATTERN
         if self.allow and not any(p.search(url) for p in self.allow):
             return NOT_ALLOWED
         return None
+
+    def _elsewhere(self, url: str, parts: SplitResult) -> bool:
+        """In scope after all: the https form of an in-scope http URL, or a key another
+        worker added."""
+        http = self.upgrades.downgrade(url) if self.upgrades is not None else None
+        if http is not None and self.key(urlsplit(http)) in self.sites:
+            return True
+        if self.shared is not None:
+            key = self.key(parts)
+            if self.shared.has(key):
+                self.sites.add(key)
+                return True
+        return False
 
 
 def _ascii_domain(domain: str) -> str:

@@ -11,7 +11,8 @@ A start URL's redirects before its first page bring their target into scope
 (``WEBROBOT_SCOPE_REDIRECT_SEEDS``, on by default; counted as
 ``webrobot/scope/redirect_seed``, logged once per target): the crawl of
 ``http://example.com/`` that lands on ``https://www.example.com/`` crawls
-``www.example.com``. Once a host is known to have moved to https
+``www.example.com``; in a shared crawl every worker learns it
+(``WEBROBOT_SCOPE_SHARE_CLASS``, :mod:`webrobot.distributed.scope`). Once a host is known to have moved to https
 (:mod:`webrobot.urls.upgrademiddleware`), the https form of its in-scope http
 URLs is in scope too, whatever its port.
 
@@ -27,7 +28,9 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+from scrapy import signals
 from scrapy.exceptions import NotConfigured
+from scrapy.utils.misc import build_from_crawler, load_object
 
 from webrobot.refusals import Refuser
 from webrobot.settings_model import read
@@ -57,6 +60,8 @@ class SiteScopeMiddleware:
         self._canonicalizer: Canonicalizer | None = None
         self._own_scope: SiteScope | None = None
         self._moded: SiteScope | None = None
+        # The link gate judges links with the spider's scope: set it up before any page.
+        crawler.signals.connect(self._scope, signal=signals.spider_opened)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -116,5 +121,8 @@ class SiteScopeMiddleware:
                 scope.set_mode(self.mode, domain_of)
             if self.upgrades:
                 scope.upgrades = upgrade_rules(self.crawler)
+            share = read(self.crawler.settings, "WEBROBOT_SCOPE_SHARE_CLASS")
+            if share:
+                scope.shared = build_from_crawler(load_object(share), self.crawler)
             self._moded = scope
         return scope

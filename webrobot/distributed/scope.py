@@ -1,0 +1,83 @@
+"""The scope a crawl's start URLs gained by their redirects, shared by every worker.
+
+A start URL that redirects to another host brings that host into the crawl's
+scope (:mod:`webrobot.urls.scopemiddleware`), on the worker that followed the
+redirect. The other workers then meet links to that host on the pages it
+serves; they ask here before refusing them: ``<crawl>:scope`` is a set of the
+scope keys (hosts, origins or registered domains) added, written once per key
+(``SADD``) and read with ``SISMEMBER`` when a URL would be refused as off-site.
+A key found is remembered for good; one not found is asked again after a second
+(so a page of links to one other site costs one question a second). If Redis
+fails, the URL counts as off-site (logged once, ``webrobot/redis/error_count``).
+"""
+
+from __future__ import annotations
+
+import logging
+from time import monotonic
+from typing import TYPE_CHECKING
+
+import redis
+
+from webrobot.distributed.dupefilter import crawl_spider_name
+from webrobot.distributed.keys import CrawlKeys, redis_from_settings
+
+if TYPE_CHECKING:
+    from typing import Self
+
+    from scrapy.crawler import Crawler
+
+logger = logging.getLogger(__name__)
+#: Seconds a key not found is not asked about again.
+NOT_FOUND_FOR = 1.0
+_NOT_FOUND_REMEMBERED = 10_000
+
+
+class RedisScopeShare:
+    def __init__(self, server: redis.Redis, key: str, stats: object = None) -> None:
+        self.server = server
+        self.key = key
+        self.stats = stats
+        self._known: set[str] = set()
+        self._not_found: dict[str, float] = {}
+        self._warned = False
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        keys = CrawlKeys.from_settings(crawler.settings, crawl_spider_name(crawler))
+        return cls(redis_from_settings(crawler.settings), f"{keys.crawl}:scope", crawler.stats)
+
+    def add(self, key: str) -> None:
+        self._known.add(key)
+        self._not_found.pop(key, None)
+        try:
+            self.server.sadd(self.key, key)
+        except redis.RedisError as exc:
+            self._error(exc)
+
+    def has(self, key: str) -> bool:
+        if key in self._known:
+            return True
+        now = monotonic()
+        if self._not_found.get(key, -1.0) > now:
+            return False
+        try:
+            found = bool(self.server.sismember(self.key, key))
+        except redis.RedisError as exc:
+            self._error(exc)
+            return False
+        if found:
+            self._known.add(key)
+        else:
+            if len(self._not_found) >= _NOT_FOUND_REMEMBERED:
+                self._not_found.clear()
+            self._not_found[key] = now + NOT_FOUND_FOR
+        return found
+
+    def _error(self, exc: Exception) -> None:
+        inc = getattr(self.stats, "inc_value", None)
+        if inc is not None:
+            inc("webrobot/redis/error_count")
+        log = logger.debug if self._warned else logger.warning
+        self._warned = True
+        log("Redis error in the shared scope (the URL counts as off-site): %s", exc)
