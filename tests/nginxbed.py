@@ -510,21 +510,6 @@ http {{
             return 0
         return self.error_log.read_text(errors="replace").count("handshake rejected")
 
-    def robots_over_fetched(self, hits: Iterable[Hit]) -> dict[str, int]:
-        """Origins whose robots.txt was asked for more often than once for itself
-        plus once for each request of another origin's robots.txt that this
-        origin's redirect answered (RFC 9309: a robots.txt's redirects are followed,
-        even to another host, and rule the origin first asked), with the count."""
-        asked = robots_fetches(hits)
-        over = {}
-        for origin, count in asked.items():
-            redirected_here = sum(
-                asked[o.key] for o in self.origins.values() if o.redirect_to == origin
-            )
-            if count > 1 + redirected_here:
-                over[origin] = count
-        return over
-
     # --- Asking it directly (the bed's own checks) ---------------------------------------
 
     def get(self, url: str, *, verify: bool = True, headers: dict[str, str] | None = None,
