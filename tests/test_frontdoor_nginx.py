@@ -142,6 +142,7 @@ def test_a_site_moved_to_tls_costs_about_one_request_per_page(
     ratio = requests_per_page(hits)
     assert ratio <= 1.05, f"{ratio:.3f} requests per page:\n{describe(hits)}"
     assert result.stat("webrobot/url/upgraded") > 0
+    assert robots_fetches(hits) == {"http://shop.test": 1, "https://shop.test": 1}
     assert overlaps(hits) == []
     page_hits = [h for h in hits if h.path != "/robots.txt"]
     assert unspaced(page_hits, 0.1) == [], "redirects wait their turn too"
