@@ -105,7 +105,7 @@ def test_a_site_under_both_schemes_is_one_host_every_page_once_one_clock(
     between any two of them, whatever their schemes."""
     for scheme in ("http", "https"):  # each its own text: not copies of one another
         pages = site_pages(8, ["http://both.test", "https://both.test", ""], title=scheme)
-        pages["/robots.txt"] = robots(crawl_delay=0.3)
+        pages["/robots.txt"] = robots(crawl_delay=0.2)
         nginx_bed.serve(f"{scheme}://both.test", pages, delay=0.05)
     bed = nginx_bed.start()
 
@@ -120,7 +120,7 @@ def test_a_site_under_both_schemes_is_one_host_every_page_once_one_clock(
     assert {url for url, n in served.items() if n > 1} == set(), "each URL fetched once"
     assert overlaps(hits) == [], f"two requests to one host at once:\n{describe(hits)}"
     page_hits = [h for h in hits if h.path != "/robots.txt"]
-    assert unspaced(page_hits, 0.3) == [], describe(hits)
+    assert unspaced(page_hits, 0.2) == [], describe(hits)
     assert robots_fetches(hits) == {"http://both.test": 1, "https://both.test": 1}
 
 
@@ -232,7 +232,7 @@ def test_robots_txt_is_per_origin_fetched_once_and_rules_only_its_own_urls(
         pages["/a/x"] = f"<html><title>{scheme} a</title></html>"
         pages["/b/x"] = f"<html><title>{scheme} b</title></html>"
     plain["/robots.txt"] = robots(crawl_delay=0.1, disallow=["/a/"])
-    secure["/robots.txt"] = robots(crawl_delay=0.4, disallow=["/b/"])
+    secure["/robots.txt"] = robots(crawl_delay=0.3, disallow=["/b/"])
     bed = nginx_bed.serve("http://both.test", plain).serve("https://both.test", secure).start()
 
     result = crawl(tmp_path, bed, ["http://both.test/p/0"], monkeypatch)
@@ -250,7 +250,7 @@ def test_robots_txt_is_per_origin_fetched_once_and_rules_only_its_own_urls(
     known = max(h.end for h in hits if h.path == "/robots.txt")
     later = [h for h in hits if h.start >= known and h.path != "/robots.txt"]
     assert len(later) >= 3, describe(hits)
-    assert unspaced(later, 0.4) == [], describe(hits)
+    assert unspaced(later, 0.3) == [], describe(hits)
 
 
 # --- TLS as the web has it --------------------------------------------------------------------
