@@ -39,7 +39,10 @@ def test_workers_spend_one_budget_per_site(redis_server: RedisServer) -> None:
     with pytest.raises(IgnoreRequest, match="refused http://a.example/4: budget"):
         workers[1].process_request(Request("http://a.example/4"))
     workers[1].process_request(Request("http://b.example/1"))
-    assert workers[1].budget.left(SITE) == 0 and workers[0].budget.left("http://b.example:80") == 2
+    # One budget per host: http://a.example/ and https://a.example/ spend the same one.
+    assert workers[1].budget.left("a.example") == 0 and workers[0].budget.left("b.example") == 2
+    with pytest.raises(IgnoreRequest, match="budget"):
+        workers[0].process_request(Request("https://a.example/5"))
     assert workers[1].crawler.stats.get_value("webrobot/url/refused/budget") == 1
 
 
