@@ -2,13 +2,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import pytest
 
-from tests.nginxbed import NginxBed, address_for
 from tests.redisserver import RedisServer
 from webrobot.demo.server import SiteServer
+
+if TYPE_CHECKING:
+    from tests.nginxbed import NginxBed
 
 #: Every stats key seen while the suite runs must be documented (see tests/statskeys.py).
 pytest_plugins = ["tests.statskeys"]
@@ -67,6 +69,8 @@ def nginx_bed(
     (tests/nginxbed.py), not yet started: the test says what its origins answer,
     then calls ``start()``, which skips the test, saying why, where nginx is
     missing or the ports cannot be bound. Always stopped at teardown."""
+
+    from tests.nginxbed import NginxBed, address_for  # trustme: not in every test venv
 
     def unavailable(reason: str) -> NoReturn:
         pytest.skip(f"the nginx test bed is unavailable: {reason}")
