@@ -225,3 +225,34 @@ def test_a_shared_crawl_follows_the_start_urls_redirect_on_every_worker(
     assert sum(s.get("webrobot/scope/redirect_seed", 0) for s in stats) == 1
     by_worker = Counter(h.headers.get("user-agent") for h in www.hits if h.path.startswith("/p/"))
     assert len(by_worker) == 2, f"both workers crawled www: {by_worker}"
+
+
+def test_hsts_teaches_the_upgrade_before_any_http_request(
+    tls_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
+    """Pages sent with Strict-Transport-Security link their own port as http://: asked as
+    https from the first page on (an http request to this TLS-only port would fail)."""
+    https = tls_site("hsts", ("shop.test",))
+    pages = 6
+    for n in range(pages):
+        https.add(
+            f"/p/{n}",
+            Reply.html(
+                f"<title>{n}</title><a href='http://shop.test:{https.port}/p/{(n + 1) % pages}'>next</a>",
+                **{"Strict-Transport-Security": "max-age=600"},
+            ),
+        )
+    result = run_crawl(
+        tmp_path,
+        args={"start_urls": f"https://shop.test:{https.port}/p/0"},
+        settings={"WEBROBOT_RESOLVE": _resolve("shop.test")},
+    )
+    assert result.returncode == 0, result.stderr
+    assert Counter(t for t in https.targets() if t.startswith("/p/")) == Counter(
+        {f"/p/{n}": 1 for n in range(pages)}
+    )
+    assert result.stat("webrobot/url/upgrade_learned/hsts") == 1
+    assert (
+        result.stat("webrobot/url/upgraded") == pages
+    )  # p/5 links p/0 too: upgraded, then a duplicate
+    assert result.stat("downloader/exception_count") == 0
