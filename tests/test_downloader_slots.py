@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+import pytest
 from scrapy import Request
 from twisted.internet.defer import Deferred
 
 from tests.components import webrobot_crawler
 from webrobot.politeness.downloader import AUTO_SLOT_KEY, SiteDownloader
+from webrobot.urls.networkmiddleware import RESOLVED_ADDRESS
 from webrobot.urls.sitekey import request_site
 
 
@@ -105,3 +107,59 @@ def test_a_named_slot_asks_politeness_for_the_site_of_the_request_it_starts() ->
         assert high in slot.transferring
 
     with_downloader(check)
+
+
+def _unit_downloader(unit: str, check: Callable[[SiteDownloader], None]) -> None:
+    async def main() -> None:
+        downloader = SiteDownloader(
+            webrobot_crawler(
+                DOWNLOAD_HANDLERS={"http": None, "https": None}, WEBROBOT_POLITENESS_UNIT=unit
+            )
+        )
+        try:
+            check(downloader)
+        finally:
+            downloader.close()
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize(
+    ("unit", "urls", "keys"),
+    [
+        ("host", ["http://a.test/", "https://a.test/x", "http://b.test/"], ["a.test", "a.test", "b.test"]),
+        ("ip", ["http://a.test/", "https://b.test/x", "http://c.test:8080/"], ["127.0.0.5", "127.0.0.5", "127.0.0.5:8080"]),
+        ("domain", ["http://www.a.test/", "https://static.a.test/", "http://b.test/"], ["a.test", "a.test", "b.test"]),
+    ],
+)  # fmt: skip
+def test_slots_follow_the_politeness_unit(unit: str, urls: list[str], keys: list[str]) -> None:
+    def check(d: SiteDownloader) -> None:
+        requests = [Request(u, meta={RESOLVED_ADDRESS: "127.0.0.5"}) for u in urls]
+        assert [d._get_slot(r)[0] for r in requests] == keys
+
+    _unit_downloader(unit, check)
+
+
+@pytest.mark.parametrize("unit", ["host", "ip"])
+def test_a_units_crawl_delay_is_the_longest_of_its_robots_txt_files(unit: str) -> None:
+    def check(d: SiteDownloader) -> None:
+        delays: dict[str, float | None] = {}
+
+        class Recording:
+            def set_robots_delay(
+                self, site: str, seconds: float | None, source: str | None
+            ) -> None:
+                delays[site] = seconds
+
+        d.politeness = Recording()  # type: ignore[assignment]
+        d._get_slot(Request("http://shop.test/", meta={RESOLVED_ADDRESS: "127.0.0.5"}))
+        key = "shop.test" if unit == "host" else "127.0.0.5"
+        d._robots_resolved(
+            "https://shop.test:443", crawl_delay=2.0, crawl_delay_source="crawl_delay"
+        )
+        d._robots_resolved("http://shop.test:80", crawl_delay=0.5, crawl_delay_source="crawl_delay")
+        assert delays == {key: 2.0}, "https's longer delay holds for http's requests too"
+        d._robots_resolved("https://shop.test:443", crawl_delay=None)
+        assert delays == {key: 0.5}
+
+    _unit_downloader(unit, check)

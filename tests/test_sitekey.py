@@ -9,7 +9,15 @@ from hypothesis import strategies as st
 from scrapy import Request
 from scrapy.http import Response
 
-from webrobot.urls.sitekey import request_site, robots_url, site_key, site_key_from_parts
+from webrobot.urls.sitekey import (
+    host_key,
+    host_key_from_parts,
+    request_host,
+    request_site,
+    robots_url,
+    site_key,
+    site_key_from_parts,
+)
 
 
 @pytest.mark.parametrize(
@@ -70,3 +78,22 @@ def test_request_site_is_computed_once_per_request() -> None:
     redirected = first.replace(url="http://other.example/")  # a new request, a new key
     assert request_site(redirected) == "http://other.example:80"
     assert request_site(first) == "http://example.com:80"
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.text(alphabet="hHtTpPsS:/?#@[]%.-+09aZé \t\r\n\x00\x7f", max_size=30),
+    st.sampled_from(["", "http://", "HTTPS://", "ftp://", "http:/", " http://", "h\ttp://"]),
+)
+def test_host_key_agrees_with_a_full_parse(tail: str, head: str) -> None:
+    url = head + tail
+    full = _outcome(lambda u: host_key_from_parts(urlsplit(u)), url)
+    assert _outcome(host_key, url) == full
+    assert _outcome(host_key, url) == full
+
+
+def test_request_host_is_computed_once_per_request() -> None:
+    first = Request("https://Example.com:443/a")
+    assert request_host(first) == "example.com"
+    assert request_host(Response("http://example.com:8080/b")) == "example.com:8080"
+    assert request_host(first.replace(url="http://example.com/")) == "example.com"

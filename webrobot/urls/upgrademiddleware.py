@@ -29,6 +29,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from webrobot.settings_model import read
+from webrobot.signals import ROBOTS_FETCH_META
 from webrobot.urls.hostnotes import HostNotes
 from webrobot.urls.sitekey import host_key, request_host
 from webrobot.urls.upgrade import HSTS, REDIRECT, UpgradeRules
@@ -68,7 +69,7 @@ def upgrade_rules(crawler: Crawler) -> UpgradeRules:
 
 def _left_alone(request: Request) -> bool:
     meta = request.meta
-    return bool(meta.get(DONT_UPGRADE) or meta.get("dont_obey_robotstxt"))
+    return bool(meta.get(DONT_UPGRADE) or meta.get(ROBOTS_FETCH_META))
 
 
 class UpgradeMiddleware:
