@@ -529,16 +529,25 @@ http {{
             connection = _NamedHTTPSConnection(self.address, host, context, timeout)
         else:
             connection = http.client.HTTPConnection(self.address, HTTP_PORT, timeout=timeout)
+        logged = len(self.hits())
         try:
             connection.request("GET", target, headers={"Host": host, **(headers or {})})
             response = connection.getresponse()
-            return (
-                response.status,
-                {k.lower(): v for k, v in response.getheaders()},
-                response.read(),
-            )
+            status, body = response.status, response.read()
+            answer_headers = {k.lower(): v for k, v in response.getheaders()}
         finally:
             connection.close()
+        # nginx writes the log line once the answer is sent: wait for it, so that a
+        # test reading the log next finds this request there.
+        self.wait_until(lambda: len(self.hits()) > logged, "the request in the access log")
+        return status, answer_headers, body
+
+    def wait_until(self, condition: Callable[[], bool], what: str, timeout: float = 5.0) -> None:
+        deadline = time.monotonic() + timeout
+        while not condition():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+            time.sleep(0.01)
 
 
 class _NamedHTTPSConnection(http.client.HTTPSConnection):
