@@ -330,7 +330,7 @@ def test_refused_handshakes_are_retried_with_backoff_and_nothing_is_lost(
         settings={
             "WEBROBOT_RESOLVE": json.dumps(bed.hosts),
             "RETRY_TIMES": "4",
-            "WEBROBOT_POLITENESS_BACKOFF_BASE": "0.3",
+            "WEBROBOT_POLITENESS_BACKOFF_BASE": "1.0",  # longer than the Crawl-delay
             "WEBROBOT_ROBOTS_BACKOFF_BASE": "0.3",
         },
     )
