@@ -256,3 +256,30 @@ def test_hsts_teaches_the_upgrade_before_any_http_request(
         result.stat("webrobot/url/upgraded") == pages
     )  # p/5 links p/0 too: upgraded, then a duplicate
     assert result.stat("downloader/exception_count") == 0
+
+
+def test_each_robots_txt_of_a_redirect_chain_is_asked_once(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
+    """http://a -> http://b -> http://www (robots.txt too), as a site that moved to TLS
+    and then to www answers: the chain's answer is every origin's in it, so each file is
+    asked once, though pages of b are asked (old links) and b's rules are needed."""
+    a, b, www = make_site("a"), make_site("b"), make_site("www")
+    a.add_prefix("/", _redirect_all(lambda: f"http://b.test:{b.port}"))
+    b.add_prefix("/", _redirect_all(lambda: f"http://www.test:{www.port}"))
+    www.add("/robots.txt", Reply.text("User-agent: *\nDisallow: /private\n"))
+    www.html(
+        "/",
+        f"<a href='http://b.test:{b.port}/page'>old</a><a href='http://b.test:{b.port}/private'>p</a>",
+    )
+    www.html("/page", "<title>page</title>")
+    result = run_crawl(
+        tmp_path,
+        args={"start_urls": f"http://a.test:{a.port}/"},
+        settings={"WEBROBOT_RESOLVE": _resolve("a.test", "b.test", "www.test")},
+    )
+    assert result.returncode == 0, result.stderr
+    assert a.count("/robots.txt") == b.count("/robots.txt") == www.count("/robots.txt") == 1
+    assert result.stat("webrobot/robots/shared_by_redirect") == 2
+    assert sorted(t for t in www.targets() if t != "/robots.txt") == ["/", "/page"]
+    assert "/private" not in b.targets(), "b's rules (the chain's answer) are obeyed"

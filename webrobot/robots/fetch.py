@@ -54,6 +54,8 @@ class RobotsFetch:
     detail: str = ""
     redirect_problem: str | None = None  # "limit", "loop", "no_location", "bad_location"
     hops: int = 0
+    #: The URLs asked, in order (the first is the robots.txt asked for, the last ``url``).
+    chain: tuple[str, ...] = ()
 
 
 class RobotsFetcher:
@@ -69,6 +71,7 @@ class RobotsFetcher:
     async def download(self, url: str) -> RobotsFetch:
         site = site_key(url)  # the site whose robots.txt this is, whatever the redirects
         seen = {url}
+        chain = [url]
         hops = 0
         while True:
             request = Request(
@@ -105,6 +108,7 @@ class RobotsFetcher:
                 stopped="download_stopped" in response.flags, hops=hops,
             )  # fmt: skip
             if not 300 <= response.status < 400:
+                result.chain = tuple(chain)
                 return result
             location = headers.get("location", "").strip()
             if not location:
@@ -121,6 +125,7 @@ class RobotsFetcher:
                 result.detail = target
                 return result
             seen.add(target)
+            chain.append(target)
             hops += 1
             url = target
 

@@ -337,23 +337,27 @@ class RobotsMiddleware:
             self._reuse_for_target(pending, result, outcome)
 
     def _reuse_for_target(self, pending: PendingSite, result: RobotsFetch, outcome: str) -> None:
-        """A robots.txt that redirected to another origin's own robots.txt
-        (``http://h/robots.txt`` -> ``https://h/robots.txt``, as a site that moved to
-        TLS answers) is that origin's answer too: its decision is made from the same
-        response instead of asking the same file again (in one process; a shared
-        crawl's workers coordinate their fetches through Redis instead)."""
+        """A robots.txt that redirected through other origins' own robots.txt URLs
+        (``http://h/robots.txt`` -> ``https://h/robots.txt`` -> ``https://www.h/robots.txt``,
+        as a site that moved to TLS and to www answers) is their answer too: asking
+        any of them would end at the same response. Their decisions are made from it
+        instead of asking the same files again (in one process; a shared crawl's
+        workers coordinate their fetches through Redis instead)."""
         if self.claims is not None or not result.hops or result.status is None:
             return
-        target = site_key(result.url)
-        if target == pending.site or robots_url(result.url) != result.url:
-            return
-        if target in self.pending or self.cache.get(target) is not None:
-            return
-        decision = self.decider.decide(target, pending.trigger, outcome, replace(result, hops=0))
-        self.cache.put(target, decision)
-        assert self.crawler.stats is not None
-        self.crawler.stats.inc_value("webrobot/robots/shared_by_redirect")
-        self._announce(decision)
+        for url in result.chain[1:]:
+            target = site_key(url)
+            if target == pending.site or robots_url(url) != url:
+                continue
+            if target in self.pending or self.cache.get(target) is not None:
+                continue
+            decision = self.decider.decide(
+                target, pending.trigger, outcome, replace(result, hops=0)
+            )
+            self.cache.put(target, decision)
+            assert self.crawler.stats is not None
+            self.crawler.stats.inc_value("webrobot/robots/shared_by_redirect")
+            self._announce(decision)
 
     def _resolve(
         self, pending: PendingSite, decision: RobotsDecision, *, reused: bool = False
