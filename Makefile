@@ -6,7 +6,8 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
 # Debian packages the tests use, as command=package pairs (installed when missing).
-SYSTEM_DEPS ?= chromium=chromium redis-server=redis-server mount=mount prometheus=prometheus promtool=prometheus
+SYSTEM_DEPS ?= chromium=chromium redis-server=redis-server mount=mount prometheus=prometheus promtool=prometheus \
+	nginx=nginx /usr/lib/nginx/modules/ngx_http_echo_module.so=libnginx-mod-http-echo
 # Options for `make bench`, e.g. BENCH_ARGS=--quick (see python -m benchmarks.run --help).
 BENCH_ARGS ?=
 # 1: `make lint` also checks formatting (ruff format --check); 0 skips that check.

@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # Debian packages the tests need (real servers and a real browser), installed when missing.
 # Usage: scripts/system-deps.sh COMMAND=PACKAGE ...   e.g. redis-server=redis-server
+# (a COMMAND starting with / is a file the package installs, e.g. an nginx module)
 set -euo pipefail
 missing=()
 for pair in "$@"; do
   cmd=${pair%%=*}; pkg=${pair#*=}
-  command -v "$cmd" >/dev/null 2>&1 || missing+=("$pkg")
+  if [[ $cmd == /* ]]; then
+    [ -e "$cmd" ] || missing+=("$pkg")
+  else
+    command -v "$cmd" >/dev/null 2>&1 || missing+=("$pkg")
+  fi
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 echo "installing Debian packages: ${missing[*]}"

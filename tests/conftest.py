@@ -2,11 +2,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
 
 import pytest
 
 from tests.redisserver import RedisServer
 from webrobot.demo.server import SiteServer
+
+if TYPE_CHECKING:
+    from tests.nginxbed import NginxBed
 
 #: Every stats key seen while the suite runs must be documented (see tests/statskeys.py).
 pytest_plugins = ["tests.statskeys"]
@@ -55,3 +59,24 @@ _EXPECTED_IN_PROJECT = {
     ".pytest_cache", ".hypothesis", ".ruff_cache", ".mypy_cache", "__pycache__",
     "build", "dist", "webrobot.egg-info",
 }  # fmt: skip
+
+
+@pytest.fixture
+def nginx_bed(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[NginxBed]:
+    """A real nginx on ports 80 and 443 of a loopback address of the test's own
+    (tests/nginxbed.py), not yet started: the test says what its origins answer,
+    then calls ``start()``, which skips the test, saying why, where nginx is
+    missing or the ports cannot be bound. Always stopped at teardown."""
+
+    from tests.nginxbed import NginxBed, address_for  # trustme: not in every test venv
+
+    def unavailable(reason: str) -> NoReturn:
+        pytest.skip(f"the nginx test bed is unavailable: {reason}")
+
+    bed = NginxBed(tmp_path_factory.mktemp("nginx"), address_for(request.node.nodeid), unavailable)
+    try:
+        yield bed
+    finally:
+        bed.stop()
