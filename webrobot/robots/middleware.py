@@ -341,9 +341,10 @@ class RobotsMiddleware:
         (``http://h/robots.txt`` -> ``https://h/robots.txt`` -> ``https://www.h/robots.txt``,
         as a site that moved to TLS and to www answers) is their answer too: asking
         any of them would end at the same response. Their decisions are made from it
-        instead of asking the same files again (in one process; a shared crawl's
-        workers coordinate their fetches through Redis instead)."""
-        if self.claims is not None or not result.hops or result.status is None:
+        instead of asking the same files again. In a shared crawl the decisions go into
+        the shared cache, so another worker about to ask one of those origins finds its
+        answer there (a worker already fetching one stores the same answer again)."""
+        if not result.hops or result.status is None:
             return
         for url in result.chain[1:]:
             target = site_key(url)
