@@ -102,33 +102,35 @@ class UpgradeRules:
 
     def upgrade(self, url: str) -> str | None:
         """The https form of ``url`` when its host is known to be https-only, else ``None``."""
-        if not self._https_port or url[:5].lower() != "http:":
-            return None
-        parts = urlsplit(url)
-        http = _authority(parts, HTTP_PORT)
-        if http is None:
-            return None
-        port = self._https_port.get(http)
-        if port is None:
-            return None
-        name = f"[{http[0]}]" if ":" in http[0] else http[0]
-        netloc = name if port == HTTPS_PORT else f"{name}:{port}"
-        if parts.username is not None:
-            netloc = parts.netloc.rpartition("@")[0] + "@" + netloc
-        return urlunsplit(("https", netloc, parts.path, parts.query, parts.fragment))
+        return _switch(url, "http", HTTP_PORT, self._https_port, "https", HTTPS_PORT)
 
     def downgrade(self, url: str) -> str | None:
         """The http URL whose upgrade ``url`` is (an https URL of a host known to be
         https-only), else ``None``: the scope counts the two forms as one site."""
-        if not self._http_port or url[:6].lower() != "https:":
-            return None
-        parts = urlsplit(url)
-        https = _authority(parts, HTTPS_PORT)
-        if https is None:
-            return None
-        port = self._http_port.get(https)
-        if port is None:
-            return None
-        name = f"[{https[0]}]" if ":" in https[0] else https[0]
-        netloc = name if port == HTTP_PORT else f"{name}:{port}"
-        return urlunsplit(("http", netloc, parts.path, parts.query, parts.fragment))
+        return _switch(url, "https", HTTPS_PORT, self._http_port, "http", HTTP_PORT)
+
+
+def _switch(
+    url: str,
+    scheme: str,
+    default_port: int,
+    ports: dict[tuple[str, int], int],
+    to_scheme: str,
+    to_default_port: int,
+) -> str | None:
+    """``url`` (of ``scheme``) under ``to_scheme`` on the port ``ports`` names for its
+    host and port, user info, path, query and fragment kept; ``None`` when it names none."""
+    if not ports or url[: len(scheme) + 1].lower() != scheme + ":":
+        return None
+    parts = urlsplit(url)
+    authority = _authority(parts, default_port)
+    if authority is None:
+        return None
+    port = ports.get(authority)
+    if port is None:
+        return None
+    name = f"[{authority[0]}]" if ":" in authority[0] else authority[0]
+    netloc = name if port == to_default_port else f"{name}:{port}"
+    if parts.username is not None:
+        netloc = parts.netloc.rpartition("@")[0] + "@" + netloc
+    return urlunsplit((to_scheme, netloc, parts.path, parts.query, parts.fragment))

@@ -22,7 +22,7 @@ from its own first redirect).
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 from urllib.parse import urljoin
 
 from scrapy.exceptions import NotConfigured
@@ -34,7 +34,10 @@ from webrobot.urls.hostnotes import HostNotes
 from webrobot.urls.sitekey import host_key, request_host
 from webrobot.urls.upgrade import HSTS, REDIRECT, UpgradeRules
 
+T = TypeVar("T")
+
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Self
 
     from scrapy import Request
@@ -51,20 +54,21 @@ _NOTES = "_webrobot_host_notes"
 
 def host_notes(crawler: Crawler) -> HostNotes:
     """The crawl's one :class:`HostNotes` (upgrades, TLS problems), read by the report."""
-    notes: HostNotes | None = getattr(crawler, _NOTES, None)
-    if notes is None:
-        notes = HostNotes(read(crawler.settings, "WEBROBOT_POLITENESS_SITES"))
-        setattr(crawler, _NOTES, notes)
-    return notes
+    return _one_per_crawl(crawler, _NOTES, HostNotes)
 
 
 def upgrade_rules(crawler: Crawler) -> UpgradeRules:
     """The crawl's one :class:`UpgradeRules`, shared by both middlewares and the report."""
-    rules: UpgradeRules | None = getattr(crawler, _ATTRIBUTE, None)
-    if rules is None:
-        rules = UpgradeRules(read(crawler.settings, "WEBROBOT_POLITENESS_SITES"))
-        setattr(crawler, _ATTRIBUTE, rules)
-    return rules
+    return _one_per_crawl(crawler, _ATTRIBUTE, UpgradeRules)
+
+
+def _one_per_crawl(crawler: Crawler, attribute: str, make: Callable[[int], T]) -> T:
+    """The crawler's one ``make(WEBROBOT_POLITENESS_SITES)``, kept on it as ``attribute``."""
+    found: T | None = getattr(crawler, attribute, None)
+    if found is None:
+        found = make(read(crawler.settings, "WEBROBOT_POLITENESS_SITES"))
+        setattr(crawler, attribute, found)
+    return found
 
 
 def _left_alone(request: Request) -> bool:
