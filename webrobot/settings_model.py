@@ -642,6 +642,8 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
         "webrobot.seen.feeds.FeedExporter": 0,
         "scrapy.extensions.spiderstate.SpiderState": None,
         "webrobot.frontier.spiderstate.SpiderState": 0,
+        "scrapy.extensions.memusage.MemoryUsage": None,
+        "webrobot.resources.memory.MemoryGuard": 0,
     },
 }
 

@@ -1,3 +1,4 @@
 """What the crawl runs on: the guard that watches the free space of every folder the crawl
 writes (the job directory, the archive, the index, the feeds, the report) and pauses or
-stops the crawl before writes fail. It sits above the parts whose folders it watches."""
+stops the crawl before writes fail, and Scrapy's memory guard judged on the memory the
+crawl holds now. The disk guard sits above the parts whose folders it watches."""
