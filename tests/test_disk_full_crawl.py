@@ -383,8 +383,18 @@ def test_the_guard_pauses_below_the_threshold_and_goes_on_when_space_returns(
     wait_until(lambda: "Low disk space in" in job.log(), 30, "the guard to pause the crawl")
     paused_at = time.monotonic()
     assert paused_at - filled < 10
-    # What was in flight when it paused finishes; then nothing starts.
-    wait_until(lambda: all(h.finished for h in list(site.hits)), 30, "in-flight pages to finish")
+    # What was in flight when it paused finishes (the requests the downloader already
+    # held too, which may start just after the pause); then nothing starts.
+    settled = {"count": -1, "since": 0.0}
+
+    def quiet() -> bool:
+        hits = list(site.hits)
+        if len(hits) != settled["count"] or not all(h.finished for h in hits):
+            settled.update(count=len(hits), since=time.monotonic())
+            return False
+        return time.monotonic() - settled["since"] >= 1.0
+
+    wait_until(quiet, 30, "in-flight pages to finish")
     before = len(site.hits)
     wait_until(lambda: "PAUSED: low disk space" in job.log(), 30, "the progress line to say so")
     time.sleep(2.0)  # an observation window: a running crawl fetches dozens of pages in it
