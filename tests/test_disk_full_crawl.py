@@ -143,6 +143,21 @@ def tmpfs(tmp_path: Path) -> Iterator[Callable[[str], Tmpfs]]:
         fs.unmount()
 
 
+#: Every Job started by the running test: a test that fails while its crawl runs must
+#: not leave the process behind (its Popen would warn in a later, unrelated test).
+_STARTED: list[Job] = []
+
+
+@pytest.fixture(autouse=True)
+def _no_crawl_left_running() -> Iterator[None]:
+    yield
+    for job in _STARTED:
+        if job.process is not None and job.process.poll() is None:
+            job.process.kill()
+            job.process.wait()
+    _STARTED.clear()
+
+
 class Job:
     """One JOBDIR crawl with its folders where a test puts them, run again and again."""
 
@@ -168,6 +183,7 @@ class Job:
         self.runs = 0
 
     def start(self) -> None:
+        _STARTED.append(self)
         self.runs += 1
         self.command_run = [
             *self.command, "-s", f"WEBROBOT_STATS_FILE={self.workdir / f'stats{self.runs}.json'}"
