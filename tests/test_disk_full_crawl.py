@@ -171,7 +171,10 @@ class Job:
             "WEBROBOT_INDEX": str(places["index"] / "items.index"),
             "WEBROBOT_REPORT_DIR": str(workdir / "report"),
             "LOG_FILE": str(workdir / "crawl.log"), "WEBROBOT_PROGRESS_INTERVAL": "0",
-            "WEBROBOT_DISK_GUARD_ENABLED": "False", **settings,
+            "WEBROBOT_DISK_GUARD_ENABLED": "False",
+            # A connection the test's server drops is retried, as with Scrapy's defaults:
+            # what these tests count is what the full disk loses, not the network.
+            "RETRY_TIMES": "2", **settings,
         }  # fmt: skip
         if "jobdir" in places:
             merged["JOBDIR"] = str(places["jobdir"] / "job")
