@@ -179,3 +179,48 @@ def test_sigkill_during_a_robots_txt_deferral(
     job.finish()
     assert job.requeued() >= 1, "the request held for robots.txt was not kept in the frontier"
     judge(site, pages, job)
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        (b"not a database at all, " * 40, "not a usable frontier database"),
+        (None, "frontier format 99"),  # a frontier written by another webrobot
+    ],
+)
+def test_a_frontier_file_that_cannot_be_read_stops_the_job_with_one_line(
+    make_site: Callable[..., SiteServer], tmp_path: Path, content: bytes | None, says: str
+) -> None:
+    """The job's frontier file is damaged or of another format: the crawl says so in
+    one line, fetches nothing, exits with status 2 and leaves the file as it was."""
+    import sqlite3
+
+    from tests.crawling import run_crawl
+
+    site = make_site("s")
+    site.html("/", "<html><body><a href='/a'>a</a></body></html>")
+    jobdir = tmp_path / "job"
+    jobdir.mkdir()
+    frontier = jobdir / "webrobot-frontier.sqlite"
+    if content is None:
+        with sqlite3.connect(frontier) as db:
+            db.execute("CREATE TABLE meta (name TEXT PRIMARY KEY, value) WITHOUT ROWID")
+            db.execute("INSERT INTO meta VALUES ('version', 99)")
+    else:
+        frontier.write_bytes(content)
+    before = frontier.read_bytes()
+
+    result = run_crawl(
+        tmp_path / "run", args={"start_urls": site.url("/")}, settings={"JOBDIR": str(jobdir)}
+    )
+
+    assert result.returncode == 2, result.log[-3000:]
+    assert result.stat("finish_reason") == "frontier_error"
+    assert "Traceback" not in result.log and "Traceback" not in result.stderr, result.log[-3000:]
+    errors = [line for line in result.log.splitlines() if "] ERROR: " in line]
+    assert len(errors) == 1 and says in errors[0], errors
+    assert [line for line in result.stderr.splitlines() if line.strip()] == [
+        line for line in result.stderr.splitlines() if says in line
+    ], result.stderr
+    assert site.targets() == [], "a job that cannot read its frontier sent requests"
+    assert frontier.read_bytes() == before

@@ -264,6 +264,23 @@ def assert_closed_cleanly(job: Job, code: int) -> None:
     assert "the crawl stopped for want of disk space" in job.stderr()
 
 
+def rerun_on_the_full_disk(job: Job, site: SiteServer, fs: Tmpfs) -> None:
+    """The same command again before any space is freed: the job's frontier cannot be
+    opened, or (when SQLite finds room for that) its first commit fails. Either way one
+    ERROR line, exit status 1, and nothing lost (judged after the resumed run)."""
+    fs.fill(0)
+    asked, logged = len(site.targets()), len(job.log())
+    job.start()
+    code = job.wait(60)
+    log = job.log()[logged:]
+    assert code == 1, f"exit status {code}:\n{log[-3000:]}"
+    assert job.stats()["finish_reason"] == "disk_full", log[-3000:]
+    assert "Traceback" not in log, log[log.index("Traceback") - 500 :][:4000]
+    errors = [line for line in log.splitlines() if "] ERROR: " in line]
+    assert len(errors) == 1 and "frontier database" in errors[0], errors
+    assert len(site.targets()) <= asked + 16, "the run on a full disk went on crawling"
+
+
 #: What goes on the tmpfs in each case; "all": everything, as a user with one small disk.
 CASES = {
     "all": ("jobdir", "warc", "index", "feed"),
@@ -304,6 +321,8 @@ def test_a_full_folder_closes_the_crawl_and_the_resumed_job_loses_nothing(
     )
     assert_closed_cleanly(job, code)
     assert closed_after < 60, f"closed {closed_after:.0f} s after the disk filled"
+    if "jobdir" in CASES[case]:
+        rerun_on_the_full_disk(job, site, fs)
 
     fs.empty()
     fs.grow("200m")

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 
 from webrobot.frontier.diskspace import FINISH_REASON as DISK_FULL
+from webrobot.frontier.scheduler import OPEN_FAILED as FRONTIER_ERROR
 from webrobot.settings_model import text_problem
 
 if TYPE_CHECKING:
@@ -87,6 +88,9 @@ class Command(ScrapyCrawlCommand):
                 "the same command to resume",
                 file=sys.stderr,
             )
+        if stats is not None and stats.get_value("finish_reason") == FRONTIER_ERROR:
+            self.exitcode = 2  # the job's frontier file cannot be read; logged, nothing fetched
+            print(f"webrobot: {stats.get_value('webrobot/frontier/error')}", file=sys.stderr)
         if stats is not None and stats.get_value("finish_reason") == "redis_unavailable":
             self.exitcode = 1  # the shared crawl's Redis could not be used
             message = stats.get_value("webrobot/redis/error")

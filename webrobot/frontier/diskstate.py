@@ -49,10 +49,13 @@ class DiskState:
         if self.failed:
             callback()
 
-    def write_failed(self, what: str, where: Any, exc: BaseException) -> bool:
+    def write_failed(
+        self, what: str, where: Any, exc: BaseException, *, close: bool = True
+    ) -> bool:
         """A write of ``what`` to ``where`` failed with ``exc``. True when it is a
-        disk error (handled: logged once, counted, the crawl closes); False for
-        any other error, which the caller handles as before."""
+        disk error (handled: logged once, counted, the crawl closes unless
+        ``close`` is false: the caller closes it); False for any other error,
+        which the caller handles as before."""
         if not is_disk_error(exc):
             return False
         stats = self.crawler.stats
@@ -74,7 +77,8 @@ class DiskState:
                 callback()
             except Exception:
                 logger.exception("Error while stopping the writes of the crawl")
-        self.close_crawl()
+        if close:
+            self.close_crawl()
         return True
 
     def close_crawl(self) -> None:

@@ -328,19 +328,25 @@ class SqliteFrontier:
         try:
             # isolation_level=None: transactions are begun and committed here, explicitly.
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            # The format is checked before anything is written: a file of another
+            # format (or not a database) is left exactly as it was.
+            version = self._version() if existed else None
+            if version is not None and version != SCHEMA_VERSION:
+                self._db.close()
+                raise FrontierError(
+                    f"{self.path}: frontier format {version}, this webrobot reads {SCHEMA_VERSION}"
+                )
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
             self._db.executescript(_SCHEMA)
-            version = self._db.execute("SELECT value FROM meta WHERE name = 'version'").fetchone()
+            if version is None:
+                version = self._version()
         except sqlite3.DatabaseError as exc:
+            if hasattr(self, "_db"):
+                self._db.close()
             raise FrontierError(f"{self.path}: not a usable frontier database ({exc})") from None
         if version is None:
             self._db.execute("INSERT INTO meta VALUES ('version', ?)", (SCHEMA_VERSION,))
-        elif version[0] != SCHEMA_VERSION:
-            self._db.close()
-            raise FrontierError(
-                f"{self.path}: frontier format {version[0]}, this webrobot reads {SCHEMA_VERSION}"
-            )
         self.resumed = existed and version is not None
         #: Entries below this id were queued by earlier runs (set by :meth:`recover`).
         self.first_new_entry = 0
@@ -353,6 +359,15 @@ class SqliteFrontier:
         #: After a handled write error nothing is written any more: the file stays
         #: as of the last commit, which is what a resumed job starts from.
         self.frozen = False
+
+    def _version(self) -> Any:
+        """The format version the file says it has; None for a file without one."""
+        tables = {name for (name,) in self._db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}  # fmt: skip
+        if "meta" not in tables:
+            return None
+        row = self._db.execute("SELECT value FROM meta WHERE name = 'version'").fetchone()
+        return None if row is None else row[0]
 
     def _write_failed(self, exc: Exception) -> None:
         if self.on_write_error is None or not self.on_write_error(exc):

@@ -50,12 +50,14 @@ from __future__ import annotations
 
 import logging
 import pickle
+import sqlite3
 from collections import deque
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
 from scrapy.core.scheduler import BaseScheduler
+from scrapy.exceptions import CloseSpider
 from scrapy.utils.asyncio import create_looping_call
 from scrapy.utils.job import job_dir
 from scrapy.utils.misc import build_from_crawler, load_object
@@ -64,6 +66,8 @@ from scrapy.utils.request import request_from_dict
 from webrobot import signals as webrobot_signals
 from webrobot.compat import engine_in_progress
 from webrobot.frontier.compactrequest import RequestCodec
+from webrobot.frontier.diskspace import FINISH_REASON as DISK_FULL
+from webrobot.frontier.diskspace import is_disk_error
 from webrobot.frontier.diskstate import disk_of
 from webrobot.frontier.journal import JobJournal
 from webrobot.frontier.leaseparking import ParkedLeases
@@ -90,6 +94,8 @@ FRONTIER_FILE = "webrobot-frontier.sqlite"
 #: request meta: why the request failed for good (set by the failure middleware)
 FAILED_KEY = webrobot_signals.FAILED_META
 STATS = "webrobot/frontier/"
+#: Finish reason of a crawl whose frontier file cannot be opened (not for want of space).
+OPEN_FAILED = "frontier_error"
 
 
 def frontier_mode(settings: BaseSettings) -> str:
@@ -128,6 +134,7 @@ class FrontierScheduler(ParkedLeases[int], BaseScheduler):
         self._local: deque[Request] = deque()  # requests that could not be pickled
         self._logged_unserializable = False
         self._loop: Any = None
+        self._close_at_open: Any = None
         self.spider: Spider | None = None
 
     @classmethod
@@ -146,12 +153,13 @@ class FrontierScheduler(ParkedLeases[int], BaseScheduler):
                 "The crash-safe frontier needs Scrapy's ExecutionEngine._slot.inprogress "
                 "(Scrapy 2.13-2.19) to know when a request is done; set WEBROBOT_FRONTIER=memory"
             )
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
             disk = SqliteFrontier(self.path, synchronous=self.sync)
-        except (FrontierError, ValueError) as exc:
-            raise FrontierError(f"Cannot open the frontier of this job: {exc}") from None
-        recovered = disk.recover(retry_failed=self.retry_failed)
+            recovered = disk.recover(retry_failed=self.retry_failed)
+        except (FrontierError, ValueError, sqlite3.Error, OSError) as exc:
+            self._cannot_open(exc)
+            return result
         seeded = self._seed_dupefilter(disk)
         self.frontier = self.disk = disk
         disk_state = disk_of(self.crawler)
@@ -189,6 +197,28 @@ class FrontierScheduler(ParkedLeases[int], BaseScheduler):
         self._loop = create_looping_call(self._tick)
         self._loop.start(self.commit_interval, now=False)
         return result
+
+    def _cannot_open(self, exc: BaseException) -> None:
+        """The frontier of this job cannot be opened: one ERROR line, and the crawl
+        closes as the spider opens, before any request (a full disk: ``disk_full``,
+        the same command resumes once there is space; anything else:
+        ``frontier_error``). The file is left as it was. (Scrapy skips part of its
+        start-up when ``open`` itself raises ``CloseSpider``, hence the signal.)"""
+        if is_disk_error(exc):
+            disk_of(self.crawler).write_failed("frontier database", self.path, exc, close=False)
+            reason = DISK_FULL
+        else:
+            message = f"Cannot open the frontier of this job: {exc}"
+            logger.error("webrobot cannot start: %s", message)
+            assert self.stats is not None
+            self.stats.set_value(STATS + "error", message)
+            reason = OPEN_FAILED
+
+        def close(spider: Spider) -> None:
+            raise CloseSpider(reason)
+
+        self._close_at_open = close  # signals keep weak references
+        self.crawler.signals.connect(close, signal=signals.spider_opened)
 
     def _seed_dupefilter(self, disk: SqliteFrontier) -> bool:
         seed = getattr(self.df, "seed", None)

@@ -109,7 +109,10 @@ class FullTextIndex:
         try:
             self.worker = IndexWorker(self.path)
         except (RuntimeError, OSError) as exc:
-            logger.error("Full-text index off: %s", exc)
+            # A full disk closes the crawl (one line for the whole crawl); any other
+            # trouble crawls on without the index.
+            if not disk_of(self.crawler).write_failed("full-text index", self.path, exc):
+                logger.error("Full-text index off: %s", exc)
             self._count("webrobot/index/error")
             return
         for note in self.worker.notes:

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from webrobot.frontier.diskspace import is_disk_error
 from webrobot.search import writerlock
 
 if TYPE_CHECKING:
@@ -236,6 +237,8 @@ class SearchIndex:
         except ValueError as exc:
             raise IndexUnavailable(f"{self.path} is not a readable search index: {exc}") from exc
         except OSError as exc:
+            if is_disk_error(exc):
+                raise IndexUnavailable(f"cannot open the search index {self.path}: {exc}") from exc
             raise IndexUnavailable(f"{self.path} is not a readable search index: {exc}") from exc
         self.schema = self.index.schema
 
