@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import logging
 import os
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -428,3 +429,50 @@ def test_a_feed_write_that_fails_for_want_of_space_is_one_line_and_stops_the_fee
     asyncio.run(exporter.close_spider(spider))  # closes without a traceback
     assert feed.read_bytes() == whole
     assert not [r for r in caplog.records if r.exc_info]
+
+
+class _FailingReads:
+    """A connection whose reads fail as a dying device makes SQLite fail them."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def execute(self, sql: str, *args: object) -> sqlite3.Cursor:
+        if sql.lstrip().upper().startswith("SELECT"):
+            raise sqlite3.OperationalError("disk I/O error")
+        return self.db.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.db, name)
+
+
+def test_a_read_that_fails_on_the_device_freezes_the_frontier_like_a_write(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "f.sqlite"
+    frontier = SqliteFrontier(path)
+    frontier.recover()
+    frontier.push(0, b"queued", b"k" * 16)
+    frontier.commit()
+    errors: list[Exception] = []
+    frontier.on_write_error = lambda exc: errors.append(exc) or True
+    real = frontier._db
+    frontier._db = _FailingReads(real)  # type: ignore[assignment]
+    assert frontier.lease() is None
+    assert frontier.frozen and len(errors) == 1 and "disk i/o" in str(errors[0]).lower()
+    frontier._db = real
+    frontier.close()
+    again = SqliteFrontier(path)
+    assert again.recover().queued == 1  # nothing was lost by the failed read
+    again.close()
+
+
+def test_a_read_error_that_is_not_the_disk_is_raised(tmp_path: Path) -> None:
+    frontier = SqliteFrontier(tmp_path / "f.sqlite")
+    frontier.recover()
+    frontier.push(0, b"queued", b"k" * 16)
+    frontier.commit()
+    frontier.on_write_error = lambda exc: False  # not a disk error: the caller raises it
+    frontier._db = _FailingReads(frontier._db)  # type: ignore[assignment]
+    with pytest.raises(sqlite3.OperationalError):
+        frontier.lease()

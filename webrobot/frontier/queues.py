@@ -472,9 +472,13 @@ class SqliteFrontier:
     def lease(self) -> tuple[int, Any] | None:
         if self._pending <= 0 or self.frozen:
             return None
-        row = self._db.execute(
-            "SELECT id, data FROM requests WHERE state = 0 ORDER BY priority DESC, id LIMIT 1"
-        ).fetchone()
+        try:
+            row = self._db.execute(
+                "SELECT id, data FROM requests WHERE state = 0 ORDER BY priority DESC, id LIMIT 1"
+            ).fetchone()
+        except sqlite3.Error as exc:  # a device that fails under a read: as for a write
+            self._write_failed(exc)
+            return None
         if row is None:
             self._pending = 0
             return None
