@@ -476,3 +476,44 @@ def test_a_read_error_that_is_not_the_disk_is_raised(tmp_path: Path) -> None:
     frontier._db = _FailingReads(frontier._db)  # type: ignore[assignment]
     with pytest.raises(sqlite3.OperationalError):
         frontier.lease()
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xml"])
+def test_a_feed_whose_last_bytes_find_no_space_at_close_is_one_line(
+    fmt: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The items fitted; the format's last bytes at close (a CSV exporter's text
+    buffer, the closing XML tag) do not: one ERROR line, no traceback."""
+    import asyncio
+
+    from scrapy import Spider
+
+    from webrobot.seen.feeds import FeedExporter
+
+    monkeypatch.setattr("webrobot.frontier.diskstate.schedule_coro", lambda coro: coro.close())
+    feed = tmp_path / f"items.{fmt}"
+    crawler = get_crawler(Spider, settings_dict={"FEEDS": {str(feed): {"format": fmt}}})
+    crawler.stats.open_spider()  # type: ignore[union-attr]
+    crawler.engine = FakeEngine()  # type: ignore[assignment]
+    spider = Spider(name="s")
+    exporter = FeedExporter.from_crawler(crawler)
+    exporter.open_spider(spider)
+    for n in range(3):
+        exporter.item_scraped({"url": f"http://e.com/{n}", "title": "t"}, spider)
+    (slot,) = exporter.slots
+    assert slot.exporter is not None
+    finish = slot.exporter.finish_exporting
+
+    def last_bytes_find_no_space() -> None:
+        finish()
+        raise ENOSPC
+
+    monkeypatch.setattr(slot.exporter, "finish_exporting", last_bytes_find_no_space)
+    asyncio.run(exporter.close_spider(spider))
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1 and errors[0].startswith("Cannot write the feed to"), errors
+    assert not [r for r in caplog.records if r.exc_info]
+    assert crawler.stats.get_value("webrobot/disk/failed") == "feed"  # type: ignore[union-attr]

@@ -53,6 +53,11 @@ class FeedExporter(ScrapyFeedExporter):
             self._close_quietly(slot)
             return
         try:
+            if slot.itemcount:
+                # The format's last bytes (a CSV or XML exporter's own buffer, the
+                # closing tag) go out here, where a full disk is caught, not in
+                # Scrapy's store step, which logs a traceback.
+                slot.finish_exporting()
             if slot.file is not None:
                 slot.file.flush()
         except OSError as exc:
