@@ -138,6 +138,28 @@ def test_missing_and_foreign_files_are_refused(tmp_path: Path) -> None:
         SearchIndex(tmp_path / "old.sqlite")
 
 
+def test_a_creation_cut_short_does_not_block_the_next_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A crawl killed after tantivy made its files and before webrobot's marker was
+    written: the next run creates the index, it does not refuse a half-made one."""
+    import webrobot.search.index as index_module
+
+    def killed(*args: object, **kwargs: object) -> str:
+        raise SystemExit("killed")  # stands for the SIGKILL
+
+    path = tmp_path / "items.index"
+    with monkeypatch.context() as patch:
+        patch.setattr(index_module.json, "dumps", killed)
+        with pytest.raises(SystemExit):
+            SearchIndex(path, create=True)
+    again = SearchIndex(path, create=True, batch=1)
+    again.put(page("http://a.test/1", "One", "word"))
+    again.close()
+    assert [h.url for h in SearchIndex(path).search("word")] == ["http://a.test/1"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["items.index"]
+
+
 def test_phrase_prefix_accents_and_or(index: SearchIndex) -> None:
     index.put(
         page("http://a.test/1", "Crème brûlée", "red apple green banana, later a green apple")

@@ -25,6 +25,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import shutil
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -286,15 +287,22 @@ class SearchIndex:
         if path.exists() and (path.is_file() or any(path.iterdir())):
             check_folder(path)  # an existing index is reopened; anything else refused
             return
-        path.mkdir(parents=True, exist_ok=True)
+        # Made whole in a sibling folder, then renamed into place: a crawl killed
+        # while the index is being created leaves no half-made index (tantivy's
+        # files without webrobot's marker) that the next run would refuse.
+        staging = path.with_name(f".{path.name}.creating")
         try:
-            tantivy.Index(schema(), path=str(path), reuse=False)
+            shutil.rmtree(staging, ignore_errors=True)  # left by a creation cut short
+            staging.mkdir(parents=True)
+            tantivy.Index(schema(), path=str(staging), reuse=False)
+            (staging / MARKER).write_text(
+                json.dumps({"format": "webrobot search index", "schema": SCHEMA_VERSION})
+            )
+            if path.exists():
+                path.rmdir()  # empty (checked above)
+            staging.rename(path)
         except (OSError, ValueError) as exc:
             raise IndexUnavailable(f"cannot create a search index at {path}: {exc}") from exc
-        marker = path / MARKER
-        tmp = marker.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"format": "webrobot search index", "schema": SCHEMA_VERSION}))
-        tmp.replace(marker)
 
     # -- writing -------------------------------------------------------------------
     def _present(self, url: str) -> bool:
