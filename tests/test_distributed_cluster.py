@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -79,6 +80,7 @@ def test_a_killed_worker_and_a_killed_master_lose_nothing(
         wait_for(under_way, 60, "the crawl to be under way, with the victim working")
         victim.kill()
         cluster.kill(master)
+        killed_at = time.monotonic()  # the servers' clock (Hit.started)
         codes = [worker.wait(timeout=80) for worker in workers[1:]]
         items = export(cluster, tmp_path / "export.jsonl")
     finally:
@@ -104,8 +106,14 @@ def test_a_killed_worker_and_a_killed_master_lose_nothing(
     delayed = sorted(
         (h for h in list(web.sites[0].hits) if h.target != "/robots.txt"), key=lambda h: h.started
     )
-    gaps = [b.started - a.started for a, b in itertools.pairwise(delayed)]
-    assert min(gaps) >= CRAWL_DELAY * 0.9, f"Crawl-delay not held across workers: {gaps}"
+    gaps = [(b.started - a.started, b.started) for a, b in itertools.pairwise(delayed)]
+    # Replication is asynchronous: the failover may lose the last politeness start, and
+    # the next request to the site may then come early, once, right after the failover
+    # (docs/scaling.md). Nowhere else.
+    short = [(gap, at - killed_at) for gap, at in gaps if gap < CRAWL_DELAY * 0.9]
+    assert len(short) <= 1 and all(0 < since < 15 for _, since in short), (
+        f"Crawl-delay not held across workers (gap, seconds after the master's kill): {short}"
+    )
     assert web.offsite.targets() == []
     assert len({w.name for w in workers if web.fetched_by(w.name)}) >= 2, "the work was shared"
 
