@@ -134,7 +134,6 @@ class FrontierScheduler(ParkedLeases[int], BaseScheduler):
         self._local: deque[Request] = deque()  # requests that could not be pickled
         self._logged_unserializable = False
         self._loop: Any = None
-        self._close_at_open: Any = None
         self.spider: Spider | None = None
 
     @classmethod
@@ -217,8 +216,7 @@ class FrontierScheduler(ParkedLeases[int], BaseScheduler):
         def close(spider: Spider) -> None:
             raise CloseSpider(reason)
 
-        self._close_at_open = close  # signals keep weak references
-        self.crawler.signals.connect(close, signal=signals.spider_opened)
+        self.crawler.signals.connect(close, signal=signals.spider_opened, weak=False)
 
     def _seed_dupefilter(self, disk: SqliteFrontier) -> bool:
         seed = getattr(self.df, "seed", None)
