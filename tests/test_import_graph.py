@@ -52,6 +52,7 @@ PURE = frozenset({
     "webrobot.items",
     "webrobot.pages.metarobots",
     "webrobot.pages.page",
+    "webrobot.extract.page",
     "webrobot.politeness.clock",
     "webrobot.frontier.priorities",
     "webrobot.render.rendering",
@@ -92,7 +93,7 @@ CRAWL_WIDE = frozenset({
 #: configs and the spiders made of them put it all together, and the entry points
 #: (the add-on, the project's settings, the commands, the demo) wire the crawl.
 LAYERS = (
-    "urls", "pages", "frontier", "seen", "robots", "politeness", "render", "sitemaps",
+    "urls", "pages", "extract", "frontier", "seen", "robots", "politeness", "render", "sitemaps",
     "report", "search", "distributed", "archive", "resources", "sites", "spiders",
     "commands", "demo", "entry",
 )  # fmt: skip
