@@ -53,6 +53,7 @@ PURE = frozenset({
     "webrobot.pages.metarobots",
     "webrobot.pages.page",
     "webrobot.extract.page",
+    "webrobot.extract.parts",
     "webrobot.politeness.clock",
     "webrobot.frontier.priorities",
     "webrobot.render.rendering",

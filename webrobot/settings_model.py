@@ -503,6 +503,13 @@ _OUTPUT = (
        "SQLite file of the pages' check records (empty: freshness.sqlite in the HTTPCACHE_DIR folder)."),
 )  # fmt: skip
 
+_section("Mining: what pages say")
+_MINING = (
+    _s("WEBROBOT_EXTRACT", "list", [],
+       "What to extract from each page into its item: text, metadata, structured_data, product, "
+       "fields, documents, images, or all (empty: nothing, the crawl's full speed)."),
+)  # fmt: skip
+
 _section("Disk space")
 _DISK = (
     _s("WEBROBOT_DISK_GUARD_ENABLED", "bool", True,
@@ -538,6 +545,7 @@ SETTINGS: tuple[Setting, ...] = (
     + _SPEED
     + _LIMITS
     + _ARCHIVE
+    + _MINING
     + _DISK
     + _OUTPUT
 )
