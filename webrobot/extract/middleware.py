@@ -186,10 +186,13 @@ class ExtractMiddleware:
 
     def _withheld(self, response: Response) -> bool:
         """A ``noindex`` page: its items are dropped next, so it is not mined."""
-        if not self.meta_robots or response.meta.get(OPT_OUT_KEY):
+        meta = response.request.meta if response.request is not None else {}
+        if not self.meta_robots or meta.get(OPT_OUT_KEY):
             return False
-        directives = response.meta.get(META_KEY)
-        return bool(directives) and not policy(list(directives)).index
+        directives = meta.get(META_KEY)
+        if not directives:
+            return False
+        return not policy(directives).index
 
     async def _mine(self, response: Response) -> dict[str, Any]:
         """Item key -> value for ``response``'s items (only the parts asked that apply)."""
@@ -279,7 +282,7 @@ class ExtractMiddleware:
                 return read(body, url, content_type, max_bytes=max_bytes, timeout=timeout)
 
         try:
-            result = await maybe_deferred_to_future(deferToThread(read_alone))
+            result = await self._in_thread(read_alone)
         except Exception as exc:  # noqa: BLE001 - a hostile file must not stop its item
             self._failed("documents", url, exc)
             return {}
@@ -288,6 +291,10 @@ class ExtractMiddleware:
             return {}
         self._count("documents", result.get("main_text"))
         return {key: result[key] for key in ("main_text", "metadata") if key in result}
+
+    async def _in_thread(self, function: Callable[[], Any]) -> Any:
+        """``function()`` on a worker thread: a long document does not stop the crawl."""
+        return await maybe_deferred_to_future(deferToThread(function))
 
     # -- running one extractor --------------------------------------------------------
 
