@@ -239,10 +239,13 @@ class ExtractMiddleware:
             return self._failed("fields", page.url, exc)
         stats = self.crawler.stats
         assert stats is not None
+        found = False
         for name, value in values.items():
             if value is None or value == []:
                 stats.inc_value(f"webrobot/extract/fields/missing/{name}")
-        self._count("fields", values)
+            else:
+                found = True
+        self._count("fields", found)
         return values
 
     async def _images(self, page: SourcePage) -> Any:

@@ -1,0 +1,177 @@
+"""End-to-end: crawls that mine pages, against local sites, judged by their items,
+stats and log (and by what the sites saw requested)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+from tests.crawling import run_crawl, scrapy_command
+from tests.statskeys import record
+from webrobot.demo.server import Reply, SiteServer
+from webrobot.items import MINED_FIELDS, PageItem
+
+pytestmark = pytest.mark.slow
+
+ROBOTS_ALLOW_ALL = Reply.text("User-agent: *\nDisallow:\n")
+POST = """<html lang="en"><head><title>{title} | Notes</title></head><body>
+<nav><a href="/">Home</a> <a href="/post/1">One</a> <a href="/post/2">Two</a></nav>
+<article><h1>{title}</h1>
+<p class="byline">By <span class="author">{author}</span>,
+<time datetime="{when}">some day</time></p>
+<div class="entry"><p>First paragraph of {title}.</p><p>Second one.</p></div></article>
+</body></html>"""
+FIELDS = """
+[fields]
+title = { css = "article h1::text", processors = ["strip", "first"] }
+author = { css = ".author::text", processors = ["strip", "first"] }
+published = { xpath = "//article//time/@datetime", processors = ["date", "first"] }
+text = { css = "div.entry p", processors = ["strip", "join:\\n"] }
+"""
+
+
+def blog(site: SiteServer) -> None:
+    site.add("/robots.txt", ROBOTS_ALLOW_ALL)
+    site.html("/", "<title>Home</title><a href='/post/1'>1</a> <a href='/post/2'>2</a>")
+    site.html("/post/1", POST.format(title="Robots", author="Ada  Lovelace", when="2026-11-21"))
+    site.html("/post/2", POST.format(title="Sitemaps", author="Alan Turing", when="2026-11-22T10:00:00Z"))
+
+
+def test_a_site_configs_fields_reach_every_item(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
+    site = make_site("blog")
+    blog(site)
+    config = tmp_path / "notes.toml"
+    config.write_text(f'start_urls = ["{site.url("/")}"]\nextract = ["fields"]\n{FIELDS}', "utf-8")
+    result = run_crawl(tmp_path / "out", args={"config": str(config)})
+    assert result.returncode == 0, result.stderr
+    assert sorted(site.targets()) == ["/", "/post/1", "/post/2", "/robots.txt"], "mining fetches nothing more"
+    by_url = {item["url"]: item for item in result.items}
+    post = by_url[site.url("/post/1")]
+    assert post["fields"] == {
+        "title": "Robots", "author": "Ada Lovelace", "published": "2026-11-21",
+        "text": "First paragraph of Robots.\nSecond one.",
+    }  # fmt: skip
+    assert by_url[site.url("/post/2")]["fields"]["published"] == "2026-11-22T10:00:00+00:00"
+    home = by_url[site.url("/")]
+    assert home["fields"] == {"title": None, "author": None, "published": None, "text": None}
+    assert set(MINED_FIELDS) <= set(post), "a mined item has every mined key"
+    assert post["main_text"] is None and post["product"] is None, "parts not asked stay null"
+    assert result.stat("webrobot/extract/pages") == 3
+    assert result.stat("webrobot/extract/fields/found") == 2
+    assert result.stat("webrobot/extract/fields/missing/author") == 1
+
+
+def test_fields_on_the_command_line_for_the_webrobot_spider(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
+    site = make_site("blog")
+    blog(site)
+    result = run_crawl(
+        tmp_path,
+        args={"start_urls": site.url("/post/1")},
+        settings={"WEBROBOT_EXTRACT": "fields", "DEPTH_LIMIT": "0",
+                  "WEBROBOT_FIELDS": '{"author": {"css": ".author::text", "processors": ["strip", "first"]}}'},  # fmt: skip
+    )
+    assert result.returncode == 0, result.stderr
+    authors = {item["url"]: item["fields"]["author"] for item in result.items}
+    assert authors[site.url("/post/1")] == "Ada Lovelace"
+    assert authors[site.url("/post/2")] == "Alan Turing"
+
+
+def test_without_mining_the_items_are_what_they_always_were(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
+    site = make_site("blog")
+    blog(site)
+    result = run_crawl(tmp_path, args={"start_urls": site.url("/")})
+    assert result.returncode == 0, result.stderr
+    assert len(result.items) == 3
+    for item in result.items:
+        assert set(item) == {f.name for f in fields(PageItem)}
+    assert not [key for key in result.stats if key.startswith("webrobot/extract/")]
+    assert "Mining:" not in result.log
+
+
+def test_a_bad_field_stops_the_spider_with_one_line(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
+    site = make_site("blog")
+    blog(site)
+    config = tmp_path / "shop.toml"
+    config.write_text(
+        f'start_urls = ["{site.url("/")}"]\n[fields]\n'
+        'name = { css = "h1::text" }\nprice = { css = ".price::text", processors = ["price", "cents"] }\n',
+        "utf-8",
+    )
+    result = run_crawl(tmp_path / "out", args={"config": str(config)})
+    assert result.returncode == 2
+    line = f"{config}: key 'fields.price': unknown processor 'cents'"
+    assert [row for row in result.log.splitlines() if line in row], result.log[-2000:]
+    assert "Traceback" not in result.log
+    assert result.stats["finish_reason"] == "config_error"
+    assert site.targets() == [], "nothing was fetched"
+
+
+USER_SPIDER = """\
+import os
+import sys
+import types
+
+from scrapy.linkextractors import LinkExtractor
+from scrapy.spiders import CrawlSpider, Rule
+
+# A metadata extractor that fails on every page: the crawl must go on without it.
+broken = types.ModuleType("webrobot.extract.metadata")
+def metadata(page, structured=None):
+    raise ValueError("cannot read " + page.url)
+broken.metadata = metadata
+sys.modules["webrobot.extract.metadata"] = broken
+
+
+class BlogSpider(CrawlSpider):
+    name = "blog"
+    start_urls = [os.environ["BLOG_START_URL"]]
+    custom_settings = {"WEBROBOT_EXTRACT": ["fields", "metadata"], "WEBROBOT_FIELDS": {
+        "author": {"css": ".author::text", "processors": ["strip", "first"]}}}
+    rules = [Rule(LinkExtractor(), callback="parse_post", follow=True)]
+
+    def parse_post(self, response):
+        yield {"url": response.url, "title": response.css("title::text").get()}
+"""
+
+
+def test_a_users_own_crawl_spider_gets_the_fields_and_survives_a_failing_extractor(
+    make_site: Callable[..., SiteServer], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = make_site("blog")
+    blog(site)
+    spider = tmp_path / "blogspider.py"
+    spider.write_text(USER_SPIDER, "utf-8")
+    monkeypatch.setenv("BLOG_START_URL", site.url("/"))
+    out, stats = tmp_path / "items.jsonl", tmp_path / "stats.json"
+    done = scrapy_command(
+        "runspider", str(spider), "-O", str(out), "-s", f"WEBROBOT_STATS_FILE={stats}",
+        "-s", "DOWNLOAD_DELAY=0", "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "LOG_LEVEL=INFO",
+        cwd=tmp_path, timeout=120,
+    )  # fmt: skip
+
+    assert done.returncode == 0, done.stderr[-3000:]
+    items = {i["url"]: i for i in map(json.loads, out.read_text("utf-8").splitlines())}
+    assert sorted(items) == [site.url("/"), site.url("/post/1"), site.url("/post/2")]
+    assert items[site.url("/post/2")] == {
+        "url": site.url("/post/2"), "title": "Sitemaps | Notes", "fields": {"author": "Alan Turing"},
+    }, "a dict item gets the fields, and no metadata from the extractor that failed"  # fmt: skip
+    numbers = json.loads(stats.read_text("utf-8"))
+    record(numbers)
+    assert numbers["webrobot/extract/metadata/error"] == 3
+    assert numbers["webrobot/extract/pages"] == 3
+    failures = [line for line in done.stderr.splitlines() if "part 'metadata' failed" in line]
+    assert len(failures) == 1 and "ValueError: cannot read" in failures[0]
+    assert "Traceback" not in done.stderr
+    assert "/robots.txt" in site.targets()
