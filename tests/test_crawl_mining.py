@@ -38,7 +38,9 @@ def blog(site: SiteServer) -> None:
     site.add("/robots.txt", ROBOTS_ALLOW_ALL)
     site.html("/", "<title>Home</title><a href='/post/1'>1</a> <a href='/post/2'>2</a>")
     site.html("/post/1", POST.format(title="Robots", author="Ada  Lovelace", when="2026-11-21"))
-    site.html("/post/2", POST.format(title="Sitemaps", author="Alan Turing", when="2026-11-22T10:00:00Z"))
+    site.html(
+        "/post/2", POST.format(title="Sitemaps", author="Alan Turing", when="2026-11-22T10:00:00Z")
+    )
 
 
 def test_a_site_configs_fields_reach_every_item(
@@ -50,7 +52,9 @@ def test_a_site_configs_fields_reach_every_item(
     config.write_text(f'start_urls = ["{site.url("/")}"]\nextract = ["fields"]\n{FIELDS}', "utf-8")
     result = run_crawl(tmp_path / "out", args={"config": str(config)})
     assert result.returncode == 0, result.stderr
-    assert sorted(site.targets()) == ["/", "/post/1", "/post/2", "/robots.txt"], "mining fetches nothing more"
+    assert sorted(site.targets()) == ["/", "/post/1", "/post/2", "/robots.txt"], (
+        "mining fetches nothing more"
+    )
     by_url = {item["url"]: item for item in result.items}
     post = by_url[site.url("/post/1")]
     assert post["fields"] == {
@@ -67,6 +71,9 @@ def test_a_site_configs_fields_reach_every_item(
     assert result.stat("webrobot/extract/fields/missing/author") == 1
 
 
+AUTHOR = '{"author": {"css": ".author::text", "processors": ["strip", "first"]}}'
+
+
 def test_fields_on_the_command_line_for_the_webrobot_spider(
     make_site: Callable[..., SiteServer], tmp_path: Path
 ) -> None:
@@ -75,8 +82,7 @@ def test_fields_on_the_command_line_for_the_webrobot_spider(
     result = run_crawl(
         tmp_path,
         args={"start_urls": site.url("/post/1")},
-        settings={"WEBROBOT_EXTRACT": "fields", "DEPTH_LIMIT": "0",
-                  "WEBROBOT_FIELDS": '{"author": {"css": ".author::text", "processors": ["strip", "first"]}}'},  # fmt: skip
+        settings={"WEBROBOT_EXTRACT": "fields", "DEPTH_LIMIT": "0", "WEBROBOT_FIELDS": AUTHOR},
     )
     assert result.returncode == 0, result.stderr
     authors = {item["url"]: item["fields"]["author"] for item in result.items}

@@ -29,9 +29,13 @@ HTML = b"""<html><head><title>T</title>
 <body><h1> Lamp </h1><p class="price">EUR 12,50</p></body></html>"""
 
 
-def page(url: str = "http://site.test/p", body: bytes = HTML, meta: dict | None = None) -> HtmlResponse:
+def page(
+    url: str = "http://site.test/p", body: bytes = HTML, meta: dict | None = None
+) -> HtmlResponse:
     request = Request(url, meta=meta or {})
-    return HtmlResponse(url, body=body, headers={"Content-Type": "text/html; charset=utf-8"}, request=request)
+    return HtmlResponse(
+        url, body=body, headers={"Content-Type": "text/html; charset=utf-8"}, request=request
+    )
 
 
 def page_item(url: str = "http://site.test/p") -> PageItem:
@@ -127,7 +131,9 @@ def test_the_page_item_becomes_a_mined_item_with_every_part_asked(calls: Calls) 
 def test_one_source_page_per_response_however_many_items(calls: Calls) -> None:
     middleware = build({"WEBROBOT_EXTRACT": "text"})
     out = run(middleware, page(), [page_item(), {"url": "a"}, {"url": "b"}])
-    assert [o["main_text"] if isinstance(o, dict) else o.main_text for o in out] == ["Lamp. A lamp."] * 3
+    assert [o["main_text"] if isinstance(o, dict) else o.main_text for o in out] == [
+        "Lamp. A lamp."
+    ] * 3
     assert len([c for c in calls.log if c[0] == "text"]) == 1
     assert stat(middleware, "webrobot/extract/pages") == 1
 
@@ -185,7 +191,9 @@ class BareItem(scrapy.Item):
     url = scrapy.Field()
 
 
-def test_a_users_items_get_the_keys_they_can_take(calls: Calls, caplog: pytest.LogCaptureFixture) -> None:
+def test_a_users_items_get_the_keys_they_can_take(
+    calls: Calls, caplog: pytest.LogCaptureFixture
+) -> None:
     middleware = build({"WEBROBOT_EXTRACT": ["text", "metadata"]})
     with caplog.at_level(logging.WARNING):
         out = run(middleware, page(), [{"url": "d"}, OwnItem(url="i"), OwnDataclass("c"), OwnAttrs("a"),
@@ -214,7 +222,10 @@ def test_an_extractor_that_raises_leaves_its_part_out(calls: Calls, monkeypatch:
     assert second == {"url": "q", "main_text": "Lamp. A lamp."}
     assert stat(middleware, "webrobot/extract/metadata/error") == 2
     errors = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
-    assert len(errors) == 1 and "'metadata' failed on http://site.test/p (RecursionError: too deep)" in errors[0]
+    assert (
+        len(errors) == 1
+        and "'metadata' failed on http://site.test/p (RecursionError: too deep)" in errors[0]
+    )
 
 
 def test_a_missing_extractor_is_one_line_and_a_count(monkeypatch: pytest.MonkeyPatch,
@@ -234,13 +245,17 @@ def test_a_noindex_page_is_not_mined(calls: Calls) -> None:
     middleware = build({"WEBROBOT_EXTRACT": ["text"]})
     (item,) = run(middleware, page(meta={"robots": ["noindex"]}), [page_item()])
     assert type(item) is PageItem and calls.log == []
-    (item,) = run(middleware, page(meta={"robots": ["noindex"], "dont_obey_meta_robots": True}), [page_item()])
+    (item,) = run(
+        middleware, page(meta={"robots": ["noindex"], "dont_obey_meta_robots": True}), [page_item()]
+    )
     assert item.main_text == "Lamp. A lamp."
 
 
 def test_a_response_that_is_not_a_page_gets_no_page_parts(calls: Calls) -> None:
     middleware = build({"WEBROBOT_EXTRACT": ["text"]})
-    pdf = Response("http://site.test/a.pdf", body=b"%PDF-1.7", headers={"Content-Type": "application/pdf"})
+    pdf = Response(
+        "http://site.test/a.pdf", body=b"%PDF-1.7", headers={"Content-Type": "application/pdf"}
+    )
     (item,) = run(middleware, pdf, [page_item()])
     assert type(item) is PageItem and calls.log == []
 
@@ -248,9 +263,14 @@ def test_a_response_that_is_not_a_page_gets_no_page_parts(calls: Calls) -> None:
 def test_documents_get_their_text_and_metadata(monkeypatch: pytest.MonkeyPatch) -> None:
     handed: list[tuple] = []
 
-    def read_document(body: bytes, url: str, content_type: str, *, max_bytes: int, timeout: float) -> dict:
+    def read_document(
+        body: bytes, url: str, content_type: str, *, max_bytes: int, timeout: float
+    ) -> dict:
         handed.append((body, url, content_type, max_bytes, timeout))
-        return {"main_text": "Annual report", "metadata": {"title": "R", "author": None, "pages": 3}}
+        return {
+            "main_text": "Annual report",
+            "metadata": {"title": "R", "author": None, "pages": 3},
+        }
 
     fake = types.ModuleType("webrobot.extract.documents")
     fake.read_document = read_document  # type: ignore[attr-defined]
@@ -261,7 +281,9 @@ def test_documents_get_their_text_and_metadata(monkeypatch: pytest.MonkeyPatch) 
 
     monkeypatch.setattr(ExtractMiddleware, "_in_thread", in_this_thread)
     middleware = build({"WEBROBOT_EXTRACT": ["documents"], "WEBROBOT_DOCUMENT_MAX_BYTES": 1000})
-    pdf = Response("http://site.test/a.pdf", body=b"%PDF-1.7", headers={"Content-Type": "application/pdf"})
+    pdf = Response(
+        "http://site.test/a.pdf", body=b"%PDF-1.7", headers={"Content-Type": "application/pdf"}
+    )
     (item,) = run(middleware, pdf, [page_item("http://site.test/a.pdf")])
     assert item.main_text == "Annual report" and item.metadata["pages"] == 3
     assert handed == [(b"%PDF-1.7", "http://site.test/a.pdf", "application/pdf", 1000, 30.0)]
@@ -292,7 +314,9 @@ def test_images_are_described_by_the_fetcher(monkeypatch: pytest.MonkeyPatch) ->
     middleware = build({"WEBROBOT_EXTRACT": ["images"]})
     for n in range(2):
         (item,) = run(middleware, page(f"http://site.test/{n}"), [page_item()])
-        assert item.images == [{"url": "http://site.test/a.png", "alt": "A", "format": "png", "bytes": 10}]
+        assert item.images == [
+            {"url": "http://site.test/a.png", "alt": "A", "format": "png", "bytes": 10}
+        ]
     assert built == [middleware.crawler], "one fetcher per crawl"
 
 
@@ -339,7 +363,10 @@ def test_the_source_page_is_the_crawls_parse() -> None:
     response = page()
     built = source_page(response)
     assert built.root is response.selector.root
-    assert built.content_type == "text/html" and built.header("Content-Type") == "text/html; charset=utf-8"
+    assert (
+        built.content_type == "text/html"
+        and built.header("Content-Type") == "text/html; charset=utf-8"
+    )
     assert built.url == response.url and "<h1>" in built.html
 
 
