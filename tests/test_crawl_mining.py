@@ -181,3 +181,44 @@ def test_a_users_own_crawl_spider_gets_the_fields_and_survives_a_failing_extract
     assert len(failures) == 1 and "ValueError: cannot read" in failures[0]
     assert "Traceback" not in done.stderr
     assert "/robots.txt" in site.targets()
+
+
+TEXT_SPIDER = """\
+import os
+
+from scrapy import Spider
+
+
+class OwnTextSpider(Spider):
+    name = "owntext"
+    start_urls = [os.environ["BLOG_START_URL"] + "post/1"]
+
+    def parse(self, response):
+        # An item that carries its own main text, as mining's text part gives it.
+        yield {"url": response.url, "title": "Robots",
+               "main_text": "Polite crawlers read the quokkaword file first."}
+"""
+
+
+def test_the_index_takes_an_items_main_text_instead_of_its_own(
+    make_site: Callable[..., SiteServer], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = make_site("blog")
+    blog(site)
+    spider = tmp_path / "owntext.py"
+    spider.write_text(TEXT_SPIDER, "utf-8")
+    monkeypatch.setenv("BLOG_START_URL", site.url("/"))
+    index = tmp_path / "index"
+    done = scrapy_command(
+        "runspider", str(spider), "-O", str(tmp_path / "items.jsonl"), "-s", f"WEBROBOT_INDEX={index}",
+        "-s", "LOG_LEVEL=INFO", cwd=tmp_path, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+
+    def hits(word: str) -> list[str]:
+        found = scrapy_command("search", "--index", str(index), "--json", word, cwd=tmp_path)
+        assert found.returncode in (0, 1), found.stderr
+        return [json.loads(line)["url"] for line in found.stdout.splitlines()]
+
+    assert hits("quokkaword") == [site.url("/post/1")], "the item's text is indexed"
+    assert hits("paragraph") == [], "the page's own text is not"
