@@ -19,7 +19,9 @@ from webrobot.search.worker import IndexTotals, PageToIndex, _apply
 
 pytestmark = pytest.mark.skipif(not textextract.available(), reason="needs webrobot[search]")
 
-HTML = b"<html lang='de'><body><nav>Menuword</nav><main><p>Page words here.</p></main></body></html>"
+HTML = (
+    b"<html lang='de'><body><nav>Menuword</nav><main><p>Page words here.</p></main></body></html>"
+)
 
 
 class Recorder:
@@ -44,7 +46,9 @@ def extension() -> tuple[FullTextIndex, Recorder]:
 
 
 def mined(url: str, **values: Any) -> MinedPageItem:
-    return MinedPageItem(url, 200, 0, None, "2026-01-01T00:00:00Z", "text/html", None, "0" * 32, **values)
+    return MinedPageItem(
+        url, 200, 0, None, "2026-01-01T00:00:00Z", "text/html", None, "0" * 32, **values
+    )
 
 
 def test_an_items_main_text_goes_to_the_index_with_it() -> None:
@@ -59,12 +63,19 @@ def test_an_items_main_text_goes_to_the_index_with_it() -> None:
 def test_a_documents_item_is_indexed_by_its_text_and_title() -> None:
     index, recorder = extension()
     pdf = Response("http://a.test/r.pdf", body=b"%PDF-1.7 ...", headers={"Content-Language": "fr"})
-    item = mined("http://a.test/r.pdf", main_text="Rapport annuel.", metadata={"title": "Rapport", "pages": 2})
+    item = mined(
+        "http://a.test/r.pdf",
+        main_text="Rapport annuel.",
+        metadata={"title": "Rapport", "pages": 2},
+    )
     index.item_scraped(item, pdf, None)  # type: ignore[arg-type]
     index.item_scraped(mined("http://a.test/s.pdf"), pdf, None)  # type: ignore[arg-type]
     (page,) = recorder.pages
     assert (page.url, page.title, page.main_text, page.body) == (
-        "http://a.test/r.pdf", "Rapport", "Rapport annuel.", b""
+        "http://a.test/r.pdf",
+        "Rapport",
+        "Rapport annuel.",
+        b"",
     )
 
 
@@ -78,8 +89,8 @@ class FakeIndex:
 
 
 def record(**values: Any) -> PageToIndex:
-    base = dict(url="http://a.test/p", site="http://a.test:80", host="a.test", title="T",
-                fetched_at="", body=HTML, encoding="utf-8")  # fmt: skip
+    base = {"url": "http://a.test/p", "site": "http://a.test:80", "host": "a.test", "title": "T",
+                "fetched_at": "", "body": HTML, "encoding": "utf-8"}  # fmt: skip
     return PageToIndex(**{**base, **values})
 
 

@@ -77,7 +77,9 @@ def _apply(index: Any, kind: str, value: Any, totals: IndexTotals) -> None:
     try:
         if kind == "put":
             page: PageToIndex = value
-            given = getattr(page, "main_text", None)  # a record spooled by an older version has none
+            given = getattr(
+                page, "main_text", None
+            )  # a record spooled by an older version has none
             if given is not None:
                 extracted = textextract.MainText(
                     given[: textextract.MAX_TEXT],
