@@ -172,8 +172,8 @@ class FullTextIndex:
         adapter = ItemAdapter(item)
         main_text = adapter.get("main_text")
         main_text = main_text if isinstance(main_text, str) else None
-        html = isinstance(response, HtmlResponse)
-        if not html and main_text is None:
+        html = response if isinstance(response, HtmlResponse) else None
+        if html is None and main_text is None:
             return  # not a page, and no text of its own (a document's item has some)
         url = str(adapter.get("url") or response.url)
         language = response.headers.get("Content-Language")
@@ -183,7 +183,7 @@ class FullTextIndex:
         page = PageToIndex(
             url=url, site=site_key(url), host=(urlsplit(url).hostname or "").lower(),
             title=str(title or ""), fetched_at=str(adapter.get("fetched_at") or ""),
-            body=response.body if html else b"", encoding=response.encoding if html else "utf-8",
+            body=html.body if html else b"", encoding=html.encoding if html else "utf-8",
             content_language=language.decode("latin-1") if language else None,
             main_text=main_text,
         )  # fmt: skip
