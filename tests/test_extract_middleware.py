@@ -374,3 +374,13 @@ def test_every_part_has_an_item_key_and_every_key_a_field() -> None:
     assert set(mw.ITEM_KEYS.values()) == set(MINED_FIELDS)
     assert set(MINED_FIELDS) <= {f for f in MinedPageItem.__dataclass_fields__}
     assert not set(MINED_FIELDS) & set(PageItem.__dataclass_fields__)
+
+
+def test_a_mined_item_keeps_its_values_through_a_shared_crawls_item_storage() -> None:
+    from webrobot.distributed.items import decode_item, encode_item
+
+    item = MinedPageItem.of(page_item())
+    item.fields = {"price": 12.5, "tags": ["a", "b"]}
+    item.main_text = "Text."
+    back = decode_item(encode_item(item))
+    assert type(back) is MinedPageItem and back == item

@@ -168,3 +168,10 @@ def test_a_date_day_or_month_first_is_left_out() -> None:
     assert f.date("2026-02-30") is None
     assert f.date(" 2026-02-03 ") == "2026-02-03"
     assert f.date("2026-02-03T10:00:00+01:00") == "2026-02-03T10:00:00+01:00"
+
+
+def test_price_without_price_parser_reads_as_a_number(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "price_parser", None)  # as if not installed
+    assert f.price("€ 1.299,00") == 1299 and f.price("$12.50") == 12.5
