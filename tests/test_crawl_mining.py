@@ -7,6 +7,7 @@ import json
 from collections.abc import Callable
 from dataclasses import fields
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -222,3 +223,24 @@ def test_the_index_takes_an_items_main_text_instead_of_its_own(
 
     assert hits("quokkaword") == [site.url("/post/1")], "the item's text is indexed"
     assert hits("paragraph") == [], "the page's own text is not"
+
+
+def test_a_shared_crawl_carries_the_mined_fields_through_redis(
+    make_site: Callable[..., SiteServer], redis_server: Any, tmp_path: Path
+) -> None:
+    site = make_site("blog")
+    blog(site)
+    settings = {
+        "WEBROBOT_REDIS_URL": redis_server.url, "WEBROBOT_REDIS_POLL_INTERVAL": "0.2",
+        "WEBROBOT_REDIS_IDLE_CLOSE": "1", "WEBROBOT_FIELDS": AUTHOR,
+    }  # fmt: skip
+    result = run_crawl(tmp_path / "run", args={"start_urls": site.url("/")}, settings=settings)
+    assert result.returncode == 0, result.stderr[-2000:]
+    path = tmp_path / "export.jsonl"
+    done = scrapy_command("webrobot-export", "webrobot", "-o", str(path),
+                          "-s", f"WEBROBOT_REDIS_URL={redis_server.url}", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    exported = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line]
+    authors = {item["url"]: item["fields"]["author"] for item in exported}
+    assert authors == {site.url("/"): None, site.url("/post/1"): "Ada Lovelace",
+                       site.url("/post/2"): "Alan Turing"}  # fmt: skip
