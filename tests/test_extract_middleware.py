@@ -235,7 +235,7 @@ def test_a_missing_extractor_is_one_line_and_a_count(monkeypatch: pytest.MonkeyP
     with caplog.at_level(logging.WARNING):
         for n in range(3):
             (item,) = run(middleware, page(f"http://site.test/{n}"), [page_item()])
-            assert type(item) is PageItem, "nothing mined: the item as it was"
+            assert type(item) is MinedPageItem and item.main_text is None, "nothing mined"
     assert stat(middleware, "webrobot/extract/text/not_installed") == 3
     lines = [r.getMessage() for r in caplog.records if "cannot be loaded" in r.getMessage()]
     assert len(lines) == 1 and "'text'" in lines[0]
@@ -244,7 +244,7 @@ def test_a_missing_extractor_is_one_line_and_a_count(monkeypatch: pytest.MonkeyP
 def test_a_noindex_page_is_not_mined(calls: Calls) -> None:
     middleware = build({"WEBROBOT_EXTRACT": ["text"]})
     (item,) = run(middleware, page(meta={"robots": ["noindex"]}), [page_item()])
-    assert type(item) is PageItem and calls.log == []
+    assert item.main_text is None and calls.log == []
     (item,) = run(
         middleware, page(meta={"robots": ["noindex"], "dont_obey_meta_robots": True}), [page_item()]
     )
@@ -257,7 +257,7 @@ def test_a_response_that_is_not_a_page_gets_no_page_parts(calls: Calls) -> None:
         "http://site.test/a.pdf", body=b"%PDF-1.7", headers={"Content-Type": "application/pdf"}
     )
     (item,) = run(middleware, pdf, [page_item()])
-    assert type(item) is PageItem and calls.log == []
+    assert type(item) is MinedPageItem and item.main_text is None and calls.log == []
 
 
 def test_documents_get_their_text_and_metadata(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -289,7 +289,7 @@ def test_documents_get_their_text_and_metadata(monkeypatch: pytest.MonkeyPatch) 
     assert handed == [(b"%PDF-1.7", "http://site.test/a.pdf", "application/pdf", 1000, 30.0)]
     assert stat(middleware, "webrobot/extract/documents/found") == 1
     (item,) = run(middleware, page(), [page_item()])
-    assert type(item) is PageItem, "an HTML page is no document"
+    assert item.main_text is None and item.metadata is None, "an HTML page is no document"
 
 
 def test_images_are_described_by_the_fetcher(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -175,3 +175,24 @@ def test_price_without_price_parser_reads_as_a_number(monkeypatch: pytest.Monkey
 
     monkeypatch.setitem(sys.modules, "price_parser", None)  # as if not installed
     assert f.price("€ 1.299,00") == 1299 and f.price("$12.50") == 12.5
+
+
+@given(
+    st.text(max_size=300),
+    st.sampled_from(["h1::text", "p", "a::attr(href)", "*", "body > div p::text"]),
+    st.sampled_from(["//p/text()", "//@*", "count(//*)", "string(/)", "//*[1]"]),
+    st.sampled_from(["Product.name", "*.@type", "Thing.0", "X.y.0.z"]),
+)
+def test_any_markup_reads_without_raising(html: str, css: str, xpath: str, path: str) -> None:
+    table = {"c": {"css": css, "processors": ["strip", "number"]},
+             "x": {"xpath": xpath, "processors": ["date", "join"]},
+             "j": {"jsonld": path, "processors": ["price", "first"]}}  # fmt: skip
+    markup = f"<html><script type='application/ld+json'>{html}</script><body>{html}</body></html>"
+    got = extract_fields(page_of(markup), compile_fields(table))
+    json.dumps(got, allow_nan=False)
+    assert isinstance(got["c"], list) and not isinstance(got["j"], list)
+
+
+def test_numbers_too_large_for_json_are_no_value() -> None:
+    assert f.number("9" * 400 + ".5") is None
+    assert f.number("9" * 5000) is None

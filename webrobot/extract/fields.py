@@ -23,6 +23,7 @@ raises :class:`FieldSpecError` naming the field; :func:`extract_fields` reads a 
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -368,8 +369,10 @@ def number(value: Any, step: Step | None = None) -> int | float | None:
     digits = sign + (whole or "0") + ("." + fraction if fraction else "")
     try:
         result = float(digits) if fraction else int(digits)
-    except ValueError:
+    except ValueError:  # past Python's 4,300 digits
         return None
+    if isinstance(result, float) and not math.isfinite(result):
+        return None  # too large for a float; JSON has no infinity
     if isinstance(result, float) and result.is_integer() and not fraction.strip("0"):
         return int(result)
     return result
@@ -388,6 +391,8 @@ def price(value: Any, step: Step | None = None) -> int | float | None:
     if amount is None:
         return None
     result = float(amount)
+    if not math.isfinite(result):
+        return None
     return int(result) if result.is_integer() else result
 
 

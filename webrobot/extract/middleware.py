@@ -179,8 +179,8 @@ class ExtractMiddleware:
             if response is not None and ItemAdapter.is_item(output):
                 if mined is None:
                     mined = await self._mine(response)
-                if mined:
-                    output = self._attach(output, mined if not items else copy.deepcopy(mined))
+                # Every item of a mining crawl is a mined one (same keys in the feed).
+                output = self._attach(output, mined if not items else copy.deepcopy(mined))
                 items += 1
             yield output
 
