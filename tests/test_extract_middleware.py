@@ -384,3 +384,26 @@ def test_a_mined_item_keeps_its_values_through_a_shared_crawls_item_storage() ->
     item.main_text = "Text."
     back = decode_item(encode_item(item))
     assert type(back) is MinedPageItem and back == item
+
+
+class NeedsText:
+    """An extension that needs the main text of every page, whatever WEBROBOT_EXTRACT says."""
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> NeedsText:
+        ExtractMiddleware.require(crawler, ["text"])
+        return cls()
+
+
+def test_an_extension_requiring_a_part_is_built_before_the_middleware_decides() -> None:
+    """In a real crawler: extensions are built with the settings, spider middlewares
+    with the engine, so an extension's requirement is always in time."""
+    crawler = get_crawler(scrapy.Spider, settings_dict={
+        "EXTENSIONS": {f"{__name__}.NeedsText": 0},
+        "SPIDER_MIDDLEWARES": {"webrobot.extract.middleware.ExtractMiddleware": 975},
+    })  # fmt: skip
+    crawler._apply_settings()
+    crawler.spider = crawler._create_spider("s")
+    engine = crawler._create_engine()
+    built = [m for m in engine.scraper.spidermw.middlewares if isinstance(m, ExtractMiddleware)]
+    assert len(built) == 1 and built[0].parts == {"text"}
