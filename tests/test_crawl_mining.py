@@ -4,6 +4,7 @@ stats and log (and by what the sites saw requested)."""
 from __future__ import annotations
 
 import json
+import subprocess
 from collections.abc import Callable
 from dataclasses import fields
 from pathlib import Path
@@ -125,6 +126,20 @@ def test_a_bad_field_stops_the_spider_with_one_line(
     assert site.targets() == [], "nothing was fetched"
 
 
+def runspider(folder: Path, code: str, *settings: str) -> subprocess.CompletedProcess[str]:
+    """A user's own spider (``code``), run with ``scrapy runspider`` under the add-on;
+    its items in ``folder/items.jsonl``."""
+    spider = folder / "spider.py"
+    spider.write_text(code, "utf-8")
+    options = ["DOWNLOAD_DELAY=0", "AUTOTHROTTLE_ENABLED=False", "LOG_LEVEL=INFO", *settings]
+    done = scrapy_command(
+        "runspider", str(spider), "-O", str(folder / "items.jsonl"),
+        *(arg for option in options for arg in ("-s", option)), cwd=folder, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done
+
+
 USER_SPIDER = """\
 import os
 import sys
@@ -158,17 +173,9 @@ def test_a_users_own_crawl_spider_gets_the_fields_and_survives_a_failing_extract
 ) -> None:
     site = make_site("blog")
     blog(site)
-    spider = tmp_path / "blogspider.py"
-    spider.write_text(USER_SPIDER, "utf-8")
     monkeypatch.setenv("BLOG_START_URL", site.url("/"))
     out, stats = tmp_path / "items.jsonl", tmp_path / "stats.json"
-    done = scrapy_command(
-        "runspider", str(spider), "-O", str(out), "-s", f"WEBROBOT_STATS_FILE={stats}",
-        "-s", "DOWNLOAD_DELAY=0", "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "LOG_LEVEL=INFO",
-        cwd=tmp_path, timeout=120,
-    )  # fmt: skip
-
-    assert done.returncode == 0, done.stderr[-3000:]
+    done = runspider(tmp_path, USER_SPIDER, f"WEBROBOT_STATS_FILE={stats}")
     items = {i["url"]: i for i in map(json.loads, out.read_text("utf-8").splitlines())}
     assert sorted(items) == [site.url("/"), site.url("/post/1"), site.url("/post/2")]
     assert items[site.url("/post/2")] == {
@@ -206,15 +213,9 @@ def test_the_index_takes_an_items_main_text_instead_of_its_own(
 ) -> None:
     site = make_site("blog")
     blog(site)
-    spider = tmp_path / "owntext.py"
-    spider.write_text(TEXT_SPIDER, "utf-8")
     monkeypatch.setenv("BLOG_START_URL", site.url("/"))
     index = tmp_path / "index"
-    done = scrapy_command(
-        "runspider", str(spider), "-O", str(tmp_path / "items.jsonl"), "-s", f"WEBROBOT_INDEX={index}",
-        "-s", "LOG_LEVEL=INFO", cwd=tmp_path, timeout=120,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-3000:]
+    runspider(tmp_path, TEXT_SPIDER, f"WEBROBOT_INDEX={index}")
 
     def hits(word: str) -> list[str]:
         found = scrapy_command("search", "--index", str(index), "--json", word, cwd=tmp_path)
