@@ -126,7 +126,9 @@ def test_a_bad_field_stops_the_spider_with_one_line(
     assert site.targets() == [], "nothing was fetched"
 
 
-def runspider(folder: Path, code: str, *settings: str) -> subprocess.CompletedProcess[str]:
+def runspider(
+    folder: Path, code: str, *settings: str, arguments: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """A user's own spider (``code``), run with ``scrapy runspider`` under the add-on;
     its items in ``folder/items.jsonl``."""
     spider = folder / "spider.py"
@@ -134,7 +136,9 @@ def runspider(folder: Path, code: str, *settings: str) -> subprocess.CompletedPr
     options = ["DOWNLOAD_DELAY=0", "AUTOTHROTTLE_ENABLED=False", "LOG_LEVEL=INFO", *settings]
     done = scrapy_command(
         "runspider", str(spider), "-O", str(folder / "items.jsonl"),
-        *(arg for option in options for arg in ("-s", option)), cwd=folder, timeout=120,
+        *(arg for option in options for arg in ("-s", option)),
+        *(arg for name, value in (arguments or {}).items() for arg in ("-a", f"{name}={value}")),
+        cwd=folder, timeout=120,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     return done
@@ -245,3 +249,56 @@ def test_a_shared_crawl_carries_the_mined_fields_through_redis(
     authors = {item["url"]: item["fields"]["author"] for item in exported}
     assert authors == {site.url("/"): None, site.url("/post/1"): "Ada Lovelace",
                        site.url("/post/2"): "Alan Turing"}  # fmt: skip
+
+
+DOCUMENT_SPIDER = """\
+import sys
+import threading
+import types
+
+from webrobot.spiders.webrobot import WebrobotSpider
+
+# A stand-in document reader: the text it was handed, and the thread it ran on.
+reader = types.ModuleType("webrobot.extract.documents")
+def read_document(body, url, content_type, *, max_bytes, timeout):
+    if url.endswith("bad.pdf"):
+        raise ValueError("hostile PDF")
+    return {"main_text": body.decode("latin-1"),
+            "metadata": {"title": threading.current_thread().name, "author": None, "pages": 1}}
+reader.read_document = read_document
+sys.modules["webrobot.extract.documents"] = reader
+
+
+class DocumentSpider(WebrobotSpider):
+    name = "documents"
+"""
+
+
+def test_documents_are_read_off_the_reactor_and_a_bad_one_still_yields_its_item(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
+    site = make_site("docs")
+    site.add("/robots.txt", ROBOTS_ALLOW_ALL)
+    site.html("/", "<title>Home</title><a href='/report.pdf'>r</a> <a href='/bad.pdf'>b</a>")
+    for name in ("report", "bad"):
+        site.add(
+            f"/{name}.pdf",
+            Reply(200, f"%PDF-1.4 {name}".encode(), {"Content-Type": "application/pdf"}),
+        )
+    stats = tmp_path / "stats.json"
+    runspider(tmp_path, DOCUMENT_SPIDER, "WEBROBOT_EXTRACT=documents", "WEBROBOT_NON_HTML_ITEMS=True",
+              f"WEBROBOT_STATS_FILE={stats}",
+              arguments={"start_urls": ",".join(site.url(p) for p in ("/", "/report.pdf", "/bad.pdf"))})  # fmt: skip
+    items = {
+        i["url"]: i
+        for i in map(json.loads, (tmp_path / "items.jsonl").read_text("utf-8").splitlines())
+    }
+    report = items[site.url("/report.pdf")]
+    assert report["main_text"] == "%PDF-1.4 report" and report["content_type"] == "application/pdf"
+    assert report["metadata"]["title"] != "MainThread", "read on a worker thread"
+    bad = items[site.url("/bad.pdf")]
+    assert bad["main_text"] is None and bad["metadata"] is None
+    numbers = json.loads(stats.read_text("utf-8"))
+    record(numbers)
+    assert numbers["webrobot/extract/documents/error"] == 1
+    assert numbers["webrobot/extract/documents/found"] == 1

@@ -26,7 +26,6 @@ from __future__ import annotations
 import copy
 import importlib
 import logging
-import threading
 import weakref
 from collections.abc import AsyncIterator, Callable, Iterable
 from typing import TYPE_CHECKING, Any
@@ -35,6 +34,7 @@ from itemadapter import ItemAdapter
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, TextResponse
 from scrapy.utils.defer import maybe_deferred_to_future
+from twisted.internet.defer import DeferredLock
 from twisted.internet.threads import deferToThread
 
 from webrobot.extract.fields import FieldSpec, FieldSpecError, compile_fields, extract_fields
@@ -81,8 +81,9 @@ PAGE_PARTS = ("structured_data", "text", "metadata", "product", "fields", "image
 _required: weakref.WeakKeyDictionary[Crawler, set[str]] = weakref.WeakKeyDictionary()
 #: The middleware each crawl built (``None``: it stepped aside, nothing being asked).
 _built: weakref.WeakKeyDictionary[Crawler, ExtractMiddleware | None] = weakref.WeakKeyDictionary()
-#: One document read at a time (PDF libraries are not thread-safe).
-_DOCUMENT_LOCK = threading.Lock()
+#: One document read at a time (PDF libraries are not thread-safe), waiting on the
+#: reactor's side: a queue of documents holds no thread the DNS lookups need.
+_DOCUMENT_LOCK = DeferredLock()
 
 
 class _Missing(Exception):
@@ -281,8 +282,7 @@ class ExtractMiddleware:
         max_bytes, timeout = self.max_document_bytes, self.document_timeout
 
         def read_alone() -> Any:
-            with _DOCUMENT_LOCK:
-                return read(body, url, content_type, max_bytes=max_bytes, timeout=timeout)
+            return read(body, url, content_type, max_bytes=max_bytes, timeout=timeout)
 
         try:
             result = await self._in_thread(read_alone)
@@ -296,8 +296,9 @@ class ExtractMiddleware:
         return {key: result[key] for key in ("main_text", "metadata") if key in result}
 
     async def _in_thread(self, function: Callable[[], Any]) -> Any:
-        """``function()`` on a worker thread: a long document does not stop the crawl."""
-        return await maybe_deferred_to_future(deferToThread(function))
+        """``function()`` on a worker thread, one at a time: a long document does not
+        stop the crawl."""
+        return await maybe_deferred_to_future(_DOCUMENT_LOCK.run(deferToThread, function))
 
     # -- running one extractor --------------------------------------------------------
 
