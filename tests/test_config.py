@@ -123,6 +123,24 @@ def test_integer_delay_is_accepted_as_float() -> None:
             "templates[0].chain",
             "unknown key",
         ),
+        ('start_urls = ["http://a/"]\nextract = ["txt"]', "extract", "unknown part 'txt'"),
+        ('start_urls = ["http://a/"]\nextract = "text"', "extract", "list of strings"),
+        ('start_urls = ["http://a/"]\nfields = 3', "fields", "table of fields"),
+        (
+            'start_urls = ["http://a/"]\n[fields]\nprice = { css = "p[" }',
+            "fields.price",
+            "CSS selector",
+        ),
+        (
+            'start_urls = ["http://a/"]\n[fields]\nd = { xpath = "//", processors = ["date"] }',
+            "fields.d",
+            "not a usable selector",
+        ),
+        (
+            'start_urls = ["http://a/"]\n[fields]\np = { jsonld = "P.x", processors = ["up"] }',
+            "fields.p",
+            "unknown processor 'up'",
+        ),
     ],
 )
 def test_every_error_names_file_key_and_expectation(text: str, key: str, fragment: str) -> None:
@@ -187,3 +205,19 @@ def test_template_overrides() -> None:
         ("^/cal/", 5, None),
         ("page=", None, 0),
     ]
+
+
+def test_extract_and_fields_become_the_mining_settings() -> None:
+    config = parse_site_config(
+        'start_urls = ["http://a/"]\nextract = ["text", "fields"]\n'
+        '[fields]\ntitle = { css = "h1::text", processors = ["strip", "first"] }\nsku = "span.sku::text"\n',
+        "f.toml", "f",
+    )  # fmt: skip
+    settings = config.scrapy_settings()
+    assert settings["WEBROBOT_EXTRACT"] == ["text", "fields"]
+    assert settings["WEBROBOT_FIELDS"] == {
+        "title": {"css": "h1::text", "processors": ["strip", "first"]},
+        "sku": "span.sku::text",
+    }
+    plain = parse_site_config('start_urls = ["http://a/"]', "f.toml", "f").scrapy_settings()
+    assert "WEBROBOT_EXTRACT" not in plain and "WEBROBOT_FIELDS" not in plain

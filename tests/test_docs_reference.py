@@ -175,3 +175,13 @@ def test_the_metrics_page_lists_exactly_the_metrics_the_crawl_exposes() -> None:
         row = next(line for line in page.splitlines() if line.startswith(f"| `{metric.name}` |"))
         assert row.split("|")[2].strip() == metric.kind, metric.name
         assert all(f"`{label}`" in row.split("|")[3] for label in metric.labels), metric.name
+
+
+def test_every_item_field_is_in_the_items_reference() -> None:
+    from dataclasses import fields
+
+    from webrobot.items import MinedPageItem, PageItem
+
+    names = {f.name for f in fields(PageItem)} | {f.name for f in fields(MinedPageItem)}
+    assert {"url", "md5", "main_text", "fields"} <= names
+    assert sorted(names - documented("items.md")) == []

@@ -54,6 +54,7 @@ PURE = frozenset({
     "webrobot.pages.page",
     "webrobot.extract.page",
     "webrobot.extract.parts",
+    "webrobot.extract.fields",
     "webrobot.politeness.clock",
     "webrobot.frontier.priorities",
     "webrobot.render.rendering",
@@ -100,8 +101,10 @@ LAYERS = (
 )  # fmt: skip
 #: Top-level modules that are entry points: they put the parts together.
 ENTRY = frozenset({"webrobot", "webrobot.addon", "webrobot.settings"})
-#: Top-level packages that make a module Scrapy glue.
-SCRAPY = frozenset({"scrapy", "twisted", "scrapy_redis", "itemadapter", "parsel"})
+#: Top-level packages that make a module Scrapy glue. parsel is not one: Scrapy's
+#: selector library holds no Scrapy and does no I/O, and the per-site fields
+#: (webrobot.extract.fields) read the crawl's tree with it.
+SCRAPY = frozenset({"scrapy", "twisted", "scrapy_redis", "itemadapter"})
 #: Top-level modules that do I/O (or read the clock, which pure modules are given).
 IO_MODULES = frozenset({
     "asyncio", "ftplib", "glob", "http", "io", "mmap", "multiprocessing", "os", "pathlib",

@@ -491,3 +491,22 @@ def test_a_job_serves_metrics_on_its_own_port_listed_in_its_logs_folder(session:
     assert "Spider closed (finished)" in job.log and error_lines(job.log) == []
     assert f"Metrics: {address.strip()}" in job.log
     assert "watched.metrics.txt" not in session.server.call(folder)[1], "gone with the job"
+
+
+def test_a_job_mines_the_fields_its_settings_declare(session: Session) -> None:
+    """setting=WEBROBOT_FIELDS={...} arrives as JSON text; the egg's mining glue reads
+    the fields into every item."""
+    site = SiteServer("mined").start()
+    site.add("/robots.txt", Reply.text("User-agent: *\nDisallow:\n"))
+    site.html("/", "<title>home</title><h1> Lamp </h1><p class='price'>EUR 12,50</p>")
+    fields = (
+        '{"name": {"css": "h1::text", "processors": ["strip", "first"]}, "price": ".price::text"}'
+    )
+    try:
+        job = schedule(session.server, "mined", "webrobot", start_urls=site.url("/"),
+                       setting=[f"WEBROBOT_FIELDS={fields}"])  # fmt: skip
+        wait_for_jobs(session.server, {job.id: job})
+    finally:
+        site.stop()
+    assert "Spider closed (finished)" in job.log and error_lines(job.log) == []
+    assert [item["fields"] for item in job.items] == [{"name": "Lamp", "price": ["EUR 12,50"]}]

@@ -508,6 +508,13 @@ _MINING = (
     _s("WEBROBOT_EXTRACT", "list", [],
        "What to extract from each page into its item: text, metadata, structured_data, product, "
        "fields, documents, images, or all (empty: nothing, the crawl's full speed)."),
+    _s("WEBROBOT_FIELDS", "dict", {},
+       "Per-site fields: name -> {css, xpath or jsonld, processors} (a site config's [fields] "
+       "table); declaring any switches the fields part on."),
+    _s("WEBROBOT_DOCUMENT_MAX_BYTES", "int", 50_000_000,
+       "Bytes of a PDF or office document read for its text (documents part; 0: no limit).", minimum=0),
+    _s("WEBROBOT_DOCUMENT_TIMEOUT", "float", 30.0,
+       "Seconds reading one document's text may take (documents part; 0: no limit).", minimum=0),
 )  # fmt: skip
 
 _section("Disk space")
@@ -619,6 +626,9 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
         "webrobot.pages.linkgate.LinkGateMiddleware": 950,
         # Sees the raw links of the duplicates middleware's pages: drops them for duplicates.
         "webrobot.seen.dupepages.DuplicatePageMiddleware": 960,
+        # Closest of all to the spider, while the crawl's parse is alive: what pages say,
+        # into their items (WEBROBOT_EXTRACT); a noindex page is left to the next one.
+        "webrobot.extract.middleware.ExtractMiddleware": 975,
         # Closest to the spider: a noindex page's items and a nofollow page's requests go first.
         "webrobot.pages.metarobotsspidermiddleware.MetaRobotsSpiderMiddleware": 970,
         # Before the link gate and the duplicate filter: they see the https form of a link.

@@ -4,7 +4,10 @@
 
 What goes in: every page item that reached the end of the pipelines
 (``item_scraped``: HTML, not noindex, not a content duplicate), with its main
-text (boilerplate removed), title, site, fetch time and declared language. A
+text (boilerplate removed), title, site, fetch time and declared language.
+An item that carries its own ``main_text`` (mining's ``text`` part, see
+:mod:`webrobot.extract.middleware`) is indexed with that text, not one extracted
+again here; so is a document's item (a PDF's text), which is not HTML. A
 page crawled again replaces its old row; a page whose robots directives now say
 noindex is removed (``page_directives`` signal).
 
@@ -164,20 +167,25 @@ class FullTextIndex:
                 self._lost = True
 
     def item_scraped(self, item: Any, response: Response, spider: Spider) -> None:
-        if (
-            self.worker is None
-            or not isinstance(response, HtmlResponse)
-            or not ItemAdapter.is_item(item)
-        ):
+        if self.worker is None or response is None or not ItemAdapter.is_item(item):
             return
         adapter = ItemAdapter(item)
+        main_text = adapter.get("main_text")
+        main_text = main_text if isinstance(main_text, str) else None
+        html = response if isinstance(response, HtmlResponse) else None
+        if html is None and main_text is None:
+            return  # not a page, and no text of its own (a document's item has some)
         url = str(adapter.get("url") or response.url)
         language = response.headers.get("Content-Language")
+        title = adapter.get("title")
+        if not title and isinstance(adapter.get("metadata"), dict):
+            title = adapter["metadata"].get("title")  # a document's title
         page = PageToIndex(
             url=url, site=site_key(url), host=(urlsplit(url).hostname or "").lower(),
-            title=str(adapter.get("title") or ""), fetched_at=str(adapter.get("fetched_at") or ""),
-            body=response.body, encoding=response.encoding,
+            title=str(title or ""), fetched_at=str(adapter.get("fetched_at") or ""),
+            body=html.body if html else b"", encoding=html.encoding if html else "utf-8",
             content_language=language.decode("latin-1") if language else None,
+            main_text=main_text,
         )  # fmt: skip
         worker = self.worker
         self._send(lambda: worker.put(page))

@@ -48,6 +48,9 @@ class PageToIndex:
     body: bytes
     encoding: str
     content_language: str | None = None
+    #: The item's own main text (mining's ``text`` part, a document's text): indexed as
+    #: it is instead of the text extracted here from ``body``.
+    main_text: str | None = None
 
 
 @dataclass
@@ -74,8 +77,17 @@ def _apply(index: Any, kind: str, value: Any, totals: IndexTotals) -> None:
     try:
         if kind == "put":
             page: PageToIndex = value
-            html = page.body.decode(page.encoding or "utf-8", errors="replace")
-            extracted = textextract.extract(html, page.body, page.content_language)
+            given = getattr(
+                page, "main_text", None
+            )  # a record spooled by an older version has none
+            if given is not None:
+                extracted = textextract.MainText(
+                    given[: textextract.MAX_TEXT],
+                    textextract.page_language(page.body, page.content_language),
+                )
+            else:
+                html = page.body.decode(page.encoding or "utf-8", errors="replace")
+                extracted = textextract.extract(html, page.body, page.content_language)
             if not extracted.text:
                 totals.empty += 1
             outcome = index.put(IndexedPage(

@@ -19,6 +19,8 @@ from urllib.parse import urlsplit
 
 from w3lib.url import safe_url_string
 
+from webrobot.extract.fields import FieldSpecError, compile_fields
+from webrobot.extract.parts import enabled_parts
 from webrobot.frontier.priorities import PriorityRule
 from webrobot.settings_model import ConfigError, value_problem
 from webrobot.urls.templates import TemplateOverride
@@ -255,6 +257,28 @@ def _render(value: Any, source: str, key: str) -> str:
     return str(value)
 
 
+def _extract(value: Any, source: str, key: str) -> tuple[str, ...]:
+    parts = _str_list(value, source, key)
+    try:
+        enabled_parts(parts)
+    except ValueError as exc:
+        raise ConfigError(source, key, str(exc)) from None
+    return parts
+
+
+def _fields(value: Any, source: str, key: str) -> dict[str, Any]:
+    """The ``[fields]`` table, every selector and processor checked now (at load)."""
+    if not isinstance(value, dict):
+        raise ConfigError(
+            source, key, f"expected a table of fields ([{key}]), got {_describe(value)}"
+        )
+    try:
+        compile_fields(value)
+    except FieldSpecError as exc:
+        raise ConfigError(source, f"{key}.{exc.field}", exc.expected) from None
+    return dict(value)
+
+
 Validator = Callable[[Any, str, str], Any]
 
 #: TOML key -> (SiteConfig attribute, validator). Adding a key is one line here
@@ -281,6 +305,8 @@ SCHEMA: dict[str, tuple[str, Validator]] = {
     "render": ("render", _render),
     "requisites": ("requisites", _bool),
     "scope": ("scope", _scope),
+    "extract": ("extract", _extract),
+    "fields": ("fields", _fields),
 }
 REQUIRED = ("start_urls",)
 
@@ -310,6 +336,8 @@ class SiteConfig:
     render: str | None = None
     requisites: bool | None = None
     scope: str | None = None
+    extract: tuple[str, ...] | None = None
+    fields: Mapping[str, Any] = field(default_factory=dict)
 
     def scrapy_settings(self) -> dict[str, Any]:
         """The Scrapy settings this config implies (its explicit ``settings`` last)."""
@@ -336,6 +364,10 @@ class SiteConfig:
             out["WEBROBOT_RECRAWL_INTERVAL"] = self.recrawl_interval
         if self.contact_url is not None:
             out["WEBROBOT_CONTACT_URL"] = self.contact_url
+        if self.extract is not None:
+            out["WEBROBOT_EXTRACT"] = list(self.extract)
+        if self.fields:
+            out["WEBROBOT_FIELDS"] = dict(self.fields)
         out.update(self.settings)
         return out
 

@@ -1,0 +1,409 @@
+"""The mining glue (webrobot.extract.middleware.ExtractMiddleware), with stand-in
+extractors put where the real ones are imported from: what reaches the item,
+what is counted, what is logged once, and how other components switch parts on."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+import types
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import attrs
+import pytest
+import scrapy
+from scrapy.exceptions import NotConfigured
+from scrapy.http import HtmlResponse, Request, Response
+from scrapy.utils.test import get_crawler
+
+from webrobot.extract import middleware as mw
+from webrobot.extract.middleware import ExtractMiddleware, source_page
+from webrobot.extract.page import SourcePage
+from webrobot.items import MINED_FIELDS, MinedPageItem, PageItem
+
+HTML = b"""<html><head><title>T</title>
+<script type="application/ld+json">{"@type": "Product", "sku": "S-1"}</script></head>
+<body><h1> Lamp </h1><p class="price">EUR 12,50</p></body></html>"""
+
+
+def page(
+    url: str = "http://site.test/p", body: bytes = HTML, meta: dict | None = None
+) -> HtmlResponse:
+    request = Request(url, meta=meta or {})
+    return HtmlResponse(
+        url, body=body, headers={"Content-Type": "text/html; charset=utf-8"}, request=request
+    )
+
+
+def page_item(url: str = "http://site.test/p") -> PageItem:
+    return PageItem(url, 200, 0, None, "2026-01-01T00:00:00Z", "text/html", "T", "0" * 32)
+
+
+class Calls:
+    def __init__(self) -> None:
+        self.log: list[tuple[str, Any]] = []
+
+
+@pytest.fixture
+def calls(monkeypatch: pytest.MonkeyPatch) -> Calls:
+    """Stand-in extractor modules: each records what it was handed."""
+    seen = Calls()
+
+    def module(name: str, **functions: Any) -> None:
+        fake = types.ModuleType(name)
+        for key, value in functions.items():
+            setattr(fake, key, value)
+        monkeypatch.setitem(sys.modules, name, fake)
+
+    def main_text(p: SourcePage) -> str:
+        seen.log.append(("text", p))
+        return "Lamp. A lamp."
+
+    def structured_data(p: SourcePage) -> dict:
+        seen.log.append(("structured_data", p))
+        return {"json-ld": [{"@type": "Product", "sku": "FROM-STRUCTURED"}], "microdata": []}
+
+    def metadata(p: SourcePage, structured: dict | None = None) -> dict:
+        seen.log.append(("metadata", structured))
+        return {"title": "T"}
+
+    def product(p: SourcePage, structured: dict | None = None) -> dict | None:
+        seen.log.append(("product", structured))
+        return {"name": "Lamp"}
+
+    module("webrobot.extract.maintext", main_text=main_text)
+    module("webrobot.extract.structured", structured_data=structured_data)
+    module("webrobot.extract.metadata", metadata=metadata)
+    module("webrobot.extract.product", product=product)
+    return seen
+
+
+def build(settings: dict[str, Any] | None = None, spider: bool = True) -> ExtractMiddleware:
+    crawler = get_crawler(scrapy.Spider, settings_dict=settings or {})
+    if spider:
+        crawler.spider = crawler._create_spider("s")
+    crawler.stats.open_spider()
+    return ExtractMiddleware.from_crawler(crawler)
+
+
+def run(middleware: ExtractMiddleware, response: Response, outputs: list[Any]) -> list[Any]:
+    async def produce() -> AsyncIterator[Any]:
+        for output in outputs:
+            yield output
+
+    async def consume() -> list[Any]:
+        return [o async for o in middleware.process_spider_output(response, produce())]
+
+    return asyncio.run(consume())
+
+
+def stat(middleware: ExtractMiddleware, key: str) -> Any:
+    assert middleware.crawler.stats is not None
+    return middleware.crawler.stats.get_value(key)
+
+
+def test_nothing_asked_steps_aside() -> None:
+    with pytest.raises(NotConfigured):
+        build()
+
+
+def test_the_page_item_becomes_a_mined_item_with_every_part_asked(calls: Calls) -> None:
+    middleware = build({"WEBROBOT_EXTRACT": ["text", "metadata", "structured_data", "product"]})
+    request = Request("http://site.test/next")
+    out = run(middleware, page(), [page_item(), request])
+    item = out[0]
+    assert type(item) is MinedPageItem and out[1] is request
+    assert item.url == "http://site.test/p" and item.title == "T"
+    assert item.main_text == "Lamp. A lamp."
+    assert item.metadata == {"title": "T"} and item.product == {"name": "Lamp"}
+    assert item.structured_data["json-ld"][0]["sku"] == "FROM-STRUCTURED"
+    assert item.fields is None and item.images is None
+    # Structured data computed once, and handed to metadata and product.
+    assert [name for name, _ in calls.log] == ["structured_data", "text", "metadata", "product"]
+    assert calls.log[2][1] is item.structured_data is calls.log[3][1]
+    assert stat(middleware, "webrobot/extract/pages") == 1
+    assert stat(middleware, "webrobot/extract/text/found") == 1
+
+
+def test_one_source_page_per_response_however_many_items(calls: Calls) -> None:
+    middleware = build({"WEBROBOT_EXTRACT": "text"})
+    out = run(middleware, page(), [page_item(), {"url": "a"}, {"url": "b"}])
+    assert [o["main_text"] if isinstance(o, dict) else o.main_text for o in out] == [
+        "Lamp. A lamp."
+    ] * 3
+    assert len([c for c in calls.log if c[0] == "text"]) == 1
+    assert stat(middleware, "webrobot/extract/pages") == 1
+
+
+def test_metadata_alone_gets_no_structured_data(calls: Calls) -> None:
+    middleware = build({"WEBROBOT_EXTRACT": ["metadata"]})
+    (item,) = run(middleware, page(), [page_item()])
+    assert calls.log == [("metadata", None)]
+    assert item.structured_data is None
+
+
+def test_declared_fields_switch_the_fields_part_on() -> None:
+    fields = {"name": {"css": "h1::text", "processors": ["strip", "first"]},
+              "price": {"css": ".price::text", "processors": ["price", "first"]},
+              "sku": {"jsonld": "Product.sku", "processors": ["first"]},
+              "missing": {"css": "h2::text", "processors": ["first"]}}  # fmt: skip
+    middleware = build({"WEBROBOT_FIELDS": fields})
+    (item,) = run(middleware, page(), [page_item()])
+    assert item.fields == {"name": "Lamp", "price": 12.5, "sku": "S-1", "missing": None}
+    assert stat(middleware, "webrobot/extract/fields/missing/missing") == 1
+    assert stat(middleware, "webrobot/extract/fields/found") == 1
+
+
+def test_fields_read_json_ld_from_the_structured_data_when_asked(calls: Calls) -> None:
+    middleware = build({"WEBROBOT_EXTRACT": ["structured_data"],
+                        "WEBROBOT_FIELDS": {"sku": {"jsonld": "Product.sku", "processors": ["first"]}}})  # fmt: skip
+    (item,) = run(middleware, page(), [page_item()])
+    assert item.fields == {"sku": "FROM-STRUCTURED"}
+
+
+def test_fields_as_json_text_from_the_command_line() -> None:
+    middleware = build({"WEBROBOT_FIELDS": '{"name": "h1::text"}'})
+    (item,) = run(middleware, page(), [{"url": "x"}])
+    assert item["fields"] == {"name": [" Lamp "]}
+
+
+@dataclass
+class OwnDataclass:
+    url: str
+    main_text: str | None = None
+
+
+@attrs.define
+class OwnAttrs:
+    url: str
+    main_text: str | None = None
+
+
+class OwnItem(scrapy.Item):
+    url = scrapy.Field()
+    main_text = scrapy.Field()
+
+
+class BareItem(scrapy.Item):
+    url = scrapy.Field()
+
+
+def test_a_users_items_get_the_keys_they_can_take(
+    calls: Calls, caplog: pytest.LogCaptureFixture
+) -> None:
+    middleware = build({"WEBROBOT_EXTRACT": ["text", "metadata"]})
+    with caplog.at_level(logging.WARNING):
+        out = run(middleware, page(), [{"url": "d"}, OwnItem(url="i"), OwnDataclass("c"), OwnAttrs("a"),
+                                       BareItem(url="b"), BareItem(url="b2"), "not an item"])  # fmt: skip
+    assert out[0] == {"url": "d", "main_text": "Lamp. A lamp.", "metadata": {"title": "T"}}
+    assert dict(out[1]) == {"url": "i", "main_text": "Lamp. A lamp."}
+    assert out[2] == OwnDataclass("c", "Lamp. A lamp.") and out[3] == OwnAttrs("a", "Lamp. A lamp.")
+    assert dict(out[4]) == {"url": "b"} and out[6] == "not an item"
+    # OwnItem, OwnDataclass, OwnAttrs lack metadata; BareItem twice lacks both.
+    assert stat(middleware, "webrobot/extract/item_refused") == 3 + 4
+    refusals = [r for r in caplog.records if "have no field" in r.getMessage()]
+    assert len(refusals) == 4, "one line per item class"
+
+
+def test_an_extractor_that_raises_leaves_its_part_out(calls: Calls, monkeypatch: pytest.MonkeyPatch,
+                                                      caplog: pytest.LogCaptureFixture) -> None:  # fmt: skip
+    def broken(p: SourcePage, structured: dict | None = None) -> dict:
+        raise RecursionError("too deep")
+
+    monkeypatch.setattr(sys.modules["webrobot.extract.metadata"], "metadata", broken)
+    middleware = build({"WEBROBOT_EXTRACT": ["text", "metadata"]})
+    with caplog.at_level(logging.ERROR):
+        first = run(middleware, page(), [page_item()])[0]
+        second = run(middleware, page("http://site.test/q"), [{"url": "q"}])[0]
+    assert first.main_text == "Lamp. A lamp." and first.metadata is None
+    assert second == {"url": "q", "main_text": "Lamp. A lamp."}
+    assert stat(middleware, "webrobot/extract/metadata/error") == 2
+    errors = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
+    assert (
+        len(errors) == 1
+        and "'metadata' failed on http://site.test/p (RecursionError: too deep)" in errors[0]
+    )
+
+
+def test_a_missing_extractor_is_one_line_and_a_count(monkeypatch: pytest.MonkeyPatch,
+                                                     caplog: pytest.LogCaptureFixture) -> None:  # fmt: skip
+    monkeypatch.setitem(sys.modules, "webrobot.extract.maintext", None)  # as if not there
+    middleware = build({"WEBROBOT_EXTRACT": ["text"]})
+    with caplog.at_level(logging.WARNING):
+        for n in range(3):
+            (item,) = run(middleware, page(f"http://site.test/{n}"), [page_item()])
+            assert type(item) is MinedPageItem and item.main_text is None, "nothing mined"
+    assert stat(middleware, "webrobot/extract/text/not_installed") == 3
+    lines = [r.getMessage() for r in caplog.records if "cannot be loaded" in r.getMessage()]
+    assert len(lines) == 1 and "'text'" in lines[0]
+
+
+def test_a_noindex_page_is_not_mined(calls: Calls) -> None:
+    middleware = build({"WEBROBOT_EXTRACT": ["text"]})
+    (item,) = run(middleware, page(meta={"robots": ["noindex"]}), [page_item()])
+    assert item.main_text is None and calls.log == []
+    (item,) = run(
+        middleware, page(meta={"robots": ["noindex"], "dont_obey_meta_robots": True}), [page_item()]
+    )
+    assert item.main_text == "Lamp. A lamp."
+
+
+def test_a_response_that_is_not_a_page_gets_no_page_parts(calls: Calls) -> None:
+    middleware = build({"WEBROBOT_EXTRACT": ["text"]})
+    pdf = Response(
+        "http://site.test/a.pdf", body=b"%PDF-1.7", headers={"Content-Type": "application/pdf"}
+    )
+    (item,) = run(middleware, pdf, [page_item()])
+    assert type(item) is MinedPageItem and item.main_text is None and calls.log == []
+
+
+def test_documents_get_their_text_and_metadata(monkeypatch: pytest.MonkeyPatch) -> None:
+    handed: list[tuple] = []
+
+    def read_document(
+        body: bytes, url: str, content_type: str, *, max_bytes: int, timeout: float
+    ) -> dict:
+        handed.append((body, url, content_type, max_bytes, timeout))
+        return {
+            "main_text": "Annual report",
+            "metadata": {"title": "R", "author": None, "pages": 3},
+        }
+
+    fake = types.ModuleType("webrobot.extract.documents")
+    fake.read_document = read_document  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "webrobot.extract.documents", fake)
+
+    async def in_this_thread(self: ExtractMiddleware, function: Any) -> Any:
+        return function()
+
+    monkeypatch.setattr(ExtractMiddleware, "_in_thread", in_this_thread)
+    middleware = build({"WEBROBOT_EXTRACT": ["documents"], "WEBROBOT_DOCUMENT_MAX_BYTES": 1000})
+    pdf = Response(
+        "http://site.test/a.pdf", body=b"%PDF-1.7", headers={"Content-Type": "application/pdf"}
+    )
+    (item,) = run(middleware, pdf, [page_item("http://site.test/a.pdf")])
+    assert item.main_text == "Annual report" and item.metadata["pages"] == 3
+    assert handed == [(b"%PDF-1.7", "http://site.test/a.pdf", "application/pdf", 1000, 30.0)]
+    assert stat(middleware, "webrobot/extract/documents/found") == 1
+    (item,) = run(middleware, page(), [page_item()])
+    assert item.main_text is None and item.metadata is None, "an HTML page is no document"
+
+
+def test_images_are_described_by_the_fetcher(monkeypatch: pytest.MonkeyPatch) -> None:
+    images = types.ModuleType("webrobot.extract.images")
+    images.page_images = lambda p: [{"url": "http://site.test/a.png", "alt": "A"}]  # type: ignore[attr-defined]
+    fetch = types.ModuleType("webrobot.extract.imagefetch")
+    built: list[Any] = []
+
+    class ImageFetcher:
+        @classmethod
+        def from_crawler(cls, crawler: Any) -> ImageFetcher:
+            built.append(crawler)
+            return cls()
+
+        async def describe(self, found: list[dict]) -> list[dict]:
+            await asyncio.sleep(0)
+            return [{**image, "format": "png", "bytes": 10} for image in found]
+
+    fetch.ImageFetcher = ImageFetcher  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "webrobot.extract.images", images)
+    monkeypatch.setitem(sys.modules, "webrobot.extract.imagefetch", fetch)
+    middleware = build({"WEBROBOT_EXTRACT": ["images"]})
+    for n in range(2):
+        (item,) = run(middleware, page(f"http://site.test/{n}"), [page_item()])
+        assert item.images == [
+            {"url": "http://site.test/a.png", "alt": "A", "format": "png", "bytes": 10}
+        ]
+    assert built == [middleware.crawler], "one fetcher per crawl"
+
+
+def test_another_component_can_require_parts(calls: Calls) -> None:
+    crawler = get_crawler(scrapy.Spider)
+    crawler.stats.open_spider()
+    ExtractMiddleware.require(crawler, ["text"])  # from an extension's from_crawler
+    middleware = ExtractMiddleware.from_crawler(crawler)
+    assert middleware.parts == {"text"}
+    ExtractMiddleware.require(crawler, ["metadata"])  # later still counts: the middleware is live
+    (item,) = run(middleware, page(), [page_item()])
+    assert item.main_text == "Lamp. A lamp." and item.metadata == {"title": "T"}
+    with pytest.raises(ValueError, match="unknown part 'txt'"):
+        ExtractMiddleware.require(crawler, ["txt"])
+
+
+def test_requiring_parts_after_the_middleware_stepped_aside_is_an_error() -> None:
+    crawler = get_crawler(scrapy.Spider)
+    with pytest.raises(NotConfigured):
+        ExtractMiddleware.from_crawler(crawler)
+    with pytest.raises(RuntimeError, match="from an extension's or a downloader middleware's"):
+        ExtractMiddleware.require(crawler, ["text"])
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"WEBROBOT_EXTRACT": "text,txt"}, "setting: key 'WEBROBOT_EXTRACT': unknown part 'txt'"),
+        ({"WEBROBOT_FIELDS": {"price": {"css": ".price[", "processors": []}}},
+         "setting WEBROBOT_FIELDS: key 'fields.price': css: '.price[' is not a CSS selector"),
+        ({"WEBROBOT_FIELDS": {"price": {"css": ".price", "processors": ["cents"]}}},
+         "key 'fields.price': unknown processor 'cents'"),
+    ],
+)  # fmt: skip
+def test_a_bad_setting_stops_the_crawl_with_one_line(settings: dict, message: str) -> None:
+    crawler = get_crawler(scrapy.Spider, settings_dict=settings)
+    crawler.spider = crawler._create_spider("s")
+    with pytest.raises(NotConfigured):
+        ExtractMiddleware.from_crawler(crawler)
+    assert message in str(crawler.spider.config_error)
+
+
+def test_the_source_page_is_the_crawls_parse() -> None:
+    response = page()
+    built = source_page(response)
+    assert built.root is response.selector.root
+    assert (
+        built.content_type == "text/html"
+        and built.header("Content-Type") == "text/html; charset=utf-8"
+    )
+    assert built.url == response.url and "<h1>" in built.html
+
+
+def test_every_part_has_an_item_key_and_every_key_a_field() -> None:
+    assert set(mw.ITEM_KEYS.values()) == set(MINED_FIELDS)
+    assert set(MINED_FIELDS) <= {f for f in MinedPageItem.__dataclass_fields__}
+    assert not set(MINED_FIELDS) & set(PageItem.__dataclass_fields__)
+
+
+def test_a_mined_item_keeps_its_values_through_a_shared_crawls_item_storage() -> None:
+    from webrobot.distributed.items import decode_item, encode_item
+
+    item = MinedPageItem.of(page_item())
+    item.fields = {"price": 12.5, "tags": ["a", "b"]}
+    item.main_text = "Text."
+    back = decode_item(encode_item(item))
+    assert type(back) is MinedPageItem and back == item
+
+
+class NeedsText:
+    """An extension that needs the main text of every page, whatever WEBROBOT_EXTRACT says."""
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> NeedsText:
+        ExtractMiddleware.require(crawler, ["text"])
+        return cls()
+
+
+def test_an_extension_requiring_a_part_is_built_before_the_middleware_decides() -> None:
+    """In a real crawler: extensions are built with the settings, spider middlewares
+    with the engine, so an extension's requirement is always in time."""
+    crawler = get_crawler(scrapy.Spider, settings_dict={
+        "EXTENSIONS": {f"{__name__}.NeedsText": 0},
+        "SPIDER_MIDDLEWARES": {"webrobot.extract.middleware.ExtractMiddleware": 975},
+    })  # fmt: skip
+    crawler._apply_settings()
+    crawler.spider = crawler._create_spider("s")
+    engine = crawler._create_engine()
+    built = [m for m in engine.scraper.spidermw.middlewares if isinstance(m, ExtractMiddleware)]
+    assert len(built) == 1 and built[0].parts == {"text"}
