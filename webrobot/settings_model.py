@@ -508,6 +508,25 @@ _MINING = (
     _s("WEBROBOT_EXTRACT", "list", [],
        "What to extract from each page into its item: text, metadata, structured_data, product, "
        "fields, documents, images, or all (empty: nothing, the crawl's full speed)."),
+    _s("WEBROBOT_DOCUMENT_MAX_BYTES", "int", 20_000_000,
+       "With documents extracted: largest document (PDF) downloaded and read, in bytes; a larger one "
+       "is stopped at its headers or refused unread (0: DOWNLOAD_MAXSIZE only).", minimum=0),
+    _s("WEBROBOT_DOCUMENT_TIMEOUT", "float", 30.0,
+       "Seconds one document may take to read; its reader process is then killed.", minimum=0.1),
+    _s("WEBROBOT_DOCUMENT_MAX_INFLATED_MB", "int", 256,
+       "A document whose compressed streams inflate to more than this, in MB, is refused as a "
+       "decompression bomb (0: no limit).", minimum=0),
+    _s("WEBROBOT_DOCUMENT_MEMORY_MB", "int", 1024,
+       "Address space of the process that reads documents, in MB (0: no limit).", minimum=0),
+    _s("WEBROBOT_IMAGE_MAX_BYTES", "int", 10_000_000,
+       "With images extracted: largest image downloaded to describe, in bytes (0: DOWNLOAD_MAXSIZE only).",
+       minimum=0),
+    _s("WEBROBOT_IMAGE_MAX_PIXELS", "int", 50_000_000,
+       "An image of more pixels than this is not decoded (a decompression bomb; 0: Pillow's own limit).",
+       minimum=0),
+    _s("WEBROBOT_IMAGES_PER_PAGE", "int", 20,
+       "Images of one page downloaded and described; the others keep their markup only (0: no limit).",
+       minimum=0),
 )  # fmt: skip
 
 _section("Disk space")
