@@ -28,7 +28,9 @@ def _pdf(objects: list[bytes]) -> bytes:
 def _stream(data: bytes, compress: bool = False) -> bytes:
     if compress:
         data = zlib.compress(data, 9)
-        return b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(data) + data + b"\nendstream"
+        return (
+            b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(data) + data + b"\nendstream"
+        )
     return b"<< /Length %d >>\nstream\n" % len(data) + data + b"\nendstream"
 
 

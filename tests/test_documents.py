@@ -144,7 +144,9 @@ def test_every_error_has_a_listed_reason() -> None:
 
 
 def test_limits_from_settings() -> None:
-    limits = document_limits({"WEBROBOT_DOCUMENT_MAX_BYTES": "1000", "WEBROBOT_DOCUMENT_TIMEOUT": 2})
+    limits = document_limits(
+        {"WEBROBOT_DOCUMENT_MAX_BYTES": "1000", "WEBROBOT_DOCUMENT_TIMEOUT": 2}
+    )
     assert limits["max_bytes"] == 1000
     assert limits["timeout"] == 2.0
     assert limits["max_inflated"] == 256 * 1024 * 1024

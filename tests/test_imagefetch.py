@@ -47,8 +47,12 @@ def test_describe_through_the_crawls_rules(tmp_path: Path) -> None:
     site.add("/private/secret.png", Reply(200, picture(8, 8), {"Content-Type": "image/png"}))
     site.add("/huge.png", Reply(200, huge_png_header(), {"Content-Type": "image/png"}))
     site.add("/fake.png", Reply.html("<p>not an image</p>"))
-    site.add("/large.jpg", Reply(200, picture(80, 60, "JPEG", seed=3), {"Content-Type": "image/jpeg"}))
-    site.add("/og.jpg", Reply(200, picture(120, 60, "JPEG", seed=5), {"Content-Type": "image/jpeg"}))
+    site.add(
+        "/large.jpg", Reply(200, picture(80, 60, "JPEG", seed=3), {"Content-Type": "image/jpeg"})
+    )
+    site.add(
+        "/og.jpg", Reply(200, picture(120, 60, "JPEG", seed=5), {"Content-Type": "image/jpeg"})
+    )
     with site:
         images = crawl(tmp_path, site)
         targets = site.targets()
@@ -62,7 +66,12 @@ def test_describe_through_the_crawls_rules(tmp_path: Path) -> None:
         assert targets.count(path) == 1, (path, targets)
     logo = by_path["/logo.png"]
     assert logo["alt"] == "Logo"
-    assert (logo["format"], logo["width"], logo["height"], logo["bytes"]) == ("png", 40, 30, len(png))
+    assert (logo["format"], logo["width"], logo["height"], logo["bytes"]) == (
+        "png",
+        40,
+        30,
+        len(png),
+    )
     assert len(logo["phash"]) == 16
     assert by_path["/og.jpg"]["format"] == "jpeg"
     assert by_path["/large.jpg"]["width"] == 80

@@ -54,6 +54,9 @@ PURE = frozenset({
     "webrobot.pages.page",
     "webrobot.extract.page",
     "webrobot.extract.parts",
+    "webrobot.extract.images",
+    "webrobot.pages.documents",
+    "webrobot.pages.contenttypes",
     "webrobot.politeness.clock",
     "webrobot.frontier.priorities",
     "webrobot.render.rendering",
@@ -78,6 +81,9 @@ SCRAPY_FREE = PURE | {
     "webrobot.seen.stores",
     "webrobot.search.lifeline",
     "webrobot.search.writerlock",
+    "webrobot.extract.imagehashing",
+    "webrobot.extract.documents",
+    "webrobot.extract.docworker",
 }
 #: The crawl-wide modules at the package's top: any part of the crawl may use them, and
 #: they use only each other.

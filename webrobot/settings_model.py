@@ -651,6 +651,8 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
     "EXTENSIONS": {
         # Stops downloads whose headers say they are not pages (or too big).
         "webrobot.pages.contenttypegate.ContentTypeGate": 100,
+        # With documents in WEBROBOT_EXTRACT: links to PDFs followed, PDFs downloaded whole.
+        "webrobot.extract.documentintake.DocumentIntake": 100,
         "webrobot.report.statsfile.StatsFile": 900,
         # Fewer, cheaper cycle collections (WEBROBOT_GC_THRESHOLD, WEBROBOT_GC_FREEZE).
         "webrobot.gctuning.GarbageCollectorTuning": 0,

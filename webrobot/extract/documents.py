@@ -41,6 +41,8 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from webrobot.extract import docworker
+from webrobot.pages.contenttypes import mime_type
+from webrobot.pages.documents import is_document
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -49,9 +51,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-#: Media types read as PDF (a generic type with a PDF signature is too).
-PDF_TYPES = frozenset({"application/pdf", "application/x-pdf", "application/acrobat"})
-_GENERIC = frozenset({"", "application/octet-stream", "binary/octet-stream", "application/download"})
 #: Documents read at once (one worker process each).
 MAX_WORKERS = 2
 #: Seconds a new worker may take to start (Python and pypdfium2 imported); not
@@ -123,12 +122,7 @@ REASONS = tuple(sorted(_BY_REASON))
 def document_kind(content_type: str, body: bytes) -> str | None:
     """``"pdf"`` when the declared type, or a generic type and the signature, says
     PDF; ``None`` for anything else."""
-    mime = (content_type or "").split(";", 1)[0].strip().lower()
-    if mime in PDF_TYPES:
-        return "pdf"
-    if mime in _GENERIC and b"%PDF-" in body[:1024]:
-        return "pdf"
-    return None
+    return "pdf" if is_document(mime_type(content_type), body) else None
 
 
 def document_limits(settings: Mapping[str, Any] | Any) -> dict[str, Any]:
@@ -165,7 +159,8 @@ def read_document(
         raise DocumentUnsupported(url, f"no reader for {content_type or 'an undeclared type'!r}")
     if importlib.util.find_spec("pypdfium2") is None:
         raise DocumentReaderMissing(
-            url, "reading PDFs needs pypdfium2, which is not installed: pip install 'webrobot[documents]'"
+            url,
+            "reading PDFs needs pypdfium2, which is not installed: pip install 'webrobot[documents]'",
         )
     answer = _POOL.ask((kind, body, max_inflated, timeout), url, timeout, memory_mb)
     if answer[0] == "ok":
@@ -230,7 +225,9 @@ class _Pool:
         self.idle: list[_Worker] = []
         self.started = 0
 
-    def ask(self, job: tuple[Any, ...], url: str, timeout: float, memory_mb: int) -> tuple[Any, ...]:
+    def ask(
+        self, job: tuple[Any, ...], url: str, timeout: float, memory_mb: int
+    ) -> tuple[Any, ...]:
         with self.slots:
             try:
                 worker = self._take(memory_mb)

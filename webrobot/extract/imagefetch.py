@@ -83,7 +83,9 @@ class ImageFetcher:
         out = []
         for index, image in enumerate(images):
             if self.per_page and index >= self.per_page:
-                out.append(self._failed(image, "page_cap", f"over {self.per_page} images on a page"))
+                out.append(
+                    self._failed(image, "page_cap", f"over {self.per_page} images on a page")
+                )
                 continue
             out.append(await self._describe_one(image, page_url))
         return out
@@ -93,7 +95,7 @@ class ImageFetcher:
         known = self._cache.get(url)
         if known is not None:
             self._cache.move_to_end(url)
-            self.stats.inc_value(STATS_PREFIX + ("cached" if "error" not in known else known["error"]))
+            self.stats.inc_value(STATS_PREFIX + (known.get("error", "cached")))
             return {**image, **known}
         fields = await self._fetch_and_describe(url, page_url)
         if "error" in fields:

@@ -58,7 +58,11 @@ def describe_image(body: bytes, max_pixels: int) -> dict[str, Any]:
             raise ImageRefused(DAMAGED, f"unreadable header ({exc})") from None
         with image:
             width, height = image.size
-            described = {"format": (image.format or "").lower() or None, "width": width, "height": height}
+            described = {
+                "format": (image.format or "").lower() or None,
+                "width": width,
+                "height": height,
+            }
             if max_pixels and width * height > max_pixels:
                 raise ImageRefused(
                     TOO_MANY_PIXELS,
@@ -68,7 +72,10 @@ def describe_image(body: bytes, max_pixels: int) -> dict[str, Any]:
                 if image.format == "JPEG":
                     image.draft("L", (64, 64))
                 described["phash"] = str(imagehash.phash(image))
-            except (image_module.DecompressionBombWarning, image_module.DecompressionBombError) as exc:
+            except (
+                image_module.DecompressionBombWarning,
+                image_module.DecompressionBombError,
+            ) as exc:
                 raise ImageRefused(TOO_MANY_PIXELS, str(exc)) from None
             except (OSError, ValueError, SyntaxError, EOFError) as exc:  # truncated or corrupt data
                 raise ImageRefused(DAMAGED, f"undecodable ({exc})"[:300]) from None

@@ -162,7 +162,9 @@ def page_images(page: SourcePage) -> list[dict[str, Any]]:
                 continue  # listed with its picture
             url = _img_url(element, base)
             if url is not None:
-                found.append(_entry(url, element.get("alt"), element.get("width"), element.get("height")))
+                found.append(
+                    _entry(url, element.get("alt"), element.get("width"), element.get("height"))
+                )
         elif tag == "picture":
             image = _picture(element, base)
             if image is not None:
@@ -194,7 +196,9 @@ def _picture(element: Any, base: str) -> dict[str, Any] | None:
             first_source = child
     url = _img_url(img, base) if img is not None else None
     if url is None and first_source is not None:
-        url = _absolute(base, best_candidate(first_source.get("srcset") or "") or first_source.get("src"))
+        url = _absolute(
+            base, best_candidate(first_source.get("srcset") or "") or first_source.get("src")
+        )
     if url is None:
         return None
     if img is None:
@@ -208,4 +212,6 @@ def _og_image(root: Any, url: str) -> dict[str, Any]:
         name = (meta.get("property") or meta.get("name") or "").strip().lower()
         if name in ("og:image:alt", "og:image:width", "og:image:height") and name not in props:
             props[name] = meta.get("content") or ""
-    return _entry(url, props.get("og:image:alt"), props.get("og:image:width"), props.get("og:image:height"))
+    return _entry(
+        url, props.get("og:image:alt"), props.get("og:image:width"), props.get("og:image:height")
+    )
