@@ -35,7 +35,8 @@ if TYPE_CHECKING:
 _ERR_PASSWORD = 4
 _ERR_SECURITY = 5
 _STREAM = re.compile(rb"stream\r?\n|stream\r")
-_CHUNK = 1 << 20
+_CHUNK = 1 << 20  # output bytes per step
+_IN_CHUNK = 1 << 16  # input bytes per step
 
 
 class Refused(Exception):
@@ -53,26 +54,27 @@ def _zlib_header(head: bytes) -> bool:
 
 def inflated_size(body: bytes, limit: int) -> int:
     """The bytes the zlib streams of ``body`` inflate to, counted up to just
-    over ``limit`` (then counting stops). Output is discarded as it comes."""
+    over ``limit`` (then counting stops). Output is discarded as it comes; the
+    input is read through a memoryview, never copied."""
     total = 0
+    view = memoryview(body)
     for match in _STREAM.finditer(body):
         start = match.end()
         if not _zlib_header(body[start : start + 2]):
             continue  # not zlib: raw, DCT (JPEG), LZW... text extraction pays little for them
         inflater = zlib.decompressobj()
-        data = body[start : start + _CHUNK]
-        offset = start + len(data)
+        offset = start
         try:
-            while data:
-                total += len(inflater.decompress(data, _CHUNK))
-                data = inflater.unconsumed_tail
-                if total > limit:
-                    return total
-                if inflater.eof:
-                    break
-                if not data:
-                    data = body[offset : offset + _CHUNK]
-                    offset += len(data)
+            while offset < len(body) and not inflater.eof:
+                data: bytes | memoryview = view[offset : offset + _IN_CHUNK]
+                offset += len(data)
+                while data:
+                    total += len(inflater.decompress(data, _CHUNK))
+                    if total > limit:
+                        return total
+                    data = inflater.unconsumed_tail
+                    if inflater.eof:
+                        break
         except zlib.error:
             continue  # a damaged stream: PDFium decides what it makes of it
     return total
