@@ -80,3 +80,60 @@ def test_documents_refused_as_before_without_the_part(
     assert result.stat("webrobot/download/stopped/type") == 1
     assert sorted(result.item_urls()) == [site.url("/"), site.url("/page")]
     assert result.stat("webrobot/page/document") == 0
+
+
+def test_hostile_documents_read_inside_a_crawl(tmp_path: Path) -> None:
+    """read_document called from a crawl's thread pool, as the mining calls it: every
+    hostile file is one counted reason, the crawl ends normally and the good
+    document after them is read."""
+    import io
+    import json
+    import os
+
+    from tests.crawling import FAST_SETTINGS, scrapy_command
+    from tests.pdfmaker import bomb_pdf
+
+    pypdf = pytest.importorskip("pypdf")
+    pytest.importorskip("pypdfium2")
+    writer = pypdf.PdfWriter(clone_from=io.BytesIO(text_pdf(["secret"])))
+    writer.encrypt("password", algorithm="RC4-128")
+    encrypted = io.BytesIO()
+    writer.write(encrypted)
+    truncated = text_pdf([f"page {i}" for i in range(40)], compress=True)
+    files = {
+        "/bomb.pdf": bomb_pdf(64 << 20),
+        "/encrypted.pdf": encrypted.getvalue(),
+        "/random.pdf": b"%PDF-1.7\n" + os.urandom(20_000),
+        "/truncated.pdf": truncated[: len(truncated) // 3],
+        "/good.pdf": PDF,
+    }
+    site = SiteServer("docs")
+    for path, body in files.items():
+        site.add(path, Reply(200, body, {"Content-Type": "application/pdf"}))
+    out = tmp_path / "docs.jsonl"
+    settings = {**FAST_SETTINGS, "LOG_FILE": str(tmp_path / "crawl.log"),
+                "WEBROBOT_STATS_FILE": str(tmp_path / "stats.json"),
+                "WEBROBOT_DOCUMENT_MAX_INFLATED_MB": "16", "CONCURRENT_REQUESTS": "2"}  # fmt: skip
+    with site:
+        start = ",".join(site.url(path) for path in files)
+        args = ["runspider", "tests/documentspider.py", "-a", f"start={start}", "-O", str(out)]
+        for name, value in settings.items():
+            args += ["-s", f"{name}={value}"]
+        result = scrapy_command(*args, timeout=120)
+    assert result.returncode == 0, result.stderr[-3000:]
+    items = {
+        item["url"].rsplit("/", 1)[1]: item
+        for item in map(json.loads, out.read_text().splitlines())
+    }
+    assert items["bomb.pdf"]["error"] == "bomb"
+    assert items["encrypted.pdf"]["error"] == "encrypted"
+    assert items["random.pdf"]["error"] == "damaged"
+    assert items["truncated.pdf"].get("error", "damaged") == "damaged"
+    assert items["good.pdf"]["main_text"] == "Annual report text"
+    assert items["good.pdf"]["metadata"]["title"] == "Annual Report"
+    assert all(item["seconds"] < 30 for item in items.values())
+    stats = json.loads((tmp_path / "stats.json").read_text())
+    for reason in ("bomb", "encrypted", "damaged"):
+        assert stats[f"webrobot/extract/documents/{reason}"] >= 1
+    log = (tmp_path / "crawl.log").read_text()
+    assert "Traceback" not in log
