@@ -57,6 +57,7 @@ PURE = frozenset({
     "webrobot.extract.images",
     "webrobot.pages.documents",
     "webrobot.pages.contenttypes",
+    "webrobot.pages.srcset",
     "webrobot.politeness.clock",
     "webrobot.frontier.priorities",
     "webrobot.render.rendering",

@@ -16,6 +16,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin
 
+from webrobot.pages.srcset import srcset_candidates
+
 if TYPE_CHECKING:
     from webrobot.extract.page import SourcePage
 
@@ -27,42 +29,6 @@ def _tag(element: Any) -> str:
     if not isinstance(tag, str):
         return ""
     return tag.rsplit("}", 1)[-1].lower()
-
-
-def srcset_candidates(value: str) -> list[tuple[str, str]]:
-    """``(url, descriptor)`` pairs of a ``srcset`` by the HTML standard's
-    parsing (a URL runs to whitespace and may hold commas; a trailing comma
-    ends it; descriptors run to a comma outside parentheses). Never raises."""
-    out: list[tuple[str, str]] = []
-    i, n = 0, len(value)
-    while i < n:
-        while i < n and (value[i] in _WS or value[i] == ","):
-            i += 1
-        if i >= n:
-            break
-        start = i
-        while i < n and value[i] not in _WS:
-            i += 1
-        url = value[start:i]
-        descriptor = ""
-        if url.endswith(","):
-            url = url.rstrip(",")
-        else:
-            begin, depth = i, 0
-            while i < n:
-                char = value[i]
-                if char == "(":
-                    depth += 1
-                elif char == ")" and depth:
-                    depth -= 1
-                elif char == "," and not depth:
-                    break
-                i += 1
-            descriptor = value[begin:i].strip(_WS)
-            i += 1
-        if url:
-            out.append((url, descriptor.lower()))
-    return out
 
 
 def _descriptor_size(descriptor: str) -> tuple[int, float]:
