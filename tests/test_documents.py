@@ -163,3 +163,52 @@ def test_any_bytes_give_a_result_or_a_document_error(noise: bytes, cut: int) -> 
         assert exc.reason in REASONS
     else:
         assert isinstance(result["main_text"], str)
+
+
+def test_the_worker_ends_with_the_process_that_started_it(tmp_path: Any) -> None:
+    """A crawl killed with SIGKILL leaves no document worker behind: the worker
+    waits on its pipe, which closes with the crawl."""
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from tests.crawling import PROJECT_ROOT, wait_until
+
+    script = tmp_path / "crawl.py"
+    script.write_text(
+        "import sys, time\n"
+        "from tests.pdfmaker import text_pdf\n"
+        "from webrobot.extract import documents\n"
+        "if __name__ == '__main__':\n"
+        "    documents.read_document(text_pdf(['x']), 'u', 'application/pdf', max_bytes=0, timeout=30)\n"
+        "    print(documents._POOL.idle[0].process.pid, flush=True)\n"
+        "    time.sleep(60)\n"
+    )
+    crawl = subprocess.Popen(
+        [sys.executable, str(script)],
+        cwd=PROJECT_ROOT,
+        env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert crawl.stdout is not None
+        worker = int(crawl.stdout.readline())
+        assert Path(f"/proc/{worker}").exists()
+        crawl.send_signal(signal.SIGKILL)
+        crawl.wait(10)
+
+        def gone() -> bool:
+            try:
+                state = Path(f"/proc/{worker}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except OSError:
+                return True
+            return state in ("Z", "X")
+
+        wait_until(gone, 10, "the document worker to end")
+    finally:
+        crawl.kill()
+        crawl.wait()
+        if crawl.stdout is not None:
+            crawl.stdout.close()
