@@ -128,6 +128,7 @@ def test_huge_header_refused_without_decoding() -> None:
     ("body", "reason"),
     [
         (b"<html>not an image</html>", "not_an_image"),
+        (b'<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"/>', "vector_image"),
         (b"", "not_an_image"),
         (picture(32, 32)[:60], "damaged"),
     ],
@@ -143,4 +144,4 @@ def test_any_bytes_described_or_refused(body: bytes) -> None:
     try:
         imagehashing.describe_image(b"\x89PNG\r\n\x1a\n" + body, 1_000_000)
     except imagehashing.ImageRefused as exc:
-        assert exc.reason in ("not_an_image", "damaged", "too_many_pixels")
+        assert exc.reason in ("not_an_image", "vector_image", "damaged", "too_many_pixels")

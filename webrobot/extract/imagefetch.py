@@ -14,7 +14,7 @@ once per crawl: the last descriptions are kept by URL.
 An image that was refused or failed keeps its markup fields and gets an
 ``error`` (the refusal's reason: ``robots_txt``, ``offsite``, ``blocklist``...;
 or ``http_error``, ``too_large``, ``download_error``, ``not_an_image``,
-``damaged``, ``too_many_pixels``, ``page_cap``, ``bad_url``, ``missing_library``).
+``vector_image`` (SVG), ``damaged``, ``too_many_pixels``, ``page_cap``, ``bad_url``, ``missing_library``).
 Counted: ``webrobot/extract/images/described`` and
 ``webrobot/extract/images/<error>``; the first of each error is logged.
 """

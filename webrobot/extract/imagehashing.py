@@ -20,6 +20,8 @@ from typing import Any
 #: Why an image was not described (``webrobot/extract/images/<reason>``).
 TOO_MANY_PIXELS = "too_many_pixels"
 NOT_AN_IMAGE = "not_an_image"
+#: A vector image (SVG): no pixels to hash without rendering it.
+VECTOR = "vector_image"
 DAMAGED = "damaged"
 MISSING_LIBRARY = "missing_library"
 
@@ -52,6 +54,8 @@ def describe_image(body: bytes, max_pixels: int) -> dict[str, Any]:
         except (image_module.UnidentifiedImageError, image_module.DecompressionBombWarning,
                 image_module.DecompressionBombError) as exc:  # fmt: skip
             if isinstance(exc, image_module.UnidentifiedImageError):
+                if b"<svg" in body[:2048].lower():
+                    raise ImageRefused(VECTOR, "an SVG image: no pixels to hash") from None
                 raise ImageRefused(NOT_AN_IMAGE, "not an image Pillow knows") from None
             raise ImageRefused(TOO_MANY_PIXELS, str(exc)) from None
         except (OSError, ValueError, SyntaxError) as exc:  # a header Pillow cannot parse
