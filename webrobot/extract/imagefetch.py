@@ -9,7 +9,7 @@ guard, the scope (an image on another site passes within
 robots.txt and the per-site politeness clock apply to it. It is cut at
 ``WEBROBOT_IMAGE_MAX_BYTES`` and decoded in a thread, never past
 ``WEBROBOT_IMAGE_MAX_PIXELS``. A site's logo shown on every page is fetched
-once per crawl: the last descriptions are kept by URL.
+once per crawl: the last descriptions (and lasting failures) are kept by URL.
 
 An image that was refused or failed keeps its markup fields and gets an
 ``error`` (the refusal's reason: ``robots_txt``, ``offsite``, ``blocklist``...;
@@ -47,6 +47,8 @@ STATS_PREFIX = "webrobot/extract/images/"
 #: Descriptions kept by URL (a logo on every page is fetched once).
 CACHE_SIZE = 10_000
 KIND = "image"
+#: Outcomes not remembered by URL: the network may answer next time.
+_TRANSIENT = frozenset({"download_error", "refused"})
 #: Request meta: the refusal reasons the crawl gave this image's request (a list).
 _REFUSALS = "_webrobot_image_refusals"
 
@@ -102,6 +104,8 @@ class ImageFetcher:
             self.stats.inc_value(STATS_PREFIX + fields["error"])
         else:
             self.stats.inc_value(STATS_PREFIX + "described")
+        if fields.get("error") in _TRANSIENT:
+            return {**image, **fields}  # tried again when another page shows it
         self._cache[url] = fields
         if len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)
