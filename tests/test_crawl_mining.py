@@ -260,7 +260,7 @@ from webrobot.spiders.webrobot import WebrobotSpider
 
 # A stand-in document reader: the text it was handed, and the thread it ran on.
 reader = types.ModuleType("webrobot.extract.documents")
-def read_document(body, url, content_type, *, max_bytes, timeout):
+def read_document(body, url, content_type, *, max_bytes, timeout, **limits):
     if url.endswith("bad.pdf"):
         raise ValueError("hostile PDF")
     return {"main_text": body.decode("latin-1"),

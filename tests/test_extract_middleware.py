@@ -5,6 +5,7 @@ what is counted, what is logged once, and how other components switch parts on."
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import sys
 import types
@@ -264,9 +265,10 @@ def test_documents_get_their_text_and_metadata(monkeypatch: pytest.MonkeyPatch) 
     handed: list[tuple] = []
 
     def read_document(
-        body: bytes, url: str, content_type: str, *, max_bytes: int, timeout: float
-    ) -> dict:
-        handed.append((body, url, content_type, max_bytes, timeout))
+        body: bytes, url: str, content_type: str, *, max_bytes: int, timeout: float,
+        max_inflated: int, memory_mb: int,
+    ) -> dict:  # fmt: skip
+        handed.append((body, url, content_type, max_bytes, timeout, max_inflated, memory_mb))
         return {
             "main_text": "Annual report",
             "metadata": {"title": "R", "author": None, "pages": 3},
@@ -284,9 +286,13 @@ def test_documents_get_their_text_and_metadata(monkeypatch: pytest.MonkeyPatch) 
     pdf = Response(
         "http://site.test/a.pdf", body=b"%PDF-1.7", headers={"Content-Type": "application/pdf"}
     )
-    (item,) = run(middleware, pdf, [page_item("http://site.test/a.pdf")])
+    untitled = dataclasses.replace(page_item("http://site.test/a.pdf"), title=None)
+    (item,) = run(middleware, pdf, [untitled])
     assert item.main_text == "Annual report" and item.metadata["pages"] == 3
-    assert handed == [(b"%PDF-1.7", "http://site.test/a.pdf", "application/pdf", 1000, 30.0)]
+    assert handed == [
+        (b"%PDF-1.7", "http://site.test/a.pdf", "application/pdf", 1000, 30.0, 256 << 20, 1024)
+    ]
+    assert item.title == "R", "a document's title is known once it is read"
     assert stat(middleware, "webrobot/extract/documents/found") == 1
     (item,) = run(middleware, page(), [page_item()])
     assert item.main_text is None and item.metadata is None, "an HTML page is no document"
@@ -304,9 +310,9 @@ def test_images_are_described_by_the_fetcher(monkeypatch: pytest.MonkeyPatch) ->
             built.append(crawler)
             return cls()
 
-        async def describe(self, found: list[dict]) -> list[dict]:
+        async def describe(self, found: list[dict], page_url: str | None = None) -> list[dict]:
             await asyncio.sleep(0)
-            return [{**image, "format": "png", "bytes": 10} for image in found]
+            return [{**image, "format": "png", "bytes": 10, "from": page_url} for image in found]
 
     fetch.ImageFetcher = ImageFetcher  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "webrobot.extract.images", images)
@@ -315,7 +321,13 @@ def test_images_are_described_by_the_fetcher(monkeypatch: pytest.MonkeyPatch) ->
     for n in range(2):
         (item,) = run(middleware, page(f"http://site.test/{n}"), [page_item()])
         assert item.images == [
-            {"url": "http://site.test/a.png", "alt": "A", "format": "png", "bytes": 10}
+            {
+                "url": "http://site.test/a.png",
+                "alt": "A",
+                "format": "png",
+                "bytes": 10,
+                "from": f"http://site.test/{n}",
+            }
         ]
     assert built == [middleware.crawler], "one fetcher per crawl"
 

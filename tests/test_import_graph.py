@@ -55,6 +55,10 @@ PURE = frozenset({
     "webrobot.extract.page",
     "webrobot.extract.parts",
     "webrobot.extract.fields",
+    "webrobot.extract.images",
+    "webrobot.pages.documents",
+    "webrobot.pages.contenttypes",
+    "webrobot.pages.srcset",
     "webrobot.politeness.clock",
     "webrobot.frontier.priorities",
     "webrobot.render.rendering",
@@ -79,6 +83,9 @@ SCRAPY_FREE = PURE | {
     "webrobot.seen.stores",
     "webrobot.search.lifeline",
     "webrobot.search.writerlock",
+    "webrobot.extract.imagehashing",
+    "webrobot.extract.documents",
+    "webrobot.extract.docworker",
 }
 #: The crawl-wide modules at the package's top: any part of the crawl may use them, and
 #: they use only each other.

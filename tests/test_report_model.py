@@ -233,6 +233,15 @@ def test_a_budget_stop_is_not_a_trap() -> None:
     assert trap_refusals({TOO_LONG: 1, REPEATED_SEGMENT: 1, TOO_MANY_SEGMENTS: 1}) == 3
 
 
+def test_links_to_files_are_not_traps() -> None:
+    """A site linking many PDFs or images is not a trap: ``binary_extension``
+    refusals stay out of the count and of the health check."""
+    refused = {"binary_extension": 5000, TOO_LONG: 2}
+    assert trap_refusals(refused) == 2
+    limits = HealthThresholds(max_trap_refusals=100)
+    assert check_health({A: _site_row(requested=10, refused=refused)}, limits) == []
+
+
 def test_report_document_has_totals_and_health() -> None:
     tally = CrawlTally()
     tally.left_downloader(A, robots=False, now=1)

@@ -125,3 +125,26 @@ def test_failures_and_error_answers_are_counted(tmp_path: Path) -> None:
     tracker = RequisiteTracker.of(c)
     tracker.request_refused(image, "robots_txt", "http://site.test:80")
     assert c.stats.get_value("webrobot/requisite/image/robots_txt") == 1
+
+
+def test_an_awaited_embed_goes_back_to_whoever_awaits_it_uncounted(tmp_path: Path) -> None:
+    """An image the mining downloads (``engine.download_async``, ``NO_CALLBACK``)
+    carries the requisite marks, but its answer is its fetcher's: returned, not
+    counted, nothing queued from it."""
+    from scrapy.http.request import NO_CALLBACK
+
+    from webrobot.pages.embeds import embed_request
+
+    c = crawler(tmp_path)
+    mw = RequisiteDownloaderMiddleware.from_crawler(c)
+    image = embed_request(
+        "http://site.test/i.css", "stylesheet", referer=None, callback=NO_CALLBACK
+    )
+    assert image.meta[REQUISITE_META] == "stylesheet" and "Referer" not in image.headers
+    response = TextResponse(image.url, body=b"a{background:url(/x.png)}", request=image,
+                            headers={"Content-Type": "text/css"})  # fmt: skip
+    assert mw.process_response(image, response) is response
+    mw.process_exception(image, ConnectionRefusedError())
+    RequisiteTracker.of(c).request_refused(image, "robots_txt", "http://site.test:80")
+    assert not [k for k in c.stats.get_stats() if k.startswith("webrobot/requisite/")]
+    assert c.engine.crawled == []

@@ -511,10 +511,25 @@ _MINING = (
     _s("WEBROBOT_FIELDS", "dict", {},
        "Per-site fields: name -> {css, xpath or jsonld, processors} (a site config's [fields] "
        "table); declaring any switches the fields part on."),
-    _s("WEBROBOT_DOCUMENT_MAX_BYTES", "int", 50_000_000,
-       "Bytes of a PDF or office document read for its text (documents part; 0: no limit).", minimum=0),
+    _s("WEBROBOT_DOCUMENT_MAX_BYTES", "int", 20_000_000,
+       "With documents extracted: largest document (PDF) downloaded and read, in bytes; a larger one "
+       "is stopped at its headers or refused unread (0: DOWNLOAD_MAXSIZE only).", minimum=0),
     _s("WEBROBOT_DOCUMENT_TIMEOUT", "float", 30.0,
-       "Seconds reading one document's text may take (documents part; 0: no limit).", minimum=0),
+       "Seconds one document may take to read; its reader process is then killed.", minimum=0.1),
+    _s("WEBROBOT_DOCUMENT_MAX_INFLATED_MB", "int", 256,
+       "A document whose compressed streams inflate to more than this, in MB, is refused as a "
+       "decompression bomb (0: no limit).", minimum=0),
+    _s("WEBROBOT_DOCUMENT_MEMORY_MB", "int", 1024,
+       "Address space of the process that reads documents, in MB (0: no limit).", minimum=0),
+    _s("WEBROBOT_IMAGE_MAX_BYTES", "int", 10_000_000,
+       "With images extracted: largest image downloaded to describe, in bytes (0: DOWNLOAD_MAXSIZE only).",
+       minimum=0),
+    _s("WEBROBOT_IMAGE_MAX_PIXELS", "int", 50_000_000,
+       "An image of more pixels than this is not decoded (a decompression bomb; 0: Pillow's own limit).",
+       minimum=0),
+    _s("WEBROBOT_IMAGES_PER_PAGE", "int", 20,
+       "Images of one page downloaded and described; the others keep their markup only (0: no limit).",
+       minimum=0),
 )  # fmt: skip
 
 _section("Disk space")
@@ -642,6 +657,8 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
     "EXTENSIONS": {
         # Stops downloads whose headers say they are not pages (or too big).
         "webrobot.pages.contenttypegate.ContentTypeGate": 100,
+        # With documents in WEBROBOT_EXTRACT: links to PDFs followed, PDFs downloaded whole.
+        "webrobot.extract.documentintake.DocumentIntake": 100,
         "webrobot.report.statsfile.StatsFile": 900,
         # Fewer, cheaper cycle collections (WEBROBOT_GC_THRESHOLD, WEBROBOT_GC_FREEZE).
         "webrobot.gctuning.GarbageCollectorTuning": 0,

@@ -40,6 +40,7 @@ from weakref import WeakKeyDictionary, WeakSet
 from scrapy import Request, signals
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import HtmlResponse, TextResponse
+from scrapy.http.request import NO_CALLBACK
 
 from webrobot import signals as webrobot_signals
 from webrobot.archive.requisites import (
@@ -61,6 +62,7 @@ from webrobot.archive.requisites import (
     decode_css,
     html_requisites,
 )
+from webrobot.pages.embeds import embed_request
 from webrobot.pages.metarobots import policy
 from webrobot.render.middleware import LOADED_KEY
 from webrobot.settings_model import read
@@ -132,8 +134,8 @@ class RequisiteTracker:
 
     def finished(self, request: Request, outcome: str) -> None:
         kind = request.meta.get(REQUISITE_META)
-        if kind is None:
-            return
+        if kind is None or request.callback is NO_CALLBACK:
+            return  # not a requisite, or an embed fetched for another part (mining)
         self.count(str(kind), outcome)
         self.ledger.outcome(request.url, outcome)
         for url in request.meta.get("redirect_urls") or ():
@@ -169,15 +171,12 @@ class RequisiteTracker:
             if requisite.kind == FRAME and hops == 1 and self.page_frame_in_scope(requisite.url):
                 continue  # crawled (and archived with its requisites) as a page
             try:
-                request = Request(
+                request = embed_request(
                     requisite.url,
+                    requisite.kind,
+                    referer=parent.url,
+                    hops=hops,
                     priority=parent.priority + (PRIORITY_BOOST if hops == 1 else 0),
-                    headers={"Referer": parent.url},
-                    meta={
-                        REQUISITE_META: requisite.kind,
-                        HOPS_META: hops,
-                        "dont_check_type": True,  # requisites need their bodies
-                    },
                 )
             except ValueError:
                 self.count(requisite.kind, "bad_url")
@@ -300,6 +299,8 @@ class RequisiteDownloaderMiddleware:
         kind = request.meta.get(REQUISITE_META)
         if kind is None:
             return response
+        if request.callback is NO_CALLBACK:
+            return response  # awaited by a component (images described for mining): its own
         if response.status >= 400:
             self.tracker.finished(request, HTTP_ERROR)
         else:

@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urljoin
 
+from webrobot.pages.srcset import srcset_candidates
+
 STYLESHEET = "stylesheet"
 SCRIPT = "script"
 IMAGE = "image"
@@ -101,37 +103,9 @@ def _clean(base: str, value: str | None) -> str | None:
 
 
 def parse_srcset(value: str) -> list[str]:
-    """The URLs of a ``srcset`` attribute, by the HTML standard's parsing
-    algorithm (a URL runs to whitespace; commas end it only at its end;
-    descriptors run to a comma outside parentheses). Never raises."""
-    urls: list[str] = []
-    i, n = 0, len(value)
-    while i < n:
-        while i < n and (value[i] in _WS or value[i] == ","):
-            i += 1
-        if i >= n:
-            break
-        start = i
-        while i < n and value[i] not in _WS:
-            i += 1
-        url = value[start:i]
-        if url.endswith(","):
-            url = url.rstrip(",")
-        else:
-            depth = 0  # skip descriptors up to the next top-level comma
-            while i < n:
-                char = value[i]
-                if char == "(":
-                    depth += 1
-                elif char == ")" and depth:
-                    depth -= 1
-                elif char == "," and not depth:
-                    i += 1
-                    break
-                i += 1
-        if url:
-            urls.append(url)
-    return urls
+    """The URLs of a ``srcset`` attribute (:func:`webrobot.pages.srcset.srcset_candidates`).
+    Never raises."""
+    return [url for url, _ in srcset_candidates(value)]
 
 
 def _css_kind(url: str) -> str:

@@ -135,8 +135,14 @@ class ExtractMiddleware:
             _built[crawler] = None
             raise NotConfigured("WEBROBOT_EXTRACT is empty and no fields are declared")
         self.parts = parts
-        self.max_document_bytes = int(setting(crawler, "WEBROBOT_DOCUMENT_MAX_BYTES"))
-        self.document_timeout = float(setting(crawler, "WEBROBOT_DOCUMENT_TIMEOUT"))
+        self.document_limits = {
+            "max_bytes": int(setting(crawler, "WEBROBOT_DOCUMENT_MAX_BYTES")),
+            "timeout": float(setting(crawler, "WEBROBOT_DOCUMENT_TIMEOUT")),
+            "max_inflated": int(setting(crawler, "WEBROBOT_DOCUMENT_MAX_INFLATED_MB"))
+            * 1024
+            * 1024,
+            "memory_mb": int(setting(crawler, "WEBROBOT_DOCUMENT_MEMORY_MB")),
+        }
         self.meta_robots = bool(setting(crawler, "WEBROBOT_META_ROBOTS_ENABLED"))
         self._functions: dict[str, Callable[..., Any] | _Missing] = {}
         self._image_fetcher: Any = None
@@ -257,7 +263,7 @@ class ExtractMiddleware:
         if fetcher is None:
             return images
         try:
-            return await fetcher.describe(images)
+            return await fetcher.describe(images, page_url=page.url)
         except Exception as exc:  # noqa: BLE001 - the images as the markup gives them
             self._failed("images", page.url, exc)
             return images
@@ -278,11 +284,10 @@ class ExtractMiddleware:
             self._not_installed("documents", read)
             return {}
         content_type = mime_type((response.headers.get("Content-Type") or b"").decode("latin-1"))
-        body, url = response.body, response.url
-        max_bytes, timeout = self.max_document_bytes, self.document_timeout
+        body, url, limits = response.body, response.url, self.document_limits
 
         def read_alone() -> Any:
-            return read(body, url, content_type, max_bytes=max_bytes, timeout=timeout)
+            return read(body, url, content_type, **limits)
 
         try:
             result = await self._in_thread(read_alone)
@@ -334,6 +339,9 @@ class ExtractMiddleware:
         stats = self.crawler.stats
         assert stats is not None
         stats.inc_value(f"webrobot/extract/{part}/error")
+        reason = getattr(exc, "reason", None)
+        if isinstance(reason, str) and reason.isidentifier():
+            stats.inc_value(f"webrobot/extract/{part}/error/{reason}")
         if part not in self._logged:
             self._logged.add(part)
             logger.error(
@@ -357,6 +365,11 @@ class ExtractMiddleware:
     def _attach(self, item: Any, mined: dict[str, Any]) -> Any:
         if type(item) is PageItem:
             item = MinedPageItem.of(item)
+        if isinstance(item, PageItem) and item.title is None:
+            # A document's title is known only once it is read.
+            metadata = mined.get("metadata")
+            if isinstance(metadata, dict) and isinstance(metadata.get("title"), str):
+                item.title = metadata["title"] or None
         adapter = ItemAdapter(item)
         for key, value in mined.items():
             try:

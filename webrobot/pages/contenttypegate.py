@@ -7,7 +7,9 @@ A response whose headers declare a type that is not a page (see
 never downloaded, and the spider gets the headers only, with the
 ``download_stopped`` flag, and counts the page as not HTML. A linked 40 MB PDF
 costs a few hundred bytes. ``WEBROBOT_NON_HTML_ITEMS = True`` (for a site
-config that wants items for its files) lets such bodies through.
+config that wants items for its files) lets such bodies through, and so does
+a crawl that takes documents in (``documents`` in ``WEBROBOT_EXTRACT``) for
+the documents' types, up to ``WEBROBOT_DOCUMENT_MAX_BYTES``.
 
 robots.txt requests, sitemap requests (XML, perhaps gzipped, read by their
 own rules) and requests with the ``dont_check_type`` meta key are left alone. Counted: ``webrobot/download/stopped/type`` and
@@ -22,7 +24,8 @@ from typing import TYPE_CHECKING
 from scrapy import signals
 from scrapy.exceptions import NotConfigured, StopDownload
 
-from webrobot.pages.contenttypes import OTHER, declared_kind
+from webrobot.pages.contenttypes import OTHER, declared_kind, mime_type
+from webrobot.pages.documents import documents_accepted, is_document_type
 from webrobot.settings_model import read
 from webrobot.signals import ROBOTS_FETCH_META, SITEMAP_META
 
@@ -71,6 +74,13 @@ class ContentTypeGate:
         raw = headers.get(b"Content-Type")
         content_type = raw.decode("latin-1") if raw else ""
         if declared_kind(content_type) == OTHER:
+            cap = documents_accepted(self.crawler)
+            if cap is not None and is_document_type(mime_type(content_type)):
+                if cap and body_length > cap:
+                    self._stop(
+                        "too_large", request, f"a document of {body_length} bytes, over {cap}"
+                    )
+                return  # a document the crawl takes in: downloaded whole
             self._stop("type", request, f"declared {content_type.split(';')[0].strip()!r}")
 
     def _stop(self, why: str, request: Request, detail: str) -> None:

@@ -10,7 +10,8 @@ yields is checked, in the order of cost, as it is yielded:
    ``deny``) and the global blocklist, on the canonical URL;
 2. a path extension that says the target is not a page
    (``WEBROBOT_IGNORED_EXTENSIONS``: Scrapy's ``IGNORED_EXTENSIONS`` plus
-   saved web pages, ``.mht`` / ``.mhtml``);
+   saved web pages, ``.mht`` / ``.mhtml``), except links to documents
+   (``.pdf``) when the crawl takes documents in (:mod:`webrobot.pages.documents`);
 3. the page's link budget: at most ``WEBROBOT_MAX_LINKS_PER_PAGE`` links of
    one page go on (0: no cap). A sitemap is not a page: its URLs have their
    own limit (``WEBROBOT_SITEMAP_MAX_URLS``), and sitemap requests are not
@@ -38,6 +39,7 @@ from typing import TYPE_CHECKING
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from scrapy.utils.url import url_has_any_extension
 
+from webrobot.pages.documents import documents_accepted, has_document_extension
 from webrobot.settings_model import ConfigError, read
 from webrobot.signals import SITEMAP_META
 from webrobot.startup import non_negative_setting, setting_error
@@ -112,7 +114,11 @@ class LinkGateMiddleware(BaseSpiderMiddleware):
             response.meta.get(SITEMAP_META) is not None
             or request.meta.get(SITEMAP_META) is not None
         )
-        if self.extensions and not sitemap and url_has_any_extension(request.url, self.extensions):
+        if (
+            self.extensions and not sitemap
+            and url_has_any_extension(request.url, self.extensions)
+            and not self._document_followed(request)
+        ):  # fmt: skip
             if not self._seen(request):
                 self.refuser.refuse(
                     request, BINARY_EXTENSION, "the extension says it is not a page"
@@ -129,6 +135,16 @@ class LinkGateMiddleware(BaseSpiderMiddleware):
                 return None
             self._passed[response] = passed + 1
         return request
+
+    def _document_followed(self, request: Request) -> bool:
+        """A link to a document when the crawl takes documents in: followed, with the
+        document size cap as its download limit."""
+        cap = documents_accepted(self.crawler)
+        if cap is None or not has_document_extension(request.url):
+            return False
+        if cap:
+            request.meta.setdefault("download_maxsize", cap)
+        return True
 
     def _seen(self, request: Request) -> bool:
         """Mark a refused link visited; True (and logged as a duplicate) if it already was."""

@@ -27,10 +27,14 @@ ROBOTS_UNREACHABLE = "unreachable"
 PAGE_FLAGS = ("duplicate", "noindex", "nofollow")
 #: reason of an IgnoreRequest that no component counted as a refusal
 IGNORED = "ignored"
+#: a link refused for its file extension (webrobot.pages.linkgate): a file, not a trap
+BINARY_EXTENSION = "binary_extension"
 #: refusal reasons that are not trap defences (for the trap health check): the
-#: crawl's scope and page budget, named by the modules that refuse with them;
-#: any reason starting with "robots" is not one either
-NON_TRAP_REASONS = frozenset({OFFSITE, DENY_PATTERN, NOT_ALLOWED, BUDGET, IGNORED})
+#: crawl's scope and page budget, named by the modules that refuse with them, and
+#: links to files; any reason starting with "robots" is not one either
+NON_TRAP_REASONS = frozenset(
+    {OFFSITE, DENY_PATTERN, NOT_ALLOWED, BUDGET, IGNORED, BINARY_EXTENSION}
+)
 #: site states shown in the progress line, in display order
 SITE_STATES = ("active", "waiting_robots", "deferred", "exhausted")
 

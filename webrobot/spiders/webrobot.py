@@ -23,6 +23,7 @@ from webrobot.pages.contenttypes import (
     declared_kind,
     mime_type,
 )
+from webrobot.pages.documents import documents_accepted, is_document
 from webrobot.pages.page import (
     link_attribute_count,
     raw_link_count,
@@ -159,6 +160,11 @@ class WebrobotSpider(scrapy.Spider):
             stats.inc_value("webrobot/page/non_html")  # stopped at its headers: not a page we read
             return
         if kind == OTHER or (kind == GENERIC and not isinstance(response, HtmlResponse)):
+            mime = mime_type(declared)
+            if documents_accepted(self.crawler) is not None and is_document(mime, response.body):
+                stats.inc_value("webrobot/page/document")
+                yield self._file_item(response, mime)  # the mining adds its text and metadata
+                return
             stats.inc_value("webrobot/page/non_html")
             if read(self.crawler.settings, "WEBROBOT_NON_HTML_ITEMS"):
                 yield self._file_item(response, mime_type(declared))
@@ -208,7 +214,8 @@ class WebrobotSpider(scrapy.Spider):
         )
 
     def _file_item(self, response: Response, content_type: str) -> PageItem:
-        """An item for a file that is not a page (``WEBROBOT_NON_HTML_ITEMS``): no title, no links."""
+        """An item for a file that is not a page (a document the crawl takes in, or any file
+        with ``WEBROBOT_NON_HTML_ITEMS``): no title of its own, no links."""
         return PageItem(
             url=response.url,
             status=response.status,

@@ -1,0 +1,46 @@
+"""The switch that makes a crawl take documents in, when the mining asks for them.
+
+An extension, on when ``documents`` is among the parts of ``WEBROBOT_EXTRACT``
+(site config key ``extract``): it tells the link gate, the content-type gate and
+the bundled spider (:mod:`webrobot.pages.documents`) to follow links to
+documents, download them whole up to ``WEBROBOT_DOCUMENT_MAX_BYTES`` and yield
+an item for each; the mining reads them (:func:`webrobot.extract.documents.read_document`).
+Without it, a link to a PDF is refused by its extension and a PDF response is
+stopped at its headers, as for any file that is not a page.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Self
+
+from scrapy.exceptions import NotConfigured
+
+from webrobot.extract.parts import enabled_parts
+from webrobot.pages.documents import accept_documents
+from webrobot.settings_model import read
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+logger = logging.getLogger(__name__)
+
+
+class DocumentIntake:
+    def __init__(self, crawler: Crawler) -> None:
+        try:
+            parts = enabled_parts(read(crawler.settings, "WEBROBOT_EXTRACT"))
+        except ValueError as exc:  # the mining's own middleware names the bad value
+            raise NotConfigured(f"WEBROBOT_EXTRACT: {exc}") from None
+        if "documents" not in parts:
+            raise NotConfigured("documents are not among the parts of WEBROBOT_EXTRACT")
+        max_bytes = read(crawler.settings, "WEBROBOT_DOCUMENT_MAX_BYTES")
+        accept_documents(crawler, max_bytes)
+        logger.info(
+            "Following links to documents (PDF), up to %s each",
+            f"{max_bytes} bytes" if max_bytes else "DOWNLOAD_MAXSIZE",
+        )
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler)
