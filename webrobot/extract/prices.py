@@ -159,7 +159,9 @@ def price_amount(value: Any, *, text: bool | None = None) -> str | None:
     if isinstance(value, bool) or value is None:
         return None
     amount: Decimal | None
-    if isinstance(value, int | float):
+    if isinstance(value, Decimal):
+        amount = value
+    elif isinstance(value, int | float):
         amount = _decimal(repr(value) if isinstance(value, float) else str(value))
     elif isinstance(value, str):
         if not text and _PLAIN_NUMBER.match(value):

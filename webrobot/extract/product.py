@@ -108,12 +108,14 @@ _MAIN_WORDS = frozenset({"product", "main", "page", "pdp", "detail", "details", 
 _STOCK_CLASS = re.compile(r"stock|availab|inventory|lieferbar|verfuegbar|disponib", re.IGNORECASE)
 _SKU_LABEL = re.compile(
     r"(?:\bSKU|\bArt(?:ikel)?[.\s-]*(?:Nr|No)\.?|Artikelnummer|Référence|R[ée]f\.|Item\s*(?:#|No\.?|number|code)|"
-    r"Product\s*(?:code|ID|number)|Código|Cod\.\s*art\.?|Codice|Modelo?\s*#|Style\s*(?:#|No\.?)|品番|商品コード|货号)"
+    r"Product\s*(?:code|ID|number)|Código|Cod\.\s*art\.?|Codice|Modelo?\s*#|Style\s*(?:#|No\.?)|"
+    r"Kod\s+produktu|Nr\s+katalogowy|Vare(?:nummer|nr\.?)|Tuotenumero|Ürün\s+kodu|品番|商品コード|货号)"
     r"\s*[:#.]?\s*(?P<v>[A-Z0-9][A-Z0-9._/-]{1,39})",
     re.IGNORECASE,
 )
 _GTIN_LABEL = re.compile(
-    r"\b(?:EAN(?:-13)?|GTIN(?:-1[234])?|UPC|ISBN(?:-13)?|JAN)\s*[:#]?\s*(?P<v>\d[\d -]{6,18}\d)",
+    r"\b(?:EAN(?:-?13|-?8)?|GTIN(?:-?1[234]|-?8)?|UPC(?:-?A)?|ISBN(?:-?13)?|JAN)\s*[:#]?\s*"
+    r"(?P<v>\d[\d -]{6,18}\d)",
     re.IGNORECASE,
 )
 _MPN_LABEL = re.compile(
@@ -123,7 +125,8 @@ _MPN_LABEL = re.compile(
     re.IGNORECASE,
 )
 _BRAND_LABEL = re.compile(
-    r"\b(?:Brand|Marke|Marque|Marca|Merk|Märke|Hersteller|Manufacturer)\s*:\s*(?P<v>[^\n|:]{1,60})",
+    r"\b(?:Brand|Marke|Marque|Marca|Merk|Märke|Hersteller|Manufacturer|Fabricant|Fabricante)"
+    r"[ \t]*(?::[ \t]*\n?|\n)[ \t]*(?P<v>[^\n|:]{1,60})",
     re.IGNORECASE,
 )
 _PRICE_TEXT_MAX = 80
@@ -535,6 +538,8 @@ class _Markup:
         self.root = root
         self.ctx = ctx
         self.buttons = self._buy_buttons()
+        #: The availability a stock message on the page states, if any.
+        self.stock_message: str | None = None
 
     def _buy_buttons(self) -> list[Any]:
         found = []
@@ -560,10 +565,10 @@ class _Markup:
         return found
 
     def looks_like_product_page(self, fields: dict[str, Any]) -> bool:
-        if len(self.buttons) > MAX_BUY_BUTTONS:
+        """A price, and one buy button, an ``itemprop=price`` or a stock message."""
+        if len(self.buttons) > MAX_BUY_BUTTONS or fields["price"] is None:
             return False
-        has_itemprop_price = bool(self._itemprop("price"))
-        return fields["price"] is not None and (bool(self.buttons) or has_itemprop_price)
+        return bool(self.buttons or self._itemprop("price") or self.stock_message)
 
     def fields(self) -> dict[str, Any]:
         fields: dict[str, Any] = dict.fromkeys(FIELDS)
@@ -638,6 +643,9 @@ class _Markup:
                 " | //*[contains(translate(@class, 'PRICE', 'price'), 'price')"
                 " or contains(translate(@id, 'PRICE', 'price'), 'price')"
                 " or contains(@class, 'preis') or contains(@class, 'prix') or contains(@class, 'precio')"
+                " or contains(@class, 'preco') or contains(@class, 'preço') or contains(@class, 'prezzo')"
+                " or contains(@class, 'prijs') or contains(@class, 'pris') or contains(@class, 'cena')"
+                " or contains(@class, 'fiyat') or contains(@class, 'hinta')"
                 " or contains(@class, 'amount') or contains(@class, 'money')]"
             )[:300]
         except (AttributeError, ValueError):
@@ -721,6 +729,7 @@ class _Markup:
                 if len(text) <= 200:
                     found = availability_in_text(text) or _availability_from_class(marks)
                     if found:
+                        self.stock_message = found
                         return found
         for button in self.buttons:
             label = _element_text(button) + " " + (button.get("value") or "")
@@ -782,7 +791,8 @@ class _Markup:
     def _brand(self) -> str | None:
         try:
             marked = self.root.xpath(
-                "//*[contains(concat(' ', normalize-space(@class), ' '), ' brand ') or contains(@class, 'product-brand') or contains(@class, 'product__vendor') or contains(@class, 'product-vendor')]"
+                "//*[contains(@class, 'brand') or contains(@class, 'vendor')"
+                " or contains(@class, 'manufacturer') or @id='bylineInfo']"
             )
         except (AttributeError, ValueError):
             marked = []
@@ -790,9 +800,13 @@ class _Markup:
             if _in_aside(element):
                 continue
             text = clean_text(_element_text(element))
+            if not text:
+                logo = element.xpath(".//img/@alt")
+                text = clean_text(str(logo[0])) if logo else ""
             text = re.sub(
-                r"^(?:Brand|Marke|Marque|Marca|Vendor)\s*:\s*", "", text, flags=re.IGNORECASE
+                r"^(?:Brand|Marke|Marque|Marca|Vendor|by)\s*:?\s+", "", text, flags=re.IGNORECASE
             )
+            text = re.sub(r"^Visit the (.+?) Store$", r"\1", text)
             if text and len(text) <= 60:
                 return text
         match = _BRAND_LABEL.search(self._text())
@@ -821,24 +835,31 @@ class _Markup:
         return None
 
 
+_HIDDEN_TEXT = frozenset({"script", "style", "noscript", "del", "s", "strike", "template"})
+
+
 def _element_text(element: Any) -> str:
+    """The text of an element as shown, without scripts and crossed-out prices."""
     try:
         parts = []
-        for text in element.itertext():
-            parent = getattr(text, "getparent", lambda: None)()
-            if parent is not None and parent.tag in (
-                "script",
-                "style",
-                "noscript",
-                "del",
-                "s",
-                "strike",
-            ):
+        for text in element.xpath(".//text()"):
+            owner = text.getparent()
+            if owner is not None and text.is_tail:
+                owner = owner.getparent()
+            if owner is not None and owner is not element and _hidden(owner, element):
                 continue
-            parts.append(text)
+            parts.append(str(text))
         return " ".join(" ".join(parts).split())
     except (AttributeError, ValueError, TypeError):
         return ""
+
+
+def _hidden(node: Any, top: Any) -> bool:
+    while node is not None and node is not top:
+        if node.tag in _HIDDEN_TEXT:
+            return True
+        node = node.getparent()
+    return False
 
 
 def _own_price_text(element: Any) -> str:
