@@ -62,6 +62,7 @@ PURE = frozenset({
     "webrobot.extract.metadata",
     "webrobot.extract.product",
     "webrobot.extract.prices",
+    "webrobot.optional",
     "webrobot.politeness.clock",
     "webrobot.frontier.priorities",
     "webrobot.render.rendering",

@@ -67,7 +67,9 @@ def test_jsonld_blocks_are_recovered_where_a_reader_would(text: str, expected: l
 
 
 def test_a_broken_block_is_skipped_and_the_others_kept() -> None:
-    html = ld('{"@type": "Organization", "name": "A"}', "{not: json", '[{"@type": "Product"}, null]')
+    html = ld(
+        '{"@type": "Organization", "name": "A"}', "{not: json", '[{"@type": "Product"}, null]'
+    )
     assert page_jsonld(page(html).root) == [
         {"@type": "Organization", "name": "A"},
         {"@type": "Product"},
@@ -96,7 +98,10 @@ def test_blocks_extruct_refuses_are_read_and_the_page_keeps_its_other_blocks(
     html = ld('{"@type": "WebSite", "name": "Shop"}', block)
     with pytest.raises(ValueError):  # one bad block and extruct gives no JSON-LD at all
         extruct.extract(html, syntaxes=["json-ld"])
-    assert structured_data(page(html))["json-ld"] == [{"@type": "WebSite", "name": "Shop"}, *expected]
+    assert structured_data(page(html))["json-ld"] == [
+        {"@type": "WebSite", "name": "Shop"},
+        *expected,
+    ]
 
 
 # --- the four syntaxes --------------------------------------------------------------------
@@ -143,7 +148,9 @@ def test_the_result_is_the_same_with_or_without_the_crawl_tree_and_as_extruct_gi
 def test_a_base_element_moves_relative_urls() -> None:
     html = MICRODATA.replace("<head>", '<head><base href="https://cdn.example.net/store/">')
     html = html.replace('href="/anvil"', 'href="anvil"')
-    assert structured_data(page(html))["microdata"][0]["url"] == "https://cdn.example.net/store/anvil"
+    assert (
+        structured_data(page(html))["microdata"][0]["url"] == "https://cdn.example.net/store/anvil"
+    )
 
 
 RDFA_BODY = """<html><head><meta property="og:title" content="T"></head><body>
@@ -155,7 +162,10 @@ def test_rdfa_is_read_when_the_body_carries_it() -> None:
     result = extract_structured(page(RDFA_BODY))
     assert result.rdfa_skipped is None
     names = [
-        v[0]["@value"] for item in result.data["rdfa"] for k, v in item.items() if k.endswith("name")
+        v[0]["@value"]
+        for item in result.data["rdfa"]
+        for k, v in item.items()
+        if k.endswith("name")
     ]
     assert names == ["Lamp"]
 
@@ -164,7 +174,11 @@ def test_rdfa_is_read_when_the_body_carries_it() -> None:
     ("html", "mode", "reason"),
     [
         ("<html><body><p>plain</p></body></html>", "auto", "none"),
-        ('<html><head><meta property="og:title" content="T"></head><body></body></html>', "auto", "head"),
+        (
+            '<html><head><meta property="og:title" content="T"></head><body></body></html>',
+            "auto",
+            "head",
+        ),
         (RDFA_BODY, "never", "off"),
         (RDFA_BODY + "<!--" + "x" * RDFA_MAX_CHARS + "-->", "auto", "large"),
     ],
@@ -184,7 +198,9 @@ def test_rdfa_always_reads_head_only_rdfa_as_extruct_does() -> None:
 
 
 def test_an_unknown_rdfa_mode_is_refused_in_one_line() -> None:
-    with pytest.raises(ValueError, match=r"rdfa must be one of auto, always, never, not 'sometimes'"):
+    with pytest.raises(
+        ValueError, match=r"rdfa must be one of auto, always, never, not 'sometimes'"
+    ):
         structured_data(page(MICRODATA), rdfa="sometimes")
 
 
@@ -210,7 +226,15 @@ def test_without_extruct_one_error_names_the_extra(monkeypatch: pytest.MonkeyPat
 
 @pytest.mark.parametrize(
     "html",
-    ["", "   ", "\x00\x00", "<html>", "<?xml version='1.0' encoding='utf-8'?><html/>", "<<<>>>", "\ufeff"],
+    [
+        "",
+        "   ",
+        "\x00\x00",
+        "<html>",
+        "<?xml version='1.0' encoding='utf-8'?><html/>",
+        "<<<>>>",
+        "\ufeff",
+    ],
 )
 def test_degenerate_pages_give_empty_lists(html: str) -> None:
     data = structured_data(page(html, tree=False))
@@ -221,7 +245,9 @@ def test_degenerate_pages_give_empty_lists(html: str) -> None:
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=20),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=20,
 )
 

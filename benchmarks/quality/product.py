@@ -173,12 +173,16 @@ def baseline_product(case: Case) -> dict[str, Any] | None:
     brand = node.get("brand")
     if isinstance(brand, dict):
         brand = brand.get("name")
-    gtin = next((node[k] for k in ("gtin13", "gtin", "gtin12", "gtin14", "gtin8") if node.get(k)), None)
+    gtin = next(
+        (node[k] for k in ("gtin13", "gtin", "gtin12", "gtin14", "gtin8") if node.get(k)), None
+    )
     return {
         "name": _plain(node.get("name")),
         "price": f"{amount:.2f}" if amount is not None else None,
         "currency": _plain(offer.get("priceCurrency")),
-        "availability": re.split(r"[/#]", availability)[-1] if isinstance(availability, str) else None,
+        "availability": re.split(r"[/#]", availability)[-1]
+        if isinstance(availability, str)
+        else None,
         "sku": _plain(node.get("sku")),
         "gtin": _plain(gtin),
         "mpn": _plain(node.get("mpn")),
@@ -205,7 +209,11 @@ def _first_product(data: dict[str, Any]) -> dict[str, Any] | None:
     for item in data.get("rdfa") or []:
         if "Product" in str(item.get("@type", "")):
             return {
-                re.split(r"[/#]", k)[-1]: (v[0].get("@value", v[0].get("@id")) if isinstance(v, list) and v and isinstance(v[0], dict) else v)
+                re.split(r"[/#]", k)[-1]: (
+                    v[0].get("@value", v[0].get("@id"))
+                    if isinstance(v, list) and v and isinstance(v[0], dict)
+                    else v
+                )
                 for k, v in item.items()
             }
     return None
@@ -234,7 +242,9 @@ def table(results: dict[str, Result]) -> str:
     for reader in results:
         header += [f"{reader} P", "R", "F1"]
     pages = ["product page or not"] + [
-        f"{r.pages_right}/{r.pages}" if i % 3 == 0 else "" for r in results.values() for i in range(3)
+        f"{r.pages_right}/{r.pages}" if i % 3 == 0 else ""
+        for r in results.values()
+        for i in range(3)
     ]
     speed = ["ms/page (webrobot: on the crawl's tree)"] + [
         f"{r.ms_per_page:.1f}" if i % 3 == 0 else "" for r in results.values() for i in range(3)

@@ -123,8 +123,8 @@ def _parse(text: str) -> str | None:
     for pattern in (_NAMED_MDY, _NAMED_DMY):
         match = pattern.match(text)
         if match:
-            month = str(_MONTHS[match["m"].lower()])
-            return _with_time(match["y"], month, match["d"], match["rest"])
+            named = str(_MONTHS[match["m"].lower()])
+            return _with_time(match["y"], named, match["d"], match["rest"])
     rfc = parsedate_tz(text)
     if rfc is not None:
         year, month, day, hour, minute, second = rfc[:6]

@@ -153,7 +153,11 @@ def node_index(nodes: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 
 def resolved(value: Any, index: dict[str, dict[str, Any]]) -> Any:
     """``value``, or the node it refers to when it is only a reference."""
-    if isinstance(value, dict) and set(value) <= {"@id", "@type"} and "@id" in value:
+    if (
+        isinstance(value, dict)
+        and set(value) <= {"@id", "@type"}
+        and isinstance(value.get("@id"), str)
+    ):
         return index.get(value["@id"], value)
     return value
 

@@ -253,7 +253,8 @@ def _resolve_refs(value: Any, index: dict[str, dict[str, Any]], depth: int) -> A
     if isinstance(value, list):
         return [_resolve_refs(v, index, depth + 1) for v in value]
     if isinstance(value, dict):
-        if set(value) <= {"@id", "@type"} and value.get("@id") in index:
+        ref = value.get("@id")
+        if set(value) <= {"@id", "@type"} and isinstance(ref, str) and ref in index:
             target = index[value["@id"]]
             if target is not value:
                 return _resolve_refs(target, index, depth + 1)
@@ -265,7 +266,7 @@ def _resolve_refs(value: Any, index: dict[str, dict[str, Any]], depth: int) -> A
 
 def _compact_rdfa(items: list[Any]) -> list[dict[str, Any]]:
     """RDFa's expanded JSON-LD as plain nodes (``{"name": "X", "offers": {...}}``)."""
-    by_id = {i.get("@id"): i for i in items if isinstance(i, dict) and "@id" in i}
+    by_id = {i["@id"]: i for i in items if isinstance(i, dict) and isinstance(i.get("@id"), str)}
 
     def compact(node: dict[str, Any], depth: int) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -278,7 +279,7 @@ def _compact_rdfa(items: list[Any]) -> list[dict[str, Any]]:
             for value in as_list(values):
                 if isinstance(value, dict) and "@value" in value:
                     converted.append(value["@value"])
-                elif isinstance(value, dict) and "@id" in value:
+                elif isinstance(value, dict) and isinstance(value.get("@id"), str):
                     target = by_id.get(value["@id"])
                     if target is not None and target is not node and depth < 4:
                         converted.append(compact(target, depth + 1))
@@ -290,11 +291,16 @@ def _compact_rdfa(items: list[Any]) -> list[dict[str, Any]]:
         return out
 
     referenced = {
-        v.get("@id")
+        v["@id"]
         for i in items if isinstance(i, dict)
-        for vs in i.values() for v in as_list(vs) if isinstance(v, dict) and set(v) == {"@id"}
+        for vs in i.values() for v in as_list(vs)
+        if isinstance(v, dict) and set(v) == {"@id"} and isinstance(v["@id"], str)
     }  # fmt: skip
-    return [compact(i, 0) for i in items if isinstance(i, dict) and i.get("@id") not in referenced]
+    return [
+        compact(i, 0)
+        for i in items
+        if isinstance(i, dict) and not (isinstance(i.get("@id"), str) and i["@id"] in referenced)
+    ]
 
 
 def _main_product(candidates: list[dict[str, Any]], ctx: _Context) -> dict[str, Any] | None:
@@ -542,7 +548,7 @@ class _Markup:
         self.stock_message: str | None = None
 
     def _buy_buttons(self) -> list[Any]:
-        found = []
+        found: list[Any] = []
         try:
             elements = self.root.xpath(
                 "//button | //input[@type='submit' or @type='button' or @type='image']"
