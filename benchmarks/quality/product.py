@@ -252,13 +252,42 @@ def table(results: dict[str, Result]) -> str:
     return markdown_table(header, [*rows, pages, speed])
 
 
+def real_pages(limit: int | None = None) -> tuple[int, int, float, float]:
+    """On the 181 real news pages of the article extraction benchmark (none is a product
+    page): how many :func:`product` calls a product page, and its ms/page median and
+    mean given the page's structured data (as the crawl passes it)."""
+    import statistics
+
+    from benchmarks.quality.structured import news_pages
+    from webrobot.extract.product import product
+    from webrobot.extract.structured import structured_data
+
+    found, times = 0, []
+    for url, html in news_pages(limit):
+        page = source_page(url, html)
+        structured = structured_data(page)
+        started = time.perf_counter()
+        found += product(page, structured) is not None
+        times.append(1000 * (time.perf_counter() - started))
+    return found, len(times), statistics.median(times), statistics.mean(times)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--wrong", action="store_true", help="list every wrong or missing value")
+    parser.add_argument(
+        "--real", action="store_true", help="also the 181 real news pages: no product expected"
+    )
     args = parser.parse_args(argv)
     results = evaluate()
     print(f"Product fields: {len(cases())} annotated shop pages\n")
     print(table(results))
+    if args.real:
+        found, pages, median, mean = real_pages()
+        print(
+            f"\nReal news pages: {found} of {pages} called product pages;"
+            f" product() {median:.1f} ms/page median, {mean:.1f} mean (structured data given)"
+        )
     if args.wrong:
         for reader, result in results.items():
             for name, s in result.fields.items():

@@ -22,6 +22,7 @@ unless ``structured`` is passed and no price text needs reading.
 from __future__ import annotations
 
 import re
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -152,6 +153,8 @@ def product(page: SourcePage, structured: dict[str, Any] | None = None) -> dict[
     og_product = (tags.first("og:type") or "").lower() in OG_PRODUCT_TYPES
     _fill(fields, _from_meta(tags, ctx, og_product))
     markup = _Markup(root, ctx) if root is not None else None
+    if main is None and not og_product and (markup is None or listing or not markup.has_evidence()):
+        return None  # most pages of the web: no product, no buy button, no price markup
     if markup is not None and not listing:
         _fill(fields, markup.fields())
     if (
@@ -570,6 +573,23 @@ class _Markup:
                 found.append(element)
         return found
 
+    def has_evidence(self) -> bool:
+        """Whether the page may be a product page at all: a buy button (not a listing's
+        many), an ``itemprop=price`` or a stock message's element."""
+        if len(self.buttons) > MAX_BUY_BUTTONS:
+            return False
+        if self.buttons or self._itemprop("price"):
+            return True
+        try:
+            return bool(
+                self.root.xpath(
+                    "boolean(//*[contains(@class, 'stock') or contains(@id, 'stock')"
+                    " or contains(@class, 'availab') or contains(@id, 'availab')])"
+                )
+            )
+        except (AttributeError, ValueError):
+            return False
+
     def looks_like_product_page(self, fields: dict[str, Any]) -> bool:
         """A price, and one buy button, an ``itemprop=price`` or a stock message."""
         if len(self.buttons) > MAX_BUY_BUTTONS or fields["price"] is None:
@@ -755,19 +775,19 @@ class _Markup:
         return None
 
     def _text_near_product(self) -> str:
+        """The page's visible text (no scripts, menus, header or footer), one line per
+        text node, from a little before the product's heading, at most 30,000 characters."""
         try:
-            body = self.root.xpath("//body")
+            texts = self.root.xpath(
+                "//body//text()[not(ancestor::script or ancestor::style or ancestor::noscript"
+                " or ancestor::nav or ancestor::header or ancestor::footer or ancestor::template)]"
+            )
         except (AttributeError, ValueError):
             return ""
-        if not body:
-            return ""
-        parts = []
-        for text in body[0].itertext():
-            parent = getattr(text, "getparent", lambda: None)()
-            if parent is not None and parent.tag in ("script", "style", "noscript"):
-                continue
-            parts.append(text)
-        return "\n".join(" ".join(p.split()) for p in parts if p.strip())[:200_000]
+        text = "\n".join(" ".join(t.split()) for t in texts if t.strip())
+        heading = self.heading()
+        start = text.find(heading) if heading else -1
+        return text[max(0, start - 500) : max(0, start - 500) + 30_000]
 
     def _labelled(self, pattern: re.Pattern[str], cls: str) -> str | None:
         try:
@@ -930,7 +950,7 @@ def _has_sale_beside(node: Any) -> bool:
     for _ in range(2):
         if container is None:
             return False
-        for other in container.iter():
+        for other in islice(container.iter(), 80):
             if (
                 other is not node
                 and isinstance(other.tag, str)
