@@ -79,6 +79,7 @@ def test_availability_in_any_form(value: str, expected: str | None) -> None:
         ("zł", "", "", "PLN"),
         ("CHF", "", "", "CHF"),
         ("₹", "", "", "INR"),
+        ("NT$", "tw", "zh-TW", "TWD"),
         ("XYZ", "", "", None),
         ("dollars and cents", "", "", None),
     ],
@@ -134,6 +135,32 @@ def test_jsonld_product_with_its_offer() -> None:
         "name": "Tent", "price": "1299.00", "currency": "USD", "availability": "InStock",
         "sku": "T-1", "gtin": "4006825612349", "mpn": "M1", "brand": "Peak",
     }  # fmt: skip
+
+
+VARIANTS = """<html><head><script type="application/ld+json">{"@type": "Product", "name": "Shoe",
+"offers": [
+ {"@type": "Offer", "sku": "S-41", "price": "90", "priceCurrency": "EUR", "availability": "OutOfStock",
+  "url": "https://shop.example.com/p/shoe?variant=41"},
+ {"@type": "Offer", "sku": "S-42", "price": "95", "priceCurrency": "EUR", "availability": "InStock",
+  "url": "https://shop.example.com/p/shoe?variant=42"},
+ {"@type": "Offer", "sku": "S-43", "price": "99", "priceCurrency": "EUR", "availability": "InStock",
+  "url": "https://shop.example.com/p/shoe?variant=43"}]}</script></head></html>"""
+
+
+@pytest.mark.parametrize(
+    ("url", "price", "sku", "stock"),
+    [
+        ("https://shop.example.com/p/shoe", "95.00", "S-42", "InStock"),  # the first to buy
+        ("https://shop.example.com/p/shoe?variant=43", "99.00", "S-43", "InStock"),
+        ("https://shop.example.com/p/shoe?variant=41", "90.00", "S-41", "OutOfStock"),
+    ],
+)
+def test_the_offer_shown_is_the_variant_in_the_url_else_the_first_to_buy(
+    url: str, price: str, sku: str, stock: str
+) -> None:
+    result = product(page(VARIANTS, url))
+    assert result is not None
+    assert (result["price"], result["sku"], result["availability"]) == (price, sku, stock)
 
 
 def test_the_sale_price_is_taken_not_the_crossed_out_one() -> None:

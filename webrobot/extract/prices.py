@@ -62,7 +62,7 @@ _SIGNS = {
     "€": "EUR", "eur": "EUR", "euro": "EUR", "euros": "EUR", "£": "GBP", "gbp": "GBP",
     "us$": "USD", "usd": "USD", "u$s": "USD", "c$": "CAD", "ca$": "CAD", "cad": "CAD",
     "a$": "AUD", "au$": "AUD", "aud": "AUD", "nz$": "NZD", "nzd": "NZD", "hk$": "HKD",
-    "hkd": "HKD", "s$": "SGD", "sgd": "SGD", "r$": "BRL", "brl": "BRL", "mx$": "MXN",
+    "hkd": "HKD", "nt$": "TWD", "twd": "TWD", "s$": "SGD", "sgd": "SGD", "r$": "BRL", "brl": "BRL", "mx$": "MXN",
     "mxn": "MXN", "cn¥": "CNY", "rmb": "CNY", "元": "CNY", "cny": "CNY", "円": "JPY",
     "jp¥": "JPY", "jpy": "JPY", "₹": "INR", "rs": "INR", "rs.": "INR", "inr": "INR",
     "₽": "RUB", "руб": "RUB", "руб.": "RUB", "р.": "RUB", "rub": "RUB", "zł": "PLN",

@@ -59,6 +59,9 @@ OG_PRODUCT_TYPES = frozenset(
 )
 #: More buy buttons than this, with no structured product, is a listing.
 MAX_BUY_BUTTONS = 3
+_BUYABLE = frozenset(
+    {"InStock", "LimitedAvailability", "OnlineOnly", "InStoreOnly", "PreOrder", "PreSale"}
+)
 _GTIN_KEYS = ("gtin13", "gtin", "gtin12", "gtin14", "gtin8", "ean", "upc", "isbn")
 _LIST_PRICE = re.compile(
     r"list|strikethrough|srp|msrp|rrp|was|regular|original|compare", re.IGNORECASE
@@ -425,6 +428,11 @@ def _choose_offer(offers: list[dict[str, Any]], ctx: _Context) -> dict[str, Any]
             )
             if ctx.variant in urls:
                 return offer
+    # The variant a shop shows first is its first one that can be bought (Shopify's
+    # selected_or_first_available_variant), so its price and availability are the page's.
+    for offer in priced:
+        if availability(_text(offer.get("availability")) or "") in _BUYABLE:
+            return offer
     return priced[0]
 
 
