@@ -178,6 +178,17 @@ def test_the_sale_price_is_taken_not_the_crossed_out_one() -> None:
     )
 
 
+def test_markup_names_come_from_the_product_not_a_breadcrumb_or_the_logo() -> None:
+    html = """<html><head><meta property="og:title" content="Blue Kettle"></head><body>
+    <header><h1 class="logo">Kettle World</h1></header>
+    <ol itemscope itemtype="https://schema.org/BreadcrumbList"><li itemprop="itemListElement"
+      itemscope itemtype="https://schema.org/ListItem"><span itemprop="name">Home</span></li></ol>
+    <div class="product"><span class="price">$45.00</span><button>Add to cart</button></div>
+    </body></html>"""
+    result = product(page(html))
+    assert result is not None and result["name"] == "Blue Kettle" and result["price"] == "45.00"
+
+
 def test_a_disabled_buy_button_means_out_of_stock() -> None:
     html = """<html><body><h1>Record</h1><span class="product-price">$32.00</span>
     <button class="add-to-cart" disabled>Add to cart</button></body></html>"""

@@ -59,6 +59,11 @@ OG_PRODUCT_TYPES = frozenset(
 )
 #: More buy buttons than this, with no structured product, is a listing.
 MAX_BUY_BUTTONS = 3
+#: Item types whose ``itemprop`` values are the product's own.
+_OWN_ITEM_TYPES = frozenset({
+    *PRODUCT_TYPES, "Offer", "AggregateOffer", "Brand", "PriceSpecification",
+    "UnitPriceSpecification", "Organization",
+})  # fmt: skip
 _BUYABLE = frozenset(
     {"InStock", "LimitedAvailability", "OnlineOnly", "InStoreOnly", "PreOrder", "PreSale"}
 )
@@ -209,6 +214,7 @@ class _Context:
             query = parse_qs(urlsplit(self.url).query)
         except ValueError:
             query = {}
+        self.tags = tags
         self.variant = (query.get("variant") or query.get("sku") or query.get("v") or [""])[0]
 
     def currency(self, value: Any) -> str | None:
@@ -628,10 +634,22 @@ class _Markup:
     # itemprop outside any item (microdata inside an item is read as structured data)
 
     def _itemprop(self, name: str) -> list[Any]:
+        """Elements with ``itemprop=name`` that belong to no item, or to a product or an
+        offer (never a breadcrumb's, an organisation's or a review's)."""
         try:
-            return list(self.root.xpath(f"//*[@itemprop='{name}']"))[:20]
+            elements = self.root.xpath(f"//*[@itemprop='{name}']")[:40]
         except (AttributeError, ValueError):
             return []
+        kept = []
+        for element in elements:
+            scope = next(
+                (a for a in element.iterancestors() if a.get("itemscope") is not None), None
+            )
+            if scope is None or _OWN_ITEM_TYPES & set(
+                type_names({"@type": (scope.get("itemtype") or "").split()})
+            ):
+                kept.append(element)
+        return kept[:20]
 
     def _itemprop_text(self, name: str) -> str | None:
         for element in self._itemprop(name):
@@ -729,18 +747,28 @@ class _Markup:
         return chosen
 
     def _heading_element(self) -> Any:
+        """The page's first ``<h1>`` outside its header, menus and asides (a theme's
+        logo is an ``<h1>`` in its header on some shops)."""
         try:
-            found = self.root.xpath("//h1")
+            found = self.root.xpath("//h1")[:10]
         except (AttributeError, ValueError):
             return None
-        return found[0] if found else None
+        for element in found:
+            if not _in_aside(element) and clean_text(_element_text(element)):
+                return element
+        return None
 
     def heading(self) -> str | None:
+        """The product's name as the page heads it: its ``<h1>``, else OpenGraph's or
+        Twitter's title, else the document's ``<title>``."""
         element = self._heading_element()
         if element is not None:
             text = clean_text(_element_text(element))
             if text and len(text) <= 300:
                 return text
+        social = self.ctx.tags.first("og:title", "twitter:title")
+        if social:
+            return social
         try:
             titles = self.root.xpath("//title/text()")
         except (AttributeError, ValueError):
