@@ -3,6 +3,7 @@ languages BCP 47, URLs absolute; never a failure for what a page holds."""
 
 from __future__ import annotations
 
+import json
 import sys
 from datetime import UTC, datetime, timedelta, timezone
 
@@ -239,6 +240,7 @@ def test_any_page_gives_every_field(text: str) -> None:
     for source in (page(html, tree=False), page(text, tree=False)):
         result = metadata(source, None)
         assert list(result) == list(FIELDS)
+        json.dumps(result)
         assert isinstance(result["authors"], list)
 
 

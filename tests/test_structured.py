@@ -277,3 +277,4 @@ def test_any_page_gives_the_four_lists(head: str, script: str) -> None:
             continue  # parsel refuses it before an extractor is reached
         data = structured_data(source)
         assert set(data) == set(SYNTAXES) and all(isinstance(v, list) for v in data.values())
+        json.dumps(data)  # items go to feeds as JSON
