@@ -145,6 +145,22 @@ def test_the_result_is_the_same_with_or_without_the_crawl_tree_and_as_extruct_gi
     assert with_tree["microdata"] == plain["microdata"]
 
 
+def test_the_crawl_tree_is_left_as_it_was() -> None:
+    """Every extractor reads the same tree: none may change it."""
+    import lxml.html
+
+    from webrobot.extract.metadata import metadata
+    from webrobot.extract.product import product
+
+    html = MICRODATA.replace("</body>", f"{RDFA_BODY}<script>var x = 1;</script></body>")
+    source = page(html)
+    before = lxml.html.tostring(source.root)
+    structured = structured_data(source, rdfa="always")
+    metadata(source, structured)
+    product(source, structured)
+    assert lxml.html.tostring(source.root) == before
+
+
 def test_a_base_element_moves_relative_urls() -> None:
     html = MICRODATA.replace("<head>", '<head><base href="https://cdn.example.net/store/">')
     html = html.replace('href="/anvil"', 'href="anvil"')
