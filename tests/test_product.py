@@ -189,6 +189,26 @@ def test_markup_names_come_from_the_product_not_a_breadcrumb_or_the_logo() -> No
     assert result is not None and result["name"] == "Blue Kettle" and result["price"] == "45.00"
 
 
+def test_a_price_without_a_price_class_is_found_next_to_the_buy_button() -> None:
+    html = """<html><body><h1>Cinema Display</h1><div class="col">
+    <ul><li><span style="text-decoration: line-through;">$122.00</span></li>
+    <li><h2>$110.00</h2></li><li>Ex Tax: $90.00</li></ul>
+    <div id="product"><button id="button-cart">Add to Cart</button></div></div></body></html>"""
+    result = product(page(html))
+    assert result is not None and (result["price"], result["currency"]) == ("110.00", "USD")
+
+
+def test_the_shops_name_is_not_part_of_the_products() -> None:
+    html = """<html><head><meta property="og:site_name" content="Hollow Oak Pottery">
+    <script type="application/ld+json">{"@type": "Product", "name": "Mug - Hollow Oak Pottery",
+    "offers": {"price": 28, "priceCurrency": "GBP"}}</script></head></html>"""
+    result = product(page(html))
+    assert result is not None and result["name"] == "Mug"
+    html = html.replace("Mug - Hollow Oak Pottery", "Mug - Large")
+    result = product(page(html))
+    assert result is not None and result["name"] == "Mug - Large"
+
+
 def test_a_disabled_buy_button_means_out_of_stock() -> None:
     html = """<html><body><h1>Record</h1><span class="product-price">$32.00</span>
     <button class="add-to-cart" disabled>Add to cart</button></body></html>"""

@@ -118,8 +118,8 @@ _STOCK_CLASS = re.compile(r"stock|availab|inventory|lieferbar|verfuegbar|disponi
 _SKU_LABEL = re.compile(
     r"(?:\bSKU|\bArt(?:ikel)?[.\s-]*(?:Nr|No)\.?|Artikelnummer|Référence|R[ée]f\.|Item\s*(?:#|No\.?|number|code)|"
     r"Product\s*(?:code|ID|number)|Código|Cod\.\s*art\.?|Codice|Modelo?\s*#|Style\s*(?:#|No\.?)|"
-    r"Kod\s+produktu|Nr\s+katalogowy|Vare(?:nummer|nr\.?)|Tuotenumero|Ürün\s+kodu|品番|商品コード|货号)"
-    r"\s*[:#.]?\s*(?P<v>[A-Z0-9][A-Z0-9._/-]{1,39})",
+    r"Kod\s+produktu|Nr\s+katalogowy|Vare(?:nummer|nr\.?)|Tuotenumero|Ürün\s+kodu|品番|商品番号|商品コード|货号|商品编号)"
+    r"\s*[:#.：]?\s*(?P<v>[A-Z0-9][A-Z0-9._/-]{1,39})",
     re.IGNORECASE,
 )
 _GTIN_LABEL = re.compile(
@@ -175,9 +175,51 @@ def product(page: SourcePage, structured: dict[str, Any] | None = None) -> dict[
         fields["currency"] = markup.page_currency()
     if fields["name"] is None and markup is not None:
         fields["name"] = markup.heading()
+    fields["name"] = _without_site_name(fields["name"], _site_names(structured, tags))
     if not any(fields[k] for k in ("name", "price", "sku", "gtin")):
         return None
     return fields
+
+
+#: Words around an amount that make it something else than the price to pay.
+_NOT_THE_PRICE = re.compile(
+    r"tax|excl|inkl|incl|shipping|delivery|versand|livraison|envío|save|was\b|rrp|msrp|uvp|%|"
+    r"item\(s\)|items?\b|total|/\s*(?:month|mo|kg|l|m)\b",
+    re.IGNORECASE,
+)
+_SEPARATORS = (" | ", " - ", " – ", " — ", " :: ", " » ", " · ")
+
+
+def _site_names(structured: dict[str, Any], tags: HeadTags) -> set[str]:
+    """The shop's own names: OpenGraph's site name, the application name, JSON-LD's WebSite."""
+    names = {tags.first("og:site_name"), tags.first("application-name")}
+    for node in jsonld_nodes(
+        [i for i in as_list(structured.get("json-ld")) if isinstance(i, dict)]
+    ):
+        if "WebSite" in type_names(node):
+            names.add(_text(node.get("name")))
+    return {n.casefold() for n in names if n}
+
+
+def _without_site_name(name: str | None, sites: set[str]) -> str | None:
+    """``Mug - Hollow Oak Pottery`` -> ``Mug`` when the tail is the shop's name (some
+    platforms write it into the product's name)."""
+    if not name:
+        return name
+    for separator in _SEPARATORS:
+        head, found, tail = name.rpartition(separator)
+        if found and head.strip() and tail.strip().casefold() in sites:
+            return head.strip()
+    return name
+
+
+def _title_without_site(title: str) -> str:
+    """A document title without a short trailing site part (``Pan 26cm | Kitchen Tokyo``)."""
+    for separator in _SEPARATORS:
+        head, found, tail = title.rpartition(separator)
+        if found and head.strip() and len(tail) <= 40 and len(head) >= len(tail):
+            return head.strip()
+    return title
 
 
 def _fill(fields: dict[str, Any], found: dict[str, Any]) -> None:
@@ -616,6 +658,8 @@ class _Markup:
         price, currency = self._itemprop_price()
         if price is None:
             price, currency = self._shown_price()
+        if price is None:
+            price, currency = self._price_near_button()
         fields["price"], fields["currency"] = price, currency
         if fields["currency"] is None:
             fields["currency"] = self.ctx.currency(self._itemprop_text("priceCurrency") or "")
@@ -746,6 +790,42 @@ class _Markup:
                 chosen = (price, self.ctx.currency(sign or ""))
         return chosen
 
+    def _price_near_button(self) -> tuple[str | None, str | None]:
+        """A price with its currency standing alone in an element without a price class
+        (``<h2>$110.00</h2>``), the nearest to the buy button, looking a little further
+        out one level at a time."""
+        if not self.buttons or len(self.buttons) > MAX_BUY_BUTTONS:
+            return None, None
+        anchor = self.buttons[0]
+        region = anchor
+        for _ in range(4):
+            region = region.getparent()
+            if region is None:
+                return None, None
+            best: tuple[int, str, str | None] | None = None
+            for element in islice(region.iter(), 400):
+                if not isinstance(element.tag, str) or element.tag in _HIDDEN_TEXT:
+                    continue
+                text = _element_text(element)
+                if (
+                    not 1 < len(text) <= 30
+                    or not re.search(r"\d", text)
+                    or _NOT_THE_PRICE.search(text)
+                ):
+                    continue
+                amount, sign = parse_price_text(text)
+                if amount is None or amount <= 0 or sign is None or _is_old_price(element):
+                    continue
+                price = price_amount(amount)
+                if price is None:
+                    continue
+                distance = _distance(anchor, element)
+                if best is None or distance < best[0]:
+                    best = (distance, price, self.ctx.currency(sign))
+            if best is not None:
+                return best[1], best[2]
+        return None, None
+
     def _heading_element(self) -> Any:
         """The page's first ``<h1>`` outside its header, menus and asides (a theme's
         logo is an ``<h1>`` in its header on some shops)."""
@@ -766,14 +846,28 @@ class _Markup:
             text = clean_text(_element_text(element))
             if text and len(text) <= 300:
                 return text
+        try:
+            named = self.root.xpath(
+                "//*[contains(@class, 'product-name') or contains(@class, 'product_name')"
+                " or contains(@class, 'productName') or contains(@class, 'product-title')"
+                " or contains(@class, 'product_title') or contains(@class, 'productTitle')"
+                " or contains(@class, 'item-name') or contains(@class, 'item_name')"
+                " or contains(@class, 'itemName')]"
+            )[:10]
+        except (AttributeError, ValueError):
+            named = []
+        for element in named:
+            text = clean_text(_element_text(element))
+            if text and len(text) <= 300 and not _in_aside(element):
+                return text
         social = self.ctx.tags.first("og:title", "twitter:title")
         if social:
-            return social
+            return _title_without_site(social)
         try:
             titles = self.root.xpath("//title/text()")
         except (AttributeError, ValueError):
             return None
-        return clean_text(titles[0]) if titles else None
+        return _title_without_site(clean_text(titles[0])) if titles else None
 
     def _availability(self) -> str | None:
         linked = self._itemprop_text("availability")
@@ -838,10 +932,12 @@ class _Markup:
             text = clean_text(_element_text(element))
             match = pattern.search(text)
             value = match["v"] if match else text
-            if value and len(value) <= 40 and re.search(r"\d", value) and " " not in value.strip():
+            if value and len(value) <= 40 and " " not in value.strip() and _looks_like_code(value):
                 return value.strip()
-        match = pattern.search(self._text())
-        return match["v"] if match else None
+        for match in pattern.finditer(self._text()):
+            if _looks_like_code(match["v"]):
+                return match["v"]
+        return None
 
     def _labelled_gtin(self) -> str | None:
         for match in _GTIN_LABEL.finditer(self._text()):
@@ -916,9 +1012,19 @@ def _element_text(element: Any) -> str:
         return ""
 
 
+def _looks_like_code(value: str) -> bool:
+    """A product code, not a word: it has a digit, a separator, or is in capitals
+    (``NK-FJ-GR-M``, ``SW10231``, ``ABC``; not ``Product``)."""
+    value = value.strip()
+    return bool(re.search(r"[\d._/-]", value)) or (len(value) >= 3 and value.isupper())
+
+
 def _hidden(node: Any, top: Any) -> bool:
+    """Inside a script, a style, or a crossed-out price (``<del>``, ``line-through``)."""
     while node is not None and node is not top:
         if node.tag in _HIDDEN_TEXT:
+            return True
+        if "line-through" in (node.get("style") or "").replace(" ", "").lower():
             return True
         node = node.getparent()
     return False
