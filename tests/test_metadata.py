@@ -1,0 +1,251 @@
+"""Page metadata: each field from the first source that has it, dates ISO 8601,
+languages BCP 47, URLs absolute; never a failure for what a page holds."""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from parsel import Selector
+
+from webrobot.extract.dates import iso_date
+from webrobot.extract.metadata import FIELDS, language_tag, metadata
+from webrobot.extract.page import SourcePage
+
+FAST = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+URL = "https://news.example.com/2024/03/12/story"
+
+
+def page(html: str, headers: dict[str, str] | None = None, *, tree: bool = True) -> SourcePage:
+    root = Selector(text=html, type="html").root if tree else None
+    return SourcePage(url=URL, html=html, root=root, headers=headers or {})
+
+
+ARTICLE = """<!doctype html>
+<html lang="en-gb"><head>
+<title>Story title | The Example Times</title>
+<link rel="canonical" href="/2024/03/12/story">
+<meta name="description" content="Meta description.">
+<meta name="author" content="Meta Author">
+<meta property="og:title" content="OG title">
+<meta property="og:description" content="OG description">
+<meta property="og:site_name" content="The Example Times">
+<meta property="og:image" content="/img/og.jpg">
+<meta property="article:published_time" content="2024-03-12T08:00:00+01:00">
+<meta name="twitter:title" content="Twitter title">
+<script type="application/ld+json">
+{"@context": "https://schema.org", "@graph": [
+ {"@type": "WebSite", "@id": "https://news.example.com/#site", "name": "Example Times"},
+ {"@type": "Person", "@id": "https://news.example.com/#amy", "name": "Amy Writer"},
+ {"@type": "NewsArticle", "headline": "JSON-LD headline", "description": "JSON-LD description",
+  "author": [{"@id": "https://news.example.com/#amy"}, {"@type": "Person", "name": "Bo Editor"}],
+  "datePublished": "2024-03-12T07:00:00Z", "dateModified": "2024-03-13 10:30",
+  "image": {"@type": "ImageObject", "url": "https://cdn.example.com/lead.jpg"}}]}
+</script>
+</head><body><article><h1>Story</h1><time datetime="2020-01-01">old</time></article></body></html>"""
+
+
+def test_jsonld_first_then_opengraph_then_the_rest() -> None:
+    assert metadata(page(ARTICLE)) == {
+        "title": "JSON-LD headline",
+        "description": "JSON-LD description",
+        "authors": ["Amy Writer", "Bo Editor"],
+        "published": "2024-03-12T07:00:00+00:00",
+        "modified": "2024-03-13T10:30:00",
+        "language": "en-GB",
+        "site_name": "Example Times",
+        "canonical": "https://news.example.com/2024/03/12/story",
+        "image": "https://cdn.example.com/lead.jpg",
+    }
+
+
+def test_without_jsonld_opengraph_twitter_and_meta_tags_answer() -> None:
+    html = ARTICLE.split("<script")[0] + "</head><body></body></html>"
+    assert metadata(page(html)) == {
+        "title": "OG title",
+        "description": "OG description",
+        "authors": ["Meta Author"],
+        "published": "2024-03-12T08:00:00+01:00",
+        "modified": None,
+        "language": "en-GB",
+        "site_name": "The Example Times",
+        "canonical": "https://news.example.com/2024/03/12/story",
+        "image": "https://news.example.com/img/og.jpg",
+    }
+
+
+def test_the_plain_html_and_the_header_are_the_last_sources() -> None:
+    html = """<html><head><title> A  plain page </title>
+    <meta name="DC.creator" content="Dee Core"><meta name="DC.date" content="12.03.2024"></head>
+    <body><p>By the way</p><time datetime="2024-03-01T09:00:00Z">1 March</time></body></html>"""
+    result = metadata(page(html, {"content-language": "pt-br, en"}))
+    assert result["title"] == "A plain page"
+    assert result["authors"] == ["Dee Core"]
+    assert result["published"] == "2024-03-12"
+    assert result["language"] == "pt-BR"
+    assert result["description"] is None and result["canonical"] is None and result["image"] is None
+
+
+def test_time_element_and_twitter_when_nothing_else_says() -> None:
+    html = """<html><head><meta name="twitter:title" content="Tw"><meta name="twitter:image" content="//cdn.example.com/t.png"></head>
+    <body><article><time datetime="2024-03-01T09:00:00-05:00">1 March</time></article></body></html>"""
+    result = metadata(page(html))
+    assert (result["title"], result["image"], result["published"]) == (
+        "Tw",
+        "https://cdn.example.com/t.png",
+        "2024-03-01T09:00:00-05:00",
+    )
+
+
+def test_structured_data_passed_in_is_used_and_its_microdata_too() -> None:
+    structured = {
+        "json-ld": [],
+        "microdata": [
+            {
+                "@type": "BlogPosting",
+                "@context": "http://schema.org",
+                "headline": "Microdata headline",
+                "author": {"@type": "Person", "name": "Mia Data"},
+                "datePublished": "March 5, 2024",
+            }
+        ],
+        "rdfa": [],
+        "opengraph": [],
+    }
+    result = metadata(page("<html><head><title>t</title></head></html>"), structured)
+    assert result["title"] == "Microdata headline"
+    assert result["authors"] == ["Mia Data"]
+    assert result["published"] == "2024-03-05"
+
+
+def test_structured_data_passed_in_is_not_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "extruct", None)
+    result = metadata(page(ARTICLE), {"json-ld": [], "microdata": [], "rdfa": [], "opengraph": []})
+    assert result["title"] == "OG title"  # the page's JSON-LD was not read: the caller's was empty
+
+
+def test_metadata_needs_no_optional_package(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "extruct", None)
+    monkeypatch.setitem(sys.modules, "price_parser", None)
+    assert metadata(page(ARTICLE))["title"] == "JSON-LD headline"
+
+
+def test_a_listing_of_several_articles_gives_no_article_fields() -> None:
+    html = """<html><head><title>Front page</title><meta property="og:title" content="Front">
+    <script type="application/ld+json">[{"@type":"NewsArticle","headline":"One","url":"https://news.example.com/one"},
+    {"@type":"NewsArticle","headline":"Two","url":"https://news.example.com/two"}]</script></head></html>"""
+    assert metadata(page(html))["title"] == "Front"
+
+
+@pytest.mark.parametrize(
+    ("values", "expected"),
+    [
+        (["By Jane Doe"], ["Jane Doe"]),
+        (["Jane Doe and John Roe"], ["Jane Doe", "John Roe"]),
+        (["Jane Doe, John Roe"], ["Jane Doe", "John Roe"]),
+        (["https://facebook.com/jane", "Jane Doe"], ["Jane Doe"]),
+        (["@jane"], []),
+        (["Jane Doe", "jane doe"], ["Jane Doe"]),
+    ],
+)
+def test_author_names(values: list[str], expected: list[str]) -> None:
+    metas = "".join(f'<meta name="author" content="{v}">' for v in values)
+    assert metadata(page(f"<html><head>{metas}</head></html>"))["authors"] == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("en", "en"),
+        ("EN-us", "en-US"),
+        ("pt_BR", "pt-BR"),
+        ("zh-hant-tw", "zh-Hant-TW"),
+        ("es-419", "es-419"),
+        ("de-DE, en;q=0.5", "de-DE"),
+        ("English", "en"),
+        ("und", None),
+        ("{{ lang }}", None),
+        ("", None),
+        ("x", None),
+    ],
+)
+def test_language_tags(value: str, expected: str | None) -> None:
+    assert language_tag(value) == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("2024-03-12T08:00:00Z", "2024-03-12T08:00:00+00:00"),
+        ("2024-03-12T08:00:00+0530", "2024-03-12T08:00:00+05:30"),
+        ("2024-03-12T08:00:00.123-05:00", "2024-03-12T08:00:00-05:00"),
+        ("2024-03-12 08:00", "2024-03-12T08:00:00"),
+        ("2024-03-12", "2024-03-12"),
+        ("20240312", "2024-03-12"),
+        ("Tue, 12 Mar 2024 08:00:00 GMT", "2024-03-12T08:00:00+00:00"),
+        ("Tue, 12 Mar 2024 08:00:00 -0400", "2024-03-12T08:00:00-04:00"),
+        ("March 12, 2024", "2024-03-12"),
+        ("Mar. 12, 2024 at 3:45 pm", "2024-03-12T15:45:00"),
+        ("Tuesday, March 12, 2024 10:24 AM EST", "2024-03-12T10:24:00-05:00"),
+        ("12 March 2024", "2024-03-12"),
+        ("12. März 2024", "2024-03-12"),
+        ("12 de marzo de 2024", "2024-03-12"),
+        ("2024/03/12", "2024-03-12"),
+        ("12.03.2024", "2024-03-12"),
+        ("03/25/2024", "2024-03-25"),
+        ("25/03/2024", "2024-03-25"),
+        ("03/04/2024", None),
+        ("1710230400", "2024-03-12T08:00:00+00:00"),
+        ("0000-00-00", None),
+        ("2024-02-30", None),
+        ("yesterday", None),
+        ("", None),
+    ],
+)
+def test_dates(value: str, expected: str | None) -> None:
+    assert iso_date(value) == expected
+
+
+# --- properties -----------------------------------------------------------------------------
+
+
+@FAST
+@given(
+    st.datetimes(min_value=datetime(1900, 1, 1), max_value=datetime(2199, 12, 31)),
+    st.sampled_from(
+        [None, UTC, timezone(timedelta(hours=5, minutes=30)), timezone(-timedelta(hours=8))]
+    ),
+)
+def test_iso_dates_round_trip(moment: datetime, zone: timezone | None) -> None:
+    moment = moment.replace(microsecond=0, tzinfo=zone)
+    assert iso_date(moment.isoformat()) == moment.isoformat()
+    assert iso_date(moment.date().isoformat()) == moment.date().isoformat()
+
+
+@FAST
+@given(st.text(max_size=60))
+def test_any_date_text_gives_iso_or_none(text: str) -> None:
+    value = iso_date(text)
+    assert value is None or datetime.fromisoformat(value)
+
+
+@FAST
+@given(st.text(max_size=400))
+def test_any_page_gives_every_field(text: str) -> None:
+    html = f"<html><head><title>{text}</title><meta name='author' content='{text}'>{text}</head><body>{text}</body></html>"
+    for source in (page(html, tree=False), page(text, tree=False)):
+        result = metadata(source, None)
+        assert list(result) == list(FIELDS)
+        json.dumps(result)
+        assert isinstance(result["authors"], list)
+
+
+@FAST
+@given(st.text(max_size=300))
+def test_any_jsonld_gives_every_field(script: str) -> None:
+    html = f'<html><head><script type="application/ld+json">{script}</script></head></html>'
+    assert list(metadata(page(html))) == list(FIELDS)

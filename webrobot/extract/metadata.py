@@ -1,0 +1,425 @@
+"""Page metadata: title, description, authors, dates, language, site, canonical URL, image.
+
+Each field is taken from the first source that has it, in the order a reader
+would trust them: the page's schema.org JSON-LD (its Article, NewsArticle,
+BlogPosting... node first, then its WebPage, then WebSite and publisher),
+OpenGraph, Twitter cards, Dublin Core, plain ``<meta name>`` tags and
+``itemprop`` markup, then the HTML itself (``<time datetime>``, ``<html lang>``,
+``<link rel=canonical>``, ``<title>``) and last the ``Content-Language`` header.
+The language comes from ``<html lang>`` first: it is what the page's own
+markup declares for all of its text. Dates are ISO 8601
+(:mod:`webrobot.extract.dates`), the language a BCP 47 tag, URLs absolute.
+
+Reads JSON-LD itself when no structured data is passed, so it needs no
+optional package; given :func:`~webrobot.extract.structured.structured_data`'s
+result it reuses it (and its microdata) instead.
+
+Pure: no Scrapy, no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from webrobot.extract.dates import iso_date
+from webrobot.extract.headtags import (
+    HeadTags,
+    absolute_url,
+    as_list,
+    clean_text,
+    head_tags,
+    iter_strings,
+    jsonld_nodes,
+    node_index,
+    resolved,
+    type_names,
+)
+from webrobot.extract.htmltree import base_url, html_root
+from webrobot.extract.jsonld import page_jsonld
+
+if TYPE_CHECKING:
+    from webrobot.extract.page import SourcePage
+
+FIELDS = (
+    "title",
+    "description",
+    "authors",
+    "published",
+    "modified",
+    "language",
+    "site_name",
+    "canonical",
+    "image",
+)
+ARTICLE_TYPES = frozenset({
+    "Article", "NewsArticle", "BlogPosting", "SocialMediaPosting", "LiveBlogPosting",
+    "DiscussionForumPosting", "Report", "ScholarlyArticle", "TechArticle", "Review",
+    "Recipe", "HowTo", "VideoObject", "PodcastEpisode", "Guide",
+})  # fmt: skip
+PAGE_TYPES = frozenset({"WebPage", "SearchResultsPage", "RealEstateListing"})
+SITE_TYPES = frozenset({"WebSite"})
+#: Longest value kept for one field (a page's description can be a whole article).
+MAX_CHARS = 2_000
+_LANG_NAMES = {
+    "english": "en", "french": "fr", "français": "fr", "german": "de", "deutsch": "de",
+    "spanish": "es", "español": "es", "portuguese": "pt", "português": "pt", "italian": "it",
+    "italiano": "it", "dutch": "nl", "nederlands": "nl", "russian": "ru", "japanese": "ja",
+    "chinese": "zh", "arabic": "ar", "polish": "pl", "polski": "pl", "turkish": "tr",
+    "swedish": "sv", "danish": "da", "norwegian": "no", "finnish": "fi", "korean": "ko",
+}  # fmt: skip
+_LANG = re.compile(r"^[a-z]{2,3}(?:-[a-z0-9]{1,8})*$", re.IGNORECASE)
+_BY = re.compile(r"^(?:by|par|von|por|di|door|av|af)\s+", re.IGNORECASE)
+_AUTHOR_SPLIT = re.compile(r"\s*(?:;|\||\band\b|&|\bund\b|\bet\b)\s*", re.IGNORECASE)
+
+
+def metadata(page: SourcePage, structured: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The page's metadata; every key of :data:`FIELDS`, ``None`` (``[]`` for
+    ``authors``) where no source says."""
+    root = html_root(page)
+    base = base_url(page, root)
+    tags = head_tags(root)
+    if structured is not None:
+        items = [i for i in as_list(structured.get("json-ld")) if isinstance(i, dict)]
+        micro = [i for i in as_list(structured.get("microdata")) if isinstance(i, dict)]
+    else:
+        items, micro = page_jsonld(root) if root is not None else [], []
+    sources = _Sources(items, micro, [page.url, *tags.links.get("canonical", [])], base)
+    result: dict[str, Any] = {
+        "title": _title(sources, tags, root),
+        "description": _description(sources, tags),
+        "authors": _authors(sources, tags, root),
+        "published": _published(sources, tags, root),
+        "modified": _modified(sources, tags, root),
+        "language": _language(page, sources, tags, root),
+        "site_name": _site_name(sources, tags),
+        "canonical": _canonical(sources, tags, base),
+        "image": _image(sources, tags, base),
+    }
+    for key, value in result.items():
+        if isinstance(value, str):
+            result[key] = value[:MAX_CHARS] or None
+    return result
+
+
+class _Sources:
+    """The schema.org nodes of the page, by role."""
+
+    def __init__(self, items: list[Any], micro: list[Any], urls: list[str], base: str) -> None:
+        nodes = jsonld_nodes(items) + jsonld_nodes(micro)
+        self.index = node_index(nodes)
+        self.articles = _the_article(
+            [n for n in nodes if _is(n, ARTICLE_TYPES, "Article")], urls, base
+        )
+        self.pages = [n for n in nodes if _is(n, PAGE_TYPES, "Page")]
+        self.sites = [n for n in nodes if _is(n, SITE_TYPES, None)]
+        #: Where a page's own fields are: its article first, then the page.
+        self.main = self.articles + self.pages
+
+    def strings(self, nodes: list[dict[str, Any]], key: str, *inner: str) -> list[str]:
+        found: list[str] = []
+        for node in nodes:
+            value = [resolved(v, self.index) for v in as_list(node.get(key))]
+            found.extend(iter_strings(value, *inner))
+        return found
+
+
+def _the_article(
+    articles: list[dict[str, Any]], urls: list[str], base: str
+) -> list[dict[str, Any]]:
+    """The page's own article among several (a listing's JSON-LD names many): the one
+    whose URL is the page's, else none; a single one is the page's."""
+    if len(articles) <= 1:
+        return articles
+    pages = {_comparable(absolute_url(u, base)) for u in urls} - {None}
+    own = [
+        a for a in articles
+        if pages & {_comparable(absolute_url(u, base)) for u in iter_strings(
+            [a.get("url"), a.get("@id"), a.get("mainEntityOfPage")], "@id", "url")}
+    ]  # fmt: skip
+    if own:
+        return own
+    headlines = {clean_text(a.get("headline") or a.get("name")) for a in articles}
+    return articles if len(headlines) == 1 else []
+
+
+def _comparable(url: str | None) -> str | None:
+    if url is None:
+        return None
+    return url.split("#")[0].rstrip("/").replace("://www.", "://").replace("https://", "http://")
+
+
+def _is(node: dict[str, Any], names: frozenset[str], suffix: str | None) -> bool:
+    return any(t in names or (suffix is not None and t.endswith(suffix)) for t in type_names(node))
+
+
+def _first(*candidates: Any) -> str | None:
+    for candidate in candidates:
+        for value in as_list(candidate):
+            text = clean_text(value) if isinstance(value, str) else None
+            if text:
+                return text
+    return None
+
+
+def _title(s: _Sources, tags: HeadTags, root: Any) -> str | None:
+    return _first(
+        s.strings(s.articles, "headline"),
+        s.strings(s.articles, "name"),
+        tags.first("og:title"),
+        tags.first("twitter:title"),
+        tags.first("dc.title", "dcterms.title"),
+        tags.first("headline", "title"),
+        s.strings(s.pages, "headline"),
+        s.strings(s.pages, "name"),
+        _title_element(root),
+    )
+
+
+def _title_element(root: Any) -> str | None:
+    if root is None:
+        return None
+    try:
+        for element in root.iter("title"):
+            if element.getparent() is not None and element.getparent().tag == "svg":
+                continue
+            text = clean_text(element.text_content())
+            if text:
+                return text
+    except (AttributeError, ValueError):
+        return None
+    return None
+
+
+def _description(s: _Sources, tags: HeadTags) -> str | None:
+    return _first(
+        s.strings(s.articles, "description"),
+        tags.first("og:description"),
+        tags.first("twitter:description"),
+        tags.first("dc.description", "dcterms.description", "dcterms.abstract"),
+        tags.first("description"),
+        s.strings(s.pages, "description"),
+    )
+
+
+def _authors(s: _Sources, tags: HeadTags, root: Any) -> list[str]:
+    for candidates in (
+        s.strings(s.articles, "author", "name"),
+        s.strings(s.articles, "creator", "name"),
+        [v for v in tags.all("author", "article:author", "parsely-author", "sailthru.author")],
+        tags.all("dc.creator", "dcterms.creator"),
+        _itemprop_authors(root),
+        s.strings(s.pages, "author", "name"),
+    ):
+        names = _names(candidates)
+        if names:
+            return names
+    return []
+
+
+def _names(values: list[str]) -> list[str]:
+    """Person names from author values: URLs and handles dropped, ``By`` dropped,
+    ``A and B`` split, each once."""
+    names: list[str] = []
+    for value in values:
+        value = _BY.sub("", value.strip())
+        if not value or "://" in value or value.startswith(("@", "www.")) or "@" in value:
+            continue
+        parts = [p for p in _AUTHOR_SPLIT.split(value) if p]
+        if "," in value and all(" " in p.strip() for p in value.split(",") if p.strip()):
+            parts = [q for p in parts for q in p.split(",")]
+        for part in parts:
+            name = part.strip(" ,.")
+            if name and len(name) <= 100 and name.lower() not in {n.lower() for n in names}:
+                names.append(name)
+    return names[:20]
+
+
+def _itemprop_authors(root: Any) -> list[str]:
+    if root is None:
+        return []
+    found: list[str] = []
+    try:
+        for element in root.xpath(
+            "//*[@itemprop and contains(concat(' ', @itemprop, ' '), ' author ')]"
+        )[:20]:
+            name = element.xpath(".//*[@itemprop='name']")
+            target = name[0] if name else element
+            value = target.get("content") or target.text_content()
+            text = clean_text(value)
+            if text and len(text) <= 100:
+                found.append(text)
+    except (AttributeError, ValueError):
+        return found
+    return found
+
+
+def _date(*candidates: Any) -> str | None:
+    for candidate in candidates:
+        for value in as_list(candidate):
+            parsed = iso_date(value) if isinstance(value, str) else None
+            if parsed:
+                return parsed
+    return None
+
+
+def _published(s: _Sources, tags: HeadTags, root: Any) -> str | None:
+    return _date(
+        s.strings(s.articles, "datePublished"),
+        s.strings(s.articles, "dateCreated"),
+        s.strings(s.articles, "uploadDate"),
+        tags.all("article:published_time", "og:published_time", "og:article:published_time"),
+        tags.all("datepublished"),
+        tags.all("dc.date.issued", "dcterms.issued", "dcterms.created", "dc.date", "dcterms.date"),
+        tags.all("date", "pubdate", "publishdate", "publish-date", "publication_date",
+                 "parsely-pub-date", "sailthru.date", "article.published", "citation_publication_date"),
+        _time_elements(root, published=True),
+        s.strings(s.pages, "datePublished"),
+    )  # fmt: skip
+
+
+def _modified(s: _Sources, tags: HeadTags, root: Any) -> str | None:
+    return _date(
+        s.strings(s.articles, "dateModified"),
+        tags.all("article:modified_time", "og:updated_time", "og:modified_time"),
+        tags.all("datemodified"),
+        tags.all("dcterms.modified", "dc.date.modified", "last-modified", "lastmod", "revised"),
+        _time_elements(root, published=False),
+        s.strings(s.pages, "dateModified"),
+    )
+
+
+def _time_elements(root: Any, *, published: bool) -> list[str]:
+    """``<time datetime>`` values: for the publication date the one marked ``pubdate``
+    or ``itemprop=datePublished``, else the first; for the modification date only
+    one marked ``itemprop=dateModified``."""
+    if root is None:
+        return []
+    try:
+        if not published:
+            return [
+                str(v)
+                for v in root.xpath(
+                    "//*[@itemprop='dateModified']/@datetime | //*[@itemprop='dateModified']/@content"
+                )
+            ]
+        marked = root.xpath(
+            "//time[@pubdate]/@datetime | //*[@itemprop='datePublished']/@datetime"
+            " | //*[@itemprop='datePublished' and not(self::meta)]/@content"
+        )
+        if marked:
+            return [str(v) for v in marked]
+        return [
+            str(v)
+            for v in root.xpath(
+                "(//article//time[@datetime])[1]/@datetime | (//time[@datetime])[1]/@datetime"
+            )
+        ]
+    except (AttributeError, ValueError):
+        return []
+
+
+def language_tag(value: object) -> str | None:
+    """``value`` as a BCP 47 tag (``en``, ``pt-BR``, ``zh-Hant-TW``), or ``None``."""
+    if not isinstance(value, str):
+        return None
+    text = value.split(",")[0].split(";")[0].strip().replace("_", "-")
+    if not text:
+        return None
+    named = _LANG_NAMES.get(text.lower())
+    if named:
+        return named
+    if not _LANG.match(text):
+        return None
+    parts = text.split("-")
+    primary = parts[0].lower()
+    if primary in ("und", "mul", "zxx", "xx"):
+        return None
+    out = [primary]
+    for part in parts[1:]:
+        if len(part) == 4 and part.isalpha():
+            out.append(part.title())
+        elif (len(part) == 2 and part.isalpha()) or (len(part) == 3 and part.isdigit()):
+            out.append(part.upper())
+        else:
+            out.append(part.lower())
+    return "-".join(out)
+
+
+def _language(page: SourcePage, s: _Sources, tags: HeadTags, root: Any) -> str | None:
+    html_lang = None
+    if root is not None:
+        try:
+            html_element = root.getroottree().getroot()
+            html_lang = (
+                html_element.get("lang")
+                or html_element.get("{http://www.w3.org/XML/1998/namespace}lang")
+                or html_element.get("xml:lang")
+            )
+        except (AttributeError, ValueError):
+            html_lang = None
+    for candidate in (
+        [html_lang],
+        s.strings(s.main, "inLanguage", "alternateName", "name"),
+        tags.all(
+            "http-equiv:content-language",
+            "content-language",
+            "language",
+            "dc.language",
+            "dcterms.language",
+        ),
+        tags.all("og:locale"),
+        [page.header("content-language")],
+    ):
+        for value in candidate:
+            tag = language_tag(value)
+            if tag:
+                return tag
+    return None
+
+
+def _site_name(s: _Sources, tags: HeadTags) -> str | None:
+    return _first_name(
+        s.strings(s.sites, "name"),
+        tags.first("og:site_name"),
+        s.strings(s.articles, "publisher", "name"),
+        tags.first("application-name", "apple-mobile-web-app-title"),
+        tags.first("dc.publisher", "dcterms.publisher"),
+    )
+
+
+def _first_name(*candidates: Any) -> str | None:
+    """The first value that is a name, not a URL."""
+    for candidate in candidates:
+        for value in as_list(candidate):
+            text = clean_text(value) if isinstance(value, str) else None
+            if text and "://" not in text:
+                return text
+    return None
+
+
+def _canonical(s: _Sources, tags: HeadTags, base: str) -> str | None:
+    for value in (
+        tags.links.get("canonical", []) + tags.all("og:url", "twitter:url")
+        + s.strings(s.articles, "url") + s.strings(s.articles, "mainEntityOfPage", "@id")
+    ):  # fmt: skip
+        url = absolute_url(value, base)
+        if url:
+            return url
+    return None
+
+
+def _image(s: _Sources, tags: HeadTags, base: str) -> str | None:
+    for value in (
+        s.strings(s.articles, "image", "url", "contentUrl", "@id")
+        + tags.all("og:image:secure_url", "og:image", "og:image:url")
+        + tags.all("twitter:image", "twitter:image:src")
+        + tags.links.get("image_src", [])
+        + tags.all("thumbnail", "image")
+        + s.strings(s.pages, "image", "url", "contentUrl")
+        + s.strings(s.pages, "primaryImageOfPage", "url", "contentUrl")
+    ):
+        url = absolute_url(value, base)
+        if url:
+            return url
+    return None

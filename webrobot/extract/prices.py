@@ -1,0 +1,269 @@
+"""Prices, currencies and availability as shops write them, made canonical.
+
+* :func:`price_amount`: a price value as a decimal string with at least two
+  decimals (``"1299.00"``); a structured value (schema.org says ``.`` is the
+  decimal mark) is read literally, price text (``1.299,00 €``, ``$1,299``,
+  ``R$ 1.299,00``) by price-parser (the ``mining`` extra).
+* :func:`currency_code`: a currency code or symbol as ISO 4217, with the
+  page's country (top-level domain) and language settling ``$``, ``¥`` and
+  ``kr``.
+* :func:`availability`: a schema.org ``ItemAvailability`` name from its URL in
+  any form (``http://schema.org/InStock``, ``instock``, ``in_stock``) or from
+  the words shops print in English, German, French, Spanish, Portuguese,
+  Italian, Dutch and the Nordic languages.
+
+Pure: no Scrapy, no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from webrobot.optional import require
+
+FEATURE = "Product fields (WEBROBOT_EXTRACT product)"
+#: schema.org's ItemAvailability names (the ones shops use).
+AVAILABILITY = (
+    "InStock",
+    "OutOfStock",
+    "PreOrder",
+    "BackOrder",
+    "LimitedAvailability",
+    "Discontinued",
+    "SoldOut",
+    "OnlineOnly",
+    "InStoreOnly",
+    "PreSale",
+    "Reserved",
+    "MadeToOrder",
+)
+_BY_KEY = {re.sub(r"[^a-z]", "", name.lower()): name for name in AVAILABILITY}
+#: Printed words -> availability, most specific first (``not in stock`` before ``in stock``).
+_AVAILABILITY_WORDS: tuple[tuple[str, str], ...] = (
+    (r"\bsold[\s-]*out\b|\bausverkauft\b|\bépuisé\b|\bepuise\b|\besgotad[oa]\b|\bagotad[oa]\b|\besaurit[oa]\b|\buitverkocht\b|\butsåld\b|\budsolgt\b|\butsolgt\b|売り切れ|完売|售罄|已售完", "SoldOut"),
+    ((r"\bout[\s-]*of[\s-]*stock\b|\bnot\s+(?:currently\s+)?(?:in\s+stock|available)\b|\bunavailable\b|\bcurrently\s+unavailable\b"
+     r"|\bnicht\s+(?:auf\s+lager|verfügbar|lieferbar)\b|\bderzeit\s+nicht\b|\bnicht\s+vorrätig\b"
+     r"|\ben\s+rupture\b|\brupture\s+de\s+stock\b|\bindisponible\b|\bnon\s+disponible\b"
+     r"|\bsin\s+(?:stock|existencias)\b|\bagotado\b|\bno\s+disponible\b|\bfora\s+de\s+estoque\b|\bsem\s+estoque\b|\bindisponível\b"
+     r"|\bnon\s+disponibile\b|\bniet\s+(?:op\s+voorraad|leverbaar|beschikbaar)\b|\bslutsåld\b|\bej\s+i\s+lager\b|\bikke\s+på\s+lager\b|\bnie\s+dostępny\b|\bbrak\s+w\s+magazynie\b"
+     r"|在庫切れ|在庫なし|缺货|无货|暂时缺货"), "OutOfStock"),
+    (r"\bdiscontinued\b|\bno\s+longer\s+available\b|\bausgelaufen\b|\bnicht\s+mehr\s+(?:verfügbar|lieferbar)\b|\bplus\s+fabriqué\b|\bdescatalogado\b|\bfuori\s+produzione\b", "Discontinued"),
+    (r"\bpre[\s-]?order\b|\bvorbestell|\bvorbestellung\b|\bprécommande\b|\bprecommande\b|\bpre[\s-]?venta\b|\breserva\b|\bpré[\s-]?venda\b|\bpreordina\b|予約|预售|预订", "PreOrder"),
+    (r"\bback[\s-]?order|\bon\s+backorder\b|\bnachbestellt\b|\ben\s+réapprovisionnement\b|\bbajo\s+pedido\b|\bsob\s+encomenda\b", "BackOrder"),
+    (r"\bonly\s+\d+\s+(?:left|in\s+stock)\b|\blow\s+stock\b|\blimited\s+(?:stock|availability)\b|\bfew\s+left\b|\bnur\s+noch\s+\d+\b|\bplus\s+que\s+\d+\b|\bquedan\s+\d+\b|\búltimas\s+unidades\b|\bapenas\s+\d+\b|\bsolo\s+\d+\s+disponibil", "LimitedAvailability"),
+    (r"\bin[\s-]*stock\b|\bavailable\b|\bauf\s+lager\b|\bsofort\s+lieferbar\b|\blieferbar\b|\bverfügbar\b|\bvorrätig\b|\ben\s+stock\b|\bdisponible\b|\ben\s+existencia\b|\bem\s+estoque\b|\bdisponível\b|\bdisponibile\b|\bop\s+voorraad\b|\bleverbaar\b|\bi\s+lager\b|\bpå\s+lager\b|\bdostępny\b|在庫あり|有货|现货", "InStock"),
+)  # fmt: skip
+_AVAILABILITY_PATTERNS = [(re.compile(p, re.IGNORECASE), name) for p, name in _AVAILABILITY_WORDS]
+
+#: Currency signs and words -> ISO 4217, where the sign means one currency.
+_SIGNS = {
+    "€": "EUR", "eur": "EUR", "euro": "EUR", "euros": "EUR", "£": "GBP", "gbp": "GBP",
+    "us$": "USD", "usd": "USD", "u$s": "USD", "c$": "CAD", "ca$": "CAD", "cad": "CAD",
+    "a$": "AUD", "au$": "AUD", "aud": "AUD", "nz$": "NZD", "nzd": "NZD", "hk$": "HKD",
+    "hkd": "HKD", "nt$": "TWD", "twd": "TWD", "s$": "SGD", "sgd": "SGD", "r$": "BRL", "brl": "BRL", "mx$": "MXN",
+    "mxn": "MXN", "cn¥": "CNY", "rmb": "CNY", "元": "CNY", "cny": "CNY", "円": "JPY",
+    "jp¥": "JPY", "jpy": "JPY", "₹": "INR", "rs": "INR", "rs.": "INR", "inr": "INR",
+    "₽": "RUB", "руб": "RUB", "руб.": "RUB", "р.": "RUB", "rub": "RUB", "zł": "PLN",
+    "zl": "PLN", "pln": "PLN", "kč": "CZK", "czk": "CZK", "ft": "HUF", "huf": "HUF",
+    "chf": "CHF", "fr.": "CHF", "₩": "KRW", "krw": "KRW", "₺": "TRY", "tl": "TRY",
+    "try": "TRY", "₪": "ILS", "ils": "ILS", "฿": "THB", "thb": "THB", "₫": "VND",
+    "đ": "VND", "vnd": "VND", "₱": "PHP", "php": "PHP", "lei": "RON", "ron": "RON",
+    "sek": "SEK", "nok": "NOK", "dkk": "DKK", "zar": "ZAR", "aed": "AED", "sar": "SAR",
+    "₴": "UAH", "грн": "UAH", "uah": "UAH", "₦": "NGN", "ngn": "NGN", "kn": "HRK",
+    "rp": "IDR", "idr": "IDR", "rm": "MYR", "myr": "MYR", "bgn": "BGN", "лв": "BGN",
+    "clp": "CLP", "cop": "COP", "ars": "ARS", "pen": "PEN", "s/": "PEN", "s/.": "PEN",
+}  # fmt: skip
+_DOLLAR_BY_TLD = {
+    "ca": "CAD", "au": "AUD", "nz": "NZD", "hk": "HKD", "sg": "SGD", "mx": "MXN",
+    "ar": "ARS", "cl": "CLP", "co": "COP", "tw": "TWD",
+}  # fmt: skip
+_KRONA_BY_TLD = {"se": "SEK", "no": "NOK", "dk": "DKK", "is": "ISK"}
+_KRONA_BY_LANG = {"sv": "SEK", "nb": "NOK", "nn": "NOK", "no": "NOK", "da": "DKK", "is": "ISK"}
+_ISO_CODE = re.compile(r"^[A-Z]{3}$")
+#: ISO 4217 codes a page may name (the active ones shops use; anything else is no code).
+ISO_4217 = frozenset(
+    [
+        "AED",
+        "ARS",
+        "AUD",
+        "BDT",
+        "BGN",
+        "BHD",
+        "BRL",
+        "CAD",
+        "CHF",
+        "CLP",
+        "CNY",
+        "COP",
+        "CZK",
+        "DKK",
+        "EGP",
+        "EUR",
+        "GBP",
+        "HKD",
+        "HRK",
+        "HUF",
+        "IDR",
+        "ILS",
+        "INR",
+        "ISK",
+        "JOD",
+        "JPY",
+        "KES",
+        "KRW",
+        "KWD",
+        "KZT",
+        "LKR",
+        "MAD",
+        "MXN",
+        "MYR",
+        "NGN",
+        "NOK",
+        "NZD",
+        "OMR",
+        "PEN",
+        "PHP",
+        "PKR",
+        "PLN",
+        "QAR",
+        "RON",
+        "RSD",
+        "RUB",
+        "SAR",
+        "SEK",
+        "SGD",
+        "THB",
+        "TND",
+        "TRY",
+        "TWD",
+        "UAH",
+        "USD",
+        "UYU",
+        "VND",
+        "ZAR",
+    ]
+)
+_PLAIN_NUMBER = re.compile(r"^\s*-?\d+(?:\.\d+)?\s*$")
+
+
+def price_amount(value: Any, *, text: bool | None = None) -> str | None:
+    """A price as a decimal string (``"1299.00"``), or ``None``.
+
+    Numbers and plain ``1299.5`` strings are read literally (structured data);
+    anything else as price text (``1.299,00 €``). ``text=True`` reads even a plain
+    string as price text, where a shop may mean ``1.299`` as one thousand two
+    hundred and ninety-nine.
+    """
+    if isinstance(value, bool) or value is None:
+        return None
+    amount: Decimal | None
+    if isinstance(value, Decimal):
+        amount = value
+    elif isinstance(value, int | float):
+        amount = _decimal(repr(value) if isinstance(value, float) else str(value))
+    elif isinstance(value, str):
+        if not text and _PLAIN_NUMBER.match(value):
+            amount = _decimal(value.strip())
+        else:
+            amount = parse_price_text(value)[0]
+    else:
+        return None
+    return format_amount(amount)
+
+
+def format_amount(amount: Decimal | None) -> str | None:
+    """``amount`` with at least two decimals; ``None`` for a negative, infinite or absurd one."""
+    if amount is None or not amount.is_finite() or amount < 0 or amount >= Decimal("1e12"):
+        return None
+    if amount.as_tuple().exponent > -2:  # type: ignore[operator]
+        amount = amount.quantize(Decimal("0.01"))
+    return f"{amount:f}"
+
+
+def parse_price_text(text: str) -> tuple[Decimal | None, str | None]:
+    """The amount and the currency sign or code of price text, by price-parser."""
+    if not isinstance(text, str) or not text.strip():
+        return None, None
+    price_parser = require("price_parser", "mining", FEATURE)
+    try:
+        price = price_parser.Price.fromstring(text[:200])
+    except (ValueError, ArithmeticError):
+        return None, None
+    amount = price.amount
+    if amount is not None and not isinstance(amount, Decimal):
+        amount = _decimal(str(amount))
+    return amount, price.currency
+
+
+def currency_code(value: Any, *, tld: str = "", language: str = "") -> str | None:
+    """``value`` (a code, a sign, a word) as an ISO 4217 code, or ``None``.
+
+    ``$`` is USD unless the page's domain ends in a dollar country's code
+    (``.ca``, ``.au``...); ``¥`` is CNY on a Chinese page (``zh``), JPY elsewhere;
+    ``kr`` is SEK, NOK, DKK or ISK by domain or language, else ``None``.
+    """
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if not text or len(text) > 20:
+        return None
+    upper = text.upper()
+    if _ISO_CODE.match(upper) and upper in ISO_4217:
+        return upper
+    key = text.lower().rstrip(":")
+    if key in _SIGNS:
+        return _SIGNS[key]
+    tld = tld.lower().rsplit(".", 1)[-1]
+    lang = language.lower().split("-")[0]
+    if key == "$":
+        return _DOLLAR_BY_TLD.get(tld, "USD")
+    if key in ("¥", "￥"):
+        return "CNY" if lang == "zh" or tld == "cn" else "JPY"
+    if key in ("kr", "kr.", ":-"):
+        return _KRONA_BY_TLD.get(tld) or _KRONA_BY_LANG.get(lang)
+    if key == "r" and tld == "za":
+        return "ZAR"
+    return None
+
+
+def availability(value: Any) -> str | None:
+    """A schema.org ItemAvailability name from a URL or name in any form
+    (``https://schema.org/InStock``, ``instock``, ``in_stock``, ``In Stock``)."""
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if not text or len(text) > 200:
+        return None
+    tail = re.split(r"[/#:]", text.rstrip("/"))[-1]
+    key = re.sub(r"[^a-z]", "", tail.lower())
+    if key in _BY_KEY:
+        return _BY_KEY[key]
+    if key in ("available", "instockonline", "yes", "true"):
+        return "InStock"
+    if key in ("outofstockonline", "unavailable", "soldout", "no", "false"):
+        return "SoldOut" if key == "soldout" else "OutOfStock"
+    if key in ("preorderable", "availableforpreorder", "preorders"):
+        return "PreOrder"
+    if key in ("backorderable", "onbackorder", "backorders"):
+        return "BackOrder"
+    return availability_in_text(text)
+
+
+def availability_in_text(text: str) -> str | None:
+    """The availability printed in ``text`` (``Only 3 left``, ``Ausverkauft``), or ``None``."""
+    if not isinstance(text, str) or not text.strip():
+        return None
+    sample = " ".join(text.split())[:300]
+    for pattern, name in _AVAILABILITY_PATTERNS:
+        if pattern.search(sample):
+            return name
+    return None
+
+
+def _decimal(text: str) -> Decimal | None:
+    try:
+        return Decimal(text)
+    except (InvalidOperation, ValueError):
+        return None
