@@ -281,6 +281,7 @@ SCHEMA: dict[str, tuple[str, Validator]] = {
     "render": ("render", _render),
     "requisites": ("requisites", _bool),
     "scope": ("scope", _scope),
+    "monitor_dir": ("monitor_dir", _text),
 }
 REQUIRED = ("start_urls",)
 
@@ -310,6 +311,7 @@ class SiteConfig:
     render: str | None = None
     requisites: bool | None = None
     scope: str | None = None
+    monitor_dir: str | None = None
 
     def scrapy_settings(self) -> dict[str, Any]:
         """The Scrapy settings this config implies (its explicit ``settings`` last)."""
@@ -336,6 +338,8 @@ class SiteConfig:
             out["WEBROBOT_RECRAWL_INTERVAL"] = self.recrawl_interval
         if self.contact_url is not None:
             out["WEBROBOT_CONTACT_URL"] = self.contact_url
+        if self.monitor_dir is not None:
+            out["WEBROBOT_MONITOR_DIR"] = self.monitor_dir
         out.update(self.settings)
         return out
 
