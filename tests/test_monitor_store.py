@@ -15,7 +15,11 @@ from webrobot.monitor.store import EVENTS, MonitorStore, Outbox
 
 
 def lines(folder: Path) -> list[dict[str, object]]:
-    return [json.loads(line) for line in (folder / EVENTS).read_text("utf-8").splitlines() if line.strip()]
+    return [
+        json.loads(line)
+        for line in (folder / EVENTS).read_text("utf-8").splitlines()
+        if line.strip()
+    ]
 
 
 def test_snapshots_and_events_are_kept_between_opens(tmp_path: Path) -> None:
@@ -34,9 +38,13 @@ def test_snapshots_and_events_are_kept_between_opens(tmp_path: Path) -> None:
 
 
 def test_without_a_webhook_nothing_waits_in_the_outbox(tmp_path: Path) -> None:
-    MonitorStore(tmp_path).record("http://a/", Snapshot(), set(), "t", [events.new("http://a/", "t")])
+    MonitorStore(tmp_path).record(
+        "http://a/", Snapshot(), set(), "t", [events.new("http://a/", "t")]
+    )
     assert Outbox(tmp_path).waiting() == 0
-    MonitorStore(tmp_path, webhook=True).record("http://b/", Snapshot(), set(), "t", [events.new("http://b/", "t")])
+    MonitorStore(tmp_path, webhook=True).record(
+        "http://b/", Snapshot(), set(), "t", [events.new("http://b/", "t")]
+    )
     assert Outbox(tmp_path).waiting() == 1
 
 

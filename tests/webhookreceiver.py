@@ -34,7 +34,9 @@ class WebhookReceiver:
                         receiver.refused += 1
                         status = 500
                     else:
-                        receiver.accepted.append((self.headers.get("Idempotency-Key", ""), json.loads(body)))
+                        receiver.accepted.append(
+                            (self.headers.get("Idempotency-Key", ""), json.loads(body))
+                        )
                         status = 204
                 self.send_response(status)
                 self.send_header("Content-Length", "0")

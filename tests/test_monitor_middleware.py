@@ -1,0 +1,74 @@
+"""The monitor's Scrapy glue: off without a folder; settings that cannot be used stop the
+crawl with one line before any request; the bundled spider's items are judged too."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from scrapy.exceptions import NotConfigured
+from scrapy.utils.test import get_crawler
+
+from tests.crawling import run_crawl
+from webrobot.demo.server import SiteServer
+from webrobot.monitor.middleware import MonitorMiddleware, match_key
+
+
+def test_off_without_a_folder() -> None:
+    with pytest.raises(NotConfigured):
+        MonitorMiddleware.from_crawler(get_crawler(settings_dict={"WEBROBOT_WATCH": "w.toml"}))
+
+
+def test_match_keys_name_rule_kind_and_what() -> None:
+    assert match_key({"rule": "r", "kind": "term", "evidence": {"term": "Acme"}}) == "r|term|Acme"
+    assert match_key({"rule": "r", "kind": "text", "evidence": {"text": "a.txt"}}) == "r|text|a.txt"
+
+
+BAD = [
+    (
+        "WEBROBOT_WATCH",
+        "[[rule]]\nname = 'brand'\n",
+        "watch.toml: key 'rule 'brand'': expected one or more of terms",
+    ),
+    ("WEBROBOT_MONITOR_IGNORE_PATTERNS", "(unclosed", "WEBROBOT_MONITOR_IGNORE_PATTERNS"),
+    ("WEBROBOT_MONITOR_IGNORE_SELECTORS", "div[", "WEBROBOT_MONITOR_IGNORE_SELECTORS"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "value", "message"), BAD, ids=[b[0] for b in BAD])
+def test_a_setting_that_cannot_be_used_stops_the_crawl_in_one_line(
+    make_site: Callable[..., SiteServer], tmp_path: Path, name: str, value: str, message: str
+) -> None:
+    site = make_site()
+    site.html("/", "<html><body><main><p>Hello.</p></main></body></html>")
+    if name == "WEBROBOT_WATCH":
+        (tmp_path / "watch.toml").write_text(value, "utf-8")
+        value = str(tmp_path / "watch.toml")
+    result = run_crawl(tmp_path / "out", spider="monitored", args={"site": site.url("/")}, settings={
+        "SPIDER_MODULES": "webrobot.spiders,tests.monitorspider",
+        "WEBROBOT_MONITOR_DIR": str(tmp_path / "monitor"), name: value,
+    })  # fmt: skip
+    assert result.returncode == 2, result.log[-2000:]
+    errors = [line for line in result.log.splitlines() if " ERROR: " in line]
+    assert len(errors) == 1 and message in errors[0], errors
+    assert "Traceback" not in result.log
+    assert site.targets() == []
+
+
+@pytest.mark.slow
+def test_items_without_content_are_counted_and_left_alone(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
+    """The bundled spider's items without mining carry no main text nor fields: nothing
+    to judge them by, so no event, and each is counted."""
+    site = make_site()
+    site.html("/", "<html><head><title>First</title></head><body>Hi</body></html>")
+    settings = {"WEBROBOT_MONITOR_DIR": str(tmp_path / "monitor")}
+    result = run_crawl(tmp_path / "one", args={"start_urls": site.url("/")}, settings=settings)
+    assert result.returncode == 0, result.log[-2000:]
+    assert result.item_urls() == [site.url("/")]
+    assert result.stat("webrobot/monitor/skipped/no_content") == 1
+    events = tmp_path / "monitor" / "events.jsonl"
+    assert not events.exists() or events.read_text("utf-8") == ""
