@@ -22,6 +22,7 @@ from itemadapter import ItemAdapter
 from scrapy import Request, signals
 from scrapy.exceptions import NotConfigured
 
+from webrobot.frontier.diskstate import disk_of
 from webrobot.monitor import events
 from webrobot.monitor.rules import load_rules
 from webrobot.monitor.snapshot import Ignore, changes, snapshot_of
@@ -227,7 +228,9 @@ class MonitorMiddleware:
         url = str(adapter.get("url") or response.url)
         try:
             self._judge(url, item, response)
-        except Exception:
+        except Exception as exc:
+            if isinstance(exc, OSError) and disk_of(self.crawler).write_failed("monitor", self.folder, exc):
+                return  # a full disk: logged once, counted, the crawl closes
             logger.exception("Monitor: %s could not be judged", url)
             self._count("webrobot/monitor/error")
 
