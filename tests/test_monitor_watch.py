@@ -217,3 +217,43 @@ def test_a_missing_rules_file(tmp_path: Path) -> None:
         (tmp_path / "b.toml").write_bytes(b"\xff\xfe")
         load_rules(tmp_path / "b.toml")
     assert parse_rules("[[rule]]\nname='x'\nterms=['a b']\n", "s", tmp_path)[0].terms[0][0] == "a b"
+
+
+_FRAGMENTS = st.sampled_from([
+    "[[rule]]\n", "name = 'a'\n", 'name = ""\n', "terms = ['x']\n", "terms = []\n", "terms = 'y'\n",
+    "texts = ['t.txt']\n", "images = ['i.png']\n", "[rule]\n", "rule = 1\n", "other = 2\n",
+    "terms = [1, 2]\n", "name = 3\n", "\x00", "[[rule]]\nname='b'\nterms=[' ']\n",
+])  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(max_size=200), st.lists(_FRAGMENTS, max_size=8).map("".join)))
+def test_any_rules_text_loads_or_is_one_config_error(text: str) -> None:
+    try:
+        rules = parse_rules(text, "w.toml", Path("/nonexistent-monitor-folder"))
+    except ConfigError as exc:
+        assert "\n" not in str(exc) and str(exc).startswith("w.toml")
+    else:
+        assert rules and all(r.name and (r.terms or r.texts or r.images) for r in rules)
+
+
+_word = st.text(
+    st.sampled_from("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"),
+    min_size=1,
+    max_size=8,
+)
+_gaps = st.lists(st.sampled_from([" ", "  ", "\n", "\t", " \n "]), min_size=3, max_size=3)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_word, min_size=1, max_size=3), _gaps, st.booleans())
+def test_a_term_is_found_whatever_the_spacing_and_case(
+    words: list[str], gaps: list[str], upper: bool
+) -> None:
+    term = " ".join(words)
+    written = "".join(w + gaps[i % len(gaps)] for i, w in enumerate(words)).strip()
+    written = written.upper() if upper else written.lower()
+    pattern = term_pattern(term)
+    assert pattern is not None
+    assert [m.count for m in find_terms([(term, pattern)], f"<< {written} >>")] == [1]
+    assert find_terms([(term, pattern)], f"x{written}y") == [], "only whole words"
