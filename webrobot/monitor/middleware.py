@@ -229,7 +229,9 @@ class MonitorMiddleware:
         try:
             self._judge(url, item, response)
         except Exception as exc:
-            if isinstance(exc, OSError) and disk_of(self.crawler).write_failed("monitor", self.folder, exc):
+            if isinstance(exc, OSError) and disk_of(self.crawler).write_failed(
+                "monitor", self.folder, exc
+            ):
                 return  # a full disk: logged once, counted, the crawl closes
             logger.exception("Monitor: %s could not be judged", url)
             self._count("webrobot/monitor/error")
