@@ -158,3 +158,52 @@ def test_two_crawls_give_the_events_of_the_changes_and_none_of_the_noise(
     assert receiver.refused == 3
     assert sorted(receiver.keys()) == sorted(e["id"] for e in everything)
     assert all(key == body["id"] for key, body in receiver.accepted)
+
+
+def _lines(folder: Path) -> list[str]:
+    path = folder / "events.jsonl"
+    return path.read_text("utf-8").splitlines() if path.exists() else []
+
+
+@pytest.mark.slow
+def test_a_killed_crawl_leaves_the_folder_whole(tmp_path: Path, make_site: Any) -> None:
+    """SIGKILL in the middle of a crawl, then a crawl with the same folder: every page
+    is told ``new`` exactly once across the two, and nothing else is told."""
+    from tests.crawling import start_crawl, wait_until
+    from webrobot.demo.server import Reply
+
+    site = make_site()
+    count = 24
+    nav = "".join(f'<a href="/p{i}">{i}</a>' for i in range(count))
+    site.html("/", page("Home", ["The index of the site."], nav=nav))
+    for i in range(count):
+        site.add(
+            f"/p{i}",
+            Reply.html(page(f"Page {i}", [f"This is page number {i} of the site."]), delay=0.15),
+        )
+    folder = tmp_path / "monitor"
+    settings = {"SPIDER_MODULES": "webrobot.spiders,tests.monitorspider", "WEBROBOT_MONITOR_DIR": str(folder),
+                "WEBROBOT_REPORT_ENABLED": "False", "CONCURRENT_REQUESTS_PER_DOMAIN": "2"}  # fmt: skip
+    running = start_crawl(
+        tmp_path / "one", spider="monitored", args={"site": site.url("/")}, settings=settings
+    )
+    try:
+        wait_until(lambda: len(_lines(folder)) >= 6, 60, "a few events before the kill")
+    finally:
+        running.process.kill()
+        running.wait(30)  # reads and closes its stderr
+    assert len(_lines(folder)) < count + 1, "killed before the end"
+    again = run_crawl(
+        tmp_path / "two", spider="monitored", args={"site": site.url("/")}, settings=settings
+    )
+    assert again.returncode == 0, again.log[-3000:]
+    told = []
+    for line in _lines(folder):
+        try:
+            told.append(json.loads(line))
+        except ValueError:
+            continue  # a line the kill cut short
+    assert len({e["id"] for e in told}) == len(told)
+    assert sorted((e["event"], e["url"]) for e in told) == sorted(
+        [("new", site.url("/"))] + [("new", site.url(f"/p{i}")) for i in range(count)]
+    )
