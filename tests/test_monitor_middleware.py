@@ -72,3 +72,29 @@ def test_items_without_content_are_counted_and_left_alone(
     assert result.stat("webrobot/monitor/skipped/no_content") == 1
     events = tmp_path / "monitor" / "events.jsonl"
     assert not events.exists() or events.read_text("utf-8") == ""
+
+
+def test_picture_rules_without_the_extra_name_it_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    from webrobot.settings_model import SettingValueError
+
+    (tmp_path / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    (tmp_path / "watch.toml").write_text(
+        '[[rule]]\nname = "logo"\nimages = ["logo.png"]\n', "utf-8"
+    )
+    monkeypatch.setitem(sys.modules, "imagehash", None)
+    crawler = get_crawler(
+        settings_dict={
+            "WEBROBOT_MONITOR_DIR": str(tmp_path / "m"),
+            "WEBROBOT_WATCH": str(tmp_path / "watch.toml"),
+        }
+    )
+    with pytest.raises(SettingValueError) as caught:
+        MonitorMiddleware.from_crawler(crawler)
+    line = str(caught.value)
+    assert (
+        "\n" not in line and "WEBROBOT_WATCH" in line and "pip install 'webrobot[monitor]'" in line
+    ), line
