@@ -79,7 +79,7 @@ def test_picture_rules_without_the_extra_name_it_in_one_line(
 ) -> None:
     import sys
 
-    from webrobot.settings_model import SettingValueError
+    from webrobot.settings_model import ConfigError
 
     (tmp_path / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n")
     (tmp_path / "watch.toml").write_text(
@@ -92,9 +92,9 @@ def test_picture_rules_without_the_extra_name_it_in_one_line(
             "WEBROBOT_WATCH": str(tmp_path / "watch.toml"),
         }
     )
-    with pytest.raises(SettingValueError) as caught:
+    with pytest.raises(ConfigError) as caught:
         MonitorMiddleware.from_crawler(crawler)
     line = str(caught.value)
-    assert (
-        "\n" not in line and "WEBROBOT_WATCH" in line and "pip install 'webrobot[monitor]'" in line
-    ), line
+    expected = f"{tmp_path / 'watch.toml'}: key 'rule 'logo'.images': Watching for pictures needs"
+    assert line.startswith(expected) and "pip install 'webrobot[monitor]'" in line, line
+    assert "\n" not in line

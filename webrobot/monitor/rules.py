@@ -17,13 +17,13 @@ from webrobot.monitor.images import BITS
 from webrobot.monitor.nearcopy import ProtectedText
 from webrobot.monitor.terms import term_pattern
 from webrobot.monitor.watch import ProtectedImage, WatchRule
-from webrobot.optional import require
+from webrobot.optional import MissingExtra, require
 from webrobot.settings_model import ConfigError
 
 KEYS = ("name", "terms", "texts", "images")
 #: Largest protected text or picture file read.
 MAX_FILE_BYTES = 20 * 1024 * 1024
-IMAGE_FEATURE = "Watching for pictures (images in WEBROBOT_WATCH)"
+IMAGE_FEATURE = "Watching for pictures"
 
 
 def _strings(value: Any, source: str, key: str) -> list[str]:
@@ -46,8 +46,11 @@ def _read(path: Path, source: str, key: str) -> bytes:
 
 def image_hash(data: bytes, source: str, key: str, path: Path) -> int:
     """The 64-bit pHash of a picture file's bytes (imagehash's ``phash``)."""
-    imagehash = require("imagehash", "monitor", IMAGE_FEATURE)
-    image_module = require("PIL.Image", "monitor", IMAGE_FEATURE)
+    try:
+        imagehash = require("imagehash", "monitor", IMAGE_FEATURE)
+        image_module = require("PIL.Image", "monitor", IMAGE_FEATURE)
+    except MissingExtra as exc:
+        raise ConfigError(source, key, str(exc)) from None
     import io
 
     try:
