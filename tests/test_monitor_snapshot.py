@@ -37,6 +37,7 @@ NOISE = [
     ("a timestamp", "Updated 2026-11-27 13:55:09.", "Updated 2026-11-28 08:01:44."),
     ("a date in words", "Last updated 27 November 2026.", "Last updated 3 December 2026."),
     ("a clock", "Page built at 13:55 UTC.", "Page built at 09:12 UTC."),
+    ("a date with its day", "Friday, 27 November 2026", "Saturday, 28 November 2026"),
     ("a counter", "1,234 views", "1,301 views"),
     ("a read counter", "Read 5,001 times.", "Read 5,302 times."),
     ("a relative time", "Posted 5 minutes ago", "Posted 12 minutes ago"),
@@ -72,6 +73,12 @@ CHANGES = [
         ARTICLE.replace("free for children", "free for students"),
         ["Entry stays free for children."],
         ["Entry stays free for students."],
+    ),
+    (
+        "a day that is no date",
+        ARTICLE.replace("on Monday", "on Tuesday"),
+        ["The museum reopens on Monday after two years of work."],
+        ["The museum reopens on Tuesday after two years of work."],
     ),
     (
         "a number that is no counter",

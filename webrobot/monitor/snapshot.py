@@ -15,6 +15,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -57,39 +58,55 @@ _COUNTED = (
 )
 _NUMBER = r"\d[\d,.\u00a0\u202f]*"
 
-#: (pattern, replacement), applied in order to a lower-cased sentence.
-_NOISE: tuple[tuple[re.Pattern[str], str], ...] = (
+_DAY = rf"(?:(?:{_DAYS})\.?,?\s+)?"
+
+#: (pattern, replacement, only where a digit is), applied in order to a lower-cased sentence.
+_NOISE: tuple[tuple[re.Pattern[str], str, bool], ...] = (
     # Tokens: long runs of letters and digits mixed (CSRF, session, cache keys), long hex.
-    (re.compile(r"\b(?=[a-z0-9_-]*\d)(?=[a-z0-9_-]*[a-z])[a-z0-9_-]{16,}\b"), "<token>"),
-    (re.compile(r"\b[0-9a-f]{12,}\b"), "<token>"),
+    (re.compile(r"\b(?=[a-z0-9_-]*\d)(?=[a-z0-9_-]*[a-z])[a-z0-9_-]{16,}\b"), "<token>", True),
+    (re.compile(r"\b[0-9a-f]{12,}\b"), "<token>", False),
     # ISO and numeric dates and times.
     (
         re.compile(
             r"\b\d{4}-\d{2}-\d{2}(?:[t ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:z|[+-]\d{2}:?\d{2})?)?\b"
         ),
         "<time>",
+        True,
     ),
-    (re.compile(r"\b\d{1,4}[/.]\d{1,2}[/.]\d{1,4}\b"), "<time>"),
+    (re.compile(r"\b\d{1,4}[/.]\d{1,2}[/.]\d{1,4}\b"), "<time>", True),
     (
         re.compile(
             r"\b\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?(?:\s*[ap]\.?m\.?)?(?:\s*(?:utc|gmt|z))?\b"
         ),
         "<time>",
+        True,
     ),
-    # Dates in words: "27 November 2026", "Nov 27, 2026", "Friday".
+    # Dates in words: "27 November 2026", "Friday, Nov 27, 2026" (a day name alone is no date).
     (
-        re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\.?(?:,?\s+\d{{4}})?\b"),
+        re.compile(
+            rf"\b{_DAY}\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\.?(?:,?\s+\d{{4}})?\b"
+        ),
         "<time>",
+        True,
     ),
-    (re.compile(rf"\b(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b"), "<time>"),
-    (re.compile(rf"\b(?:{_DAYS})\b,?"), "<day>"),
+    (
+        re.compile(rf"\b{_DAY}(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b"),
+        "<time>",
+        True,
+    ),
     # Epoch seconds or milliseconds.
-    (re.compile(r"\b1\d{9}(?:\d{3})?\b"), "<time>"),
+    (re.compile(r"\b1\d{9}(?:\d{3})?\b"), "<time>", True),
     # Relative times and counters.
-    (re.compile(rf"\b(?:{_NUMBER}|an?|one)\s*(?:{_UNITS})\s+ago\b"), "<ago>"),
-    (re.compile(rf"(?<![\w$€£¥]){_NUMBER}[km]?\s*(?:{_COUNTED})\b"), "<n> counted"),
-    (re.compile(rf"\b(?:{_COUNTED})\s*[:=]?\s*{_NUMBER}[km]?(?![\w%])"), "counted <n>"),
+    (re.compile(rf"\b(?:{_NUMBER}|an?|one)\s*(?:{_UNITS})\s+ago\b"), "<ago>", False),
+    (re.compile(rf"(?<![\w$€£¥]){_NUMBER}[km]?\s*(?:{_COUNTED})\b"), "<n> counted", True),
+    (re.compile(rf"\b(?:{_COUNTED})\s*[:=]?\s*{_NUMBER}[km]?(?![\w%])"), "counted <n>", True),
+    (
+        re.compile(rf"\b(?:viewed|read|seen|played|downloaded)\s+{_NUMBER}[km]?\s+times\b"),
+        "counted <n>",
+        True,
+    ),
 )
+_DIGIT = re.compile(r"\d")
 _SPACES = re.compile(r"\s+")
 _QUOTES = str.maketrans(
     {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-"}
@@ -99,13 +116,16 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9\u00c0-\u0
 _WORDLESS = re.compile(r"^[\W_<>]*$")
 
 
+@lru_cache(maxsize=65536)
 def normalise(text: str) -> str:
     """The form of a sentence that is compared: lower case, one space, typographic
     quotes plain, timestamps, counters and tokens replaced by placeholders."""
     text = unicodedata.normalize("NFKC", text).translate(_QUOTES).lower()
     text = _SPACES.sub(" ", text).strip()
-    for pattern, replacement in _NOISE:
-        text = pattern.sub(replacement, text)
+    digits = _DIGIT.search(text) is not None
+    for pattern, replacement, needs_digit in _NOISE:
+        if digits or not needs_digit:
+            text = pattern.sub(replacement, text)
     return text
 
 
@@ -241,7 +261,9 @@ def snapshot_of(
     if not isinstance(main_text, str):
         main_text = ""
     skip = {normalise(s) for chunk in ignored_text for s in sentences(chunk)}
-    text = tuple(s for s in sentences(main_text) if ignore.keeps(s) and normalise(s) not in skip)
+    text = tuple(
+        s for s in sentences(main_text) if ignore.keeps(s) and not (skip and normalise(s) in skip)
+    )
     fields = {k: v for k, v in typed_fields(item).items() if k not in ignore.fields}
     return Snapshot(text, fields)
 
@@ -270,8 +292,9 @@ def changes(old: Snapshot, new: Snapshot, ignore: Ignore = NOTHING_IGNORED) -> l
             out.append({"field": name, "old": before, "new": after})
     old_counts, old_first = _by_form(s for s in old.text if ignore.keeps(s))
     new_counts, new_first = _by_form(s for s in new.text if ignore.keeps(s))
-    added = [new_first[f] for f in new_first for _ in range((new_counts - old_counts)[f])]
-    removed = [old_first[f] for f in old_first for _ in range((old_counts - new_counts)[f])]
+    more, fewer = new_counts - old_counts, old_counts - new_counts
+    added = [new_first[f] for f in new_first for _ in range(more[f])]
+    removed = [old_first[f] for f in old_first for _ in range(fewer[f])]
     if added or removed:
         out.append({"field": "main_text", "added": added, "removed": removed})
     return out
