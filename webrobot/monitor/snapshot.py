@@ -15,8 +15,8 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from typing import Any
 
 #: Metadata keys compared as typed fields (``modified`` moves with every edit and
