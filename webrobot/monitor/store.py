@@ -80,6 +80,7 @@ class MonitorStore:
         self._db = connect(self.folder)
         self._db.executescript(_SCHEMA)
         self.events_path = self.folder / EVENTS
+        self._whole = False  # does events.jsonl end with a whole line this process wrote?
         self.write_log()
 
     def close(self) -> None:
@@ -152,17 +153,22 @@ class MonitorStore:
         ).fetchall()
         if not rows:
             return
-        present = self._ids_at_end(len(rows))
-        lines = "".join(body + "\n" for _, event_id, body in rows if event_id not in present)
+        # Only the first write of this process can follow a kill: later ones follow our own.
+        present, lines = set(), ""
+        if not self._whole:
+            present = self._ids_at_end(len(rows))
+            if self._ends_without_newline():
+                lines = "\n"  # a line a kill cut short stays alone on its line
+        lines += "".join(body + "\n" for _, event_id, body in rows if event_id not in present)
         if lines:
             descriptor = os.open(self.events_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
             try:
-                if self._ends_without_newline():
-                    lines = "\n" + lines  # a line a kill cut short stays alone on its line
-                os.write(descriptor, lines.encode("utf-8"))
-                os.fsync(descriptor)
+                data = lines.encode("utf-8")
+                while data:  # one write, unless the system takes less
+                    data = data[os.write(descriptor, data) :]
             finally:
                 os.close(descriptor)
+        self._whole = True
         with self._transaction():
             self._db.executemany(
                 "UPDATE events SET logged = 1 WHERE seq = ?", [(r[0],) for r in rows]
