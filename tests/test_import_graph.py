@@ -75,6 +75,7 @@ PURE = frozenset({
     "webrobot.monitor.images",
     "webrobot.monitor.events",
     "webrobot.monitor.watch",
+    "webrobot.monitor.feed",
 })  # fmt: skip
 #: No Scrapy or Twisted, but they load or save files.
 SCRAPY_FREE = PURE | {

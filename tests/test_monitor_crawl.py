@@ -158,6 +158,10 @@ def test_two_crawls_give_the_events_of_the_changes_and_none_of_the_noise(
     assert receiver.refused == 3
     assert sorted(receiver.keys()) == sorted(e["id"] for e in everything)
     assert all(key == body["id"] for key, body in receiver.accepted)
+    # The feed lists them too, newest first.
+    feed = (folder / "events.atom").read_text("utf-8")
+    assert feed.count("<entry>") == len(everything)
+    assert feed.index(everything[-1]["id"]) < feed.index(everything[0]["id"])
 
 
 def _lines(folder: Path) -> list[str]:

@@ -86,3 +86,26 @@ def test_a_killed_writer_leaves_a_usable_folder_and_no_line_twice(tmp_path: Path
             assert line.startswith('{"event": "chan')  # the cut line stays alone on its line
     assert [e["url"] for e in parsed] == ["http://a/", "http://b/", "http://c/"]
     assert os.path.getsize(tmp_path / "monitor.sqlite3") > 0
+
+
+def test_the_feed_lists_the_newest_events_as_atom(tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    store = MonitorStore(tmp_path)
+    store.record(
+        "http://a/?x=1&y=<2>", Snapshot(), set(), "t", [events.new("http://a/?x=1&y=<2>", "t1")]
+    )
+    changed = events.changed("http://a/", "t2", [{"field": "price", "old": "1", "new": "2"}])
+    store.record("http://a/", Snapshot(), set(), "t", [changed])
+    path = store.write_feed("shop & co", "2026-11-27T10:00:00Z")
+    ns = {"a": "http://www.w3.org/2005/Atom"}
+    root = ET.parse(path).getroot()
+    assert root.findtext("a:title", namespaces=ns) == "shop & co"
+    entries = root.findall("a:entry", ns)
+    assert [e.findtext("a:title", namespaces=ns) for e in entries] == [
+        "changed: http://a/ (price)",
+        "new: http://a/?x=1&y=<2>",
+    ]
+    assert entries[1].find("a:link", ns).get("href") == "http://a/?x=1&y=<2>"  # type: ignore[union-attr]
+    assert json.loads(entries[0].findtext("a:content", namespaces=ns) or "") == changed
+    assert entries[0].findtext("a:id", namespaces=ns) == f"urn:webrobot:event:{changed['id']}"

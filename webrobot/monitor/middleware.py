@@ -152,6 +152,12 @@ class MonitorMiddleware:
     def spider_closed(self) -> Any:
         sender, self.sender = self.sender, None
         if self.store is not None:
+            spider = self.crawler.spider
+            try:
+                self.store.write_feed(str(getattr(spider, "name", "webrobot")), _now())
+            except OSError as exc:
+                logger.error("Monitor: the feed in %s could not be written: %s", self.folder, exc)
+                self._count("webrobot/monitor/error")
             self.store.close()
             self.store = None
         if sender is None:

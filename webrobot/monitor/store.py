@@ -20,10 +20,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from webrobot.monitor.feed import ENTRIES, atom
 from webrobot.monitor.snapshot import Snapshot
 
 DATABASE = "monitor.sqlite3"
 EVENTS = "events.jsonl"
+FEED = "events.atom"
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS pages (
     url TEXT PRIMARY KEY,
@@ -141,6 +143,27 @@ class MonitorStore:
             self._db.execute("DELETE FROM pages WHERE url = ?", (url,))
             self._add_events(events)
         self.write_log()
+
+    def recent(self, count: int) -> list[dict[str, Any]]:
+        """The newest ``count`` events, newest first."""
+        rows = self._db.execute("SELECT body FROM events ORDER BY seq DESC LIMIT ?", (count,))
+        out = []
+        for (body,) in rows.fetchall():
+            try:
+                out.append(json.loads(body))
+            except ValueError:
+                continue
+        return out
+
+    def write_feed(self, title: str, updated: str) -> Path:
+        """``events.atom``: the newest events as an Atom feed, replaced whole."""
+        path = self.folder / FEED
+        text = atom(self.recent(ENTRIES), title=title, feed_id=f"urn:webrobot:monitor:{title}",
+                    updated=updated)  # fmt: skip
+        part = path.with_name(path.name + ".part")
+        part.write_text(text, "utf-8")
+        os.replace(part, path)
+        return path
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)
