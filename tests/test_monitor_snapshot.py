@@ -41,6 +41,8 @@ NOISE = [
     ("a counter", "1,234 views", "1,301 views"),
     ("a read counter", "Read 5,001 times.", "Read 5,302 times."),
     ("a relative time", "Posted 5 minutes ago", "Posted 12 minutes ago"),
+    ("a relative day", "Posted yesterday", "Posted 2 days ago"),
+    ("a counter in brackets", "Comments (12)", "Comments (15)"),
     ("a token", "Session a8f7e6d5c4b3a2f1e0d9c8b7", "Session 0f1e2d3c4b5a69788796a5b4"),
     ("an epoch", "cache 1764251709", "cache 1764338109"),
     ("spacing and case", "Tickets are sold at the door", "tickets  are SOLD at the   door"),

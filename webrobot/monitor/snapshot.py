@@ -98,8 +98,9 @@ _NOISE: tuple[tuple[re.Pattern[str], str, bool], ...] = (
     (re.compile(r"\b1\d{9}(?:\d{3})?\b"), "<time>", True),
     # Relative times and counters.
     (re.compile(rf"\b(?:{_NUMBER}|an?|one)\s*(?:{_UNITS})\s+ago\b"), "<ago>", False),
+    (re.compile(r"\b(?:yesterday|just now|moments ago)\b"), "<ago>", False),
     (re.compile(rf"(?<![\w$€£¥]){_NUMBER}[km]?\s*(?:{_COUNTED})\b"), "<n> counted", True),
-    (re.compile(rf"\b(?:{_COUNTED})\s*[:=]?\s*{_NUMBER}[km]?(?![\w%])"), "counted <n>", True),
+    (re.compile(rf"\b(?:{_COUNTED})\s*[:=(]?\s*{_NUMBER}[km]?(?![\w%])"), "counted <n>", True),
     (
         re.compile(rf"\b(?:viewed|read|seen|played|downloaded)\s+{_NUMBER}[km]?\s+times\b"),
         "counted <n>",
