@@ -30,3 +30,14 @@ def test_the_floors_can_fail() -> None:
     finally:
         eval_monitor.changes = real
     assert scores["changed precision"] < eval_monitor.FLOORS["changed precision"]
+
+
+@pytest.mark.skipif(not eval_monitor.HTML.exists(), reason=f"no benchmark pages at {eval_monitor.HTML}")
+def test_real_html_through_an_extractor_keeps_its_floors() -> None:
+    """Noise put into real pages' HTML is no change after extraction; a sentence added
+    to the article is found and named (the first 60 pages, for time; all in the script)."""
+    pytest.importorskip("trafilatura")
+    scores = eval_monitor.evaluate_html(60)
+    assert scores["html pages"] >= 50 and scores["html changed pages"] >= 40, scores
+    for name in ("html noise quiet", "html changed recall", "html changes named"):
+        assert scores[name] >= eval_monitor.FLOORS[name], (name, scores)

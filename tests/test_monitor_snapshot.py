@@ -178,6 +178,15 @@ def test_sentences_split_lines_and_sentences() -> None:
         "Four five.",
     ]
     assert sentences("Dr. smith came. U.S. policy") == ["Dr. smith came.", "U.S. policy"]
+    # Closing quotes and brackets stay with their sentence, wherever it ends.
+    assert sentences('He said "now." The end. \u201cQuote.\u201d (Aside.) Last') == [
+        'He said "now."',
+        "The end.",
+        "\u201cQuote.\u201d",
+        "(Aside.)",
+        "Last",
+    ]
+    assert sentences('He said "now." More.')[0] == sentences('He said "now."')[0]
 
 
 def test_normalise() -> None:

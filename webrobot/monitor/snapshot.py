@@ -112,8 +112,11 @@ _SPACES = re.compile(r"\s+")
 _QUOTES = str.maketrans(
     {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-"}
 )
-#: A sentence ends at ., ! or ? followed by space and a capital, a digit or a quote.
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9\u00c0-\u00de])")
+#: A sentence ends at ., ! or ? (and a closing quote or bracket, which stay with it)
+#: followed by space and a capital, a digit or an opening quote.
+_SENTENCE_END = re.compile(
+    r"(?:(?<=[.!?])|(?<=[.!?][\"'\u201d\u2019\u00bb)\]]))\s+(?=[\"'(\[\u201c\u2018\u00abA-Z0-9\u00c0-\u00de])"
+)
 _WORDLESS = re.compile(r"^[\W_<>]*$")
 
 
