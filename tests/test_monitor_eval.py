@@ -32,7 +32,9 @@ def test_the_floors_can_fail() -> None:
     assert scores["changed precision"] < eval_monitor.FLOORS["changed precision"]
 
 
-@pytest.mark.skipif(not eval_monitor.HTML.exists(), reason=f"no benchmark pages at {eval_monitor.HTML}")
+@pytest.mark.skipif(
+    not eval_monitor.HTML.exists(), reason=f"no benchmark pages at {eval_monitor.HTML}"
+)
 def test_real_html_through_an_extractor_keeps_its_floors() -> None:
     """Noise put into real pages' HTML is no change after extraction; a sentence added
     to the article is found and named (the first 60 pages, for time; all in the script)."""
