@@ -62,8 +62,8 @@ def page_matches(
         return []
     out = []
     text = searchable_text(item)
-    main_text = item.get("main_text") if isinstance(item.get("main_text"), str) else ""
-    assert isinstance(main_text, str)
+    raw = item.get("main_text")
+    main_text = raw if isinstance(raw, str) else ""
     shingled = page_shingles(main_text) if any(r.texts for r in rules) else frozenset()
     images = [i for i in item.get("images") or [] if isinstance(i, Mapping)]
     hashes = [(i, h) for i in images if (h := parse_hash(i.get("phash"))) is not None]
