@@ -149,7 +149,7 @@ class MonitorMiddleware:
             )  # fmt: skip
             self.sender.start()
 
-    def spider_closed(self) -> Any:
+    async def spider_closed(self) -> None:
         sender, self.sender = self.sender, None
         if self.store is not None:
             spider = self.crawler.spider
@@ -161,22 +161,20 @@ class MonitorMiddleware:
             self.store.close()
             self.store = None
         if sender is None:
-            return None
+            return
+        from scrapy.utils.defer import maybe_deferred_to_future
         from twisted.internet.threads import deferToThread
 
         wait = float(setting(self.crawler, "WEBROBOT_MONITOR_WEBHOOK_CLOSE_WAIT"))
-
-        def finish() -> None:
-            left = sender.close(wait)
-            if left:
-                logger.warning(
-                    "Monitor webhook: %d events not delivered yet; they wait in %s for the next crawl",
-                    left, self.folder,
-                )  # fmt: skip
-            if self.crawler.stats is not None:
-                self.crawler.stats.set_value("webrobot/monitor/webhook/left", max(0, left))
-
-        return deferToThread(finish)
+        # Delivery goes on in its thread; the reactor waits without being held.
+        left = await maybe_deferred_to_future(deferToThread(sender.close, wait))
+        if left:
+            logger.warning(
+                "Monitor webhook: %d events not delivered yet; they wait in %s for the next crawl",
+                left, self.folder,
+            )  # fmt: skip
+        if self.crawler.stats is not None:
+            self.crawler.stats.set_value("webrobot/monitor/webhook/left", max(0, left))
 
     # -- the spider middleware
 
