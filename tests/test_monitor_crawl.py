@@ -127,6 +127,8 @@ def test_two_crawls_give_the_events_of_the_changes_and_none_of_the_noise(
         second = crawl(tmp_path, "two", site, receiver, folder)
         assert second.returncode == 0, second.stderr[-3000:]
         assert site.count("/gone") == 2, "the known page is re-checked, linked or not"
+        assert "Traceback" not in first.log + second.log
+        assert "Deprecat" not in first.log + second.log
         told = events_of(folder)[len(once) :]
         by = {(e["event"], e["url"].removeprefix(site.url("/")[:-1])): e for e in told}
         assert sorted(by) == sorted([
