@@ -72,10 +72,11 @@ def test_it_watches_every_folder_the_crawl_writes(tmp_path: Path) -> None:
             "WEBROBOT_INDEX": str(tmp_path / "idx"), "WEBROBOT_REPORT_DIR": str(tmp_path / "rep"),
             "FEEDS": {str(tmp_path / "out" / "items.jsonl"): {"format": "jsonlines"}},
             "WEBROBOT_DISK_PATHS": [str(tmp_path / "extra")],
+            "WEBROBOT_MONITOR_DIR": str(tmp_path / "watch"),
         }
     )  # fmt: skip
     assert crawl_folders(crawler) == [
-        str(tmp_path / name) for name in ("job", "warc", "idx", "out", "rep", "extra")
+        str(tmp_path / name) for name in ("job", "warc", "idx", "out", "rep", "watch", "extra")
     ]
 
 

@@ -83,6 +83,13 @@ PURE = frozenset({
     "webrobot.urls.traps",
     "webrobot.urls.templates",
     "webrobot.archive.requisites",
+    "webrobot.monitor.snapshot",
+    "webrobot.monitor.nearcopy",
+    "webrobot.monitor.terms",
+    "webrobot.monitor.images",
+    "webrobot.monitor.events",
+    "webrobot.monitor.watch",
+    "webrobot.monitor.feed",
 })  # fmt: skip
 #: No Scrapy or Twisted, but they load or save files.
 SCRAPY_FREE = PURE | {
@@ -95,6 +102,8 @@ SCRAPY_FREE = PURE | {
     "webrobot.extract.imagehashing",
     "webrobot.extract.documents",
     "webrobot.extract.docworker",
+    "webrobot.monitor.rules",
+    "webrobot.monitor.store",
 }
 #: The crawl-wide modules at the package's top: any part of the crawl may use them, and
 #: they use only each other.
@@ -112,7 +121,7 @@ CRAWL_WIDE = frozenset({
 #: (the add-on, the project's settings, the commands, the demo) wire the crawl.
 LAYERS = (
     "urls", "pages", "extract", "frontier", "seen", "robots", "politeness", "render", "sitemaps",
-    "report", "search", "distributed", "archive", "resources", "sites", "spiders",
+    "report", "search", "monitor", "distributed", "archive", "resources", "sites", "spiders",
     "commands", "demo", "entry",
 )  # fmt: skip
 #: Top-level modules that are entry points: they put the parts together.

@@ -59,6 +59,9 @@ STATS = {
     "webrobot/redis/lease/acked": 12,
     "webrobot/redis/lease/lost": 1,
     "webrobot/redis/worker": "host:1:abc",  # text: not a metric
+    "webrobot/monitor/events/changed": 4,
+    "webrobot/monitor/events/match": 1,
+    "webrobot/monitor/webhook/failed": 2,
     "finish_reason": "finished",
 }
 
@@ -107,6 +110,11 @@ def test_values_read_the_tally_and_the_stats() -> None:
     assert out["webrobot_politeness_waits_total"] == {(("source", "crawl_delay"),): 7.0}
     assert out["webrobot_politeness_throttled_total"] == {(("status", "503"),): 2.0}
     assert out["webrobot_warc_records_total"] == {(("type", "response"),): 5.0}
+    assert out["webrobot_monitor_events_total"] == {
+        (("event", "changed"),): 4.0,
+        (("event", "match"),): 1.0,
+    }
+    assert out["webrobot_monitor_webhook_failures_total"] == {(): 2.0}
     assert out["webrobot_crawl_start_time_seconds"] == {(): 1000.0}
     assert not any(name.startswith("webrobot_redis") for name in out), (
         "no Redis outside a shared crawl"

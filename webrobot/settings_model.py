@@ -532,6 +532,35 @@ _MINING = (
        minimum=0),
 )  # fmt: skip
 
+_section("Monitoring: what changed")
+_MONITOR = (
+    _s("WEBROBOT_MONITOR_DIR", "str", "",
+       "Watch pages between crawls: the folder keeping each page's snapshot, events.jsonl and the "
+       "webhook's outbox (empty: no monitor). A crawl with the same folder re-checks every page it knows."),
+    _s("WEBROBOT_WATCH", "str", "",
+       "With WEBROBOT_MONITOR_DIR: a TOML file of [[rule]] tables (name; terms, texts, images) "
+       "whose matches are match events (empty: no watch rules)."),
+    _s("WEBROBOT_MONITOR_IGNORE_SELECTORS", "list", [],
+       "CSS selectors of page parts whose sentences are never a change (a site's clock, ads, counters)."),
+    _s("WEBROBOT_MONITOR_IGNORE_PATTERNS", "list", [],
+       "Regular expressions: a sentence matching one is never a change."),
+    _s("WEBROBOT_MONITOR_IGNORE_FIELDS", "list", [],
+       "Typed fields never compared (price, availability, title, fields.NAME...)."),
+    _s("WEBROBOT_MONITOR_RECHECK", "bool", True,
+       "Seed every page the monitor knows as a start request, linked or not."),
+    _s("WEBROBOT_MONITOR_WEBHOOK", "str", "",
+       "POST each event as JSON to this URL, at least once, with an Idempotency-Key header "
+       "(empty: events.jsonl only).", prefixes=("http://", "https://")),
+    _s("WEBROBOT_MONITOR_WEBHOOK_TIMEOUT", "float", 10.0, "Seconds one webhook POST may take.",
+       minimum=0.1),
+    _s("WEBROBOT_MONITOR_WEBHOOK_BACKOFF_MAX", "float", 300.0,
+       "Longest wait, in seconds, between two tries of an event the webhook refused (waits double from 1 s).",
+       minimum=0.1),
+    _s("WEBROBOT_MONITOR_WEBHOOK_CLOSE_WAIT", "float", 10.0,
+       "Seconds a closing crawl goes on delivering; what is left waits in the outbox for the next crawl.",
+       minimum=0),
+)  # fmt: skip
+
 _section("Disk space")
 _DISK = (
     _s("WEBROBOT_DISK_GUARD_ENABLED", "bool", True,
@@ -568,6 +597,7 @@ SETTINGS: tuple[Setting, ...] = (
     + _LIMITS
     + _ARCHIVE
     + _MINING
+    + _MONITOR
     + _DISK
     + _OUTPUT
 )
@@ -627,6 +657,9 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
     "SPIDER_MIDDLEWARES": {
         # Outermost: frees each page's parse tree once its callback's output is consumed.
         "webrobot.pages.parsetree.ReleaseParseTreeMiddleware": 10,
+        # Near the engine: sees 404s before HttpError drops them, and items once extracted
+        # (WEBROBOT_MONITOR_DIR).
+        "webrobot.monitor.middleware.MonitorMiddleware": 20,
         # Outside every link rule: an archived page's requisites are not links.
         "webrobot.archive.requisitemiddleware.RequisiteSpiderMiddleware": 5,
         # URL length is checked downloader-side (start requests and redirects too).

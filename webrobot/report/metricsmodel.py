@@ -95,6 +95,11 @@ METRICS: tuple[Metric, ...] = (
     _c("index_errors", "Pages that could not be indexed, or an index that could not be opened."),
     _c("warc_records", "WARC records written, by type (request, response, revisit).", "type"),
     _c("warc_errors", "Fetches whose WARC records could not be written."),
+    _c("monitor_events", "Monitor events by kind (new, changed, removed, match).", "event"),
+    _c(
+        "monitor_webhook_failures",
+        "Webhook tries of monitor events that failed (each is tried again).",
+    ),
     _g(
         "redis_up",
         "1 while this worker reaches the shared crawl's Redis, 0 during an outage.",
@@ -197,6 +202,10 @@ def values(
         "webrobot_index_errors_total": {(): _num(stats, "webrobot/index/error")},
         "webrobot_warc_records_total": _prefixed(stats, "webrobot/warc/records/", "type"),
         "webrobot_warc_errors_total": {(): _num(stats, "webrobot/warc/error")},
+        "webrobot_monitor_events_total": _prefixed(stats, "webrobot/monitor/events/", "event"),
+        "webrobot_monitor_webhook_failures_total": {
+            (): _num(stats, "webrobot/monitor/webhook/failed")
+        },
     }
     if live.index is not None:
         out["webrobot_index_handed_total"] = {(): float(live.index[0])}

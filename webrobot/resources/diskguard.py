@@ -3,7 +3,7 @@ cleanly when a write fails anyway.
 
 :class:`DiskGuard` (an extension) reads the free space of every folder the crawl
 writes (``JOBDIR``, ``WEBROBOT_WARC_DIR``, the full-text index, the local feeds'
-folders, the report folder) with ``os.statvfs`` every
+folders, the report folder, ``WEBROBOT_MONITOR_DIR``) with ``os.statvfs`` every
 ``WEBROBOT_DISK_CHECK_INTERVAL`` seconds. Below the threshold
 (``WEBROBOT_DISK_MIN_FREE_MB``, ``WEBROBOT_DISK_MIN_FREE_FRACTION``) it pauses
 Scrapy's engine: no new request leaves the frontier (nothing is dropped: they
@@ -51,8 +51,8 @@ def statvfs_reading(folder: str) -> Reading:
 
 def crawl_folders(crawler: Crawler) -> list[str]:
     """Every folder the crawl writes: JOBDIR, the WARC folder, the full-text index,
-    the local feeds' folders, the report folder (those that apply), one per file
-    system."""
+    the local feeds' folders, the report folder, the monitor's folder (those that
+    apply), one per file system."""
     from scrapy.utils.job import job_dir
 
     from webrobot.frontier.journal import local_feed_paths
@@ -76,6 +76,9 @@ def crawl_folders(crawler: Crawler) -> list[str]:
     folders += [os.path.dirname(path) for path in local_feed_paths(settings.getdict("FEEDS"))]
     if read(settings, "WEBROBOT_REPORT_ENABLED"):
         folders.append(report_location(read(settings, "WEBROBOT_REPORT_DIR") or "", feeds, job)[0])
+    monitor = read(settings, "WEBROBOT_MONITOR_DIR")
+    if monitor:
+        folders.append(monitor)
     for name in read(settings, "WEBROBOT_DISK_PATHS"):
         folders.append(str(name))
     unique: dict[str, None] = {}

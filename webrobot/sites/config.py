@@ -307,6 +307,7 @@ SCHEMA: dict[str, tuple[str, Validator]] = {
     "scope": ("scope", _scope),
     "extract": ("extract", _extract),
     "fields": ("fields", _fields),
+    "monitor_dir": ("monitor_dir", _text),
 }
 REQUIRED = ("start_urls",)
 
@@ -338,6 +339,7 @@ class SiteConfig:
     scope: str | None = None
     extract: tuple[str, ...] | None = None
     fields: Mapping[str, Any] = field(default_factory=dict)
+    monitor_dir: str | None = None
 
     def scrapy_settings(self) -> dict[str, Any]:
         """The Scrapy settings this config implies (its explicit ``settings`` last)."""
@@ -368,6 +370,8 @@ class SiteConfig:
             out["WEBROBOT_EXTRACT"] = list(self.extract)
         if self.fields:
             out["WEBROBOT_FIELDS"] = dict(self.fields)
+        if self.monitor_dir is not None:
+            out["WEBROBOT_MONITOR_DIR"] = self.monitor_dir
         out.update(self.settings)
         return out
 

@@ -1,0 +1,111 @@
+"""The monitor's memory: snapshots and events survive a crawl, and a kill."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.crawling import PROJECT_ROOT
+from webrobot.monitor import events
+from webrobot.monitor.snapshot import Snapshot
+from webrobot.monitor.store import EVENTS, MonitorStore, Outbox
+
+
+def lines(folder: Path) -> list[dict[str, object]]:
+    return [
+        json.loads(line)
+        for line in (folder / EVENTS).read_text("utf-8").splitlines()
+        if line.strip()
+    ]
+
+
+def test_snapshots_and_events_are_kept_between_opens(tmp_path: Path) -> None:
+    store = MonitorStore(tmp_path)
+    snap = Snapshot(("Hello.",), {"price": "1.00"})
+    store.record("http://a/", snap, {"r|term|x"}, "t1", [events.new("http://a/", "t1")])
+    store.record("http://b/", Snapshot(), set(), "t1", [])
+    store.close()
+    again = MonitorStore(tmp_path)
+    record = again.get("http://a/")
+    assert record is not None and record.snapshot == snap and record.matches == {"r|term|x"}
+    assert list(again.urls()) == ["http://a/", "http://b/"] and len(again) == 2
+    again.forget("http://a/", [events.removed("http://a/", "t2", 404)])
+    assert again.get("http://a/") is None
+    assert [e["event"] for e in lines(tmp_path)] == ["new", "removed"]
+
+
+def test_without_a_webhook_nothing_waits_in_the_outbox(tmp_path: Path) -> None:
+    MonitorStore(tmp_path).record(
+        "http://a/", Snapshot(), set(), "t", [events.new("http://a/", "t")]
+    )
+    assert Outbox(tmp_path).waiting() == 0
+    MonitorStore(tmp_path, webhook=True).record(
+        "http://b/", Snapshot(), set(), "t", [events.new("http://b/", "t")]
+    )
+    assert Outbox(tmp_path).waiting() == 1
+
+
+KILLED = """
+import os, sys
+sys.path.insert(0, {root!r})
+from webrobot.monitor import events
+from webrobot.monitor.snapshot import Snapshot
+from webrobot.monitor import store as module
+folder = sys.argv[1]
+store = module.MonitorStore(folder)
+store.record("http://a/", Snapshot(("One.",)), set(), "t", [events.new("http://a/", "t")])
+real = store.write_log
+def killed_after_writing():
+    # Write the line, then die before marking it written.
+    rows = store._db.execute("SELECT body FROM events WHERE logged = 0").fetchall()
+    with open(store.events_path, "a", encoding="utf-8") as f:
+        f.write(rows[0][0] + "\\n")
+        f.write('{{"event": "chan')  # and a line cut short
+    os._exit(9)
+store.write_log = killed_after_writing
+store.record("http://b/", Snapshot(("Two.",)), set(), "t", [events.new("http://b/", "t")])
+"""
+
+
+def test_a_killed_writer_leaves_a_usable_folder_and_no_line_twice(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-c", KILLED.format(root=str(PROJECT_ROOT)), str(tmp_path)],
+                          capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+    assert done.returncode == 9, done.stderr
+    store = MonitorStore(tmp_path)  # opening writes what the kill kept back, once
+    assert store.get("http://b/") is not None
+    store.record("http://c/", Snapshot(), set(), "t", [events.new("http://c/", "t")])
+    text = (tmp_path / EVENTS).read_text("utf-8")
+    parsed = []
+    for line in text.splitlines():
+        try:
+            parsed.append(json.loads(line))
+        except ValueError:
+            assert line.startswith('{"event": "chan')  # the cut line stays alone on its line
+    assert [e["url"] for e in parsed] == ["http://a/", "http://b/", "http://c/"]
+    assert os.path.getsize(tmp_path / "monitor.sqlite3") > 0
+
+
+def test_the_feed_lists_the_newest_events_as_atom(tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    store = MonitorStore(tmp_path)
+    store.record(
+        "http://a/?x=1&y=<2>", Snapshot(), set(), "t", [events.new("http://a/?x=1&y=<2>", "t1")]
+    )
+    changed = events.changed("http://a/", "t2", [{"field": "price", "old": "1", "new": "2"}])
+    store.record("http://a/", Snapshot(), set(), "t", [changed])
+    path = store.write_feed("shop & co", "2026-11-27T10:00:00Z")
+    ns = {"a": "http://www.w3.org/2005/Atom"}
+    root = ET.parse(path).getroot()
+    assert root.findtext("a:title", namespaces=ns) == "shop & co"
+    entries = root.findall("a:entry", ns)
+    assert [e.findtext("a:title", namespaces=ns) for e in entries] == [
+        "changed: http://a/ (price)",
+        "new: http://a/?x=1&y=<2>",
+    ]
+    assert entries[1].find("a:link", ns).get("href") == "http://a/?x=1&y=<2>"  # type: ignore[union-attr]
+    assert json.loads(entries[0].findtext("a:content", namespaces=ns) or "") == changed
+    assert entries[0].findtext("a:id", namespaces=ns) == f"urn:webrobot:event:{changed['id']}"

@@ -1,0 +1,69 @@
+"""Webhook delivery: at least once, one key per event, nothing lost across a restart."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from tests.crawling import wait_until
+from tests.webhookreceiver import WebhookReceiver
+from webrobot.monitor import events
+from webrobot.monitor.snapshot import Snapshot
+from webrobot.monitor.store import MonitorStore, Outbox
+from webrobot.monitor.webhook import WebhookSender, backoff
+
+
+def add(store: MonitorStore, first: int, count: int) -> list[str]:
+    ids = []
+    for n in range(first, first + count):
+        event = events.new(f"http://site/{n}", "2026-11-27T10:00:00Z")
+        store.record(f"http://site/{n}", Snapshot(), set(), "t", [event])
+        ids.append(event["id"])
+    return ids
+
+
+def test_backoff_doubles_to_its_ceiling() -> None:
+    assert [backoff(n, 10) for n in range(1, 7)] == [1, 2, 4, 8, 10, 10]
+
+
+def test_a_failing_then_down_receiver_loses_nothing_and_gets_nothing_twice(tmp_path: Path) -> None:
+    store = MonitorStore(tmp_path, webhook=True)
+    receiver = WebhookReceiver().start()
+    receiver.refuse_next = 5  # fails for a while
+    counted: list[str] = []
+    sender = WebhookSender(tmp_path, receiver.url, timeout=2, ceiling=0.2, count=counted.append)
+    sender.start()
+    ids = add(store, 0, 10)
+    sender.wake()
+    wait_until(lambda: len(receiver.keys()) == 10, 30, "the first ten events")
+    assert receiver.refused == 5 and counted.count("webrobot/monitor/webhook/failed") == 5
+
+    receiver.stop()  # down for a while: the crawl goes on making events
+    ids += add(store, 10, 10)
+    sender.wake()
+    time.sleep(0.5)
+    left = sender.close(wait=0.5)  # the crawl ends while the receiver is down
+    assert left == 10 and Outbox(tmp_path).waiting() == 10
+
+    # The next crawl with the same folder, the receiver back on its port.
+    back = WebhookReceiver(receiver.port).start()
+    again = WebhookSender(tmp_path, back.url, timeout=2, ceiling=0.2)
+    again.start()
+    assert again.close(wait=20) == 0
+    back.stop()
+    got = receiver.keys() + back.keys()
+    assert sorted(got) == sorted(ids), "every event once under its key"
+    assert all(key == body["id"] for key, body in receiver.accepted + back.accepted)
+    assert Outbox(tmp_path).waiting() == 0
+
+
+def test_the_sender_never_holds_the_caller(tmp_path: Path) -> None:
+    """Nothing listens: wake() and close(0) return at once, the events stay."""
+    store = MonitorStore(tmp_path, webhook=True)
+    add(store, 0, 3)
+    sender = WebhookSender(tmp_path, "http://127.0.0.1:9/hook", timeout=1, ceiling=0.2)
+    sender.start()
+    started = time.monotonic()
+    sender.wake()
+    assert time.monotonic() - started < 0.1
+    assert sender.close(wait=0) == 3

@@ -1,0 +1,45 @@
+"""The monitor's events: what it tells, one JSON object each.
+
+Pure: no Scrapy, no I/O. Every event has ``event`` (``new``, ``changed``,
+``removed`` or ``match``), ``url``, ``time`` (ISO 8601, UTC) and ``id``, a key
+made from its content: the same event delivered twice carries the same key, so a
+receiver can drop the second (the webhook sends it as ``Idempotency-Key``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+KINDS = ("new", "changed", "removed", "match")
+
+
+def event(name: str, url: str, time: str, **details: Any) -> dict[str, Any]:
+    """One event; ``details`` are its own keys (``changes``, ``status``, ``rule``...)."""
+    if name not in KINDS:
+        raise ValueError(f"unknown event {name!r}: expected one of {', '.join(KINDS)}")
+    body = {"event": name, "url": url, "time": time, **details}
+    digest = hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode("utf-8"))
+    return {**body, "id": digest.hexdigest()[:32]}
+
+
+def new(url: str, time: str, title: str | None = None) -> dict[str, Any]:
+    return event("new", url, time, **({"title": title} if title else {}))
+
+
+def changed(url: str, time: str, changes: list[dict[str, Any]]) -> dict[str, Any]:
+    """``changes`` as :func:`webrobot.monitor.snapshot.changes` gives them; ``fields``
+    names what changed."""
+    return event("changed", url, time, fields=[c["field"] for c in changes], changes=changes)
+
+
+def removed(url: str, time: str, status: int) -> dict[str, Any]:
+    return event("removed", url, time, status=status)
+
+
+def match(
+    url: str, time: str, rule: str, kind: str, score: float, evidence: dict[str, Any]
+) -> dict[str, Any]:
+    """``kind`` is ``term``, ``text`` or ``image``; ``evidence`` says what was found where."""
+    return event("match", url, time, rule=rule, kind=kind, score=score, evidence=evidence)

@@ -1,0 +1,271 @@
+"""The monitor in the crawl: snapshots of each page's item, events, watch rules, webhook.
+
+A spider middleware near the engine (``SPIDER_MIDDLEWARES`` 20): on the way in it
+sees every response, a 404 or 410 included, before Scrapy's HttpError filter drops
+it; on the way out it sees every item once the middlewares inside it (the
+extractors) have filled it. Off unless ``WEBROBOT_MONITOR_DIR`` is set. The rules
+are :mod:`webrobot.monitor.snapshot` and :mod:`webrobot.monitor.watch`; the memory
+is :mod:`webrobot.monitor.store`; delivery is :mod:`webrobot.monitor.webhook`.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Self
+
+from itemadapter import ItemAdapter
+from scrapy import Request, signals
+from scrapy.exceptions import NotConfigured
+
+from webrobot.extract.middleware import ExtractMiddleware
+from webrobot.frontier.diskstate import disk_of
+from webrobot.monitor import events
+from webrobot.monitor.rules import load_rules
+from webrobot.monitor.snapshot import Ignore, changes, snapshot_of
+from webrobot.monitor.store import MonitorStore
+from webrobot.monitor.watch import WatchRule, page_matches
+from webrobot.settings_model import ConfigError, SettingValueError
+from webrobot.startup import setting, setting_error
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
+
+    from webrobot.monitor.webhook import WebhookSender
+
+logger = logging.getLogger(__name__)
+
+#: Item keys the monitor reads; an item with none of them is not a page it can judge.
+CONTENT_KEYS = ("main_text", "metadata", "product", "fields", "images")
+#: Statuses that say a page is gone.
+GONE = frozenset({404, 410})
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def match_key(event: dict[str, Any]) -> str:
+    """What a match is about, so a page's match is told once, not at every crawl."""
+    evidence = event.get("evidence") or {}
+    what = evidence.get("term") or evidence.get("text") or evidence.get("image") or ""
+    return f"{event['rule']}|{event['kind']}|{what}"
+
+
+class MonitorMiddleware:
+    def __init__(self, crawler: Crawler) -> None:
+        folder = setting(crawler, "WEBROBOT_MONITOR_DIR")
+        if not folder:
+            if setting(crawler, "WEBROBOT_WATCH"):
+                logger.warning(
+                    "WEBROBOT_WATCH is set but WEBROBOT_MONITOR_DIR is not: no watch rules"
+                )
+            raise NotConfigured("WEBROBOT_MONITOR_DIR is not set")
+        self.crawler = crawler
+        self.folder = Path(folder)
+        self.rules: tuple[WatchRule, ...] = ()
+        watch = setting(crawler, "WEBROBOT_WATCH")
+        try:
+            self.rules = load_rules(watch) if watch else ()
+            self.ignore = Ignore.of(
+                setting(crawler, "WEBROBOT_MONITOR_IGNORE_PATTERNS"),
+                setting(crawler, "WEBROBOT_MONITOR_IGNORE_FIELDS"),
+            )
+        except ConfigError as exc:
+            raise setting_error(crawler, exc) from None
+        except ImportError as exc:  # an image rule without the monitor extra
+            raise setting_error(
+                crawler, SettingValueError("WEBROBOT_WATCH", watch, str(exc))
+            ) from None
+        except re.error as exc:
+            raise setting_error(crawler, SettingValueError(
+                "WEBROBOT_MONITOR_IGNORE_PATTERNS", setting(crawler, "WEBROBOT_MONITOR_IGNORE_PATTERNS"),
+                f"regular expressions ({exc})")) from None  # fmt: skip
+        self.selectors: list[str] = list(setting(crawler, "WEBROBOT_MONITOR_IGNORE_SELECTORS"))
+        self._check_selectors()
+        self.recheck = bool(setting(crawler, "WEBROBOT_MONITOR_RECHECK"))
+        self.webhook_url: str = setting(crawler, "WEBROBOT_MONITOR_WEBHOOK")
+        self.store: MonitorStore | None = None
+        self.sender: WebhookSender | None = None
+        self._require_extraction()
+        crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler)
+
+    def _check_selectors(self) -> None:
+        from parsel.csstranslator import HTMLTranslator
+
+        for selector in self.selectors:
+            try:
+                HTMLTranslator().css_to_xpath(selector)
+            except Exception as exc:  # noqa: BLE001 - cssselect's several parse errors
+                raise setting_error(self.crawler, SettingValueError(
+                    "WEBROBOT_MONITOR_IGNORE_SELECTORS", selector, f"CSS selectors ({exc})")) from None  # fmt: skip
+
+    def _require_extraction(self) -> None:
+        """Switch on the extractors of what the monitor reads, whatever WEBROBOT_EXTRACT says."""
+        parts = {"text", "metadata", "product", "fields"}
+        if any(rule.images for rule in self.rules):
+            parts.add("images")
+        ExtractMiddleware.require(self.crawler, parts)
+
+    def _count(self, key: str, value: int = 1) -> None:
+        assert self.crawler.stats is not None
+        self.crawler.stats.inc_value(key, value)
+
+    # -- crawl life
+
+    def spider_opened(self) -> None:
+        try:
+            self.store = MonitorStore(self.folder, webhook=bool(self.webhook_url))
+        except (OSError, sqlite3.Error) as exc:
+            logger.error("Monitor off: %s cannot be used: %s", self.folder, exc)
+            self._count("webrobot/monitor/error")
+            return
+        logger.info("Monitor: %s (%d pages known)", self.folder, len(self.store))
+        if self.webhook_url:
+            from webrobot.monitor.webhook import WebhookSender
+
+            self.sender = WebhookSender(
+                self.folder, self.webhook_url,
+                timeout=setting(self.crawler, "WEBROBOT_MONITOR_WEBHOOK_TIMEOUT"),
+                ceiling=setting(self.crawler, "WEBROBOT_MONITOR_WEBHOOK_BACKOFF_MAX"),
+                user_agent=str(self.crawler.settings.get("USER_AGENT") or "webrobot"),
+                count=self._count,
+            )  # fmt: skip
+            self.sender.start()
+
+    async def spider_closed(self) -> None:
+        sender, self.sender = self.sender, None
+        if self.store is not None:
+            spider = self.crawler.spider
+            try:
+                self.store.write_feed(str(getattr(spider, "name", "webrobot")), _now())
+            except OSError as exc:
+                logger.error("Monitor: the feed in %s could not be written: %s", self.folder, exc)
+                self._count("webrobot/monitor/error")
+            self.store.close()
+            self.store = None
+        if sender is None:
+            return
+        from scrapy.utils.defer import maybe_deferred_to_future
+        from twisted.internet.threads import deferToThread
+
+        wait = float(setting(self.crawler, "WEBROBOT_MONITOR_WEBHOOK_CLOSE_WAIT"))
+        # Delivery goes on in its thread; the reactor waits without being held.
+        left = await maybe_deferred_to_future(deferToThread(sender.close, wait))
+        if left:
+            logger.warning(
+                "Monitor webhook: %d events not delivered yet; they wait in %s for the next crawl",
+                left, self.folder,
+            )  # fmt: skip
+        if self.crawler.stats is not None:
+            self.crawler.stats.set_value("webrobot/monitor/webhook/left", max(0, left))
+
+    # -- the spider middleware
+
+    async def process_start(self, start: AsyncIterator[Any]) -> AsyncIterator[Any]:
+        async for request in start:
+            yield request
+        if not self.recheck or self.store is None:
+            return
+        known = list(self.store.urls())
+        if known:
+            logger.info("Monitor: re-checking %d known pages", len(known))
+        for url in known:
+            self._count("webrobot/monitor/recheck")
+            yield Request(url)
+
+    def process_spider_input(self, response: Response) -> None:
+        if response.status in GONE and self.store is not None:
+            url = response.url
+            if self.store.get(url) is not None:
+                self._emit_forget(url, events.removed(url, _now(), response.status))
+
+    def process_spider_output(self, response: Response, result: Iterable[Any]) -> Iterator[Any]:
+        for output in result:
+            self._look(response, output)
+            yield output
+
+    async def process_spider_output_async(
+        self, response: Response, result: AsyncIterator[Any]
+    ) -> AsyncIterator[Any]:
+        async for output in result:
+            self._look(response, output)
+            yield output
+
+    # -- judging an item
+
+    def _ignored_text(self, response: Response) -> list[str]:
+        if not self.selectors or not hasattr(response, "css"):
+            return []
+        out = []
+        for selector in self.selectors:
+            for node in response.css(selector):
+                out.append("\n".join(t.strip() for t in node.css("::text").getall() if t.strip()))
+        return out
+
+    def _look(self, response: Response, output: Any) -> None:
+        if self.store is None or isinstance(output, Request) or not ItemAdapter.is_item(output):
+            return
+        adapter = ItemAdapter(output)
+        item = {key: adapter.get(key) for key in CONTENT_KEYS if key in adapter}
+        if not any(item.get(key) for key in CONTENT_KEYS):
+            self._count("webrobot/monitor/skipped/no_content")
+            return
+        if "title" in adapter:
+            item["title"] = adapter.get("title")
+        url = str(adapter.get("url") or response.url)
+        try:
+            self._judge(url, item, response)
+        except Exception as exc:
+            if isinstance(exc, OSError) and disk_of(self.crawler).write_failed(
+                "monitor", self.folder, exc
+            ):
+                return  # a full disk: logged once, counted, the crawl closes
+            logger.exception("Monitor: %s could not be judged", url)
+            self._count("webrobot/monitor/error")
+
+    def _judge(self, url: str, item: dict[str, Any], response: Response) -> None:
+        assert self.store is not None
+        time = _now()
+        snapshot = snapshot_of(item, self.ignore, self._ignored_text(response))
+        record = self.store.get(url)
+        found: list[dict[str, Any]] = []
+        self._count("webrobot/monitor/pages")
+        if record is None:
+            title = snapshot.fields.get("title")
+            found.append(events.new(url, time, title))
+            told: frozenset[str] = frozenset()
+        else:
+            told = record.matches
+            diff = changes(record.snapshot, snapshot, self.ignore)
+            if diff:
+                found.append(events.changed(url, time, diff))
+            else:
+                self._count("webrobot/monitor/unchanged")
+        matches = page_matches(self.rules, url, time, item)
+        keys = {match_key(m) for m in matches}
+        found += [m for m in matches if match_key(m) not in told]
+        for event in found:
+            self._count(f"webrobot/monitor/events/{event['event']}")
+            if event["event"] == "match":
+                self._count(f"webrobot/monitor/match/{event['kind']}")
+        self.store.record(url, snapshot, keys, time, found)
+        if found and self.sender is not None:
+            self.sender.wake()
+
+    def _emit_forget(self, url: str, event: dict[str, Any]) -> None:
+        assert self.store is not None
+        self.store.forget(url, [event])
+        self._count("webrobot/monitor/events/removed")
+        if self.sender is not None:
+            self.sender.wake()

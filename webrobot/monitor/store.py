@@ -1,0 +1,270 @@
+"""The monitor's memory between crawls: one SQLite file in ``WEBROBOT_MONITOR_DIR``.
+
+No Scrapy, no network. ``monitor.sqlite3`` keeps each page's snapshot and the
+matches already told, and every event with two marks: written to
+``events.jsonl`` yet, delivered to the webhook yet (the outbox). A page's new
+snapshot and its events are one transaction, so a crawl killed at any moment
+leaves either both or neither; events the kill kept from ``events.jsonl`` are
+written when the folder is next opened, once (a line already there is not
+written again).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from webrobot.monitor.feed import ENTRIES, atom
+from webrobot.monitor.snapshot import Snapshot
+
+DATABASE = "monitor.sqlite3"
+EVENTS = "events.jsonl"
+FEED = "events.atom"
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS pages (
+    url TEXT PRIMARY KEY,
+    snapshot TEXT NOT NULL,
+    matches TEXT NOT NULL DEFAULT '[]',
+    first_seen TEXT NOT NULL,
+    last_seen TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL,
+    body TEXT NOT NULL,
+    logged INTEGER NOT NULL DEFAULT 0,
+    pending INTEGER NOT NULL DEFAULT 0,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_try REAL NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS events_unlogged ON events (logged) WHERE logged = 0;
+CREATE INDEX IF NOT EXISTS events_pending ON events (next_try) WHERE pending = 1;
+"""
+
+
+@dataclass(frozen=True)
+class PageRecord:
+    snapshot: Snapshot
+    matches: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Pending:
+    """An event waiting for the webhook."""
+
+    seq: int
+    id: str
+    body: str
+    attempts: int
+
+
+def connect(folder: Path) -> sqlite3.Connection:
+    connection = sqlite3.connect(folder / DATABASE, timeout=30, isolation_level=None)
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute("PRAGMA synchronous=NORMAL")
+    return connection
+
+
+class MonitorStore:
+    """Snapshots and events of one monitor folder (one thread; the webhook opens its own
+    :class:`Outbox`)."""
+
+    def __init__(self, folder: str | Path, webhook: bool = False) -> None:
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.webhook = webhook
+        self._db = connect(self.folder)
+        self._db.executescript(_SCHEMA)
+        self.events_path = self.folder / EVENTS
+        self._whole = False  # does events.jsonl end with a whole line this process wrote?
+        self.write_log()
+
+    def close(self) -> None:
+        self._db.close()
+
+    def get(self, url: str) -> PageRecord | None:
+        row = self._db.execute(
+            "SELECT snapshot, matches FROM pages WHERE url = ?", (url,)
+        ).fetchone()
+        if row is None:
+            return None
+        try:
+            snapshot = Snapshot.from_json(json.loads(row[0]))
+            matches = frozenset(str(m) for m in json.loads(row[1]))
+        except (ValueError, TypeError, AttributeError):
+            snapshot, matches = Snapshot(), frozenset()
+        return PageRecord(snapshot, matches)
+
+    def urls(self) -> Iterator[str]:
+        """Every page the monitor knows, oldest first."""
+        for (url,) in self._db.execute("SELECT url FROM pages ORDER BY first_seen, url").fetchall():
+            yield url
+
+    def __len__(self) -> int:
+        return int(self._db.execute("SELECT count(*) FROM pages").fetchone()[0])
+
+    def _add_events(self, events: Iterable[dict[str, Any]]) -> int:
+        count = 0
+        for event in events:
+            body = json.dumps(event, ensure_ascii=False, sort_keys=False)
+            self._db.execute(
+                "INSERT INTO events (id, body, pending) VALUES (?, ?, ?)",
+                (event["id"], body, 1 if self.webhook else 0),
+            )
+            count += 1
+        return count
+
+    def record(
+        self, url: str, snapshot: Snapshot, matches: Iterable[str], time: str,
+        events: Iterable[dict[str, Any]],
+    ) -> None:  # fmt: skip
+        """Keep the page's snapshot and its events, in one transaction."""
+        with self._transaction():
+            self._db.execute(
+                "INSERT INTO pages (url, snapshot, matches, first_seen, last_seen) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (url) DO UPDATE SET "
+                "snapshot = excluded.snapshot, matches = excluded.matches, last_seen = excluded.last_seen",
+                (url, json.dumps(snapshot.to_json(), ensure_ascii=False, separators=(",", ":")),
+                 json.dumps(sorted(matches)), time, time),
+            )  # fmt: skip
+            logged = self._add_events(events)
+        if logged:
+            self.write_log()
+
+    def forget(self, url: str, events: Iterable[dict[str, Any]]) -> None:
+        """The page is gone: drop it, keep its events."""
+        with self._transaction():
+            self._db.execute("DELETE FROM pages WHERE url = ?", (url,))
+            self._add_events(events)
+        self.write_log()
+
+    def recent(self, count: int) -> list[dict[str, Any]]:
+        """The newest ``count`` events, newest first."""
+        rows = self._db.execute("SELECT body FROM events ORDER BY seq DESC LIMIT ?", (count,))
+        out = []
+        for (body,) in rows.fetchall():
+            try:
+                out.append(json.loads(body))
+            except ValueError:
+                continue
+        return out
+
+    def write_feed(self, title: str, updated: str) -> Path:
+        """``events.atom``: the newest events as an Atom feed, replaced whole."""
+        path = self.folder / FEED
+        text = atom(self.recent(ENTRIES), title=title, feed_id=f"urn:webrobot:monitor:{title}",
+                    updated=updated)  # fmt: skip
+        part = path.with_name(path.name + ".part")
+        part.write_text(text, "utf-8")
+        os.replace(part, path)
+        return path
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db)
+
+    def write_log(self) -> None:
+        """Append the events not yet in ``events.jsonl``, then mark them written. After a
+        kill between the two, lines already at the file's end are not written twice."""
+        rows = self._db.execute(
+            "SELECT seq, id, body FROM events WHERE logged = 0 ORDER BY seq"
+        ).fetchall()
+        if not rows:
+            return
+        # Only the first write of this process can follow a kill: later ones follow our own.
+        present, lines = set(), ""
+        if not self._whole:
+            present = self._ids_at_end(len(rows))
+            if self._ends_without_newline():
+                lines = "\n"  # a line a kill cut short stays alone on its line
+        lines += "".join(body + "\n" for _, event_id, body in rows if event_id not in present)
+        if lines:
+            descriptor = os.open(self.events_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            try:
+                data = lines.encode("utf-8")
+                while data:  # one write, unless the system takes less
+                    data = data[os.write(descriptor, data) :]
+            finally:
+                os.close(descriptor)
+        self._whole = True
+        with self._transaction():
+            self._db.executemany(
+                "UPDATE events SET logged = 1 WHERE seq = ?", [(r[0],) for r in rows]
+            )
+
+    def _ends_without_newline(self) -> bool:
+        try:
+            with self.events_path.open("rb") as f:
+                f.seek(-1, os.SEEK_END)
+                return f.read(1) != b"\n"
+        except OSError:
+            return False
+
+    def _ids_at_end(self, count: int) -> set[str]:
+        """The ids among the last ``count`` whole lines of ``events.jsonl``."""
+        try:
+            with self.events_path.open("rb") as f:
+                f.seek(0, os.SEEK_END)
+                size = f.tell()
+                f.seek(max(0, size - 64 * 1024 * max(1, count)))
+                tail = f.read().splitlines()[-(count + 1) :]  # and a last line a kill cut short
+        except OSError:
+            return set()
+        ids = set()
+        for line in tail:
+            try:
+                ids.add(str(json.loads(line)["id"]))
+            except (ValueError, KeyError, TypeError):
+                continue
+        return ids
+
+
+class _Transaction:
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind: object, *rest: object) -> None:
+        self.db.execute("ROLLBACK" if kind else "COMMIT")
+
+
+class Outbox:
+    """The events waiting for the webhook, for the delivery thread (its own connection)."""
+
+    def __init__(self, folder: str | Path) -> None:
+        self._db = connect(Path(folder))
+        self._db.executescript(_SCHEMA)
+        self._lock = threading.Lock()
+
+    def close(self) -> None:
+        self._db.close()
+
+    def due(self, now: float, limit: int = 100) -> list[Pending]:
+        rows = self._db.execute(
+            "SELECT seq, id, body, attempts FROM events WHERE pending = 1 AND next_try <= ? "
+            "ORDER BY seq LIMIT ?",
+            (now, limit),
+        ).fetchall()
+        return [Pending(*row) for row in rows]
+
+    def waiting(self) -> int:
+        return int(self._db.execute("SELECT count(*) FROM events WHERE pending = 1").fetchone()[0])
+
+    def next_try(self) -> float | None:
+        row = self._db.execute("SELECT min(next_try) FROM events WHERE pending = 1").fetchone()
+        return None if row is None or row[0] is None else float(row[0])
+
+    def delivered(self, seq: int) -> None:
+        self._db.execute("UPDATE events SET pending = 0 WHERE seq = ?", (seq,))
+
+    def failed(self, seq: int, next_try: float) -> None:
+        self._db.execute(
+            "UPDATE events SET attempts = attempts + 1, next_try = ? WHERE seq = ?", (next_try, seq)
+        )
