@@ -67,6 +67,7 @@ from webrobot.settings_model import read
 from webrobot.signals import HOPS_META, REQUISITE_META, ROBOTS_FETCH_META
 from webrobot.sitemaps.follow import SITEMAP_KEY
 from webrobot.urls.canonical import canonicalizer_for
+from webrobot.urls.scopemiddleware import CrawlScope
 from webrobot.urls.sitekey import request_site
 
 if TYPE_CHECKING:
@@ -149,7 +150,7 @@ class RequisiteTracker:
     def page_frame_in_scope(self, url: str) -> bool:
         """A frame document the spider will crawl as a page (its site is in scope)."""
         spider = self.crawler.spider
-        scope = getattr(spider, "scope", None)
+        scope = CrawlScope.of(self.crawler).get()
         if scope is None:
             return False
         if self._canonicalizer is None:
