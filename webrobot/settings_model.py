@@ -378,7 +378,8 @@ _HOSTILE = (
     _s("WEBROBOT_STOP_UNWANTED_DOWNLOADS", "bool", True,
        "Stop downloads whose headers declare a type that is not a page, or a size over DOWNLOAD_MAXSIZE."),
     _s("WEBROBOT_NON_HTML_ITEMS", "bool", False,
-       "Download files that are not pages in full and make an item of each (no links from them)."),
+       "Download files that are not pages in full: the webrobot spider makes an item of each (no links "
+       "from them), another spider's callbacks get them."),
 )  # fmt: skip
 _section("What pages say about themselves")
 _META = (
@@ -646,7 +647,10 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
         # Chains of one URL template, and the frontier's priorities.
         "webrobot.urls.templatemiddleware.TemplateChainMiddleware": 920,
         "webrobot.frontier.prioritymiddleware.PriorityMiddleware": 930,
-        # Scope, blocklist, file extensions and the per-page cap, before any scheduler work.
+        # After Scrapy's HttpErrorMiddleware (50): a file that is not a page never reaches a
+        # callback that expects one (counted as webrobot/page/non_html).
+        "webrobot.pages.nontext.NonTextMiddleware": 55,
+        # Scope, traps, blocklist, file extensions and the per-page cap, before any scheduler work.
         "webrobot.pages.linkgate.LinkGateMiddleware": 950,
         # Sees the raw links of the duplicates middleware's pages: drops them for duplicates.
         "webrobot.seen.dupepages.DuplicatePageMiddleware": 960,
