@@ -222,6 +222,14 @@ def test_trap_refusals_leave_out_scope_and_robots_reasons() -> None:
     assert trap_refusals(refused) == 3, "a spent page budget is the operator's limit, not a trap"
 
 
+def test_a_link_to_a_file_is_not_a_trap() -> None:
+    """A site full of PDF links is healthy: their extension says they are files."""
+    refused = {"binary_extension": 500, "too_long": 2}
+    assert trap_refusals(refused) == 2
+    limits = HealthThresholds(max_trap_refusals=100)
+    assert check_health({A: _site_row(requested=10, refused=refused)}, limits) == []
+
+
 def test_a_budget_stop_is_not_a_trap() -> None:
     """The reasons left out are the ones the components refuse with: a site that
     spent its page budget is healthy, whatever the threshold."""

@@ -62,7 +62,7 @@ from webrobot.urls.canonical import Canonicalizer, canonicalizer_for
 from webrobot.urls.refusals import Refuser
 from webrobot.urls.scopemiddleware import CrawlScope
 from webrobot.urls.trapmiddleware import TrapCheck
-from webrobot.urls.traps import BLOCKLIST
+from webrobot.urls.traps import BINARY_EXTENSION, BLOCKLIST
 
 if TYPE_CHECKING:
     from typing import Self
@@ -71,9 +71,8 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Response
 
-#: Refusal reasons (``webrobot/url/refused/<reason>``).
+#: Refusal reason (``webrobot/url/refused/<reason>``); BINARY_EXTENSION is in urls.traps.
 PAGE_CAP = "page_link_cap"
-BINARY_EXTENSION = "binary_extension"
 
 
 class LinkGateMiddleware(BaseSpiderMiddleware):

@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from webrobot.urls.scope import DENY_PATTERN, NOT_ALLOWED, OFFSITE
-from webrobot.urls.traps import BUDGET
+from webrobot.urls.traps import BINARY_EXTENSION, BUDGET
 
 #: robots_resolved outcome meaning the robot gave up on a site's robots.txt
 ROBOTS_UNREACHABLE = "unreachable"
@@ -30,7 +30,10 @@ IGNORED = "ignored"
 #: refusal reasons that are not trap defences (for the trap health check): the
 #: crawl's scope and page budget, named by the modules that refuse with them;
 #: any reason starting with "robots" is not one either
-NON_TRAP_REASONS = frozenset({OFFSITE, DENY_PATTERN, NOT_ALLOWED, BUDGET, IGNORED})
+#: (A binary extension says a link is a file, not a page: no trap either.)
+NON_TRAP_REASONS = frozenset(
+    {OFFSITE, DENY_PATTERN, NOT_ALLOWED, BUDGET, IGNORED, BINARY_EXTENSION}
+)
 #: site states shown in the progress line, in display order
 SITE_STATES = ("active", "waiting_robots", "deferred", "exhausted")
 
