@@ -467,6 +467,8 @@ def totals(sites: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
     out["deferred_seconds"] = round(out["deferred_seconds"], 3)
     out["sites"] = len(sites)
     out["sites_crawled"] = sum(1 for row in sites.values() if row["crawled"])
+    # Sites that had pages requested (the others only had their robots.txt asked, or waited).
+    out["sites_with_pages"] = sum(1 for row in sites.values() if row["requested"])
     out["robots_fetches"] = sum(row["robots"]["fetches"] for row in sites.values())
     out["refused"] = dict(sorted(refused.items(), key=lambda kv: (-kv[1], kv[0])))
     out["errors"] = dict(sorted(errors.items(), key=lambda kv: (-kv[1], kv[0])))
