@@ -158,7 +158,7 @@ def test_progress_line() -> None:
     states = {"active": 2, "waiting_robots": 1, "deferred": 0, "exhausted": 3}
     line = progress_line(prev, cur, frontier=57, downloader=4, states=states)
     assert line == (
-        "Progress: 160 pages (120/min), 120 items (60/min) | frontier 57 + 4 in downloader"
+        "Progress: 160 responses (120/min), 120 items (60/min) | frontier 57 + 4 in downloader"
         " | sites: 2 active, 1 waiting robots.txt, 0 deferred, 3 exhausted"
         " | refused: offsite 4, robots 2"
     )

@@ -361,7 +361,7 @@ def progress_line(
     prev: ProgressPoint, cur: ProgressPoint, frontier: int, downloader: int,
     states: Mapping[str, int], waits: Mapping[str, int] | None = None,
 ) -> str:  # fmt: skip
-    """``Progress: 240 pages (60/min), 200 items (50/min) | frontier 31 + 4 in
+    """``Progress: 240 responses (60/min), 200 items (50/min) | frontier 31 + 4 in
     downloader | sites: 2 active, 1 waiting robots.txt, 1 deferred (status 503: 1),
     3 exhausted | refused: offsite 4``: ``waits`` gives the deferred sites' reasons."""
     minutes = max(cur.at - prev.at, 1e-9) / 60.0
@@ -373,7 +373,7 @@ def progress_line(
         f"{r} {n}" for r, n in sorted(since.items(), key=lambda kv: (-kv[1], kv[0]))
     )
     return (
-        f"Progress: {cur.pages} pages ({page_rate:.0f}/min), {cur.items} items ({item_rate:.0f}/min)"
+        f"Progress: {cur.pages} responses ({page_rate:.0f}/min), {cur.items} items ({item_rate:.0f}/min)"
         f" | frontier {frontier} + {downloader} in downloader | sites: {sites}"
         f" | refused: {refused or 'none'}"
     )
