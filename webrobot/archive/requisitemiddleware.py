@@ -52,7 +52,9 @@ from webrobot.archive.requisites import (
     IMAGE,
     MAX_EMBED_CHAIN,
     MEDIA,
+    NOT_FETCHED,
     OTHER,
+    QUEUED,
     SCRIPT,
     STYLESHEET,
     Requisite,
@@ -185,9 +187,13 @@ class RequisiteTracker:
                 continue
             yield request
 
-    def report(self) -> dict[str, Any]:
+    def report(self, finished: bool = True) -> dict[str, Any]:
+        """The archive's report section; while the crawl runs (``finished`` False) a
+        requisite not answered yet is ``queued``, at the end ``not_fetched``."""
         sites = {}
-        for site, row in sorted(self.ledger.by_site().items()):
+        for site, row in sorted(
+            self.ledger.by_site(QUEUED if not finished else NOT_FETCHED).items()
+        ):
             sites[site] = {
                 "pages_whole": row.whole,
                 "pages_missing_requisites": row.missing,
