@@ -99,7 +99,7 @@ LAYERS = (
     "commands", "demo", "entry",
 )  # fmt: skip
 #: Top-level modules that are entry points: they put the parts together.
-ENTRY = frozenset({"webrobot", "webrobot.addon", "webrobot.settings"})
+ENTRY = frozenset({"webrobot", "webrobot.__main__", "webrobot.addon", "webrobot.settings"})
 #: Top-level packages that make a module Scrapy glue.
 SCRAPY = frozenset({"scrapy", "twisted", "scrapy_redis", "itemadapter", "parsel"})
 #: Top-level modules that do I/O (or read the clock, which pure modules are given).
