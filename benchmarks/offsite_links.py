@@ -3,7 +3,7 @@
 A local :class:`~webrobot.demo.server.SiteServer` serves ``--pages`` pages, each
 linking to two pages below it (a tree that reaches them all), a few other pages
 of the site, and ``--offsite`` pages of other sites: host names of their own
-(``h<n>.offsite.example``, a fifth of them shared by several pages), which no
+(``h<n>.offsite.example``; a fifth of each page's are the first page's, linked again), which no
 DNS knows and which the crawl's scope refuses. Two crawlers, interleaved in one
 run, each in its own ``scrapy crawl`` process with the same settings (no
 download delay, AutoThrottle off, ``--concurrency`` requests per site):
@@ -44,7 +44,7 @@ CRAWLERS = {
 
 
 def offsite_links(page: int, count: int) -> list[str]:
-    """The off-site links of ``page``: a fifth shared with the pages before it."""
+    """The off-site links of ``page``: a fifth of them the first page's, linked again."""
     shared = count // 5
     own = [f"http://h{page * count + k}.offsite.example/p" for k in range(count - shared)]
     return own + [f"http://h{k}.offsite.example/p" for k in range(shared)]
