@@ -54,8 +54,9 @@ def run_crawl(
     settings: dict[str, Any] | None = None,
     timeout: float = 120,
     extra: list[str] | None = None,
+    project: Path | None = None,
 ) -> CrawlResult:
-    return start_crawl(workdir, spider, args, settings, extra).wait(timeout)
+    return start_crawl(workdir, spider, args, settings, extra, project=project).wait(timeout)
 
 
 def scrapy_command(
@@ -103,8 +104,12 @@ def start_crawl(
     extra: list[str] | None = None,
     new_session: bool = False,
     preexec_fn: Callable[[], None] | None = None,
+    project: Path | None = None,
 ) -> RunningCrawl:
-    """Start a crawl and return at once (:func:`run_crawl` waits; interrupt it, for example)."""
+    """Start a crawl and return at once (:func:`run_crawl` waits; interrupt it, for example).
+
+    ``project``: run it in that Scrapy project (see :func:`write_project`) instead of
+    the webrobot project, with this checkout's ``webrobot`` importable."""
     workdir.mkdir(parents=True, exist_ok=True)
     merged = {**FAST_SETTINGS, **(settings or {})}
     merged["WEBROBOT_STATS_FILE"] = str(workdir / "stats.json")
@@ -116,9 +121,12 @@ def start_crawl(
         command += ["-s", f"{name}={value}"]
     command += extra or []
     env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}
+    if project is not None:
+        env["PYTHONPATH"] = os.pathsep.join((str(project), str(PROJECT_ROOT)))
+        env.pop("SCRAPY_SETTINGS_MODULE", None)
     process = subprocess.Popen(
         command,
-        cwd=PROJECT_ROOT,
+        cwd=project or PROJECT_ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -143,6 +151,46 @@ def _collect(workdir: Path, returncode: int, stderr: str) -> CrawlResult:
     statskeys.record(stats)
     log = log_path.read_text("utf-8", errors="replace") if log_path.exists() else ""
     return CrawlResult(returncode, items, stats, log, stderr, workdir)
+
+
+#: A ``CrawlSpider`` as a new user writes one: every link followed, an item per page.
+CRAWL_SPIDER = """\
+from scrapy.linkextractors import LinkExtractor
+from scrapy.spiders import CrawlSpider, Rule
+
+
+class SiteSpider(CrawlSpider):
+    name = "site"
+    start_urls = {start_urls!r}
+    rules = [Rule(LinkExtractor(), callback="parse_page", follow=True)]
+
+    def parse_page(self, response):
+        yield {{"url": response.url, "title": response.css("title::text").get()}}
+"""
+
+
+def write_project(
+    folder: Path, start_urls: list[str], spider: str = CRAWL_SPIDER, settings: str = ""
+) -> Path:
+    """Someone else's Scrapy project, as ``scrapy startproject siteproject`` lays it
+    out, with the add-on line and one spider (``site``, :data:`CRAWL_SPIDER` by
+    default); ``settings``: more lines for its ``settings.py``. Returns the folder to
+    crawl in (:func:`start_crawl`'s ``project``)."""
+    package = folder / "siteproject"
+    (package / "spiders").mkdir(parents=True, exist_ok=True)
+    (folder / "scrapy.cfg").write_text("[settings]\ndefault = siteproject.settings\n", "utf-8")
+    (package / "__init__.py").write_text("", "utf-8")
+    (package / "spiders" / "__init__.py").write_text("", "utf-8")
+    (package / "settings.py").write_text(
+        'BOT_NAME = "siteproject"\n'
+        'SPIDER_MODULES = ["siteproject.spiders"]\n'
+        'NEWSPIDER_MODULE = "siteproject.spiders"\n'
+        "ROBOTSTXT_OBEY = True\n"
+        'ADDONS = {"webrobot.Addon": 0}\n' + settings,
+        "utf-8",
+    )
+    (package / "spiders" / "site.py").write_text(spider.format(start_urls=start_urls), "utf-8")
+    return folder
 
 
 def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> None:

@@ -166,3 +166,16 @@ def test_the_harness_scrapes_a_crawl_that_serves_metrics(
     scrapes = stats["webrobot/metrics/scrapes"]
     assert scrapes >= 3, "read every 0.2 s, for at least the 1.5 s it lingered"
     assert f"metrics: {scrapes} scrapes and " in printed and "% of the crawl's CPU" in printed
+
+
+def test_offsite_links_benchmark_runs_and_checks_its_crawls(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from benchmarks import offsite_links
+
+    assert offsite_links.distinct_offsite(10, 5) == 40  # 4 own per page; the shared one is page 0's
+    assert offsite_links.main(["--pages", "10", "--offsite", "5", "--repeat", "1",
+                               "--crawlers", "addon,webrobot"]) == 0  # fmt: skip
+    table = capsys.readouterr().out.split("| crawler |", 1)[1]
+    rows = [line for line in table.splitlines() if line.startswith(("| addon", "| webrobot"))]
+    assert len(rows) == 2 and all(row.endswith("| ok |") for row in rows), table

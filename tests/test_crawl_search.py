@@ -332,3 +332,35 @@ def test_pages_handed_over_before_a_sigkill_are_indexed_by_the_resumed_job(
             assert [h["url"] for h in results(index, word)] == [item["url"]]
     everything = results(index, "text", "--limit", "100")
     assert sorted(h["url"] for h in everything) == sorted(site.url(f"/p{i}") for i in range(n))
+
+
+def test_webrobot_search_runs_in_the_crawls_output_folder(tmp_path: Path, make_site: Any) -> None:
+    """No Scrapy project there: ``python -m webrobot search`` (the ``webrobot`` console
+    script) finds the index the crawl kept beside its feed (items.index), and a
+    ``--site`` given as host:port, without a scheme."""
+    import os
+    import sys
+
+    from tests.crawling import PROJECT_ROOT
+
+    site = make_site("output")
+    search_site(site)
+    result = run_crawl(tmp_path / "out", args={"start_urls": site.url("/")})
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert (tmp_path / "out" / "items.index").is_dir()
+    env = {k: v for k, v in os.environ.items() if k != "SCRAPY_SETTINGS_MODULE"}
+    env["PYTHONPATH"] = str(PROJECT_ROOT)
+
+    def webrobot(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "webrobot", *args], cwd=tmp_path / "out",
+                              env=env, capture_output=True, text=True, timeout=120, check=False)  # fmt: skip
+
+    found = webrobot("search", "--json", "zanzibarian")
+    assert found.returncode == 0, found.stderr
+    assert [json.loads(line)["url"] for line in found.stdout.splitlines()] == [site.url("/a")]
+    on_site = webrobot("search", "--site", f"127.0.0.1:{site.port}", "zanzibarian")
+    assert on_site.returncode == 0 and site.url("/a") in on_site.stdout, on_site.stderr
+    elsewhere = webrobot("search", "--site", "127.0.0.1:1", "zanzibarian")
+    assert elsewhere.returncode == 1, elsewhere.stderr
+    unknown = webrobot("crawl", "x")
+    assert unknown.returncode == 2 and "unknown command 'crawl'" in unknown.stderr

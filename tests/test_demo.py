@@ -25,6 +25,11 @@ def test_demo_crawl_command_end_to_end(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     assert "webrobot demo crawl summary" in done.stdout
     assert "finish reason : finished" in done.stdout
+    # The summary's failures are the report's (the demo web has a broken link, a 404).
+    report = json.loads((out / "items.report.json").read_text("utf-8"))
+    failed = next(line for line in done.stdout.splitlines() if "failed        :" in line)
+    assert f": {report['totals']['failed']} requests (" in failed and "as in the report" in failed
+    assert report["totals"]["failed"] > 0, "the demo web's broken link is a failure"
     assert (out / "items.jsonl").stat().st_size > 0
     assert (out / "stats.json").exists() and (out / "crawl.log").exists()
     door = next(line for line in done.stdout.splitlines() if "front door" in line)

@@ -98,6 +98,18 @@ def test_every_command_is_in_the_commands_reference() -> None:
     assert sorted(commands - documented("commands.md")) == []
 
 
+def test_every_console_script_command_is_in_the_commands_reference() -> None:
+    import tomllib
+
+    from webrobot.__main__ import COMMANDS
+
+    root = Path(__file__).resolve().parent.parent
+    scripts = tomllib.loads((root / "pyproject.toml").read_text("utf-8"))["project"]["scripts"]
+    assert scripts == {"webrobot": "webrobot.__main__:main"}
+    assert sorted(f"webrobot {name}" for name in COMMANDS if f"webrobot {name}" not in
+                  documented("commands.md")) == []  # fmt: skip
+
+
 def stats_keys_in_code() -> set[str]:
     """Stats keys written out in the code; an f-string's fields become ``<field>``."""
     keys: set[str] = set()

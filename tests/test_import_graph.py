@@ -125,7 +125,7 @@ LAYERS = (
     "commands", "demo", "entry",
 )  # fmt: skip
 #: Top-level modules that are entry points: they put the parts together.
-ENTRY = frozenset({"webrobot", "webrobot.addon", "webrobot.settings"})
+ENTRY = frozenset({"webrobot", "webrobot.__main__", "webrobot.addon", "webrobot.settings"})
 #: Top-level packages that make a module Scrapy glue. parsel is not one: Scrapy's
 #: selector library holds no Scrapy and does no I/O, and the per-site fields
 #: (webrobot.extract.fields) read the crawl's tree with it.

@@ -49,7 +49,7 @@ def test_progress_line_shows_sites_waiting_on_robots_and_refusals(
     lines = re.findall(r"INFO: (Progress: .*)", result.log)
     assert len(lines) >= 3, result.log[-3000:]
     pattern = re.compile(
-        r"Progress: \d+ pages \(\d+/min\), \d+ items \(\d+/min\) \| frontier \d+ \+ \d+ in downloader"
+        r"Progress: \d+ responses \(\d+/min\), \d+ items \(\d+/min\) \| frontier \d+ \+ \d+ in downloader"
         r" \| sites: \d+ active, \d+ waiting robots\.txt, \d+ deferred, \d+ exhausted \| refused: .+"
     )
     assert all(pattern.fullmatch(line) for line in lines), lines

@@ -107,6 +107,21 @@ def test_page_shows_sites_health_and_charts() -> None:
     assert "Responses over time" in html and "Refusals by reason" in html
 
 
+def test_the_sites_tile_counts_sites_whose_pages_were_requested() -> None:
+    tally = CrawlTally()
+    tally.left_downloader(SHOP, robots=False, now=0)
+    tally.downloaded(SHOP, 200, 10, robots=False, now=0)
+    for site in (BLOG, GONE):  # robots.txt asked, no page requested
+        tally.left_downloader(site, robots=True, now=0)
+        tally.robots_response(site, 200, 1_700_000_000, rules="1 group")
+    report = build_report(tally, 1.0, HealthThresholds(), {"spider": "s"})
+    assert report["totals"]["sites_crawled"] == 3 and report["totals"]["sites_with_pages"] == 1
+    root = lxml.html.fromstring(render_html(report))
+    tile = root.xpath("//div[@class='tile'][contains(span, 'sites crawled')]")[0]
+    assert tile.xpath("string(b)") == "1"
+    assert tile.xpath("string(span)") == "sites crawled (+2 robots.txt only)"
+
+
 def test_everything_from_the_crawl_is_escaped() -> None:
     html = render_html(sample_report())
     assert EVIL not in html

@@ -158,7 +158,7 @@ def test_progress_line() -> None:
     states = {"active": 2, "waiting_robots": 1, "deferred": 0, "exhausted": 3}
     line = progress_line(prev, cur, frontier=57, downloader=4, states=states)
     assert line == (
-        "Progress: 160 pages (120/min), 120 items (60/min) | frontier 57 + 4 in downloader"
+        "Progress: 160 responses (120/min), 120 items (60/min) | frontier 57 + 4 in downloader"
         " | sites: 2 active, 1 waiting robots.txt, 0 deferred, 3 exhausted"
         " | refused: offsite 4, robots 2"
     )
@@ -220,6 +220,14 @@ def test_trap_refusals_leave_out_scope_and_robots_reasons() -> None:
     refused = {"offsite": 9, "deny_pattern": 1, "robots_txt": 4, "robots_disallowed": 2,
                "too_long": 2, "calendar": 1, "budget": 40}  # fmt: skip
     assert trap_refusals(refused) == 3, "a spent page budget is the operator's limit, not a trap"
+
+
+def test_a_link_to_a_file_is_not_a_trap() -> None:
+    """A site full of PDF links is healthy: their extension says they are files."""
+    refused = {"binary_extension": 500, "too_long": 2}
+    assert trap_refusals(refused) == 2
+    limits = HealthThresholds(max_trap_refusals=100)
+    assert check_health({A: _site_row(requested=10, refused=refused)}, limits) == []
 
 
 def test_a_budget_stop_is_not_a_trap() -> None:

@@ -18,6 +18,7 @@ from webrobot.archive.requisites import (
     MEDIA,
     NOT_FETCHED,
     OBJECT,
+    QUEUED,
     SCRIPT,
     STYLESHEET,
     Requisite,
@@ -212,6 +213,9 @@ def test_the_ledger_says_which_pages_are_whole_and_why_not() -> None:
     # a stylesheet's own requisite missing makes its pages incomplete
     ledger.embeds("http://a/s.css", ["http://a/gone.png"])
     assert ledger.missing("http://b/1") == [("http://a/gone.png", NOT_FETCHED)]
+    # While the crawl runs, a requisite with no answer yet is queued, not missing for good.
+    assert ledger.by_site(QUEUED)["b"].reasons == {QUEUED: 1}
+    assert ledger.by_site()["b"].reasons == {NOT_FETCHED: 1}
 
 
 def test_site_config_key_switches_requisites() -> None:

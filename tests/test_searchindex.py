@@ -100,6 +100,10 @@ def test_site_filter_by_site_key_or_host(index: SearchIndex) -> None:
     ]
     assert [h.url for h in index.search("shared", site="a.test")] == ["http://a.test/x"]
     assert len(index.search("shared", limit=1)) == 1
+    # Without a scheme, and without the default port: what a person types.
+    assert [h.url for h in index.search("shared", site="b.test:8080")] == ["http://b.test:8080/x"]
+    assert [h.url for h in index.search("shared", site="http://a.test/")] == ["http://a.test/x"]
+    assert index.search("shared", site="b.test:9090") == []
 
 
 def test_control_characters_cannot_forge_highlights(index: SearchIndex) -> None:

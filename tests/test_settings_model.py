@@ -17,6 +17,8 @@ from tests.crawling import scrapy_command
 from webrobot import settings as project_settings
 from webrobot.settings_model import (
     BY_NAME,
+    COMPONENTS,
+    REPLACED,
     SCRAPY_IGNORED_EXTENSIONS,
     SETTINGS,
     SettingValueError,
@@ -24,6 +26,7 @@ from webrobot.settings_model import (
     defaults,
     markdown,
     read,
+    scrapy_changes,
     text_problem,
     value_problem,
 )
@@ -291,6 +294,46 @@ def test_reference_page_matches_the_model() -> None:
     assert REFERENCE.read_text("utf-8") == markdown()
     for setting in SETTINGS:
         assert f"| `{setting.name}`" in markdown()
+
+
+def _scrapy_defaults() -> dict[str, Any]:
+    from scrapy.settings import default_settings
+
+    return {
+        name: getattr(default_settings, name) for name in dir(default_settings) if name.isupper()
+    }
+
+
+def test_every_scrapy_default_the_addon_changes_is_marked_and_says_why() -> None:
+    scrapy = _scrapy_defaults()
+    for setting in SETTINGS:
+        if setting.name in scrapy:
+            assert setting.scrapy, f"{setting.name} is Scrapy's: declare it with scrapy=True"
+            if scrapy[setting.name] != setting.default:
+                assert setting.why, f"{setting.name}: say why webrobot changes Scrapy's default"
+        else:
+            assert not setting.scrapy, f"{setting.name} is no Scrapy setting"
+    disabled = {
+        path for group in COMPONENTS.values() for path, order in group.items() if order is None
+    }
+    assert disabled == set(REPLACED), "say why each Scrapy component is switched off"
+
+
+def test_the_addon_page_lists_every_scrapy_default_it_changes() -> None:
+    """Regenerate with: make settings-reference (scripts/settings_reference.py)."""
+    import scrapy
+
+    pinned = (ROOT / "requirements.txt").read_text("utf-8")
+    if f"scrapy=={scrapy.__version__}\n" not in pinned:
+        pytest.skip(f"the page is written from the pinned Scrapy, not {scrapy.__version__}")
+    page = (ROOT / "docs" / "addon.md").read_text("utf-8")
+    table = scrapy_changes(_scrapy_defaults())
+    assert table in page
+    for name in ("COOKIES_ENABLED", "DOWNLOAD_TIMEOUT", "DOWNLOAD_MAXSIZE", "REDIRECT_MAX_TIMES",
+                 "USER_AGENT", "AUTOTHROTTLE_ENABLED", "CONCURRENT_REQUESTS_PER_DOMAIN",
+                 "SCHEDULER_MEMORY_QUEUE"):  # fmt: skip
+        assert f"| `{name}` | " in table
+    assert "| `DEPTH_LIMIT` | " not in table  # Scrapy's default too
 
 
 def test_reference_page_is_what_the_command_prints() -> None:

@@ -10,6 +10,11 @@ when ``WEBROBOT_REDIS_URL`` is set, installs the browser's download handler when
 through the crash-safe frontier when there is one (``JOBDIR``), and checks
 every value once.
 
+A webrobot part that is off because nothing asks for it (no ``JOBDIR``, no
+``WEBROBOT_WARC_DIR``...) is not a warning: Scrapy's ``Disabled <part>: <why>``
+lines for webrobot's own components go to DEBUG, and one INFO line names them
+all with their reasons when the spider opens (:class:`QuietDisabled`).
+
 A value that cannot be used takes the one route of a bad setting
 (:func:`webrobot.startup.setting_error`): the spider is closed when it opens,
 with reason ``config_error`` and one ERROR line naming the setting, the value
@@ -43,9 +48,55 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
+#: Scrapy's message for a component that raised ``NotConfigured`` with a reason.
+DISABLED_MESSAGE = "Disabled %(clspath)s: %(eargs)s"
+#: The loggers Scrapy writes it with (components, add-ons).
+DISABLED_LOGGERS = ("scrapy.middleware", "scrapy.addons")
+
+
+class QuietDisabled(logging.Filter):
+    """Turns Scrapy's ``Disabled <webrobot part>: <why>`` WARNINGs of one crawler into
+    DEBUG records and keeps them, for the one INFO line of :meth:`summary`."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        super().__init__()
+        self.crawler = crawler
+        self.parts: list[tuple[str, str]] = []
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if (
+            record.msg == DISABLED_MESSAGE and isinstance(args, dict)
+            and str(args.get("clspath", "")).startswith("webrobot.")
+            and getattr(record, "crawler", None) is self.crawler
+        ):  # fmt: skip
+            self.parts.append((str(args["clspath"]).rsplit(".", 1)[-1], str(args["eargs"])))
+            record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+        return True
+
+    def install(self) -> None:
+        for name in DISABLED_LOGGERS:
+            logging.getLogger(name).addFilter(self)
+
+    def remove(self) -> None:
+        for name in DISABLED_LOGGERS:
+            logging.getLogger(name).removeFilter(self)
+
+    def summary(self) -> None:
+        """Log the parts that are off, once, and stop filtering."""
+        self.remove()
+        if self.parts:
+            logger.info(
+                "webrobot parts off as configured (%d): %s",
+                len(self.parts), "; ".join(f"{name} ({why})" for name, why in self.parts),
+            )  # fmt: skip
+
+
 class Addon:
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
+        self.quiet = QuietDisabled(crawler)
+        self.quiet.install()
         crawler.signals.connect(self._spider_opened, signal=scrapy_signals.spider_opened)
 
     @classmethod
@@ -74,6 +125,7 @@ class Addon:
             setting_error(self.crawler, exc)
 
     def _spider_opened(self) -> None:
+        self.quiet.summary()
         error = getattr(self.crawler.spider, "config_error", None)
         if error is None:
             return

@@ -60,6 +60,8 @@ class Setting:
     minimum: float | None = None
     #: A Scrapy setting whose default webrobot changes.
     scrapy: bool = False
+    #: Why webrobot's default differs from Scrapy's (Scrapy settings only).
+    why: str = ""
     #: Section of the reference page.
     section: str = ""
     #: Text settings: a non-empty value must start with one of these.
@@ -136,9 +138,11 @@ _IDENTITY = (
     _s("WEBROBOT_PROJECT_URL", "str", PROJECT_URL,
        "Where a site owner can read what this robot is and how to reach its operator."),
     _s("USER_AGENT", "str", f"webrobot/{__version__} (+{PROJECT_URL})",
-       "User-Agent header of every request.", scrapy=True),
+       "User-Agent header of every request.", scrapy=True,
+       why="Says which robot this is and where to read about it; WEBROBOT_CONTACT_URL (or USER_AGENT) names your own page."),
     _s("ROBOTSTXT_USER_AGENT", "str", "webrobot",
-       "Product token matched against robots.txt User-agent lines and <meta name=\"...\">.", scrapy=True),
+       "Product token matched against robots.txt User-agent lines and <meta name=\"...\">.", scrapy=True,
+       why="robots.txt groups and <meta name> are matched against one product token, not a whole User-Agent."),
     _s("WEBROBOT_FROM", "str", "", "Operator contact sent as the From header (empty: no header; a warning at start)."),
     _s("WEBROBOT_CONTACT_URL", "str", "",
        "A page about this crawl and its operator; builds USER_AGENT as \"webrobot/<version> (+URL)\" unless "
@@ -146,13 +150,16 @@ _IDENTITY = (
        "empty too)."),
     _s("DEFAULT_REQUEST_HEADERS", "dict",
        {"Accept": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5", "Accept-Language": "en"},
-       "Headers of every request.", scrapy=True),
+       "Headers of every request.", scrapy=True,
+       why="The crawl reads pages: HTML is asked for first, XML gets no preference."),
 )  # fmt: skip
 _section("Breadth-first order, and the frontier")
 _ORDER = (
-    _s("DEPTH_PRIORITY", "int", 1, "Shallow pages first.", scrapy=True),
+    _s("DEPTH_PRIORITY", "int", 1, "Shallow pages first.", scrapy=True,
+       why="Breadth first: the shallow, most linked pages first, a trap's deep pages last."),
     _s("SCHEDULER", "class", "webrobot.frontier.scheduler.FrontierScheduler",
-       "One frontier, in memory or (with JOBDIR) crash-safe in SQLite: see the guarantees page.", scrapy=True),
+       "One frontier, in memory or (with JOBDIR) crash-safe in SQLite: see the guarantees page.", scrapy=True,
+       why="A compact frontier in memory, crash-safe in SQLite under JOBDIR."),
     _s("WEBROBOT_FRONTIER", "choice", "auto",
        "Where the frontier lives: auto (SQLite with JOBDIR, else memory), memory or sqlite (needs JOBDIR).",
        choices=("auto", "memory", "sqlite")),
@@ -165,9 +172,11 @@ _ORDER = (
     _s("WEBROBOT_RETRY_FAILED", "bool", False,
        "On resume, queue again the requests an earlier run of the job gave up on (failed for good)."),
     _s("SCHEDULER_DISK_QUEUE", "class", "scrapy.squeues.PickleFifoDiskQueue",
-       "FIFO disk queue: breadth first (Scrapy's scheduler only).", scrapy=True),
+       "FIFO disk queue: breadth first (Scrapy's scheduler only).", scrapy=True,
+       why="FIFO keeps Scrapy's own scheduler breadth first too (Scrapy's LIFO goes depth first)."),
     _s("SCHEDULER_MEMORY_QUEUE", "class", "scrapy.squeues.FifoMemoryQueue",
-       "FIFO memory queue: breadth first (Scrapy's scheduler only).", scrapy=True),
+       "FIFO memory queue: breadth first (Scrapy's scheduler only).", scrapy=True,
+       why="FIFO keeps Scrapy's own scheduler breadth first too (Scrapy's LIFO goes depth first)."),
     _s("DEPTH_LIMIT", "int", 0, "Links followed from a start URL (0: no limit).", scrapy=True, minimum=0),
     _s("WEBROBOT_PRIORITIES_ENABLED", "bool", True,
        "Order the frontier by a site config's [[priorities]] ranks and sitemap <priority> (breadth-first "
@@ -177,34 +186,48 @@ _ORDER = (
 )  # fmt: skip
 _section("Politeness")
 _POLITENESS = (
-    _s("ROBOTSTXT_OBEY", "bool", True, "Fetch, obey and cache robots.txt.", scrapy=True),
-    _s("CONCURRENT_REQUESTS", "int", 32, "Requests in flight in the whole crawl.", scrapy=True, minimum=1),
+    _s("ROBOTSTXT_OBEY", "bool", True, "Fetch, obey and cache robots.txt.", scrapy=True,
+       why="A polite robot obeys robots.txt (scrapy startproject's settings turn it on too)."),
+    _s("CONCURRENT_REQUESTS", "int", 32, "Requests in flight in the whole crawl.", scrapy=True,
+       why="Many sites at once, since each site gets one request at a time.", minimum=1),
     _s("CONCURRENT_REQUESTS_PER_DOMAIN", "int", 1,
        "Requests in flight per politeness unit (WEBROBOT_POLITENESS_UNIT: a host by default).",
-       scrapy=True, minimum=1),
-    _s("DOWNLOAD_DELAY", "float", 1.0, "Seconds between two requests to one site.", scrapy=True, minimum=0),
-    _s("AUTOTHROTTLE_ENABLED", "bool", True, "Adapt each site's delay to its response times.", scrapy=True),
-    _s("AUTOTHROTTLE_START_DELAY", "float", 1.0, "AutoThrottle's first delay, seconds.", scrapy=True, minimum=0),
+       scrapy=True,
+       why="One request in flight per site: the norm for a robot that does not own the site.", minimum=1),
+    _s("DOWNLOAD_DELAY", "float", 1.0, "Seconds between two requests to one site.", scrapy=True,
+       why="A second between two requests to one site (with AutoThrottle, about 50 pages a minute per site); lower it for a site you own.", minimum=0),
+    _s("AUTOTHROTTLE_ENABLED", "bool", True, "Adapt each site's delay to its response times.", scrapy=True,
+       why="A site that answers slowly is asked less often."),
+    _s("AUTOTHROTTLE_START_DELAY", "float", 1.0, "AutoThrottle's first delay, seconds.", scrapy=True,
+       why="AutoThrottle starts from DOWNLOAD_DELAY, not 5 s.", minimum=0),
     _s("AUTOTHROTTLE_MAX_DELAY", "float", 60.0, "AutoThrottle's longest delay, seconds.", scrapy=True, minimum=0),
     _s("AUTOTHROTTLE_TARGET_CONCURRENCY", "float", 1.0,
        "Requests AutoThrottle aims to have in flight per site.", scrapy=True, minimum=0),
     _s("DNSCACHE_ENABLED", "bool", True, "Cache DNS answers in memory.", scrapy=True),
-    _s("DOWNLOAD_TIMEOUT", "float", 30.0, "Seconds a download may take.", scrapy=True, minimum=0),
+    _s("DOWNLOAD_TIMEOUT", "float", 30.0, "Seconds a download may take.", scrapy=True,
+       why="A site has one slot: an answer slower than 30 s should not hold it for 3 minutes.", minimum=0),
     _s("RETRY_ENABLED", "bool", True, "Retry failed downloads.", scrapy=True),
     _s("RETRY_TIMES", "int", 2, "Retries of one request.", scrapy=True, minimum=0),
     _s("RETRY_HTTP_CODES", "list", [500, 502, 503, 504, 522, 524, 408, 429],
        "Statuses retried.", scrapy=True),
-    _s("COOKIES_ENABLED", "bool", False, "Session cookies (a classic source of URL aliases).", scrapy=True),
-    _s("TELNETCONSOLE_ENABLED", "bool", False, "No telnet console.", scrapy=True),
-    _s("REMOTE_CONTROL_ENABLED", "bool", False, "No control port opened by a crawler.", scrapy=True),
+    _s("COOKIES_ENABLED", "bool", False, "Session cookies (a classic source of URL aliases).", scrapy=True,
+       why="Session cookies turn one page into many URLs (session IDs) and change pages per visitor; public pages need none."),
+    _s("TELNETCONSOLE_ENABLED", "bool", False, "No telnet console.", scrapy=True,
+       why="No open port unless asked for."),
+    _s("REMOTE_CONTROL_ENABLED", "bool", False, "No control port opened by a crawler.", scrapy=True,
+       why="No open port unless asked for."),
     _s("DOWNLOAD_MAXSIZE", "int", 10 * 1024 * 1024, "Largest body downloaded, bytes (0: no limit).",
-       scrapy=True, minimum=0),
+       scrapy=True,
+       why="Pages are rarely over 10 MiB; bigger bodies are files, stopped before they fill memory or disk.", minimum=0),
     _s("DOWNLOAD_WARNSIZE", "int", 2 * 1024 * 1024, "Body size that logs a warning, bytes (0: none).",
-       scrapy=True, minimum=0),
-    _s("REDIRECT_MAX_TIMES", "int", 10, "Redirects followed for one request.", scrapy=True, minimum=0),
+       scrapy=True,
+       why="2 MiB is an unusually large page, worth a warning.", minimum=0),
+    _s("REDIRECT_MAX_TIMES", "int", 10, "Redirects followed for one request.", scrapy=True,
+       why="No real redirect chain has 10 hops; a longer one is a loop or a trap.", minimum=0),
     _s("LOGSTATS_INTERVAL", "float", 60.0, "Seconds between Scrapy's stats log lines.", scrapy=True, minimum=0),
     _s("DOWNLOADER", "class", "webrobot.politeness.downloader.SiteDownloader",
-       "Downloader whose slots are sites and whose politeness object decides each start.", scrapy=True),
+       "Downloader whose slots are sites and whose politeness object decides each start.", scrapy=True,
+       why="Download slots per site (host and port) and one clock per site for Crawl-delay, Retry-After and backoff."),
     _s("WEBROBOT_POLITENESS_UNIT", "choice", "host",
        "What one politeness clock and download slot covers: host (the host name, plus a port other than "
        "the scheme's default: http and https of one host share it), ip (the address the host resolves to: "
@@ -230,7 +253,8 @@ _section("robots.txt")
 _ROBOTS = (
     _s("ROBOTSTXT_PARSER", "class", "webrobot.robots.parsers.Rfc9309RobotParser",
        "The robots.txt matching: Rfc9309RobotParser (longest match) or FirstMatchRobotParser "
-       "(the 1996 draft), both in webrobot.robots.parsers, or any Scrapy RobotParser.", scrapy=True),
+       "(the 1996 draft), both in webrobot.robots.parsers, or any Scrapy RobotParser.", scrapy=True,
+       why="RFC 9309's longest match, kept apart from the status rules (Protego matches, webrobot decides what statuses mean)."),
     _s("WEBROBOT_ROBOTS_AUTH_POLICY", "choice", "disallow",
        "robots.txt answered 401/403: disallow the site, or allow it (RFC 9309).", choices=("disallow", "allow")),
     _s("WEBROBOT_ROBOTS_MAX_REDIRECTS", "int", 5, "Redirects followed for robots.txt.", minimum=0),
@@ -269,7 +293,8 @@ _DUPES = (
     _s("WEBROBOT_CONTENT_INDEX_CLASS", "class", "webrobot.seen.contentdupes.ContentDupes",
        "Who keeps the content fingerprints (the Redis add-on swaps in a shared index)."),
     _s("DUPEFILTER_CLASS", "class", "webrobot.seen.dupefilter.SeenUrlFilter",
-       "Visited-URL filter on canonical URLs.", scrapy=True),
+       "Visited-URL filter on canonical URLs.", scrapy=True,
+       why="URLs compared in canonical form, in a compact store that survives restarts under JOBDIR."),
     _s("WEBROBOT_SEEN_STORE", "choice", "exact",
        "Visited-URL store: exact (64-bit digests) or bloom (presence bits).", choices=("exact", "bloom")),
     _s("WEBROBOT_SEEN_CAPACITY", "int", 1_000_000, "Keys a bloom store is sized for.", minimum=1),
@@ -304,7 +329,8 @@ _SCOPE = (
 _section("Spider traps and URL hygiene")
 _TRAPS = (
     _s("REQUEST_FINGERPRINTER_CLASS", "class", "webrobot.seen.requestfingerprinter.CanonicalRequestFingerprinter",
-       "Dedupe on the canonical URL with the site config's alias rules.", scrapy=True),
+       "Dedupe on the canonical URL with the site config's alias rules.", scrapy=True,
+       why="One fingerprint for every spelling of one URL (aliases, tracking parameters, site config rules)."),
     _s("WEBROBOT_TRAPS_ENABLED", "bool", True, "Refuse URLs that look like spider traps."),
     _s("URLLENGTH_LIMIT", "int", 2083, "Longest URL requested (checked downloader-side; 0: no limit).",
        scrapy=True, minimum=0),
@@ -352,7 +378,8 @@ _HOSTILE = (
     _s("WEBROBOT_STOP_UNWANTED_DOWNLOADS", "bool", True,
        "Stop downloads whose headers declare a type that is not a page, or a size over DOWNLOAD_MAXSIZE."),
     _s("WEBROBOT_NON_HTML_ITEMS", "bool", False,
-       "Download files that are not pages in full and make an item of each (no links from them)."),
+       "Download files that are not pages in full: the webrobot spider makes an item of each (no links "
+       "from them), another spider's callbacks get them."),
 )  # fmt: skip
 _section("What pages say about themselves")
 _META = (
@@ -416,9 +443,11 @@ _REDIS = (
 )  # fmt: skip
 _section("Speed and memory")
 _SPEED = (
-    _s("CONCURRENT_ITEMS", "int", 16, "Outputs of one callback processed in parallel.", scrapy=True, minimum=1),
+    _s("CONCURRENT_ITEMS", "int", 16, "Outputs of one callback processed in parallel.", scrapy=True,
+       why="Items are small: 16 at once use less memory than 100 at the same speed (benchmarks/).", minimum=1),
     _s("STATS_CLASS", "class", "webrobot.stats.StatsCollector",
-       "Scrapy's in-memory stats without the deprecation shim on every attribute access.", scrapy=True),
+       "Scrapy's in-memory stats without the deprecation shim on every attribute access.", scrapy=True,
+       why="The same stats without a deprecation shim on every access, which cost CPU per request."),
     _s("WEBROBOT_GC_THRESHOLD", "int", 50_000,
        "Net allocations between two runs of Python's cycle collector during the crawl (Python's 700; "
        "0: keep Python's).", minimum=0),
@@ -431,7 +460,8 @@ _LIMITS = (
        {"http": "webrobot.politeness.connections.KeepAliveDownloadHandler",
         "https": "webrobot.politeness.connections.KeepAliveDownloadHandler"},
        "Scrapy's HTTP/1.1 handler with idle keep-alive connections bounded in all, and "
-       "'too many open files' as back-pressure (see the resources page).", scrapy=True),
+       "'too many open files' as back-pressure (see the resources page).", scrapy=True,
+       why="Keep-alive connections bounded in number, and 'too many open files' slowing the crawl instead of failing it."),
     _s("WEBROBOT_FD_RESERVE", "int", 256,
        "Open files kept out of the connections' share of the limit: logs, feeds, job folder, "
        "WARC, index, Redis.", minimum=0),
@@ -442,7 +472,8 @@ _LIMITS = (
        "At start, raise the process's open-file limit (soft) to its hard limit."),
     _s("MEMUSAGE_CHECK_INTERVAL_SECONDS", "float", 5.0,
        "Seconds between two looks of Scrapy's memory guard (MEMUSAGE_LIMIT_MB) at the process's memory.",
-       scrapy=True, minimum=0),
+       scrapy=True,
+       why="A memory limit (MEMUSAGE_LIMIT_MB) is caught within 5 s, not a minute.", minimum=0),
     _s("WEBROBOT_FRONTIER_MEMORY_REQUESTS", "int", 1_000_000,
        "Requests the in-memory frontier keeps in memory (about 280 bytes each); the next ones wait on "
        "disk and come back in order (0: no limit).", minimum=0),
@@ -489,7 +520,8 @@ _OUTPUT = (
     _s("WEBROBOT_HEALTH_MAX_TRAP_REFUSALS", "int", 100,
        "Flag a site with more URLs refused as traps than this (0: no check).", minimum=0),
     _s("HTTPCACHE_POLICY", "class", "webrobot.frontier.recrawl.RevalidatePolicy",
-       "With HTTPCACHE_ENABLED: revalidate every stored page (If-None-Match / If-Modified-Since).", scrapy=True),
+       "With HTTPCACHE_ENABLED: revalidate every stored page (If-None-Match / If-Modified-Since).", scrapy=True,
+       why="With HTTPCACHE_ENABLED, a re-crawl revalidates stored pages instead of serving them unchanged."),
     _s("WEBROBOT_RECRAWL_INTERVAL", "float", 0.0,
        "Seconds between checks of a stored page at first (0: every stored page is checked at every "
        "re-crawl); then each page's own interval adapts to how often its MD5 changes.", minimum=0),
@@ -670,7 +702,10 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
         # Chains of one URL template, and the frontier's priorities.
         "webrobot.urls.templatemiddleware.TemplateChainMiddleware": 920,
         "webrobot.frontier.prioritymiddleware.PriorityMiddleware": 930,
-        # Scope, blocklist, file extensions and the per-page cap, before any scheduler work.
+        # After Scrapy's HttpErrorMiddleware (50): a file that is not a page never reaches a
+        # callback that expects one (counted as webrobot/page/non_html).
+        "webrobot.pages.nontext.NonTextMiddleware": 55,
+        # Scope, traps, blocklist, file extensions and the per-page cap, before any scheduler work.
         "webrobot.pages.linkgate.LinkGateMiddleware": 950,
         # Sees the raw links of the duplicates middleware's pages: drops them for duplicates.
         "webrobot.seen.dupepages.DuplicatePageMiddleware": 960,
@@ -714,6 +749,61 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
         "webrobot.resources.memory.MemoryGuard": 0,
     },
 }
+
+
+#: Scrapy components the add-on switches off (``None`` in :data:`COMPONENTS`), and why.
+REPLACED: dict[str, str] = {
+    "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware":
+        "Knows hosts, not sites (ports); webrobot's scope also judges links before they are "
+        "scheduled (webrobot.urls.scopemiddleware, webrobot.pages.linkgate).",
+    "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware":
+        "Parses error pages as rules, allows everything on errors and caches for ever "
+        "(webrobot.robots.middleware).",
+    "scrapy.spidermiddlewares.urllength.UrlLengthMiddleware":
+        "Sees links only; webrobot checks the length of start URLs and redirects too "
+        "(webrobot.urls.trapmiddleware).",
+    "scrapy.spidermiddlewares.depth.DepthMiddleware":
+        "The same depth bookkeeping, with refusals counted per site and reason "
+        "(webrobot.urls.depthmiddleware).",
+    "scrapy.extensions.feedexport.FeedExporter":
+        "The same feeds, with a full disk closing the crawl cleanly (webrobot.seen.feeds).",
+    "scrapy.extensions.spiderstate.SpiderState":
+        "The same spider state, with a full disk closing the crawl cleanly "
+        "(webrobot.frontier.spiderstate).",
+    "scrapy.extensions.memusage.MemoryUsage":
+        "The same MEMUSAGE_* limits, closing the crawl cleanly (webrobot.resources.memory).",
+}  # fmt: skip
+
+
+def _value(value: Any) -> str:
+    return f"`{_cell(repr(value))}`"
+
+
+def scrapy_changes(scrapy_defaults: Mapping[str, Any]) -> str:
+    """The tables of the Scrapy defaults the add-on changes (``docs/addon.md``):
+    every declared Scrapy setting whose default differs from ``scrapy_defaults``
+    (Scrapy's ``scrapy.settings.default_settings``, passed in: this module
+    imports no Scrapy), and the Scrapy components it switches off, each with why."""
+    lines = [
+        "| Setting | Scrapy's default | webrobot's | Why |",
+        "| --- | --- | --- | --- |",
+    ]
+    for setting in SETTINGS:
+        if not setting.scrapy or setting.name not in scrapy_defaults:
+            continue
+        scrapy_value = _to_plain(scrapy_defaults[setting.name])
+        if scrapy_value == setting.default:
+            continue
+        lines.append(
+            f"| `{setting.name}` | {_value(scrapy_value)} | {_value(setting.default)} "
+            f"| {_cell(setting.why)} |"
+        )
+    lines += ["", "| Scrapy component | Switched off because |", "| --- | --- |"]
+    for group, components in COMPONENTS.items():
+        for path, order in components.items():
+            if order is None:
+                lines.append(f"| `{path}` ({group}) | {_cell(REPLACED[path])} |")
+    return "\n".join(lines) + "\n"
 
 
 def defaults() -> dict[str, Any]:

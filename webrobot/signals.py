@@ -33,7 +33,7 @@ WORKER_LOCAL_META = (REPORT_FRONTIER_META,)
 
 #: Sent by the crawl report as it is written: a part of the crawl above the report
 #: (the archive) returns a dict of its own sections, merged into report.json.
-#: kwargs: none
+#: kwargs: finished (bool: the final report; False while the crawl runs)
 report_parts = object()
 
 #: A request was not downloaded by webrobot's choice.

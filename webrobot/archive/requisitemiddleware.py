@@ -53,7 +53,9 @@ from webrobot.archive.requisites import (
     IMAGE,
     MAX_EMBED_CHAIN,
     MEDIA,
+    NOT_FETCHED,
     OTHER,
+    QUEUED,
     SCRIPT,
     STYLESHEET,
     Requisite,
@@ -69,6 +71,7 @@ from webrobot.settings_model import read
 from webrobot.signals import HOPS_META, REQUISITE_META, ROBOTS_FETCH_META
 from webrobot.sitemaps.follow import SITEMAP_KEY
 from webrobot.urls.canonical import canonicalizer_for
+from webrobot.urls.scopemiddleware import CrawlScope
 from webrobot.urls.sitekey import request_site
 
 if TYPE_CHECKING:
@@ -151,7 +154,7 @@ class RequisiteTracker:
     def page_frame_in_scope(self, url: str) -> bool:
         """A frame document the spider will crawl as a page (its site is in scope)."""
         spider = self.crawler.spider
-        scope = getattr(spider, "scope", None)
+        scope = CrawlScope.of(self.crawler).get()
         if scope is None:
             return False
         if self._canonicalizer is None:
@@ -183,9 +186,13 @@ class RequisiteTracker:
                 continue
             yield request
 
-    def report(self) -> dict[str, Any]:
+    def report(self, finished: bool = True) -> dict[str, Any]:
+        """The archive's report section; while the crawl runs (``finished`` False) a
+        requisite not answered yet is ``queued``, at the end ``not_fetched``."""
         sites = {}
-        for site, row in sorted(self.ledger.by_site().items()):
+        for site, row in sorted(
+            self.ledger.by_site(QUEUED if not finished else NOT_FETCHED).items()
+        ):
             sites[site] = {
                 "pages_whole": row.whole,
                 "pages_missing_requisites": row.missing,

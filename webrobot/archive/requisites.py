@@ -49,6 +49,8 @@ ARCHIVED = "archived"
 HTTP_ERROR = "http_error"
 ERROR = "error"
 NOT_FETCHED = "not_fetched"
+#: A requisite not answered yet while the crawl runs (the live report).
+QUEUED = "queued"
 ALREADY_SEEN = "already_seen"
 
 #: An embed chain longer than this is not followed even on the crawl's own sites
@@ -390,8 +392,9 @@ class RequisiteLedger:
         (or will have) an outcome of its own for it."""
         self.outcomes.setdefault(url, ALREADY_SEEN)
 
-    def missing(self, url: str) -> list[tuple[str, str]]:
-        """``(requisite, reason)`` for each requisite ``url`` lacks, transitively."""
+    def missing(self, url: str, unanswered: str = NOT_FETCHED) -> list[tuple[str, str]]:
+        """``(requisite, reason)`` for each requisite ``url`` lacks, transitively; a
+        requisite with no outcome yet has the reason ``unanswered``."""
         out: list[tuple[str, str]] = []
         seen = {url}
         stack = list(self.needs.get(url, ()))
@@ -400,17 +403,19 @@ class RequisiteLedger:
             if child in seen:
                 continue
             seen.add(child)
-            outcome = self.outcomes.get(child, NOT_FETCHED)
+            outcome = self.outcomes.get(child, unanswered)
             if outcome not in (ARCHIVED, ALREADY_SEEN):
                 out.append((child, outcome))
             stack.extend(self.needs.get(child, ()))
         return out
 
-    def by_site(self) -> dict[str, SitePages]:
+    def by_site(self, unanswered: str = NOT_FETCHED) -> dict[str, SitePages]:
+        """Pages whole and missing requisites per site (``unanswered``: the reason of a
+        requisite with no outcome yet: ``not_fetched`` at the end, ``queued`` before)."""
         sites: dict[str, SitePages] = {}
         for url, site in self.pages.items():
             row = sites.setdefault(site, SitePages())
-            missing = self.missing(url)
+            missing = self.missing(url, unanswered)
             if not missing:
                 row.whole += 1
                 continue

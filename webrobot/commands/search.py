@@ -30,6 +30,17 @@ def _fail(message: str, code: int) -> int:
     return code
 
 
+def _default_index(folder: Path | None = None) -> Path:
+    """``webrobot-index`` in ``folder`` (the current one); else the one ``*.index``
+    folder there, where a crawl with ``-O items.jsonl`` keeps its index."""
+    folder = folder or Path()
+    default = folder / DEFAULT_INDEX
+    if default.exists():
+        return default
+    beside_feeds = sorted(p for p in folder.glob("*.index") if p.is_dir())
+    return beside_feeds[0] if len(beside_feeds) == 1 else default
+
+
 def hit_json(hit: Hit) -> dict[str, Any]:
     return {
         "url": hit.url,
@@ -53,7 +64,8 @@ def hit_text(number: int, hit: Hit, colour: bool) -> str:
 
 
 class Command(ScrapyCommand):
-    requires_project = True
+    # Also outside a project: ``webrobot search`` (webrobot/__main__.py) runs it anywhere.
+    requires_project = False
     requires_crawler_process = False
     default_settings: ClassVar[dict[str, Any]] = {"LOG_ENABLED": False}
 
@@ -76,7 +88,8 @@ class Command(ScrapyCommand):
         parser.add_argument(
             "--index",
             metavar="PATH",
-            help=f"the index folder (default: WEBROBOT_INDEX, else {DEFAULT_INDEX})",
+            help=f"the index folder (default: WEBROBOT_INDEX, else {DEFAULT_INDEX}, else the one "
+            "*.index folder here)",
         )
         parser.add_argument(
             "--site", metavar="SITE", help="only pages of this site (http://host:port) or host"
@@ -93,7 +106,7 @@ class Command(ScrapyCommand):
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         assert self.settings is not None
-        path = Path(opts.index or read(self.settings, "WEBROBOT_INDEX") or DEFAULT_INDEX)
+        path = Path(opts.index or read(self.settings, "WEBROBOT_INDEX") or _default_index())
         if opts.limit < 1:
             raise UsageError("--limit must be at least 1")
         if opts.serve:

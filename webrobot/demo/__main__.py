@@ -60,8 +60,10 @@ def crawl(args: argparse.Namespace) -> int:
     stats = json.loads(stats_path.read_text(encoding="utf-8"))
     items = sum(1 for line in items_path.read_text(encoding="utf-8").splitlines() if line.strip())
     print()
+    report_path = out / "items.report.json"
+    report = json.loads(report_path.read_text(encoding="utf-8")) if report_path.exists() else None
     print("webrobot demo crawl summary")
-    for line in summary_lines(stats, items):
+    for line in summary_lines(stats, items, report):
         print("  " + line)
     print("  requests each demo site saw: " + ", ".join(f"{n} {c}" for n, c in requested.items()))
     print(f"  items: {items_path}  stats: {stats_path}  log: {log_path}")

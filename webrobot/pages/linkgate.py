@@ -7,12 +7,18 @@ the cost grew faster than the number of links. Here each link the spider
 yields is checked, in the order of cost, as it is yielded:
 
 1. the crawl's scope (sites, ``allowed_domains``, the config's ``allow`` /
-   ``deny``) and the global blocklist, on the canonical URL;
-2. a path extension that says the target is not a page
+   ``deny``) and the global blocklist, on the canonical URL: the scope of any
+   spider, the ``webrobot`` spider's from its site config, another's from its
+   ``allowed_domains`` or ``start_urls`` (the one scope of the crawl,
+   :class:`~webrobot.urls.scopemiddleware.CrawlScope`, which the downloader
+   middleware uses too);
+2. the URL trap rules (too long, too many path segments, a repeated segment:
+   :class:`~webrobot.urls.trapmiddleware.TrapCheck`);
+3. a path extension that says the target is not a page
    (``WEBROBOT_IGNORED_EXTENSIONS``: Scrapy's ``IGNORED_EXTENSIONS`` plus
    saved web pages, ``.mht`` / ``.mhtml``), except links to documents
    (``.pdf``) when the crawl takes documents in (:mod:`webrobot.pages.documents`);
-3. the page's link budget: at most ``WEBROBOT_MAX_LINKS_PER_PAGE`` links of
+4. the page's link budget: at most ``WEBROBOT_MAX_LINKS_PER_PAGE`` links of
    one page go on (0: no cap). A sitemap is not a page: its URLs have their
    own limit (``WEBROBOT_SITEMAP_MAX_URLS``), and sitemap requests are not
    judged by their extension.
@@ -25,8 +31,18 @@ by the workers of a distributed crawl), as it did when the scheduler saw it:
 a URL is refused and counted once, however many pages link to it, and a
 second occurrence is dropped as a duplicate. Links that pass are dropped by
 the same filter when they are scheduled, before any queue work; a link over
-the cap is not marked visited (another page may still lead to it). The downloader
-middlewares still check the same rules for start requests and redirects.
+the cap is not marked visited (another page may still lead to it).
+
+Why here, before the scheduler: a link refused in a downloader middleware has
+already taken a place among ``CONCURRENT_REQUESTS`` and had its host name
+resolved by the network guard (which runs first there), so a page linking to
+hundreds of other sites held the crawl's own pages back while their names were
+looked up. Judged here, a refused link costs no queue, no download slot, no
+DNS look-up and no politeness delay. The order is the downloader's (scope,
+blocklist, traps; robots.txt is decided later, when the request is scheduled),
+so a link gets the reason it would have got there. The downloader middlewares
+still check the same rules for what no spider middleware sees: start requests,
+redirect targets and retries.
 A request with ``dont_filter`` or ``allow_offsite`` skips the scope check, as
 in the downloader middleware.
 """
@@ -46,8 +62,9 @@ from webrobot.startup import non_negative_setting, setting_error
 from webrobot.urls.blocklist import Blocklist, BlocklistError
 from webrobot.urls.canonical import Canonicalizer, canonicalizer_for
 from webrobot.urls.refusals import Refuser
-from webrobot.urls.scope import SiteScope
-from webrobot.urls.traps import BLOCKLIST
+from webrobot.urls.scopemiddleware import CrawlScope
+from webrobot.urls.trapmiddleware import TrapCheck
+from webrobot.urls.traps import BINARY_EXTENSION, BLOCKLIST
 
 if TYPE_CHECKING:
     from typing import Self
@@ -56,9 +73,8 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Response
 
-#: Refusal reasons (``webrobot/url/refused/<reason>``).
+#: Refusal reason (``webrobot/url/refused/<reason>``); BINARY_EXTENSION is in urls.traps.
 PAGE_CAP = "page_link_cap"
-BINARY_EXTENSION = "binary_extension"
 
 
 class LinkGateMiddleware(BaseSpiderMiddleware):
@@ -78,7 +94,8 @@ class LinkGateMiddleware(BaseSpiderMiddleware):
             self.blocklist = Blocklist.from_setting(read(settings, "WEBROBOT_BLOCKLIST"))
         except BlocklistError as exc:  # the blocklist middleware reports it the same way
             raise setting_error(crawler, exc) from None
-        self.scope_enabled = read(settings, "WEBROBOT_SCOPE_ENABLED")
+        self.scope = CrawlScope.of(crawler) if read(settings, "WEBROBOT_SCOPE_ENABLED") else None
+        self.traps = TrapCheck.of(crawler)
         self.refuser = Refuser(crawler)
         self._canonicalizer: Canonicalizer | None = None
         self._passed: weakref.WeakKeyDictionary[Response, int] = weakref.WeakKeyDictionary()
@@ -94,11 +111,8 @@ class LinkGateMiddleware(BaseSpiderMiddleware):
         if self._canonicalizer is None:
             self._canonicalizer = canonicalizer_for(getattr(spider, "config", None))
         canonical = self._canonicalizer(request.url)
-        scope: SiteScope | None = getattr(spider, "scope", None)
-        if (
-            self.scope_enabled and scope is not None
-            and not (request.dont_filter or request.meta.get("allow_offsite"))
-        ):  # fmt: skip
+        scope = self.scope.get() if self.scope is not None else None
+        if scope is not None and not (request.dont_filter or request.meta.get("allow_offsite")):
             reason = scope.refusal(canonical)
             if reason is not None:
                 if not self._seen(request):
@@ -109,6 +123,12 @@ class LinkGateMiddleware(BaseSpiderMiddleware):
             if match is not None:
                 if not self._seen(request):
                     self.refuser.refuse(request, BLOCKLIST, f"blocked by {match}")
+                return None
+        if self.traps is not None:
+            trap = self.traps.refusal(request.url)
+            if trap is not None:
+                if not self._seen(request):
+                    self.traps.refuse(request, *trap)
                 return None
         sitemap = (
             response.meta.get(SITEMAP_META) is not None

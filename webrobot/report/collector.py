@@ -56,6 +56,17 @@ FRONTIER_KEY = signals.REPORT_FRONTIER_META
 ROBOTS_FETCH = signals.ROBOTS_FETCH_META
 
 
+def waiting_requests(crawler: Crawler, tally: CrawlTally) -> int:
+    """Requests waiting in the scheduler: Scrapy's own count when the scheduler has
+    one, else the report's. The progress line and the live status page say the same."""
+    engine = crawler.engine
+    scheduler = engine.scheduler if engine is not None else None
+    try:
+        return len(scheduler)  # type: ignore[arg-type]
+    except TypeError:
+        return tally.frontier()
+
+
 def collector_wanted(settings: BaseSettings) -> bool:
     return bool(
         read(settings, "WEBROBOT_REPORT_ENABLED")

@@ -20,7 +20,7 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
 from webrobot import signals as webrobot_signals
-from webrobot.report.collector import ReportCollector
+from webrobot.report.collector import ReportCollector, waiting_requests
 from webrobot.report.frontier import freshness_report, priorities_report
 from webrobot.report.hosts import hosts_report
 from webrobot.report.html import render_html
@@ -90,14 +90,18 @@ def current_report(
     report = build_report(collector.tally, now, limits, meta)
     report.update(frontier_report(crawler))
     report["hosts"] = hosts_report(collector.tally.sites, host_notes(crawler))
-    for _, part in crawler.signals.send_catch_log(signal=webrobot_signals.report_parts):
+    parts = crawler.signals.send_catch_log(
+        signal=webrobot_signals.report_parts, finished=finished is not None
+    )
+    for _, part in parts:
         if isinstance(part, dict):
             report.update(part)
     if finished is None:
         tally = collector.tally
         report["as_of"] = iso(time.time())
         report["now"] = {
-            "frontier": tally.frontier(),
+            # What the progress line says (the scheduler's count), not the report's estimate.
+            "frontier": waiting_requests(crawler, tally),
             "in_flight": tally.in_downloader(),
             "sites": dict(tally.states(now)),
         }

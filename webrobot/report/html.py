@@ -377,6 +377,15 @@ def _now_line(now: Mapping[str, Any] | None) -> str:
     )
 
 
+def _sites_tile(totals: dict[str, Any]) -> tuple[int, str]:
+    """Sites whose pages were requested; those that only had robots.txt asked are said apart."""
+    with_pages = totals.get("sites_with_pages", totals["sites_crawled"])
+    robots_only = totals["sites_crawled"] - with_pages
+    return with_pages, "sites crawled" + (
+        f" (+{robots_only} robots.txt only)" if robots_only > 0 else ""
+    )
+
+
 def render_html(report: Mapping[str, Any], refresh: int = 0) -> str:
     """The report as one self-contained page; ``refresh`` > 0: the live status page
     of a running crawl, which reloads itself every ``refresh`` seconds."""
@@ -403,7 +412,7 @@ def render_html(report: Mapping[str, Any], refresh: int = 0) -> str:
     refused_total = sum(totals["refused"].values())
     errors_total = sum(totals["errors"].values())
     tiles = [
-        (totals["sites_crawled"], "sites crawled"),
+        _sites_tile(totals),
         (totals["requested"], "pages requested"),
         (totals["downloaded"], "downloaded"),
         (totals["unchanged"], "unchanged (304)"),

@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from webrobot.urls.scope import DENY_PATTERN, NOT_ALLOWED, OFFSITE
-from webrobot.urls.traps import BUDGET
+from webrobot.urls.traps import BINARY_EXTENSION, BUDGET
 
 #: robots_resolved outcome meaning the robot gave up on a site's robots.txt
 ROBOTS_UNREACHABLE = "unreachable"
@@ -27,8 +27,6 @@ ROBOTS_UNREACHABLE = "unreachable"
 PAGE_FLAGS = ("duplicate", "noindex", "nofollow")
 #: reason of an IgnoreRequest that no component counted as a refusal
 IGNORED = "ignored"
-#: a link refused for its file extension (webrobot.pages.linkgate): a file, not a trap
-BINARY_EXTENSION = "binary_extension"
 #: refusal reasons that are not trap defences (for the trap health check): the
 #: crawl's scope and page budget, named by the modules that refuse with them, and
 #: links to files; any reason starting with "robots" is not one either
@@ -362,7 +360,7 @@ def progress_line(
     prev: ProgressPoint, cur: ProgressPoint, frontier: int, downloader: int,
     states: Mapping[str, int], waits: Mapping[str, int] | None = None,
 ) -> str:  # fmt: skip
-    """``Progress: 240 pages (60/min), 200 items (50/min) | frontier 31 + 4 in
+    """``Progress: 240 responses (60/min), 200 items (50/min) | frontier 31 + 4 in
     downloader | sites: 2 active, 1 waiting robots.txt, 1 deferred (status 503: 1),
     3 exhausted | refused: offsite 4``: ``waits`` gives the deferred sites' reasons."""
     minutes = max(cur.at - prev.at, 1e-9) / 60.0
@@ -374,7 +372,7 @@ def progress_line(
         f"{r} {n}" for r, n in sorted(since.items(), key=lambda kv: (-kv[1], kv[0]))
     )
     return (
-        f"Progress: {cur.pages} pages ({page_rate:.0f}/min), {cur.items} items ({item_rate:.0f}/min)"
+        f"Progress: {cur.pages} responses ({page_rate:.0f}/min), {cur.items} items ({item_rate:.0f}/min)"
         f" | frontier {frontier} + {downloader} in downloader | sites: {sites}"
         f" | refused: {refused or 'none'}"
     )
@@ -468,6 +466,8 @@ def totals(sites: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
     out["deferred_seconds"] = round(out["deferred_seconds"], 3)
     out["sites"] = len(sites)
     out["sites_crawled"] = sum(1 for row in sites.values() if row["crawled"])
+    # Sites that had pages requested (the others only had their robots.txt asked, or waited).
+    out["sites_with_pages"] = sum(1 for row in sites.values() if row["requested"])
     out["robots_fetches"] = sum(row["robots"]["fetches"] for row in sites.values())
     out["refused"] = dict(sorted(refused.items(), key=lambda kv: (-kv[1], kv[0])))
     out["errors"] = dict(sorted(errors.items(), key=lambda kv: (-kv[1], kv[0])))

@@ -10,7 +10,7 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.asyncio import create_looping_call
 
-from webrobot.report.collector import ReportCollector
+from webrobot.report.collector import ReportCollector, waiting_requests
 from webrobot.report.hosts import hosts_progress
 from webrobot.report.model import ProgressPoint, progress_line
 from webrobot.settings_model import read
@@ -59,12 +59,7 @@ class Progress:
 
     def frontier(self) -> int:
         """Requests waiting in the scheduler (Scrapy's own count when it has one)."""
-        engine = self.crawler.engine
-        scheduler = engine.scheduler if engine is not None else None
-        try:
-            return len(scheduler)  # type: ignore[arg-type]
-        except TypeError:
-            return self.collector.tally.frontier()
+        return waiting_requests(self.crawler, self.collector.tally)
 
     def log(self) -> None:
         current = self.point()

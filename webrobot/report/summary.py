@@ -30,7 +30,11 @@ def refusals(stats: Mapping[str, Any]) -> dict[str, int]:
     return dict(sorted(out.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
-def summary_lines(stats: Mapping[str, Any], items: int | None = None) -> list[str]:
+def summary_lines(
+    stats: Mapping[str, Any], items: int | None = None, report: Mapping[str, Any] | None = None
+) -> list[str]:
+    """The summary of a crawl; ``report``: its ``report.json``, whose totals give the
+    failed requests as the report counts them (so both say the same number)."""
     pages = stats.get("downloader/response_count", 0)
     robots = stats.get("robotstxt/response_count", stats.get("webrobot/robots/fetched", 0))
     lines = [
@@ -38,8 +42,16 @@ def summary_lines(stats: Mapping[str, Any], items: int | None = None) -> list[st
         f"responses     : {pages} (robots.txt: {robots})",
         f"items         : {items if items is not None else stats.get('item_scraped_count', 0)}",
         f"items dropped : {stats.get('item_dropped_count', 0)}",
-        f"errors        : {stats.get('log_count/ERROR', 0)}",
     ]
+    totals = (report or {}).get("totals")
+    if totals:
+        errors = totals.get("errors") or {}
+        kinds = ", ".join(f"{kind} {n}" for kind, n in errors.items())
+        lines.append(
+            f"failed        : {totals.get('failed', 0)} requests ({totals.get('error_rate', 0):.0%}: "
+            f"no answer, or HTTP >= 400{'; ' + kinds if kinds else ''}), as in the report"
+        )
+    lines.append(f"ERROR lines   : {stats.get('log_count/ERROR', 0)} in the log")
     door = front_door(stats)
     if door:
         lines.append(f"front door    : {door}")

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from webrobot.frontier.diskspace import is_disk_error
 from webrobot.search import writerlock
+from webrobot.urls.sitekey import site_key
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -77,6 +78,27 @@ def _engine() -> ModuleType:
 
 class QueryError(ValueError):
     """A query that asks for nothing (empty, or only punctuation)."""
+
+
+def site_keys(site: str) -> list[str]:
+    """The site keys (``scheme://host:port``) a ``--site`` value may mean: as given;
+    its site key (``http://example.com`` is ``http://example.com:80``); and for a
+    value without a scheme (``127.0.0.1:18080``, ``example.com``), its http and https
+    site keys. A bare host also matches the host field."""
+    site = site.strip().rstrip("/")
+    keys = [site]
+    if "://" in site:
+        candidates = [site]
+    else:
+        candidates = [f"http://{site}", f"https://{site}"]
+    for url in candidates:
+        try:
+            key = site_key(url)
+        except ValueError:
+            continue
+        if key not in keys:
+            keys.append(key)
+    return keys
 
 
 @dataclass(frozen=True, slots=True)
@@ -432,10 +454,11 @@ class SearchIndex:
             raise QueryError("the query has no word to search for")
         query = tantivy.Query.boolean_query([(tantivy.Occur.Should, q) for q in alternatives])
         if site:
-            where = tantivy.Query.boolean_query([
-                (tantivy.Occur.Should, tantivy.Query.term_query(self.schema, "site", site.rstrip("/"))),
-                (tantivy.Occur.Should, tantivy.Query.term_query(self.schema, "host", site.lower())),
-            ])  # fmt: skip
+            where = tantivy.Query.boolean_query(
+                [(tantivy.Occur.Should, tantivy.Query.term_query(self.schema, "site", key))
+                 for key in site_keys(site)]
+                + [(tantivy.Occur.Should, tantivy.Query.term_query(self.schema, "host", site.lower()))]
+            )  # fmt: skip
             query = tantivy.Query.boolean_query(
                 [(tantivy.Occur.Must, query), (tantivy.Occur.Must, where)]
             )

@@ -69,6 +69,8 @@ class WebrobotSpider(scrapy.Spider):
     Per-site spiders are subclasses with :attr:`site_config` set.
     """
 
+    #: Files that are not pages reach :meth:`parse`, which counts them (webrobot.pages.nontext).
+    reads_non_html = True
     name = "webrobot"
     #: rel="nofollow" is applied to the page's links before they become requests
     honors_rel_nofollow = True

@@ -16,8 +16,11 @@ A start URL's redirects before its first page bring their target into scope
 (:mod:`webrobot.urls.upgrademiddleware`), the https form of its in-scope http
 URLs is in scope too, whatever its port.
 
-A downloader middleware (not a spider middleware) so start requests and
-redirect targets are checked too. A page requisite (meta key
+The links of pages are judged with the same scope (:class:`CrawlScope`) before
+they are scheduled, by the link gate (:mod:`webrobot.pages.linkgate`), for any
+spider: a link out of scope never takes a place among ``CONCURRENT_REQUESTS``
+nor a DNS look-up. This downloader middleware judges what no spider
+middleware sees: start requests and redirect targets. A page requisite (meta key
 ``webrobot_requisite``) passes off-site within ``WEBROBOT_REQUISITES_MAX_HOPS``
 embeds of its page (:func:`webrobot.urls.scope.requisite_refusal`). Requests
 with ``dont_filter=True`` or the ``allow_offsite`` meta key (Scrapy's own opt-out) pass. The scope and the
@@ -28,6 +31,7 @@ config's ``allow`` / ``deny`` patterns see the canonical URL
 from __future__ import annotations
 
 import logging
+import weakref
 from typing import TYPE_CHECKING
 
 from scrapy import signals
@@ -57,14 +61,11 @@ class SiteScopeMiddleware:
             raise NotConfigured("WEBROBOT_SCOPE_ENABLED is off")
         self.crawler = crawler
         self.refuser = Refuser(crawler)
-        self.mode = read(crawler.settings, "WEBROBOT_SCOPE")
         self.redirect_seeds = read(crawler.settings, "WEBROBOT_SCOPE_REDIRECT_SEEDS")
-        self.upgrades = read(crawler.settings, "WEBROBOT_UPGRADE_ENABLED")
         self._canonicalizer: Canonicalizer | None = None
-        self._own_scope: SiteScope | None = None
         self.max_hops = read(crawler.settings, "WEBROBOT_REQUISITES_MAX_HOPS")
-        self._moded: SiteScope | None = None
-        # The link gate judges links with the spider's scope: set it up before any page.
+        self._crawl_scope = CrawlScope.of(crawler)
+        # The link gate judges links with the same scope: set it up before any page.
         crawler.signals.connect(self._scope, signal=signals.spider_opened)
 
     @classmethod
@@ -102,9 +103,42 @@ class SiteScopeMiddleware:
         )
 
     def _scope(self) -> SiteScope | None:
-        """The spider's ``scope`` (the ``webrobot`` spider's, from its site config);
-        for any other spider, its ``allowed_domains``, else its ``start_urls``' hosts
-        (none of either: no limit, as with Scrapy's offsite filter)."""
+        return self._crawl_scope.get()
+
+
+#: The one instance of each crawler.
+_BY_CRAWLER: weakref.WeakKeyDictionary[Crawler, CrawlScope] = weakref.WeakKeyDictionary()
+
+
+class CrawlScope:
+    """The one :class:`SiteScope` of a crawl, shared by every component that judges
+    scope (this middleware for start requests and redirects, the link gate for the
+    links of pages, the requisites for frames), so that a redirect seed added here
+    is in scope there too.
+
+    It is the spider's ``scope`` (the ``webrobot`` spider's, from its site config);
+    for any other spider, one made from its ``allowed_domains``, else its
+    ``start_urls``' hosts (none of either: no limit, as with Scrapy's offsite
+    filter); put in ``WEBROBOT_SCOPE``'s mode, with the learnt https upgrades and
+    the scope shared by the workers of a distributed crawl."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        self.crawler = crawler
+        self.mode = read(crawler.settings, "WEBROBOT_SCOPE")
+        self.upgrades = read(crawler.settings, "WEBROBOT_UPGRADE_ENABLED")
+        self._own_scope: SiteScope | None = None
+        self._moded: SiteScope | None = None
+
+    @classmethod
+    def of(cls, crawler: Crawler) -> CrawlScope:
+        """The crawl's one instance."""
+        found = _BY_CRAWLER.get(crawler)
+        if found is None:
+            found = _BY_CRAWLER[crawler] = cls(crawler)
+        return found
+
+    def get(self) -> SiteScope | None:
+        """The crawl's scope now (``None``: no limit, or no spider yet)."""
         spider = self.crawler.spider
         scope: SiteScope | None = getattr(spider, "scope", None)
         if scope is None and spider is not None:

@@ -31,6 +31,8 @@ REPEATED_SEGMENT = "repeated_segment"
 DEPTH = "depth"
 BUDGET = "budget"
 BLOCKLIST = "blocklist"
+#: A link whose extension says it is not a page (``WEBROBOT_IGNORED_EXTENSIONS``): no trap.
+BINARY_EXTENSION = "binary_extension"
 
 
 def path_segments(path: str) -> list[str]:
