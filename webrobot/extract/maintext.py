@@ -1,0 +1,154 @@
+"""The main text of a page: its article or main content as plain text.
+
+:func:`main_text` returns the text without navigation, ads, comments, cookie
+banners or script, one paragraph a line, in whatever language the page is in,
+or ``None`` when the page has none. It reads the crawl's own lxml tree
+(:attr:`SourcePage.root <webrobot.extract.page.SourcePage.root>`), so the page
+is not parsed again; only when the crawl has no tree is ``SourcePage.html``
+parsed.
+
+How: trafilatura (a maintained extractor made for this, measured on public
+benchmarks) reads the tree twice, once favouring precision and once favouring
+recall, both without its slower fallback extractors. The precise reading
+drops the headline, teasers and link lists around an article that the broad
+one keeps, but on some layouts it loses the article itself; so the precise
+text is kept when it holds at least half of the broad text's word shingles
+(:mod:`webrobot.extract.shingles`), and the broad text otherwise. When the
+markup yields much less than the ``articleBody`` the page declares in its
+JSON-LD (pages built by JavaScript, teasers of a paywall), and the two agree,
+the declared text is returned instead (:mod:`webrobot.extract.articlebody`).
+Both readings together cost about what one default trafilatura call costs on
+the page's HTML (``python -m benchmarks.quality.maintext`` measures both).
+
+Needs trafilatura, in the ``mining`` extra (``pip install 'webrobot[mining]'``).
+Without it :func:`main_text` raises :class:`webrobot.optional.MissingExtra`, an
+:class:`ImportError` whose message names the extra: the glue reports it as "not
+installed". Any page (broken markup, huge, empty, odd JSON-LD) gives a text or
+``None``, never an exception.
+
+Pure: no Scrapy, no I/O.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from types import ModuleType
+from typing import Any
+
+from webrobot.extract.articlebody import declared_article_body
+from webrobot.extract.page import SourcePage
+from webrobot.extract.shingles import share_kept
+from webrobot.optional import require
+
+FEATURE = "Main-text extraction (WEBROBOT_EXTRACT text)"
+#: The precise reading is kept when it holds at least this share of the broad one.
+KEEP_SHARE = 0.5
+#: A precise reading this long (characters) is an article's worth of text, kept as it is;
+#: a shorter one is checked against the broad reading.
+TRUSTED_LENGTH = 2000
+#: The declared articleBody replaces a text from the markup shorter than this share of it...
+DECLARED_SHARE = 0.5
+#: ...when it holds at least this share of that text (they tell the same article).
+DECLARED_AGREEMENT = 0.5
+#: ...or when the markup's text is the declared one in a single line (trafilatura's own
+#: rescue reads the JSON-LD and joins its paragraphs): the share of it the text holds.
+SAME_TEXT = 0.9
+#: Comments and processing instructions: trafilatura's own parser drops them, and a
+#: tree that has them loses the text that follows them inside a paragraph.
+_PRUNE = "//comment()|//processing-instruction()"
+_SPACES = re.compile(r"[^\S\n]+")
+
+logger = logging.getLogger(__name__)
+
+
+def main_text(page: SourcePage) -> str | None:
+    """The page's main content as plain text, one paragraph a line; ``None`` when
+    nothing could be found. Raises :class:`~webrobot.optional.MissingExtra` when
+    trafilatura is not installed, and nothing else."""
+    trafilatura = require("trafilatura", "mining", FEATURE)
+    tree = _tree(page, trafilatura)
+    if tree is None:
+        return None
+    precise = _read(trafilatura, tree, favor_precision=True)
+    if precise is not None and len(precise) >= TRUSTED_LENGTH:
+        text: str | None = precise
+    else:
+        text = choose(precise, _read(trafilatura, tree, favor_recall=True))
+    try:
+        declared = declared_article_body(tree)
+    except Exception:  # a page must never break the crawl
+        logger.debug("JSON-LD of %s not read", page.url, exc_info=True)
+        declared = None
+    return prefer_declared(text, declared)
+
+
+def choose(precise: str | None, broad: str | None) -> str | None:
+    """The precise reading when it keeps at least :data:`KEEP_SHARE` of the broad
+    one (it only trimmed boilerplate), else the broad one (it lost the article)."""
+    if not precise:
+        return broad
+    if not broad or precise == broad:
+        return precise
+    return precise if share_kept(broad, precise) >= KEEP_SHARE else broad
+
+
+def prefer_declared(text: str | None, declared: str | None) -> str | None:
+    """The JSON-LD ``articleBody`` instead of the markup's text when the markup gave
+    nothing, or less than :data:`DECLARED_SHARE` of it and the two agree, or the
+    same text with its paragraphs joined into one line."""
+    if not declared:
+        return text
+    if not text:
+        return declared
+    if len(text) < DECLARED_SHARE * len(declared) and (
+        share_kept(text, declared) >= DECLARED_AGREEMENT
+    ):
+        return declared
+    if "\n" not in text and "\n" in declared and share_kept(declared, text) >= SAME_TEXT:
+        return declared  # the same text, read from the JSON-LD with its paragraphs lost
+    return text
+
+
+def tidy(text: str | None) -> str | None:
+    """Runs of spaces made one, lines stripped, empty lines dropped; ``None`` if
+    nothing is left."""
+    if not text:
+        return None
+    lines = (_SPACES.sub(" ", line).strip() for line in text.splitlines())
+    return "\n".join(line for line in lines if line) or None
+
+
+def _tree(page: SourcePage, trafilatura: ModuleType) -> Any:
+    """The crawl's tree when it is an HTML tree, else a parse of ``page.html``; ``None``
+    when there is nothing to read."""
+    from lxml.html import HtmlElement
+
+    if isinstance(page.root, HtmlElement):
+        return page.root
+    if not page.html or not page.html.strip():
+        return None
+    try:
+        tree = trafilatura.load_html(page.html)
+    except Exception:  # a page must never break the crawl
+        logger.debug("%s not parsed", page.url, exc_info=True)
+        return None
+    return tree if isinstance(tree, HtmlElement) else None
+
+
+def _read(trafilatura: ModuleType, tree: Any, **focus: bool) -> str | None:
+    """One trafilatura reading of a copy of ``tree`` (trafilatura copies a tree it is
+    given, so the crawl's tree is left as it was)."""
+    try:
+        text = trafilatura.extract(
+            tree,
+            fast=True,
+            include_comments=False,
+            include_tables=True,
+            prune_xpath=_PRUNE,
+            **focus,
+        )
+    except Exception:  # a page must never break the crawl
+        logger.debug("trafilatura failed", exc_info=True)
+        return None
+    return tidy(text)
