@@ -56,6 +56,7 @@ PURE = frozenset({
     "webrobot.extract.parts",
     "webrobot.extract.shingles",
     "webrobot.extract.articlebody",
+    "webrobot.extract.continuation",
     "webrobot.extract.maintext",
     "webrobot.optional",
     "webrobot.politeness.clock",

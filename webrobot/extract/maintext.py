@@ -37,6 +37,7 @@ from types import ModuleType
 from typing import Any
 
 from webrobot.extract.articlebody import declared_article_body
+from webrobot.extract.continuation import continued
 from webrobot.extract.page import SourcePage
 from webrobot.extract.shingles import share_kept
 from webrobot.optional import require
@@ -75,6 +76,11 @@ def main_text(page: SourcePage) -> str | None:
         text: str | None = precise
     else:
         text = choose(precise, _read(trafilatura, tree, favor_recall=True))
+    if text:
+        try:
+            text = continued(tree, text)
+        except Exception:  # a page must never break the crawl
+            logger.debug("continuations of %s not read", page.url, exc_info=True)
     try:
         declared = declared_article_body(tree)
     except Exception:  # a page must never break the crawl
