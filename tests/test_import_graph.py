@@ -57,6 +57,7 @@ PURE = frozenset({
     "webrobot.extract.shingles",
     "webrobot.extract.articlebody",
     "webrobot.extract.continuation",
+    "webrobot.extract.headline",
     "webrobot.extract.maintext",
     "webrobot.optional",
     "webrobot.politeness.clock",

@@ -115,6 +115,11 @@ def test_keeps_the_article_and_drops_the_boilerplate() -> None:
     assert_article(main_text(crawl_page(article_page(ENGLISH))), ENGLISH)
 
 
+def test_the_headline_is_not_repeated_in_the_text() -> None:
+    text = main_text(crawl_page(article_page(ENGLISH, title="Harbour rebuilt after the storm")))
+    assert text == "\n".join(ENGLISH)
+
+
 def test_paragraphs_are_lines_with_no_empty_lines_or_stray_spaces() -> None:
     spaced = [p.replace(" ", "  \n\t ", 3) for p in ENGLISH]
     text = main_text(crawl_page(article_page(spaced)))

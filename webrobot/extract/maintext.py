@@ -13,12 +13,20 @@ recall, both without its slower fallback extractors. The precise reading
 drops the headline, teasers and link lists around an article that the broad
 one keeps, but on some layouts it loses the article itself; so the precise
 text is kept when it holds at least half of the broad text's word shingles
-(:mod:`webrobot.extract.shingles`), and the broad text otherwise. When the
-markup yields much less than the ``articleBody`` the page declares in its
-JSON-LD (pages built by JavaScript, teasers of a paywall), and the two agree,
-the declared text is returned instead (:mod:`webrobot.extract.articlebody`).
-Both readings together cost about what one default trafilatura call costs on
-the page's HTML (``python -m benchmarks.quality.maintext`` measures both).
+(:mod:`webrobot.extract.shingles`), and the broad text otherwise; a precise
+text of :data:`TRUSTED_LENGTH` characters or more is kept without the broad
+reading. The paragraphs of an article cut into several containers of one kind
+that the text lacks are added (:mod:`webrobot.extract.continuation`), and a
+first line repeating the page's title is dropped
+(:mod:`webrobot.extract.headline`). When the markup yields much less than the
+``articleBody`` the page declares in its JSON-LD (pages built by JavaScript,
+teasers of a paywall), and the two agree, the declared text is returned instead
+(:mod:`webrobot.extract.articlebody`). All this costs less CPU than one default
+trafilatura call on the page's HTML (``python -m benchmarks.quality.maintext``
+measures both).
+
+trafilatura logs a warning for a page it finds no text in (``discarding data``,
+logger ``trafilatura``); the glue decides how loud that logger is.
 
 Needs trafilatura, in the ``mining`` extra (``pip install 'webrobot[mining]'``).
 Without it :func:`main_text` raises :class:`webrobot.optional.MissingExtra`, an
@@ -38,6 +46,7 @@ from typing import Any
 
 from webrobot.extract.articlebody import declared_article_body
 from webrobot.extract.continuation import continued
+from webrobot.extract.headline import without_headline
 from webrobot.extract.page import SourcePage
 from webrobot.extract.shingles import share_kept
 from webrobot.optional import require
@@ -78,9 +87,9 @@ def main_text(page: SourcePage) -> str | None:
         text = choose(precise, _read(trafilatura, tree, favor_recall=True))
     if text:
         try:
-            text = continued(tree, text)
+            text = without_headline(continued(tree, text), tree)
         except Exception:  # a page must never break the crawl
-            logger.debug("continuations of %s not read", page.url, exc_info=True)
+            logger.debug("continuations or headline of %s not read", page.url, exc_info=True)
     try:
         declared = declared_article_body(tree)
     except Exception:  # a page must never break the crawl
