@@ -15,7 +15,8 @@ the pages where the truth has text, F1 of those two means.
 
 The extractors: ``webrobot`` (:func:`webrobot.extract.maintext.main_text` on the
 lxml tree Scrapy's selector builds, as the crawl hands it over; the parse is the
-crawl's, outside the clock), ``trafilatura`` (``extract(html,
+crawl's, outside the clock), ``webrobot+parse`` (the same with the selector's
+parse inside the clock, to compare with extractors given the HTML), ``trafilatura`` (``extract(html,
 include_comments=False)`` on the HTML, as the benchmark runs it),
 ``readability-lxml`` (its summary, then html-text, as the benchmark runs it) and
 ``html-text`` (the whole page's text: the floor). CPU milliseconds per page are
@@ -45,7 +46,7 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 DATA_ENV = "WEBROBOT_BENCHDATA"
 BENCHMARK = "article-extraction-benchmark"
 RESULT_PREFIX = "BENCH-RESULT "
-EXTRACTORS = ("webrobot", "trafilatura", "readability-lxml", "html-text")
+EXTRACTORS = ("webrobot", "webrobot+parse", "trafilatura", "readability-lxml", "html-text")
 
 
 def default_data() -> Path:
@@ -137,6 +138,15 @@ def extractor(name: str) -> Extract:
 
         del trafilatura  # imported only to say it is missing before the run
         return main_text
+    if name == "webrobot+parse":
+        import trafilatura
+        from parsel import Selector
+
+        from webrobot.extract.maintext import main_text
+        from webrobot.extract.page import SourcePage
+
+        del trafilatura
+        return lambda html: main_text(SourcePage("", html, root=Selector(text=html).root))
     if name == "trafilatura":
         import trafilatura
 
