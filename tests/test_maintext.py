@@ -299,6 +299,7 @@ def test_tidy() -> None:
     assert tidy(None) is None
     assert tidy(" \n\t\n ") is None
     assert tidy("  a \t b \n\n  c  \r\n") == "a b\nc"
+    assert tidy("x\x00y\x1b[0m \x7f\n\x01\x02") == "xy[0m"
 
 
 def test_a_long_precise_reading_is_trusted_without_the_broad_one(

@@ -68,6 +68,7 @@ SAME_TEXT = 0.9
 #: tree that has them loses the text that follows them inside a paragraph.
 _PRUNE = "//comment()|//processing-instruction()"
 _SPACES = re.compile(r"[^\S\n]+")
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]+")
 
 logger = logging.getLogger(__name__)
 
@@ -95,7 +96,7 @@ def main_text(page: SourcePage) -> str | None:
     except Exception:  # a page must never break the crawl
         logger.debug("JSON-LD of %s not read", page.url, exc_info=True)
         declared = None
-    return prefer_declared(text, declared)
+    return tidy(prefer_declared(text, declared))
 
 
 def choose(precise: str | None, broad: str | None) -> str | None:
@@ -126,11 +127,11 @@ def prefer_declared(text: str | None, declared: str | None) -> str | None:
 
 
 def tidy(text: str | None) -> str | None:
-    """Runs of spaces made one, lines stripped, empty lines dropped; ``None`` if
-    nothing is left."""
+    """Control characters dropped, runs of spaces made one, lines stripped, empty
+    lines dropped; ``None`` if nothing is left."""
     if not text:
         return None
-    lines = (_SPACES.sub(" ", line).strip() for line in text.splitlines())
+    lines = (_SPACES.sub(" ", _CONTROL.sub("", line)).strip() for line in text.splitlines())
     return "\n".join(line for line in lines if line) or None
 
 
