@@ -99,7 +99,7 @@ def article_page(paragraphs: list[str], lang: str = "en", title: str = "The harb
 
 def crawl_page(html: str, url: str = "https://example.org/news/harbour") -> SourcePage:
     """The page as the glue builds it: the tree of Scrapy's selector."""
-    return SourcePage(url=url, html=html, root=Selector(text=html).root)
+    return SourcePage(url=url, html=html, root=Selector(text=html, type="html").root)
 
 
 def assert_article(text: str | None, paragraphs: list[str]) -> None:
@@ -156,7 +156,7 @@ def test_without_the_crawls_tree_the_html_is_parsed() -> None:
     ["", "   \n ", "<html></html>", "<html><body></body></html>", "<html><body> </body></html>"],
 )
 def test_an_empty_page_gives_none(html: str) -> None:
-    root = Selector(text=html).root if html.strip() else None
+    root = Selector(text=html, type="html").root if html.strip() else None
     assert main_text(SourcePage("https://example.org/", html, root=root)) is None
 
 
@@ -313,12 +313,13 @@ def test_a_long_precise_reading_is_trusted_without_the_broad_one(
         return real(trafilatura, tree, **focus)  # type: ignore[arg-type]
 
     monkeypatch.setattr(maintext, "_read", counting)
-    long_article = ENGLISH * 8
+    long_article = ENGLISH * 4
+    assert len("".join(long_article)) > maintext.TRUSTED_LENGTH
     main_text(crawl_page(article_page(long_article)))
-    assert calls == [{"favor_precision": True}]
+    assert calls == [{"fast": True, "favor_precision": True}]
     calls.clear()
     main_text(crawl_page(article_page(ENGLISH[:1])))
-    assert calls == [{"favor_precision": True}, {"favor_recall": True}]
+    assert calls == [{"fast": True, "favor_precision": True}, {"fast": False}]
 
 
 TAGS = ["p", "div", "article", "main", "nav", "script", "style", "table", "td", "li", "a", "br"]
@@ -340,7 +341,7 @@ def test_never_raises_on_html_ish_text(html: str, with_tree: bool) -> None:
     root = None
     if with_tree:
         try:
-            root = Selector(text=html).root
+            root = Selector(text=html, type="html").root
         except (ValueError, lxml.etree.LxmlError):  # the crawl then has no tree either
             root = None
     text = main_text(SourcePage("https://example.org/", html, root=root))

@@ -125,7 +125,7 @@ def prepare(name: str, page: Page) -> Any:
 
     from webrobot.extract.page import SourcePage
 
-    return SourcePage(url=page.url, html=page.html, root=Selector(text=page.html).root)
+    return SourcePage(url=page.url, html=page.html, root=Selector(text=page.html, type="html").root)
 
 
 def extractor(name: str) -> Extract:
@@ -146,7 +146,9 @@ def extractor(name: str) -> Extract:
         from webrobot.extract.page import SourcePage
 
         del trafilatura
-        return lambda html: main_text(SourcePage("", html, root=Selector(text=html).root))
+        return lambda html: main_text(
+            SourcePage("", html, root=Selector(text=html, type="html").root)
+        )
     if name == "trafilatura":
         import trafilatura
 

@@ -8,16 +8,16 @@ is not parsed again; only when the crawl has no tree is ``SourcePage.html``
 parsed.
 
 How: trafilatura (a maintained extractor made for this, measured on public
-benchmarks) reads the tree twice, once favouring precision and once favouring
-recall, both without its slower fallback extractors. The precise reading
-drops the headline, teasers and link lists around an article that the broad
-one keeps, but on some layouts it loses the article itself; so the precise
-text is kept when it holds at least half of the broad text's word shingles
-(:mod:`webrobot.extract.shingles`), and the broad text otherwise; a precise
-text of :data:`TRUSTED_LENGTH` characters or more is kept without the broad
-reading. The paragraphs of an article cut into several containers of one kind
-that the text lacks are added (:mod:`webrobot.extract.continuation`), and a
-first line repeating the page's title is dropped
+benchmarks) reads the tree favouring precision, without its fallback
+extractors. That precise reading drops the headline, teasers and link lists
+around an article that trafilatura's default reading keeps, but on some layouts
+it loses much of the article. A precise text of :data:`TRUSTED_LENGTH`
+characters or more is kept as it is; a shorter one is checked against the
+default (broad) reading, and kept only when it holds at least half of the broad
+text's word shingles (:mod:`webrobot.extract.shingles`); the broad text takes
+its place otherwise. The paragraphs of an article cut into several containers
+of one kind that the text lacks are added (:mod:`webrobot.extract.continuation`),
+and a first line repeating the page's title is dropped
 (:mod:`webrobot.extract.headline`). When the markup yields much less than the
 ``articleBody`` the page declares in its JSON-LD (pages built by JavaScript,
 teasers of a paywall), and the two agree, the declared text is returned instead
@@ -56,7 +56,7 @@ FEATURE = "Main-text extraction (WEBROBOT_EXTRACT text)"
 KEEP_SHARE = 0.5
 #: A precise reading this long (characters) is an article's worth of text, kept as it is;
 #: a shorter one is checked against the broad reading.
-TRUSTED_LENGTH = 2000
+TRUSTED_LENGTH = 1000
 #: The declared articleBody replaces a text from the markup shorter than this share of it...
 DECLARED_SHARE = 0.5
 #: ...when it holds at least this share of that text (they tell the same article).
@@ -81,11 +81,11 @@ def main_text(page: SourcePage) -> str | None:
     tree = _tree(page, trafilatura)
     if tree is None:
         return None
-    precise = _read(trafilatura, tree, favor_precision=True)
+    precise = _read(trafilatura, tree, fast=True, favor_precision=True)
     if precise is not None and len(precise) >= TRUSTED_LENGTH:
         text: str | None = precise
     else:
-        text = choose(precise, _read(trafilatura, tree, favor_recall=True))
+        text = choose(precise, _read(trafilatura, tree, fast=False))
     if text:
         try:
             text = without_headline(continued(tree, text), tree)
@@ -152,17 +152,12 @@ def _tree(page: SourcePage, trafilatura: ModuleType) -> Any:
     return tree if isinstance(tree, HtmlElement) else None
 
 
-def _read(trafilatura: ModuleType, tree: Any, **focus: bool) -> str | None:
+def _read(trafilatura: ModuleType, tree: Any, **options: bool) -> str | None:
     """One trafilatura reading of a copy of ``tree`` (trafilatura copies a tree it is
     given, so the crawl's tree is left as it was)."""
     try:
         text = trafilatura.extract(
-            tree,
-            fast=True,
-            include_comments=False,
-            include_tables=True,
-            prune_xpath=_PRUNE,
-            **focus,
+            tree, include_comments=False, include_tables=True, prune_xpath=_PRUNE, **options
         )
     except Exception:  # a page must never break the crawl
         logger.debug("trafilatura failed", exc_info=True)
