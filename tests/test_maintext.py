@@ -160,6 +160,15 @@ def test_an_empty_page_gives_none(html: str) -> None:
     assert main_text(SourcePage("https://example.org/", html, root=root)) is None
 
 
+def test_control_characters_in_the_page_do_not_lose_it() -> None:
+    """lxml keeps them in the crawl's tree but will not serialise them."""
+    with_bells = [p.replace(" ", "\x07 ", 2).replace("the", "the\x0b", 1) for p in ENGLISH]
+    html = article_page(with_bells)
+    page = crawl_page(html)
+    assert "\x07" in "".join(page.root.itertext())
+    assert_article(main_text(page), ENGLISH)
+
+
 def test_broken_markup_still_gives_the_article() -> None:
     html = article_page(ENGLISH)
     broken = (

@@ -68,7 +68,7 @@ SAME_TEXT = 0.9
 #: tree that has them loses the text that follows them inside a paragraph.
 _PRUNE = "//comment()|//processing-instruction()"
 _SPACES = re.compile(r"[^\S\n]+")
-_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]+")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]+")
 
 logger = logging.getLogger(__name__)
 
@@ -81,11 +81,14 @@ def main_text(page: SourcePage) -> str | None:
     tree = _tree(page, trafilatura)
     if tree is None:
         return None
-    precise = _read(trafilatura, tree, fast=True, favor_precision=True)
-    if precise is not None and len(precise) >= TRUSTED_LENGTH:
-        text: str | None = precise
-    else:
-        text = choose(precise, _read(trafilatura, tree, fast=False))
+    text = _markup_text(trafilatura, tree)
+    if text is None and page.html and _CONTROL.search(page.html):
+        # lxml keeps control characters in an HTML tree but refuses to serialise
+        # them, and trafilatura then discards the whole page: read it without them.
+        cleaned = _tree(page, trafilatura, clean=True)
+        if cleaned is not None:
+            tree = cleaned
+            text = _markup_text(trafilatura, tree)
     if text:
         try:
             text = without_headline(continued(tree, text), tree)
@@ -97,6 +100,14 @@ def main_text(page: SourcePage) -> str | None:
         logger.debug("JSON-LD of %s not read", page.url, exc_info=True)
         declared = None
     return tidy(prefer_declared(text, declared))
+
+
+def _markup_text(trafilatura: ModuleType, tree: Any) -> str | None:
+    """The precise reading when it is long, else the choice between it and the broad one."""
+    precise = _read(trafilatura, tree, fast=True, favor_precision=True)
+    if precise is not None and len(precise) >= TRUSTED_LENGTH:
+        return precise
+    return choose(precise, _read(trafilatura, tree, fast=False))
 
 
 def choose(precise: str | None, broad: str | None) -> str | None:
@@ -135,17 +146,18 @@ def tidy(text: str | None) -> str | None:
     return "\n".join(line for line in lines if line) or None
 
 
-def _tree(page: SourcePage, trafilatura: ModuleType) -> Any:
-    """The crawl's tree when it is an HTML tree, else a parse of ``page.html``; ``None``
-    when there is nothing to read."""
+def _tree(page: SourcePage, trafilatura: ModuleType, clean: bool = False) -> Any:
+    """The crawl's tree when it is an HTML tree, else a parse of ``page.html`` (without
+    its control characters when ``clean``); ``None`` when there is nothing to read."""
     from lxml.html import HtmlElement
 
-    if isinstance(page.root, HtmlElement):
+    if isinstance(page.root, HtmlElement) and not clean:
         return page.root
-    if not page.html or not page.html.strip():
+    html = _CONTROL.sub("", page.html or "") if clean else page.html
+    if not html or not html.strip():
         return None
     try:
-        tree = trafilatura.load_html(page.html)
+        tree = trafilatura.load_html(html)
     except Exception:  # a page must never break the crawl
         logger.debug("%s not parsed", page.url, exc_info=True)
         return None
