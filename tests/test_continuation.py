@@ -29,6 +29,11 @@ def test_the_other_parts_are_added_in_page_order() -> None:
     assert continued(root, "\n".join(PARTS[:2])) == "\n".join(PARTS)
 
 
+def test_a_part_before_the_extracted_one_goes_first() -> None:
+    root = page(box(*PARTS[:3]), AD, box(*PARTS[3:]))
+    assert continued(root, "\n".join(PARTS[3:])) == "\n".join(PARTS)
+
+
 def test_a_part_in_the_middle_goes_after_what_it_follows() -> None:
     root = page(box(*PARTS[:2]), AD, box(*PARTS[2:4]), AD, box(*PARTS[4:]))
     extracted = PARTS[:2] + PARTS[4:]
@@ -49,6 +54,8 @@ def test_text_that_has_every_part_is_left_as_it_is() -> None:
         [box(*PARTS[:3]), "<aside>" + box(*PARTS[3:]) + "</aside>"],
         # another kind of container
         [box(*PARTS[:3]), box(*PARTS[3:], css="related")],
+        # a list of posts or teasers: a title before each item
+        [box(*PARTS[:3]), '<h2><a href="/p/2">Another post</a></h2>', box(*PARTS[3:])],
         # containers without a class say nothing
         [box(*PARTS[:3], css=""), box(*PARTS[3:], css="")],
     ],
@@ -56,6 +63,14 @@ def test_text_that_has_every_part_is_left_as_it_is() -> None:
 def test_what_is_not_a_continuation(html: list[str]) -> None:
     extracted = "\n".join(PARTS[:3])
     assert continued(page(*html), extracted) == extracted
+
+
+def test_a_subheading_inside_the_containers_does_not_break_the_article() -> None:
+    root = page(
+        box(*PARTS[:2]), AD, '<div class="body"><h2>Part two</h2><p>' + PARTS[2] + "</p><p>"
+        + PARTS[3] + "</p></div>"
+    )  # fmt: skip
+    assert continued(root, "\n".join(PARTS[:2])) == "\n".join(PARTS[:4])
 
 
 def test_boxes_whose_only_common_ancestor_is_the_body_are_not_one_article() -> None:

@@ -9,7 +9,9 @@ paragraphs and adds the paragraphs of the other containers of that kind that
 the text lacks, each after the part it follows in the page.
 
 A container is added only when it is truly a continuation: it holds none of the
-extracted paragraphs, it is not inside ``<nav>``, ``<aside>``, ``<header>``,
+extracted paragraphs, no heading stands between it and an extracted one outside
+the containers (a list of posts or teasers has a title before each item), it is
+not inside ``<nav>``, ``<aside>``, ``<header>``,
 ``<footer>`` or ``<form>``, it shares an ancestor below ``<body>`` with the
 extracted part, and what is added is at least :data:`MIN_ADDED` paragraphs (a
 lone paragraph of the same kind is more often a caption, a quote or an embed).
@@ -33,6 +35,7 @@ MIN_SHARE = 0.5
 MAX_PARAGRAPHS = 5_000
 _OUTSIDE = frozenset({"nav", "aside", "header", "footer", "form"})
 _TOP = frozenset({"body", "html"})
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _SPACES = re.compile(r"\s+")
 
 
@@ -49,14 +52,18 @@ def continued(root: Any, text: str) -> str:
     flat = _SPACES.sub(" ", text)
     kinds: dict[tuple[str, str], dict[Any, _Container]] = {}
     order: list[tuple[tuple[str, str], _Container, str, bool]] = []
-    for count, paragraph in enumerate(root.iter("p")):
+    headings: list[tuple[int, Any]] = []  # (paragraphs seen before it, heading)
+    for count, element in enumerate(root.iter("p", *_HEADINGS)):
         if count >= MAX_PARAGRAPHS:
             break
-        parent = paragraph.getparent()
+        if element.tag != "p":
+            headings.append((len(order), element))
+            continue
+        parent = element.getparent()
         css = parent.get("class") if parent is not None else None
         if not css or not isinstance(parent.tag, str):
             continue
-        words = _SPACES.sub(" ", paragraph.text_content()).strip()
+        words = _SPACES.sub(" ", element.text_content()).strip()
         if len(words) < MIN_PARAGRAPH:
             continue
         kind = (parent.tag, css)
@@ -70,17 +77,42 @@ def continued(root: Any, text: str) -> str:
     kind, share = _article_kind(kinds)
     if share < MIN_SHARE * len(flat) or len(kinds[kind]) < 2:
         return text
-    first_found = next((b for b in kinds[kind].values() if b.found), None)
-    if first_found is None:
-        return text
-    additions = [
-        box
-        for box in kinds[kind].values()
-        if not box.found and _continues(first_found.element, box.element)
-    ]
+    additions = _continuations(kind, kinds[kind], order, headings)
     if sum(len(box.paragraphs) for box in additions) < MIN_ADDED:
         return text
     return _insert(text, kind, order, {id(box) for box in additions})
+
+
+def _continuations(
+    kind: tuple[str, str],
+    boxes: dict[Any, _Container],
+    order: list[tuple[tuple[str, str], _Container, str, bool]],
+    headings: list[tuple[int, Any]],
+) -> list[_Container]:
+    """The containers of ``kind`` without extracted text that have no heading between
+    them and an extracted one, outside the containers (the title of another item of a
+    list of posts or teasers)."""
+    breaks = {
+        position
+        for position, heading in headings
+        if not any(ancestor in boxes for ancestor in heading.iterancestors())
+    }
+    # the paragraphs of each stretch of the page between two such headings
+    stretches: list[list[_Container]] = [[]]
+    for position, (paragraph_kind, box, _, _) in enumerate(order):
+        if position in breaks:
+            stretches.append([])
+        if paragraph_kind == kind:
+            stretches[-1].append(box)
+    first = next(box for box in boxes.values() if box.found)
+    added: dict[int, _Container] = {}
+    for stretch in stretches:
+        if not any(box.found for box in stretch):
+            continue
+        for box in stretch:
+            if not box.found and id(box) not in added and _continues(first.element, box.element):
+                added[id(box)] = box
+    return list(added.values())
 
 
 def _article_kind(kinds: dict[tuple[str, str], dict[Any, _Container]]) -> tuple[Any, int]:
