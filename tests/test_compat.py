@@ -176,3 +176,37 @@ def test_twisted_pool_keeps_idle_connections_and_their_timers_where_compat_reads
     clock.advance(pool.cachedConnectionTimeout)  # the idle timeout goes through _removeConnection
     assert compat.idle_connections(pool) == {("http", b"a", 80): []}
     assert connection not in compat.idle_timeouts(pool) and closed == [1]
+
+
+def test_name_not_resolved_knows_the_installed_handlers_errors_by_class() -> None:
+    from scrapy import exceptions
+    from twisted.internet.error import ConnectionRefusedError, DNSLookupError
+
+    assert compat.name_not_resolved(DNSLookupError("x"))
+    scrapys = getattr(exceptions, "CannotResolveHostError", None)
+    if scrapys is not None:  # Scrapy >= 2.19: its handlers raise it from Twisted's
+        assert scrapys in compat.NAME_NOT_RESOLVED
+        assert compat.name_not_resolved(scrapys("x"))
+    else:
+        assert compat.NAME_NOT_RESOLVED == (DNSLookupError,)
+
+    class Wrapper(Exception):
+        pass
+
+    class Subclass(DNSLookupError):
+        pass
+
+    def wrapped(cause: BaseException) -> BaseException:
+        try:
+            raise Wrapper("wrapped") from cause
+        except Wrapper as exc:
+            return exc
+
+    assert compat.name_not_resolved(Subclass())
+    assert compat.name_not_resolved(wrapped(wrapped(DNSLookupError("x"))))
+    assert not compat.name_not_resolved(wrapped(ConnectionRefusedError()))
+    assert not compat.name_not_resolved(Wrapper("DNSLookupError"))
+    looped = Wrapper("a")
+    looped.__cause__ = Wrapper("b")
+    looped.__cause__.__cause__ = looped
+    assert not compat.name_not_resolved(looped)

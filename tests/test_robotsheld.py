@@ -25,7 +25,8 @@ def failing_for(seconds: float) -> PendingSite:
 @pytest.mark.parametrize(
     ("error", "status", "failing", "action"),
     [
-        ("DNSLookupError", None, 30.0, "retry"),
+        ("CannotResolveHostError", None, 30.0, "retry"),
+        ("CannotResolveHostError", None, 121.0, "give_up"),
         ("DNSLookupError", None, 121.0, "give_up"),
         ("ConnectionRefusedError", None, 121.0, "retry"),
         (None, 503, 121.0, "retry"),
@@ -36,18 +37,30 @@ def failing_for(seconds: float) -> PendingSite:
 def test_unresolvable_hosts_give_up_sooner(
     error: str | None, status: int | None, failing: float, action: str
 ) -> None:
-    result = RobotsFetch("http://a.example/robots.txt", status=status, error=error)
+    unresolved = error in ("CannotResolveHostError", "DNSLookupError")
+    result = RobotsFetch(
+        "http://a.example/robots.txt", status=status, error=error, unresolved=unresolved
+    )
     assert backoff().after_failure(failing_for(failing), result).action == action
 
 
+def test_the_limit_for_names_follows_the_flag_not_the_error_name() -> None:
+    """A handler's own class name for the error does not matter: the fetch says
+    whether the name resolved (by class, :func:`webrobot.compat.name_not_resolved`)."""
+    wrapped = RobotsFetch("u", error="SomeHandlerError", unresolved=True)
+    assert backoff().after_failure(failing_for(121.0), wrapped).action == "give_up"
+    named = RobotsFetch("u", error="DNSLookupError", unresolved=False)
+    assert backoff().after_failure(failing_for(121.0), named).action == "retry"
+
+
 def test_the_last_retry_of_an_unresolvable_host_is_timed_at_its_limit() -> None:
-    plan = backoff().after_failure(failing_for(100.0), RobotsFetch("u", error="DNSLookupError"))
+    plan = backoff().after_failure(failing_for(100.0), RobotsFetch("u", unresolved=True))
     assert plan.action == "retry" and plan.delay <= 20.0 + 0.5
 
 
 def test_no_dns_limit_falls_back_to_the_general_one() -> None:
     unlimited = Backoff(base=2.0, cap=600.0, defer_max=3600.0, stale_max=0.0, dns_defer_max=0.0)
     assert (
-        unlimited.after_failure(failing_for(121.0), RobotsFetch("u", error="DNSLookupError")).action
+        unlimited.after_failure(failing_for(121.0), RobotsFetch("u", unresolved=True)).action
         == "retry"
     )

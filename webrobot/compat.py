@@ -24,11 +24,13 @@ from protego._protego import _extract_directive as extract_directive
 from protego._urlpattern import _URLPattern as URLPattern
 from protego._utils import _quote_path as quote_path
 from protego._utils import _quote_pattern as quote_pattern
+from scrapy import exceptions as scrapy_exceptions
 from scrapy import signals as scrapy_signals
 
 # Public since Scrapy 2.14: a timer on the reactor or the asyncio loop in use.
 from scrapy.utils.asyncio import call_later
 from scrapy.utils.defer import deferred_from_coro
+from twisted.internet.error import DNSLookupError
 
 if TYPE_CHECKING:
     from collections.abc import Coroutine
@@ -46,6 +48,7 @@ __all__ = [
     "extract_directive",
     "idle_connections",
     "idle_timeouts",
+    "name_not_resolved",
     "quote_path",
     "quote_pattern",
     "replace_connection_pool",
@@ -61,6 +64,31 @@ __all__ = [
 #: it existed, an object of webrobot's own that the robots.txt middleware sends
 #: and the crawl report listens to alike.
 robots_parsed: object = getattr(scrapy_signals, "robots_parsed", None) or object()
+
+
+#: The exceptions a download fails with when its host name does not resolve:
+#: Twisted's ``DNSLookupError`` (what Scrapy 2.18's handlers raise), and Scrapy's
+#: ``CannotResolveHostError`` where the installed Scrapy has it (2.19 and later, whose
+#: handlers raise it ``from`` Twisted's error).
+NAME_NOT_RESOLVED: tuple[type[BaseException], ...] = (DNSLookupError,) + tuple(
+    cls
+    for cls in (getattr(scrapy_exceptions, "CannotResolveHostError", None),)
+    if isinstance(cls, type)
+)
+
+
+def name_not_resolved(exc: BaseException) -> bool:
+    """Whether ``exc`` says that a host name does not resolve: one of
+    :data:`NAME_NOT_RESOLVED`, or caused by one (``raise ... from``: a handler or a
+    middleware that wraps the error keeps it as ``__cause__``)."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, NAME_NOT_RESOLVED):
+            return True
+        seen.add(id(current))
+        current = current.__cause__
+    return False
 
 
 def schedule_coro(coro: Coroutine[Any, Any, Any]) -> None:

@@ -32,7 +32,9 @@ A site whose robots.txt fails is retried with a growing interval
 (:class:`Backoff`); while it has rules fetched before that have not been
 expired too long, those are obeyed meanwhile (stale use); after
 ``WEBROBOT_ROBOTS_DEFER_MAX`` seconds of failures it counts as disallowed. A
-host name that does not resolve (``DNSLookupError``) has its own, shorter
+host name that does not resolve (:attr:`RobotsFetch.unresolved
+<webrobot.robots.fetch.RobotsFetch.unresolved>`: Twisted's ``DNSLookupError`` or
+Scrapy's ``CannotResolveHostError``, recognised by class) has its own, shorter
 limit, ``WEBROBOT_ROBOTS_DNS_DEFER_MAX``: a name that does not exist rarely
 comes back within the hour a struggling server gets.
 
@@ -68,8 +70,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-#: Errors that mean the host name does not resolve.
-DNS_ERRORS = frozenset({"DNSLookupError"})
 #: Under ``JOBDIR``: the requests still held when the spider closed, for the next run.
 HELD_FILE = "webrobot-robots-held.pickle"
 
@@ -206,7 +206,7 @@ class Backoff:
             assert delay is not None
             return AfterFailure("stale", delay, reason)
         defer_max = self.defer_max
-        if result.error in DNS_ERRORS and self.dns_defer_max > 0:
+        if result.unresolved and self.dns_defer_max > 0:
             defer_max = min(defer_max, self.dns_defer_max) if defer_max > 0 else self.dns_defer_max
         delay = deferral.failed(
             now, base=self.base, cap=self.cap, defer_max=defer_max, retry_after=retry_after

@@ -41,7 +41,6 @@ from webrobot.robots.claim import ClaimCoordinator
 from webrobot.robots.decide import RobotsDecider
 from webrobot.robots.fetch import RobotsFetch, RobotsFetcher
 from webrobot.robots.held import (
-    DNS_ERRORS,
     HELD_FILE,
     Backoff,
     HeldFile,
@@ -419,7 +418,7 @@ class RobotsMiddleware:
         self.stats.inc_value("webrobot/robots/deferred")
         if self.claims is not None:  # a worker that takes over keeps this schedule
             self.claims.note_deferral(pending, delay)
-        unresolved = result.error in DNS_ERRORS
+        unresolved = result.unresolved
         if unresolved:
             self.stats.inc_value("webrobot/robots/deferred_dns")
         # A name that does not resolve is said at every attempt: few, and the wait is short.
