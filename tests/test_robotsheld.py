@@ -9,7 +9,7 @@ import pytest
 
 from webrobot.robots import policy
 from webrobot.robots.fetch import RobotsFetch
-from webrobot.robots.held import Backoff, PendingSite
+from webrobot.robots.held import Backoff, HeldOnlyClock, PendingSite
 
 
 def backoff() -> Backoff:
@@ -64,3 +64,26 @@ def test_no_dns_limit_falls_back_to_the_general_one() -> None:
         unlimited.after_failure(failing_for(121.0), RobotsFetch("u", unresolved=True)).action
         == "retry"
     )
+
+
+def test_the_held_only_clock_runs_from_the_first_idle_moment_until_other_work() -> None:
+    clock = HeldOnlyClock(180.0)
+    assert clock.idle(100.0) == (True, 180.0)
+    assert clock.idle(250.0) == (False, 30.0)
+    assert clock.idle(281.0) == (False, -1.0)  # time to close
+    assert clock.work() is True and clock.since is None
+    assert clock.work() is False
+    assert clock.idle(300.0) == (True, 180.0), "other work restarts the clock"
+
+
+def test_a_held_only_clock_without_a_limit_never_closes() -> None:
+    clock = HeldOnlyClock(0.0)
+    assert clock.idle(1.0) == (True, None)
+    assert clock.idle(1e9) == (False, None)
+
+
+def test_a_failure_says_the_limit_that_applies_to_the_site() -> None:
+    names = backoff().after_failure(failing_for(10.0), RobotsFetch("u", unresolved=True))
+    refused = backoff().after_failure(failing_for(10.0), RobotsFetch("u", error="X"))
+    assert (names.limit, refused.limit) == (120.0, 3600.0)
+    assert names.elapsed == pytest.approx(10.0, abs=0.5)

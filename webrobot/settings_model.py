@@ -244,6 +244,10 @@ _ROBOTS = (
     _s("WEBROBOT_ROBOTS_DNS_DEFER_MAX", "float", 120.0,
        "Hold a site whose host name does not resolve this long, then disallow it, seconds (0: as "
        "WEBROBOT_ROBOTS_DEFER_MAX).", minimum=0),
+    _s("WEBROBOT_ROBOTS_HELD_ONLY_MAX", "float", 180.0,
+       "When nothing is left but requests held for sites whose robots.txt keeps failing, close the "
+       "crawl after this long (reason held_sites_only; JOBDIR keeps them for a resume), seconds "
+       "(0: wait until each site is given up).", minimum=0),
     _s("WEBROBOT_ROBOTS_BACKOFF_BASE", "float", 2.0, "First retry after a failed fetch, seconds, doubling.",
        minimum=0),
     _s("WEBROBOT_ROBOTS_BACKOFF_MAX", "float", 600.0, "Cap on the retry interval and on Retry-After, seconds.",

@@ -5,7 +5,9 @@ one line and exits with status 2 instead of a traceback. A value the add-on
 refuses when the crawler starts closes the spider with reason ``config_error``,
 which exits with status 2 too. A crawl closed because a folder it writes is full
 (finish reason ``disk_full``) exits with status 1, as one whose shared Redis
-could not be used (``redis_unavailable``).
+could not be used (``redis_unavailable``). A crawl closed with nothing left but
+requests held for unreachable sites (``held_sites_only``) ends with one line
+naming those sites and their errors, and exits with status 0.
 
 Under Scrapyd the job's log is ``LOG_FILE`` and stderr goes to Scrapyd's own
 log, so when ``LOG_FILE`` is set the line is also logged at ERROR there.
@@ -21,6 +23,7 @@ from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 
 from webrobot.frontier.diskspace import FINISH_REASON as DISK_FULL
 from webrobot.frontier.scheduler import OPEN_FAILED as FRONTIER_ERROR
+from webrobot.robots.middleware import HELD_ONLY
 from webrobot.settings_model import text_problem
 
 if TYPE_CHECKING:
@@ -62,6 +65,12 @@ class Command(ScrapyCrawlCommand):
             logger.error("webrobot cannot start: %s", message)
         self.exitcode = 2
 
+    def _last_word(self, message: str) -> None:
+        """The crawl's last line, on the terminal and, with ``LOG_FILE``, in the log."""
+        print(f"webrobot: {message}", file=sys.stderr)
+        if self.settings is not None and self.settings.get("LOG_FILE"):
+            logger.warning("%s", message)
+
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if self.bad_settings:
             for problem in self.bad_settings:
@@ -88,6 +97,8 @@ class Command(ScrapyCrawlCommand):
                 "the same command to resume",
                 file=sys.stderr,
             )
+        if stats is not None and stats.get_value("finish_reason") == HELD_ONLY:
+            self._last_word(str(stats.get_value("webrobot/robots/held_only_closed") or HELD_ONLY))
         if stats is not None and stats.get_value("finish_reason") == FRONTIER_ERROR:
             self.exitcode = 2  # the job's frontier file cannot be read; logged, nothing fetched
             print(f"webrobot: {stats.get_value('webrobot/frontier/error')}", file=sys.stderr)

@@ -38,8 +38,15 @@ Scrapy's ``CannotResolveHostError``, recognised by class) has its own, shorter
 limit, ``WEBROBOT_ROBOTS_DNS_DEFER_MAX``: a name that does not exist rarely
 comes back within the hour a struggling server gets.
 
-If the spider closes with requests held (shutdown, a timeout), a ``JOBDIR``
-job keeps them in ``JOBDIR/webrobot-robots-held.pickle``
+When the crawl has nothing left but held requests (the engine is idle and only
+held sites keep it open), :class:`HeldOnlyClock` starts; after
+``WEBROBOT_ROBOTS_HELD_ONLY_MAX`` seconds of that the crawl closes with reason
+``held_sites_only`` instead of waiting out each site's own limit. Holding a
+struggling site is right while the crawl has other work; once it has none, a
+person waits for nothing but a server that may be gone.
+
+If the spider closes with requests held (shutdown, a timeout, ``held_sites_only``),
+a ``JOBDIR`` job keeps them in ``JOBDIR/webrobot-robots-held.pickle``
 (:class:`HeldFile`) and schedules them again on resume.
 """
 
@@ -88,6 +95,9 @@ class PendingSite:
     fetching: bool = False
     timer: CallLaterResult | None = None
     deferral: policy.Deferral | None = None
+    last_reason: str = ""  # the status or error of the last failed attempt
+    last_detail: str = ""
+    gives_up_at: float | None = None  # monotonic; None: no limit (or not failing)
 
     def wait(self) -> Deferred[RobotsDecision | None]:
         waiter: Deferred[RobotsDecision | None] = Deferred()
@@ -114,6 +124,11 @@ def duration(seconds: float) -> str:
     if seconds >= 120:
         return f"{seconds / 60:.0f} min"
     return f"{seconds:.3g} s"
+
+
+def count(n: int, word: str) -> str:
+    """``'1 site'``, ``'3 sites'``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 class HeldFile:
@@ -171,6 +186,9 @@ class AfterFailure:
     delay: float
     reason: str
     elapsed: float = 0.0
+    #: The site's limit (``WEBROBOT_ROBOTS_DEFER_MAX`` or, for a name that does not
+    #: resolve, ``WEBROBOT_ROBOTS_DNS_DEFER_MAX``), seconds from its first failure; 0: none.
+    limit: float = 0.0
 
 
 class Backoff:
@@ -212,5 +230,34 @@ class Backoff:
             now, base=self.base, cap=self.cap, defer_max=defer_max, retry_after=retry_after
         )
         if delay is None:
-            return AfterFailure("give_up", 0.0, reason, deferral.elapsed(now))
-        return AfterFailure("retry", delay, reason)
+            return AfterFailure("give_up", 0.0, reason, deferral.elapsed(now), defer_max)
+        return AfterFailure("retry", delay, reason, deferral.elapsed(now), defer_max)
+
+
+class HeldOnlyClock:
+    """How long the crawl has had nothing left but held requests.
+
+    :meth:`idle` is called when the engine is idle with requests held; the clock
+    starts then and runs until :meth:`work` (a request scheduled that is not held,
+    which includes held requests released). ``limit`` 0: the clock never ends the crawl."""
+
+    def __init__(self, limit: float) -> None:
+        self.limit = limit
+        self.since: float | None = None
+
+    def idle(self, now: float) -> tuple[bool, float | None]:
+        """(whether the clock started now, seconds left before the crawl closes:
+        None without a limit, 0 or less when it is time to close)."""
+        started = self.since is None
+        if started:
+            self.since = now
+        if self.limit <= 0:
+            return started, None
+        assert self.since is not None
+        return started, self.limit - (now - self.since)
+
+    def work(self) -> bool:
+        """Other work came: stop the clock; True when it was running."""
+        running = self.since is not None
+        self.since = None
+        return running

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Self, cast
 
 from scrapy import signals as scrapy_signals
-from scrapy.exceptions import DontCloseSpider, IgnoreRequest, NotConfigured
+from scrapy.exceptions import CloseSpider, DontCloseSpider, IgnoreRequest, NotConfigured
 from scrapy.utils.asyncio import call_later
 from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
@@ -44,7 +44,9 @@ from webrobot.robots.held import (
     HELD_FILE,
     Backoff,
     HeldFile,
+    HeldOnlyClock,
     PendingSite,
+    count,
     duration,
 )
 from webrobot.seen.dupefilter import visited_filter
@@ -71,6 +73,11 @@ logger = logging.getLogger(__name__)
 FORBIDDEN = policy.REFUSED_FORBIDDEN
 GAVE_UP = policy.REFUSED_GAVE_UP
 REFUSAL_STATS = {FORBIDDEN: "robotstxt/forbidden", GAVE_UP: "webrobot/robots/deferred_gave_up"}
+#: Close reason of a crawl that had nothing left but held requests for
+#: ``WEBROBOT_ROBOTS_HELD_ONLY_MAX`` seconds.
+HELD_ONLY = "held_sites_only"
+#: Held sites named in the closing line (the report lists them all).
+HELD_NAMED = 5
 
 # The names these classes had when they lived here.
 _Fetch = RobotsFetch
@@ -114,6 +121,7 @@ class RobotsMiddleware:
             else None
         )
         self.hold_new = read(settings, "WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS")
+        self.held_only = HeldOnlyClock(read(settings, "WEBROBOT_ROBOTS_HELD_ONLY_MAX"))
         # A decision this process holds is looked up without I/O (a cache without
         # ``peek`` is only asked when a request is dequeued).
         self.peek: Callable[[str], RobotsDecision | None] | None = getattr(self.cache, "peek", None)
@@ -129,6 +137,7 @@ class RobotsMiddleware:
         )
         crawler.signals.connect(self._spider_idle, signal=scrapy_signals.spider_idle)
         crawler.signals.connect(self._spider_closed, signal=scrapy_signals.spider_closed)
+        crawler.signals.connect(self._report_part, signal=signals.report_parts)
         crawler.signals.connect(
             self._bytes_received, signal=scrapy_signals.bytes_received, weak=False
         )
@@ -149,6 +158,8 @@ class RobotsMiddleware:
         return urlparse_cached(request).scheme in ("http", "https")
 
     def _request_scheduled(self, request: Request) -> None:
+        if self.held_only.since is not None:
+            self._other_work(request)
         if self._closed or request.meta.get("dont_obey_robotstxt"):
             return
         # Only a site being decided holds requests: most requests need no site key here.
@@ -383,6 +394,11 @@ class RobotsMiddleware:
     def _failed(self, pending: PendingSite, result: RobotsFetch) -> None:
         plan = self.backoff.after_failure(pending, result)
         reason, delay = plan.reason, plan.delay
+        pending.last_reason = "host name does not resolve" if result.unresolved else reason
+        pending.last_detail = result.detail
+        pending.gives_up_at = (
+            time.monotonic() - plan.elapsed + plan.limit if plan.limit > 0 else None
+        )
         if plan.action == "stale":
             stale = pending.stale
             assert stale is not None
@@ -436,6 +452,7 @@ class RobotsMiddleware:
             attempt=attempts,
             reason=reason,
             status=result.status,
+            gives_up_in=plan.limit - plan.elapsed if plan.limit > 0 else None,
         )
         self._retry_in(pending, delay)
 
@@ -483,9 +500,96 @@ class RobotsMiddleware:
         self.stats.inc_value("webrobot/robots/held_resumed", len(requests))
         logger.info("Resumed %d requests held for robots.txt when the job stopped", len(requests))
 
+    def _held_sites(self) -> list[PendingSite]:
+        return [pending for pending in self.pending.values() if pending.held]
+
     def _spider_idle(self) -> None:
-        if any(pending.held for pending in self.pending.values()):
+        held = self._held_sites()
+        if not held:
+            return
+        now = time.monotonic()
+        started, left = self.held_only.idle(now)
+        if started:
+            self.crawler.signals.send_catch_log(
+                signal=signals.held_sites_only,
+                sites=[pending.site for pending in held],
+                closes_in=left,
+                active=True,
+            )
+            if left is not None:
+                logger.info(
+                    "Nothing is left but requests held for %s whose robots.txt keeps "
+                    "failing: the crawl closes in %s unless other work comes "
+                    "(WEBROBOT_ROBOTS_HELD_ONLY_MAX)",
+                    count(len(held), "site"), duration(left),
+                )  # fmt: skip
+        if left is None or left > 0:
             raise DontCloseSpider("requests are held until robots.txt answers")
+        if not self.stats.get_value("webrobot/robots/held_only_closed"):
+            message = self._held_only_message(held, now)
+            logger.warning("%s", message)
+            self.stats.set_value("webrobot/robots/held_only_closed", message)
+            self.stats.set_value("webrobot/robots/held_only_sites", len(held))
+        raise CloseSpider(HELD_ONLY)
+
+    def _other_work(self, request: Request) -> None:
+        """A request was scheduled while only held requests were left: unless it is
+        about to be held itself, the crawl has work again and the clock stops."""
+        site = request_site(request)
+        pending = self.pending.get(site)
+        if (
+            pending is not None
+            and self._usable(site) is None
+            and (self.hold_new or request.meta.get("_robots_requeued", False))
+        ):
+            return
+        if self.held_only.work():
+            self.crawler.signals.send_catch_log(
+                signal=signals.held_sites_only, sites=[], closes_in=None, active=False
+            )
+
+    def _held_only_message(self, held: list[PendingSite], now: float) -> str:
+        """The closing line: which sites could not be reached, why, what became of their requests."""
+        requests = sum(len(pending.held) for pending in held)
+        named = []
+        for pending in sorted(held, key=lambda p: -len(p.held))[:HELD_NAMED]:
+            attempts = pending.deferral.attempts if pending.deferral else 0
+            since = pending.deferral.elapsed(now) if pending.deferral else 0.0
+            detail = f": {pending.last_detail[:120]}" if pending.last_detail else ""
+            named.append(
+                f"{pending.site} ({pending.last_reason or 'no answer yet'}{detail}; "
+                f"{count(attempts, 'attempt')} over {duration(since)})"
+            )
+        more = f" and {len(held) - HELD_NAMED} more" if len(held) > HELD_NAMED else ""
+        kept = (
+            "kept for the next run of the job"
+            if self.held_file is not None or not self.hold_new
+            else "not crawled (with JOBDIR they are kept for a resume)"
+        )
+        return (
+            f"Closed after {duration(self.held_only.limit)} with nothing left but "
+            f"{count(requests, 'request')} held for {count(len(held), 'unreachable site')} "
+            f"(WEBROBOT_ROBOTS_HELD_ONLY_MAX): {'; '.join(named)}{more}; their requests are {kept}"
+        )
+
+    def _report_part(self) -> dict[str, object]:
+        """``held`` in report.json: the sites still held when the report is written."""
+        now = time.monotonic()
+        rows = []
+        for pending in sorted(self.pending.values(), key=lambda p: p.site):
+            if not pending.held and pending.deferral is None:
+                continue
+            rows.append({
+                "site": pending.site,
+                "reason": pending.last_reason,
+                "detail": pending.last_detail[:300],
+                "attempts": pending.deferral.attempts if pending.deferral else 0,
+                "held_seconds": round(pending.deferral.elapsed(now), 3) if pending.deferral else 0.0,
+                "requests": len(pending.held),
+                "gives_up_in": None if pending.gives_up_at is None
+                else round(max(0.0, pending.gives_up_at - now), 3),
+            })  # fmt: skip
+        return {"held": rows}
 
     def _spider_closed(self) -> None:
         self._closed = True
