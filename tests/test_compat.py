@@ -210,3 +210,26 @@ def test_name_not_resolved_knows_the_installed_handlers_errors_by_class() -> Non
     looped.__cause__ = Wrapper("b")
     looped.__cause__.__cause__ = looped
     assert not compat.name_not_resolved(looped)
+
+
+def test_on_shutdown_signal_wraps_the_hook_scrapys_signal_handler_calls() -> None:
+    from scrapy.crawler import CrawlerProcess
+
+    assert callable(getattr(CrawlerProcess, "_log_shutdown", None))
+    heard: list[int] = []
+    process = SimpleNamespace(_log_shutdown=lambda signum: heard.append(-signum))
+    assert compat.on_shutdown_signal(process, heard.append)
+    process._log_shutdown(2)
+    assert heard == [-2, 2], "Scrapy's own line first, then ours"
+    assert not compat.on_shutdown_signal(SimpleNamespace(), heard.append)
+
+
+def test_scrapys_signal_handler_looks_the_hook_up_on_the_process() -> None:
+    """CrawlerProcess._signal_shutdown schedules ``self._log_shutdown``: an attribute
+    of the process replaces it (checked on the installed Scrapy's source)."""
+    import inspect
+
+    from scrapy.crawler import CrawlerProcess
+
+    source = inspect.getsource(CrawlerProcess._signal_shutdown)
+    assert "self._log_shutdown" in source

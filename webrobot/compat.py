@@ -33,7 +33,7 @@ from scrapy.utils.defer import deferred_from_coro
 from twisted.internet.error import DNSLookupError
 
 if TYPE_CHECKING:
-    from collections.abc import Coroutine
+    from collections.abc import Callable, Coroutine
 
 __all__ = [
     "ALLOW_DIRECTIVE",
@@ -49,6 +49,7 @@ __all__ = [
     "idle_connections",
     "idle_timeouts",
     "name_not_resolved",
+    "on_shutdown_signal",
     "quote_path",
     "quote_pattern",
     "replace_connection_pool",
@@ -145,6 +146,27 @@ def engine_in_progress(engine: Any) -> set[Any] | None:
     slot = getattr(engine, "_slot", None)
     inprogress = getattr(slot, "inprogress", None)
     return inprogress if isinstance(inprogress, set) else None
+
+
+def on_shutdown_signal(process: Any, callback: Callable[[int], None]) -> bool:
+    """Call ``callback(signum)`` when Scrapy's ``CrawlerProcess`` gets its first SIGINT
+    or SIGTERM (Ctrl-C), in the reactor's (or event loop's) thread, where printing and
+    logging are safe.
+
+    Scrapy has no public hook there: its signal handler schedules the private
+    ``_log_shutdown`` (Scrapy 2.13 to 2.19, reactor and reactorless alike), looked up
+    on the process when the signal comes, so the process's own attribute wraps it.
+    False, and nothing changed, where the process has no ``_log_shutdown``."""
+    original = getattr(process, "_log_shutdown", None)
+    if not callable(original):
+        return False
+
+    def log_shutdown(signum: int) -> None:
+        original(signum)
+        callback(signum)
+
+    process._log_shutdown = log_shutdown
+    return True
 
 
 def connection_pool(handler: Any) -> Any:

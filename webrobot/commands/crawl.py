@@ -9,6 +9,11 @@ could not be used (``redis_unavailable``). A crawl closed with nothing left but
 requests held for unreachable sites (``held_sites_only``) ends with one line
 naming those sites and their errors, and exits with status 0.
 
+Ctrl-C (SIGINT, or SIGTERM) prints on the terminal (stderr) at once that the crawl is
+stopping and what it waits for (the requests in progress, at most ``DOWNLOAD_TIMEOUT``
+each, then the feed, report and index being written), also when ``LOG_FILE`` takes the
+log away from the terminal.
+
 Under Scrapyd the job's log is ``LOG_FILE`` and stderr goes to Scrapyd's own
 log, so when ``LOG_FILE`` is set the line is also logged at ERROR there.
 """
@@ -21,10 +26,18 @@ from typing import TYPE_CHECKING
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 
+from webrobot import compat
 from webrobot.frontier.diskspace import FINISH_REASON as DISK_FULL
 from webrobot.frontier.scheduler import OPEN_FAILED as FRONTIER_ERROR
+from webrobot.robots.held import count
 from webrobot.robots.middleware import HELD_ONLY
-from webrobot.settings_model import text_problem
+from webrobot.settings_model import (
+    error_lines,
+    text_problem,
+    unknown_setting_message,
+    unknown_settings,
+)
+from webrobot.urls.sitekey import request_site
 
 if TYPE_CHECKING:
     import argparse
@@ -38,6 +51,7 @@ logger = logging.getLogger(__name__)
 class Command(ScrapyCrawlCommand):
     _last_crawler: Crawler | None = None
     bad_settings: tuple[str, ...] = ()
+    unknown_settings: tuple[str, ...] = ()
 
     def _create_crawler(self, spidercls: type[Spider] | str) -> Crawler:
         self._last_crawler = super()._create_crawler(spidercls)
@@ -58,6 +72,10 @@ class Command(ScrapyCrawlCommand):
                 # no crawl runs (see run()).
                 self.settings.set(name, default, priority="cmdline")
         self.bad_settings = tuple(bad)
+        # Said in the log by the add-on; on the terminal too when the log goes to a file.
+        self.unknown_settings = tuple(
+            unknown_setting_message(name, closest) for name, closest in unknown_settings(names)
+        )
 
     def _fail(self, message: str) -> None:
         print(f"webrobot: {message}", file=sys.stderr)
@@ -71,7 +89,39 @@ class Command(ScrapyCrawlCommand):
         if self.settings is not None and self.settings.get("LOG_FILE"):
             logger.warning("%s", message)
 
+    def _stopping(self, signum: int) -> None:
+        """The first Ctrl-C: say what the crawl still waits for before it stops."""
+        del signum
+        crawler = self._last_crawler
+        engine = getattr(crawler, "engine", None)
+        active = getattr(getattr(engine, "downloader", None), "active", None) or ()
+        in_hand = compat.engine_in_progress(engine) or set()
+        sites = sorted({request_site(r) for r in active})
+        waits = []
+        if active:
+            timeout = self.settings.getfloat("DOWNLOAD_TIMEOUT") if self.settings else 0
+            named = ", ".join(sites[:3]) + (f" and {len(sites) - 3} more" if len(sites) > 3 else "")
+            waits.append(
+                f"{count(len(active), 'download')} in progress ({named}; each at most "
+                f"DOWNLOAD_TIMEOUT = {timeout:g} s)"
+            )
+        elif in_hand:
+            waits.append(f"{count(len(in_hand), 'response')} being processed")
+        waits.append("writing the feed, the report and the index")
+        job = bool(self.settings and self.settings.get("JOBDIR"))
+        print(
+            f"webrobot: stopping (Ctrl-C): waiting for {', then '.join(waits)}; press Ctrl-C "
+            f"again to stop at once{' (the JOBDIR job resumes where it stopped)' if job else ''}",
+            file=sys.stderr,
+            flush=True,
+        )
+
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        if self.crawler_process is not None:
+            compat.on_shutdown_signal(self.crawler_process, self._stopping)
+        if self.settings is not None and self.settings.get("LOG_FILE"):
+            for line in self.unknown_settings:
+                print(f"webrobot: warning: {line}", file=sys.stderr)
         if self.bad_settings:
             for problem in self.bad_settings:
                 self._fail(problem)
@@ -86,7 +136,13 @@ class Command(ScrapyCrawlCommand):
                 return
         super().run(args, opts)
         spider = getattr(self._last_crawler, "spider", None)
-        if getattr(spider, "config_error", None) is not None:
+        error = getattr(spider, "config_error", None)
+        if error is not None:
+            # Logged once when the spider opened, among Scrapy's start-up lines: said
+            # again last on the terminal, where a person looks, whether or not the log
+            # went to LOG_FILE (nothing was written: no feed, index or report).
+            for line in error_lines(error):
+                print(f"webrobot: cannot start: {line}", file=sys.stderr)
             self.exitcode = 2
         stats = getattr(self._last_crawler, "stats", None)
         if stats is not None and stats.get_value("finish_reason") == DISK_FULL:
