@@ -223,11 +223,19 @@ def test_only_held_requests_left_close_the_crawl_after_the_limit_unless_work_com
     with pytest.raises(CloseSpider) as closed:
         mw._spider_idle()
     assert closed.value.reason == "held_sites_only"
+    report = mw._report_part()["held"]
+    assert [(r["site"], r["requests"]) for r in report] == [(site, 2)]
+    mw._spider_closed(reason="held_sites_only")
     line = mw.stats.get_value("webrobot/robots/held_only_closed")
     assert f"{site} (DownloadConnectionRefusedError" in line and "2 requests held" in line
     assert mw.stats.get_value("webrobot/robots/held_only_sites") == 1
-    report = mw._report_part()["held"]
-    assert [(r["site"], r["requests"]) for r in report] == [(site, 2)]
+    assert mw.stats.get_value("webrobot/robots/held_at_close") == 2
+
+
+def test_a_worker_of_a_shared_crawl_does_not_close_for_held_requests() -> None:
+    """The shared frontier decides when a shared crawl ends (WEBROBOT_REDIS_IDLE_CLOSE)."""
+    mw = middleware(WEBROBOT_ROBOTS_HELD_ONLY_MAX=60, WEBROBOT_REDIS_URL="redis://127.0.0.1:1/0")
+    assert mw.held_only.limit == 0
 
 
 def test_without_a_held_only_limit_held_requests_keep_the_crawl_open() -> None:

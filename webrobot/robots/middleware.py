@@ -121,7 +121,12 @@ class RobotsMiddleware:
             else None
         )
         self.hold_new = read(settings, "WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS")
-        self.held_only = HeldOnlyClock(read(settings, "WEBROBOT_ROBOTS_HELD_ONLY_MAX"))
+        # A shared crawl (Redis) ends when its shared frontier is done, whichever worker
+        # holds what (WEBROBOT_REDIS_IDLE_CLOSE): no worker closes on its own for this.
+        shared = bool(read(settings, "WEBROBOT_REDIS_URL").strip())
+        self.held_only = HeldOnlyClock(
+            0 if shared else read(settings, "WEBROBOT_ROBOTS_HELD_ONLY_MAX")
+        )
         # A decision this process holds is looked up without I/O (a cache without
         # ``peek`` is only asked when a request is dequeued).
         self.peek: Callable[[str], RobotsDecision | None] | None = getattr(self.cache, "peek", None)
@@ -525,12 +530,7 @@ class RobotsMiddleware:
                 )  # fmt: skip
         if left is None or left > 0:
             raise DontCloseSpider("requests are held until robots.txt answers")
-        if not self.stats.get_value("webrobot/robots/held_only_closed"):
-            message = self._held_only_message(held, now)
-            logger.warning("%s", message)
-            self.stats.set_value("webrobot/robots/held_only_closed", message)
-            self.stats.set_value("webrobot/robots/held_only_sites", len(held))
-        raise CloseSpider(HELD_ONLY)
+        raise CloseSpider(HELD_ONLY)  # said in _spider_closed, if the crawl does close for it
 
     def _other_work(self, request: Request) -> None:
         """A request was scheduled while only held requests were left: unless it is
@@ -591,7 +591,13 @@ class RobotsMiddleware:
             })  # fmt: skip
         return {"held": rows}
 
-    def _spider_closed(self) -> None:
+    def _spider_closed(self, reason: str = "") -> None:
+        if reason == HELD_ONLY:
+            sites = self._held_sites()
+            message = self._held_only_message(sites, time.monotonic())
+            logger.warning("%s", message)
+            self.stats.set_value("webrobot/robots/held_only_closed", message)
+            self.stats.set_value("webrobot/robots/held_only_sites", len(sites))
         self._closed = True
         held: list[Request] = []
         for pending in self.pending.values():
