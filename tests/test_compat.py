@@ -233,3 +233,19 @@ def test_scrapys_signal_handler_looks_the_hook_up_on_the_process() -> None:
 
     source = inspect.getsource(CrawlerProcess._signal_shutdown)
     assert "self._log_shutdown" in source
+
+
+def test_engine_scheduler_finds_a_real_engines_scheduler() -> None:
+    from scrapy.core.engine import ExecutionEngine
+
+    crawler = get_crawler()
+    crawler._apply_settings()
+
+    async def main() -> Any:
+        engine = ExecutionEngine(crawler, lambda _: None)
+        assert compat.engine_scheduler(engine) is None  # no spider open yet
+        return engine
+
+    asyncio.run(main())
+    assert compat.engine_scheduler(SimpleNamespace(scheduler="s")) == "s"
+    assert compat.engine_scheduler(SimpleNamespace(slot=SimpleNamespace(scheduler="old"))) == "old"

@@ -191,6 +191,7 @@ def test_a_requisite_host_holds_a_finished_crawl_no_longer_than_a_page_host(
 ) -> None:
     """An archived page's picture on a host that refuses connections: the pages are
     done, the requisite's site is held, and the crawl closes after the same limit."""
+    pytest.importorskip("warcio", reason="the optional archive extra is not installed")
     live = make_site("pages")
     dead = f"http://127.0.0.1:{closed_port()}"
     live.add("/robots.txt", Reply.text(""))

@@ -45,6 +45,7 @@ __all__ = [
     "URLPattern",
     "call_later",
     "connection_pool",
+    "engine_scheduler",
     "extract_directive",
     "idle_connections",
     "idle_timeouts",
@@ -133,6 +134,15 @@ def wake_engine(engine: Any) -> bool:
         return False
     schedule()
     return True
+
+
+def engine_scheduler(engine: Any) -> Any:
+    """The engine's scheduler: public ``engine.scheduler`` since Scrapy 2.19, the
+    private ``engine.slot.scheduler`` in 2.18; None before the spider opens."""
+    scheduler = getattr(engine, "scheduler", None)
+    if scheduler is None:
+        scheduler = getattr(getattr(engine, "slot", None), "scheduler", None)
+    return scheduler
 
 
 def engine_in_progress(engine: Any) -> set[Any] | None:

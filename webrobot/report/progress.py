@@ -10,6 +10,7 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.asyncio import create_looping_call
 
+from webrobot import compat
 from webrobot.report.collector import ReportCollector
 from webrobot.report.hosts import hosts_progress
 from webrobot.report.model import ProgressPoint, held_line, progress_line
@@ -60,8 +61,7 @@ class Progress:
 
     def frontier(self) -> int:
         """Requests waiting in the scheduler (Scrapy's own count when it has one)."""
-        engine = self.crawler.engine
-        scheduler = engine.scheduler if engine is not None else None
+        scheduler = compat.engine_scheduler(self.crawler.engine)
         try:
             return len(scheduler)  # type: ignore[arg-type]
         except TypeError:
