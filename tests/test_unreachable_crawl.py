@@ -96,6 +96,11 @@ def test_a_name_that_does_not_resolve_is_given_up_after_its_own_limit(
         result.log
     )
     assert "Giving up on the robots.txt of http://no-such-host.invalid:80" in result.log
+    # The last line, in the log and on the terminal, names the site given up and why.
+    for text in (result.log, result.stderr):
+        line = last_line(text)
+        assert "Gave up on 1 unreachable site" in line, line
+        assert "http://no-such-host.invalid:80 (host name does not resolve" in line, line
 
 
 # --- Nothing left but held sites ----------------------------------------------------------

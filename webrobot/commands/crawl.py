@@ -6,8 +6,9 @@ refuses when the crawler starts closes the spider with reason ``config_error``,
 which exits with status 2 too. A crawl closed because a folder it writes is full
 (finish reason ``disk_full``) exits with status 1, as one whose shared Redis
 could not be used (``redis_unavailable``). A crawl closed with nothing left but
-requests held for unreachable sites (``held_sites_only``) ends with one line
-naming those sites and their errors, and exits with status 0.
+requests held for unreachable sites (``held_sites_only``), or that gave up on
+sites whose robots.txt never answered (a host name that does not resolve), ends
+with one line naming those sites and their errors, and exits with status 0.
 
 Ctrl-C (SIGINT, or SIGTERM) prints on the terminal (stderr) at once that the crawl is
 stopping and what it waits for (the requests in progress, at most ``DOWNLOAD_TIMEOUT``
@@ -155,6 +156,8 @@ class Command(ScrapyCrawlCommand):
             )
         if stats is not None and stats.get_value("finish_reason") == HELD_ONLY:
             self._last_word(str(stats.get_value("webrobot/robots/held_only_closed") or HELD_ONLY))
+        elif stats is not None and stats.get_value("webrobot/robots/gave_up_sites"):
+            self._last_word(str(stats.get_value("webrobot/robots/gave_up_sites")))
         if stats is not None and stats.get_value("finish_reason") == FRONTIER_ERROR:
             self.exitcode = 2  # the job's frontier file cannot be read; logged, nothing fetched
             print(f"webrobot: {stats.get_value('webrobot/frontier/error')}", file=sys.stderr)

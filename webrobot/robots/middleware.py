@@ -124,6 +124,10 @@ class RobotsMiddleware:
         # A shared crawl (Redis) ends when its shared frontier is done, whichever worker
         # holds what (WEBROBOT_REDIS_IDLE_CLOSE): no worker closes on its own for this.
         shared = bool(read(settings, "WEBROBOT_REDIS_URL").strip())
+        #: Sites given up on in this crawl (their robots.txt never answered), and the first few
+        #: described for the crawl's last line.
+        self.gave_up = 0
+        self.gave_up_named: list[str] = []
         self.held_only = HeldOnlyClock(
             0 if shared else read(settings, "WEBROBOT_ROBOTS_HELD_ONLY_MAX")
         )
@@ -431,6 +435,9 @@ class RobotsMiddleware:
                 "the site counts as disallowed",
                 pending.site, duration(plan.elapsed), attempts, reason,
             )  # fmt: skip
+            self.gave_up += 1
+            if len(self.gave_up_named) < HELD_NAMED:
+                self.gave_up_named.append(self._site_line(pending, attempts, plan.elapsed))
             self._resolve(pending, self.decider.unreachable(
                 pending.site, result.status, result.url,
                 f"robots.txt unreachable for {duration(plan.elapsed)} (last: {reason})",
@@ -548,18 +555,26 @@ class RobotsMiddleware:
                 signal=signals.held_sites_only, sites=[], closes_in=None, active=False
             )
 
+    @staticmethod
+    def _site_line(pending: PendingSite, attempts: int, since: float) -> str:
+        """``http://h:80 (DownloadConnectionRefusedError: ...; 7 attempts over 3 min)``."""
+        detail = f": {pending.last_detail[:120]}" if pending.last_detail else ""
+        return (
+            f"{pending.site} ({pending.last_reason or 'no answer yet'}{detail}; "
+            f"{count(attempts, 'attempt')} over {duration(since)})"
+        )
+
     def _held_only_message(self, held: list[PendingSite], now: float) -> str:
         """The closing line: which sites could not be reached, why, what became of their requests."""
         requests = sum(len(pending.held) for pending in held)
-        named = []
-        for pending in sorted(held, key=lambda p: -len(p.held))[:HELD_NAMED]:
-            attempts = pending.deferral.attempts if pending.deferral else 0
-            since = pending.deferral.elapsed(now) if pending.deferral else 0.0
-            detail = f": {pending.last_detail[:120]}" if pending.last_detail else ""
-            named.append(
-                f"{pending.site} ({pending.last_reason or 'no answer yet'}{detail}; "
-                f"{count(attempts, 'attempt')} over {duration(since)})"
+        named = [
+            self._site_line(
+                pending,
+                pending.deferral.attempts if pending.deferral else 0,
+                pending.deferral.elapsed(now) if pending.deferral else 0.0,
             )
+            for pending in sorted(held, key=lambda p: -len(p.held))[:HELD_NAMED]
+        ]
         more = f" and {len(held) - HELD_NAMED} more" if len(held) > HELD_NAMED else ""
         kept = (
             "kept for the next run of the job"
@@ -598,6 +613,13 @@ class RobotsMiddleware:
             logger.warning("%s", message)
             self.stats.set_value("webrobot/robots/held_only_closed", message)
             self.stats.set_value("webrobot/robots/held_only_sites", len(sites))
+        elif self.gave_up:
+            more = f" and {self.gave_up - HELD_NAMED} more" if self.gave_up > HELD_NAMED else ""
+            self.stats.set_value(
+                "webrobot/robots/gave_up_sites",
+                f"Gave up on {count(self.gave_up, 'unreachable site')} whose robots.txt never "
+                f"answered; their requests were not crawled: {'; '.join(self.gave_up_named)}{more}",
+            )
         self._closed = True
         held: list[Request] = []
         for pending in self.pending.values():
