@@ -87,3 +87,34 @@ def test_a_failure_says_the_limit_that_applies_to_the_site() -> None:
     refused = backoff().after_failure(failing_for(10.0), RobotsFetch("u", error="X"))
     assert (names.limit, refused.limit) == (120.0, 3600.0)
     assert names.elapsed == pytest.approx(10.0, abs=0.5)
+
+
+def test_the_held_only_line_names_the_busiest_sites_and_the_fate_of_their_requests() -> None:
+    from scrapy import Request
+
+    from webrobot.robots.held import HELD_NAMED, held_only_line, held_row
+
+    now = monotonic()
+    sites = []
+    for i in range(HELD_NAMED + 2):
+        pending = PendingSite(f"http://s{i}.test:80", f"http://s{i}.test/robots.txt")
+        pending.held = [Request(f"http://s{i}.test/{n}") for n in range(i + 1)]
+        pending.deferral = policy.Deferral(first_failure=now - 200.0, attempts=7)
+        pending.last_reason, pending.last_detail = "DownloadConnectionRefusedError", "refused"
+        sites.append(pending)
+    line = held_only_line(sites, now, 180.0, kept=False)
+    assert line.startswith(
+        "Closed after 3 min with nothing left but 28 requests held for 7 unreachable sites"
+    )
+    assert (
+        "http://s6.test:80 (DownloadConnectionRefusedError: refused; 7 attempts over 3 min)" in line
+    )
+    assert "http://s0.test:80" not in line and line.count(" and 2 more") == 1
+    assert line.endswith("their requests are not crawled (with JOBDIR they are kept for a resume)")
+    one = held_only_line(sites[:1], now, 180.0, kept=True)
+    assert "1 request held for 1 unreachable site " in one
+    assert one.endswith("kept for the next run of the job")
+    sites[0].gives_up_at = now + 3400.0
+    row = held_row(sites[0], now)
+    assert row["requests"] == 1 and row["attempts"] == 7 and row["gives_up_in"] == 3400.0
+    assert row["held_seconds"] == pytest.approx(200.0, abs=1.0)

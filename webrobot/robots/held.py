@@ -79,6 +79,8 @@ logger = logging.getLogger(__name__)
 
 #: Under ``JOBDIR``: the requests still held when the spider closed, for the next run.
 HELD_FILE = "webrobot-robots-held.pickle"
+#: Sites named in a closing line (the report lists them all).
+HELD_NAMED = 5
 
 
 @dataclass(eq=False)
@@ -129,6 +131,56 @@ def duration(seconds: float) -> str:
 def count(n: int, word: str) -> str:
     """``'1 site'``, ``'3 sites'``."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def site_line(pending: PendingSite, attempts: int, since: float) -> str:
+    """``http://h:80 (DownloadConnectionRefusedError: ...; 7 attempts over 3 min)``."""
+    detail = f": {pending.last_detail[:120]}" if pending.last_detail else ""
+    return (
+        f"{pending.site} ({pending.last_reason or 'no answer yet'}{detail}; "
+        f"{count(attempts, 'attempt')} over {duration(since)})"
+    )
+
+
+def held_only_line(held: list[PendingSite], now: float, limit: float, *, kept: bool) -> str:
+    """The line of a crawl closed with nothing left but ``held`` (``now``: monotonic):
+    which sites could not be reached, why, and what became of their requests."""
+    requests = sum(len(pending.held) for pending in held)
+    named = [
+        site_line(
+            pending,
+            pending.deferral.attempts if pending.deferral else 0,
+            pending.deferral.elapsed(now) if pending.deferral else 0.0,
+        )
+        for pending in sorted(held, key=lambda p: -len(p.held))[:HELD_NAMED]
+    ]
+    more = f" and {len(held) - HELD_NAMED} more" if len(held) > HELD_NAMED else ""
+    fate = (
+        "kept for the next run of the job"
+        if kept
+        else "not crawled (with JOBDIR they are kept for a resume)"
+    )
+    return (
+        f"Closed after {duration(limit)} with nothing left but {count(requests, 'request')} "
+        f"held for {count(len(held), 'unreachable site')} (WEBROBOT_ROBOTS_HELD_ONLY_MAX): "
+        f"{'; '.join(named)}{more}; their requests are {fate}"
+    )
+
+
+def held_row(pending: PendingSite, now: float) -> dict[str, object]:
+    """A held site as report.json's ``held`` lists it (``now``: monotonic)."""
+    deferral = pending.deferral
+    return {
+        "site": pending.site,
+        "reason": pending.last_reason,
+        "detail": pending.last_detail[:300],
+        "attempts": deferral.attempts if deferral else 0,
+        "held_seconds": round(deferral.elapsed(now), 3) if deferral else 0.0,
+        "requests": len(pending.held),
+        "gives_up_in": None
+        if pending.gives_up_at is None
+        else round(max(0.0, pending.gives_up_at - now), 3),
+    }
 
 
 class HeldFile:

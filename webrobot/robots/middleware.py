@@ -42,12 +42,16 @@ from webrobot.robots.decide import RobotsDecider
 from webrobot.robots.fetch import RobotsFetch, RobotsFetcher
 from webrobot.robots.held import (
     HELD_FILE,
+    HELD_NAMED,
     Backoff,
     HeldFile,
     HeldOnlyClock,
     PendingSite,
     count,
     duration,
+    held_only_line,
+    held_row,
+    site_line,
 )
 from webrobot.seen.dupefilter import visited_filter
 from webrobot.settings_model import read
@@ -76,8 +80,6 @@ REFUSAL_STATS = {FORBIDDEN: "robotstxt/forbidden", GAVE_UP: "webrobot/robots/def
 #: Close reason of a crawl that had nothing left but held requests for
 #: ``WEBROBOT_ROBOTS_HELD_ONLY_MAX`` seconds.
 HELD_ONLY = "held_sites_only"
-#: Held sites named in the closing line (the report lists them all).
-HELD_NAMED = 5
 
 # The names these classes had when they lived here.
 _Fetch = RobotsFetch
@@ -437,7 +439,7 @@ class RobotsMiddleware:
             )  # fmt: skip
             self.gave_up += 1
             if len(self.gave_up_named) < HELD_NAMED:
-                self.gave_up_named.append(self._site_line(pending, attempts, plan.elapsed))
+                self.gave_up_named.append(site_line(pending, attempts, plan.elapsed))
             self._resolve(pending, self.decider.unreachable(
                 pending.site, result.status, result.url,
                 f"robots.txt unreachable for {duration(plan.elapsed)} (last: {reason})",
@@ -555,61 +557,24 @@ class RobotsMiddleware:
                 signal=signals.held_sites_only, sites=[], closes_in=None, active=False
             )
 
-    @staticmethod
-    def _site_line(pending: PendingSite, attempts: int, since: float) -> str:
-        """``http://h:80 (DownloadConnectionRefusedError: ...; 7 attempts over 3 min)``."""
-        detail = f": {pending.last_detail[:120]}" if pending.last_detail else ""
-        return (
-            f"{pending.site} ({pending.last_reason or 'no answer yet'}{detail}; "
-            f"{count(attempts, 'attempt')} over {duration(since)})"
-        )
-
-    def _held_only_message(self, held: list[PendingSite], now: float) -> str:
-        """The closing line: which sites could not be reached, why, what became of their requests."""
-        requests = sum(len(pending.held) for pending in held)
-        named = [
-            self._site_line(
-                pending,
-                pending.deferral.attempts if pending.deferral else 0,
-                pending.deferral.elapsed(now) if pending.deferral else 0.0,
-            )
-            for pending in sorted(held, key=lambda p: -len(p.held))[:HELD_NAMED]
-        ]
-        more = f" and {len(held) - HELD_NAMED} more" if len(held) > HELD_NAMED else ""
-        kept = (
-            "kept for the next run of the job"
-            if self.held_file is not None or not self.hold_new
-            else "not crawled (with JOBDIR they are kept for a resume)"
-        )
-        return (
-            f"Closed after {duration(self.held_only.limit)} with nothing left but "
-            f"{count(requests, 'request')} held for {count(len(held), 'unreachable site')} "
-            f"(WEBROBOT_ROBOTS_HELD_ONLY_MAX): {'; '.join(named)}{more}; their requests are {kept}"
-        )
-
     def _report_part(self) -> dict[str, object]:
         """``held`` in report.json: the sites still held when the report is written."""
         now = time.monotonic()
-        rows = []
-        for pending in sorted(self.pending.values(), key=lambda p: p.site):
-            if not pending.held and pending.deferral is None:
-                continue
-            rows.append({
-                "site": pending.site,
-                "reason": pending.last_reason,
-                "detail": pending.last_detail[:300],
-                "attempts": pending.deferral.attempts if pending.deferral else 0,
-                "held_seconds": round(pending.deferral.elapsed(now), 3) if pending.deferral else 0.0,
-                "requests": len(pending.held),
-                "gives_up_in": None if pending.gives_up_at is None
-                else round(max(0.0, pending.gives_up_at - now), 3),
-            })  # fmt: skip
-        return {"held": rows}
+        return {
+            "held": [
+                held_row(pending, now)
+                for pending in sorted(self.pending.values(), key=lambda p: p.site)
+                if pending.held or (pending.deferral is not None and not pending.stale_mode)
+            ]
+        }
 
     def _spider_closed(self, reason: str = "") -> None:
         if reason == HELD_ONLY:
             sites = self._held_sites()
-            message = self._held_only_message(sites, time.monotonic())
+            message = held_only_line(
+                sites, time.monotonic(), self.held_only.limit,
+                kept=self.held_file is not None or not self.hold_new,
+            )  # fmt: skip
             logger.warning("%s", message)
             self.stats.set_value("webrobot/robots/held_only_closed", message)
             self.stats.set_value("webrobot/robots/held_only_sites", len(sites))
