@@ -176,3 +176,76 @@ def test_twisted_pool_keeps_idle_connections_and_their_timers_where_compat_reads
     clock.advance(pool.cachedConnectionTimeout)  # the idle timeout goes through _removeConnection
     assert compat.idle_connections(pool) == {("http", b"a", 80): []}
     assert connection not in compat.idle_timeouts(pool) and closed == [1]
+
+
+def test_name_not_resolved_knows_the_installed_handlers_errors_by_class() -> None:
+    from scrapy import exceptions
+    from twisted.internet.error import ConnectionRefusedError, DNSLookupError
+
+    assert compat.name_not_resolved(DNSLookupError("x"))
+    scrapys = getattr(exceptions, "CannotResolveHostError", None)
+    if scrapys is not None:  # Scrapy >= 2.19: its handlers raise it from Twisted's
+        assert scrapys in compat.NAME_NOT_RESOLVED
+        assert compat.name_not_resolved(scrapys("x"))
+    else:
+        assert compat.NAME_NOT_RESOLVED == (DNSLookupError,)
+
+    class Wrapper(Exception):
+        pass
+
+    class Subclass(DNSLookupError):
+        pass
+
+    def wrapped(cause: BaseException) -> BaseException:
+        try:
+            raise Wrapper("wrapped") from cause
+        except Wrapper as exc:
+            return exc
+
+    assert compat.name_not_resolved(Subclass())
+    assert compat.name_not_resolved(wrapped(wrapped(DNSLookupError("x"))))
+    assert not compat.name_not_resolved(wrapped(ConnectionRefusedError()))
+    assert not compat.name_not_resolved(Wrapper("DNSLookupError"))
+    looped = Wrapper("a")
+    looped.__cause__ = Wrapper("b")
+    looped.__cause__.__cause__ = looped
+    assert not compat.name_not_resolved(looped)
+
+
+def test_on_shutdown_signal_wraps_the_hook_scrapys_signal_handler_calls() -> None:
+    from scrapy.crawler import CrawlerProcess
+
+    assert callable(getattr(CrawlerProcess, "_log_shutdown", None))
+    heard: list[int] = []
+    process = SimpleNamespace(_log_shutdown=lambda signum: heard.append(-signum))
+    assert compat.on_shutdown_signal(process, heard.append)
+    process._log_shutdown(2)
+    assert heard == [-2, 2], "Scrapy's own line first, then ours"
+    assert not compat.on_shutdown_signal(SimpleNamespace(), heard.append)
+
+
+def test_scrapys_signal_handler_looks_the_hook_up_on_the_process() -> None:
+    """CrawlerProcess._signal_shutdown schedules ``self._log_shutdown``: an attribute
+    of the process replaces it (checked on the installed Scrapy's source)."""
+    import inspect
+
+    from scrapy.crawler import CrawlerProcess
+
+    source = inspect.getsource(CrawlerProcess._signal_shutdown)
+    assert "self._log_shutdown" in source
+
+
+def test_engine_scheduler_finds_a_real_engines_scheduler() -> None:
+    from scrapy.core.engine import ExecutionEngine
+
+    crawler = get_crawler()
+    crawler._apply_settings()
+
+    async def main() -> Any:
+        engine = ExecutionEngine(crawler, lambda _: None)
+        assert compat.engine_scheduler(engine) is None  # no spider open yet
+        return engine
+
+    asyncio.run(main())
+    assert compat.engine_scheduler(SimpleNamespace(scheduler="s")) == "s"
+    assert compat.engine_scheduler(SimpleNamespace(slot=SimpleNamespace(scheduler="old"))) == "old"

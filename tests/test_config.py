@@ -221,3 +221,25 @@ def test_extract_and_fields_become_the_mining_settings() -> None:
     }
     plain = parse_site_config('start_urls = ["http://a/"]', "f.toml", "f").scrapy_settings()
     assert "WEBROBOT_EXTRACT" not in plain and "WEBROBOT_FIELDS" not in plain
+
+
+def test_every_error_of_a_config_is_reported_one_line_each() -> None:
+    from webrobot.settings_model import ConfigErrors, error_lines
+
+    text = 'start_urls = ["ftp://x/"]\nmax_depth = 2\ndownload_delay = "soon"\n'
+    with pytest.raises(ConfigErrors) as caught:
+        parse_site_config(text, "site.toml", "site")
+    lines = error_lines(caught.value)
+    assert [line.split(": ", 2)[1] for line in lines] == [
+        "key 'max_depth'",
+        "key 'start_urls'",
+        "key 'download_delay'",
+    ]
+    assert all(line.startswith("site.toml: key '") and "\n" not in line for line in lines)
+    assert isinstance(caught.value, ConfigError) and caught.value.key == "max_depth"
+
+
+def test_one_error_is_a_plain_config_error() -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_site_config('start_urls = ["http://a.test/"]\nmax_depth = 2\n', "s.toml", "s")
+    assert type(caught.value) is ConfigError

@@ -6,7 +6,13 @@ from typing import Any
 
 import pytest
 
-from webrobot.urls.hostmap import HostMap, HostMapError, normal_host, parse_host_map
+from webrobot.urls.hostmap import (
+    HostMap,
+    HostMapError,
+    never_resolves,
+    normal_host,
+    parse_host_map,
+)
 
 
 @pytest.mark.parametrize(
@@ -72,3 +78,21 @@ def test_an_empty_table_is_false_and_answers_nothing() -> None:
 )
 def test_normal_host(host: str, expected: str) -> None:
     assert normal_host(host) == expected
+
+
+@pytest.mark.parametrize(
+    ("host", "expected"),
+    [
+        ("no-such-host.invalid", True),
+        ("A.B.INVALID.", True),
+        ("invalid", True),
+        ("invalid.test", False),
+        ("notinvalid", False),
+        ("shop.invalidated", False),
+        ("example.com", False),
+        ("127.0.0.1", False),
+    ],
+)
+def test_names_under_invalid_never_resolve(host: str, expected: bool) -> None:
+    """RFC 6761 6.4: ``invalid`` and every name under it, whatever the case or the final dot."""
+    assert never_resolves(host) is expected

@@ -14,6 +14,7 @@ from webrobot.report.model import (
     Timeline,
     build_report,
     check_health,
+    held_line,
     ignored_reason,
     progress_line,
     report_location,
@@ -307,3 +308,40 @@ def test_a_scrapyd_jobs_report_is_named_after_the_job(
     """Scrapyd runs every job in its own folder: ``report/report.json`` would be
     overwritten by each job, and by jobs running at the same time."""
     assert report_location(report_dir, feeds, job="job-1") == expected
+
+
+def test_held_sites_and_when_each_is_given_up() -> None:
+    tally = CrawlTally()
+    tally.deferred("http://a:80", now=10.0, delay=2.0, reason="DownloadConnectionRefusedError",
+                   gives_up_in=3590.0)  # fmt: skip
+    tally.deferred("http://b:80", now=10.0, delay=2.0, reason="503", gives_up_in=60.0)
+    tally.deferred("http://c:80", now=10.0, delay=2.0, reason="503")  # no limit
+    tally.deferred("http://d:80", now=10.0, delay=2.0, reason="503", gives_up_in=5.0)
+    tally.robots_resolved("http://d:80", 12.0, {"outcome": "rules"})  # answered: not held
+    assert tally.held(20.0) == [
+        ("http://b:80", "503", 50.0),
+        ("http://a:80", "DownloadConnectionRefusedError", 3580.0),
+        ("http://c:80", "503", None),
+    ]
+    # Nothing else is left: each is given up when the crawl closes, if that comes first.
+    tally.held_sites_only(20.0, 120.0, active=True)
+    assert [row[2] for row in tally.held(30.0)] == [40.0, 110.0, 110.0]
+    tally.held_sites_only(40.0, None, active=False)
+    assert tally.held_only_closes_at is None
+
+
+def test_held_line() -> None:
+    def wait(seconds: float) -> str:
+        return f"{seconds:g} s"
+
+    assert held_line([], None, wait) == ""
+    rows: list[tuple[str, str, float | None]] = [
+        ("http://a:80", "503", 50.0), ("http://b:80", "", None),
+        ("http://c:80", "x", 1.0), ("http://d:80", "x", 2.0),
+    ]  # fmt: skip
+    line = held_line(rows, 30.0, wait)
+    assert line == (
+        "held: http://a:80 (503) given up in 50 s, http://b:80 (no answer yet) kept until it "
+        "answers, http://c:80 (x) given up in 1 s, 1 more | nothing else left: the crawl "
+        "closes in 30 s"
+    )

@@ -92,6 +92,46 @@ def test_names_not_in_the_table_go_to_the_usual_resolver() -> None:
     assert fallback.asked == ["www.shop.test"] and receiver.addresses == []
 
 
+def test_names_under_invalid_fail_at_once_without_the_usual_resolver() -> None:
+    """RFC 6761: an ``.invalid`` name is answered negatively at once, by both
+    interfaces, and DNS (the fallback, the thread pool) is never asked."""
+    from twisted.internet.error import DNSLookupError
+
+    fallback = _Fallback()
+    receiver = _Receiver()
+    _MappedNameResolver(TABLE, fallback).resolveHostName(receiver, "No-Such-Host.Invalid.", 80)  # type: ignore[arg-type]
+    assert fallback.asked == []
+    assert receiver.began and receiver.complete and receiver.addresses == []
+    resolver = MappedResolver(None, 0, 1.0, TABLE)  # type: ignore[arg-type]  # no reactor: no DNS
+    errors: list[Any] = []
+    resolver.getHostByName("no-such-host.invalid").addErrback(errors.append)
+    assert len(errors) == 1 and errors[0].check(DNSLookupError)
+    assert "no-such-host.invalid" in str(errors[0].value)
+
+
+def test_a_mapped_invalid_name_is_answered_from_the_table() -> None:
+    table = HostMap({"probe.bed.invalid": "127.0.0.3"})
+    receiver = _Receiver()
+    _MappedNameResolver(table, _Fallback()).resolveHostName(receiver, "probe.bed.invalid", 80)  # type: ignore[arg-type]
+    assert receiver.addresses == [IPv4Address("TCP", "127.0.0.3", 80)]
+
+
+def test_the_network_guard_asks_no_dns_for_invalid_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+
+    from tests.components import webrobot_crawler
+    from webrobot.urls import networkmiddleware
+
+    asked: list[str] = []
+    monkeypatch.setattr(networkmiddleware, "_resolve", lambda host: asked.append(host) or [])
+    guard = networkmiddleware.NetworkGuardMiddleware(
+        webrobot_crawler(WEBROBOT_RESOLVE={"probe.bed.invalid": "127.0.0.3"})
+    )
+    assert asyncio.run(guard._addresses("no-such-host.invalid")) == []
+    assert [str(a) for a in asyncio.run(guard._addresses("probe.bed.invalid"))] == ["127.0.0.3"]
+    assert asked == []
+
+
 def test_a_bad_table_names_the_setting() -> None:
     with pytest.raises(
         ValueError, match=r"^setting WEBROBOT_RESOLVE: 'shop.test': 'x' is not an IP address$"

@@ -188,3 +188,62 @@ def test_without_a_known_visited_filter_requests_wait_for_the_scheduler() -> Non
     with pytest.raises(IgnoreRequest):
         mw._check(RobotsDecision("http://a:80", RULES, 200, now, now + 60, body=body),
                   Request("http://a/no/1"))  # fmt: skip
+
+
+def test_only_held_requests_left_close_the_crawl_after_the_limit_unless_work_comes() -> None:
+    from scrapy.exceptions import CloseSpider, DontCloseSpider
+
+    from webrobot import signals
+
+    mw = middleware(WEBROBOT_ROBOTS_HELD_ONLY_MAX=60)
+    sent: list[dict[str, Any]] = []
+    mw.crawler.signals.connect(
+        lambda **kw: sent.append(kw), signal=signals.held_sites_only, weak=False
+    )
+    site = "http://dead.test:80"
+    pending = _Pending(site, f"{site}/robots.txt")
+    pending.held.append(Request("http://dead.test/"))
+    pending.last_reason = "DownloadConnectionRefusedError"
+    mw.pending[site] = pending
+
+    with pytest.raises(DontCloseSpider):
+        mw._spider_idle()
+    assert [(s["sites"], s["closes_in"], s["active"]) for s in sent] == [([site], 60.0, True)]
+    # A request of the held site is held too: still nothing else to do.
+    with pytest.raises(IgnoreRequest):
+        mw._request_scheduled(Request("http://dead.test/more"))
+    assert mw.held_only.since is not None
+    # Another site's request is work: the clock stops, and says so.
+    mw._request_scheduled(Request("http://alive.test/"))
+    assert mw.held_only.since is None and sent[-1]["active"] is False
+
+    with pytest.raises(DontCloseSpider):
+        mw._spider_idle()  # the clock starts again from zero
+    mw.held_only.since = time.monotonic() - 61
+    with pytest.raises(CloseSpider) as closed:
+        mw._spider_idle()
+    assert closed.value.reason == "held_sites_only"
+    report = mw._report_part()["held"]
+    assert [(r["site"], r["requests"]) for r in report] == [(site, 2)]
+    mw._spider_closed(reason="held_sites_only")
+    line = mw.stats.get_value("webrobot/robots/held_only_closed")
+    assert f"{site} (DownloadConnectionRefusedError" in line and "2 requests held" in line
+    assert mw.stats.get_value("webrobot/robots/held_only_sites") == 1
+    assert mw.stats.get_value("webrobot/robots/held_at_close") == 2
+
+
+def test_a_worker_of_a_shared_crawl_does_not_close_for_held_requests() -> None:
+    """The shared frontier decides when a shared crawl ends (WEBROBOT_REDIS_IDLE_CLOSE)."""
+    mw = middleware(WEBROBOT_ROBOTS_HELD_ONLY_MAX=60, WEBROBOT_REDIS_URL="redis://127.0.0.1:1/0")
+    assert mw.held_only.limit == 0
+
+
+def test_without_a_held_only_limit_held_requests_keep_the_crawl_open() -> None:
+    from scrapy.exceptions import DontCloseSpider
+
+    mw = middleware(WEBROBOT_ROBOTS_HELD_ONLY_MAX=0)
+    site = "http://dead.test:80"
+    mw.pending[site] = _Pending(site, f"{site}/robots.txt", held=[Request("http://dead.test/")])
+    mw.held_only.since = time.monotonic() - 1e6
+    with pytest.raises(DontCloseSpider):
+        mw._spider_idle()

@@ -9,7 +9,7 @@ import pytest
 
 from webrobot.robots import policy
 from webrobot.robots.fetch import RobotsFetch
-from webrobot.robots.held import Backoff, PendingSite
+from webrobot.robots.held import Backoff, HeldOnlyClock, PendingSite
 
 
 def backoff() -> Backoff:
@@ -25,7 +25,8 @@ def failing_for(seconds: float) -> PendingSite:
 @pytest.mark.parametrize(
     ("error", "status", "failing", "action"),
     [
-        ("DNSLookupError", None, 30.0, "retry"),
+        ("CannotResolveHostError", None, 30.0, "retry"),
+        ("CannotResolveHostError", None, 121.0, "give_up"),
         ("DNSLookupError", None, 121.0, "give_up"),
         ("ConnectionRefusedError", None, 121.0, "retry"),
         (None, 503, 121.0, "retry"),
@@ -36,18 +37,84 @@ def failing_for(seconds: float) -> PendingSite:
 def test_unresolvable_hosts_give_up_sooner(
     error: str | None, status: int | None, failing: float, action: str
 ) -> None:
-    result = RobotsFetch("http://a.example/robots.txt", status=status, error=error)
+    unresolved = error in ("CannotResolveHostError", "DNSLookupError")
+    result = RobotsFetch(
+        "http://a.example/robots.txt", status=status, error=error, unresolved=unresolved
+    )
     assert backoff().after_failure(failing_for(failing), result).action == action
 
 
+def test_the_limit_for_names_follows_the_flag_not_the_error_name() -> None:
+    """A handler's own class name for the error does not matter: the fetch says
+    whether the name resolved (by class, :func:`webrobot.compat.name_not_resolved`)."""
+    wrapped = RobotsFetch("u", error="SomeHandlerError", unresolved=True)
+    assert backoff().after_failure(failing_for(121.0), wrapped).action == "give_up"
+    named = RobotsFetch("u", error="DNSLookupError", unresolved=False)
+    assert backoff().after_failure(failing_for(121.0), named).action == "retry"
+
+
 def test_the_last_retry_of_an_unresolvable_host_is_timed_at_its_limit() -> None:
-    plan = backoff().after_failure(failing_for(100.0), RobotsFetch("u", error="DNSLookupError"))
+    plan = backoff().after_failure(failing_for(100.0), RobotsFetch("u", unresolved=True))
     assert plan.action == "retry" and plan.delay <= 20.0 + 0.5
 
 
 def test_no_dns_limit_falls_back_to_the_general_one() -> None:
     unlimited = Backoff(base=2.0, cap=600.0, defer_max=3600.0, stale_max=0.0, dns_defer_max=0.0)
     assert (
-        unlimited.after_failure(failing_for(121.0), RobotsFetch("u", error="DNSLookupError")).action
+        unlimited.after_failure(failing_for(121.0), RobotsFetch("u", unresolved=True)).action
         == "retry"
     )
+
+
+def test_the_held_only_clock_runs_from_the_first_idle_moment_until_other_work() -> None:
+    clock = HeldOnlyClock(180.0)
+    assert clock.idle(100.0) == (True, 180.0)
+    assert clock.idle(250.0) == (False, 30.0)
+    assert clock.idle(281.0) == (False, -1.0)  # time to close
+    assert clock.work() is True and clock.since is None
+    assert clock.work() is False
+    assert clock.idle(300.0) == (True, 180.0), "other work restarts the clock"
+
+
+def test_a_held_only_clock_without_a_limit_never_closes() -> None:
+    clock = HeldOnlyClock(0.0)
+    assert clock.idle(1.0) == (True, None)
+    assert clock.idle(1e9) == (False, None)
+
+
+def test_a_failure_says_the_limit_that_applies_to_the_site() -> None:
+    names = backoff().after_failure(failing_for(10.0), RobotsFetch("u", unresolved=True))
+    refused = backoff().after_failure(failing_for(10.0), RobotsFetch("u", error="X"))
+    assert (names.limit, refused.limit) == (120.0, 3600.0)
+    assert names.elapsed == pytest.approx(10.0, abs=0.5)
+
+
+def test_the_held_only_line_names_the_busiest_sites_and_the_fate_of_their_requests() -> None:
+    from scrapy import Request
+
+    from webrobot.robots.held import HELD_NAMED, held_only_line, held_row
+
+    now = monotonic()
+    sites = []
+    for i in range(HELD_NAMED + 2):
+        pending = PendingSite(f"http://s{i}.test:80", f"http://s{i}.test/robots.txt")
+        pending.held = [Request(f"http://s{i}.test/{n}") for n in range(i + 1)]
+        pending.deferral = policy.Deferral(first_failure=now - 200.0, attempts=7)
+        pending.last_reason, pending.last_detail = "DownloadConnectionRefusedError", "refused"
+        sites.append(pending)
+    line = held_only_line(sites, now, 180.0, kept=False)
+    assert line.startswith(
+        "Closed after 3 min with nothing left but 28 requests held for 7 unreachable sites"
+    )
+    assert (
+        "http://s6.test:80 (DownloadConnectionRefusedError: refused; 7 attempts over 3 min)" in line
+    )
+    assert "http://s0.test:80" not in line and line.count(" and 2 more") == 1
+    assert line.endswith("their requests are not crawled (with JOBDIR they are kept for a resume)")
+    one = held_only_line(sites[:1], now, 180.0, kept=True)
+    assert "1 request held for 1 unreachable site " in one
+    assert one.endswith("kept for the next run of the job")
+    sites[0].gives_up_at = now + 3400.0
+    row = held_row(sites[0], now)
+    assert row["requests"] == 1 and row["attempts"] == 7 and row["gives_up_in"] == 3400.0
+    assert row["held_seconds"] == pytest.approx(200.0, abs=1.0)

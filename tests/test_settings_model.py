@@ -414,3 +414,45 @@ def test_a_list_setting_takes_a_json_array_as_text() -> None:
 )
 def test_redis_urls_with_a_scheme_are_taken(url: str) -> None:
     assert read({"WEBROBOT_REDIS_URL": url}, "WEBROBOT_REDIS_URL") == url
+
+
+@pytest.mark.parametrize(
+    ("names", "expected"),
+    [
+        (
+            ["WEBROBOT_MAX_PAGE_PER_SITE"],
+            [("WEBROBOT_MAX_PAGE_PER_SITE", "WEBROBOT_MAX_PAGES_PER_SITE")],
+        ),
+        (["WEBROBOT_ROBOTS_DEFERMAX"], [("WEBROBOT_ROBOTS_DEFERMAX", "WEBROBOT_ROBOTS_DEFER_MAX")]),
+        (
+            ["WEBROBOT_PROGRES_INTERVAL"],
+            [("WEBROBOT_PROGRES_INTERVAL", "WEBROBOT_PROGRESS_INTERVAL")],
+        ),
+        (["WEBROBOT_FOO"], [("WEBROBOT_FOO", None)]),  # the shared prefix alone is not close
+        (["WEBROBOT_MAX_PAGES_PER_SITE", "DEPTH_LIMIT", "MY_SETTING"], []),
+        (["WEBROBOT_ROBOTS_MATCHING"], []),  # removed: refused with its own message
+    ],
+)
+def test_unknown_webrobot_settings_name_the_closest_declared_one(
+    names: list[str], expected: list[tuple[str, str | None]]
+) -> None:
+    from webrobot.settings_model import unknown_settings
+
+    assert unknown_settings(names) == expected
+
+
+def test_the_addon_warns_once_per_unknown_setting(caplog: pytest.LogCaptureFixture) -> None:
+    from webrobot import addon
+
+    # Names no other test uses: the add-on warns once per process.
+    settings = Settings({"WEBROBOT_STORE_BODYY": 3, "WEBROBOT_ZZZ_TEST_ONLY": 1})
+    with caplog.at_level("WARNING", logger="webrobot.addon"):
+        first = addon.warn_unknown(settings)
+        again = addon.warn_unknown(settings)
+    assert sorted(first) == [
+        "unknown setting WEBROBOT_STORE_BODYY is ignored (did you mean WEBROBOT_STORE_BODY?)",
+        "unknown setting WEBROBOT_ZZZ_TEST_ONLY is ignored (see the settings reference)",
+    ]
+    assert again == []
+    messages = [r.getMessage() for r in caplog.records]
+    assert sorted(messages) == sorted(first)

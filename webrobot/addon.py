@@ -35,7 +35,15 @@ from scrapy.utils.misc import load_object
 from webrobot.distributed.addon import switch_to_redis
 from webrobot.frontier.scheduler import hold_new_requests_in_frontier
 from webrobot.render.middleware import configure_rendering
-from webrobot.settings_model import BY_NAME, COMPONENTS, SETTINGS, check
+from webrobot.settings_model import (
+    BY_NAME,
+    COMPONENTS,
+    SETTINGS,
+    check,
+    error_lines,
+    unknown_setting_message,
+    unknown_settings,
+)
 from webrobot.sites.config import ConfigError
 from webrobot.startup import setting_error
 
@@ -46,6 +54,9 @@ if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
 
 logger = logging.getLogger(__name__)
+
+#: Unknown ``WEBROBOT_*`` names already warned about in this process (once each).
+_WARNED: set[str] = set()
 
 
 #: Scrapy's message for a component that raised ``NotConfigured`` with a reason.
@@ -111,6 +122,7 @@ class Addon:
         _keep_http_handlers(settings)
         switch_to_redis(self.crawler, settings)
         hold_new_requests_in_frontier(settings)
+        warn_unknown(settings)
         for problem in check(settings.get):
             setting_error(self.crawler, problem)
             # Back to the default, so every component builds and the crawl
@@ -123,16 +135,51 @@ class Addon:
             configure_rendering(self.crawler)
         except ConfigError as exc:
             setting_error(self.crawler, exc)
+        if getattr(self.crawler.spider, "config_error", None) is not None:
+            write_no_outputs(settings)
 
     def _spider_opened(self) -> None:
         self.quiet.summary()
         error = getattr(self.crawler.spider, "config_error", None)
         if error is None:
             return
-        logger.error("webrobot cannot start: %s", error)
+        for line in error_lines(error):
+            logger.error("webrobot cannot start: %s", line)
         assert self.crawler.stats is not None
         self.crawler.stats.set_value("webrobot/config_error", str(error))
         raise CloseSpider("config_error")
+
+
+#: What a crawl that cannot start would otherwise leave behind: an empty feed, an empty
+#: index, a report saying "0 sites, healthy", empty WARC files.
+NO_OUTPUTS = {
+    "FEEDS": {},
+    "WEBROBOT_INDEX_ENABLED": False,
+    "WEBROBOT_REPORT_ENABLED": False,
+    "WEBROBOT_WARC_DIR": "",
+}
+
+
+def write_no_outputs(settings: BaseSettings) -> None:
+    """A crawl that will not start (a config error) writes nothing a person could take
+    for a result: its feeds, index, report and archive are switched off before any
+    extension opens them (the stats file, which says why it stopped, stays)."""
+    for name, value in NO_OUTPUTS.items():
+        settings.set(name, value, priority=max(settings.getpriority(name) or 0, 40))
+
+
+def warn_unknown(settings: BaseSettings) -> list[str]:
+    """Warn once per process about each ``WEBROBOT_*`` setting that webrobot does not
+    declare (a misspelling, most likely), naming the closest declared one; returns
+    the lines warned now."""
+    lines = []
+    for name, closest in unknown_settings(list(settings.attributes)):
+        if name in _WARNED:
+            continue
+        _WARNED.add(name)
+        lines.append(unknown_setting_message(name, closest))
+        logger.warning("%s", lines[-1])
+    return lines
 
 
 def _keep_http_handlers(settings: BaseSettings) -> None:

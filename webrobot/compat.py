@@ -24,14 +24,16 @@ from protego._protego import _extract_directive as extract_directive
 from protego._urlpattern import _URLPattern as URLPattern
 from protego._utils import _quote_path as quote_path
 from protego._utils import _quote_pattern as quote_pattern
+from scrapy import exceptions as scrapy_exceptions
 from scrapy import signals as scrapy_signals
 
 # Public since Scrapy 2.14: a timer on the reactor or the asyncio loop in use.
 from scrapy.utils.asyncio import call_later
 from scrapy.utils.defer import deferred_from_coro
+from twisted.internet.error import DNSLookupError
 
 if TYPE_CHECKING:
-    from collections.abc import Coroutine
+    from collections.abc import Callable, Coroutine
 
 __all__ = [
     "ALLOW_DIRECTIVE",
@@ -43,9 +45,12 @@ __all__ = [
     "URLPattern",
     "call_later",
     "connection_pool",
+    "engine_scheduler",
     "extract_directive",
     "idle_connections",
     "idle_timeouts",
+    "name_not_resolved",
+    "on_shutdown_signal",
     "quote_path",
     "quote_pattern",
     "replace_connection_pool",
@@ -61,6 +66,31 @@ __all__ = [
 #: it existed, an object of webrobot's own that the robots.txt middleware sends
 #: and the crawl report listens to alike.
 robots_parsed: object = getattr(scrapy_signals, "robots_parsed", None) or object()
+
+
+#: The exceptions a download fails with when its host name does not resolve:
+#: Twisted's ``DNSLookupError`` (what Scrapy 2.18's handlers raise), and Scrapy's
+#: ``CannotResolveHostError`` where the installed Scrapy has it (2.19 and later, whose
+#: handlers raise it ``from`` Twisted's error).
+NAME_NOT_RESOLVED: tuple[type[BaseException], ...] = (DNSLookupError,) + tuple(
+    cls
+    for cls in (getattr(scrapy_exceptions, "CannotResolveHostError", None),)
+    if isinstance(cls, type)
+)
+
+
+def name_not_resolved(exc: BaseException) -> bool:
+    """Whether ``exc`` says that a host name does not resolve: one of
+    :data:`NAME_NOT_RESOLVED`, or caused by one (``raise ... from``: a handler or a
+    middleware that wraps the error keeps it as ``__cause__``)."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, NAME_NOT_RESOLVED):
+            return True
+        seen.add(id(current))
+        current = current.__cause__
+    return False
 
 
 def schedule_coro(coro: Coroutine[Any, Any, Any]) -> None:
@@ -106,6 +136,15 @@ def wake_engine(engine: Any) -> bool:
     return True
 
 
+def engine_scheduler(engine: Any) -> Any:
+    """The engine's scheduler: public ``engine.scheduler`` since Scrapy 2.19, the
+    private ``engine.slot.scheduler`` in 2.18; None before the spider opens."""
+    scheduler = getattr(engine, "scheduler", None)
+    if scheduler is None:
+        scheduler = getattr(getattr(engine, "slot", None), "scheduler", None)
+    return scheduler
+
+
 def engine_in_progress(engine: Any) -> set[Any] | None:
     """The requests the engine has in hand (downloading, or their response or
     failure still being processed), or None where the engine does not expose them.
@@ -117,6 +156,27 @@ def engine_in_progress(engine: Any) -> set[Any] | None:
     slot = getattr(engine, "_slot", None)
     inprogress = getattr(slot, "inprogress", None)
     return inprogress if isinstance(inprogress, set) else None
+
+
+def on_shutdown_signal(process: Any, callback: Callable[[int], None]) -> bool:
+    """Call ``callback(signum)`` when Scrapy's ``CrawlerProcess`` gets its first SIGINT
+    or SIGTERM (Ctrl-C), in the reactor's (or event loop's) thread, where printing and
+    logging are safe.
+
+    Scrapy has no public hook there: its signal handler schedules the private
+    ``_log_shutdown`` (Scrapy 2.13 to 2.19, reactor and reactorless alike), looked up
+    on the process when the signal comes, so the process's own attribute wraps it.
+    False, and nothing changed, where the process has no ``_log_shutdown``."""
+    original = getattr(process, "_log_shutdown", None)
+    if not callable(original):
+        return False
+
+    def log_shutdown(signum: int) -> None:
+        original(signum)
+        callback(signum)
+
+    process._log_shutdown = log_shutdown
+    return True
 
 
 def connection_pool(handler: Any) -> Any:

@@ -25,6 +25,7 @@ Why one module of this size: it is the declaration of every setting; one place i
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -106,6 +107,33 @@ class ConfigError(ValueError):
         self.expected = expected
         where = f"{source}: key '{key}'" if key else source
         super().__init__(f"{where}: {expected}")
+
+
+class ConfigErrors(ConfigError):
+    """Several problems of one source, each a :class:`ConfigError` of one line: all are
+    reported, so a person fixes them in one go (the first gives ``source``, ``key``...)."""
+
+    def __init__(self, errors: Iterable[ConfigError]) -> None:
+        self.errors = list(errors)
+        first = self.errors[0]
+        super().__init__(first.source, first.key, first.expected)
+        self.args = ("\n".join(str(error) for error in self.errors),)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def raise_all(errors: list[ConfigError]) -> None:
+    """Raise the one error, or every one of several as :class:`ConfigErrors`."""
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        raise ConfigErrors(errors)
+
+
+def error_lines(error: BaseException) -> list[str]:
+    """The one-line messages of an error (several for :class:`ConfigErrors`)."""
+    return [str(e) for e in getattr(error, "errors", None) or [error]]
 
 
 class SettingValueError(ValueError):
@@ -268,6 +296,10 @@ _ROBOTS = (
     _s("WEBROBOT_ROBOTS_DNS_DEFER_MAX", "float", 120.0,
        "Hold a site whose host name does not resolve this long, then disallow it, seconds (0: as "
        "WEBROBOT_ROBOTS_DEFER_MAX).", minimum=0),
+    _s("WEBROBOT_ROBOTS_HELD_ONLY_MAX", "float", 180.0,
+       "When nothing is left but requests held for sites whose robots.txt keeps failing, close the "
+       "crawl after this long (reason held_sites_only; JOBDIR keeps them for a resume), seconds "
+       "(0: wait until each site is given up).", minimum=0),
     _s("WEBROBOT_ROBOTS_BACKOFF_BASE", "float", 2.0, "First retry after a failed fetch, seconds, doubling.",
        minimum=0),
     _s("WEBROBOT_ROBOTS_BACKOFF_MAX", "float", 600.0, "Cap on the retry interval and on Retry-After, seconds.",
@@ -971,6 +1003,32 @@ def check(get: Callable[[str], Any], names: Iterable[str] | None = None) -> list
         except SettingValueError as exc:
             problems.append(exc)
     return problems
+
+
+#: The prefix of webrobot's own settings: a name with it that is not declared is a mistake.
+PREFIX = "WEBROBOT_"
+
+
+def unknown_settings(names: Iterable[str]) -> list[tuple[str, str | None]]:
+    """Each name with webrobot's prefix that is neither declared nor removed, with the
+    declared name closest to it (:mod:`difflib`; None when none is close), sorted.
+    Such a setting is read by nothing: a misspelt one is otherwise ignored silently."""
+    # Compared without the prefix, which every candidate shares and would make any two close.
+    known = {name[len(PREFIX) :]: name for name in BY_NAME if name.startswith(PREFIX)}
+    unknown = sorted(
+        {n for n in names if n.startswith(PREFIX) and n not in BY_NAME and n not in REMOVED}
+    )
+    found = []
+    for name in unknown:
+        close = difflib.get_close_matches(name[len(PREFIX) :], list(known), n=1, cutoff=0.6)
+        found.append((name, known[close[0]] if close else None))
+    return found
+
+
+def unknown_setting_message(name: str, closest: str | None) -> str:
+    """One line about an unknown ``WEBROBOT_*`` setting, for logs and the terminal."""
+    hint = f"did you mean {closest}?" if closest else "see the settings reference"
+    return f"unknown setting {name} is ignored ({hint})"
 
 
 #: Scrapy settings not declared here with a whole-number default that Scrapy reads with ``getfloat``.

@@ -55,8 +55,16 @@ robots_resolved = object()
 #: A site's requests are held because its robots.txt could not be fetched.
 #: kwargs: site (site key), seconds (until the next attempt), attempt (int, 1 first),
 #: reason (str: the status or error of the failed attempt), status (int: the
-#: failed attempt's HTTP status; None if it got no response)
+#: failed attempt's HTTP status; None if it got no response), gives_up_in (float:
+#: seconds until the site counts as unreachable; None: no limit)
 site_deferred = object()
+
+#: The crawl has nothing left but requests held for sites whose robots.txt keeps
+#: failing (active=True), or has work again (active=False).
+#: kwargs: sites (list of site keys holding requests), closes_in (float: seconds
+#: until the crawl closes for it, WEBROBOT_ROBOTS_HELD_ONLY_MAX; None: no limit or
+#: not active), active (bool)
+held_sites_only = object()
 
 #: A downloaded page was kept out of the results, or its links were not followed.
 #: kwargs: request (scrapy.Request; None for an item judged in a pipeline), site

@@ -5,7 +5,15 @@ one line and exits with status 2 instead of a traceback. A value the add-on
 refuses when the crawler starts closes the spider with reason ``config_error``,
 which exits with status 2 too. A crawl closed because a folder it writes is full
 (finish reason ``disk_full``) exits with status 1, as one whose shared Redis
-could not be used (``redis_unavailable``).
+could not be used (``redis_unavailable``). A crawl closed with nothing left but
+requests held for unreachable sites (``held_sites_only``), or that gave up on
+sites whose robots.txt never answered (a host name that does not resolve), ends
+with one line naming those sites and their errors, and exits with status 0.
+
+Ctrl-C (SIGINT, or SIGTERM) prints on the terminal (stderr) at once that the crawl is
+stopping and what it waits for (the requests in progress, at most ``DOWNLOAD_TIMEOUT``
+each, then the feed, report and index being written), also when ``LOG_FILE`` takes the
+log away from the terminal.
 
 Under Scrapyd the job's log is ``LOG_FILE`` and stderr goes to Scrapyd's own
 log, so when ``LOG_FILE`` is set the line is also logged at ERROR there.
@@ -19,9 +27,18 @@ from typing import TYPE_CHECKING
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 
+from webrobot import compat
 from webrobot.frontier.diskspace import FINISH_REASON as DISK_FULL
 from webrobot.frontier.scheduler import OPEN_FAILED as FRONTIER_ERROR
-from webrobot.settings_model import text_problem
+from webrobot.robots.held import count
+from webrobot.robots.middleware import HELD_ONLY
+from webrobot.settings_model import (
+    error_lines,
+    text_problem,
+    unknown_setting_message,
+    unknown_settings,
+)
+from webrobot.urls.sitekey import request_site
 
 if TYPE_CHECKING:
     import argparse
@@ -35,6 +52,7 @@ logger = logging.getLogger(__name__)
 class Command(ScrapyCrawlCommand):
     _last_crawler: Crawler | None = None
     bad_settings: tuple[str, ...] = ()
+    unknown_settings: tuple[str, ...] = ()
 
     def _create_crawler(self, spidercls: type[Spider] | str) -> Crawler:
         self._last_crawler = super()._create_crawler(spidercls)
@@ -55,6 +73,10 @@ class Command(ScrapyCrawlCommand):
                 # no crawl runs (see run()).
                 self.settings.set(name, default, priority="cmdline")
         self.bad_settings = tuple(bad)
+        # Said in the log by the add-on; on the terminal too when the log goes to a file.
+        self.unknown_settings = tuple(
+            unknown_setting_message(name, closest) for name, closest in unknown_settings(names)
+        )
 
     def _fail(self, message: str) -> None:
         print(f"webrobot: {message}", file=sys.stderr)
@@ -62,7 +84,45 @@ class Command(ScrapyCrawlCommand):
             logger.error("webrobot cannot start: %s", message)
         self.exitcode = 2
 
+    def _last_word(self, message: str) -> None:
+        """The crawl's last line, on the terminal and, with ``LOG_FILE``, in the log."""
+        print(f"webrobot: {message}", file=sys.stderr)
+        if self.settings is not None and self.settings.get("LOG_FILE"):
+            logger.warning("%s", message)
+
+    def _stopping(self, signum: int) -> None:
+        """The first Ctrl-C: say what the crawl still waits for before it stops."""
+        del signum
+        crawler = self._last_crawler
+        engine = getattr(crawler, "engine", None)
+        active = getattr(getattr(engine, "downloader", None), "active", None) or ()
+        in_hand = compat.engine_in_progress(engine) or set()
+        sites = sorted({request_site(r) for r in active})
+        waits = []
+        if active:
+            timeout = self.settings.getfloat("DOWNLOAD_TIMEOUT") if self.settings else 0
+            named = ", ".join(sites[:3]) + (f" and {len(sites) - 3} more" if len(sites) > 3 else "")
+            waits.append(
+                f"{count(len(active), 'download')} in progress ({named}; each at most "
+                f"DOWNLOAD_TIMEOUT = {timeout:g} s)"
+            )
+        elif in_hand:
+            waits.append(f"{count(len(in_hand), 'response')} being processed")
+        waits.append("writing the feed, the report and the index")
+        job = bool(self.settings and self.settings.get("JOBDIR"))
+        print(
+            f"webrobot: stopping (Ctrl-C): waiting for {', then '.join(waits)}; press Ctrl-C "
+            f"again to stop at once{' (the JOBDIR job resumes where it stopped)' if job else ''}",
+            file=sys.stderr,
+            flush=True,
+        )
+
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        if self.crawler_process is not None:
+            compat.on_shutdown_signal(self.crawler_process, self._stopping)
+        if self.settings is not None and self.settings.get("LOG_FILE"):
+            for line in self.unknown_settings:
+                print(f"webrobot: warning: {line}", file=sys.stderr)
         if self.bad_settings:
             for problem in self.bad_settings:
                 self._fail(problem)
@@ -77,7 +137,13 @@ class Command(ScrapyCrawlCommand):
                 return
         super().run(args, opts)
         spider = getattr(self._last_crawler, "spider", None)
-        if getattr(spider, "config_error", None) is not None:
+        error = getattr(spider, "config_error", None)
+        if error is not None:
+            # Logged once when the spider opened, among Scrapy's start-up lines: said
+            # again last on the terminal, where a person looks, whether or not the log
+            # went to LOG_FILE (nothing was written: no feed, index or report).
+            for line in error_lines(error):
+                print(f"webrobot: cannot start: {line}", file=sys.stderr)
             self.exitcode = 2
         stats = getattr(self._last_crawler, "stats", None)
         if stats is not None and stats.get_value("finish_reason") == DISK_FULL:
@@ -88,6 +154,10 @@ class Command(ScrapyCrawlCommand):
                 "the same command to resume",
                 file=sys.stderr,
             )
+        if stats is not None and stats.get_value("finish_reason") == HELD_ONLY:
+            self._last_word(str(stats.get_value("webrobot/robots/held_only_closed") or HELD_ONLY))
+        elif stats is not None and stats.get_value("webrobot/robots/gave_up_sites"):
+            self._last_word(str(stats.get_value("webrobot/robots/gave_up_sites")))
         if stats is not None and stats.get_value("finish_reason") == FRONTIER_ERROR:
             self.exitcode = 2  # the job's frontier file cannot be read; logged, nothing fetched
             print(f"webrobot: {stats.get_value('webrobot/frontier/error')}", file=sys.stderr)

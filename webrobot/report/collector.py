@@ -8,7 +8,8 @@ and report extensions and the two downloader-middleware taps. It listens to:
   ``response_downloaded`` (raw status and size, 304s), ``robots_parsed``,
   ``item_scraped``, ``item_dropped``, ``spider_error``;
 * webrobot's (:mod:`webrobot.signals`): ``request_refused``,
-  ``robots_resolved``, ``site_deferred``, ``page_flagged``, ``request_shared``;
+  ``robots_resolved``, ``site_deferred``, ``held_sites_only``, ``page_flagged``,
+  ``request_shared``;
 * :class:`webrobot.report.taps.FrontierTapMiddleware` (first downloader
   middleware: a request left the scheduler; an ``IgnoreRequest`` that did not go
   through the Refuser) and :class:`~webrobot.report.taps.DownloadErrorTapMiddleware`
@@ -59,8 +60,7 @@ ROBOTS_FETCH = signals.ROBOTS_FETCH_META
 def waiting_requests(crawler: Crawler, tally: CrawlTally) -> int:
     """Requests waiting in the scheduler: Scrapy's own count when the scheduler has
     one, else the report's. The progress line and the live status page say the same."""
-    engine = crawler.engine
-    scheduler = engine.scheduler if engine is not None else None
+    scheduler = compat.engine_scheduler(crawler.engine)
     try:
         return len(scheduler)  # type: ignore[arg-type]
     except TypeError:
@@ -123,6 +123,7 @@ class ReportCollector:
         connect(self.request_refused, signal=signals.request_refused)
         connect(self.robots_resolved, signal=signals.robots_resolved)
         connect(self.site_deferred, signal=signals.site_deferred)
+        connect(self.held_sites_only, signal=signals.held_sites_only)
         connect(self.page_flagged, signal=signals.page_flagged)
         connect(self.left_scheduler, signal=signals.request_shared)
 
@@ -197,7 +198,16 @@ class ReportCollector:
             delay = float(info["until"]) - time.time()
         if info.get("status") is not None:
             self.tally.robots_response(key, int(info["status"]), time.time())
-        self.tally.deferred(key, self.now(), float(delay or 0.0), str(info.get("reason") or ""))
+        gives_up_in = info.get("gives_up_in")
+        self.tally.deferred(
+            key, self.now(), float(delay or 0.0), str(info.get("reason") or ""),
+            None if gives_up_in is None else float(gives_up_in),
+        )  # fmt: skip
+
+    def held_sites_only(
+        self, closes_in: float | None = None, active: bool = True, **info: Any
+    ) -> None:
+        self.tally.held_sites_only(self.now(), closes_in, active)
 
     def page_flagged(self, flag: str, site: str | None = None, **info: Any) -> None:
         key = _signal_site(site, info)

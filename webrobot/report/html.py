@@ -296,6 +296,32 @@ def failed_section(failed: list[Mapping[str, str]], total: int) -> str:
     )
 
 
+def held_section(held: list[Mapping[str, Any]], reason: str) -> str:
+    """Sites whose robots.txt kept failing and still held requests when the report was
+    written: the error, the attempts, the requests that were not crawled."""
+    if not held:
+        return ""
+    rows = "".join(
+        f"<tr><td>{escape(str(h['site']))}</td><td>{escape(str(h['reason'] or '–'))}</td>"
+        f"<td>{escape(str(h['detail'] or ''))}</td><td>{int(h['attempts'])}</td>"
+        f"<td>{human_seconds(float(h['held_seconds']))}</td><td>{int(h['requests'])}</td></tr>"
+        for h in held
+    )
+    why = (
+        " The crawl closed because nothing else was left (WEBROBOT_ROBOTS_HELD_ONLY_MAX)."
+        if reason == "held_sites_only"
+        else ""
+    )
+    return (
+        f'<section class="card"><h2>Sites not reached <small>({len(held)})</small></h2>'
+        f'<p class="note">robots.txt of these sites kept failing; their requests were held, '
+        f"not crawled.{why}</p>"
+        '<table id="held"><thead><tr><th>Site</th><th>Last error</th><th>Detail</th>'
+        "<th>Attempts</th><th>Held for</th><th>Requests held</th></tr></thead>"
+        f"<tbody>{rows}</tbody></table></section>\n"
+    )
+
+
 def hosts_section(hosts: list[Mapping[str, Any]]) -> str:
     """Per host: schemes and origins seen, moved to https, URLs upgraded, TLS problems;
     shown when a host has more than one origin or anything was learnt about it."""
@@ -492,7 +518,7 @@ def render_html(report: Mapping[str, Any], refresh: int = 0) -> str:
 <section class="card"><h2>Sites</h2>
 <table id="sites"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>{notes_html}
 </section>
-{hosts_section(report.get("hosts") or [])}{frontier_html(report)}
+{held_section(report.get("held") or [], str(report.get("finish_reason")))}{hosts_section(report.get("hosts") or [])}{frontier_html(report)}
 {archive_section(report.get("archive"))}
 {failed_html}<section class="charts">{charts}</section>
 </main><script>{SORT_JS}</script></body></html>

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -87,6 +87,7 @@ class SiteTally:
     deferred_from: float | None = None  # crawl seconds; None: not deferred now
     deferred_until: float = 0.0
     deferred_reason: str = ""  # why the current deferral started, shown while it lasts
+    gives_up_at: float | None = None  # crawl seconds when a held site counts as unreachable
     first_at: float | None = None  # crawl seconds of the first request sent
     last_at: float | None = None  # crawl seconds of the last response
     robots: RobotsRecord = field(default_factory=RobotsRecord)
@@ -163,6 +164,10 @@ class CrawlTally:
         self.flag_signals_seen: set[str] = set()
         self.failed_pages: list[dict[str, str]] = []  # the first MAX_FAILED_LISTED
         self.failed_total = 0
+        #: Crawl seconds when the crawl closes for having nothing left but held requests
+        #: (None: it has other work, or no such limit).
+        self.held_only_closes_at: float | None = None
+        self.held_only = False
 
     def site(self, key: str) -> SiteTally:
         tally = self.sites.get(key)
@@ -263,15 +268,37 @@ class CrawlTally:
             if info.get(name) is not None:
                 setattr(robots, name, info[name])
         tally._end_deferral(now)
+        tally.gives_up_at = None
 
-    def deferred(self, site: str, now: float, delay: float, reason: str = "") -> None:
+    def deferred(
+        self, site: str, now: float, delay: float, reason: str = "",
+        gives_up_in: float | None = None,
+    ) -> None:  # fmt: skip
         tally = self.site(site)
+        tally.gives_up_at = None if gives_up_in is None else now + max(0.0, gives_up_in)
         if tally.deferred_from is None or now >= tally.deferred_until:
             tally._end_deferral(now)
             tally.deferrals += 1
             tally.deferred_from = now
         tally.deferred_until = max(tally.deferred_until, now + max(0.0, delay))
         tally.deferred_reason = reason or tally.deferred_reason
+
+    def held_sites_only(self, now: float, closes_in: float | None, active: bool) -> None:
+        """webrobot.signals.held_sites_only: nothing but held requests is left (or work came)."""
+        self.held_only = active
+        self.held_only_closes_at = now + closes_in if active and closes_in is not None else None
+
+    def held(self, now: float) -> list[tuple[str, str, float | None]]:
+        """Sites held after failed robots.txt attempts: (site, reason, seconds until they
+        are given up, the crawl's closing included; None: no limit), soonest first."""
+        rows = []
+        for key, tally in self.sites.items():
+            if tally.robots.resolved or not tally.deferrals or tally.robots.outcome:
+                continue
+            ends = [t for t in (tally.gives_up_at, self.held_only_closes_at) if t is not None]
+            rows.append((key, tally.deferred_reason, max(0.0, min(ends) - now) if ends else None))
+        rows.sort(key=lambda row: (row[2] is None, row[2] or 0.0, row[0]))
+        return rows
 
     def deferral_reasons(self, now: float) -> Counter[str]:
         """Sites deferred right now, by the reason their robots.txt failed."""
@@ -376,6 +403,29 @@ def progress_line(
         f" | frontier {frontier} + {downloader} in downloader | sites: {sites}"
         f" | refused: {refused or 'none'}"
     )
+
+
+#: Held sites named on the progress line.
+HELD_LISTED = 3
+
+
+def held_line(
+    held: list[tuple[str, str, float | None]], closes_in: float | None, wait: Callable[[float], str]
+) -> str:
+    """``held: http://a:80 (DownloadConnectionRefusedError) given up in 58 min | nothing
+    else left: the crawl closes in 2 min``; empty when nothing is held. ``wait`` says a
+    number of seconds as people read it."""
+    if not held:
+        return ""
+    named = []
+    for site, reason, left in held[:HELD_LISTED]:
+        when = "kept until it answers" if left is None else f"given up in {wait(left)}"
+        named.append(f"{site} ({reason or 'no answer yet'}) {when}")
+    more = f", {len(held) - HELD_LISTED} more" if len(held) > HELD_LISTED else ""
+    line = f"held: {', '.join(named)}{more}"
+    if closes_in is not None:
+        line += f" | nothing else left: the crawl closes in {wait(closes_in)}"
+    return line
 
 
 def _site_state(states: Mapping[str, int], state: str, waits: Mapping[str, int] | None) -> str:

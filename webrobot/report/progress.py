@@ -12,7 +12,8 @@ from scrapy.utils.asyncio import create_looping_call
 
 from webrobot.report.collector import ReportCollector, waiting_requests
 from webrobot.report.hosts import hosts_progress
-from webrobot.report.model import ProgressPoint, progress_line
+from webrobot.report.model import ProgressPoint, held_line, progress_line
+from webrobot.robots.held import duration
 from webrobot.settings_model import read
 from webrobot.urls.sitekey import host_key
 from webrobot.urls.upgrademiddleware import host_notes
@@ -73,6 +74,14 @@ class Progress:
             tally.states(current.at),
             tally.deferral_reasons(current.at),
         )
+        closes_at = tally.held_only_closes_at
+        held = held_line(
+            tally.held(current.at),
+            None if closes_at is None else max(0.0, closes_at - current.at),
+            duration,
+        )
+        if held:
+            line += f" | {held}"
         hosts = hosts_progress(len({host_key(s) for s in tally.sites}), self.notes)
         if hosts:
             line += f" | {hosts}"

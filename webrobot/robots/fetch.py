@@ -27,6 +27,7 @@ from scrapy.http import Request
 from scrapy.http.request import NO_CALLBACK
 from w3lib.url import safe_url_string
 
+from webrobot.compat import name_not_resolved
 from webrobot.pages.inflate import ENCODINGS, inflate_prefix
 from webrobot.settings_model import read
 from webrobot.signals import ROBOTS_FETCH_META
@@ -52,6 +53,8 @@ class RobotsFetch:
     stopped: bool = False
     error: str | None = None
     detail: str = ""
+    #: No answer because the host name does not resolve (whichever exception said so).
+    unresolved: bool = False
     redirect_problem: str | None = None  # "limit", "loop", "no_location", "bad_location"
     hops: int = 0
     #: The URLs asked, in order (the first is the robots.txt asked for, the last ``url``).
@@ -94,8 +97,9 @@ class RobotsFetcher:
                 return RobotsFetch(url, error="IgnoreRequest", detail=str(exc), hops=hops)
             except Exception as exc:  # noqa: BLE001 - every network error defers the site
                 return RobotsFetch(
-                    url, error=type(exc).__name__, detail=str(exc) or repr(exc), hops=hops
-                )
+                    url, error=type(exc).__name__, detail=str(exc) or repr(exc), hops=hops,
+                    unresolved=name_not_resolved(exc),
+                )  # fmt: skip
             self.stats.inc_value("robotstxt/response_count")
             self.stats.inc_value(f"robotstxt/response_status_count/{response.status}")
             headers = {}

@@ -32,12 +32,21 @@ A site whose robots.txt fails is retried with a growing interval
 (:class:`Backoff`); while it has rules fetched before that have not been
 expired too long, those are obeyed meanwhile (stale use); after
 ``WEBROBOT_ROBOTS_DEFER_MAX`` seconds of failures it counts as disallowed. A
-host name that does not resolve (``DNSLookupError``) has its own, shorter
+host name that does not resolve (:attr:`RobotsFetch.unresolved
+<webrobot.robots.fetch.RobotsFetch.unresolved>`: Twisted's ``DNSLookupError`` or
+Scrapy's ``CannotResolveHostError``, recognised by class) has its own, shorter
 limit, ``WEBROBOT_ROBOTS_DNS_DEFER_MAX``: a name that does not exist rarely
 comes back within the hour a struggling server gets.
 
-If the spider closes with requests held (shutdown, a timeout), a ``JOBDIR``
-job keeps them in ``JOBDIR/webrobot-robots-held.pickle``
+When the crawl has nothing left but held requests (the engine is idle and only
+held sites keep it open), :class:`HeldOnlyClock` starts; after
+``WEBROBOT_ROBOTS_HELD_ONLY_MAX`` seconds of that the crawl closes with reason
+``held_sites_only`` instead of waiting out each site's own limit. Holding a
+struggling site is right while the crawl has other work; once it has none, a
+person waits for nothing but a server that may be gone.
+
+If the spider closes with requests held (shutdown, a timeout, ``held_sites_only``),
+a ``JOBDIR`` job keeps them in ``JOBDIR/webrobot-robots-held.pickle``
 (:class:`HeldFile`) and schedules them again on resume.
 """
 
@@ -68,10 +77,10 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-#: Errors that mean the host name does not resolve.
-DNS_ERRORS = frozenset({"DNSLookupError"})
 #: Under ``JOBDIR``: the requests still held when the spider closed, for the next run.
 HELD_FILE = "webrobot-robots-held.pickle"
+#: Sites named in a closing line (the report lists them all).
+HELD_NAMED = 5
 
 
 @dataclass(eq=False)
@@ -88,6 +97,9 @@ class PendingSite:
     fetching: bool = False
     timer: CallLaterResult | None = None
     deferral: policy.Deferral | None = None
+    last_reason: str = ""  # the status or error of the last failed attempt
+    last_detail: str = ""
+    gives_up_at: float | None = None  # monotonic; None: no limit (or not failing)
 
     def wait(self) -> Deferred[RobotsDecision | None]:
         waiter: Deferred[RobotsDecision | None] = Deferred()
@@ -114,6 +126,61 @@ def duration(seconds: float) -> str:
     if seconds >= 120:
         return f"{seconds / 60:.0f} min"
     return f"{seconds:.3g} s"
+
+
+def count(n: int, word: str) -> str:
+    """``'1 site'``, ``'3 sites'``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def site_line(pending: PendingSite, attempts: int, since: float) -> str:
+    """``http://h:80 (DownloadConnectionRefusedError: ...; 7 attempts over 3 min)``."""
+    detail = f": {pending.last_detail[:120]}" if pending.last_detail else ""
+    return (
+        f"{pending.site} ({pending.last_reason or 'no answer yet'}{detail}; "
+        f"{count(attempts, 'attempt')} over {duration(since)})"
+    )
+
+
+def held_only_line(held: list[PendingSite], now: float, limit: float, *, kept: bool) -> str:
+    """The line of a crawl closed with nothing left but ``held`` (``now``: monotonic):
+    which sites could not be reached, why, and what became of their requests."""
+    requests = sum(len(pending.held) for pending in held)
+    named = [
+        site_line(
+            pending,
+            pending.deferral.attempts if pending.deferral else 0,
+            pending.deferral.elapsed(now) if pending.deferral else 0.0,
+        )
+        for pending in sorted(held, key=lambda p: -len(p.held))[:HELD_NAMED]
+    ]
+    more = f" and {len(held) - HELD_NAMED} more" if len(held) > HELD_NAMED else ""
+    fate = (
+        "kept for the next run of the job"
+        if kept
+        else "not crawled (with JOBDIR they are kept for a resume)"
+    )
+    return (
+        f"Closed after {duration(limit)} with nothing left but {count(requests, 'request')} "
+        f"held for {count(len(held), 'unreachable site')} (WEBROBOT_ROBOTS_HELD_ONLY_MAX): "
+        f"{'; '.join(named)}{more}; their requests are {fate}"
+    )
+
+
+def held_row(pending: PendingSite, now: float) -> dict[str, object]:
+    """A held site as report.json's ``held`` lists it (``now``: monotonic)."""
+    deferral = pending.deferral
+    return {
+        "site": pending.site,
+        "reason": pending.last_reason,
+        "detail": pending.last_detail[:300],
+        "attempts": deferral.attempts if deferral else 0,
+        "held_seconds": round(deferral.elapsed(now), 3) if deferral else 0.0,
+        "requests": len(pending.held),
+        "gives_up_in": None
+        if pending.gives_up_at is None
+        else round(max(0.0, pending.gives_up_at - now), 3),
+    }
 
 
 class HeldFile:
@@ -171,6 +238,9 @@ class AfterFailure:
     delay: float
     reason: str
     elapsed: float = 0.0
+    #: The site's limit (``WEBROBOT_ROBOTS_DEFER_MAX`` or, for a name that does not
+    #: resolve, ``WEBROBOT_ROBOTS_DNS_DEFER_MAX``), seconds from its first failure; 0: none.
+    limit: float = 0.0
 
 
 class Backoff:
@@ -206,11 +276,40 @@ class Backoff:
             assert delay is not None
             return AfterFailure("stale", delay, reason)
         defer_max = self.defer_max
-        if result.error in DNS_ERRORS and self.dns_defer_max > 0:
+        if result.unresolved and self.dns_defer_max > 0:
             defer_max = min(defer_max, self.dns_defer_max) if defer_max > 0 else self.dns_defer_max
         delay = deferral.failed(
             now, base=self.base, cap=self.cap, defer_max=defer_max, retry_after=retry_after
         )
         if delay is None:
-            return AfterFailure("give_up", 0.0, reason, deferral.elapsed(now))
-        return AfterFailure("retry", delay, reason)
+            return AfterFailure("give_up", 0.0, reason, deferral.elapsed(now), defer_max)
+        return AfterFailure("retry", delay, reason, deferral.elapsed(now), defer_max)
+
+
+class HeldOnlyClock:
+    """How long the crawl has had nothing left but held requests.
+
+    :meth:`idle` is called when the engine is idle with requests held; the clock
+    starts then and runs until :meth:`work` (a request scheduled that is not held,
+    which includes held requests released). ``limit`` 0: the clock never ends the crawl."""
+
+    def __init__(self, limit: float) -> None:
+        self.limit = limit
+        self.since: float | None = None
+
+    def idle(self, now: float) -> tuple[bool, float | None]:
+        """(whether the clock started now, seconds left before the crawl closes:
+        None without a limit, 0 or less when it is time to close)."""
+        started = self.since is None
+        if started:
+            self.since = now
+        if self.limit <= 0:
+            return started, None
+        assert self.since is not None
+        return started, self.limit - (now - self.since)
+
+    def work(self) -> bool:
+        """Other work came: stop the clock; True when it was running."""
+        running = self.since is not None
+        self.since = None
+        return running

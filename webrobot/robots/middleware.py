@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Self, cast
 
 from scrapy import signals as scrapy_signals
-from scrapy.exceptions import DontCloseSpider, IgnoreRequest, NotConfigured
+from scrapy.exceptions import CloseSpider, DontCloseSpider, IgnoreRequest, NotConfigured
 from scrapy.utils.asyncio import call_later
 from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
@@ -41,12 +41,17 @@ from webrobot.robots.claim import ClaimCoordinator
 from webrobot.robots.decide import RobotsDecider
 from webrobot.robots.fetch import RobotsFetch, RobotsFetcher
 from webrobot.robots.held import (
-    DNS_ERRORS,
     HELD_FILE,
+    HELD_NAMED,
     Backoff,
     HeldFile,
+    HeldOnlyClock,
     PendingSite,
+    count,
     duration,
+    held_only_line,
+    held_row,
+    site_line,
 )
 from webrobot.seen.dupefilter import visited_filter
 from webrobot.settings_model import read
@@ -72,6 +77,9 @@ logger = logging.getLogger(__name__)
 FORBIDDEN = policy.REFUSED_FORBIDDEN
 GAVE_UP = policy.REFUSED_GAVE_UP
 REFUSAL_STATS = {FORBIDDEN: "robotstxt/forbidden", GAVE_UP: "webrobot/robots/deferred_gave_up"}
+#: Close reason of a crawl that had nothing left but held requests for
+#: ``WEBROBOT_ROBOTS_HELD_ONLY_MAX`` seconds.
+HELD_ONLY = "held_sites_only"
 
 # The names these classes had when they lived here.
 _Fetch = RobotsFetch
@@ -115,6 +123,16 @@ class RobotsMiddleware:
             else None
         )
         self.hold_new = read(settings, "WEBROBOT_ROBOTS_HOLD_NEW_REQUESTS")
+        # A shared crawl (Redis) ends when its shared frontier is done, whichever worker
+        # holds what (WEBROBOT_REDIS_IDLE_CLOSE): no worker closes on its own for this.
+        shared = bool(read(settings, "WEBROBOT_REDIS_URL").strip())
+        #: Sites given up on in this crawl (their robots.txt never answered), and the first few
+        #: described for the crawl's last line.
+        self.gave_up = 0
+        self.gave_up_named: list[str] = []
+        self.held_only = HeldOnlyClock(
+            0 if shared else read(settings, "WEBROBOT_ROBOTS_HELD_ONLY_MAX")
+        )
         # A decision this process holds is looked up without I/O (a cache without
         # ``peek`` is only asked when a request is dequeued).
         self.peek: Callable[[str], RobotsDecision | None] | None = getattr(self.cache, "peek", None)
@@ -130,6 +148,7 @@ class RobotsMiddleware:
         )
         crawler.signals.connect(self._spider_idle, signal=scrapy_signals.spider_idle)
         crawler.signals.connect(self._spider_closed, signal=scrapy_signals.spider_closed)
+        crawler.signals.connect(self._report_part, signal=signals.report_parts)
         crawler.signals.connect(
             self._bytes_received, signal=scrapy_signals.bytes_received, weak=False
         )
@@ -150,6 +169,8 @@ class RobotsMiddleware:
         return urlparse_cached(request).scheme in ("http", "https")
 
     def _request_scheduled(self, request: Request) -> None:
+        if self.held_only.since is not None:
+            self._other_work(request)
         if self._closed or request.meta.get("dont_obey_robotstxt"):
             return
         # Only a site being decided holds requests: most requests need no site key here.
@@ -384,6 +405,11 @@ class RobotsMiddleware:
     def _failed(self, pending: PendingSite, result: RobotsFetch) -> None:
         plan = self.backoff.after_failure(pending, result)
         reason, delay = plan.reason, plan.delay
+        pending.last_reason = "host name does not resolve" if result.unresolved else reason
+        pending.last_detail = result.detail
+        pending.gives_up_at = (
+            time.monotonic() - plan.elapsed + plan.limit if plan.limit > 0 else None
+        )
         if plan.action == "stale":
             stale = pending.stale
             assert stale is not None
@@ -411,6 +437,9 @@ class RobotsMiddleware:
                 "the site counts as disallowed",
                 pending.site, duration(plan.elapsed), attempts, reason,
             )  # fmt: skip
+            self.gave_up += 1
+            if len(self.gave_up_named) < HELD_NAMED:
+                self.gave_up_named.append(site_line(pending, attempts, plan.elapsed))
             self._resolve(pending, self.decider.unreachable(
                 pending.site, result.status, result.url,
                 f"robots.txt unreachable for {duration(plan.elapsed)} (last: {reason})",
@@ -419,7 +448,7 @@ class RobotsMiddleware:
         self.stats.inc_value("webrobot/robots/deferred")
         if self.claims is not None:  # a worker that takes over keeps this schedule
             self.claims.note_deferral(pending, delay)
-        unresolved = result.error in DNS_ERRORS
+        unresolved = result.unresolved
         if unresolved:
             self.stats.inc_value("webrobot/robots/deferred_dns")
         # A name that does not resolve is said at every attempt: few, and the wait is short.
@@ -437,6 +466,7 @@ class RobotsMiddleware:
             attempt=attempts,
             reason=reason,
             status=result.status,
+            gives_up_in=plan.limit - plan.elapsed if plan.limit > 0 else None,
         )
         self._retry_in(pending, delay)
 
@@ -484,11 +514,77 @@ class RobotsMiddleware:
         self.stats.inc_value("webrobot/robots/held_resumed", len(requests))
         logger.info("Resumed %d requests held for robots.txt when the job stopped", len(requests))
 
-    def _spider_idle(self) -> None:
-        if any(pending.held for pending in self.pending.values()):
-            raise DontCloseSpider("requests are held until robots.txt answers")
+    def _held_sites(self) -> list[PendingSite]:
+        return [pending for pending in self.pending.values() if pending.held]
 
-    def _spider_closed(self) -> None:
+    def _spider_idle(self) -> None:
+        held = self._held_sites()
+        if not held:
+            return
+        now = time.monotonic()
+        started, left = self.held_only.idle(now)
+        if started:
+            self.crawler.signals.send_catch_log(
+                signal=signals.held_sites_only,
+                sites=[pending.site for pending in held],
+                closes_in=left,
+                active=True,
+            )
+            if left is not None:
+                logger.info(
+                    "Nothing is left but requests held for %s whose robots.txt keeps "
+                    "failing: the crawl closes in %s unless other work comes "
+                    "(WEBROBOT_ROBOTS_HELD_ONLY_MAX)",
+                    count(len(held), "site"), duration(left),
+                )  # fmt: skip
+        if left is None or left > 0:
+            raise DontCloseSpider("requests are held until robots.txt answers")
+        raise CloseSpider(HELD_ONLY)  # said in _spider_closed, if the crawl does close for it
+
+    def _other_work(self, request: Request) -> None:
+        """A request was scheduled while only held requests were left: unless it is
+        about to be held itself, the crawl has work again and the clock stops."""
+        site = request_site(request)
+        pending = self.pending.get(site)
+        if (
+            pending is not None
+            and self._usable(site) is None
+            and (self.hold_new or request.meta.get("_robots_requeued", False))
+        ):
+            return
+        if self.held_only.work():
+            self.crawler.signals.send_catch_log(
+                signal=signals.held_sites_only, sites=[], closes_in=None, active=False
+            )
+
+    def _report_part(self) -> dict[str, object]:
+        """``held`` in report.json: the sites still held when the report is written."""
+        now = time.monotonic()
+        return {
+            "held": [
+                held_row(pending, now)
+                for pending in sorted(self.pending.values(), key=lambda p: p.site)
+                if pending.held or (pending.deferral is not None and not pending.stale_mode)
+            ]
+        }
+
+    def _spider_closed(self, reason: str = "") -> None:
+        if reason == HELD_ONLY:
+            sites = self._held_sites()
+            message = held_only_line(
+                sites, time.monotonic(), self.held_only.limit,
+                kept=self.held_file is not None or not self.hold_new,
+            )  # fmt: skip
+            logger.warning("%s", message)
+            self.stats.set_value("webrobot/robots/held_only_closed", message)
+            self.stats.set_value("webrobot/robots/held_only_sites", len(sites))
+        elif self.gave_up:
+            more = f" and {self.gave_up - HELD_NAMED} more" if self.gave_up > HELD_NAMED else ""
+            self.stats.set_value(
+                "webrobot/robots/gave_up_sites",
+                f"Gave up on {count(self.gave_up, 'unreachable site')} whose robots.txt never "
+                f"answered; their requests were not crawled: {'; '.join(self.gave_up_named)}{more}",
+            )
         self._closed = True
         held: list[Request] = []
         for pending in self.pending.values():

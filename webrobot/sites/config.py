@@ -22,7 +22,7 @@ from w3lib.url import safe_url_string
 from webrobot.extract.fields import FieldSpecError, compile_fields
 from webrobot.extract.parts import enabled_parts
 from webrobot.frontier.priorities import PriorityRule
-from webrobot.settings_model import ConfigError, value_problem
+from webrobot.settings_model import ConfigError, raise_all, value_problem
 from webrobot.urls.templates import TemplateOverride
 
 SPIDER_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
@@ -382,10 +382,14 @@ def check_setting_types(config: SiteConfig, default_of: Callable[[str], Any]) ->
     TOML value of another kind (a table or an array where a number or a switch is
     expected, a number where a list is expected...). Declared settings are judged
     by the settings model, others by the type of their default (``default_of(name)``)."""
+    errors = []
     for name, value in config.settings.items():
         problem = value_problem(name, value, default_of(name))
         if problem:
-            raise ConfigError(config.source, f"settings.{name}", f"expected {problem.expected}")
+            errors.append(
+                ConfigError(config.source, f"settings.{name}", f"expected {problem.expected}")
+            )
+    raise_all(errors)
 
 
 def parse_site_config(text: str, source: str, name: str) -> SiteConfig:
@@ -408,18 +412,27 @@ def site_config_from_mapping(data: Mapping[str, Any], source: str, name: str) ->
             None,
             f"the file name must make a spider name (letters, digits, '_'), got {name!r}",
         )
-    for key in data:
-        if key not in SCHEMA:
-            raise ConfigError(
-                source, key, f"unknown key; expected one of: {', '.join(sorted(SCHEMA))}"
-            )
-    for key in REQUIRED:
-        if key not in data:
-            raise ConfigError(source, key, "missing; this key is required")
+    # Every problem is reported, not only the first: one run to find them all.
+    errors = [
+        ConfigError(source, key, f"unknown key; expected one of: {', '.join(sorted(SCHEMA))}")
+        for key in data
+        if key not in SCHEMA
+    ]
+    errors += [
+        ConfigError(source, key, "missing; this key is required")
+        for key in REQUIRED
+        if key not in data
+    ]
     values: dict[str, Any] = {}
     for key, raw in data.items():
+        if key not in SCHEMA:
+            continue
         attr, validator = SCHEMA[key]
-        values[attr] = validator(raw, source, key)
+        try:
+            values[attr] = validator(raw, source, key)
+        except ConfigError as exc:
+            errors.append(exc)
+    raise_all(errors)
     known = {f.name for f in fields(SiteConfig)}
     assert set(values) <= known
     return SiteConfig(name=name, source=source, **values)

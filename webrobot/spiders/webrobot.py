@@ -35,7 +35,7 @@ from webrobot.politeness.downloader import slot_key_of
 from webrobot.politeness.identitycheck import apply_identity
 from webrobot.render.middleware import configure_rendering
 from webrobot.seen.linkrequests import link_requests
-from webrobot.settings_model import read
+from webrobot.settings_model import error_lines, read
 from webrobot.sitemaps.follow import sitemap_links, sitemap_request
 from webrobot.sites.config import (
     ConfigError,
@@ -142,7 +142,8 @@ class WebrobotSpider(scrapy.Spider):
     async def start(self) -> AsyncIterator[Any]:
         if self.config_error is not None:
             # One clear line instead of a traceback: the crawl ends at once.
-            logger.error("webrobot cannot start: %s", self.config_error)
+            for line in error_lines(self.config_error):
+                logger.error("webrobot cannot start: %s", line)
             self.crawler.stats.set_value("webrobot/config_error", str(self.config_error))
             raise scrapy.exceptions.CloseSpider("config_error")
         for url in self.start_urls:

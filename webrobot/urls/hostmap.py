@@ -4,7 +4,8 @@
 "127.0.0.1"}``, or a list of addresses per name). Tests and the demo use it to
 give many names to servers on this machine without a hosts file or a DNS
 server; an operator can use it to crawl a site on a new server before its DNS
-record moves. Names not in the table are resolved as usual.
+record moves. Names not in the table are resolved as usual, except the special-use names
+under ``.invalid`` (:func:`never_resolves`), which fail at once.
 
 It lives in :mod:`webrobot.urls` beside the network guard
 (:mod:`webrobot.urls.networkmiddleware`) because both must agree on where a
@@ -21,6 +22,18 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Mapping
 from typing import Any
+
+#: RFC 6761 6.4: names under this top-level domain never exist, and "name resolution
+#: APIs and libraries SHOULD recognize [them] as special and SHOULD always return
+#: immediate negative responses".
+INVALID_TLD = "invalid"
+
+
+def never_resolves(host: str) -> bool:
+    """Whether ``host`` is ``invalid`` or a name under it: it fails without a DNS
+    query (a name the ``WEBROBOT_RESOLVE`` table maps is looked up there first)."""
+    name = normal_host(host)
+    return name == INVALID_TLD or name.endswith("." + INVALID_TLD)
 
 
 class HostMapError(ValueError):

@@ -18,7 +18,8 @@ The check is made on the addresses the host resolves to when the request
 leaves (a name in ``WEBROBOT_RESOLVE`` resolves to its addresses there, as
 the download's resolver, :mod:`webrobot.urls.resolver`, resolves it); a host whose records change between this look-up and the download's
 own (DNS rebinding) is not caught. A host that does not resolve passes: the
-download fails on it anyway.
+download fails on it anyway. A name under ``.invalid`` has no address without a
+DNS query (:func:`~webrobot.urls.hostmap.never_resolves`), as in the resolver.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from twisted.internet.threads import deferToThread
 
 from webrobot.settings_model import ConfigError, read
 from webrobot.startup import setting_error
-from webrobot.urls.hostmap import HostMap
+from webrobot.urls.hostmap import HostMap, never_resolves
 from webrobot.urls.netpolicy import (
     IPAddress,
     NetworkPolicy,
@@ -116,6 +117,8 @@ class NetworkGuardMiddleware:
         mapped = self.hosts.lookup(host) if self.hosts else None
         if mapped is not None:
             return [a for a in map(as_address, mapped) if a is not None]
+        if never_resolves(host):
+            return []
         cached = self._resolved.get(host)
         if cached is not None:
             self._resolved.move_to_end(host)

@@ -5,7 +5,10 @@
 :class:`~webrobot.urls.hostmap.HostMap` from the table, IPv4 and IPv6, and any
 other name as before. The webrobot project installs it
 (``TWISTED_DNS_RESOLVER`` in ``webrobot/settings.py``); with an empty table it
-changes nothing. Like every Scrapy resolver it is built once per process from
+changes nothing, except that names under the special-use top-level domain
+``.invalid`` fail at once without asking DNS, as RFC 6761 asks of resolvers
+(:func:`~webrobot.urls.hostmap.never_resolves`; a name the table maps is
+answered from the table). Like every Scrapy resolver it is built once per process from
 the process's settings (the project's, ``-s``); a crawler's own table (a site
 config's ``[settings]``, a spider's ``custom_settings``) is added to it when the
 crawler starts (:func:`use_table`, called by the network guard).
@@ -24,11 +27,12 @@ from scrapy.resolver import CachingThreadedResolver, HostResolution
 from scrapy.utils.misc import load_object
 from twisted.internet import defer
 from twisted.internet.address import IPv4Address, IPv6Address
+from twisted.internet.error import DNSLookupError
 from twisted.internet.interfaces import IHostnameResolver
 from zope.interface import implementer  # type: ignore[import-untyped]
 
 from webrobot.settings_model import read
-from webrobot.urls.hostmap import HostMap, HostMapError
+from webrobot.urls.hostmap import HostMap, HostMapError, never_resolves
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -79,6 +83,8 @@ class MappedResolver(CachingThreadedResolver):
         if addresses:
             ipv4 = [a for a in addresses if ipaddress.ip_address(a).version == 4]
             return defer.succeed((ipv4 or list(addresses))[0])
+        if never_resolves(name):
+            return defer.fail(DNSLookupError(f"{name} is a special-use name that never resolves"))
         return super().getHostByName(name, timeout)
 
 
@@ -124,13 +130,13 @@ class _MappedNameResolver:
         transportSemantics: str = "TCP",
     ) -> Any:
         addresses = _lookup(self.hosts, hostName)
-        if not addresses:
+        if not addresses and not never_resolves(hostName):
             return self.fallback.resolveHostName(
                 resolutionReceiver, hostName, portNumber, addressTypes, transportSemantics
             )
         resolution = HostResolution(hostName)
         resolutionReceiver.resolutionBegan(resolution)
-        for address in addresses:
+        for address in addresses or ():  # none: "no results for hostname lookup"
             kind = IPv6Address if ipaddress.ip_address(address).version == 6 else IPv4Address
             if addressTypes is None or kind in addressTypes:
                 resolutionReceiver.addressResolved(kind("TCP", address, portNumber))

@@ -1,0 +1,221 @@
+"""End-to-end: sites the robot cannot reach, judged by what the local servers saw,
+how long the crawl took and what it said.
+
+A host name that does not resolve is given up after ``WEBROBOT_ROBOTS_DNS_DEFER_MAX``
+whichever download handler fetches its robots.txt. Names under ``.invalid``
+(RFC 6761) fail in webrobot's resolver at once, without a DNS query, so these
+tests never leave the machine.
+
+A crawl with nothing left but requests held for sites whose robots.txt keeps
+failing (a refused port, a dead page host or requisite host) closes after
+``WEBROBOT_ROBOTS_HELD_ONLY_MAX``, says which sites and why in its last line and
+its report, and keeps their requests for a ``JOBDIR`` resume.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.crawling import CrawlResult, run_crawl
+from webrobot.demo.server import Reply, SiteServer
+
+pytestmark = pytest.mark.slow
+
+MakeSite = Callable[..., SiteServer]
+
+DEAD_NAME = "http://no-such-host.invalid/"
+#: The DNS limit these crawls use, and how long after it the crawl may take to end.
+DNS_LIMIT = 3.0
+MARGIN = 15.0
+
+HANDLERS = {
+    "webrobot": {},  # the project's KeepAliveDownloadHandler
+    "scrapy-http11": {
+        "DOWNLOAD_HANDLERS": '{"http": "scrapy.core.downloader.handlers.http11.HTTP11DownloadHandler"}'
+    },
+    # scrapy-playwright hands requests it does not render (robots.txt) to its HTTP/1.1 parent
+    "playwright": {"WEBROBOT_RENDER": "browser"},
+}
+
+
+def live_site(make_site: MakeSite) -> SiteServer:
+    site = make_site("live")
+    site.add("/robots.txt", Reply.text(""))
+    site.html(
+        "/", f"<html><title>home</title><body><a href='/a'>a</a> of {site.origin}</body></html>"
+    )
+    site.html("/a", f"<html><title>a</title><body>page a of {site.origin}</body></html>")
+    return site
+
+
+def timed_crawl(
+    tmp_path: Path, start_urls: list[str], settings: dict[str, str], timeout: float = 90
+) -> tuple[CrawlResult, float]:
+    result = run_crawl(
+        tmp_path, args={"start_urls": ",".join(start_urls)}, settings=settings, timeout=timeout
+    )
+    return result, time.monotonic()
+
+
+@pytest.mark.parametrize("handler", sorted(HANDLERS))
+def test_a_name_that_does_not_resolve_is_given_up_after_its_own_limit(
+    make_site: MakeSite, tmp_path: Path, handler: str
+) -> None:
+    if handler == "playwright":
+        pytest.importorskip(
+            "scrapy_playwright", reason="the optional browser extra is not installed"
+        )
+        if shutil.which("chromium") is None:
+            pytest.skip("chromium is not installed")
+    live = live_site(make_site)
+    settings = {
+        "WEBROBOT_ROBOTS_HELD_ONLY_MAX": "0",  # the names' own limit ends the crawl
+        "WEBROBOT_ROBOTS_DNS_DEFER_MAX": str(DNS_LIMIT),
+        "WEBROBOT_ROBOTS_BACKOFF_BASE": "0.5",
+        **HANDLERS[handler],
+    }
+    # Before the limit for names was applied, this crawl waited WEBROBOT_ROBOTS_DEFER_MAX
+    # (an hour): the timeout fails it.
+    result, ended = timed_crawl(tmp_path, [live.url("/"), DEAD_NAME], settings)
+
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "Traceback" not in result.log, result.log[-3000:]
+    assert sorted(live.targets()) == ["/", "/a", "/robots.txt"]
+    first = min(h.started for h in live.hits)
+    assert ended - first < DNS_LIMIT + MARGIN, "the crawl ends once the name's limit has passed"
+    assert result.stat("webrobot/robots/deferred_dns") >= 2
+    assert result.stat("webrobot/robots/deferred_gave_up") == 1
+    assert "robots.txt of http://no-such-host.invalid:80 failed (host name does not resolve" in (
+        result.log
+    )
+    assert "Giving up on the robots.txt of http://no-such-host.invalid:80" in result.log
+    # The last line, in the log and on the terminal, names the site given up and why.
+    for text in (result.log, result.stderr):
+        line = last_line(text)
+        assert "Gave up on 1 unreachable site" in line, line
+        assert "http://no-such-host.invalid:80 (host name does not resolve" in line, line
+
+
+# --- Nothing left but held sites ----------------------------------------------------------
+
+HELD_LIMIT = 3.0
+
+
+def closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def last_line(text: str) -> str:
+    lines = [line for line in text.splitlines() if line.strip()]
+    return lines[-1] if lines else ""
+
+
+def test_a_refused_port_closes_the_crawl_soon_once_nothing_else_is_left(
+    make_site: MakeSite, tmp_path: Path
+) -> None:
+    live = live_site(make_site)
+    port = closed_port()
+    dead = f"http://127.0.0.1:{port}"
+    settings = {
+        "WEBROBOT_ROBOTS_HELD_ONLY_MAX": str(HELD_LIMIT),
+        "WEBROBOT_ROBOTS_BACKOFF_BASE": "0.5",
+        "WEBROBOT_PROGRESS_INTERVAL": "1",
+    }
+    # Without the limit this crawl waits WEBROBOT_ROBOTS_DEFER_MAX (an hour): the timeout fails it.
+    result, ended = timed_crawl(tmp_path, [live.url("/"), f"{dead}/"], settings)
+
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "Traceback" not in result.log, result.log[-3000:]
+    assert result.stat("finish_reason") == "held_sites_only"
+    assert sorted(live.targets()) == ["/", "/a", "/robots.txt"]
+    done = max(h.finished for h in live.hits)
+    assert ended - done < HELD_LIMIT + MARGIN, "the crawl closes once only the held site is left"
+    # The last line, in the log and on the terminal, names the site and its error.
+    for text in (result.log, result.stderr):
+        line = last_line(text)
+        assert dead in line and "DownloadConnectionRefusedError" in line, line
+        assert "1 request held for 1 unreachable site " in line, line
+        assert "not crawled" in line, line
+    # The progress line said when the held site would be given up, and when the crawl closes.
+    progress = [line for line in result.log.splitlines() if "Progress:" in line and "held:" in line]
+    assert progress, result.log[-3000:]
+    assert f"held: {dead} (DownloadConnectionRefusedError) given up in" in progress[0]
+    assert "nothing else left: the crawl closes in" in progress[-1]
+    # The report lists it with its error and the requests it held.
+    report = json.loads((tmp_path / "items.report.json").read_text("utf-8"))
+    assert report["finish_reason"] == "held_sites_only"
+    [held] = report["held"]
+    assert held["site"] == dead and held["reason"] == "DownloadConnectionRefusedError"
+    assert held["requests"] == 1 and held["attempts"] >= 2
+    assert "Connection refused" in held["detail"] or "refused" in held["detail"].lower()
+    html = (tmp_path / "items.report.html").read_text("utf-8")
+    assert "Sites not reached" in html and dead in html
+    assert any(f["site"] == dead for f in report["health"]["flags"])
+
+
+def test_held_requests_are_kept_for_the_jobs_next_run(make_site: MakeSite, tmp_path: Path) -> None:
+    """``-a start_urls=http://127.0.0.1:PORT/`` alone, nothing listening: the crawl closes
+    after the limit; run again with the server up, the held page is crawled."""
+    port = closed_port()
+    settings = {
+        "JOBDIR": str(tmp_path / "job"),
+        "WEBROBOT_ROBOTS_HELD_ONLY_MAX": str(HELD_LIMIT),
+        "WEBROBOT_ROBOTS_BACKOFF_BASE": "0.5",
+    }
+    start = time.monotonic()
+    first, ended = timed_crawl(tmp_path / "run1", [f"http://127.0.0.1:{port}/"], settings)
+    assert first.returncode == 0, first.stderr[-2000:]
+    assert first.stat("finish_reason") == "held_sites_only"
+    assert ended - start < 30 + HELD_LIMIT, "start-up plus the limit, not the site's hour"
+    assert "kept for the next run of the job" in last_line(first.stderr)
+
+    site = SiteServer("back", port=port).start()
+    try:
+        site.add("/robots.txt", Reply.text(""))
+        site.html("/", "<html><title>back</title><body>back again</body></html>")
+        second, _ = timed_crawl(tmp_path / "run2", [f"http://127.0.0.1:{port}/"], settings)
+    finally:
+        site.stop()
+    assert second.returncode == 0, second.stderr[-2000:]
+    assert second.stat("finish_reason") == "finished"
+    assert site.targets().count("/") == 1
+    assert "Traceback" not in first.log + second.log
+
+
+def test_a_requisite_host_holds_a_finished_crawl_no_longer_than_a_page_host(
+    make_site: MakeSite, tmp_path: Path
+) -> None:
+    """An archived page's picture on a host that refuses connections: the pages are
+    done, the requisite's site is held, and the crawl closes after the same limit."""
+    pytest.importorskip("warcio", reason="the optional archive extra is not installed")
+    live = make_site("pages")
+    dead = f"http://127.0.0.1:{closed_port()}"
+    live.add("/robots.txt", Reply.text(""))
+    live.html(
+        "/",
+        f"<html><title>home</title><body><img src='{dead}/logo.png'> {live.origin}</body></html>",
+    )
+    settings = {
+        "WEBROBOT_WARC_DIR": str(tmp_path / "warc"),
+        "WEBROBOT_INDEX_ENABLED": "False",
+        "WEBROBOT_ROBOTS_HELD_ONLY_MAX": str(HELD_LIMIT),
+        "WEBROBOT_ROBOTS_BACKOFF_BASE": "0.5",
+    }
+    result, ended = timed_crawl(tmp_path, [live.url("/")], settings)
+
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert sorted(live.targets()) == ["/", "/favicon.ico", "/robots.txt"]  # the icon: a requisite
+    assert result.stat("finish_reason") == "held_sites_only"
+    assert ended - max(h.finished for h in live.hits) < HELD_LIMIT + MARGIN
+    assert dead in last_line(result.stderr)
+    report = json.loads((tmp_path / "items.report.json").read_text("utf-8"))
+    assert [h["site"] for h in report["held"]] == [dead]
