@@ -220,3 +220,45 @@ def test_a_site_configs_table_reaches_the_downloads(
     result = run_crawl(tmp_path / "out", args={"config": str(config)})
     assert result.returncode == 0, result.stderr
     assert sorted(site.targets()) == ["/", "/next", "/robots.txt"]
+
+
+@pytest.mark.parametrize(
+    ("name", "asked"),
+    [("www.example.com", False), ("shop.test", True), ("localhost", True),
+     ("a.localhost", True), ("127.0.0.9", True), ("::1", True), ("x.invalid", False)],
+)  # fmt: skip
+def test_with_the_table_only_no_other_name_reaches_dns(name: str, asked: bool) -> None:
+    """WEBROBOT_RESOLVE_ONLY: mapped names from the table, localhost and address
+    literals as usual, anything else fails at once by both interfaces."""
+    from twisted.internet.error import DNSLookupError
+
+    fallback = _Fallback()
+    receiver = _Receiver()
+    resolver = _MappedNameResolver(TABLE, fallback, table_only=True)
+    resolver.resolveHostName(receiver, name, 80)  # type: ignore[arg-type]
+    mapped = name == "shop.test"
+    assert fallback.asked == ([name] if asked and not mapped else [])
+    if not asked:
+        assert receiver.began and receiver.complete and receiver.addresses == []
+        errors: list[Any] = []
+        simple = MappedResolver(None, 0, 1.0, TABLE, table_only=True)  # type: ignore[arg-type]
+        simple.getHostByName(name).addErrback(errors.append)
+        assert len(errors) == 1 and errors[0].check(DNSLookupError)
+        assert name in str(errors[0].value)
+
+
+def test_with_the_table_only_the_network_guard_asks_no_dns(monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+
+    from tests.components import webrobot_crawler
+    from webrobot.urls import networkmiddleware
+
+    asked: list[str] = []
+    monkeypatch.setattr(networkmiddleware, "_resolve", lambda host: asked.append(host) or [])
+    guard = networkmiddleware.NetworkGuardMiddleware(
+        webrobot_crawler(WEBROBOT_RESOLVE={"shop.test": "127.0.0.3"}, WEBROBOT_RESOLVE_ONLY=True)
+    )
+    assert asyncio.run(guard._addresses("cdn.example.com")) == []
+    assert [str(a) for a in asyncio.run(guard._addresses("shop.test"))] == ["127.0.0.3"]
+    asyncio.run(guard._addresses("localhost"))
+    assert asked == ["localhost"]

@@ -402,6 +402,9 @@ _HOSTILE = (
        "Host names answered without DNS, as curl's --resolve: {\"shop.test\": \"127.0.0.1\"} (or a list of "
        "addresses per name); other names resolve as usual. Read by the resolver (process settings: the "
        "project's or -s) and by the network guard, which judges the mapped address."),
+    _s("WEBROBOT_RESOLVE_ONLY", "bool", False,
+       "Answer only the names of WEBROBOT_RESOLVE (and localhost): any other name fails at once, "
+       "without a DNS query, as a name that does not exist (an offline crawl, a test bed)."),
     _s("WEBROBOT_MAX_LINKS_PER_PAGE", "int", 2000,
        "Links of one page passed on to the scheduler, after the scope checks (0: no cap).", minimum=0),
     _s("WEBROBOT_IGNORED_EXTENSIONS", "list", [*SCRAPY_IGNORED_EXTENSIONS, "mht", "mhtml"],

@@ -5,7 +5,9 @@
 give many names to servers on this machine without a hosts file or a DNS
 server; an operator can use it to crawl a site on a new server before its DNS
 record moves. Names not in the table are resolved as usual, except the special-use names
-under ``.invalid`` (:func:`never_resolves`), which fail at once.
+under ``.invalid`` (:func:`never_resolves`), which fail at once, and, with
+``WEBROBOT_RESOLVE_ONLY``, every name but ``localhost`` (:func:`not_asked`): an offline
+crawl or a test bed then never sends a DNS query.
 
 It lives in :mod:`webrobot.urls` beside the network guard
 (:mod:`webrobot.urls.networkmiddleware`) because both must agree on where a
@@ -34,6 +36,25 @@ def never_resolves(host: str) -> bool:
     query (a name the ``WEBROBOT_RESOLVE`` table maps is looked up there first)."""
     name = normal_host(host)
     return name == INVALID_TLD or name.endswith("." + INVALID_TLD)
+
+
+def not_asked(host: str, *, table_only: bool = False) -> bool:
+    """Whether a name not in the table fails without a DNS query: an ``.invalid`` name
+    always, and with ``table_only`` (``WEBROBOT_RESOLVE_ONLY``) every name but an address
+    literal and ``localhost`` (RFC 6761 6.3: the loopback's own name, answered by the
+    system without DNS)."""
+    if never_resolves(host):
+        return True
+    if not table_only:
+        return False
+    name = normal_host(host)
+    if name == "localhost" or name.endswith(".localhost"):
+        return False
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return True
+    return False
 
 
 class HostMapError(ValueError):

@@ -37,7 +37,7 @@ from twisted.internet.threads import deferToThread
 
 from webrobot.settings_model import ConfigError, read
 from webrobot.startup import setting_error
-from webrobot.urls.hostmap import HostMap, never_resolves
+from webrobot.urls.hostmap import HostMap, not_asked
 from webrobot.urls.netpolicy import (
     IPAddress,
     NetworkPolicy,
@@ -101,6 +101,7 @@ class NetworkGuardMiddleware:
                 settings.get("TWISTED_DNS_RESOLVER"),
             )
             self.hosts = HostMap()
+        self.table_only = read(settings, "WEBROBOT_RESOLVE_ONLY")
         self.crawler = crawler
         self.refuser = Refuser(crawler)
         self.policy: NetworkPolicy | None = None
@@ -117,7 +118,7 @@ class NetworkGuardMiddleware:
         mapped = self.hosts.lookup(host) if self.hosts else None
         if mapped is not None:
             return [a for a in map(as_address, mapped) if a is not None]
-        if never_resolves(host):
+        if not_asked(host, table_only=self.table_only):
             return []
         cached = self._resolved.get(host)
         if cached is not None:

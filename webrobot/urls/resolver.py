@@ -32,7 +32,7 @@ from twisted.internet.interfaces import IHostnameResolver
 from zope.interface import implementer  # type: ignore[import-untyped]
 
 from webrobot.settings_model import read
-from webrobot.urls.hostmap import HostMap, HostMapError, never_resolves
+from webrobot.urls.hostmap import HostMap, HostMapError, not_asked
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -55,10 +55,16 @@ def host_map(settings: Any) -> HostMap:
 
 class MappedResolver(CachingThreadedResolver):
     def __init__(
-        self, reactor: ReactorBase, cache_size: int, timeout: float, hosts: HostMap
+        self,
+        reactor: ReactorBase,
+        cache_size: int,
+        timeout: float,
+        hosts: HostMap,
+        table_only: bool = False,
     ) -> None:
         super().__init__(reactor, cache_size, timeout)
         self.hosts = hosts
+        self.table_only = table_only
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, reactor: ReactorBase) -> Self:
@@ -70,12 +76,15 @@ class MappedResolver(CachingThreadedResolver):
             logger.error("%s", exc)
             hosts = HostMap()
         cache_size = settings.getint("DNSCACHE_SIZE") if settings.getbool("DNSCACHE_ENABLED") else 0
-        return cls(reactor, cache_size, settings.getfloat("DNS_TIMEOUT"), hosts)
+        table_only = read(settings, "WEBROBOT_RESOLVE_ONLY")
+        return cls(reactor, cache_size, settings.getfloat("DNS_TIMEOUT"), hosts, table_only)
 
     def install_on_reactor(self) -> None:
         super().install_on_reactor()
         # The simple resolver gives one IPv4 address; this one gives every mapped address.
-        mapped: Any = _MappedNameResolver(self.hosts, self.reactor.nameResolver)
+        mapped: Any = _MappedNameResolver(
+            self.hosts, self.reactor.nameResolver, table_only=self.table_only
+        )
         self.reactor.installNameResolver(mapped)
 
     def getHostByName(self, name: str, timeout: Sequence[int] = ()) -> Deferred[str]:
@@ -83,8 +92,8 @@ class MappedResolver(CachingThreadedResolver):
         if addresses:
             ipv4 = [a for a in addresses if ipaddress.ip_address(a).version == 4]
             return defer.succeed((ipv4 or list(addresses))[0])
-        if never_resolves(name):
-            return defer.fail(DNSLookupError(f"{name} is a special-use name that never resolves"))
+        if not_asked(name, table_only=self.table_only):
+            return defer.fail(DNSLookupError(f"{name}: not looked up ({_why(name)})"))
         return super().getHostByName(name, timeout)
 
 
@@ -117,9 +126,10 @@ def _lookup(hosts: HostMap, name: str) -> tuple[str, ...] | None:
 @implementer(IHostnameResolver)
 class _MappedNameResolver:
     # Twisted's interfaces are zope interfaces, which mypy cannot check: Any.
-    def __init__(self, hosts: HostMap, fallback: Any) -> None:
+    def __init__(self, hosts: HostMap, fallback: Any, *, table_only: bool = False) -> None:
         self.hosts = hosts
         self.fallback = fallback
+        self.table_only = table_only
 
     def resolveHostName(
         self,
@@ -130,7 +140,7 @@ class _MappedNameResolver:
         transportSemantics: str = "TCP",
     ) -> Any:
         addresses = _lookup(self.hosts, hostName)
-        if not addresses and not never_resolves(hostName):
+        if not addresses and not not_asked(hostName, table_only=self.table_only):
             return self.fallback.resolveHostName(
                 resolutionReceiver, hostName, portNumber, addressTypes, transportSemantics
             )
@@ -142,3 +152,11 @@ class _MappedNameResolver:
                 resolutionReceiver.addressResolved(kind("TCP", address, portNumber))
         resolutionReceiver.resolutionComplete()
         return resolution
+
+
+def _why(name: str) -> str:
+    return (
+        "a special-use name that never resolves"
+        if not_asked(name)
+        else "WEBROBOT_RESOLVE_ONLY: only the names of WEBROBOT_RESOLVE are answered"
+    )
