@@ -90,6 +90,7 @@ PURE = frozenset({
     "webrobot.monitor.events",
     "webrobot.monitor.watch",
     "webrobot.monitor.feed",
+    "webrobot.monitor.reportpart",
 })  # fmt: skip
 #: No Scrapy or Twisted, but they load or save files.
 SCRAPY_FREE = PURE | {

@@ -22,9 +22,11 @@ from itemadapter import ItemAdapter
 from scrapy import Request, signals
 from scrapy.exceptions import NotConfigured
 
+from webrobot import signals as webrobot_signals
 from webrobot.extract.middleware import ExtractMiddleware
 from webrobot.frontier.diskstate import disk_of
 from webrobot.monitor import events
+from webrobot.monitor.reportpart import ChangesTally
 from webrobot.monitor.rules import load_rules
 from webrobot.monitor.snapshot import Ignore, changes, snapshot_of
 from webrobot.monitor.store import MonitorStore
@@ -93,7 +95,9 @@ class MonitorMiddleware:
         self.store: MonitorStore | None = None
         self.sender: WebhookSender | None = None
         self._require_extraction()
+        self.tally = ChangesTally(str(self.folder))
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(self.report_part, signal=webrobot_signals.report_parts)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
     @classmethod
@@ -169,6 +173,10 @@ class MonitorMiddleware:
             )  # fmt: skip
         if self.crawler.stats is not None:
             self.crawler.stats.set_value("webrobot/monitor/webhook/left", max(0, left))
+
+    def report_part(self, finished: bool) -> dict[str, Any]:
+        """The crawl report's ``changes`` section (:mod:`webrobot.monitor.reportpart`)."""
+        return {"changes": self.tally.section()}
 
     # -- the spider middleware
 
@@ -260,12 +268,15 @@ class MonitorMiddleware:
             if event["event"] == "match":
                 self._count(f"webrobot/monitor/match/{event['kind']}")
         self.store.record(url, snapshot, keys, time, found)
+        for event in found:
+            self.tally.add(event)
         if found and self.sender is not None:
             self.sender.wake()
 
     def _emit_forget(self, url: str, event: dict[str, Any]) -> None:
         assert self.store is not None
         self.store.forget(url, [event])
+        self.tally.add(event)
         self._count("webrobot/monitor/events/removed")
         if self.sender is not None:
             self.sender.wake()
