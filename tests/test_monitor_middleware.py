@@ -105,3 +105,29 @@ def test_picture_rules_without_the_extra_name_it_in_one_line(
     expected = f"{tmp_path / 'watch.toml'}: key 'rule 'logo'.images': Watching for pictures needs"
     assert line.startswith(expected) and "pip install 'webrobot[monitor]'" in line, line
     assert "\n" not in line
+
+
+def test_notices_without_the_extra_name_it_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "apprise", None)
+    crawler = get_crawler(settings_dict={
+        "WEBROBOT_MONITOR_DIR": str(tmp_path / "m"),
+        "WEBROBOT_MONITOR_NOTIFY": "json://127.0.0.1:9/"})  # fmt: skip
+    with pytest.raises(ValueError) as caught:
+        MonitorMiddleware.from_crawler(crawler)
+    line = str(caught.value)
+    assert line.startswith("setting WEBROBOT_MONITOR_NOTIFY=") and "\n" not in line, line
+    assert "needs the 'apprise' package" in line and "pip install 'webrobot[notify]'" in line
+
+
+def test_an_apprise_url_that_cannot_be_used_is_named_without_its_secrets(tmp_path: Path) -> None:
+    crawler = get_crawler(settings_dict={
+        "WEBROBOT_MONITOR_DIR": str(tmp_path / "m"),
+        "WEBROBOT_MONITOR_NOTIFY": "json://127.0.0.1:9/,nosuch://user:secret@host/"})  # fmt: skip
+    with pytest.raises(ValueError) as caught:
+        MonitorMiddleware.from_crawler(crawler)
+    line = str(caught.value)
+    assert "nosuch://..." in line and "secret" not in line and "json:" not in line, line

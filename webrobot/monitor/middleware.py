@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Response
 
+    from webrobot.monitor.notify import NotifySender
     from webrobot.monitor.webhook import WebhookSender
 
 logger = logging.getLogger(__name__)
@@ -92,6 +93,9 @@ class MonitorMiddleware:
         self._check_selectors()
         self.recheck = bool(setting(crawler, "WEBROBOT_MONITOR_RECHECK"))
         self.webhook_url: str = setting(crawler, "WEBROBOT_MONITOR_WEBHOOK")
+        self.notify_urls: list[str] = list(setting(crawler, "WEBROBOT_MONITOR_NOTIFY"))
+        self._check_notify()
+        self.notifier: NotifySender | None = None
         self.store: MonitorStore | None = None
         self.sender: WebhookSender | None = None
         self._require_extraction()
@@ -113,6 +117,22 @@ class MonitorMiddleware:
             except Exception as exc:  # noqa: BLE001 - cssselect's several parse errors
                 raise setting_error(self.crawler, SettingValueError(
                     "WEBROBOT_MONITOR_IGNORE_SELECTORS", selector, f"CSS selectors ({exc})")) from None  # fmt: skip
+
+    def _check_notify(self) -> None:
+        if not self.notify_urls:
+            return
+        from webrobot.monitor.notify import bad_urls
+        from webrobot.optional import MissingExtra
+
+        try:
+            bad = bad_urls(self.notify_urls)
+        except MissingExtra as exc:
+            raise setting_error(self.crawler, SettingValueError(
+                "WEBROBOT_MONITOR_NOTIFY", self.notify_urls, str(exc))) from None  # fmt: skip
+        if bad:
+            shown = [url.split("://", 1)[0] + "://..." for url in bad]
+            raise setting_error(self.crawler, SettingValueError(
+                "WEBROBOT_MONITOR_NOTIFY", shown, "Apprise URLs of a known scheme, whole")) from None  # fmt: skip
 
     def _require_extraction(self) -> None:
         """Switch on the extractors of what the monitor reads, whatever WEBROBOT_EXTRACT says."""
@@ -146,11 +166,40 @@ class MonitorMiddleware:
                 count=self._count,
             )  # fmt: skip
             self.sender.start()
+        if self.notify_urls:
+            from webrobot.monitor.notify import Notices, NotifySender
+
+            notices = Notices(self.folder)
+            try:
+                notices.start()
+            finally:
+                notices.close()
+            self.notifier = NotifySender(
+                self.folder, self.notify_urls,
+                ceiling=setting(self.crawler, "WEBROBOT_MONITOR_WEBHOOK_BACKOFF_MAX"),
+                count=self._count,
+            )  # fmt: skip
+            self.notifier.start()  # the notices a last crawl left go out first
 
     async def spider_closed(self) -> None:
         sender, self.sender = self.sender, None
+        notifier, self.notifier = self.notifier, None
+        spider = self.crawler.spider
+        if notifier is not None:
+            from webrobot.monitor.notify import Notices
+
+            notices = Notices(self.folder)
+            try:
+                self._count("webrobot/monitor/notify/digested", notices.add_digest(
+                    str(getattr(spider, "name", "webrobot")), self.notify_urls))  # fmt: skip
+            except Exception as exc:  # noqa: BLE001 - a folder that cannot be written
+                logger.error(
+                    "Monitor: the crawl's notice could not be kept in %s: %s", self.folder, exc
+                )
+                self._count("webrobot/monitor/error")
+            finally:
+                notices.close()
         if self.store is not None:
-            spider = self.crawler.spider
             try:
                 self.store.write_feed(str(getattr(spider, "name", "webrobot")), _now())
             except OSError as exc:
@@ -158,12 +207,21 @@ class MonitorMiddleware:
                 self._count("webrobot/monitor/error")
             self.store.close()
             self.store = None
-        if sender is None:
-            return
         from scrapy.utils.defer import maybe_deferred_to_future
         from twisted.internet.threads import deferToThread
 
         wait = float(setting(self.crawler, "WEBROBOT_MONITOR_WEBHOOK_CLOSE_WAIT"))
+        if notifier is not None:
+            unsent = await maybe_deferred_to_future(deferToThread(notifier.close, wait))
+            if unsent:
+                logger.warning(
+                    "Monitor notices: %d not sent yet; they wait in %s for the next crawl",
+                    unsent, self.folder,
+                )  # fmt: skip
+            if self.crawler.stats is not None:
+                self.crawler.stats.set_value("webrobot/monitor/notify/left", max(0, unsent))
+        if sender is None:
+            return
         # Delivery goes on in its thread; the reactor waits without being held.
         left = await maybe_deferred_to_future(deferToThread(sender.close, wait))
         if left:
