@@ -91,6 +91,7 @@ PURE = frozenset({
     "webrobot.monitor.watch",
     "webrobot.monitor.feed",
     "webrobot.monitor.reportpart",
+    "webrobot.monitor.digest",
 })  # fmt: skip
 #: No Scrapy or Twisted, but they load or save files.
 SCRAPY_FREE = PURE | {

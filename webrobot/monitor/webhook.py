@@ -25,6 +25,17 @@ logger = logging.getLogger(__name__)
 FIRST_WAIT = 1.0
 
 
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """A redirect is a failed try: urllib would follow a 301, 302 or 303 to a POST as a
+    GET without the event, and take that page's 200 for a delivery."""
+
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None
+
+
+_OPENER = urllib.request.build_opener(_NoRedirect)
+
+
 def backoff(attempts: int, ceiling: float) -> float:
     """Seconds to wait after the ``attempts``-th failure (1, 2, 4... up to ``ceiling``)."""
     return float(min(ceiling, FIRST_WAIT * 2 ** max(0, attempts - 1)))
@@ -121,7 +132,7 @@ class WebhookSender:
                      "User-Agent": self.user_agent},
         )  # fmt: skip
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as answer:
+            with _OPENER.open(request, timeout=self.timeout) as answer:
                 answer.read(65536)
                 ok = 200 <= answer.status < 300
                 problem = f"status {answer.status}"
