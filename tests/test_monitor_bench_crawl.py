@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from benchmarks.monitor import ChangingSite, article_pages
+from benchmarks.monitor import ChangingSite, article_pages, measure
 from tests.crawling import CrawlResult, run_crawl
 from tests.webhookreceiver import WebhookReceiver
 
@@ -96,3 +96,19 @@ def test_two_crawls_of_the_changing_site_tell_what_changed(tmp_path: Path, make_
         )
     recall = len(said & truth) / len(truth)
     assert recall >= FLOORS["recall"], sorted((k, roles[k]) for k in truth - said)
+
+
+def test_the_benchmark_runs_and_whole_page_monitors_cry_wolf() -> None:
+    """benchmarks/monitor.py on 30 pages: the noise makes every page 'changed' for MD5
+    and the text diff; webrobot's monitor keeps its precision, and a page's state
+    besides its text stays under 2 KB."""
+    result = measure(30)
+    rows = {row["monitor"]: row for row in result["monitors"]}
+    assert rows["webrobot"]["precision"] >= FLOORS["precision"]
+    for whole in ("MD5", "text diff"):
+        assert rows[whole]["recall"] == 1.0
+        assert (
+            rows[whole]["said_changed"]
+            == result["pages"] - result["roles"]["new"] - result["roles"]["removed"]
+        )
+    assert result["state_bytes_besides_text"]["max"] < 2048

@@ -521,8 +521,12 @@ def test_a_monitored_job_writes_its_events_to_the_folder_given_as_a_setting(
     site = SiteServer("monitored").start()
     site.add("/robots.txt", Reply.text("User-agent: *\nDisallow:\n"))
     site.html("/", "<title>Harbour</title><a href='/ferry'>ferry</a><a href='/museum'>museum</a>")
-    site.html("/ferry", "<html><head><title>Ferry at nine</title></head><body><p>Ferry.</p></body></html>")
-    site.html("/museum", "<html><head><title>Museum</title></head><body><p>Museum.</p></body></html>")
+    site.html(
+        "/ferry", "<html><head><title>Ferry at nine</title></head><body><p>Ferry.</p></body></html>"
+    )
+    site.html(
+        "/museum", "<html><head><title>Museum</title></head><body><p>Museum.</p></body></html>"
+    )
     folder = tmp_path / "watch"
     settings = [f"WEBROBOT_MONITOR_DIR={folder}", "DEPTH_LIMIT=1"]
     ferry = site.url("/ferry")
@@ -530,10 +534,15 @@ def test_a_monitored_job_writes_its_events_to_the_folder_given_as_a_setting(
         first = schedule(session.server, "monitored_1", "webrobot", start_urls=site.url("/"),
                          setting=settings)  # fmt: skip
         wait_for_jobs(session.server, {first.id: first})
-        told = [json.loads(line) for line in (folder / "events.jsonl").read_text("utf-8").splitlines()]
+        told = [
+            json.loads(line) for line in (folder / "events.jsonl").read_text("utf-8").splitlines()
+        ]
         assert sorted((e["event"], e["url"]) for e in told) == sorted(
             ("new", site.url(p)) for p in ("/", "/ferry", "/museum"))  # fmt: skip
-        site.html("/ferry", "<html><head><title>Ferry at ten</title></head><body><p>Ferry.</p></body></html>")
+        site.html(
+            "/ferry",
+            "<html><head><title>Ferry at ten</title></head><body><p>Ferry.</p></body></html>",
+        )
         second = schedule(session.server, "monitored_2", "webrobot", start_urls=site.url("/"),
                           setting=settings)  # fmt: skip
         wait_for_jobs(session.server, {second.id: second})
