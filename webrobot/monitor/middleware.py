@@ -100,6 +100,7 @@ class MonitorMiddleware:
         self.sender: WebhookSender | None = None
         self._require_extraction()
         self.tally = ChangesTally(str(self.folder))
+        self.watching = False  # the folder opened: the report has a changes section
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.report_part, signal=webrobot_signals.report_parts)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
@@ -155,6 +156,7 @@ class MonitorMiddleware:
             self._count("webrobot/monitor/error")
             return
         logger.info("Monitor: %s (%d pages known)", self.folder, len(self.store))
+        self.watching = True
         if self.webhook_url:
             from webrobot.monitor.webhook import WebhookSender
 
@@ -234,7 +236,7 @@ class MonitorMiddleware:
 
     def report_part(self, finished: bool) -> dict[str, Any]:
         """The crawl report's ``changes`` section (:mod:`webrobot.monitor.reportpart`)."""
-        return {"changes": self.tally.section()}
+        return {"changes": self.tally.section()} if self.watching else {}
 
     # -- the spider middleware
 

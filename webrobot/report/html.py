@@ -90,7 +90,7 @@ tr.warn td{background:#fff6ee}
 .charts figure{margin:0}.charts svg{width:100%;height:auto;display:block}
 .note{color:#666;font-size:12px;margin:6px 0 0}
 table.diff{table-layout:fixed;width:100%;margin:4px 0 14px}
-table.diff td{vertical-align:top;white-space:pre-wrap;overflow-wrap:anywhere}
+table.diff td,table.diff th{text-align:left;vertical-align:top;white-space:pre-wrap;overflow-wrap:anywhere}
 table.diff td.old{background:#fdecea}table.diff td.new{background:#e6f4ea}
 table.diff th.field{width:14%}h3.page{font-size:13px;margin:12px 0 2px;overflow-wrap:anywhere}
 """
