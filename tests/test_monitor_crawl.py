@@ -90,8 +90,7 @@ def events_of(folder: Path) -> list[dict[str, Any]]:
 def crawl(
     tmp_path: Path, name: str, site: SiteServer, receiver: WebhookReceiver, folder: Path
 ) -> CrawlResult:
-    return run_crawl(tmp_path / name, spider="monitored", args={"site": site.url("/")}, settings={
-        "SPIDER_MODULES": "webrobot.spiders,tests.monitorspider",
+    return run_crawl(tmp_path / name, args={"start_urls": site.url("/")}, settings={
         "WEBROBOT_MONITOR_DIR": str(folder),
         "WEBROBOT_WATCH": str(tmp_path / "watch.toml"),
         "WEBROBOT_MONITOR_WEBHOOK": receiver.url,

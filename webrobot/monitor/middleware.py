@@ -288,7 +288,7 @@ class MonitorMiddleware:
             return
         adapter = ItemAdapter(output)
         item = {key: adapter.get(key) for key in CONTENT_KEYS if key in adapter}
-        if not any(item.get(key) for key in CONTENT_KEYS):
+        if not any(_says_something(item.get(key)) for key in CONTENT_KEYS):
             self._count("webrobot/monitor/skipped/no_content")
             return
         if "title" in adapter:
@@ -342,3 +342,14 @@ class MonitorMiddleware:
         self._count("webrobot/monitor/events/removed")
         if self.sender is not None:
             self.sender.wake()
+
+
+def _says_something(value: Any) -> bool:
+    """Whether a mined value holds anything: a metadata dict of nulls says nothing."""
+    if isinstance(value, dict):
+        return any(_says_something(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_says_something(v) for v in value)
+    if isinstance(value, str):
+        return bool(value.strip())
+    return value is not None

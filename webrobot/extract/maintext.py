@@ -1,0 +1,177 @@
+"""The main text of a page: its article or main content as plain text.
+
+:func:`main_text` returns the text without navigation, ads, comments, cookie
+banners or script, one paragraph a line, in whatever language the page is in,
+or ``None`` when the page has none. It reads the crawl's own lxml tree
+(:attr:`SourcePage.root <webrobot.extract.page.SourcePage.root>`), so the page
+is not parsed again; only when the crawl has no tree is ``SourcePage.html``
+parsed.
+
+How: trafilatura (a maintained extractor made for this, measured on public
+benchmarks) reads the tree favouring precision, without its fallback
+extractors. That precise reading drops the headline, teasers and link lists
+around an article that trafilatura's default reading keeps, but on some layouts
+it loses much of the article. A precise text of :data:`TRUSTED_LENGTH`
+characters or more is kept as it is; a shorter one is checked against the
+default (broad) reading, and kept only when it holds at least half of the broad
+text's word shingles (:mod:`webrobot.extract.shingles`); the broad text takes
+its place otherwise. The paragraphs of an article cut into several containers
+of one kind that the text lacks are added (:mod:`webrobot.extract.continuation`),
+and a first line repeating the page's title is dropped
+(:mod:`webrobot.extract.headline`). When the markup yields much less than the
+``articleBody`` the page declares in its JSON-LD (pages built by JavaScript,
+teasers of a paywall), and the two agree, the declared text is returned instead
+(:mod:`webrobot.extract.articlebody`). All this costs less CPU than one default
+trafilatura call on the page's HTML (``python -m benchmarks.quality.maintext``
+measures both).
+
+trafilatura logs a warning for a page it finds no text in (``discarding data``,
+logger ``trafilatura``); the glue decides how loud that logger is.
+
+Needs trafilatura, in the ``mining`` extra (``pip install 'webrobot[mining]'``).
+Without it :func:`main_text` raises :class:`webrobot.optional.MissingExtra`, an
+:class:`ImportError` whose message names the extra: the glue reports it as "not
+installed". Any page (broken markup, huge, empty, odd JSON-LD) gives a text or
+``None``, never an exception.
+
+Pure: no Scrapy, no I/O.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from types import ModuleType
+from typing import Any
+
+from webrobot.extract.articlebody import declared_article_body
+from webrobot.extract.continuation import continued
+from webrobot.extract.headline import without_headline
+from webrobot.extract.page import SourcePage
+from webrobot.extract.shingles import share_kept
+from webrobot.optional import require
+
+FEATURE = "Main-text extraction (WEBROBOT_EXTRACT text)"
+#: The precise reading is kept when it holds at least this share of the broad one.
+KEEP_SHARE = 0.5
+#: A precise reading this long (characters) is an article's worth of text, kept as it is;
+#: a shorter one is checked against the broad reading.
+TRUSTED_LENGTH = 1000
+#: The declared articleBody replaces a text from the markup shorter than this share of it...
+DECLARED_SHARE = 0.5
+#: ...when it holds at least this share of that text (they tell the same article).
+DECLARED_AGREEMENT = 0.5
+#: ...or when the markup's text is the declared one in a single line (trafilatura's own
+#: rescue reads the JSON-LD and joins its paragraphs): the share of it the text holds.
+SAME_TEXT = 0.9
+#: Comments and processing instructions: trafilatura's own parser drops them, and a
+#: tree that has them loses the text that follows them inside a paragraph.
+_PRUNE = "//comment()|//processing-instruction()"
+_SPACES = re.compile(r"[^\S\n]+")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]+")
+
+logger = logging.getLogger(__name__)
+
+
+def main_text(page: SourcePage) -> str | None:
+    """The page's main content as plain text, one paragraph a line; ``None`` when
+    nothing could be found. Raises :class:`~webrobot.optional.MissingExtra` when
+    trafilatura is not installed, and nothing else."""
+    trafilatura = require("trafilatura", "mining", FEATURE)
+    tree = _tree(page, trafilatura)
+    if tree is None:
+        return None
+    text = _markup_text(trafilatura, tree)
+    if text is None and page.html and _CONTROL.search(page.html):
+        # lxml keeps control characters in an HTML tree but refuses to serialise
+        # them, and trafilatura then discards the whole page: read it without them.
+        cleaned = _tree(page, trafilatura, clean=True)
+        if cleaned is not None:
+            tree = cleaned
+            text = _markup_text(trafilatura, tree)
+    if text:
+        try:
+            text = without_headline(continued(tree, text), tree)
+        except Exception:  # a page must never break the crawl
+            logger.debug("continuations or headline of %s not read", page.url, exc_info=True)
+    try:
+        declared = declared_article_body(tree)
+    except Exception:  # a page must never break the crawl
+        logger.debug("JSON-LD of %s not read", page.url, exc_info=True)
+        declared = None
+    return tidy(prefer_declared(text, declared))
+
+
+def _markup_text(trafilatura: ModuleType, tree: Any) -> str | None:
+    """The precise reading when it is long, else the choice between it and the broad one."""
+    precise = _read(trafilatura, tree, fast=True, favor_precision=True)
+    if precise is not None and len(precise) >= TRUSTED_LENGTH:
+        return precise
+    return choose(precise, _read(trafilatura, tree, fast=False))
+
+
+def choose(precise: str | None, broad: str | None) -> str | None:
+    """The precise reading when it keeps at least :data:`KEEP_SHARE` of the broad
+    one (it only trimmed boilerplate), else the broad one (it lost the article)."""
+    if not precise:
+        return broad
+    if not broad or precise == broad:
+        return precise
+    return precise if share_kept(broad, precise) >= KEEP_SHARE else broad
+
+
+def prefer_declared(text: str | None, declared: str | None) -> str | None:
+    """The JSON-LD ``articleBody`` instead of the markup's text when the markup gave
+    nothing, or less than :data:`DECLARED_SHARE` of it and the two agree, or the
+    same text with its paragraphs joined into one line."""
+    if not declared:
+        return text
+    if not text:
+        return declared
+    if len(text) < DECLARED_SHARE * len(declared) and (
+        share_kept(text, declared) >= DECLARED_AGREEMENT
+    ):
+        return declared
+    if "\n" not in text and "\n" in declared and share_kept(declared, text) >= SAME_TEXT:
+        return declared  # the same text, read from the JSON-LD with its paragraphs lost
+    return text
+
+
+def tidy(text: str | None) -> str | None:
+    """Control characters dropped, runs of spaces made one, lines stripped, empty
+    lines dropped; ``None`` if nothing is left."""
+    if not text:
+        return None
+    lines = (_SPACES.sub(" ", _CONTROL.sub("", line)).strip() for line in text.splitlines())
+    return "\n".join(line for line in lines if line) or None
+
+
+def _tree(page: SourcePage, trafilatura: ModuleType, clean: bool = False) -> Any:
+    """The crawl's tree when it is an HTML tree, else a parse of ``page.html`` (without
+    its control characters when ``clean``); ``None`` when there is nothing to read."""
+    from lxml.html import HtmlElement
+
+    if isinstance(page.root, HtmlElement) and not clean:
+        return page.root
+    html = _CONTROL.sub("", page.html or "") if clean else page.html
+    if not html or not html.strip():
+        return None
+    try:
+        tree = trafilatura.load_html(html)
+    except Exception:  # a page must never break the crawl
+        logger.debug("%s not parsed", page.url, exc_info=True)
+        return None
+    return tree if isinstance(tree, HtmlElement) else None
+
+
+def _read(trafilatura: ModuleType, tree: Any, **options: bool) -> str | None:
+    """One trafilatura reading of a copy of ``tree`` (trafilatura copies a tree it is
+    given, so the crawl's tree is left as it was)."""
+    try:
+        text = trafilatura.extract(
+            tree, include_comments=False, include_tables=True, prune_xpath=_PRUNE, **options
+        )
+    except Exception:  # a page must never break the crawl
+        logger.debug("trafilatura failed", exc_info=True)
+        return None
+    return tidy(text)
