@@ -9,7 +9,8 @@ JSON-LD, its price written ``1,299.00`` at one fetch and ``1299`` at another). B
 two crawls each page gets one role:
 
 * ``noise``: nothing but the noise changes;
-* ``text``: a sentence added to one of the article's paragraphs, or one word of it changed;
+* ``text``: a sentence added to one of the article's paragraphs (one the benchmark's
+  ground truth has in the article's text), or one word of it changed;
 * ``price``: the shop box's price changes;
 * ``removed``: the page answers 404; ``new``: a page only the second crawl finds.
 
@@ -76,12 +77,18 @@ _PARAGRAPH = re.compile(r"<p[^>]*>([^<]{160,})</p>")
 _WORD = re.compile(r"\b[a-z]{7,}\b")
 
 
-def article_pages(limit: int = 0) -> list[tuple[str, str]]:
-    """(key, HTML) of the benchmark's pages, sorted by key; ``limit`` > 0: the first ones."""
+def article_pages(limit: int = 0) -> list[tuple[str, str, str]]:
+    """(key, HTML, the article's text as the benchmark's ground truth has it) of the
+    benchmark's pages, sorted by key; ``limit`` > 0: the first ones."""
+    truth = json.loads((DATA.parent / "ground-truth.json").read_text("utf-8"))
     files = sorted(DATA.glob("*.html.gz"))
     files = files[:limit] if limit else files
-    return [(p.name.split(".")[0][:12], gzip.decompress(p.read_bytes()).decode("utf-8", "replace"))
-            for p in files]  # fmt: skip
+    out = []
+    for path in files:
+        key = path.name.split(".")[0]
+        html = gzip.decompress(path.read_bytes()).decode("utf-8", "replace")
+        out.append((key[:12], html, str(truth.get(key, {}).get("articleBody") or "")))
+    return out
 
 
 @dataclass
@@ -93,10 +100,12 @@ class Page:
     edited: str = ""  # the HTML after a text edit
 
 
-def _edit(html: str, rng: random.Random) -> str:
-    """The article with one sentence added to a paragraph, or one word of it changed; ""
-    when it has no paragraph of text long enough."""
-    found = _PARAGRAPH.findall(html)
+def _edit(html: str, body: str, rng: random.Random) -> str:
+    """The article with one sentence added to one of its paragraphs (one the ground
+    truth's article text has), or one word of it changed; "" when it has no paragraph
+    of text long enough."""
+    flat = " ".join(body.split())
+    found = [p for p in _PARAGRAPH.findall(html) if " ".join(p.split())[:60] in flat]
     if not found:
         return ""
     paragraph = max(found, key=len)
@@ -112,7 +121,7 @@ def _edit(html: str, rng: random.Random) -> str:
 class ChangingSite:
     """The site at crawl 1 or 2; every fetch draws new noise."""
 
-    def __init__(self, pages: list[tuple[str, str]], seed: int = 7) -> None:
+    def __init__(self, pages: list[tuple[str, str, str]], seed: int = 7) -> None:
         rng = random.Random(seed)
         self.rng = random.Random(seed + 1)
         self.fetches = 0
@@ -128,11 +137,11 @@ class ChangingSite:
                 roles[i] = role
             start += n
         self.pages: list[Page] = []
-        for i, (key, html) in enumerate(pages):
+        for i, (key, html, body) in enumerate(pages):
             role = "new" if i >= count - new else roles.get(i, "noise")
             page = Page(key, html, role, shop=role == "price" or rng.random() < 0.4)
             if role == "text":
-                page.edited = _edit(html, rng)
+                page.edited = _edit(html, body, rng)
                 if not page.edited:
                     page.role = "noise"
             self.pages.append(page)
