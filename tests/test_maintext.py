@@ -115,6 +115,18 @@ def test_keeps_the_article_and_drops_the_boilerplate() -> None:
     assert_article(main_text(crawl_page(article_page(ENGLISH))), ENGLISH)
 
 
+@pytest.mark.parametrize("menu", ["<nav>{links}</nav>", "<div role='navigation'>{links}</div>"])
+def test_a_short_pages_menu_is_not_its_text(menu: str) -> None:
+    links = "".join(f"<a href='/{n}'>Section {n}</a>" for n in ("news", "sport", "weather"))
+    html = (
+        "<html><head><title>Home</title></head><body>" + menu.format(links=links)
+        + "<main><h1>Home</h1><p>Welcome to the harbour town site.</p></main></body></html>"
+    )  # fmt: skip
+    text = main_text(crawl_page(html))
+    assert text is not None and "Welcome to the harbour town site." in text
+    assert "Section" not in text
+
+
 def test_the_headline_is_not_repeated_in_the_text() -> None:
     text = main_text(crawl_page(article_page(ENGLISH, title="Harbour rebuilt after the storm")))
     assert text == "\n".join(ENGLISH)

@@ -44,14 +44,14 @@ def declared_article_body(root: Any) -> str | None:
 
 
 def _load(source: str) -> Any:
-    try:
-        return json.loads(source, strict=False)
-    except (ValueError, RecursionError):
-        pass
-    try:
-        return json.loads(_WRAPPER.sub("", source), strict=False)
-    except (ValueError, RecursionError):
-        return None
+    """The block's JSON, read as it is, else without HTML comment or CDATA wrappers;
+    ``None`` when neither is JSON."""
+    for candidate in (source, _WRAPPER.sub("", source)):
+        try:
+            return json.loads(candidate, strict=False)
+        except (ValueError, RecursionError):
+            continue
+    return None
 
 
 def _bodies(data: Any) -> list[str]:

@@ -31,8 +31,10 @@ MIN_PARAGRAPH = 30
 MIN_ADDED = 2
 #: The container kind must hold at least this share of the extracted text.
 MIN_SHARE = 0.5
-#: Paragraphs looked at in one page, so that a huge page costs a bounded walk.
+#: Paragraphs and headings looked at in one page, so that a huge page costs a bounded walk.
 MAX_PARAGRAPHS = 5_000
+#: Characters searched for paragraphs not found as whole lines of the text, per page.
+MAX_SEARCHED = 20_000_000
 _OUTSIDE = frozenset({"nav", "aside", "header", "footer", "form"})
 _TOP = frozenset({"body", "html"})
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
@@ -50,6 +52,8 @@ def continued(root: Any, text: str) -> str:
     """``text`` with the paragraphs of the article's other containers in ``root``
     added, one a line, each after the line of the paragraph it follows in the page."""
     flat = _SPACES.sub(" ", text)
+    lines = {_SPACES.sub(" ", line).strip() for line in text.split("\n")}
+    budget = MAX_SEARCHED
     kinds: dict[tuple[str, str], dict[Any, _Container]] = {}
     order: list[tuple[tuple[str, str], _Container, str, bool]] = []
     headings: list[tuple[int, Any]] = []  # (paragraphs seen before it, heading)
@@ -68,7 +72,10 @@ def continued(root: Any, text: str) -> str:
             continue
         kind = (parent.tag, css)
         box = kinds.setdefault(kind, {}).setdefault(parent, _Container(parent))
-        found = words in flat
+        found = words in lines
+        if not found and budget > 0:  # a paragraph the text splits or joins
+            budget -= len(flat)
+            found = words in flat
         box.paragraphs.append(words)
         box.found += found
         order.append((kind, box, words, found))
@@ -146,13 +153,15 @@ def _insert(
     exact = {line: i for i, line in reversed(list(enumerate(flat_lines)))}
     after: dict[int, list[str]] = {}
     anchor = -1  # the line of the last extracted paragraph seen so far
+    budget = MAX_SEARCHED
     for paragraph_kind, box, words, found in order:
         if found:
             where = exact.get(words)
-            if where is None:
+            if where is None and budget > 0:
+                budget -= 2 * len(text)
                 where = next((i for i, line in enumerate(flat_lines) if words in line), None)
-            if where is None and paragraph_kind == kind:
-                where = next((i for i, line in enumerate(flat_lines) if line in words), None)
+                if where is None and paragraph_kind == kind:
+                    where = next((i for i, line in enumerate(flat_lines) if line in words), None)
             if where is not None and where >= anchor:
                 anchor = where
         elif id(box) in added:

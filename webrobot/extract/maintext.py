@@ -66,7 +66,9 @@ DECLARED_AGREEMENT = 0.5
 SAME_TEXT = 0.9
 #: Comments and processing instructions: trafilatura's own parser drops them, and a
 #: tree that has them loses the text that follows them inside a paragraph.
-_PRUNE = "//comment()|//processing-instruction()"
+#: Navigation (HTML's ``<nav>``, ARIA's ``role="navigation"``) is pruned too: on a short page
+#: trafilatura's broad reading otherwise keeps the menu as text.
+_PRUNE = "//comment()|//processing-instruction()|//nav|//*[@role='navigation']"
 _SPACES = re.compile(r"[^\S\n]+")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]+")
 

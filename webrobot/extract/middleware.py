@@ -149,6 +149,9 @@ class ExtractMiddleware:
         self._logged: set[str] = set()
         _built[crawler] = self
         logger.info("Mining: %s", ", ".join(sorted(parts)))
+        # trafilatura warns of every page it finds no text in; the stats count those
+        # (webrobot/extract/text/empty), so its own lines would only be noise.
+        logging.getLogger("trafilatura").setLevel(logging.ERROR)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
