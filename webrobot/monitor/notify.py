@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import threading
 import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
@@ -26,10 +25,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from webrobot.monitor.delivery import DeliveryThread, backoff
 from webrobot.monitor.digest import digest
 from webrobot.monitor.store import _SCHEMA as _EVENTS_SCHEMA
 from webrobot.monitor.store import connect
-from webrobot.monitor.webhook import backoff
 from webrobot.optional import require
 
 logger = logging.getLogger(__name__)
@@ -151,71 +150,35 @@ class Notices:
         )
 
 
-class NotifySender:
+class NotifySender(DeliveryThread[Notices]):
     """The thread that sends a folder's notices through Apprise."""
+
+    name = "webrobot-notify"
+    what = "notices"
 
     def __init__(
         self, folder: str | Path, urls: Sequence[str], *, ceiling: float = 300.0,
         count: Callable[[str], None] | None = None,
     ) -> None:  # fmt: skip
+        super().__init__(folder, ceiling=ceiling, count=count)
         apprise = apprise_module()
-        self.folder = Path(folder)
         self.targets: dict[str, Any] = {}
         for url in urls:
             client = apprise.Apprise()
             with _quiet():
                 client.add(url)
             self.targets[target_key(url)] = client
-        self.ceiling = ceiling
-        self.count = count or (lambda key: None)
-        self._wake = threading.Event()
-        self._drain_until: float | None = None
-        self._thread = threading.Thread(target=self._run, name="webrobot-notify", daemon=True)
-        self._failing = False
-        self.left = 0
 
-    def start(self) -> None:
-        self._thread.start()
+    def join_margin(self) -> float:
+        return 60.0  # one Apprise send (an e-mail's SMTP exchange) in progress
 
-    def wake(self) -> None:
-        self._wake.set()
-
-    def close(self, wait: float) -> int:
-        """Send for at most ``wait`` more seconds, then stop; returns the notices left."""
-        self._drain_until = time.monotonic() + wait
-        self._wake.set()
-        self._thread.join(max(0.0, wait) + 60)
-        return self.left
-
-    def _run(self) -> None:
-        notices = Notices(self.folder)
-        try:
-            while True:
-                draining = self._drain_until is not None
-                if draining and time.monotonic() >= (self._drain_until or 0):
-                    break
-                sent = self._send_due(notices)
-                if draining and not notices.waiting():
-                    break
-                if sent:
-                    continue
-                next_try = notices.next_try()
-                pause = 1.0 if next_try is None else max(0.05, min(1.0, next_try - time.time()))
-                if draining:
-                    pause = min(pause, max(0.0, (self._drain_until or 0) - time.monotonic()))
-                self._wake.wait(pause)
-                self._wake.clear()
-            self.left = notices.waiting()
-        except Exception:
-            logger.exception("The notices' thread stopped; notices wait in %s", self.folder)
-            self.left = -1
-        finally:
-            notices.close()
+    def _open(self) -> Notices:
+        return Notices(self.folder)
 
     def _send_due(self, notices: Notices) -> bool:
         sent = False
         for seq, target, title, body, attempts in notices.due(time.time()):
-            if self._drain_until is not None and time.monotonic() >= self._drain_until:
+            if self.draining_over():
                 break
             client = self.targets.get(target)
             if client is None:  # an Apprise URL no longer in WEBROBOT_MONITOR_NOTIFY
