@@ -215,26 +215,21 @@ class MonitorMiddleware:
         from twisted.internet.threads import deferToThread
 
         wait = float(setting(self.crawler, "WEBROBOT_MONITOR_WEBHOOK_CLOSE_WAIT"))
-        if notifier is not None:
-            unsent = await maybe_deferred_to_future(deferToThread(notifier.close, wait))
-            if unsent:
+        # Delivery goes on in the threads, side by side; the reactor waits without being held.
+        closing = [
+            (what, deferToThread(thread.close, wait))
+            for what, thread in (("webhook", sender), ("notify", notifier))
+            if thread is not None
+        ]
+        for what, closed in closing:
+            left = await maybe_deferred_to_future(closed)
+            if left:
                 logger.warning(
-                    "Monitor notices: %d not sent yet; they wait in %s for the next crawl",
-                    unsent, self.folder,
+                    "Monitor %s: %d %s not delivered yet; they wait in %s for the next crawl",
+                    what, left, "events" if what == "webhook" else "notices", self.folder,
                 )  # fmt: skip
             if self.crawler.stats is not None:
-                self.crawler.stats.set_value("webrobot/monitor/notify/left", max(0, unsent))
-        if sender is None:
-            return
-        # Delivery goes on in its thread; the reactor waits without being held.
-        left = await maybe_deferred_to_future(deferToThread(sender.close, wait))
-        if left:
-            logger.warning(
-                "Monitor webhook: %d events not delivered yet; they wait in %s for the next crawl",
-                left, self.folder,
-            )  # fmt: skip
-        if self.crawler.stats is not None:
-            self.crawler.stats.set_value("webrobot/monitor/webhook/left", max(0, left))
+                self.crawler.stats.set_value(f"webrobot/monitor/{what}/left", max(0, left))
 
     def report_part(self, finished: bool) -> dict[str, Any]:
         """The crawl report's ``changes`` section (:mod:`webrobot.monitor.reportpart`)."""
