@@ -62,6 +62,19 @@ tests:
       # Redis away from minute 10 on
       - series: 'webrobot_redis_up{{instance="cut", job="crawl"}}'
         values: '1x10 0x30'
+      # monitor: the healthy crawl tells new pages, no match, its webhook takes them
+      - series: 'webrobot_monitor_events_total{{instance="ok", job="crawl", event="new"}}'
+        values: '0+5x40'
+      - series: 'webrobot_monitor_events_total{{instance="ok", job="crawl", event="match"}}'
+        values: '0x40'
+      - series: 'webrobot_monitor_webhook_failures_total{{instance="ok", job="crawl"}}'
+        values: '0x40'
+      # a watch rule matches one page at minute 20
+      - series: 'webrobot_monitor_events_total{{instance="watched", job="crawl", event="match"}}'
+        values: '0x20 1x20'
+      # the webhook's receiver fails from minute 5 on
+      - series: 'webrobot_monitor_webhook_failures_total{{instance="hooked", job="crawl"}}'
+        values: '0x5 0+1x35'
       # a site deferred since minute 0
       - series: 'webrobot_site_deferred_longest_seconds{{instance="waiting", job="crawl"}}'
         values: '0+60x40'
@@ -98,6 +111,25 @@ tests:
         exp_alerts:
           - exp_labels: {{severity: info, instance: waiting, job: crawl}}
             exp_annotations: {{summary: "Crawl waiting: a site has been deferred for 35m 0s", description: {WebrobotSiteStuckDeferred}}}
+      - eval_time: 15m
+        alertname: WebrobotWatchMatch
+        exp_alerts: []
+      - eval_time: 25m
+        alertname: WebrobotWatchMatch
+        exp_alerts:
+          - exp_labels: {{severity: info, instance: watched, job: crawl}}
+            exp_annotations: {{summary: "Crawl watched: a page matches a watch rule", description: {WebrobotWatchMatch}}}
+      - eval_time: 35m
+        alertname: WebrobotWatchMatch
+        exp_alerts: []
+      - eval_time: 15m
+        alertname: WebrobotMonitorWebhookFailing
+        exp_alerts: []
+      - eval_time: 30m
+        alertname: WebrobotMonitorWebhookFailing
+        exp_alerts:
+          - exp_labels: {{severity: warning, instance: hooked, job: crawl}}
+            exp_annotations: {{summary: "Crawl hooked: the monitor's webhook keeps failing", description: {WebrobotMonitorWebhookFailing}}}
 """
 
 
@@ -118,7 +150,7 @@ def test_promtool_accepts_the_rules() -> None:
         [str(PROMTOOL), "check", "rules", str(RULES)], capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "SUCCESS: 4 rules found" in done.stdout + done.stderr
+    assert "SUCCESS: 6 rules found" in done.stdout + done.stderr
 
 
 @needs_promtool

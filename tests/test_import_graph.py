@@ -95,6 +95,8 @@ PURE = frozenset({
     "webrobot.monitor.events",
     "webrobot.monitor.watch",
     "webrobot.monitor.feed",
+    "webrobot.monitor.reportpart",
+    "webrobot.monitor.digest",
 })  # fmt: skip
 #: No Scrapy or Twisted, but they load or save files.
 SCRAPY_FREE = PURE | {

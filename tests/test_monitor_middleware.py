@@ -105,3 +105,48 @@ def test_picture_rules_without_the_extra_name_it_in_one_line(
     expected = f"{tmp_path / 'watch.toml'}: key 'rule 'logo'.images': Watching for pictures needs"
     assert line.startswith(expected) and "pip install 'webrobot[monitor]'" in line, line
     assert "\n" not in line
+
+
+def test_notices_without_the_extra_name_it_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "apprise", None)
+    crawler = get_crawler(settings_dict={
+        "WEBROBOT_MONITOR_DIR": str(tmp_path / "m"),
+        "WEBROBOT_MONITOR_NOTIFY": "json://127.0.0.1:9/"})  # fmt: skip
+    with pytest.raises(ValueError) as caught:
+        MonitorMiddleware.from_crawler(crawler)
+    line = str(caught.value)
+    assert line.startswith("setting WEBROBOT_MONITOR_NOTIFY=") and "\n" not in line, line
+    assert "needs the 'apprise' package" in line and "pip install 'webrobot[notify]'" in line
+
+
+def test_an_apprise_url_that_cannot_be_used_is_named_without_its_secrets(tmp_path: Path) -> None:
+    crawler = get_crawler(settings_dict={
+        "WEBROBOT_MONITOR_DIR": str(tmp_path / "m"),
+        "WEBROBOT_MONITOR_NOTIFY": "json://127.0.0.1:9/,nosuch://user:secret@host/"})  # fmt: skip
+    with pytest.raises(ValueError) as caught:
+        MonitorMiddleware.from_crawler(crawler)
+    line = str(caught.value)
+    assert "nosuch://..." in line and "secret" not in line and "json:" not in line, line
+
+
+def test_the_report_has_a_changes_section_only_when_the_folder_opened(tmp_path: Path) -> None:
+    from webrobot.monitor import events
+
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder", "utf-8")
+    parts = []
+    for folder in (blocked / "m", tmp_path / "m"):
+        crawler = get_crawler(settings_dict={"WEBROBOT_MONITOR_DIR": str(folder)})
+        crawler._apply_settings()
+        middleware = MonitorMiddleware.from_crawler(crawler)
+        middleware.spider_opened()
+        middleware.tally.add(events.removed("https://x.example/", "2026-11-28T06:00:12Z", 404))
+        parts.append(middleware.report_part(finished=True))
+        if middleware.store is not None:
+            middleware.store.close()
+    assert parts[0] == {}, "the monitor is off: no section"
+    assert parts[1]["changes"]["counts"]["removed"] == 1

@@ -310,6 +310,11 @@ FEATURE_SETTINGS: dict[str, dict[str, str]] = {
     "charts": {},
     "browser": {"WEBROBOT_RENDER": "browser"},
     "metrics": {"WEBROBOT_METRICS_PORT": "127.0.0.1:0"},
+    "notify": {
+        "WEBROBOT_MONITOR_DIR": "{out}/monitor",
+        "WEBROBOT_MONITOR_NOTIFY": "json://127.0.0.1:9/",
+        "WEBROBOT_MONITOR_WEBHOOK_CLOSE_WAIT": "0.5",
+    },
 }
 CORE_PAGES = {"/robots.txt", "/", "/a", "/b", "/c"}
 
@@ -551,6 +556,8 @@ MISSING_EXTRA = {
     "search": "WARNING: Full-text index off: resiliparse or tantivy is not installed",
     "browser": "ERROR: webrobot cannot start: settings: key 'WEBROBOT_RENDER': rendering pages needs",
     "metrics": "ERROR: Metrics (WEBROBOT_METRICS_PORT) needs the 'prometheus_client' package",
+    "notify": "ERROR: webrobot cannot start: setting WEBROBOT_MONITOR_NOTIFY=['json://127.0.0.1:9/']: "
+    "expected Notices by e-mail and chat (WEBROBOT_MONITOR_NOTIFY) needs the 'apprise' package",
 }
 
 
@@ -573,7 +580,11 @@ def test_a_feature_without_its_extra_says_which_extra_in_one_line(
         if LOG_LINE.match(line) and f"pip install 'webrobot[{extra}]'" in line
     ]
     assert len(told) == 1 and MISSING_EXTRA[extra] in told[0], crawl.stderr[-3000:]
-    if extra in ("redis", "browser"):  # the crawl the user asked for cannot run: none at all
+    if extra in (
+        "redis",
+        "browser",
+        "notify",
+    ):  # the crawl the user asked for cannot run: none at all
         assert crawl.stats["finish_reason"] == "config_error"
         assert small_site.targets() == []
     else:  # the crawl runs, without the archive or the index

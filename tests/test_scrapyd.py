@@ -510,3 +510,50 @@ def test_a_job_mines_the_fields_its_settings_declare(session: Session) -> None:
         site.stop()
     assert "Spider closed (finished)" in job.log and error_lines(job.log) == []
     assert [item["fields"] for item in job.items] == [{"name": "Lamp", "price": ["EUR 12,50"]}]
+
+
+def test_a_monitored_job_writes_its_events_to_the_folder_given_as_a_setting(
+    session: Session, tmp_path: Path
+) -> None:
+    """setting=WEBROBOT_MONITOR_DIR=...: two jobs with one folder; the second tells what
+    changed since the first, in events.jsonl, and its report (in the job's items folder)
+    has the changes section."""
+    site = SiteServer("monitored").start()
+    site.add("/robots.txt", Reply.text("User-agent: *\nDisallow:\n"))
+    site.html("/", "<title>Harbour</title><a href='/ferry'>ferry</a><a href='/museum'>museum</a>")
+    site.html(
+        "/ferry", "<html><head><title>Ferry at nine</title></head><body><p>Ferry.</p></body></html>"
+    )
+    site.html(
+        "/museum", "<html><head><title>Museum</title></head><body><p>Museum.</p></body></html>"
+    )
+    folder = tmp_path / "watch"
+    settings = [f"WEBROBOT_MONITOR_DIR={folder}", "DEPTH_LIMIT=1"]
+    ferry = site.url("/ferry")
+    try:
+        first = schedule(session.server, "monitored_1", "webrobot", start_urls=site.url("/"),
+                         setting=settings)  # fmt: skip
+        wait_for_jobs(session.server, {first.id: first})
+        told = [
+            json.loads(line) for line in (folder / "events.jsonl").read_text("utf-8").splitlines()
+        ]
+        assert sorted((e["event"], e["url"]) for e in told) == sorted(
+            ("new", site.url(p)) for p in ("/", "/ferry", "/museum"))  # fmt: skip
+        site.html(
+            "/ferry",
+            "<html><head><title>Ferry at ten</title></head><body><p>Ferry.</p></body></html>",
+        )
+        second = schedule(session.server, "monitored_2", "webrobot", start_urls=site.url("/"),
+                          setting=settings)  # fmt: skip
+        wait_for_jobs(session.server, {second.id: second})
+    finally:
+        site.stop()
+    assert error_lines(first.log + second.log) == [] and "Traceback" not in second.log
+    again = [json.loads(line) for line in (folder / "events.jsonl").read_text("utf-8").splitlines()]
+    (changed,) = again[len(told) :]
+    assert (changed["event"], changed["url"]) == ("changed", ferry)
+    assert changed["changes"] == [{"field": "title", "old": "Ferry at nine", "new": "Ferry at ten"}]
+    report = session.server.workdir / "items" / PROJECT / "webrobot" / "monitored_2.report.json"
+    section = json.loads(report.read_text("utf-8"))["changes"]
+    assert section["counts"] == {"new": 0, "changed": 1, "removed": 0, "match": 0}
+    assert section["folder"] == str(folder)

@@ -626,6 +626,9 @@ _MONITOR = (
     _s("WEBROBOT_MONITOR_WEBHOOK_CLOSE_WAIT", "float", 10.0,
        "Seconds a closing crawl goes on delivering; what is left waits in the outbox for the next crawl.",
        minimum=0),
+    _s("WEBROBOT_MONITOR_NOTIFY", "list", [],
+       "Apprise URLs (mailto://, slack://, json://...): each gets one digest of a crawl's events "
+       "when it closes, at least once (needs the notify extra; empty: no notices)."),
 )  # fmt: skip
 
 _section("Disk space")

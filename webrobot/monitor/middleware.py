@@ -22,9 +22,11 @@ from itemadapter import ItemAdapter
 from scrapy import Request, signals
 from scrapy.exceptions import NotConfigured
 
+from webrobot import signals as webrobot_signals
 from webrobot.extract.middleware import ExtractMiddleware
 from webrobot.frontier.diskstate import disk_of
 from webrobot.monitor import events
+from webrobot.monitor.reportpart import ChangesTally
 from webrobot.monitor.rules import load_rules
 from webrobot.monitor.snapshot import Ignore, changes, snapshot_of
 from webrobot.monitor.store import MonitorStore
@@ -36,6 +38,7 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Response
 
+    from webrobot.monitor.notify import NotifySender
     from webrobot.monitor.webhook import WebhookSender
 
 logger = logging.getLogger(__name__)
@@ -90,10 +93,16 @@ class MonitorMiddleware:
         self._check_selectors()
         self.recheck = bool(setting(crawler, "WEBROBOT_MONITOR_RECHECK"))
         self.webhook_url: str = setting(crawler, "WEBROBOT_MONITOR_WEBHOOK")
+        self.notify_urls: list[str] = list(setting(crawler, "WEBROBOT_MONITOR_NOTIFY"))
+        self._check_notify()
+        self.notifier: NotifySender | None = None
         self.store: MonitorStore | None = None
         self.sender: WebhookSender | None = None
         self._require_extraction()
+        self.tally = ChangesTally(str(self.folder))
+        self.watching = False  # the folder opened: the report has a changes section
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(self.report_part, signal=webrobot_signals.report_parts)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
     @classmethod
@@ -109,6 +118,24 @@ class MonitorMiddleware:
             except Exception as exc:  # noqa: BLE001 - cssselect's several parse errors
                 raise setting_error(self.crawler, SettingValueError(
                     "WEBROBOT_MONITOR_IGNORE_SELECTORS", selector, f"CSS selectors ({exc})")) from None  # fmt: skip
+
+    def _check_notify(self) -> None:
+        if not self.notify_urls:
+            return
+        from webrobot.monitor.notify import bad_urls
+        from webrobot.optional import MissingExtra
+
+        try:
+            bad = bad_urls(self.notify_urls)
+        except MissingExtra as exc:
+            setting_error(self.crawler, SettingValueError(
+                "WEBROBOT_MONITOR_NOTIFY", self.notify_urls, str(exc)))  # fmt: skip
+            # The error names the extra, once; the list of parts off only says why.
+            raise NotConfigured("WEBROBOT_MONITOR_NOTIFY without its extra") from None
+        if bad:
+            shown = [url.split("://", 1)[0] + "://..." for url in bad]
+            raise setting_error(self.crawler, SettingValueError(
+                "WEBROBOT_MONITOR_NOTIFY", shown, "Apprise URLs of a known scheme, whole")) from None  # fmt: skip
 
     def _require_extraction(self) -> None:
         """Switch on the extractors of what the monitor reads, whatever WEBROBOT_EXTRACT says."""
@@ -131,6 +158,7 @@ class MonitorMiddleware:
             self._count("webrobot/monitor/error")
             return
         logger.info("Monitor: %s (%d pages known)", self.folder, len(self.store))
+        self.watching = True
         if self.webhook_url:
             from webrobot.monitor.webhook import WebhookSender
 
@@ -142,11 +170,40 @@ class MonitorMiddleware:
                 count=self._count,
             )  # fmt: skip
             self.sender.start()
+        if self.notify_urls:
+            from webrobot.monitor.notify import Notices, NotifySender
+
+            notices = Notices(self.folder)
+            try:
+                notices.start()
+            finally:
+                notices.close()
+            self.notifier = NotifySender(
+                self.folder, self.notify_urls,
+                ceiling=setting(self.crawler, "WEBROBOT_MONITOR_WEBHOOK_BACKOFF_MAX"),
+                count=self._count,
+            )  # fmt: skip
+            self.notifier.start()  # the notices a last crawl left go out first
 
     async def spider_closed(self) -> None:
         sender, self.sender = self.sender, None
+        notifier, self.notifier = self.notifier, None
+        spider = self.crawler.spider
+        if notifier is not None:
+            from webrobot.monitor.notify import Notices
+
+            notices = Notices(self.folder)
+            try:
+                self._count("webrobot/monitor/notify/digested", notices.add_digest(
+                    str(getattr(spider, "name", "webrobot")), self.notify_urls))  # fmt: skip
+            except Exception as exc:  # noqa: BLE001 - a folder that cannot be written
+                logger.error(
+                    "Monitor: the crawl's notice could not be kept in %s: %s", self.folder, exc
+                )
+                self._count("webrobot/monitor/error")
+            finally:
+                notices.close()
         if self.store is not None:
-            spider = self.crawler.spider
             try:
                 self.store.write_feed(str(getattr(spider, "name", "webrobot")), _now())
             except OSError as exc:
@@ -154,21 +211,29 @@ class MonitorMiddleware:
                 self._count("webrobot/monitor/error")
             self.store.close()
             self.store = None
-        if sender is None:
-            return
         from scrapy.utils.defer import maybe_deferred_to_future
         from twisted.internet.threads import deferToThread
 
         wait = float(setting(self.crawler, "WEBROBOT_MONITOR_WEBHOOK_CLOSE_WAIT"))
-        # Delivery goes on in its thread; the reactor waits without being held.
-        left = await maybe_deferred_to_future(deferToThread(sender.close, wait))
-        if left:
-            logger.warning(
-                "Monitor webhook: %d events not delivered yet; they wait in %s for the next crawl",
-                left, self.folder,
-            )  # fmt: skip
-        if self.crawler.stats is not None:
-            self.crawler.stats.set_value("webrobot/monitor/webhook/left", max(0, left))
+        # Delivery goes on in the threads, side by side; the reactor waits without being held.
+        closing = [
+            (what, deferToThread(thread.close, wait))
+            for what, thread in (("webhook", sender), ("notify", notifier))
+            if thread is not None
+        ]
+        for what, closed in closing:
+            left = await maybe_deferred_to_future(closed)
+            if left:
+                logger.warning(
+                    "Monitor %s: %d %s not delivered yet; they wait in %s for the next crawl",
+                    what, left, "events" if what == "webhook" else "notices", self.folder,
+                )  # fmt: skip
+            if self.crawler.stats is not None:
+                self.crawler.stats.set_value(f"webrobot/monitor/{what}/left", max(0, left))
+
+    def report_part(self, finished: bool) -> dict[str, Any]:
+        """The crawl report's ``changes`` section (:mod:`webrobot.monitor.reportpart`)."""
+        return {"changes": self.tally.section()} if self.watching else {}
 
     # -- the spider middleware
 
@@ -260,12 +325,15 @@ class MonitorMiddleware:
             if event["event"] == "match":
                 self._count(f"webrobot/monitor/match/{event['kind']}")
         self.store.record(url, snapshot, keys, time, found)
+        for event in found:
+            self.tally.add(event)
         if found and self.sender is not None:
             self.sender.wake()
 
     def _emit_forget(self, url: str, event: dict[str, Any]) -> None:
         assert self.store is not None
         self.store.forget(url, [event])
+        self.tally.add(event)
         self._count("webrobot/monitor/events/removed")
         if self.sender is not None:
             self.sender.wake()

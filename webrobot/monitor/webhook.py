@@ -11,93 +11,56 @@ same folder sends them first.
 from __future__ import annotations
 
 import logging
-import threading
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
+from webrobot.monitor.delivery import DeliveryThread, backoff
 from webrobot.monitor.store import Outbox, Pending
+
+__all__ = ["WebhookSender", "backoff"]
 
 logger = logging.getLogger(__name__)
 
-FIRST_WAIT = 1.0
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """A redirect is a failed try: urllib would follow a 301, 302 or 303 to a POST as a
+    GET without the event, and take that page's 200 for a delivery."""
+
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None
 
 
-def backoff(attempts: int, ceiling: float) -> float:
-    """Seconds to wait after the ``attempts``-th failure (1, 2, 4... up to ``ceiling``)."""
-    return float(min(ceiling, FIRST_WAIT * 2 ** max(0, attempts - 1)))
+_OPENER = urllib.request.build_opener(_NoRedirect)
 
 
-class WebhookSender:
-    """The delivery thread of one crawl."""
+class WebhookSender(DeliveryThread[Outbox]):
+    """The webhook's delivery thread of one crawl."""
+
+    name = "webrobot-webhook"
+    what = "events"
 
     def __init__(
         self, folder: str | Path, url: str, *, timeout: float = 10.0, ceiling: float = 300.0,
         user_agent: str = "webrobot", count: Callable[[str], None] | None = None,
     ) -> None:  # fmt: skip
-        self.folder = Path(folder)
+        super().__init__(folder, ceiling=ceiling, count=count)
         self.url = url
         self.timeout = timeout
-        self.ceiling = ceiling
         self.user_agent = user_agent
-        self.count = count or (lambda key: None)
-        self._wake = threading.Event()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="webrobot-webhook", daemon=True)
-        self._failing = False
-        self.left = 0
 
-    def start(self) -> None:
-        self._thread.start()
+    def join_margin(self) -> float:
+        return self.timeout + 1
 
-    def wake(self) -> None:
-        """New events are in the outbox."""
-        self._wake.set()
-
-    def close(self, wait: float) -> int:
-        """Deliver for at most ``wait`` more seconds, then stop; returns the events left."""
-        deadline = time.monotonic() + wait
-        self._drain_until = deadline
-        self._wake.set()
-        self._thread.join(max(0.0, wait) + self.timeout + 1)
-        return self.left
-
-    _drain_until: float | None = None
-
-    def _run(self) -> None:
-        outbox = Outbox(self.folder)
-        try:
-            while True:
-                draining = self._drain_until is not None
-                if draining and time.monotonic() >= (self._drain_until or 0):
-                    break
-                sent_any = self._send_due(outbox)
-                waiting = outbox.waiting()
-                if draining and not waiting:
-                    break
-                if sent_any:
-                    continue
-                next_try = outbox.next_try()
-                pause = 1.0 if next_try is None else max(0.05, min(1.0, next_try - time.time()))
-                if draining:
-                    pause = min(pause, max(0.0, (self._drain_until or 0) - time.monotonic()))
-                self._wake.wait(pause)
-                self._wake.clear()
-            self.left = outbox.waiting()
-        except Exception:
-            logger.exception(
-                "The webhook's delivery thread stopped; events wait in %s", self.folder
-            )
-            self.left = -1
-        finally:
-            outbox.close()
+    def _open(self) -> Outbox:
+        return Outbox(self.folder)
 
     def _send_due(self, outbox: Outbox) -> bool:
         sent_any = False
         for pending in outbox.due(time.time()):
-            if self._drain_until is not None and time.monotonic() >= self._drain_until:
+            if self.draining_over():
                 break
             if self._post(pending):
                 outbox.delivered(pending.seq)
@@ -121,7 +84,7 @@ class WebhookSender:
                      "User-Agent": self.user_agent},
         )  # fmt: skip
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as answer:
+            with _OPENER.open(request, timeout=self.timeout) as answer:
                 answer.read(65536)
                 ok = 200 <= answer.status < 300
                 problem = f"status {answer.status}"

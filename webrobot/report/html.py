@@ -89,6 +89,10 @@ tr.warn td{background:#fff6ee}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(400px,1fr));gap:12px}
 .charts figure{margin:0}.charts svg{width:100%;height:auto;display:block}
 .note{color:#666;font-size:12px;margin:6px 0 0}
+table.diff{table-layout:fixed;width:100%;margin:4px 0 14px}
+table.diff td,table.diff th{text-align:left;vertical-align:top;white-space:pre-wrap;overflow-wrap:anywhere}
+table.diff td.old{background:#fdecea}table.diff td.new{background:#e6f4ea}
+table.diff th.field{width:14%}h3.page{font-size:13px;margin:12px 0 2px;overflow-wrap:anywhere}
 """
 
 SORT_JS = """
@@ -386,6 +390,56 @@ def archive_section(archive: Mapping[str, Any] | None) -> str:
     )
 
 
+#: event kinds in the changes section, in the order shown
+_EVENT_KINDS = (("new", "new pages"), ("changed", "changed"), ("removed", "removed"),
+                ("match", "watch matches"))  # fmt: skip
+
+
+def _side(value: Any) -> str:
+    return '<i class="note">(none)</i>' if value is None else escape(str(value))
+
+
+def _page_diff(page: Mapping[str, Any]) -> str:
+    """One changed page: its typed fields, then its sentences removed and added, old | new."""
+    rows = [
+        f'<tr><th class="field">{escape(str(f["field"]))}</th>'
+        f'<td class="old">{_side(f.get("old"))}</td><td class="new">{_side(f.get("new"))}</td></tr>'
+        for f in page.get("fields") or ()
+    ]
+    removed, added = list(page.get("removed") or ()), list(page.get("added") or ())
+    for i in range(max(len(removed), len(added))):
+        old = escape(str(removed[i])) if i < len(removed) else ""
+        new = escape(str(added[i])) if i < len(added) else ""
+        label = "main text" if i == 0 else ""
+        rows.append(f'<tr><th class="field">{label}</th><td class="old">{old}</td>'
+                    f'<td class="new">{new}</td></tr>')  # fmt: skip
+    more = int(page.get("sentences_left_out") or 0)
+    note = f'<p class="note">{more} more sentences in the events.</p>' if more else ""
+    return (
+        f'<h3 class="page">{escape(str(page.get("url", "")))}</h3>'
+        '<table class="diff"><thead><tr><th class="field">What</th><th>Old</th><th>New</th>'
+        f"</tr></thead><tbody>{''.join(rows)}</tbody></table>{note}"
+    )
+
+
+def changes_section(changes: Mapping[str, Any] | None) -> str:
+    """What the monitor told in this crawl: events by kind, then each changed page's
+    diff, old beside new. Everything from the pages is escaped."""
+    if not changes:
+        return ""
+    counts = changes.get("counts") or {}
+    line = " · ".join(f"<b>{int(counts.get(k) or 0)}</b> {label}" for k, label in _EVENT_KINDS)
+    pages = "".join(_page_diff(p) for p in changes.get("pages") or ())
+    left = int(changes.get("pages_left_out") or 0)
+    more = (f'<p class="note">{left} more changed pages are in '
+            f'{escape(str(changes.get("folder") or "the monitor folder"))}/events.jsonl.</p>'
+            if left else "")  # fmt: skip
+    return (
+        f'<section class="card" id="changes"><h2>Changes since the last crawl</h2>'
+        f'<p class="meta" id="change-counts">{line}</p>{pages}{more}</section>\n'
+    )
+
+
 #: site states of the live status page's "now" line, as the progress line names them
 _LIVE_STATES = (("active", "active"), ("waiting_robots", "waiting robots.txt"),
                 ("deferred", "deferred"), ("exhausted", "exhausted"))  # fmt: skip
@@ -519,7 +573,7 @@ def render_html(report: Mapping[str, Any], refresh: int = 0) -> str:
 <table id="sites"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>{notes_html}
 </section>
 {held_section(report.get("held") or [], str(report.get("finish_reason")))}{hosts_section(report.get("hosts") or [])}{frontier_html(report)}
-{archive_section(report.get("archive"))}
+{changes_section(report.get("changes"))}{archive_section(report.get("archive"))}
 {failed_html}<section class="charts">{charts}</section>
 </main><script>{SORT_JS}</script></body></html>
 """
