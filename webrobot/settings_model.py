@@ -546,6 +546,8 @@ _MONITOR = (
        "Regular expressions: a sentence matching one is never a change."),
     _s("WEBROBOT_MONITOR_IGNORE_FIELDS", "list", [],
        "Typed fields never compared (price, availability, title, fields.NAME...)."),
+    _s("WEBROBOT_MONITOR_STORE_CLASS", "class", "webrobot.monitor.store.MonitorStore",
+       "Who keeps the snapshots and events (the Redis add-on swaps in a store shared by the workers)."),
     _s("WEBROBOT_MONITOR_RECHECK", "bool", True,
        "Seed every page the monitor knows as a start request, linked or not."),
     _s("WEBROBOT_MONITOR_WEBHOOK", "str", "",

@@ -125,6 +125,14 @@ class CrawlKeys:
         return f"{self.crawl}:budget"
 
     @property
+    def monitor(self) -> str:
+        """Prefix of the monitor's memory (:mod:`webrobot.distributed.monitorstore`):
+        ``:pages`` (hash: URL -> snapshot), ``:events`` (stream), ``:outbox`` (sorted set),
+        ``:bodies``, ``:tries`` (hashes), ``:sequence``, ``:sender`` (the delivery lock).
+        Kept by ``webrobot-seed --reset``: the next crawl compares with it."""
+        return f"{self.crawl}:monitor"
+
+    @property
     def meta(self) -> str:
         """Hash: the crawl's layout (digest bucket bits), checked by every worker."""
         return f"{self.crawl}:meta"

@@ -18,7 +18,7 @@ import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
-from webrobot.monitor.store import Outbox, Pending
+from webrobot.monitor.store import EventOutbox, Outbox, Pending
 
 logger = logging.getLogger(__name__)
 
@@ -36,8 +36,11 @@ class WebhookSender:
     def __init__(
         self, folder: str | Path, url: str, *, timeout: float = 10.0, ceiling: float = 300.0,
         user_agent: str = "webrobot", count: Callable[[str], None] | None = None,
+        outbox: Callable[[], EventOutbox] | None = None,
     ) -> None:  # fmt: skip
+        """``outbox`` opens the outbox in the delivery thread (default: the folder's)."""
         self.folder = Path(folder)
+        self.open_outbox: Callable[[], EventOutbox] = outbox or (lambda: Outbox(self.folder))
         self.url = url
         self.timeout = timeout
         self.ceiling = ceiling
@@ -67,7 +70,7 @@ class WebhookSender:
     _drain_until: float | None = None
 
     def _run(self) -> None:
-        outbox = Outbox(self.folder)
+        outbox = self.open_outbox()
         try:
             while True:
                 draining = self._drain_until is not None
@@ -94,7 +97,7 @@ class WebhookSender:
         finally:
             outbox.close()
 
-    def _send_due(self, outbox: Outbox) -> bool:
+    def _send_due(self, outbox: EventOutbox) -> bool:
         sent_any = False
         for pending in outbox.due(time.time()):
             if self._drain_until is not None and time.monotonic() >= self._drain_until:

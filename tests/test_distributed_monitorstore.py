@@ -1,0 +1,87 @@
+"""The shared crawl's monitor memory against a real redis-server: compare-and-set
+recording, events in the stream, and one deliverer of the outbox at a time."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from tests.redisserver import RedisServer
+from webrobot.distributed.keys import CrawlKeys
+from webrobot.distributed.monitorstore import RedisMonitorStore, RedisOutbox, read_events
+from webrobot.monitor import events
+from webrobot.monitor.snapshot import Snapshot
+
+KEYS = CrawlKeys("webrobot:test")
+T1, T2 = "2026-11-27T10:00:00Z", "2026-11-28T10:00:00Z"
+
+
+def store(redis_server: RedisServer, tmp_path, webhook: bool = False) -> RedisMonitorStore:  # type: ignore[no-untyped-def]
+    return RedisMonitorStore(redis_server.client(), KEYS, tmp_path, webhook=webhook)
+
+
+def test_two_workers_judging_one_page_tell_it_once(redis_server: RedisServer, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    a, b = store(redis_server, tmp_path), store(redis_server, tmp_path)
+    url = "http://site.test/a"
+    seen_a, seen_b = a.get(url), b.get(url)  # both read "unknown" before either records
+    assert seen_a is None and seen_b is None
+    snapshot = Snapshot(text=("one.",))
+    assert a.record(url, snapshot, [], T1, [events.new(url, T1)], expected=seen_a)
+    assert not b.record(url, snapshot, [], T1, [events.new(url, T1)], expected=seen_b), (
+        "the second worker's judgement is stale: refused"
+    )
+    again = b.get(url)
+    assert again is not None and again.snapshot == snapshot
+    assert b.record(url, snapshot, [], T2, [], expected=again)  # judged again: no change
+    told = [json.loads(line) for line in read_events(redis_server.client(), KEYS)]
+    assert [(e["event"], e["url"]) for e in told] == [("new", url)]
+    assert list(a.urls()) == [url] and len(a) == 1
+    record = a.get(url)
+    assert record is not None and json.loads(record.stored)["first_seen"] == T1
+
+
+def test_forget_is_compared_too(redis_server: RedisServer, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    a = store(redis_server, tmp_path)
+    url = "http://site.test/gone"
+    a.record(url, Snapshot(), [], T1, [], expected=None)
+    record = a.get(url)
+    assert record is not None
+    assert a.forget(url, [events.removed(url, T2, 404)], expected=record)
+    assert not a.forget(url, [events.removed(url, T2, 404)], expected=record)
+    assert a.get(url) is None
+    assert [e["event"] for e in a.recent(10)] == ["removed"]
+
+
+def test_only_the_holder_of_the_sender_lock_sees_due_events(
+    redis_server: RedisServer,
+    tmp_path,  # type: ignore[no-untyped-def]
+) -> None:
+    a = store(redis_server, tmp_path, webhook=True)
+    for n in range(3):
+        url = f"http://site.test/{n}"
+        a.record(url, Snapshot(), [], T1, [events.new(url, T1)], expected=None)
+    first = RedisOutbox(redis_server.client(), KEYS, "one", hold=1.0)
+    second = RedisOutbox(redis_server.client(), KEYS, "two", hold=1.0)
+    due = first.due(time.time())
+    assert [p.id for p in due] == [
+        json.loads(x)["id"] for x in read_events(redis_server.client(), KEYS)
+    ]
+    assert second.due(time.time()) == [], "one deliverer at a time"
+    first.failed(due[0].seq, time.time() + 60)
+    assert first.due(time.time()) == [], "in order: the head waits for its next try"
+    assert first.next_try() is not None and first.next_try() > time.time()  # type: ignore[operator]
+    first.delivered(due[0].seq)
+    assert [p.seq for p in first.due(time.time())] == [due[1].seq, due[2].seq]
+    assert first.waiting() == 2
+    first.close()  # lets the lock go
+    assert [p.seq for p in second.due(time.time())] == [due[1].seq, due[2].seq]
+    second.close()
+    third = RedisOutbox(redis_server.client(), KEYS, "three", hold=1.0)
+    assert third.holds()
+    # A holder that dies keeps the lock only until it expires.
+    fourth = RedisOutbox(redis_server.client(), KEYS, "four", hold=1.0)
+    assert not fourth.holds()
+    deadline = time.monotonic() + 5
+    while not fourth.holds():
+        assert time.monotonic() < deadline, "the lock of a dead holder expires"
+        time.sleep(0.05)
