@@ -114,6 +114,13 @@ class CrawlKeys:
         return f"{self.prefix}:content"
 
     @property
+    def near(self) -> str:
+        """Prefix of the near-duplicate SimHash tables (``<prefix>:<band>:<block hex>``,
+        hashes of SimHash hex -> URL digest): crawl-tagged, so the script that checks and
+        records a page's four bands touches one slot."""
+        return f"{self.crawl}:near"
+
+    @property
     def robots(self) -> str:
         """Prefix of the robots.txt decisions (``<prefix>:<site>``, a hash) and
         fetch claims (``<prefix>:<site>:claim``)."""
