@@ -5,12 +5,15 @@ the server saw requested."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tests.crawling import run_crawl
+from tests.crawling import run_crawl, scrapy_command, start_crawl
+from tests.redisserver import RedisServer
+from tests.test_distributed_crawl import REDIS_FAST
 from webrobot.demo.server import SiteServer
 
 pytestmark = pytest.mark.slow
@@ -112,3 +115,38 @@ def test_a_distance_out_of_range_is_one_line(
     )
     assert "Traceback" not in result.log + result.stderr
     assert site.count("/market") == 0
+
+
+def test_two_workers_of_a_shared_crawl_drop_the_near_copy_once(
+    make_site: Callable[..., SiteServer], tmp_path: Path, redis_server: RedisServer
+) -> None:
+    site = make_site()
+    build(site)
+    # More near copies, each linked from the last: whichever worker takes one, it is dropped.
+    for n in range(3):
+        site.html(f"/copy{n}", page("Market", f"Seen {n} hours ago", ARTICLE,
+                                    f"Advert number {n}.", [f"/copy{n + 1}"]))  # fmt: skip
+    site.html("/oaks", page("Oaks", "Published", OTHER, "Ad.", ["/only-from-oaks", "/copy0"]))
+    settings = {**REDIS_FAST, "WEBROBOT_REDIS_URL": redis_server.url, "WEBROBOT_NEAR_DUPLICATES": "3",
+                "WEBROBOT_REPORT_ENABLED": "False"}  # fmt: skip
+    crawls = [
+        start_crawl(
+            tmp_path / f"w{n}",
+            args={"start_urls": site.url("/")},
+            settings={**settings, "USER_AGENT": f"worker-{n}"},
+        )
+        for n in range(2)
+    ]
+    results = [c.wait() for c in crawls]
+    assert [r.returncode for r in results] == [0, 0], [r.log[-2000:] for r in results]
+    path = tmp_path / "export.jsonl"
+    done = scrapy_command("webrobot-export", "webrobot", "-o", str(path),
+                          "-s", f"WEBROBOT_REDIS_URL={redis_server.url}")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    prefix = site.url("/")[:-1]
+    exported = {
+        json.loads(line)["url"].removeprefix(prefix) for line in path.read_text().splitlines()
+    }
+    assert exported == {"/", "/market", "/oaks", "/only-from-oaks"}
+    assert site.count("/copy1") == 0 and site.count("/only-from-copy") == 0, "links not followed"
+    assert sum(r.stat("webrobot/dupes/near/items") for r in results) == 2  # /republished, /copy0
