@@ -85,3 +85,40 @@ def test_only_the_holder_of_the_sender_lock_sees_due_events(
     while not fourth.holds():
         assert time.monotonic() < deadline, "the lock of a dead holder expires"
         time.sleep(0.05)
+
+
+class RacedStore(RedisMonitorStore):
+    """A shared store where another worker records the page between this worker's read
+    and its record, once (the race the compare-and-set is there for)."""
+
+    other: RedisMonitorStore
+    raced = False
+
+    def record(self, url, snapshot, matches, time, found, expected=None):  # type: ignore[no-untyped-def,override]
+        if not RacedStore.raced:
+            RacedStore.raced = True
+            self.other.record(url, snapshot, matches, time, [events.new(url, time)], expected=None)
+        return super().record(url, snapshot, matches, time, found, expected=expected)
+
+
+def test_the_middleware_judges_again_when_another_worker_recorded_first(
+    redis_server: RedisServer, tmp_path  # type: ignore[no-untyped-def]
+) -> None:
+    from scrapy.http import HtmlResponse
+    from scrapy.utils.test import get_crawler
+
+    from webrobot.monitor.middleware import MonitorMiddleware
+
+    crawler = get_crawler(settings_dict={"WEBROBOT_MONITOR_DIR": str(tmp_path)})
+    crawler.stats.open_spider()  # type: ignore[union-attr]
+    middleware = MonitorMiddleware.from_crawler(crawler)
+    middleware.store = RacedStore(redis_server.client(), KEYS, tmp_path)
+    RacedStore.other = store(redis_server, tmp_path)
+    url = "http://site.test/raced"
+    response = HtmlResponse(url, body=b"<html><body><p>x</p></body></html>")
+    middleware._judge(url, {"main_text": "One sentence here."}, response)
+    told = [json.loads(line) for line in read_events(redis_server.client(), KEYS)]
+    assert [(e["event"], e["url"]) for e in told] == [("new", url)], "told once, by the other"
+    stats = crawler.stats.get_stats()  # type: ignore[union-attr]
+    assert stats.get("webrobot/monitor/events/new") is None, "this worker told nothing"
+    assert stats.get("webrobot/monitor/unchanged") == 1, "judged again: nothing new"
