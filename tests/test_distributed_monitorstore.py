@@ -102,7 +102,8 @@ class RacedStore(RedisMonitorStore):
 
 
 def test_the_middleware_judges_again_when_another_worker_recorded_first(
-    redis_server: RedisServer, tmp_path  # type: ignore[no-untyped-def]
+    redis_server: RedisServer,
+    tmp_path,  # type: ignore[no-untyped-def]
 ) -> None:
     from scrapy.http import HtmlResponse
     from scrapy.utils.test import get_crawler
