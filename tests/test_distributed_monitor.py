@@ -6,6 +6,7 @@ a worker SIGKILLed in the middle of a crawl loses no event and has none told twi
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from collections.abc import Callable
@@ -69,6 +70,13 @@ def reset(redis_server: RedisServer) -> None:
     assert result.returncode == 0, result.stderr
 
 
+def slow(site: SiteServer, delay: float = 0.2) -> None:
+    """Every page answers after ``delay`` seconds, so both workers have pages to take."""
+    for target, route in list(site.routes.items()):
+        if isinstance(route, Reply):
+            site.routes[target] = dataclasses.replace(route, delay=delay)
+
+
 def fetched_by(site: SiteServer, worker: str) -> set[str]:
     return {h.path for h in site.hits if h.headers.get("user-agent") == worker}
 
@@ -85,6 +93,7 @@ def test_two_workers_two_crawls_one_event_per_change(
     )
     with WebhookReceiver() as receiver:
         build(site, 1)
+        slow(site)
         first = [c.wait() for c in workers(tmp_path, "one", site, redis_server, receiver,
                                            WEBROBOT_WATCH=str(watch))]  # fmt: skip
         assert [r.returncode for r in first] == [0, 0], [r.log[-2000:] for r in first]
@@ -97,6 +106,7 @@ def test_two_workers_two_crawls_one_event_per_change(
 
         reset(redis_server)
         build(site, 2)
+        slow(site)
         second = [c.wait() for c in workers(tmp_path, "two", site, redis_server, receiver,
                                             WEBROBOT_WATCH=str(watch))]  # fmt: skip
         assert [r.returncode for r in second] == [0, 0], [r.log[-2000:] for r in second]
@@ -126,6 +136,10 @@ def test_two_workers_two_crawls_one_event_per_change(
     assert all(key == body["id"] for key, body in receiver.accepted)
     client = redis_server.client()
     assert client.zcard("webrobot:monitored:monitor:outbox") == 0
+    # Each worker's folder has the crawl's feed (the newest events, whoever told them).
+    for n in range(2):
+        feed = (tmp_path / f"monitor-{n}" / "events.atom").read_text("utf-8")
+        assert feed.count("<entry>") == len(everything)
 
 
 def test_a_worker_killed_mid_crawl_loses_no_event_and_tells_none_twice(

@@ -44,7 +44,6 @@ import redis
 from webrobot.distributed import scripts
 from webrobot.distributed.dupefilter import crawl_spider_name
 from webrobot.distributed.keys import CrawlKeys, explain, redis_from_settings, safe_url
-from webrobot.monitor.feed import ENTRIES, atom
 from webrobot.monitor.snapshot import Snapshot
 from webrobot.monitor.store import MonitorStore, PageRecord, Pending
 from webrobot.settings_model import read
@@ -137,10 +136,12 @@ class RedisMonitorStore(MonitorStore):
         self, server: redis.Redis, keys: CrawlKeys, folder: Path, *, webhook: bool = False,
         settings: BaseSettings | None = None, hold: float = 30.0,
     ) -> None:  # fmt: skip
-        # Not MonitorStore.__init__: no SQLite file; the folder keeps the feed only.
+        # Not MonitorStore.__init__: no SQLite file; the folder keeps this worker's feed only
+        # (MonitorStore.write_feed, from :meth:`recent`).
         self.server = server
         self.keys = keys
         self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
         self.webhook = webhook
         self.settings = settings
         self.hold = hold
@@ -245,17 +246,6 @@ class RedisMonitorStore(MonitorStore):
             except (KeyError, ValueError):
                 continue
         return out
-
-    def write_feed(self, title: str, updated: str) -> Path:
-        """This worker's copy of the crawl's feed, in its folder."""
-        self.folder.mkdir(parents=True, exist_ok=True)
-        path = self.folder / "events.atom"
-        text = atom(self.recent(ENTRIES), title=title, feed_id=f"urn:webrobot:monitor:{title}",
-                    updated=updated)  # fmt: skip
-        part = path.with_name(path.name + ".part")
-        part.write_text(text, "utf-8")
-        os.replace(part, path)
-        return path
 
     def write_log(self) -> None:
         """No ``events.jsonl`` per worker: ``scrapy webrobot-export --events`` writes the crawl's."""
