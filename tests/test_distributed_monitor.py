@@ -62,9 +62,9 @@ def export_events(tmp_path: Path, redis_server: RedisServer, name: str) -> list[
     return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line]
 
 
-def reset(redis_server: RedisServer) -> None:
+def reset(redis_server: RedisServer, *more: str) -> None:
     """Start the crawl over (frontier, visited set), keeping the monitor's memory."""
-    result = scrapy_command("webrobot-seed", SPIDER, "--reset",
+    result = scrapy_command("webrobot-seed", SPIDER, "--reset", *more,
                             "-s", f"WEBROBOT_REDIS_URL={redis_server.url}",
                             "-s", "SPIDER_MODULES=webrobot.spiders,tests.monitorspider")  # fmt: skip
     assert result.returncode == 0, result.stderr
@@ -140,6 +140,10 @@ def test_two_workers_two_crawls_one_event_per_change(
     for n in range(2):
         feed = (tmp_path / f"monitor-{n}" / "events.atom").read_text("utf-8")
         assert feed.count("<entry>") == len(everything)
+    # A reset keeps the monitor's memory (the second crawl compared with it); this one not.
+    assert client.hlen("webrobot:monitored:monitor:pages") == 8
+    reset(redis_server, "--forget-monitor")
+    assert list(client.scan_iter(match="webrobot:monitored:monitor:*")) == []
 
 
 def test_a_worker_killed_mid_crawl_loses_no_event_and_tells_none_twice(
