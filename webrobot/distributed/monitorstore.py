@@ -320,7 +320,7 @@ class RedisOutbox:
         )
 
     def failed(self, seq: int, next_try: float) -> None:
-        pipe = self.server.pipeline(transaction=True)
+        pipe = self.server.pipeline(transaction=False)  # only the lock's holder writes these
         pipe.hincrby(self.tries_key, str(seq), 1)
         pipe.hset(self.next_key, str(seq), repr(next_try))
         pipe.execute()
