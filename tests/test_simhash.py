@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 
 import pytest
@@ -17,6 +18,7 @@ from webrobot.seen.simhash import (
     bands,
     distance,
     feature_words,
+    features,
     judged,
     simhash,
     to_hex,
@@ -94,12 +96,29 @@ def test_every_fingerprint_within_three_bits_shares_a_band(
     assert len(bands(fingerprint)) == BANDS and int(to_hex(fingerprint), 16) == fingerprint
 
 
+def reference_simhash(text: str) -> int:
+    """SimHash as the paper writes it: +1 or -1 per feature and bit, the sign per bit."""
+    counts = [0] * 64
+    for feature in features(text):
+        value = int.from_bytes(
+            hashlib.blake2b(feature.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "big"
+        )
+        for bit in range(64):
+            counts[bit] += 1 if value >> bit & 1 else -1
+    return sum(1 << bit for bit, count in enumerate(counts) if count > 0)
+
+
 @settings(max_examples=60)
 @given(st.text(max_size=400))
-def test_any_text_gives_a_64_bit_fingerprint(text: str) -> None:
+def test_any_text_gives_the_papers_64_bit_fingerprint(text: str) -> None:
     value = simhash(text)
     assert 0 <= value < 2**64
-    assert simhash(text) == value, "the same text, the same fingerprint"
+    assert value == reference_simhash(text)
+
+
+def test_the_counters_do_not_overflow_on_a_very_long_text() -> None:
+    text = " ".join(f"w{n % 5000}" for n in range(70_000))  # more features than a counter holds
+    assert simhash(text) == reference_simhash(text)
 
 
 @settings(max_examples=40)

@@ -76,16 +76,44 @@ def _hash(feature: str) -> int:
     return int.from_bytes(digest, "big")
 
 
-def simhash(text: str) -> int:
-    """The 64-bit SimHash of ``text`` (0 for a text without words)."""
-    counts = [0] * BITS
-    for feature in features(text):
-        value = _hash(feature)
-        for bit in range(BITS):
-            counts[bit] += 1 if value >> bit & 1 else -1
+#: Bits of one counter when the features' bits are summed all at once (see :func:`simhash`).
+_LANE = 16
+#: Each byte's 8 bits spread into 8 counters of :data:`_LANE` bits.
+_SPREAD = [sum(((byte >> i) & 1) << (_LANE * i) for i in range(8)) for byte in range(256)]
+#: Features summed before the counters could overflow.
+_CHUNK = (1 << _LANE) - 1
+
+
+def _spread(value: int) -> int:
+    """The 64 bits of ``value`` as 64 counters of :data:`_LANE` bits, each 0 or 1."""
     out = 0
-    for bit, count in enumerate(counts):
-        if count > 0:
+    for k, byte in enumerate(value.to_bytes(8, "little")):
+        out |= _SPREAD[byte] << (_LANE * 8 * k)
+    return out
+
+
+def simhash(text: str) -> int:
+    """The 64-bit SimHash of ``text`` (0 for a text without words).
+
+    Bit *i* is 1 when more than half of the features' hashes have bit *i* set. The
+    counts are taken for the 64 bits at once: each hash is spread into 64 counters of
+    16 bits inside one integer (a table per byte) and the integers are added, so a
+    feature costs 8 look-ups, not 64 bit tests."""
+    counts = [0] * BITS
+    lanes = 0
+    seen = 0
+    for feature in features(text):
+        lanes += _spread(_hash(feature))
+        seen += 1
+        if seen % _CHUNK == 0:
+            for bit in range(BITS):
+                counts[bit] += (lanes >> (_LANE * bit)) & _CHUNK
+            lanes = 0
+    for bit in range(BITS):
+        counts[bit] += (lanes >> (_LANE * bit)) & _CHUNK
+    out = 0
+    for bit, ones in enumerate(counts):
+        if 2 * ones > seen:
             out |= 1 << bit
     return out
 
