@@ -94,7 +94,10 @@ class MonitorMiddleware:
         self._check_selectors()
         self.recheck = bool(setting(crawler, "WEBROBOT_MONITOR_RECHECK"))
         self.webhook_url: str = setting(crawler, "WEBROBOT_MONITOR_WEBHOOK")
-        store_class = load_object(setting(crawler, "WEBROBOT_MONITOR_STORE_CLASS"))
+        try:
+            store_class = load_object(setting(crawler, "WEBROBOT_MONITOR_STORE_CLASS"))
+        except (ImportError, AttributeError, NameError, ValueError):
+            store_class = None
         if not (isinstance(store_class, type) and issubclass(store_class, MonitorStore)):
             raise setting_error(crawler, SettingValueError(
                 "WEBROBOT_MONITOR_STORE_CLASS", setting(crawler, "WEBROBOT_MONITOR_STORE_CLASS"),
