@@ -123,3 +123,35 @@ def test_the_middleware_judges_again_when_another_worker_recorded_first(
     stats = crawler.stats.get_stats()  # type: ignore[union-attr]
     assert stats.get("webrobot/monitor/events/new") is None, "this worker told nothing"
     assert stats.get("webrobot/monitor/unchanged") == 1, "judged again: nothing new"
+
+
+def test_on_a_redis_cluster_each_script_touches_one_slot(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The monitor's keys and the near-duplicate tables carry the crawl's hash tag."""
+    import shutil
+
+    import pytest
+
+    if shutil.which("redis-server") is None:
+        pytest.skip("no redis-server")
+    from tests.rediscluster import RedisClusterNodes
+    from webrobot.distributed.contentdupes import NEAR
+    from webrobot.seen.simhash import bands
+
+    keys = CrawlKeys("webrobot:test", cluster=True)
+    with RedisClusterNodes(tmp_path / "cluster") as nodes:
+        client = nodes.client()
+        shared = RedisMonitorStore(client, keys, tmp_path, webhook=True)  # type: ignore[arg-type]
+        url = "http://site.test/a"
+        assert shared.record(url, Snapshot(), [], T1, [events.new(url, T1)], expected=None)
+        assert not shared.record(url, Snapshot(), [], T1, [events.new(url, T1)], expected=None)
+        assert [json.loads(x)["event"] for x in read_events(client, keys)] == ["new"]  # type: ignore[arg-type]
+        outbox = RedisOutbox(client, keys, "one", hold=1.0)  # type: ignore[arg-type]
+        [pending] = outbox.due(time.time())
+        outbox.delivered(pending.seq)
+        assert outbox.waiting() == 0
+        near = client.register_script(NEAR)
+        fingerprint = 0x0123_4567_89AB_CDEF
+        buckets = [f"{keys.near}:{i}:{b:04x}" for i, b in enumerate(bands(fingerprint))]
+        assert list(near(keys=buckets, args=[f"{fingerprint:016x}", "1", 3])) == [0]
+        answer = near(keys=buckets, args=[f"{fingerprint ^ 0b111:016x}", "2", 3])
+        assert answer[0] == 1
