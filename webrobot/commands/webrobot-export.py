@@ -153,13 +153,11 @@ class Command(ScrapyCommand):
             server.ping()
             if events:
                 told = export_events(server, keys, events)
-            if not output:
-                pass
-            elif output == "-":
+            if output == "-":
                 exporter = exporter_for(settings, fmt, sys.stdout.buffer)
                 written, repeated, unreadable = export_items(server, keys.items, exporter)
                 sys.stdout.flush()
-            else:
+            elif output:
                 with Path(output).open("wb") as file:
                     exporter = exporter_for(settings, fmt, file)
                     written, repeated, unreadable = export_items(server, keys.items, exporter)

@@ -30,6 +30,7 @@ under the same ``Idempotency-Key``: at least once, as in one process.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -218,10 +219,8 @@ class RedisMonitorStore(MonitorStore):
         ``expected`` (None: the page was unknown); False, and nothing kept, if not."""
         first = time
         if expected is not None:
-            try:
+            with contextlib.suppress(ValueError, AttributeError):  # a record of another version
                 first = str(json.loads(expected.stored).get("first_seen") or time)
-            except (ValueError, AttributeError):
-                pass
         stored = json.dumps(
             {"snapshot": snapshot.to_json(), "matches": sorted(matches),
              "first_seen": first, "last_seen": time},
