@@ -15,6 +15,11 @@ from scrapy.http import Response
 class MonitoredSpider(scrapy.Spider):
     name = "monitored"
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Every worker of a shared crawl knows where the crawl starts (a private address here).
+        self.start_urls = [str(self.site)]
+
     async def start(self) -> AsyncIterator[Any]:
         yield scrapy.Request(str(self.site))
 

@@ -93,3 +93,33 @@ def test_the_class_setting() -> None:
         ContentDupes.of(
             webrobot_crawler(WEBROBOT_CONTENT_INDEX_CLASS="webrobot.seen.stores.ExactStore")
         )
+
+
+def test_near_duplicates_are_shared_and_the_lua_distance_agrees_with_python(
+    redis_server: RedisServer,
+) -> None:
+    import random
+
+    from webrobot.seen.simhash import MAX_DISTANCE, NearIndex
+
+    first = ContentDupes.of(crawler(redis_server.url, WEBROBOT_NEAR_DUPLICATES="3"))
+    second = ContentDupes.of(crawler(redis_server.url, WEBROBOT_NEAR_DUPLICATES="3"))
+    assert isinstance(first, RedisContentDupes) and first.near_bits == 3
+    rng = random.Random(7)
+    local = NearIndex(MAX_DISTANCE)
+    for n in range(300):  # random fingerprints and near ones, high bits included
+        base = rng.getrandbits(64)
+        flips = rng.sample(range(64), rng.choice([0, 1, 2, 3, 4, 5]))
+        for i, fingerprint in enumerate([base, base ^ sum(1 << b for b in flips)]):
+            url = f"http://site.test/{n}/{i}"
+            worker = (first, second)[i]
+            expected = local.first(fingerprint, url)
+            shared = worker._first_near(fingerprint, url)
+            assert (shared is None) == (expected is None), (n, i, len(flips))
+            if shared is not None and expected is not None:
+                assert shared[0] == expected[0]
+    text = "\n".join(" ".join(f"w{rng.randrange(900)}" for _ in range(30)) for _ in range(4))
+    assert first.judge_near(f"Published 1 May\n{text}", A) is None
+    verdict = second.judge_near(f"Updated 2 May 2026\n{text}", B)
+    assert verdict is not None and verdict.near and verdict.duplicate
+    assert second.judge_near(text, A) is None, "A again (its first worker died): kept again"

@@ -110,6 +110,24 @@ def test_every_console_script_command_is_in_the_commands_reference() -> None:
                   documented("commands.md")) == []  # fmt: skip
 
 
+@pytest.mark.parametrize("name", ["webrobot-seed", "webrobot-export"])
+def test_every_option_of_the_shared_crawl_commands_is_in_the_commands_reference(name: str) -> None:
+    import argparse
+
+    from scrapy.settings import Settings
+
+    command = importlib.import_module(f"webrobot.commands.{name}").Command()
+    command.settings = Settings()
+    parser = argparse.ArgumentParser()
+    command.add_options(parser)
+    own = {o for a in parser._actions for o in a.option_strings if o.startswith("--")}
+    text = (REFERENCE / "commands.md").read_text("utf-8")
+    section = text.split(f"## `{name}`", 1)[1].split("\n## ", 1)[0]
+    generic = {"--help", "--logfile", "--loglevel", "--nolog", "--profile", "--pidfile", "--set",
+               "--pdb", "--output", "--format"}  # fmt: skip
+    assert sorted(o for o in own - generic if o not in section) == []
+
+
 def stats_keys_in_code() -> set[str]:
     """Stats keys written out in the code; an f-string's fields become ``<field>``."""
     keys: set[str] = set()

@@ -45,6 +45,7 @@ PURE = frozenset({
     "webrobot.urls.tlsproblems",
     "webrobot.report.hosts",
     "webrobot.seen.contentfingerprints",
+    "webrobot.seen.simhash",
     "webrobot.frontier.freshness",
     "webrobot.frontier.diskspace",
     "webrobot.politeness.identity",

@@ -34,11 +34,23 @@ BAD = [
     ),
     ("WEBROBOT_MONITOR_IGNORE_PATTERNS", "(unclosed", "WEBROBOT_MONITOR_IGNORE_PATTERNS"),
     ("WEBROBOT_MONITOR_IGNORE_SELECTORS", "div[", "WEBROBOT_MONITOR_IGNORE_SELECTORS"),
+    (
+        "WEBROBOT_MONITOR_STORE_CLASS",
+        "webrobot.monitor.events.event",
+        "setting WEBROBOT_MONITOR_STORE_CLASS='webrobot.monitor.events.event': expected a MonitorStore class",
+    ),
+    (
+        "WEBROBOT_MONITOR_STORE_CLASS",
+        "webrobot.monitor.nowhere.Store",
+        "WEBROBOT_MONITOR_STORE_CLASS",
+    ),
 ]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("name", "value", "message"), BAD, ids=[b[0] for b in BAD])
+@pytest.mark.parametrize(
+    ("name", "value", "message"), BAD, ids=[f"{b[0]}-{b[1][:12]}" for b in BAD]
+)
 def test_a_setting_that_cannot_be_used_stops_the_crawl_in_one_line(
     make_site: Callable[..., SiteServer], tmp_path: Path, name: str, value: str, message: str
 ) -> None:

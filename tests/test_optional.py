@@ -80,6 +80,7 @@ FEATURE_MODULES: dict[str, set[str]] = {
             "dupefilter",
             "frontier",
             "lineage",
+            "monitorstore",
             "politeness",
             "robotscache",
             "scheduler",

@@ -159,3 +159,36 @@ def test_what_was_kept_and_followed_survives_a_resume(tmp_path: Path) -> None:
     mw, pipeline = components(JOBDIR=str(tmp_path), SCHEDULER=SCRAPY_SCHEDULER)
     requests, kept, _ = run(mw, pipeline, response("http://a.test/page/", SOFT_404))
     assert requests == [] and len(kept) == 1
+
+
+def _article(seed: int) -> str:
+    import random
+
+    rng = random.Random(seed)
+    return "\n".join(" ".join(f"w{rng.randrange(3000)}" for _ in range(30)) for _ in range(4))
+
+
+def test_near_copies_are_judged_on_the_items_main_text_and_counted_apart() -> None:
+    mw, pipeline = components(WEBROBOT_NEAR_DUPLICATES=3)
+    text = _article(1)
+    first = response("http://a.example/story", "<p>same chrome</p><p>Ad one</p>")
+    copy = response("http://b.example/story", "<p>same chrome</p><p>Ad two</p>")
+    other = response("http://c.example/story", "<p>same chrome</p><p>Ad three</p>")
+
+    def output(resp: HtmlResponse, main_text: str) -> list[Any]:
+        _, *links = page_output(resp)
+        return [{"url": resp.url, "main_text": main_text}, *links]
+
+    _, kept, _ = run(mw, pipeline, first, output(first, f"Published 1 May 2026\n{text}"))
+    assert len(kept) == 1
+    requests, kept, dropped = run(
+        mw, pipeline, copy, output(copy, f"Updated 2 May 2026 09:14\n{text}")
+    )
+    assert (requests, kept) == ([], [])
+    assert "Near-duplicate content" in dropped[0] and "http://a.example/story" in dropped[0]
+    requests, kept, _ = run(mw, pipeline, other, output(other, _article(2)))
+    assert len(kept) == 1 and len(requests) == 2, "another text: kept, its links followed"
+    stats = mw.crawler.stats
+    assert stats.get_value("webrobot/dupes/near/items") == 1
+    assert stats.get_value("webrobot/dupes/near/links_suppressed") == 2
+    assert stats.get_value("webrobot/dupes/content") is None

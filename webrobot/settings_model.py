@@ -59,6 +59,8 @@ class Setting:
     choices: tuple[str, ...] = ()
     #: Smallest value allowed (numbers); ``0`` usually means "no limit".
     minimum: float | None = None
+    #: Largest value allowed (numbers).
+    maximum: float | None = None
     #: A Scrapy setting whose default webrobot changes.
     scrapy: bool = False
     #: Why webrobot's default differs from Scrapy's (Scrapy settings only).
@@ -92,7 +94,9 @@ class Setting:
             what = "empty, or text starting with " + " or ".join(self.prefixes)
         else:
             what = "text"
-        if self.minimum is not None:
+        if self.minimum is not None and self.maximum is not None:
+            what += f" from {self.minimum:g} to {self.maximum:g}"
+        elif self.minimum is not None:
             what += f" >= {self.minimum:g}"
         return what
 
@@ -320,6 +324,9 @@ _DUPES = (
     _s("WEBROBOT_DUPES_ENABLED", "bool", True, "Drop items of content already seen and do not follow those pages' links."),
     _s("WEBROBOT_FINGERPRINT", "choice", "body",
        "Content fingerprint: MD5 of the body bytes, or of the visible text.", choices=("body", "text")),
+    _s("WEBROBOT_NEAR_DUPLICATES", "int", 0,
+       "Also drop pages whose main text is a near copy of a page already itemised: the largest "
+       "SimHash distance in bits, 1 to 3 (0: off).", minimum=0, maximum=3),
     _s("WEBROBOT_CONTENT_STORE", "choice", "exact",
        "Content fingerprint store: exact (keeps each first URL) or bloom.", choices=("exact", "bloom")),
     _s("WEBROBOT_CONTENT_INDEX_CLASS", "class", "webrobot.seen.contentdupes.ContentDupes",
@@ -613,6 +620,8 @@ _MONITOR = (
        "Regular expressions: a sentence matching one is never a change."),
     _s("WEBROBOT_MONITOR_IGNORE_FIELDS", "list", [],
        "Typed fields never compared (price, availability, title, fields.NAME...)."),
+    _s("WEBROBOT_MONITOR_STORE_CLASS", "class", "webrobot.monitor.store.MonitorStore",
+       "Who keeps the snapshots and events (the Redis add-on swaps in a store shared by the workers)."),
     _s("WEBROBOT_MONITOR_RECHECK", "bool", True,
        "Seed every page the monitor knows as a start request, linked or not."),
     _s("WEBROBOT_MONITOR_WEBHOOK", "str", "",
@@ -907,6 +916,8 @@ def parse(setting: Setting, value: Any) -> Any:
             result = int(number)
         else:
             result = float(number)
+        if setting.maximum is not None and result > setting.maximum:
+            raise bad
         if setting.minimum is not None and result < setting.minimum:
             raise bad
         return result

@@ -1,6 +1,7 @@
 # ruff: noqa: N999 - the module name is the command name
-"""``scrapy webrobot-export SPIDER -o FILE [-t FORMAT]``: write the items a
-shared crawl stored in Redis, one per page, with Scrapy's item exporters.
+"""``scrapy webrobot-export SPIDER -o FILE [-t FORMAT] [--events FILE]``: write the
+items a shared crawl stored in Redis, one per page, with Scrapy's item exporters,
+and (``--events``) the monitor's events, one JSON line each.
 
 Workers add each page's items to the crawl's item stream in the same Lua
 script that acknowledges the page's lease (see :mod:`webrobot.distributed.items`),
@@ -72,6 +73,22 @@ def export_items(
     return written, first.repeated, unreadable
 
 
+def export_events(server: redis.Redis, keys: Any, output: str) -> int:
+    """Write the monitor's events of the crawl (JSON lines, oldest first); returns how many."""
+    from webrobot.distributed.monitorstore import read_events
+
+    count = 0
+    with (
+        open(sys.stdout.fileno(), "w", encoding="utf-8", closefd=False)
+        if output == "-"
+        else Path(output).open("w", encoding="utf-8")
+    ) as file:
+        for line in read_events(server, keys):
+            file.write(line + "\n")
+            count += 1
+    return count
+
+
 def exporter_for(settings: BaseSettings, fmt: str, file: BinaryIO) -> Any:
     exporters = settings.getwithbase("FEED_EXPORTERS")
     if fmt not in exporters:
@@ -90,7 +107,7 @@ class Command(ScrapyCommand):
     default_settings: ClassVar[dict[str, Any]] = {"LOG_ENABLED": False}
 
     def syntax(self) -> str:
-        return "SPIDER -o FILE [-t FORMAT]"
+        return "SPIDER [-o FILE [-t FORMAT]] [--events FILE]"
 
     def short_desc(self) -> str:
         return "Export the items a shared crawl stored in Redis (WEBROBOT_REDIS_URL), one per page"
@@ -102,16 +119,22 @@ class Command(ScrapyCommand):
             "-t", "--format", metavar="FORMAT",
             help="a FEED_EXPORTERS format (jsonlines, json, csv, xml...); default: FILE's extension",
         )  # fmt: skip
+        parser.add_argument(
+            "--events", metavar="FILE",
+            help="also write the monitor's events (WEBROBOT_MONITOR_DIR), one JSON line each ('-': stdout)",
+        )  # fmt: skip
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if len(args) != 1:
             raise UsageError("name the spider whose crawl to export")
-        if not opts.output:
-            raise UsageError("say where to write: -o FILE")
-        fmt = opts.format or (Path(opts.output).suffix.lstrip(".") or "jsonlines")
-        self.exitcode = self._run(args[0], opts.output, {"jsonl": "jsonlines"}.get(fmt, fmt))
+        if not opts.output and not opts.events:
+            raise UsageError("say where to write: -o FILE (items), --events FILE (events)")
+        fmt = opts.format or (Path(opts.output or "").suffix.lstrip(".") or "jsonlines")
+        self.exitcode = self._run(
+            args[0], opts.output, {"jsonl": "jsonlines"}.get(fmt, fmt), opts.events
+        )
 
-    def _run(self, spider_name: str, output: str, fmt: str) -> int:
+    def _run(self, spider_name: str, output: str | None, fmt: str, events: str | None) -> int:
         assert self.settings is not None
         settings = self.settings
         _, problem = load_spider_class(get_spider_loader(settings), spider_name)
@@ -125,13 +148,16 @@ class Command(ScrapyCommand):
         keys = CrawlKeys.from_settings(settings, spider_name)
         where = f"{keys.prefix} at {safe_url(settings['WEBROBOT_REDIS_URL'])}"
         server = redis_from_settings(settings)
+        written = repeated = unreadable = told = 0
         try:
             server.ping()
+            if events:
+                told = export_events(server, keys, events)
             if output == "-":
                 exporter = exporter_for(settings, fmt, sys.stdout.buffer)
                 written, repeated, unreadable = export_items(server, keys.items, exporter)
                 sys.stdout.flush()
-            else:
+            elif output:
                 with Path(output).open("wb") as file:
                     exporter = exporter_for(settings, fmt, file)
                     written, repeated, unreadable = export_items(server, keys.items, exporter)
@@ -139,6 +165,10 @@ class Command(ScrapyCommand):
             return _fail(f"cannot export {where}: {explain(exc)}", 1)
         finally:
             server.close()
+        if events:
+            print(f"Exported {told} monitor events of {where} to {events}", file=sys.stderr)
+        if not output:
+            return 0
         message = f"Exported {written} items of {where} to {output}"
         if repeated:
             message += f" ({repeated} repeated entries of pages fetched twice left out)"

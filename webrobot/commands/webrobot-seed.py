@@ -54,13 +54,21 @@ class Command(ScrapyCommand):
             "--reset", action="store_true",
             help="delete the crawl's frontier, leases and visited set first",
         )  # fmt: skip
+        parser.add_argument(
+            "--forget-monitor", action="store_true",
+            help="with --reset: also delete the monitor's snapshots, events and outbox",
+        )  # fmt: skip
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if not args:
             raise UsageError("name the spider whose crawl to seed")
-        self.exitcode = self._run(args[0], args[1:], opts.reset)
+        if opts.forget_monitor and not opts.reset:
+            raise UsageError("--forget-monitor goes with --reset")
+        self.exitcode = self._run(args[0], args[1:], opts.reset, opts.forget_monitor)
 
-    def _run(self, spider_name: str, raw_urls: list[str], reset: bool) -> int:
+    def _run(
+        self, spider_name: str, raw_urls: list[str], reset: bool, forget_monitor: bool = False
+    ) -> int:
         assert self.settings is not None
         spidercls, problem = load_spider_class(get_spider_loader(self.settings), spider_name)
         if spidercls is None:
@@ -93,7 +101,9 @@ class Command(ScrapyCommand):
         try:
             server.ping()
             if reset:
-                print(f"Reset {where}: deleted {reset_crawl(server, keys)} keys")
+                print(
+                    f"Reset {where}: deleted {reset_crawl(server, keys, monitor=forget_monitor)} keys"
+                )
             visited = RedisVisitedFilter(crawler)
             visited.open()
             # Seeds have no callback (the spider's parse), so no spider instance is needed.

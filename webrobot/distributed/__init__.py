@@ -15,5 +15,7 @@ connection helpers), extended where a shared crawl needs more:
   (``WEBROBOT_ROBOTS_CACHE_CLASS``).
 * :mod:`.contentdupes`: the content fingerprints (``WEBROBOT_CONTENT_INDEX_CLASS``).
 * :mod:`.budget`: one page budget per site (``WEBROBOT_PAGE_BUDGET_CLASS``).
+* :mod:`.monitorstore`: the monitor's snapshots, events and webhook outbox
+  (``WEBROBOT_MONITOR_STORE_CLASS``).
 * :mod:`.keys`: where each structure lives in Redis.
 """

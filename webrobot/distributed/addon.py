@@ -32,6 +32,8 @@ REDIS_COMPONENTS: dict[str, object] = {
     "WEBROBOT_POLITENESS_CLASS": "webrobot.distributed.politeness.SharedPoliteness",
     "WEBROBOT_CONTENT_INDEX_CLASS": "webrobot.distributed.contentdupes.RedisContentDupes",
     "WEBROBOT_PAGE_BUDGET_CLASS": "webrobot.distributed.budget.RedisPageBudget",
+    # Snapshots, events and the webhook's outbox, one of each per crawl.
+    "WEBROBOT_MONITOR_STORE_CLASS": "webrobot.distributed.monitorstore.RedisMonitorStore",
     # The hosts start URLs' redirects brought into scope, known to every worker.
     "WEBROBOT_SCOPE_SHARE_CLASS": "webrobot.distributed.scope.RedisScopeShare",
     # New requests of a site being decided go to the shared frontier, not this worker's memory.

@@ -20,6 +20,12 @@ or they would be lost with the dead worker (which may not have written its
 item or queued its links). So an item is emitted once per page, or twice when
 its first worker was killed with it in flight, like the download itself.
 
+Near duplicates (``WEBROBOT_NEAR_DUPLICATES``) live in ``<crawl>:near:<band>:<block>``:
+one hash per 16-bit block of a SimHash (:mod:`webrobot.seen.simhash`), of SimHash
+-> URL digest. :data:`NEAR` looks for a near fingerprint in the page's four
+buckets and, finding none, records the page in all four, in one script, so two
+workers that fetch two near copies at once keep one of them.
+
 The URLs themselves are not kept (messages say "an earlier page"); nothing is
 saved to ``JOBDIR`` (Redis keeps it).
 """
@@ -34,12 +40,14 @@ from typing import TYPE_CHECKING, Any
 import redis
 from scrapy import signals
 
+from webrobot.distributed import scripts
 from webrobot.distributed.digests import RedisDigestSet
 from webrobot.distributed.dupefilter import crawl_spider_name
 from webrobot.distributed.keys import CrawlKeys, redis_from_settings
 from webrobot.distributed.outage import outage_of
-from webrobot.seen.contentdupes import ContentDupes, Verdict, fingerprint_mode
+from webrobot.seen.contentdupes import ContentDupes, Verdict, fingerprint_mode, near_distance
 from webrobot.seen.contentfingerprints import fingerprint_key
+from webrobot.seen.simhash import bands, to_hex
 from webrobot.seen.stores import Seen
 from webrobot.settings_model import read
 
@@ -53,6 +61,45 @@ logger = logging.getLogger(__name__)
 
 #: Where a duplicate's first copy was, in messages ("same content as ...").
 EARLIER_PAGE = "an earlier page (the shared content index keeps no URLs)"
+
+
+#: KEYS: the page's four band buckets. ARGV: its SimHash (16 hex digits), its URL
+#: digest, the largest distance. Returns {0} when the page is kept (recorded now, or
+#: its own URL's), {1, SimHash} when a near one of another URL was kept. The distance
+#: is counted on two 32-bit halves (Lua numbers are doubles; ``bit`` works on 32 bits).
+NEAR = """
+local function ones(x)
+  local n = 0
+  while x ~= 0 do
+    x = bit.band(x, x - 1)
+    n = n + 1
+  end
+  return n
+end
+local hi = tonumber(string.sub(ARGV[1], 1, 8), 16)
+local lo = tonumber(string.sub(ARGV[1], 9, 16), 16)
+local most = tonumber(ARGV[3])
+local best, best_url, best_d = nil, nil, 65
+for i = 1, #KEYS do
+  local entries = redis.call('HGETALL', KEYS[i])
+  for j = 1, #entries, 2 do
+    local other = entries[j]
+    local d = ones(bit.bxor(tonumber(string.sub(other, 1, 8), 16), hi))
+      + ones(bit.bxor(tonumber(string.sub(other, 9, 16), 16), lo))
+    if d <= most and d < best_d then
+      best, best_url, best_d = other, entries[j + 1], d
+    end
+  end
+end
+if best then
+  if best_url == ARGV[2] then return {0} end
+  return {1, best}
+end
+for i = 1, #KEYS do
+  redis.call('HSETNX', KEYS[i], ARGV[1], ARGV[2])
+end
+return {0}
+"""
 
 
 def url_member(url: str) -> int:
@@ -125,6 +172,9 @@ class RedisContentDupes(ContentDupes):
         self.shared_followed = RedisFirstSeen(
             self.server, f"{keys.content}:followed", bits, self._redis_error
         )
+        self.near_bits = near_distance(settings)
+        self.near_prefix = keys.near
+        self._near = scripts.register(self.server, NEAR)
         self._announced_links = False
         self.pipeline_attached = False
         self._verdicts: dict[int, tuple[Any, Verdict]] = {}
@@ -135,6 +185,24 @@ class RedisContentDupes(ContentDupes):
 
     def _first_to_follow(self, fingerprint: str, url: str) -> bool:
         return self.shared_followed.first(fingerprint_key(fingerprint), url)
+
+    def _first_near(self, fingerprint: int, url: str) -> tuple[int, str] | None:
+        """The shared near-duplicate tables (see the module doc); if Redis fails, the page
+        is kept (a copy kept beats a page lost)."""
+        buckets = [
+            f"{self.near_prefix}:{i}:{block:04x}" for i, block in enumerate(bands(fingerprint))
+        ]
+        try:
+            answer = self._near(
+                keys=buckets, args=[to_hex(fingerprint), str(url_member(url)), self.near_bits]
+            )
+        except redis.RedisError as exc:
+            self._redis_error(exc)
+            return None
+        if not answer or int(answer[0]) == 0:
+            return None
+        other = answer[1].decode() if isinstance(answer[1], bytes) else str(answer[1])
+        return int(other, 16), EARLIER_PAGE
 
     def spider_opened(self, spider: Spider) -> None:
         """No periodic JOBDIR checkpoints: the shared index lives in Redis."""

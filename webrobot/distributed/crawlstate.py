@@ -38,10 +38,15 @@ def crawl_status(frontier: LeasedFrontier, visited: RedisVisitedFilter) -> Crawl
     return CrawlStatus(queued, leased, len(visited.digests), dead)
 
 
-def reset_crawl(server: redis.Redis, keys: CrawlKeys) -> int:
-    """Delete every key of the crawl; returns how many there were."""
+def reset_crawl(server: redis.Redis, keys: CrawlKeys, *, monitor: bool = False) -> int:
+    """Delete every key of the crawl but the monitor's memory (with ``monitor``, that
+    too); returns how many there were."""
+    spared = (keys.monitor + ":").encode()
     found = [
-        key for pattern in keys.patterns() for key in server.scan_iter(match=pattern, count=1000)
+        key
+        for pattern in keys.patterns()
+        for key in server.scan_iter(match=pattern, count=1000)
+        if monitor or not (key if isinstance(key, bytes) else str(key).encode()).startswith(spared)
     ]
     deleted = 0
     for start in range(0, len(found), 1000):

@@ -114,6 +114,13 @@ class CrawlKeys:
         return f"{self.prefix}:content"
 
     @property
+    def near(self) -> str:
+        """Prefix of the near-duplicate SimHash tables (``<prefix>:<band>:<block hex>``,
+        hashes of SimHash hex -> URL digest): crawl-tagged, so the script that checks and
+        records a page's four bands touches one slot."""
+        return f"{self.crawl}:near"
+
+    @property
     def robots(self) -> str:
         """Prefix of the robots.txt decisions (``<prefix>:<site>``, a hash) and
         fetch claims (``<prefix>:<site>:claim``)."""
@@ -123,6 +130,14 @@ class CrawlKeys:
     def budget(self) -> str:
         """Hash: site -> pages spent (``WEBROBOT_MAX_PAGES_PER_SITE``)."""
         return f"{self.crawl}:budget"
+
+    @property
+    def monitor(self) -> str:
+        """Prefix of the monitor's memory (:mod:`webrobot.distributed.monitorstore`):
+        ``:pages`` (hash: URL -> snapshot), ``:events`` (stream), ``:outbox`` (sorted set),
+        ``:bodies``, ``:tries`` (hashes), ``:sequence``, ``:sender`` (the delivery lock).
+        Kept by ``webrobot-seed --reset``: the next crawl compares with it."""
+        return f"{self.crawl}:monitor"
 
     @property
     def meta(self) -> str:

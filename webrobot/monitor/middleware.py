@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Self
 from itemadapter import ItemAdapter
 from scrapy import Request, signals
 from scrapy.exceptions import NotConfigured
+from scrapy.utils.misc import load_object
 
 from webrobot import signals as webrobot_signals
 from webrobot.extract.middleware import ExtractMiddleware
@@ -28,8 +29,8 @@ from webrobot.frontier.diskstate import disk_of
 from webrobot.monitor import events
 from webrobot.monitor.reportpart import ChangesTally
 from webrobot.monitor.rules import load_rules
-from webrobot.monitor.snapshot import Ignore, changes, snapshot_of
-from webrobot.monitor.store import MonitorStore
+from webrobot.monitor.snapshot import Ignore, Snapshot, changes, snapshot_of
+from webrobot.monitor.store import MonitorStore, PageRecord
 from webrobot.monitor.watch import WatchRule, page_matches
 from webrobot.settings_model import ConfigError, SettingValueError
 from webrobot.startup import setting, setting_error
@@ -47,6 +48,9 @@ logger = logging.getLogger(__name__)
 CONTENT_KEYS = ("main_text", "metadata", "product", "fields", "images")
 #: Statuses that say a page is gone.
 GONE = frozenset({404, 410})
+#: Times a page is judged again when a shared store's copy changed under the judgement
+#: (another worker recorded it first); then the page is left to that worker's events.
+ATTEMPTS = 5
 
 
 def _now() -> str:
@@ -96,6 +100,15 @@ class MonitorMiddleware:
         self.notify_urls: list[str] = list(setting(crawler, "WEBROBOT_MONITOR_NOTIFY"))
         self._check_notify()
         self.notifier: NotifySender | None = None
+        try:
+            store_class = load_object(setting(crawler, "WEBROBOT_MONITOR_STORE_CLASS"))
+        except (ImportError, AttributeError, NameError, ValueError):
+            store_class = None
+        if not (isinstance(store_class, type) and issubclass(store_class, MonitorStore)):
+            raise setting_error(crawler, SettingValueError(
+                "WEBROBOT_MONITOR_STORE_CLASS", setting(crawler, "WEBROBOT_MONITOR_STORE_CLASS"),
+                "a MonitorStore class"))  # fmt: skip
+        self.store_class: type[MonitorStore] = store_class
         self.store: MonitorStore | None = None
         self.sender: WebhookSender | None = None
         self._require_extraction()
@@ -152,7 +165,7 @@ class MonitorMiddleware:
 
     def spider_opened(self) -> None:
         try:
-            self.store = MonitorStore(self.folder, webhook=bool(self.webhook_url))
+            self.store = self.store_class.open(self.crawler, self.folder, bool(self.webhook_url))
         except (OSError, sqlite3.Error) as exc:
             logger.error("Monitor off: %s cannot be used: %s", self.folder, exc)
             self._count("webrobot/monitor/error")
@@ -167,7 +180,7 @@ class MonitorMiddleware:
                 timeout=setting(self.crawler, "WEBROBOT_MONITOR_WEBHOOK_TIMEOUT"),
                 ceiling=setting(self.crawler, "WEBROBOT_MONITOR_WEBHOOK_BACKOFF_MAX"),
                 user_agent=str(self.crawler.settings.get("USER_AGENT") or "webrobot"),
-                count=self._count,
+                count=self._count, outbox=self.store.outbox(),
             )  # fmt: skip
             self.sender.start()
         if self.notify_urls:
@@ -252,8 +265,13 @@ class MonitorMiddleware:
     def process_spider_input(self, response: Response) -> None:
         if response.status in GONE and self.store is not None:
             url = response.url
-            if self.store.get(url) is not None:
-                self._emit_forget(url, events.removed(url, _now(), response.status))
+            for _ in range(ATTEMPTS):
+                record = self.store.get(url)
+                if record is None:
+                    return  # unknown, or another worker told its removal
+                if self._emit_forget(url, events.removed(url, _now(), response.status), record):
+                    return
+            self._count("webrobot/monitor/contended")
 
     def process_spider_output(self, response: Response, result: Iterable[Any]) -> Iterator[Any]:
         for output in result:
@@ -301,11 +319,24 @@ class MonitorMiddleware:
 
     def _judge(self, url: str, item: dict[str, Any], response: Response) -> None:
         assert self.store is not None
-        time = _now()
         snapshot = snapshot_of(item, self.ignore, self._ignored_text(response))
+        self._count("webrobot/monitor/pages")
+        for _ in range(ATTEMPTS):
+            if self._judge_once(url, item, snapshot):
+                return
+        # Another worker kept recording this page: its events tell the change.
+        logger.warning("Monitor: %s changed under %d judgements; left to another worker",
+                       url, ATTEMPTS)  # fmt: skip
+        self._count("webrobot/monitor/contended")
+
+    def _judge_once(self, url: str, item: dict[str, Any], snapshot: Snapshot) -> bool:
+        """Judge the page against the stored snapshot and record both; False when a shared
+        store's snapshot changed in between (nothing recorded, nothing counted)."""
+        assert self.store is not None
+        time = _now()
         record = self.store.get(url)
         found: list[dict[str, Any]] = []
-        self._count("webrobot/monitor/pages")
+        counts: list[str] = []
         if record is None:
             title = snapshot.fields.get("title")
             found.append(events.new(url, time, title))
@@ -316,27 +347,33 @@ class MonitorMiddleware:
             if diff:
                 found.append(events.changed(url, time, diff))
             else:
-                self._count("webrobot/monitor/unchanged")
+                counts.append("webrobot/monitor/unchanged")
         matches = page_matches(self.rules, url, time, item)
         keys = {match_key(m) for m in matches}
         found += [m for m in matches if match_key(m) not in told]
         for event in found:
-            self._count(f"webrobot/monitor/events/{event['event']}")
+            counts.append(f"webrobot/monitor/events/{event['event']}")
             if event["event"] == "match":
-                self._count(f"webrobot/monitor/match/{event['kind']}")
-        self.store.record(url, snapshot, keys, time, found)
+                counts.append(f"webrobot/monitor/match/{event['kind']}")
+        if not self.store.record(url, snapshot, keys, time, found, expected=record):
+            return False
+        for key in counts:
+            self._count(key)
         for event in found:
             self.tally.add(event)
         if found and self.sender is not None:
             self.sender.wake()
+        return True
 
-    def _emit_forget(self, url: str, event: dict[str, Any]) -> None:
+    def _emit_forget(self, url: str, event: dict[str, Any], record: PageRecord) -> bool:
         assert self.store is not None
-        self.store.forget(url, [event])
+        if not self.store.forget(url, [event], expected=record):
+            return False
         self.tally.add(event)
         self._count("webrobot/monitor/events/removed")
         if self.sender is not None:
             self.sender.wake()
+        return True
 
 
 def _says_something(value: Any) -> bool:

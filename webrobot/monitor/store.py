@@ -18,10 +18,15 @@ import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, Self
 
 from webrobot.monitor.feed import ENTRIES, atom
 from webrobot.monitor.snapshot import Snapshot
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from scrapy.crawler import Crawler
 
 DATABASE = "monitor.sqlite3"
 EVENTS = "events.jsonl"
@@ -52,6 +57,8 @@ CREATE INDEX IF NOT EXISTS events_pending ON events (next_try) WHERE pending = 1
 class PageRecord:
     snapshot: Snapshot
     matches: frozenset[str]
+    #: The stored form as read: a shared store records a page only if it still holds this.
+    stored: str = ""
 
 
 @dataclass(frozen=True)
@@ -64,6 +71,17 @@ class Pending:
     attempts: int
 
 
+class EventOutbox(Protocol):
+    """What the delivery thread needs of an outbox (:class:`Outbox`, or a shared crawl's)."""
+
+    def due(self, now: float, limit: int = 100) -> list[Pending]: ...
+    def waiting(self) -> int: ...
+    def next_try(self) -> float | None: ...
+    def delivered(self, seq: int) -> None: ...
+    def failed(self, seq: int, next_try: float) -> None: ...
+    def close(self) -> None: ...
+
+
 def connect(folder: Path) -> sqlite3.Connection:
     connection = sqlite3.connect(folder / DATABASE, timeout=30, isolation_level=None)
     connection.execute("PRAGMA journal_mode=WAL")
@@ -73,7 +91,22 @@ def connect(folder: Path) -> sqlite3.Connection:
 
 class MonitorStore:
     """Snapshots and events of one monitor folder (one thread; the webhook opens its own
-    :class:`Outbox`)."""
+    :class:`Outbox`).
+
+    ``WEBROBOT_MONITOR_STORE_CLASS`` names the store a crawl uses; a shared crawl's
+    (:mod:`webrobot.distributed.monitorstore`) keeps the same interface in Redis.
+    One process owns a folder, so :meth:`record` and :meth:`forget` never find the
+    page changed under them here; a shared store compares ``expected`` first.
+    """
+
+    @classmethod
+    def open(cls, crawler: Crawler, folder: Path, webhook: bool) -> Self:
+        return cls(folder, webhook=webhook)
+
+    def outbox(self) -> Callable[[], EventOutbox]:
+        """What the webhook's thread opens to take the events waiting for it."""
+        folder = self.folder
+        return lambda: Outbox(folder)
 
     def __init__(self, folder: str | Path, webhook: bool = False) -> None:
         self.folder = Path(folder)
@@ -122,9 +155,10 @@ class MonitorStore:
 
     def record(
         self, url: str, snapshot: Snapshot, matches: Iterable[str], time: str,
-        events: Iterable[dict[str, Any]],
-    ) -> None:  # fmt: skip
-        """Keep the page's snapshot and its events, in one transaction."""
+        events: Iterable[dict[str, Any]], expected: PageRecord | None = None,
+    ) -> bool:  # fmt: skip
+        """Keep the page's snapshot and its events, in one transaction; True when kept
+        (always here: ``expected``, what the events were judged against, is for a shared store)."""
         with self._transaction():
             self._db.execute(
                 "INSERT INTO pages (url, snapshot, matches, first_seen, last_seen) "
@@ -136,13 +170,17 @@ class MonitorStore:
             logged = self._add_events(events)
         if logged:
             self.write_log()
+        return True
 
-    def forget(self, url: str, events: Iterable[dict[str, Any]]) -> None:
-        """The page is gone: drop it, keep its events."""
+    def forget(
+        self, url: str, events: Iterable[dict[str, Any]], expected: PageRecord | None = None
+    ) -> bool:
+        """The page is gone: drop it, keep its events (True, as :meth:`record`)."""
         with self._transaction():
             self._db.execute("DELETE FROM pages WHERE url = ?", (url,))
             self._add_events(events)
         self.write_log()
+        return True
 
     def recent(self, count: int) -> list[dict[str, Any]]:
         """The newest ``count`` events, newest first."""

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from webrobot.monitor.delivery import DeliveryThread, backoff
-from webrobot.monitor.store import Outbox, Pending
+from webrobot.monitor.store import EventOutbox, Outbox, Pending
 
 __all__ = ["WebhookSender", "backoff"]
 
@@ -36,7 +36,7 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 _OPENER = urllib.request.build_opener(_NoRedirect)
 
 
-class WebhookSender(DeliveryThread[Outbox]):
+class WebhookSender(DeliveryThread[EventOutbox]):
     """The webhook's delivery thread of one crawl."""
 
     name = "webrobot-webhook"
@@ -45,8 +45,12 @@ class WebhookSender(DeliveryThread[Outbox]):
     def __init__(
         self, folder: str | Path, url: str, *, timeout: float = 10.0, ceiling: float = 300.0,
         user_agent: str = "webrobot", count: Callable[[str], None] | None = None,
+        outbox: Callable[[], EventOutbox] | None = None,
     ) -> None:  # fmt: skip
+        """``outbox`` opens the outbox in the delivery thread (default: the folder's; a
+        shared crawl's is in Redis)."""
         super().__init__(folder, ceiling=ceiling, count=count)
+        self.open_outbox: Callable[[], EventOutbox] = outbox or (lambda: Outbox(self.folder))
         self.url = url
         self.timeout = timeout
         self.user_agent = user_agent
@@ -54,10 +58,10 @@ class WebhookSender(DeliveryThread[Outbox]):
     def join_margin(self) -> float:
         return self.timeout + 1
 
-    def _open(self) -> Outbox:
-        return Outbox(self.folder)
+    def _open(self) -> EventOutbox:
+        return self.open_outbox()
 
-    def _send_due(self, outbox: Outbox) -> bool:
+    def _send_due(self, outbox: EventOutbox) -> bool:
         sent_any = False
         for pending in outbox.due(time.time()):
             if self.draining_over():

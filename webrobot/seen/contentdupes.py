@@ -58,6 +58,7 @@ from webrobot.seen.dupefilter import (
     record_store_stats,
     store_from_settings,
 )
+from webrobot.seen.simhash import MAX_DISTANCE, NearIndex, judged, simhash, to_hex
 from webrobot.seen.stores import BloomStore, ExactStore, FirstSeenIndex, Seen
 from webrobot.settings_model import read
 
@@ -76,8 +77,9 @@ MD5_HEX_RE = re.compile(r"^[0-9a-f]{32}$")
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    fingerprint: str  # hex MD5 (of the body or of the visible text)
+    fingerprint: str  # hex MD5 (of the body or of the visible text); a SimHash's hex if near
     seen: Seen | None  # None: first time, the page is kept
+    near: bool = False  # a near copy (WEBROBOT_NEAR_DUPLICATES), not an exact one
 
     @property
     def duplicate(self) -> bool:
@@ -93,6 +95,16 @@ class Verdict:
 EXEMPT = Verdict("", None)
 
 _instances: weakref.WeakKeyDictionary[Crawler, ContentDupes] = weakref.WeakKeyDictionary()
+
+
+def near_distance(settings: BaseSettings) -> int:
+    """``WEBROBOT_NEAR_DUPLICATES``, checked: 0 (off) to :data:`~webrobot.seen.simhash.MAX_DISTANCE`."""
+    bits = int(read(settings, "WEBROBOT_NEAR_DUPLICATES"))
+    if not 0 <= bits <= MAX_DISTANCE:
+        raise ValueError(
+            f"setting WEBROBOT_NEAR_DUPLICATES: expected 0 (off) to {MAX_DISTANCE} bits, got {bits}"
+        )
+    return bits
 
 
 def fingerprint_mode(settings: BaseSettings) -> str:
@@ -125,6 +137,8 @@ class ContentDupes:
         settings = crawler.settings
         self.crawler = crawler
         self.mode = fingerprint_mode(settings)
+        self.near_bits = near_distance(settings)
+        self.near_index = NearIndex(self.near_bits)
         store = store_from_settings(settings, "WEBROBOT_CONTENT_STORE", values=True)
         self.index = FirstSeenIndex(store)
         self.checkpoint = StoreCheckpoint(crawler, CONTENT_STORE_FILE, "content fingerprints")
@@ -217,6 +231,33 @@ class ContentDupes:
                     "Duplicate content: %s same as %s", url[:200], verdict.first_url_text()[:200]
                 )
         return verdict
+
+    def judge_near(self, text: str, url: str) -> Verdict | None:
+        """With ``WEBROBOT_NEAR_DUPLICATES``: a near-duplicate verdict when ``text`` is
+        within that many bits of a text kept for another URL (else it is kept, and None).
+        A text too short to judge (:func:`~webrobot.seen.simhash.judged`) is None."""
+        if not self.near_bits or not judged(text):
+            return None
+        fingerprint = simhash(text)
+        first = self._first_near(fingerprint, url)
+        if first is None:
+            return None
+        _, first_url = first
+        if not self._announced_near:
+            self._announced_near = True
+            logger.info(
+                "Near-duplicate content: the main text of %s is within %d bits of %s's; its item "
+                "is dropped and its links not followed (further ones at DEBUG)",
+                url[:200], self.near_bits, first_url[:200],
+            )  # fmt: skip
+        else:
+            logger.debug("Near-duplicate content: %s near %s", url[:200], first_url[:200])
+        return Verdict(to_hex(fingerprint), Seen(first_url), near=True)
+
+    def _first_near(self, fingerprint: int, url: str) -> tuple[int, str] | None:
+        return self.near_index.first(fingerprint, url)
+
+    _announced_near = False
 
     def follow_links(self, fingerprint: str, url: str) -> bool:
         """For a page's link requests: True (and recorded) if no page with this content had its links followed."""

@@ -21,7 +21,9 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING, Any
 
+from itemadapter import ItemAdapter
 from scrapy.exceptions import NotConfigured
+from scrapy.http import TextResponse
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from webrobot.seen.contentdupes import EXEMPT, ContentDupes, Verdict
@@ -44,6 +46,9 @@ class DuplicatePageMiddleware(BaseSpiderMiddleware):
         self._fingerprints: weakref.WeakKeyDictionary[Response, str] = weakref.WeakKeyDictionary()
         self._verdicts: weakref.WeakKeyDictionary[Response, Verdict] = weakref.WeakKeyDictionary()
         self._follow: weakref.WeakKeyDictionary[Response, bool] = weakref.WeakKeyDictionary()
+        self._near: weakref.WeakKeyDictionary[Response, Verdict | None] = (
+            weakref.WeakKeyDictionary()
+        )
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -73,8 +78,19 @@ class DuplicatePageMiddleware(BaseSpiderMiddleware):
         if verdict is None:
             fingerprint = self._fingerprint(response, item)
             verdict = self._verdicts[response] = self.content.judge(fingerprint, response.url)
+        if not verdict.duplicate:
+            verdict = self._near_verdict(response, item) or verdict
         self.content.remember(item, verdict)
         return item
+
+    def _near_verdict(self, response: Response, item: Any = None) -> Verdict | None:
+        """The page's near-duplicate verdict, judged once: on the item's ``main_text``
+        when the item comes first, else on the page's paragraphs."""
+        if not self.content.near_bits:
+            return None
+        if response not in self._near:
+            self._near[response] = self.content.judge_near(near_text(response, item), response.url)
+        return self._near[response]
 
     def get_processed_request(self, request: Request, response: Response | None) -> Request | None:
         if response is None or self._exempt(response):  # start requests; an exempt page
@@ -84,8 +100,32 @@ class DuplicatePageMiddleware(BaseSpiderMiddleware):
             follow = self._follow[response] = self.content.follow_links(
                 self._fingerprint(response), response.url
             )
-        if follow:
-            return request
         assert self.crawler.stats is not None
-        self.crawler.stats.inc_value("webrobot/dupes/links_suppressed")
-        return None
+        if not follow:
+            self.crawler.stats.inc_value("webrobot/dupes/links_suppressed")
+            return None
+        if self._near_verdict(response) is not None:
+            self.crawler.stats.inc_value("webrobot/dupes/near/links_suppressed")
+            return None
+        return request
+
+
+#: Elements whose text is a line of a page's text when no item carries ``main_text``.
+PARAGRAPHS = ("p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "dd", "td")
+
+
+def near_text(response: Response, item: Any = None) -> str:
+    """What the near-duplicate filter compares: the item's ``main_text`` (paragraphs
+    as lines) when it has one, else the text of the page's paragraphs, one a line."""
+    if item is not None and ItemAdapter.is_item(item):
+        main_text = ItemAdapter(item).get("main_text")
+        if isinstance(main_text, str) and main_text.strip():
+            return main_text
+    if not isinstance(response, TextResponse):
+        return ""
+    try:
+        root = response.selector.root
+        nodes = root.iter(*PARAGRAPHS)
+        return "\n".join(" ".join(" ".join(node.itertext()).split()) for node in nodes)
+    except Exception:  # noqa: BLE001 - lxml refuses some inputs outright: nothing to compare
+        return ""

@@ -51,6 +51,14 @@ class DuplicateContentPipeline:
         if not verdict.duplicate:
             return item
         assert self.crawler.stats is not None
+        if verdict.near:
+            self.crawler.stats.inc_value("webrobot/dupes/near/items")
+            raise DropItem(
+                f"Near-duplicate content: the main text of {url[:200] or 'an item'} is within "
+                f"{self.content.near_bits} bits (SimHash {verdict.fingerprint}) of "
+                f"{verdict.first_url_text()[:200]}'s",
+                log_level="DEBUG",
+            )
         self.crawler.stats.inc_value("webrobot/dupes/content")
         if url:
             self.crawler.signals.send_catch_log(
