@@ -407,6 +407,42 @@ def test_a_held_request_that_is_refused_is_acknowledged(redis_server: RedisServe
     run(scenario)
 
 
+def test_a_held_request_refused_as_it_is_scheduled_again_is_acknowledged(
+    redis_server: RedisServer,
+) -> None:
+    """The robots.txt middleware releases a held request once its site is decided and
+    refuses it in its own receiver of ``request_scheduled``, which runs before the
+    scheduler's: the lease must not be parked again after the refusal."""
+
+    async def scenario() -> None:
+        scheduler, engine = make_scheduler(redis_server)
+        signals_ = scheduler.crawler.signals
+        decided: list[bool] = []
+
+        def robots_middleware(request: Request, **kwargs: Any) -> None:
+            if decided:  # the site is decided now: it disallows the request (then not queued)
+                signals_.send_catch_log(webrobot_signals.request_refused, request=request,
+                                        reason="robots_txt", site="http://a:80")  # fmt: skip
+
+        # Connected before the scheduler's receiver, as the middleware is in a crawl.
+        signals_.disconnect(scheduler._request_scheduled, signal=signals.request_scheduled)
+        signals_.connect(robots_middleware, signal=signals.request_scheduled, weak=False)
+        signals_.connect(scheduler._request_scheduled, signal=signals.request_scheduled)
+        scheduler.enqueue_request(Request("http://a/private"))
+        request = scheduler.next_request()
+        assert request is not None
+        engine.inprogress.add(request)
+        schedule_again(scheduler, engine, request, held=True)  # robots.txt of a/ is being fetched
+        decided.append(True)
+        schedule_again(scheduler, engine, request, held=True)  # released, refused at once
+        await until(lambda: queue(scheduler).counts() == (0, 0))
+        assert stat(scheduler, "webrobot/redis/lease/acked") == 1
+        assert idle_verdict(scheduler) == "wait"  # done for WEBROBOT_REDIS_IDLE_CLOSE first
+        scheduler.close("finished")
+
+    run(scenario)
+
+
 def test_a_held_request_goes_back_to_the_frontier_when_the_worker_closes(
     redis_server: RedisServer,
 ) -> None:
