@@ -130,6 +130,7 @@ def judge(site: SiteServer, pages: list[str], job: Job) -> None:
     assert max(urls.values()) == 1, f"items repeated: {[u for u, n in urls.items() if n > 1][:5]}"
 
 
+@pytest.mark.serial("SIGKILL at a moment of the crawl")
 def test_sigkill_in_the_first_second_and_mid_crawl(
     make_site: Callable[..., SiteServer], tmp_path: Path
 ) -> None:
@@ -138,7 +139,7 @@ def test_sigkill_in_the_first_second_and_mid_crawl(
     job = Job(tmp_path, site.url("/"))
 
     job.start()  # killed in its first second
-    time.sleep(0.6)
+    time.sleep(0.6)  # the moment of the kill is the point: while the crawl starts
     job.kill()
 
     job.start()  # killed mid-crawl, with hundreds of pages queued

@@ -35,7 +35,10 @@ from tests.crawling import FAST_SETTINGS, PROJECT_ROOT, scrapy_command, wait_unt
 from tests.redisserver import RedisServer
 from webrobot.demo.server import Hit, Reply, SiteServer
 
-pytestmark = pytest.mark.slow
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.serial("what a crawl does in a window while the disk is full"),
+]
 
 FANOUTS = (8, 8, 8)  # 1 + 8 + 64 + 512 = 585 pages
 PAGE_BYTES = 20_000

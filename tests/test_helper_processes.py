@@ -68,6 +68,7 @@ MOMENTS = [("start", 0.3), ("start", 0.6), ("start", 1.0), ("start", 2.0),
 
 
 @pytest.mark.parametrize(("anchor", "after"), MOMENTS)
+@pytest.mark.serial("the crawl is killed a set time after it starts")
 def test_a_crawl_killed_early_leaves_no_process_and_the_resumed_job_indexes_everything(
     tmp_path: Path, make_site: Any, anchor: str, after: float
 ) -> None:
