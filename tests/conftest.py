@@ -78,10 +78,11 @@ def project_folder_stays_clean() -> Iterator[None]:
     assert not left, f"tests left these in the project folder: {left}"
 
 
-#: What running the tools themselves may create there (caches, the wheel build's folders).
+#: What running the tools themselves may create there (caches, the wheel build's folders,
+#: the virtualenvs `make` builds while the suite runs: .ci/run builds them beside it).
 _EXPECTED_IN_PROJECT = {
     ".pytest_cache", ".hypothesis", ".ruff_cache", ".mypy_cache", "__pycache__",
-    "build", "dist", "webrobot.egg-info",
+    "build", "dist", "webrobot.egg-info", ".venv-floor", ".venv-py313",
 }  # fmt: skip
 
 
