@@ -32,7 +32,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if tier != "unit" and item.get_closest_marker("serial") is None:
             name = getattr(item, "originalname", item.name)
             if name in tiers.timing_tests(path):
-                item.add_marker(pytest.mark.serial("asserts an upper bound on a span of time"))
+                item.add_marker(pytest.mark.serial("holds a span of time to a number"))
         if tier == "install" and xdist:
             item.add_marker(pytest.mark.xdist_group(f"install:{path.name}"))
         heaviest[path] = min(heaviest.get(path, len(tiers.ORDER)), tiers.ORDER[tier])

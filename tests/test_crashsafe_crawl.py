@@ -130,7 +130,6 @@ def judge(site: SiteServer, pages: list[str], job: Job) -> None:
     assert max(urls.values()) == 1, f"items repeated: {[u for u, n in urls.items() if n > 1][:5]}"
 
 
-@pytest.mark.serial("SIGKILL at a moment of the crawl")
 def test_sigkill_in_the_first_second_and_mid_crawl(
     make_site: Callable[..., SiteServer], tmp_path: Path
 ) -> None:

@@ -82,13 +82,15 @@ def test_the_suites_files_are_in_the_tiers_the_docs_name() -> None:
         ("import time\n    assert time.monotonic() - started < 2", True),
         ("a = b = None\n    assert a.started - b.finished == pytest.approx(4.0, abs=0.6)", True),
         ("hits = []\n    assert all(h.duration <= 0.5 for h in hits)", True),
-        ("gaps = [1.0]\n    assert min(gaps) >= 0.3", False),  # a lower bound: load only helps
+        ("gaps = [1.0]\n    assert min(gaps) >= 0.3", True),  # a server late to log shortens gaps
+        ("gaps = [1.0]\n    assert len(gaps) >= 3", False),  # a count
+        ("hits = []\n    assert unspaced(hits, 0.2) == []", True),  # a spacing helper
         ("a = b = None\n    assert b.started >= a.finished", False),  # order, not speed
         ("n = 3\n    assert n < 10", False),
         ("s = 1\n    assert human_seconds(s) == '1 s'", False),  # a function of a span
     ],
 )
-def test_an_upper_bound_on_a_span_of_time_makes_a_test_serial(
+def test_a_bound_on_a_span_of_time_makes_a_test_serial(
     tmp_path: Path, body: str, serial: bool
 ) -> None:
     path = write(tmp_path, f"import pytest\n\n\ndef test_it():\n    {body}\n")

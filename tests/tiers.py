@@ -26,9 +26,10 @@ Serial (``serial`` marker): tests that judge time (gaps between requests,
 Crawl-delay, backoff, lease TTLs, kill timing, the disk-full window) and fail when
 the machine is busy run alone, after the parallel run (``make test``). A test is
 serial when it is marked ``@pytest.mark.serial("why")`` (or its file is), or when,
-outside the ``unit`` tier, its own body asserts on a clock-like name
-(:data:`CLOCK_NAMES`: ``gaps``, ``elapsed``, ``took``, ``started``, ``monotonic``...).
-So a new timing test that nobody marked still runs serially.
+outside the ``unit`` tier, its own body holds a span of time to a number in an
+assertion (a clock-like name, :data:`CLOCK_NAMES`: ``gaps``, ``elapsed``, ``took``,
+``started``, ``monotonic``..., compared with a bound or ``pytest.approx``). So a new
+timing test that nobody marked still runs serially.
 """
 
 from __future__ import annotations
@@ -65,6 +66,11 @@ CLOCK_NAMES = re.compile(
 )
 #: Calls whose value is a clock reading (other calls are judged by their arguments).
 CLOCK_CALLS = {"monotonic", "perf_counter", "time", "start_gaps", "gaps"}
+#: Helpers that judge the spacing of requests (tests/nginxbed.py...): asserting on one
+#: judges time however it is compared.
+SPACING_CALLS = {"unspaced", "start_gaps", "gaps", "spacing_and_overlaps"}
+#: Calls whose value counts things, whatever their arguments hold.
+COUNTING_CALLS = {"len", "count", "bool", "isinstance", "sorted", "set", "list", "Counter"}
 
 
 @functools.cache
@@ -147,6 +153,8 @@ def _reads_clock(node: ast.AST) -> bool:
         name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
         if name in CLOCK_CALLS:
             return True
+        if name in COUNTING_CALLS:
+            return False  # len(gaps) is a number of gaps, not a span
         return any(_reads_clock(arg) for arg in [*node.args, *(k.value for k in node.keywords)])
     if isinstance(node, ast.Name):
         return bool(CLOCK_NAMES.match(node.id))
@@ -155,21 +163,29 @@ def _reads_clock(node: ast.AST) -> bool:
     return any(_reads_clock(child) for child in ast.iter_child_nodes(node))
 
 
+def _spacing(node: ast.AST) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    return (func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")) in SPACING_CALLS
+
+
 def _is_approx(node: ast.AST) -> bool:
     return isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "approx"
 
 
-def _upper_bound_on_time(compare: ast.Compare) -> bool:
-    """``took < 90``, ``0.3 < wait <= 0.5``, ``gap == approx(4.0)``: a bound that a
-    slow machine breaks (a lower bound such as ``min(gaps) >= delay`` it only helps)."""
+def _bound_on_time(compare: ast.Compare) -> bool:
+    """``took < 90``, ``0.3 < wait <= 0.5``, ``min(gaps) >= delay``, ``gap ==
+    approx(4.0)``: a span of time held to a number. A busy machine breaks upper
+    bounds, and lower ones too: a server that records a request's start late
+    shortens the gap to the next one. Two clock readings ordered (``b.started >=
+    a.finished``) are left alone."""
     operands = [compare.left, *compare.comparators]
     for op, (left, right) in zip(compare.ops, itertools.pairwise(operands), strict=True):
         clock_left, clock_right = _reads_clock(left), _reads_clock(right)
         if clock_left == clock_right:
-            continue  # no clock, or two clock readings ordered (causality, not speed)
-        if isinstance(op, ast.Lt | ast.LtE) and clock_left:
-            return True
-        if isinstance(op, ast.Gt | ast.GtE) and clock_right:
+            continue  # no clock, or two clock readings ordered
+        if isinstance(op, ast.Lt | ast.LtE | ast.Gt | ast.GtE):
             return True
         if isinstance(op, ast.Eq) and (_is_approx(right) or _is_approx(left)):
             return True
@@ -178,8 +194,8 @@ def _upper_bound_on_time(compare: ast.Compare) -> bool:
 
 @functools.cache
 def timing_tests(path: Path) -> frozenset[str]:
-    """Names of the test functions in ``path`` whose own body asserts an upper bound
-    on a span of time (:func:`_upper_bound_on_time`)."""
+    """Names of the test functions in ``path`` whose own body holds a span of time to
+    a number in an assertion (:func:`_bound_on_time`)."""
     found = set()
     for node in ast.walk(_tree(path)):
         if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
@@ -188,7 +204,8 @@ def timing_tests(path: Path) -> frozenset[str]:
             continue
         for sub in ast.walk(node):
             if isinstance(sub, ast.Assert) and any(
-                isinstance(c, ast.Compare) and _upper_bound_on_time(c) for c in ast.walk(sub.test)
+                isinstance(c, ast.Compare) and _bound_on_time(c) or _spacing(c)
+                for c in ast.walk(sub.test)
             ):
                 found.add(node.name)
                 break
