@@ -36,7 +36,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if tier == "install" and xdist:
             item.add_marker(pytest.mark.xdist_group(f"install:{path.name}"))
         heaviest[path] = min(heaviest.get(path, len(tiers.ORDER)), tiers.ORDER[tier])
-    if getattr(config.option, "numprocesses", None):
+    if hasattr(config, "workerinput"):  # a pytest-xdist worker: they collect, in this order
         items.sort(key=lambda item: heaviest[item.path])  # stable: files keep their order
 
 
