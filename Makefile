@@ -35,11 +35,13 @@ PY313_TESTS ?= $(FLOOR_TESTS) tests/test_optional.py tests/test_import_graph.py 
 
 
 # The suite runs in two parts (docs/project/development.md, "Tiers"): every test
-# that tolerates company, on TEST_WORKERS pytest-xdist workers (auto: one per core;
-# the heaviest files first, each test handed to the next free worker), then the
+# that tolerates company, on TEST_WORKERS pytest-xdist workers (one and a half per
+# core: a test keeps about 0.6 of a core busy, the rest of its time it waits for its
+# servers and crawls; the heaviest files first, each test handed to the next free
+# worker), then the
 # `serial` ones (they judge time: gaps, Crawl-delay, backoff, lease TTLs, kill
 # timing) alone, one at a time. PYTEST_ARGS go to both (e.g. PYTEST_ARGS=-x).
-TEST_WORKERS ?= auto
+TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); echo $$(( n + (n + 1) / 2 )))
 PYTEST_ARGS ?=
 PARALLEL_ARGS = -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder -m "not serial"
 SERIAL_ARGS = -p no:xdist -m serial
