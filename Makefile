@@ -34,13 +34,30 @@ PY313_TESTS ?= $(FLOOR_TESTS) tests/test_optional.py tests/test_import_graph.py 
 	tests/test_settings.py tests/test_crawl_basics.py
 
 
+# The suite runs in two parts (docs/project/development.md, "Tiers"): every test
+# that tolerates company, on TEST_WORKERS pytest-xdist workers (one and a half per
+# core: a test keeps about 0.6 of a core busy, the rest of its time it waits for its
+# servers and crawls; the heaviest files first, each test handed to the next free
+# worker), then the
+# `serial` ones (they judge time: gaps, Crawl-delay, backoff, lease TTLs, kill
+# timing) alone, one at a time. PYTEST_ARGS go to both (e.g. PYTEST_ARGS=-x).
+TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); echo $$(( n + (n + 1) / 2 )))
+PYTEST_ARGS ?=
+PARALLEL_ARGS = -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder -m "not serial"
+SERIAL_ARGS = -p no:xdist -m serial
+# More targets for the parallel phase of `make test` (.ci/run adds the other
+# virtualenvs and the parallel parts of their runs, so that they share the cores).
+TEST_ALSO ?=
+
 # pywb (the replay player of the archive tests) and wacz, in their own virtualenv:
 # pywb's pins (redis 2.x...) do not fit webrobot's dependencies.
 REPLAY_VENV ?= .venv-replay
 REPLAY_STAMP := $(REPLAY_VENV)/.installed
 
 
-.PHONY: demo test serve bench clean system-deps lint docs report-png settings-reference build test-floor test-py313 replay-venv
+.PHONY: demo test serve bench clean system-deps lint docs report-png settings-reference build test-floor test-py313 replay-venv \
+	test-parallel test-serial venv-floor venv-py313 test-floor-parallel test-floor-serial \
+	test-py313-parallel test-py313-serial
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -68,17 +85,34 @@ $(REPLAY_STAMP): requirements-replay.txt
 replay-venv: $(REPLAY_STAMP)
 
 # Lint and type checks, the docs built with warnings as errors, then the test suite.
-test: $(STAMP) system-deps replay-venv lint docs
-	$(PY) -m pytest
+# The checks, the docs and the parallel part of the suite run at once (each failure
+# stays fatal: make stops with an error once they end); then the serial part, alone.
+test: $(STAMP) system-deps replay-venv
+	$(MAKE) --no-print-directory -j --output-sync=target lint docs test-parallel $(TEST_ALSO)
+	$(MAKE) --no-print-directory test-serial
+
+test-parallel: $(STAMP)
+	$(PY) -m pytest $(PARALLEL_ARGS) $(PYTEST_ARGS)
+
+test-serial: $(STAMP)
+	$(PY) -m pytest $(SERIAL_ARGS) $(PYTEST_ARGS) || test $$? -eq 5
 
 $(FLOOR_STAMP): requirements-floor.txt
 	test -x $(FLOOR_PY) || $(PYTHON) -m venv $(FLOOR_VENV)
 	$(FLOOR_PY) -m pip install --quiet -r requirements-floor.txt
 	touch $(FLOOR_STAMP)
 
-# The suite's core against the lowest supported Scrapy and protego.
-test-floor: $(FLOOR_STAMP) system-deps
-	$(FLOOR_PY) -m pytest -q $(FLOOR_TESTS)
+venv-floor: $(FLOOR_STAMP)
+
+# The suite's core against the lowest supported Scrapy and protego (both parts).
+test-floor: test-floor-parallel
+	$(MAKE) --no-print-directory test-floor-serial
+
+test-floor-parallel: $(FLOOR_STAMP) system-deps
+	$(FLOOR_PY) -m pytest $(PARALLEL_ARGS) $(PYTEST_ARGS) -q $(FLOOR_TESTS)
+
+test-floor-serial: $(FLOOR_STAMP) system-deps
+	$(FLOOR_PY) -m pytest $(SERIAL_ARGS) $(PYTEST_ARGS) -q $(FLOOR_TESTS) || test $$? -eq 5
 
 $(PY313_STAMP): requirements.txt requirements-dev.txt
 	@test -n "$(PY313)" || { echo "make test-py313: no Python 3.13 (in ~/.pyenv/versions/3.13.* or on PATH): pass PY313=/path/to/python3.13" >&2; exit 1; }
@@ -86,9 +120,17 @@ $(PY313_STAMP): requirements.txt requirements-dev.txt
 	$(PY313_PY) -m pip install --quiet -r requirements-dev.txt
 	touch $(PY313_STAMP)
 
-# The suite's core on Python 3.13.
-test-py313: $(PY313_STAMP) system-deps
-	$(PY313_PY) -m pytest -q $(PY313_TESTS)
+venv-py313: $(PY313_STAMP)
+
+# The suite's core on Python 3.13 (both parts).
+test-py313: test-py313-parallel
+	$(MAKE) --no-print-directory test-py313-serial
+
+test-py313-parallel: $(PY313_STAMP) system-deps
+	$(PY313_PY) -m pytest $(PARALLEL_ARGS) $(PYTEST_ARGS) -q $(PY313_TESTS)
+
+test-py313-serial: $(PY313_STAMP) system-deps
+	$(PY313_PY) -m pytest $(SERIAL_ARGS) $(PYTEST_ARGS) -q $(PY313_TESTS) || test $$? -eq 5
 
 # An sdist and a wheel in dist/ (no build dependency downloaded).
 build: $(STAMP)

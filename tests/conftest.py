@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 import pytest
 
+from tests import tiers
 from tests.redisserver import RedisServer
 from webrobot.demo.server import SiteServer
 
@@ -14,6 +15,29 @@ if TYPE_CHECKING:
 
 #: Every stats key seen while the suite runs must be documented (see tests/statskeys.py).
 pytest_plugins = ["tests.statskeys"]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """One tier marker on every test, ``serial`` on those that judge time (tests/tiers.py),
+    and, in a parallel run, the heaviest files first (so that no long file starts last)
+    with each install test file kept on one worker (its virtualenvs are module fixtures)."""
+    heaviest: dict[Path, int] = {}
+    xdist = config.pluginmanager.hasplugin("xdist")
+    for item in items:
+        path = item.path
+        tier = tiers.tier(path, getattr(item, "fixturenames", ()))
+        if tier == "unit" and item.get_closest_marker("slow") is not None:
+            tier = "loopback"  # whole crawls, whatever the file imports
+        item.add_marker(tier)
+        if tier != "unit" and item.get_closest_marker("serial") is None:
+            name = getattr(item, "originalname", item.name)
+            if name in tiers.timing_tests(path):
+                item.add_marker(pytest.mark.serial("holds a span of time to a number"))
+        if tier == "install" and xdist:
+            item.add_marker(pytest.mark.xdist_group(f"install:{path.name}"))
+        heaviest[path] = min(heaviest.get(path, len(tiers.ORDER)), tiers.ORDER[tier])
+    if hasattr(config, "workerinput"):  # a pytest-xdist worker: they collect, in this order
+        items.sort(key=lambda item: heaviest[item.path])  # stable: files keep their order
 
 
 @pytest.fixture
@@ -54,10 +78,11 @@ def project_folder_stays_clean() -> Iterator[None]:
     assert not left, f"tests left these in the project folder: {left}"
 
 
-#: What running the tools themselves may create there (caches, the wheel build's folders).
+#: What running the tools themselves may create there (caches, the wheel build's folders,
+#: the virtualenvs `make` builds while the suite runs: .ci/run builds them beside it).
 _EXPECTED_IN_PROJECT = {
     ".pytest_cache", ".hypothesis", ".ruff_cache", ".mypy_cache", "__pycache__",
-    "build", "dist", "webrobot.egg-info",
+    "build", "dist", "webrobot.egg-info", ".venv-floor", ".venv-py313",
 }  # fmt: skip
 
 

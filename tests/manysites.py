@@ -80,7 +80,7 @@ class ManySites:
                 path = line[1] if len(line) > 1 else "/"
                 self.log.append((port, path))
                 if self.delay:
-                    await asyncio.sleep(self.delay)
+                    await asyncio.sleep(self.delay)  # a slow server: the point
                 status, kind, body = self._answer(port, path)
                 reason = b"OK" if status == 200 else b"Not Found"
                 writer.write(b"HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n"

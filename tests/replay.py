@@ -79,23 +79,32 @@ class Pywb:
         unpack = ["--unpack-wacz"] if any(a.suffix == ".wacz" for a in archives) else []
         self._run("wb-manager", "add", *unpack, coll, *map(str, archives))
         self.archived = frozenset(self._indexed_urls())
-        self.port = free_port()
         self.log_path = folder / "wayback.log"
         self._log = self.log_path.open("wb")
-        self.process = subprocess.Popen(
-            [str(self.bin / "wayback"), "--proxy", coll, "-b", "127.0.0.1", "-p", str(self.port)],
-            cwd=folder, stdout=self._log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
+        for attempt in range(3):  # another process (a test beside this one) may take the port
+            self.port = free_port()
+            self.process = subprocess.Popen(
+                [str(self.bin / "wayback"), "--proxy", coll, "-b", "127.0.0.1", "-p", str(self.port)],
+                cwd=folder, stdout=self._log, stderr=subprocess.STDOUT,
+            )  # fmt: skip
+            if self._started(last=attempt == 2):
+                break
+
+    def _started(self, last: bool) -> bool:
+        """Whether pywb listens (polled with a deadline); False when it exited because
+        its port was taken (and ``last`` is False)."""
         deadline = time.monotonic() + 60
         while True:
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                break
+                return True
             except OSError:
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(
-                        "pywb did not start: " + self.log_path.read_text(errors="replace")[-2000:]
-                    ) from None
+                log = self.log_path.read_text(errors="replace")
+                exited = self.process.poll() is not None
+                if exited and not last and "Address already in use" in log:
+                    return False
+                if exited or time.monotonic() > deadline:
+                    raise RuntimeError("pywb did not start: " + log[-2000:]) from None
                 time.sleep(0.1)
 
     def _indexed_urls(self) -> set[str]:

@@ -4,7 +4,8 @@ Keys are recorded from every stats collector set in this process (Scrapy's
 ``StatsCollector`` methods, which webrobot's ``STATS_CLASS`` inherits) and from
 the stats file of every crawl run in a subprocess (``tests.crawling``). At the
 end of the session, keys in webrobot's namespaces that the reference does not
-document are listed and the run fails.
+document are listed and the run fails. In a parallel run (pytest-xdist) each
+worker hands the keys it saw to the controller, which checks them all.
 """
 
 from __future__ import annotations
@@ -45,8 +46,18 @@ def undocumented() -> list[str]:
     return KeyPatterns(documented("stats.md")).missing(checked_stats_keys(SEEN))
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """pytest-xdist's controller: a worker finished, with the keys it saw."""
+    record(getattr(node, "workeroutput", {}).get("statskeys", ()))
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if session.config.option.collectonly:
+        return
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # an xdist worker: its controller checks every worker's keys
+        workeroutput["statskeys"] = sorted(SEEN)
         return
     missing = undocumented()
     if missing:

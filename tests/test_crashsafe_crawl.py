@@ -138,7 +138,7 @@ def test_sigkill_in_the_first_second_and_mid_crawl(
     job = Job(tmp_path, site.url("/"))
 
     job.start()  # killed in its first second
-    time.sleep(0.6)
+    time.sleep(0.6)  # the moment of the kill is the point: while the crawl starts
     job.kill()
 
     job.start()  # killed mid-crawl, with hundreds of pages queued

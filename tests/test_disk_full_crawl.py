@@ -400,6 +400,7 @@ def test_without_jobdir_a_full_disk_still_closes_the_crawl_with_one_line(
         json.loads(line)  # the items before the failed write are whole
 
 
+@pytest.mark.serial("nothing may start in a window while the disk is full; the pause within 10 s")
 def test_the_guard_pauses_below_the_threshold_and_goes_on_when_space_returns(
     make_site: Callable[..., SiteServer],
     tmpfs: Callable[[str], Tmpfs],
@@ -460,6 +461,7 @@ def test_the_guard_pauses_below_the_threshold_and_goes_on_when_space_returns(
     judge(site, pages, job)
 
 
+@pytest.mark.serial("closes after a timeout of its own")
 def test_the_guard_closes_with_disk_full_after_its_timeout(
     make_site: Callable[..., SiteServer],
     tmpfs: Callable[[str], Tmpfs],

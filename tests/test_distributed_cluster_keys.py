@@ -198,7 +198,7 @@ def test_holds_on_sites_in_different_slots_are_renewed(client: RedisCluster) -> 
         assert politeness.reserve(site, 0.0, "download_delay", 0.0)[0] == 0.0
     field = f"u:{politeness.worker_id}"
     before = [int(client.hget(key, field)) for key in keys]
-    time.sleep(0.05)
+    time.sleep(0.05)  # the clock moves on (millisecond stamps): a renewal must be later
     politeness._renew_holds()
     after = [int(client.hget(key, field)) for key in keys]
     assert all(a > b for a, b in zip(after, before, strict=True)), (before, after)

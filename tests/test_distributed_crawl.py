@@ -571,7 +571,7 @@ def test_redis_stopped_for_ten_seconds_pauses_the_crawl_and_loses_nothing(
         )
         server.stop()
         stopped = time.monotonic()
-        time.sleep(10)
+        time.sleep(10)  # the outage is the point: ten seconds without Redis
         server.start(port=server.port)
         restarted = time.monotonic()
         codes = [worker.wait() for worker in workers]

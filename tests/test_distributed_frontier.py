@@ -15,6 +15,8 @@ from webrobot.distributed.frontier import LeasedFrontier
 from webrobot.distributed.items import entry_items
 from webrobot.distributed.keys import CrawlKeys
 
+pytestmark = pytest.mark.serial("leases, holds or claims with TTLs of tenths of a second")
+
 KEYS = CrawlKeys("test:crawl")
 
 
@@ -241,7 +243,7 @@ def test_after_a_gap_in_reclaims_leases_get_a_grace_period_to_be_renewed(
     time.sleep(0.5)  # nobody reclaimed for longer than half a TTL: Redis (or every worker) was away
     assert frontier.reclaim_expired() == (0, []), "expired, but its worker had no chance to beat"
     assert frontier.heartbeat() is False, "not declared dead"
-    time.sleep(0.1)
+    time.sleep(0.1)  # within the grace period: still nothing to re-queue
     assert frontier.reclaim_expired() == (0, [])
     # No heartbeat again: it expires a TTL later, reclaimed by regular polls.
     assert wait_for(lambda: frontier.reclaim_expired()[0], timeout=3) == 1
@@ -415,7 +417,7 @@ def test_a_dead_workers_leases_are_re_queued_over_several_polls(
         frontier.push(Request(f"http://a/{i}"))
     leased = [frontier.lease() for _ in range(600)]
     assert all(leased)
-    time.sleep(0.15)
+    time.sleep(0.15)  # past the 0.1 s TTL: every lease expired, the worker never beat
     polls, requeued = 0, 0
     while requeued < 600:
         polls += 1

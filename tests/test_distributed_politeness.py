@@ -19,6 +19,8 @@ from webrobot.distributed import politeness as shared
 from webrobot.distributed.politeness import SharedPoliteness
 from webrobot.politeness.downloader import SiteDownloader
 
+pytestmark = pytest.mark.serial("leases, holds or claims with TTLs of tenths of a second")
+
 SITE = "http://127.0.0.1:8000"
 OTHER = "http://127.0.0.1:8001"
 NOW = -1e9  # a monotonic clock of another machine: never used
@@ -98,7 +100,7 @@ def test_concurrent_workers_never_overlap_and_keep_the_spacing(redis_server: Red
         politeness = worker(redis_server, busy_poll=0.005)
         for _ in range(6):
             while (wait := start(politeness, delay=delay)[0]) > 0:
-                time.sleep(wait)
+                time.sleep(wait)  # what a worker does: wait for its reserved start
             began = time.monotonic()
             time.sleep(0.01)  # the download
             ended = time.monotonic()
@@ -127,7 +129,7 @@ def test_a_dead_workers_hold_expires_and_a_live_one_is_renewed(redis_server: Red
         assert start(dead)[0] == 0.0
         dead._loop.stop()  # killed
         assert start(alive, site=OTHER)[0] == 0.0
-        await asyncio.sleep(0.45)
+        await asyncio.sleep(0.45)  # 1.5 TTLs: both holds are past their first TTL, the point
         assert start(other)[0] == 0.0, "the dead worker's hold expired"
         assert start(other, site=OTHER)[1] == "other_worker", "the live worker's hold was renewed"
         alive.close()
@@ -312,7 +314,7 @@ def test_the_clock_is_read_every_few_seconds_and_is_never_late(
         start(a)
         a.finished(SITE)
     assert "time" not in command_calls(client), "a start reads no clock of its own"
-    time.sleep(0.5)
+    time.sleep(0.5)  # the last reading grows old: what makes a start read the clock again
     start(a)
     assert command_calls(client)["time"] >= 1, "read again once the last reading is old"
 
@@ -341,7 +343,7 @@ def test_a_late_request_never_moves_the_last_start_back(redis_server: RedisServe
     key = f"webrobot:politeness:{SITE}"
     a = worker(redis_server)
     assert start(a)[0] == 0.0
-    time.sleep(0.05)
+    time.sleep(0.05)  # the request leaves a little after its start
     a.departed(SITE, time.monotonic())
     later = int(client.hget(key, "last")) + 10_000  # another worker's start, after a's
     client.hset(key, "last", later)

@@ -44,7 +44,7 @@ def test_redis_at_maxmemory_pauses_the_crawl_and_loses_nothing(
         with pytest.raises(redis.exceptions.OutOfMemoryError):
             admin.set("probe", "x")
         full = time.monotonic()
-        time.sleep(6)
+        time.sleep(6)  # Redis full for six seconds is the point: the crawl must pause
         admin.config_set("maxmemory", "0")  # memory freed
         freed = time.monotonic()
         codes = [worker.wait() for worker in workers]

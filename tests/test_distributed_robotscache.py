@@ -25,6 +25,8 @@ from webrobot.robots.middleware import RobotsMiddleware, _Fetch
 from webrobot.robots.policy import RULES, UNAVAILABLE, RobotsDecision
 from webrobot.urls.sitekey import site_key
 
+pytestmark = pytest.mark.serial("leases, holds or claims with TTLs of tenths of a second")
+
 SITE = "http://a.example:80"
 
 
@@ -125,7 +127,7 @@ def test_a_dead_workers_claim_expires_and_a_live_one_is_renewed(redis_server: Re
         assert dead.claim(SITE)
         dead._loop.stop()  # killed: no more renewals
         assert alive.claim("http://b.example:80")
-        await asyncio.sleep(0.45)
+        await asyncio.sleep(0.45)  # 1.5 TTLs: both claims are past their first TTL, the point
         assert other.claim(SITE), "the dead worker's claim expired"
         assert not other.claim("http://b.example:80"), "the live worker's claim was renewed"
 
@@ -193,7 +195,7 @@ def test_the_second_worker_waits_for_the_first_workers_decision(redis_server: Re
         await until(lambda: fetched)
         refused = asyncio.ensure_future(second.process_request(Request("http://a.example/private")))
         await until(lambda: second.stats.get_value("webrobot/robots/waited"))
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(0.1)  # a window in which the second worker must go on waiting
         assert not refused.done(), "waiting for the first worker"
         released.set()
         assert await allowed is None

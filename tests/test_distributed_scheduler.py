@@ -24,6 +24,8 @@ from webrobot.distributed.keys import CrawlKeys
 from webrobot.distributed.scheduler import RedisLeaseScheduler
 from webrobot.settings_model import defaults
 
+pytestmark = pytest.mark.serial("leases, holds or claims with TTLs of tenths of a second")
+
 KEYS = CrawlKeys("webrobot:pages")
 
 
@@ -98,7 +100,7 @@ def test_a_request_is_acknowledged_once_the_engine_is_done_with_it(
         assert request is not None and request.url == "http://a/"
         engine.inprogress.add(request)  # what ExecutionEngine._download does
         assert scheduler.next_request() is None
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(0.1)  # five polls in which nothing may be acknowledged
         assert queue(scheduler).counts() == (0, 1), "leased while the engine works on it"
         engine.inprogress.discard(request)
         await until(lambda: queue(scheduler).counts() == (0, 0))
@@ -132,7 +134,7 @@ def test_workers_wait_until_the_whole_crawl_is_done(redis_server: RedisServer) -
 def test_idle_close_zero_waits_for_seeds_forever(redis_server: RedisServer) -> None:
     async def scenario() -> None:
         scheduler, _ = make_scheduler(redis_server, WEBROBOT_REDIS_IDLE_CLOSE=0)
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(0.1)  # five polls, and still no close: the point
         assert idle_verdict(scheduler) == "wait"
         scheduler.close("shutdown")
 
@@ -252,7 +254,7 @@ def test_redis_going_away_pauses_and_what_was_found_meanwhile_goes_in_when_it_is
         assert scheduler.enqueue_request(link) is True, "kept until Redis is back"
         assert scheduler.next_request() is None, "not fetched by this worker alone"
         slot.inprogress.discard(page)  # the page is done: its lease waits for the link
-        await asyncio.sleep(0.1)
+        await until(lambda: stat(scheduler, "webrobot/redis/outages") == 1)  # a poll saw it
         assert idle_verdict(scheduler) == "wait"
         assert stat(scheduler, "webrobot/redis/outages") == 1
         server.start(port=server.port)
@@ -363,7 +365,7 @@ def test_a_request_handed_back_and_held_keeps_its_lease(redis_server: RedisServe
         assert request is not None
         engine.inprogress.add(request)
         schedule_again(scheduler, engine, request, held=True)  # robots.txt of a/ is being fetched
-        await asyncio.sleep(0.5)
+        await asyncio.sleep(0.5)  # more than a TTL held: the heartbeat must keep the lease
         assert queue(scheduler).counts() == (0, 1), "held: still leased (renewed), not acknowledged"
         assert scheduler.next_request() is None and not scheduler.has_pending_requests()
         assert idle_verdict(scheduler) == "wait"
@@ -371,7 +373,7 @@ def test_a_request_handed_back_and_held_keeps_its_lease(redis_server: RedisServe
             scheduler, engine, request, held=False
         )  # released: the engine crawls it again
         assert scheduler.has_pending_requests() and len(scheduler) == 1
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(0.1)  # five polls in which the lease must not be acknowledged
         assert queue(scheduler).counts() == (0, 1), "back in this worker's hands, same lease"
         assert scheduler.next_request() is request, "served from this worker, not through Redis"
         engine.inprogress.add(request)
@@ -392,7 +394,7 @@ def test_a_held_request_that_is_refused_is_acknowledged(redis_server: RedisServe
         request = scheduler.next_request()
         engine.inprogress.add(request)  # type: ignore[arg-type]
         schedule_again(scheduler, engine, request, held=True)  # type: ignore[arg-type]
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(0.1)  # five polls in which a held lease must not be acknowledged
         assert queue(scheduler).counts() == (0, 1)
         scheduler.crawler.signals.send_catch_log(  # robots.txt disallows it
             webrobot_signals.request_refused,
@@ -402,6 +404,42 @@ def test_a_held_request_that_is_refused_is_acknowledged(redis_server: RedisServe
         )
         await until(lambda: queue(scheduler).counts() == (0, 0))
         assert stat(scheduler, "webrobot/redis/lease/acked") == 1
+        scheduler.close("finished")
+
+    run(scenario)
+
+
+def test_a_held_request_refused_as_it_is_scheduled_again_is_acknowledged(
+    redis_server: RedisServer,
+) -> None:
+    """The robots.txt middleware releases a held request once its site is decided and
+    refuses it in its own receiver of ``request_scheduled``, which runs before the
+    scheduler's: the lease must not be parked again after the refusal."""
+
+    async def scenario() -> None:
+        scheduler, engine = make_scheduler(redis_server)
+        signals_ = scheduler.crawler.signals
+        decided: list[bool] = []
+
+        def robots_middleware(request: Request, **kwargs: Any) -> None:
+            if decided:  # the site is decided now: it disallows the request (then not queued)
+                signals_.send_catch_log(webrobot_signals.request_refused, request=request,
+                                        reason="robots_txt", site="http://a:80")  # fmt: skip
+
+        # Connected before the scheduler's receiver, as the middleware is in a crawl.
+        signals_.disconnect(scheduler._request_scheduled, signal=signals.request_scheduled)
+        signals_.connect(robots_middleware, signal=signals.request_scheduled, weak=False)
+        signals_.connect(scheduler._request_scheduled, signal=signals.request_scheduled)
+        scheduler.enqueue_request(Request("http://a/private"))
+        request = scheduler.next_request()
+        assert request is not None
+        engine.inprogress.add(request)
+        schedule_again(scheduler, engine, request, held=True)  # robots.txt of a/ is being fetched
+        decided.append(True)
+        schedule_again(scheduler, engine, request, held=True)  # released, refused at once
+        await until(lambda: queue(scheduler).counts() == (0, 0))
+        assert stat(scheduler, "webrobot/redis/lease/acked") == 1
+        assert idle_verdict(scheduler) == "wait"  # done for WEBROBOT_REDIS_IDLE_CLOSE first
         scheduler.close("finished")
 
     run(scenario)
@@ -433,7 +471,7 @@ def test_stopped_workers_are_looked_for_every_quarter_of_a_ttl_not_every_poll(
         client = redis_server.client()
         scheduler, _ = make_scheduler(redis_server, WEBROBOT_REDIS_LEASE_TTL=0.8)
         assert scheduler.reclaim_interval == pytest.approx(0.2)
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(0.1)  # the first look at open is not counted
         client.config_resetstat()
         await asyncio.sleep(1.0)  # about 50 polls
         reclaims = client.info("commandstats").get("cmdstat_zrangebyscore", {}).get("calls", 0)

@@ -80,7 +80,7 @@ def test_a_crawl_killed_early_leaves_no_process_and_the_resumed_job_indexes_ever
     sid = first.process.pid
     if anchor == "helper":
         wait_until(lambda: len(session_members(sid)) > 1, 60, "the crawl to start a helper")
-    time.sleep(after)  # the moment of the kill is the point of this test
+    time.sleep(after)  # the moment of the kill is the point (what it asserts holds at any)
     os.kill(sid, signal.SIGKILL)
     first.process.wait()
     assert first.process.stderr is not None

@@ -23,7 +23,7 @@ if not bind_to_parent(expected):
     print("gone", flush=True)
     sys.exit(0)
 print("bound", flush=True)
-time.sleep(120)
+time.sleep(120)  # alive until killed: the test ends it
 """
 
 PARENT = """
@@ -31,7 +31,7 @@ import subprocess, sys, time
 helper = subprocess.Popen([sys.executable, "-c", sys.argv[1]], stdout=subprocess.PIPE, text=True)
 assert helper.stdout.readline().strip() == "bound"
 print(helper.pid, flush=True)
-time.sleep(120)
+time.sleep(120)  # alive until killed: the test ends it
 """
 
 

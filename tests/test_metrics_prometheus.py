@@ -59,21 +59,27 @@ class Prometheus:
         if rules is not None:
             config["rule_files"] = [str(rules)]
         (workdir / "prometheus.yml").write_text(json.dumps(config), encoding="utf-8")
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
         self.log = (workdir / "prometheus.log").open("wb")
-        self.process = subprocess.Popen(
-            [
-                str(PROMETHEUS), f"--config.file={workdir / 'prometheus.yml'}",
-                f"--storage.tsdb.path={workdir / 'data'}",
-                f"--web.listen-address=127.0.0.1:{self.port}",
-            ],
-            cwd=workdir, stdout=self.log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
+        for _ in range(3):  # another process (a test beside this one) may take the port first
+            self.port = free_port()
+            self.url = f"http://127.0.0.1:{self.port}"
+            self.process = subprocess.Popen(
+                [
+                    str(PROMETHEUS), f"--config.file={workdir / 'prometheus.yml'}",
+                    f"--storage.tsdb.path={workdir / 'data'}",
+                    f"--web.listen-address=127.0.0.1:{self.port}",
+                ],
+                cwd=workdir, stdout=self.log, stderr=subprocess.STDOUT,
+            )  # fmt: skip
+            wait_for(lambda: self.ready(exited_ok=True), 60, "Prometheus to be ready")
+            if self.process.poll() is None or "address already in use" not in self.log_text():
+                break
         wait_for(self.ready, 60, "Prometheus to be ready")
 
-    def ready(self) -> bool:
+    def ready(self, exited_ok: bool = False) -> bool:
         if self.process.poll() is not None:
+            if exited_ok:
+                return True
             raise AssertionError(f"prometheus exited: {self.log_text()[-2000:]}")
         try:
             with urllib.request.urlopen(self.url + "/-/ready", timeout=2) as response:

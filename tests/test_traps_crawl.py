@@ -78,6 +78,7 @@ def test_infinite_calendar_ends_within_the_site_budget(make_site: MakeSite, tmp_
     assert len(result.items) == 12
 
 
+@pytest.mark.serial("Ctrl-C before the budget is spent")
 def test_page_budget_survives_pause_and_resume(make_site: MakeSite, tmp_path: Path) -> None:
     """With JOBDIR, a resumed job continues the budget it had spent: the site
     still gets max_pages pages in all, not max_pages more."""

@@ -23,7 +23,7 @@ from pathlib import Path
 from webrobot.search.index import SearchIndex
 index = SearchIndex(Path(sys.argv[1]), create=True)
 print("writing", flush=True)
-time.sleep(120)
+time.sleep(120)  # holds the writer lock until killed: the test ends it
 """
 
 

@@ -31,7 +31,15 @@ class ParkedLeases(Generic[Lease]):
             self._parked.add(lease)
 
     def _request_gone(self, request: Any, **kwargs: Any) -> None:
-        """Refused or dropped: a held request is done (acknowledged with the next ones)."""
-        lease = self._lease_of.get(id(request))
+        """Refused or dropped: a held request is done (acknowledged with the next ones).
+
+        It is no longer one handed out either: the robots.txt middleware refuses a
+        released request *while* the engine schedules it again, in its own receiver
+        of ``request_scheduled``, which runs before :meth:`_request_scheduled`
+        (receivers run in the order they connected; the scheduler connects at
+        open, after the middlewares). Still known as handed out, the request would
+        be parked again there, its lease never acknowledged, and the crawl would
+        never be done."""
+        lease = self._lease_of.pop(id(request), None)
         if lease is not None:
             self._parked.discard(lease)

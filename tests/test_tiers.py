@@ -1,0 +1,110 @@
+"""The tier of a test file and the serial tests, read from the source (tests/tiers.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests import tiers
+
+HERE = Path(__file__).resolve().parent
+
+
+def write(tmp_path: Path, source: str, name: str = "test_new.py") -> Path:
+    path = tmp_path / name
+    path.write_text(source, "utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("source", "tier"),
+    [
+        ("from webrobot.urls.canonical import Canonicalizer\n", "unit"),
+        ("import asyncio\nfrom scrapy.utils.test import get_crawler\n", "unit"),
+        ("from tests.crawling import run_crawl\n", "loopback"),
+        ("import subprocess\n", "loopback"),
+        ("def test_x():\n    import socket\n", "loopback"),  # an import inside a test counts
+        ("from webrobot.demo.server import SiteServer\n", "loopback"),
+        ("from tests.nginxbed import NginxBed\nimport subprocess\n", "bed"),
+        ("from tests.browser import render\n", "bed"),
+        ("import shutil\nPROMETHEUS = shutil.which('prometheus')\n", "bed"),
+        ("import sys\nARGS = [sys.executable, '-m', 'venv', 'x']\n", "install"),
+        ("import venv\nfrom tests.nginxbed import NginxBed\n", "install"),  # the heaviest wins
+    ],
+)
+def test_a_new_file_falls_into_a_tier_by_what_it_imports_and_names(
+    tmp_path: Path, source: str, tier: str
+) -> None:
+    assert tiers.file_tier(write(tmp_path, source)) == tier
+
+
+def test_helpers_from_an_end_to_end_test_file_make_a_file_loopback(tmp_path: Path) -> None:
+    write(tmp_path, "from tests.crawling import run_crawl\n", "test_helpers.py")
+    write(tmp_path, "def page(): return 1\n", "test_pure.py")
+    assert tiers.file_tier(write(tmp_path, "from tests.test_helpers import x\n")) == "loopback"
+    pure = write(tmp_path, "from tests.test_pure import page\n", "test_other.py")
+    assert tiers.file_tier(pure) == "unit"
+
+
+def test_fixtures_raise_the_tier_of_a_test() -> None:
+    unit = HERE / "test_canonical.py"
+    assert tiers.tier(unit, ["tmp_path"]) == "unit"
+    assert tiers.tier(unit, ["make_site"]) == "loopback"
+    assert tiers.tier(unit, ["redis_server"]) == "loopback"
+    assert tiers.tier(unit, ["nginx_bed"]) == "bed"
+    assert tiers.tier(HERE / "test_package.py", ["make_site"]) == "install", "never lowered"
+
+
+def test_the_suites_files_are_in_the_tiers_the_docs_name() -> None:
+    expected = {
+        "test_package.py": "install",
+        "test_frontdoor_nginx.py": "bed",
+        "test_archive_replay.py": "bed",
+        "test_metrics_prometheus.py": "bed",
+        "test_distributed_cluster.py": "bed",
+        "test_scrapyd.py": "bed",
+        "test_report_html.py": "bed",
+        "test_crawl_basics.py": "loopback",
+        "test_distributed_crawl.py": "loopback",
+        "test_canonical.py": "unit",
+        "test_robotspolicy.py": "unit",
+    }
+    assert {name: tiers.file_tier(HERE / name) for name in expected} == expected
+
+
+@pytest.mark.parametrize(
+    ("body", "serial"),
+    [
+        ("took = 1.0\n    assert took < 90", True),
+        ("wait = 0.4\n    assert 0.3 < wait <= 0.5", True),
+        ("gaps = [1.0]\n    assert max(gaps) < 0.3", True),
+        ("import time\n    assert time.monotonic() - started < 2", True),
+        ("a = b = None\n    assert a.started - b.finished == pytest.approx(4.0, abs=0.6)", True),
+        ("hits = []\n    assert all(h.duration <= 0.5 for h in hits)", True),
+        ("gaps = [1.0]\n    assert min(gaps) >= 0.3", True),  # a server late to log shortens gaps
+        ("gaps = [1.0]\n    assert len(gaps) >= 3", False),  # a count
+        ("hits = []\n    assert unspaced(hits, 0.2) == []", True),  # a spacing helper
+        ("a = b = None\n    assert b.started >= a.finished", False),  # order, not speed
+        ("n = 3\n    assert n < 10", False),
+        ("s = 1\n    assert human_seconds(s) == '1 s'", False),  # a function of a span
+    ],
+)
+def test_a_bound_on_a_span_of_time_makes_a_test_serial(
+    tmp_path: Path, body: str, serial: bool
+) -> None:
+    path = write(tmp_path, f"import pytest\n\n\ndef test_it():\n    {body}\n")
+    assert tiers.timing_tests(path) == (frozenset({"test_it"}) if serial else frozenset())
+
+
+def test_every_test_gets_one_tier_and_serial_ones_are_found(
+    request: pytest.FixtureRequest,
+) -> None:
+    markers = {m.name for m in request.node.iter_markers()}
+    assert len(markers & set(tiers.TIERS)) == 1, markers
+    session = request.session
+    by_tier = {
+        name: sum(1 for item in session.items if item.get_closest_marker(name))
+        for name in tiers.TIERS
+    }
+    assert sum(by_tier.values()) == len(session.items), by_tier
