@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from pathlib import Path
 from typing import Generic, Protocol, TypeVar
@@ -37,7 +38,7 @@ class Queue(Protocol):
 Q = TypeVar("Q", bound=Queue)
 
 
-class DeliveryThread(Generic[Q]):
+class DeliveryThread(ABC, Generic[Q]):
     """One crawl's delivery thread; subclasses say what to open and how to send."""
 
     #: the thread's name, and what waits, for the log
@@ -79,12 +80,13 @@ class DeliveryThread(Generic[Q]):
     def draining_over(self) -> bool:
         return self._drain_until is not None and time.monotonic() >= self._drain_until
 
+    @abstractmethod
     def _open(self) -> Q:
-        raise NotImplementedError
+        """The queue, opened in the delivery thread (its own connection)."""
 
+    @abstractmethod
     def _send_due(self, queue: Q) -> bool:
         """Send what is due; True when anything was delivered."""
-        raise NotImplementedError
 
     def _run(self) -> None:
         queue = self._open()
