@@ -243,3 +243,75 @@ def test_one_error_is_a_plain_config_error() -> None:
     with pytest.raises(ConfigError) as caught:
         parse_site_config('start_urls = ["http://a.test/"]\nmax_depth = 2\n', "s.toml", "s")
     assert type(caught.value) is ConfigError
+
+
+def test_watch_rules_and_monitor_ignores_become_the_monitor_settings(tmp_path: Path) -> None:
+    (tmp_path / "protected").mkdir()
+    (tmp_path / "protected" / "keeper.txt").write_text("The keeper lit the lamp at dusk.")
+    path = tmp_path / "shop.toml"
+    path.write_text(
+        'start_urls = ["http://a/"]\nmonitor_dir = "w"\n'
+        'monitor_ignore_selectors = [".clock", "aside.ad"]\nmonitor_ignore_patterns = ["^Updated"]\n'
+        'monitor_ignore_fields = ["price"]\n'
+        '[[watch.rule]]\nname = "brand"\nterms = ["Acme Widget"]\n'
+        '[[watch.rule]]\nname = "articles"\ntexts = ["protected/keeper.txt"]\n'
+    )  # fmt: skip
+    settings = load_site_config(path).scrapy_settings()
+    assert settings["WEBROBOT_MONITOR_IGNORE_SELECTORS"] == [".clock", "aside.ad"]
+    assert settings["WEBROBOT_MONITOR_IGNORE_PATTERNS"] == ["^Updated"]
+    assert settings["WEBROBOT_MONITOR_IGNORE_FIELDS"] == ["price"]
+    keeper = str((tmp_path / "protected" / "keeper.txt").absolute())
+    assert settings["WEBROBOT_WATCH_RULES"] == [
+        {"name": "brand", "terms": ["Acme Widget"]},
+        {"name": "articles", "texts": [keeper]},
+    ]
+    plain = parse_site_config('start_urls = ["http://a/"]', "f.toml", "f").scrapy_settings()
+    assert not {k for k in plain if k.startswith(("WEBROBOT_WATCH", "WEBROBOT_MONITOR_IGNORE"))}
+
+
+def test_the_monitor_reads_a_site_configs_rules_beside_the_rules_file(tmp_path: Path) -> None:
+    from webrobot.monitor.rules import parse_rule_tables
+
+    (tmp_path / "keeper.txt").write_text("The keeper lit the lamp at dusk.")
+    (tmp_path / "site.toml").write_text(
+        'start_urls = ["http://a/"]\n[[watch.rule]]\nname = "a"\ntexts = ["keeper.txt"]\n'
+    )
+    tables = load_site_config(tmp_path / "site.toml").scrapy_settings()["WEBROBOT_WATCH_RULES"]
+    # The setting's paths are absolute: the monitor finds the file from anywhere.
+    (rule,) = parse_rule_tables(tables, "WEBROBOT_WATCH_RULES", Path("/"))
+    assert rule.name == "a" and rule.texts[0].shingles
+
+
+@pytest.mark.parametrize(
+    ("body", "key", "expected"),
+    [
+        ('[[watch.rule]]\nname = "brand"\ncolour = "red"\n', "watch.rule 'brand'.colour",
+         "unknown key; expected name, terms, texts, images"),
+        ('[[watch.rule]]\nname = "brand"\n', "watch.rule 'brand'",
+         "expected one or more of terms, texts, images"),
+        ('[[watch.rule]]\nname = "brand"\ntexts = ["missing.txt"]\n', "watch.rule 'brand'.texts",
+         "missing.txt cannot be read"),
+        ('[[watch.rule]]\nname = "a"\nterms = ["x"]\n[[watch.rule]]\nname = "a"\nterms = ["y"]\n',
+         "watch.rule 'a'", "a second rule of that name"),
+        ('[watch]\nrules = []\n', "watch.rules", "unknown key; expected [[watch.rule]]"),
+        ('watch = "yes"\n', "watch", "expected a table of [[watch.rule]] tables"),
+        ('monitor_ignore_selectors = ["div["]\n', "monitor_ignore_selectors",
+         "expected CSS selectors, got 'div['"),
+        ('monitor_ignore_patterns = ["(unclosed"]\n', "monitor_ignore_patterns",
+         "expected valid regular expressions"),
+    ],
+)  # fmt: skip
+def test_a_bad_watch_rule_or_ignore_is_one_line_naming_the_file_and_the_rule(
+    tmp_path: Path, body: str, key: str, expected: str
+) -> None:
+    path = tmp_path / "site.toml"
+    start = 'start_urls = ["http://a/"]\n'
+    # Top-level keys go before any table.
+    text = start + body if body.startswith("[") else body + start
+    path.write_text(text)
+    with pytest.raises(ConfigError) as caught:
+        load_site_config(path)
+    line = str(caught.value)
+    assert "\n" not in line
+    assert line.startswith(f"{path}: key '{key}': ")
+    assert expected in line

@@ -212,3 +212,51 @@ def test_a_killed_crawl_leaves_the_folder_whole(tmp_path: Path, make_site: Any) 
     assert sorted((e["event"], e["url"]) for e in told) == sorted(
         [("new", site.url("/"))] + [("new", site.url(f"/p{i}")) for i in range(count)]
     )
+
+
+@pytest.mark.slow
+def test_a_site_configs_watch_rules_and_ignore_selector_reach_the_monitor(
+    tmp_path: Path, make_site: Any
+) -> None:
+    """One site config carries the monitor folder, a ``[[watch.rule]]`` term and an
+    ignore selector: the planted term is a ``match``; a change only inside the
+    ignored part of a page is no event."""
+    site = make_site()
+    sites = tmp_path / "sites"
+    sites.mkdir()
+    folder = tmp_path / "monitor"
+    (sites / "harbour.toml").write_text(
+        f'start_urls = ["{site.url("/")}"]\nmonitor_dir = "{folder}"\n'
+        'monitor_ignore_selectors = [".notice"]\n'
+        '[[watch.rule]]\nname = "brand"\nterms = ["Acme Widget"]\n',
+        "utf-8",
+    )
+    settings = {"WEBROBOT_SITES_DIRS": str(sites), "WEBROBOT_REPORT_ENABLED": "False"}
+
+    def build_small(crawl: int) -> None:
+        site.html("/", page("Home", ["Welcome to the harbour town site."],
+                            nav='<a href="/walks">walks</a><a href="/forum">forum</a>'))  # fmt: skip
+        notice = ("The ferry leaves from the north quay." if crawl == 1
+                  else "The lifeboat station holds an open day in June.")  # fmt: skip
+        site.html("/walks", page("Walks", ["The coastal path runs for nine miles."],
+                                 f'<div class="notice"><p>{notice}</p></div>'))  # fmt: skip
+        forum = ["Who sells good lanterns around here?"] + (
+            ["I bought an Acme Widget last year."] if crawl == 2 else []
+        )
+        site.html("/forum", page("Forum", forum))
+
+    build_small(1)
+    first = run_crawl(tmp_path / "one", spider="harbour", settings=settings)
+    assert first.returncode == 0, first.log[-3000:]
+    once = events_of(folder)
+    assert sorted(e["event"] for e in once) == ["new", "new", "new"]
+    build_small(2)
+    second = run_crawl(tmp_path / "two", spider="harbour", settings=settings)
+    assert second.returncode == 0, second.log[-3000:]
+    told = events_of(folder)[len(once) :]
+    assert sorted((e["event"], e["url"]) for e in told) == [
+        ("changed", site.url("/forum")),
+        ("match", site.url("/forum")),
+    ], told
+    match = next(e for e in told if e["event"] == "match")
+    assert (match["rule"], match["evidence"]["term"]) == ("brand", "Acme Widget")

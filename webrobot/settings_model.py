@@ -614,6 +614,10 @@ _MONITOR = (
     _s("WEBROBOT_WATCH", "str", "",
        "With WEBROBOT_MONITOR_DIR: a TOML file of [[rule]] tables (name; terms, texts, images) "
        "whose matches are match events (empty: no watch rules)."),
+    _s("WEBROBOT_WATCH_RULES", "list", [],
+       "With WEBROBOT_MONITOR_DIR: watch rules as a list of tables (the keys of WEBROBOT_WATCH's "
+       "[[rule]] tables; texts and images as absolute paths), used beside WEBROBOT_WATCH's "
+       "(site config key: [[watch.rule]])."),
     _s("WEBROBOT_MONITOR_IGNORE_SELECTORS", "list", [],
        "CSS selectors of page parts whose sentences are never a change (a site's clock, ads, counters)."),
     _s("WEBROBOT_MONITOR_IGNORE_PATTERNS", "list", [],

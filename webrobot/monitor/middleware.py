@@ -28,7 +28,7 @@ from webrobot.extract.middleware import ExtractMiddleware
 from webrobot.frontier.diskstate import disk_of
 from webrobot.monitor import events
 from webrobot.monitor.reportpart import ChangesTally
-from webrobot.monitor.rules import load_rules
+from webrobot.monitor.rules import load_rules, parse_rule_tables
 from webrobot.monitor.snapshot import Ignore, Snapshot, changes, snapshot_of
 from webrobot.monitor.store import MonitorStore, PageRecord
 from webrobot.monitor.watch import WatchRule, page_matches
@@ -68,10 +68,11 @@ class MonitorMiddleware:
     def __init__(self, crawler: Crawler) -> None:
         folder = setting(crawler, "WEBROBOT_MONITOR_DIR")
         if not folder:
-            if setting(crawler, "WEBROBOT_WATCH"):
-                logger.warning(
-                    "WEBROBOT_WATCH is set but WEBROBOT_MONITOR_DIR is not: no watch rules"
-                )
+            for name in ("WEBROBOT_WATCH", "WEBROBOT_WATCH_RULES"):
+                if setting(crawler, name):
+                    logger.warning(
+                        "%s is set but WEBROBOT_MONITOR_DIR is not: no watch rules", name
+                    )
             raise NotConfigured("WEBROBOT_MONITOR_DIR is not set")
         self.crawler = crawler
         self.folder = Path(folder)
@@ -79,6 +80,9 @@ class MonitorMiddleware:
         watch = setting(crawler, "WEBROBOT_WATCH")
         try:
             self.rules = load_rules(watch) if watch else ()
+            more = list(setting(crawler, "WEBROBOT_WATCH_RULES"))
+            if more:
+                self.rules += parse_rule_tables(more, "WEBROBOT_WATCH_RULES", Path("/"))
             self.ignore = Ignore.of(
                 setting(crawler, "WEBROBOT_MONITOR_IGNORE_PATTERNS"),
                 setting(crawler, "WEBROBOT_MONITOR_IGNORE_FIELDS"),

@@ -72,26 +72,35 @@ def parse_rules(text: str, source: str, folder: Path) -> tuple[WatchRule, ...]:
     unknown = sorted(set(data) - {"rule"})
     if unknown:
         raise ConfigError(source, unknown[0], "unknown key; expected [[rule]] tables")
-    tables = data.get("rule")
+    return parse_rule_tables(data.get("rule"), source, folder)
+
+
+def parse_rule_tables(
+    tables: Any, source: str, folder: Path, key: str = "rule"
+) -> tuple[WatchRule, ...]:
+    """Watch rules from already-parsed ``[[rule]]`` tables (a site config's
+    ``[[watch.rule]]``, or the ``WEBROBOT_WATCH_RULES`` setting); errors name
+    ``source`` and ``key``, files are found under ``folder`` (an absolute path
+    in a table is kept as it is)."""
     if not isinstance(tables, list) or not tables:
-        raise ConfigError(source, "rule", "expected one or more [[rule]] tables")
+        raise ConfigError(source, key, f"expected one or more [[{key}]] tables")
     rules: list[WatchRule] = []
     names: set[str] = set()
     for i, table in enumerate(tables):
-        where = f"rule[{i}]"
+        where = f"{key}[{i}]"
         if not isinstance(table, dict):
             raise ConfigError(source, where, "expected a table")
         name = table.get("name")
         if not isinstance(name, str) or not name.strip():
             raise ConfigError(source, f"{where}.name", "missing; a rule needs a name")
-        where = f"rule {name!r}"
+        where = f"{key} {name!r}"
         if name in names:
             raise ConfigError(source, where, "a second rule of that name; names must differ")
         names.add(name)
-        for key in table:
-            if key not in KEYS:
+        for entry_key in table:
+            if entry_key not in KEYS:
                 raise ConfigError(
-                    source, f"{where}.{key}", f"unknown key; expected {', '.join(KEYS)}"
+                    source, f"{where}.{entry_key}", f"unknown key; expected {', '.join(KEYS)}"
                 )
         if not any(table.get(k) for k in ("terms", "texts", "images")):
             raise ConfigError(source, where, "expected one or more of terms, texts, images")

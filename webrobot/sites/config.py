@@ -22,6 +22,7 @@ from w3lib.url import safe_url_string
 from webrobot.extract.fields import FieldSpecError, compile_fields
 from webrobot.extract.parts import enabled_parts
 from webrobot.frontier.priorities import PriorityRule
+from webrobot.monitor.rules import parse_rule_tables
 from webrobot.settings_model import ConfigError, raise_all, value_problem
 from webrobot.urls.templates import TemplateOverride
 
@@ -279,6 +280,43 @@ def _fields(value: Any, source: str, key: str) -> dict[str, Any]:
     return dict(value)
 
 
+def _watch(value: Any, source: str, key: str) -> tuple[dict[str, Any], ...]:
+    """The ``[watch]`` table: ``[[watch.rule]]`` tables checked now (the rules file's
+    checks, files read and hashed), returned with their paths made absolute."""
+    if not isinstance(value, dict):
+        raise ConfigError(
+            source, key, f"expected a table of [[{key}.rule]] tables, got {_describe(value)}"
+        )
+    unknown = sorted(set(value) - {"rule"})
+    if unknown:
+        raise ConfigError(source, f"{key}.{unknown[0]}", f"unknown key; expected [[{key}.rule]]")
+    folder = Path(source).parent.absolute()
+    parse_rule_tables(value.get("rule"), source, folder, f"{key}.rule")
+    return tuple(
+        {
+            k: [str(folder / v) for v in ([w] if isinstance(w, str) else w)]
+            if k in ("texts", "images")
+            else w
+            for k, w in table.items()
+        }
+        for table in value["rule"]
+    )
+
+
+def _css_list(value: Any, source: str, key: str) -> tuple[str, ...]:
+    from parsel.csstranslator import HTMLTranslator
+
+    selectors = _str_list(value, source, key)
+    for selector in selectors:
+        try:
+            HTMLTranslator().css_to_xpath(selector)
+        except Exception as exc:  # noqa: BLE001 - cssselect's several parse errors
+            raise ConfigError(
+                source, key, f"expected CSS selectors, got {selector!r}: {exc}"
+            ) from None
+    return selectors
+
+
 Validator = Callable[[Any, str, str], Any]
 
 #: TOML key -> (SiteConfig attribute, validator). Adding a key is one line here
@@ -308,6 +346,10 @@ SCHEMA: dict[str, tuple[str, Validator]] = {
     "extract": ("extract", _extract),
     "fields": ("fields", _fields),
     "monitor_dir": ("monitor_dir", _text),
+    "monitor_ignore_selectors": ("monitor_ignore_selectors", _css_list),
+    "monitor_ignore_patterns": ("monitor_ignore_patterns", _regex_list),
+    "monitor_ignore_fields": ("monitor_ignore_fields", _str_list),
+    "watch": ("watch_rules", _watch),
 }
 REQUIRED = ("start_urls",)
 
@@ -340,6 +382,10 @@ class SiteConfig:
     extract: tuple[str, ...] | None = None
     fields: Mapping[str, Any] = field(default_factory=dict)
     monitor_dir: str | None = None
+    monitor_ignore_selectors: tuple[str, ...] | None = None
+    monitor_ignore_patterns: tuple[str, ...] | None = None
+    monitor_ignore_fields: tuple[str, ...] | None = None
+    watch_rules: tuple[Mapping[str, Any], ...] = ()
 
     def scrapy_settings(self) -> dict[str, Any]:
         """The Scrapy settings this config implies (its explicit ``settings`` last)."""
@@ -372,6 +418,14 @@ class SiteConfig:
             out["WEBROBOT_FIELDS"] = dict(self.fields)
         if self.monitor_dir is not None:
             out["WEBROBOT_MONITOR_DIR"] = self.monitor_dir
+        if self.monitor_ignore_selectors is not None:
+            out["WEBROBOT_MONITOR_IGNORE_SELECTORS"] = list(self.monitor_ignore_selectors)
+        if self.monitor_ignore_patterns is not None:
+            out["WEBROBOT_MONITOR_IGNORE_PATTERNS"] = list(self.monitor_ignore_patterns)
+        if self.monitor_ignore_fields is not None:
+            out["WEBROBOT_MONITOR_IGNORE_FIELDS"] = list(self.monitor_ignore_fields)
+        if self.watch_rules:
+            out["WEBROBOT_WATCH_RULES"] = [dict(rule) for rule in self.watch_rules]
         out.update(self.settings)
         return out
 
