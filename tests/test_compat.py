@@ -235,10 +235,23 @@ def test_scrapys_signal_handler_looks_the_hook_up_on_the_process() -> None:
     assert "self._log_shutdown" in source
 
 
+class _NoDownloader:
+    """A downloader that opens no connection pool (the test builds an engine, never runs it)."""
+
+    def __init__(self, crawler: Any) -> None:
+        self.crawler = crawler
+
+    def fetch(self, *args: Any) -> None:
+        raise AssertionError("the engine was never to fetch")
+
+    def close(self) -> None:
+        """Nothing was opened."""
+
+
 def test_engine_scheduler_finds_a_real_engines_scheduler() -> None:
     from scrapy.core.engine import ExecutionEngine
 
-    crawler = get_crawler()
+    crawler = get_crawler(settings_dict={"DOWNLOADER": f"{__name__}._NoDownloader"})
     crawler._apply_settings()
 
     async def main() -> Any:

@@ -99,7 +99,15 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The wheel of this checkout, built as ``make build`` builds it (no build
     dependency downloaded)."""
     dist = tmp_path_factory.mktemp("dist")
-    build = _run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(dist), str(PROJECT_ROOT)],
+    # From a copy: setuptools builds in the source tree's build/, which another build of
+    # the same tree (a parallel test worker, a Scrapyd egg) would be writing at once.
+    source = tmp_path_factory.mktemp("source") / "webrobot"
+    shutil.copytree(PROJECT_ROOT, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv*", "build", "dist", "*.egg-info", "__pycache__", "*.pyc", "_build",
+        ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis", "demo-output",
+        "benchmarks-output", "scrapyd-run",
+    ))  # fmt: skip
+    build = _run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(dist), str(source)],
                  cwd=dist)  # fmt: skip
     assert build.returncode == 0, build.stderr[-3000:]
     [built] = dist.glob("webrobot-*.whl")

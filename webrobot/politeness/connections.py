@@ -25,6 +25,7 @@ Here (:class:`KeepAliveDownloadHandler`):
 
 from __future__ import annotations
 
+import codecs
 import logging
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -46,6 +47,14 @@ if TYPE_CHECKING:
     from scrapy.http import Response
 
 logger = logging.getLogger(__name__)
+
+#: Python imports a codec the first time it is used. The first page in that codec may be
+#: decoded while every descriptor is taken by a connection ("Too many open files"), and
+#: the import would fail the page: the codecs pages are read in are loaded here, with the
+#: handler, before any connection is made.
+PRELOADED_CODECS = ("utf-8", "cp1252", "latin-1", "ascii", "utf-16", "iso8859-15")
+for _codec in PRELOADED_CODECS:
+    codecs.lookup(_codec)
 
 #: First wait after "too many open files", doubling up to the longest.
 EXHAUSTED_FIRST_WAIT, EXHAUSTED_LONGEST_WAIT = 0.05, 1.0
