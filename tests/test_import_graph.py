@@ -10,7 +10,9 @@
 * no webrobot module imports itself back through others (no cycles);
 * the packages are layered as the crawl is: each part of the crawl uses the
   crawl-wide modules and the parts below it, never a part beside or above it
-  (:data:`LAYERS`).
+  (:data:`LAYERS`);
+* no module is longer than :data:`MAX_MODULE_LINES` (one job per module), the
+  settings declarations excepted (:data:`LONG_MODULES`).
 
 Imports under ``if TYPE_CHECKING:`` are for annotations only and do not count;
 nor does code under ``if __name__ == "__main__":`` (a module run as a script,
@@ -143,6 +145,10 @@ LAYERS = (
     "report", "search", "monitor", "distributed", "archive", "resources", "sites", "spiders",
     "commands", "demo", "entry",
 )  # fmt: skip
+#: The longest a module may be: one job per module, read in one sitting.
+MAX_MODULE_LINES = 600
+#: The one exception: every setting declared once, one entry per setting, in one place.
+LONG_MODULES = frozenset({"webrobot.settings_model"})
 #: Top-level modules that are entry points: they put the parts together.
 ENTRY = frozenset({"webrobot", "webrobot.__main__", "webrobot.addon", "webrobot.settings"})
 #: Top-level packages that make a module Scrapy glue. parsel is not one: Scrapy's
@@ -376,3 +382,17 @@ def test_the_layering_check_can_fail() -> None:
         "webrobot.signals (crawl-wide) imports webrobot.urls.sitekey (urls)",
         "webrobot.urls.scope (urls) imports webrobot.robots.policy (robots, a later part)",
     ]
+
+
+def module_lines(name: str) -> int:
+    return len(MODULES[name].read_text("utf-8").splitlines())
+
+
+def test_no_module_is_over_the_line_limit() -> None:
+    assert LONG_MODULES <= set(MODULES), sorted(LONG_MODULES - set(MODULES))
+    over = {
+        name: module_lines(name)
+        for name in sorted(set(MODULES) - LONG_MODULES)
+        if module_lines(name) > MAX_MODULE_LINES
+    }
+    assert not over, f"modules over {MAX_MODULE_LINES} lines (split them by job): {over}"
