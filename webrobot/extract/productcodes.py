@@ -17,6 +17,7 @@ from webrobot.extract.productelements import element_text, in_aside
 #: The keys of a schema.org node that hold a GTIN, the likeliest first.
 GTIN_KEYS = ("gtin13", "gtin", "gtin12", "gtin14", "gtin8", "ean", "upc", "isbn")
 
+#: A labelled sku (``SKU: NK-FJ-GR-M``, ``Art.-Nr. 4711``, ``品番``...), a GTIN, an mpn.
 SKU_LABEL = re.compile(
     r"(?:\bSKU|\bArt(?:ikel)?[.\s-]*(?:Nr|No)\.?|Artikelnummer|Référence|R[ée]f\.|Item\s*(?:#|No\.?|number|code)|"
     r"Product\s*(?:code|ID|number)|Código|Cod\.\s*art\.?|Codice|Modelo?\s*#|Style\s*(?:#|No\.?)|"
@@ -38,6 +39,7 @@ MPN_LABEL = re.compile(
 
 
 def product_code(value: Any) -> str | None:
+    """A sku or mpn from a schema.org value (``None`` when longer than a code is)."""
     text = node_text(value)
     if text is None or len(text) > 64:
         return None
@@ -45,6 +47,7 @@ def product_code(value: Any) -> str | None:
 
 
 def gtin_of(node: dict[str, Any]) -> str | None:
+    """The first GTIN of a node's GTIN keys (``gtin13``, ``ean``, ``isbn``...)."""
     for key in GTIN_KEYS:
         gtin = gtin_digits(node_text(node.get(key)))
         if gtin:

@@ -17,8 +17,9 @@ _ASIDE_WORDS = frozenset({
     "recommendations", "recommended", "recommendation", "recently", "minicart", "drawer",
     "similar", "also",
 })  # fmt: skip
+#: Class words of the product's own part of the page (they outweigh the words above).
 _MAIN_WORDS = frozenset({"product", "main", "page", "pdp", "detail", "details", "info"})
-
+#: Elements whose text a shopper does not read: scripts, styles, crossed-out prices.
 HIDDEN_TEXT = frozenset({"script", "style", "noscript", "del", "s", "strike", "template"})
 
 
