@@ -20,9 +20,11 @@ import random
 from typing import Any
 
 from benchmarks.micro import fmt_time, per_call, print_table, quick, report_target
+from webrobot.report.document import build_report
+from webrobot.report.health import HealthThresholds
 from webrobot.report.html import render_html
 from webrobot.report.metricsmodel import LiveState, values
-from webrobot.report.model import CrawlTally, HealthThresholds, build_report
+from webrobot.report.model import CrawlTally
 
 #: The benchmark crawl of webrobot on the single-site web (docs/benchmarks.md):
 #: CPU seconds per 1000 pages and pages per second.

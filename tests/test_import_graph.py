@@ -10,7 +10,11 @@
 * no webrobot module imports itself back through others (no cycles);
 * the packages are layered as the crawl is: each part of the crawl uses the
   crawl-wide modules and the parts below it, never a part beside or above it
-  (:data:`LAYERS`).
+  (:data:`LAYERS`);
+* no module is longer than :data:`MAX_MODULE_LINES` (one job per module), the
+  settings declarations excepted (:data:`LONG_MODULES`);
+* every ``except Exception``, ``except BaseException`` and bare ``except:`` says on
+  its line why it must be that broad.
 
 Imports under ``if TYPE_CHECKING:`` are for annotations only and do not count;
 nor does code under ``if __name__ == "__main__":`` (a module run as a script,
@@ -25,6 +29,7 @@ floor is which.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -67,6 +72,14 @@ PURE = frozenset({
     "webrobot.extract.structured",
     "webrobot.extract.metadata",
     "webrobot.extract.product",
+    "webrobot.extract.productcodes",
+    "webrobot.extract.productcontext",
+    "webrobot.extract.productelements",
+    "webrobot.extract.productmarkup",
+    "webrobot.extract.productnodes",
+    "webrobot.extract.productoffers",
+    "webrobot.extract.productprices",
+    "webrobot.extract.productstock",
     "webrobot.extract.prices",
     "webrobot.extract.shingles",
     "webrobot.extract.articlebody",
@@ -78,6 +91,9 @@ PURE = frozenset({
     "webrobot.frontier.priorities",
     "webrobot.render.rendering",
     "webrobot.report.model",
+    "webrobot.report.progressline",
+    "webrobot.report.health",
+    "webrobot.report.document",
     "webrobot.robots.cache",
     "webrobot.robots.policy",
     "webrobot.urls.scope",
@@ -132,6 +148,10 @@ LAYERS = (
     "report", "search", "monitor", "distributed", "archive", "resources", "sites", "spiders",
     "commands", "demo", "entry",
 )  # fmt: skip
+#: The longest a module may be: one job per module, read in one sitting.
+MAX_MODULE_LINES = 600
+#: The one exception: every setting declared once, one entry per setting, in one place.
+LONG_MODULES = frozenset({"webrobot.settings_model"})
 #: Top-level modules that are entry points: they put the parts together.
 ENTRY = frozenset({"webrobot", "webrobot.__main__", "webrobot.addon", "webrobot.settings"})
 #: Top-level packages that make a module Scrapy glue. parsel is not one: Scrapy's
@@ -365,3 +385,64 @@ def test_the_layering_check_can_fail() -> None:
         "webrobot.signals (crawl-wide) imports webrobot.urls.sitekey (urls)",
         "webrobot.urls.scope (urls) imports webrobot.robots.policy (robots, a later part)",
     ]
+
+
+def module_lines(name: str) -> int:
+    return len(MODULES[name].read_text("utf-8").splitlines())
+
+
+def test_no_module_is_over_the_line_limit() -> None:
+    assert LONG_MODULES <= set(MODULES), sorted(LONG_MODULES - set(MODULES))
+    over = {
+        name: module_lines(name)
+        for name in sorted(set(MODULES) - LONG_MODULES)
+        if module_lines(name) > MAX_MODULE_LINES
+    }
+    assert not over, f"modules over {MAX_MODULE_LINES} lines (split them by job): {over}"
+
+
+def _broad(handler: ast.ExceptHandler) -> bool:
+    kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return any(
+        kind is None or (isinstance(kind, ast.Name) and kind.id in {"Exception", "BaseException"})
+        for kind in kinds
+    )
+
+
+def _reason(line: str) -> str:
+    """The words of a line's comment, a ``noqa`` directive left out."""
+    comment = line.partition("except")[2].partition("#")[2]
+    return re.sub(r"noqa(?::\s*[A-Z]+\d+(?:\s*,\s*[A-Z]+\d+)*)?", "", comment).strip(" -:")
+
+
+def unexplained_broad_excepts(source: str) -> list[int]:
+    """Lines of broad ``except`` clauses with no comment giving the reason."""
+    lines = source.splitlines()
+    return [
+        node.lineno
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.ExceptHandler)
+        and _broad(node)
+        and not re.search(r"[a-z]{2}", _reason(lines[node.lineno - 1]))
+    ]
+
+
+def test_every_broad_except_says_why() -> None:
+    found = {
+        name: lines
+        for name, path in sorted(MODULES.items())
+        if (lines := unexplained_broad_excepts(path.read_text("utf-8")))
+    }
+    assert not found, f"broad excepts with no reason on their line: {found}"
+
+
+def test_the_broad_except_check_can_fail() -> None:
+    source = (
+        "try:\n    pass\nexcept:\n    pass\n"
+        "try:\n    pass\nexcept (ValueError, Exception):\n    pass\n"
+        "try:\n    pass\nexcept BaseException:  # rolled back, re-raised\n    raise\n"
+        "try:\n    pass\nexcept ValueError:\n    pass\n"
+        "try:\n    pass\nexcept Exception:  # noqa: BLE001, S110\n    pass\n"
+        "try:\n    pass\nexcept Exception:  # noqa: BLE001 - a plugin may raise anything\n    pass\n"
+    )
+    assert unexplained_broad_excepts(source) == [3, 7, 19]

@@ -11,8 +11,10 @@ import lxml.html
 import pytest
 
 from tests.browser import render
+from webrobot.report.document import build_report
+from webrobot.report.health import HealthThresholds
 from webrobot.report.html import human_bytes, human_seconds, render_html
-from webrobot.report.model import CrawlTally, HealthThresholds, build_report
+from webrobot.report.model import CrawlTally
 
 SHOP = "http://shop.example:8701"
 BLOG = "http://blog.example:8702"

@@ -7,19 +7,10 @@ from collections import Counter
 
 import pytest
 
-from webrobot.report.model import (
-    CrawlTally,
-    HealthThresholds,
-    ProgressPoint,
-    Timeline,
-    build_report,
-    check_health,
-    held_line,
-    ignored_reason,
-    progress_line,
-    report_location,
-    trap_refusals,
-)
+from webrobot.report.document import build_report, report_location
+from webrobot.report.health import HealthThresholds, check_health, trap_refusals
+from webrobot.report.model import CrawlTally, Timeline, ignored_reason
+from webrobot.report.progressline import ProgressPoint, held_line, progress_line
 from webrobot.urls.scope import DENY_PATTERN, NOT_ALLOWED, OFFSITE
 from webrobot.urls.traps import BUDGET, REPEATED_SEGMENT, TOO_LONG, TOO_MANY_SEGMENTS
 

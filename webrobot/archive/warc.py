@@ -176,7 +176,7 @@ class SharedDigestLog:
         try:
             self.server.hsetnx(self._key(md5), md5, f"{copy.digest} {copy.date} {copy.uri}")
             self._added += 1
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001 - Redis down: its duplicates written in full
             self._failed(exc)
 
     def __len__(self) -> int:

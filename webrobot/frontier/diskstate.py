@@ -75,7 +75,7 @@ class DiskState:
         for callback in self._on_failure:
             try:
                 callback()
-            except Exception:
+            except Exception:  # a component's callback: the others must run too
                 logger.exception("Error while stopping the writes of the crawl")
         if close:
             self.close_crawl()

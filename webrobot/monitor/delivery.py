@@ -107,7 +107,7 @@ class DeliveryThread(ABC, Generic[Q]):
                 self._wake.wait(pause)
                 self._wake.clear()
             self.left = queue.waiting()
-        except Exception:
+        except Exception:  # the thread's last resort: its end logged, never silent
             logger.exception(
                 "The %s thread stopped; %s wait in %s", self.name, self.what, self.folder
             )

@@ -313,7 +313,7 @@ class MonitorMiddleware:
         url = str(adapter.get("url") or response.url)
         try:
             self._judge(url, item, response)
-        except Exception as exc:
+        except Exception as exc:  # store, rules, pictures: one page, never the crawl
             if isinstance(exc, OSError) and disk_of(self.crawler).write_failed(
                 "monitor", self.folder, exc
             ):

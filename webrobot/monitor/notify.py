@@ -121,7 +121,7 @@ class Notices:
                     (rows[-1][0],),
                 )
             self._db.execute("COMMIT")
-        except BaseException:
+        except BaseException:  # any way out (Ctrl-C too) rolls the transaction back; re-raised
             self._db.execute("ROLLBACK")
             raise
         return len(told)

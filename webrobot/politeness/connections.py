@@ -237,7 +237,7 @@ class KeepAliveDownloadHandler(HTTP11DownloadHandler):
                 await sleep(pause)
             try:
                 return await super().download_request(request)
-            except Exception as exc:
+            except Exception as exc:  # any download error; all but EMFILE re-raised
                 if not exhausted(exc) or waited >= EXHAUSTED_GIVE_UP:
                     raise
                 self._out_of_descriptors(exc, wait)

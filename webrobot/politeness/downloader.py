@@ -240,7 +240,7 @@ class SiteDownloader(Downloader):
     async def _download(self, slot: Slot, request: Request) -> Response:
         try:
             return await super()._download(slot, request)
-        except Exception as exc:
+        except Exception as exc:  # any download error, noted and re-raised
             if not isinstance(exc, IgnoreRequest):  # no answer at all: the site slows down too
                 key = getattr(slot, "key", "") or self.unit_key(request)
                 assert self.crawler.stats is not None

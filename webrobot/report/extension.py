@@ -4,7 +4,7 @@ which are also logged as warnings.
 
 Where: ``WEBROBOT_REPORT_DIR`` if set; else next to the first local items feed
 (so a Scrapyd job's report lands in its items folder as ``<job>.report.html``);
-else ``report/`` in the current folder (:func:`webrobot.report.model.report_location`);
+else ``report/`` in the current folder (:func:`webrobot.report.document.report_location`);
 a Scrapyd job's files are named after the job where no feed names them.
 """
 
@@ -21,10 +21,11 @@ from scrapy.exceptions import NotConfigured
 
 from webrobot import signals as webrobot_signals
 from webrobot.report.collector import ReportCollector, waiting_requests
+from webrobot.report.document import build_report, iso, report_location
 from webrobot.report.frontier import freshness_report, priorities_report
+from webrobot.report.health import HealthThresholds
 from webrobot.report.hosts import hosts_report
 from webrobot.report.html import render_html
-from webrobot.report.model import HealthThresholds, build_report, iso, report_location
 from webrobot.settings_model import read
 from webrobot.urls.templatemiddleware import template_tally
 from webrobot.urls.upgrademiddleware import host_notes

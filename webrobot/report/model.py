@@ -1,25 +1,18 @@
-"""What the crawl did, per site: counters, the live state of each site, the
-progress line, the report's numbers and the health checks. Pure logic: no Scrapy,
-no I/O; times are passed in (seconds since the crawl started, and epoch seconds
-for timestamps shown to people).
+"""What the crawl did, per site: counters and the live state of each site
+(:class:`CrawlTally`), read by the progress line (:mod:`webrobot.report.progressline`),
+the report (:mod:`webrobot.report.document`, its health checks in
+:mod:`webrobot.report.health`) and the metrics (:mod:`webrobot.report.metricsmodel`).
+Pure logic: no Scrapy, no I/O; times are passed in (seconds since the crawl started).
 
 The Scrapy glue that feeds it is :mod:`webrobot.report.collector`.
-
-Why one module of this size: the progress line, the report's numbers and the health checks all read the same per-site tallies.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import unquote, urlsplit
-
-from webrobot.urls.scope import DENY_PATTERN, NOT_ALLOWED, OFFSITE
-from webrobot.urls.traps import BINARY_EXTENSION, BUDGET
 
 #: robots_resolved outcome meaning the robot gave up on a site's robots.txt
 ROBOTS_UNREACHABLE = "unreachable"
@@ -27,21 +20,8 @@ ROBOTS_UNREACHABLE = "unreachable"
 PAGE_FLAGS = ("duplicate", "noindex", "nofollow")
 #: reason of an IgnoreRequest that no component counted as a refusal
 IGNORED = "ignored"
-#: refusal reasons that are not trap defences (for the trap health check): the
-#: crawl's scope and page budget, named by the modules that refuse with them, and
-#: links to files; any reason starting with "robots" is not one either
-NON_TRAP_REASONS = frozenset(
-    {OFFSITE, DENY_PATTERN, NOT_ALLOWED, BUDGET, IGNORED, BINARY_EXTENSION}
-)
 #: site states shown in the progress line, in display order
 SITE_STATES = ("active", "waiting_robots", "deferred", "exhausted")
-
-_STATE_LABELS = {
-    "active": "active",
-    "waiting_robots": "waiting robots.txt",
-    "deferred": "deferred",
-    "exhausted": "exhausted",
-}
 
 
 @dataclass
@@ -374,255 +354,6 @@ class CrawlTally:
         )
 
 
-# -- the progress line ---------------------------------------------------------
-@dataclass(frozen=True)
-class ProgressPoint:
-    at: float  # crawl seconds
-    pages: int
-    items: int
-    refused: Counter[str]
-
-
-def progress_line(
-    prev: ProgressPoint, cur: ProgressPoint, frontier: int, downloader: int,
-    states: Mapping[str, int], waits: Mapping[str, int] | None = None,
-) -> str:  # fmt: skip
-    """``Progress: 240 responses (60/min), 200 items (50/min) | frontier 31 + 4 in
-    downloader | sites: 2 active, 1 waiting robots.txt, 1 deferred (status 503: 1),
-    3 exhausted | refused: offsite 4``: ``waits`` gives the deferred sites' reasons."""
-    minutes = max(cur.at - prev.at, 1e-9) / 60.0
-    page_rate = (cur.pages - prev.pages) / minutes
-    item_rate = (cur.items - prev.items) / minutes
-    sites = ", ".join(_site_state(states, s, waits) for s in SITE_STATES)
-    since = cur.refused - prev.refused
-    refused = ", ".join(
-        f"{r} {n}" for r, n in sorted(since.items(), key=lambda kv: (-kv[1], kv[0]))
-    )
-    return (
-        f"Progress: {cur.pages} responses ({page_rate:.0f}/min), {cur.items} items ({item_rate:.0f}/min)"
-        f" | frontier {frontier} + {downloader} in downloader | sites: {sites}"
-        f" | refused: {refused or 'none'}"
-    )
-
-
-#: Held sites named on the progress line.
-HELD_LISTED = 3
-
-
-def held_line(
-    held: list[tuple[str, str, float | None]], closes_in: float | None, wait: Callable[[float], str]
-) -> str:
-    """``held: http://a:80 (DownloadConnectionRefusedError) given up in 58 min | nothing
-    else left: the crawl closes in 2 min``; empty when nothing is held. ``wait`` says a
-    number of seconds as people read it."""
-    if not held:
-        return ""
-    named = []
-    for site, reason, left in held[:HELD_LISTED]:
-        when = "kept until it answers" if left is None else f"given up in {wait(left)}"
-        named.append(f"{site} ({reason or 'no answer yet'}) {when}")
-    more = f", {len(held) - HELD_LISTED} more" if len(held) > HELD_LISTED else ""
-    line = f"held: {', '.join(named)}{more}"
-    if closes_in is not None:
-        line += f" | nothing else left: the crawl closes in {wait(closes_in)}"
-    return line
-
-
-def _site_state(states: Mapping[str, int], state: str, waits: Mapping[str, int] | None) -> str:
-    text = f"{states.get(state, 0)} {_STATE_LABELS[state]}"
-    if state == "deferred" and waits:
-        why = ", ".join(
-            f"{r}: {n}" for r, n in sorted(waits.items(), key=lambda kv: (-kv[1], kv[0]))
-        )
-        text += f" ({why})"
-    return text
-
-
-def _plural(n: int, word: str) -> str:
-    if n == 1:
-        return f"{n} {word}"
-    return f"{n} {word}es" if word.endswith("ch") else f"{n} {word}s"
-
-
 def ignored_reason(message: str) -> str:
     """Refusal reason of an IgnoreRequest that did not go through the Refuser."""
     return "robots_txt" if "robots.txt" in message else IGNORED
-
-
-# -- the report ----------------------------------------------------------------
-def iso(epoch: float | None) -> str | None:
-    if epoch is None:
-        return None
-    return datetime.fromtimestamp(epoch, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def site_report(tally: SiteTally, crawl: CrawlTally, now: float) -> dict[str, Any]:
-    robots = tally.robots
-    deferred = tally.deferred_seconds
-    if tally.deferred_from is not None:
-        deferred += max(0.0, min(now, tally.deferred_until) - tally.deferred_from)
-    return {
-        "crawled": tally.crawled,
-        "robots": {
-            "fetches": robots.fetches,
-            "status": robots.status,
-            "outcome": robots.outcome,
-            "resolved": robots.resolved,
-            "rules": robots.rules,
-            "fetched_at": iso(robots.fetched_at),
-            "expires": iso(robots.expires),
-            "crawl_delay": robots.crawl_delay,
-            "errors": dict(sorted(robots.errors.items())),
-        },
-        "requested": tally.requests,
-        "downloaded": tally.responses - tally.unchanged,
-        "unchanged": tally.unchanged,
-        "items": tally.items,
-        "items_dropped": tally.items_dropped,
-        "duplicates": crawl.flag_count(tally, "duplicate"),
-        "noindex": crawl.flag_count(tally, "noindex"),
-        "nofollow": crawl.flag_count(tally, "nofollow"),
-        "refused": dict(sorted(tally.refused.items(), key=lambda kv: (-kv[1], kv[0]))),
-        "errors": dict(sorted(tally.errors.items(), key=lambda kv: (-kv[1], kv[0]))),
-        "failed": tally.failed,
-        "error_rate": round(tally.failed / tally.requests, 4) if tally.requests else 0.0,
-        "status": {str(code): n for code, n in sorted(tally.status.items())},
-        "bytes": tally.bytes,
-        "delay": tally.delay,
-        "deferrals": tally.deferrals,
-        "deferred_seconds": round(deferred, 3),
-        "frontier": tally.frontier,
-        "first_request_after": None if tally.first_at is None else round(tally.first_at, 3),
-        "last_response_after": None if tally.last_at is None else round(tally.last_at, 3),
-    }
-
-
-_SUMMED = ("requested", "downloaded", "unchanged", "items", "items_dropped", "duplicates",
-           "noindex", "nofollow", "failed", "bytes", "deferrals", "deferred_seconds",
-           "frontier")  # fmt: skip
-
-
-def totals(sites: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {name: 0 for name in _SUMMED}
-    refused: Counter[str] = Counter()
-    errors: Counter[str] = Counter()
-    status: Counter[str] = Counter()
-    for row in sites.values():
-        for name in _SUMMED:
-            out[name] += row[name]
-        refused.update(row["refused"])
-        errors.update(row["errors"])
-        status.update(row["status"])
-    out["deferred_seconds"] = round(out["deferred_seconds"], 3)
-    out["sites"] = len(sites)
-    out["sites_crawled"] = sum(1 for row in sites.values() if row["crawled"])
-    # Sites that had pages requested (the others only had their robots.txt asked, or waited).
-    out["sites_with_pages"] = sum(1 for row in sites.values() if row["requested"])
-    out["robots_fetches"] = sum(row["robots"]["fetches"] for row in sites.values())
-    out["refused"] = dict(sorted(refused.items(), key=lambda kv: (-kv[1], kv[0])))
-    out["errors"] = dict(sorted(errors.items(), key=lambda kv: (-kv[1], kv[0])))
-    out["status"] = dict(sorted(status.items(), key=lambda kv: int(kv[0])))
-    out["error_rate"] = round(out["failed"] / out["requested"], 4) if out["requested"] else 0.0
-    return out
-
-
-# -- health checks ------------------------------------------------------------
-@dataclass(frozen=True)
-class HealthThresholds:
-    max_error_rate: float = 0.25  # 0: no check
-    max_trap_refusals: int = 100  # per site; 0: no check
-    robots_required: bool = True  # flag sites whose robots.txt never resolved
-
-
-def trap_refusals(refused: Mapping[str, int]) -> int:
-    return sum(
-        n for reason, n in refused.items()
-        if reason not in NON_TRAP_REASONS and not reason.startswith("robots")
-    )  # fmt: skip
-
-
-def check_health(
-    sites: Mapping[str, Mapping[str, Any]], limits: HealthThresholds
-) -> list[dict[str, str]]:
-    """Flags for a report's ``sites`` (a dict as :func:`site_report` makes)."""
-    flags: list[dict[str, str]] = []
-
-    def flag(site: str, check: str, message: str) -> None:
-        flags.append({"site": site, "check": check, "message": message})
-
-    for site, row in sorted(sites.items()):
-        robots = row["robots"]
-        tried = robots["fetches"] or robots["outcome"] or row["deferrals"]
-        if limits.robots_required and tried and not robots["resolved"]:
-            errors = ", ".join(robots["errors"]) or (
-                f"HTTP {robots['status']}" if robots["status"] else "no answer"
-            )
-            flag(site, "robots_unresolved",
-                 f"robots.txt could never be resolved ({errors}; {_plural(robots['fetches'], 'fetch')})")  # fmt: skip
-        rate = row["error_rate"]
-        if limits.max_error_rate and row["requested"] and rate > limits.max_error_rate:
-            flag(site, "error_rate",
-                 f"error rate {rate:.0%} of {_plural(row['requested'], 'request')} is over "
-                 f"{limits.max_error_rate:.0%}")  # fmt: skip
-        traps = trap_refusals(row["refused"])
-        if limits.max_trap_refusals and traps > limits.max_trap_refusals:
-            flag(site, "trap_refusals",
-                 f"{traps} URLs refused as traps, over {limits.max_trap_refusals}")  # fmt: skip
-    return flags
-
-
-def build_report(
-    crawl: CrawlTally, now: float, limits: HealthThresholds, meta: Mapping[str, Any]
-) -> dict[str, Any]:
-    """The whole report.json document; ``meta`` adds spider, times, finish reason."""
-    sites = {key: site_report(t, crawl, now) for key, t in sorted(crawl.sites.items())}
-    flags = check_health(sites, limits)
-    return {
-        **meta,
-        "health": {
-            "ok": not flags,
-            "flags": flags,
-            "thresholds": {
-                "max_error_rate": limits.max_error_rate,
-                "max_trap_refusals": limits.max_trap_refusals,
-                "robots_required": limits.robots_required,
-            },
-        },
-        "totals": totals(sites),
-        "sites": sites,
-        "failed": crawl.failed_pages,
-        "failed_total": crawl.failed_total,
-        "timeline": crawl.timeline.as_dict(),
-    }
-
-
-# -- where the report goes -----------------------------------------------------
-def report_location(report_dir: str, feed_uris: Iterable[str], job: str = "") -> tuple[str, str]:
-    """(folder, file name prefix) of the report files.
-
-    ``WEBROBOT_REPORT_DIR`` if set; else next to the first local items feed
-    (``out/items.jsonl`` -> ``out/items.report.json``; Scrapyd's
-    ``items/<project>/<spider>/<job>.jl`` -> ``<job>.report.json``, one pair per
-    job); else ``report/`` in the current folder. ``job`` (Scrapyd's job id)
-    names the files where no feed does, so jobs do not overwrite each other.
-    """
-    prefix = f"{job}." if job else ""
-    if report_dir:
-        return report_dir, prefix
-    for uri in feed_uris:
-        path = _local_path(uri)
-        if path:
-            folder, _, name = path.rpartition("/")
-            stem = name.rsplit(".", 1)[0] if "." in name.lstrip(".") else name
-            return folder or ".", f"{stem}."
-    return "report", prefix
-
-
-def _local_path(uri: str) -> str | None:
-    if "%(" in uri or uri in ("-", "") or uri.startswith("stdout:"):
-        return None
-    if uri.startswith("file://"):
-        return unquote(urlsplit(uri).path) or None
-    if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*://", uri):
-        return None  # s3://, ftp://, gs:// ...: not a local file
-    return uri

@@ -1,5 +1,5 @@
 """One compact progress line every ``WEBROBOT_PROGRESS_INTERVAL`` seconds, for a
-terminal or a Scrapyd job log alike (see :func:`webrobot.report.model.progress_line`)."""
+terminal or a Scrapyd job log alike (see :func:`webrobot.report.progressline.progress_line`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from scrapy.utils.asyncio import create_looping_call
 
 from webrobot.report.collector import ReportCollector, waiting_requests
 from webrobot.report.hosts import hosts_progress
-from webrobot.report.model import ProgressPoint, held_line, progress_line
+from webrobot.report.progressline import ProgressPoint, held_line, progress_line
 from webrobot.robots.held import duration
 from webrobot.settings_model import read
 from webrobot.urls.sitekey import host_key

@@ -56,7 +56,7 @@ def crawl_folders(crawler: Crawler) -> list[str]:
     from scrapy.utils.job import job_dir
 
     from webrobot.frontier.journal import local_feed_paths
-    from webrobot.report.model import report_location
+    from webrobot.report.document import report_location
 
     settings = crawler.settings
     spider = crawler.spider

@@ -44,7 +44,7 @@ from scrapy.http import HtmlResponse
 from webrobot import signals as webrobot_signals
 from webrobot.frontier.diskstate import disk_of
 from webrobot.pages.metarobots import policy
-from webrobot.report.model import report_location
+from webrobot.report.document import report_location
 from webrobot.search import textextract
 from webrobot.search.worker import IndexWorker, PageToIndex
 from webrobot.settings_model import read

@@ -100,7 +100,7 @@ def _apply(index: Any, kind: str, value: Any, totals: IndexTotals) -> None:
                 totals.updated += 1
         elif kind == "remove" and index.remove(value):
             totals.removed += 1
-    except Exception as exc:
+    except Exception as exc:  # one page's failure (hostile body, tantivy) is counted
         if _cannot_write(exc):
             raise  # not one bad page: nothing more can be written (see _child)
         totals.errors += 1
@@ -178,7 +178,7 @@ def _child(path: str, results: Any, applied: Any, stop: Any, disk_error: Any, pa
                 if finishing:
                     break
                 time.sleep(0.02)
-    except Exception as exc:
+    except Exception as exc:  # all but a disk that cannot be written is re-raised
         if not _cannot_write(exc):
             raise
         # No room for the index: what is not committed stays in the spool (the
@@ -196,7 +196,7 @@ def _child(path: str, results: Any, applied: Any, stop: Any, disk_error: Any, pa
         totals.pages = len(index)
         index.close()
         totals.bytes = sum(p.stat().st_size for p in Path(path).rglob("*") if p.is_file())
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001 - tantivy's and the disk's errors: told to the parent
         totals.errors += 1
         totals.first_error = totals.first_error or f"cannot close {path}: {exc}"
         if _cannot_write(exc):
