@@ -1,7 +1,7 @@
 """Write docs/reference/settings.md from the settings model (webrobot/settings_model.py),
 and the tables of the Scrapy defaults the add-on changes in docs/addon.md.
 
-The first is the same as ``python -m webrobot.settings_model > docs/reference/settings.md``;
+The first is the same as ``python -m webrobot.settings_reference > docs/reference/settings.md``;
 the second compares the model with the installed Scrapy's ``default_settings``.
 tests/test_settings_model.py fails when either page and the model differ.
 Run: ``python scripts/settings_reference.py [OUT]``.
@@ -40,7 +40,7 @@ def with_scrapy_changes(page: str, table: str) -> str:
 
 def main(argv: list[str]) -> int:
     sys.path.insert(0, str(ROOT))
-    from webrobot.settings_model import markdown, scrapy_changes
+    from webrobot.settings_reference import markdown, scrapy_changes
 
     out = Path(argv[0]) if argv else OUT
     out.write_text(markdown(), "utf-8")

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
-from webrobot.settings_model import read
+from webrobot.settings_parse import read
 
 if TYPE_CHECKING:
     from typing import Self

@@ -18,7 +18,7 @@ from scrapy.exceptions import NotConfigured
 
 from webrobot.extract.parts import enabled_parts
 from webrobot.pages.documents import accept_documents
-from webrobot.settings_model import read
+from webrobot.settings_parse import read
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

@@ -39,7 +39,7 @@ from scrapy.http import TextResponse
 
 from webrobot.pages.contenttypes import mime_type
 from webrobot.pages.documents import documents_accepted, is_document
-from webrobot.settings_model import read
+from webrobot.settings_parse import read
 from webrobot.signals import SITEMAP_META
 
 if TYPE_CHECKING:

@@ -25,7 +25,7 @@ from webrobot.report.frontier import freshness_report, priorities_report
 from webrobot.report.hosts import hosts_report
 from webrobot.report.html import render_html
 from webrobot.report.model import HealthThresholds, build_report, iso, report_location
-from webrobot.settings_model import read
+from webrobot.settings_parse import read
 from webrobot.urls.templatemiddleware import template_tally
 from webrobot.urls.upgrademiddleware import host_notes
 from webrobot.version import __version__

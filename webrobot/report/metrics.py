@@ -36,7 +36,7 @@ from webrobot.report.collector import ReportCollector
 from webrobot.report.extension import current_report, thresholds
 from webrobot.report.html import render_html
 from webrobot.report.metricsmodel import METRICS, LiveState, values
-from webrobot.settings_model import read, split_address
+from webrobot.settings_parse import read, split_address
 from webrobot.startup import setting
 
 if TYPE_CHECKING:

@@ -29,7 +29,7 @@ from scrapy.utils.asyncio import create_looping_call
 
 from webrobot.frontier.diskspace import MB, DiskWatch, Reading, Threshold
 from webrobot.frontier.diskstate import STATS, disk_of
-from webrobot.settings_model import read
+from webrobot.settings_parse import read
 
 if TYPE_CHECKING:
     from typing import Self

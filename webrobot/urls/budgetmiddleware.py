@@ -26,7 +26,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http.request import NO_CALLBACK
 from scrapy.utils.misc import build_from_crawler, load_object
 
-from webrobot.settings_model import ConfigError, read
+from webrobot.settings_parse import ConfigError, read
 from webrobot.startup import non_negative_setting, setting_error
 from webrobot.urls.budget import PageBudget
 from webrobot.urls.refusals import Refuser
