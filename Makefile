@@ -146,9 +146,10 @@ endif
 docs: $(STAMP)
 	$(PY) -m sphinx -W --keep-going -q -b html docs $(DOCS_BUILD)
 
-# docs/reference/settings.md from webrobot/settings_model.py.
+# docs/reference/settings.md and components.md from webrobot/settings_model.py.
 settings-reference: $(STAMP)
 	$(PY) scripts/settings_reference.py
+	$(PY) scripts/components_reference.py
 
 # docs/report.png from a crawl of the demo web, in headless Chromium.
 report-png: $(STAMP) system-deps

@@ -313,7 +313,7 @@ def test_every_scrapy_default_the_addon_changes_is_marked_and_says_why() -> None
         elif pinned:
             assert not setting.scrapy, f"{setting.name} is no Scrapy setting"
     disabled = {
-        path for group in COMPONENTS.values() for path, order in group.items() if order is None
+        path for group in COMPONENTS.values() for path, c in group.items() if c.order is None
     }
     assert disabled == set(REPLACED), "say why each Scrapy component is switched off"
 

@@ -112,7 +112,7 @@ class Addon:
         for setting in SETTINGS:
             settings.set(setting.name, setting.default, priority="addon")
         for group, components in COMPONENTS.items():
-            _enable(settings, group, components)
+            _enable(settings, group, {path: c.order for path, c in components.items()})
         _keep_http_handlers(settings)
         switch_to_redis(self.crawler, settings)
         hold_new_requests_in_frontier(settings)

@@ -641,112 +641,133 @@ REMOVED: dict[str, str] = {
     ),
 }
 
-#: Components the add-on enables, by Scrapy component setting: path -> order (None: disabled).
-COMPONENTS: dict[str, dict[str, int | None]] = {
+
+@dataclass(frozen=True, slots=True)
+class Component:
+    """A component the add-on enables at ``order`` (``None``: a Scrapy component it
+    switches off), and the settings that turn it off."""
+
+    order: int | None
+    #: Each a set of values that, together, turn the component off (it raises
+    #: ``NotConfigured``); none: on whenever it is listed.
+    off: tuple[dict[str, Any], ...] = ()
+
+
+def _c(order: int | None, *off: dict[str, Any]) -> Component:
+    return Component(order, off)
+
+
+#: The crawl report's taps feed the report and the progress line: off when both are.
+_NO_REPORT = {"WEBROBOT_REPORT_ENABLED": False, "WEBROBOT_PROGRESS_INTERVAL": 0}
+
+#: Components the add-on enables, by Scrapy component setting: path -> order (None:
+#: disabled) and the settings that turn it off (docs/reference/components.md lists them
+#: in order; tests/test_component_order.py states why each order is what it is).
+COMPONENTS: dict[str, dict[str, Component]] = {
     "DOWNLOADER_MIDDLEWARES": {
         # Scrapy's offsite filter knows hosts, not sites (ports); the scope middleware replaces it.
-        "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware": None,
+        "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware": _c(None),
         # Addresses first: link-local, metadata, blocked and private networks (robots.txt too).
-        "webrobot.urls.networkmiddleware.NetworkGuardMiddleware": 45,
-        "webrobot.urls.scopemiddleware.SiteScopeMiddleware": 50,
-        "webrobot.urls.blocklistmiddleware.BlocklistMiddleware": 55,
-        "webrobot.urls.trapmiddleware.UrlTrapMiddleware": 60,
+        "webrobot.urls.networkmiddleware.NetworkGuardMiddleware": _c(45, {"WEBROBOT_NETWORK_GUARD_ENABLED": False}),
+        "webrobot.urls.scopemiddleware.SiteScopeMiddleware": _c(50, {"WEBROBOT_SCOPE_ENABLED": False}),
+        "webrobot.urls.blocklistmiddleware.BlocklistMiddleware": _c(55, {"WEBROBOT_BLOCKLIST": []}),
+        "webrobot.urls.trapmiddleware.UrlTrapMiddleware": _c(60, {"WEBROBOT_TRAPS_ENABLED": False}),
         # Scrapy's parses error pages as rules, allows all on errors, caches for ever.
-        "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
-        "webrobot.robots.middleware.RobotsMiddleware": 100,
-        "webrobot.politeness.fromheader.FromHeaderMiddleware": 410,
+        "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": _c(None),
+        "webrobot.robots.middleware.RobotsMiddleware": _c(100, {"ROBOTSTXT_OBEY": False}),
+        "webrobot.politeness.fromheader.FromHeaderMiddleware": _c(410, {"WEBROBOT_FROM": ""}),
         # Marks pages to render in the browser (off unless WEBROBOT_RENDER is set).
-        "webrobot.render.middleware.RenderMiddleware": 850,
+        "webrobot.render.middleware.RenderMiddleware": _c(850, {"WEBROBOT_RENDER": ""}),
         # Just outside Scrapy's HttpCacheMiddleware (900): counts new/changed/unchanged/not-due.
-        "webrobot.frontier.freshnesstap.FreshnessTapMiddleware": 890,
+        "webrobot.frontier.freshnesstap.FreshnessTapMiddleware": _c(890, {"HTTPCACHE_ENABLED": False}, {"WEBROBOT_RECRAWL_INTERVAL": 0}),
         # After decompression (590), redirects (600) and retries (550): final bodies only.
-        "webrobot.pages.metarobotsmiddleware.MetaRobotsMiddleware": 540,
+        "webrobot.pages.metarobotsmiddleware.MetaRobotsMiddleware": _c(540, {"WEBROBOT_META_ROBOTS_ENABLED": False}),
         # Before Scrapy's decompression (590): a compressed robots.txt is decoded up to its parse limit.
-        "webrobot.robots.fetch.RobotsBodyMiddleware": 595,
+        "webrobot.robots.fetch.RobotsBodyMiddleware": _c(595, {"ROBOTSTXT_OBEY": False}),
         # Before Scrapy's redirects (600): a Location that is not http(s) is refused, not followed.
-        "webrobot.urls.networkmiddleware.RedirectSchemeMiddleware": 650,
+        "webrobot.urls.networkmiddleware.RedirectSchemeMiddleware": _c(650),
         # After robots.txt (100) on the way out, before Scrapy's redirects (600) on the way back.
-        "webrobot.urls.upgrademiddleware.UpgradeMiddleware": 620,
+        "webrobot.urls.upgrademiddleware.UpgradeMiddleware": _c(620, {"WEBROBOT_UPGRADE_ENABLED": False}),
         # Near the download: sees every https response, redirects too.
-        "webrobot.urls.tlsmiddleware.TlsProblemsMiddleware": 940,
+        "webrobot.urls.tlsmiddleware.TlsProblemsMiddleware": _c(940),
         # Late: spend a page only when robots.txt, redirects and retries have decided.
-        "webrobot.urls.budgetmiddleware.PageBudgetMiddleware": 800,
+        "webrobot.urls.budgetmiddleware.PageBudgetMiddleware": _c(800, {"WEBROBOT_MAX_PAGES_PER_SITE": 0}),
         # After the site budget: a page of a URL template counts when it is about to be fetched.
-        "webrobot.urls.templatemiddleware.UrlTemplateMiddleware": 810,
+        "webrobot.urls.templatemiddleware.UrlTemplateMiddleware": _c(810, {"WEBROBOT_TRAPS_ENABLED": False}),
         # The crawl report's taps: first (left the scheduler) and last (download errors).
-        "webrobot.report.taps.FrontierTapMiddleware": 1,
-        "webrobot.report.taps.DownloadErrorTapMiddleware": 990,
+        "webrobot.report.taps.FrontierTapMiddleware": _c(1, _NO_REPORT),
+        "webrobot.report.taps.DownloadErrorTapMiddleware": _c(990, _NO_REPORT),
         # Next to the downloader: every fetch as it came off the wire (WEBROBOT_WARC_DIR).
-        "webrobot.archive.middleware.WarcArchiveMiddleware": 980,
+        "webrobot.archive.middleware.WarcArchiveMiddleware": _c(980, {"WEBROBOT_WARC_DIR": ""}),
         # After retries (550): a requisite's final answer is counted, its embeds queued,
         # and it goes no further (not a page: no item, no links).
-        "webrobot.archive.requisitemiddleware.RequisiteDownloaderMiddleware": 535,
+        "webrobot.archive.requisitemiddleware.RequisiteDownloaderMiddleware": _c(535, {"WEBROBOT_WARC_DIR": ""}, {"WEBROBOT_REQUISITES_ENABLED": False}),
         # Next to the engine, before retries: what they did not fix has failed for good.
-        "webrobot.report.failures.PageFailureMiddleware": 2,
+        "webrobot.report.failures.PageFailureMiddleware": _c(2),
     },
     "SPIDER_MIDDLEWARES": {
         # Outermost: frees each page's parse tree once its callback's output is consumed.
-        "webrobot.pages.parsetree.ReleaseParseTreeMiddleware": 10,
+        "webrobot.pages.parsetree.ReleaseParseTreeMiddleware": _c(10),
         # Near the engine: sees 404s before HttpError drops them, and items once extracted
         # (WEBROBOT_MONITOR_DIR).
-        "webrobot.monitor.middleware.MonitorMiddleware": 20,
+        "webrobot.monitor.middleware.MonitorMiddleware": _c(20, {"WEBROBOT_MONITOR_DIR": ""}),
         # Outside every link rule: an archived page's requisites are not links.
-        "webrobot.archive.requisitemiddleware.RequisiteSpiderMiddleware": 5,
+        "webrobot.archive.requisitemiddleware.RequisiteSpiderMiddleware": _c(5, {"WEBROBOT_WARC_DIR": ""}, {"WEBROBOT_REQUISITES_ENABLED": False}),
         # URL length is checked downloader-side (start requests and redirects too).
-        "scrapy.spidermiddlewares.urllength.UrlLengthMiddleware": None,
+        "scrapy.spidermiddlewares.urllength.UrlLengthMiddleware": _c(None),
         # Same depth bookkeeping, but refusals are counted per site and reason.
-        "scrapy.spidermiddlewares.depth.DepthMiddleware": None,
-        "webrobot.urls.depthmiddleware.DepthLimitMiddleware": 900,
+        "scrapy.spidermiddlewares.depth.DepthMiddleware": _c(None),
+        "webrobot.urls.depthmiddleware.DepthLimitMiddleware": _c(900),
         # Chains of one URL template, and the frontier's priorities.
-        "webrobot.urls.templatemiddleware.TemplateChainMiddleware": 920,
-        "webrobot.frontier.prioritymiddleware.PriorityMiddleware": 930,
+        "webrobot.urls.templatemiddleware.TemplateChainMiddleware": _c(920, {"WEBROBOT_TRAPS_ENABLED": False}),
+        "webrobot.frontier.prioritymiddleware.PriorityMiddleware": _c(930, {"WEBROBOT_PRIORITIES_ENABLED": False}),
         # After Scrapy's HttpErrorMiddleware (50): a file that is not a page never reaches a
         # callback that expects one (counted as webrobot/page/non_html).
-        "webrobot.pages.nontext.NonTextMiddleware": 55,
+        "webrobot.pages.nontext.NonTextMiddleware": _c(55, {"WEBROBOT_NON_HTML_ITEMS": True}),
         # Scope, traps, blocklist, file extensions and the per-page cap, before any scheduler work.
-        "webrobot.pages.linkgate.LinkGateMiddleware": 950,
+        "webrobot.pages.linkgate.LinkGateMiddleware": _c(950),
         # Sees the raw links of the duplicates middleware's pages: drops them for duplicates.
-        "webrobot.seen.dupepages.DuplicatePageMiddleware": 960,
+        "webrobot.seen.dupepages.DuplicatePageMiddleware": _c(960, {"WEBROBOT_DUPES_ENABLED": False}),
         # Closest of all to the spider, while the crawl's parse is alive: what pages say,
         # into their items (WEBROBOT_EXTRACT); a noindex page is left to the next one.
-        "webrobot.extract.middleware.ExtractMiddleware": 975,
+        "webrobot.extract.middleware.ExtractMiddleware": _c(975, {"WEBROBOT_EXTRACT": []}),
         # Closest to the spider: a noindex page's items and a nofollow page's requests go first.
-        "webrobot.pages.metarobotsspidermiddleware.MetaRobotsSpiderMiddleware": 970,
+        "webrobot.pages.metarobotsspidermiddleware.MetaRobotsSpiderMiddleware": _c(970, {"WEBROBOT_META_ROBOTS_ENABLED": False}),
         # Before the link gate and the duplicate filter: they see the https form of a link.
-        "webrobot.urls.upgrademiddleware.UpgradeLinksMiddleware": 965,
+        "webrobot.urls.upgrademiddleware.UpgradeLinksMiddleware": _c(965, {"WEBROBOT_UPGRADE_ENABLED": False}),
     },
     "ITEM_PIPELINES": {
-        "webrobot.seen.pipelines.DuplicateContentPipeline": 300,
+        "webrobot.seen.pipelines.DuplicateContentPipeline": _c(300, {"WEBROBOT_DUPES_ENABLED": False}),
         # Last: with the crash-safe frontier, no URL gets a second item, in this run or a later one.
-        "webrobot.seen.pipelines.OneItemPerUrlPipeline": 1000,
+        "webrobot.seen.pipelines.OneItemPerUrlPipeline": _c(1000, {"JOBDIR": None}, {"WEBROBOT_FRONTIER": "memory"}),
     },
     "EXTENSIONS": {
         # Stops downloads whose headers say they are not pages (or too big).
-        "webrobot.pages.contenttypegate.ContentTypeGate": 100,
+        "webrobot.pages.contenttypegate.ContentTypeGate": _c(100, {"WEBROBOT_STOP_UNWANTED_DOWNLOADS": False}),
         # With documents in WEBROBOT_EXTRACT: links to PDFs followed, PDFs downloaded whole.
-        "webrobot.extract.documentintake.DocumentIntake": 100,
-        "webrobot.report.statsfile.StatsFile": 900,
+        "webrobot.extract.documentintake.DocumentIntake": _c(100, {"WEBROBOT_EXTRACT": []}),
+        "webrobot.report.statsfile.StatsFile": _c(900, {"WEBROBOT_STATS_FILE": ""}),
         # Fewer, cheaper cycle collections (WEBROBOT_GC_THRESHOLD, WEBROBOT_GC_FREEZE).
-        "webrobot.gctuning.GarbageCollectorTuning": 0,
-        "webrobot.report.progress.Progress": 500,
-        "webrobot.report.extension.CrawlReport": 850,
+        "webrobot.gctuning.GarbageCollectorTuning": _c(0, {"WEBROBOT_GC_THRESHOLD": 0, "WEBROBOT_GC_FREEZE": False}),
+        "webrobot.report.progress.Progress": _c(500, {"WEBROBOT_PROGRESS_INTERVAL": 0}),
+        "webrobot.report.extension.CrawlReport": _c(850, {"WEBROBOT_REPORT_ENABLED": False}),
         # /metrics and the live status page (WEBROBOT_METRICS_PORT).
-        "webrobot.report.metrics.MetricsServer": 860,
-        "webrobot.sitemaps.robotssitemaps.RobotsSitemaps": 600,
-        "webrobot.politeness.identitycheck.IdentityCheck": 100,
+        "webrobot.report.metrics.MetricsServer": _c(860, {"WEBROBOT_METRICS_PORT": ""}),
+        "webrobot.sitemaps.robotssitemaps.RobotsSitemaps": _c(600, {"WEBROBOT_SITEMAPS_ENABLED": False}),
+        "webrobot.politeness.identitycheck.IdentityCheck": _c(100),
         # The full-text index of the crawled pages (WEBROBOT_INDEX_ENABLED).
-        "webrobot.search.extension.FullTextIndex": 800,
+        "webrobot.search.extension.FullTextIndex": _c(800, {"WEBROBOT_INDEX_ENABLED": False}),
         # Pauses the crawl before a folder it writes is full (WEBROBOT_DISK_MIN_FREE_MB).
-        "webrobot.resources.diskguard.DiskGuard": 50,
+        "webrobot.resources.diskguard.DiskGuard": _c(50, {"WEBROBOT_DISK_GUARD_ENABLED": False}),
         # Scrapy's feed exporter and spider state, with a full disk closing the crawl cleanly.
-        "scrapy.extensions.feedexport.FeedExporter": None,
-        "webrobot.seen.feeds.FeedExporter": 0,
-        "scrapy.extensions.spiderstate.SpiderState": None,
-        "webrobot.frontier.spiderstate.SpiderState": 0,
-        "scrapy.extensions.memusage.MemoryUsage": None,
-        "webrobot.resources.memory.MemoryGuard": 0,
+        "scrapy.extensions.feedexport.FeedExporter": _c(None),
+        "webrobot.seen.feeds.FeedExporter": _c(0, {"FEEDS": {}}),
+        "scrapy.extensions.spiderstate.SpiderState": _c(None),
+        "webrobot.frontier.spiderstate.SpiderState": _c(0, {"JOBDIR": None}),
+        "scrapy.extensions.memusage.MemoryUsage": _c(None),
+        "webrobot.resources.memory.MemoryGuard": _c(0, {"MEMUSAGE_ENABLED": False}),
     },
-}
+}  # fmt: skip
 
 
 #: Scrapy components the add-on switches off (``None`` in :data:`COMPONENTS`), and why.

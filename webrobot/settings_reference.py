@@ -70,8 +70,8 @@ def scrapy_changes(scrapy_defaults: Mapping[str, Any]) -> str:
         )
     lines += ["", "| Scrapy component | Switched off because |", "| --- | --- |"]
     for group, components in COMPONENTS.items():
-        for path, order in components.items():
-            if order is None:
+        for path, component in components.items():
+            if component.order is None:
                 lines.append(f"| `{path}` ({group}) | {_cell(REPLACED[path])} |")
     return "\n".join(lines) + "\n"
 
@@ -120,12 +120,14 @@ def markdown() -> str:
     lines += ["## Removed settings", "", "| Setting | Instead |", "| --- | --- |"]
     for name, instead in REMOVED.items():
         lines.append(f"| `{name}` | {instead} |")
-    lines += ["", "## Components the add-on enables", ""]
-    for group, components in COMPONENTS.items():
-        lines += [f"### {group}", "", "| Component | Order |", "| --- | --- |"]
-        for path, order in components.items():
-            lines.append(f"| `{path}` | {'disabled' if order is None else order} |")
-        lines.append("")
+    lines += [
+        "",
+        "## Components the add-on enables",
+        "",
+        "Every downloader middleware, spider middleware, item pipeline and extension, in",
+        "its order, with what it does and the setting that turns it off: {doc}`components`.",
+        "",
+    ]
     return "\n".join(lines)
 
 

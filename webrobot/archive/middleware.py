@@ -76,6 +76,8 @@ def _text(value: Any) -> str:
 
 
 class WarcArchiveMiddleware:
+    """Archives every fetch in WARC files, as it came off the wire."""
+
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
         folder = read(settings, "WEBROBOT_WARC_DIR")

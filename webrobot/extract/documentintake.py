@@ -27,6 +27,8 @@ logger = logging.getLogger(__name__)
 
 
 class DocumentIntake:
+    """With documents in WEBROBOT_EXTRACT: links to PDFs followed, PDFs downloaded whole."""
+
     def __init__(self, crawler: Crawler) -> None:
         try:
             parts = enabled_parts(read(crawler.settings, "WEBROBOT_EXTRACT"))

@@ -115,6 +115,8 @@ def is_page(response: Response) -> bool:
 
 
 class ExtractMiddleware:
+    """Mines every item a page yields: what the page says, added to the item."""
+
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
         try:

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 
 class FreshnessTapMiddleware:
+    """Counts what each re-crawled page turned out to be: new, changed, unchanged or not due."""
+
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
         if (

@@ -32,6 +32,8 @@ RANK_KEY = "_priority_rank"
 
 
 class PriorityMiddleware(BaseSpiderMiddleware):
+    """Gives each new request its priority: the site config's rank and the sitemap's priority."""
+
     def __init__(self, crawler: Crawler) -> None:
         if not read(crawler.settings, "WEBROBOT_PRIORITIES_ENABLED"):
             raise NotConfigured("WEBROBOT_PRIORITIES_ENABLED is off")

@@ -65,6 +65,8 @@ def match_key(event: dict[str, Any]) -> str:
 
 
 class MonitorMiddleware:
+    """Watches pages between crawls: snapshots of each page's item, events, watch rules, webhook."""
+
     def __init__(self, crawler: Crawler) -> None:
         folder = setting(crawler, "WEBROBOT_MONITOR_DIR")
         if not folder:

@@ -40,7 +40,9 @@ logger = logging.getLogger(__name__)
 
 
 class ContentTypeGate:
-    """An extension: listens to ``headers_received`` for every download."""
+    """Stops downloads whose headers say they are not pages, or too big.
+
+    An extension: listens to ``headers_received`` for every download."""
 
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings

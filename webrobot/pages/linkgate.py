@@ -78,6 +78,9 @@ PAGE_CAP = "page_link_cap"
 
 
 class LinkGateMiddleware(BaseSpiderMiddleware):
+    """Refuses a page's links out of scope, blocklisted, traps, files or over the per-page cap,
+    before the scheduler."""
+
     def __init__(self, crawler: Crawler) -> None:
         super().__init__(crawler)
         settings = crawler.settings

@@ -46,6 +46,9 @@ logger = logging.getLogger(__name__)
 
 
 class MetaRobotsMiddleware:
+    """Reads what a page says about itself (robots meta elements, X-Robots-Tag) into
+    ``response.meta``."""
+
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
         if not read(settings, "WEBROBOT_META_ROBOTS_ENABLED"):

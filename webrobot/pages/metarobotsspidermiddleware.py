@@ -51,6 +51,8 @@ _NOFOLLOW_WORD = re.compile(rb"nofollow", re.IGNORECASE)
 
 
 class MetaRobotsSpiderMiddleware(BaseSpiderMiddleware):
+    """Obeys what a page says about itself: noindex drops its items, nofollow its requests."""
+
     def __init__(self, crawler: Crawler) -> None:
         if not read(crawler.settings, "WEBROBOT_META_ROBOTS_ENABLED"):
             raise NotConfigured("WEBROBOT_META_ROBOTS_ENABLED is off")

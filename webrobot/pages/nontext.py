@@ -59,6 +59,8 @@ class NotAPage(IgnoreRequest):
 
 
 class NonTextMiddleware:
+    """Keeps responses that are not pages from callbacks that expect a page, and counts them."""
+
     def __init__(self, crawler: Crawler) -> None:
         if read(crawler.settings, "WEBROBOT_NON_HTML_ITEMS"):
             raise NotConfigured("WEBROBOT_NON_HTML_ITEMS is on: callbacks get every file")

@@ -16,6 +16,8 @@ if TYPE_CHECKING:
 
 
 class FromHeaderMiddleware:
+    """Sends the operator's contact address as the From header of every request."""
+
     def __init__(self, crawler: Crawler) -> None:
         value = (read(crawler.settings, "WEBROBOT_FROM") or "").strip()
         if not value:

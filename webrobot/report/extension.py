@@ -109,6 +109,9 @@ def current_report(
 
 
 class CrawlReport:
+    """Writes the crawl report (report.json, report.html) and its health checks when the spider
+    closes."""
+
     def __init__(self, crawler: Crawler) -> None:
         if not read(crawler.settings, "WEBROBOT_REPORT_ENABLED"):
             raise NotConfigured("WEBROBOT_REPORT_ENABLED is off")

@@ -93,6 +93,8 @@ class CrawlCollector:
 
 
 class MetricsServer:
+    """Serves /metrics and a live status page while the crawl runs."""
+
     def __init__(self, crawler: Crawler) -> None:
         address = setting(crawler, "WEBROBOT_METRICS_PORT")
         if not address:

@@ -29,6 +29,8 @@ logger = logging.getLogger(__name__)
 
 
 class Progress:
+    """Logs one compact progress line every WEBROBOT_PROGRESS_INTERVAL seconds."""
+
     def __init__(self, crawler: Crawler) -> None:
         self.interval = read(crawler.settings, "WEBROBOT_PROGRESS_INTERVAL")
         if self.interval <= 0:

@@ -32,6 +32,8 @@ def _jsonable(value: Any) -> Any:
 
 
 class StatsFile:
+    """Writes the crawl's final stats as JSON."""
+
     def __init__(self, crawler: Crawler) -> None:
         path = read(crawler.settings, "WEBROBOT_STATS_FILE")
         if not path:

@@ -88,6 +88,9 @@ def crawl_folders(crawler: Crawler) -> list[str]:
 
 
 class DiskGuard:
+    """Pauses the crawl before a folder it writes fills up, and closes it cleanly when a write
+    fails."""
+
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
         if not read(settings, "WEBROBOT_DISK_GUARD_ENABLED"):

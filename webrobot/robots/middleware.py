@@ -87,6 +87,9 @@ _Pending = PendingSite
 
 
 class RobotsMiddleware:
+    """Obeys robots.txt: holds a site's requests until its robots.txt is decided, then refuses what
+    it disallows."""
+
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
         if not read(settings, "ROBOTSTXT_OBEY"):

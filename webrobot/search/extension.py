@@ -75,6 +75,8 @@ def index_path(setting: str, feed_uris: list[str], job: str = "") -> Path:
 
 
 class FullTextIndex:
+    """Keeps the full-text index of the crawled pages during the crawl."""
+
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
         if not read(settings, "WEBROBOT_INDEX_ENABLED"):

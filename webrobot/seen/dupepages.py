@@ -38,6 +38,8 @@ if TYPE_CHECKING:
 
 
 class DuplicatePageMiddleware(BaseSpiderMiddleware):
+    """Drops the links of a page whose content was already seen."""
+
     def __init__(self, crawler: Crawler) -> None:
         if not read(crawler.settings, "WEBROBOT_DUPES_ENABLED"):
             raise NotConfigured("WEBROBOT_DUPES_ENABLED is off")

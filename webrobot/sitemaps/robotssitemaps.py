@@ -46,6 +46,8 @@ def robots_sitemaps(parser: Any) -> list[str]:
 
 
 class RobotsSitemaps:
+    """Crawls the sitemaps that robots.txt names."""
+
     def __init__(self, crawler: Crawler) -> None:
         if not read(crawler.settings, "WEBROBOT_SITEMAPS_ENABLED"):
             raise NotConfigured("WEBROBOT_SITEMAPS_ENABLED is off")

@@ -26,6 +26,8 @@ logger = logging.getLogger(__name__)
 
 
 class BlocklistMiddleware:
+    """Refuses every URL on the global blocklist, wherever it comes from."""
+
     def __init__(self, crawler: Crawler) -> None:
         try:
             self.blocklist = Blocklist.from_setting(read(crawler.settings, "WEBROBOT_BLOCKLIST"))

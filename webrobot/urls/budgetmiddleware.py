@@ -45,6 +45,8 @@ STATE_KEY = "webrobot_pages_spent"
 
 
 class PageBudgetMiddleware:
+    """Refuses a site's requests once its page budget is spent."""
+
     def __init__(self, crawler: Crawler) -> None:
         try:
             limit = non_negative_setting(crawler, "WEBROBOT_MAX_PAGES_PER_SITE")

@@ -80,6 +80,9 @@ def _resolve(host: str) -> list[IPAddress]:
 
 
 class NetworkGuardMiddleware:
+    """Refuses requests to addresses the robot must not reach: link-local, metadata, blocked and
+    private networks."""
+
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
         if not read(settings, "WEBROBOT_NETWORK_GUARD_ENABLED"):

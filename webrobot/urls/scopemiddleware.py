@@ -56,6 +56,8 @@ REDIRECT_SEED = "webrobot/scope/redirect_seed"
 
 
 class SiteScopeMiddleware:
+    """Refuses requests outside the spider's scope: other sites, deny patterns, URLs not allowed."""
+
     def __init__(self, crawler: Crawler) -> None:
         if not read(crawler.settings, "WEBROBOT_SCOPE_ENABLED"):
             raise NotConfigured("WEBROBOT_SCOPE_ENABLED is off")

@@ -62,6 +62,8 @@ def _enabled(crawler: Crawler) -> bool:
 
 
 class TemplateChainMiddleware(BaseSpiderMiddleware):
+    """Gives each link its chain of pages of one URL template, for the URL-template trap rule."""
+
     def __init__(self, crawler: Crawler) -> None:
         if not _enabled(crawler):
             raise NotConfigured("WEBROBOT_TRAPS_ENABLED is off")
@@ -81,6 +83,8 @@ class TemplateChainMiddleware(BaseSpiderMiddleware):
 
 
 class UrlTemplateMiddleware:
+    """Refuses a page of a URL template once its chain of pages of that template is too long."""
+
     def __init__(self, crawler: Crawler) -> None:
         if not _enabled(crawler):
             raise NotConfigured("WEBROBOT_TRAPS_ENABLED is off")

@@ -94,6 +94,9 @@ class TrapCheck:
 
 
 class UrlTrapMiddleware:
+    """Refuses spider-trap URLs before they are requested: too long, too many or repeated segments,
+    too deep."""
+
     def __init__(self, crawler: Crawler) -> None:
         check = TrapCheck.of(crawler)
         if check is None:

@@ -77,6 +77,8 @@ def _left_alone(request: Request) -> bool:
 
 
 class UpgradeMiddleware:
+    """Asks hosts known to be https-only over https: learns the upgrade, rewrites their http URLs."""
+
     def __init__(self, crawler: Crawler) -> None:
         if not read(crawler.settings, "WEBROBOT_UPGRADE_ENABLED"):
             raise NotConfigured("WEBROBOT_UPGRADE_ENABLED is off")
