@@ -168,7 +168,21 @@ def markdown() -> str:
                     f"| {order} | `{path}` *Scrapy* | Scrapy's own | Scrapy's settings | |"
                 )
         lines.append("")
+    from webrobot.distributed.addon import RECLAIMED_PAGE_LINKS_ORDER
+
+    shared = "webrobot.distributed.lineage.ReclaimedPageLinks"
     lines += [
+        "## Added by a shared crawl",
+        "",
+        "With `WEBROBOT_REDIS_URL` set, `RedisCrawl` (`webrobot/distributed/addon.py`) adds:",
+        "",
+        "| Order | Component | Setting | What it does | Off with |",
+        "| --- | --- | --- | --- | --- |",
+        (
+            f"| {RECLAIMED_PAGE_LINKS_ORDER} | `{shared}` | `SPIDER_MIDDLEWARES` "
+            f"| {_cell(summary(shared))} | {switch(({'WEBROBOT_REDIS_URL': ''},))} |"
+        ),
+        "",
         "## Scrapy components the add-on switches off",
         "",
         "| Component | Setting | Because |",
