@@ -149,7 +149,6 @@ docs: $(STAMP)
 # docs/reference/settings.md and components.md from webrobot/settings_model.py.
 settings-reference: $(STAMP)
 	$(PY) scripts/settings_reference.py
-	$(PY) scripts/components_reference.py
 
 # docs/report.png from a crawl of the demo web, in headless Chromium.
 report-png: $(STAMP) system-deps

@@ -5,7 +5,8 @@ settings that turn it off) merged with Scrapy's own (the installed Scrapy's ``*_
 
 tests/test_components_reference.py fails when the page and the model differ;
 tests/test_component_order.py says why each order is what it is.
-Run: ``python scripts/components_reference.py [OUT]`` (or ``make settings-reference``).
+Run: ``python scripts/components_reference.py [OUT]`` (``make settings-reference`` and
+scripts/settings_reference.py write it too).
 """
 
 from __future__ import annotations

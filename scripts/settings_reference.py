@@ -1,5 +1,6 @@
 """Write docs/reference/settings.md from the settings model (webrobot/settings_model.py),
-and the tables of the Scrapy defaults the add-on changes in docs/addon.md.
+the tables of the Scrapy defaults the add-on changes in docs/addon.md, and
+docs/reference/components.md (scripts/components_reference.py).
 
 The first is the same as ``python -m webrobot.settings_reference > docs/reference/settings.md``;
 the second compares the model with the installed Scrapy's ``default_settings``.
@@ -48,7 +49,11 @@ def main(argv: list[str]) -> int:
     page = ADDON_PAGE.read_text("utf-8")
     ADDON_PAGE.write_text(with_scrapy_changes(page, scrapy_changes(scrapy_defaults())), "utf-8")
     print(f"wrote {ADDON_PAGE} (Scrapy defaults the add-on changes)")
-    return 0
+    # The components and their order are declared in the same model.
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import components_reference
+
+    return components_reference.main([])
 
 
 if __name__ == "__main__":
