@@ -57,11 +57,9 @@ GROUPS = {
 
 def scrapy_defaults() -> dict[str, Any]:
     """The installed Scrapy's defaults."""
-    from scrapy.settings import default_settings
+    from scripts.settings_reference import scrapy_defaults as installed
 
-    return {
-        name: getattr(default_settings, name) for name in dir(default_settings) if name.isupper()
-    }
+    return installed()
 
 
 def crawl_defaults() -> dict[str, Any]:
@@ -119,14 +117,10 @@ def switch(off: tuple[dict[str, Any], ...]) -> str:
     return ", or ".join(ways)
 
 
-def _cell(text: str) -> str:
-    parts = text.replace("|", "\\|").split("`")
-    return "`".join(p if i % 2 else p.replace("<", "\\<") for i, p in enumerate(parts))
-
-
 def markdown() -> str:
     """The components reference page."""
     from webrobot.settings_model import COMPONENTS, REPLACED
+    from webrobot.settings_reference import cell
 
     defaults = crawl_defaults()
     lines = [
@@ -161,7 +155,7 @@ def markdown() -> str:
                 component = COMPONENTS[group][path]
                 state = "on" if on_by_default(component.off, defaults) else "off"
                 lines.append(
-                    f"| {order} | `{path}` | {_cell(summary(path))} | {switch(component.off)} "
+                    f"| {order} | `{path}` | {cell(summary(path))} | {switch(component.off)} "
                     f"| {state} |"
                 )
             else:
@@ -181,7 +175,7 @@ def markdown() -> str:
         "| --- | --- | --- | --- | --- |",
         (
             f"| {RECLAIMED_PAGE_LINKS_ORDER} | `{shared}` | `SPIDER_MIDDLEWARES` "
-            f"| {_cell(summary(shared))} | {switch(({'WEBROBOT_REDIS_URL': ''},))} |"
+            f"| {cell(summary(shared))} | {switch(({'WEBROBOT_REDIS_URL': ''},))} |"
         ),
         "",
         "## Scrapy components the add-on switches off",
@@ -192,7 +186,7 @@ def markdown() -> str:
     for group, components in COMPONENTS.items():
         for path, component in components.items():
             if component.order is None:
-                lines.append(f"| `{path}` | `{group}` | {_cell(REPLACED[path])} |")
+                lines.append(f"| `{path}` | `{group}` | {cell(REPLACED[path])} |")
     return "\n".join(lines) + "\n"
 
 

@@ -50,8 +50,7 @@ def main(argv: list[str]) -> int:
     ADDON_PAGE.write_text(with_scrapy_changes(page, scrapy_changes(scrapy_defaults())), "utf-8")
     print(f"wrote {ADDON_PAGE} (Scrapy defaults the add-on changes)")
     # The components and their order are declared in the same model.
-    sys.path.insert(0, str(ROOT / "scripts"))
-    import components_reference
+    from scripts import components_reference
 
     return components_reference.main([])
 

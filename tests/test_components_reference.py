@@ -16,6 +16,7 @@ from scripts import components_reference
 from tests.components import enabled_components, webrobot_crawler
 from webrobot.settings_model import BY_NAME, COMPONENTS
 from webrobot.settings_parse import parse
+from webrobot.settings_reference import cell
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "reference" / "components.md"
@@ -49,7 +50,7 @@ def test_the_page_order_is_the_order_a_crawler_builds(group: str) -> None:
 def test_every_webrobot_component_is_on_the_page_with_its_own_docstring() -> None:
     page = PAGE.read_text("utf-8")
     for _, path in OURS:
-        assert f"| `{path}` | {components_reference.summary(path)}".replace("<", "\\<") in page
+        assert f"| `{path}` | {cell(components_reference.summary(path))} |" in page
 
 
 def test_a_switch_names_declared_or_scrapy_settings_with_values_they_take() -> None:

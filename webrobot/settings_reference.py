@@ -32,7 +32,7 @@ PROJECT_DOCS: dict[str, str] = {
 }
 
 
-def _cell(text: str) -> str:
+def cell(text: str) -> str:
     """Escape table bars, and ``<`` outside code spans (Markdown would read it as HTML)."""
     parts = text.replace("|", "\\|").split("`")
     return "`".join(p if i % 2 else p.replace("<", "\\<") for i, p in enumerate(parts))
@@ -46,7 +46,7 @@ def _project_settings() -> dict[str, Any]:
 
 
 def _value(value: Any) -> str:
-    return f"`{_cell(repr(value))}`"
+    return f"`{cell(repr(value))}`"
 
 
 def scrapy_changes(scrapy_defaults: Mapping[str, Any]) -> str:
@@ -66,13 +66,13 @@ def scrapy_changes(scrapy_defaults: Mapping[str, Any]) -> str:
             continue
         lines.append(
             f"| `{setting.name}` | {_value(scrapy_value)} | {_value(setting.default)} "
-            f"| {_cell(setting.why)} |"
+            f"| {cell(setting.why)} |"
         )
     lines += ["", "| Scrapy component | Switched off because |", "| --- | --- |"]
     for group, components in COMPONENTS.items():
         for path, component in components.items():
             if component.order is None:
-                lines.append(f"| `{path}` ({group}) | {_cell(REPLACED[path])} |")
+                lines.append(f"| `{path}` ({group}) | {cell(REPLACED[path])} |")
     return "\n".join(lines) + "\n"
 
 
@@ -99,7 +99,7 @@ def markdown() -> str:
         "| --- | --- | --- |",
     ]
     for name, value in _project_settings().items():
-        lines.append(f"| `{name}` | `{_cell(repr(value))}` | {_cell(PROJECT_DOCS[name])} |")
+        lines.append(f"| `{name}` | `{cell(repr(value))}` | {cell(PROJECT_DOCS[name])} |")
     lines.append("")
     section = None
     for setting in SETTINGS:
@@ -112,7 +112,7 @@ def markdown() -> str:
                 "| --- | --- | --- | --- |",
             ]
         owner = " *Scrapy*" if setting.scrapy else ""
-        default, doc = _cell(repr(setting.default)), _cell(setting.doc)
+        default, doc = cell(repr(setting.default)), cell(setting.doc)
         lines.append(f"| `{setting.name}`{owner} | {setting.expected()} | `{default}` | {doc} |")
         next_index = SETTINGS.index(setting) + 1
         if next_index == len(SETTINGS) or SETTINGS[next_index].section != section:
