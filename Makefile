@@ -146,7 +146,7 @@ endif
 docs: $(STAMP)
 	$(PY) -m sphinx -W --keep-going -q -b html docs $(DOCS_BUILD)
 
-# docs/reference/settings.md from webrobot/settings_model.py.
+# docs/reference/settings.md and components.md from webrobot/settings_model.py.
 settings-reference: $(STAMP)
 	$(PY) scripts/settings_reference.py
 

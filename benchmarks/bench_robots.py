@@ -19,7 +19,7 @@ from scrapy.utils.test import get_crawler
 
 from benchmarks.micro import fmt_time, per_call, print_table, quick, report_target
 from benchmarks.web import is_disallowed, robots_txt
-from webrobot.settings_model import defaults
+from webrobot.settings_parse import defaults
 
 ORIGIN = "http://127.0.0.1:8000"
 

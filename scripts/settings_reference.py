@@ -1,7 +1,8 @@
 """Write docs/reference/settings.md from the settings model (webrobot/settings_model.py),
-and the tables of the Scrapy defaults the add-on changes in docs/addon.md.
+the tables of the Scrapy defaults the add-on changes in docs/addon.md, and
+docs/reference/components.md (scripts/components_reference.py).
 
-The first is the same as ``python -m webrobot.settings_model > docs/reference/settings.md``;
+The first is the same as ``python -m webrobot.settings_reference > docs/reference/settings.md``;
 the second compares the model with the installed Scrapy's ``default_settings``.
 tests/test_settings_model.py fails when either page and the model differ.
 Run: ``python scripts/settings_reference.py [OUT]``.
@@ -40,7 +41,7 @@ def with_scrapy_changes(page: str, table: str) -> str:
 
 def main(argv: list[str]) -> int:
     sys.path.insert(0, str(ROOT))
-    from webrobot.settings_model import markdown, scrapy_changes
+    from webrobot.settings_reference import markdown, scrapy_changes
 
     out = Path(argv[0]) if argv else OUT
     out.write_text(markdown(), "utf-8")
@@ -48,7 +49,10 @@ def main(argv: list[str]) -> int:
     page = ADDON_PAGE.read_text("utf-8")
     ADDON_PAGE.write_text(with_scrapy_changes(page, scrapy_changes(scrapy_defaults())), "utf-8")
     print(f"wrote {ADDON_PAGE} (Scrapy defaults the add-on changes)")
-    return 0
+    # The components and their order are declared in the same model.
+    from scripts import components_reference
+
+    return components_reference.main([])
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from webrobot import signals as webrobot_signals
 from webrobot.distributed.frontier import LeasedFrontier
 from webrobot.distributed.keys import CrawlKeys
 from webrobot.distributed.scheduler import RedisLeaseScheduler
-from webrobot.settings_model import defaults
+from webrobot.settings_parse import defaults
 
 pytestmark = pytest.mark.serial("leases, holds or claims with TTLs of tenths of a second")
 

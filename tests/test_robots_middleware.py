@@ -22,7 +22,7 @@ from webrobot.robots.policy import (
     UNREACHABLE,
     RobotsDecision,
 )
-from webrobot.settings_model import SettingValueError
+from webrobot.settings_parse import SettingValueError
 
 #: The checkpoint files under JOBDIR serve Scrapy's own scheduler (webrobot's keeps its
 #: job state in the frontier database instead, see tests/test_crashsafe_crawl.py).

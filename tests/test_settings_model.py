@@ -15,21 +15,16 @@ from scrapy.settings import Settings
 
 from tests.crawling import scrapy_command
 from webrobot import settings as project_settings
+from webrobot.settings_checks import check, text_problem, value_problem
 from webrobot.settings_model import (
     BY_NAME,
     COMPONENTS,
     REPLACED,
     SCRAPY_IGNORED_EXTENSIONS,
     SETTINGS,
-    SettingValueError,
-    check,
-    defaults,
-    markdown,
-    read,
-    scrapy_changes,
-    text_problem,
-    value_problem,
 )
+from webrobot.settings_parse import SettingValueError, defaults, read
+from webrobot.settings_reference import markdown, scrapy_changes
 from webrobot.sites.config import parse_site_config
 from webrobot.spiders.loader import SiteSpiderLoader
 
@@ -290,7 +285,7 @@ def test_defaults_are_fresh_copies() -> None:
 
 
 def test_reference_page_matches_the_model() -> None:
-    """Regenerate with: python -m webrobot.settings_model > docs/reference/settings.md"""
+    """Regenerate with: python -m webrobot.settings_reference > docs/reference/settings.md"""
     assert REFERENCE.read_text("utf-8") == markdown()
     for setting in SETTINGS:
         assert f"| `{setting.name}`" in markdown()
@@ -318,7 +313,7 @@ def test_every_scrapy_default_the_addon_changes_is_marked_and_says_why() -> None
         elif pinned:
             assert not setting.scrapy, f"{setting.name} is no Scrapy setting"
     disabled = {
-        path for group in COMPONENTS.values() for path, order in group.items() if order is None
+        path for group in COMPONENTS.values() for path, c in group.items() if c.order is None
     }
     assert disabled == set(REPLACED), "say why each Scrapy component is switched off"
 
@@ -342,7 +337,7 @@ def test_the_addon_page_lists_every_scrapy_default_it_changes() -> None:
 
 def test_reference_page_is_what_the_command_prints() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "webrobot.settings_model"],
+        [sys.executable, "-m", "webrobot.settings_reference"],
         capture_output=True,
         text=True,
         check=True,
@@ -440,7 +435,7 @@ def test_redis_urls_with_a_scheme_are_taken(url: str) -> None:
 def test_unknown_webrobot_settings_name_the_closest_declared_one(
     names: list[str], expected: list[tuple[str, str | None]]
 ) -> None:
-    from webrobot.settings_model import unknown_settings
+    from webrobot.settings_checks import unknown_settings
 
     assert unknown_settings(names) == expected
 

@@ -35,15 +35,9 @@ from scrapy.utils.misc import load_object
 from webrobot.distributed.addon import switch_to_redis
 from webrobot.frontier.scheduler import hold_new_requests_in_frontier
 from webrobot.render.middleware import configure_rendering
-from webrobot.settings_model import (
-    BY_NAME,
-    COMPONENTS,
-    SETTINGS,
-    check,
-    error_lines,
-    unknown_setting_message,
-    unknown_settings,
-)
+from webrobot.settings_checks import check, unknown_setting_message, unknown_settings
+from webrobot.settings_model import BY_NAME, COMPONENTS, SETTINGS
+from webrobot.settings_parse import error_lines
 from webrobot.sites.config import ConfigError
 from webrobot.startup import setting_error
 
@@ -118,7 +112,7 @@ class Addon:
         for setting in SETTINGS:
             settings.set(setting.name, setting.default, priority="addon")
         for group, components in COMPONENTS.items():
-            _enable(settings, group, components)
+            _enable(settings, group, {path: c.order for path, c in components.items()})
         _keep_http_handlers(settings)
         switch_to_redis(self.crawler, settings)
         hold_new_requests_in_frontier(settings)

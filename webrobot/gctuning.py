@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
-from webrobot.settings_model import read
+from webrobot.settings_parse import read
 
 if TYPE_CHECKING:
     from typing import Self
@@ -58,6 +58,8 @@ def tuned_thresholds(current: tuple[int, int, int], young: int) -> tuple[int, in
 
 
 class GarbageCollectorTuning:
+    """Fewer, cheaper runs of Python's cyclic garbage collector during a crawl."""
+
     def __init__(self, crawler: Crawler) -> None:
         self.threshold: int = read(crawler.settings, "WEBROBOT_GC_THRESHOLD")
         self.freeze: bool = read(crawler.settings, "WEBROBOT_GC_FREEZE")

@@ -1,22 +1,25 @@
-"""Every webrobot setting, declared once: name, type, default, one-line doc.
+"""Every webrobot setting, declared once: name, type, default, one-line doc; and the
+components the add-on enables, each with its order.
 
-This table is the single source of:
+This module holds declarations only, to be read as Scrapy's ``default_settings`` is. They
+are the single source of:
 
 * the defaults :class:`webrobot.Addon` applies (at Scrapy's ``"addon"``
   priority, so a project's ``settings.py``, a spider's ``custom_settings``, a
   site config, ``-s`` and Scrapyd's ``setting=`` all override them);
-* the values components read (:func:`read`: typed, the declared default when
-  nothing set the setting, so no component repeats a fallback);
-* the one check of every value (:func:`check`, run once when the crawler
-  starts and on ``-s`` text before a crawl), whose :class:`SettingValueError`
-  names the setting, the value and what was expected;
+* the values components read (:func:`webrobot.settings_parse.read`: typed, the
+  declared default when nothing set the setting, so no component repeats a fallback);
+* the one check of every value (:func:`webrobot.settings_checks.check`, run once when
+  the crawler starts and on ``-s`` text before a crawl), whose
+  :class:`~webrobot.settings_parse.SettingValueError` names the setting, the value and
+  what was expected;
 * the settings reference page, ``docs/reference/settings.md``
-  (``python -m webrobot.settings_model > docs/reference/settings.md``; a test
-  fails when the page and this table differ).
+  (:mod:`webrobot.settings_reference`; a test fails when the page and this table differ).
 
 Scrapy's own settings keep Scrapy's names; the ones listed here with
 ``scrapy=True`` are those webrobot gives another default. Values given as text
-(``-s NAME=VALUE``, Scrapyd) are parsed as Scrapy's typed getters parse them.
+(``-s NAME=VALUE``, Scrapyd) are parsed as Scrapy's typed getters parse them
+(:mod:`webrobot.settings_parse`).
 
 Pure logic: no Scrapy, no I/O.
 
@@ -25,9 +28,6 @@ Why one module of this size: it is the declaration of every setting; one place i
 
 from __future__ import annotations
 
-import difflib
-import json
-from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,7 +46,6 @@ KINDS = (
     "list_or_file",
     "address",
 )
-BOOL_WORDS = frozenset({"True", "true", "False", "false"})
 PROJECT_URL = "https://github.com/webrobot-crawler/webrobot"
 
 
@@ -99,58 +98,6 @@ class Setting:
         elif self.minimum is not None:
             what += f" >= {self.minimum:g}"
         return what
-
-
-class ConfigError(ValueError):
-    """A site config, blocklist or spider argument that cannot be used: names the
-    source (a file or argument), the key and what was expected, in one line."""
-
-    def __init__(self, source: str, key: str | None, expected: str) -> None:
-        self.source = source
-        self.key = key
-        self.expected = expected
-        where = f"{source}: key '{key}'" if key else source
-        super().__init__(f"{where}: {expected}")
-
-
-class ConfigErrors(ConfigError):
-    """Several problems of one source, each a :class:`ConfigError` of one line: all are
-    reported, so a person fixes them in one go (the first gives ``source``, ``key``...)."""
-
-    def __init__(self, errors: Iterable[ConfigError]) -> None:
-        self.errors = list(errors)
-        first = self.errors[0]
-        super().__init__(first.source, first.key, first.expected)
-        self.args = ("\n".join(str(error) for error in self.errors),)
-
-    def __str__(self) -> str:
-        return str(self.args[0])
-
-
-def raise_all(errors: list[ConfigError]) -> None:
-    """Raise the one error, or every one of several as :class:`ConfigErrors`."""
-    if len(errors) == 1:
-        raise errors[0]
-    if errors:
-        raise ConfigErrors(errors)
-
-
-def error_lines(error: BaseException) -> list[str]:
-    """The one-line messages of an error (several for :class:`ConfigErrors`)."""
-    return [str(e) for e in getattr(error, "errors", None) or [error]]
-
-
-class SettingValueError(ValueError):
-    """A setting value that cannot be used: names the setting, the value and what was expected."""
-
-    def __init__(self, name: str, value: Any, expected: str) -> None:
-        self.name = name
-        self.value = value
-        self.expected = expected
-        text = repr(value)
-        if len(text) > 80:
-            text = text[:77] + "..."
-        super().__init__(f"setting {name}={text}: expected {expected}")
 
 
 _SECTION = ""
@@ -694,112 +641,133 @@ REMOVED: dict[str, str] = {
     ),
 }
 
-#: Components the add-on enables, by Scrapy component setting: path -> order (None: disabled).
-COMPONENTS: dict[str, dict[str, int | None]] = {
+
+@dataclass(frozen=True, slots=True)
+class Component:
+    """A component the add-on enables at ``order`` (``None``: a Scrapy component it
+    switches off), and the settings that turn it off."""
+
+    order: int | None
+    #: Each a set of values that, together, turn the component off (it raises
+    #: ``NotConfigured``); none: on whenever it is listed.
+    off: tuple[dict[str, Any], ...] = ()
+
+
+def _c(order: int | None, *off: dict[str, Any]) -> Component:
+    return Component(order, off)
+
+
+#: The crawl report's taps feed the report and the progress line: off when both are.
+_NO_REPORT = {"WEBROBOT_REPORT_ENABLED": False, "WEBROBOT_PROGRESS_INTERVAL": 0}
+
+#: Components the add-on enables, by Scrapy component setting: path -> order (None:
+#: disabled) and the settings that turn it off (docs/reference/components.md lists them
+#: in order; tests/test_component_order.py states why each order is what it is).
+COMPONENTS: dict[str, dict[str, Component]] = {
     "DOWNLOADER_MIDDLEWARES": {
         # Scrapy's offsite filter knows hosts, not sites (ports); the scope middleware replaces it.
-        "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware": None,
+        "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware": _c(None),
         # Addresses first: link-local, metadata, blocked and private networks (robots.txt too).
-        "webrobot.urls.networkmiddleware.NetworkGuardMiddleware": 45,
-        "webrobot.urls.scopemiddleware.SiteScopeMiddleware": 50,
-        "webrobot.urls.blocklistmiddleware.BlocklistMiddleware": 55,
-        "webrobot.urls.trapmiddleware.UrlTrapMiddleware": 60,
+        "webrobot.urls.networkmiddleware.NetworkGuardMiddleware": _c(45, {"WEBROBOT_NETWORK_GUARD_ENABLED": False}),
+        "webrobot.urls.scopemiddleware.SiteScopeMiddleware": _c(50, {"WEBROBOT_SCOPE_ENABLED": False}),
+        "webrobot.urls.blocklistmiddleware.BlocklistMiddleware": _c(55, {"WEBROBOT_BLOCKLIST": []}),
+        "webrobot.urls.trapmiddleware.UrlTrapMiddleware": _c(60, {"WEBROBOT_TRAPS_ENABLED": False}),
         # Scrapy's parses error pages as rules, allows all on errors, caches for ever.
-        "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
-        "webrobot.robots.middleware.RobotsMiddleware": 100,
-        "webrobot.politeness.fromheader.FromHeaderMiddleware": 410,
+        "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": _c(None),
+        "webrobot.robots.middleware.RobotsMiddleware": _c(100, {"ROBOTSTXT_OBEY": False}),
+        "webrobot.politeness.fromheader.FromHeaderMiddleware": _c(410, {"WEBROBOT_FROM": ""}),
         # Marks pages to render in the browser (off unless WEBROBOT_RENDER is set).
-        "webrobot.render.middleware.RenderMiddleware": 850,
+        "webrobot.render.middleware.RenderMiddleware": _c(850, {"WEBROBOT_RENDER": ""}),
         # Just outside Scrapy's HttpCacheMiddleware (900): counts new/changed/unchanged/not-due.
-        "webrobot.frontier.freshnesstap.FreshnessTapMiddleware": 890,
+        "webrobot.frontier.freshnesstap.FreshnessTapMiddleware": _c(890, {"HTTPCACHE_ENABLED": False}, {"WEBROBOT_RECRAWL_INTERVAL": 0}),
         # After decompression (590), redirects (600) and retries (550): final bodies only.
-        "webrobot.pages.metarobotsmiddleware.MetaRobotsMiddleware": 540,
+        "webrobot.pages.metarobotsmiddleware.MetaRobotsMiddleware": _c(540, {"WEBROBOT_META_ROBOTS_ENABLED": False}),
         # Before Scrapy's decompression (590): a compressed robots.txt is decoded up to its parse limit.
-        "webrobot.robots.fetch.RobotsBodyMiddleware": 595,
+        "webrobot.robots.fetch.RobotsBodyMiddleware": _c(595, {"ROBOTSTXT_OBEY": False}),
         # Before Scrapy's redirects (600): a Location that is not http(s) is refused, not followed.
-        "webrobot.urls.networkmiddleware.RedirectSchemeMiddleware": 650,
+        "webrobot.urls.networkmiddleware.RedirectSchemeMiddleware": _c(650),
         # After robots.txt (100) on the way out, before Scrapy's redirects (600) on the way back.
-        "webrobot.urls.upgrademiddleware.UpgradeMiddleware": 620,
+        "webrobot.urls.upgrademiddleware.UpgradeMiddleware": _c(620, {"WEBROBOT_UPGRADE_ENABLED": False}),
         # Near the download: sees every https response, redirects too.
-        "webrobot.urls.tlsmiddleware.TlsProblemsMiddleware": 940,
+        "webrobot.urls.tlsmiddleware.TlsProblemsMiddleware": _c(940),
         # Late: spend a page only when robots.txt, redirects and retries have decided.
-        "webrobot.urls.budgetmiddleware.PageBudgetMiddleware": 800,
+        "webrobot.urls.budgetmiddleware.PageBudgetMiddleware": _c(800, {"WEBROBOT_MAX_PAGES_PER_SITE": 0}),
         # After the site budget: a page of a URL template counts when it is about to be fetched.
-        "webrobot.urls.templatemiddleware.UrlTemplateMiddleware": 810,
+        "webrobot.urls.templatemiddleware.UrlTemplateMiddleware": _c(810, {"WEBROBOT_TRAPS_ENABLED": False}),
         # The crawl report's taps: first (left the scheduler) and last (download errors).
-        "webrobot.report.taps.FrontierTapMiddleware": 1,
-        "webrobot.report.taps.DownloadErrorTapMiddleware": 990,
+        "webrobot.report.taps.FrontierTapMiddleware": _c(1, _NO_REPORT),
+        "webrobot.report.taps.DownloadErrorTapMiddleware": _c(990, _NO_REPORT),
         # Next to the downloader: every fetch as it came off the wire (WEBROBOT_WARC_DIR).
-        "webrobot.archive.middleware.WarcArchiveMiddleware": 980,
+        "webrobot.archive.middleware.WarcArchiveMiddleware": _c(980, {"WEBROBOT_WARC_DIR": ""}),
         # After retries (550): a requisite's final answer is counted, its embeds queued,
         # and it goes no further (not a page: no item, no links).
-        "webrobot.archive.requisitemiddleware.RequisiteDownloaderMiddleware": 535,
+        "webrobot.archive.requisitemiddleware.RequisiteDownloaderMiddleware": _c(535, {"WEBROBOT_WARC_DIR": ""}, {"WEBROBOT_REQUISITES_ENABLED": False}),
         # Next to the engine, before retries: what they did not fix has failed for good.
-        "webrobot.report.failures.PageFailureMiddleware": 2,
+        "webrobot.report.failures.PageFailureMiddleware": _c(2),
     },
     "SPIDER_MIDDLEWARES": {
         # Outermost: frees each page's parse tree once its callback's output is consumed.
-        "webrobot.pages.parsetree.ReleaseParseTreeMiddleware": 10,
+        "webrobot.pages.parsetree.ReleaseParseTreeMiddleware": _c(10),
         # Near the engine: sees 404s before HttpError drops them, and items once extracted
         # (WEBROBOT_MONITOR_DIR).
-        "webrobot.monitor.middleware.MonitorMiddleware": 20,
+        "webrobot.monitor.middleware.MonitorMiddleware": _c(20, {"WEBROBOT_MONITOR_DIR": ""}),
         # Outside every link rule: an archived page's requisites are not links.
-        "webrobot.archive.requisitemiddleware.RequisiteSpiderMiddleware": 5,
+        "webrobot.archive.requisitemiddleware.RequisiteSpiderMiddleware": _c(5, {"WEBROBOT_WARC_DIR": ""}, {"WEBROBOT_REQUISITES_ENABLED": False}),
         # URL length is checked downloader-side (start requests and redirects too).
-        "scrapy.spidermiddlewares.urllength.UrlLengthMiddleware": None,
+        "scrapy.spidermiddlewares.urllength.UrlLengthMiddleware": _c(None),
         # Same depth bookkeeping, but refusals are counted per site and reason.
-        "scrapy.spidermiddlewares.depth.DepthMiddleware": None,
-        "webrobot.urls.depthmiddleware.DepthLimitMiddleware": 900,
+        "scrapy.spidermiddlewares.depth.DepthMiddleware": _c(None),
+        "webrobot.urls.depthmiddleware.DepthLimitMiddleware": _c(900),
         # Chains of one URL template, and the frontier's priorities.
-        "webrobot.urls.templatemiddleware.TemplateChainMiddleware": 920,
-        "webrobot.frontier.prioritymiddleware.PriorityMiddleware": 930,
+        "webrobot.urls.templatemiddleware.TemplateChainMiddleware": _c(920, {"WEBROBOT_TRAPS_ENABLED": False}),
+        "webrobot.frontier.prioritymiddleware.PriorityMiddleware": _c(930, {"WEBROBOT_PRIORITIES_ENABLED": False}),
         # After Scrapy's HttpErrorMiddleware (50): a file that is not a page never reaches a
         # callback that expects one (counted as webrobot/page/non_html).
-        "webrobot.pages.nontext.NonTextMiddleware": 55,
+        "webrobot.pages.nontext.NonTextMiddleware": _c(55, {"WEBROBOT_NON_HTML_ITEMS": True}),
         # Scope, traps, blocklist, file extensions and the per-page cap, before any scheduler work.
-        "webrobot.pages.linkgate.LinkGateMiddleware": 950,
+        "webrobot.pages.linkgate.LinkGateMiddleware": _c(950),
         # Sees the raw links of the duplicates middleware's pages: drops them for duplicates.
-        "webrobot.seen.dupepages.DuplicatePageMiddleware": 960,
+        "webrobot.seen.dupepages.DuplicatePageMiddleware": _c(960, {"WEBROBOT_DUPES_ENABLED": False}),
         # Closest of all to the spider, while the crawl's parse is alive: what pages say,
         # into their items (WEBROBOT_EXTRACT); a noindex page is left to the next one.
-        "webrobot.extract.middleware.ExtractMiddleware": 975,
+        "webrobot.extract.middleware.ExtractMiddleware": _c(975, {"WEBROBOT_EXTRACT": []}),
         # Closest to the spider: a noindex page's items and a nofollow page's requests go first.
-        "webrobot.pages.metarobotsspidermiddleware.MetaRobotsSpiderMiddleware": 970,
+        "webrobot.pages.metarobotsspidermiddleware.MetaRobotsSpiderMiddleware": _c(970, {"WEBROBOT_META_ROBOTS_ENABLED": False}),
         # Before the link gate and the duplicate filter: they see the https form of a link.
-        "webrobot.urls.upgrademiddleware.UpgradeLinksMiddleware": 965,
+        "webrobot.urls.upgrademiddleware.UpgradeLinksMiddleware": _c(965, {"WEBROBOT_UPGRADE_ENABLED": False}),
     },
     "ITEM_PIPELINES": {
-        "webrobot.seen.pipelines.DuplicateContentPipeline": 300,
+        "webrobot.seen.pipelines.DuplicateContentPipeline": _c(300, {"WEBROBOT_DUPES_ENABLED": False}),
         # Last: with the crash-safe frontier, no URL gets a second item, in this run or a later one.
-        "webrobot.seen.pipelines.OneItemPerUrlPipeline": 1000,
+        "webrobot.seen.pipelines.OneItemPerUrlPipeline": _c(1000, {"JOBDIR": None}, {"WEBROBOT_FRONTIER": "memory"}),
     },
     "EXTENSIONS": {
         # Stops downloads whose headers say they are not pages (or too big).
-        "webrobot.pages.contenttypegate.ContentTypeGate": 100,
+        "webrobot.pages.contenttypegate.ContentTypeGate": _c(100, {"WEBROBOT_STOP_UNWANTED_DOWNLOADS": False}),
         # With documents in WEBROBOT_EXTRACT: links to PDFs followed, PDFs downloaded whole.
-        "webrobot.extract.documentintake.DocumentIntake": 100,
-        "webrobot.report.statsfile.StatsFile": 900,
+        "webrobot.extract.documentintake.DocumentIntake": _c(100, {"WEBROBOT_EXTRACT": []}),
+        "webrobot.report.statsfile.StatsFile": _c(900, {"WEBROBOT_STATS_FILE": ""}),
         # Fewer, cheaper cycle collections (WEBROBOT_GC_THRESHOLD, WEBROBOT_GC_FREEZE).
-        "webrobot.gctuning.GarbageCollectorTuning": 0,
-        "webrobot.report.progress.Progress": 500,
-        "webrobot.report.extension.CrawlReport": 850,
+        "webrobot.gctuning.GarbageCollectorTuning": _c(0, {"WEBROBOT_GC_THRESHOLD": 0, "WEBROBOT_GC_FREEZE": False}),
+        "webrobot.report.progress.Progress": _c(500, {"WEBROBOT_PROGRESS_INTERVAL": 0}),
+        "webrobot.report.extension.CrawlReport": _c(850, {"WEBROBOT_REPORT_ENABLED": False}),
         # /metrics and the live status page (WEBROBOT_METRICS_PORT).
-        "webrobot.report.metrics.MetricsServer": 860,
-        "webrobot.sitemaps.robotssitemaps.RobotsSitemaps": 600,
-        "webrobot.politeness.identitycheck.IdentityCheck": 100,
+        "webrobot.report.metrics.MetricsServer": _c(860, {"WEBROBOT_METRICS_PORT": ""}),
+        "webrobot.sitemaps.robotssitemaps.RobotsSitemaps": _c(600, {"WEBROBOT_SITEMAPS_ENABLED": False}),
+        "webrobot.politeness.identitycheck.IdentityCheck": _c(100),
         # The full-text index of the crawled pages (WEBROBOT_INDEX_ENABLED).
-        "webrobot.search.extension.FullTextIndex": 800,
+        "webrobot.search.extension.FullTextIndex": _c(800, {"WEBROBOT_INDEX_ENABLED": False}),
         # Pauses the crawl before a folder it writes is full (WEBROBOT_DISK_MIN_FREE_MB).
-        "webrobot.resources.diskguard.DiskGuard": 50,
+        "webrobot.resources.diskguard.DiskGuard": _c(50, {"WEBROBOT_DISK_GUARD_ENABLED": False}),
         # Scrapy's feed exporter and spider state, with a full disk closing the crawl cleanly.
-        "scrapy.extensions.feedexport.FeedExporter": None,
-        "webrobot.seen.feeds.FeedExporter": 0,
-        "scrapy.extensions.spiderstate.SpiderState": None,
-        "webrobot.frontier.spiderstate.SpiderState": 0,
-        "scrapy.extensions.memusage.MemoryUsage": None,
-        "webrobot.resources.memory.MemoryGuard": 0,
+        "scrapy.extensions.feedexport.FeedExporter": _c(None),
+        "webrobot.seen.feeds.FeedExporter": _c(0, {"FEEDS": {}}),
+        "scrapy.extensions.spiderstate.SpiderState": _c(None),
+        "webrobot.frontier.spiderstate.SpiderState": _c(0, {"JOBDIR": None}),
+        "scrapy.extensions.memusage.MemoryUsage": _c(None),
+        "webrobot.resources.memory.MemoryGuard": _c(0, {"MEMUSAGE_ENABLED": False}),
     },
-}
+}  # fmt: skip
 
 
 #: Scrapy components the add-on switches off (``None`` in :data:`COMPONENTS`), and why.
@@ -824,379 +792,3 @@ REPLACED: dict[str, str] = {
     "scrapy.extensions.memusage.MemoryUsage":
         "The same MEMUSAGE_* limits, closing the crawl cleanly (webrobot.resources.memory).",
 }  # fmt: skip
-
-
-def _value(value: Any) -> str:
-    return f"`{_cell(repr(value))}`"
-
-
-def scrapy_changes(scrapy_defaults: Mapping[str, Any]) -> str:
-    """The tables of the Scrapy defaults the add-on changes (``docs/addon.md``):
-    every declared Scrapy setting whose default differs from ``scrapy_defaults``
-    (Scrapy's ``scrapy.settings.default_settings``, passed in: this module
-    imports no Scrapy), and the Scrapy components it switches off, each with why."""
-    lines = [
-        "| Setting | Scrapy's default | webrobot's | Why |",
-        "| --- | --- | --- | --- |",
-    ]
-    for setting in SETTINGS:
-        if not setting.scrapy or setting.name not in scrapy_defaults:
-            continue
-        scrapy_value = _to_plain(scrapy_defaults[setting.name])
-        if scrapy_value == setting.default:
-            continue
-        lines.append(
-            f"| `{setting.name}` | {_value(scrapy_value)} | {_value(setting.default)} "
-            f"| {_cell(setting.why)} |"
-        )
-    lines += ["", "| Scrapy component | Switched off because |", "| --- | --- |"]
-    for group, components in COMPONENTS.items():
-        for path, order in components.items():
-            if order is None:
-                lines.append(f"| `{path}` ({group}) | {_cell(REPLACED[path])} |")
-    return "\n".join(lines) + "\n"
-
-
-def defaults() -> dict[str, Any]:
-    """Every declared setting's default (a fresh copy of lists and dicts)."""
-    return {s.name: _copy(s.default) for s in SETTINGS}
-
-
-def _copy(value: Any) -> Any:
-    if isinstance(value, list):
-        return list(value)
-    if isinstance(value, dict):
-        return dict(value)
-    return value
-
-
-def _whole(text: str) -> int | None:
-    try:
-        return int(text.strip())
-    except ValueError:
-        return None
-
-
-def parse(setting: Setting, value: Any) -> Any:
-    """``value`` as the typed value a component uses; :class:`SettingValueError` if it cannot be.
-
-    ``None`` is the declared default, except for Scrapy's own settings, where
-    it keeps Scrapy's meaning (``ROBOTSTXT_USER_AGENT = None``: use ``USER_AGENT``)."""
-    if value is None:
-        return None if setting.scrapy else _copy(setting.default)
-    kind, name = setting.kind, setting.name
-    bad = SettingValueError(name, value, f"{setting.expected()} (default {setting.default!r})")
-    result: Any
-    if kind == "bool":
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, int):
-            return bool(value)
-        if isinstance(value, str) and value.strip() in BOOL_WORDS:
-            return value.strip().lower() == "true"
-        if isinstance(value, str) and _whole(value) is not None:
-            return bool(_whole(value))
-        raise bad
-    if kind in ("int", "float"):
-        if isinstance(value, bool):
-            raise bad
-        if isinstance(value, str):
-            try:
-                number = float(value)
-            except ValueError:
-                raise bad from None
-            if kind == "int":
-                whole = _whole(value)
-                if whole is None:
-                    raise bad
-                number = whole
-        elif isinstance(value, int | float):
-            number = value
-        else:
-            raise bad
-        if kind == "int":
-            if number != int(number):
-                raise bad
-            result = int(number)
-        else:
-            result = float(number)
-        if setting.maximum is not None and result > setting.maximum:
-            raise bad
-        if setting.minimum is not None and result < setting.minimum:
-            raise bad
-        return result
-    if kind == "choice":
-        if not isinstance(value, str):
-            raise bad
-        word = value.strip().lower()
-        if not word:
-            return setting.default
-        if word not in setting.choices:
-            raise bad
-        return word
-    if kind == "list":
-        if isinstance(value, str) and value.strip().startswith("["):
-            try:  # a JSON array, as -s gives a list: -s 'NAME=["a", "b"]'
-                value = json.loads(value)
-            except ValueError:
-                raise bad from None
-            if not isinstance(value, list):
-                raise bad
-        if isinstance(value, str):
-            return [part for part in value.split(",") if part] if value else []
-        if isinstance(value, list | tuple):
-            return list(value)
-        raise bad
-    if kind == "list_or_file":
-        if isinstance(value, str | list | tuple):
-            return list(value) if not isinstance(value, str) else value
-        raise bad
-    if kind == "dict":
-        if isinstance(value, str):
-            try:
-                value = json.loads(value)
-            except ValueError:
-                raise bad from None
-        if isinstance(value, Mapping):
-            return dict(value)
-        raise bad
-    if kind == "address":
-        if isinstance(value, int) and not isinstance(value, bool):
-            value = str(value)
-        if not isinstance(value, str):
-            raise bad
-        try:
-            split_address(value)
-        except ValueError:
-            raise bad from None
-        return value.strip()
-    if kind == "class":
-        if isinstance(value, str) and value.strip():
-            return value.strip()
-        if isinstance(value, type):
-            return value
-        raise bad
-    if not isinstance(value, str):
-        raise bad
-    if setting.prefixes and value.strip() and not value.strip().startswith(setting.prefixes):
-        raise bad
-    return value
-
-
-def split_address(text: str, default_host: str = "127.0.0.1") -> tuple[str, int] | None:
-    """``"9410"`` -> ``("127.0.0.1", 9410)``; ``"0.0.0.0:9410"``, ``"[::1]:0"``: host and port;
-    ``""``: None. ``ValueError`` for anything else (a port outside 0-65535, no port)."""
-    text = text.strip()
-    if not text:
-        return None
-    host, sep, port = text.rpartition(":")
-    if not sep:
-        host = default_host
-    elif host.startswith("[") and host.endswith("]"):
-        host = host[1:-1]
-    if not host or not port.isdigit() or not 0 <= int(port) <= 65535 or " " in host:
-        raise ValueError(f"not a port or host:port: {text!r}")
-    return host, int(port)
-
-
-def _to_plain(value: Any) -> Any:
-    """A Scrapy ``BaseSettings`` (dict settings) as a plain dict; anything else as is."""
-    copy_to_dict = getattr(value, "copy_to_dict", None)
-    return copy_to_dict() if callable(copy_to_dict) else value
-
-
-def read(settings: Any, name: str) -> Any:
-    """The typed value of declared setting ``name`` in ``settings`` (anything with
-    ``.get(name)``: Scrapy's settings, a dict), its default when unset."""
-    return parse(BY_NAME[name], _to_plain(settings.get(name)))
-
-
-def check(get: Callable[[str], Any], names: Iterable[str] | None = None) -> list[SettingValueError]:
-    """Every problem among the declared settings (or ``names``) and the removed ones."""
-    problems: list[SettingValueError] = []
-    for name, instead in REMOVED.items():
-        value = get(name)
-        if value is not None:
-            problems.append(SettingValueError(name, value, instead))
-    for setting in SETTINGS if names is None else [BY_NAME[n] for n in names if n in BY_NAME]:
-        try:
-            parse(setting, _to_plain(get(setting.name)))
-        except SettingValueError as exc:
-            problems.append(exc)
-    return problems
-
-
-#: The prefix of webrobot's own settings: a name with it that is not declared is a mistake.
-PREFIX = "WEBROBOT_"
-
-
-def unknown_settings(names: Iterable[str]) -> list[tuple[str, str | None]]:
-    """Each name with webrobot's prefix that is neither declared nor removed, with the
-    declared name closest to it (:mod:`difflib`; None when none is close), sorted.
-    Such a setting is read by nothing: a misspelt one is otherwise ignored silently."""
-    # Compared without the prefix, which every candidate shares and would make any two close.
-    known = {name[len(PREFIX) :]: name for name in BY_NAME if name.startswith(PREFIX)}
-    unknown = sorted(
-        {n for n in names if n.startswith(PREFIX) and n not in BY_NAME and n not in REMOVED}
-    )
-    found = []
-    for name in unknown:
-        close = difflib.get_close_matches(name[len(PREFIX) :], list(known), n=1, cutoff=0.6)
-        found.append((name, known[close[0]] if close else None))
-    return found
-
-
-def unknown_setting_message(name: str, closest: str | None) -> str:
-    """One line about an unknown ``WEBROBOT_*`` setting, for logs and the terminal."""
-    hint = f"did you mean {closest}?" if closest else "see the settings reference"
-    return f"unknown setting {name} is ignored ({hint})"
-
-
-#: Scrapy settings not declared here with a whole-number default that Scrapy reads with ``getfloat``.
-READ_AS_FLOAT = frozenset({"DNS_TIMEOUT"})
-
-
-def text_problem(name: str, value: Any, default: Any) -> SettingValueError | None:
-    """What is wrong with ``value`` given as text (``-s``, Scrapyd) for setting ``name``.
-
-    A declared setting is parsed by its declaration; any other Scrapy setting by
-    the type of its current ``default`` (dicts and lists are left to Scrapy,
-    which refuses a dict that is not JSON with its own usage error)."""
-    if not isinstance(value, str):
-        return None  # already typed (a settings module, a site config)
-    if name in REMOVED:
-        return SettingValueError(name, value, REMOVED[name])
-    setting = BY_NAME.get(name)
-    if setting is None:
-        if isinstance(default, bool):
-            kind = "bool"
-        elif isinstance(default, float) or (isinstance(default, int) and name in READ_AS_FLOAT):
-            kind = "float"
-        elif isinstance(default, int):
-            kind = "int"
-        else:
-            return None
-        setting = Setting(name, kind, default, "")
-    if setting.kind in ("dict", "list", "str", "class", "list_or_file"):
-        return None
-    try:
-        parse(setting, value)
-    except SettingValueError as exc:
-        return exc
-    return None
-
-
-def value_problem(name: str, value: Any, default: Any) -> SettingValueError | None:
-    """What is wrong with ``value`` for setting ``name``, given as text (:func:`text_problem`)
-    or already typed (a site config's TOML): a declared setting is parsed by its
-    declaration; any other by the kind of its ``default`` (a switch, a number, a
-    list, a table), as Scrapy's typed getters would read it."""
-    if isinstance(value, str):
-        return text_problem(name, value, default)
-    if name in REMOVED:
-        return SettingValueError(name, value, REMOVED[name])
-    setting = BY_NAME.get(name)
-    if setting is None:
-        default = _to_plain(default)
-        if isinstance(default, bool):
-            kind = "bool"
-        elif isinstance(default, int | float):
-            kind = "float"
-        elif isinstance(default, list | tuple):
-            kind = "list"
-        elif isinstance(default, dict):
-            kind = "dict"
-        else:
-            return None  # no default to judge by, or text: what the getters make of it
-        setting = Setting(name, kind, default, "")
-    try:
-        parse(setting, _to_plain(value))
-    except SettingValueError as exc:
-        return exc
-    return None
-
-
-#: The webrobot project's own settings (``webrobot/settings.py``), for the reference page.
-PROJECT_DOCS: dict[str, str] = {
-    "BOT_NAME": "Scrapy's project name.",
-    "SPIDER_MODULES": "Where the spiders are.",
-    "NEWSPIDER_MODULE": "Where `scrapy genspider` puts a new spider.",
-    "SPIDER_LOADER_CLASS": "Makes one spider per site config.",
-    "COMMANDS_MODULE": "webrobot's commands (`crawl` with one-line errors, `webrobot-seed`).",
-    "LOG_LEVEL": "Scrapy's DEBUG logs every page and every item: 7 % more CPU per page in the benchmark.",
-    "FEED_EXPORT_ENCODING": "Feeds written as UTF-8.",
-    "TWISTED_DNS_RESOLVER": "Scrapy's caching resolver, answering the names of `WEBROBOT_RESOLVE` "
-    "from that table.",
-    "ADDONS": "`webrobot.Addon` (every part, with these defaults) and `RedisCrawl` (a shared crawl "
-    "when `WEBROBOT_REDIS_URL` is set).",
-}
-
-
-def _cell(text: str) -> str:
-    """Escape table bars, and ``<`` outside code spans (Markdown would read it as HTML)."""
-    parts = text.replace("|", "\\|").split("`")
-    return "`".join(p if i % 2 else p.replace("<", "\\<") for i, p in enumerate(parts))
-
-
-def _project_settings() -> dict[str, Any]:
-    import importlib
-
-    module = importlib.import_module("webrobot.settings")  # plain values, no imports
-    return {name: getattr(module, name) for name in vars(module) if name.isupper()}
-
-
-def markdown() -> str:
-    """The settings reference page (``docs/reference/settings.md``)."""
-    lines = [
-        "# Settings reference",
-        "",
-        "<!-- Generated by `make settings-reference` (python -m webrobot.settings_model);",
-        "     tests/test_settings_model.py fails when this page and webrobot/settings_model.py differ. -->",
-        "",
-        "Every setting webrobot reads, with the default that `webrobot.Addon` applies at",
-        "Scrapy's `addon` priority: a project's `settings.py`, a spider's `custom_settings`,",
-        "a site config, `-s NAME=VALUE` and Scrapyd's `setting=` override it. Settings marked",
-        "*Scrapy* are Scrapy's own, with webrobot's default. Every value is checked once when",
-        "the crawler starts; a bad one stops the crawl with one line naming the setting, the",
-        "value and what was expected.",
-        "",
-        "## The webrobot project",
-        "",
-        "The project's own `webrobot/settings.py`: what a project using the add-on sets itself.",
-        "",
-        "| Setting | Value | What it does |",
-        "| --- | --- | --- |",
-    ]
-    for name, value in _project_settings().items():
-        lines.append(f"| `{name}` | `{_cell(repr(value))}` | {_cell(PROJECT_DOCS[name])} |")
-    lines.append("")
-    section = None
-    for setting in SETTINGS:
-        if setting.section != section:
-            section = setting.section
-            lines += [
-                f"## {section}",
-                "",
-                "| Setting | Type | Default | What it does |",
-                "| --- | --- | --- | --- |",
-            ]
-        owner = " *Scrapy*" if setting.scrapy else ""
-        default, doc = _cell(repr(setting.default)), _cell(setting.doc)
-        lines.append(f"| `{setting.name}`{owner} | {setting.expected()} | `{default}` | {doc} |")
-        next_index = SETTINGS.index(setting) + 1
-        if next_index == len(SETTINGS) or SETTINGS[next_index].section != section:
-            lines.append("")
-    lines += ["## Removed settings", "", "| Setting | Instead |", "| --- | --- |"]
-    for name, instead in REMOVED.items():
-        lines.append(f"| `{name}` | {instead} |")
-    lines += ["", "## Components the add-on enables", ""]
-    for group, components in COMPONENTS.items():
-        lines += [f"### {group}", "", "| Component | Order |", "| --- | --- |"]
-        for path, order in components.items():
-            lines.append(f"| `{path}` | {'disabled' if order is None else order} |")
-        lines.append("")
-    return "\n".join(lines)
-
-
-if __name__ == "__main__":
-    print(markdown(), end="")

@@ -46,7 +46,7 @@ from webrobot.distributed.keys import safe_url
 from webrobot.frontier.diskstate import disk_of
 from webrobot.pages.metarobots import policy, product_token
 from webrobot.pages.pagerules import OPT_OUT_KEY, response_directives
-from webrobot.settings_model import read
+from webrobot.settings_parse import read
 from webrobot.signals import REQUISITE_META
 from webrobot.version import __version__
 
@@ -76,6 +76,8 @@ def _text(value: Any) -> str:
 
 
 class WarcArchiveMiddleware:
+    """Archives every fetch in WARC files, as it came off the wire."""
+
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
         folder = read(settings, "WEBROBOT_WARC_DIR")

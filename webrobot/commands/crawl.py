@@ -32,12 +32,8 @@ from webrobot.frontier.diskspace import FINISH_REASON as DISK_FULL
 from webrobot.frontier.scheduler import OPEN_FAILED as FRONTIER_ERROR
 from webrobot.robots.held import count
 from webrobot.robots.middleware import HELD_ONLY
-from webrobot.settings_model import (
-    error_lines,
-    text_problem,
-    unknown_setting_message,
-    unknown_settings,
-)
+from webrobot.settings_checks import text_problem, unknown_setting_message, unknown_settings
+from webrobot.settings_parse import error_lines
 from webrobot.urls.sitekey import request_site
 
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from scrapy.settings import SETTINGS_PRIORITIES
 
 from webrobot.optional import MissingExtra, require_redis
-from webrobot.settings_model import SettingValueError, read
+from webrobot.settings_parse import SettingValueError, read
 from webrobot.startup import setting_error
 
 if TYPE_CHECKING:

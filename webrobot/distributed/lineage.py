@@ -28,6 +28,9 @@ if TYPE_CHECKING:
 
 
 class ReclaimedPageLinks:
+    """Marks the links of a page taken again after its lease expired, so they are queued
+    even if marked visited."""
+
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from webrobot.settings_model import read
+from webrobot.settings_parse import read
 
 logger = logging.getLogger(__name__)
 

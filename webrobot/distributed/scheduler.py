@@ -93,7 +93,7 @@ from webrobot.distributed.keys import CrawlKeys, explain, redis_from_settings, s
 from webrobot.distributed.outage import FINISH_REASON, outage_of
 from webrobot.frontier.diskstate import disk_of
 from webrobot.frontier.leaseparking import ParkedLeases
-from webrobot.settings_model import read
+from webrobot.settings_parse import read
 from webrobot.signals import WORKER_LOCAL_META
 
 if TYPE_CHECKING:

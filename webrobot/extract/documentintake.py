@@ -18,7 +18,7 @@ from scrapy.exceptions import NotConfigured
 
 from webrobot.extract.parts import enabled_parts
 from webrobot.pages.documents import accept_documents
-from webrobot.settings_model import read
+from webrobot.settings_parse import read
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -27,6 +27,8 @@ logger = logging.getLogger(__name__)
 
 
 class DocumentIntake:
+    """With documents in WEBROBOT_EXTRACT: links to PDFs followed, PDFs downloaded whole."""
+
     def __init__(self, crawler: Crawler) -> None:
         try:
             parts = enabled_parts(read(crawler.settings, "WEBROBOT_EXTRACT"))

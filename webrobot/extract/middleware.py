@@ -44,7 +44,7 @@ from webrobot.items import MinedPageItem, PageItem
 from webrobot.pages.contenttypes import GENERIC, HTML, declared_kind, mime_type
 from webrobot.pages.metarobots import policy
 from webrobot.pages.pagerules import META_KEY, OPT_OUT_KEY
-from webrobot.settings_model import ConfigError
+from webrobot.settings_parse import ConfigError
 from webrobot.startup import setting, setting_error
 
 if TYPE_CHECKING:
@@ -115,6 +115,8 @@ def is_page(response: Response) -> bool:
 
 
 class ExtractMiddleware:
+    """Mines every item a page yields: what the page says, added to the item."""
+
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
         try:

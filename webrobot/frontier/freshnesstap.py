@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from scrapy.exceptions import NotConfigured
 
 from webrobot.frontier.recrawl import DUE_KEY, OUTCOME_KEY
-from webrobot.settings_model import read
+from webrobot.settings_parse import read
 
 if TYPE_CHECKING:
     from typing import Self
@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 
 class FreshnessTapMiddleware:
+    """Counts what each re-crawled page turned out to be: new, changed, unchanged or not due."""
+
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
         if (

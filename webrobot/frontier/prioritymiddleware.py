@@ -18,7 +18,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from webrobot.frontier.priorities import PriorityRules
-from webrobot.settings_model import read
+from webrobot.settings_parse import read
 
 if TYPE_CHECKING:
     from typing import Self
@@ -32,6 +32,8 @@ RANK_KEY = "_priority_rank"
 
 
 class PriorityMiddleware(BaseSpiderMiddleware):
+    """Gives each new request its priority: the site config's rank and the sitemap's priority."""
+
     def __init__(self, crawler: Crawler) -> None:
         if not read(crawler.settings, "WEBROBOT_PRIORITIES_ENABLED"):
             raise NotConfigured("WEBROBOT_PRIORITIES_ENABLED is off")

@@ -79,7 +79,7 @@ from webrobot.frontier.queues import (
     SqliteFrontier,
     resolve_mode,
 )
-from webrobot.settings_model import read
+from webrobot.settings_parse import read
 
 if TYPE_CHECKING:
     from typing import Self

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 
 class SpiderState(ScrapySpiderState):
+    """Scrapy's spider state under JOBDIR, written so that a full disk never leaves it cut."""
+
     def __init__(self, crawler: Crawler) -> None:
         jobdir = job_dir(crawler.settings)
         if not jobdir:

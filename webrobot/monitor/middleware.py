@@ -32,7 +32,7 @@ from webrobot.monitor.rules import load_rules, parse_rule_tables
 from webrobot.monitor.snapshot import Ignore, Snapshot, changes, snapshot_of
 from webrobot.monitor.store import MonitorStore, PageRecord
 from webrobot.monitor.watch import WatchRule, page_matches
-from webrobot.settings_model import ConfigError, SettingValueError
+from webrobot.settings_parse import ConfigError, SettingValueError
 from webrobot.startup import setting, setting_error
 
 if TYPE_CHECKING:
@@ -65,6 +65,8 @@ def match_key(event: dict[str, Any]) -> str:
 
 
 class MonitorMiddleware:
+    """Watches pages between crawls: snapshots of each page's item, events, watch rules, webhook."""
+
     def __init__(self, crawler: Crawler) -> None:
         folder = setting(crawler, "WEBROBOT_MONITOR_DIR")
         if not folder:

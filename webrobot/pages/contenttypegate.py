@@ -26,7 +26,7 @@ from scrapy.exceptions import NotConfigured, StopDownload
 
 from webrobot.pages.contenttypes import OTHER, declared_kind, mime_type
 from webrobot.pages.documents import documents_accepted, is_document_type
-from webrobot.settings_model import read
+from webrobot.settings_parse import read
 from webrobot.signals import ROBOTS_FETCH_META, SITEMAP_META
 
 if TYPE_CHECKING:
@@ -40,7 +40,9 @@ logger = logging.getLogger(__name__)
 
 
 class ContentTypeGate:
-    """An extension: listens to ``headers_received`` for every download."""
+    """Stops downloads whose headers say they are not pages, or too big.
+
+    An extension: listens to ``headers_received`` for every download."""
 
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings

@@ -56,7 +56,7 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from scrapy.utils.url import url_has_any_extension
 
 from webrobot.pages.documents import documents_accepted, has_document_extension
-from webrobot.settings_model import ConfigError, read
+from webrobot.settings_parse import ConfigError, read
 from webrobot.signals import SITEMAP_META
 from webrobot.startup import non_negative_setting, setting_error
 from webrobot.urls.blocklist import Blocklist, BlocklistError
@@ -78,6 +78,9 @@ PAGE_CAP = "page_link_cap"
 
 
 class LinkGateMiddleware(BaseSpiderMiddleware):
+    """Refuses a page's links out of scope, blocklisted, traps, files or over the per-page cap,
+    before the scheduler."""
+
     def __init__(self, crawler: Crawler) -> None:
         super().__init__(crawler)
         settings = crawler.settings

@@ -31,7 +31,7 @@ from webrobot.pages.metarobots import (
     product_token,
 )
 from webrobot.pages.pagerules import META_KEY, OPT_OUT_KEY, response_directives
-from webrobot.settings_model import read
+from webrobot.settings_parse import read
 from webrobot.urls.sitekey import site_key
 
 if TYPE_CHECKING:
@@ -46,6 +46,9 @@ logger = logging.getLogger(__name__)
 
 
 class MetaRobotsMiddleware:
+    """Reads what a page says about itself (robots meta elements, X-Robots-Tag) into
+    ``response.meta``."""
+
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
         if not read(settings, "WEBROBOT_META_ROBOTS_ENABLED"):

@@ -36,7 +36,7 @@ from w3lib.url import canonicalize_url
 from webrobot.pages.metarobots import ALLOW_ALL, RobotsPolicy, policy
 from webrobot.pages.page import summarise_html
 from webrobot.pages.pagerules import META_KEY, OPT_OUT_KEY, flag_page
-from webrobot.settings_model import read
+from webrobot.settings_parse import read
 
 if TYPE_CHECKING:
     from typing import Self
@@ -51,6 +51,8 @@ _NOFOLLOW_WORD = re.compile(rb"nofollow", re.IGNORECASE)
 
 
 class MetaRobotsSpiderMiddleware(BaseSpiderMiddleware):
+    """Obeys what a page says about itself: noindex drops its items, nofollow its requests."""
+
     def __init__(self, crawler: Crawler) -> None:
         if not read(crawler.settings, "WEBROBOT_META_ROBOTS_ENABLED"):
             raise NotConfigured("WEBROBOT_META_ROBOTS_ENABLED is off")

@@ -39,7 +39,7 @@ from scrapy.http import TextResponse
 
 from webrobot.pages.contenttypes import mime_type
 from webrobot.pages.documents import documents_accepted, is_document
-from webrobot.settings_model import read
+from webrobot.settings_parse import read
 from webrobot.signals import SITEMAP_META
 
 if TYPE_CHECKING:
@@ -59,6 +59,8 @@ class NotAPage(IgnoreRequest):
 
 
 class NonTextMiddleware:
+    """Keeps responses that are not pages from callbacks that expect a page, and counts them."""
+
     def __init__(self, crawler: Crawler) -> None:
         if read(crawler.settings, "WEBROBOT_NON_HTML_ITEMS"):
             raise NotConfigured("WEBROBOT_NON_HTML_ITEMS is on: callbacks get every file")

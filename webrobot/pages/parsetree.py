@@ -30,6 +30,8 @@ def release_parse_tree(response: Response | None) -> None:
 
 
 class ReleaseParseTreeMiddleware:
+    """Frees each page's parse tree as soon as its callback's output is consumed."""
+
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from scrapy.exceptions import NotConfigured
 
-from webrobot.settings_model import read
+from webrobot.settings_parse import read
 
 if TYPE_CHECKING:
     from typing import Self
@@ -16,6 +16,8 @@ if TYPE_CHECKING:
 
 
 class FromHeaderMiddleware:
+    """Sends the operator's contact address as the From header of every request."""
+
     def __init__(self, crawler: Crawler) -> None:
         value = (read(crawler.settings, "WEBROBOT_FROM") or "").strip()
         if not value:

@@ -51,7 +51,7 @@ from webrobot.render.rendering import (
     classify_subrequest,
     wants_browser,
 )
-from webrobot.settings_model import ConfigError, read
+from webrobot.settings_parse import ConfigError, read
 from webrobot.signals import REQUISITE_META, SITEMAP_META
 
 if TYPE_CHECKING:

@@ -40,7 +40,7 @@ from scrapy.exceptions import IgnoreRequest
 
 from webrobot import compat, signals
 from webrobot.report.model import CrawlTally, ignored_reason
-from webrobot.settings_model import read
+from webrobot.settings_parse import read
 from webrobot.urls.sitekey import request_site, site_key
 
 if TYPE_CHECKING:

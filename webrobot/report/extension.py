@@ -26,7 +26,7 @@ from webrobot.report.frontier import freshness_report, priorities_report
 from webrobot.report.health import HealthThresholds
 from webrobot.report.hosts import hosts_report
 from webrobot.report.html import render_html
-from webrobot.settings_model import read
+from webrobot.settings_parse import read
 from webrobot.urls.templatemiddleware import template_tally
 from webrobot.urls.upgrademiddleware import host_notes
 from webrobot.version import __version__
@@ -110,6 +110,9 @@ def current_report(
 
 
 class CrawlReport:
+    """Writes the crawl report (report.json, report.html) and its health checks when the spider
+    closes."""
+
     def __init__(self, crawler: Crawler) -> None:
         if not read(crawler.settings, "WEBROBOT_REPORT_ENABLED"):
             raise NotConfigured("WEBROBOT_REPORT_ENABLED is off")

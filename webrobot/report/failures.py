@@ -47,6 +47,8 @@ def failure_reason(status: int | None = None, exception: BaseException | None = 
 
 
 class PageFailureMiddleware:
+    """Records the pages a crawl finally gave up on, once retries have had their turn."""
+
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
         assert crawler.stats is not None

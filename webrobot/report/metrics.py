@@ -36,7 +36,7 @@ from webrobot.report.collector import ReportCollector
 from webrobot.report.extension import current_report, thresholds
 from webrobot.report.html import render_html
 from webrobot.report.metricsmodel import METRICS, LiveState, values
-from webrobot.settings_model import read, split_address
+from webrobot.settings_parse import read, split_address
 from webrobot.startup import setting
 
 if TYPE_CHECKING:
@@ -93,6 +93,8 @@ class CrawlCollector:
 
 
 class MetricsServer:
+    """Serves /metrics and a live status page while the crawl runs."""
+
     def __init__(self, crawler: Crawler) -> None:
         address = setting(crawler, "WEBROBOT_METRICS_PORT")
         if not address:

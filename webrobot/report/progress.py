@@ -14,7 +14,7 @@ from webrobot.report.collector import ReportCollector, waiting_requests
 from webrobot.report.hosts import hosts_progress
 from webrobot.report.progressline import ProgressPoint, held_line, progress_line
 from webrobot.robots.held import duration
-from webrobot.settings_model import read
+from webrobot.settings_parse import read
 from webrobot.urls.sitekey import host_key
 from webrobot.urls.upgrademiddleware import host_notes
 
@@ -29,6 +29,8 @@ logger = logging.getLogger(__name__)
 
 
 class Progress:
+    """Logs one compact progress line every WEBROBOT_PROGRESS_INTERVAL seconds."""
+
     def __init__(self, crawler: Crawler) -> None:
         self.interval = read(crawler.settings, "WEBROBOT_PROGRESS_INTERVAL")
         if self.interval <= 0:

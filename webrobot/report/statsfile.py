@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
-from webrobot.settings_model import read
+from webrobot.settings_parse import read
 
 if TYPE_CHECKING:
     from typing import Self
@@ -32,6 +32,8 @@ def _jsonable(value: Any) -> Any:
 
 
 class StatsFile:
+    """Writes the crawl's final stats as JSON."""
+
     def __init__(self, crawler: Crawler) -> None:
         path = read(crawler.settings, "WEBROBOT_STATS_FILE")
         if not path:

@@ -42,6 +42,8 @@ class _Tap:
 
 
 class FrontierTapMiddleware(_Tap):
+    """Counts each request as it leaves the frontier for the download, for the crawl report."""
+
     def process_request(self, request: Request) -> None:
         self.collector.left_scheduler(request)
 
@@ -51,5 +53,7 @@ class FrontierTapMiddleware(_Tap):
 
 
 class DownloadErrorTapMiddleware(_Tap):
+    """Counts download errors by type, for the crawl report."""
+
     def process_exception(self, request: Request, exception: Exception) -> None:
         self.collector.download_error(request, exception)

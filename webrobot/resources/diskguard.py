@@ -29,7 +29,7 @@ from scrapy.utils.asyncio import create_looping_call
 
 from webrobot.frontier.diskspace import MB, DiskWatch, Reading, Threshold
 from webrobot.frontier.diskstate import STATS, disk_of
-from webrobot.settings_model import read
+from webrobot.settings_parse import read
 
 if TYPE_CHECKING:
     from typing import Self
@@ -88,6 +88,9 @@ def crawl_folders(crawler: Crawler) -> list[str]:
 
 
 class DiskGuard:
+    """Pauses the crawl before a folder it writes fills up, and closes it cleanly when a write
+    fails."""
+
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
         if not read(settings, "WEBROBOT_DISK_GUARD_ENABLED"):

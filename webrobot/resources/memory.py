@@ -29,6 +29,8 @@ def resident_bytes() -> int | None:
 
 
 class MemoryGuard(MemoryUsage):
+    """Scrapy's memory limits (MEMUSAGE_*), judged on the memory the crawl holds now."""
+
     def get_virtual_size(self) -> int:
         now = resident_bytes()
         return now if now is not None else super().get_virtual_size()

@@ -44,7 +44,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Protocol
 
-from webrobot.settings_model import read
+from webrobot.settings_parse import read
 
 if TYPE_CHECKING:
     from typing import Self

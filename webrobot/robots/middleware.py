@@ -54,7 +54,7 @@ from webrobot.robots.held import (
     site_line,
 )
 from webrobot.seen.dupefilter import visited_filter
-from webrobot.settings_model import read
+from webrobot.settings_parse import read
 from webrobot.urls.refusals import Refuser
 from webrobot.urls.sitekey import request_site, robots_url, site_key
 
@@ -87,6 +87,9 @@ _Pending = PendingSite
 
 
 class RobotsMiddleware:
+    """Obeys robots.txt: holds a site's requests until its robots.txt is decided, then refuses what
+    it disallows."""
+
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
         if not read(settings, "ROBOTSTXT_OBEY"):

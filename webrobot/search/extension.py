@@ -47,7 +47,7 @@ from webrobot.pages.metarobots import policy
 from webrobot.report.document import report_location
 from webrobot.search import textextract
 from webrobot.search.worker import IndexWorker, PageToIndex
-from webrobot.settings_model import read
+from webrobot.settings_parse import read
 from webrobot.urls.sitekey import site_key
 
 if TYPE_CHECKING:
@@ -75,6 +75,8 @@ def index_path(setting: str, feed_uris: list[str], job: str = "") -> Path:
 
 
 class FullTextIndex:
+    """Keeps the full-text index of the crawled pages during the crawl."""
+
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
         if not read(settings, "WEBROBOT_INDEX_ENABLED"):

@@ -60,7 +60,7 @@ from webrobot.seen.dupefilter import (
 )
 from webrobot.seen.simhash import MAX_DISTANCE, NearIndex, judged, simhash, to_hex
 from webrobot.seen.stores import BloomStore, ExactStore, FirstSeenIndex, Seen
-from webrobot.settings_model import read
+from webrobot.settings_parse import read
 
 if TYPE_CHECKING:
     from scrapy import Spider

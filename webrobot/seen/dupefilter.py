@@ -31,7 +31,7 @@ from webrobot.seen.stores import (
     make_store,
     uniform_key,
 )
-from webrobot.settings_model import read
+from webrobot.settings_parse import read
 
 if TYPE_CHECKING:
     from collections.abc import Iterable

@@ -27,7 +27,7 @@ from scrapy.http import TextResponse
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from webrobot.seen.contentdupes import EXEMPT, ContentDupes, Verdict
-from webrobot.settings_model import read
+from webrobot.settings_parse import read
 
 if TYPE_CHECKING:
     from typing import Self
@@ -38,6 +38,8 @@ if TYPE_CHECKING:
 
 
 class DuplicatePageMiddleware(BaseSpiderMiddleware):
+    """Drops the links of a page whose content was already seen."""
+
     def __init__(self, crawler: Crawler) -> None:
         if not read(crawler.settings, "WEBROBOT_DUPES_ENABLED"):
             raise NotConfigured("WEBROBOT_DUPES_ENABLED is off")

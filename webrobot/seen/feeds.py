@@ -27,6 +27,8 @@ logger = logging.getLogger(__name__)
 
 
 class FeedExporter(ScrapyFeedExporter):
+    """Scrapy's feed exporter, with a full disk closing the crawl cleanly."""
+
     def __init__(self, crawler: Crawler) -> None:
         super().__init__(crawler)
         self.disk = disk_of(crawler)

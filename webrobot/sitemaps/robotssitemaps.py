@@ -16,7 +16,7 @@ from urllib.parse import urljoin
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
-from webrobot.settings_model import read
+from webrobot.settings_parse import read
 from webrobot.sitemaps.follow import sitemap_request
 from webrobot.urls.sitekey import site_key
 
@@ -46,6 +46,8 @@ def robots_sitemaps(parser: Any) -> list[str]:
 
 
 class RobotsSitemaps:
+    """Crawls the sitemaps that robots.txt names."""
+
     def __init__(self, crawler: Crawler) -> None:
         if not read(crawler.settings, "WEBROBOT_SITEMAPS_ENABLED"):
             raise NotConfigured("WEBROBOT_SITEMAPS_ENABLED is off")

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from scrapy.exceptions import NotConfigured
 
-from webrobot.settings_model import read
+from webrobot.settings_parse import read
 from webrobot.startup import setting_error
 from webrobot.urls.blocklist import Blocklist, BlocklistError
 from webrobot.urls.canonical import Canonicalizer, canonicalizer_for
@@ -26,6 +26,8 @@ logger = logging.getLogger(__name__)
 
 
 class BlocklistMiddleware:
+    """Refuses every URL on the global blocklist, wherever it comes from."""
+
     def __init__(self, crawler: Crawler) -> None:
         try:
             self.blocklist = Blocklist.from_setting(read(crawler.settings, "WEBROBOT_BLOCKLIST"))

@@ -26,7 +26,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http.request import NO_CALLBACK
 from scrapy.utils.misc import build_from_crawler, load_object
 
-from webrobot.settings_model import ConfigError, read
+from webrobot.settings_parse import ConfigError, read
 from webrobot.startup import non_negative_setting, setting_error
 from webrobot.urls.budget import PageBudget
 from webrobot.urls.refusals import Refuser
@@ -45,6 +45,8 @@ STATE_KEY = "webrobot_pages_spent"
 
 
 class PageBudgetMiddleware:
+    """Refuses a site's requests once its page budget is spent."""
+
     def __init__(self, crawler: Crawler) -> None:
         try:
             limit = non_negative_setting(crawler, "WEBROBOT_MAX_PAGES_PER_SITE")

@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 
 
 class DepthLimitMiddleware(DepthMiddleware):
+    """Scrapy's depth bookkeeping, with links deeper than DEPTH_LIMIT refused and counted per site."""
+
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
         # Scrapy's class keeps assigning depths and priorities; the limit is ours.

@@ -35,7 +35,7 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet.threads import deferToThread
 
-from webrobot.settings_model import ConfigError, read
+from webrobot.settings_parse import ConfigError, read
 from webrobot.startup import setting_error
 from webrobot.urls.hostmap import HostMap, not_asked
 from webrobot.urls.netpolicy import (
@@ -80,6 +80,9 @@ def _resolve(host: str) -> list[IPAddress]:
 
 
 class NetworkGuardMiddleware:
+    """Refuses requests to addresses the robot must not reach: link-local, metadata, blocked and
+    private networks."""
+
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
         if not read(settings, "WEBROBOT_NETWORK_GUARD_ENABLED"):

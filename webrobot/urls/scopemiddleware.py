@@ -38,7 +38,7 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.misc import build_from_crawler, load_object
 
-from webrobot.settings_model import read
+from webrobot.settings_parse import read
 from webrobot.signals import HOPS_META, REQUISITE_META
 from webrobot.urls.canonical import Canonicalizer, canonicalizer_for
 from webrobot.urls.refusals import Refuser
@@ -56,6 +56,8 @@ REDIRECT_SEED = "webrobot/scope/redirect_seed"
 
 
 class SiteScopeMiddleware:
+    """Refuses requests outside the spider's scope: other sites, deny patterns, URLs not allowed."""
+
     def __init__(self, crawler: Crawler) -> None:
         if not read(crawler.settings, "WEBROBOT_SCOPE_ENABLED"):
             raise NotConfigured("WEBROBOT_SCOPE_ENABLED is off")

@@ -30,7 +30,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http.request import NO_CALLBACK
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
-from webrobot.settings_model import ConfigError, read
+from webrobot.settings_parse import ConfigError, read
 from webrobot.startup import non_negative_setting, setting_error
 from webrobot.urls.refusals import Refuser
 from webrobot.urls.templates import TemplateRules, TemplateTally, next_chain, url_template
@@ -62,6 +62,8 @@ def _enabled(crawler: Crawler) -> bool:
 
 
 class TemplateChainMiddleware(BaseSpiderMiddleware):
+    """Gives each link its chain of pages of one URL template, for the URL-template trap rule."""
+
     def __init__(self, crawler: Crawler) -> None:
         if not _enabled(crawler):
             raise NotConfigured("WEBROBOT_TRAPS_ENABLED is off")
@@ -81,6 +83,8 @@ class TemplateChainMiddleware(BaseSpiderMiddleware):
 
 
 class UrlTemplateMiddleware:
+    """Refuses a page of a URL template once its chain of pages of that template is too long."""
+
     def __init__(self, crawler: Crawler) -> None:
         if not _enabled(crawler):
             raise NotConfigured("WEBROBOT_TRAPS_ENABLED is off")

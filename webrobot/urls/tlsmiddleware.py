@@ -67,6 +67,8 @@ def problems_of(certificate: Any, host: str, now: datetime) -> tuple[str, ...]:
 
 
 class TlsProblemsMiddleware:
+    """Counts the certificate problems of each https origin."""
+
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
         self.notes: HostNotes = host_notes(crawler)

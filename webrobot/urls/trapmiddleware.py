@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from scrapy.exceptions import NotConfigured
 
-from webrobot.settings_model import ConfigError, read
+from webrobot.settings_parse import ConfigError, read
 from webrobot.startup import non_negative_setting, setting_error
 from webrobot.urls.refusals import Refuser
 from webrobot.urls.sitekey import request_site
@@ -94,6 +94,9 @@ class TrapCheck:
 
 
 class UrlTrapMiddleware:
+    """Refuses spider-trap URLs before they are requested: too long, too many or repeated segments,
+    too deep."""
+
     def __init__(self, crawler: Crawler) -> None:
         check = TrapCheck.of(crawler)
         if check is None:

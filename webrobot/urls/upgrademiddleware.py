@@ -28,7 +28,7 @@ from urllib.parse import urljoin
 from scrapy.exceptions import NotConfigured
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
-from webrobot.settings_model import read
+from webrobot.settings_parse import read
 from webrobot.signals import ROBOTS_FETCH_META
 from webrobot.urls.hostnotes import HostNotes
 from webrobot.urls.sitekey import host_key, request_host
@@ -77,6 +77,8 @@ def _left_alone(request: Request) -> bool:
 
 
 class UpgradeMiddleware:
+    """Asks hosts known to be https-only over https: learns the upgrade, rewrites their http URLs."""
+
     def __init__(self, crawler: Crawler) -> None:
         if not read(crawler.settings, "WEBROBOT_UPGRADE_ENABLED"):
             raise NotConfigured("WEBROBOT_UPGRADE_ENABLED is off")
