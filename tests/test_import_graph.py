@@ -47,7 +47,7 @@ PURE = frozenset({
     "webrobot.seen.contentfingerprints",
     "webrobot.seen.simhash",
     "webrobot.frontier.freshness",
-    "webrobot.frontier.diskspace",
+    "webrobot.job.diskspace",
     "webrobot.politeness.identity",
     "webrobot.politeness.descriptors",
     "webrobot.items",
@@ -121,16 +121,18 @@ CRAWL_WIDE = frozenset({
     "webrobot.stats", "webrobot.version",
 })  # fmt: skip
 #: The parts of the crawl, lowest first: a module uses the crawl-wide modules, its own
-#: package and the packages before its own, never one after it. The URL filter's rules
-#: are used by every part; what a page says is read by the frontier (re-crawls), the
+#: package and the packages before its own, never one after it. The job and its disk
+#: (a write that failed for want of space, the feeds, the spider state) are shared by every
+#: part that writes under the crawl's folders. The URL filter's rules are used by every
+#: part; what a page says is read by the frontier (re-crawls), the
 #: seen-sets and robots.txt; the fetcher (politeness, render) obeys robots.txt; the
 #: report, search index, shared crawl, archive and disk guard watch everything below them; site
 #: configs and the spiders made of them put it all together, and the entry points
 #: (the add-on, the project's settings, the commands, the demo) wire the crawl.
 LAYERS = (
-    "urls", "pages", "extract", "frontier", "seen", "robots", "politeness", "render", "sitemaps",
-    "report", "search", "monitor", "distributed", "archive", "resources", "sites", "spiders",
-    "commands", "demo", "entry",
+    "job", "urls", "pages", "extract", "frontier", "seen", "robots", "politeness", "render",
+    "sitemaps", "report", "search", "monitor", "distributed", "archive", "resources", "sites",
+    "spiders", "commands", "demo", "entry",
 )  # fmt: skip
 #: Top-level modules that are entry points: they put the parts together.
 ENTRY = frozenset({"webrobot", "webrobot.__main__", "webrobot.addon", "webrobot.settings"})

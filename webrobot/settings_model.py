@@ -793,9 +793,9 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
         "webrobot.resources.diskguard.DiskGuard": 50,
         # Scrapy's feed exporter and spider state, with a full disk closing the crawl cleanly.
         "scrapy.extensions.feedexport.FeedExporter": None,
-        "webrobot.seen.feeds.FeedExporter": 0,
+        "webrobot.job.feeds.FeedExporter": 0,
         "scrapy.extensions.spiderstate.SpiderState": None,
-        "webrobot.frontier.spiderstate.SpiderState": 0,
+        "webrobot.job.spiderstate.SpiderState": 0,
         "scrapy.extensions.memusage.MemoryUsage": None,
         "webrobot.resources.memory.MemoryGuard": 0,
     },
@@ -817,10 +817,10 @@ REPLACED: dict[str, str] = {
         "The same depth bookkeeping, with refusals counted per site and reason "
         "(webrobot.urls.depthmiddleware).",
     "scrapy.extensions.feedexport.FeedExporter":
-        "The same feeds, with a full disk closing the crawl cleanly (webrobot.seen.feeds).",
+        "The same feeds, with a full disk closing the crawl cleanly (webrobot.job.feeds).",
     "scrapy.extensions.spiderstate.SpiderState":
         "The same spider state, with a full disk closing the crawl cleanly "
-        "(webrobot.frontier.spiderstate).",
+        "(webrobot.job.spiderstate).",
     "scrapy.extensions.memusage.MemoryUsage":
         "The same MEMUSAGE_* limits, closing the crawl cleanly (webrobot.resources.memory).",
 }  # fmt: skip
