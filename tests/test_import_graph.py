@@ -57,7 +57,7 @@ PURE = frozenset({
     "webrobot.extract.parts",
     "webrobot.extract.fields",
     "webrobot.extract.images",
-    "webrobot.pages.documents",
+    "webrobot.urls.documents",
     "webrobot.pages.contenttypes",
     "webrobot.pages.srcset",
     "webrobot.extract.jsonld",
