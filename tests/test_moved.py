@@ -49,7 +49,7 @@ def test_every_old_module_path_imports_as_its_new_module(old: str) -> None:
             "webrobot.seen.requestfingerprinter",
         ),
         ("webrobot.pipelines.DuplicateContentPipeline", "webrobot.seen.pipelines"),
-        ("webrobot.spidermiddlewares.links.LinkGateMiddleware", "webrobot.pages.linkgate"),
+        ("webrobot.spidermiddlewares.links.LinkGateMiddleware", "webrobot.urls.linkgate"),
         ("webrobot.extensions.report.CrawlReport", "webrobot.report.extension"),
         ("webrobot.politeness.SitePoliteness", "webrobot.politeness.clock"),
         ("webrobot.frontier.Frontier", "webrobot.frontier.queues"),

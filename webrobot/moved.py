@@ -68,7 +68,7 @@ MOVED: dict[str, str] = {
     "webrobot.middlewares.metarobots": "webrobot.pages.metarobotsmiddleware",
     "webrobot.middlewares.contenttype": "webrobot.pages.contenttypegate",
     "webrobot.spidermiddlewares.metarobots": "webrobot.pages.metarobotsspidermiddleware",
-    "webrobot.spidermiddlewares.links": "webrobot.pages.linkgate",
+    "webrobot.spidermiddlewares.links": "webrobot.urls.linkgate",
     "webrobot.spidermiddlewares.parsetree": "webrobot.pages.parsetree",
     "webrobot.seenstore": "webrobot.seen.stores",
     "webrobot.dupefilter": "webrobot.seen.dupefilter",

@@ -757,7 +757,7 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
         # callback that expects one (counted as webrobot/page/non_html).
         "webrobot.pages.nontext.NonTextMiddleware": 55,
         # Scope, traps, blocklist, file extensions and the per-page cap, before any scheduler work.
-        "webrobot.pages.linkgate.LinkGateMiddleware": 950,
+        "webrobot.urls.linkgate.LinkGateMiddleware": 950,
         # Sees the raw links of the duplicates middleware's pages: drops them for duplicates.
         "webrobot.seen.dupepages.DuplicatePageMiddleware": 960,
         # Closest of all to the spider, while the crawl's parse is alive: what pages say,
@@ -806,7 +806,7 @@ COMPONENTS: dict[str, dict[str, int | None]] = {
 REPLACED: dict[str, str] = {
     "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware":
         "Knows hosts, not sites (ports); webrobot's scope also judges links before they are "
-        "scheduled (webrobot.urls.scopemiddleware, webrobot.pages.linkgate).",
+        "scheduled (webrobot.urls.scopemiddleware, webrobot.urls.linkgate).",
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware":
         "Parses error pages as rules, allows everything on errors and caches for ever "
         "(webrobot.robots.middleware).",
