@@ -58,7 +58,8 @@ from scrapy.utils.url import url_has_any_extension
 from webrobot.settings_model import ConfigError, read
 from webrobot.signals import SITEMAP_META
 from webrobot.startup import non_negative_setting, setting_error
-from webrobot.urls.blocklist import Blocklist, BlocklistError
+from webrobot.urls.blocklist import BlocklistError
+from webrobot.urls.blocklistmiddleware import crawl_blocklist
 from webrobot.urls.canonical import Canonicalizer, canonicalizer_for
 from webrobot.urls.documents import documents_accepted, has_document_extension
 from webrobot.urls.refusals import Refuser
@@ -91,7 +92,7 @@ class LinkGateMiddleware(BaseSpiderMiddleware):
             if str(ext).strip()
         }
         try:
-            self.blocklist = Blocklist.from_setting(read(settings, "WEBROBOT_BLOCKLIST"))
+            self.blocklist = crawl_blocklist(crawler)
         except BlocklistError as exc:  # the blocklist middleware reports it the same way
             raise setting_error(crawler, exc) from None
         self.scope = CrawlScope.of(crawler) if read(settings, "WEBROBOT_SCOPE_ENABLED") else None
