@@ -19,9 +19,9 @@ import pytest
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.test import get_crawler
 
-from webrobot.frontier.diskspace import MB, Reading
-from webrobot.frontier.diskstate import disk_of
 from webrobot.frontier.queues import SqliteFrontier
+from webrobot.job.diskspace import MB, Reading
+from webrobot.job.diskstate import disk_of
 from webrobot.resources import diskguard
 from webrobot.resources.diskguard import DiskGuard, crawl_folders
 from webrobot.search import spool as spool_module
@@ -127,7 +127,7 @@ def test_a_pause_longer_than_the_timeout_closes_with_disk_full(
     monkeypatch.setattr(diskguard.time, "monotonic", lambda: clock["now"])
     closed: list[str] = []
     monkeypatch.setattr(
-        "webrobot.frontier.diskstate.schedule_coro", lambda coro: (closed.append("x"), coro.close())
+        "webrobot.job.diskstate.schedule_coro", lambda coro: (closed.append("x"), coro.close())
     )
     guard, engine = make_guard(tmp_path, WEBROBOT_DISK_FULL_TIMEOUT=30)
     guard.check()
@@ -146,7 +146,7 @@ def test_a_failed_write_is_one_line_counted_every_time_and_tells_the_writers(
 ) -> None:
     closed: list[str] = []
     monkeypatch.setattr(
-        "webrobot.frontier.diskstate.schedule_coro", lambda coro: (closed.append("x"), coro.close())
+        "webrobot.job.diskstate.schedule_coro", lambda coro: (closed.append("x"), coro.close())
     )
     crawler = get_crawler()
     crawler.stats.open_spider()  # type: ignore[union-attr]
@@ -400,9 +400,9 @@ def test_a_feed_write_that_fails_for_want_of_space_is_one_line_and_stops_the_fee
 ) -> None:
     from scrapy import Spider
 
-    from webrobot.seen.feeds import FeedExporter
+    from webrobot.job.feeds import FeedExporter
 
-    monkeypatch.setattr("webrobot.frontier.diskstate.schedule_coro", lambda coro: coro.close())
+    monkeypatch.setattr("webrobot.job.diskstate.schedule_coro", lambda coro: coro.close())
     feed = tmp_path / "items.jsonl"
     crawler = get_crawler(Spider, settings_dict={"FEEDS": {str(feed): {"format": "jsonlines"}}})
     crawler.stats.open_spider()  # type: ignore[union-attr]
@@ -492,9 +492,9 @@ def test_a_feed_whose_last_bytes_find_no_space_at_close_is_one_line(
 
     from scrapy import Spider
 
-    from webrobot.seen.feeds import FeedExporter
+    from webrobot.job.feeds import FeedExporter
 
-    monkeypatch.setattr("webrobot.frontier.diskstate.schedule_coro", lambda coro: coro.close())
+    monkeypatch.setattr("webrobot.job.diskstate.schedule_coro", lambda coro: coro.close())
     feed = tmp_path / f"items.{fmt}"
     crawler = get_crawler(Spider, settings_dict={"FEEDS": {str(feed): {"format": fmt}}})
     crawler.stats.open_spider()  # type: ignore[union-attr]

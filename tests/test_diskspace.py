@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from webrobot.frontier.diskspace import (
+from webrobot.job.diskspace import (
     MB,
     DiskWatch,
     Reading,

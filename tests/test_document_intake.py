@@ -8,7 +8,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.utils.test import get_crawler
 
 from webrobot.extract.documentintake import DocumentIntake
-from webrobot.pages.documents import (
+from webrobot.urls.documents import (
     accept_documents,
     documents_accepted,
     has_document_extension,

@@ -1,24 +1,33 @@
-"""Old module paths (before the package was laid out by the parts of the crawl) still load,
-as aliases of their new modules, with a DeprecationWarning that names the new path."""
+"""The old paths of the classes a settings file names (before the package was laid out by
+the parts of the crawl) still load, as aliases of their new modules, with one
+DeprecationWarning that names the new path and the release that removes the old one; no
+other old path loads."""
 
 from __future__ import annotations
 
 import importlib
 import re
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
 from scrapy.utils.misc import load_object
 
-from webrobot.moved import MOVED, OLD_PACKAGES
+from tests.components import webrobot_crawler
+from webrobot import moved
+from webrobot.moved import MOVED, OLD_PACKAGES, REMOVED_IN
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _forget(name: str) -> None:
+    """Unload an old path and let it warn again (it warns once per process)."""
     for key in [k for k in sys.modules if k == name or k.startswith(name + ".")]:
         del sys.modules[key]
+    moved._warned.discard(name)
+    for key in [k for k in moved._warned if k.startswith(name + ".")]:
+        moved._warned.discard(key)
 
 
 #: Old module paths that are packages now keep their names through the package
@@ -49,22 +58,70 @@ def test_every_old_module_path_imports_as_its_new_module(old: str) -> None:
             "webrobot.seen.requestfingerprinter",
         ),
         ("webrobot.pipelines.DuplicateContentPipeline", "webrobot.seen.pipelines"),
-        ("webrobot.spidermiddlewares.links.LinkGateMiddleware", "webrobot.pages.linkgate"),
+        ("webrobot.spidermiddlewares.links.LinkGateMiddleware", "webrobot.urls.linkgate"),
         ("webrobot.extensions.report.CrawlReport", "webrobot.report.extension"),
         ("webrobot.politeness.SitePoliteness", "webrobot.politeness.clock"),
-        ("webrobot.frontier.Frontier", "webrobot.frontier.queues"),
-        ("webrobot.sitemaps.SitemapEntry", "webrobot.sitemaps.entries"),
+        ("webrobot.robotscache.LruRobotsCache", "webrobot.robots.cache"),
+        ("webrobot.budget.PageBudget", "webrobot.urls.budget"),
         ("webrobot.spiderloader.SiteSpiderLoader", "webrobot.spiders.loader"),
-        ("webrobot.refusals.Refuser", "webrobot.urls.refusals"),
+        ("webrobot.extensions.gctuning.GarbageCollectorTuning", "webrobot.gctuning"),
     ],
 )
 def test_class_paths_a_project_may_list_still_load(path: str, new: str) -> None:
     module, _, name = path.rpartition(".")
-    if not MOVED[module].startswith(module + "."):
-        _forget(module)  # imported by an earlier test: the warning comes at import
-    with pytest.warns(DeprecationWarning):
+    _forget(module if not MOVED[module].startswith(module + ".") else path)
+    with pytest.warns(DeprecationWarning, match=re.escape(f"removed in webrobot {REMOVED_IN}")):
         loaded = load_object(path)
     assert loaded is getattr(importlib.import_module(new), name)
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["webrobot.middlewares.traps.UrlTrapMiddleware", "webrobot.politeness.SitePoliteness"],
+)
+def test_an_old_path_warns_once_however_often_it_is_loaded(path: str) -> None:
+    module = path.rpartition(".")[0]
+    old = module if not MOVED[module].startswith(module + ".") else path
+    _forget(old)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")  # Python's own filter would hide a repeat
+        first, second, third = (load_object(path) for _ in range(3))
+    assert first is second is third
+    deprecations = [str(w.message) for w in caught if issubclass(w.category, DeprecationWarning)]
+    assert len(deprecations) == 1 and deprecations[0].startswith(f"{old} moved to "), deprecations
+
+
+_CLASS_PATH = re.compile(r"webrobot(\.\w+)+\.[A-Z]\w*")
+
+
+def _named_classes(value: object) -> set[str]:
+    """The webrobot class paths in a setting's value (a path, or a table of components)."""
+    if isinstance(value, str):
+        return {value} if _CLASS_PATH.fullmatch(value) else set()
+    if isinstance(value, dict):
+        return {p for k, v in value.items() for p in _named_classes(k) | _named_classes(v)}
+    return set()
+
+
+def test_the_old_paths_kept_are_those_of_classes_a_settings_file_names() -> None:
+    """Each kept old path holds a class that webrobot's settings (the add-on applied) name:
+    a component, the scheduler, the dupefilter, a robots.txt parser, a *_CLASS setting."""
+    settings = webrobot_crawler().settings.copy_to_dict()
+    named = {p for value in settings.values() for p in _named_classes(value)}
+    modules = {path.rpartition(".")[0] for path in named}
+    assert "webrobot.robots.middleware.RobotsMiddleware" in named  # the walk finds components
+    assert "webrobot.robots.parsers.Rfc9309RobotParser" in named  # and class settings
+    assert not {old: new for old, new in MOVED.items() if new not in modules}
+
+
+@pytest.mark.parametrize(
+    "old", ["webrobot.traps", "webrobot.canonical", "webrobot.middlewares.robotsheld",
+            "webrobot.config", "webrobot.refusals"],
+)  # fmt: skip
+def test_an_old_path_of_no_such_class_is_gone(old: str) -> None:
+    _forget(old)
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module(old)
 
 
 def test_an_old_package_imports_and_a_missing_name_is_an_attribute_error() -> None:
@@ -72,6 +129,9 @@ def test_an_old_package_imports_and_a_missing_name_is_an_attribute_error() -> No
         assert importlib.import_module(package).__path__ == []
     with pytest.raises(AttributeError):
         importlib.import_module("webrobot.politeness").NoSuchThing  # noqa: B018
+    for package, name in (("webrobot.frontier", "Frontier"), ("webrobot.sitemaps", "SitemapEntry")):
+        with pytest.raises(AttributeError):  # those old modules held no class a setting names
+            getattr(importlib.import_module(package), name)
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module("webrobot.middlewares.no_such_module")
 

@@ -64,8 +64,7 @@ def test_the_hostile_web_archive_and_frontier_components_are_enabled_at_their_or
     assert downloader["webrobot.archive.middleware.WarcArchiveMiddleware"] == 980
     assert downloader["webrobot.report.failures.PageFailureMiddleware"] == 2
     assert (
-        enabled_components("SPIDER_MIDDLEWARES")["webrobot.pages.linkgate.LinkGateMiddleware"]
-        == 950
+        enabled_components("SPIDER_MIDDLEWARES")["webrobot.urls.linkgate.LinkGateMiddleware"] == 950
     )
     assert (
         enabled_components("ITEM_PIPELINES")["webrobot.seen.pipelines.OneItemPerUrlPipeline"]

@@ -26,6 +26,7 @@ from webrobot.urls.blocklist import BlocklistError
 from webrobot.urls.blocklistmiddleware import BlocklistMiddleware
 from webrobot.urls.budgetmiddleware import PageBudgetMiddleware
 from webrobot.urls.depthmiddleware import DepthLimitMiddleware
+from webrobot.urls.linkgate import LinkGateMiddleware
 from webrobot.urls.scope import SiteScope
 from webrobot.urls.scopemiddleware import SiteScopeMiddleware
 from webrobot.urls.trapmiddleware import UrlTrapMiddleware
@@ -220,6 +221,17 @@ def test_a_trailing_dot_on_the_host_does_not_get_past_the_blocklist() -> None:
         with pytest.raises(IgnoreRequest):
             mw.process_request(Request(url))
     assert crawler.stats.get_value("webrobot/url/refused/blocklist") == 3
+
+
+def test_the_link_gate_and_the_middleware_share_one_blocklist(tmp_path: Path) -> None:
+    path = tmp_path / "blocklist.txt"
+    path.write_text("spam.example\n", "utf-8")
+    crawler = make_crawler({"WEBROBOT_BLOCKLIST": str(path)})
+    gate = build_from_crawler(LinkGateMiddleware, crawler)
+    mw = build_from_crawler(BlocklistMiddleware, crawler)
+    assert mw.blocklist is gate.blocklist and mw.blocklist.match("http://spam.example/")
+    other = build_from_crawler(BlocklistMiddleware, make_crawler({"WEBROBOT_BLOCKLIST": str(path)}))
+    assert other.blocklist is not mw.blocklist, "each crawl loads its own"
 
 
 def test_bad_blocklist_stops_the_spider_with_file_and_line(tmp_path: Path) -> None:

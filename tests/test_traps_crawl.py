@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.crawling import run_crawl, start_crawl, wait_until
+from tests.crawling import run_crawl, start_crawl, wait_until, write_project
 from webrobot.demo.server import Reply, SiteServer
 from webrobot.demo.web import DemoWeb
 
@@ -240,6 +240,43 @@ def test_bad_blocklist_stops_the_crawl_with_one_line(make_site: MakeSite, tmp_pa
     assert f"webrobot cannot start: {blocklist}: line 3: expected a domain name" in result.log
     assert "Traceback" not in result.log
     assert site.targets() == []
+
+
+#: Lines for a project's settings.py: every open of the blocklist file is one line on the
+#: crawl's stderr (a Python audit hook, so any reader counts, whichever component it is).
+COUNT_OPENS = """
+import os, sys
+
+
+def _count_blocklist_opens(event, args):
+    if event == "open" and isinstance(args[0], (str, os.PathLike)):
+        if os.path.abspath(os.fspath(args[0])) == {path!r}:
+            sys.stderr.write("blocklist file opened\\n")
+
+
+sys.addaudithook(_count_blocklist_opens)
+"""
+
+
+def test_the_blocklist_file_is_read_once_per_crawl(make_site: MakeSite, tmp_path: Path) -> None:
+    """The link gate (links of pages) and the blocklist middleware (start requests and
+    redirects) judge by one blocklist, loaded once for the crawl."""
+    site = make_site("listed")
+    site.add("/robots.txt", ROBOTS_ALLOW_ALL)
+    site.html("/", page("home", "<a href='/listed/a.html'>a</a> <a href='/go'>go</a>"))
+    site.add("/go", Reply(302, b"", {"Location": "/listed/b.html"}))
+    for target in ("/listed/a.html", "/listed/b.html"):
+        site.html(target, page(target))
+    blocklist = write_config(tmp_path / "blocklist.txt", "re:/listed/\n")
+    project = write_project(
+        tmp_path / "project", [site.url("/")], settings=COUNT_OPENS.format(path=str(blocklist))
+    )
+    result = run_crawl(tmp_path / "out", spider="site", project=project,
+                       settings={"WEBROBOT_BLOCKLIST": str(blocklist)})  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert sorted(pages_requested(site)) == ["/", "/go"]
+    assert result.stat("webrobot/url/refused/blocklist") == 2, "a link and a redirect"
+    assert result.stderr.count("blocklist file opened") == 1, result.stderr
 
 
 def test_depth_limit_refusals_are_counted(make_site: MakeSite, tmp_path: Path) -> None:

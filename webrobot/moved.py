@@ -1,10 +1,15 @@
-"""Where webrobot's modules were before the package was laid out by the parts of the
-crawl, kept importable for one more release.
+"""Where the classes a settings file names were before the package was laid out by the
+parts of the crawl, kept loadable until :data:`REMOVED_IN`.
 
-``webrobot.robotsparsers.Rfc9309RobotParser``, ``webrobot.middlewares.robots.RobotsMiddleware``
-and every other old path still load (Scrapy settings name classes by path), with a
-``DeprecationWarning`` naming the new one. The old modules are aliases, not copies: each old
-path gives the very objects of its new module.
+A project's settings name components by path (``DOWNLOADER_MIDDLEWARES``,
+``SPIDER_MIDDLEWARES``, ``ITEM_PIPELINES``, ``EXTENSIONS``, ``SCHEDULER``,
+``DUPEFILTER_CLASS``, ``REQUEST_FINGERPRINTER_CLASS``, ``DOWNLOADER``,
+``SPIDER_LOADER_CLASS``, ``HTTPCACHE_POLICY``, ``ROBOTSTXT_PARSER`` and webrobot's own
+``*_CLASS`` settings), so ``webrobot.middlewares.robots.RobotsMiddleware``,
+``webrobot.robotsparsers.Rfc9309RobotParser`` and the other old paths of such classes
+still load, with one ``DeprecationWarning`` each naming the new path. Only those: an old
+path that holds no such class is gone (import from the new one). The old modules are
+aliases, not copies: each old path gives the very objects of its new module.
 """
 
 from __future__ import annotations
@@ -17,34 +22,18 @@ import warnings
 from types import ModuleType
 from typing import Any
 
-#: Old module path -> its new home.
+#: The release that removes these old paths.
+REMOVED_IN = "0.3.0"
+#: Old module path (one that holds a class a settings file names) -> its new home.
 MOVED: dict[str, str] = {
     "webrobot.robotsparsers": "webrobot.robots.parsers",
-    "webrobot.robotspolicy": "webrobot.robots.policy",
     "webrobot.robotscache": "webrobot.robots.cache",
     "webrobot.middlewares.robots": "webrobot.robots.middleware",
     "webrobot.middlewares.robotsfetch": "webrobot.robots.fetch",
-    "webrobot.middlewares.robotsdecide": "webrobot.robots.decide",
-    "webrobot.middlewares.robotsheld": "webrobot.robots.held",
-    "webrobot.middlewares.robotsclaim": "webrobot.robots.claim",
-    "webrobot.frontier": "webrobot.frontier.queues",
-    "webrobot.journal": "webrobot.frontier.journal",
-    "webrobot.compactrequest": "webrobot.frontier.compactrequest",
-    "webrobot.leaseparking": "webrobot.frontier.leaseparking",
     "webrobot.scheduler": "webrobot.frontier.scheduler",
-    "webrobot.priorities": "webrobot.frontier.priorities",
     "webrobot.spidermiddlewares.priorities": "webrobot.frontier.prioritymiddleware",
-    "webrobot.freshness": "webrobot.frontier.freshness",
-    "webrobot.freshnessstore": "webrobot.frontier.freshnessstore",
     "webrobot.recrawl": "webrobot.frontier.recrawl",
     "webrobot.middlewares.freshness": "webrobot.frontier.freshnesstap",
-    "webrobot.canonical": "webrobot.urls.canonical",
-    "webrobot.sitekey": "webrobot.urls.sitekey",
-    "webrobot.scope": "webrobot.urls.scope",
-    "webrobot.traps": "webrobot.urls.traps",
-    "webrobot.urltemplates": "webrobot.urls.templates",
-    "webrobot.blocklist": "webrobot.urls.blocklist",
-    "webrobot.netpolicy": "webrobot.urls.netpolicy",
     "webrobot.budget": "webrobot.urls.budget",
     "webrobot.middlewares.scope": "webrobot.urls.scopemiddleware",
     "webrobot.middlewares.traps": "webrobot.urls.trapmiddleware",
@@ -55,50 +44,28 @@ MOVED: dict[str, str] = {
     "webrobot.spidermiddlewares.depth": "webrobot.urls.depthmiddleware",
     "webrobot.politeness": "webrobot.politeness.clock",
     "webrobot.downloader": "webrobot.politeness.downloader",
-    "webrobot.identity": "webrobot.politeness.identity",
     "webrobot.middlewares.identity": "webrobot.politeness.fromheader",
     "webrobot.extensions.identity": "webrobot.politeness.identitycheck",
-    "webrobot.page": "webrobot.pages.page",
-    "webrobot.metarobots": "webrobot.pages.metarobots",
-    "webrobot.contenttypes": "webrobot.pages.contenttypes",
-    "webrobot.inflate": "webrobot.pages.inflate",
-    "webrobot.linkrequests": "webrobot.seen.linkrequests",
-    "webrobot.rendering": "webrobot.render.rendering",
     "webrobot.middlewares.render": "webrobot.render.middleware",
     "webrobot.middlewares.metarobots": "webrobot.pages.metarobotsmiddleware",
     "webrobot.middlewares.contenttype": "webrobot.pages.contenttypegate",
     "webrobot.spidermiddlewares.metarobots": "webrobot.pages.metarobotsspidermiddleware",
-    "webrobot.spidermiddlewares.links": "webrobot.pages.linkgate",
+    "webrobot.spidermiddlewares.links": "webrobot.urls.linkgate",
     "webrobot.spidermiddlewares.parsetree": "webrobot.pages.parsetree",
-    "webrobot.seenstore": "webrobot.seen.stores",
     "webrobot.dupefilter": "webrobot.seen.dupefilter",
     "webrobot.requestfingerprinter": "webrobot.seen.requestfingerprinter",
-    "webrobot.contentfingerprints": "webrobot.seen.contentfingerprints",
     "webrobot.contentdupes": "webrobot.seen.contentdupes",
     "webrobot.spidermiddlewares.dupes": "webrobot.seen.dupepages",
-    "webrobot.checkpoint": "webrobot.seen.checkpoint",
     "webrobot.pipelines": "webrobot.seen.pipelines",
-    "webrobot.sitemaps": "webrobot.sitemaps.entries",
-    "webrobot.sitemapreader": "webrobot.sitemaps.reader",
-    "webrobot.sitemapfollow": "webrobot.sitemaps.follow",
     "webrobot.extensions.sitemaps": "webrobot.sitemaps.robotssitemaps",
-    "webrobot.warc": "webrobot.archive.warc",
     "webrobot.middlewares.archive": "webrobot.archive.middleware",
-    "webrobot.searchindex": "webrobot.search.index",
-    "webrobot.indexspool": "webrobot.search.spool",
-    "webrobot.indexworker": "webrobot.search.worker",
-    "webrobot.searchweb": "webrobot.search.web",
-    "webrobot.textextract": "webrobot.search.textextract",
     "webrobot.extensions.searchindex": "webrobot.search.extension",
     "webrobot.extensions.report": "webrobot.report.extension",
     "webrobot.extensions.progress": "webrobot.report.progress",
     "webrobot.extensions.statsfile": "webrobot.report.statsfile",
     "webrobot.middlewares.report": "webrobot.report.taps",
     "webrobot.middlewares.failures": "webrobot.report.failures",
-    "webrobot.summary": "webrobot.report.summary",
-    "webrobot.config": "webrobot.sites.config",
     "webrobot.spiderloader": "webrobot.spiders.loader",
-    "webrobot.refusals": "webrobot.urls.refusals",
     "webrobot.extensions.gctuning": "webrobot.gctuning",
 }
 #: Old packages that held only moved modules.
@@ -107,9 +74,17 @@ OLD_PACKAGES = frozenset(
 )
 
 
+#: The old paths that have warned in this process.
+_warned: set[str] = set()
+
+
 def _warn(old: str, new: str) -> None:
+    """One warning per old path and process, however often a setting loads it."""
+    if old in _warned:
+        return
+    _warned.add(old)
     warnings.warn(
-        f"{old} moved to {new}; the old path goes in a later release",
+        f"{old} moved to {new}; the old path is deprecated and removed in webrobot {REMOVED_IN}",
         DeprecationWarning,
         stacklevel=3,
     )

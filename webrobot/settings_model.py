@@ -725,7 +725,7 @@ COMPONENTS: dict[str, dict[str, Component]] = {
         # callback that expects one (counted as webrobot/page/non_html).
         "webrobot.pages.nontext.NonTextMiddleware": _c(55, {"WEBROBOT_NON_HTML_ITEMS": True}),
         # Scope, traps, blocklist, file extensions and the per-page cap, before any scheduler work.
-        "webrobot.pages.linkgate.LinkGateMiddleware": _c(950),
+        "webrobot.urls.linkgate.LinkGateMiddleware": _c(950),
         # Sees the raw links of the duplicates middleware's pages: drops them for duplicates.
         "webrobot.seen.dupepages.DuplicatePageMiddleware": _c(960, {"WEBROBOT_DUPES_ENABLED": False}),
         # Closest of all to the spider, while the crawl's parse is alive: what pages say,
@@ -761,9 +761,9 @@ COMPONENTS: dict[str, dict[str, Component]] = {
         "webrobot.resources.diskguard.DiskGuard": _c(50, {"WEBROBOT_DISK_GUARD_ENABLED": False}),
         # Scrapy's feed exporter and spider state, with a full disk closing the crawl cleanly.
         "scrapy.extensions.feedexport.FeedExporter": _c(None),
-        "webrobot.seen.feeds.FeedExporter": _c(0, {"FEEDS": {}}),
+        "webrobot.job.feeds.FeedExporter": _c(0, {"FEEDS": {}}),
         "scrapy.extensions.spiderstate.SpiderState": _c(None),
-        "webrobot.frontier.spiderstate.SpiderState": _c(0, {"JOBDIR": None}),
+        "webrobot.job.spiderstate.SpiderState": _c(0, {"JOBDIR": None}),
         "scrapy.extensions.memusage.MemoryUsage": _c(None),
         "webrobot.resources.memory.MemoryGuard": _c(0, {"MEMUSAGE_ENABLED": False}),
     },
@@ -774,7 +774,7 @@ COMPONENTS: dict[str, dict[str, Component]] = {
 REPLACED: dict[str, str] = {
     "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware":
         "Knows hosts, not sites (ports); webrobot's scope also judges links before they are "
-        "scheduled (webrobot.urls.scopemiddleware, webrobot.pages.linkgate).",
+        "scheduled (webrobot.urls.scopemiddleware, webrobot.urls.linkgate).",
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware":
         "Parses error pages as rules, allows everything on errors and caches for ever "
         "(webrobot.robots.middleware).",
@@ -785,10 +785,10 @@ REPLACED: dict[str, str] = {
         "The same depth bookkeeping, with refusals counted per site and reason "
         "(webrobot.urls.depthmiddleware).",
     "scrapy.extensions.feedexport.FeedExporter":
-        "The same feeds, with a full disk closing the crawl cleanly (webrobot.seen.feeds).",
+        "The same feeds, with a full disk closing the crawl cleanly (webrobot.job.feeds).",
     "scrapy.extensions.spiderstate.SpiderState":
         "The same spider state, with a full disk closing the crawl cleanly "
-        "(webrobot.frontier.spiderstate).",
+        "(webrobot.job.spiderstate).",
     "scrapy.extensions.memusage.MemoryUsage":
         "The same MEMUSAGE_* limits, closing the crawl cleanly (webrobot.resources.memory).",
 }  # fmt: skip

@@ -22,7 +22,7 @@ docs/archive.md).
 Files a killed run left ``.open`` in the folder are repaired when the archive
 opens (``webrobot/warc/repaired``, ``webrobot/warc/cut``).
 
-A write that fails for want of space (:mod:`webrobot.frontier.diskstate`): the
+A write that fails for want of space (:mod:`webrobot.job.diskstate`): the
 open file is cut back to its last whole exchange, nothing more is archived in
 this run, the response is not handed on (``IgnoreRequest``: its page stays
 pending in the frontier) and the crawl closes with ``disk_full``.
@@ -43,7 +43,7 @@ from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import HtmlResponse
 
 from webrobot.distributed.keys import safe_url
-from webrobot.frontier.diskstate import disk_of
+from webrobot.job.diskstate import disk_of
 from webrobot.pages.metarobots import policy, product_token
 from webrobot.pages.pagerules import OPT_OUT_KEY, response_directives
 from webrobot.settings_parse import read

@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 
 from webrobot import compat
-from webrobot.frontier.diskspace import FINISH_REASON as DISK_FULL
 from webrobot.frontier.scheduler import OPEN_FAILED as FRONTIER_ERROR
+from webrobot.job.diskspace import FINISH_REASON as DISK_FULL
 from webrobot.robots.held import count
 from webrobot.robots.middleware import HELD_ONLY
 from webrobot.settings_checks import text_problem, unknown_setting_message, unknown_settings

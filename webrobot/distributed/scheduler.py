@@ -91,8 +91,8 @@ from webrobot.distributed.frontier import (
 from webrobot.distributed.items import PICKLE_ERRORS, encode_item, item_key
 from webrobot.distributed.keys import CrawlKeys, explain, redis_from_settings, safe_url
 from webrobot.distributed.outage import FINISH_REASON, outage_of
-from webrobot.frontier.diskstate import disk_of
 from webrobot.frontier.leaseparking import ParkedLeases
+from webrobot.job.diskstate import disk_of
 from webrobot.settings_parse import read
 from webrobot.signals import WORKER_LOCAL_META
 

@@ -2,7 +2,7 @@
 
 An extension, on when ``documents`` is among the parts of ``WEBROBOT_EXTRACT``
 (site config key ``extract``): it tells the link gate, the content-type gate and
-the bundled spider (:mod:`webrobot.pages.documents`) to follow links to
+the bundled spider (:mod:`webrobot.urls.documents`) to follow links to
 documents, download them whole up to ``WEBROBOT_DOCUMENT_MAX_BYTES`` and yield
 an item for each; the mining reads them (:func:`webrobot.extract.documents.read_document`).
 Without it, a link to a PDF is refused by its extension and a PDF response is
@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Self
 from scrapy.exceptions import NotConfigured
 
 from webrobot.extract.parts import enabled_parts
-from webrobot.pages.documents import accept_documents
 from webrobot.settings_parse import read
+from webrobot.urls.documents import accept_documents
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 from webrobot.extract import docworker
 from webrobot.pages.contenttypes import mime_type
-from webrobot.pages.documents import is_document
+from webrobot.urls.documents import is_document
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

@@ -17,7 +17,7 @@ item pipeline that keeps one item per URL, and the feed files:
   Bytes after it belong to items whose "written" mark was not committed: their
   pages are fetched again and their items written again, once. A flush that
   fails for want of disk space freezes the frontier before that commit
-  (:mod:`webrobot.frontier.diskstate`), so no mark of an item that may not be in
+  (:mod:`webrobot.job.diskstate`), so no mark of an item that may not be in
   the file is ever committed.
 
 Without a durable frontier (no ``JOBDIR``, or ``WEBROBOT_FRONTIER = "memory"``)
@@ -36,7 +36,7 @@ from urllib.parse import urlsplit
 
 from scrapy import signals
 
-from webrobot.frontier.diskstate import disk_of
+from webrobot.job.diskstate import disk_of
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

@@ -38,7 +38,7 @@ visited set is written only at close):
   kept as failed; ``-s WEBROBOT_RETRY_FAILED=True`` queues them again when
   the job resumes.
 * **A full disk.** A write that fails for want of space, here or in any
-  writer of the crawl (:mod:`webrobot.frontier.diskstate`), rolls back the open
+  writer of the crawl (:mod:`webrobot.job.diskstate`), rolls back the open
   transaction and freezes the frontier: nothing more is committed, so every
   request whose outcome may not be fully written stays pending for the resumed
   job, and the crawl closes with ``disk_full``.
@@ -66,9 +66,6 @@ from scrapy.utils.request import request_from_dict
 from webrobot import signals as webrobot_signals
 from webrobot.compat import engine_in_progress
 from webrobot.frontier.compactrequest import RequestCodec
-from webrobot.frontier.diskspace import FINISH_REASON as DISK_FULL
-from webrobot.frontier.diskspace import is_disk_error
-from webrobot.frontier.diskstate import disk_of
 from webrobot.frontier.journal import JobJournal
 from webrobot.frontier.leaseparking import ParkedLeases
 from webrobot.frontier.queues import (
@@ -79,6 +76,9 @@ from webrobot.frontier.queues import (
     SqliteFrontier,
     resolve_mode,
 )
+from webrobot.job.diskspace import FINISH_REASON as DISK_FULL
+from webrobot.job.diskspace import is_disk_error
+from webrobot.job.diskstate import disk_of
 from webrobot.settings_parse import read
 
 if TYPE_CHECKING:

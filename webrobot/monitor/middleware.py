@@ -25,7 +25,7 @@ from scrapy.utils.misc import load_object
 
 from webrobot import signals as webrobot_signals
 from webrobot.extract.middleware import ExtractMiddleware
-from webrobot.frontier.diskstate import disk_of
+from webrobot.job.diskstate import disk_of
 from webrobot.monitor import events
 from webrobot.monitor.reportpart import ChangesTally
 from webrobot.monitor.rules import load_rules, parse_rule_tables

@@ -38,9 +38,9 @@ from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import TextResponse
 
 from webrobot.pages.contenttypes import mime_type
-from webrobot.pages.documents import documents_accepted, is_document
 from webrobot.settings_parse import read
 from webrobot.signals import SITEMAP_META
+from webrobot.urls.documents import documents_accepted, is_document
 
 if TYPE_CHECKING:
     from collections.abc import Iterable

@@ -11,8 +11,8 @@ stay queued), what is in flight finishes and is acknowledged. One WARNING says
 which folder, how much is free and the threshold; one INFO line when space is
 back and the crawl goes on. After ``WEBROBOT_DISK_FULL_TIMEOUT`` seconds
 paused it closes the crawl with finish reason ``disk_full`` (exit status 1).
-The decisions are :mod:`webrobot.frontier.diskspace`'s; a write that fails
-anyway is :mod:`webrobot.frontier.diskstate`'s.
+The decisions are :mod:`webrobot.job.diskspace`'s; a write that fails
+anyway is :mod:`webrobot.job.diskstate`'s.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.asyncio import create_looping_call
 
-from webrobot.frontier.diskspace import MB, DiskWatch, Reading, Threshold
-from webrobot.frontier.diskstate import STATS, disk_of
+from webrobot.job.diskspace import MB, DiskWatch, Reading, Threshold
+from webrobot.job.diskstate import STATS, disk_of
 from webrobot.settings_parse import read
 
 if TYPE_CHECKING:

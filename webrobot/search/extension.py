@@ -21,7 +21,7 @@ not committed is indexed by the next run against the same index first
 (``webrobot/index/replayed``).
 A full disk (the spool cannot be written, or the index process finds no room
 to commit) closes the crawl with ``disk_full``
-(:mod:`webrobot.frontier.diskstate`); what was spooled and not committed is
+(:mod:`webrobot.job.diskstate`); what was spooled and not committed is
 indexed by the next run.
 ``WEBROBOT_INDEX_ENABLED = False`` switches it off; without the ``search`` extra
 (resiliparse, tantivy) it is off with one warning.
@@ -42,7 +42,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse
 
 from webrobot import signals as webrobot_signals
-from webrobot.frontier.diskstate import disk_of
+from webrobot.job.diskstate import disk_of
 from webrobot.pages.metarobots import policy
 from webrobot.report.document import report_location
 from webrobot.search import textextract

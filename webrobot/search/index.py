@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from webrobot.frontier.diskspace import is_disk_error
+from webrobot.job.diskspace import is_disk_error
 from webrobot.search import writerlock
 from webrobot.urls.sitekey import site_key
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from webrobot.frontier.diskspace import describe_error, is_disk_error
+from webrobot.job.diskspace import describe_error, is_disk_error
 from webrobot.search import lifeline
 
 logger = logging.getLogger(__name__)

@@ -23,7 +23,6 @@ from webrobot.pages.contenttypes import (
     declared_kind,
     mime_type,
 )
-from webrobot.pages.documents import documents_accepted, is_document
 from webrobot.pages.page import (
     link_attribute_count,
     raw_link_count,
@@ -44,6 +43,7 @@ from webrobot.sites.config import (
     load_site_config,
     parse_start_urls_argument,
 )
+from webrobot.urls.documents import documents_accepted, is_document
 from webrobot.urls.scope import SiteScope
 
 if TYPE_CHECKING:

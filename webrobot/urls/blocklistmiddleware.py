@@ -1,10 +1,14 @@
 """Never request a URL on the global blocklist (``WEBROBOT_BLOCKLIST``), wherever
 it comes from: start URLs, links, redirects, retries (``dont_filter`` does not
-let one through). Entries match the canonical URL (:mod:`webrobot.urls.canonical`)."""
+let one through). Entries match the canonical URL (:mod:`webrobot.urls.canonical`).
+
+The list is loaded once per crawl (:func:`crawl_blocklist`): the link gate
+(:mod:`webrobot.urls.linkgate`) judges the links of pages by the same object."""
 
 from __future__ import annotations
 
 import logging
+import weakref
 from typing import TYPE_CHECKING
 
 from scrapy.exceptions import NotConfigured
@@ -24,13 +28,25 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+_BY_CRAWLER: weakref.WeakKeyDictionary[Crawler, Blocklist] = weakref.WeakKeyDictionary()
+
+
+def crawl_blocklist(crawler: Crawler) -> Blocklist:
+    """The crawl's one blocklist (``WEBROBOT_BLOCKLIST``), read on first use and shared by
+    every component that judges by it; :class:`BlocklistError` if it cannot be used."""
+    found = _BY_CRAWLER.get(crawler)
+    if found is None:
+        found = Blocklist.from_setting(read(crawler.settings, "WEBROBOT_BLOCKLIST"))
+        _BY_CRAWLER[crawler] = found
+    return found
+
 
 class BlocklistMiddleware:
     """Refuses every URL on the global blocklist, wherever it comes from."""
 
     def __init__(self, crawler: Crawler) -> None:
         try:
-            self.blocklist = Blocklist.from_setting(read(crawler.settings, "WEBROBOT_BLOCKLIST"))
+            self.blocklist = crawl_blocklist(crawler)
         except BlocklistError as exc:  # names the file, the line and what was expected
             raise setting_error(crawler, exc) from None
         if not self.blocklist:

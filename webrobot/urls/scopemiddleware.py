@@ -17,7 +17,7 @@ A start URL's redirects before its first page bring their target into scope
 URLs is in scope too, whatever its port.
 
 The links of pages are judged with the same scope (:class:`CrawlScope`) before
-they are scheduled, by the link gate (:mod:`webrobot.pages.linkgate`), for any
+they are scheduled, by the link gate (:mod:`webrobot.urls.linkgate`), for any
 spider: a link out of scope never takes a place among ``CONCURRENT_REQUESTS``
 nor a DNS look-up. This downloader middleware judges what no spider
 middleware sees: start requests and redirect targets. A page requisite (meta key

@@ -3,7 +3,7 @@
 deeper than ``DEPTH_LIMIT``.
 
 The links of pages are checked by the same rules (:class:`TrapCheck`) before
-they are scheduled, by the link gate (:mod:`webrobot.pages.linkgate`); this
+they are scheduled, by the link gate (:mod:`webrobot.urls.linkgate`); this
 downloader middleware checks what no spider middleware sees: start requests,
 redirect targets and retries (Scrapy's spider-side ``UrlLengthMiddleware`` only saw links from
 pages; it is switched off in the settings). Each refusal goes through
@@ -45,7 +45,7 @@ _BY_CRAWLER: weakref.WeakKeyDictionary[Crawler, TrapCheck] = weakref.WeakKeyDict
 class TrapCheck:
     """The URL trap rules of a crawl, their too-long warning and their refusals: one
     per crawler, shared by this middleware (start requests, redirects, retries)
-    and the link gate (:mod:`webrobot.pages.linkgate`: links, before they are
+    and the link gate (:mod:`webrobot.urls.linkgate`: links, before they are
     scheduled), so that the warning's interval holds for both."""
 
     def __init__(self, crawler: Crawler) -> None:

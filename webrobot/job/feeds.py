@@ -2,7 +2,7 @@
 
 A feed write that fails for want of space (``ENOSPC``, ``EDQUOT``, ``EIO``;
 raised when the exporter's buffer reaches the file) is one ERROR line through
-:mod:`webrobot.frontier.diskstate`, not a traceback per item: the crash-safe
+:mod:`webrobot.job.diskstate`, not a traceback per item: the crash-safe
 frontier commits nothing more (the items written since its last commit are cut
 off the feed when the job resumes, and their pages are fetched and itemised
 again, once), no further item is exported to that feed in this run, and the
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy.extensions.feedexport import FeedExporter as ScrapyFeedExporter
 
-from webrobot.frontier.diskstate import disk_of
+from webrobot.job.diskstate import disk_of
 
 if TYPE_CHECKING:
     from scrapy import Spider

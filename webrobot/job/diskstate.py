@@ -18,7 +18,7 @@ import weakref
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from webrobot.compat import schedule_coro
-from webrobot.frontier.diskspace import FINISH_REASON, describe_error, is_disk_error
+from webrobot.job.diskspace import FINISH_REASON, describe_error, is_disk_error
 
 if TYPE_CHECKING:
     from collections.abc import Callable

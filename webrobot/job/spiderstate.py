@@ -1,7 +1,7 @@
 """Scrapy's spider state (``JOBDIR/spider.state``), written so that a full disk
 never leaves it cut: the state goes to a temporary file first, which replaces
 the old one only once it is whole. A write that fails for want of space is one
-line (:mod:`webrobot.frontier.diskstate`) and the old state stays."""
+line (:mod:`webrobot.job.diskstate`) and the old state stays."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.extensions.spiderstate import SpiderState as ScrapySpiderState
 from scrapy.utils.job import job_dir
 
-from webrobot.frontier.diskstate import disk_of
+from webrobot.job.diskstate import disk_of
 
 if TYPE_CHECKING:
     from typing import Self

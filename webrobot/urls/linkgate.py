@@ -17,7 +17,7 @@ yields is checked, in the order of cost, as it is yielded:
 3. a path extension that says the target is not a page
    (``WEBROBOT_IGNORED_EXTENSIONS``: Scrapy's ``IGNORED_EXTENSIONS`` plus
    saved web pages, ``.mht`` / ``.mhtml``), except links to documents
-   (``.pdf``) when the crawl takes documents in (:mod:`webrobot.pages.documents`);
+   (``.pdf``) when the crawl takes documents in (:mod:`webrobot.urls.documents`);
 4. the page's link budget: at most ``WEBROBOT_MAX_LINKS_PER_PAGE`` links of
    one page go on (0: no cap). A sitemap is not a page: its URLs have their
    own limit (``WEBROBOT_SITEMAP_MAX_URLS``), and sitemap requests are not
@@ -55,12 +55,13 @@ from typing import TYPE_CHECKING
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from scrapy.utils.url import url_has_any_extension
 
-from webrobot.pages.documents import documents_accepted, has_document_extension
 from webrobot.settings_parse import ConfigError, read
 from webrobot.signals import SITEMAP_META
 from webrobot.startup import non_negative_setting, setting_error
-from webrobot.urls.blocklist import Blocklist, BlocklistError
+from webrobot.urls.blocklist import BlocklistError
+from webrobot.urls.blocklistmiddleware import crawl_blocklist
 from webrobot.urls.canonical import Canonicalizer, canonicalizer_for
+from webrobot.urls.documents import documents_accepted, has_document_extension
 from webrobot.urls.refusals import Refuser
 from webrobot.urls.scopemiddleware import CrawlScope
 from webrobot.urls.trapmiddleware import TrapCheck
@@ -94,7 +95,7 @@ class LinkGateMiddleware(BaseSpiderMiddleware):
             if str(ext).strip()
         }
         try:
-            self.blocklist = Blocklist.from_setting(read(settings, "WEBROBOT_BLOCKLIST"))
+            self.blocklist = crawl_blocklist(crawler)
         except BlocklistError as exc:  # the blocklist middleware reports it the same way
             raise setting_error(crawler, exc) from None
         self.scope = CrawlScope.of(crawler) if read(settings, "WEBROBOT_SCOPE_ENABLED") else None
