@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import weakref
 
+import pytest
 from scrapy.crawler import Crawler
 from scrapy.utils.test import get_crawler
 
@@ -68,10 +69,8 @@ def test_a_failing_factory_leaves_nothing_behind() -> None:
     def refuse(c: Crawler) -> Shared:
         raise ValueError("bad setting")
 
-    try:
+    with pytest.raises(ValueError, match="bad setting"):
         per_crawler(crawler, Shared, refuse)
-    except ValueError:
-        pass
     assert find_per_crawler(crawler, Shared) is None
     assert isinstance(per_crawler(crawler, Shared, Shared), Shared)
 
