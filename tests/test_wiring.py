@@ -18,7 +18,7 @@ class Shared:
 
 
 class Other(Shared):
-    pass
+    """Another class: another key."""
 
 
 def test_one_object_per_crawler_and_key() -> None:
