@@ -50,11 +50,9 @@ class Key(Generic[T]):
 
 
 def _shared(crawler: object) -> dict[object, Any]:
-    found: dict[object, Any] | None = vars(crawler).get(ATTRIBUTE)
-    if found is None:
-        found = {}
-        setattr(crawler, ATTRIBUTE, found)
-    return found
+    # setdefault is atomic, whichever thread asks
+    shared: dict[object, Any] = vars(crawler).setdefault(ATTRIBUTE, {})
+    return shared
 
 
 def per_crawler(crawler: C, key: type[T] | Key[T], factory: Callable[[C], T]) -> T:
@@ -64,7 +62,7 @@ def per_crawler(crawler: C, key: type[T] | Key[T], factory: Callable[[C], T]) ->
     if key in shared:
         found: T = shared[key]
         return found
-    made = shared[key] = factory(crawler)
+    made: T = shared.setdefault(key, factory(crawler))  # the first one made, in a race
     return made
 
 
