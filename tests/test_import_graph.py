@@ -117,6 +117,7 @@ PURE = frozenset({
     "webrobot.monitor.feed",
     "webrobot.monitor.reportpart",
     "webrobot.monitor.digest",
+    "webrobot.wiring",
 })  # fmt: skip
 #: No Scrapy or Twisted, but they load or save files.
 SCRAPY_FREE = PURE | {
@@ -138,7 +139,7 @@ CRAWL_WIDE = frozenset({
     "webrobot.compat", "webrobot.gctuning", "webrobot.items", "webrobot.moved",
     "webrobot.optional", "webrobot.settings_model", "webrobot.settings_parse",
     "webrobot.settings_checks", "webrobot.settings_reference", "webrobot.signals",
-    "webrobot.startup", "webrobot.stats", "webrobot.version",
+    "webrobot.startup", "webrobot.stats", "webrobot.version", "webrobot.wiring",
 })  # fmt: skip
 #: The parts of the crawl, lowest first: a module uses the crawl-wide modules, its own
 #: package and the packages before its own, never one after it. The job and its disk

@@ -195,16 +195,18 @@ def test_a_scrape_sees_the_crawl_as_it_is_now() -> None:
 
 def test_live_state_is_read_from_the_crawler() -> None:
     """The glue's reading of a crawler: a shared crawl's frontier is not asked of Redis."""
+    from webrobot.distributed.outage import OUTAGE
     from webrobot.report.metrics import MetricsServer
+    from webrobot.wiring import set_per_crawler
 
     server = MetricsServer.__new__(MetricsServer)
-    outage = SimpleNamespace(down=True)
+    outage: Any = SimpleNamespace(down=True)
     scheduler = SimpleNamespace(leases_held=4, __len__=None)
     server.crawler = SimpleNamespace(  # type: ignore[assignment]
         engine=SimpleNamespace(scheduler=scheduler),
         extensions=SimpleNamespace(middlewares=[SimpleNamespace(index_progress=lambda: (5, 4))]),
-        _webrobot_redis_outage=outage,
     )
+    set_per_crawler(server.crawler, OUTAGE, outage)
     tally = busy_tally()
     server.collector = SimpleNamespace(tally=tally, started_wall=7.0)  # type: ignore[assignment]
     server.redis = True

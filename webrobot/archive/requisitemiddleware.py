@@ -33,9 +33,8 @@ from __future__ import annotations
 
 import importlib.util
 import logging
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, Self
 from urllib.parse import urljoin
-from weakref import WeakKeyDictionary, WeakSet
 
 from scrapy import Request, signals
 from scrapy.exceptions import IgnoreRequest, NotConfigured
@@ -73,6 +72,7 @@ from webrobot.sitemaps.follow import SITEMAP_KEY
 from webrobot.urls.canonical import canonicalizer_for
 from webrobot.urls.scopemiddleware import CrawlScope
 from webrobot.urls.sitekey import request_site
+from webrobot.wiring import Key, find_per_crawler, per_crawler, set_per_crawler
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -94,8 +94,8 @@ def requisites_wanted(crawler: Crawler) -> bool:
     if importlib.util.find_spec("warcio") is None:
         return False  # no archive at all: the archive's own line names the extra
     if importlib.util.find_spec("tinycss2") is None:
-        if crawler not in _told_missing:  # one line, though two middlewares ask
-            _told_missing.add(crawler)
+        if not find_per_crawler(crawler, _TOLD_MISSING):  # one line, though two middlewares ask
+            set_per_crawler(crawler, _TOLD_MISSING, True)
             logger.error(
                 "No page requisites: tinycss2 is not installed (pip install 'webrobot[warc]')"
             )
@@ -103,24 +103,20 @@ def requisites_wanted(crawler: Crawler) -> bool:
     return True
 
 
-_told_missing: WeakSet[Crawler] = WeakSet()
+#: Whether the crawl was told tinycss2 is missing.
+_TOLD_MISSING = Key[bool]("webrobot.archive.requisitemiddleware.told_missing")
 
 
 class RequisiteTracker:
     """One per crawler: the ledger of pages and requisites, and their counts."""
 
-    _by_crawler: ClassVar[WeakKeyDictionary[Crawler, RequisiteTracker]] = WeakKeyDictionary()
-
     @classmethod
     def of(cls, crawler: Crawler) -> RequisiteTracker:
-        tracker = cls._by_crawler.get(crawler)
-        if tracker is None:
-            tracker = cls._by_crawler[crawler] = cls(crawler)
-        return tracker
+        return per_crawler(crawler, RequisiteTracker, cls)
 
     @classmethod
     def existing(cls, crawler: Crawler) -> RequisiteTracker | None:
-        return cls._by_crawler.get(crawler)
+        return find_per_crawler(crawler, RequisiteTracker)
 
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler

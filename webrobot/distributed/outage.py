@@ -32,6 +32,7 @@ import logging
 from typing import Any
 
 from webrobot.settings_parse import read
+from webrobot.wiring import Key, per_crawler
 
 logger = logging.getLogger(__name__)
 
@@ -125,17 +126,21 @@ class Outage:
         )
 
 
-def outage_of(crawler: Any) -> Outage:
-    """The worker's one :class:`Outage` (made on first use, kept on the crawler)."""
-    outage = getattr(crawler, "_webrobot_redis_outage", None)
-    if outage is None:
-        from webrobot.distributed.keys import safe_url  # no Scrapy there either
+#: The worker's one :class:`Outage` (the live metrics, a floor below, find it by this name).
+OUTAGE = Key[Outage]("webrobot.distributed.outage")
 
-        settings = crawler.settings
-        outage = Outage(
-            read(settings, "WEBROBOT_REDIS_OUTAGE_TIMEOUT"),
-            safe_url(read(settings, "WEBROBOT_REDIS_URL")),
-            crawler.stats,
-        )
-        crawler._webrobot_redis_outage = outage
-    return outage
+
+def outage_of(crawler: Any) -> Outage:
+    """The worker's one :class:`Outage` (made on first use)."""
+    return per_crawler(crawler, OUTAGE, _made)
+
+
+def _made(crawler: Any) -> Outage:
+    from webrobot.distributed.keys import safe_url  # no Scrapy there either
+
+    settings = crawler.settings
+    return Outage(
+        read(settings, "WEBROBOT_REDIS_OUTAGE_TIMEOUT"),
+        safe_url(read(settings, "WEBROBOT_REDIS_URL")),
+        crawler.stats,
+    )

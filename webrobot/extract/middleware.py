@@ -26,8 +26,8 @@ from __future__ import annotations
 import copy
 import importlib
 import logging
-import weakref
 from collections.abc import AsyncIterator, Callable, Iterable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
@@ -46,6 +46,7 @@ from webrobot.pages.metarobots import policy
 from webrobot.pages.pagerules import META_KEY, OPT_OUT_KEY
 from webrobot.settings_parse import ConfigError
 from webrobot.startup import setting, setting_error
+from webrobot.wiring import per_crawler
 
 if TYPE_CHECKING:
     from typing import Self
@@ -77,10 +78,6 @@ ITEM_KEYS = {
 #: Parts read from an HTML page; ``documents`` is read from the other responses.
 PAGE_PARTS = ("structured_data", "text", "metadata", "product", "fields", "images")
 
-#: Parts other components asked for, per crawl (:meth:`ExtractMiddleware.require`).
-_required: weakref.WeakKeyDictionary[Crawler, set[str]] = weakref.WeakKeyDictionary()
-#: The middleware each crawl built (``None``: it stepped aside, nothing being asked).
-_built: weakref.WeakKeyDictionary[Crawler, ExtractMiddleware | None] = weakref.WeakKeyDictionary()
 #: One document read at a time (PDF libraries are not thread-safe), waiting on the
 #: reactor's side: a queue of documents holds no thread the DNS lookups need.
 _DOCUMENT_LOCK = DeferredLock()
@@ -114,6 +111,22 @@ def is_page(response: Response) -> bool:
     )
 
 
+@dataclass
+class _Asked:
+    """What a crawl asks of its mining, beyond its settings (one per crawl)."""
+
+    #: Parts other components asked for (:meth:`ExtractMiddleware.require`).
+    required: set[str] = field(default_factory=set)
+    #: Whether the middleware was built, or stepped aside (``middleware`` None).
+    built: bool = False
+    middleware: ExtractMiddleware | None = None
+
+
+def _asked(crawler: Crawler) -> _Asked:
+    """The crawl's one ``_Asked``."""
+    return per_crawler(crawler, _Asked, lambda _: _Asked())
+
+
 class ExtractMiddleware:
     """Mines every item a page yields: what the page says, added to the item."""
 
@@ -132,9 +145,10 @@ class ExtractMiddleware:
             raise setting_error(crawler, error) from None
         if self.fields:
             parts.add("fields")
-        parts |= _required.get(crawler, set())
+        wanted = _asked(crawler)
+        parts |= wanted.required
         if not parts:
-            _built[crawler] = None
+            wanted.built, wanted.middleware = True, None
             raise NotConfigured("WEBROBOT_EXTRACT is empty and no fields are declared")
         self.parts = parts
         self.document_limits = {
@@ -149,7 +163,7 @@ class ExtractMiddleware:
         self._functions: dict[str, Callable[..., Any] | _Missing] = {}
         self._image_fetcher: Any = None
         self._logged: set[str] = set()
-        _built[crawler] = self
+        wanted.built, wanted.middleware = True, self
         logger.info("Mining: %s", ", ".join(sorted(parts)))
         # trafilatura warns of every page it finds no text in; the stats count those
         # (webrobot/extract/text/empty), so its own lines would only be noise.
@@ -169,9 +183,10 @@ class ExtractMiddleware:
         :class:`RuntimeError` (the parts could no longer be had); an unknown
         part, a :class:`ValueError`."""
         wanted = enabled_parts(parts)
-        _required.setdefault(crawler, set()).update(wanted)
-        if crawler in _built:
-            built = _built[crawler]
+        crawl = _asked(crawler)
+        crawl.required.update(wanted)
+        if crawl.built:
+            built = crawl.middleware
             if built is None:
                 raise RuntimeError(
                     f"ExtractMiddleware.require({sorted(wanted)}) came after the spider "

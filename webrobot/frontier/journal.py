@@ -29,14 +29,14 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-import weakref
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from scrapy import signals
 
 from webrobot.job.diskstate import disk_of
+from webrobot.wiring import per_crawler
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -74,16 +74,10 @@ def local_feed_paths(feeds: dict[str, Any]) -> dict[str, bool]:
 
 
 class JobJournal:
-    _by_crawler: ClassVar[weakref.WeakKeyDictionary[Crawler, JobJournal]] = (
-        weakref.WeakKeyDictionary()
-    )
-
     @classmethod
     def of(cls, crawler: Crawler) -> JobJournal:
-        journal = cls._by_crawler.get(crawler)
-        if journal is None:
-            journal = cls._by_crawler[crawler] = cls(crawler)
-        return journal
+        """The crawl's one journal, shared by the scheduler and the pipelines."""
+        return per_crawler(crawler, JobJournal, cls)
 
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler

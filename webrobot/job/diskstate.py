@@ -14,11 +14,11 @@ with ``disk_full`` (exit status 1). Every report is counted
 from __future__ import annotations
 
 import logging
-import weakref
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from webrobot.compat import schedule_coro
 from webrobot.job.diskspace import FINISH_REASON, describe_error, is_disk_error
+from webrobot.wiring import per_crawler
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -32,10 +32,6 @@ STATS = "webrobot/disk/"
 
 class DiskState:
     """The crawl's disk trouble: reports of failed writes, and who to tell."""
-
-    _by_crawler: ClassVar[weakref.WeakKeyDictionary[Crawler, DiskState]] = (
-        weakref.WeakKeyDictionary()
-    )
 
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
@@ -96,7 +92,4 @@ class DiskState:
 
 def disk_of(crawler: Crawler) -> DiskState:
     """The crawl's one :class:`DiskState`."""
-    state = DiskState._by_crawler.get(crawler)
-    if state is None:
-        state = DiskState._by_crawler[crawler] = DiskState(crawler)
-    return state
+    return per_crawler(crawler, DiskState, DiskState)

@@ -40,6 +40,7 @@ from webrobot.compat import idle_connections, idle_timeouts, replace_connection_
 from webrobot.politeness.descriptors import DescriptorPlan, exhausted, plan, victims
 from webrobot.settings_parse import read
 from webrobot.urls.sitekey import site_key
+from webrobot.wiring import per_crawler
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -84,11 +85,12 @@ def soft_limit(raise_to_hard: bool) -> int:
 
 
 def descriptor_plan(crawler: Crawler) -> DescriptorPlan:
-    """The crawl's :class:`DescriptorPlan` (made once, kept on the crawler; the
-    warning of a low limit is logged then)."""
-    made: DescriptorPlan | None = getattr(crawler, "_webrobot_descriptor_plan", None)
-    if made is not None:
-        return made
+    """The crawl's :class:`DescriptorPlan` (made once; the warning of a low limit
+    is logged then)."""
+    return per_crawler(crawler, DescriptorPlan, _made_plan)
+
+
+def _made_plan(crawler: Crawler) -> DescriptorPlan:
     settings = crawler.settings
     made = plan(
         soft_limit(read(settings, "WEBROBOT_RAISE_FD_LIMIT")),
@@ -101,7 +103,6 @@ def descriptor_plan(crawler: Crawler) -> DescriptorPlan:
     if crawler.stats is not None and made.limit:
         crawler.stats.set_value("webrobot/descriptors/limit", made.limit)
         crawler.stats.set_value("webrobot/descriptors/max_idle", made.max_idle)
-    crawler._webrobot_descriptor_plan = made  # type: ignore[attr-defined]
     return made
 
 

@@ -31,8 +31,8 @@ from __future__ import annotations
 import logging
 import time
 from functools import partial
-from typing import TYPE_CHECKING, Any, ClassVar
-from weakref import WeakKeyDictionary, WeakSet
+from typing import TYPE_CHECKING, Any
+from weakref import WeakSet
 
 from itemadapter import ItemAdapter
 from scrapy import signals as scrapy_signals
@@ -42,6 +42,7 @@ from webrobot import compat, signals
 from webrobot.report.model import CrawlTally, ignored_reason
 from webrobot.settings_parse import read
 from webrobot.urls.sitekey import request_site, site_key
+from webrobot.wiring import per_crawler
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -92,14 +93,10 @@ def _signal_site(site: str | None, info: dict[str, Any]) -> str | None:
 
 
 class ReportCollector:
-    _by_crawler: ClassVar[WeakKeyDictionary[Crawler, ReportCollector]] = WeakKeyDictionary()
-
     @classmethod
     def of(cls, crawler: Crawler) -> ReportCollector:
-        collector = cls._by_crawler.get(crawler)
-        if collector is None:
-            collector = cls._by_crawler[crawler] = cls(crawler)
-        return collector
+        """The crawl's one collector, shared by the report's extensions."""
+        return per_crawler(crawler, ReportCollector, cls)
 
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler

@@ -26,7 +26,7 @@ import logging
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
@@ -38,6 +38,7 @@ from webrobot.report.html import render_html
 from webrobot.report.metricsmodel import METRICS, LiveState, values
 from webrobot.settings_parse import read, split_address
 from webrobot.startup import setting
+from webrobot.wiring import Key, find_per_crawler
 
 if TYPE_CHECKING:
     from typing import Self
@@ -50,6 +51,17 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 FEATURE = "Metrics (WEBROBOT_METRICS_PORT)"
+
+
+class RedisOutage(Protocol):
+    """What the metrics read of a shared crawl's :class:`~webrobot.distributed.outage.Outage`."""
+
+    @property
+    def down(self) -> bool: ...
+
+
+#: The worker's Redis outage, found by the name its maker (a floor above) keeps it under.
+REDIS_OUTAGE = Key[RedisOutage]("webrobot.distributed.outage")
 
 
 def address_files(settings: Any) -> list[Path]:
@@ -135,7 +147,7 @@ class MetricsServer:
                 frontier = len(scheduler)  # type: ignore[arg-type]
             except TypeError:
                 pass
-        outage = getattr(crawler, "_webrobot_redis_outage", None)
+        outage = find_per_crawler(crawler, REDIS_OUTAGE)
         index = None
         for extension in crawler.extensions.middlewares if crawler.extensions else ():
             progress = getattr(extension, "index_progress", None)

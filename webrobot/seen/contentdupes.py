@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import logging
 import re
-import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -61,6 +60,7 @@ from webrobot.seen.dupefilter import (
 from webrobot.seen.simhash import MAX_DISTANCE, NearIndex, judged, simhash, to_hex
 from webrobot.seen.stores import BloomStore, ExactStore, FirstSeenIndex, Seen
 from webrobot.settings_parse import read
+from webrobot.wiring import per_crawler
 
 if TYPE_CHECKING:
     from scrapy import Spider
@@ -94,8 +94,6 @@ class Verdict:
 #: The verdict for a page with the ``dont_dedupe`` meta key: kept, not recorded.
 EXEMPT = Verdict("", None)
 
-_instances: weakref.WeakKeyDictionary[Crawler, ContentDupes] = weakref.WeakKeyDictionary()
-
 
 def near_distance(settings: BaseSettings) -> int:
     """``WEBROBOT_NEAR_DUPLICATES``, checked: 0 (off) to :data:`~webrobot.seen.simhash.MAX_DISTANCE`."""
@@ -123,15 +121,18 @@ class ContentDupes:
     def of(cls, crawler: Crawler) -> ContentDupes:
         """The crawler's one instance (created by whichever component asks first),
         of the class ``WEBROBOT_CONTENT_INDEX_CLASS`` names."""
-        if crawler not in _instances:
-            path = read(crawler.settings, "WEBROBOT_CONTENT_INDEX_CLASS")
-            index_class = load_object(path) if path else cls
-            if not (isinstance(index_class, type) and issubclass(index_class, ContentDupes)):
-                raise ValueError(
-                    f"setting WEBROBOT_CONTENT_INDEX_CLASS: {path!r} is not a ContentDupes class"
-                )
-            _instances[crawler] = index_class(crawler)
-        return _instances[crawler]
+        return per_crawler(crawler, ContentDupes, cls._from_settings)
+
+    @classmethod
+    def _from_settings(cls, crawler: Crawler) -> ContentDupes:
+        path = read(crawler.settings, "WEBROBOT_CONTENT_INDEX_CLASS")
+        index_class = load_object(path) if path else cls
+        if not (isinstance(index_class, type) and issubclass(index_class, ContentDupes)):
+            raise ValueError(  # noqa: TRY004 - a bad setting, as the settings' other errors
+                f"setting WEBROBOT_CONTENT_INDEX_CLASS: {path!r} is not a ContentDupes class"
+            )
+        made: ContentDupes = index_class(crawler)
+        return made
 
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings

@@ -14,7 +14,6 @@ with Scrapy's own scheduler the store is checkpointed there
 from __future__ import annotations
 
 import logging
-import weakref
 from typing import TYPE_CHECKING, Protocol
 
 from scrapy.dupefilters import BaseDupeFilter
@@ -32,6 +31,7 @@ from webrobot.seen.stores import (
     uniform_key,
 )
 from webrobot.settings_parse import read
+from webrobot.wiring import Key, find_per_crawler, set_per_crawler
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -107,9 +107,6 @@ def record_store_stats(crawler: Crawler, store: Stored, what: str) -> None:
     crawler.stats.set_value(f"webrobot/dupes/store_bytes/{what}", store.nbytes)
 
 
-_filters: weakref.WeakKeyDictionary[Crawler, SeenUrlFilter] = weakref.WeakKeyDictionary()
-
-
 class VisitedFilter(Protocol):
     """What :func:`visited_filter` returns: a ``DUPEFILTER_CLASS`` that can mark a request visited."""
 
@@ -118,25 +115,26 @@ class VisitedFilter(Protocol):
         ...
 
 
-_visited: weakref.WeakKeyDictionary[Crawler, VisitedFilter] = weakref.WeakKeyDictionary()
+#: The crawl's visited-URL filter, when it is one of webrobot's.
+_VISITED = Key[VisitedFilter]("webrobot.seen.dupefilter.visited")
 
 
 def register_visited_filter(crawler: Crawler, df: VisitedFilter) -> None:
     """Make ``df`` (the crawler's ``DUPEFILTER_CLASS``) what :func:`visited_filter` returns."""
-    _visited[crawler] = df
+    set_per_crawler(crawler, _VISITED, df)
 
 
 def visited_filter(crawler: Crawler) -> VisitedFilter | None:
     """The crawler's visited-URL filter when it is one of webrobot's (local or shared),
     else None: a link refused before it is queued is marked visited there, as the
     scheduler would have marked it."""
-    return _visited.get(crawler)
+    return find_per_crawler(crawler, _VISITED)
 
 
 def link_filter(crawler: Crawler) -> SeenUrlFilter | None:
     """The crawler's visited-URL filter when it can judge a link by its URL alone
     (:class:`SeenUrlFilter` with webrobot's fingerprinter), else None."""
-    found = _filters.get(crawler)
+    found = find_per_crawler(crawler, SeenUrlFilter)
     if found is None or not isinstance(found.fingerprinter, CanonicalRequestFingerprinter):
         return None
     return found
@@ -144,7 +142,7 @@ def link_filter(crawler: Crawler) -> SeenUrlFilter | None:
 
 class SeenUrlFilter(BaseDupeFilter):
     def __init__(self, crawler: Crawler) -> None:
-        _filters[crawler] = self
+        set_per_crawler(crawler, SeenUrlFilter, self)
         register_visited_filter(crawler, self)
         self.crawler = crawler
         self.fingerprinter = crawler.request_fingerprinter

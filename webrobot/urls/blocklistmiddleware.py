@@ -8,7 +8,6 @@ The list is loaded once per crawl (:func:`crawl_blocklist`): the link gate
 from __future__ import annotations
 
 import logging
-import weakref
 from typing import TYPE_CHECKING
 
 from scrapy.exceptions import NotConfigured
@@ -19,6 +18,7 @@ from webrobot.urls.blocklist import Blocklist, BlocklistError
 from webrobot.urls.canonical import Canonicalizer, canonicalizer_for
 from webrobot.urls.refusals import Refuser
 from webrobot.urls.traps import BLOCKLIST
+from webrobot.wiring import per_crawler
 
 if TYPE_CHECKING:
     from typing import Self
@@ -28,17 +28,13 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-_BY_CRAWLER: weakref.WeakKeyDictionary[Crawler, Blocklist] = weakref.WeakKeyDictionary()
-
 
 def crawl_blocklist(crawler: Crawler) -> Blocklist:
     """The crawl's one blocklist (``WEBROBOT_BLOCKLIST``), read on first use and shared by
     every component that judges by it; :class:`BlocklistError` if it cannot be used."""
-    found = _BY_CRAWLER.get(crawler)
-    if found is None:
-        found = Blocklist.from_setting(read(crawler.settings, "WEBROBOT_BLOCKLIST"))
-        _BY_CRAWLER[crawler] = found
-    return found
+    return per_crawler(
+        crawler, Blocklist, lambda c: Blocklist.from_setting(read(c.settings, "WEBROBOT_BLOCKLIST"))
+    )
 
 
 class BlocklistMiddleware:

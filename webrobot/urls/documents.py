@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 from urllib.parse import urlsplit
-from weakref import WeakKeyDictionary
+
+from webrobot.wiring import Key, find_per_crawler, set_per_crawler
 
 #: Media types of the documents webrobot reads (PDF).
 DOCUMENT_TYPES = frozenset({"application/pdf", "application/x-pdf", "application/acrobat"})
@@ -25,7 +26,8 @@ DOCUMENT_EXTENSIONS = (".pdf",)
 _GENERIC = frozenset({"", "application/octet-stream", "binary/octet-stream", "application/download",
                       "application/force-download", "application/unknown"})  # fmt: skip
 
-_accepted: WeakKeyDictionary[Any, int] = WeakKeyDictionary()
+#: The crawl's document size cap, set when it takes documents in.
+_ACCEPTED = Key[int]("webrobot.pages.documents.accepted")
 
 
 def is_document_type(mime: str) -> bool:
@@ -50,10 +52,10 @@ def has_document_extension(url: str) -> bool:
 def accept_documents(crawler: Any, max_bytes: int) -> None:
     """Have ``crawler`` follow and download documents of up to ``max_bytes`` (0: no cap
     of their own)."""
-    _accepted[crawler] = max_bytes
+    set_per_crawler(crawler, _ACCEPTED, max_bytes)
 
 
 def documents_accepted(crawler: Any) -> int | None:
     """The document size cap when ``crawler`` takes documents in (0: none of its own),
     ``None`` when it does not."""
-    return _accepted.get(crawler)
+    return find_per_crawler(crawler, _ACCEPTED)

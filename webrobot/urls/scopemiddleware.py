@@ -31,7 +31,6 @@ config's ``allow`` / ``deny`` patterns see the canonical URL
 from __future__ import annotations
 
 import logging
-import weakref
 from typing import TYPE_CHECKING
 
 from scrapy import signals
@@ -44,6 +43,7 @@ from webrobot.urls.canonical import Canonicalizer, canonicalizer_for
 from webrobot.urls.refusals import Refuser
 from webrobot.urls.scope import DOMAIN, OFFSITE, SiteScope, requisite_refusal
 from webrobot.urls.upgrademiddleware import upgrade_rules
+from webrobot.wiring import per_crawler
 
 if TYPE_CHECKING:
     from typing import Self
@@ -108,10 +108,6 @@ class SiteScopeMiddleware:
         return self._crawl_scope.get()
 
 
-#: The one instance of each crawler.
-_BY_CRAWLER: weakref.WeakKeyDictionary[Crawler, CrawlScope] = weakref.WeakKeyDictionary()
-
-
 class CrawlScope:
     """The one :class:`SiteScope` of a crawl, shared by every component that judges
     scope (this middleware for start requests and redirects, the link gate for the
@@ -134,10 +130,7 @@ class CrawlScope:
     @classmethod
     def of(cls, crawler: Crawler) -> CrawlScope:
         """The crawl's one instance."""
-        found = _BY_CRAWLER.get(crawler)
-        if found is None:
-            found = _BY_CRAWLER[crawler] = cls(crawler)
-        return found
+        return per_crawler(crawler, CrawlScope, cls)
 
     def get(self) -> SiteScope | None:
         """The crawl's scope now (``None``: no limit, or no spider yet)."""

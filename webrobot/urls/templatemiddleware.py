@@ -24,7 +24,6 @@ job continues its budgets.
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
-from weakref import WeakKeyDictionary
 
 from scrapy.exceptions import NotConfigured
 from scrapy.http.request import NO_CALLBACK
@@ -34,6 +33,7 @@ from webrobot.settings_parse import ConfigError, read
 from webrobot.startup import non_negative_setting, setting_error
 from webrobot.urls.refusals import Refuser
 from webrobot.urls.templates import TemplateRules, TemplateTally, next_chain, url_template
+from webrobot.wiring import find_per_crawler, set_per_crawler
 
 if TYPE_CHECKING:
     from typing import Self
@@ -49,12 +49,10 @@ DONT_KEY = "dont_limit_template"
 #: ``spider.state`` key of the pages requested per template
 STATE_KEY = "webrobot_template_pages"
 
-_TALLIES: WeakKeyDictionary[Crawler, TemplateTally] = WeakKeyDictionary()
-
 
 def template_tally(crawler: Crawler) -> TemplateTally | None:
     """The crawl's per-template tally (``None`` when the limits are off)."""
-    return _TALLIES.get(crawler)
+    return find_per_crawler(crawler, TemplateTally)
 
 
 def _enabled(crawler: Crawler) -> bool:
@@ -96,7 +94,7 @@ class UrlTemplateMiddleware:
         self.crawler = crawler
         self.refuser = Refuser(crawler)
         self.tally = TemplateTally()
-        _TALLIES[crawler] = self.tally
+        set_per_crawler(crawler, TemplateTally, self.tally)
         self._rules: TemplateRules | None = None
 
     @classmethod

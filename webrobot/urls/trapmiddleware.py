@@ -16,7 +16,6 @@ means a trap a person should look at.
 from __future__ import annotations
 
 import logging
-import weakref
 from time import monotonic
 from typing import TYPE_CHECKING
 
@@ -27,6 +26,7 @@ from webrobot.startup import non_negative_setting, setting_error
 from webrobot.urls.refusals import Refuser
 from webrobot.urls.sitekey import request_site
 from webrobot.urls.traps import DEPTH, TOO_LONG, TrapRules, WarningGate
+from webrobot.wiring import per_crawler
 
 if TYPE_CHECKING:
     from typing import Self
@@ -36,10 +36,6 @@ if TYPE_CHECKING:
     from scrapy.exceptions import IgnoreRequest
 
 logger = logging.getLogger(__name__)
-
-
-#: The one instance of each crawler.
-_BY_CRAWLER: weakref.WeakKeyDictionary[Crawler, TrapCheck] = weakref.WeakKeyDictionary()
 
 
 class TrapCheck:
@@ -66,10 +62,7 @@ class TrapCheck:
         """The crawl's one instance; ``None`` when ``WEBROBOT_TRAPS_ENABLED`` is off."""
         if not read(crawler.settings, "WEBROBOT_TRAPS_ENABLED"):
             return None
-        found = _BY_CRAWLER.get(crawler)
-        if found is None:
-            found = _BY_CRAWLER[crawler] = cls(crawler)
-        return found
+        return per_crawler(crawler, TrapCheck, cls)
 
     def refusal(self, url: str) -> tuple[str, str] | None:
         """The reason and detail of the trap rule ``url`` breaks, or ``None``."""

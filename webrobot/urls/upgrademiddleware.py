@@ -22,7 +22,7 @@ from its own first redirect).
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 from urllib.parse import urljoin
 
 from scrapy.exceptions import NotConfigured
@@ -33,11 +33,9 @@ from webrobot.signals import ROBOTS_FETCH_META
 from webrobot.urls.hostnotes import HostNotes
 from webrobot.urls.sitekey import host_key, request_host
 from webrobot.urls.upgrade import HSTS, REDIRECT, UpgradeRules
-
-T = TypeVar("T")
+from webrobot.wiring import per_crawler
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
     from typing import Self
 
     from scrapy import Request
@@ -48,27 +46,21 @@ logger = logging.getLogger(__name__)
 UPGRADED = "webrobot/url/upgraded"
 LEARNED = "webrobot/url/upgrade_learned/"
 DONT_UPGRADE = "dont_upgrade"
-_ATTRIBUTE = "_webrobot_upgrade_rules"
-_NOTES = "_webrobot_host_notes"
 
 
 def host_notes(crawler: Crawler) -> HostNotes:
     """The crawl's one :class:`HostNotes` (upgrades, TLS problems), read by the report."""
-    return _one_per_crawl(crawler, _NOTES, HostNotes)
+    return per_crawler(crawler, HostNotes, lambda c: HostNotes(_max_sites(c)))
 
 
 def upgrade_rules(crawler: Crawler) -> UpgradeRules:
     """The crawl's one :class:`UpgradeRules`, shared by both middlewares and the report."""
-    return _one_per_crawl(crawler, _ATTRIBUTE, UpgradeRules)
+    return per_crawler(crawler, UpgradeRules, lambda c: UpgradeRules(_max_sites(c)))
 
 
-def _one_per_crawl(crawler: Crawler, attribute: str, make: Callable[[int], T]) -> T:
-    """The crawler's one ``make(WEBROBOT_POLITENESS_SITES)``, kept on it as ``attribute``."""
-    found: T | None = getattr(crawler, attribute, None)
-    if found is None:
-        found = make(read(crawler.settings, "WEBROBOT_POLITENESS_SITES"))
-        setattr(crawler, attribute, found)
-    return found
+def _max_sites(crawler: Crawler) -> int:
+    """How many hosts the notes and the rules remember (``WEBROBOT_POLITENESS_SITES``)."""
+    return int(read(crawler.settings, "WEBROBOT_POLITENESS_SITES"))
 
 
 def _left_alone(request: Request) -> bool:
