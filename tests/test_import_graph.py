@@ -76,6 +76,7 @@ PURE = frozenset({
     "webrobot.optional",
     "webrobot.politeness.clock",
     "webrobot.frontier.priorities",
+    "webrobot.frontier.leases",
     "webrobot.render.rendering",
     "webrobot.report.model",
     "webrobot.robots.cache",

@@ -30,7 +30,7 @@ MOVED: dict[str, str] = {
     "webrobot.frontier": "webrobot.frontier.queues",
     "webrobot.journal": "webrobot.frontier.journal",
     "webrobot.compactrequest": "webrobot.frontier.compactrequest",
-    "webrobot.leaseparking": "webrobot.frontier.leaseparking",
+    "webrobot.leaseparking": "webrobot.frontier.leases",
     "webrobot.scheduler": "webrobot.frontier.scheduler",
     "webrobot.priorities": "webrobot.frontier.priorities",
     "webrobot.spidermiddlewares.priorities": "webrobot.frontier.prioritymiddleware",

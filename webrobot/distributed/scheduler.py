@@ -92,7 +92,7 @@ from webrobot.distributed.items import PICKLE_ERRORS, encode_item, item_key
 from webrobot.distributed.keys import CrawlKeys, explain, redis_from_settings, safe_url
 from webrobot.distributed.outage import FINISH_REASON, outage_of
 from webrobot.frontier.diskstate import disk_of
-from webrobot.frontier.leaseparking import ParkedLeases
+from webrobot.frontier.leases import LeaseTracker
 from webrobot.settings_model import read
 from webrobot.signals import WORKER_LOCAL_META
 
@@ -111,7 +111,7 @@ STATS = "webrobot/redis/"
 LEASE_KEY = "_webrobot_lease"
 
 
-class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
+class RedisLeaseScheduler(Scheduler):
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
         self.crawler = crawler
@@ -147,10 +147,7 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
         self.idle_close = read(settings, "WEBROBOT_REDIS_IDLE_CLOSE")
         self.worker_id = new_worker_id()
         self.queue: LeasedFrontier | None = None  # type: ignore[assignment]
-        self._outstanding: dict[str, Request] = {}  # lease id -> request given to the engine
-        self._lease_of: dict[int, str] = {}  # id(request) -> lease id, for _outstanding
-        self._parked: set[str] = set()  # leases of requests handed back to the engine
-        self._mine: deque[Request] = deque()  # leased requests back in the scheduler
+        self.leases: LeaseTracker[str, Request] = LeaseTracker()  # lease ids of leased requests
         self._local: deque[Request] = deque()  # requests that cannot be serialized
         # New requests not in Redis yet: (request, data, visited slot). They go in with
         # the next acknowledgements, in the same script (or when Redis is back after
@@ -224,9 +221,9 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
             self.keys.prefix, self.redis_url, self.worker_id, queued, leased,
         )  # fmt: skip
         self.crawler.signals.connect(self._spider_idle, signal=signals.spider_idle)
-        self.crawler.signals.connect(self._request_scheduled, signal=signals.request_scheduled)
-        self.crawler.signals.connect(self._request_gone, signal=signals.request_dropped)
-        self.crawler.signals.connect(self._request_gone, signal=webrobot_signals.request_refused)
+        self.crawler.signals.connect(self.leases.scheduled, signal=signals.request_scheduled)
+        self.crawler.signals.connect(self.leases.gone, signal=signals.request_dropped)
+        self.crawler.signals.connect(self.leases.gone, signal=webrobot_signals.request_refused)
         if self.store_items:
             self.crawler.signals.connect(self._item_scraped, signal=signals.item_scraped)
         # A write that failed for want of disk space (WARC, index, feed): from then on no
@@ -248,13 +245,13 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
         if self.queue is not None and self._gave_up:
             logger.info(
                 "Left the shared crawl %s (%s): its %d unacknowledged leases expire and go to "
-                "other workers", self.keys.prefix, reason, len(self._outstanding),
+                "other workers", self.keys.prefix, reason, len(self.leases),
             )  # fmt: skip
         elif self.queue is not None:
             try:
                 self._acknowledge_finished()
-                if self._outstanding:
-                    released = self.queue.release(list(self._outstanding))
+                if self.leases:
+                    released = self.queue.release(list(self.leases))
                     self._inc("lease/released", released)
                     logger.info(
                         "Put %d unfinished requests back into the shared frontier", released
@@ -283,7 +280,7 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
     @property
     def leases_held(self) -> int:
         """Requests of the shared frontier this worker holds a lease on now (no Redis call)."""
-        return len(self._outstanding)
+        return len(self.leases)
 
     def __len__(self) -> int:
         queued = 0
@@ -292,10 +289,10 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
                 queued = len(self.queue)
             except redis.RedisError as exc:
                 self._redis_error(exc)
-        return len(self._mine) + len(self._local) + len(self._unshared) + queued
+        return self.leases.waiting + len(self._local) + len(self._unshared) + queued
 
     def has_pending_requests(self) -> bool:
-        if self._mine or self._local or self._unshared:
+        if self.leases.waiting or self._local or self._unshared:
             return True
         if self.queue is None:
             return False
@@ -308,9 +305,7 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
     def enqueue_request(self, request: Request) -> bool:
         if self.queue is None:
             return False
-        lease_id = self._lease_of.get(id(request))
-        if lease_id is not None:  # leased, handed back by a middleware: still ours
-            self._mine.append(request)
+        if self.leases.handed_back(request):  # leased, handed back by a middleware: still ours
             self._inc("lease/handed_back")
             return True
         # A redirect or retry copies the meta of the request it replaces: the copy is
@@ -362,9 +357,8 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
         self._inc("scheduler/enqueued/redis", prefix="")
 
     def next_request(self) -> Request | None:
-        if self._mine:
-            request = self._mine.popleft()
-            self._parked.discard(self._lease_of.get(id(request), ""))
+        request = self.leases.next_waiting()
+        if request is not None:
             self._inc("scheduler/dequeued", prefix="")
             return request
         if self._local:
@@ -393,8 +387,7 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
             self._empty_until = monotonic() + self.poll_interval
             return None
         lease_id, request = leased
-        self._outstanding[lease_id] = request
-        self._lease_of[id(request)] = lease_id
+        self.leases.handed_out(lease_id, request)
         request.meta[LEASE_KEY] = lease_id
         self._inc("scheduler/dequeued", prefix="")
         self._inc("scheduler/dequeued/redis", prefix="")
@@ -409,16 +402,12 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
         items their pages produced to the item stream in the same script."""
         if self.queue is None or self._disk_full:
             return
-        if not (self._outstanding or self._items or self._unshared):
+        if not (self.leases or self._items or self._unshared):
             return
         inprogress = self._engine_in_progress()
         if inprogress is None:
             return
-        waiting = {id(request) for request in self._mine}
-        done = [
-            lid for lid, request in self._outstanding.items()
-            if request not in inprogress and lid not in self._parked and id(request) not in waiting
-        ]  # fmt: skip
+        done = [lease_id for lease_id, _ in self.leases.done(inprogress)]
         items = [item for lid in ["", *done] for item in self._items.get(lid, ())]
         if not done and not items and not self._unshared:
             return
@@ -507,7 +496,7 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
         its own again now that it is back in the set."""
         if self.queue is None:
             return
-        missing = self.queue.missing([lid for lid in self._outstanding if lid not in self._lost])
+        missing = self.queue.missing([lid for lid in self.leases if lid not in self._lost])
         self.queue.revived = False
         self._inc("lease/revived")
         if missing:
@@ -525,7 +514,7 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
         was lost). Its heartbeat would keep them alive, and the crawl undone, for ever."""
         if self.queue is None:
             return
-        strays = self.queue.strays(set(self._outstanding))
+        strays = self.queue.strays(set(self.leases))
         released = self.queue.release(strays) if strays else 0
         self._reconcile = False
         if released:
@@ -562,7 +551,7 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
         """Keep the item until its page's lease is acknowledged (with it)."""
         request = getattr(response, "request", None)
         lease_id = request.meta.get(LEASE_KEY, "") if request is not None else ""
-        if lease_id not in self._outstanding:
+        if lease_id not in self.leases:
             lease_id = ""  # not (or no longer) under a lease: stored at the next poll
         url = getattr(response, "url", "") or ""
         waiting = self._items.setdefault(lease_id, [])
@@ -579,17 +568,12 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
     def _forget(self, lease_id: str) -> None:
         self._items.pop(lease_id, None)
         self._lost.discard(lease_id)
-        request = self._outstanding.pop(lease_id)
-        self._lease_of.pop(id(request), None)
-        self._parked.discard(lease_id)
+        self.leases.forget(lease_id)
 
     def _forget_all(self) -> None:
         self._items = {"": self._items[""]} if "" in self._items else {}
-        self._outstanding.clear()
+        self.leases.clear()
         self._lost.clear()
-        self._lease_of.clear()
-        self._parked.clear()
-        self._mine.clear()
 
     def _wake_engine(self) -> None:
         wake_engine(self.crawler.engine)
@@ -606,7 +590,7 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
             raise DontCloseSpider from None
         if self.outage.down or self._unshared:
             raise DontCloseSpider
-        if queued or leased or self._outstanding or self._mine or self._local:
+        if queued or leased or self.leases or self.leases.waiting or self._local:
             self._done_since = None
             raise DontCloseSpider
         if self.idle_close <= 0:
