@@ -77,10 +77,9 @@ from scrapy.exceptions import CloseSpider, DontCloseSpider, IgnoreRequest
 from scrapy.utils.asyncio import create_looping_call
 from scrapy.utils.misc import build_from_crawler, load_object
 from scrapy_redis.scheduler import Scheduler
-from twisted.python.failure import Failure
 
 from webrobot import signals as webrobot_signals
-from webrobot.compat import engine_in_progress, schedule_coro, wake_engine
+from webrobot.compat import engine_in_progress, fail_queued_downloads, schedule_coro, wake_engine
 from webrobot.distributed.dupefilter import crawl_spider_name
 from webrobot.distributed.frontier import (
     REQUEUE_KEY,
@@ -539,13 +538,10 @@ class RedisLeaseScheduler(Scheduler):
     def _drop_waiting_downloads(self) -> None:
         """Requests waiting in the downloader for a politeness reservation would wait
         forever: fail them, so the engine can close (their leases stay unacknowledged)."""
-        downloader = getattr(self.crawler.engine, "downloader", None)
-        for slot in list(getattr(downloader, "slots", {}).values()):
-            while slot.queue:
-                request, queue_dfd = slot.queue.popleft()
-                queue_dfd.errback(
-                    Failure(IgnoreRequest(f"{FINISH_REASON}: {request.url} not fetched"))
-                )
+        fail_queued_downloads(
+            self.crawler.engine,
+            lambda request: IgnoreRequest(f"{FINISH_REASON}: {request.url} not fetched"),
+        )
 
     def _item_scraped(self, item: Any, response: Response | None = None, **kwargs: Any) -> None:
         """Keep the item until its page's lease is acknowledged (with it)."""
