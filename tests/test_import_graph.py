@@ -77,6 +77,8 @@ PURE = frozenset({
     "webrobot.politeness.clock",
     "webrobot.frontier.priorities",
     "webrobot.frontier.leases",
+    "webrobot.distributed.crawldone",
+    "webrobot.distributed.leasetiming",
     "webrobot.render.rendering",
     "webrobot.report.model",
     "webrobot.robots.cache",
