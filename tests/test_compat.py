@@ -262,3 +262,32 @@ def test_engine_scheduler_finds_a_real_engines_scheduler() -> None:
     asyncio.run(main())
     assert compat.engine_scheduler(SimpleNamespace(scheduler="s")) == "s"
     assert compat.engine_scheduler(SimpleNamespace(slot=SimpleNamespace(scheduler="old"))) == "old"
+
+
+def test_fail_queued_downloads_fails_what_waits_in_a_real_downloaders_slots() -> None:
+    """A shared crawl that gives up on Redis fails the requests waiting for a download
+    slot: the real downloader must keep ``(request, deferred)`` pairs in each slot's
+    queue and await the deferred."""
+    import inspect
+
+    from scrapy import Request
+    from scrapy.core.downloader import Downloader, Slot
+    from scrapy.exceptions import IgnoreRequest
+    from twisted.internet.defer import Deferred
+
+    source = inspect.getsource(Downloader._enqueue_request)
+    assert "slot.queue.append((request, d))" in source and "(d)" in source.split("await")[1]
+    downloader = Downloader(get_crawler())
+    waiting = [Request(f"http://a/{n}") for n in range(2)]
+    downloader.slots["a"] = slot = Slot(1, 0.0, 0.0)
+    failures: list[Any] = []
+    for request in waiting:
+        queued: Deferred[Any] = Deferred()
+        queued.addErrback(failures.append)
+        slot.queue.append((request, queued))
+    engine = SimpleNamespace(downloader=downloader)
+    assert compat.fail_queued_downloads(engine, lambda r: IgnoreRequest(r.url)) == 2
+    assert not slot.queue
+    assert [str(f.value) for f in failures] == ["http://a/0", "http://a/1"]
+    assert all(f.check(IgnoreRequest) for f in failures)
+    assert compat.fail_queued_downloads(SimpleNamespace(), IgnoreRequest) == 0  # no downloader

@@ -102,3 +102,20 @@ def test_marking_visited_is_shared_and_remembered(redis_server: RedisServer) -> 
     assert len(first.known) == 1, "bounded by WEBROBOT_REDIS_VISITED_CACHE"
     first.server = type(first.server).from_url("redis://127.0.0.1:9/0", socket_connect_timeout=1)
     assert first.mark_visited(Request("http://a/w")) is None, "Redis unreachable: cannot say"
+
+
+def test_the_scheduler_marks_visited_itself_only_with_the_shared_filter(
+    redis_server: RedisServer,
+) -> None:
+    from webrobot.distributed.dupefilter import SharedVisitedFilter
+    from webrobot.seen.dupefilter import SeenUrlFilter
+
+    shared, _ = make_filter(redis_server, WEBROBOT_REDIS_VISITED_CACHE=2)
+    assert isinstance(shared, SharedVisitedFilter)
+    assert not isinstance(SeenUrlFilter.from_crawler(get_crawler(PagesSpider)), SharedVisitedFilter)
+    slots = [shared.visited_slot(Request(f"http://a/{n}")) for n in range(3)]
+    shared.remember(slots[0])
+    shared.remember(slots[1])
+    assert shared.known == {slots[0], slots[1]}
+    shared.remember(slots[2])
+    assert shared.known == {slots[2]}, "bounded by WEBROBOT_REDIS_VISITED_CACHE"

@@ -54,3 +54,24 @@ def test_a_stream_entry_holds_the_items_of_one_acknowledgement_in_order() -> Non
         ("http://a/3", b"three"),
     ], "an entry cut short names the key without its item"
     assert list(entry_items({})) == []
+
+
+def test_items_wait_for_their_pages_acknowledgement() -> None:
+    from webrobot.distributed.items import ItemsAwaitingAck
+
+    waiting = ItemsAwaitingAck()
+    assert not waiting
+    waiting.add("lease-a", "http://a/", {"n": 1})
+    waiting.add("lease-a", "http://a/", {"n": 2})
+    waiting.add("lease-b", "http://b/", {"n": 3})
+    waiting.add("", "http://c/", {"n": 4})  # under no lease
+    with pytest.raises(PICKLE_ERRORS):
+        waiting.add("lease-d", "http://d/", {"n": lambda: None})
+    stored = waiting.of(["lease-a"])
+    assert [key for key, _ in stored] == ["http://c/", "http://a/", "http://a/#2"]
+    assert [decode_item(data)["n"] for _, data in stored] == [4, 1, 2]
+    waiting.stored(["lease-a"])
+    assert [key for key, _ in waiting.of(["lease-a", "lease-b", "lease-d"])] == ["http://b/"]
+    waiting.add("", "http://c/", {"n": 5})
+    waiting.forget_leased()  # every lease given back: their pages are fetched again
+    assert [key for key, _ in waiting.of(["lease-b"])] == ["http://c/"]

@@ -21,7 +21,8 @@ from webrobot.distributed.robotscache import (
     encode_decision,
 )
 from webrobot.robots.cache import LruRobotsCache
-from webrobot.robots.middleware import RobotsMiddleware, _Fetch
+from webrobot.robots.fetch import RobotsFetch as _Fetch
+from webrobot.robots.middleware import RobotsMiddleware
 from webrobot.robots.policy import RULES, UNAVAILABLE, RobotsDecision
 from webrobot.urls.sitekey import site_key
 
@@ -344,3 +345,16 @@ def test_a_deferral_is_shared_and_goes_on_when_another_worker_takes_the_site_ove
         survivor._spider_closed()
 
     run(test)
+
+
+def test_the_shared_cache_has_every_optional_part_of_a_robots_cache(
+    redis_server: RedisServer,
+) -> None:
+    from webrobot.robots.cache import PeekableRobotsCache, SharedDeferrals, SharedRobotsCache
+
+    cache = cache_for(redis_server)
+    assert isinstance(cache, SharedRobotsCache) and isinstance(cache, SharedDeferrals)
+    assert isinstance(cache, PeekableRobotsCache)
+    local = LruRobotsCache()
+    assert isinstance(local, PeekableRobotsCache) and not isinstance(local, SharedRobotsCache)
+    assert not isinstance(local, SharedDeferrals)

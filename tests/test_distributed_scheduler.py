@@ -285,7 +285,7 @@ def test_a_lease_a_failover_brought_back_after_its_ack_is_put_back(tmp_path: Any
         assert done is not None and busy is not None
         slot.inprogress.add(busy)
         client = server.client()
-        lease_id = next(iter(scheduler._outstanding))
+        lease_id = next(iter(scheduler.leases))
         stored = client.hget(KEYS.leased, lease_id)
         assert stored is not None
         await until(lambda: stat(scheduler, "webrobot/redis/lease/acked") == 1)
@@ -427,9 +427,9 @@ def test_a_held_request_refused_as_it_is_scheduled_again_is_acknowledged(
                                         reason="robots_txt", site="http://a:80")  # fmt: skip
 
         # Connected before the scheduler's receiver, as the middleware is in a crawl.
-        signals_.disconnect(scheduler._request_scheduled, signal=signals.request_scheduled)
+        signals_.disconnect(scheduler.leases.scheduled, signal=signals.request_scheduled)
         signals_.connect(robots_middleware, signal=signals.request_scheduled, weak=False)
-        signals_.connect(scheduler._request_scheduled, signal=signals.request_scheduled)
+        signals_.connect(scheduler.leases.scheduled, signal=signals.request_scheduled)
         scheduler.enqueue_request(Request("http://a/private"))
         request = scheduler.next_request()
         assert request is not None

@@ -13,13 +13,15 @@ from scrapy.exceptions import IgnoreRequest, NotConfigured, StopDownload
 from scrapy.utils.test import get_crawler
 
 from webrobot import settings as project_settings
-from webrobot.robots.middleware import HELD_FILE, RobotsMiddleware, _Pending
+from webrobot.robots.held import PendingSite as _Pending
+from webrobot.robots.middleware import HELD_FILE, RobotsMiddleware
 from webrobot.robots.parsers import FirstMatchRobotParser, Rfc9309RobotParser
 from webrobot.robots.policy import (
     FORBIDDEN,
     RULES,
     UNAVAILABLE,
     UNREACHABLE,
+    Deferral,
     RobotsDecision,
 )
 from webrobot.settings_parse import SettingValueError
@@ -247,3 +249,54 @@ def test_without_a_held_only_limit_held_requests_keep_the_crawl_open() -> None:
     mw.held_only.since = time.monotonic() - 1e6
     with pytest.raises(DontCloseSpider):
         mw._spider_idle()
+
+
+class LookupOnlyCache:
+    """A robots cache with the three methods every cache has, and no optional part."""
+
+    def __init__(self) -> None:
+        self.entries: dict[str, Any] = {}
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> LookupOnlyCache:
+        return cls()
+
+    def get(self, site: str) -> Any:
+        return self.entries.get(site)
+
+    def put(self, site: str, decision: Any) -> None:
+        self.entries[site] = decision
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+
+class ClaimingCache(LookupOnlyCache):
+    """Shared by workers (claims), without shared deferrals."""
+
+    poll_interval = 0.1
+
+    def claim(self, site: str, *, stale: bool | None = None) -> bool:
+        return True
+
+    def stale_in_use(self, site: str) -> bool:
+        return False
+
+    def release(self, site: str) -> None:
+        pass
+
+
+def test_the_caches_optional_parts_are_used_where_it_has_them() -> None:
+    default = middleware()
+    assert default.peek is not None and default.peek.__self__ is default.cache  # LruRobotsCache
+    assert default.shared is None and default.claims is None
+    plain = middleware(WEBROBOT_ROBOTS_CACHE_CLASS=f"{__name__}.LookupOnlyCache")
+    assert plain.peek is None and plain.shared is None and plain.claims is None
+    claiming = middleware(WEBROBOT_ROBOTS_CACHE_CLASS=f"{__name__}.ClaimingCache")
+    assert claiming.shared is claiming.cache and claiming.claims is not None
+    assert claiming.peek is None
+    site = "http://a:80"
+    pending = _Pending(site, f"{site}/robots.txt")
+    assert claiming.claims.shared_deferral_wait(pending) == 0.0, "no shared deferrals to read"
+    pending.deferral = Deferral(first_failure=time.monotonic(), attempts=1)
+    claiming.claims.note_deferral(pending, 5.0)  # nowhere to note it: nothing happens

@@ -9,7 +9,7 @@ import pytest
 
 from webrobot.robots import policy
 from webrobot.robots.fetch import RobotsFetch
-from webrobot.robots.held import Backoff, HeldOnlyClock, PendingSite
+from webrobot.robots.held import HELD_NAMED, Backoff, GaveUpSites, HeldOnlyClock, PendingSite
 
 
 def backoff() -> Backoff:
@@ -118,3 +118,16 @@ def test_the_held_only_line_names_the_busiest_sites_and_the_fate_of_their_reques
     row = held_row(sites[0], now)
     assert row["requests"] == 1 and row["attempts"] == 7 and row["gives_up_in"] == 3400.0
     assert row["held_seconds"] == pytest.approx(200.0, abs=1.0)
+
+
+def test_the_sites_given_up_on_are_named_up_to_a_few() -> None:
+    gave_up = GaveUpSites()
+    for n in range(HELD_NAMED + 2):
+        pending = PendingSite(f"http://s{n}.test:80", f"http://s{n}.test/robots.txt")
+        pending.last_reason = "host name does not resolve"
+        gave_up.add(pending, 3, 120.0)
+    line = gave_up.line()
+    assert line.startswith(f"Gave up on {HELD_NAMED + 2} unreachable sites whose robots.txt never")
+    assert "http://s0.test:80 (host name does not resolve; 3 attempts over 2 min)" in line
+    assert f"http://s{HELD_NAMED - 1}.test:80" in line and f"s{HELD_NAMED}.test" not in line
+    assert line.endswith(" and 2 more")

@@ -31,6 +31,7 @@ from scrapy import signals as scrapy_signals
 from scrapy.utils.asyncio import call_later
 from scrapy.utils.defer import deferred_from_coro
 from twisted.internet.error import DNSLookupError
+from twisted.python.failure import Failure
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Coroutine
@@ -47,6 +48,7 @@ __all__ = [
     "connection_pool",
     "engine_scheduler",
     "extract_directive",
+    "fail_queued_downloads",
     "idle_connections",
     "idle_timeouts",
     "name_not_resolved",
@@ -156,6 +158,25 @@ def engine_in_progress(engine: Any) -> set[Any] | None:
     slot = getattr(engine, "_slot", None)
     inprogress = getattr(slot, "inprogress", None)
     return inprogress if isinstance(inprogress, set) else None
+
+
+def fail_queued_downloads(engine: Any, error: Callable[[Any], BaseException]) -> int:
+    """Fail every request that waits in a downloader slot's queue (not started yet)
+    with ``error(request)``; how many were failed.
+
+    Scrapy has no public call for it: each of the downloader's ``slots`` keeps, in its
+    ``queue``, ``(request, deferred)`` pairs, and ``Downloader._enqueue_request`` awaits
+    the deferred (Scrapy 2.13 to 2.19), so failing it fails the download. 0, and
+    nothing changed, where the engine has no downloader slots."""
+    downloader = getattr(engine, "downloader", None)
+    failed = 0
+    for slot in list(getattr(downloader, "slots", {}).values()):
+        queue = getattr(slot, "queue", None)
+        while queue:
+            request, queue_dfd = queue.popleft()
+            queue_dfd.errback(Failure(error(request)))
+            failed += 1
+    return failed
 
 
 def on_shutdown_signal(process: Any, callback: Callable[[int], None]) -> bool:

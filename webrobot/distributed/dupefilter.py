@@ -20,7 +20,7 @@ What differs from ``scrapy_redis.dupefilter.RFPDupeFilter`` 0.9.1, and why:
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import redis
 from scrapy.utils.request import referer_str
@@ -44,6 +44,25 @@ logger = logging.getLogger(__name__)
 def crawl_spider_name(crawler: Crawler) -> str:
     spider = getattr(crawler, "spider", None)
     return str(spider.name if spider is not None else crawler.spidercls.name)
+
+
+@runtime_checkable
+class SharedVisitedFilter(Protocol):
+    """A ``DUPEFILTER_CLASS`` whose visited marks the shared crawl's scheduler adds
+    itself, in the same script that queues the request (:class:`RedisVisitedFilter`;
+    with any other dupefilter the scheduler asks ``request_seen``, then queues)."""
+
+    #: Visited slots this worker knows are in the shared set: a link seen again costs
+    #: no Redis command.
+    known: set[tuple[str, int]]
+
+    def visited_slot(self, request: Request) -> tuple[str, int]:
+        """The digest key and member that mark ``request`` as visited."""
+        ...
+
+    def remember(self, slot: tuple[str, int]) -> None:
+        """``slot`` is in the shared set now (the scheduler marked it): add it to :attr:`known`."""
+        ...
 
 
 class RedisVisitedFilter(RFPDupeFilter):
@@ -101,10 +120,15 @@ class RedisVisitedFilter(RFPDupeFilter):
             added = self.server.sadd(key, member)
         except redis.RedisError:
             return None
+        self.remember(slot)
+        return not added
+
+    def remember(self, slot: tuple[str, int]) -> None:
+        """Add ``slot`` to :attr:`known`, emptied first when it holds
+        ``WEBROBOT_REDIS_VISITED_CACHE`` slots (0: no bound)."""
         if 0 < self.known_max <= len(self.known):
             self.known.clear()
         self.known.add(slot)
-        return not added
 
     def open(self) -> None:
         """Check that every worker cuts digests the same way (the first one decides)."""

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from itemadapter import ItemAdapter
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Mapping
+    from collections.abc import Iterable, Iterator, Mapping
 
 #: What pickling an item may raise.
 PICKLE_ERRORS = (pickle.PicklingError, TypeError, AttributeError, ValueError, RecursionError)
@@ -81,3 +81,41 @@ class FirstPerKey:
             return False
         self._seen.add(key)
         return True
+
+
+class ItemsAwaitingAck:
+    """The stored form of the items of pages whose lease is not acknowledged yet, by
+    lease id (``""``: a page under no lease, stored with the next acknowledgement)."""
+
+    def __init__(self) -> None:
+        self._by_lease: dict[str, list[tuple[str, bytes]]] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self._by_lease)
+
+    def add(self, lease_id: str, url: str, item: Any) -> None:
+        """Keep ``item`` of the page ``url`` until ``lease_id`` is acknowledged.
+        Raises one of :data:`PICKLE_ERRORS` when it cannot be stored."""
+        waiting = self._by_lease.setdefault(lease_id, [])
+        ordinal = 1 + sum(1 for key, _ in waiting if key.split("#", 1)[0] == url)
+        try:
+            waiting.append((item_key(url, ordinal), encode_item(item)))
+        except PICKLE_ERRORS:
+            if not waiting:
+                del self._by_lease[lease_id]
+            raise
+
+    def of(self, lease_ids: Iterable[str]) -> list[tuple[str, bytes]]:
+        """The ``(key, pickled item)`` pairs to store with the acknowledgement of
+        ``lease_ids``: theirs, and those under no lease."""
+        return [item for lid in ["", *lease_ids] for item in self._by_lease.get(lid, ())]
+
+    def stored(self, lease_ids: Iterable[str]) -> None:
+        """The items of ``lease_ids`` and those under no lease are in Redis now."""
+        for lease_id in ["", *lease_ids]:
+            self._by_lease.pop(lease_id, None)
+
+    def forget_leased(self) -> None:
+        """Every lease was given back (its page is fetched again): only the items
+        under no lease stay."""
+        self._by_lease = {"": self._by_lease[""]} if "" in self._by_lease else {}

@@ -77,21 +77,22 @@ from scrapy.exceptions import CloseSpider, DontCloseSpider, IgnoreRequest
 from scrapy.utils.asyncio import create_looping_call
 from scrapy.utils.misc import build_from_crawler, load_object
 from scrapy_redis.scheduler import Scheduler
-from twisted.python.failure import Failure
 
 from webrobot import signals as webrobot_signals
-from webrobot.compat import engine_in_progress, schedule_coro, wake_engine
-from webrobot.distributed.dupefilter import crawl_spider_name
+from webrobot.compat import engine_in_progress, fail_queued_downloads, schedule_coro, wake_engine
+from webrobot.distributed.crawldone import CrawlDone
+from webrobot.distributed.dupefilter import SharedVisitedFilter, crawl_spider_name
 from webrobot.distributed.frontier import (
     REQUEUE_KEY,
     SERIALIZE_ERRORS,
     LeasedFrontier,
     new_worker_id,
 )
-from webrobot.distributed.items import PICKLE_ERRORS, encode_item, item_key
+from webrobot.distributed.items import PICKLE_ERRORS, ItemsAwaitingAck
 from webrobot.distributed.keys import CrawlKeys, explain, redis_from_settings, safe_url
+from webrobot.distributed.leasetiming import LeaseTiming
 from webrobot.distributed.outage import FINISH_REASON, outage_of
-from webrobot.frontier.leaseparking import ParkedLeases
+from webrobot.frontier.leases import LeaseTracker
 from webrobot.job.diskstate import disk_of
 from webrobot.settings_parse import read
 from webrobot.signals import WORKER_LOCAL_META
@@ -111,7 +112,7 @@ STATS = "webrobot/redis/"
 LEASE_KEY = "_webrobot_lease"
 
 
-class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
+class RedisLeaseScheduler(Scheduler):
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
         self.crawler = crawler
@@ -130,53 +131,35 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
             serializer=serializer,
         )
         self.stats = crawler.stats
-        self.lease_ttl = read(settings, "WEBROBOT_REDIS_LEASE_TTL")
-        if self.lease_ttl <= 0:
-            raise ValueError(f"WEBROBOT_REDIS_LEASE_TTL must be positive, got {self.lease_ttl}")
-        self.max_expiries = read(settings, "WEBROBOT_REDIS_MAX_LEASE_EXPIRIES")
-        # The heartbeat goes every third of the lease TTL, so poll at least that often.
-        self.poll_interval = min(
-            max(read(settings, "WEBROBOT_REDIS_POLL_INTERVAL"), 0.01), self.lease_ttl / 3
-        )
-        # Stopped workers are looked for every quarter of a TTL, but often enough that
-        # the gap between two looks stays well under half a TTL, which the re-queueing
-        # script takes for "Redis was unreachable" (and then waits a grace period).
-        self.reclaim_interval = max(
-            0.0, min(self.lease_ttl / 4, self.lease_ttl / 2 - 2 * self.poll_interval)
-        )
-        self.idle_close = read(settings, "WEBROBOT_REDIS_IDLE_CLOSE")
+        timing = LeaseTiming.from_settings(settings)  # polls and looks for stopped workers
+        self.lease_ttl, self.max_expiries = timing.lease_ttl, timing.max_expiries
+        self.poll_interval, self.reclaim_interval = timing.poll_interval, timing.reclaim_interval
+        self.done = CrawlDone(read(settings, "WEBROBOT_REDIS_IDLE_CLOSE"))
         self.worker_id = new_worker_id()
         self.queue: LeasedFrontier | None = None  # type: ignore[assignment]
-        self._outstanding: dict[str, Request] = {}  # lease id -> request given to the engine
-        self._lease_of: dict[int, str] = {}  # id(request) -> lease id, for _outstanding
-        self._parked: set[str] = set()  # leases of requests handed back to the engine
-        self._mine: deque[Request] = deque()  # leased requests back in the scheduler
+        self.leases: LeaseTracker[str, Request] = LeaseTracker()  # lease ids of leased requests
         self._local: deque[Request] = deque()  # requests that cannot be serialized
         # New requests not in Redis yet: (request, data, visited slot). They go in with
         # the next acknowledgements, in the same script (or when Redis is back after
         # an outage); no lease is acknowledged before they are in.
         self._unshared: deque[tuple[Request, bytes, tuple[str, int] | None]] = deque()
-        # Visited slots this worker knows are in the shared set (it only grows):
-        # a link seen again costs no Redis command.
-        # The visited-URL filter marks some itself (links robots.txt refuses before queueing).
-        known = getattr(self.df, "known", None)
-        self._known: set[tuple[str, int]] = known if isinstance(known, set) else set()
+        # A dupefilter whose visited marks go in with the requests, in one script; the
+        # slots this worker knows are marked (its own, and the links robots.txt refuses
+        # before queueing, which the filter marks itself) cost no Redis command.
+        self.shared_visited = self.df if isinstance(self.df, SharedVisitedFilter) else None
         self._empty_until = 0.0  # no lease attempt before (the frontier was empty)
-        self.known_max = read(settings, "WEBROBOT_REDIS_VISITED_CACHE")
         self.outage = outage_of(crawler)
         self._gave_up = False
         self.store_items = read(settings, "WEBROBOT_REDIS_ITEMS_ENABLED")
-        # lease id ("" for none) -> (key, pickled item) of items waiting for the ack
-        self._items: dict[str, list[tuple[str, bytes]]] = {}
+        self._items = ItemsAwaitingAck()  # stored with their page's acknowledgement
         self._next_renewal = 0.0
         self._next_reclaim = 0.0
         self._reconcile = False  # look for leases this worker does not hold (a Redis error)
         # Leases found re-queued after this worker was declared dead (counted as lost).
         self._lost: set[str] = set()
-        self._done_since: float | None = None
         self._warned: set[str] = set()
         self._loop: Any = None
-        if not hasattr(self.df, "visited_slot"):
+        if self.shared_visited is None:
             logger.warning(
                 "DUPEFILTER_CLASS %s is not RedisVisitedFilter: the visited-URL set is not "
                 "shared atomically with the frontier", type(self.df).__name__,
@@ -193,7 +176,7 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
     # -- life cycle --------------------------------------------------------
     def open(self, spider: Spider) -> None:
         self.spider = spider
-        if self._engine_in_progress() is None:
+        if engine_in_progress(self.crawler.engine) is None:
             raise RuntimeError(
                 "RedisLeaseScheduler needs Scrapy's ExecutionEngine._slot.inprogress "
                 "(Scrapy 2.13-2.19) to know when a leased request is done"
@@ -224,9 +207,9 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
             self.keys.prefix, self.redis_url, self.worker_id, queued, leased,
         )  # fmt: skip
         self.crawler.signals.connect(self._spider_idle, signal=signals.spider_idle)
-        self.crawler.signals.connect(self._request_scheduled, signal=signals.request_scheduled)
-        self.crawler.signals.connect(self._request_gone, signal=signals.request_dropped)
-        self.crawler.signals.connect(self._request_gone, signal=webrobot_signals.request_refused)
+        self.crawler.signals.connect(self.leases.scheduled, signal=signals.request_scheduled)
+        self.crawler.signals.connect(self.leases.gone, signal=signals.request_dropped)
+        self.crawler.signals.connect(self.leases.gone, signal=webrobot_signals.request_refused)
         if self.store_items:
             self.crawler.signals.connect(self._item_scraped, signal=signals.item_scraped)
         # A write that failed for want of disk space (WARC, index, feed): from then on no
@@ -248,13 +231,13 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
         if self.queue is not None and self._gave_up:
             logger.info(
                 "Left the shared crawl %s (%s): its %d unacknowledged leases expire and go to "
-                "other workers", self.keys.prefix, reason, len(self._outstanding),
+                "other workers", self.keys.prefix, reason, len(self.leases),
             )  # fmt: skip
         elif self.queue is not None:
             try:
                 self._acknowledge_finished()
-                if self._outstanding:
-                    released = self.queue.release(list(self._outstanding))
+                if self.leases:
+                    released = self.queue.release(list(self.leases))
                     self._inc("lease/released", released)
                     logger.info(
                         "Put %d unfinished requests back into the shared frontier", released
@@ -283,7 +266,7 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
     @property
     def leases_held(self) -> int:
         """Requests of the shared frontier this worker holds a lease on now (no Redis call)."""
-        return len(self._outstanding)
+        return len(self.leases)
 
     def __len__(self) -> int:
         queued = 0
@@ -292,10 +275,10 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
                 queued = len(self.queue)
             except redis.RedisError as exc:
                 self._redis_error(exc)
-        return len(self._mine) + len(self._local) + len(self._unshared) + queued
+        return self.leases.waiting + len(self._local) + len(self._unshared) + queued
 
     def has_pending_requests(self) -> bool:
-        if self._mine or self._local or self._unshared:
+        if self.leases.waiting or self._local or self._unshared:
             return True
         if self.queue is None:
             return False
@@ -308,9 +291,7 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
     def enqueue_request(self, request: Request) -> bool:
         if self.queue is None:
             return False
-        lease_id = self._lease_of.get(id(request))
-        if lease_id is not None:  # leased, handed back by a middleware: still ours
-            self._mine.append(request)
+        if self.leases.handed_back(request):  # leased, handed back by a middleware: still ours
             self._inc("lease/handed_back")
             return True
         # A redirect or retry copies the meta of the request it replaces: the copy is
@@ -326,13 +307,12 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
         try:
             data = self.queue.encode(request)
             if not request.dont_filter:
-                visited_slot = getattr(self.df, "visited_slot", None)
-                if visited_slot is not None:
-                    visited = visited_slot(request)
+                if self.shared_visited is not None:
+                    visited = self.shared_visited.visited_slot(request)
                     if requeue:
                         self.queue.fresh.add(visited)
                         self._inc("links/requeued")
-                    elif visited in self._known:
+                    elif visited in self.shared_visited.known:
                         self.df.log(request, self.spider)
                         return False
                 elif self.df.request_seen(request):
@@ -345,10 +325,8 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
             return self._keep_local(request, "unqueued", f"could not be checked in Redis ({exc})")
         finally:
             request.meta.update(local)
-        if visited is not None:
-            if self.known_max > 0 and len(self._known) >= self.known_max:
-                self._known.clear()
-            self._known.add(visited)
+        if visited is not None and self.shared_visited is not None:
+            self.shared_visited.remember(visited)
         self._unshared.append((request, data, visited))
         # On its way to the shared frontier: no longer in this worker's.
         self.crawler.signals.send_catch_log(signal=webrobot_signals.request_shared, request=request)
@@ -362,9 +340,8 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
         self._inc("scheduler/enqueued/redis", prefix="")
 
     def next_request(self) -> Request | None:
-        if self._mine:
-            request = self._mine.popleft()
-            self._parked.discard(self._lease_of.get(id(request), ""))
+        request = self.leases.next_waiting()
+        if request is not None:
             self._inc("scheduler/dequeued", prefix="")
             return request
         if self._local:
@@ -393,33 +370,25 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
             self._empty_until = monotonic() + self.poll_interval
             return None
         lease_id, request = leased
-        self._outstanding[lease_id] = request
-        self._lease_of[id(request)] = lease_id
+        self.leases.handed_out(lease_id, request)
         request.meta[LEASE_KEY] = lease_id
         self._inc("scheduler/dequeued", prefix="")
         self._inc("scheduler/dequeued/redis", prefix="")
         return request
 
     # -- leases --------------------------------------------------------------
-    def _engine_in_progress(self) -> set[Request] | None:
-        return engine_in_progress(self.crawler.engine)
-
     def _acknowledge_finished(self) -> None:
         """Acknowledge the leases of requests the engine is done with, adding the
         items their pages produced to the item stream in the same script."""
         if self.queue is None or self._disk_full:
             return
-        if not (self._outstanding or self._items or self._unshared):
+        if not (self.leases or self._items or self._unshared):
             return
-        inprogress = self._engine_in_progress()
+        inprogress = engine_in_progress(self.crawler.engine)
         if inprogress is None:
             return
-        waiting = {id(request) for request in self._mine}
-        done = [
-            lid for lid, request in self._outstanding.items()
-            if request not in inprogress and lid not in self._parked and id(request) not in waiting
-        ]  # fmt: skip
-        items = [item for lid in ["", *done] for item in self._items.get(lid, ())]
+        done = [lease_id for lease_id, _ in self.leases.done(inprogress)]
+        items = self._items.of(done)
         if not done and not items and not self._unshared:
             return
         # The links every page found so far go in with the acknowledgements, in one script.
@@ -431,10 +400,11 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
             self._unshared.popleft()
         for (request, _, _), added in zip(links, queued, strict=True):
             self._added(request, added)
-        self._items.pop("", None)
+        self._items.stored(done)
         counted = len(self._lost.intersection(done))  # lost, counted when found
+        self._lost.difference_update(done)
         for lease_id in done:
-            self._forget(lease_id)
+            self.leases.forget(lease_id)
         self._inc("items/stored", len(items))
         if not done:
             return
@@ -499,7 +469,7 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
                 self.outage.succeeded(monotonic())
         finally:
             if not self._gave_up:
-                self._wake_engine()
+                wake_engine(self.crawler.engine)
 
     def _revived(self) -> None:
         """A heartbeat found this worker declared dead (it hung longer than the lease
@@ -507,7 +477,7 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
         its own again now that it is back in the set."""
         if self.queue is None:
             return
-        missing = self.queue.missing([lid for lid in self._outstanding if lid not in self._lost])
+        missing = self.queue.missing([lid for lid in self.leases if lid not in self._lost])
         self.queue.revived = False
         self._inc("lease/revived")
         if missing:
@@ -525,7 +495,7 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
         was lost). Its heartbeat would keep them alive, and the crawl undone, for ever."""
         if self.queue is None:
             return
-        strays = self.queue.strays(set(self._outstanding))
+        strays = self.queue.strays(set(self.leases))
         released = self.queue.release(strays) if strays else 0
         self._reconcile = False
         if released:
@@ -550,49 +520,29 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
     def _drop_waiting_downloads(self) -> None:
         """Requests waiting in the downloader for a politeness reservation would wait
         forever: fail them, so the engine can close (their leases stay unacknowledged)."""
-        downloader = getattr(self.crawler.engine, "downloader", None)
-        for slot in list(getattr(downloader, "slots", {}).values()):
-            while slot.queue:
-                request, queue_dfd = slot.queue.popleft()
-                queue_dfd.errback(
-                    Failure(IgnoreRequest(f"{FINISH_REASON}: {request.url} not fetched"))
-                )
+        fail_queued_downloads(
+            self.crawler.engine,
+            lambda request: IgnoreRequest(f"{FINISH_REASON}: {request.url} not fetched"),
+        )
 
     def _item_scraped(self, item: Any, response: Response | None = None, **kwargs: Any) -> None:
         """Keep the item until its page's lease is acknowledged (with it)."""
         request = getattr(response, "request", None)
         lease_id = request.meta.get(LEASE_KEY, "") if request is not None else ""
-        if lease_id not in self._outstanding:
+        if lease_id not in self.leases:
             lease_id = ""  # not (or no longer) under a lease: stored at the next poll
         url = getattr(response, "url", "") or ""
-        waiting = self._items.setdefault(lease_id, [])
-        ordinal = 1 + sum(1 for key, _ in waiting if key.split("#", 1)[0] == url)
         try:
-            waiting.append((item_key(url, ordinal), encode_item(item)))
+            self._items.add(lease_id, url, item)
         except PICKLE_ERRORS as exc:
             self._inc("items/unserializable")
             self._warn_once("item", "An item of %s cannot be stored in Redis (%s): it is only "
                             "in this worker's feeds", url, exc)  # fmt: skip
-            if not waiting:
-                del self._items[lease_id]
-
-    def _forget(self, lease_id: str) -> None:
-        self._items.pop(lease_id, None)
-        self._lost.discard(lease_id)
-        request = self._outstanding.pop(lease_id)
-        self._lease_of.pop(id(request), None)
-        self._parked.discard(lease_id)
 
     def _forget_all(self) -> None:
-        self._items = {"": self._items[""]} if "" in self._items else {}
-        self._outstanding.clear()
+        self._items.forget_leased()
+        self.leases.clear()
         self._lost.clear()
-        self._lease_of.clear()
-        self._parked.clear()
-        self._mine.clear()
-
-    def _wake_engine(self) -> None:
-        wake_engine(self.crawler.engine)
 
     def _spider_idle(self, spider: Spider) -> None:
         """This worker has nothing to do: close only when the whole crawl is done."""
@@ -606,19 +556,13 @@ class RedisLeaseScheduler(ParkedLeases[str], Scheduler):
             raise DontCloseSpider from None
         if self.outage.down or self._unshared:
             raise DontCloseSpider
-        if queued or leased or self._outstanding or self._mine or self._local:
-            self._done_since = None
-            raise DontCloseSpider
-        if self.idle_close <= 0:
-            raise DontCloseSpider  # wait for more seeds, forever
-        now = monotonic()
-        if self._done_since is None:
-            self._done_since = now
-        if now - self._done_since < self.idle_close:
+        work = bool(queued or leased or self.leases or self.leases.waiting or self._local)
+        done_for = self.done.done_for(work=work, now=monotonic())
+        if done_for is None:
             raise DontCloseSpider
         logger.info(
             "The shared crawl %s is done: nothing queued or leased for %.1f s",
-            self.keys.prefix, now - self._done_since,
+            self.keys.prefix, done_for,
         )  # fmt: skip
 
     # -- helpers -------------------------------------------------------------

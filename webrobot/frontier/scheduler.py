@@ -67,7 +67,7 @@ from webrobot import signals as webrobot_signals
 from webrobot.compat import engine_in_progress
 from webrobot.frontier.compactrequest import RequestCodec
 from webrobot.frontier.journal import JobJournal
-from webrobot.frontier.leaseparking import ParkedLeases
+from webrobot.frontier.leases import LeaseTracker
 from webrobot.frontier.queues import (
     Frontier,
     FrontierError,
@@ -103,7 +103,7 @@ def frontier_mode(settings: BaseSettings) -> str:
     return resolve_mode(read(settings, "WEBROBOT_FRONTIER"), job_dir(settings))
 
 
-class FrontierScheduler(ParkedLeases[int], BaseScheduler):
+class FrontierScheduler(BaseScheduler):
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
         self.crawler = crawler
@@ -127,10 +127,7 @@ class FrontierScheduler(ParkedLeases[int], BaseScheduler):
         self.codec = RequestCodec()  # in memory: compact tuples, requests built when leased
         self.disk: SqliteFrontier | None = None
         self.journal = JobJournal.of(crawler)
-        self._outstanding: dict[int, Request] = {}  # entry id -> leased request given to the engine
-        self._lease_of: dict[int, int] = {}  # id(request) -> entry id
-        self._parked: set[int] = set()  # entries handed back to the engine (held for robots.txt)
-        self._mine: deque[Request] = deque()  # leased requests back in the scheduler
+        self.leases: LeaseTracker[int, Request] = LeaseTracker()  # entry ids of leased requests
         self._local: deque[Request] = deque()  # requests that could not be pickled
         self._logged_unserializable = False
         self._loop: Any = None
@@ -190,9 +187,9 @@ class FrontierScheduler(ParkedLeases[int], BaseScheduler):
                 "DUPEFILTER_CLASS %s cannot be given the visited URLs of this job: pages of "
                 "earlier runs may be fetched again", type(self.df).__name__,
             )  # fmt: skip
-        self.crawler.signals.connect(self._request_scheduled, signal=signals.request_scheduled)
-        self.crawler.signals.connect(self._request_gone, signal=signals.request_dropped)
-        self.crawler.signals.connect(self._request_gone, signal=webrobot_signals.request_refused)
+        self.crawler.signals.connect(self.leases.scheduled, signal=signals.request_scheduled)
+        self.crawler.signals.connect(self.leases.gone, signal=signals.request_dropped)
+        self.crawler.signals.connect(self.leases.gone, signal=webrobot_signals.request_refused)
         self._loop = create_looping_call(self._tick)
         self._loop.start(self.commit_interval, now=False)
         return result
@@ -231,7 +228,7 @@ class FrontierScheduler(ParkedLeases[int], BaseScheduler):
         if self.disk is not None:
             self._acknowledge_finished()
             self._commit()
-            left, leased = len(self.disk), self.disk.leased + len(self._parked)
+            left, leased = len(self.disk), self.disk.leased + self.leases.parked
             self.disk.close()
             assert self.stats is not None
             self.stats.set_value(STATS + "disk_bytes", self.disk.disk_bytes())
@@ -254,10 +251,10 @@ class FrontierScheduler(ParkedLeases[int], BaseScheduler):
 
     # -- Scrapy's scheduler interface --------------------------------------------
     def has_pending_requests(self) -> bool:
-        return bool(self._mine or self._local or len(self.frontier))
+        return bool(self.leases.waiting or self._local or len(self.frontier))
 
     def __len__(self) -> int:
-        return len(self._mine) + len(self._local) + len(self.frontier)
+        return self.leases.waiting + len(self._local) + len(self.frontier)
 
     def enqueue_request(self, request: Request) -> bool:
         assert self.stats is not None
@@ -280,9 +277,7 @@ class FrontierScheduler(ParkedLeases[int], BaseScheduler):
             self.stats.inc_value("scheduler/enqueued/memory")
             self.stats.inc_value("scheduler/enqueued")
             return True
-        entry = self._lease_of.get(id(request))
-        if entry is not None:  # leased, handed back by a middleware: still ours
-            self._mine.append(request)
+        if self.leases.handed_back(request):  # leased, handed back by a middleware: still ours
             return True
         key: bytes | None = None
         if not request.dont_filter:
@@ -308,9 +303,8 @@ class FrontierScheduler(ParkedLeases[int], BaseScheduler):
             self.stats.inc_value("scheduler/dequeued/memory")
             self.stats.inc_value("scheduler/dequeued")
             return self.codec.unpack(leased[1])
-        if self._mine:
-            request = self._mine.popleft()
-            self._parked.discard(self._lease_of.get(id(request), 0))
+        request = self.leases.next_waiting()
+        if request is not None:
             self.stats.inc_value("scheduler/dequeued")
             return request
         if self._local:
@@ -342,8 +336,7 @@ class FrontierScheduler(ParkedLeases[int], BaseScheduler):
         self._commit()
         if self.disk.frozen:  # the lease could not be committed: the request must not go out
             return None
-        self._outstanding[entry] = request
-        self._lease_of[id(request)] = entry
+        self.leases.handed_out(entry, request)
         self.stats.inc_value("scheduler/dequeued/disk")
         self.stats.inc_value("scheduler/dequeued")
         return request
@@ -353,16 +346,12 @@ class FrontierScheduler(ParkedLeases[int], BaseScheduler):
         return engine_in_progress(self.crawler.engine)
 
     def _acknowledge_finished(self, *, commit: bool = True) -> None:
-        if not self._outstanding or self.disk is None:
+        if not self.leases or self.disk is None:
             return
         inprogress = self._engine_in_progress()
         if inprogress is None:
             return
-        waiting = {id(request) for request in self._mine}
-        done = [
-            (entry, request) for entry, request in self._outstanding.items()
-            if request not in inprogress and entry not in self._parked and id(request) not in waiting
-        ]  # fmt: skip
+        done = self.leases.done(inprogress)
         if not done:
             return
         assert self.stats is not None
@@ -370,8 +359,7 @@ class FrontierScheduler(ParkedLeases[int], BaseScheduler):
             failed = request.meta.get(FAILED_KEY)
             self.disk.ack(entry, failed=str(failed) if failed else None)
             self.journal.settle(request.url)
-            del self._outstanding[entry]
-            self._lease_of.pop(id(request), None)
+            self.leases.forget(entry)
         self.stats.inc_value(STATS + "acked", len(done))
         if commit:
             self._commit()

@@ -18,8 +18,9 @@ interface is three methods:
 and a ``from_crawler(crawler)`` class method. The in-process default below
 keeps the ``WEBROBOT_ROBOTS_CACHE_SITES`` most recently used sites.
 
-A cache shared by several worker processes also says who fetches
-(:class:`SharedRobotsCache`; the middleware looks for ``claim``):
+A cache that can answer from this process alone has ``peek(site)``
+(:class:`PeekableRobotsCache`). A cache shared by several worker processes
+also says who fetches (:class:`SharedRobotsCache`):
 
 ``claim(site) -> bool``
     True: this worker may fetch the site's robots.txt now; its claim lasts
@@ -37,12 +38,19 @@ A cache shared by several worker processes also says who fetches
     Give a claim up without a decision.
 ``poll_interval``
     Seconds between two looks while another worker fetches.
+
+and it may share a site's robots.txt deferral, so that a worker taking over
+keeps the schedule of one that stopped (:class:`SharedDeferrals`: ``deferral``,
+``note_deferral``).
+
+These optional parts are :func:`~typing.runtime_checkable` protocols: the
+middleware asks ``isinstance(cache, SharedRobotsCache)`` once, when it is built.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from webrobot.settings_parse import read
 
@@ -64,6 +72,7 @@ class RobotsCache(Protocol):
     def __len__(self) -> int: ...
 
 
+@runtime_checkable
 class PeekableRobotsCache(RobotsCache, Protocol):
     """A cache that can answer from this process alone (optional: a page's links are
     then checked against a known decision before they are queued)."""
@@ -73,7 +82,10 @@ class PeekableRobotsCache(RobotsCache, Protocol):
         ...
 
 
+@runtime_checkable
 class SharedRobotsCache(RobotsCache, Protocol):
+    """A cache shared by several workers: one fetches a site's robots.txt, the others wait."""
+
     poll_interval: float
 
     def claim(self, site: str, *, stale: bool | None = None) -> bool: ...
@@ -81,6 +93,12 @@ class SharedRobotsCache(RobotsCache, Protocol):
     def stale_in_use(self, site: str) -> bool: ...
 
     def release(self, site: str) -> None: ...
+
+
+@runtime_checkable
+class SharedDeferrals(Protocol):
+    """A shared cache that also keeps each site's robots.txt deferral (optional: a
+    worker that takes a site over then keeps the schedule of the one that stopped)."""
 
     def deferral(self, site: str) -> tuple[float, int, float] | None:
         """The site's shared robots.txt deferral: (first failure, attempts, next

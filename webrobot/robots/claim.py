@@ -30,6 +30,7 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.defer import Deferred
 
 from webrobot.robots import policy
+from webrobot.robots.cache import SharedDeferrals
 from webrobot.robots.held import duration
 
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ class ClaimCoordinator:
         """Take over the site's shared deferral (another worker deferred the site
         and stopped: keep its schedule); seconds until its next attempt is due."""
         shared = self.shared
-        state = shared.deferral(pending.site) if hasattr(shared, "deferral") else None
+        state = shared.deferral(pending.site) if isinstance(shared, SharedDeferrals) else None
         if state is None:
             return 0.0
         first, attempts, next_attempt = state
@@ -80,7 +81,7 @@ class ClaimCoordinator:
     def note_deferral(self, pending: PendingSite, delay: float) -> None:
         """Share this worker's deferral of the site (its first failure, attempts, next attempt)."""
         deferral = pending.deferral
-        if deferral is None or not hasattr(self.shared, "note_deferral"):
+        if deferral is None or not isinstance(self.shared, SharedDeferrals):
             return
         now_wall = time.time()
         first = now_wall - deferral.elapsed(monotonic())

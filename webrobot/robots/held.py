@@ -142,6 +142,28 @@ def site_line(pending: PendingSite, attempts: int, since: float) -> str:
     )
 
 
+class GaveUpSites:
+    """The sites given up on in this crawl (their robots.txt never answered), the
+    first :data:`HELD_NAMED` described for the crawl's last line."""
+
+    def __init__(self) -> None:
+        self.sites = 0
+        self.named: list[str] = []
+
+    def add(self, pending: PendingSite, attempts: int, since: float) -> None:
+        self.sites += 1
+        if len(self.named) < HELD_NAMED:
+            self.named.append(site_line(pending, attempts, since))
+
+    def line(self) -> str:
+        """``Gave up on 2 unreachable sites whose robots.txt never answered; ...``."""
+        more = f" and {self.sites - HELD_NAMED} more" if self.sites > HELD_NAMED else ""
+        return (
+            f"Gave up on {count(self.sites, 'unreachable site')} whose robots.txt never "
+            f"answered; their requests were not crawled: {'; '.join(self.named)}{more}"
+        )
+
+
 def held_only_line(held: list[PendingSite], now: float, limit: float, *, kept: bool) -> str:
     """The line of a crawl closed with nothing left but ``held`` (``now``: monotonic):
     which sites could not be reached, why, and what became of their requests."""

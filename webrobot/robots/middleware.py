@@ -24,7 +24,7 @@ import logging
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Self, cast
+from typing import TYPE_CHECKING, Self
 
 from scrapy import signals as scrapy_signals
 from scrapy.exceptions import CloseSpider, DontCloseSpider, IgnoreRequest, NotConfigured
@@ -37,13 +37,14 @@ from scrapy.utils.misc import build_from_crawler, load_object
 from webrobot import signals
 from webrobot.compat import wake_engine
 from webrobot.robots import policy
+from webrobot.robots.cache import PeekableRobotsCache, SharedRobotsCache
 from webrobot.robots.claim import ClaimCoordinator
 from webrobot.robots.decide import RobotsDecider
 from webrobot.robots.fetch import RobotsFetch, RobotsFetcher
 from webrobot.robots.held import (
     HELD_FILE,
-    HELD_NAMED,
     Backoff,
+    GaveUpSites,
     HeldFile,
     HeldOnlyClock,
     PendingSite,
@@ -51,7 +52,6 @@ from webrobot.robots.held import (
     duration,
     held_only_line,
     held_row,
-    site_line,
 )
 from webrobot.seen.dupefilter import visited_filter
 from webrobot.settings_parse import read
@@ -67,7 +67,7 @@ if TYPE_CHECKING:
     from scrapy.robotstxt import RobotParser
     from twisted.python.failure import Failure
 
-    from webrobot.robots.cache import RobotsCache, SharedRobotsCache
+    from webrobot.robots.cache import RobotsCache
     from webrobot.robots.policy import RobotsDecision
 
 logger = logging.getLogger(__name__)
@@ -80,10 +80,6 @@ REFUSAL_STATS = {FORBIDDEN: "robotstxt/forbidden", GAVE_UP: "webrobot/robots/def
 #: Close reason of a crawl that had nothing left but held requests for
 #: ``WEBROBOT_ROBOTS_HELD_ONLY_MAX`` seconds.
 HELD_ONLY = "held_sites_only"
-
-# The names these classes had when they lived here.
-_Fetch = RobotsFetch
-_Pending = PendingSite
 
 
 class RobotsMiddleware:
@@ -115,11 +111,7 @@ class RobotsMiddleware:
         cache_class = read(settings, "WEBROBOT_ROBOTS_CACHE_CLASS")
         self.cache: RobotsCache = build_from_crawler(load_object(cache_class), crawler)
         # Only caches shared with other workers can say "another worker is fetching".
-        self.shared: SharedRobotsCache | None = (
-            cast("SharedRobotsCache", self.cache)
-            if callable(getattr(self.cache, "claim", None))
-            else None
-        )
+        self.shared = self.cache if isinstance(self.cache, SharedRobotsCache) else None
         self.claims = (
             ClaimCoordinator(self.shared, self.stats, self.stale_max)
             if self.shared is not None
@@ -129,16 +121,13 @@ class RobotsMiddleware:
         # A shared crawl (Redis) ends when its shared frontier is done, whichever worker
         # holds what (WEBROBOT_REDIS_IDLE_CLOSE): no worker closes on its own for this.
         shared = bool(read(settings, "WEBROBOT_REDIS_URL").strip())
-        #: Sites given up on in this crawl (their robots.txt never answered), and the first few
-        #: described for the crawl's last line.
-        self.gave_up = 0
-        self.gave_up_named: list[str] = []
+        self.gave_up = GaveUpSites()  # their robots.txt never answered
         self.held_only = HeldOnlyClock(
             0 if shared else read(settings, "WEBROBOT_ROBOTS_HELD_ONLY_MAX")
         )
         # A decision this process holds is looked up without I/O (a cache without
         # ``peek`` is only asked when a request is dequeued).
-        self.peek: Callable[[str], RobotsDecision | None] | None = getattr(self.cache, "peek", None)
+        self.peek = self.cache.peek if isinstance(self.cache, PeekableRobotsCache) else None
         self.refuser = Refuser(crawler)
         self.pending: dict[str, PendingSite] = {}
         self._closed = False
@@ -440,9 +429,7 @@ class RobotsMiddleware:
                 "the site counts as disallowed",
                 pending.site, duration(plan.elapsed), attempts, reason,
             )  # fmt: skip
-            self.gave_up += 1
-            if len(self.gave_up_named) < HELD_NAMED:
-                self.gave_up_named.append(site_line(pending, attempts, plan.elapsed))
+            self.gave_up.add(pending, attempts, plan.elapsed)
             self._resolve(pending, self.decider.unreachable(
                 pending.site, result.status, result.url,
                 f"robots.txt unreachable for {duration(plan.elapsed)} (last: {reason})",
@@ -581,13 +568,8 @@ class RobotsMiddleware:
             logger.warning("%s", message)
             self.stats.set_value("webrobot/robots/held_only_closed", message)
             self.stats.set_value("webrobot/robots/held_only_sites", len(sites))
-        elif self.gave_up:
-            more = f" and {self.gave_up - HELD_NAMED} more" if self.gave_up > HELD_NAMED else ""
-            self.stats.set_value(
-                "webrobot/robots/gave_up_sites",
-                f"Gave up on {count(self.gave_up, 'unreachable site')} whose robots.txt never "
-                f"answered; their requests were not crawled: {'; '.join(self.gave_up_named)}{more}",
-            )
+        elif self.gave_up.sites:
+            self.stats.set_value("webrobot/robots/gave_up_sites", self.gave_up.line())
         self._closed = True
         held: list[Request] = []
         for pending in self.pending.values():
