@@ -4,6 +4,9 @@
 The wheel is built from this checkout (``python -m build --wheel
 --no-isolation``, so no build dependency is downloaded), once per run.
 
+The virtualenvs are made without a pip of their own (``python -m venv
+--without-pip``): this environment's pip runs in them (``pip --python``).
+
 The add-on's behaviour in depth (first in this file) runs in a virtualenv
 whose dependencies come from this environment's site-packages through a
 ``.pth`` file instead of a download (``pip install --no-deps --no-index``);
@@ -13,9 +16,10 @@ it, with no ``PYTHONPATH``). ``pip check`` in that venv then judges the wheel's
 requirements against every package of this environment (Scrapy, Scrapyd,
 pytest, redis, mypy, ruff...).
 
-The installs as users choose them (second): the wheel installed by pip, its
-dependencies resolved, into a virtualenv with no extras, one per extra alone
-and one with all extras; in each an add-on crawl of a local site, its extra's
+The installs as users choose them (second): the wheel installed with its
+dependencies resolved (by uv, which installs from its cache in about a second
+where pip takes ten or more), into a virtualenv with no extras, one per extra
+alone and one with all extras, each checked by ``pip check``; in each an add-on crawl of a local site, its extra's
 feature switched on and checked.
 
 Crawls are judged by what the local sites saw requested.
@@ -94,6 +98,19 @@ def _run(
     )
 
 
+def _venv(venv: Path) -> Path:
+    """A fresh virtualenv with no pip of its own (:func:`_pip` runs this environment's
+    in it); its ``python``."""
+    made = _run([sys.executable, "-m", "venv", "--without-pip", str(venv)], cwd=venv.parent)
+    assert made.returncode == 0, made.stderr
+    return venv / "bin" / "python"
+
+
+def _pip(python: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """pip run by the virtualenv's ``python`` on its packages (``pip --python``)."""
+    return _run([sys.executable, "-m", "pip", "--python", str(python), *args], cwd=cwd)
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The wheel of this checkout, built as ``make build`` builds it (no build
@@ -117,21 +134,15 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def adopted(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> Iterator[Adopted]:
     root = tmp_path_factory.mktemp("adopt")
-    venv = root / "venv"
-    made = _run([sys.executable, "-m", "venv", str(venv)], cwd=root)
-    assert made.returncode == 0, made.stderr
-    python = venv / "bin" / "python"
+    python = _venv(root / "venv")
     site_packages = Path(_run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
                               cwd=root).stdout.strip())  # fmt: skip
     (site_packages / "shared-dependencies.pth").write_text(
         sysconfig.get_path("purelib") + "\n", "utf-8"
     )
-    before = _run([str(python), "-m", "pip", "check"], cwd=root)
+    before = _pip(python, "check", cwd=root)
     conflicts_before = set(before.stdout.splitlines()) if before.returncode else set()
-    install = _run(
-        [str(python), "-m", "pip", "install", "--no-deps", "--no-index", "--quiet", str(wheel)],
-        cwd=root,
-    )
+    install = _pip(python, "install", "--no-deps", "--no-index", "--quiet", str(wheel), cwd=root)
     assert install.returncode == 0, install.stderr
     where = _run([str(python), "-c", "import webrobot; print(webrobot.__file__)"], cwd=root)
     assert where.stdout.startswith(str(site_packages)), where.stdout + where.stderr
@@ -148,13 +159,11 @@ def adopted(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> Iterator[A
 def test_pip_check_passes_with_the_wheel_beside_common_packages(adopted: Adopted) -> None:
     """The wheel's requirements hold beside everything this environment has, and it adds
     no conflict (one between two other packages of a shared environment is not the wheel's)."""
-    check = _run([str(adopted.venv_python), "-m", "pip", "check"], cwd=adopted.project)
+    check = _pip(adopted.venv_python, "check", cwd=adopted.project)
     conflicts = set(check.stdout.splitlines()) if check.returncode else set()
     assert not [line for line in conflicts if "webrobot" in line.lower()], check.stdout
     assert conflicts == adopted.conflicts_before, check.stdout + check.stderr
-    shown = _run(
-        [str(adopted.venv_python), "-m", "pip", "show", "webrobot"], cwd=adopted.project
-    ).stdout
+    shown = _pip(adopted.venv_python, "show", "webrobot", cwd=adopted.project).stdout
     assert "Requires: itemadapter, protego, scrapy, tldextract, w3lib" in shown
 
 
@@ -301,8 +310,9 @@ def test_a_bad_value_in_the_project_stops_the_crawl_in_one_line(adopted: Adopted
 
 # ---------------------------------------------------------------------------------------
 # The install as users choose it: no extras, each extra alone, all of them. Each is a
-# real ``pip install`` of the wheel into its own virtualenv (pip resolves the wheel's
-# requirements and the extra's, pinned to requirements*.txt as constraints), then an
+# real install of the wheel into its own fresh virtualenv (``uv pip install`` resolves
+# the wheel's requirements and the extra's from the package index, pinned to
+# requirements*.txt as constraints; ``pip check`` judges the result), then an
 # add-on crawl of a local site in a ``scrapy startproject`` project, judged by the
 # site's log. A module that imports an optional package at its top on the add-on's
 # load path fails the plain install here, as it would for a user.
@@ -310,6 +320,9 @@ def test_a_bad_value_in_the_project_stops_the_crawl_in_one_line(adopted: Adopted
 
 #: The installs tested: the core alone, each extra alone, every extra.
 INSTALLS = ["core", *EXTRAS, "all"]
+#: uv (requirements-dev.txt), this environment's: it resolves as pip does and installs
+#: from its cache (hard links) in about a second, where pip takes ten to fifty.
+UV = [sys.executable, "-m", "uv"]
 #: What switches each extra's feature on, for a crawl (charts are always on: the report).
 FEATURE_SETTINGS: dict[str, dict[str, str]] = {
     "redis": {"WEBROBOT_REDIS_URL": "{redis}", "WEBROBOT_REDIS_IDLE_CLOSE": "1"},
@@ -358,7 +371,7 @@ def _constraints(folder: Path) -> Path:
 class Install:
     name: str
     python: Path
-    #: seconds to make it (the venv or its copy, then pip)
+    #: seconds to make it (the venv, then the install)
     seconds: float
     #: the optional modules this install can import
     optional: list[str]
@@ -366,38 +379,29 @@ class Install:
     check: tuple[int, str]
 
 
-def _pip_install(python: Path, target: str, constraints: Path, cwd: Path) -> None:
-    done = _run([str(python), "-m", "pip", "install", "--quiet", "-c", str(constraints), target],
-                cwd=cwd, timeout=600)  # fmt: skip
-    assert done.returncode == 0, f"pip install {target}: {done.stderr[-3000:]}"
+def _install(python: Path, target: str, constraints: Path, cwd: Path) -> None:
+    done = _run([*UV, "pip", "install", "--quiet", "--python", str(python), "-c", str(constraints),
+                 target], cwd=cwd, timeout=600)  # fmt: skip
+    assert done.returncode == 0, f"uv pip install {target}: {done.stderr[-3000:]}"
 
 
 @pytest.fixture(scope="module")
 def installs(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> dict[str, Install]:
-    """A virtualenv per install. The core is installed once; each other install
-    starts from a copy of it (a venv copied whole keeps working when its
-    ``python`` is called by path: only the ``bin/`` scripts name the original)
-    and adds its extras, two at a time."""
+    """A fresh virtualenv per install, each installed whole. The core first: it
+    fills uv's cache with what every install shares; then the others, four at a time."""
     root = tmp_path_factory.mktemp("installs")
     constraints = _constraints(root)
-    started = time.monotonic()
-    core = root / "core"
-    made = _run([sys.executable, "-m", "venv", str(core)], cwd=root)
-    assert made.returncode == 0, made.stderr
-    python = core / "bin" / "python"
-    _pip_install(python, str(wheel), constraints, root)
-    result = {"core": _checked("core", python, time.monotonic() - started)}
 
-    def add(name: str) -> Install:
+    def make(name: str) -> Install:
         began = time.monotonic()
-        venv = root / name
-        shutil.copytree(core, venv, symlinks=True)
+        python = _venv(root / name)
         extras = ",".join(EXTRAS) if name == "all" else name
-        _pip_install(venv / "bin" / "python", f"{wheel}[{extras}]", constraints, root)
-        return _checked(name, venv / "bin" / "python", time.monotonic() - began)
+        _install(python, str(wheel) if name == "core" else f"{wheel}[{extras}]", constraints, root)
+        return _checked(name, python, time.monotonic() - began)
 
-    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        for done in pool.map(add, INSTALLS[1:]):
+    result = {"core": make("core")}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
+        for done in pool.map(make, INSTALLS[1:]):
             result[done.name] = done
     return result
 
@@ -407,7 +411,7 @@ def _checked(name: str, python: Path, seconds: float) -> Install:
     probe = "import importlib.util as u, sys; print([m for m in sys.argv[1:] if u.find_spec(m)])"
     found = _run([str(python), "-c", probe, *OPTIONAL_MODULES], cwd=python.parent)
     assert found.returncode == 0, found.stderr
-    check = _run([str(python), "-m", "pip", "check"], cwd=python.parent)
+    check = _pip(python, "check", cwd=python.parent)
     optional = list(ast.literal_eval(found.stdout.strip()))
     return Install(name, python, seconds, optional, (check.returncode, check.stdout))
 
@@ -482,7 +486,7 @@ def test_each_install_has_exactly_its_extras_and_pip_check_is_clean(
         wanted = OPTIONAL_MODULES if name == "all" else EXTRA_INSTALLS.get(name, [])  # core: none
         assert install.optional == sorted(wanted), name
         assert install.check == (0, "No broken requirements found.\n"), name
-    print("pip install seconds:", {n: round(i.seconds, 1) for n, i in installs.items()})
+    print("install seconds:", {n: round(i.seconds, 1) for n, i in installs.items()})
 
 
 @pytest.mark.parametrize("name", INSTALLS)
