@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import pytest
 
@@ -34,26 +34,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         heaviest[path] = min(heaviest.get(path, len(tiers.ORDER)), tiers.ORDER[tier])
     if hasattr(config, "workerinput"):  # a pytest-xdist worker: they collect, in this order
         items.sort(key=lambda item: heaviest[item.path])  # stable: files keep their order
-
-
-@pytest.hookimpl(optionalhook=True)
-def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """``--dist loadgroup`` with each install test file kept whole on one worker: its
-    virtualenvs are module fixtures, made once. The group is told from the test's node
-    id (:func:`tiers.worker_group`); pytest-xdist's own ``xdist_group`` marks would not
-    do: its scheduler reads them from a suffix its workers add to node ids, which
-    pytest 9 no longer lets a plugin change."""
-    if config.getvalue("dist") != "loadgroup":
-        return None
-    from xdist.scheduler import LoadGroupScheduling
-
-    root = config.rootpath
-
-    class InstallFileOnOneWorker(LoadGroupScheduling):
-        def _split_scope(self, nodeid: str) -> str:
-            return tiers.worker_group(root, nodeid) or super()._split_scope(nodeid)
-
-    return InstallFileOnOneWorker(config, log)
 
 
 @pytest.fixture

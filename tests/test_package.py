@@ -2,7 +2,10 @@
 ``scrapy startproject``, the add-on line and a ``CrawlSpider``.
 
 The wheel is built from this checkout (``python -m build --wheel
---no-isolation``, so no build dependency is downloaded), once per run.
+--no-isolation``, so no build dependency is downloaded), and each install
+made, once per run: by the first pytest-xdist worker that needs it, in a
+folder they all share, under a file lock; so the file's tests spread over
+the workers.
 
 The virtualenvs are made without a pip of their own (``python -m venv
 --without-pip``): this environment's pip runs in them (``pip --python``).
@@ -30,6 +33,7 @@ from __future__ import annotations
 import ast
 import concurrent.futures
 import contextlib
+import fcntl
 import gzip
 import itertools
 import json
@@ -111,22 +115,47 @@ def _pip(python: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str
     return _run([sys.executable, "-m", "pip", "--python", str(python), *args], cwd=cwd)
 
 
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """An exclusive lock on ``path`` (made if missing), held by one process or thread
+    at a time: what the first to hold it makes, the others find made."""
+    with path.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+@pytest.fixture(scope="session")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder of this run that every pytest-xdist worker shares (each worker's own
+    base folder lies in the run's): the wheel and the installs are made once a run."""
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "package-tests"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def wheel(shared: Path) -> Path:
     """The wheel of this checkout, built as ``make build`` builds it (no build
-    dependency downloaded)."""
-    dist = tmp_path_factory.mktemp("dist")
-    # From a copy: setuptools builds in the source tree's build/, which another build of
-    # the same tree (a parallel test worker, a Scrapyd egg) would be writing at once.
-    source = tmp_path_factory.mktemp("source") / "webrobot"
-    shutil.copytree(PROJECT_ROOT, source, ignore=shutil.ignore_patterns(
-        ".git", ".venv*", "build", "dist", "*.egg-info", "__pycache__", "*.pyc", "_build",
-        ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis", "demo-output",
-        "benchmarks-output", "scrapyd-run",
-    ))  # fmt: skip
-    build = _run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(dist), str(source)],
-                 cwd=dist)  # fmt: skip
-    assert build.returncode == 0, build.stderr[-3000:]
+    dependency downloaded), by the first worker that needs it."""
+    dist = shared / "dist"
+    with _locked(shared / "wheel.lock"):
+        if not list(dist.glob("webrobot-*.whl")):
+            # From a copy: setuptools builds in the source tree's build/, which another
+            # build of the same tree (a Scrapyd egg) would be writing at once.
+            source = shared / "source" / "webrobot"
+            shutil.rmtree(source.parent, ignore_errors=True)
+            shutil.copytree(PROJECT_ROOT, source, ignore=shutil.ignore_patterns(
+                ".git", ".venv*", "build", "dist", "*.egg-info", "__pycache__", "*.pyc", "_build",
+                ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis", "demo-output",
+                "benchmarks-output", "scrapyd-run",
+            ))  # fmt: skip
+            build = _run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(dist), str(source)],
+                         cwd=shared)  # fmt: skip
+            assert build.returncode == 0, build.stderr[-3000:]
     [built] = dist.glob("webrobot-*.whl")
     return built
 
@@ -385,39 +414,65 @@ def _install(python: Path, target: str, constraints: Path, cwd: Path) -> None:
     assert done.returncode == 0, f"uv pip install {target}: {done.stderr[-3000:]}"
 
 
-@pytest.fixture(scope="module")
-def installs(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> dict[str, Install]:
-    """A fresh virtualenv per install, each installed whole. The core first: it
-    fills uv's cache with what every install shares; then the others, four at a time."""
-    root = tmp_path_factory.mktemp("installs")
-    constraints = _constraints(root)
+class Installs:
+    """The installs by name, each made when a test first asks for it, once a run:
+    a fresh virtualenv installed whole, its record kept beside it for the other
+    workers (a lock per install)."""
 
-    def make(name: str) -> Install:
-        began = time.monotonic()
-        python = _venv(root / name)
-        extras = ",".join(EXTRAS) if name == "all" else name
-        _install(python, str(wheel) if name == "core" else f"{wheel}[{extras}]", constraints, root)
-        return _checked(name, python, time.monotonic() - began)
+    def __init__(self, folder: Path, wheel: Path) -> None:
+        self.folder, self.wheel = folder, wheel
+        self.constraints = _constraints(folder)
+        self.made: dict[str, Install] = {}
 
-    result = {"core": make("core")}
-    with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
-        for done in pool.map(make, INSTALLS[1:]):
-            result[done.name] = done
-    return result
+    def __getitem__(self, name: str) -> Install:
+        if name not in self.made:
+            self.made[name] = self._make(name)
+        return self.made[name]
+
+    def every(self) -> dict[str, Install]:
+        """Every install: the core first (it fills uv's cache with what they all
+        share), then the others four at a time."""
+        self["core"]
+        with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
+            list(pool.map(self.__getitem__, INSTALLS[1:]))
+        return {name: self[name] for name in INSTALLS}
+
+    def _make(self, name: str) -> Install:
+        record = self.folder / f"{name}.json"
+        with _locked(self.folder / f"{name}.lock"):
+            if not record.exists():
+                began = time.monotonic()
+                python = _venv(self.folder / name)
+                extras = ",".join(EXTRAS) if name == "all" else name
+                target = str(self.wheel) if name == "core" else f"{self.wheel}[{extras}]"
+                _install(python, target, self.constraints, self.folder)
+                seconds = time.monotonic() - began
+                record.write_text(json.dumps(_checked(python, seconds)), "utf-8")
+        made = json.loads(record.read_text("utf-8"))
+        return Install(name, Path(made["python"]), made["seconds"], made["optional"],
+                       (made["check"][0], made["check"][1]))  # fmt: skip
 
 
-def _checked(name: str, python: Path, seconds: float) -> Install:
-    """The install, with what it can import of the extras' packages and ``pip check``."""
+@pytest.fixture(scope="session")
+def installs(shared: Path, wheel: Path) -> Installs:
+    folder = shared / "installs"
+    folder.mkdir(exist_ok=True)
+    return Installs(folder, wheel)
+
+
+def _checked(python: Path, seconds: float) -> dict[str, Any]:
+    """What the install can import of the extras' packages, and ``pip check``."""
     probe = "import importlib.util as u, sys; print([m for m in sys.argv[1:] if u.find_spec(m)])"
     found = _run([str(python), "-c", probe, *OPTIONAL_MODULES], cwd=python.parent)
     assert found.returncode == 0, found.stderr
     check = _pip(python, "check", cwd=python.parent)
     optional = list(ast.literal_eval(found.stdout.strip()))
-    return Install(name, python, seconds, optional, (check.returncode, check.stdout))
+    return {"python": str(python), "seconds": seconds, "optional": optional,
+            "check": [check.returncode, check.stdout]}  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def addon_project(tmp_path_factory: pytest.TempPathFactory, installs: dict[str, Install]) -> Path:
+@pytest.fixture(scope="session")
+def addon_project(tmp_path_factory: pytest.TempPathFactory, installs: Installs) -> Path:
     """``scrapy startproject``, the add-on line and a CrawlSpider: made once by the
     core install's Scrapy and crawled by every install's Python."""
     root = tmp_path_factory.mktemp("project")
@@ -431,7 +486,7 @@ def addon_project(tmp_path_factory: pytest.TempPathFactory, installs: dict[str, 
     return project
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def small_site() -> Iterator[SiteServer]:
     """Four pages and one disallowed; ``/`` builds a link to ``/js`` with a script,
     so only a rendered page leads there."""
@@ -480,19 +535,20 @@ def addon_crawl(install: Install, project: Path, site: SiteServer, out: Path,
 
 
 def test_each_install_has_exactly_its_extras_and_pip_check_is_clean(
-    installs: dict[str, Install],
+    installs: Installs,
 ) -> None:
-    for name, install in installs.items():
+    every = installs.every()
+    for name, install in every.items():
         wanted = OPTIONAL_MODULES if name == "all" else EXTRA_INSTALLS.get(name, [])  # core: none
         assert install.optional == sorted(wanted), name
         assert install.check == (0, "No broken requirements found.\n"), name
-    print("install seconds:", {n: round(i.seconds, 1) for n, i in installs.items()})
+    print("install seconds:", {n: round(i.seconds, 1) for n, i in every.items()})
 
 
 @pytest.mark.parametrize("name", INSTALLS)
 def test_the_add_on_crawls_with_each_install(
     name: str,
-    installs: dict[str, Install],
+    installs: Installs,
     addon_project: Path,
     small_site: SiteServer,
     tmp_path: Path,
@@ -576,7 +632,7 @@ MISSING_EXTRA = {
 @pytest.mark.parametrize("extra", sorted(MISSING_EXTRA))
 def test_a_feature_without_its_extra_says_which_extra_in_one_line(
     extra: str,
-    installs: dict[str, Install],
+    installs: Installs,
     addon_project: Path,
     small_site: SiteServer,
     tmp_path: Path,

@@ -56,21 +56,6 @@ def test_fixtures_raise_the_tier_of_a_test() -> None:
     assert tiers.tier(HERE / "test_package.py", ["make_site"]) == "install", "never lowered"
 
 
-def test_a_parallel_run_keeps_each_install_file_on_one_worker() -> None:
-    root = HERE.parent
-    package = "tests/test_package.py"
-    assert (
-        tiers.worker_group(root, f"{package}::test_the_add_on_crawls_with_each_install[core]")
-        == package
-    )
-    assert (
-        tiers.worker_group(root, f"{package}::test_the_wheel_carries_its_package_data_and_license")
-        == package
-    )
-    assert tiers.worker_group(root, "tests/test_canonical.py::test_x") is None
-    assert tiers.worker_group(root, "tests/test_scrapyd.py::test_x[a::b]") is None
-
-
 def test_the_suites_files_are_in_the_tiers_the_docs_name() -> None:
     expected = {
         "test_package.py": "install",

@@ -146,13 +146,6 @@ def tier(path: Path, fixtures: Iterable[str]) -> str:
     return found
 
 
-def worker_group(root: Path, nodeid: str) -> str | None:
-    """What keeps a test on one worker with others in a parallel run: its file, for an
-    ``install`` file (its virtualenvs are module fixtures, made once); else ``None``."""
-    file = nodeid.split("::", 1)[0]
-    return file if file_tier(root / file) == "install" else None
-
-
 def _reads_clock(node: ast.AST) -> bool:
     """Whether the expression holds a clock reading or a span of time (by its names)."""
     if isinstance(node, ast.Call):
