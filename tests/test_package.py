@@ -22,8 +22,8 @@ pytest, redis, mypy, ruff...).
 The installs as users choose them (second): the wheel installed with its
 dependencies resolved (by uv, which installs from its cache in about a second
 where pip takes ten or more), into a virtualenv with no extras, one per extra
-alone and one with all extras, each checked by ``pip check``; in each an add-on crawl of a local site, its extra's
-feature switched on and checked.
+alone and one with all extras, each checked by ``pip check``; in each an
+add-on crawl of a local site, its extra's feature switched on and checked.
 
 Crawls are judged by what the local sites saw requested.
 """
