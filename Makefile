@@ -4,6 +4,12 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# Every virtualenv's requirements are installed by uv (pinned in requirements-dev.txt,
+# installed into $(VENV) by pip first): it resolves as pip does, downloads in parallel
+# and installs from its cache by hard links, in seconds where pip takes minutes.
+UV := $(VENV)/bin/uv
+UV_REQUIREMENT := $(shell grep -m1 '^uv==' requirements-dev.txt)
+UV_INSTALL = $(UV) pip install --quiet --python
 
 # Debian packages the tests use, as command=package pairs (installed when missing).
 SYSTEM_DEPS ?= chromium=chromium redis-server=redis-server mount=mount prometheus=prometheus promtool=prometheus \
@@ -59,10 +65,12 @@ REPLAY_STAMP := $(REPLAY_VENV)/.installed
 	test-parallel test-serial venv-floor venv-py313 test-floor-parallel test-floor-serial \
 	test-py313-parallel test-py313-serial
 
-$(STAMP): requirements.txt requirements-dev.txt
+$(UV):
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -r requirements-dev.txt
+	$(PY) -m pip install --quiet $(UV_REQUIREMENT)
+
+$(STAMP): requirements.txt requirements-dev.txt | $(UV)
+	$(UV_INSTALL) $(PY) -r requirements-dev.txt
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -77,17 +85,19 @@ bench: $(STAMP)
 system-deps:
 	bash scripts/system-deps.sh $(SYSTEM_DEPS)
 
-$(REPLAY_STAMP): requirements-replay.txt
+$(REPLAY_STAMP): requirements-replay.txt | $(UV)
 	test -x $(REPLAY_VENV)/bin/python || $(PYTHON) -m venv $(REPLAY_VENV)
-	$(REPLAY_VENV)/bin/python -m pip install --quiet -r requirements-replay.txt
+	$(UV_INSTALL) $(REPLAY_VENV)/bin/python -r requirements-replay.txt
 	touch $(REPLAY_STAMP)
 
 replay-venv: $(REPLAY_STAMP)
 
 # Lint and type checks, the docs built with warnings as errors, then the test suite.
-# The checks, the docs and the parallel part of the suite run at once (each failure
-# stays fatal: make stops with an error once they end); then the serial part, alone.
-test: $(STAMP) system-deps replay-venv
+# The virtualenvs and the Debian packages first, at once; then the checks, the docs and
+# the parallel part of the suite run at once (each failure stays fatal: make stops with
+# an error once they end); then the serial part, alone.
+test:
+	$(MAKE) --no-print-directory -j --output-sync=target $(STAMP) replay-venv system-deps
 	$(MAKE) --no-print-directory -j --output-sync=target lint docs test-parallel $(TEST_ALSO)
 	$(MAKE) --no-print-directory test-serial
 
@@ -97,9 +107,9 @@ test-parallel: $(STAMP)
 test-serial: $(STAMP)
 	$(PY) -m pytest $(SERIAL_ARGS) $(PYTEST_ARGS) || test $$? -eq 5
 
-$(FLOOR_STAMP): requirements-floor.txt
+$(FLOOR_STAMP): requirements-floor.txt | $(UV)
 	test -x $(FLOOR_PY) || $(PYTHON) -m venv $(FLOOR_VENV)
-	$(FLOOR_PY) -m pip install --quiet -r requirements-floor.txt
+	$(UV_INSTALL) $(FLOOR_PY) -r requirements-floor.txt
 	touch $(FLOOR_STAMP)
 
 venv-floor: $(FLOOR_STAMP)
@@ -114,10 +124,10 @@ test-floor-parallel: $(FLOOR_STAMP) system-deps
 test-floor-serial: $(FLOOR_STAMP) system-deps
 	$(FLOOR_PY) -m pytest $(SERIAL_ARGS) $(PYTEST_ARGS) -q $(FLOOR_TESTS) || test $$? -eq 5
 
-$(PY313_STAMP): requirements.txt requirements-dev.txt
+$(PY313_STAMP): requirements.txt requirements-dev.txt | $(UV)
 	@test -n "$(PY313)" || { echo "make test-py313: no Python 3.13 (in ~/.pyenv/versions/3.13.* or on PATH): pass PY313=/path/to/python3.13" >&2; exit 1; }
 	test -x $(PY313_PY) || $(PY313) -m venv $(PY313_VENV)
-	$(PY313_PY) -m pip install --quiet -r requirements-dev.txt
+	$(UV_INSTALL) $(PY313_PY) -r requirements-dev.txt
 	touch $(PY313_STAMP)
 
 venv-py313: $(PY313_STAMP)

@@ -19,10 +19,8 @@ pytest_plugins = ["tests.statskeys"]
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """One tier marker on every test, ``serial`` on those that judge time (tests/tiers.py),
-    and, in a parallel run, the heaviest files first (so that no long file starts last)
-    with each install test file kept on one worker (its virtualenvs are module fixtures)."""
+    and, in a parallel run, the heaviest files first (so that no long file starts last)."""
     heaviest: dict[Path, int] = {}
-    xdist = config.pluginmanager.hasplugin("xdist")
     for item in items:
         path = item.path
         tier = tiers.tier(path, getattr(item, "fixturenames", ()))
@@ -33,8 +31,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             name = getattr(item, "originalname", item.name)
             if name in tiers.timing_tests(path):
                 item.add_marker(pytest.mark.serial("holds a span of time to a number"))
-        if tier == "install" and xdist:
-            item.add_marker(pytest.mark.xdist_group(f"install:{path.name}"))
         heaviest[path] = min(heaviest.get(path, len(tiers.ORDER)), tiers.ORDER[tier])
     if hasattr(config, "workerinput"):  # a pytest-xdist worker: they collect, in this order
         items.sort(key=lambda item: heaviest[item.path])  # stable: files keep their order

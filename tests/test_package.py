@@ -2,7 +2,13 @@
 ``scrapy startproject``, the add-on line and a ``CrawlSpider``.
 
 The wheel is built from this checkout (``python -m build --wheel
---no-isolation``, so no build dependency is downloaded), once per run.
+--no-isolation``, so no build dependency is downloaded), and each install
+made, once per run: by the first pytest-xdist worker that needs it, in a
+folder they all share, under a file lock; so the file's tests spread over
+the workers.
+
+The virtualenvs are made without a pip of their own (``python -m venv
+--without-pip``): this environment's pip runs in them (``pip --python``).
 
 The add-on's behaviour in depth (first in this file) runs in a virtualenv
 whose dependencies come from this environment's site-packages through a
@@ -13,10 +19,11 @@ it, with no ``PYTHONPATH``). ``pip check`` in that venv then judges the wheel's
 requirements against every package of this environment (Scrapy, Scrapyd,
 pytest, redis, mypy, ruff...).
 
-The installs as users choose them (second): the wheel installed by pip, its
-dependencies resolved, into a virtualenv with no extras, one per extra alone
-and one with all extras; in each an add-on crawl of a local site, its extra's
-feature switched on and checked.
+The installs as users choose them (second): the wheel installed with its
+dependencies resolved (by uv, which installs from its cache in about a second
+where pip takes ten or more), into a virtualenv with no extras, one per extra
+alone and one with all extras, each checked by ``pip check``; in each an
+add-on crawl of a local site, its extra's feature switched on and checked.
 
 Crawls are judged by what the local sites saw requested.
 """
@@ -26,6 +33,7 @@ from __future__ import annotations
 import ast
 import concurrent.futures
 import contextlib
+import fcntl
 import gzip
 import itertools
 import json
@@ -94,22 +102,60 @@ def _run(
     )
 
 
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def _venv(venv: Path) -> Path:
+    """A fresh virtualenv with no pip of its own (:func:`_pip` runs this environment's
+    in it); its ``python``."""
+    made = _run([sys.executable, "-m", "venv", "--without-pip", str(venv)], cwd=venv.parent)
+    assert made.returncode == 0, made.stderr
+    return venv / "bin" / "python"
+
+
+def _pip(python: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """pip run by the virtualenv's ``python`` on its packages (``pip --python``)."""
+    return _run([sys.executable, "-m", "pip", "--python", str(python), *args], cwd=cwd)
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """An exclusive lock on ``path`` (made if missing), held by one process or thread
+    at a time: what the first to hold it makes, the others find made."""
+    with path.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+@pytest.fixture(scope="session")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder of this run that every pytest-xdist worker shares (each worker's own
+    base folder lies in the run's): the wheel and the installs are made once a run."""
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "package-tests"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def wheel(shared: Path) -> Path:
     """The wheel of this checkout, built as ``make build`` builds it (no build
-    dependency downloaded)."""
-    dist = tmp_path_factory.mktemp("dist")
-    # From a copy: setuptools builds in the source tree's build/, which another build of
-    # the same tree (a parallel test worker, a Scrapyd egg) would be writing at once.
-    source = tmp_path_factory.mktemp("source") / "webrobot"
-    shutil.copytree(PROJECT_ROOT, source, ignore=shutil.ignore_patterns(
-        ".git", ".venv*", "build", "dist", "*.egg-info", "__pycache__", "*.pyc", "_build",
-        ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis", "demo-output",
-        "benchmarks-output", "scrapyd-run",
-    ))  # fmt: skip
-    build = _run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(dist), str(source)],
-                 cwd=dist)  # fmt: skip
-    assert build.returncode == 0, build.stderr[-3000:]
+    dependency downloaded), by the first worker that needs it."""
+    dist = shared / "dist"
+    with _locked(shared / "wheel.lock"):
+        if not list(dist.glob("webrobot-*.whl")):
+            # From a copy: setuptools builds in the source tree's build/, which another
+            # build of the same tree (a Scrapyd egg) would be writing at once.
+            source = shared / "source" / "webrobot"
+            shutil.rmtree(source.parent, ignore_errors=True)
+            shutil.copytree(PROJECT_ROOT, source, ignore=shutil.ignore_patterns(
+                ".git", ".venv*", "build", "dist", "*.egg-info", "__pycache__", "*.pyc", "_build",
+                ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis", "demo-output",
+                "benchmarks-output", "scrapyd-run",
+            ))  # fmt: skip
+            build = _run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(dist), str(source)],
+                         cwd=shared)  # fmt: skip
+            assert build.returncode == 0, build.stderr[-3000:]
     [built] = dist.glob("webrobot-*.whl")
     return built
 
@@ -117,21 +163,15 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def adopted(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> Iterator[Adopted]:
     root = tmp_path_factory.mktemp("adopt")
-    venv = root / "venv"
-    made = _run([sys.executable, "-m", "venv", str(venv)], cwd=root)
-    assert made.returncode == 0, made.stderr
-    python = venv / "bin" / "python"
+    python = _venv(root / "venv")
     site_packages = Path(_run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
                               cwd=root).stdout.strip())  # fmt: skip
     (site_packages / "shared-dependencies.pth").write_text(
         sysconfig.get_path("purelib") + "\n", "utf-8"
     )
-    before = _run([str(python), "-m", "pip", "check"], cwd=root)
+    before = _pip(python, "check", cwd=root)
     conflicts_before = set(before.stdout.splitlines()) if before.returncode else set()
-    install = _run(
-        [str(python), "-m", "pip", "install", "--no-deps", "--no-index", "--quiet", str(wheel)],
-        cwd=root,
-    )
+    install = _pip(python, "install", "--no-deps", "--no-index", "--quiet", str(wheel), cwd=root)
     assert install.returncode == 0, install.stderr
     where = _run([str(python), "-c", "import webrobot; print(webrobot.__file__)"], cwd=root)
     assert where.stdout.startswith(str(site_packages)), where.stdout + where.stderr
@@ -148,13 +188,11 @@ def adopted(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> Iterator[A
 def test_pip_check_passes_with_the_wheel_beside_common_packages(adopted: Adopted) -> None:
     """The wheel's requirements hold beside everything this environment has, and it adds
     no conflict (one between two other packages of a shared environment is not the wheel's)."""
-    check = _run([str(adopted.venv_python), "-m", "pip", "check"], cwd=adopted.project)
+    check = _pip(adopted.venv_python, "check", cwd=adopted.project)
     conflicts = set(check.stdout.splitlines()) if check.returncode else set()
     assert not [line for line in conflicts if "webrobot" in line.lower()], check.stdout
     assert conflicts == adopted.conflicts_before, check.stdout + check.stderr
-    shown = _run(
-        [str(adopted.venv_python), "-m", "pip", "show", "webrobot"], cwd=adopted.project
-    ).stdout
+    shown = _pip(adopted.venv_python, "show", "webrobot", cwd=adopted.project).stdout
     assert "Requires: itemadapter, protego, scrapy, tldextract, w3lib" in shown
 
 
@@ -301,8 +339,9 @@ def test_a_bad_value_in_the_project_stops_the_crawl_in_one_line(adopted: Adopted
 
 # ---------------------------------------------------------------------------------------
 # The install as users choose it: no extras, each extra alone, all of them. Each is a
-# real ``pip install`` of the wheel into its own virtualenv (pip resolves the wheel's
-# requirements and the extra's, pinned to requirements*.txt as constraints), then an
+# real install of the wheel into its own fresh virtualenv (``uv pip install`` resolves
+# the wheel's requirements and the extra's from the package index, pinned to
+# requirements*.txt as constraints; ``pip check`` judges the result), then an
 # add-on crawl of a local site in a ``scrapy startproject`` project, judged by the
 # site's log. A module that imports an optional package at its top on the add-on's
 # load path fails the plain install here, as it would for a user.
@@ -310,6 +349,9 @@ def test_a_bad_value_in_the_project_stops_the_crawl_in_one_line(adopted: Adopted
 
 #: The installs tested: the core alone, each extra alone, every extra.
 INSTALLS = ["core", *EXTRAS, "all"]
+#: uv (requirements-dev.txt), this environment's: it resolves as pip does and installs
+#: from its cache (hard links) in about a second, where pip takes ten to fifty.
+UV = [sys.executable, "-m", "uv"]
 #: What switches each extra's feature on, for a crawl (charts are always on: the report).
 FEATURE_SETTINGS: dict[str, dict[str, str]] = {
     "redis": {"WEBROBOT_REDIS_URL": "{redis}", "WEBROBOT_REDIS_IDLE_CLOSE": "1"},
@@ -358,7 +400,7 @@ def _constraints(folder: Path) -> Path:
 class Install:
     name: str
     python: Path
-    #: seconds to make it (the venv or its copy, then pip)
+    #: seconds to make it (the venv, then the install)
     seconds: float
     #: the optional modules this install can import
     optional: list[str]
@@ -366,54 +408,71 @@ class Install:
     check: tuple[int, str]
 
 
-def _pip_install(python: Path, target: str, constraints: Path, cwd: Path) -> None:
-    done = _run([str(python), "-m", "pip", "install", "--quiet", "-c", str(constraints), target],
-                cwd=cwd, timeout=600)  # fmt: skip
-    assert done.returncode == 0, f"pip install {target}: {done.stderr[-3000:]}"
+def _install(python: Path, target: str, constraints: Path, cwd: Path) -> None:
+    done = _run([*UV, "pip", "install", "--quiet", "--python", str(python), "-c", str(constraints),
+                 target], cwd=cwd, timeout=600)  # fmt: skip
+    assert done.returncode == 0, f"uv pip install {target}: {done.stderr[-3000:]}"
 
 
-@pytest.fixture(scope="module")
-def installs(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> dict[str, Install]:
-    """A virtualenv per install. The core is installed once; each other install
-    starts from a copy of it (a venv copied whole keeps working when its
-    ``python`` is called by path: only the ``bin/`` scripts name the original)
-    and adds its extras, two at a time."""
-    root = tmp_path_factory.mktemp("installs")
-    constraints = _constraints(root)
-    started = time.monotonic()
-    core = root / "core"
-    made = _run([sys.executable, "-m", "venv", str(core)], cwd=root)
-    assert made.returncode == 0, made.stderr
-    python = core / "bin" / "python"
-    _pip_install(python, str(wheel), constraints, root)
-    result = {"core": _checked("core", python, time.monotonic() - started)}
+class Installs:
+    """The installs by name, each made when a test first asks for it, once a run:
+    a fresh virtualenv installed whole, its record kept beside it for the other
+    workers (a lock per install)."""
 
-    def add(name: str) -> Install:
-        began = time.monotonic()
-        venv = root / name
-        shutil.copytree(core, venv, symlinks=True)
-        extras = ",".join(EXTRAS) if name == "all" else name
-        _pip_install(venv / "bin" / "python", f"{wheel}[{extras}]", constraints, root)
-        return _checked(name, venv / "bin" / "python", time.monotonic() - began)
+    def __init__(self, folder: Path, wheel: Path) -> None:
+        self.folder, self.wheel = folder, wheel
+        self.constraints = _constraints(folder)
+        self.made: dict[str, Install] = {}
 
-    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        for done in pool.map(add, INSTALLS[1:]):
-            result[done.name] = done
-    return result
+    def __getitem__(self, name: str) -> Install:
+        if name not in self.made:
+            self.made[name] = self._make(name)
+        return self.made[name]
+
+    def every(self) -> dict[str, Install]:
+        """Every install: the core first (it fills uv's cache with what they all
+        share), then the others four at a time."""
+        self["core"]
+        with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
+            list(pool.map(self.__getitem__, INSTALLS[1:]))
+        return {name: self[name] for name in INSTALLS}
+
+    def _make(self, name: str) -> Install:
+        record = self.folder / f"{name}.json"
+        with _locked(self.folder / f"{name}.lock"):
+            if not record.exists():
+                began = time.monotonic()
+                python = _venv(self.folder / name)
+                extras = ",".join(EXTRAS) if name == "all" else name
+                target = str(self.wheel) if name == "core" else f"{self.wheel}[{extras}]"
+                _install(python, target, self.constraints, self.folder)
+                seconds = time.monotonic() - began
+                record.write_text(json.dumps(_checked(python, seconds)), "utf-8")
+        made = json.loads(record.read_text("utf-8"))
+        return Install(name, Path(made["python"]), made["seconds"], made["optional"],
+                       (made["check"][0], made["check"][1]))  # fmt: skip
 
 
-def _checked(name: str, python: Path, seconds: float) -> Install:
-    """The install, with what it can import of the extras' packages and ``pip check``."""
+@pytest.fixture(scope="session")
+def installs(shared: Path, wheel: Path) -> Installs:
+    folder = shared / "installs"
+    folder.mkdir(exist_ok=True)
+    return Installs(folder, wheel)
+
+
+def _checked(python: Path, seconds: float) -> dict[str, Any]:
+    """What the install can import of the extras' packages, and ``pip check``."""
     probe = "import importlib.util as u, sys; print([m for m in sys.argv[1:] if u.find_spec(m)])"
     found = _run([str(python), "-c", probe, *OPTIONAL_MODULES], cwd=python.parent)
     assert found.returncode == 0, found.stderr
-    check = _run([str(python), "-m", "pip", "check"], cwd=python.parent)
+    check = _pip(python, "check", cwd=python.parent)
     optional = list(ast.literal_eval(found.stdout.strip()))
-    return Install(name, python, seconds, optional, (check.returncode, check.stdout))
+    return {"python": str(python), "seconds": seconds, "optional": optional,
+            "check": [check.returncode, check.stdout]}  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def addon_project(tmp_path_factory: pytest.TempPathFactory, installs: dict[str, Install]) -> Path:
+@pytest.fixture(scope="session")
+def addon_project(tmp_path_factory: pytest.TempPathFactory, installs: Installs) -> Path:
     """``scrapy startproject``, the add-on line and a CrawlSpider: made once by the
     core install's Scrapy and crawled by every install's Python."""
     root = tmp_path_factory.mktemp("project")
@@ -427,7 +486,7 @@ def addon_project(tmp_path_factory: pytest.TempPathFactory, installs: dict[str, 
     return project
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def small_site() -> Iterator[SiteServer]:
     """Four pages and one disallowed; ``/`` builds a link to ``/js`` with a script,
     so only a rendered page leads there."""
@@ -476,19 +535,20 @@ def addon_crawl(install: Install, project: Path, site: SiteServer, out: Path,
 
 
 def test_each_install_has_exactly_its_extras_and_pip_check_is_clean(
-    installs: dict[str, Install],
+    installs: Installs,
 ) -> None:
-    for name, install in installs.items():
+    every = installs.every()
+    for name, install in every.items():
         wanted = OPTIONAL_MODULES if name == "all" else EXTRA_INSTALLS.get(name, [])  # core: none
         assert install.optional == sorted(wanted), name
         assert install.check == (0, "No broken requirements found.\n"), name
-    print("pip install seconds:", {n: round(i.seconds, 1) for n, i in installs.items()})
+    print("install seconds:", {n: round(i.seconds, 1) for n, i in every.items()})
 
 
 @pytest.mark.parametrize("name", INSTALLS)
 def test_the_add_on_crawls_with_each_install(
     name: str,
-    installs: dict[str, Install],
+    installs: Installs,
     addon_project: Path,
     small_site: SiteServer,
     tmp_path: Path,
@@ -572,7 +632,7 @@ MISSING_EXTRA = {
 @pytest.mark.parametrize("extra", sorted(MISSING_EXTRA))
 def test_a_feature_without_its_extra_says_which_extra_in_one_line(
     extra: str,
-    installs: dict[str, Install],
+    installs: Installs,
     addon_project: Path,
     small_site: SiteServer,
     tmp_path: Path,
