@@ -461,7 +461,6 @@ def test_the_guard_pauses_below_the_threshold_and_goes_on_when_space_returns(
     judge(site, pages, job)
 
 
-@pytest.mark.serial("closes after a timeout of its own")
 def test_the_guard_closes_with_disk_full_after_its_timeout(
     make_site: Callable[..., SiteServer],
     tmpfs: Callable[[str], Tmpfs],
