@@ -18,7 +18,7 @@ from webrobot.distributed.keys import CrawlKeys
 #: Leases of tenths of a second that must outlive the test's own steps: a busy machine
 #: pausing the test longer than a TTL loses a lease. The other tests only wait for a
 #: lease to expire (a busy machine delays that, and they wait), or use long TTLs.
-short_ttl = pytest.mark.serial("a lease of tenths of a second must outlive the test's steps")
+tight_timing = pytest.mark.serial("a lease of tenths of a second must outlive the test's steps")
 
 KEYS = CrawlKeys("test:crawl")
 
@@ -98,7 +98,7 @@ def test_add_marks_visited_and_queues_atomically(redis_server: RedisServer) -> N
     assert frontier.counts() == (2, 0)
 
 
-@short_ttl
+@tight_timing
 def test_expired_leases_go_back_to_the_frontier(redis_server: RedisServer) -> None:
     frontier = make_frontier(redis_server, lease_ttl=0.05)
     frontier.push(depth_request("http://a/", 0))
@@ -113,7 +113,7 @@ def test_expired_leases_go_back_to_the_frontier(redis_server: RedisServer) -> No
     assert stored is not None and stored.split(b" ", 1)[1][0] == 1, "one expiry counted"
 
 
-@short_ttl
+@tight_timing
 def test_the_workers_heartbeat_keeps_its_leases(redis_server: RedisServer) -> None:
     frontier = make_frontier(redis_server, lease_ttl=0.3)
     client = redis_server.client()
@@ -243,7 +243,7 @@ def test_an_ack_stores_the_items_of_its_pages_in_the_same_step(redis_server: Red
     assert frontier.counts() == (0, 0)
 
 
-@short_ttl
+@tight_timing
 def test_after_a_gap_in_reclaims_leases_get_a_grace_period_to_be_renewed(
     redis_server: RedisServer,
 ) -> None:
@@ -367,7 +367,7 @@ def test_the_heartbeat_and_the_poll_cost_the_same_for_one_lease_or_fifty(
     assert costs[0] == poll and costs[1] == poll
 
 
-@short_ttl
+@tight_timing
 def test_a_worker_declared_dead_wakes_up_with_lost_and_valid_leases(
     redis_server: RedisServer,
 ) -> None:
