@@ -569,8 +569,14 @@ def test_redis_stopped_longer_than_a_lease_ttl_pauses_the_crawl_and_loses_nothin
     server = RedisServer(tmp_path / "redis", persistent=True).start()
     workers = start_workers(tmp_path, web, server, n=2)
     try:
+        # Both workers in the crawl (one slow to start would find no Redis to join).
         wait_for(
-            lambda: sum(len(site.hits) for site in web.sites) >= 12, 60, "the crawl to be under way"
+            lambda: (
+                sum(len(site.hits) for site in web.sites) >= 12
+                and all(web.started_by(worker.name) for worker in workers)
+            ),
+            60,
+            "the crawl to be under way with both workers",
         )
         server.stop()
         stopped = time.monotonic()
