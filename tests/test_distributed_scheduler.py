@@ -24,7 +24,10 @@ from webrobot.distributed.keys import CrawlKeys
 from webrobot.distributed.scheduler import RedisLeaseScheduler
 from webrobot.settings_parse import defaults
 
-pytestmark = pytest.mark.serial("leases, holds or claims with TTLs of tenths of a second")
+#: Leases of tenths of a second that the scheduler's heartbeat must keep alive while
+#: the test waits, or polls counted in a second: a busy machine breaks both. The other
+#: tests only wait for a lease to expire or a timeout to fire, or use long TTLs.
+tight_timing = pytest.mark.serial("a lease of tenths of a second must outlive the test's steps")
 
 KEYS = CrawlKeys("webrobot:pages")
 
@@ -141,6 +144,7 @@ def test_idle_close_zero_waits_for_seeds_forever(redis_server: RedisServer) -> N
     run(scenario)
 
 
+@tight_timing
 def test_leases_live_while_a_request_waits(redis_server: RedisServer) -> None:
     async def scenario() -> None:
         scheduler, engine = make_scheduler(redis_server, WEBROBOT_REDIS_LEASE_TTL=0.3)
@@ -158,6 +162,7 @@ def test_leases_live_while_a_request_waits(redis_server: RedisServer) -> None:
     run(scenario)
 
 
+@tight_timing
 def test_a_worker_declared_dead_counts_its_lost_leases_once_and_keeps_the_others(
     redis_server: RedisServer,
 ) -> None:
@@ -357,6 +362,7 @@ def schedule_again(
     engine.inprogress.discard(request)
 
 
+@tight_timing
 def test_a_request_handed_back_and_held_keeps_its_lease(redis_server: RedisServer) -> None:
     async def scenario() -> None:
         scheduler, engine = make_scheduler(redis_server, WEBROBOT_REDIS_LEASE_TTL=0.3)
@@ -461,6 +467,7 @@ def test_a_held_request_goes_back_to_the_frontier_when_the_worker_closes(
     run(scenario)
 
 
+@tight_timing
 def test_stopped_workers_are_looked_for_every_quarter_of_a_ttl_not_every_poll(
     redis_server: RedisServer,
 ) -> None:

@@ -8,7 +8,10 @@ free port, with basic authentication on). The project is deployed with
 scheduled over HTTP with ``schedule.json`` and judged by what the local test
 sites saw requested, plus the job's items and log files fetched from Scrapyd.
 
-All jobs are scheduled at once and awaited together to keep the module short.
+Most jobs are scheduled at once and awaited together to keep the module short.
+The job whose download delay is judged runs alone, in the serial part of the
+suite (docs/project/development.md, "Tiers"): that part needs only the deployed
+Scrapyd, not the other jobs.
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ DEADLINE = 60.0  # seconds for Scrapyd to start, and for all jobs to finish
 NOT_PROJECT = shutil.ignore_patterns(
     ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", "*.pyc",
     ".pytest_cache", ".mypy_cache", ".ruff_cache", "demo-output", "scrapyd-run",
+    ".venv*", ".hypothesis", "benchmarks-output", "_build",  # virtualenvs make build beside it
 )  # fmt: skip
 
 SHOP_ROBOTS = """\
@@ -216,11 +220,16 @@ class Job:
 
 
 @dataclass
+class Deployed:
+    server: Scrapyd
+    deploy: subprocess.CompletedProcess[str]
+
+
+@dataclass
 class Session:
     server: Scrapyd
     deploy: subprocess.CompletedProcess[str]
     shop: SiteServer
-    levels: SiteServer
     jobs: dict[str, Job]
     refused: dict[str, Any]  # schedule.json's answer for an unknown spider
 
@@ -256,10 +265,10 @@ def wait_for_jobs(server: Scrapyd, jobs: dict[str, Job]) -> None:
 
 
 @pytest.fixture(scope="module")
-def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
+def deployed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployed]:
+    """Scrapyd started, with the project deployed to it."""
     workdir = tmp_path_factory.mktemp("scrapyd")
     server = start_scrapyd(workdir, "webrobot-test", secrets.token_urlsafe(16))
-    shop, levels = shop_site(), levels_site()
     try:
         # Deploy a copy of the project, so the egg build leaves the checkout alone.
         project = tmp_path_factory.mktemp("project") / "webrobot"
@@ -270,21 +279,21 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
                              SCRAPYD_PASSWORD=server.password),
         )  # fmt: skip
         assert deploy.returncode == 0, f"scrapyd-deploy failed:\n{deploy.stdout}\n{deploy.stderr}"
+        yield Deployed(server, deploy)
+    finally:
+        stop_scrapyd(server)
 
-        levels_config = workdir / "levels.toml"
-        levels_config.write_text(
-            f'start_urls = ["{levels.url("/")}"]\ndownload_delay = 0\ndepth_limit = 5\n'
-            "[settings]\nAUTOTHROTTLE_ENABLED = false\n",
-            "utf-8",
-        )
+
+@pytest.fixture(scope="module")
+def session(deployed: Deployed, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
+    server, workdir = deployed.server, tmp_path_factory.mktemp("configs")
+    shop, levels = shop_site(), levels_site()
+    try:
         bad_toml = workdir / "bad_toml.toml"
         bad_toml.write_text("start_urls = [", "utf-8")
         jobs = [
             # A per-site spider (demo, bundled in the egg) aimed at the local shop.
             schedule(server, "shop", "demo", start_urls=shop.url("/")),
-            # Settings arrive as strings and must apply, typed, over the config's values.
-            schedule(server, "levels", "webrobot", config=str(levels_config),
-                     setting=["DOWNLOAD_DELAY=0.5", "RANDOMIZE_DOWNLOAD_DELAY=false", "DEPTH_LIMIT=1"]),
             # Bad arguments: each must end the job with one clear line.
             schedule(server, "missing_config", "webrobot", config=str(workdir / "missing.toml")),
             schedule(server, "bad_toml", "webrobot", config=str(bad_toml)),
@@ -296,9 +305,8 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
         )
         by_id = {job.id: job for job in jobs}
         wait_for_jobs(server, by_id)
-        yield Session(server, deploy, shop, levels, by_id, refused)
+        yield Session(server, deployed.deploy, shop, by_id, refused)
     finally:
-        stop_scrapyd(server)
         shop.stop()
         levels.stop()
 
@@ -407,10 +415,24 @@ def test_site_job_drops_duplicate_content(session: Session) -> None:
     assert len(items) == 3, "home, about and one of the two widget URLs"
 
 
-def test_settings_from_scrapyd_are_typed_and_beat_the_config(session: Session) -> None:
+def test_settings_from_scrapyd_are_typed_and_beat_the_config(
+    deployed: Deployed, tmp_path: Path
+) -> None:
     """setting=DOWNLOAD_DELAY=0.5 / DEPTH_LIMIT=1 arrive as strings; they must be
     read as numbers and win over the config's download_delay = 0 and depth_limit = 5."""
-    job, levels = session.jobs["levels"], session.levels
+    levels = levels_site()
+    try:
+        config = tmp_path / "levels.toml"
+        config.write_text(
+            f'start_urls = ["{levels.url("/")}"]\ndownload_delay = 0\ndepth_limit = 5\n'
+            "[settings]\nAUTOTHROTTLE_ENABLED = false\n",
+            "utf-8",
+        )
+        job = schedule(deployed.server, "levels", "webrobot", config=str(config),
+                       setting=["DOWNLOAD_DELAY=0.5", "RANDOMIZE_DOWNLOAD_DELAY=false", "DEPTH_LIMIT=1"])  # fmt: skip
+        wait_for_jobs(deployed.server, {job.id: job})
+    finally:
+        levels.stop()
     assert "Spider closed (finished)" in job.log and error_lines(job.log) == []
     pages = [h for h in levels.hits if h.path != "/robots.txt"]
     assert sorted(h.target for h in pages) == ["/", "/d1/a", "/d1/b"], "DEPTH_LIMIT=1"

@@ -76,7 +76,15 @@ def test_the_suites_files_are_in_the_tiers_the_docs_name() -> None:
 @pytest.mark.parametrize(
     ("body", "serial"),
     [
-        ("took = 1.0\n    assert took < 90", True),
+        ("took = 1.0\n    assert took < 20", True),
+        ("took = 1.0\n    assert took < 90", False),  # a hang guard
+        ("took = timeout = 3.0\n    assert took <= timeout + 30", False),  # a hang guard too
+        ("took = timeout = 3.0\n    assert timeout + 30 > took", False),
+        ("took = 1.0\n    assert 90 > took", False),
+        ("took = 1.0\n    assert took > 90", True),  # a lower bound is no guard
+        ("wait = 0.4\n    assert 59 < wait <= 60", True),
+        ("import time\n    assert time.monotonic() < deadline", False),  # a wait's deadline
+        ("async def go():\n        assert took < 2", True),  # in a function of the test's
         ("wait = 0.4\n    assert 0.3 < wait <= 0.5", True),
         ("gaps = [1.0]\n    assert max(gaps) < 0.3", True),
         ("import time\n    assert time.monotonic() - started < 2", True),

@@ -26,10 +26,19 @@ Serial (``serial`` marker): tests that judge time (gaps between requests,
 Crawl-delay, backoff, lease TTLs, kill timing, the disk-full window) and fail when
 the machine is busy run alone, after the parallel run (``make test``). A test is
 serial when it is marked ``@pytest.mark.serial("why")`` (or its file is), or when,
-outside the ``unit`` tier, its own body holds a span of time to a number in an
-assertion (a clock-like name, :data:`CLOCK_NAMES`: ``gaps``, ``elapsed``, ``took``,
-``started``, ``monotonic``..., compared with a bound or ``pytest.approx``). So a new
-timing test that nobody marked still runs serially.
+outside the ``unit`` tier, its own body (functions defined in it included) holds a
+span of time to a number in an assertion (a clock-like name, :data:`CLOCK_NAMES`:
+``gaps``, ``elapsed``, ``took``, ``started``, ``monotonic``..., compared with a bound
+or ``pytest.approx``). So a new timing test that nobody marked still runs serially.
+A wait that gives up at its deadline (``time.monotonic() < deadline``) and an upper
+bound of :data:`HANG_GUARD` seconds or more (``took < 90``) fail on a hang, not on a
+busy machine: they do not make a test serial.
+
+Marked by hand are the tests whose timing no assertion shows: leases, holds and
+claims with TTLs of tenths of a second that must outlive the test's own pauses, a
+number of polls in a second, a Ctrl-C before the budget is spent (the list and the
+reasons: docs/project/development.md, "Tiers"). Not serial: what a busy machine only
+delays (a lease that must expire, a timeout that must fire, a kill at some moment).
 """
 
 from __future__ import annotations
@@ -62,8 +71,11 @@ LOOPBACK_FIXTURES = {"make_site", "redis_server"}
 #: Names (variables, attributes) that hold or read a clock.
 CLOCK_NAMES = re.compile(
     r"^(gaps?|start_gaps|spacing|elapsed|took|started|finished|duration|wait|waited|"
-    r"monotonic|perf_counter|time|closed_after|[a-z_]*_(gaps?|elapsed|took|seconds))$"
+    r"monotonic|perf_counter|time|closed_after|deadline|[a-z_]*_(gaps?|elapsed|took|seconds|deadline))$"
 )
+#: An upper bound on a span of this many seconds or more guards against a hang: a busy
+#: machine makes a span of seconds a few times longer, not half a minute.
+HANG_GUARD = 30.0
 #: Calls whose value is a clock reading (other calls are judged by their arguments).
 CLOCK_CALLS = {"monotonic", "perf_counter", "time", "start_gaps", "gaps"}
 #: Helpers that judge the spacing of requests (tests/nginxbed.py...): asserting on one
@@ -174,18 +186,67 @@ def _is_approx(node: ast.AST) -> bool:
     return isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "approx"
 
 
-def _bound_on_time(compare: ast.Compare) -> bool:
-    """``took < 90``, ``0.3 < wait <= 0.5``, ``min(gaps) >= delay``, ``gap ==
+def _value(node: ast.AST, constants: dict[str, float]) -> float | None:
+    """The number an expression of literals and named constants comes to (None if not one)."""
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+        return float(node.value)
+    if isinstance(node, ast.Name):
+        return constants.get(node.id)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        value = _value(node.operand, constants)
+        return None if value is None else -value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub | ast.Mult):
+        left, right = _value(node.left, constants), _value(node.right, constants)
+        if left is None or right is None:
+            return None
+        if isinstance(node.op, ast.Add):
+            return left + right
+        return left - right if isinstance(node.op, ast.Sub) else left * right
+    return None
+
+
+def _constants(body: Iterable[ast.stmt], known: dict[str, float]) -> dict[str, float]:
+    """``known`` plus the names these statements (not nested ones) bind to a number
+    (``MARGIN = 15.0``, ``a = b = 3.0``, ``delay, budget = 0.3, 8``)."""
+    found = dict(known)
+    for statement in body:
+        if not isinstance(statement, ast.Assign):
+            continue
+        value = statement.value
+        pairs = [
+            pair
+            for target in statement.targets
+            for pair in (
+                zip(target.elts, value.elts, strict=False)
+                if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple)
+                else [(target, value)]
+            )
+        ]
+        for name, expression in pairs:
+            if isinstance(name, ast.Name) and (number := _value(expression, found)) is not None:
+                found[name.id] = number
+    return found
+
+
+def _bound_on_time(compare: ast.Compare, constants: dict[str, float] | None = None) -> bool:
+    """``took < 20``, ``0.3 < wait <= 0.5``, ``min(gaps) >= delay``, ``gap ==
     approx(4.0)``: a span of time held to a number. A busy machine breaks upper
     bounds, and lower ones too: a server that records a request's start late
     shortens the gap to the next one. Two clock readings ordered (``b.started >=
-    a.finished``) are left alone."""
+    a.finished``, ``time.monotonic() < deadline``: a wait that gives up at its
+    deadline) are left alone, and so is an upper bound of :data:`HANG_GUARD`
+    seconds or more (``took < 90``, ``took < timeout + 30`` with ``timeout`` a
+    number in the test or its module): it fails on a hang, not on a busy machine."""
     operands = [compare.left, *compare.comparators]
     for op, (left, right) in zip(compare.ops, itertools.pairwise(operands), strict=True):
         clock_left, clock_right = _reads_clock(left), _reads_clock(right)
         if clock_left == clock_right:
             continue  # no clock, or two clock readings ordered
         if isinstance(op, ast.Lt | ast.LtE | ast.Gt | ast.GtE):
+            upper = isinstance(op, ast.Lt | ast.LtE) == clock_left
+            bound = _value(right if clock_left else left, constants or {})
+            if upper and bound is not None and bound >= HANG_GUARD:
+                continue  # a hang guard
             return True
         if isinstance(op, ast.Eq) and (_is_approx(right) or _is_approx(left)):
             return True
@@ -194,17 +255,23 @@ def _bound_on_time(compare: ast.Compare) -> bool:
 
 @functools.cache
 def timing_tests(path: Path) -> frozenset[str]:
-    """Names of the test functions in ``path`` whose own body holds a span of time to
-    a number in an assertion (:func:`_bound_on_time`)."""
+    """Names of the test functions in ``path`` (module level, or methods of a class)
+    whose body, functions defined in it included, holds a span of time to a number
+    in an assertion (:func:`_bound_on_time`)."""
+    tree = _tree(path)
+    module = _constants(tree.body, {})
+    functions = [
+        node
+        for parent in [tree, *(n for n in tree.body if isinstance(n, ast.ClassDef))]
+        for node in parent.body
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith("test")
+    ]
     found = set()
-    for node in ast.walk(_tree(path)):
-        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            continue
-        if not node.name.startswith("test"):
-            continue
+    for node in functions:
+        constants = _constants(node.body, module)
         for sub in ast.walk(node):
             if isinstance(sub, ast.Assert) and any(
-                isinstance(c, ast.Compare) and _bound_on_time(c) or _spacing(c)
+                isinstance(c, ast.Compare) and _bound_on_time(c, constants) or _spacing(c)
                 for c in ast.walk(sub.test)
             ):
                 found.add(node.name)
