@@ -248,7 +248,7 @@ def test_a_near_copy_of_a_page_crawled_before_a_sigkill_is_dropped_after_the_res
     acknowledged: those are recognised in their copies; the one in flight is fetched
     again and is not taken for a copy of itself."""
     site = make_site()
-    jobdir_site(site, story_delay=0.4)
+    jobdir_site(site, story_delay=0.6)
     job = Job(tmp_path, site.url("/"), WEBROBOT_NEAR_DUPLICATES="3", CONCURRENT_REQUESTS_PER_DOMAIN="1",
               WEBROBOT_REPORT_ENABLED="False")  # fmt: skip
     database = tmp_path / "job" / "webrobot-frontier.sqlite"

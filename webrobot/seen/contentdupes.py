@@ -191,7 +191,9 @@ class ContentDupes:
             self.near_checkpoint.path = None
         loaded = self.near_checkpoint.load()
         if isinstance(loaded, NearIndex):
-            self._resume_near(loaded.items())
+            loaded.max_distance = self.near_bits  # the setting of this run, not the saved one's
+            self.near_index = loaded
+            self._count_resumed_near(len(loaded))
         elif loaded is not None:
             logger.error(
                 "%s holds no near-duplicate index; starting with an empty one",
@@ -284,11 +286,13 @@ class ContentDupes:
         return found
 
     def _resume_near(self, pairs: Iterable[tuple[int, str]]) -> int:
-        """Keep the (SimHash, URL) pairs of an earlier run of this job (from its checkpoint
-        or its frontier database); counted in ``webrobot/dupes/near/resumed``."""
+        """Keep the (SimHash, URL) pairs of an earlier run of this job (from its frontier
+        database); returns how many."""
         before = len(self.near_index)
         self.near_index.update(pairs)
-        resumed = len(self.near_index) - before
+        return self._count_resumed_near(len(self.near_index) - before)
+
+    def _count_resumed_near(self, resumed: int) -> int:
         if resumed:
             assert self.crawler.stats is not None
             self.crawler.stats.inc_value("webrobot/dupes/near/resumed", resumed)
