@@ -1,20 +1,27 @@
 """Near duplicates end to end: a site with an article, a copy of it with a changed date
 line and a different ad, and a different article. With ``WEBROBOT_NEAR_DUPLICATES`` only
-the copy is dropped, and its links are not followed; judged by the items and by what
-the server saw requested."""
+the copy is dropped, and its links are not followed, also when the copy is fetched after
+the job was paused or killed and resumed; judged by the items and by what the server saw
+requested."""
 
 from __future__ import annotations
 
 import json
+import random
+import sqlite3
+from collections import Counter
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 
-from tests.crawling import run_crawl, scrapy_command, start_crawl
+from tests.crawling import run_crawl, scrapy_command, start_crawl, wait_until
 from tests.redisserver import RedisServer
+from tests.test_crashsafe_crawl import Job
 from tests.test_distributed_crawl import REDIS_FAST
-from webrobot.demo.server import SiteServer
+from webrobot.demo.server import Reply, SiteServer
+from webrobot.frontier.queues import CONTENT_NEAR
 
 pytestmark = pytest.mark.slow
 
@@ -150,3 +157,129 @@ def test_two_workers_of_a_shared_crawl_drop_the_near_copy_once(
     assert exported == {"/", "/market", "/oaks", "/only-from-oaks"}
     assert site.count("/copy1") == 0 and site.count("/only-from-copy") == 0, "links not followed"
     assert sum(r.stat("webrobot/dupes/near/items") for r in results) == 2  # /republished, /copy0
+
+
+# -- JOBDIR: the near-duplicate index across a pause and across a crash ---------------------
+
+STORIES = 4
+
+
+def story_text(k: int) -> list[str]:
+    """Three paragraphs of 30 words, different for each ``k`` (SimHashes ~32 bits apart)."""
+    rng = random.Random(k)
+    words = ARTICLE[0].split() + OTHER[0].split()
+    return [" ".join(rng.choice(words) for _ in range(30)) + "." for _ in range(3)]
+
+
+def jobdir_site(site: SiteServer, story_delay: float = 0.0, deep_delay: float = 0.0) -> None:
+    """``/`` links ``/storyK``, each a different article linking ``/deepK`` (a short page),
+    which links ``/copyK``: the article again with another date line and advertisement,
+    linking ``/only-from-copyK``. Breadth-first, one request at a time: every story is
+    fetched before any copy."""
+    site.html(
+        "/", page("News", "Today", ["Local news."], "", [f"/story{k}" for k in range(STORIES)])
+    )
+    for k in range(STORIES):
+        site.add(f"/story{k}", Reply.html(page(f"Story {k}", "Published 27 November 2026, 09:14", story_text(k),
+                                               "Buy boots at Harbour Outfitters.", [f"/deep{k}"]), delay=story_delay))  # fmt: skip
+        site.add(f"/deep{k}", Reply.html(page(f"Deep {k}", "x", [f"More about story {k}."], "", [f"/copy{k}"]),
+                                         delay=deep_delay))  # fmt: skip
+        site.html(f"/copy{k}", page(f"Story {k}", "Updated 28 November 2026 at 17:02 GMT", story_text(k),
+                                    "Ferry tickets are half price this week.", [f"/only-from-copy{k}"]))  # fmt: skip
+        site.html(f"/only-from-copy{k}", page("Linked", "x", ["Only a copy links here."], "", []))
+
+
+def judge_jobdir_crawl(site: SiteServer, item_urls: list[str]) -> None:
+    """Each page fetched and itemised; each copy fetched, its item dropped, its link never requested."""
+    prefix = site.url("/")[:-1]
+    items = Counter(url.removeprefix(prefix) for url in item_urls)
+    expected = {"/"} | {f"/{name}{k}" for name in ("story", "deep") for k in range(STORIES)}
+    assert set(items) == expected, f"items: {sorted(items)}"
+    assert max(items.values()) == 1, "an item written twice"
+    for k in range(STORIES):
+        assert site.count(f"/copy{k}") == 1, "the copy is fetched (its content is unknown before)"
+        assert site.count(f"/only-from-copy{k}") == 0, "a near copy's links are not followed"
+
+
+@pytest.mark.parametrize("scheduler", ["crash-safe", "scrapy"])
+def test_a_near_copy_of_a_page_crawled_before_a_pause_is_dropped_after_the_resume(
+    make_site: Callable[..., SiteServer], tmp_path: Path, scheduler: str
+) -> None:
+    site = make_site()
+    jobdir_site(site, deep_delay=0.8)
+    settings = {"JOBDIR": str(tmp_path / "job"), "LOG_LEVEL": "INFO", "WEBROBOT_NEAR_DUPLICATES": "3",
+                "WEBROBOT_REPORT_ENABLED": "False"}  # fmt: skip
+    if scheduler == "scrapy":  # its JOBDIR queue; the near index then goes to webrobot-near.store
+        settings["SCHEDULER"] = "scrapy.core.scheduler.Scheduler"
+    args = {"start_urls": site.url("/")}
+
+    first = start_crawl(tmp_path / "run1", args=args, settings=settings)
+    try:
+        wait_until(lambda: site.count("/deep0") > 0, timeout=60, what="every story fetched")
+    finally:
+        first.interrupt()
+    run1 = first.wait(timeout=60)
+    assert run1.returncode == 0 and run1.stats["finish_reason"] == "shutdown", run1.log[-3000:]
+    assert all(site.count(f"/story{k}") == 1 for k in range(STORIES))
+    # Scrapy finishes what its downloader holds before it closes: a copy may be among them.
+    copies_before = [t for t in site.targets() if t.startswith("/copy")]
+    assert len(copies_before) < STORIES, "paused before the last copy"
+    assert run1.stat("webrobot/dupes/stored/near") == STORIES
+    if scheduler == "scrapy":
+        assert (tmp_path / "job" / "webrobot-near.store").exists()
+
+    run2 = run_crawl(tmp_path / "run2", args=args, settings=settings)
+    assert run2.returncode == 0 and run2.stats["finish_reason"] == "finished", run2.log[-3000:]
+    copies_after = STORIES - len(copies_before)
+    assert run2.stat("webrobot/dupes/near/resumed") == STORIES
+    # Every copy fetched after the resume is a near copy of a story fetched before the pause.
+    assert run2.stat("webrobot/dupes/near/items") == copies_after
+    assert run2.stat("webrobot/dupes/near/links_suppressed") == copies_after
+    assert run2.stat("webrobot/dupes/stored/near") == STORIES, "no copy was recorded"
+    judge_jobdir_crawl(site, run1.item_urls() + run2.item_urls())
+    assert all(site.count(f"/story{k}") == 1 for k in range(STORIES)), "no story fetched again"
+    assert "Traceback" not in run1.log + run2.log
+
+
+def test_a_near_copy_of_a_page_crawled_before_a_sigkill_is_dropped_after_the_resume(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
+    """Killed while a story is in flight, right after the stories before it were
+    acknowledged: those are recognised in their copies; the one in flight is fetched
+    again and is not taken for a copy of itself."""
+    site = make_site()
+    jobdir_site(site, story_delay=0.6)
+    job = Job(tmp_path, site.url("/"), WEBROBOT_NEAR_DUPLICATES="3", CONCURRENT_REQUESTS_PER_DOMAIN="1",
+              WEBROBOT_REPORT_ENABLED="False")  # fmt: skip
+    database = tmp_path / "job" / "webrobot-frontier.sqlite"
+
+    def near_rows() -> int:
+        if not database.exists():
+            return 0
+        with closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=5)) as db:
+            try:
+                query = "SELECT count(*) FROM content WHERE kind = ?"
+                return int(db.execute(query, (CONTENT_NEAR,)).fetchone()[0])
+            except sqlite3.OperationalError:  # the schema is not written yet
+                return 0
+
+    job.start()
+    try:
+        wait_until(lambda: near_rows() >= 2, timeout=60, what="two stories acknowledged")
+    finally:
+        job.kill()
+    assert not [t for t in site.targets() if t.startswith("/copy")], "killed before any copy"
+    committed = near_rows()
+    assert 2 <= committed < STORIES, "killed in the middle of the stories"
+
+    job.start()
+    job.finish()
+    stats = json.loads((tmp_path / "stats.json").read_text())
+    assert stats["finish_reason"] == "finished"
+    assert stats["webrobot/dupes/near/resumed"] == committed
+    assert stats["webrobot/dupes/near/items"] == STORIES, (
+        "every copy dropped, also of stories before the kill"
+    )
+    judge_jobdir_crawl(site, [str(item["url"]) for item in job.items()])
+    assert max(site.count(f"/story{k}") for k in range(STORIES)) <= 2
+    assert "Resumed the frontier of this job" in job.log() and "Traceback" not in job.log()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -23,6 +24,7 @@ from webrobot.seen.simhash import (
     simhash,
     to_hex,
 )
+from webrobot.seen.stores import StoreFileError, load_store, save_store
 
 VOCABULARY = [f"w{n}" for n in range(2000)]
 
@@ -132,3 +134,78 @@ def test_a_copy_with_a_short_line_added_stays_within_three_bits(
     short = " ".join(line.split()[: LINE_WORDS - 1])
     copy = "\n".join(lines[:where] + [short] + lines[where:])
     assert distance(simhash("\n".join(lines)), simhash(copy)) <= MAX_DISTANCE
+
+
+#: Fingerprints clustered around a few centres (so that lookups find near ones, ties
+#: included), and URLs with any characters a URL string may carry.
+CENTRES = st.sampled_from([0, 2**64 - 1, 0x0123_4567_89AB_CDEF, 0xFFFF_0000_FFFF_0000])
+NEAR_FINGERPRINTS = st.one_of(
+    st.integers(0, 2**64 - 1),
+    st.builds(
+        lambda centre, flips: centre ^ sum(1 << bit for bit in set(flips)),
+        CENTRES,
+        st.lists(st.integers(0, 63), max_size=6),
+    ),
+)
+
+
+@settings(max_examples=150)
+@given(
+    st.integers(0, MAX_DISTANCE),
+    st.lists(st.tuples(NEAR_FINGERPRINTS, st.text(max_size=30)), max_size=40),
+    st.lists(NEAR_FINGERPRINTS, max_size=30),
+)
+def test_any_index_saved_and_loaded_answers_near_identically(
+    tmp_path_factory: pytest.TempPathFactory,
+    max_distance: int,
+    pages: list[tuple[int, str]],
+    queries: list[int],
+) -> None:
+    index = NearIndex(max_distance)
+    for fingerprint, url in pages:
+        index.first(fingerprint, url)
+    path = tmp_path_factory.mktemp("near") / "webrobot-near.store"
+    save_store(index, path, clean=True)
+    loaded = load_store(path)
+    assert isinstance(loaded, NearIndex)
+    loaded.max_distance = max_distance  # the distance is the crawl's setting, not the file's
+    assert len(loaded) == len(index) and sorted(loaded.items()) == sorted(index.items())
+    for fingerprint in queries + [fp for fp, _ in pages]:
+        assert loaded.near(fingerprint) == index.near(fingerprint)
+    # Rebuilt in another order (as from the frontier database): the same answers too.
+    shuffled = NearIndex(max_distance)
+    shuffled.update(sorted(index.items(), reverse=True))
+    for fingerprint in queries:
+        assert shuffled.near(fingerprint) == index.near(fingerprint)
+
+
+def test_equally_near_fingerprints_answer_the_lowest_whatever_the_order() -> None:
+    base = 0b1000
+    low, high = base ^ 0b1, base ^ 0b10  # both 1 bit from base, low < high
+    for order in ([(high, "h"), (low, "l")], [(low, "l"), (high, "h")]):
+        index = NearIndex(3)
+        index.update(order)
+        assert index.near(base) == (low, "l")
+    index = NearIndex()
+    assert index.add(5, "a") and not index.add(5, "b")
+    assert index.near(5) == (5, "a"), "the first URL stays"
+
+
+def test_a_damaged_near_index_file_is_a_clear_error(tmp_path: Path) -> None:
+    index = NearIndex(3)
+    for n in range(20):
+        index.first(n << 20, f"http://a.test/{n}")
+    path = tmp_path / "webrobot-near.store"
+    save_store(index, path)
+    data = bytearray(path.read_bytes())
+    path.write_bytes(data[:-3])
+    with pytest.raises(StoreFileError, match="truncated"):
+        load_store(path)
+    data[-1] ^= 0xFF
+    path.write_bytes(data)
+    with pytest.raises(StoreFileError, match="checksum"):
+        load_store(path)
+    header, sections = index.to_state()
+    header["count"] = 21
+    with pytest.raises(ValueError, match="count"):
+        NearIndex.from_state(header, [memoryview(s) for s in sections])

@@ -192,3 +192,44 @@ def test_near_copies_are_judged_on_the_items_main_text_and_counted_apart() -> No
     assert stats.get_value("webrobot/dupes/near/items") == 1
     assert stats.get_value("webrobot/dupes/near/links_suppressed") == 2
     assert stats.get_value("webrobot/dupes/content") is None
+
+
+def test_a_near_copy_of_a_page_kept_before_a_resume_is_dropped(tmp_path: Path) -> None:
+    job = {"JOBDIR": str(tmp_path), "SCHEDULER": SCRAPY_SCHEDULER, "WEBROBOT_NEAR_DUPLICATES": 3}
+    text = _article(1)
+
+    def output(resp: HtmlResponse, main_text: str) -> list[Any]:
+        _, *links = page_output(resp)
+        return [{"url": resp.url, "main_text": main_text}, *links]
+
+    mw, pipeline = components(**job)
+    first = response("http://a.example/story", "<p>Ad one</p>")
+    _, kept, _ = run(mw, pipeline, first, output(first, f"Published 1 May 2026\n{text}"))
+    assert len(kept) == 1
+    pipeline.close_spider()
+    assert (tmp_path / "webrobot-near.store").exists()
+    assert mw.crawler.stats.get_value("webrobot/dupes/stored/near") == 1
+
+    mw, pipeline = components(**job)
+    assert mw.crawler.stats.get_value("webrobot/dupes/near/resumed") == 1
+    copy = response("http://b.example/story", "<p>Ad two</p>")
+    requests, kept, dropped = run(mw, pipeline, copy, output(copy, f"Updated 2 May\n{text}"))
+    assert (requests, kept) == ([], []), "the near copy's item dropped, its links not followed"
+    assert "http://a.example/story" in dropped[0]
+    again = response("http://a.example/story", "<p>Ad three</p>")  # not an exact copy
+    _, kept, _ = run(mw, pipeline, again, output(again, f"Published 1 May 2026\n{text}"))
+    assert len(kept) == 1, "a page fetched again is not its own near copy"
+
+    # Without the setting the file is neither read nor written.
+    mw, pipeline = components(JOBDIR=str(tmp_path), SCHEDULER=SCRAPY_SCHEDULER)
+    assert mw.crawler.stats.get_value("webrobot/dupes/near/resumed") is None
+    pipeline.close_spider()
+    assert mw.crawler.stats.get_value("webrobot/dupes/stored/near") is None
+
+
+def test_an_unreadable_near_index_is_set_aside_and_the_job_starts_empty(tmp_path: Path) -> None:
+    (tmp_path / "webrobot-near.store").write_bytes(b"not a store")
+    mw, _ = components(JOBDIR=str(tmp_path), SCHEDULER=SCRAPY_SCHEDULER, WEBROBOT_NEAR_DUPLICATES=3)
+    assert mw.crawler.stats.get_value("webrobot/dupes/checkpoint_unreadable") == 1
+    assert (tmp_path / "webrobot-near.store.bad").exists()
+    assert len(mw.content.near_index) == 0

@@ -55,8 +55,9 @@ PENDING, LEASED, DONE, FAILED = 0, 1, 2, 3
 SCHEMA_VERSION = 1
 #: SQLite ``synchronous`` levels accepted by :class:`SqliteFrontier`.
 SYNC_LEVELS = ("normal", "full")
-#: ``content`` table kinds: the fingerprint of a page whose item was kept, of a page whose links were followed.
-CONTENT_KEPT, CONTENT_FOLLOWED = 0, 1
+#: ``content`` table kinds: the fingerprint of a page whose item was kept, of a page whose links
+#: were followed, the SimHash (8 bytes, big-endian) of a page kept by the near-duplicate filter.
+CONTENT_KEPT, CONTENT_FOLLOWED, CONTENT_NEAR = 0, 1, 2
 
 
 class FrontierError(RuntimeError):

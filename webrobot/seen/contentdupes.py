@@ -10,6 +10,10 @@ content its item or its links:
 * ``followed``: contents whose links were followed from some page
   (:meth:`ContentDupes.follow_links`, for link requests).
 
+With ``WEBROBOT_NEAR_DUPLICATES`` a third, ``near_index``
+(:class:`~webrobot.seen.simhash.NearIndex`), holds the SimHash of each page kept
+by the near-duplicate filter with its URL (:meth:`ContentDupes.judge_near`).
+
 The spider middleware sees a page's output first, so it decides: it
 fingerprints the page once, drops the links of a page whose content had its
 links followed already, and hands the verdict for each of the page's items to
@@ -17,13 +21,14 @@ links followed already, and hands the verdict for each of the page's items to
 duplicates. Without the middleware the pipeline judges items alone, by their
 ``md5`` field (the body fingerprint).
 
-With ``JOBDIR`` and webrobot's crash-safe frontier, both are written to the
+With ``JOBDIR`` and webrobot's crash-safe frontier, all three are written to the
 job's frontier database when each page's request is acknowledged
 (:mod:`webrobot.frontier.journal`) and read back when the job resumes. With Scrapy's own
 scheduler they are loaded when the job resumes and saved when the spider
-closes (``webrobot-content.store``, ``webrobot-content-followed.store``). Either
-way a resumed crawl neither emits an item it already emitted nor follows the
-links of a page it already saw.
+closes (``webrobot-content.store``, ``webrobot-content-followed.store``,
+``webrobot-near.store``). Either way a resumed crawl neither emits an item it
+already emitted nor follows the links of a page it already saw, nor of a near copy
+of one.
 
 The class is named by ``WEBROBOT_CONTENT_INDEX_CLASS`` (a subclass of
 :class:`ContentDupes`), so the workers of a distributed crawl can share one
@@ -43,7 +48,7 @@ from scrapy.http import TextResponse
 from scrapy.utils.misc import load_object
 
 from webrobot.frontier.journal import JobJournal
-from webrobot.frontier.queues import CONTENT_FOLLOWED, CONTENT_KEPT
+from webrobot.frontier.queues import CONTENT_FOLLOWED, CONTENT_KEPT, CONTENT_NEAR
 from webrobot.seen.checkpoint import StoreCheckpoint
 from webrobot.seen.contentfingerprints import (
     FINGERPRINT_MODES,
@@ -63,6 +68,8 @@ from webrobot.settings_parse import read
 from webrobot.wiring import per_crawler
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from scrapy import Spider
     from scrapy.crawler import Crawler
     from scrapy.http import Response
@@ -72,6 +79,7 @@ logger = logging.getLogger(__name__)
 
 CONTENT_STORE_FILE = "webrobot-content.store"
 FOLLOWED_STORE_FILE = "webrobot-content-followed.store"
+NEAR_STORE_FILE = "webrobot-near.store"
 MD5_HEX_RE = re.compile(r"^[0-9a-f]{32}$")
 
 
@@ -176,6 +184,21 @@ class ContentDupes:
             )
         self.followed_watch = BloomWatch(crawler, "content")
         self.followed_watch.resume(self.followed)
+        self.near_checkpoint = StoreCheckpoint(
+            crawler, NEAR_STORE_FILE, "near-duplicate fingerprints"
+        )
+        if durable or not self.near_bits:
+            self.near_checkpoint.path = None
+        loaded = self.near_checkpoint.load()
+        if isinstance(loaded, NearIndex):
+            loaded.max_distance = self.near_bits  # the setting of this run, not the saved one's
+            self.near_index = loaded
+            self._count_resumed_near(len(loaded))
+        elif loaded is not None:
+            logger.error(
+                "%s holds no near-duplicate index; starting with an empty one",
+                self.near_checkpoint.path,
+            )
         self._announced_links = False
         self.pipeline_attached = False
         self._verdicts: dict[int, tuple[Any, Verdict]] = {}
@@ -256,7 +279,24 @@ class ContentDupes:
         return Verdict(to_hex(fingerprint), Seen(first_url), near=True)
 
     def _first_near(self, fingerprint: int, url: str) -> tuple[int, str] | None:
-        return self.near_index.first(fingerprint, url)
+        kept = len(self.near_index)
+        found = self.near_index.first(fingerprint, url)
+        if len(self.near_index) > kept:  # recorded now: into the frontier with the page's ack
+            self.journal.defer_content(url, CONTENT_NEAR, fingerprint.to_bytes(8, "big"), url)
+        return found
+
+    def _resume_near(self, pairs: Iterable[tuple[int, str]]) -> int:
+        """Keep the (SimHash, URL) pairs of an earlier run of this job (from its frontier
+        database); returns how many."""
+        before = len(self.near_index)
+        self.near_index.update(pairs)
+        return self._count_resumed_near(len(self.near_index) - before)
+
+    def _count_resumed_near(self, resumed: int) -> int:
+        if resumed:
+            assert self.crawler.stats is not None
+            self.crawler.stats.inc_value("webrobot/dupes/near/resumed", resumed)
+        return resumed
 
     _announced_near = False
 
@@ -305,13 +345,20 @@ class ContentDupes:
             for key, _ in frontier.content_keys(CONTENT_FOLLOWED):
                 self.followed.add(key)
                 followed += 1
-            if kept or followed:
+            near = 0
+            if self.near_bits:
+                near = self._resume_near(
+                    (int.from_bytes(key, "big"), url or "")
+                    for key, url in frontier.content_keys(CONTENT_NEAR)
+                )
+            if kept or followed or near:
                 logger.info(
-                    "Resumed the content fingerprints of this job: %d of kept items, %d of pages followed",
-                    kept, followed,
+                    "Resumed the content fingerprints of this job: %d of kept items, %d of pages "
+                    "followed, %d of near-duplicate texts", kept, followed, near,
                 )  # fmt: skip
         self.checkpoint.start_periodic(lambda: self.index)
         self.followed_checkpoint.start_periodic(lambda: self.followed)
+        self.near_checkpoint.start_periodic(lambda: self.near_index)
 
     def close(self) -> None:
         """Record the stats and save the checkpoint, once: the pipeline calls this from
@@ -322,12 +369,16 @@ class ContentDupes:
         self._closed = True
         self.checkpoint.stop_periodic()
         self.followed_checkpoint.stop_periodic()
+        self.near_checkpoint.stop_periodic()
         self._verdicts.clear()
         record_store_stats(self.crawler, self.index, "content")
         assert self.crawler.stats is not None
         self.crawler.stats.inc_value("webrobot/dupes/store_bytes/content", self.followed.nbytes)
+        if self.near_bits:
+            record_store_stats(self.crawler, self.near_index, "near")
         self.checkpoint.save(self.index)
         self.followed_checkpoint.save(self.followed)
+        self.near_checkpoint.save(self.near_index)
 
     def spider_closed(self, spider: Spider, reason: str) -> None:
         self.close()

@@ -19,15 +19,22 @@ keyed by that block's value, and compares only the fingerprints sharing a block
 with the one asked about (Manku's permuted tables, with the permutation being
 "which block leads"). Among N random fingerprints a table's bucket holds
 N / 65536 of them on average.
+
+A :class:`NearIndex` is a set of (fingerprint, first URL) pairs: its answers do not
+depend on the order they were added in (ties go to the lowest fingerprint), so it is
+saved as the pairs (:meth:`NearIndex.to_state`, a section layout of the seen-store
+file format of :mod:`webrobot.seen.stores`) and rebuilt from them.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+import struct
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 BITS = 64
 BANDS = 4
@@ -142,6 +149,7 @@ def judged(text: str) -> bool:
 class NearIndex:
     """Fingerprints of the texts kept so far, each with the URL that first had it."""
 
+    kind = "near"  # its kind in a seen-store file (webrobot.seen.stores)
     max_distance: int = MAX_DISTANCE
     _tables: list[dict[int, dict[int, str]]] = field(
         default_factory=lambda: [{} for _ in range(BANDS)]
@@ -155,12 +163,14 @@ class NearIndex:
             )
 
     def near(self, fingerprint: int) -> tuple[int, str] | None:
-        """A kept fingerprint within ``max_distance`` bits, and its URL (the closest)."""
+        """A kept fingerprint within ``max_distance`` bits, and its URL: the closest, and
+        of equally close ones the lowest (so the answer does not depend on the order
+        the fingerprints were kept in)."""
         best: tuple[int, int, str] | None = None
         for table, block in zip(self._tables, bands(fingerprint), strict=True):
             for other, url in table.get(block, {}).items():
                 d = distance(fingerprint, other)
-                if d <= self.max_distance and (best is None or d < best[0]):
+                if d <= self.max_distance and (best is None or (d, other) < best[:2]):
                     best = (d, other, url)
         return None if best is None else (best[1], best[2])
 
@@ -171,10 +181,79 @@ class NearIndex:
         found = self.near(fingerprint)
         if found is not None:
             return None if found[1] == url else found
-        for table, block in zip(self._tables, bands(fingerprint), strict=True):
-            table.setdefault(block, {}).setdefault(fingerprint, url)
-        self._size += 1
+        self.add(fingerprint, url)
         return None
+
+    def add(self, fingerprint: int, url: str) -> bool:
+        """Keep ``fingerprint`` for ``url`` without looking for near ones (a resumed job's
+        pairs); False when that fingerprint is kept already (its first URL stays)."""
+        fingerprint &= _MASK
+        blocks = bands(fingerprint)
+        if fingerprint in self._tables[0].get(blocks[0], {}):
+            return False
+        for table, block in zip(self._tables, blocks, strict=True):
+            table.setdefault(block, {})[fingerprint] = url
+        self._size += 1
+        return True
+
+    def update(self, pairs: Iterable[tuple[int, str]]) -> None:
+        for fingerprint, url in pairs:
+            self.add(fingerprint, url)
+
+    def items(self) -> Iterator[tuple[int, str]]:
+        """Every kept (fingerprint, first URL) pair (each fingerprint is in every table:
+        the first table lists them all)."""
+        for bucket in self._tables[0].values():
+            yield from bucket.items()
 
     def __len__(self) -> int:
         return self._size
+
+    @property
+    def nbytes(self) -> int:
+        """About what the pairs take in a file (8 bytes of fingerprint and 8 of URL end each,
+        plus the URLs); the tables in memory take several times more."""
+        return sum(16 + len(url.encode("utf-8", "surrogatepass")) for _, url in self.items())
+
+    # -- a seen-store file's sections (webrobot.seen.stores.save_store, load_store) ------
+    def to_state(self) -> tuple[dict[str, Any], list[bytes | bytearray]]:
+        """The pairs as three sections: fingerprints (64-bit little-endian), each URL's
+        end offset (the same), the URLs' UTF-8 bytes end to end."""
+        fingerprints: list[int] = []
+        ends: list[int] = []
+        urls = bytearray()
+        for fingerprint, url in self.items():
+            fingerprints.append(fingerprint)
+            urls += url.encode("utf-8", "surrogatepass")
+            ends.append(len(urls))
+        n = len(fingerprints)
+        sections: list[bytes | bytearray] = [
+            struct.pack(f"<{n}Q", *fingerprints),
+            struct.pack(f"<{n}Q", *ends),
+            urls,
+        ]
+        return {"kind": self.kind, "count": n}, sections
+
+    @classmethod
+    def from_state(cls, header: dict[str, Any], sections: list[memoryview]) -> NearIndex:
+        """The index :meth:`to_state` described; ValueError when the sections do not fit."""
+        if len(sections) != 3:
+            raise ValueError(f"near index: expected 3 sections, got {len(sections)}")
+        count = int(header["count"])
+        if not len(sections[0]) == len(sections[1]) == 8 * count >= 0:
+            raise ValueError("near index: the sections do not hold the header's count")
+        fingerprints = struct.unpack(f"<{count}Q", sections[0])
+        ends = struct.unpack(f"<{count}Q", sections[1])
+        data = bytes(sections[2])
+        if count and ends[-1] != len(data):
+            raise ValueError("near index: the URL table does not match the fingerprints")
+        index = cls()
+        start = 0
+        for fingerprint, end in zip(fingerprints, ends, strict=True):
+            if end < start:
+                raise ValueError("near index: the URL table is out of order")
+            index.add(fingerprint, data[start:end].decode("utf-8", "surrogatepass"))
+            start = end
+        if len(index) != count:
+            raise ValueError("near index: a fingerprint is listed twice")
+        return index

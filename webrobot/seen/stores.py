@@ -24,7 +24,8 @@ least 16 bytes long; the stores rely on that instead of hashing again.
   each key was seen at (URLs packed in one ``bytearray``), for messages such as
   "same content as <first URL>".
 
-``save_store`` writes any of them to one file atomically (temporary file, then
+``save_store`` writes any of them (and a near-duplicate index,
+:class:`~webrobot.seen.simhash.NearIndex`) to one file atomically (temporary file, then
 ``os.replace``); ``load_store`` reads it back and raises :class:`StoreFileError`
 with a clear message for a missing, truncated, corrupted or foreign file.
 
@@ -43,6 +44,8 @@ from array import array
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeAlias
+
+from webrobot.seen.simhash import NearIndex
 
 KEY_BYTES = 16
 STORE_KINDS = ("exact", "bloom")
@@ -492,9 +495,10 @@ _KINDS: dict[str, Any] = {
     ExactStore.kind: ExactStore,
     BloomStore.kind: BloomStore,
     FirstSeenIndex.kind: FirstSeenIndex,
+    NearIndex.kind: NearIndex,
 }
 
-Stored = ExactStore | BloomStore | FirstSeenIndex
+Stored = ExactStore | BloomStore | FirstSeenIndex | NearIndex
 
 
 def _from_state(header: dict[str, Any], sections: list[memoryview]) -> Stored:
