@@ -26,7 +26,7 @@ FLOOR_VENV ?= .venv-floor
 FLOOR_PY := $(FLOOR_VENV)/bin/python
 FLOOR_STAMP := $(FLOOR_VENV)/.installed
 FLOOR_TESTS ?= tests/test_settings_model.py tests/test_compat.py tests/test_robots_middleware.py \
-	tests/test_metarobots_middleware.py tests/test_trap_middlewares.py tests/test_downloader.py \
+	tests/test_pages_metarobotsmiddleware.py tests/test_urls_middlewares.py tests/test_downloader.py \
 	tests/test_crawl_metarobots.py tests/test_downloader_slots.py
 
 # The newest Python the classifiers name (3.13), from pyenv or PATH, in a third

@@ -68,7 +68,7 @@ def test_the_suites_files_are_in_the_tiers_the_docs_name() -> None:
         "test_crawl_basics.py": "loopback",
         "test_distributed_crawl.py": "loopback",
         "test_canonical.py": "unit",
-        "test_robotspolicy.py": "unit",
+        "test_robots_policy.py": "unit",
     }
     assert {name: tiers.file_tier(HERE / name) for name in expected} == expected
 
