@@ -52,8 +52,9 @@ import logging
 import pickle
 import sqlite3
 from collections import deque
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from scrapy import signals
 from scrapy.core.scheduler import BaseScheduler
@@ -96,6 +97,18 @@ FAILED_KEY = webrobot_signals.FAILED_META
 STATS = "webrobot/frontier/"
 #: Finish reason of a crawl whose frontier file cannot be opened (not for want of space).
 OPEN_FAILED = "frontier_error"
+
+
+@runtime_checkable
+class SeedableDupeFilter(Protocol):
+    """A ``DUPEFILTER_CLASS`` the crash-safe frontier can work with: seeded with the keys of
+    the URLs earlier runs of the job visited, and asked for each request's key, which the
+    frontier database keeps beside it. webrobot's visited-URL filter is one; another class
+    (Scrapy's own, a user's) keeps the job in memory."""
+
+    def seed(self, keys: Iterable[bytes]) -> None: ...
+
+    def request_key_seen(self, request: Request) -> tuple[bool, bytes]: ...
 
 
 def frontier_mode(settings: BaseSettings) -> str:
@@ -216,10 +229,9 @@ class FrontierScheduler(BaseScheduler):
         self.crawler.signals.connect(close, signal=signals.spider_opened, weak=False)
 
     def _seed_dupefilter(self, disk: SqliteFrontier) -> bool:
-        seed = getattr(self.df, "seed", None)
-        if seed is None or not callable(getattr(self.df, "request_key_seen", None)):
+        if not isinstance(self.df, SeedableDupeFilter):
             return False
-        seed(disk.visited_keys())
+        self.df.seed(disk.visited_keys())
         return True
 
     def close(self, reason: str) -> Any:
@@ -237,7 +249,7 @@ class FrontierScheduler(BaseScheduler):
                 "Closed the frontier of this job (%s): %d requests queued, %d in hand kept for the "
                 "next run", reason, left, leased,
             )  # fmt: skip
-        spilled: int = getattr(self.frontier, "spilled", 0)
+        spilled = self.frontier.spilled if isinstance(self.frontier, SpillingFrontier) else 0
         if spilled and self.stats is not None:
             self.stats.set_value(STATS + "memory/spilled", spilled)
         if self.disk is None:
@@ -266,13 +278,13 @@ class FrontierScheduler(BaseScheduler):
             if packed is request:
                 self.stats.inc_value(STATS + "memory/as_request")
             self.frontier.push(request.priority, packed)
-            spilled: int = getattr(self.frontier, "spilled", 0)
-            if spilled and not self._spill_said:
+            frontier = self.frontier
+            if isinstance(frontier, SpillingFrontier) and frontier.spilled and not self._spill_said:
                 self._spill_said = True
                 logger.info(
                     "Frontier: more than %d requests queued; the next ones wait on disk "
                     "(WEBROBOT_FRONTIER_MEMORY_REQUESTS) and come back in order",
-                    getattr(self.frontier, "limit", 0),
+                    frontier.limit,
                 )
             self.stats.inc_value("scheduler/enqueued/memory")
             self.stats.inc_value("scheduler/enqueued")
