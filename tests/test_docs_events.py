@@ -71,6 +71,7 @@ def all_kinds() -> dict[str, dict[str, Any]]:
         "new": events.new("https://x.example/", T, "Title"),
         "changed": events.changed("https://x.example/", T, changes(old, new)),
         "removed": events.removed("https://x.example/", T, 410),
+        "moved": events.moved("https://x.example/", T, "https://x.example/new", 301, True),
         **{f"match {kind}": m for kind, m in matches.items()},
     }
 
@@ -202,6 +203,7 @@ def test_the_digest_lines_are_as_documented() -> None:
             )
         ),
         line(events.removed("URL", T, 404)),
+        line(events.moved("URL", T, "TO", 301, True)),
         line({"event": "match", "url": "URL", "rule": "NAME", "kind": "KIND", "score": "S"}),
     ]
     assert made == documented

@@ -1,0 +1,107 @@
+"""Watched pages that redirect: the rule (which URLs of a redirect chain moved), and two
+crawls end to end where pages move between them: each move is told once."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.crawling import CrawlResult, run_crawl
+from tests.webhookreceiver import WebhookReceiver
+from webrobot.demo.server import Reply, SiteServer
+from webrobot.monitor.moves import Move, moves, told_key
+
+
+@pytest.mark.parametrize(
+    ("chain", "reasons", "final", "expected"),
+    [
+        (["http://s/a"], [301], "http://s/b", [Move("http://s/a", "http://s/b", 301)]),
+        (["http://s/a"], [308], "http://s/b", [Move("http://s/a", "http://s/b", 308)]),
+        (["http://s/a"], [302], "http://s/b", [Move("http://s/a", "http://s/b", 302)]),
+        (["http://s/a", "http://s/b"], [301, 307], "http://s/c",
+         [Move("http://s/a", "http://s/c", 301), Move("http://s/b", "http://s/c", 307)]),
+        (["http://s/a"], ["meta refresh"], "http://s/b", []),  # a page, not an answer
+        (["http://s/a"], [300], "http://s/b", []),  # multiple choices: not a redirect
+        (["http://s/a", "http://s/b"], [302, 302], "http://s/a",  # came back to itself
+         [Move("http://s/b", "http://s/a", 302)]),
+        (["http://s/a"], [], "http://s/b", []),  # no reasons recorded: nothing known
+        ([], [], "http://s/b", []),
+    ],
+)  # fmt: skip
+def test_which_urls_of_a_chain_moved(
+    chain: list[str], reasons: list[object], final: str, expected: list[Move]
+) -> None:
+    assert moves(chain, reasons, final) == expected
+
+
+def test_permanent_and_told_key() -> None:
+    assert Move("a", "b", 301).permanent and Move("a", "b", 308).permanent
+    assert not Move("a", "b", 302).permanent and not Move("a", "b", 307).permanent
+    assert told_key(Move("a", "b", 302)) != told_key(Move("a", "c", 302))
+
+
+def page(title: str, text: str, nav: str = "") -> str:
+    return (f"<html><head><title>{title}</title></head><body><nav>{nav}</nav>"
+            f"<main><h1>{title}</h1><p>{text}</p></main></body></html>")  # fmt: skip
+
+
+def build(site: SiteServer, crawl: int) -> None:
+    nav = '<a href="/old">old</a> <a href="/sale">sale</a> <a href="/stay">stay</a>'
+    site.html("/", page("Home", "Welcome to the harbour shop.", nav))
+    site.html("/stay", page("Stays", "This page never moves."))
+    if crawl == 1:
+        site.html("/old", page("Lantern", "A brass storm lantern, made by hand."))
+        site.html("/sale", page("Sale", "Everything half price this week."))
+    else:  # moved for good, and for now
+        site.add("/old", Reply(301, b"", {"Location": site.url("/lantern")}))
+        site.html("/lantern", page("Lantern", "A brass storm lantern, made by hand."))
+        site.add("/sale", Reply(302, b"", {"Location": "/closed"}))
+        site.html("/closed", page("Closed", "The sale is over; back soon."))
+
+
+def crawl(tmp_path: Path, name: str, site: SiteServer, hook: WebhookReceiver) -> CrawlResult:
+    result = run_crawl(tmp_path / name, args={"start_urls": site.url("/")}, settings={
+        "WEBROBOT_MONITOR_DIR": str(tmp_path / "monitor"),
+        "WEBROBOT_MONITOR_WEBHOOK": hook.url,
+        "WEBROBOT_REPORT_ENABLED": "False",
+    })  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "Traceback" not in result.log
+    return result
+
+
+def events_of(folder: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (folder / "events.jsonl").read_text("utf-8").splitlines()]
+
+
+@pytest.mark.slow
+def test_a_page_that_moves_is_told_once(tmp_path: Path, make_site: Any) -> None:
+    site = make_site()
+    folder = tmp_path / "monitor"
+    with WebhookReceiver() as hook:
+        build(site, 1)
+        crawl(tmp_path, "one", site, hook)
+        first = len(events_of(folder))
+        assert first == 4  # new: /, /stay, /old, /sale
+
+        build(site, 2)
+        second = crawl(tmp_path, "two", site, hook)
+        told = events_of(folder)[first:]
+        short = sorted((e["event"], e["url"].removeprefix(site.url("/")[:-1])) for e in told)
+        assert short == [("moved", "/old"), ("moved", "/sale"), ("new", "/closed"),
+                         ("new", "/lantern")]  # fmt: skip
+        moved = {e["url"]: e for e in told if e["event"] == "moved"}
+        assert (moved[site.url("/old")]["to"], moved[site.url("/old")]["status"],
+                moved[site.url("/old")]["permanent"]) == (site.url("/lantern"), 301, True)  # fmt: skip
+        assert (moved[site.url("/sale")]["to"], moved[site.url("/sale")]["status"],
+                moved[site.url("/sale")]["permanent"]) == (site.url("/closed"), 302, False)  # fmt: skip
+        assert second.stat("webrobot/monitor/events/moved") == 2
+
+        third = crawl(tmp_path, "three", site, hook)  # the same site again
+        assert events_of(folder)[first + len(told) :] == [], "each move told once"
+        assert third.stat("webrobot/monitor/events/moved") == 0
+        assert site.count("/sale") == 3, "a page moved for now is still re-checked"
+    assert sorted(key for key, _ in hook.accepted) == sorted(e["id"] for e in events_of(folder))
