@@ -48,14 +48,19 @@ def page(title: str, text: str, nav: str = "") -> str:
             f"<main><h1>{title}</h1><p>{text}</p></main></body></html>")  # fmt: skip
 
 
-def build(site: SiteServer, crawl: int) -> None:
-    nav = '<a href="/old">old</a> <a href="/sale">sale</a> <a href="/stay">stay</a>'
+def build(site: SiteServer, crawl: int, away: str) -> None:
+    nav = ('<a href="/old">old</a> <a href="/sale">sale</a> <a href="/stay">stay</a> '
+           '<a href="/twin">twin</a> <a href="/away">away</a>')  # fmt: skip
     site.html("/", page("Home", "Welcome to the harbour shop.", nav))
     site.html("/stay", page("Stays", "This page never moves."))
     if crawl == 1:
         site.html("/old", page("Lantern", "A brass storm lantern, made by hand."))
         site.html("/sale", page("Sale", "Everything half price this week."))
-    else:  # moved for good, and for now
+        site.html("/twin", page("Twin", "A second copy of the stays page."))
+        site.html("/away", page("Away", "Soon on another site."))
+    else:  # moved for good, and for now; and onto a page the folder knows
+        site.add("/twin", Reply(308, b"", {"Location": "/stay"}))  # fetched already
+        site.add("/away", Reply(301, b"", {"Location": away}))  # out of the crawl's scope
         site.add("/old", Reply(301, b"", {"Location": site.url("/lantern")}))
         site.html("/lantern", page("Lantern", "A brass storm lantern, made by hand."))
         site.add("/sale", Reply(302, b"", {"Location": "/closed"}))
@@ -73,32 +78,43 @@ def crawl(tmp_path: Path, name: str, site: SiteServer, hook: WebhookReceiver) ->
     return result
 
 
+def moved_to(told: list[dict[str, Any]], url: str) -> tuple[str, int, bool]:
+    [event] = [e for e in told if e["event"] == "moved" and e["url"] == url]
+    return event["to"], event["status"], event["permanent"]
+
+
 def events_of(folder: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in (folder / "events.jsonl").read_text("utf-8").splitlines()]
 
 
 @pytest.mark.slow
 def test_a_page_that_moves_is_told_once(tmp_path: Path, make_site: Any) -> None:
-    site = make_site()
+    site, other = make_site(), make_site("other")
+    away = f"http://elsewhere.test:{other.port}/moved-here"
     folder = tmp_path / "monitor"
     with WebhookReceiver() as hook:
-        build(site, 1)
+        build(site, 1, away)
         crawl(tmp_path, "one", site, hook)
         first = len(events_of(folder))
-        assert first == 4  # new: /, /stay, /old, /sale
+        assert first == 6  # new: /, /stay, /old, /sale, /twin, /away
 
-        build(site, 2)
+        build(site, 2, away)
         second = crawl(tmp_path, "two", site, hook)
         told = events_of(folder)[first:]
         short = sorted((e["event"], e["url"].removeprefix(site.url("/")[:-1])) for e in told)
-        assert short == [("moved", "/old"), ("moved", "/sale"), ("new", "/closed"),
-                         ("new", "/lantern")]  # fmt: skip
+        assert short == [("moved", "/away"), ("moved", "/old"), ("moved", "/sale"),
+                         ("moved", "/twin"), ("new", "/closed"), ("new", "/lantern")]  # fmt: skip
+        assert moved_to(told, site.url("/away")) == (away, 301, True)
+        assert other.targets() == [], "the move is told, the page out of scope is not fetched"
         moved = {e["url"]: e for e in told if e["event"] == "moved"}
         assert (moved[site.url("/old")]["to"], moved[site.url("/old")]["status"],
                 moved[site.url("/old")]["permanent"]) == (site.url("/lantern"), 301, True)  # fmt: skip
         assert (moved[site.url("/sale")]["to"], moved[site.url("/sale")]["status"],
                 moved[site.url("/sale")]["permanent"]) == (site.url("/closed"), 302, False)  # fmt: skip
-        assert second.stat("webrobot/monitor/events/moved") == 2
+        twin = moved[site.url("/twin")]
+        assert (twin["to"], twin["status"], twin["permanent"]) == (site.url("/stay"), 308, True)
+        assert second.stat("webrobot/monitor/events/moved") == 4
+        assert second.stat("webrobot/monitor/unchanged") >= 2, "/ and /stay, judged as usual"
 
         third = crawl(tmp_path, "three", site, hook)  # the same site again
         assert events_of(folder)[first + len(told) :] == [], "each move told once"

@@ -3,8 +3,10 @@
 A spider middleware near the engine (``SPIDER_MIDDLEWARES`` 20): on the way in it
 sees every response, a 404 or 410 included, before Scrapy's HttpError filter drops
 it; on the way out it sees every item once the middlewares inside it (the
-extractors) have filled it. Off unless ``WEBROBOT_MONITOR_DIR`` is set. The rules
-are :mod:`webrobot.monitor.snapshot` and :mod:`webrobot.monitor.watch`; the memory
+extractors) have filled it. A response's redirect chain (and that of a redirected
+request the crawl dropped or refused) says which watched pages moved. Off unless
+``WEBROBOT_MONITOR_DIR`` is set. The rules are :mod:`webrobot.monitor.snapshot`,
+:mod:`webrobot.monitor.watch` and :mod:`webrobot.monitor.moves`; the memory
 is :mod:`webrobot.monitor.store`; delivery is :mod:`webrobot.monitor.webhook`.
 """
 
@@ -124,6 +126,9 @@ class MonitorMiddleware:
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.report_part, signal=webrobot_signals.report_parts)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
+        # A redirect to a page this crawl already has, or refuses, is never a response.
+        crawler.signals.connect(self.redirect_stopped, signal=signals.request_dropped)
+        crawler.signals.connect(self.redirect_stopped, signal=webrobot_signals.request_refused)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -272,15 +277,8 @@ class MonitorMiddleware:
     def process_spider_input(self, response: Response) -> None:
         if self.store is None:
             return
-        try:
-            self._tell_moves(response)
-        except Exception as exc:  # the store: one page, never the crawl
-            if isinstance(exc, OSError) and disk_of(self.crawler).write_failed(
-                "monitor", self.folder, exc
-            ):
-                return
-            logger.exception("Monitor: the redirects to %s could not be judged", response.url)
-            self._count("webrobot/monitor/error")
+        request = getattr(response, "request", None)
+        self._tell_moves(request.meta if request is not None else {}, response.url)
         if response.status in GONE:
             url = response.url
             for _ in range(ATTEMPTS):
@@ -293,21 +291,33 @@ class MonitorMiddleware:
 
     # -- watched pages that redirect (the rules: webrobot.monitor.moves)
 
-    def _tell_moves(self, response: Response) -> None:
-        """A ``moved`` event for each watched URL the response was redirected from."""
-        request = getattr(response, "request", None)
-        meta = request.meta if request is not None else {}
+    def redirect_stopped(self, request: Request) -> None:
+        """A request the crawl dropped (already seen) or refused: if redirects led to it,
+        the watched pages of its chain moved there all the same."""
+        if self.store is not None and request.meta.get("redirect_urls"):
+            self._tell_moves(request.meta, request.url)
+
+    def _tell_moves(self, meta: dict[str, Any], final: str) -> None:
+        """A ``moved`` event for each watched URL of the redirect chain that led to ``final``."""
         chain = meta.get("redirect_urls") or ()
         if not chain:
             return
-        for move in moves(chain, meta.get("redirect_reasons") or (), response.url):
-            for _ in range(ATTEMPTS):
-                assert self.store is not None
-                record = self.store.get(move.url)
-                if record is None or self._tell_move(move, record):
-                    break  # not watched, or told
-            else:
-                self._count("webrobot/monitor/contended")
+        try:
+            for move in moves(chain, meta.get("redirect_reasons") or (), final):
+                for _ in range(ATTEMPTS):
+                    assert self.store is not None
+                    record = self.store.get(move.url)
+                    if record is None or self._tell_move(move, record):
+                        break  # not watched, or told
+                else:
+                    self._count("webrobot/monitor/contended")
+        except Exception as exc:  # the store: one page, never the crawl
+            if isinstance(exc, OSError) and disk_of(self.crawler).write_failed(
+                "monitor", self.folder, exc
+            ):
+                return
+            logger.exception("Monitor: the redirects to %s could not be judged", final)
+            self._count("webrobot/monitor/error")
 
     def _tell_move(self, move: Move, record: PageRecord) -> bool:
         """Tell one move (False when a shared store's record changed in between). A
