@@ -121,3 +121,48 @@ def test_a_page_that_moves_is_told_once(tmp_path: Path, make_site: Any) -> None:
         assert third.stat("webrobot/monitor/events/moved") == 0
         assert site.count("/sale") == 3, "a page moved for now is still re-checked"
     assert sorted(key for key, _ in hook.accepted) == sorted(e["id"] for e in events_of(folder))
+
+
+def test_a_temporary_move_is_told_again_only_elsewhere_or_after_the_page_came_back(
+    tmp_path: Path,
+) -> None:
+    """The glue with its real store: responses as the redirect middleware leaves them."""
+    from scrapy import Request
+    from scrapy.http import HtmlResponse
+    from scrapy.utils.test import get_crawler
+
+    from webrobot.monitor.middleware import MonitorMiddleware
+    from webrobot.monitor.snapshot import Snapshot
+
+    crawler = get_crawler(settings_dict={"WEBROBOT_MONITOR_DIR": str(tmp_path / "m")})
+    crawler._apply_settings()
+    monitor = MonitorMiddleware.from_crawler(crawler)
+    monitor.spider_opened()
+    store = monitor.store
+    assert store is not None
+    url = "http://shop.test/sale"
+    store.record(url, Snapshot(("Half price.",)), [], "t", [])
+
+    def fetch(final: str, status: int | None) -> list[tuple[str, str]]:
+        meta = {} if status is None else {"redirect_urls": [url], "redirect_reasons": [status]}
+        response = HtmlResponse(final, body=b"<html></html>", request=Request(final, meta=meta))
+        before = len(store.recent(100))
+        monitor.process_spider_input(response)
+        told = store.recent(100)[: len(store.recent(100)) - before]
+        return [(e["event"], e.get("to", "")) for e in told]
+
+    closed, other = "http://shop.test/closed", "http://shop.test/elsewhere"
+    assert fetch(closed, 302) == [("moved", closed)]
+    assert fetch(closed, 307) == [], "the same place: told already"
+    assert fetch(other, 302) == [("moved", other)], "somewhere else"
+    record = store.get(url)
+    assert record is not None and record.snapshot == Snapshot(("Half price.",)), "kept"
+    # The page comes back: judged as a page (its told moves are dropped), then moves again.
+    monitor._judge(url, {"main_text": "Half price."}, HtmlResponse(url, body=b""))
+    assert fetch(other, 302) == [("moved", other)]
+    assert fetch(other, 301) == [("moved", other)], "now for good"
+    assert store.get(url) is None, "a permanent move forgets the old address"
+    assert fetch(other, 301) == [], "nothing more about it"
+    assert crawler.stats is not None
+    assert crawler.stats.get_value("webrobot/monitor/events/moved") == 4
+    store.close()
