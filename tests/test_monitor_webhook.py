@@ -127,3 +127,16 @@ def test_a_refusal_for_now_keeps_the_order_and_no_dead_letter(tmp_path: Path, st
     assert dead_letters(tmp_path) == []
     assert counted.count("webrobot/monitor/webhook/failed") == 2
     assert "webrobot/monitor/webhook/dead_letter" not in counted
+
+
+def test_dead_letters_that_cannot_be_written_keep_the_event_waiting(tmp_path: Path) -> None:
+    store = MonitorStore(tmp_path, webhook=True)
+    ids = add(store, 0, 3)
+    (tmp_path / DEAD_LETTERS).mkdir()  # not a file: the append fails
+    counted: list[str] = []
+    with WebhookReceiver() as receiver:
+        receiver.answer = lambda event: 422 if event["id"] == ids[0] else None
+        sender = WebhookSender(tmp_path, receiver.url, timeout=2, ceiling=30, count=counted.append)
+        sender.start()
+        assert sender.close(wait=1) == 3, "nothing lost, the order kept"
+    assert receiver.keys() == [] and counted == ["webrobot/monitor/webhook/failed"]

@@ -79,7 +79,15 @@ class WebhookSender(DeliveryThread[EventOutbox]):
                 sent_any = True
                 self._taken()
             elif answer is Outcome.DEAD_LETTER:
-                where = outbox.dead(pending)
+                try:
+                    where = outbox.dead(pending)
+                except OSError as exc:  # the dead letters cannot be written: keep it, in order
+                    logger.error("The monitor's webhook %s refused event %s for good (status "
+                                 "%s), and it cannot be set aside: %s; trying again later",
+                                 self.url, pending.id, status, exc)  # fmt: skip
+                    self.count("webrobot/monitor/webhook/failed")
+                    outbox.failed(pending.seq, time.time() + self.ceiling)
+                    break
                 self.count("webrobot/monitor/webhook/dead_letter")
                 logger.error(
                     "The monitor's webhook %s refused event %s for good (status %s); "
