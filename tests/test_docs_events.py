@@ -171,6 +171,13 @@ def documented_answer(status: int) -> str:
     return rows.get(str(status)) or rows[f"{str(status)[0]}xx"]
 
 
+def test_the_4xx_tried_again_are_the_codes() -> None:
+    from webrobot.monitor.answers import LATER
+
+    rows = [re.findall(r"`(\d+)`", row[0]) for row in SECTIONS["What the receiver answers"]]
+    assert {int(code) for codes in rows for code in codes if code.startswith("4")} == LATER
+
+
 @pytest.mark.parametrize(
     "status", [200, 201, 204, 301, 302, 307, 400, 404, 408, 410, 422, 425, 429, 500, 503]
 )
