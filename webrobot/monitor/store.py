@@ -91,6 +91,17 @@ class EventOutbox(Protocol):
     def close(self) -> None: ...
 
 
+def append(path: Path, text: str) -> None:
+    """Append whole lines to a JSON-lines file: one write, unless the system takes less."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        data = text.encode("utf-8")
+        while data:
+            data = data[os.write(descriptor, data) :]
+    finally:
+        os.close(descriptor)
+
+
 def connect(folder: Path) -> sqlite3.Connection:
     connection = sqlite3.connect(folder / DATABASE, timeout=30, isolation_level=None)
     connection.execute("PRAGMA journal_mode=WAL")
@@ -231,13 +242,7 @@ class MonitorStore:
                 lines = "\n"  # a line a kill cut short stays alone on its line
         lines += "".join(body + "\n" for _, event_id, body in rows if event_id not in present)
         if lines:
-            descriptor = os.open(self.events_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-            try:
-                data = lines.encode("utf-8")
-                while data:  # one write, unless the system takes less
-                    data = data[os.write(descriptor, data) :]
-            finally:
-                os.close(descriptor)
+            append(self.events_path, lines)
         self._whole = True
         with self._transaction():
             self._db.executemany(
@@ -331,12 +336,6 @@ class Outbox:
         """Append the event to ``dead-letters.jsonl``, then take it out of the outbox (a
         kill in between sends it once more, so a line may come twice: replay is keyed)."""
         path = self.folder / DEAD_LETTERS
-        descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            data = (pending.body.rstrip("\n") + "\n").encode("utf-8")
-            while data:
-                data = data[os.write(descriptor, data) :]
-        finally:
-            os.close(descriptor)
+        append(path, pending.body.rstrip("\n") + "\n")
         self.delivered(pending.seq)
         return str(path)
