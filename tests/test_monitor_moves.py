@@ -8,11 +8,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.crawling import CrawlResult, run_crawl
 from tests.webhookreceiver import WebhookReceiver
 from webrobot.demo.server import Reply, SiteServer
-from webrobot.monitor.moves import Move, moves, told_key
+from webrobot.monitor.moves import PERMANENT, TEMPORARY, Move, moves, told_key
 
 
 @pytest.mark.parametrize(
@@ -35,6 +37,21 @@ def test_which_urls_of_a_chain_moved(
     chain: list[str], reasons: list[object], final: str, expected: list[Move]
 ) -> None:
     assert moves(chain, reasons, final) == expected
+
+
+URLS = st.sampled_from(["http://s/a", "http://s/b", "http://s/c", "https://s/a"])
+REASONS = st.one_of(st.integers(100, 599), st.sampled_from(["meta refresh", "301", "x"]), st.none())
+
+
+@given(st.lists(URLS, max_size=6), st.lists(REASONS, max_size=6), URLS)
+def test_a_move_is_a_redirect_of_the_chain_to_where_it_led(
+    chain: list[str], reasons: list[object], final: str
+) -> None:
+    found = moves(chain, reasons, final)
+    assert all(m.to == final and m.url != final for m in found)
+    assert all(m.status in PERMANENT | TEMPORARY for m in found)
+    assert [m.url for m in found] == list(dict.fromkeys(m.url for m in found)), "each URL once"
+    assert {m.url for m in found} <= set(chain[: len(reasons)])
 
 
 def test_permanent_and_told_key() -> None:
