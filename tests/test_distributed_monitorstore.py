@@ -149,9 +149,44 @@ def test_on_a_redis_cluster_each_script_touches_one_slot(tmp_path) -> None:  # t
         [pending] = outbox.due(time.time())
         outbox.delivered(pending.seq)
         assert outbox.waiting() == 0
+        other = "http://site.test/b"
+        assert shared.record(other, Snapshot(), [], T1, [events.new(other, T1)], expected=None)
+        [pending] = outbox.due(time.time())
+        outbox.dead(pending)  # a dead letter moves in one script, one slot
+        assert outbox.waiting() == 0 and client.llen(f"{keys.monitor}:dead") == 1
         near = client.register_script(NEAR)
         fingerprint = 0x0123_4567_89AB_CDEF
         buckets = [f"{keys.near}:{i}:{b:04x}" for i, b in enumerate(bands(fingerprint))]
         assert list(near(keys=buckets, args=[f"{fingerprint:016x}", "1", 3])) == [0]
         answer = near(keys=buckets, args=[f"{fingerprint ^ 0b111:016x}", "2", 3])
         assert answer[0] == 1
+
+
+def test_a_shared_crawls_dead_letter_leaves_the_outbox_for_a_list_and_the_rest_go_on(
+    redis_server: RedisServer,
+    tmp_path,  # type: ignore[no-untyped-def]
+) -> None:
+    from tests.webhookreceiver import WebhookReceiver
+    from webrobot.monitor.webhook import WebhookSender
+
+    a = store(redis_server, tmp_path, webhook=True)
+    ids = []
+    for n in range(5):
+        url = f"http://site.test/{n}"
+        event = events.new(url, T1)
+        a.record(url, Snapshot(), [], T1, [event], expected=None)
+        ids.append(event["id"])
+    counted: list[str] = []
+    with WebhookReceiver() as receiver:
+        receiver.answer = lambda event: 410 if event["id"] == ids[1] else None
+        sender = WebhookSender(
+            tmp_path, receiver.url, timeout=2, ceiling=0.2, count=counted.append,
+            outbox=lambda: RedisOutbox(redis_server.client(), KEYS, "one", hold=5.0),
+        )  # fmt: skip
+        sender.start()
+        assert sender.close(wait=20) == 0
+    assert receiver.keys() == [i for i in ids if i != ids[1]], "the others, in order"
+    assert [k for k, status in receiver.answered if status == 410] == [ids[1]]
+    dead = redis_server.client().lrange(f"{KEYS.monitor}:dead", 0, -1)
+    assert [json.loads(x)["id"] for x in dead] == [ids[1]]  # type: ignore[union-attr]
+    assert counted.count("webrobot/monitor/webhook/dead_letter") == 1

@@ -120,6 +120,8 @@ PURE = frozenset({
     "webrobot.monitor.feed",
     "webrobot.monitor.reportpart",
     "webrobot.monitor.digest",
+    "webrobot.monitor.moves",
+    "webrobot.monitor.answers",
     "webrobot.wiring",
 })  # fmt: skip
 #: No Scrapy or Twisted, but they load or save files.

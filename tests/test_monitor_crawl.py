@@ -260,3 +260,35 @@ def test_a_site_configs_watch_rules_and_ignore_selector_reach_the_monitor(
     ], told
     match = next(e for e in told if e["event"] == "match")
     assert (match["rule"], match["evidence"]["term"]) == ("brand", "Acme Widget")
+
+
+@pytest.mark.slow
+def test_an_event_the_receiver_refuses_for_good_is_a_dead_letter_and_the_rest_arrive(
+    tmp_path: Path, make_site: Any
+) -> None:
+    site = make_site()
+    names = ["a", "b", "bad", "c", "d"]
+    nav = "".join(f'<a href="/{n}">{n}</a>' for n in names)
+    site.html("/", page("Home", ["Welcome to the harbour town site."], nav=nav))
+    for n in names:
+        site.html(f"/{n}", page(f"Page {n}", [f"This is the page called {n}."]))
+    folder = tmp_path / "monitor"
+    with WebhookReceiver() as receiver:
+        receiver.answer = lambda event: 422 if event["url"].endswith("/bad") else None
+        result = run_crawl(tmp_path / "one", args={"start_urls": site.url("/")}, settings={
+            "WEBROBOT_MONITOR_DIR": str(folder), "WEBROBOT_MONITOR_WEBHOOK": receiver.url,
+            "WEBROBOT_REPORT_ENABLED": "False", "CONCURRENT_REQUESTS": "1",
+        })  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    told = events_of(folder)
+    assert len(told) == 6
+    [bad] = [e for e in told if e["url"] == site.url("/bad")]
+    assert receiver.keys() == [e["id"] for e in told if e is not bad], "the rest, in order"
+    refused = [key for key, status in receiver.answered if status == 422]
+    assert refused == [bad["id"]], "refused once, never sent again"
+    dead = [json.loads(x) for x in (folder / "dead-letters.jsonl").read_text("utf-8").splitlines()]
+    assert dead == [bad]
+    assert result.stat("webrobot/monitor/webhook/dead_letter") == len(refused)
+    assert result.stat("webrobot/monitor/webhook/delivered") == len(receiver.keys())
+    assert result.stat("webrobot/monitor/webhook/left") == 0
+    assert result.log.count("(status 422)") == 1

@@ -132,7 +132,7 @@ def test_events_carry_their_keys_and_a_stable_id() -> None:
     changed = events.changed("http://a/", "t", [{"field": "price", "old": "1", "new": "2"}])
     assert changed["fields"] == ["price"]
     with pytest.raises(ValueError, match="unknown event"):
-        events.event("moved", "u", "t")
+        events.event("renamed", "u", "t")
 
 
 def test_page_matches_terms_texts_and_images() -> None:

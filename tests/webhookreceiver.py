@@ -1,10 +1,12 @@
 """A local webhook receiver for the monitor's tests: records every POST it accepts, can
-refuse a number of them (HTTP 500) and can be down (its port closed) for a while."""
+refuse a number of them (HTTP 500), answer chosen events with a status of its choice
+(``answer``) and be down (its port closed) for a while."""
 
 from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Self
 
@@ -15,6 +17,9 @@ class WebhookReceiver:
         self.accepted: list[tuple[str, dict[str, Any]]] = []  # (Idempotency-Key, body)
         self.refused = 0
         self.refuse_next = 0
+        #: the status for an event (None: the usual answer); every POST is in ``answered``
+        self.answer: Callable[[dict[str, Any]], int | None] = lambda event: None
+        self.answered: list[tuple[str, int]] = []  # (Idempotency-Key, status), every POST
         self.lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
 
@@ -28,16 +33,20 @@ class WebhookReceiver:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                event = json.loads(body)
+                key = self.headers.get("Idempotency-Key", "")
                 with receiver.lock:
-                    if receiver.refuse_next > 0:
+                    chosen = receiver.answer(event)
+                    if chosen is not None:
+                        status = chosen
+                    elif receiver.refuse_next > 0:
                         receiver.refuse_next -= 1
                         receiver.refused += 1
                         status = 500
                     else:
-                        receiver.accepted.append(
-                            (self.headers.get("Idempotency-Key", ""), json.loads(body))
-                        )
+                        receiver.accepted.append((key, event))
                         status = 204
+                    receiver.answered.append((key, status))
                 self.send_response(status)
                 self.send_header("Content-Length", "0")
                 self.end_headers()

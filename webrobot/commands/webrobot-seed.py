@@ -56,7 +56,7 @@ class Command(ScrapyCommand):
         )  # fmt: skip
         parser.add_argument(
             "--forget-monitor", action="store_true",
-            help="with --reset: also delete the monitor's snapshots, events and outbox",
+            help="with --reset: also delete the monitor's snapshots, events, outbox and dead letters",
         )  # fmt: skip
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:

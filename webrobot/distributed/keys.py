@@ -135,7 +135,8 @@ class CrawlKeys:
     def monitor(self) -> str:
         """Prefix of the monitor's memory (:mod:`webrobot.distributed.monitorstore`):
         ``:pages`` (hash: URL -> snapshot), ``:events`` (stream), ``:outbox`` (sorted set),
-        ``:bodies``, ``:tries`` (hashes), ``:sequence``, ``:sender`` (the delivery lock).
+        ``:bodies``, ``:tries`` (hashes), ``:dead`` (list: the events the webhook's
+        receiver refused for good), ``:sequence``, ``:sender`` (the delivery lock).
         Kept by ``webrobot-seed --reset``: the next crawl compares with it."""
         return f"{self.crawl}:monitor"
 

@@ -11,6 +11,8 @@ memory in Redis, under ``<crawl>:monitor`` (:attr:`.CrawlKeys.monitor`):
   ``scrapy webrobot-export --events`` writes;
 * ``:outbox`` (sorted set of event numbers), ``:bodies`` and ``:tries``,
   ``:next`` (hashes by number): the events waiting for the webhook;
+* ``:dead``, a list of the events the receiver refused for good (a 4xx other than
+  408, 425, 429: :mod:`webrobot.monitor.answers`), their JSON, oldest first;
 * ``:sequence``, the events' numbers; ``:sender``, who delivers.
 
 A worker judges a page against the record it read, then records the new one
@@ -102,6 +104,17 @@ redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('HDEL', KEYS[2], ARGV[1])
 redis.call('HDEL', KEYS[3], ARGV[1])
 redis.call('HDEL', KEYS[4], ARGV[1])
+return 1
+"""
+
+#: KEYS: outbox, bodies, tries, next, dead. ARGV: the event's number, its body as sent.
+#: Moves a refused event from the outbox to the dead letters, in one step.
+DEAD = """
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
+redis.call('HDEL', KEYS[4], ARGV[1])
+redis.call('RPUSH', KEYS[5], ARGV[2])
 return 1
 """
 
@@ -269,11 +282,13 @@ class RedisOutbox:
         self.tries_key = f"{base}:tries"
         self.next_key = f"{base}:next"
         self.sender_key = f"{base}:sender"
+        self.dead_key = f"{base}:dead"
         self.owner = owner
         self.hold_ms = max(1000, int(hold * 1000))
         self._hold = scripts.register(server, HOLD)
         self._release = scripts.register(server, RELEASE)
         self._delivered = scripts.register(server, DELIVERED)
+        self._dead = scripts.register(server, DEAD)
 
     def holds(self) -> bool:
         """Take or renew the delivery lock; True if this worker delivers."""
@@ -323,6 +338,14 @@ class RedisOutbox:
         pipe.hincrby(self.tries_key, str(seq), 1)
         pipe.hset(self.next_key, str(seq), repr(next_try))
         pipe.execute()
+
+    def dead(self, pending: Pending) -> str:
+        """Move the event to the crawl's dead letters (``<key>:monitor:dead``)."""
+        self._dead(
+            keys=[self.outbox_key, self.bodies_key, self.tries_key, self.next_key, self.dead_key],
+            args=[pending.seq, pending.body],
+        )
+        return f"Redis list {self.dead_key}"
 
     def close(self) -> None:
         try:

@@ -41,6 +41,9 @@ def line(event: Mapping[str, Any]) -> str:
         return f"new {url}" + (f" ({_short(event['title'])})" if event.get("title") else "")
     if kind == "removed":
         return f"removed {url} ({event.get('status')})"
+    if kind == "moved":
+        how = "for good" if event.get("permanent") else "for now"
+        return f"moved {url} → {event.get('to')} ({event.get('status')}, {how})"
     if kind == "match":
         return f"match {url}: rule {event.get('rule')} ({event.get('kind')}, score {event.get('score')})"
     return f"{kind} {url}"

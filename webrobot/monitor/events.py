@@ -1,7 +1,7 @@
 """The monitor's events: what it tells, one JSON object each.
 
 Pure: no Scrapy, no I/O. Every event has ``event`` (``new``, ``changed``,
-``removed`` or ``match``), ``url``, ``time`` (ISO 8601, UTC) and ``id``, a key
+``removed``, ``moved`` or ``match``), ``url``, ``time`` (ISO 8601, UTC) and ``id``, a key
 made from its content: the same event delivered twice carries the same key, so a
 receiver can drop the second (the webhook sends it as ``Idempotency-Key``).
 """
@@ -12,7 +12,7 @@ import hashlib
 import json
 from typing import Any
 
-KINDS = ("new", "changed", "removed", "match")
+KINDS = ("new", "changed", "removed", "moved", "match")
 
 
 def event(name: str, url: str, time: str, **details: Any) -> dict[str, Any]:
@@ -36,6 +36,11 @@ def changed(url: str, time: str, changes: list[dict[str, Any]]) -> dict[str, Any
 
 def removed(url: str, time: str, status: int) -> dict[str, Any]:
     return event("removed", url, time, status=status)
+
+
+def moved(url: str, time: str, to: str, status: int, permanent: bool) -> dict[str, Any]:
+    """``url`` answered ``status`` (a redirect) and the page was found at ``to``."""
+    return event("moved", url, time, to=to, status=status, permanent=permanent)
 
 
 def match(

@@ -22,6 +22,8 @@ def entry_title(event: Mapping[str, Any]) -> str:
         return f"changed: {url} ({', '.join(str(f) for f in event.get('fields') or [])})"
     if kind == "removed":
         return f"removed: {url} ({event.get('status')})"
+    if kind == "moved":
+        return f"moved: {url} → {event.get('to')} ({event.get('status')})"
     if kind == "match":
         return f"match: {url} (rule {event.get('rule')}, {event.get('kind')})"
     return f"{kind}: {url}"

@@ -3,8 +3,10 @@
 A spider middleware near the engine (``SPIDER_MIDDLEWARES`` 20): on the way in it
 sees every response, a 404 or 410 included, before Scrapy's HttpError filter drops
 it; on the way out it sees every item once the middlewares inside it (the
-extractors) have filled it. Off unless ``WEBROBOT_MONITOR_DIR`` is set. The rules
-are :mod:`webrobot.monitor.snapshot` and :mod:`webrobot.monitor.watch`; the memory
+extractors) have filled it. A response's redirect chain (and that of a redirected
+request the crawl dropped or refused) says which watched pages moved. Off unless
+``WEBROBOT_MONITOR_DIR`` is set. The rules are :mod:`webrobot.monitor.snapshot`,
+:mod:`webrobot.monitor.watch` and :mod:`webrobot.monitor.moves`; the memory
 is :mod:`webrobot.monitor.store`; delivery is :mod:`webrobot.monitor.webhook`.
 """
 
@@ -27,6 +29,7 @@ from webrobot import signals as webrobot_signals
 from webrobot.extract.middleware import ExtractMiddleware
 from webrobot.job.diskstate import disk_of
 from webrobot.monitor import events
+from webrobot.monitor.moves import TOLD_PREFIX, Move, moves, told_key
 from webrobot.monitor.reportpart import ChangesTally
 from webrobot.monitor.rules import load_rules, parse_rule_tables
 from webrobot.monitor.snapshot import Ignore, Snapshot, changes, snapshot_of
@@ -123,6 +126,9 @@ class MonitorMiddleware:
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.report_part, signal=webrobot_signals.report_parts)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
+        # A redirect to a page this crawl already has, or refuses, is never a response.
+        crawler.signals.connect(self.redirect_stopped, signal=signals.request_dropped)
+        crawler.signals.connect(self.redirect_stopped, signal=webrobot_signals.request_refused)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -269,7 +275,11 @@ class MonitorMiddleware:
             yield Request(url)
 
     def process_spider_input(self, response: Response) -> None:
-        if response.status in GONE and self.store is not None:
+        if self.store is None:
+            return
+        request = getattr(response, "request", None)
+        self._tell_moves(request.meta if request is not None else {}, response.url)
+        if response.status in GONE:
             url = response.url
             for _ in range(ATTEMPTS):
                 record = self.store.get(url)
@@ -278,6 +288,54 @@ class MonitorMiddleware:
                 if self._emit_forget(url, events.removed(url, _now(), response.status), record):
                     return
             self._count("webrobot/monitor/contended")
+
+    # -- watched pages that redirect (the rules: webrobot.monitor.moves)
+
+    def redirect_stopped(self, request: Request) -> None:
+        """A request the crawl dropped (already seen) or refused: if redirects led to it,
+        the watched pages of its chain moved there all the same."""
+        if self.store is not None and request.meta.get("redirect_urls"):
+            self._tell_moves(request.meta, request.url)
+
+    def _tell_moves(self, meta: dict[str, Any], final: str) -> None:
+        """A ``moved`` event for each watched URL of the redirect chain that led to ``final``."""
+        chain = meta.get("redirect_urls") or ()
+        if not chain:
+            return
+        try:
+            for move in moves(chain, meta.get("redirect_reasons") or (), final):
+                for _ in range(ATTEMPTS):
+                    assert self.store is not None
+                    record = self.store.get(move.url)
+                    if record is None or self._tell_move(move, record):
+                        break  # not watched, or told
+                else:
+                    self._count("webrobot/monitor/contended")
+        except Exception as exc:  # the store: one page, never the crawl
+            if isinstance(exc, OSError) and disk_of(self.crawler).write_failed(
+                "monitor", self.folder, exc
+            ):
+                return
+            logger.exception("Monitor: the redirects to %s could not be judged", final)
+            self._count("webrobot/monitor/error")
+
+    def _tell_move(self, move: Move, record: PageRecord) -> bool:
+        """Tell one move (False when a shared store's record changed in between). A
+        permanent move forgets the old address; a temporary one keeps it, told once per
+        target."""
+        assert self.store is not None
+        time = _now()
+        event = events.moved(move.url, time, move.to, move.status, move.permanent)
+        if move.permanent:
+            return self._emit_forget(move.url, event, record)
+        key = told_key(move)
+        if key in record.matches:
+            return True  # told at an earlier crawl: still there
+        kept = {m for m in record.matches if not m.startswith(TOLD_PREFIX)} | {key}
+        if not self.store.record(move.url, record.snapshot, kept, time, [event], expected=record):
+            return False
+        self._told(event)
+        return True
 
     def process_spider_output(self, response: Response, result: Iterable[Any]) -> Iterator[Any]:
         for output in result:
@@ -375,11 +433,15 @@ class MonitorMiddleware:
         assert self.store is not None
         if not self.store.forget(url, [event], expected=record):
             return False
+        self._told(event)
+        return True
+
+    def _told(self, event: dict[str, Any]) -> None:
+        """A page's one event was recorded: count it, tally it, wake the webhook."""
         self.tally.add(event)
-        self._count("webrobot/monitor/events/removed")
+        self._count(f"webrobot/monitor/events/{event['event']}")
         if self.sender is not None:
             self.sender.wake()
-        return True
 
 
 def _says_something(value: Any) -> bool:

@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 
 DATABASE = "monitor.sqlite3"
 EVENTS = "events.jsonl"
+#: The events the webhook's receiver refused for good (a 4xx: :mod:`webrobot.monitor.answers`),
+#: one JSON line each, as ``events.jsonl`` holds them.
+DEAD_LETTERS = "dead-letters.jsonl"
 FEED = "events.atom"
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS pages (
@@ -50,6 +53,7 @@ CREATE TABLE IF NOT EXISTS events (
 );
 CREATE INDEX IF NOT EXISTS events_unlogged ON events (logged) WHERE logged = 0;
 CREATE INDEX IF NOT EXISTS events_pending ON events (next_try) WHERE pending = 1;
+CREATE INDEX IF NOT EXISTS events_waiting ON events (seq) WHERE pending = 1;
 """
 
 
@@ -79,7 +83,23 @@ class EventOutbox(Protocol):
     def next_try(self) -> float | None: ...
     def delivered(self, seq: int) -> None: ...
     def failed(self, seq: int, next_try: float) -> None: ...
+    def dead(self, pending: Pending) -> str:
+        """Set the event aside for good (refused by the receiver): out of the queue, into
+        the dead letters; returns where they are, for the log."""
+        ...
+
     def close(self) -> None: ...
+
+
+def append(path: Path, text: str) -> None:
+    """Append whole lines to a JSON-lines file: one write, unless the system takes less."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        data = text.encode("utf-8")
+        while data:
+            data = data[os.write(descriptor, data) :]
+    finally:
+        os.close(descriptor)
 
 
 def connect(folder: Path) -> sqlite3.Connection:
@@ -222,13 +242,7 @@ class MonitorStore:
                 lines = "\n"  # a line a kill cut short stays alone on its line
         lines += "".join(body + "\n" for _, event_id, body in rows if event_id not in present)
         if lines:
-            descriptor = os.open(self.events_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-            try:
-                data = lines.encode("utf-8")
-                while data:  # one write, unless the system takes less
-                    data = data[os.write(descriptor, data) :]
-            finally:
-                os.close(descriptor)
+            append(self.events_path, lines)
         self._whole = True
         with self._transaction():
             self._db.executemany(
@@ -277,7 +291,8 @@ class Outbox:
     """The events waiting for the webhook, for the delivery thread (its own connection)."""
 
     def __init__(self, folder: str | Path) -> None:
-        self._db = connect(Path(folder))
+        self.folder = Path(folder)
+        self._db = connect(self.folder)
         self._db.executescript(_SCHEMA)
         self._lock = threading.Lock()
 
@@ -285,18 +300,28 @@ class Outbox:
         self._db.close()
 
     def due(self, now: float, limit: int = 100) -> list[Pending]:
+        """The waiting events from the oldest on, up to the first not due yet: the later
+        ones wait for it, so the order holds."""
         rows = self._db.execute(
-            "SELECT seq, id, body, attempts FROM events WHERE pending = 1 AND next_try <= ? "
+            "SELECT seq, id, body, attempts, next_try FROM events WHERE pending = 1 "
             "ORDER BY seq LIMIT ?",
-            (now, limit),
+            (limit,),
         ).fetchall()
-        return [Pending(*row) for row in rows]
+        out = []
+        for seq, event_id, body, attempts, next_try in rows:
+            if next_try > now:
+                break
+            out.append(Pending(seq, event_id, body, attempts))
+        return out
 
     def waiting(self) -> int:
         return int(self._db.execute("SELECT count(*) FROM events WHERE pending = 1").fetchone()[0])
 
     def next_try(self) -> float | None:
-        row = self._db.execute("SELECT min(next_try) FROM events WHERE pending = 1").fetchone()
+        """When the oldest waiting event is due (the others wait for it)."""
+        row = self._db.execute(
+            "SELECT next_try FROM events WHERE pending = 1 ORDER BY seq LIMIT 1"
+        ).fetchone()
         return None if row is None or row[0] is None else float(row[0])
 
     def delivered(self, seq: int) -> None:
@@ -306,3 +331,11 @@ class Outbox:
         self._db.execute(
             "UPDATE events SET attempts = attempts + 1, next_try = ? WHERE seq = ?", (next_try, seq)
         )
+
+    def dead(self, pending: Pending) -> str:
+        """Append the event to ``dead-letters.jsonl``, then take it out of the outbox (a
+        kill in between sends it once more, so a line may come twice: replay is keyed)."""
+        path = self.folder / DEAD_LETTERS
+        append(path, pending.body.rstrip("\n") + "\n")
+        self.delivered(pending.seq)
+        return str(path)

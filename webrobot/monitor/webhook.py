@@ -2,10 +2,14 @@
 
 A daemon thread takes the due events from the outbox (the monitor's SQLite file),
 POSTs each with an ``Idempotency-Key`` header (the event's ``id``) and marks it
-delivered on a 2xx answer. Anything else (a refused connection, a time-out, a 5xx,
-a 4xx) is tried again later, the wait doubling from 1 s up to a ceiling. Events
-not delivered when the crawl closes stay in the outbox: the next crawl with the
-same folder sends them first.
+delivered on a 2xx answer. A 4xx other than 408, 425 and 429 refuses the event for
+good: it goes to the dead letters (``dead-letters.jsonl`` beside the outbox, or a
+shared crawl's list in Redis), logged and counted, and the events behind it go on.
+Anything else (a refused connection, a time-out, a redirect, a 5xx, a 408, 425 or
+429) is tried again later, the wait doubling from 1 s up to a ceiling, the events
+behind it waiting to keep the order. What an answer means is
+:mod:`webrobot.monitor.answers`. Events not delivered when the crawl closes stay in
+the outbox: the next crawl with the same folder sends them first.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
+from webrobot.monitor.answers import Outcome, outcome
 from webrobot.monitor.delivery import DeliveryThread, backoff
 from webrobot.monitor.store import EventOutbox, Outbox, Pending
 
@@ -66,22 +71,53 @@ class WebhookSender(DeliveryThread[EventOutbox]):
         for pending in outbox.due(time.time()):
             if self.draining_over():
                 break
-            if self._post(pending):
+            status, problem = self._post(pending)
+            answer = outcome(status)
+            if answer is Outcome.DELIVERED:
                 outbox.delivered(pending.seq)
                 self.count("webrobot/monitor/webhook/delivered")
                 sent_any = True
-                if self._failing:
-                    logger.info("The monitor's webhook %s takes events again", self.url)
-                    self._failing = False
+                self._taken()
+            elif answer is Outcome.DEAD_LETTER:
+                try:
+                    where = outbox.dead(pending)
+                except OSError as exc:  # the dead letters cannot be written: keep it, in order
+                    logger.error("The monitor's webhook %s refused event %s for good (status "
+                                 "%s), and it cannot be set aside: %s; trying again later",
+                                 self.url, pending.id, status, exc)  # fmt: skip
+                    self.count("webrobot/monitor/webhook/failed")
+                    outbox.failed(pending.seq, time.time() + self.ceiling)
+                    break
+                self.count("webrobot/monitor/webhook/dead_letter")
+                logger.error(
+                    "The monitor's webhook %s refused event %s for good (status %s); "
+                    "it is set aside in %s and the events after it go on",
+                    self.url, pending.id, status, where,
+                )  # fmt: skip
+                sent_any = True  # the next ones are due now
+                self._taken()
             else:
                 self.count("webrobot/monitor/webhook/failed")
+                if not self._failing:
+                    logger.warning(
+                        "The monitor's webhook %s refused an event (%s); trying again later",
+                        self.url, problem,
+                    )  # fmt: skip
+                    self._failing = True
                 outbox.failed(
                     pending.seq, time.time() + backoff(pending.attempts + 1, self.ceiling)
                 )
                 break  # keep the order: the next ones wait for this one's next try
         return sent_any
 
-    def _post(self, pending: Pending) -> bool:
+    def _taken(self) -> None:
+        """The receiver answered an event for good: it is back, if it was failing."""
+        if self._failing:
+            logger.info("The monitor's webhook %s takes events again", self.url)
+            self._failing = False
+
+    def _post(self, pending: Pending) -> tuple[int | None, str]:
+        """The receiver's status (None: no answer) and what went wrong, for the log."""
         request = urllib.request.Request(
             self.url, data=pending.body.encode("utf-8"), method="POST",
             headers={"Content-Type": "application/json", "Idempotency-Key": pending.id,
@@ -90,17 +126,8 @@ class WebhookSender(DeliveryThread[EventOutbox]):
         try:
             with _OPENER.open(request, timeout=self.timeout) as answer:
                 answer.read(65536)
-                ok = 200 <= answer.status < 300
-                problem = f"status {answer.status}"
+                return int(answer.status), f"status {answer.status}"
         except urllib.error.HTTPError as exc:
-            ok, problem = False, f"status {exc.code}"
+            return int(exc.code), f"status {exc.code}"
         except (OSError, ValueError) as exc:
-            ok, problem = False, str(getattr(exc, "reason", exc))
-        if not ok and not self._failing:
-            logger.warning(
-                "The monitor's webhook %s refused an event (%s); trying again later",
-                self.url,
-                problem,
-            )
-            self._failing = True
-        return ok
+            return None, str(getattr(exc, "reason", exc))

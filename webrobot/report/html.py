@@ -287,7 +287,7 @@ def archive_section(archive: Mapping[str, Any] | None) -> str:
 
 
 #: event kinds in the changes section, in the order shown
-_EVENT_KINDS = (("new", "new pages"), ("changed", "changed"), ("removed", "removed"),
+_EVENT_KINDS = (("new", "new pages"), ("changed", "changed"), ("removed", "removed"), ("moved", "moved"),
                 ("match", "watch matches"))  # fmt: skip
 
 

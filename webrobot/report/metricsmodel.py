@@ -95,7 +95,7 @@ METRICS: tuple[Metric, ...] = (
     _c("index_errors", "Pages that could not be indexed, or an index that could not be opened."),
     _c("warc_records", "WARC records written, by type (request, response, revisit).", "type"),
     _c("warc_errors", "Fetches whose WARC records could not be written."),
-    _c("monitor_events", "Monitor events by kind (new, changed, removed, match).", "event"),
+    _c("monitor_events", "Monitor events by kind (new, changed, removed, moved, match).", "event"),
     _c(
         "monitor_webhook_failures",
         "Webhook tries of monitor events that failed (each is tried again).",
