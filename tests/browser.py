@@ -62,6 +62,12 @@ class RecordingProxy:
                 self.lines.append(head.decode("latin-1"))
 
     def close(self) -> None:
+        # Closing alone leaves the thread blocked in accept() (the join then waited its
+        # 5 s out, and the thread lived on): shutting the socket down wakes it at once.
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
         self.sock.close()
         self._thread.join(timeout=5)
 
