@@ -10,6 +10,7 @@ references in markup and CSS are checked statically by the tests as well.
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import socket
 import subprocess
@@ -62,6 +63,8 @@ class RecordingProxy:
                 self.lines.append(head.decode("latin-1"))
 
     def close(self) -> None:
+        with contextlib.suppress(OSError):  # wakes the thread's accept(), which close() would not
+            self.sock.shutdown(socket.SHUT_RDWR)
         self.sock.close()
         self._thread.join(timeout=5)
 

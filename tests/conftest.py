@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
 
@@ -19,7 +19,8 @@ pytest_plugins = ["tests.statskeys"]
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """One tier marker on every test, ``serial`` on those that judge time (tests/tiers.py),
-    and, in a parallel run, the heaviest files first (so that no long file starts last)."""
+    and, in a parallel run, the heaviest files first (so that no long file starts last),
+    within a tier the files kept on one worker first (tests/scheduling.py)."""
     heaviest: dict[Path, int] = {}
     for item in items:
         path = item.path
@@ -33,7 +34,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 item.add_marker(pytest.mark.serial("holds a span of time to a number"))
         heaviest[path] = min(heaviest.get(path, len(tiers.ORDER)), tiers.ORDER[tier])
     if hasattr(config, "workerinput"):  # a pytest-xdist worker: they collect, in this order
-        items.sort(key=lambda item: heaviest[item.path])  # stable: files keep their order
+        # Stable: files keep their order. A file kept on one worker goes first in its
+        # tier, so that it does not end the run alone on one worker.
+        items.sort(key=lambda item: (heaviest[item.path], not tiers.one_worker(item.path)))
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist's: -p no:xdist has none
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadgroup`` with the tests of a file that shares a module fixture (or
+    makes virtualenvs) kept on one worker, which builds it once (tests/scheduling.py)."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from tests.scheduling import FileGroupScheduling  # pytest-xdist: only in its runs
+
+    return FileGroupScheduling(config, log)
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@ the modules each one's requirements are imported as: what a plain install lacks.
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 import re
 import tomllib
@@ -25,10 +26,17 @@ def import_name(requirement: str) -> str:
     guess = name.replace("-", "_")
     owners = sorted(
         module
-        for module, dists in importlib.metadata.packages_distributions().items()
+        for module, dists in _packages_distributions().items()
         if name in {canonical(d) for d in dists} and not module.startswith("_")
     )
     return guess if guess in owners or not owners else owners[0]
+
+
+@functools.cache
+def _packages_distributions() -> dict[str, list[str]]:
+    """Top-level module -> the distributions that install it: read once, as reading
+    every installed distribution's files takes a fifth of a second."""
+    return importlib.metadata.packages_distributions()
 
 
 #: Extra -> the modules its requirements are imported as.
@@ -47,12 +55,18 @@ def _closure(requirements: list[str]) -> set[str]:
         if name in seen:
             continue
         seen.add(name)
-        try:
-            requires = importlib.metadata.requires(name) or []
-        except importlib.metadata.PackageNotFoundError:
-            continue
-        todo += [_dist(r) for r in requires if "extra ==" not in r]
+        todo += _requires(name)
     return seen
+
+
+@functools.cache
+def _requires(name: str) -> list[str]:
+    """The distributions an installed distribution requires (none when it is missing)."""
+    try:
+        requires = importlib.metadata.requires(name) or []
+    except importlib.metadata.PackageNotFoundError:
+        return []
+    return [_dist(r) for r in requires if "extra ==" not in r]
 
 
 def _dist(requirement: str) -> str:
@@ -63,7 +77,8 @@ def _dist(requirement: str) -> str:
 _OPTIONAL_DISTS = {_dist(r): import_name(r) for reqs in EXTRAS.values() for r in reqs}
 #: Extra -> the optional modules an install of it has: its own, and those its
 #: requirements pull in (wacz requires jinja2, which the search extra also names).
+_CLOSURES = {extra: _closure(reqs) for extra, reqs in EXTRAS.items()}
 EXTRA_INSTALLS = {
-    extra: sorted({m for dist, m in _OPTIONAL_DISTS.items() if dist in _closure(reqs)})
-    for extra, reqs in EXTRAS.items()
+    extra: sorted({m for dist, m in _OPTIONAL_DISTS.items() if dist in _CLOSURES[extra]})
+    for extra in EXTRAS
 }

@@ -3,6 +3,7 @@ against what each server saw, and opened in Chromium."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import threading
@@ -44,6 +45,8 @@ class DeadSite:
             conn.close()
 
     def close(self) -> None:
+        with contextlib.suppress(OSError):  # wakes the thread's accept(), which close() would not
+            self.sock.shutdown(socket.SHUT_RDWR)
         self.sock.close()
         self._thread.join(timeout=5)
 

@@ -130,7 +130,9 @@ class Capture(BaseHTTPRequestHandler):
 def capture() -> Iterator[str]:
     Capture.seen = []
     server = ThreadingHTTPServer(("127.0.0.1", 0), Capture)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    ).start()
     yield f"http://127.0.0.1:{server.server_address[1]}/hook"
     server.shutdown()
     server.server_close()

@@ -24,7 +24,7 @@ from webrobot.demo.server import Hit, Reply, SiteServer
 pytestmark = pytest.mark.slow
 pytest.importorskip("prometheus_client")
 
-HANG = 25.0  # seconds the blog's last page takes: the crawl waits for it
+HANG = 25.0  # seconds at most the blog's last page takes: the crawl waits for it
 
 
 def chromium_or_skip() -> None:
@@ -70,11 +70,12 @@ def test_the_live_page_shows_the_running_crawl(
     chromium_or_skip()
     shop, blog, elsewhere = build_web(make_site)
     blog.html("/post2.html", "<title>post 2</title><a href='/slow.html'>slow</a>")
-    slow_started = threading.Event()
+    slow_started, judged = threading.Event(), threading.Event()
 
     def slow(hit: Hit) -> Reply:
         slow_started.set()
-        return Reply.html("<title>slow</title>", 200, delay=HANG)
+        judged.wait(HANG)  # answered once the live page has been read, mid-crawl
+        return Reply.html("<title>slow</title>", 200)
 
     blog.add("/slow.html", slow)
     config = tmp_path / "web.toml"
@@ -106,8 +107,10 @@ def test_the_live_page_shows_the_running_crawl(
         slow_done = time.monotonic()  # every hit the servers logged before this is in the page
         assert worker.process.poll() is None, "the crawl was still running"
         assert "/slow.html" not in blog.targets(), "the slow page was still being served"
+        judged.set()
         code = worker.wait(timeout=HANG * 4)
     finally:
+        judged.set()
         stop_all([worker])
     assert code == 0, worker.log()[-3000:]
     assert metric(before, "webrobot_pages_total") == metric(after, "webrobot_pages_total")

@@ -29,9 +29,9 @@ def page(n: int, title: str, text: str) -> IndexedPage:
                        title=title, text=text, fetched_at="2026-11-24T10:00:00Z", lang="en")  # fmt: skip
 
 
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[str]:
-    path = tmp_path / "index"
+@pytest.fixture(scope="module")  # read only: both tests ask the same server
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    path = tmp_path_factory.mktemp("search") / "index"
     index = SearchIndex(path, create=True)
     index.put(
         page(1, "Lighthouse keepers", "The lighthouse keeper wrote a long logbook about storms.")

@@ -56,6 +56,34 @@ def test_fixtures_raise_the_tier_of_a_test() -> None:
     assert tiers.tier(HERE / "test_package.py", ["make_site"]) == "install", "never lowered"
 
 
+@pytest.mark.parametrize(
+    ("source", "together"),
+    [
+        ("import pytest\n@pytest.fixture(scope='module')\ndef crawled(): ...\n", True),
+        ("from pytest import fixture\n@fixture(autouse=True, scope='class')\ndef a(): ...\n", True),
+        ("import pytest\n@pytest.fixture\ndef site(): ...\n", False),
+        ("import pytest\n@pytest.fixture(scope='function')\ndef site(): ...\n", False),
+        ("import venv\n", True),  # the install tier: its virtualenvs
+    ],
+)
+def test_a_file_that_shares_a_module_fixture_stays_on_one_worker(
+    tmp_path: Path, source: str, together: bool
+) -> None:
+    assert tiers.one_worker(write(tmp_path, source)) is together
+
+
+def test_the_scheduler_keeps_such_a_file_together_and_hands_out_the_others_one_by_one() -> None:
+    pytest.importorskip("xdist")
+    from tests.scheduling import FileGroupScheduling
+
+    scheduling = FileGroupScheduling.__new__(FileGroupScheduling)  # no controller needed
+    scheduling.rootpath = HERE.parent
+    assert scheduling._split_scope("tests/test_scrapyd.py::test_a") == "tests/test_scrapyd.py"
+    assert scheduling._split_scope("tests/test_package.py::test_b[x]") == "tests/test_package.py"
+    plain = "tests/test_canonical.py::test_c"
+    assert scheduling._split_scope(plain) == plain
+
+
 def test_the_suites_files_are_in_the_tiers_the_docs_name() -> None:
     expected = {
         "test_package.py": "install",

@@ -147,6 +147,32 @@ def file_tier(path: Path) -> str:
     return "unit"
 
 
+#: Fixture scopes whose value tests of one file share (``session`` ones are conftest's).
+SHARED_SCOPES = {"module", "class", "package"}
+
+
+@functools.cache
+def one_worker(path: Path) -> bool:
+    """Whether a parallel run keeps the tests of the file at ``path`` on one worker:
+    the file makes virtualenvs (the ``install`` tier) or defines a fixture built once
+    for its module or class (a Scrapyd, a crawl, an evaluation), which every worker
+    that ran one of its tests would build again."""
+    if file_tier(path) == "install":
+        return True
+    for node in ast.walk(_tree(path)):
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        for decorator in node.decorator_list:
+            if isinstance(decorator, ast.Call) and any(
+                keyword.arg == "scope"
+                and isinstance(keyword.value, ast.Constant)
+                and keyword.value.value in SHARED_SCOPES
+                for keyword in decorator.keywords
+            ):
+                return True
+    return False
+
+
 def tier(path: Path, fixtures: Iterable[str]) -> str:
     """The tier of one test: its file's, raised by the fixtures it uses."""
     found = file_tier(path)

@@ -54,6 +54,10 @@ Handler = Callable[[Hit], Reply]
 Route = Reply | Handler
 
 
+#: Seconds between the serving loop's checks for :meth:`SiteServer.stop`.
+STOP_POLL_INTERVAL = 0.05
+
+
 class SiteServer:
     """One site: ``routes`` by exact request-target, then by path, then prefix
     handlers (longest prefix first), else 404."""
@@ -198,7 +202,11 @@ class SiteServer:
 
         self._httpd = _Server((self.host, self.requested_port), _Handler)
         self._thread = threading.Thread(
-            target=self._httpd.serve_forever, name=f"site-{self.name}", daemon=True
+            target=self._httpd.serve_forever,
+            # stop() waits for the loop to look again: at most this long, not half a second
+            kwargs={"poll_interval": STOP_POLL_INTERVAL},
+            name=f"site-{self.name}",
+            daemon=True,
         )
         self._thread.start()
         return self
