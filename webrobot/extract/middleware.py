@@ -6,7 +6,8 @@ config's ``extract``; ``fields`` whenever ``WEBROBOT_FIELDS`` or a config's
 ``[fields]`` declares any; parts another component asked for with
 :meth:`ExtractMiddleware.require`) are extracted once, from ONE
 :class:`~webrobot.extract.page.SourcePage` built on the tree the spider already
-parsed, and set on each of the response's items: the bundled spider's
+parsed (its JSON-LD read once, too, for metadata, product and fields), and set on
+each of the response's items: the bundled spider's
 :class:`~webrobot.items.PageItem` becomes a :class:`~webrobot.items.MinedPageItem`;
 a user's own items (dicts, ``scrapy.Item``, dataclass or attrs items) get the keys
 through itemadapter, and a key an item cannot take is counted
