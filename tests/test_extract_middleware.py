@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import logging
 import sys
 import types
@@ -24,6 +25,7 @@ from webrobot.extract import middleware as mw
 from webrobot.extract.middleware import ExtractMiddleware, source_page
 from webrobot.extract.page import SourcePage
 from webrobot.items import MINED_FIELDS, MinedPageItem, PageItem
+from webrobot.optional import MissingExtra
 
 HTML = b"""<html><head><title>T</title>
 <script type="application/ld+json">{"@type": "Product", "sku": "S-1"}</script></head>
@@ -63,8 +65,8 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Calls:
         seen.log.append(("text", p))
         return "Lamp. A lamp."
 
-    def structured_data(p: SourcePage) -> dict:
-        seen.log.append(("structured_data", p))
+    def structured_data(p: SourcePage, jsonld: list | None = None) -> dict:
+        seen.log.append(("structured_data", jsonld))
         return {"json-ld": [{"@type": "Product", "sku": "FROM-STRUCTURED"}], "microdata": []}
 
     def metadata(p: SourcePage, structured: dict | None = None) -> dict:
@@ -139,11 +141,43 @@ def test_one_source_page_per_response_however_many_items(calls: Calls) -> None:
     assert stat(middleware, "webrobot/extract/pages") == 1
 
 
-def test_metadata_alone_gets_no_structured_data(calls: Calls) -> None:
+def test_metadata_alone_gets_the_json_ld_only(calls: Calls) -> None:
     middleware = build({"WEBROBOT_EXTRACT": ["metadata"]})
     (item,) = run(middleware, page(), [page_item()])
-    assert calls.log == [("metadata", None)]
+    # Read once here, and no microdata: metadata alone reads JSON-LD only.
+    assert calls.log == [("metadata", {"json-ld": [{"@type": "Product", "sku": "S-1"}]})]
     assert item.structured_data is None
+
+
+def test_metadata_and_product_share_one_reading_of_the_json_ld(calls: Calls) -> None:
+    middleware = build({"WEBROBOT_EXTRACT": ["metadata", "product"],
+                        "WEBROBOT_FIELDS": {"sku": {"jsonld": "Product.sku", "processors": ["first"]}}})  # fmt: skip
+    (item,) = run(middleware, page(), [{"url": "p"}])
+    read = [{"@type": "Product", "sku": "S-1"}]
+    # The product's structured data is built on the JSON-LD read here, metadata gets
+    # that JSON-LD alone, and the fields the blocks as written.
+    assert calls.log == [
+        ("structured_data", read),
+        ("metadata", {"json-ld": read}),
+        ("product", {"json-ld": [{"@type": "Product", "sku": "FROM-STRUCTURED"}], "microdata": []}),
+    ]
+    assert item == {"url": "p", "metadata": {"title": "T"}, "product": {"name": "Lamp"},
+                    "fields": {"sku": "S-1"}}  # fmt: skip
+
+
+def test_structured_data_the_product_cannot_have_is_the_products_failure(
+    calls: Calls, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def missing(p: SourcePage, jsonld: list | None = None) -> dict:
+        raise MissingExtra("extruct", "mining", "Structured data")
+
+    monkeypatch.setattr(sys.modules["webrobot.extract.structured"], "structured_data", missing)
+    middleware = build({"WEBROBOT_EXTRACT": ["metadata", "product"]})
+    (item,) = run(middleware, page(), [{"url": "p"}])
+    assert item == {"url": "p", "metadata": {"title": "T"}}
+    assert [name for name, _ in calls.log] == ["metadata"]
+    assert stat(middleware, "webrobot/extract/product/error") == 1
+    assert stat(middleware, "webrobot/extract/metadata/found") == 1
 
 
 def test_declared_fields_switch_the_fields_part_on() -> None:
@@ -419,3 +453,41 @@ def test_an_extension_requiring_a_part_is_built_before_the_middleware_decides() 
     engine = crawler._create_engine()
     built = [m for m in engine.scraper.spidermw.middlewares if isinstance(m, ExtractMiddleware)]
     assert len(built) == 1 and built[0].parts == {"text"}
+
+
+ONE_PAGE = b"""<html lang="en"><head><title>Lamp | Shop</title>
+<script type="application/ld+json">{"@type": "Product", "name": "Lamp", "sku": "ONCE-1",
+ "offers": {"@type": "Offer", "price": "12.50", "priceCurrency": "EUR"}}</script>
+<script type="application/ld+json">{"@type": "WebPage", "name": "ONCE-2", "inLanguage": "en"}</script>
+</head><body><h1>Lamp</h1><p itemscope itemtype="https://schema.org/Thing">
+<span itemprop="name">Not JSON-LD</span></p></body></html>"""
+
+
+@pytest.mark.parametrize(
+    "fields", [{}, {"sku": {"jsonld": "Product.sku", "processors": ["first"]}}], ids=["", "fields"]
+)
+def test_a_pages_json_ld_is_parsed_once_for_metadata_product_and_fields(
+    monkeypatch: pytest.MonkeyPatch, fields: dict
+) -> None:
+    pytest.importorskip("extruct")  # the product's structured data needs the mining extra
+    from webrobot.extract.metadata import metadata
+    from webrobot.extract.product import product
+
+    decoded: list[str] = []
+    raw_decode = json.JSONDecoder.raw_decode
+
+    def counting(self: json.JSONDecoder, text: str, idx: int = 0) -> tuple[Any, int]:
+        decoded.extend(mark for mark in ("ONCE-1", "ONCE-2") if mark in text)
+        return raw_decode(self, text, idx)
+
+    monkeypatch.setattr(json.JSONDecoder, "raw_decode", counting)
+    response = page(body=ONE_PAGE)
+    alone = {"metadata": metadata(source_page(response)), "product": product(source_page(response))}
+    assert sorted(decoded) == ["ONCE-1", "ONCE-1", "ONCE-2", "ONCE-2"]  # each reads it itself
+    decoded.clear()
+    middleware = build({"WEBROBOT_EXTRACT": ["metadata", "product"], "WEBROBOT_FIELDS": fields})
+    (item,) = run(middleware, response, [{"url": "p"}])
+    assert sorted(decoded) == ["ONCE-1", "ONCE-2"]  # every block decoded once for all parts
+    assert item["metadata"] == alone["metadata"] and item["product"] == alone["product"]
+    assert item["product"]["sku"] == "ONCE-1" and "structured_data" not in item
+    assert item.get("fields") == ({"sku": "ONCE-1"} if fields else None)

@@ -22,7 +22,6 @@ raises :class:`FieldSpecError` naming the field; :func:`extract_fields` reads a 
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Callable, Iterator, Mapping
@@ -33,6 +32,8 @@ from typing import TYPE_CHECKING, Any
 
 from parsel import Selector
 from parsel.csstranslator import HTMLTranslator
+
+from webrobot.extract.jsonld import read_jsonld
 
 if TYPE_CHECKING:
     from webrobot.extract.page import SourcePage
@@ -230,16 +231,7 @@ def page_jsonld(page: SourcePage) -> list[Any]:
     selector = _selector(page)
     if selector is None:
         return []
-    documents = []
-    for text in selector.xpath(
-        '//script[translate(normalize-space(@type), "ABCDEFGHIJKLMNOPQRSTUVWXYZ", '
-        '"abcdefghijklmnopqrstuvwxyz") = "application/ld+json"]/text()'
-    ).getall():
-        try:
-            documents.append(json.loads(text))
-        except (ValueError, RecursionError):
-            continue
-    return documents
+    return read_jsonld(selector.root).documents
 
 
 def _types(node: Mapping[str, Any]) -> set[str]:

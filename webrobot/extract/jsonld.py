@@ -8,6 +8,11 @@ raw line breaks inside strings, or write several objects one after another.
 repair only when the one before failed) and gives up on a block, never on the
 page, when nothing sensible is left.
 
+:func:`read_jsonld` reads a page's blocks once for every reader of them: the
+items as extruct lists them, leniently read (metadata, product, structured
+data), and the blocks as written, strictly read (a site config's ``jsonld``
+field paths).
+
 Pure: no Scrapy, no I/O.
 """
 
@@ -17,10 +22,14 @@ import html
 import json
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 #: ``type`` values that mean JSON-LD (compared in lower case, parameters ignored).
 JSONLD_TYPES = frozenset({"application/ld+json", "application/json+ld"})
+#: The one ``type`` a block read as written must have (ASCII case and spaces around ignored).
+STRICT_TYPE = "application/ld+json"
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 _DECODER = json.JSONDecoder(strict=False)
 _WRAPPERS = re.compile(
     r"^\s*(?://\s*)?(?:<!\[CDATA\[|<!--)|(?://\s*)?(?:\]\]>|-->)\s*$",
@@ -65,24 +74,64 @@ def jsonld_items(values: list[Any]) -> list[Any]:
     return items
 
 
-def scripts(root: Any) -> Iterator[str]:
-    """The text of every JSON-LD ``<script>`` under ``root`` (an lxml tree), in document order."""
+def _blocks(root: Any) -> Iterator[tuple[bool, str | None]]:
+    """Every JSON-LD ``<script>`` under ``root`` (an lxml tree), in document order:
+    whether its ``type`` is exactly :data:`STRICT_TYPE`, and its text (``None``: empty)."""
     try:
         nodes = root.iter("script")
         for node in nodes:
-            kind = (node.get("type") or "").split(";")[0].strip().lower()
+            declared = node.get("type") or ""
+            kind = declared.split(";")[0].strip().lower()
             if kind in JSONLD_TYPES:
-                yield node.text or ""
+                strict = declared.strip(" \t\r\n").translate(_ASCII_LOWER) == STRICT_TYPE
+                yield strict, node.text
     except (AttributeError, TypeError, ValueError):
         return
 
 
+@dataclass(frozen=True, slots=True)
+class PageJsonLd:
+    """A page's JSON-LD, read once (:func:`read_jsonld`)."""
+
+    #: Every item, block after block, as extruct lists them, read leniently.
+    items: list[Any]
+    #: Each block typed :data:`STRICT_TYPE` that is strict JSON, as written (one value
+    #: per block, top-level arrays kept): what a field's JSON-LD path runs over.
+    documents: list[Any]
+
+
+def read_jsonld(root: Any, *, documents: bool = True) -> PageJsonLd:
+    """The JSON-LD of the page whose lxml tree is ``root`` (``None``: no tree, none),
+    each block parsed once for both readings.
+
+    A block that is strict JSON is decoded once and serves both; only the others
+    go through :func:`parse_jsonld`'s repairs. ``documents=False`` (items only)
+    spares decoding a block larger than :data:`MAX_BLOCK`, which items leave out.
+    """
+    items: list[Any] = []
+    written: list[Any] = []
+    for strict, text in _blocks(root):
+        if text is None:
+            continue
+        values: list[Any] | None = None
+        if strict and (documents or len(text) <= MAX_BLOCK):
+            try:
+                value = json.loads(text)
+            except (ValueError, RecursionError):
+                pass
+            else:
+                written.append(value)
+                # parse_jsonld gives exactly this for a block strict JSON reads whole.
+                values = [value] if len(text) <= MAX_BLOCK else []
+        if values is None:
+            values = parse_jsonld(text)
+        items.extend(jsonld_items(values))
+    return PageJsonLd(items, written if documents else [])
+
+
 def page_jsonld(root: Any) -> list[Any]:
     """Every JSON-LD item of a page, block after block."""
-    items: list[Any] = []
-    for text in scripts(root):
-        items.extend(jsonld_items(parse_jsonld(text)))
-    return items
+    return read_jsonld(root, documents=False).items
 
 
 def _repairs(text: str) -> Iterator[str]:

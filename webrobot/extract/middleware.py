@@ -6,7 +6,8 @@ config's ``extract``; ``fields`` whenever ``WEBROBOT_FIELDS`` or a config's
 ``[fields]`` declares any; parts another component asked for with
 :meth:`ExtractMiddleware.require`) are extracted once, from ONE
 :class:`~webrobot.extract.page.SourcePage` built on the tree the spider already
-parsed, and set on each of the response's items: the bundled spider's
+parsed (its JSON-LD read once, too, for metadata, product and fields), and set on
+each of the response's items: the bundled spider's
 :class:`~webrobot.items.PageItem` becomes a :class:`~webrobot.items.MinedPageItem`;
 a user's own items (dicts, ``scrapy.Item``, dataclass or attrs items) get the keys
 through itemadapter, and a key an item cannot take is counted
@@ -38,6 +39,8 @@ from twisted.internet.defer import DeferredLock
 from twisted.internet.threads import deferToThread
 
 from webrobot.extract.fields import FieldSpec, FieldSpecError, compile_fields, extract_fields
+from webrobot.extract.htmltree import html_root
+from webrobot.extract.jsonld import PageJsonLd, read_jsonld
 from webrobot.extract.page import SourcePage
 from webrobot.extract.parts import enabled_parts
 from webrobot.items import MinedPageItem, PageItem
@@ -145,6 +148,8 @@ class ExtractMiddleware:
             raise setting_error(crawler, error) from None
         if self.fields:
             parts.add("fields")
+        #: Whether a declared field reads the page's JSON-LD.
+        self._jsonld_fields = any(spec.kind == "jsonld" for spec in self.fields)
         wanted = _asked(crawler)
         parts |= wanted.required
         if not parts:
@@ -240,28 +245,70 @@ class ExtractMiddleware:
 
     async def _mine_page(self, page: SourcePage, parts: list[str]) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        structured: dict[str, Any] | None = None
+        structured: Any = None
+        jsonld: PageJsonLd | None = None
         if "structured_data" in parts:
             structured = self._run("structured_data", page)
             out["structured_data"] = structured
+        elif self._reads_jsonld(parts):
+            # The page's JSON-LD, read once for every part that reads it; the rest of
+            # the structured data only for the product, which reads it all.
+            jsonld = self._read_jsonld(page)
+            if jsonld is not None and "product" in parts:
+                structured = self._structured_for_product(page, jsonld)
         if "text" in parts:
             out["main_text"] = self._run("text", page)
         if "metadata" in parts:
-            out["metadata"] = self._run("metadata", page, structured)
+            # Without structured data asked, metadata reads JSON-LD only (no microdata).
+            given = structured if jsonld is None else {"json-ld": jsonld.items}
+            out["metadata"] = self._run("metadata", page, given)
         if "product" in parts:
-            out["product"] = self._run("product", page, structured)
+            failed = jsonld is not None and structured is _FAILED
+            out["product"] = _FAILED if failed else self._run("product", page, structured)
         if "fields" in parts:
-            out["fields"] = self._fields(page, structured)
+            out["fields"] = self._fields(page, structured, jsonld)
         if "images" in parts:
             out["images"] = await self._images(page)
         return {key: value for key, value in out.items() if value is not _FAILED}
 
-    def _fields(self, page: SourcePage, structured: dict[str, Any] | None) -> Any:
+    def _read_jsonld(self, page: SourcePage) -> PageJsonLd | None:
+        """The page's JSON-LD; ``None`` if reading it fails, and each part then reads
+        it (and fails, counted) on its own."""
+        try:
+            return read_jsonld(html_root(page), documents=self._jsonld_fields)
+        except Exception:  # noqa: BLE001 - the parts' own failures are what is counted
+            return None
+
+    def _reads_jsonld(self, parts: list[str]) -> bool:
+        """Whether a part asked reads the page's JSON-LD."""
+        return (
+            "metadata" in parts or "product" in parts or ("fields" in parts and self._jsonld_fields)
+        )
+
+    def _structured_for_product(self, page: SourcePage, jsonld: PageJsonLd) -> Any:
+        """The structured data the product reads, on the JSON-LD already read; a failure
+        is the product's, as when it reads them itself."""
+        read = self._function("structured_data")
+        if isinstance(read, _Missing):
+            return self._failed("product", page.url, read)
+        try:
+            return read(page, jsonld=jsonld.items)
+        except Exception as exc:  # noqa: BLE001 - a page must not stop its item
+            return self._failed("product", page.url, exc)
+
+    def _fields(
+        self, page: SourcePage, structured: dict[str, Any] | None, jsonld: PageJsonLd | None
+    ) -> Any:
         if not self.fields:
             return _FAILED
-        jsonld = structured.get("json-ld") if isinstance(structured, dict) else None
+        documents: list[Any] | None
+        if jsonld is not None:
+            documents = jsonld.documents
+        else:
+            given = structured.get("json-ld") if isinstance(structured, dict) else None
+            documents = given if isinstance(given, list) else None
         try:
-            values = extract_fields(page, self.fields, jsonld if isinstance(jsonld, list) else None)
+            values = extract_fields(page, self.fields, documents)
         except Exception as exc:  # noqa: BLE001 - a page must not stop its item
             return self._failed("fields", page.url, exc)
         stats = self.crawler.stats

@@ -59,15 +59,20 @@ class Structured:
     rdfa_skipped: str | None = None
 
 
-def structured_data(page: SourcePage, *, rdfa: str = "auto") -> dict[str, list[Any]]:
+def structured_data(
+    page: SourcePage, *, rdfa: str = "auto", jsonld: list[Any] | None = None
+) -> dict[str, list[Any]]:
     """The page's structured data by syntax, in extruct's uniform form."""
-    return extract_structured(page, rdfa=rdfa).data
+    return extract_structured(page, rdfa=rdfa, jsonld=jsonld).data
 
 
-def extract_structured(page: SourcePage, *, rdfa: str = "auto") -> Structured:
+def extract_structured(
+    page: SourcePage, *, rdfa: str = "auto", jsonld: list[Any] | None = None
+) -> Structured:
     """The page's structured data, with what failed and whether RDFa was read.
 
-    Raises :class:`~webrobot.optional.MissingExtra` when extruct is not installed
+    ``jsonld``: the page's JSON-LD items when already read
+    (:func:`~webrobot.extract.jsonld.read_jsonld`), else read here. Raises :class:`~webrobot.optional.MissingExtra` when extruct is not installed
     and :class:`ValueError` for an unknown ``rdfa`` mode; nothing else.
     """
     if rdfa not in RDFA_MODES:
@@ -79,7 +84,7 @@ def extract_structured(page: SourcePage, *, rdfa: str = "auto") -> Structured:
         return Structured(data, rdfa_skipped="none")
     base = base_url(page, root)
     failed: list[str] = []
-    data["json-ld"] = page_jsonld(root)
+    data["json-ld"] = page_jsonld(root) if jsonld is None else jsonld
     for syntax in ("microdata", "opengraph"):
         try:
             data[syntax] = extruct.extract(root, base_url=base, syntaxes=[syntax], uniform=True)[
