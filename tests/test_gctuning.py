@@ -13,6 +13,7 @@ from scrapy.utils.test import get_crawler
 
 from tests.crawling import run_crawl
 from webrobot.demo.server import Reply, SiteServer
+from webrobot import gctuning
 from webrobot.gctuning import GarbageCollectorTuning, tuned_thresholds
 
 
@@ -22,6 +23,8 @@ def python_defaults() -> Iterator[None]:
     saved = gc.get_threshold()
     gc.unfreeze()
     yield
+    for left_running in list(gctuning._active):  # a test that failed before engine_stopped
+        left_running.engine_stopped()
     gc.set_threshold(*saved)
     gc.unfreeze()
 
@@ -52,11 +55,16 @@ def test_applied_at_engine_start_and_undone_at_stop() -> None:
     extension = tuning(WEBROBOT_GC_THRESHOLD=40_000, WEBROBOT_GC_FREEZE=True)
     assert gc.get_threshold() == before and gc.get_freeze_count() == 0  # nothing before start
     extension.engine_started()
-    assert gc.get_threshold() == (40_000, before[1], before[2])
-    frozen = gc.get_freeze_count()
-    assert frozen > 1000  # at least the imported modules' objects
-    assert extension.crawler.stats.get_value("webrobot/gc/frozen") == frozen  # type: ignore[union-attr]
-    extension.engine_stopped()
+    try:
+        assert gc.get_threshold() == (40_000, before[1], before[2])
+        frozen = gc.get_freeze_count()
+        assert frozen > 1000  # at least the imported modules' objects
+        counted = extension.crawler.stats.get_value("webrobot/gc/frozen")  # type: ignore[union-attr]
+        # A frozen object another thread lets go of leaves the permanent generation, so
+        # the count can only have fallen since the freeze: by a few, never by much.
+        assert frozen <= counted <= frozen + max(100, frozen // 100)
+    finally:
+        extension.engine_stopped()
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == 0
 
