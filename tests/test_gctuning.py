@@ -12,8 +12,8 @@ from scrapy.exceptions import NotConfigured
 from scrapy.utils.test import get_crawler
 
 from tests.crawling import run_crawl
-from webrobot.demo.server import Reply, SiteServer
 from webrobot import gctuning
+from webrobot.demo.server import Reply, SiteServer
 from webrobot.gctuning import GarbageCollectorTuning, tuned_thresholds
 
 
