@@ -183,7 +183,10 @@ def test_virtual_hosts_of_one_server_share_a_clock_by_ip(
         assert result.returncode == 0, result.stderr
         hits = sorted(site.hits, key=lambda h: h.started)
         assert sum(h.path.startswith("/p/") for h in hits) == 12, "each name's four pages"
-        return sum(1 for a, b in itertools.pairwise(hits) if b.started < a.finished)
+        # The server notes a reply finished after its last byte went out, so under load the
+        # next request may arrive a moment before that note: an overlap is one of more than
+        # a third of a page's 0.15 s, as two slots at once give.
+        return sum(1 for a, b in itertools.pairwise(hits) if b.started < a.finished - 0.05)
 
     assert overlaps("ip") == 0, "one request at a time to the one server"
     assert overlaps("host") > 0, "three hosts: three slots (the test can tell the units apart)"
