@@ -84,10 +84,15 @@ def on_by_default(off: tuple[dict[str, Any], ...], defaults: dict[str, Any]) -> 
 def merged(group: str) -> list[tuple[str, int, bool]]:
     """``(path, order, is webrobot's)`` of every component of ``group`` a crawl with the
     add-on enables, in Scrapy's order (ties keep Scrapy's own first, as Scrapy merges them)."""
+    from webrobot.addon import IMPORTED_ONLY_WHEN_ON
     from webrobot.settings_model import COMPONENTS
 
     ours = {path: c.order for path, c in COMPONENTS[group].items()}
     base = dict(scrapy_defaults()[f"{group}_BASE"])
+    defaults = crawl_defaults()
+    for path, switch in IMPORTED_ONLY_WHEN_ON.items():  # left out of the base list while off
+        if not defaults.get(switch):
+            base.pop(path, None)
     everything = {**base, **ours}
     listed = [(path, order) for path, order in everything.items() if order is not None]
     return [(path, order, path in ours) for path, order in sorted(listed, key=lambda po: po[1])]

@@ -6,6 +6,9 @@ import ast
 from collections import Counter
 from pathlib import Path
 
+import pytest
+from scrapy.settings import Settings
+
 import webrobot.settings
 from tests.components import enabled_components, webrobot_crawler
 
@@ -87,3 +90,21 @@ def test_the_add_on_sends_held_requests_through_the_crash_safe_frontier(tmp_path
         webrobot_crawler(JOBDIR=str(tmp_path / "c")).settings["SCHEDULER"]
         == "webrobot.frontier.scheduler.FrontierScheduler"
     )
+
+
+def test_scrapys_remote_control_is_not_even_imported_while_it_is_off() -> None:
+    """Scrapy imports every extension of its base list before it asks whether it is on;
+    the remote control would bring aiohttp's web server into every crawl that never uses it."""
+    remote_control = "scrapy.extensions.remote_control.RemoteControl"
+    if remote_control not in Settings().getdict("EXTENSIONS_BASE"):
+        pytest.skip("this Scrapy has no remote control")
+    off = webrobot_crawler().settings.getwithbase("EXTENSIONS")
+    assert remote_control not in off
+    assert "scrapy.extensions.corestats.CoreStats" in off, "the other base extensions stay"
+    built = enabled_components("EXTENSIONS")
+    assert "scrapy.extensions.feedexport.FeedExporter" not in built, (
+        "what webrobot replaces stays off"
+    )
+    assert "webrobot.job.feeds.FeedExporter" in built
+    on = webrobot_crawler(REMOTE_CONTROL_ENABLED=True).settings.getwithbase("EXTENSIONS")
+    assert remote_control in on, "asked for, it is there"

@@ -114,6 +114,7 @@ class Addon:
         for group, components in COMPONENTS.items():
             _enable(settings, group, {path: c.order for path, c in components.items()})
         _keep_http_handlers(settings)
+        _leave_out_when_off(settings)
         switch_to_redis(self.crawler, settings)
         hold_new_requests_in_frontier(settings)
         warn_unknown(settings)
@@ -186,6 +187,26 @@ def _keep_http_handlers(settings: BaseSettings) -> None:
         handlers.update(missing)
         priority = settings.getpriority("DOWNLOAD_HANDLERS") or "addon"
         settings.set("DOWNLOAD_HANDLERS", handlers, priority=priority)
+
+
+#: Scrapy extensions that do nothing unless their setting turns them on, and whose module
+#: is costly to import. Scrapy imports every extension of ``EXTENSIONS_BASE`` to build its
+#: list, a ``None`` in ``EXTENSIONS`` included (RemoteControl brings aiohttp's web server:
+#: about a tenth of a second of CPU at every start). While their setting is off they are
+#: taken out of the base list, so a crawl never imports them.
+IMPORTED_ONLY_WHEN_ON = {
+    "scrapy.extensions.remote_control.RemoteControl": "REMOTE_CONTROL_ENABLED",
+}
+
+
+def _leave_out_when_off(settings: BaseSettings) -> None:
+    base = settings.getdict("EXTENSIONS_BASE")
+    off = [p for p, on in IMPORTED_ONLY_WHEN_ON.items() if p in base and not settings.getbool(on)]
+    if off:
+        kept = {path: order for path, order in base.items() if path not in off}
+        # At the base list's own priority: above it, it would outrank EXTENSIONS and
+        # bring back the Scrapy extensions EXTENSIONS switches off.
+        settings.set("EXTENSIONS_BASE", kept, priority=settings.getpriority("EXTENSIONS_BASE") or 0)
 
 
 def _enable(settings: BaseSettings, group: str, components: dict[str, int | None]) -> None:
