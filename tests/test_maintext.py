@@ -377,21 +377,14 @@ def test_tidy() -> None:
 def test_a_long_precise_reading_is_trusted_without_the_broad_one(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    calls: list[dict[str, object]] = []
-    real = maintext._read
-
-    def counting(trafilatura: object, tree: object, **focus: bool) -> str | None:
-        calls.append(focus)
-        return real(trafilatura, tree, **focus)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(maintext, "_read", counting)
+    calls = readings(monkeypatch)
     long_article = ENGLISH * 4
     assert len("".join(long_article)) > maintext.TRUSTED_LENGTH
     main_text(crawl_page(article_page(long_article)))
-    assert calls == [{"fast": True, "favor_precision": True}]
+    assert calls == [PRECISE]
     calls.clear()
     main_text(crawl_page(article_page(ENGLISH[:1])))
-    assert calls == [{"fast": True, "favor_precision": True}, {"fast": False}]
+    assert calls == [PRECISE, {"fast": False}]
 
 
 TAGS = ["p", "div", "article", "main", "nav", "script", "style", "table", "td", "li", "a", "br"]
