@@ -491,3 +491,21 @@ def test_a_pages_json_ld_is_parsed_once_for_metadata_product_and_fields(
     assert item["metadata"] == alone["metadata"] and item["product"] == alone["product"]
     assert item["product"]["sku"] == "ONCE-1" and "structured_data" not in item
     assert item.get("fields") == ({"sku": "ONCE-1"} if fields else None)
+
+
+def test_a_large_page_is_counted_and_the_first_logged(
+    calls: Calls, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from webrobot.extract import largepage
+
+    middleware = build({"WEBROBOT_EXTRACT": "text"})
+    run(middleware, page(), [page_item()])
+    assert stat(middleware, "webrobot/extract/text/large_page") is None
+    monkeypatch.setattr(largepage, "LARGE_PAGE_ELEMENTS", 5)
+    with caplog.at_level(logging.INFO, logger="webrobot.extract.middleware"):
+        for url in ("http://site.test/a", "http://site.test/b"):
+            out = run(middleware, page(url), [page_item(url)])
+            assert out[0].main_text == "Lamp. A lamp."
+    assert stat(middleware, "webrobot/extract/text/large_page") == 2
+    logged = [r.getMessage() for r in caplog.records if "fallbacks" in r.getMessage()]
+    assert len(logged) == 1 and "http://site.test/a" in logged[0], logged

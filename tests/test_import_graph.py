@@ -82,6 +82,7 @@ PURE = frozenset({
     "webrobot.extract.productstock",
     "webrobot.extract.prices",
     "webrobot.extract.shingles",
+    "webrobot.extract.largepage",
     "webrobot.extract.articlebody",
     "webrobot.extract.continuation",
     "webrobot.extract.headline",

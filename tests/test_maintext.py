@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from parsel import Selector
 
-from webrobot.extract import maintext
+from webrobot.extract import largepage, maintext
+from webrobot.extract.largepage import is_large
 from webrobot.extract.maintext import choose, main_text, prefer_declared, tidy
 from webrobot.extract.page import SourcePage
 from webrobot.optional import MissingExtra
@@ -249,15 +250,65 @@ def test_json_ld_that_is_not_usable_leaves_the_markup(block: str) -> None:
     assert_article(main_text(crawl_page(html)), ENGLISH)
 
 
-def test_a_5_mb_page() -> None:
+def readings(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, bool]]:
+    """The options of every trafilatura reading main_text makes, in order."""
+    calls: list[dict[str, bool]] = []
+    real = maintext._read
+
+    def counting(trafilatura: object, tree: object, **focus: bool) -> str | None:
+        calls.append(focus)
+        return real(trafilatura, tree, **focus)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(maintext, "_read", counting)
+    return calls
+
+
+PRECISE = {"fast": True, "favor_precision": True}
+
+
+def test_a_5_mb_page(monkeypatch: pytest.MonkeyPatch) -> None:
     filler = "".join(
         f'<div class="teaser"><a href="/s/{i}">Teaser link {i}</a> <span>{i} comments</span></div>'
         for i in range(60_000)
     )
     html = article_page(ENGLISH).replace("<footer>", filler + "<footer>")
     assert len(html) > 5_000_000
-    text = main_text(crawl_page(html))
+    page = crawl_page(html)
+    assert is_large(page.root)
+    calls = readings(monkeypatch)
+    text = main_text(page)
     assert text is not None and ENGLISH[0] in text
+    assert_article(text, ENGLISH)
+    assert "Teaser link" not in text
+    # Its short precise reading is trusted: no broad reading, no fallbacks.
+    assert calls == [PRECISE]
+
+
+def test_a_large_page_keeps_a_short_precise_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    html = article_page(ENGLISH[:1])
+    monkeypatch.setattr(largepage, "LARGE_PAGE_ELEMENTS", 1_000_000)
+    calls = readings(monkeypatch)
+    small = main_text(crawl_page(html))
+    assert calls == [PRECISE, {"fast": False}]
+    calls.clear()
+    monkeypatch.setattr(largepage, "LARGE_PAGE_ELEMENTS", 20)
+    assert main_text(crawl_page(html)) == small
+    assert calls == [PRECISE]
+
+
+def test_a_large_page_with_no_precise_text_is_read_broadly_without_fallbacks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[dict[str, bool]] = []
+
+    def reading(trafilatura: object, tree: object, **focus: bool) -> str | None:
+        calls.append(focus)
+        return None if focus.get("favor_precision") else LONG
+
+    monkeypatch.setattr(maintext, "_read", reading)
+    monkeypatch.setattr(largepage, "LARGE_PAGE_ELEMENTS", 20)
+    assert main_text(crawl_page(article_page(ENGLISH))) == LONG
+    assert calls == [PRECISE, {"fast": True}]
 
 
 def test_missing_trafilatura_is_an_import_error_naming_the_extra(
@@ -326,21 +377,14 @@ def test_tidy() -> None:
 def test_a_long_precise_reading_is_trusted_without_the_broad_one(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    calls: list[dict[str, object]] = []
-    real = maintext._read
-
-    def counting(trafilatura: object, tree: object, **focus: bool) -> str | None:
-        calls.append(focus)
-        return real(trafilatura, tree, **focus)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(maintext, "_read", counting)
+    calls = readings(monkeypatch)
     long_article = ENGLISH * 4
     assert len("".join(long_article)) > maintext.TRUSTED_LENGTH
     main_text(crawl_page(article_page(long_article)))
-    assert calls == [{"fast": True, "favor_precision": True}]
+    assert calls == [PRECISE]
     calls.clear()
     main_text(crawl_page(article_page(ENGLISH[:1])))
-    assert calls == [{"fast": True, "favor_precision": True}, {"fast": False}]
+    assert calls == [PRECISE, {"fast": False}]
 
 
 TAGS = ["p", "div", "article", "main", "nav", "script", "style", "table", "td", "li", "a", "br"]

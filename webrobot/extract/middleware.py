@@ -41,6 +41,7 @@ from twisted.internet.threads import deferToThread
 from webrobot.extract.fields import FieldSpec, FieldSpecError, compile_fields, extract_fields
 from webrobot.extract.htmltree import html_root
 from webrobot.extract.jsonld import PageJsonLd, read_jsonld
+from webrobot.extract.largepage import LARGE_PAGE_ELEMENTS, is_large
 from webrobot.extract.page import SourcePage
 from webrobot.extract.parts import enabled_parts
 from webrobot.items import MinedPageItem, PageItem
@@ -258,6 +259,8 @@ class ExtractMiddleware:
                 structured = self._structured_for_product(page, jsonld)
         if "text" in parts:
             out["main_text"] = self._run("text", page)
+            if out["main_text"] is not _FAILED:
+                self._count_large_page(page)
         if "metadata" in parts:
             # Without structured data asked, metadata reads JSON-LD only (no microdata).
             given = structured if jsonld is None else {"json-ld": jsonld.items}
@@ -270,6 +273,23 @@ class ExtractMiddleware:
         if "images" in parts:
             out["images"] = await self._images(page)
         return {key: value for key, value in out.items() if value is not _FAILED}
+
+    def _count_large_page(self, page: SourcePage) -> None:
+        """Count a page whose main text was read under the large-page bound; log the first."""
+        root = html_root(page)
+        if root is None or not is_large(root):
+            return
+        stats = self.crawler.stats
+        assert stats is not None
+        stats.inc_value("webrobot/extract/text/large_page")
+        if "large_page" not in self._logged:
+            self._logged.add("large_page")
+            logger.info(
+                "Main text of %s read without trafilatura's fallbacks: more than %d nodes "
+                "(every such page is counted in webrobot/extract/text/large_page)",
+                page.url,
+                LARGE_PAGE_ELEMENTS,
+            )
 
     def _read_jsonld(self, page: SourcePage) -> PageJsonLd | None:
         """The page's JSON-LD; ``None`` if reading it fails, and each part then reads
