@@ -69,6 +69,29 @@ def test_applied_at_engine_start_and_undone_at_stop() -> None:
     assert gc.get_freeze_count() == 0
 
 
+class Node:
+    """An object in a reference cycle (weakly referable, unlike a list)."""
+
+    def __init__(self) -> None:
+        self.other: Node | None = None
+
+
+def test_what_died_just_before_the_freeze_is_collected_not_frozen() -> None:
+    import weakref
+
+    extension = tuning(WEBROBOT_GC_FREEZE=True)
+    first, second = Node(), Node()
+    first.other, second.other = second, first  # a cycle: only the collector frees it
+    dead = weakref.ref(first)
+    del first, second
+    assert dead() is not None
+    extension.engine_started()
+    try:
+        assert dead() is None, "a dead cycle was frozen with the live objects"
+    finally:
+        extension.engine_stopped()
+
+
 def test_threshold_only_freezes_nothing() -> None:
     before = gc.get_threshold()
     extension = tuning(WEBROBOT_GC_THRESHOLD=20_000, WEBROBOT_GC_FREEZE=False)
