@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from w3lib.url import canonicalize_url
 
-from benchmarks.micro import fmt_time, per_call, print_table, quick
+from benchmarks.micro import fmt_time, per_call, print_table, size
 from webrobot.urls.canonical import Canonicalizer
 
 ORIGIN = "http://127.0.0.1:8000"
@@ -53,7 +53,7 @@ def webrobot_canonicalisers() -> list[tuple[str, Callable[[str], str]]]:
 
 
 def main() -> int:
-    urls = test_urls(2000 if quick() else 10_000)
+    urls = test_urls(size(10_000, 2000, 200))
     print(
         f"{len(urls)} URLs; webrobot's canonicaliser: webrobot.urls.canonical.Canonicalizer (no site alias rules)"
     )

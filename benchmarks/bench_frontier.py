@@ -14,7 +14,9 @@
    each mode: bytes on disk (database + write-ahead log) per request, against
    the bytes the in-memory frontier holds per request (``tracemalloc``).
 
-Prints a Markdown summary and ``BENCH-RESULT {json}``.
+Prints a Markdown summary and ``BENCH-RESULT {json}``. ``WEBROBOT_BENCH_QUICK``
+makes the defaults 60 pages, one repetition and 2,000 requests;
+``WEBROBOT_BENCH_SMOKE`` 20 pages, one repetition and 200 requests.
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import os
 import shutil
 import statistics
 import sys
@@ -34,7 +35,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.crawls import PROJECT_ROOT, measure_crawl, shared_settings
-from benchmarks.micro import QUICK_ENV, RESULT_PREFIX
+from benchmarks.micro import RESULT_PREFIX, size
 from benchmarks.run import ServerProcess, check_crawl
 from benchmarks.web import WebSpec
 
@@ -119,11 +120,11 @@ def queued_bytes(n: int) -> dict[str, float]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    quick = bool(os.environ.get(QUICK_ENV))  # benchmarks.run --quick: the same code, briefly
+    # benchmarks.run --quick / --smoke: the same code, briefly
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--pages", type=int, default=60 if quick else 5000)
-    parser.add_argument("--reps", type=int, default=1 if quick else 2)
-    parser.add_argument("--requests", type=int, default=2000 if quick else 50_000)
+    parser.add_argument("--pages", type=int, default=size(5000, 60, 20))
+    parser.add_argument("--reps", type=int, default=size(2, 1, 1))
+    parser.add_argument("--requests", type=int, default=size(50_000, 2000, 200))
     parser.add_argument("--out", type=Path, default=PROJECT_ROOT / "benchmarks-output" / "frontier")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)

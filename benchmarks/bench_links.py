@@ -7,7 +7,7 @@ from __future__ import annotations
 from scrapy.http import HtmlResponse
 from scrapy.linkextractors import LinkExtractor
 
-from benchmarks.micro import fmt_time, per_call, print_table, quick
+from benchmarks.micro import fmt_time, per_call, print_table, size
 from benchmarks.web import WebSpec, build_site
 from webrobot.pages.page import summarise_html
 
@@ -23,7 +23,7 @@ def pages(count: int) -> list[HtmlResponse]:
 
 
 def main() -> int:
-    responses = pages(100 if quick() else 400)
+    responses = pages(size(400, 100, 10))
     for response in responses:
         response.selector  # noqa: B018 - parse now, outside the timings
     extractor = LinkExtractor()

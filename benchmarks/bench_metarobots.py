@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from scrapy.http import HtmlResponse
 
-from benchmarks.micro import fmt_time, per_call, print_table, quick
+from benchmarks.micro import fmt_time, per_call, print_table, size
 from benchmarks.web import WebSpec, build_site
 from webrobot.pages.metarobots import head_meta_directives
 
@@ -52,7 +52,7 @@ def webrobot_extractor(response: HtmlResponse) -> list[str]:
 
 
 def main() -> int:
-    responses = pages(100 if quick() else 400)
+    responses = pages(size(400, 100, 10))
     for response in responses:
         response.selector  # noqa: B018 - parse now, outside the timings
     print(

@@ -19,7 +19,7 @@ import argparse
 import random
 from typing import Any
 
-from benchmarks.micro import fmt_time, per_call, print_table, quick, report_target
+from benchmarks.micro import fmt_time, per_call, print_table, report_target, size
 from webrobot.report.document import build_report
 from webrobot.report.health import HealthThresholds
 from webrobot.report.html import render_html
@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_metrics")
     parser.add_argument("--interval", type=float, default=15.0, help="Prometheus scrape interval")
     args = parser.parse_args(argv)
-    pages = 2000 if quick() else 10_000
+    pages = size(10_000, 2000, 200)
     rows = []
     worst = 0.0
     for sites in (1, 16, 1000):

@@ -17,7 +17,7 @@ from scrapy.settings import Settings
 from scrapy.utils.misc import load_object
 from scrapy.utils.test import get_crawler
 
-from benchmarks.micro import fmt_time, per_call, print_table, quick, report_target
+from benchmarks.micro import fmt_time, per_call, print_table, report_target, size
 from benchmarks.web import is_disallowed, robots_txt
 from webrobot.settings_parse import defaults
 
@@ -59,7 +59,7 @@ def test_urls(count: int, seed: int = 3) -> list[str]:
 
 def main() -> int:
     body = robots_txt()
-    urls = test_urls(2000 if quick() else 10_000)
+    urls = test_urls(size(10_000, 2000, 200))
     settings = webrobot_settings()
     agent = settings.get("ROBOTSTXT_USER_AGENT") or "webrobot"
     # A crawler with the project's robots settings only: the parser may read them,

@@ -3,7 +3,9 @@
     .venv/bin/python benchmarks/metarobots_head_scan.py
 
 Prints microseconds per call (best of 5) on a ~15 KB page with a 35-tag head.
-Not a test: numbers depend on the machine.
+Not a test: numbers depend on the machine. Calls per round are a tenth under
+``WEBROBOT_BENCH_QUICK`` and a few, in one round, under ``WEBROBOT_BENCH_SMOKE``
+(``benchmarks.micro``).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 import lxml.html
 from scrapy.http import HtmlResponse
 
+from benchmarks.micro import size
 from webrobot.pages.metarobots import head_meta_directives
 
 ROBOTS_META = "<meta name='robots' content='noindex, nofollow'>"
@@ -41,7 +44,8 @@ def sample_page(robots_meta: bool = True, size: int = 15_000) -> bytes:
 
 
 def best_us(func: Callable[[], Any], number: int) -> float:
-    return min(timeit.repeat(func, number=number, repeat=5)) / number * 1e6
+    number = size(number, number // 10, 2)
+    return min(timeit.repeat(func, number=number, repeat=size(5, 5, 1))) / number * 1e6
 
 
 def main() -> None:

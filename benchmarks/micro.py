@@ -4,7 +4,9 @@ A micro-benchmark is a module runnable as ``python -m benchmarks.bench_<name>``:
 it prints a readable table, and one ``BENCH-RESULT {json}`` line per issue
 target it checks (keys ``target``, ``measured``, ``met`` and optionally
 ``note``), which ``python -m benchmarks.run`` gathers into its targets table.
-It runs fewer iterations when ``WEBROBOT_BENCH_QUICK`` is set.
+It runs fewer iterations when ``WEBROBOT_BENCH_QUICK`` is set (``--quick``),
+and the fewest that still run every code path when ``WEBROBOT_BENCH_SMOKE`` is
+set (``--smoke``, the test suite's run: numbers too small to judge a target).
 """
 
 from __future__ import annotations
@@ -18,10 +20,23 @@ from typing import Any
 
 RESULT_PREFIX = "BENCH-RESULT "
 QUICK_ENV = "WEBROBOT_BENCH_QUICK"
+SMOKE_ENV = "WEBROBOT_BENCH_SMOKE"
+SMOKE_NOTE = "smoke run: too small to judge"
+
+
+def smoke() -> bool:
+    """The smallest run of the same code (``benchmarks.run --smoke``): targets are not judged."""
+    return bool(os.environ.get(SMOKE_ENV))
 
 
 def quick() -> bool:
-    return bool(os.environ.get(QUICK_ENV))
+    """A short run (``benchmarks.run --quick``, and ``--smoke``, which is shorter still)."""
+    return smoke() or bool(os.environ.get(QUICK_ENV))
+
+
+def size(full: int, quick_size: int, smoke_size: int) -> int:
+    """How many inputs or iterations: the full run's, ``--quick``'s or ``--smoke``'s."""
+    return smoke_size if smoke() else quick_size if quick() else full
 
 
 def per_call(func: Callable[[Any], Any], inputs: Sequence[Any], repeat: int | None = None,
@@ -29,6 +44,8 @@ def per_call(func: Callable[[Any], Any], inputs: Sequence[Any], repeat: int | No
     """Seconds per call of ``func`` over ``inputs``: the best of ``repeat``
     rounds (the least disturbed by other processes), each round calling it on
     every input at least once and for at least ``min_seconds``."""
+    if smoke():  # one pass over the inputs: the code runs, the time is not judged
+        repeat, min_seconds = 1, 0.0
     if repeat is None:
         repeat = 2 if quick() else 5
     if min_seconds is None:
@@ -74,7 +91,10 @@ def print_table(title: str, header: Sequence[str], rows: Iterable[Sequence[Any]]
 
 
 def report_target(target: str, measured: str, met: bool | None, note: str = "") -> None:
-    """One line for the harness's targets table (``met=None``: not judged)."""
+    """One line for the harness's targets table (``met=None``: not judged, as
+    always in a smoke run)."""
+    if smoke():
+        met, note = None, f"{note}; {SMOKE_NOTE}" if note else SMOKE_NOTE
     data: dict[str, Any] = {"target": target, "measured": measured, "met": met}
     if note:
         data["note"] = note

@@ -4,6 +4,9 @@ plus the micro-benchmarks, with the issue's targets marked met or not.
 The default is the full run (20,000 pages, 3 repetitions of bare/webrobot
 interleaved, single-site and 16-site modes, every micro-benchmark: about
 15-25 minutes on 2 cores). ``--quick`` is a 1-2 minute check of the same code.
+``--smoke`` (what the test suite runs, with a tiny web) is ``--quick`` with the
+micro-benchmarks cut to the fewest inputs that still run every code path; their
+targets are then not judged.
 Results go to ``benchmarks-output/`` (``results.json``, ``results.md``, one
 folder per crawl with its log and stats).
 """
@@ -34,7 +37,7 @@ from benchmarks.crawls import (
     parse_crawler,
     shared_settings,
 )
-from benchmarks.micro import QUICK_ENV, RESULT_PREFIX
+from benchmarks.micro import QUICK_ENV, RESULT_PREFIX, SMOKE_ENV
 from benchmarks.web import WebSpec
 
 MODES = ("single", "multi")
@@ -329,6 +332,8 @@ def top_pyspy(path: Path, count: int) -> list[str]:
 EXTRA_MICRO = ("benchmarks.url_hygiene", "benchmarks.metarobots_head_scan")
 #: Arguments for a short run (``--quick``) of modules that do not read WEBROBOT_BENCH_QUICK.
 QUICK_ARGS = {"benchmarks.bench_seen_store": ["--urls", "20000"]}
+#: The same for ``--smoke``.
+SMOKE_ARGS = {"benchmarks.bench_seen_store": ["--urls", "2000"]}
 #: Modules that write files: their folder under the run's ``--out``.
 OUT_FOLDERS = {"benchmarks.bench_frontier": "frontier"}
 
@@ -342,15 +347,24 @@ def micro_modules() -> list[str]:
 
 
 def run_micro(
-    modules: Iterable[str], quick: bool, emit: Any, timeout: float, out: Path | None = None
+    modules: Iterable[str],
+    quick: bool,
+    emit: Any,
+    timeout: float,
+    out: Path | None = None,
+    smoke: bool = False,
 ) -> list[dict[str, Any]]:
     results: list[dict[str, Any]] = []
     env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}
-    if quick:
+    env.pop(SMOKE_ENV, None)
+    if quick or smoke:
         env[QUICK_ENV] = "1"
+    if smoke:
+        env[SMOKE_ENV] = "1"
+    short_args = SMOKE_ARGS if smoke else QUICK_ARGS if quick else {}
     for module in modules:
         emit(f"\n## {module}")
-        command = [sys.executable, "-m", module, *(QUICK_ARGS.get(module, []) if quick else [])]
+        command = [sys.executable, "-m", module, *short_args.get(module, [])]
         if out is not None and module in OUT_FOLDERS:
             command += ["--out", str(out / OUT_FOLDERS[module])]
         try:
@@ -365,7 +379,7 @@ def run_micro(
             else:
                 emit(line)
         if module == "benchmarks.bench_seen_store" and done.returncode == 0:
-            results.extend(judge_seen_store(done.stdout, quick))
+            results.extend(judge_seen_store(done.stdout, quick or smoke))
         if done.returncode != 0:
             emit(f"  WARNING: {module} failed (exit {done.returncode}):")
             emit("  " + "\n  ".join(done.stderr.strip().splitlines()[-15:]))
@@ -376,6 +390,7 @@ def judge_seen_store(output: str, quick: bool) -> list[dict[str, Any]]:
     """The visited-URL store's targets, read from the table ``bench_seen_store``
     prints (``| webrobot exact (default) | 12.3 | ...``, bytes per URL first)."""
     found: dict[str, float] = {}
+    urls = re.search(r"at ([0-9,]+) URLs", output)
     for line in output.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) >= 2 and re.fullmatch(r"[0-9.]+", cells[1]):
@@ -391,7 +406,7 @@ def judge_seen_store(output: str, quick: bool) -> list[dict[str, Any]]:
         "target": MICRO_TARGETS["benchmarks.bench_seen_store"],
         "measured": f"exact {found['exact']:.1f} B/URL, Bloom 1 % {found['bloom']:.1f} B/URL",
         "met": None if quick else met,
-        **({"note": "quick run: 20,000 URLs, not judged"} if quick else {}),
+        **({"note": f"quick run: {urls[1] if urls else 'fewer'} URLs, not judged"} if quick else {}),
     }]  # fmt: skip
 
 
@@ -502,6 +517,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true",
                         help="a 1-2 minute run: 2,000 pages, 1 repetition, short micro-benchmarks "
                              "(explicit options still win)")  # fmt: skip
+    parser.add_argument("--smoke", action="store_true",
+                        help="--quick with the micro-benchmarks on the fewest inputs that run "
+                             "every code path, their targets not judged (the test suite's run, "
+                             "with e.g. --pages 40)")  # fmt: skip
     parser.add_argument(
         "--pages", type=int, help="HTML pages in the web (default 20000; quick 2000)"
     )
@@ -546,6 +565,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                              "would, and its live status page every 10 s (default 0: never)")  # fmt: skip
     args = parser.parse_args(argv)
     args.argv = argv
+    args.quick = args.quick or args.smoke
     if args.pages is None:
         args.pages = 2000 if args.quick else 20_000
     if args.reps is None:
@@ -594,7 +614,9 @@ def main(argv: list[str] | None = None) -> int:
     info = machine()
     emit("webrobot benchmarks: " + ", ".join(f"{k} {v}" for k, v in info.items()))
     measures = run_crawls(args, out, emit) if args.reps or args.profile else []
-    micro = run_micro(args.micro, args.quick, emit, args.timeout, out) if args.micro else []
+    micro = (
+        run_micro(args.micro, args.quick, emit, args.timeout, out, args.smoke) if args.micro else []
+    )
     measures = [m for m in measures if m.rep >= 0]
     rows = summarise(measures)
     targets = crawl_targets(measures, args.pages) + [

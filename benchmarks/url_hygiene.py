@@ -4,6 +4,8 @@
 
 Every link a page yields is fingerprinted (the dupefilter) and every request
 passes the trap rules and the blocklist, so these run once per URL.
+20,000 URLs, best of 3 runs; under ``WEBROBOT_BENCH_QUICK`` 2,000 URLs, and under
+``WEBROBOT_BENCH_SMOKE`` 100 URLs in one run (``benchmarks.micro``).
 """
 
 from __future__ import annotations
@@ -15,22 +17,24 @@ from typing import Any
 from scrapy import Request
 from scrapy.utils.request import RequestFingerprinter
 
+from benchmarks.micro import size
 from webrobot.seen.requestfingerprinter import CanonicalRequestFingerprinter
 from webrobot.urls.blocklist import Blocklist
 from webrobot.urls.canonical import Canonicalizer
 from webrobot.urls.traps import TrapRules
 
-N = 20000
+N = size(20000, 2000, 100)
 URLS = [
     f"http://shop.example.com:80/products/{i % 97}/item-{i}.html?utm_source=x&b={i}&a=1#reviews"
     for i in range(N)
 ]
+RUNS = size(3, 3, 1)
 
 
 def per_url(label: str, func: Callable[[Any], object], make: Callable[[], list[Any]]) -> None:
     """Best of three runs over fresh inputs (fingerprints are cached per request)."""
     best = float("inf")
-    for _ in range(3):
+    for _ in range(RUNS):
         items = make()
         start = time.perf_counter()
         for item in items:
@@ -56,7 +60,7 @@ def main() -> None:
     )
     canon = Canonicalizer(["index.html"], ["sessionid", "utm_*"])
     per_url("webrobot canonical URL, uncached", canon._canonical, lambda: URLS)
-    per_url("webrobot canonical URL, cached (scope, blocklist)", canon, lambda: URLS[:4000])
+    per_url("webrobot canonical URL, cached (scope, blocklist)", canon, lambda: URLS[: N // 5])
     per_url("webrobot trap rules (length, segments)", TrapRules().refusal, lambda: URLS)
     blocklist = Blocklist.from_entries(
         ["ads.example", "https://tracker.example", r"re:/calendar/\d{4}/"]

@@ -69,7 +69,7 @@ def test_the_harness_runs_end_to_end_on_a_tiny_web(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     status = run.main([
-        "--quick", "--pages", "40", "--sites", "3", "--reps", "1",
+        "--smoke", "--pages", "40", "--sites", "3", "--reps", "1",
         "--crawlers", "bare,webrobot", "--out", str(tmp_path),
     ])  # fmt: skip
     printed = capsys.readouterr().out
@@ -94,6 +94,9 @@ def test_the_harness_runs_end_to_end_on_a_tiny_web(
     targets = [t["target"] for t in results["targets"]]
     assert any("1.25x" in t for t in targets) and any("16 sites" in t for t in targets)
     assert any("robots decision" in t for t in targets), "bench_robots reports its target"
+    assert any("visited-URL store" in t for t in targets), "bench_seen_store's table is read"
+    micro = [r for r in results["micro"] if "target" in r]  # BENCH-RESULT targets and the table's
+    assert len(micro) >= 5 and all(t["met"] is None for t in micro), "a smoke run judges nothing"
     for module in run.micro_modules():
         assert f"## {module}" in printed
     table = (tmp_path / "results.md").read_text("utf-8")
