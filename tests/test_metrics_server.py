@@ -78,6 +78,7 @@ def test_the_port_is_loopback_read_only_and_found_next_to_log_and_jobdir(
         status, kind, body = request(url)
         assert status == 200 and kind.startswith("text/plain"), kind
         assert b"webrobot_pages_total " in body
+        assert b"webrobot_index_handed_total " in body, "the full-text index's progress"
         status, kind, body = request(url, accept="application/openmetrics-text; version=1.0.0")
         assert status == 200 and kind.startswith("application/openmetrics-text"), kind
         assert body.rstrip().endswith(b"# EOF")

@@ -197,16 +197,16 @@ def test_live_state_is_read_from_the_crawler() -> None:
     """The glue's reading of a crawler: a shared crawl's frontier is not asked of Redis."""
     from webrobot.distributed.outage import OUTAGE
     from webrobot.report.metrics import MetricsServer
+    from webrobot.search.extension import FULL_TEXT_INDEX
     from webrobot.wiring import set_per_crawler
 
     server = MetricsServer.__new__(MetricsServer)
     outage: Any = SimpleNamespace(down=True)
+    index: Any = SimpleNamespace(index_progress=lambda: (5, 4))
     scheduler = SimpleNamespace(leases_held=4, __len__=None)
-    server.crawler = SimpleNamespace(  # type: ignore[assignment]
-        engine=SimpleNamespace(scheduler=scheduler),
-        extensions=SimpleNamespace(middlewares=[SimpleNamespace(index_progress=lambda: (5, 4))]),
-    )
+    server.crawler = SimpleNamespace(engine=SimpleNamespace(scheduler=scheduler))  # type: ignore[assignment]
     set_per_crawler(server.crawler, OUTAGE, outage)
+    set_per_crawler(server.crawler, FULL_TEXT_INDEX, index)
     tally = busy_tally()
     server.collector = SimpleNamespace(tally=tally, started_wall=7.0)  # type: ignore[assignment]
     server.redis = True

@@ -114,10 +114,6 @@ class RequisiteTracker:
     def of(cls, crawler: Crawler) -> RequisiteTracker:
         return per_crawler(crawler, RequisiteTracker, cls)
 
-    @classmethod
-    def existing(cls, crawler: Crawler) -> RequisiteTracker | None:
-        return find_per_crawler(crawler, RequisiteTracker)
-
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
         assert crawler.stats is not None

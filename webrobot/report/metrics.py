@@ -26,7 +26,7 @@ import logging
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
@@ -62,6 +62,25 @@ class RedisOutage(Protocol):
 
 #: The worker's Redis outage, found by the name its maker (a floor above) keeps it under.
 REDIS_OUTAGE = Key[RedisOutage]("webrobot.distributed.outage")
+
+
+class IndexProgress(Protocol):
+    """What the metrics read of the full-text index (:mod:`webrobot.search.extension`)."""
+
+    def index_progress(self) -> tuple[int, int] | None: ...
+
+
+#: The crawl's full-text index, kept under its maker's name (a floor above).
+FULL_TEXT_INDEX = Key[IndexProgress]("webrobot.search.extension")
+
+
+@runtime_checkable
+class HoldsLeases(Protocol):
+    """A scheduler of a shared crawl (:mod:`webrobot.distributed.scheduler`): the
+    requests this worker holds a lease on now."""
+
+    @property
+    def leases_held(self) -> int: ...
 
 
 def address_files(settings: Any) -> list[Path]:
@@ -148,18 +167,14 @@ class MetricsServer:
             except TypeError:
                 pass
         outage = find_per_crawler(crawler, REDIS_OUTAGE)
-        index = None
-        for extension in crawler.extensions.middlewares if crawler.extensions else ():
-            progress = getattr(extension, "index_progress", None)
-            if callable(progress):
-                index = progress()
+        full_text = find_per_crawler(crawler, FULL_TEXT_INDEX)
         return LiveState(
             started=self.collector.started_wall,
             frontier=frontier,
             redis=self.redis,
             redis_up=outage is None or not outage.down,
-            leases=int(getattr(scheduler, "leases_held", 0) or 0),
-            index=index,
+            leases=scheduler.leases_held if isinstance(scheduler, HoldsLeases) else 0,
+            index=full_text.index_progress() if full_text is not None else None,
         )
 
     def values(self) -> dict[str, Any]:

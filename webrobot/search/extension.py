@@ -49,6 +49,7 @@ from webrobot.search import textextract
 from webrobot.search.worker import IndexWorker, PageToIndex
 from webrobot.settings_parse import read
 from webrobot.urls.sitekey import site_key
+from webrobot.wiring import Key, set_per_crawler
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -96,6 +97,7 @@ class FullTextIndex:
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
         crawler.signals.connect(self.item_scraped, signal=signals.item_scraped)
         crawler.signals.connect(self.page_directives, signal=webrobot_signals.page_directives)
+        set_per_crawler(crawler, FULL_TEXT_INDEX, self)  # the metrics read its progress
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -232,3 +234,7 @@ class FullTextIndex:
             "Full-text index: %s, %d pages (%d added, %d updated, %d removed as noindex), %d bytes",
             self.path, totals.pages, totals.added, totals.updated, totals.removed, totals.bytes,
         )  # fmt: skip
+
+
+#: The crawl's index, for the metrics (which find it by this name, a floor below).
+FULL_TEXT_INDEX = Key[FullTextIndex]("webrobot.search.extension")
