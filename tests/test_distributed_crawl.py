@@ -560,10 +560,9 @@ def test_redis_stopped_longer_than_a_lease_ttl_pauses_the_crawl_and_loses_nothin
 ) -> None:
     crawl_delay = 0.3
     slow = Reply.text(f"User-agent: *\nCrawl-delay: {crawl_delay:g}\n")
-    web = build_web(
+    web = build_web(  # the crawl-delayed site: 17 pages, 7 s, the outage in their midst
         make_site,
         delay=0.1,
-        fanout=4,
         robots=lambda index: slow if index == 0 else ROBOTS_ALLOW_ALL,
     )
     server = RedisServer(tmp_path / "redis", persistent=True).start()
