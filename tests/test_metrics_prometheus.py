@@ -57,7 +57,9 @@ class Prometheus:
             "scrape_configs": [
                 {
                     "job_name": "webrobot",
-                    "file_sd_configs": [{"files": [str(self.targets)], "refresh_interval": INTERVAL}],
+                    "file_sd_configs": [
+                        {"files": [str(self.targets)], "refresh_interval": INTERVAL}
+                    ],
                 }
             ],
         }
