@@ -97,7 +97,9 @@ def test_report_agrees_with_the_servers_and_renders(
                        settings={"WEBROBOT_HEALTH_MAX_ERROR_RATE": "0.15",
                                  # the dead site is deferred, retried, then given up on
                                  "WEBROBOT_ROBOTS_DEFER_MAX": "1.5",
-                                 "WEBROBOT_ROBOTS_BACKOFF_BASE": "0.5"})  # fmt: skip
+                                 "WEBROBOT_ROBOTS_BACKOFF_BASE": "0.5",
+                                 # errors slow a site down by less than a second's wait
+                                 "WEBROBOT_POLITENESS_BACKOFF_BASE": "0.2"})  # fmt: skip
     assert result.returncode == 0, result.stderr
     json_path, html_path = (
         tmp_path / "out" / "items.report.json",
@@ -272,7 +274,9 @@ def test_report_counts_retries_redirects_duplicates_and_a_deferral_as_the_server
     site.add("/d1.html", recorded(Reply.html(page("same body"))))
     site.add("/d2.html", recorded(Reply.html(page("same body"))))
     result = run_crawl(tmp_path, args={"start_urls": site.url("/")},
-                       settings={"RETRY_TIMES": "2", "WEBROBOT_ROBOTS_BACKOFF_BASE": "0.3"})  # fmt: skip
+                       settings={"RETRY_TIMES": "2", "WEBROBOT_ROBOTS_BACKOFF_BASE": "0.3",
+                                 # each error slows the site down: by 0.2 s, doubling, not 1 s
+                                 "WEBROBOT_POLITENESS_BACKOFF_BASE": "0.2"})  # fmt: skip
     assert result.returncode == 0, result.stderr
     row = json.loads((tmp_path / "items.report.json").read_text("utf-8"))["sites"][site.origin]
 

@@ -362,7 +362,12 @@ def test_a_shared_crawl_worker_whose_warc_folder_fills_loses_nothing(
     fs = tmpfs("4m")
     disk = tmp_path / "disk"
     places = {"warc": fs.path, "index": disk, "feed": disk}
-    job = Job(tmp_path, site.url("/"), places, WEBROBOT_REDIS_URL=redis_server.url)
+    job = Job(
+        tmp_path, site.url("/"), places, WEBROBOT_REDIS_URL=redis_server.url,
+        # The resumed worker is alone: it closes 2 s after the shared crawl is done,
+        # not the 10 s a worker waits by default for another to queue more.
+        WEBROBOT_REDIS_IDLE_CLOSE="2", WEBROBOT_REDIS_POLL_INTERVAL="0.2",
+    )  # fmt: skip
     job.start()
     wait_until(lambda: len(site.targets()) >= 40, 120, "40 pages fetched")
     fs.fill(40_000)

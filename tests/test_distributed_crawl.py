@@ -307,12 +307,31 @@ def test_three_workers_download_every_page_exactly_once(
     assert redis_state(redis_server) == (0, 0, 0)
 
 
+def slow_for(agent: str, route: Callable[[Hit], Reply], extra: float) -> Callable[[Hit], Reply]:
+    """``route``, its answers to ``agent`` (a worker's User-Agent) ``extra`` seconds slower."""
+
+    def handler(hit: Hit) -> Reply:
+        reply = route(hit)
+        if hit.headers.get("user-agent") != agent:
+            return reply
+        return Reply(reply.status, reply.body, reply.headers, reply.delay + extra)
+
+    return handler
+
+
 def test_a_killed_worker_loses_nothing(
     make_site: Callable[..., SiteServer], redis_server: RedisServer, tmp_path: Path
 ) -> None:
-    web = build_web(make_site, delay=0.3)
-    workers = start_workers(tmp_path, web, redis_server)
+    web = build_web(make_site, delay=0.1)
+    # A 404 or 500 slows its site down by 0.2 s, doubling, not 1 s: not what is judged.
+    workers = start_workers(tmp_path, web, redis_server, WEBROBOT_POLITENESS_BACKOFF_BASE="0.2")
     victim = workers[0]
+    # The victim's pages are slow (those of the others quick): it is killed with a page
+    # in flight that cannot finish between the look that sees it and the kill.
+    for site in web.sites:
+        for target, route in list(site.routes.items()):
+            if callable(route):
+                site.add(target, slow_for(victim.name, route, 0.5))
     in_flight: set[tuple[str, str]] = set()
     try:
 
@@ -617,10 +636,12 @@ def test_redis_stopped_longer_than_a_lease_ttl_pauses_the_crawl_and_loses_nothin
 def test_redis_gone_for_good_closes_every_worker_and_acknowledges_nothing_unfinished(
     make_site: Callable[..., SiteServer], tmp_path: Path
 ) -> None:
-    web = build_web(make_site, delay=0.1, fanout=4)
+    web = build_web(make_site, delay=0.1)
     server = RedisServer(tmp_path / "redis", persistent=True).start()
-    timeout = 3.0
-    workers = start_workers(tmp_path, web, server, n=2, WEBROBOT_REDIS_OUTAGE_TIMEOUT=str(timeout))
+    timeout = 2.0
+    quick_backoff = {"WEBROBOT_POLITENESS_BACKOFF_BASE": "0.2"}  # not judged here
+    workers = start_workers(tmp_path, web, server, n=2,
+                            WEBROBOT_REDIS_OUTAGE_TIMEOUT=str(timeout), **quick_backoff)  # fmt: skip
     try:
         wait_for(
             lambda: sum(len(site.hits) for site in web.sites) >= 12, 60, "the crawl to be under way"
@@ -632,7 +653,7 @@ def test_redis_gone_for_good_closes_every_worker_and_acknowledges_nothing_unfini
         # Redis comes back later; a new worker finishes what the others did not acknowledge.
         server.start(port=server.port)
         late = Worker(tmp_path / "late", "late", {"start_urls": web.start_urls()},
-                      {"WEBROBOT_REDIS_URL": server.url})  # fmt: skip
+                      {"WEBROBOT_REDIS_URL": server.url, **quick_backoff})  # fmt: skip
         late_code = late.wait()
         items = export(server, tmp_path / "export.jsonl")
     finally:

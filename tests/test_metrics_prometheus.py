@@ -1,5 +1,5 @@
 """End-to-end: a real Prometheus server scrapes the ``/metrics`` of two workers of
-a shared crawl (real redis-server) every second; what PromQL returns through
+a shared crawl (real redis-server) four times a second; what PromQL returns through
 its HTTP API is what the local sites' logs and the workers' own stats say."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import threading
 import urllib.parse
 import urllib.request
 from collections import Counter
@@ -31,13 +32,17 @@ if PROMETHEUS is None:
         allow_module_level=True,
     )
 
+#: How often Prometheus scrapes and evaluates its rules: what the tests wait for (a
+#: scrape while the crawl runs, an alert firing, then resolving) takes a few of these.
+INTERVAL = "250ms"
+
 #: status of each special page of build_web's sites; every other page answers 200
 SPECIAL_STATUS = {"/old": 301, "/broken": 500, "/missing": 404}
 
 
 class Prometheus:
     """A Prometheus server on a loopback port, scraping the targets written to its
-    file-discovery file every second."""
+    file-discovery file every :data:`INTERVAL`."""
 
     def __init__(self, workdir: Path, rules: Path | None = None) -> None:
         self.workdir = workdir
@@ -45,14 +50,16 @@ class Prometheus:
         self.targets.write_text("[]", encoding="utf-8")
         config: dict[str, Any] = {  # JSON is YAML
             "global": {
-                "scrape_interval": "1s",
-                "scrape_timeout": "900ms",
-                "evaluation_interval": "1s",
+                "scrape_interval": INTERVAL,
+                "scrape_timeout": INTERVAL,
+                "evaluation_interval": INTERVAL,
             },
             "scrape_configs": [
                 {
                     "job_name": "webrobot",
-                    "file_sd_configs": [{"files": [str(self.targets)], "refresh_interval": "1s"}],
+                    "file_sd_configs": [
+                        {"files": [str(self.targets)], "refresh_interval": INTERVAL}
+                    ],
                 }
             ],
         }
@@ -149,11 +156,12 @@ def test_prometheus_scrapes_two_workers_of_a_shared_crawl(
     prometheus: Prometheus,
     tmp_path: Path,
 ) -> None:
-    web = build_web(make_site, delay=0.25)
+    web = build_web(make_site, delay=0.1)
     workers = start_workers(
         tmp_path, web, redis_server, n=2,
         WEBROBOT_METRICS_PORT="0",
-        WEBROBOT_METRICS_LINGER="4",  # a last scrape after the crawl ends sees its final counts
+        # A last scrape after the crawl ends sees its final counts: four scrape intervals.
+        WEBROBOT_METRICS_LINGER="1",
     )  # fmt: skip
     try:
         address_files = {w.name: w.workdir / "crawl.metrics.txt" for w in workers}
@@ -241,16 +249,26 @@ def test_a_redis_outage_shows_in_the_metrics_and_fires_the_shipped_alert(
 ) -> None:
     """Redis stopped for a while in a shared crawl: each worker's webrobot_redis_up
     drops to 0 and its outage is counted; Prometheus, given the shipped alert rules
-    (their one-minute wait cut to none), fires WebrobotRedisUnreachable for each."""
+    (their one-minute wait cut to none), fires WebrobotRedisUnreachable for each.
+    One site's home page is held until the alert has resolved: the crawl is still
+    under way during the whole outage however busy the machine, so its pages can be
+    quick."""
     rules = tmp_path / "alerts.yml"
     shipped = (PROJECT_ROOT / "deploy" / "prometheus" / "webrobot-alerts.yml").read_text("utf-8")
     rule = shipped.index("alert: WebrobotRedisUnreachable")
     rules.write_text(shipped[:rule] + shipped[rule:].replace("for: 1m", "for: 0s", 1), "utf-8")
     (tmp_path / "prometheus").mkdir()
     prometheus = Prometheus(tmp_path / "prometheus", rules)
-    web = build_web(make_site, delay=0.3, fanout=4)
+    web = build_web(make_site, delay=0.1)
+    held, home = threading.Event(), web.sites[2].routes["/"]
+    assert callable(home)
+    web.sites[2].add("/", lambda hit: (held.wait(120), home(hit))[1])
     server = RedisServer(tmp_path / "redis", persistent=True).start()
-    workers = start_workers(tmp_path, web, server, n=2, WEBROBOT_METRICS_PORT="0")
+    workers = start_workers(
+        tmp_path, web, server, n=2,
+        WEBROBOT_METRICS_PORT="0",
+        DOWNLOAD_TIMEOUT="120",  # the held page answers once the alert has resolved
+    )  # fmt: skip
     try:
         files = {w.name: w.workdir / "crawl.metrics.txt" for w in workers}
         wait_for(lambda: all(f.exists() for f in files.values()), 60, "metrics addresses")
@@ -274,10 +292,16 @@ def test_a_redis_outage_shows_in_the_metrics_and_fires_the_shipped_alert(
         wait_for(lambda: firing() == set(urls), 60, "the alert firing for both workers")
         during = {name: fetch_metrics(url) for name, url in urls.items()}
         server.start(port=server.port)
-        wait_for(lambda: firing() == set(), 60, "the alert to resolve")
+        wait_for(
+            lambda: firing() == set()
+            and by_worker(prometheus.query("webrobot_redis_up")) == {n: 1.0 for n in urls},
+            60, "the alert to resolve, both workers seen reaching Redis again",
+        )  # fmt: skip
         after = {name: fetch_metrics(url) for name, url in urls.items()}
+        held.set()
         codes = [w.wait(timeout=180) for w in workers]
     finally:
+        held.set()
         stop_all(workers)
         server.stop()
         prometheus.stop()
