@@ -406,7 +406,7 @@ def judge_seen_store(output: str, quick: bool) -> list[dict[str, Any]]:
         "target": MICRO_TARGETS["benchmarks.bench_seen_store"],
         "measured": f"exact {found['exact']:.1f} B/URL, Bloom 1 % {found['bloom']:.1f} B/URL",
         "met": None if quick else met,
-        **({"note": f"quick run: {urls[1] if urls else 'fewer'} URLs, not judged"} if quick else {}),
+        **({"note": f"short run: {urls[1] if urls else 'fewer'} URLs, not judged"} if quick else {}),
     }]  # fmt: skip
 
 

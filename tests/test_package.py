@@ -415,14 +415,11 @@ class Install:
 
 
 def _install(python: Path, target: str, constraints: Path, cwd: Path, *options: str) -> None:
-    """``uv pip install``: from uv's cache alone when it holds everything (``--offline``:
-    a warm cache then costs no look-up at the package index, a second of waiting an
-    install), else from the index (a fresh clone's cold cache, or a new pin)."""
-    install = [*UV, "pip", "install", "--quiet", "--python", str(python), "-c", str(constraints),
-               *options, target]  # fmt: skip
-    done = _run([*install, "--offline"], cwd=cwd, timeout=600)
-    if done.returncode != 0:
-        done = _run(install, cwd=cwd, timeout=600)
+    """``uv pip install``, asking the package index as a user's install does: the
+    requirements webrobot does not pin (Twisted, lxml, cryptography...) resolve to their
+    newest release, not to the newest one uv's cache happens to hold."""
+    done = _run([*UV, "pip", "install", "--quiet", "--python", str(python), "-c", str(constraints),
+                 *options, target], cwd=cwd, timeout=600)  # fmt: skip
     assert done.returncode == 0, f"uv pip install {target}: {done.stderr[-3000:]}"
 
 

@@ -87,7 +87,7 @@ class GarbageCollectorTuning:
         _saved.append((gc.get_threshold(), self.freeze))
         frozen = 0
         if self.freeze:
-            gc.collect(1)  # the young generations: a full collection costs more than it frees
+            gc.collect(1)  # the young generations (3.14: and a slice of the old), not all
             gc.freeze()
             frozen = gc.get_freeze_count()
         gc.set_threshold(*tuned_thresholds(gc.get_threshold(), self.threshold))
