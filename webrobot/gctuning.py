@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 
 if TYPE_CHECKING:
     from typing import Self

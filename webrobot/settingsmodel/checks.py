@@ -3,7 +3,7 @@
 (:func:`text_problem`, :func:`value_problem`), and ``WEBROBOT_*`` names nothing declares
 (:func:`unknown_settings`).
 
-Pure logic: no Scrapy, no I/O. The declarations are :mod:`webrobot.settings_model`.
+Pure logic: no Scrapy, no I/O. The declarations are :mod:`webrobot.settingsmodel.model`.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import difflib
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from webrobot.settings_model import BY_NAME, REMOVED, SETTINGS, Setting
-from webrobot.settings_parse import SettingValueError, parse, to_plain
+from webrobot.settingsmodel.model import BY_NAME, REMOVED, SETTINGS, Setting
+from webrobot.settingsmodel.parse import SettingValueError, parse, to_plain
 
 
 def check(get: Callable[[str], Any], names: Iterable[str] | None = None) -> list[SettingValueError]:

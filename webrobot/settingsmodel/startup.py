@@ -2,7 +2,7 @@
 
 Whoever finds a value that cannot be used (the add-on's check of every
 setting when the crawler starts, a component reading a file a setting names,
-a site config) hands the error, a :class:`~webrobot.settings_parse.SettingValueError`
+a site config) hands the error, a :class:`~webrobot.settingsmodel.parse.SettingValueError`
 or a :class:`~webrobot.sites.config.ConfigError`, to :func:`setting_error`. It is
 kept as the spider's ``config_error`` (any spider: the ``webrobot`` spider
 declares the attribute, others get it), and the spider is closed when it
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy.exceptions import NotConfigured
 
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

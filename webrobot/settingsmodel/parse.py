@@ -2,7 +2,7 @@
 as Scrapy's typed getters parse it (:func:`read`, :func:`parse`), the declared defaults,
 and the one-line errors of a value or a config that cannot be used.
 
-Pure logic: no Scrapy, no I/O. The declarations are :mod:`webrobot.settings_model`.
+Pure logic: no Scrapy, no I/O. The declarations are :mod:`webrobot.settingsmodel.model`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from webrobot.settings_model import BY_NAME, SETTINGS, Setting
+from webrobot.settingsmodel.model import BY_NAME, SETTINGS, Setting
 
 BOOL_WORDS = frozenset({"True", "true", "False", "false"})
 

@@ -7,19 +7,19 @@ are the single source of:
 * the defaults :class:`webrobot.Addon` applies (at Scrapy's ``"addon"``
   priority, so a project's ``settings.py``, a spider's ``custom_settings``, a
   site config, ``-s`` and Scrapyd's ``setting=`` all override them);
-* the values components read (:func:`webrobot.settings_parse.read`: typed, the
+* the values components read (:func:`webrobot.settingsmodel.parse.read`: typed, the
   declared default when nothing set the setting, so no component repeats a fallback);
-* the one check of every value (:func:`webrobot.settings_checks.check`, run once when
+* the one check of every value (:func:`webrobot.settingsmodel.checks.check`, run once when
   the crawler starts and on ``-s`` text before a crawl), whose
-  :class:`~webrobot.settings_parse.SettingValueError` names the setting, the value and
+  :class:`~webrobot.settingsmodel.parse.SettingValueError` names the setting, the value and
   what was expected;
 * the settings reference page, ``docs/reference/settings.md``
-  (:mod:`webrobot.settings_reference`; a test fails when the page and this table differ).
+  (``scripts/settings_reference.py``; a test fails when the page and this table differ).
 
 Scrapy's own settings keep Scrapy's names; the ones listed here with
 ``scrapy=True`` are those webrobot gives another default. Values given as text
 (``-s NAME=VALUE``, Scrapyd) are parsed as Scrapy's typed getters parse them
-(:mod:`webrobot.settings_parse`).
+(:mod:`webrobot.settingsmodel.parse`).
 
 Pure logic: no Scrapy, no I/O.
 
