@@ -1,8 +1,8 @@
 """What a product page shows when its structured data says too little: buy buttons,
 ``itemprop`` attributes outside any item, the heading, the brand, the currency the page
-names for itself; the price (:mod:`webrobot.extract.productprices`), the availability
-(:mod:`webrobot.extract.productstock`) and the labelled codes
-(:mod:`webrobot.extract.productcodes`) read from the same tree. Whether a page without a
+names for itself; the price (:mod:`webrobot.extract.product.shownprices`), the availability
+(:mod:`webrobot.extract.product.stock`) and the labelled codes
+(:mod:`webrobot.extract.product.codes`) read from the same tree. Whether a page without a
 structured product is a product page at all is decided here too.
 
 Pure: no Scrapy, no I/O. :func:`webrobot.extract.product.product` is the entry point.
@@ -14,8 +14,7 @@ import re
 from typing import Any
 
 from webrobot.extract.headtags import clean_text, type_names
-from webrobot.extract.prices import availability
-from webrobot.extract.productcodes import (
+from webrobot.extract.product.codes import (
     GTIN_KEYS,
     MPN_LABEL,
     SKU_LABEL,
@@ -24,11 +23,12 @@ from webrobot.extract.productcodes import (
     labelled_gtin,
     product_code,
 )
-from webrobot.extract.productcontext import ProductContext
-from webrobot.extract.productelements import element_text, in_aside
-from webrobot.extract.productnodes import PRODUCT_TYPES
-from webrobot.extract.productprices import itemprop_price, price_near_button, shown_price
-from webrobot.extract.productstock import button_availability, stock_message
+from webrobot.extract.product.context import ProductContext
+from webrobot.extract.product.elements import element_text, in_aside
+from webrobot.extract.product.nodes import PRODUCT_TYPES
+from webrobot.extract.product.prices import availability
+from webrobot.extract.product.shownprices import itemprop_price, price_near_button, shown_price
+from webrobot.extract.product.stock import button_availability, stock_message
 
 #: More buy buttons than this, with no structured product, is a listing.
 MAX_BUY_BUTTONS = 3

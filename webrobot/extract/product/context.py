@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from webrobot.extract.headtags import HeadTags, absolute_url, as_list, clean_text
 from webrobot.extract.metadata import language_tag
-from webrobot.extract.prices import currency_code
+from webrobot.extract.product.prices import currency_code
 
 if TYPE_CHECKING:
     from webrobot.extract.page import SourcePage

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from webrobot.extract.prices import availability_in_text
-from webrobot.extract.productelements import element_text, in_aside
+from webrobot.extract.product.elements import element_text, in_aside
+from webrobot.extract.product.prices import availability_in_text
 
 _STOCK_CLASS = re.compile(r"stock|availab|inventory|lieferbar|verfuegbar|disponib", re.IGNORECASE)
 

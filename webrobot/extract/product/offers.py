@@ -12,9 +12,9 @@ import re
 from typing import Any
 
 from webrobot.extract.headtags import as_list, type_names
-from webrobot.extract.prices import availability, parse_price_text, price_amount
-from webrobot.extract.productcodes import GTIN_KEYS, gtin_of, product_code
-from webrobot.extract.productcontext import ProductContext, fill, node_text
+from webrobot.extract.product.codes import GTIN_KEYS, gtin_of, product_code
+from webrobot.extract.product.context import ProductContext, fill, node_text
+from webrobot.extract.product.prices import availability, parse_price_text, price_amount
 
 #: Availabilities of an offer that can be bought now or ordered.
 _BUYABLE = frozenset(

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from webrobot.extract.headtags import absolute_url, as_list, jsonld_nodes, node_index, type_names
-from webrobot.extract.productcontext import ProductContext, comparable, node_text
+from webrobot.extract.product.context import ProductContext, comparable, node_text
 
 PRODUCT_TYPES = frozenset({
     "Product", "ProductGroup", "ProductModel", "IndividualProduct", "SomeProducts",

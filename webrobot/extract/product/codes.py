@@ -11,8 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 from webrobot.extract.headtags import clean_text
-from webrobot.extract.productcontext import node_text
-from webrobot.extract.productelements import element_text, in_aside
+from webrobot.extract.product.context import node_text
+from webrobot.extract.product.elements import element_text, in_aside
 
 #: The keys of a schema.org node that hold a GTIN, the likeliest first.
 GTIN_KEYS = ("gtin13", "gtin", "gtin12", "gtin14", "gtin8", "ean", "upc", "isbn")

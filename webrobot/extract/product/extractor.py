@@ -16,10 +16,10 @@ says ``og:type`` product, or it shows a price and one buy button; a listing
 (several products, many buy buttons) is not: :func:`product` gives ``None``.
 
 This module puts the fields together and reads OpenGraph's tags; each reader has its
-own module: which structured node is the product (:mod:`~webrobot.extract.productnodes`),
-its offers (:mod:`~webrobot.extract.productoffers`), the markup
-(:mod:`~webrobot.extract.productmarkup`, with :mod:`~webrobot.extract.productprices`,
-:mod:`~webrobot.extract.productstock` and :mod:`~webrobot.extract.productcodes`).
+own module: which structured node is the product (:mod:`~webrobot.extract.product.nodes`),
+its offers (:mod:`~webrobot.extract.product.offers`), the markup
+(:mod:`~webrobot.extract.product.markup`, with :mod:`~webrobot.extract.product.shownprices`,
+:mod:`~webrobot.extract.product.stock` and :mod:`~webrobot.extract.product.codes`).
 
 Pure: no Scrapy, no I/O. Needs the ``mining`` extra (extruct, price-parser)
 unless ``structured`` is passed and no price text needs reading.
@@ -31,12 +31,12 @@ from typing import TYPE_CHECKING, Any
 
 from webrobot.extract.headtags import HeadTags, as_list, head_tags, jsonld_nodes, type_names
 from webrobot.extract.htmltree import base_url, html_root
-from webrobot.extract.prices import availability, parse_price_text, price_amount
-from webrobot.extract.productcodes import gtin_digits
-from webrobot.extract.productcontext import ProductContext, fill, node_text
-from webrobot.extract.productmarkup import SEPARATORS, Markup
-from webrobot.extract.productnodes import main_product, structured_products
-from webrobot.extract.productoffers import node_fields
+from webrobot.extract.product.codes import gtin_digits
+from webrobot.extract.product.context import ProductContext, fill, node_text
+from webrobot.extract.product.markup import SEPARATORS, Markup
+from webrobot.extract.product.nodes import main_product, structured_products
+from webrobot.extract.product.offers import node_fields
+from webrobot.extract.product.prices import availability, parse_price_text, price_amount
 
 if TYPE_CHECKING:
     from webrobot.extract.page import SourcePage

@@ -12,14 +12,14 @@ from collections.abc import Callable
 from itertools import islice
 from typing import Any
 
-from webrobot.extract.prices import parse_price_text, price_amount
-from webrobot.extract.productelements import (
+from webrobot.extract.product.elements import (
     HIDDEN_TEXT,
     class_words,
     distance,
     element_text,
     in_aside,
 )
+from webrobot.extract.product.prices import parse_price_text, price_amount
 
 #: The currency code of a sign or code, as the page's context settles it.
 Currency = Callable[[Any], str | None]
