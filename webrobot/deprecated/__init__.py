@@ -10,16 +10,19 @@ A project's settings name components by path (``DOWNLOADER_MIDDLEWARES``,
 still load, with one ``DeprecationWarning`` each naming the new path. Only those: an old
 path that holds no such class is gone (import from the new one). The old modules are
 aliases, not copies: each old path gives the very objects of its new module.
+
+Each old module is a file of three lines in ``webrobot/deprecated/paths/``, a folder that
+``webrobot/__init__.py`` adds to the package's ``__path__``: Python finds an old path
+there only when it is imported, so ``import webrobot`` installs no import hook and loads
+none of this. An old *module* whose path is a package now (``webrobot.politeness``) keeps
+its names through that package's ``__getattr__`` (:func:`moved_attribute`).
 """
 
 from __future__ import annotations
 
 import importlib
-import importlib.abc
-import importlib.machinery
 import sys
 import warnings
-from types import ModuleType
 from typing import Any
 
 #: The release that removes these old paths.
@@ -68,7 +71,7 @@ MOVED: dict[str, str] = {
     "webrobot.spiderloader": "webrobot.spiders.loader",
     "webrobot.extensions.gctuning": "webrobot.gctuning",
 }
-#: Old packages that held only moved modules.
+#: Old packages that held only moved modules (folders of ``webrobot/deprecated/paths/``).
 OLD_PACKAGES = frozenset(
     {"webrobot.middlewares", "webrobot.spidermiddlewares", "webrobot.extensions"}
 )
@@ -78,7 +81,7 @@ OLD_PACKAGES = frozenset(
 _warned: set[str] = set()
 
 
-def _warn(old: str, new: str) -> None:
+def _warn(old: str, new: str, stacklevel: int = 3) -> None:
     """One warning per old path and process, however often a setting loads it."""
     if old in _warned:
         return
@@ -86,7 +89,7 @@ def _warn(old: str, new: str) -> None:
     warnings.warn(
         f"{old} moved to {new}; the old path is deprecated and removed in webrobot {REMOVED_IN}",
         DeprecationWarning,
-        stacklevel=3,
+        stacklevel=stacklevel,
     )
 
 
@@ -103,34 +106,16 @@ def moved_attribute(package: str, name: str) -> Any:
     return getattr(module, name)
 
 
-class OldPathFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Finds an old module path and loads it as an alias of the new module."""
-
-    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
-        new = MOVED.get(fullname)
-        if fullname in OLD_PACKAGES:
-            return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
-        if new is None or new.startswith(fullname + "."):  # that old path is a real package now
-            return None
-        return importlib.machinery.ModuleSpec(fullname, self)
-
-    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType | None:
-        return None
-
-    def exec_module(self, module: ModuleType) -> None:
-        if module.__name__ in OLD_PACKAGES:
-            module.__path__ = []
-            return
-        new = MOVED[module.__name__]
-        _warn(module.__name__, new)
-        target = importlib.import_module(new)
-        module.__dict__.update(
-            (key, value) for key, value in vars(target).items() if not key.startswith("__")
-        )
-        module.__doc__ = f"Moved to :mod:`{new}`."
-
-
-def install() -> None:
-    """Make the old paths importable (once per process)."""
-    if not any(isinstance(finder, OldPathFinder) for finder in sys.meta_path):
-        sys.meta_path.append(OldPathFinder())
+def alias(name: str) -> None:
+    """Make the module ``name`` (an old path, run from ``webrobot/deprecated/paths/``) an
+    alias of its new module: the very objects, one warning."""
+    old = "webrobot." + name.removeprefix("webrobot.deprecated.paths.").removeprefix("webrobot.")
+    new = MOVED[old]
+    _warn(old, new, stacklevel=4)
+    target = importlib.import_module(new)
+    module = sys.modules[name]
+    vars(module).pop("alias", None)
+    module.__dict__.update(
+        (key, value) for key, value in vars(target).items() if not key.startswith("__")
+    )
+    module.__doc__ = f"Moved to :mod:`{new}`."
