@@ -143,7 +143,7 @@ SCRAPY_FREE = PURE | {
 #: for settings files, webrobot.deprecated): any part of the crawl may use them, and they
 #: use only each other.
 CRAWL_WIDE = frozenset({
-    "webrobot.compat", "webrobot.gctuning", "webrobot.items", "webrobot.deprecated",
+    "webrobot.compat", "webrobot.items", "webrobot.deprecated",
     "webrobot.optional", "webrobot.signals", "webrobot.stats", "webrobot.version",
     "webrobot.wiring", "webrobot.settingsmodel", "webrobot.settingsmodel.model",
     "webrobot.settingsmodel.parse", "webrobot.settingsmodel.checks",

@@ -67,7 +67,8 @@ def test_every_old_module_path_imports_as_its_new_module(old: str) -> None:
         ("webrobot.robotscache.LruRobotsCache", "webrobot.robots.cache"),
         ("webrobot.budget.PageBudget", "webrobot.urls.budget"),
         ("webrobot.spiderloader.SiteSpiderLoader", "webrobot.spiders.loader"),
-        ("webrobot.extensions.gctuning.GarbageCollectorTuning", "webrobot.gctuning"),
+        ("webrobot.extensions.gctuning.GarbageCollectorTuning", "webrobot.resources.gctuning"),
+        ("webrobot.gctuning.GarbageCollectorTuning", "webrobot.resources.gctuning"),
     ],
 )
 def test_class_paths_a_project_may_list_still_load(path: str, new: str) -> None:

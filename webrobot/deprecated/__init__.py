@@ -69,7 +69,8 @@ MOVED: dict[str, str] = {
     "webrobot.middlewares.report": "webrobot.report.taps",
     "webrobot.middlewares.failures": "webrobot.report.failures",
     "webrobot.spiderloader": "webrobot.spiders.loader",
-    "webrobot.extensions.gctuning": "webrobot.gctuning",
+    "webrobot.extensions.gctuning": "webrobot.resources.gctuning",
+    "webrobot.gctuning": "webrobot.resources.gctuning",
 }
 #: Old packages that held only moved modules (folders of ``webrobot/deprecated/paths/``).
 OLD_PACKAGES = frozenset(

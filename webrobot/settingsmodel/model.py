@@ -748,7 +748,7 @@ COMPONENTS: dict[str, dict[str, Component]] = {
         "webrobot.extract.documentintake.DocumentIntake": _c(100, {"WEBROBOT_EXTRACT": []}),
         "webrobot.report.statsfile.StatsFile": _c(900, {"WEBROBOT_STATS_FILE": ""}),
         # Fewer, cheaper cycle collections (WEBROBOT_GC_THRESHOLD, WEBROBOT_GC_FREEZE).
-        "webrobot.gctuning.GarbageCollectorTuning": _c(0, {"WEBROBOT_GC_THRESHOLD": 0, "WEBROBOT_GC_FREEZE": False}),
+        "webrobot.resources.gctuning.GarbageCollectorTuning": _c(0, {"WEBROBOT_GC_THRESHOLD": 0, "WEBROBOT_GC_FREEZE": False}),
         "webrobot.report.progress.Progress": _c(500, {"WEBROBOT_PROGRESS_INTERVAL": 0}),
         "webrobot.report.extension.CrawlReport": _c(850, {"WEBROBOT_REPORT_ENABLED": False}),
         # /metrics and the live status page (WEBROBOT_METRICS_PORT).

@@ -1,4 +1,4 @@
-"""Deprecated: moved to :mod:`webrobot.gctuning`; removed in webrobot 0.3.0."""
+"""Deprecated: moved to :mod:`webrobot.resources.gctuning`; removed in webrobot 0.3.0."""
 
 from webrobot.deprecated import alias
 
