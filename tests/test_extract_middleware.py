@@ -341,7 +341,9 @@ def test_documents_get_their_text_and_metadata(monkeypatch: pytest.MonkeyPatch) 
 def test_images_are_described_by_the_fetcher(monkeypatch: pytest.MonkeyPatch) -> None:
     from webrobot.extract import parts
 
-    monkeypatch.setattr(parts, "page_images", lambda p: [{"url": "http://site.test/a.png", "alt": "A"}])
+    monkeypatch.setattr(
+        parts, "page_images", lambda p: [{"url": "http://site.test/a.png", "alt": "A"}]
+    )
     fetch = types.ModuleType("webrobot.extract.imagefetch")
     built: list[Any] = []
 

@@ -48,8 +48,8 @@ from webrobot.items import PageItem
 from webrobot.optional import MissingExtra
 from webrobot.pages.contenttypes import GENERIC, HTML, declared_kind, mime_type
 from webrobot.pages.pagerules import indexable
-from webrobot.settings_parse import ConfigError
-from webrobot.startup import setting, setting_error
+from webrobot.settingsmodel.parse import ConfigError
+from webrobot.settingsmodel.startup import setting, setting_error
 from webrobot.wiring import per_crawler
 
 if TYPE_CHECKING:

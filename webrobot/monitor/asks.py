@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from webrobot.monitor.rules import load_rules, parse_rule_tables
-from webrobot.settings_parse import ConfigError, read
+from webrobot.settingsmodel.parse import ConfigError, read
 
 
 def asked_parts(settings: Any) -> frozenset[str]:

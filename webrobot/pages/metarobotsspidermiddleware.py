@@ -37,7 +37,7 @@ from webrobot.pages.metarobots import RobotsPolicy
 from webrobot.pages.page import summarise_html
 from webrobot.pages.pagerules import META_KEY, OPT_OUT_KEY, flag_page
 from webrobot.pages.pagerules import verdict as page_verdict
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 
 if TYPE_CHECKING:
     from typing import Self
