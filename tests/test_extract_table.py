@@ -173,3 +173,13 @@ def test_the_monitor_gets_its_parts_in_any_build_order(tmp_path: Path, order: st
     assert isinstance(extract, ExtractMiddleware)
     # No fields declared: nothing the fields part could read.
     assert extract.parts == monitored_parts(fetched=False) - {"fields"}
+
+
+def test_the_mining_page_lists_the_table() -> None:
+    """Regenerate with: make settings-reference (scripts/parts_reference.py)."""
+    from scripts.parts_reference import PAGE, with_table
+
+    page = PAGE.read_text("utf-8")
+    assert page == with_table(page)
+    for part in PARTS:
+        assert f"| `{part.name}` |" in page

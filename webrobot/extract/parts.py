@@ -110,21 +110,28 @@ PARTS: tuple[Part, ...] = (
     Part("text", "main_text", _text, extra="mining", monitored=True, notes=large_page_notes,
          note_messages={"large_page": "main text read without trafilatura's fallbacks: more "
                         f"than {LARGE_PAGE_ELEMENTS} nodes"},
-         summary="the page's main text, paragraphs as lines"),
+         summary="the page's main text, boilerplate (menus, headers, footers, sidebars, cookie "
+                 "banners) left out, paragraphs as lines"),
     Part("metadata", "metadata", _metadata, frozenset({JSONLD}), monitored=True,
-         summary="title, description, authors, dates, language, site name, canonical, image"),
+         summary="`title`, `description`, `authors`, `published`, `modified`, `language`, "
+                 "`site_name`, `canonical`, `image`, from the page's meta tags, Open Graph and JSON-LD"),
     Part("structured_data", "structured_data", _structured, frozenset({JSONLD, STRUCTURED}),
-         extra="mining", provides=STRUCTURED, summary="JSON-LD, microdata, RDFa and OpenGraph, in extruct's form"),
+         extra="mining", provides=STRUCTURED, summary="the page's JSON-LD, microdata, RDFa and Open Graph in one uniform form "
+                 "(keys `json-ld`, `microdata`, `rdfa`, `opengraph`)"),
     Part("product", "product", _product, frozenset({JSONLD, STRUCTURED}), extra="mining",
-         monitored=True, summary="price, currency, availability, sku, gtin, mpn, brand..."),
+         monitored=True, summary="`name`, `price`, `currency`, `availability`, `sku`, `gtin`, `mpn`, `brand`, "
+                 "or null on a page that sells nothing"),
     Part("fields", "fields", _fields, frozenset({JSONLD, FIELD_SPECS}), monitored=True,
          found=found_fields, notes=missing_fields,
-         summary="the site's own fields (WEBROBOT_FIELDS, a site config's [fields])"),
+         summary="the site's own fields, by name (`WEBROBOT_FIELDS`, a site config's `[fields]`)"),
     Part("documents", None, _document, extra="documents", source=DOCUMENT,
-         summary="the text and metadata of linked PDFs (into main_text and metadata)"),
+         summary="the text of a PDF the page links, and its `title`, `author`, `pages` (in "
+                 "`main_text` and `metadata`)"),
     Part("images", "images", _images, extra="images",
          monitored=True, fetches=True,
-         summary="the page's images, each with its format, size and perceptual hash"),
+         summary="the images the page shows (`url`, `alt`, `width`, `height`), fetched under "
+                 "robots.txt and politeness to add `format`, `bytes`, real `width` and `height`, and "
+                 "a perceptual hash `phash`"),
 )  # fmt: skip
 BY_NAME = {part.name: part for part in PARTS}
 #: The word that asks for every part.
