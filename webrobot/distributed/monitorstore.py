@@ -13,6 +13,8 @@ memory in Redis, under ``<crawl>:monitor`` (:attr:`.CrawlKeys.monitor`):
   ``:next`` (hashes by number): the events waiting for the webhook;
 * ``:dead``, a list of the events the receiver refused for good (a 4xx other than
   408, 425, 429: :mod:`webrobot.monitor.answers`), their JSON, oldest first;
+* ``:parked``, a hash of number -> JSON of the events the receiver kept failing (5xx,
+  time-outs) after their retries, until ``scrapy webrobot-replay`` puts them back;
 * ``:sequence``, the events' numbers; ``:sender``, who delivers.
 
 A worker judges a page against the record it read, then records the new one
@@ -141,6 +143,30 @@ def read_events(server: redis.Redis, keys: CrawlKeys, batch: int = 1000) -> Iter
             if body is not None:
                 yield _text(body)
         start = "(" + _text(entries[-1][0])
+
+
+#: KEYS: outbox, bodies, tries, next, parked. ARGV: the event's number, its body.
+#: Parks an event the receiver kept failing: out of the queue, kept by its number.
+PARK = """
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
+redis.call('HDEL', KEYS[4], ARGV[1])
+redis.call('HSET', KEYS[5], ARGV[1], ARGV[2])
+return 1
+"""
+
+#: KEYS: outbox, bodies, parked. Puts every parked event back in the queue, under its
+#: number (so in its first order), and returns how many.
+REPLAY = """
+local parked = redis.call('HGETALL', KEYS[3])
+for i = 1, #parked, 2 do
+  redis.call('ZADD', KEYS[1], tonumber(parked[i]), parked[i])
+  redis.call('HSET', KEYS[2], parked[i], parked[i + 1])
+end
+redis.call('DEL', KEYS[3])
+return #parked / 2
+"""
 
 
 class RedisMonitorStore(MonitorStore):
@@ -283,12 +309,15 @@ class RedisOutbox:
         self.next_key = f"{base}:next"
         self.sender_key = f"{base}:sender"
         self.dead_key = f"{base}:dead"
+        self.parked_key = f"{base}:parked"
         self.owner = owner
         self.hold_ms = max(1000, int(hold * 1000))
         self._hold = scripts.register(server, HOLD)
         self._release = scripts.register(server, RELEASE)
         self._delivered = scripts.register(server, DELIVERED)
         self._dead = scripts.register(server, DEAD)
+        self._park = scripts.register(server, PARK)
+        self._replay = scripts.register(server, REPLAY)
 
     def holds(self) -> bool:
         """Take or renew the delivery lock; True if this worker delivers."""
@@ -346,6 +375,19 @@ class RedisOutbox:
             args=[pending.seq, pending.body],
         )
         return f"Redis list {self.dead_key}"
+
+    def park(self, pending: Pending, problem: str, now: float) -> None:
+        """Move the event to the crawl's parked events (``<key>:monitor:parked``)."""
+        self._park(
+            keys=[self.outbox_key, self.bodies_key, self.tries_key, self.next_key, self.parked_key],
+            args=[pending.seq, pending.body],
+        )
+
+    def parked(self) -> int:
+        return int(self.server.hlen(self.parked_key))  # type: ignore[arg-type]
+
+    def replay(self) -> int:
+        return int(self._replay(keys=[self.outbox_key, self.bodies_key, self.parked_key]))
 
     def close(self) -> None:
         try:

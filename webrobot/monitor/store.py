@@ -51,6 +51,14 @@ CREATE TABLE IF NOT EXISTS events (
     attempts INTEGER NOT NULL DEFAULT 0,
     next_try REAL NOT NULL DEFAULT 0
 );
+CREATE TABLE IF NOT EXISTS parked (
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL,
+    body TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    parked_at REAL NOT NULL DEFAULT 0,
+    problem TEXT NOT NULL DEFAULT ''
+);
 CREATE INDEX IF NOT EXISTS events_unlogged ON events (logged) WHERE logged = 0;
 CREATE INDEX IF NOT EXISTS events_pending ON events (next_try) WHERE pending = 1;
 CREATE INDEX IF NOT EXISTS events_waiting ON events (seq) WHERE pending = 1;
@@ -86,6 +94,20 @@ class EventOutbox(Protocol):
     def dead(self, pending: Pending) -> str:
         """Set the event aside for good (refused by the receiver): out of the queue, into
         the dead letters; returns where they are, for the log."""
+        ...
+
+    def park(self, pending: Pending, problem: str, now: float) -> None:
+        """Set aside an event the receiver kept failing (5xx, time-outs) after its
+        retries: out of the queue, so the events behind it go on; kept for :meth:`replay`."""
+        ...
+
+    def parked(self) -> int:
+        """How many events are parked."""
+        ...
+
+    def replay(self) -> int:
+        """Put every parked event back in the queue, in its first order, its tries
+        reset; returns how many."""
         ...
 
     def close(self) -> None: ...
@@ -331,6 +353,33 @@ class Outbox:
         self._db.execute(
             "UPDATE events SET attempts = attempts + 1, next_try = ? WHERE seq = ?", (next_try, seq)
         )
+
+    def park(self, pending: Pending, problem: str, now: float) -> None:
+        with _Transaction(self._db):
+            self._db.execute(
+                "INSERT OR REPLACE INTO parked (seq, id, body, attempts, parked_at, problem) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (pending.seq, pending.id, pending.body, pending.attempts + 1, now, problem[:500]),
+            )
+            self._db.execute("UPDATE events SET pending = 0 WHERE seq = ?", (pending.seq,))
+
+    def parked(self) -> int:
+        return int(self._db.execute("SELECT count(*) FROM parked").fetchone()[0])
+
+    def replay(self) -> int:
+        with _Transaction(self._db):
+            count = int(self._db.execute("SELECT count(*) FROM parked").fetchone()[0])
+            self._db.execute(
+                "UPDATE events SET pending = 1, attempts = 0, next_try = 0 "
+                "WHERE seq IN (SELECT seq FROM parked)"
+            )
+            # an event whose row was compacted away comes back from the parked copy
+            self._db.execute(
+                "INSERT INTO events (seq, id, body, logged, pending) SELECT seq, id, body, 1, 1 "
+                "FROM parked WHERE seq NOT IN (SELECT seq FROM events)"
+            )
+            self._db.execute("DELETE FROM parked")
+        return count
 
     def dead(self, pending: Pending) -> str:
         """Append the event to ``dead-letters.jsonl``, then take it out of the outbox (a
