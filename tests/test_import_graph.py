@@ -123,6 +123,7 @@ PURE = frozenset({
     "webrobot.monitor.digest",
     "webrobot.monitor.moves",
     "webrobot.monitor.answers",
+    "webrobot.monitor.summary",
     "webrobot.wiring",
 })  # fmt: skip
 #: No Scrapy or Twisted, but they load or save files.

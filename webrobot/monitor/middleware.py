@@ -186,6 +186,7 @@ class MonitorMiddleware:
                 ceiling=setting(self.crawler, "WEBROBOT_MONITOR_WEBHOOK_BACKOFF_MAX"),
                 user_agent=str(self.crawler.settings.get("USER_AGENT") or "webrobot"),
                 count=self._count, outbox=self.store.outbox(),
+                retries=setting(self.crawler, "WEBROBOT_MONITOR_WEBHOOK_RETRIES"),
             )  # fmt: skip
             self.sender.start()
         if self.notify_urls:
@@ -248,10 +249,48 @@ class MonitorMiddleware:
                 )  # fmt: skip
             if self.crawler.stats is not None:
                 self.crawler.stats.set_value(f"webrobot/monitor/{what}/left", max(0, left))
+        if self.watching:
+            parked = 0
+            if self.crawler.stats is not None:
+                parked = int(self.crawler.stats.get_value("webrobot/monitor/webhook/parked", 0))
+            if parked:
+                self.tally.note(f"{parked} webhook {'event' if parked == 1 else 'events'} "
+                                "parked (scrapy webrobot-replay sends them again)")  # fmt: skip
+            self._tell_summary()
 
     def report_part(self, finished: bool) -> dict[str, Any]:
         """The crawl report's ``changes`` section (:mod:`webrobot.monitor.reportpart`)."""
-        return {"changes": self.tally.section()} if self.watching else {}
+        if not self.watching:
+            return {}
+        self.tally.line = self.summary()
+        return {"changes": self.tally.section()}
+
+    def summary(self) -> str:
+        """The crawl's summary line (:mod:`webrobot.monitor.summary`): counts, the
+        entries added with ``self.tally.note``, where to read more."""
+        from webrobot.monitor.summary import summary_line
+
+        where = [str(self.folder / "events.jsonl")]
+        settings = self.crawler.settings
+        if setting(self.crawler, "WEBROBOT_REPORT_ENABLED"):
+            from webrobot.report.document import report_location
+
+            folder, prefix = report_location(
+                str(setting(self.crawler, "WEBROBOT_REPORT_DIR") or ""),
+                [str(uri) for uri in settings.getdict("FEEDS")],
+                str(getattr(self.crawler.spider, "_job", "") or ""),
+            )
+            where.append(str(Path(folder) / f"{prefix}report.html#changes"))
+        unchanged = 0
+        if self.crawler.stats is not None:
+            unchanged = int(self.crawler.stats.get_value("webrobot/monitor/unchanged", 0))
+        return summary_line(self.tally.counts, self.tally.summary, where, unchanged)
+
+    def _tell_summary(self) -> None:
+        """One line on the terminal at the crawl's end (INFO: the project's log level)."""
+        line = self.summary()
+        self.tally.line = line
+        logger.info("%s", line)
 
     # -- the spider middleware
 

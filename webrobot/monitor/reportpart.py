@@ -60,6 +60,14 @@ class ChangesTally:
         self.folder = folder
         self.counts: Counter[str] = Counter()
         self.pages: list[dict[str, Any]] = []
+        #: lines a person reads first ("rules changed: 710 pages re-baselined")
+        self.summary: list[str] = []
+        #: the whole summary line, once the crawl is over (:mod:`webrobot.monitor.summary`)
+        self.line = ""
+
+    def note(self, line: str) -> None:
+        """One entry of the crawl's summary, told after the counts of events."""
+        self.summary.append(line)
 
     def add(self, event: Mapping[str, Any]) -> None:
         kind = str(event.get("event", ""))
@@ -73,4 +81,6 @@ class ChangesTally:
             "counts": {kind: self.counts.get(kind, 0) for kind in KINDS},
             "pages": list(self.pages),
             "pages_left_out": max(0, self.counts.get("changed", 0) - len(self.pages)),
+            "summary": list(self.summary),
+            "line": self.line,
         }

@@ -330,9 +330,11 @@ def changes_section(changes: Mapping[str, Any] | None) -> str:
     more = (f'<p class="note">{left} more changed pages are in '
             f'{escape(str(changes.get("folder") or "the monitor folder"))}/events.jsonl.</p>'
             if left else "")  # fmt: skip
+    summary = "".join(f"<li>{escape(str(entry))}</li>" for entry in changes.get("summary") or ())
+    summary = f'<ul class="meta" id="change-summary">{summary}</ul>' if summary else ""
     return (
         f'<section class="card" id="changes"><h2>Changes since the last crawl</h2>'
-        f'<p class="meta" id="change-counts">{line}</p>{pages}{more}</section>\n'
+        f'<p class="meta" id="change-counts">{line}</p>{summary}{pages}{more}</section>\n'
     )
 
 
@@ -463,13 +465,13 @@ def render_html(report: Mapping[str, Any], refresh: int = 0) -> str:
 <body><main>
 <h1>{"Crawl status" if refresh > 0 else "Crawl report"} <small>{escape(str(report.get("spider", "")))}</small></h1>
 <p class="meta">{meta}</p>
-{now_html}{health_html}
+{changes_section(report.get("changes"))}{now_html}{health_html}
 <section class="tiles">{tiles_html}</section>
 <section class="card"><h2>Sites</h2>
 <table id="sites"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>{notes_html}
 </section>
 {held_section(report.get("held") or [], str(report.get("finish_reason")))}{hosts_section(report.get("hosts") or [])}{frontier_html(report)}
-{changes_section(report.get("changes"))}{archive_section(report.get("archive"))}
+{archive_section(report.get("archive"))}
 {failed_html}<section class="charts">{charts}</section>
 </main><script>{SORT_JS}</script></body></html>
 """
