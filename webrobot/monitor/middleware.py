@@ -214,7 +214,8 @@ class MonitorMiddleware:
             notices = Notices(self.folder)
             try:
                 self._count("webrobot/monitor/notify/digested", notices.add_digest(
-                    str(getattr(spider, "name", "webrobot")), self.notify_urls))  # fmt: skip
+                    str(getattr(spider, "name", "webrobot")), self.notify_urls,
+                    self.tally.summary))  # fmt: skip
             except Exception as exc:  # noqa: BLE001 - a folder that cannot be written
                 logger.error(
                     "Monitor: the crawl's notice could not be kept in %s: %s", self.folder, exc
