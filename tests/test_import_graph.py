@@ -124,6 +124,7 @@ PURE = frozenset({
     "webrobot.monitor.moves",
     "webrobot.monitor.answers",
     "webrobot.monitor.summary",
+    "webrobot.monitor.schedule",
     "webrobot.wiring",
 })  # fmt: skip
 #: No Scrapy or Twisted, but they load or save files.

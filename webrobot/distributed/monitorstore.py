@@ -15,6 +15,8 @@ memory in Redis, under ``<crawl>:monitor`` (:attr:`.CrawlKeys.monitor`):
   408, 425, 429: :mod:`webrobot.monitor.answers`), their JSON, oldest first;
 * ``:parked``, a hash of number -> JSON of the events the receiver kept failing (5xx,
   time-outs) after their retries, until ``scrapy webrobot-replay`` puts them back;
+* ``:checks``, a hash of URL -> the page's last check and re-check interval
+  (:mod:`webrobot.monitor.schedule`);
 * ``:sequence``, the events' numbers; ``:sender``, who delivers.
 
 A worker judges a page against the record it read, then records the new one
@@ -49,6 +51,7 @@ import redis
 from webrobot.distributed import scripts
 from webrobot.distributed.dupefilter import crawl_spider_name
 from webrobot.distributed.keys import CrawlKeys, explain, redis_from_settings, safe_url
+from webrobot.monitor.schedule import Check
 from webrobot.monitor.snapshot import Snapshot
 from webrobot.monitor.store import MonitorStore, PageRecord, Pending
 from webrobot.settingsmodel.parse import read
@@ -168,6 +171,9 @@ redis.call('DEL', KEYS[3])
 return #parked / 2
 """
 
+#: Events the shared stream keeps (:meth:`RedisMonitorStore.compact`).
+STREAM_EVENTS = 100_000
+
 
 class RedisMonitorStore(MonitorStore):
     """The monitor's memory of a shared crawl (see the module doc)."""
@@ -188,6 +194,7 @@ class RedisMonitorStore(MonitorStore):
         base = keys.monitor
         self.pages_key = f"{base}:pages"
         self.events_key = f"{base}:events"
+        self.checks_key = f"{base}:checks"
         self._record = scripts.register(server, RECORD)
 
     @classmethod
@@ -271,7 +278,47 @@ class RedisMonitorStore(MonitorStore):
         self, url: str, events: Iterable[dict[str, Any]], expected: PageRecord | None = None
     ) -> bool:
         """Drop the page and keep its events if its record is still ``expected``."""
-        return self._run(url, expected, "", events)
+        if not self._run(url, expected, "", events):
+            return False
+        self.server.hdel(self.checks_key, url)
+        return True
+
+    # -- re-check schedule
+
+    def check(self, url: str) -> Check | None:
+        raw = self.server.hget(self.checks_key, url)
+        try:
+            checked, interval = _text(raw).split() if raw is not None else ("", "")
+            return Check(float(checked), float(interval))
+        except ValueError:
+            return None
+
+    def set_check(self, url: str, check: Check) -> None:
+        self.server.hset(self.checks_key, url, f"{check.checked!r} {check.interval!r}")
+
+    def due(self, now: float) -> Iterator[str]:
+        urls = list(self.urls())
+        for start in range(0, len(urls), 1000):
+            batch = urls[start : start + 1000]
+            for url, raw in zip(batch, self.server.hmget(self.checks_key, batch), strict=True):  # type: ignore[call-overload]
+                try:
+                    checked, interval = _text(raw).split() if raw is not None else ("", "")
+                    due = Check(float(checked), float(interval)).due(now)
+                except ValueError:
+                    due = True  # never scheduled, or unreadable
+                if due:
+                    yield url
+
+    # -- a year of state
+
+    def compact(self) -> int:
+        """Trim the crawl's event stream to about the newest :data:`STREAM_EVENTS` (export
+        it with ``scrapy webrobot-export --events`` to keep more); returns the events dropped."""
+        return int(self.server.xtrim(self.events_key, maxlen=STREAM_EVENTS, approximate=True))
+
+    def rotate_log(self, max_bytes: int, max_age: float, files: int, now: float) -> bool:
+        """No ``events.jsonl`` per worker: nothing to rotate."""
+        return False
 
     # -- events
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import re
 import sqlite3
+import time as clock
 from collections.abc import AsyncIterator, Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -31,8 +32,10 @@ from webrobot.monitor import events
 from webrobot.monitor.moves import TOLD_PREFIX, Move, moves, told_key
 from webrobot.monitor.reportpart import ChangesTally
 from webrobot.monitor.rules import load_rules, parse_rule_tables
+from webrobot.monitor.schedule import next_check, rules
 from webrobot.monitor.snapshot import Ignore, Snapshot, changes, snapshot_of
 from webrobot.monitor.store import MonitorStore, PageRecord
+from webrobot.monitor.upkeep import keep_bounded, summary
 from webrobot.monitor.watch import WatchRule, page_matches
 from webrobot.settingsmodel.parse import ConfigError, SettingValueError
 from webrobot.settingsmodel.startup import setting, setting_error
@@ -106,6 +109,13 @@ class MonitorMiddleware:
         self.selectors: list[str] = list(setting(crawler, "WEBROBOT_MONITOR_IGNORE_SELECTORS"))
         self._check_selectors()
         self.recheck = bool(setting(crawler, "WEBROBOT_MONITOR_RECHECK"))
+        every = float(setting(crawler, "WEBROBOT_MONITOR_RECHECK_INTERVAL"))
+        #: re-checks by how often each page changes (:mod:`webrobot.monitor.schedule`), or None
+        self.schedule = (
+            rules(every, float(setting(crawler, "WEBROBOT_MONITOR_RECHECK_MAX_INTERVAL")))
+            if every > 0
+            else None
+        )
         self.webhook_url: str = setting(crawler, "WEBROBOT_MONITOR_WEBHOOK")
         self.notify_urls: list[str] = list(setting(crawler, "WEBROBOT_MONITOR_NOTIFY"))
         self._check_notify()
@@ -229,6 +239,7 @@ class MonitorMiddleware:
             except OSError as exc:
                 logger.error("Monitor: the feed in %s could not be written: %s", self.folder, exc)
                 self._count("webrobot/monitor/error")
+            keep_bounded(self.crawler, self.store, self.folder, self._count)
             self.store.close()
             self.store = None
         from scrapy.utils.defer import maybe_deferred_to_future
@@ -257,41 +268,15 @@ class MonitorMiddleware:
             if parked:
                 self.tally.note(f"{parked} webhook {'event' if parked == 1 else 'events'} "
                                 "parked (scrapy webrobot-replay sends them again)")  # fmt: skip
-            self._tell_summary()
+            self.tally.line = summary(self.crawler, self.folder, self.tally)
+            logger.info("%s", self.tally.line)  # the line a person reads at the crawl's end
 
     def report_part(self, finished: bool) -> dict[str, Any]:
         """The crawl report's ``changes`` section (:mod:`webrobot.monitor.reportpart`)."""
         if not self.watching:
             return {}
-        self.tally.line = self.summary()
+        self.tally.line = summary(self.crawler, self.folder, self.tally)
         return {"changes": self.tally.section()}
-
-    def summary(self) -> str:
-        """The crawl's summary line (:mod:`webrobot.monitor.summary`): counts, the
-        entries added with ``self.tally.note``, where to read more."""
-        from webrobot.monitor.summary import summary_line
-
-        where = [str(self.folder / "events.jsonl")]
-        settings = self.crawler.settings
-        if setting(self.crawler, "WEBROBOT_REPORT_ENABLED"):
-            from webrobot.report.document import report_location
-
-            folder, prefix = report_location(
-                str(setting(self.crawler, "WEBROBOT_REPORT_DIR") or ""),
-                [str(uri) for uri in settings.getdict("FEEDS")],
-                str(getattr(self.crawler.spider, "_job", "") or ""),
-            )
-            where.append(str(Path(folder) / f"{prefix}report.html#changes"))
-        unchanged = 0
-        if self.crawler.stats is not None:
-            unchanged = int(self.crawler.stats.get_value("webrobot/monitor/unchanged", 0))
-        return summary_line(self.tally.counts, self.tally.summary, where, unchanged)
-
-    def _tell_summary(self) -> None:
-        """One line on the terminal at the crawl's end (INFO: the project's log level)."""
-        line = self.summary()
-        self.tally.line = line
-        logger.info("%s", line)
 
     # -- the spider middleware
 
@@ -300,9 +285,16 @@ class MonitorMiddleware:
             yield request
         if not self.recheck or self.store is None:
             return
-        known = list(self.store.urls())
-        if known:
-            logger.info("Monitor: re-checking %d known pages", len(known))
+        if self.schedule is None:
+            known = list(self.store.urls())
+            if known:
+                logger.info("Monitor: re-checking %d known pages", len(known))
+        else:
+            known = list(self.store.due(clock.time()))
+            later = len(self.store) - len(known)
+            logger.info("Monitor: re-checking %d known pages (%d not due yet)", len(known), later)
+            if later:
+                self._count("webrobot/monitor/recheck/not_due", later)
         for url in known:
             self._count("webrobot/monitor/recheck")
             yield Request(url)
@@ -456,11 +448,21 @@ class MonitorMiddleware:
             return False
         for key in counts:
             self._count(key)
+        self._scheduled(url, found)
         for event in found:
             self.tally.add(event)
         if found and self.sender is not None:
             self.sender.wake()
         return True
+
+    def _scheduled(self, url: str, found: list[dict[str, Any]]) -> None:
+        """The page's next re-check: soon when it changed or is new, later when not."""
+        if self.schedule is None or self.store is None:
+            return
+        changed = any(e["event"] in ("new", "changed") for e in found)
+        self.store.set_check(
+            url, next_check(self.schedule, self.store.check(url), clock.time(), changed)
+        )
 
     def _emit_forget(self, url: str, event: dict[str, Any], record: PageRecord) -> bool:
         assert self.store is not None

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, Self
 
 from webrobot.monitor.feed import ENTRIES, atom
+from webrobot.monitor.schedule import Check, should_rotate
 from webrobot.monitor.snapshot import Snapshot
 
 if TYPE_CHECKING:
@@ -34,6 +35,9 @@ EVENTS = "events.jsonl"
 #: one JSON line each, as ``events.jsonl`` holds them.
 DEAD_LETTERS = "dead-letters.jsonl"
 FEED = "events.atom"
+#: Events kept in the store once written to ``events.jsonl`` and delivered: the feed's
+#: and the digest's (older ones are in ``events.jsonl`` and its rotated files).
+KEEP_EVENTS = 1000
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS pages (
     url TEXT PRIMARY KEY,
@@ -50,6 +54,11 @@ CREATE TABLE IF NOT EXISTS events (
     pending INTEGER NOT NULL DEFAULT 0,
     attempts INTEGER NOT NULL DEFAULT 0,
     next_try REAL NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS checks (
+    url TEXT PRIMARY KEY,
+    checked REAL NOT NULL,
+    interval REAL NOT NULL
 );
 CREATE TABLE IF NOT EXISTS parked (
     seq INTEGER PRIMARY KEY,
@@ -220,9 +229,90 @@ class MonitorStore:
         """The page is gone: drop it, keep its events (True, as :meth:`record`)."""
         with self._transaction():
             self._db.execute("DELETE FROM pages WHERE url = ?", (url,))
+            self._db.execute("DELETE FROM checks WHERE url = ?", (url,))
             self._add_events(events)
         self.write_log()
         return True
+
+    # -- re-check schedule (:mod:`webrobot.monitor.schedule`)
+
+    def check(self, url: str) -> Check | None:
+        """The page's last check and interval, or None (never scheduled)."""
+        row = self._db.execute(
+            "SELECT checked, interval FROM checks WHERE url = ?", (url,)
+        ).fetchone()
+        return None if row is None else Check(float(row[0]), float(row[1]))
+
+    def set_check(self, url: str, check: Check) -> None:
+        self._db.execute(
+            "INSERT OR REPLACE INTO checks (url, checked, interval) VALUES (?, ?, ?)",
+            (url, check.checked, check.interval),
+        )
+
+    def due(self, now: float) -> Iterator[str]:
+        """The known pages due for a re-check at ``now`` (never scheduled: due), oldest first."""
+        rows = self._db.execute(
+            "SELECT p.url, c.checked, c.interval FROM pages p LEFT JOIN checks c ON c.url = p.url "
+            "ORDER BY p.first_seen, p.url"
+        ).fetchall()
+        for url, checked, interval in rows:
+            if checked is None or Check(float(checked), float(interval)).due(now):
+                yield url
+
+    # -- a year of state
+
+    def compact(self) -> int:
+        """Drop the events written to ``events.jsonl``, delivered and not parked, but the
+        newest :data:`KEEP_EVENTS`; give the space back when most of the file is free.
+        Returns the events dropped."""
+        with self._transaction():
+            top = self._db.execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[0]
+            dropped = self._db.execute(
+                "DELETE FROM events WHERE seq <= ? AND logged = 1 AND pending = 0 "
+                "AND seq NOT IN (SELECT seq FROM parked)",
+                (int(top) - KEEP_EVENTS,),
+            ).rowcount
+            self._db.execute("DELETE FROM checks WHERE url NOT IN (SELECT url FROM pages)")
+        pages = int(self._db.execute("PRAGMA page_count").fetchone()[0])
+        free = int(self._db.execute("PRAGMA freelist_count").fetchone()[0])
+        if free > 256 and free * 2 > pages:
+            self._db.execute("VACUUM")
+        self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return int(dropped)
+
+    def rotate_log(self, max_bytes: int, max_age: float, files: int, now: float) -> bool:
+        """Rotate ``events.jsonl`` to ``events.jsonl.1`` (the older ones one further, the
+        oldest beyond ``files`` deleted) when it is bigger than ``max_bytes`` or its first
+        event older than ``max_age`` seconds; True when rotated."""
+        try:
+            size = self.events_path.stat().st_size
+        except FileNotFoundError:
+            return False
+        if not should_rotate(size, self._first_time(), now, max_bytes, max_age):
+            return False
+        for n in range(files, 0, -1):
+            older = self.events_path.with_name(f"{EVENTS}.{n}")
+            if n == files:
+                older.unlink(missing_ok=True)
+            elif older.exists():
+                os.replace(older, self.events_path.with_name(f"{EVENTS}.{n + 1}"))
+        if files:
+            os.replace(self.events_path, self.events_path.with_name(f"{EVENTS}.1"))
+        else:
+            self.events_path.unlink()
+        self._whole = True  # the new file starts empty: no line a kill cut short
+        return True
+
+    def _first_time(self) -> float | None:
+        """The Unix time of the first event in ``events.jsonl`` (None: unreadable)."""
+        from datetime import datetime
+
+        try:
+            with self.events_path.open("rb") as f:
+                first = json.loads(f.readline())
+            return datetime.fromisoformat(str(first["time"])).timestamp()
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
 
     def recent(self, count: int) -> list[dict[str, Any]]:
         """The newest ``count`` events, newest first."""

@@ -13,6 +13,7 @@ from tests.redisserver import RedisServer
 from webrobot.distributed.keys import CrawlKeys
 from webrobot.distributed.monitorstore import RedisMonitorStore, RedisOutbox
 from webrobot.monitor import events
+from webrobot.monitor.schedule import Check
 from webrobot.monitor.snapshot import Snapshot
 from webrobot.monitor.store import EventOutbox, MonitorStore
 
@@ -78,5 +79,40 @@ def test_replay_puts_the_parked_back_in_their_first_order_with_fresh_tries(opene
         assert [p.attempts for p in again] == [0, 0, 0]
         assert (outbox.parked(), outbox.waiting()) == (0, 3)
         assert outbox.replay() == 0, "nothing parked: nothing put back twice"
+    finally:
+        outbox.close()
+
+
+def test_the_schedule_says_which_known_pages_are_due(opened: Opened) -> None:
+    store, _ = opened
+    add(store, 3)
+    urls = list(store.urls())
+    assert list(store.due(0.0)) == urls, "never scheduled: due"
+    store.set_check(urls[0], Check(1000.0, 600.0))
+    store.set_check(urls[1], Check(1000.0, 60.0))
+    assert store.check(urls[0]) == Check(1000.0, 600.0)
+    assert store.check("http://site.test/unknown") is None
+    assert list(store.due(1100.0)) == [urls[1], urls[2]]
+    assert list(store.due(1600.0)) == urls
+    store.forget(urls[1], [], expected=store.get(urls[1]))
+    assert store.check(urls[1]) is None, "a page forgotten is not scheduled"
+
+
+def test_compaction_keeps_the_newest_events_and_every_one_still_waiting(
+    opened: Opened, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, open_outbox = opened
+    monkeypatch.setattr("webrobot.monitor.store.KEEP_EVENTS", 2)
+    monkeypatch.setattr("webrobot.distributed.monitorstore.STREAM_EVENTS", 2)
+    ids = add(store, 6)
+    outbox = open_outbox()
+    try:
+        due = outbox.due(time.time())
+        for pending in due[1:]:
+            outbox.delivered(pending.seq)  # the first still waits for the webhook
+        store.compact()
+        assert outbox.waiting() == 1
+        assert outbox.due(time.time())[0].id == ids[0]
+        assert [e["id"] for e in store.recent(10)][:2] == [ids[5], ids[4]]
     finally:
         outbox.close()
