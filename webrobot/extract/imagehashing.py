@@ -37,19 +37,21 @@ class ImageRefused(Exception):
         self.reason = reason
 
 
-def _libraries(extra: str) -> tuple[Any, Any]:
+def _libraries(extra: str, feature: str) -> tuple[Any, Any]:
     try:
-        imagehash = require("imagehash", extra, "Hashing pictures")
-        image_module = require("PIL.Image", extra, "Hashing pictures")
+        imagehash = require("imagehash", extra, feature)
+        image_module = require("PIL.Image", extra, feature)
     except MissingExtra as exc:
         raise ImageRefused(MISSING_LIBRARY, str(exc)) from None
     return image_module, imagehash
 
 
-def describe_image(body: bytes, max_pixels: int, *, extra: str = "images") -> dict[str, Any]:
+def describe_image(
+    body: bytes, max_pixels: int, *, extra: str = "images", feature: str = "Describing images"
+) -> dict[str, Any]:
     """``{"format", "width", "height", "phash"}`` of an image, or :class:`ImageRefused`
-    (``extra``: the extra to name when Pillow or imagehash is missing)."""
-    image_module, imagehash = _libraries(extra)
+    (``extra`` and ``feature``: what to name when Pillow or imagehash is missing)."""
+    image_module, imagehash = _libraries(extra, feature)
     with warnings.catch_warnings():
         warnings.simplefilter("error", image_module.DecompressionBombWarning)
         try:

@@ -48,7 +48,7 @@ def image_hash(data: bytes, source: str, key: str, path: Path) -> int:
     """The 64-bit pHash of a picture file's bytes: the crawl's one picture hash
     (:func:`webrobot.extract.imagehashing.describe_image`), as a page's images get it."""
     try:
-        described = describe_image(data, 0, extra="monitor")
+        described = describe_image(data, 0, extra="monitor", feature="Watching for pictures")
     except ImageRefused as exc:
         if exc.reason == MISSING_LIBRARY:
             raise ConfigError(source, key, str(exc)) from None
