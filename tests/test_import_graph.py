@@ -44,6 +44,8 @@ PURE = frozenset({
     "webrobot.urls.budget",
     "webrobot.urls.canonical",
     "webrobot.urls.hostmap",
+    "webrobot.urls.deadpolicy",
+    "webrobot.exitstatus",
     "webrobot.politeness.unit",
     "webrobot.urls.upgrade",
     "webrobot.urls.hostnotes",
@@ -146,6 +148,7 @@ CRAWL_WIDE = frozenset({
     "webrobot.optional", "webrobot.settings_model", "webrobot.settings_parse",
     "webrobot.settings_checks", "webrobot.settings_reference", "webrobot.signals",
     "webrobot.startup", "webrobot.stats", "webrobot.version", "webrobot.wiring",
+    "webrobot.exitstatus",
 })  # fmt: skip
 #: The parts of the crawl, lowest first: a module uses the crawl-wide modules, its own
 #: package and the packages before its own, never one after it. The job and its disk
