@@ -1,6 +1,6 @@
 """``ADDONS = {"webrobot.Addon": 0}``: every part of webrobot, on, in any Scrapy project.
 
-The add-on puts each setting of :mod:`webrobot.settings_model` at its default
+The add-on puts each setting of :mod:`webrobot.settingsmodel.model` at its default
 with Scrapy's ``"addon"`` priority (so a project's ``settings.py``, a spider's
 ``custom_settings``, a site config and ``-s`` override any of them), enables the
 components listed there (a component the project already lists keeps the
@@ -16,7 +16,7 @@ lines for webrobot's own components go to DEBUG, and one INFO line names them
 all with their reasons when the spider opens (:class:`QuietDisabled`).
 
 A value that cannot be used takes the one route of a bad setting
-(:func:`webrobot.startup.setting_error`): the spider is closed when it opens,
+(:func:`webrobot.settingsmodel.startup.setting_error`): the spider is closed when it opens,
 with reason ``config_error`` and one ERROR line naming the setting, the value
 and what was expected, before any request. So does a feature switched on without
 its extra (``webrobot[redis]``, ``webrobot[browser]``): the line names the extra
@@ -35,11 +35,11 @@ from scrapy.utils.misc import load_object
 from webrobot.distributed.addon import switch_to_redis
 from webrobot.frontier.scheduler import hold_new_requests_in_frontier
 from webrobot.render.middleware import configure_rendering
-from webrobot.settings_checks import check, unknown_setting_message, unknown_settings
-from webrobot.settings_model import BY_NAME, COMPONENTS, SETTINGS
-from webrobot.settings_parse import error_lines
+from webrobot.settingsmodel.checks import check, unknown_setting_message, unknown_settings
+from webrobot.settingsmodel.model import BY_NAME, COMPONENTS, SETTINGS
+from webrobot.settingsmodel.parse import error_lines
+from webrobot.settingsmodel.startup import setting_error
 from webrobot.sites.config import ConfigError
-from webrobot.startup import setting_error
 
 if TYPE_CHECKING:
     from typing import Self

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Self
 from scrapy.exceptions import NotConfigured
 
 from webrobot.extract.parts import enabled_parts
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.urls.documents import accept_documents
 
 if TYPE_CHECKING:

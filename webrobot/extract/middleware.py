@@ -48,8 +48,8 @@ from webrobot.items import MinedPageItem, PageItem
 from webrobot.pages.contenttypes import GENERIC, HTML, declared_kind, mime_type
 from webrobot.pages.metarobots import policy
 from webrobot.pages.pagerules import META_KEY, OPT_OUT_KEY
-from webrobot.settings_parse import ConfigError
-from webrobot.startup import setting, setting_error
+from webrobot.settingsmodel.parse import ConfigError
+from webrobot.settingsmodel.startup import setting, setting_error
 from webrobot.wiring import per_crawler
 
 if TYPE_CHECKING:

@@ -35,8 +35,8 @@ from webrobot.monitor.rules import load_rules, parse_rule_tables
 from webrobot.monitor.snapshot import Ignore, Snapshot, changes, snapshot_of
 from webrobot.monitor.store import MonitorStore, PageRecord
 from webrobot.monitor.watch import WatchRule, page_matches
-from webrobot.settings_parse import ConfigError, SettingValueError
-from webrobot.startup import setting, setting_error
+from webrobot.settingsmodel.parse import ConfigError, SettingValueError
+from webrobot.settingsmodel.startup import setting, setting_error
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

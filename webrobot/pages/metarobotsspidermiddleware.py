@@ -36,7 +36,7 @@ from w3lib.url import canonicalize_url
 from webrobot.pages.metarobots import ALLOW_ALL, RobotsPolicy, policy
 from webrobot.pages.page import summarise_html
 from webrobot.pages.pagerules import META_KEY, OPT_OUT_KEY, flag_page
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 
 if TYPE_CHECKING:
     from typing import Self

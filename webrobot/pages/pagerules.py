@@ -26,7 +26,7 @@ from webrobot.pages.metarobots import (
     policy,
     relabelled_text,
 )
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.urls.sitekey import site_key
 
 if TYPE_CHECKING:

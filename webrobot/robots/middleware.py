@@ -52,7 +52,7 @@ from webrobot.robots.held import (
     held_rows,
 )
 from webrobot.seen.dupefilter import visited_filter
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.urls.deadhosts import DeadHosts
 from webrobot.urls.deadpolicy import REASONS
 from webrobot.urls.refusals import Refuser

@@ -23,8 +23,8 @@ from webrobot.extract.fields import FieldSpecError, compile_fields
 from webrobot.extract.parts import enabled_parts
 from webrobot.frontier.priorities import PriorityRule
 from webrobot.monitor.rules import parse_rule_tables
-from webrobot.settings_checks import value_problem
-from webrobot.settings_parse import ConfigError, raise_all
+from webrobot.settingsmodel.checks import value_problem
+from webrobot.settingsmodel.parse import ConfigError, raise_all
 from webrobot.urls.templates import TemplateOverride
 
 SPIDER_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")

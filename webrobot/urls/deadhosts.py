@@ -32,7 +32,7 @@ from twisted.internet.error import ConnectionRefusedError as TxConnectionRefused
 
 from webrobot import signals
 from webrobot.compat import name_not_resolved
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.urls import resolver
 from webrobot.urls.deadpolicy import (
     NO_SUCH_NAME,

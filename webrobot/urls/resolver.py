@@ -38,7 +38,7 @@ from twisted.internet.error import DNSLookupError
 from twisted.internet.interfaces import IHostnameResolver
 from zope.interface import implementer  # type: ignore[import-untyped]
 
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.urls.deadpolicy import NO_SUCH_NAME
 from webrobot.urls.hostmap import HostMap, HostMapError, normal_host, not_asked
 
