@@ -175,3 +175,18 @@ def test_a_resolver_that_cannot_be_reached_is_not_a_dead_name(
         assert result.stat("finish_reason") == "held_sites_only"
         assert tries > 2, "retried under the longer limit, not given up after two tries"
         assert "the name does not resolve" not in result.stderr
+
+
+def test_without_robots_txt_a_page_on_a_closed_port_names_its_host_and_exits_7(
+    tmp_path: Path,
+) -> None:
+    """``ROBOTSTXT_OBEY = False``: no robots.txt asks the host first; the page itself
+    fails for good (after Scrapy's retries) and names its host dead."""
+    port = closed_port()
+    result = crawl(tmp_path, [f"http://127.0.0.1:{port}/"], {"ROBOTSTXT_OBEY": "False"})
+
+    assert result.returncode == 7, result.stderr[-2000:]
+    assert open_seconds(result.log) < HANG_GUARD
+    assert result.stat("robotstxt/request_count") == 0
+    assert result.stat("webrobot/hosts/dead/refused") == 1
+    assert f"webrobot: 127.0.0.1:{port}: the connection was refused" in stderr_lines(result)

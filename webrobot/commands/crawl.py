@@ -131,6 +131,8 @@ class Command(ScrapyCrawlCommand):
         reason = stats.get_value("finish_reason")
         if self.exitcode or reason in (DISK_FULL, FRONTIER_ERROR, "redis_unavailable"):
             return
+        if dead is not None and dead.shared:
+            return  # a worker of a shared crawl fetches a share: its own count says nothing
         pages = int(stats.get_value("downloader/response_count", 0) or 0) - int(
             stats.get_value("robotstxt/response_count", 0) or 0
         )

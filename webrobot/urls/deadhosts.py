@@ -13,6 +13,7 @@ at WARNING, counted once per host in ``webrobot/hosts/dead/<kind>``), and
 :meth:`DeadHosts.known` for anything that would wait on a host. Its hosts go into
 report.json (``dead_hosts``), and when no page could be fetched and a host was
 given up the crawl closes as soon as it is idle, with reason ``nothing_fetched``
+(not a worker of a shared crawl, which fetches only its share)
 (the ``scrapy crawl`` command then exits with a status that says why:
 :mod:`webrobot.exitstatus`).
 """
@@ -129,6 +130,9 @@ class DeadHosts:
             refused_max=read(settings, "WEBROBOT_DEAD_REFUSED_MAX"),
         )
         self.book = DeadBook()
+        # A worker of a shared crawl fetches a share of it: whether the crawl fetched
+        # anything is the shared crawl's to say (WEBROBOT_REDIS_IDLE_CLOSE), not this worker's.
+        self.shared = bool(read(settings, "WEBROBOT_REDIS_URL").strip())
         crawler.signals.connect(self._spider_idle, signal=scrapy_signals.spider_idle)
         crawler.signals.connect(self._report_part, signal=signals.report_parts)
 
@@ -176,7 +180,7 @@ class DeadHosts:
     def _spider_idle(self) -> None:
         # Only when the crawl is idle: a request held elsewhere (robots.txt still being
         # asked) keeps the crawl open, whatever this says.
-        if self.book.hosts and self.pages_answered() <= 0:
+        if self.book.hosts and not self.shared and self.pages_answered() <= 0:
             raise CloseSpider(NOTHING_FETCHED)
 
     def _report_part(self) -> dict[str, object]:
