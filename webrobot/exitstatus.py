@@ -9,8 +9,8 @@ sets ``exitcode = STATUS.code``.
 :func:`nothing_fetched` decides the status of a crawl that ran but fetched no
 page: every host's name does not resolve (6, curl's "could not resolve host"),
 a host refused the connection (7, curl's "failed to connect"), or every site was
-given up for another reason (8). A crawl that fetched at least one page, or had
-nothing to fetch, exits 0 whatever else failed: its report says what.
+given up for another reason (8). A crawl that got an answer to at least one page (an
+error page too), or had nothing to fetch, exits 0 whatever else failed: its report says what.
 
 Pure logic: no Scrapy, no I/O.
 """
@@ -55,9 +55,9 @@ REFUSED = ExitStatus(
 )  # fmt: skip
 GAVE_UP = ExitStatus(
     8, "gave_up",
-    "nothing fetched: every site was given up for another reason (its robots.txt or its "
-    "pages kept failing: timeouts, server errors), or the crawl closed with nothing left "
-    "but held sites (`held_sites_only`)",
+    "nothing fetched: no page got an answer, and sites were given up for another reason "
+    "(their robots.txt kept failing: timeouts, server errors; their pages timed out), or the "
+    "crawl closed with nothing left but held sites (`held_sites_only`)",
 )  # fmt: skip
 
 #: Every status ``scrapy crawl`` exits with, in order.
