@@ -83,3 +83,9 @@ def test_the_book_names_each_host_once_with_its_reason() -> None:
         "host": "no-such-host.invalid", "kind": NO_SUCH_NAME,
         "reason": "the name does not resolve", "tries": 2, "seconds": 3.0, "detail": "",
     }  # fmt: skip
+
+
+def test_a_name_given_up_already_is_given_up_at_its_first_failure() -> None:
+    """Asked again on another port or scheme (``https://`` after ``http://``)."""
+    assert POLICY.next_try(NO_SUCH_NAME, 1, 0.0, 2.0, known=True) is None
+    assert POLICY.next_try(REFUSED, 1, 0.0, 2.0, known=True) == 2.0  # a refusal is per port

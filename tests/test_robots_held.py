@@ -183,3 +183,15 @@ def test_without_a_dead_host_policy_a_dead_host_waits_as_before() -> None:
         RobotsFetch("u", unresolved=True, dead=NO_SUCH_NAME),
     )
     assert (plan.action, plan.dead, plan.limit) == ("retry", None, 120.0)
+
+
+def test_a_name_given_up_already_is_given_up_at_once_on_another_scheme() -> None:
+    plans = Backoff(
+        base=2.0, cap=600.0, defer_max=3600.0, stale_max=0.0, dns_defer_max=120.0,
+        dead=DeadHostPolicy(), known_dead=lambda url: url.startswith("https://gone.example"),
+    )  # fmt: skip
+    nxdomain = RobotsFetch("u", unresolved=True, dead=NO_SUCH_NAME)
+    again = PendingSite("https://gone.example:443", "https://gone.example/robots.txt")
+    assert plans.after_failure(again, nxdomain).action == "give_up"
+    other = PendingSite("http://other.example:80", "http://other.example/robots.txt")
+    assert plans.after_failure(other, nxdomain).action == "retry"

@@ -72,7 +72,7 @@ from webrobot.robots import policy
 from webrobot.urls.deadpolicy import NO_SUCH_NAME, DeadHostPolicy, Streak
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
     from pathlib import Path
 
     from scrapy import Spider
@@ -299,8 +299,10 @@ class Backoff:
         stale_max: float,
         dns_defer_max: float = 0.0,
         dead: DeadHostPolicy | None = None,
+        known_dead: Callable[[str], bool] | None = None,
     ) -> None:
         self.dead = dead
+        self.known_dead = known_dead  # a URL whose host was given up already
         self.base = base
         self.cap = cap
         self.defer_max = defer_max
@@ -328,7 +330,8 @@ class Backoff:
                 now, base=self.base, cap=self.cap, defer_max=0, retry_after=retry_after
             )
             assert usual is not None
-            delay = self.dead.next_try(kind, tries, since, usual)
+            known = self.known_dead is not None and self.known_dead(pending.robots_url)
+            delay = self.dead.next_try(kind, tries, since, usual, known=known)
             if delay is None:
                 return AfterFailure("give_up", 0.0, reason, since, since, kind, tries)
             limit = since + delay if kind == NO_SUCH_NAME else self.dead.refused_max

@@ -108,6 +108,7 @@ class RobotsMiddleware:
             stale_max=self.stale_max,
             dns_defer_max=read(settings, "WEBROBOT_ROBOTS_DNS_DEFER_MAX"),
             dead=DeadHosts.of(crawler).policy,
+            known_dead=lambda url: DeadHosts.of(crawler).known(url) is not None,
         )
         self.dead_hosts = DeadHosts.of(crawler)
         cache_class = read(settings, "WEBROBOT_ROBOTS_CACHE_CLASS")

@@ -51,13 +51,16 @@ class DeadHostPolicy:
     #: Tries of a name that does not exist before it is given up.
     name_tries: int = 2
 
-    def next_try(self, kind: str, tries: int, elapsed: float, usual: float) -> float | None:
+    def next_try(
+        self, kind: str, tries: int, elapsed: float, usual: float, *, known: bool = False
+    ) -> float | None:
         """Seconds until the next try of a host whose last ``tries`` tries (over
         ``elapsed`` seconds since the first) all failed with ``kind``; None: give
         it up now. ``usual`` is the wait the caller's own backoff would give; a
-        kind that is not a dead host's keeps it."""
+        kind that is not a dead host's keeps it. ``known``: the name was given up
+        already in this crawl (asked on another port or scheme): given up at once."""
         if kind == NO_SUCH_NAME:
-            return None if tries >= self.name_tries else self.name_retry
+            return None if known or tries >= self.name_tries else self.name_retry
         if kind == REFUSED:
             if elapsed >= self.refused_max:
                 return None
