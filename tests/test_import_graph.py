@@ -45,6 +45,8 @@ PURE = frozenset({
     "webrobot.urls.budget",
     "webrobot.urls.canonical",
     "webrobot.urls.hostmap",
+    "webrobot.urls.deadpolicy",
+    "webrobot.exitstatus",
     "webrobot.politeness.unit",
     "webrobot.urls.upgrade",
     "webrobot.urls.hostnotes",
@@ -150,7 +152,7 @@ CRAWL_WIDE = frozenset({
     "webrobot.optional", "webrobot.signals", "webrobot.stats", "webrobot.text", "webrobot.version",
     "webrobot.wiring", "webrobot.settingsmodel", "webrobot.settingsmodel.model",
     "webrobot.settingsmodel.parse", "webrobot.settingsmodel.checks",
-    "webrobot.settingsmodel.startup",
+    "webrobot.settingsmodel.startup", "webrobot.exitstatus",
 })  # fmt: skip
 #: The parts of the crawl, lowest first: a module uses the crawl-wide modules, its own
 #: package and the packages before its own, never one after it. The job and its disk

@@ -327,12 +327,12 @@ def test_held_line() -> None:
 
     assert held_line([], None, wait) == ""
     rows: list[tuple[str, str, float | None]] = [
-        ("http://a:80", "503", 50.0), ("http://b:80", "", None),
+        ("http://a:80", "503", 50.4), ("http://b:80", "", None),
         ("http://c:80", "x", 1.0), ("http://d:80", "x", 2.0),
     ]  # fmt: skip
     line = held_line(rows, 30.0, wait)
     assert line == (
-        "held: http://a:80 (503) given up in 50 s, http://b:80 (no answer yet) kept until it "
-        "answers, http://c:80 (x) given up in 1 s, 1 more | nothing else left: the crawl "
+        "held: http://a:80 (503) gives up in 50 s, http://b:80 (no answer yet) kept until it "
+        "answers, http://c:80 (x) gives up in 1 s, 1 more | nothing else left: the crawl "
         "closes in 30 s"
     )

@@ -222,6 +222,25 @@ def held_section(held: list[Mapping[str, Any]], reason: str) -> str:
     )
 
 
+def dead_section(dead: list[Mapping[str, Any]]) -> str:
+    """Hosts given up on as dead, each once: a name that does not resolve, a refused port."""
+    if not dead:
+        return ""
+    rows = "".join(
+        f"<tr><td>{escape(str(d['host']))}</td><td>{escape(str(d['reason']))}</td>"
+        f"<td>{int(d['tries'])}</td><td>{human_seconds(float(d['seconds']))}</td>"
+        f"<td>{escape(str(d['detail'] or ''))}</td></tr>"
+        for d in dead
+    )
+    return (
+        f'<section class="card"><h2>Hosts given up <small>({len(dead)})</small></h2>'
+        '<p class="note">These hosts are dead: their requests were not crawled.</p>'
+        '<table id="dead-hosts"><thead><tr><th>Host</th><th>Why</th><th>Tries</th>'
+        "<th>Over</th><th>Detail</th></tr></thead>"
+        f"<tbody>{rows}</tbody></table></section>\n"
+    )
+
+
 def hosts_section(hosts: list[Mapping[str, Any]]) -> str:
     """Per host: schemes and origins seen, moved to https, URLs upgraded, TLS problems;
     shown when a host has more than one origin or anything was learnt about it."""
@@ -468,7 +487,7 @@ def render_html(report: Mapping[str, Any], refresh: int = 0) -> str:
 <section class="card"><h2>Sites</h2>
 <table id="sites"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>{notes_html}
 </section>
-{held_section(report.get("held") or [], str(report.get("finish_reason")))}{hosts_section(report.get("hosts") or [])}{frontier_html(report)}
+{dead_section(report.get("dead_hosts") or [])}{held_section(report.get("held") or [], str(report.get("finish_reason")))}{hosts_section(report.get("hosts") or [])}{frontier_html(report)}
 {changes_section(report.get("changes"))}{archive_section(report.get("archive"))}
 {failed_html}<section class="charts">{charts}</section>
 </main><script>{SORT_JS}</script></body></html>

@@ -57,14 +57,17 @@ HELD_LISTED = 3
 def held_line(
     held: list[tuple[str, str, float | None]], closes_in: float | None, wait: Callable[[float], str]
 ) -> str:
-    """``held: http://a:80 (DownloadConnectionRefusedError) given up in 58 min | nothing
+    """``held: http://a:80 (DownloadConnectionRefusedError) gives up in 58 min | nothing
     else left: the crawl closes in 2 min``; empty when nothing is held. ``wait`` says a
     number of seconds as people read it."""
     if not held:
         return ""
     named = []
     for site, reason, left in held[:HELD_LISTED]:
-        when = "kept until it answers" if left is None else f"given up in {wait(left)}"
+        if left is None:
+            when = "kept until it answers"
+        else:  # whole seconds: "gives up in 90 s", not "given up in 90.4 s"
+            when = f"gives up in {wait(float(round(left)))}" if left >= 0.5 else "gives up now"
         named.append(f"{site} ({reason or 'no answer yet'}) {when}")
     more = f", {len(held) - HELD_LISTED} more" if len(held) > HELD_LISTED else ""
     line = f"held: {', '.join(named)}{more}"

@@ -246,7 +246,15 @@ _ROBOTS = (
        "Hold an unreachable site this long, then disallow it, seconds (0: no limit).", minimum=0),
     _s("WEBROBOT_ROBOTS_DNS_DEFER_MAX", "float", 120.0,
        "Hold a site whose host name does not resolve this long, then disallow it, seconds (0: as "
-       "WEBROBOT_ROBOTS_DEFER_MAX).", minimum=0),
+       "WEBROBOT_ROBOTS_DEFER_MAX). Applies when the resolver could not be reached (EAI_AGAIN, a "
+       "timeout); a name the resolver says does not exist is given up after two tries "
+       "(WEBROBOT_DEAD_NAME_RETRY).", minimum=0),
+    _s("WEBROBOT_DEAD_NAME_RETRY", "float", 3.0,
+       "A host whose name the resolver says does not exist (NXDOMAIN) is tried twice, this many "
+       "seconds apart, then given up, seconds.", minimum=0),
+    _s("WEBROBOT_DEAD_REFUSED_MAX", "float", 6.0,
+       "A host whose port refuses connections is retried with backoff this long, then given up, "
+       "seconds.", minimum=0),
     _s("WEBROBOT_ROBOTS_HELD_ONLY_MAX", "float", 180.0,
        "When nothing is left but requests held for sites whose robots.txt keeps failing, close the "
        "crawl after this long (reason held_sites_only; JOBDIR keeps them for a resume), seconds "
