@@ -23,9 +23,13 @@ On when the crawl archives (``WEBROBOT_WARC_DIR``) unless
   itemised, indexed or followed for links. Its records were written by the
   archive middleware next to the downloader like every fetch's.
 
+A requisite whose host was found dead (its name does not resolve, or its port
+refuses connections: :class:`~webrobot.urls.deadhostwatch.DeadHosts`, by this
+crawl or remembered from an earlier one) is not requested at all.
+
 Counted: ``webrobot/requisite/<kind>/<outcome>`` (outcome ``archived``,
-``http_error``, ``error`` or the refusal's reason: ``robots_txt``,
-``blocklist``, ``budget``, ``offsite``...). Which page lacks which requisite
+``http_error``, ``error``, ``dead_host``, ``refused`` or the refusal's reason:
+``robots_txt``, ``blocklist``, ``budget``, ``offsite``...). Which page lacks which requisite
 is in the crawl report (``archive`` in report.json).
 """
 
@@ -70,6 +74,7 @@ from webrobot.settings_parse import read
 from webrobot.signals import HOPS_META, REQUISITE_META, ROBOTS_FETCH_META
 from webrobot.sitemaps.follow import SITEMAP_KEY
 from webrobot.urls.canonical import canonicalizer_for
+from webrobot.urls.deadhostwatch import DeadHosts
 from webrobot.urls.scopemiddleware import CrawlScope
 from webrobot.urls.sitekey import request_site
 from webrobot.wiring import Key, find_per_crawler, per_crawler, set_per_crawler
@@ -119,6 +124,7 @@ class RequisiteTracker:
         assert crawler.stats is not None
         self.stats = crawler.stats
         self.ledger = RequisiteLedger()
+        self.dead = DeadHosts.of(crawler)
         self._canonicalizer: Any = None
         crawler.signals.connect(self.request_refused, signal=webrobot_signals.request_refused)
         crawler.signals.connect(self.request_dropped, signal=signals.request_dropped)
@@ -165,6 +171,11 @@ class RequisiteTracker:
         for requisite in requisites:
             if requisite.kind == FRAME and hops == 1 and self.page_frame_in_scope(requisite.url):
                 continue  # crawled (and archived with its requisites) as a page
+            dead = self.dead.skip(requisite.url)
+            if dead is not None:  # not asked: its host was found dead
+                self.count(requisite.kind, dead)
+                self.ledger.outcome(requisite.url, dead)
+                continue
             try:
                 request = embed_request(
                     requisite.url,
@@ -310,7 +321,10 @@ class RequisiteDownloaderMiddleware:
     def process_exception(self, request: Request, exception: Exception) -> None:
         if request.meta.get(REQUISITE_META) is None or isinstance(exception, IgnoreRequest):
             return  # refusals are counted by the request_refused signal
-        self.tracker.finished(request, ERROR)
+        if request.callback is NO_CALLBACK:
+            return  # awaited by a component (images described for mining): its own
+        dead = self.tracker.dead.download_failed(request.url, exception)
+        self.tracker.finished(request, dead or ERROR)
 
     def _embedded(self, request: Request, response: Response, kind: str) -> None:
         """Queue what a stylesheet or a frame document needs in turn."""
