@@ -103,7 +103,7 @@ def check_crawl(result: CrawlResult, site: SiteServer, refused_port: int) -> Non
         assert live["status"] == "described" and len(live["phash"]) == 16, live
         assert live["width"] == 30 + page
         reasons = {image["url"]: (image["status"], image.get("reason")) for image in kinds["dead"]}
-        expected = {url: ("unfetched", "dead_host") for url in dead_images(page, refused_port)}
+        expected = {url: ("unfetched", "no_such_name") for url in dead_images(page, refused_port)}
         expected[f"http://127.0.0.1:{refused_port}/z{page}.png"] = ("unfetched", "refused")
         assert reasons == expected, item["url"]
     assert result.stat("webrobot/extract/images/described") == PAGES
@@ -120,7 +120,7 @@ def test_dead_embeds_cost_seconds_and_a_recrawl_remembers_them(
     first = crawl(site, tmp_path / "first", memory)
     check_crawl(first, site, refused_port)
     # Each dead host found once: the shared CDN, two names per page, the refused port.
-    assert first.stat("webrobot/deadhosts/found/dead_host") == 1 + 2 * PAGES
+    assert first.stat("webrobot/deadhosts/found/no_such_name") == 1 + 2 * PAGES
     assert first.stat("webrobot/deadhosts/found/refused") == 1
     assert first.stat("webrobot/robots/deferred_dns") >= 1 + 2 * PAGES
     assert "requisite hosts found dead" in first.log and str(memory) in first.log
@@ -152,7 +152,7 @@ def test_dead_embeds_cost_seconds_and_a_recrawl_remembers_them(
     later = crawl(site, tmp_path / "later", memory)
     check_crawl(later, site, refused_port)
     assert later.stat("webrobot/deadhosts/remembered", 0) == 0
-    assert later.stat("webrobot/deadhosts/found/dead_host") == 1 + 2 * PAGES
+    assert later.stat("webrobot/deadhosts/found/no_such_name") == 1 + 2 * PAGES
 
 
 def test_an_item_waits_for_its_images_at_most_the_bound(

@@ -47,7 +47,7 @@ PURE = frozenset({
     "webrobot.politeness.unit",
     "webrobot.urls.upgrade",
     "webrobot.urls.hostnotes",
-    "webrobot.urls.deadhosts",
+    "webrobot.urls.deadmemory",
     "webrobot.urls.tlsproblems",
     "webrobot.report.hosts",
     "webrobot.seen.contentfingerprints",

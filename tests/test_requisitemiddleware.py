@@ -164,7 +164,7 @@ def test_a_dead_hosts_requisites_are_not_requested(tmp_path: Path) -> None:
     mw.process_exception(refused, ConnectionRefusedError())
     mw.process_exception(gone, DNSLookupError("no such name"))
     assert c.stats.get_value("webrobot/requisite/image/refused") == 1
-    assert c.stats.get_value("webrobot/requisite/stylesheet/dead_host") == 1
+    assert c.stats.get_value("webrobot/requisite/stylesheet/no_such_name") == 1
     tracker = RequisiteTracker.of(c)
     page = Request("http://site.test/p")
     wanted = [
@@ -176,6 +176,6 @@ def test_a_dead_hosts_requisites_are_not_requested(tmp_path: Path) -> None:
     asked = [r.url for r in tracker.requests(page, wanted, 1)]
     assert asked == ["http://cdn.test/c.png", "http://site.test/u.js"]
     assert c.stats.get_value("webrobot/requisite/image/refused") == 2
-    assert c.stats.get_value("webrobot/requisite/stylesheet/dead_host") == 2
+    assert c.stats.get_value("webrobot/requisite/stylesheet/no_such_name") == 2
     assert c.stats.get_value("webrobot/deadhosts/skipped") == 2
     assert c.stats.get_value("webrobot/deadhosts/found/refused") == 1

@@ -560,7 +560,7 @@ _MINING = (
        minimum=0),
     _s("WEBROBOT_IMAGES_WAIT_MAX", "float", 15.0,
        "Longest a page's item waits for its images, seconds; the images not fetched by then are listed "
-       "with status unfetched and a reason (timeout, dead_host, refused) (0: no limit).", minimum=0),
+       "with status unfetched and a reason (timeout, no_such_name, refused) (0: no limit).", minimum=0),
 )  # fmt: skip
 
 _section("Monitoring: what changed")

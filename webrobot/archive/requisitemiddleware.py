@@ -24,11 +24,11 @@ On when the crawl archives (``WEBROBOT_WARC_DIR``) unless
   archive middleware next to the downloader like every fetch's.
 
 A requisite whose host was found dead (its name does not resolve, or its port
-refuses connections: :class:`~webrobot.urls.deadhostwatch.DeadHosts`, by this
+refuses connections: :class:`~webrobot.urls.deadrecall.DeadHostRecall`, by this
 crawl or remembered from an earlier one) is not requested at all.
 
 Counted: ``webrobot/requisite/<kind>/<outcome>`` (outcome ``archived``,
-``http_error``, ``error``, ``dead_host``, ``refused`` or the refusal's reason:
+``http_error``, ``error``, ``no_such_name``, ``refused`` or the refusal's reason:
 ``robots_txt``, ``blocklist``, ``budget``, ``offsite``...). Which page lacks which requisite
 is in the crawl report (``archive`` in report.json).
 """
@@ -74,7 +74,7 @@ from webrobot.settings_parse import read
 from webrobot.signals import HOPS_META, REQUISITE_META, ROBOTS_FETCH_META
 from webrobot.sitemaps.follow import SITEMAP_KEY
 from webrobot.urls.canonical import canonicalizer_for
-from webrobot.urls.deadhostwatch import DeadHosts
+from webrobot.urls.deadrecall import DeadHostRecall
 from webrobot.urls.scopemiddleware import CrawlScope
 from webrobot.urls.sitekey import request_site
 from webrobot.wiring import Key, find_per_crawler, per_crawler, set_per_crawler
@@ -124,7 +124,7 @@ class RequisiteTracker:
         assert crawler.stats is not None
         self.stats = crawler.stats
         self.ledger = RequisiteLedger()
-        self.dead = DeadHosts.of(crawler)
+        self.dead = DeadHostRecall.of(crawler)
         self._canonicalizer: Any = None
         crawler.signals.connect(self.request_refused, signal=webrobot_signals.request_refused)
         crawler.signals.connect(self.request_dropped, signal=signals.request_dropped)

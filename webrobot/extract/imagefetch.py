@@ -39,7 +39,7 @@ from webrobot import signals as webrobot_signals
 from webrobot.extract.imagehashing import MISSING_LIBRARY, ImageRefused, describe_image
 from webrobot.pages.embeds import embed_request
 from webrobot.settings_parse import read
-from webrobot.urls.deadhostwatch import DeadHosts
+from webrobot.urls.deadrecall import DeadHostRecall
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -79,7 +79,7 @@ class _Fetch:
     url: str
     deferred: Deferred[Any] | None = None
     result: dict[str, Any] | None = None
-    #: Why it was stopped before it ended (``timeout``, ``dead_host``, ``refused``).
+    #: Why it was stopped before it ended (``timeout``, ``no_such_name``, ``refused``).
     cut: str | None = None
 
 
@@ -98,7 +98,7 @@ class ImageFetcher:
         self._told: set[str] = set()
         #: The fetches of every page not settled yet.
         self._pending: dict[int, _Fetch] = {}
-        self.dead = DeadHosts.of(crawler)
+        self.dead = DeadHostRecall.of(crawler)
         self.dead.listen(self._host_dead)
         crawler.signals.connect(self._request_refused, signal=webrobot_signals.request_refused)
 

@@ -7,7 +7,7 @@ and on an old page many of those hosts are gone. Asking each one again costs a
 robots.txt fetch, its retries and the wait of whatever waits on it. So a host
 found dead is remembered: every later requisite on it is not asked, and is listed
 as not fetched with the reason. A name that does not resolve is dead on every
-port (:data:`DEAD_HOST`); a refused connection only on its port (:data:`REFUSED`).
+port (:data:`NO_SUCH_NAME`); a refused connection only on its port (:data:`REFUSED`).
 
 The memory outlives the crawl (the glue saves :meth:`DeadHostMemory.to_json` to a
 file) for ``expiry`` seconds from when the host was last found dead: a host that
@@ -21,10 +21,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 #: A host name that does not resolve (the resolver's answer: no such name).
-DEAD_HOST = "dead_host"
+NO_SUCH_NAME = "no_such_name"
 #: A port on which the host refuses connections.
 REFUSED = "refused"
-REASONS = (DEAD_HOST, REFUSED)
+REASONS = (NO_SUCH_NAME, REFUSED)
 
 #: Error class names that mean a name does not resolve (Twisted's, Scrapy's).
 _NAME_ERRORS = ("DNSLookupError", "CannotResolveHostError")
@@ -33,11 +33,11 @@ FORMAT = 1
 
 
 def dead_reason(error: str) -> str | None:
-    """:data:`DEAD_HOST` or :data:`REFUSED` for a download error's class name
+    """:data:`NO_SUCH_NAME` or :data:`REFUSED` for a download error's class name
     (``"DNSLookupError"``, ``"DownloadConnectionRefusedError"``), else ``None``: a
     timeout or a reset says nothing lasting about the host."""
     if error in _NAME_ERRORS:
-        return DEAD_HOST
+        return NO_SUCH_NAME
     if "ConnectionRefused" in error:
         return REFUSED
     return None
@@ -58,7 +58,7 @@ def host_keys(url: str) -> tuple[str, str] | None:
 
 
 @dataclass
-class DeadHost:
+class RememberedHost:
     """One host (or host and port) found dead."""
 
     reason: str
@@ -77,13 +77,13 @@ class DeadHostMemory:
     def __init__(self, expiry: float, max_hosts: int = 100_000) -> None:
         self.expiry = expiry
         self.max_hosts = max_hosts
-        self.hosts: dict[str, DeadHost] = {}
+        self.hosts: dict[str, RememberedHost] = {}
 
     def _key(self, url: str, reason: str) -> str | None:
         keys = host_keys(url)
         if keys is None:
             return None
-        return keys[0] if reason == DEAD_HOST else keys[1]
+        return keys[0] if reason == NO_SUCH_NAME else keys[1]
 
     def found(self, url: str, reason: str, now: float, detail: str = "") -> bool:
         """Note that ``url``'s host is dead for ``reason``; ``True`` if it was not
@@ -94,15 +94,15 @@ class DeadHostMemory:
         if key is None:
             return False
         known = self.hosts.pop(key, None)
-        self.hosts[key] = DeadHost(reason, now, detail[:300])
+        self.hosts[key] = RememberedHost(reason, now, detail[:300])
         if len(self.hosts) > self.max_hosts > 0:
             del self.hosts[next(iter(self.hosts))]
         return known is None or known.remembered or not self._alive(known, now)
 
-    def _alive(self, host: DeadHost, now: float) -> bool:
+    def _alive(self, host: RememberedHost, now: float) -> bool:
         return self.expiry <= 0 or now - host.found < self.expiry
 
-    def lookup(self, url: str, now: float) -> DeadHost | None:
+    def lookup(self, url: str, now: float) -> RememberedHost | None:
         """What is known of ``url``'s host, if it counts as dead at ``now``."""
         keys = host_keys(url)
         if keys is None:
@@ -115,7 +115,7 @@ class DeadHostMemory:
                 del self.hosts[key]
         return None
 
-    def found_now(self) -> dict[str, DeadHost]:
+    def found_now(self) -> dict[str, RememberedHost]:
         """The hosts this crawl found dead (not only remembered)."""
         return {key: host for key, host in self.hosts.items() if not host.remembered}
 
@@ -146,7 +146,7 @@ class DeadHostMemory:
             reason, found = entry.get("reason"), entry.get("found")
             if reason not in REASONS or not isinstance(found, (int, float)):
                 continue
-            host = DeadHost(str(reason), float(found), str(entry.get("detail") or ""), True)
+            host = RememberedHost(str(reason), float(found), str(entry.get("detail") or ""), True)
             if self._alive(host, now) and found <= now + 60:
                 self.hosts[key] = host
                 taken += 1

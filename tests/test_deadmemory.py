@@ -1,12 +1,12 @@
-"""The memory of dead requisite hosts (webrobot.urls.deadhosts): which errors make a
+"""The memory of dead requisite hosts (webrobot.urls.deadmemory): which errors make a
 host dead, which URLs a dead host covers, expiry, and the file's layout read back."""
 
 from __future__ import annotations
 
 import pytest
 
-from webrobot.urls.deadhosts import (
-    DEAD_HOST,
+from webrobot.urls.deadmemory import (
+    NO_SUCH_NAME,
     REFUSED,
     DeadHostMemory,
     dead_reason,
@@ -20,8 +20,8 @@ WEEK = 7 * DAY
 @pytest.mark.parametrize(
     ("error", "reason"),
     [
-        ("DNSLookupError", DEAD_HOST),
-        ("CannotResolveHostError", DEAD_HOST),
+        ("DNSLookupError", NO_SUCH_NAME),
+        ("CannotResolveHostError", NO_SUCH_NAME),
         ("ConnectionRefusedError", REFUSED),
         ("DownloadConnectionRefusedError", REFUSED),
         ("TimeoutError", None),
@@ -55,7 +55,7 @@ def test_host_keys(url: str, keys: tuple[str, str] | None) -> None:
 
 def test_a_dead_name_covers_every_port_a_refused_port_only_its_own() -> None:
     memory = DeadHostMemory(WEEK)
-    assert memory.found("http://gone.invalid:80", DEAD_HOST, 100.0)
+    assert memory.found("http://gone.invalid:80", NO_SUCH_NAME, 100.0)
     assert memory.found("http://127.0.0.1:9/", REFUSED, 100.0)
     assert memory.lookup("https://gone.invalid/pic.png", 101.0) is not None
     assert memory.lookup("http://gone.invalid:8080/pic.png", 101.0) is not None
@@ -66,8 +66,8 @@ def test_a_dead_name_covers_every_port_a_refused_port_only_its_own() -> None:
 
 def test_a_host_found_again_is_not_new_and_refreshes_its_time() -> None:
     memory = DeadHostMemory(WEEK)
-    assert memory.found("http://gone.invalid/", DEAD_HOST, 0.0)
-    assert not memory.found("http://gone.invalid/x.png", DEAD_HOST, DAY)
+    assert memory.found("http://gone.invalid/", NO_SUCH_NAME, 0.0)
+    assert not memory.found("http://gone.invalid/x.png", NO_SUCH_NAME, DAY)
     # a week after the first finding, a day less than a week after the last one
     host = memory.lookup("http://gone.invalid/", WEEK + 1)
     assert host is not None and host.found == DAY
@@ -75,16 +75,16 @@ def test_a_host_found_again_is_not_new_and_refreshes_its_time() -> None:
 
 def test_a_dead_host_is_asked_again_after_the_expiry() -> None:
     memory = DeadHostMemory(WEEK)
-    memory.found("http://gone.invalid/", DEAD_HOST, 0.0)
+    memory.found("http://gone.invalid/", NO_SUCH_NAME, 0.0)
     assert memory.lookup("http://gone.invalid/", WEEK - 1) is not None
     assert memory.lookup("http://gone.invalid/", WEEK) is None
     assert memory.hosts == {}  # forgotten
-    assert memory.found("http://gone.invalid/", DEAD_HOST, WEEK), "found dead again: new"
+    assert memory.found("http://gone.invalid/", NO_SUCH_NAME, WEEK), "found dead again: new"
 
 
 def test_no_expiry_means_for_ever() -> None:
     memory = DeadHostMemory(0)
-    memory.found("http://gone.invalid/", DEAD_HOST, 0.0)
+    memory.found("http://gone.invalid/", NO_SUCH_NAME, 0.0)
     assert memory.lookup("http://gone.invalid/", 100 * WEEK) is not None
 
 
@@ -96,20 +96,20 @@ def test_unknown_reason_is_a_bug() -> None:
 def test_at_most_max_hosts_the_oldest_forgotten_first() -> None:
     memory = DeadHostMemory(WEEK, max_hosts=2)
     for n in range(3):
-        memory.found(f"http://h{n}.invalid/", DEAD_HOST, float(n))
+        memory.found(f"http://h{n}.invalid/", NO_SUCH_NAME, float(n))
     assert sorted(memory.hosts) == ["h1.invalid", "h2.invalid"]
 
 
 def test_the_next_crawl_reads_what_this_one_keeps() -> None:
     first = DeadHostMemory(WEEK)
-    first.found("http://gone.invalid/", DEAD_HOST, 0.0, "DNSLookupError: no such name")
+    first.found("http://gone.invalid/", NO_SUCH_NAME, 0.0, "DNSLookupError: no such name")
     first.found("http://127.0.0.1:9/", REFUSED, 2 * DAY)
     kept = first.to_json(3 * DAY)
 
     second = DeadHostMemory(WEEK)
     assert second.load(kept, 4 * DAY) == 2
     host = second.lookup("http://gone.invalid/a.png", 4 * DAY)
-    assert host is not None and host.remembered and host.reason == DEAD_HOST
+    assert host is not None and host.remembered and host.reason == NO_SUCH_NAME
     assert host.detail == "DNSLookupError: no such name"
     assert second.found_now() == {}, "remembered, not found by this crawl"
     # the name's week ends before the refused port's
@@ -127,13 +127,13 @@ def test_the_next_crawl_reads_what_this_one_keeps() -> None:
         None,
         [],
         "hosts",
-        {"format": 99, "hosts": {"gone.invalid": {"reason": DEAD_HOST, "found": 0.0}}},
+        {"format": 99, "hosts": {"gone.invalid": {"reason": NO_SUCH_NAME, "found": 0.0}}},
         {"format": 1, "hosts": []},
         {"format": 1, "hosts": {"gone.invalid": {"reason": "timeout", "found": 0.0}}},
-        {"format": 1, "hosts": {"gone.invalid": {"reason": DEAD_HOST, "found": "yesterday"}}},
+        {"format": 1, "hosts": {"gone.invalid": {"reason": NO_SUCH_NAME, "found": "yesterday"}}},
         {"format": 1, "hosts": {"gone.invalid": "dead"}},
         # found in the future (a clock set wrong): not trusted
-        {"format": 1, "hosts": {"gone.invalid": {"reason": DEAD_HOST, "found": 10 * DAY}}},
+        {"format": 1, "hosts": {"gone.invalid": {"reason": NO_SUCH_NAME, "found": 10 * DAY}}},
     ],
 )
 def test_a_damaged_memory_is_skipped_not_raised(data: object) -> None:
@@ -144,12 +144,12 @@ def test_a_damaged_memory_is_skipped_not_raised(data: object) -> None:
 
 def test_loading_keeps_what_this_crawl_found() -> None:
     memory = DeadHostMemory(WEEK)
-    memory.found("http://gone.invalid/", DEAD_HOST, DAY, "this crawl")
+    memory.found("http://gone.invalid/", NO_SUCH_NAME, DAY, "this crawl")
     older = {
         "format": 1,
         "hosts": {
-            "gone.invalid": {"reason": DEAD_HOST, "found": 0.0, "detail": "another crawl"},
-            "other.invalid": {"reason": DEAD_HOST, "found": 0.0},
+            "gone.invalid": {"reason": NO_SUCH_NAME, "found": 0.0, "detail": "another crawl"},
+            "other.invalid": {"reason": NO_SUCH_NAME, "found": 0.0},
         },
     }
     assert memory.load(older, DAY) == 1

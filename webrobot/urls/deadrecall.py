@@ -1,17 +1,17 @@
 """The crawl's memory of dead requisite hosts: thin glue around
-:mod:`webrobot.urls.deadhosts`.
+:mod:`webrobot.urls.deadmemory`.
 
-One :class:`DeadHosts` per crawl (:meth:`DeadHosts.of`), made by whichever part
+One :class:`DeadHostRecall` per crawl (:meth:`DeadHostRecall.of`), made by whichever part
 fetches requisites first (the images of mining, the archive's requisites). It
 learns that a host is dead from
 
 * the robots.txt of its site failing with a name that does not resolve or a
   refused connection (the ``site_deferred`` signal), which is how an embed's host
   is usually first asked;
-* a requisite's own download failing so (:meth:`DeadHosts.download_failed`).
+* a requisite's own download failing so (:meth:`DeadHostRecall.download_failed`).
 
-Those parts then ask :meth:`DeadHosts.lookup` before they request a requisite, and
-do not request one whose host is dead. Listeners (:meth:`DeadHosts.listen`) hear
+Those parts then ask :meth:`DeadHostRecall.lookup` before they request a requisite, and
+do not request one whose host is dead. Listeners (:meth:`DeadHostRecall.listen`) hear
 of each host found dead, so that what waits on it can stop waiting.
 
 The memory is read at the start from ``WEBROBOT_DEAD_HOSTS_FILE`` (JSON; a relative
@@ -43,7 +43,13 @@ from scrapy.utils.project import DATADIR_CFG_SECTION, inside_project
 from webrobot import signals
 from webrobot.compat import name_not_resolved
 from webrobot.settings_parse import read
-from webrobot.urls.deadhosts import DEAD_HOST, REFUSED, DeadHost, DeadHostMemory, dead_reason
+from webrobot.urls.deadmemory import (
+    NO_SUCH_NAME,
+    REFUSED,
+    DeadHostMemory,
+    RememberedHost,
+    dead_reason,
+)
 from webrobot.wiring import per_crawler
 
 if TYPE_CHECKING:
@@ -53,7 +59,7 @@ logger = logging.getLogger(__name__)
 
 STATS_PREFIX = "webrobot/deadhosts/"
 #: What each reason means, in the log.
-SAID = {DEAD_HOST: "the name does not resolve", REFUSED: "the connection is refused"}
+SAID = {NO_SUCH_NAME: "the name does not resolve", REFUSED: "the connection is refused"}
 
 Listener = Callable[[str, str], None]
 
@@ -82,7 +88,7 @@ def memory_path(value: str) -> Path | None:
 def error_reason(exc: BaseException) -> str | None:
     """The dead host's reason a download error gives, if any."""
     if name_not_resolved(exc):
-        return DEAD_HOST
+        return NO_SUCH_NAME
     seen: set[int] = set()
     current: BaseException | None = exc
     while current is not None and id(current) not in seen:
@@ -94,7 +100,7 @@ def error_reason(exc: BaseException) -> str | None:
     return None
 
 
-class DeadHosts:
+class DeadHostRecall:
     """The crawl's dead requisite hosts: found, remembered, asked about."""
 
     @classmethod
@@ -122,7 +128,7 @@ class DeadHosts:
         crawler.signals.connect(self._spider_closed, signal=scrapy_signals.spider_closed)
 
     # -- asking ---------------------------------------------------------------------
-    def lookup(self, url: str) -> DeadHost | None:
+    def lookup(self, url: str) -> RememberedHost | None:
         """What is known of ``url``'s host, if it counts as dead now."""
         return self.memory.lookup(url, time.time())
 

@@ -1,4 +1,4 @@
-"""DeadHosts, the crawl's memory of dead requisite hosts: where its file is, what it
+"""DeadHostRecall, the crawl's memory of dead requisite hosts: where its file is, what it
 learns from robots.txt failures and download errors, what it writes at the close and
 reads back, and a damaged file."""
 
@@ -16,7 +16,7 @@ from scrapy.utils.test import get_crawler
 from twisted.internet.error import DNSLookupError
 
 from webrobot import signals
-from webrobot.urls.deadhostwatch import DeadHosts, memory_path
+from webrobot.urls.deadrecall import DeadHostRecall, memory_path
 
 
 def crawler(**settings: Any) -> Any:
@@ -51,8 +51,8 @@ def test_where_the_memory_lives(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
 def test_learns_kept_and_read_back(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     file = tmp_path / "state" / "dead.json"
     first = crawler(WEBROBOT_DEAD_HOSTS_FILE=str(file))
-    dead = DeadHosts.of(first)
-    assert DeadHosts.of(first) is dead
+    dead = DeadHostRecall.of(first)
+    assert DeadHostRecall.of(first) is dead
     heard: list[tuple[str, str]] = []
     dead.listen(lambda url, reason: heard.append((url, reason)))
     send = first.signals.send_catch_log
@@ -62,14 +62,14 @@ def test_learns_kept_and_read_back(tmp_path: Path, caplog: pytest.LogCaptureFixt
                          ("http://busy.test:80", "503")):  # fmt: skip
         send(signals.site_deferred, site=site, seconds=1.0, attempt=1, reason=reason,
              status=None, gives_up_in=None)  # fmt: skip
-    assert dead.download_failed("http://other.invalid/a.png", DNSLookupError("x")) == "dead_host"
+    assert dead.download_failed("http://other.invalid/a.png", DNSLookupError("x")) == "no_such_name"
     assert dead.download_failed("http://slow.test/a.png", TimeoutError()) is None
-    assert heard == [("http://gone.invalid:80", "dead_host"), ("http://127.0.0.1:9", "refused"),
-                     ("http://other.invalid/a.png", "dead_host")]  # fmt: skip
-    assert dead.skip("https://gone.invalid/x.png") == "dead_host"
+    assert heard == [("http://gone.invalid:80", "no_such_name"), ("http://127.0.0.1:9", "refused"),
+                     ("http://other.invalid/a.png", "no_such_name")]  # fmt: skip
+    assert dead.skip("https://gone.invalid/x.png") == "no_such_name"
     assert dead.skip("http://127.0.0.1:9/x.png") == "refused"
     assert dead.skip("http://busy.test/x.png") is None
-    assert first.stats.get_value("webrobot/deadhosts/found/dead_host") == 2
+    assert first.stats.get_value("webrobot/deadhosts/found/no_such_name") == 2
     assert first.stats.get_value("webrobot/deadhosts/skipped") == 2
     assert first.stats.get_value("webrobot/deadhosts/skipped_remembered") is None
     with caplog.at_level(logging.INFO):
@@ -80,9 +80,9 @@ def test_learns_kept_and_read_back(tmp_path: Path, caplog: pytest.LogCaptureFixt
     assert not [p for p in file.parent.iterdir() if p.suffix == ".tmp"]
 
     second = crawler(WEBROBOT_DEAD_HOSTS_FILE=str(file))
-    again = DeadHosts.of(second)
+    again = DeadHostRecall.of(second)
     assert second.stats.get_value("webrobot/deadhosts/remembered") == 3
-    assert again.skip("http://gone.invalid/y.png") == "dead_host"
+    assert again.skip("http://gone.invalid/y.png") == "no_such_name"
     assert second.stats.get_value("webrobot/deadhosts/skipped_remembered") == 1
 
     # expired: asked again
@@ -91,7 +91,7 @@ def test_learns_kept_and_read_back(tmp_path: Path, caplog: pytest.LogCaptureFixt
     for entry in kept["hosts"].values():
         entry["found"] -= 10
     file.write_text(json.dumps(kept), "utf-8")
-    assert DeadHosts.of(third).skip("http://gone.invalid/y.png") is None
+    assert DeadHostRecall.of(third).skip("http://gone.invalid/y.png") is None
 
 
 def test_a_damaged_memory_is_one_warning(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
@@ -99,7 +99,7 @@ def test_a_damaged_memory_is_one_warning(tmp_path: Path, caplog: pytest.LogCaptu
     file.write_text("{not json", "utf-8")
     c = crawler(WEBROBOT_DEAD_HOSTS_FILE=str(file))
     with caplog.at_level(logging.WARNING):
-        dead = DeadHosts.of(c)
+        dead = DeadHostRecall.of(c)
     assert "not read" in caplog.text and str(file) in caplog.text
     assert dead.skip("http://gone.invalid/") is None
     # a crawl that finds nothing leaves the file alone
@@ -109,8 +109,8 @@ def test_a_damaged_memory_is_one_warning(tmp_path: Path, caplog: pytest.LogCaptu
 
 def test_no_file_remembers_during_the_crawl_only(tmp_path: Path) -> None:
     c = crawler(WEBROBOT_DEAD_HOSTS_FILE="")
-    dead = DeadHosts.of(c)
-    dead.found("http://gone.invalid/", "dead_host")
-    assert dead.skip("http://gone.invalid/a.png") == "dead_host"
+    dead = DeadHostRecall.of(c)
+    dead.found("http://gone.invalid/", "no_such_name")
+    assert dead.skip("http://gone.invalid/a.png") == "no_such_name"
     c.signals.send_catch_log(scrapy_signals.spider_closed, spider=None, reason="finished")
     assert dead.path is None
