@@ -196,3 +196,31 @@ def test_an_item_waits_for_its_images_at_most_the_bound(
     assert not any(target.startswith("/i") for target in slow.targets())
     # Well before the late image's minute or the 503 site's hour.
     assert result.stat("elapsed_time_seconds") < HANG_GUARD / 2
+
+
+def test_the_archives_requisites_on_dead_hosts_do_not_hold_the_crawl(
+    make_site: MakeSite, tmp_path: Path
+) -> None:
+    """With the archive on, each page's images are requisites too, queued for the
+    archive: those queued on a host before it was found dead are held while its
+    robots.txt is retried (two minutes for a name that does not resolve, unless a
+    shorter rule gives it up); they are refused as soon as the host is found dead."""
+    refused_port = closed_port()
+    site = dead_embeds_site(make_site, refused_port)
+    result = crawl(
+        site,
+        tmp_path / "warc-crawl",
+        tmp_path / "dead-hosts.json",
+        WEBROBOT_WARC_DIR=str(tmp_path / "warc"),
+        WEBROBOT_ROBOTS_HELD_ONLY_MAX="0",  # only the dead hosts' own limits could end it
+    )
+    check_crawl(result, site, refused_port)
+    assert result.stat("finish_reason") == "finished"
+    assert result.stat("elapsed_time_seconds") < HANG_GUARD / 2
+    assert result.stat("webrobot/requisite/image/archived") == PAGES  # the live images
+    dead = result.stat("webrobot/requisite/image/no_such_name") + result.stat(
+        "webrobot/requisite/image/refused"
+    )
+    assert dead == 4 * PAGES, {k: v for k, v in result.stats.items() if "requisite/image" in k}
+    # The archive's own copy of each live image, besides the one the mining described.
+    assert all(site.count(f"/live{n}.png") >= 1 for n in range(PAGES))

@@ -70,11 +70,14 @@ from webrobot.archive.requisites import (
 from webrobot.pages.embeds import embed_request
 from webrobot.pages.metarobots import policy
 from webrobot.render.middleware import LOADED_KEY
+from webrobot.robots.middleware import RobotsMiddleware
 from webrobot.settings_parse import read
 from webrobot.signals import HOPS_META, REQUISITE_META, ROBOTS_FETCH_META
 from webrobot.sitemaps.follow import SITEMAP_KEY
 from webrobot.urls.canonical import canonicalizer_for
+from webrobot.urls.deadrecall import STATS_PREFIX as DEAD_STATS
 from webrobot.urls.deadrecall import DeadHostRecall
+from webrobot.urls.refusals import Refuser
 from webrobot.urls.scopemiddleware import CrawlScope
 from webrobot.urls.sitekey import request_site
 from webrobot.wiring import Key, find_per_crawler, per_crawler, set_per_crawler
@@ -90,6 +93,8 @@ logger = logging.getLogger(__name__)
 #: Added to the page's priority: requisites go ahead of the pages waiting.
 PRIORITY_BOOST = 100_000
 STATS_PREFIX = "webrobot/requisite/"
+#: Requisites not fetched because their host is dead (those held for it included).
+DEAD_SKIPPED = DEAD_STATS + "skipped"
 
 
 def requisites_wanted(crawler: Crawler) -> bool:
@@ -125,6 +130,8 @@ class RequisiteTracker:
         self.stats = crawler.stats
         self.ledger = RequisiteLedger()
         self.dead = DeadHostRecall.of(crawler)
+        self.dead.listen(self._host_dead)
+        self.refuser = Refuser(crawler)
         self._canonicalizer: Any = None
         crawler.signals.connect(self.request_refused, signal=webrobot_signals.request_refused)
         crawler.signals.connect(self.request_dropped, signal=signals.request_dropped)
@@ -144,6 +151,23 @@ class RequisiteTracker:
 
     def request_refused(self, request: Request, reason: str, site: str) -> None:
         self.finished(request, reason)
+
+    def _host_dead(self, url: str, reason: str) -> None:
+        """A host was found dead: the requisites already queued for it and held while
+        its robots.txt is retried are refused now, not when robots.txt gives up."""
+        try:
+            robots = self.crawler.get_downloader_middleware(RobotsMiddleware)
+        except (RuntimeError, AttributeError):  # no engine (yet): nothing is held
+            return
+        if robots is None:
+            return
+        for site, pending in list(robots.pending.items()):
+            if self.dead.lookup(site) is None:
+                continue
+            for request in pending.take_held(_awaited_by_nobody):
+                self.refuser.refuse(
+                    request, reason, f"the host of {site} is dead", stat=DEAD_SKIPPED
+                )
 
     def request_dropped(self, request: Request) -> None:
         if request.meta.get(REQUISITE_META) is not None:
@@ -206,6 +230,11 @@ class RequisiteTracker:
                 ],
             }
         return {"archive": {"sites": sites}}
+
+
+def _awaited_by_nobody(request: Request) -> bool:
+    """A requisite queued for the archive (not one a component awaits)."""
+    return request.meta.get(REQUISITE_META) is not None and request.callback is not NO_CALLBACK
 
 
 #: Playwright's resource types -> requisite kinds

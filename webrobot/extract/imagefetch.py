@@ -11,12 +11,23 @@ robots.txt and the per-site politeness clock apply to it. It is cut at
 ``WEBROBOT_IMAGE_MAX_PIXELS``. A site's logo shown on every page is fetched
 once per crawl: the last descriptions (and lasting failures) are kept by URL.
 
-An image that was refused or failed keeps its markup fields and gets an
-``error`` (the refusal's reason: ``robots_txt``, ``offsite``, ``blocklist``...;
-or ``http_error``, ``too_large``, ``download_error``, ``not_an_image``,
-``vector_image`` (SVG), ``damaged``, ``too_many_pixels``, ``page_cap``, ``bad_url``, ``missing_library``).
-Counted: ``webrobot/extract/images/described`` and
-``webrobot/extract/images/<error>``; the first of each error is logged.
+Each entry gets a ``status``. An image that was refused or failed (``failed``)
+keeps its markup fields and gets an ``error`` (the refusal's reason: ``robots_txt``,
+``offsite``, ``blocklist``...; or ``http_error``, ``too_large``, ``download_error``,
+``not_an_image``, ``vector_image`` (SVG), ``damaged``, ``too_many_pixels``,
+``page_cap``, ``bad_url``, ``missing_library``).
+
+A page's images are fetched :data:`AT_ONCE` at a time and waited for at most
+``WEBROBOT_IMAGES_WAIT_MAX`` seconds: those not fetched by then are cancelled and
+listed ``unfetched`` with the ``reason`` ``timeout``. An image whose host is dead
+(:class:`~webrobot.urls.deadrecall.DeadHostRecall`: its name does not resolve, or
+its port refuses connections, found by this crawl or remembered from an earlier
+one) is not requested, and one waiting on a host when it is found dead stops
+waiting at once: ``unfetched``, reason ``no_such_name`` or ``refused``.
+
+Counted: ``webrobot/extract/images/described``,
+``webrobot/extract/images/<error>`` and ``webrobot/extract/images/unfetched/<reason>``;
+the first of each is logged.
 """
 
 from __future__ import annotations

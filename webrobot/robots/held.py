@@ -66,6 +66,7 @@ from twisted.internet.defer import Deferred
 from webrobot.robots import policy
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
 
     from scrapy import Spider
@@ -110,6 +111,14 @@ class PendingSite:
         waiters, self.waiters = self.waiters, []
         for waiter in waiters:
             waiter.callback(decision)
+
+    def take_held(self, which: Callable[[Request], bool]) -> list[Request]:
+        """Take the held requests ``which`` selects (for another part to refuse: the
+        requisites of a host found dead, which nobody waits for)."""
+        taken = [request for request in self.held if which(request)]
+        if taken:
+            self.held = [request for request in self.held if not which(request)]
+        return taken
 
     def cancel_timer(self) -> None:
         if self.timer is not None:
