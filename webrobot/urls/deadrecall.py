@@ -42,7 +42,7 @@ from scrapy.utils.project import DATADIR_CFG_SECTION, inside_project
 
 from webrobot import signals
 from webrobot.compat import name_not_resolved
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.urls.deadmemory import (
     NO_SUCH_NAME,
     REFUSED,
