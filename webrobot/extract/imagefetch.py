@@ -36,7 +36,7 @@ import asyncio
 import importlib.util
 import logging
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Self
 
 from scrapy.exceptions import IgnoreRequest
@@ -89,9 +89,17 @@ class _Fetch:
     image: dict[str, Any]
     url: str
     deferred: Deferred[Any] | None = None
+    #: Fired when the fetch ends or is cut, whichever comes first: the wait ends then,
+    #: even if a download does not stop at once when cancelled.
+    settled: Deferred[None] = field(default_factory=Deferred)
     result: dict[str, Any] | None = None
     #: Why it was stopped before it ended (``timeout``, ``no_such_name``, ``refused``).
     cut: str | None = None
+
+
+def _settled(fetch: _Fetch) -> None:
+    if not fetch.settled.called:
+        fetch.settled.callback(None)
 
 
 class ImageFetcher:
@@ -174,13 +182,16 @@ class ImageFetcher:
         """Wait for ``fetches``, at most ``wait_max`` seconds; those cut are unfetched."""
 
         def done(result: dict[str, Any], fetch: _Fetch) -> None:
-            fetch.result = result
+            if fetch.cut is None:
+                fetch.result = result
+            _settled(fetch)
 
         def failed(failure: Failure, fetch: _Fetch) -> None:
             if fetch.cut is None:  # not stopped by us: a bug's error is this image's
                 fetch.result = self._failed(
                     fetch.image, "download_error", failure.getErrorMessage()
                 )
+            _settled(fetch)
 
         for fetch in fetches:
             assert fetch.deferred is not None
@@ -189,9 +200,7 @@ class ImageFetcher:
             call_later(self.wait_max, self._cut, fetches, TIMEOUT) if self.wait_max > 0 else None
         )
         try:
-            await maybe_deferred_to_future(
-                DeferredList([f.deferred for f in fetches if f.deferred is not None])
-            )
+            await maybe_deferred_to_future(DeferredList([f.settled for f in fetches]))
         finally:
             if timer is not None:
                 timer.cancel()
@@ -209,6 +218,7 @@ class ImageFetcher:
         for fetch in fetches:
             if fetch.result is None and fetch.cut is None and fetch.deferred is not None:
                 fetch.cut = reason
+                _settled(fetch)
                 fetch.deferred.cancel()
 
     def _host_dead(self, url: str, reason: str) -> None:
