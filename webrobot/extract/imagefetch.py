@@ -17,7 +17,8 @@ keeps its markup fields and gets an ``error`` (the refusal's reason: ``robots_tx
 ``not_an_image``, ``vector_image`` (SVG), ``damaged``, ``too_many_pixels``,
 ``page_cap``, ``bad_url``, ``missing_library``).
 
-A page's images are fetched :data:`AT_ONCE` at a time and waited for at most
+A page's images are fetched :data:`AT_ONCE` at a time (and those of all pages in
+at most half of ``CONCURRENT_REQUESTS``) and waited for at most
 ``WEBROBOT_IMAGES_WAIT_MAX`` seconds: those not fetched by then are cancelled and
 listed ``unfetched`` with the ``reason`` ``timeout``. An image whose host is dead
 (:class:`~webrobot.urls.deadrecall.DeadHostRecall`: its name does not resolve, or
@@ -72,6 +73,9 @@ _REFUSALS = "_webrobot_image_refusals"
 
 #: Images of one page fetched at once (a browser opens about six connections a host).
 AT_ONCE = 6
+#: Share of ``CONCURRENT_REQUESTS`` the images of all pages may take at once: an image
+#: awaited is a request in flight for the engine, and pages must keep their places.
+CRAWL_SHARE = 0.5
 #: ``status`` of an image entry: described, failed (with an ``error``), or not
 #: fetched in time or on a dead host (with a ``reason``).
 DESCRIBED = "described"
@@ -112,6 +116,8 @@ class ImageFetcher:
         self.max_pixels = read(settings, "WEBROBOT_IMAGE_MAX_PIXELS")
         self.per_page = read(settings, "WEBROBOT_IMAGES_PER_PAGE")
         self.wait_max = read(settings, "WEBROBOT_IMAGES_WAIT_MAX")
+        total = read(settings, "CONCURRENT_REQUESTS")
+        self._crawl_gate = DeferredSemaphore(max(1, int(total * CRAWL_SHARE)) if total > 0 else 64)
         self._cache: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self.available = all(importlib.util.find_spec(m) for m in ("PIL", "imagehash"))
         self._told: set[str] = set()
@@ -138,7 +144,8 @@ class ImageFetcher:
         (the image's own) and ``phash`` added, ``failed`` with an ``error``, or
         ``unfetched`` with a ``reason`` (not fetched within ``WEBROBOT_IMAGES_WAIT_MAX``,
         or its host is dead); ``page_url`` is sent as the Referer. Up to
-        :data:`AT_ONCE` images are fetched at a time."""
+        :data:`AT_ONCE` images of a page are fetched at a time, and the images of all
+        pages take at most :data:`CRAWL_SHARE` of ``CONCURRENT_REQUESTS``."""
         out: list[dict[str, Any] | None] = [None] * len(images)
         fetches: list[_Fetch] = []
         gate = DeferredSemaphore(AT_ONCE)
@@ -176,7 +183,9 @@ class ImageFetcher:
         return None
 
     def _start(self, fetch: _Fetch, page_url: str | None) -> Deferred[dict[str, Any]]:
-        return deferred_from_coro(self._describe_one(fetch.image, page_url))
+        return self._crawl_gate.run(
+            lambda: deferred_from_coro(self._describe_one(fetch.image, page_url))
+        )
 
     async def _settle(self, fetches: list[_Fetch]) -> None:
         """Wait for ``fetches``, at most ``wait_max`` seconds; those cut are unfetched."""
