@@ -10,11 +10,14 @@ one live image on the site itself. The bundled spider crawls it with
 images), twice with the same ``JOBDIR``-free state folder: the first crawl finds
 the dead hosts, the re-crawl remembers them.
 
-Each crawl is checked: every page fetched and itemised, every live image
-described, every dead image listed as ``unfetched``. Printed per crawl: wall
+Each crawl of this checkout is checked (exit status 1 and a ``FAILED`` line if
+not): every page fetched and itemised, every live image described, every dead
+image listed as ``unfetched``, and no dead host's robots.txt asked by the re-crawl. Printed per crawl: wall
 seconds (start of the process to its end), Scrapy's ``elapsed_time_seconds``,
-pages, items, the dead hosts asked (``webrobot/requisite/dead_hosts/asked``) and
-those answered from the memory (``.../remembered``).
+pages, items, images described and unfetched, the dead hosts' robots.txt asked
+(``webrobot/robots/deferred_dns``), the hosts found dead
+(``webrobot/deadhosts/found/<reason>``) and the images skipped because an earlier
+crawl remembered their host (``webrobot/deadhosts/skipped_remembered``).
 
 ``--before DIR`` also crawls once with the webrobot checked out in ``DIR``
 (``git archive <commit> | tar -x -C DIR``), cut at ``--before-timeout`` seconds.
@@ -141,6 +144,24 @@ def summary(name: str, run: dict[str, Any], pages: int, dead: int) -> str:
     )
 
 
+def problems(run: dict[str, Any], pages: int, dead: int, *, again: bool) -> list[str]:
+    """What a crawl of this checkout got wrong (an empty list: nothing)."""
+    stats, items = run["stats"], run["items"]
+    images = [image for item in items for image in item.get("images") or []]
+    found = []
+    if run["cut"]:
+        found.append("cut at the timeout")
+    if run["served"] != pages or len(items) != pages:
+        found.append(f"{run['served']} pages served, {len(items)} items, of {pages}")
+    if sum(1 for image in images if image.get("status") == "described") != pages:
+        found.append("a live image not described")
+    if sum(1 for image in images if image.get("status") == "unfetched") != pages * dead:
+        found.append("a dead image not listed unfetched")
+    if again and stats.get("webrobot/robots/deferred_dns", 0):
+        found.append("the re-crawl asked a dead host's robots.txt")
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pages", type=int, default=30)
@@ -160,6 +181,7 @@ def main(argv: list[str] | None = None) -> int:
         ),
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
+    wrong: list[str] = []
     with (
         tempfile.TemporaryDirectory(prefix="dead-embeds-") as tmp,
         build_site(args.pages, args.dead) as site,
@@ -177,8 +199,12 @@ def main(argv: list[str] | None = None) -> int:
             )
             rows.append(summary(name, run, args.pages, args.dead))
             print(rows[-1], flush=True)
+            again = name == "re-crawl"
+            wrong += [f"{name}: {p}" for p in problems(run, args.pages, args.dead, again=again)]
     print("\n".join(rows))
-    return 0
+    for line in wrong:
+        print(f"FAILED {line}")
+    return 1 if wrong else 0
 
 
 if __name__ == "__main__":
