@@ -50,6 +50,7 @@ PURE = frozenset({
     "webrobot.politeness.unit",
     "webrobot.urls.upgrade",
     "webrobot.urls.hostnotes",
+    "webrobot.urls.deadmemory",
     "webrobot.urls.tlsproblems",
     "webrobot.report.hosts",
     "webrobot.seen.contentfingerprints",

@@ -9,7 +9,7 @@ such a name from a resolver that cannot be reached, which keeps
 ``WEBROBOT_ROBOTS_DNS_DEFER_MAX``).
 
 A crawl with nothing left but requests held for sites whose robots.txt keeps
-failing (a refused port, a dead page host or requisite host) closes after
+failing (a refused port, a dead page host) closes after
 ``WEBROBOT_ROBOTS_HELD_ONLY_MAX``, says which sites and why in its last line and
 its report, and keeps their requests for a ``JOBDIR`` resume.
 """
@@ -209,11 +209,12 @@ def test_held_requests_are_kept_for_the_jobs_next_run(make_site: MakeSite, tmp_p
     assert "Traceback" not in first.log + second.log
 
 
-def test_a_requisite_host_holds_a_finished_crawl_no_longer_than_a_page_host(
+def test_a_requisite_on_a_refusing_host_does_not_hold_a_finished_crawl(
     make_site: MakeSite, tmp_path: Path
 ) -> None:
-    """An archived page's picture on a host that refuses connections: the pages are
-    done, the requisite's site is held, and the crawl closes after the same limit."""
+    """An archived page's picture on a host that refuses connections: the host is
+    found dead at its robots.txt's first refusal, the picture held for it is refused
+    then, and the crawl finishes without waiting for the held-sites limit."""
     pytest.importorskip("warcio", reason="the optional archive extra is not installed")
     live = make_site("pages")
     dead = f"http://127.0.0.1:{closed_port()}"
@@ -233,8 +234,8 @@ def test_a_requisite_host_holds_a_finished_crawl_no_longer_than_a_page_host(
 
     assert result.returncode == 0, result.stderr[-2000:]
     assert sorted(live.targets()) == ["/", "/favicon.ico", "/robots.txt"]  # the icon: a requisite
-    assert result.stat("finish_reason") == "held_sites_only"
+    assert result.stat("finish_reason") == "finished"
     assert ended - max(h.finished for h in live.hits) < HELD_LIMIT + MARGIN
-    assert dead in last_line(result.stderr)
-    report = json.loads((tmp_path / "items.report.json").read_text("utf-8"))
-    assert [h["site"] for h in report["held"]] == [dead]
+    assert result.stat("webrobot/requisite/image/refused") == 1
+    assert result.stat("webrobot/deadhosts/found/refused") == 1
+    assert result.stat("webrobot/robots/held_only_closed", None) is None

@@ -119,6 +119,14 @@ class PendingSite:
         for waiter in waiters:
             waiter.callback(decision)
 
+    def take_held(self, which: Callable[[Request], bool]) -> list[Request]:
+        """Take the held requests ``which`` selects (for another part to refuse: the
+        requisites of a host found dead, which nobody waits for)."""
+        taken = [request for request in self.held if which(request)]
+        if taken:
+            self.held = [request for request in self.held if not which(request)]
+        return taken
+
     def cancel_timer(self) -> None:
         if self.timer is not None:
             self.timer.cancel()

@@ -490,6 +490,13 @@ _ARCHIVE = (
     _s("WEBROBOT_REQUISITES_MAX_HOPS", "int", 2,
        "Embeds an off-scope requisite may be away from its in-scope page (Heritrix's maxTransHops; "
        "0: requisites from the crawl's own sites only).", minimum=0),
+    _s("WEBROBOT_DEAD_HOSTS_FILE", "str", "webrobot-dead-hosts.json",
+       "Where requisite hosts found dead (the name does not resolve, the connection is refused) are "
+       "remembered between crawls, so that their requisites are not asked again; a relative path is in "
+       "the project's .scrapy/ folder, as HTTPCACHE_DIR is (empty: remembered during the crawl only)."),
+    _s("WEBROBOT_DEAD_HOSTS_EXPIRY", "float", 7 * 86400.0,
+       "How long a requisite host found dead is remembered, seconds from when it was last found dead; "
+       "after that it is asked again (0: no limit).", minimum=0),
     _s("WEBROBOT_INDEX_ENABLED", "bool", True,
        "Keep a full-text index of the crawled pages (needs webrobot[search]; off with one line without it)."),
     _s("WEBROBOT_INDEX", "str", "",
@@ -563,6 +570,9 @@ _MINING = (
     _s("WEBROBOT_IMAGES_PER_PAGE", "int", 20,
        "Images of one page downloaded and described; the others keep their markup only (0: no limit).",
        minimum=0),
+    _s("WEBROBOT_IMAGES_WAIT_MAX", "float", 15.0,
+       "Longest a page's item waits for its images, seconds; the images not fetched by then are listed "
+       "with status unfetched and a reason (timeout, no_such_name, refused) (0: no limit).", minimum=0),
 )  # fmt: skip
 
 _section("Monitoring: what changed")
