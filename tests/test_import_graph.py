@@ -95,6 +95,7 @@ PURE = frozenset({
     "webrobot.distributed.leasetiming",
     "webrobot.render.rendering",
     "webrobot.report.model",
+    "webrobot.report.kinds",
     "webrobot.report.progressline",
     "webrobot.report.health",
     "webrobot.report.document",

@@ -26,17 +26,17 @@ def sample_report() -> dict:
     tally = CrawlTally()
     for i in range(12):
         tally.scheduled(SHOP)
-        tally.left_downloader(SHOP, robots=False, now=i * 0.5)
-        tally.downloaded(SHOP, 200 if i < 10 else 404, 2048, robots=False, now=i * 0.5, delay=1.0)
+        tally.left_downloader(SHOP, kind="page", now=i * 0.5)
+        tally.downloaded(SHOP, 200 if i < 10 else 404, 2048, kind="page", now=i * 0.5, delay=1.0)
         tally.item_scraped(SHOP, ["nofollow"] if i == 3 else [])
-    tally.left_downloader(SHOP, robots=True, now=0)
+    tally.left_downloader(SHOP, kind="robots", now=0)
     tally.robots_response(SHOP, 200, 1_700_000_000, rules="1 group, 2 Disallow, 0 Allow")
     tally.robots_parsed(SHOP, 0.1)
     tally.refused(SHOP, "robots_txt")
     tally.refused(SHOP, EVIL)
     tally.item_dropped(SHOP, "duplicate content")
-    tally.left_downloader(BLOG, robots=False, now=1)
-    tally.downloaded(BLOG, 304, 0, robots=False, now=1)
+    tally.left_downloader(BLOG, kind="page", now=1)
+    tally.downloaded(BLOG, 304, 0, kind="page", now=1)
     tally.deferred(BLOG, now=0, delay=3)
     tally.robots_resolved(BLOG, now=2, info={"status": 503, "outcome": "unreachable"})
     tally.refused(GONE, "offsite")
@@ -111,10 +111,10 @@ def test_page_shows_sites_health_and_charts() -> None:
 
 def test_the_sites_tile_counts_sites_whose_pages_were_requested() -> None:
     tally = CrawlTally()
-    tally.left_downloader(SHOP, robots=False, now=0)
-    tally.downloaded(SHOP, 200, 10, robots=False, now=0)
+    tally.left_downloader(SHOP, kind="page", now=0)
+    tally.downloaded(SHOP, 200, 10, kind="page", now=0)
     for site in (BLOG, GONE):  # robots.txt asked, no page requested
-        tally.left_downloader(site, robots=True, now=0)
+        tally.left_downloader(site, kind="robots", now=0)
         tally.robots_response(site, 200, 1_700_000_000, rules="1 group")
     report = build_report(tally, 1.0, HealthThresholds(), {"spider": "s"})
     assert report["totals"]["sites_crawled"] == 3 and report["totals"]["sites_with_pages"] == 1

@@ -24,7 +24,7 @@ from webrobot.report.collector import ReportCollector, waiting_requests
 from webrobot.report.document import build_report, iso, report_location
 from webrobot.report.frontier import freshness_report, priorities_report
 from webrobot.report.health import HealthThresholds
-from webrobot.report.hosts import hosts_report
+from webrobot.report.hosts import hosts_report, refused_only_hosts
 from webrobot.report.html import render_html
 from webrobot.settings_parse import read
 from webrobot.urls.templatemiddleware import template_tally
@@ -90,7 +90,9 @@ def current_report(
     }
     report = build_report(collector.tally, now, limits, meta)
     report.update(frontier_report(crawler))
-    report["hosts"] = hosts_report(collector.tally.sites, host_notes(crawler))
+    sites = collector.tally.sites
+    report["hosts"] = hosts_report([k for k, t in sites.items() if t.crawled], host_notes(crawler))
+    report["hosts_refused_only"] = refused_only_hosts(sites, report["hosts"])
     parts = crawler.signals.send_catch_log(
         signal=webrobot_signals.report_parts, finished=finished is not None
     )

@@ -18,6 +18,7 @@ from typing import Any
 from webrobot.optional import MissingExtra
 from webrobot.report.charts import bar_chart, pages_over_time
 from webrobot.report.frontier import frontier_html
+from webrobot.report.kinds import PAGE, ROBOTS, kind_count, kinds_line
 
 #: table rows shown for crawled sites (the rest are summed in one row)
 TABLE_SITES = 200
@@ -136,6 +137,7 @@ COLUMNS = (
     ("Requested", "page requests sent (retries and redirect hops included; robots.txt not)", ""),
     ("Downloaded", "responses received with a body (not 304)", ""),
     ("Unchanged", "304 Not Modified on a re-crawl", ""),
+    ("Other fetches", "images, documents, other requisites and sitemaps requested", "text"),
     ("Items", "items scraped", ""),
     ("Dupes", "pages dropped as duplicate content", ""),
     ("noindex", "pages with a noindex directive", ""),
@@ -160,6 +162,7 @@ def site_row(site: str, row: Mapping[str, Any], flagged: bool) -> str:
         _cell(row["requested"]),
         _cell(row["downloaded"]),
         _cell(row["unchanged"]),
+        _other_fetches_cell(row.get("requests") or {}),
         _cell(row["items"]),
         _cell(row["duplicates"]),
         _cell(row["noindex"]),
@@ -177,6 +180,17 @@ def site_row(site: str, row: Mapping[str, Any], flagged: bool) -> str:
     ]
     row_class = ' class="warn"' if flagged else ""
     return f"<tr{row_class}>{''.join(cells)}</tr>"
+
+
+def _other_fetches(requests: Mapping[str, int]) -> dict[str, int]:
+    """Requests of the kinds that are neither pages nor robots.txt."""
+    return {k: n for k, n in requests.items() if k not in (PAGE, ROBOTS) and n}
+
+
+def _other_fetches_cell(requests: Mapping[str, int]) -> str:
+    other = _other_fetches(requests)
+    total = sum(other.values())
+    return _cell(total, str(total), escape(kinds_line(other)), cls="text")
 
 
 def failed_section(failed: list[Mapping[str, str]], total: int) -> str:
@@ -222,9 +236,10 @@ def held_section(held: list[Mapping[str, Any]], reason: str) -> str:
     )
 
 
-def hosts_section(hosts: list[Mapping[str, Any]]) -> str:
-    """Per host: schemes and origins seen, moved to https, URLs upgraded, TLS problems;
-    shown when a host has more than one origin or anything was learnt about it."""
+def hosts_section(hosts: list[Mapping[str, Any]], refused_only: int = 0) -> str:
+    """Per host requested: schemes and origins seen, moved to https, URLs upgraded, TLS
+    problems; shown when a host has more than one origin or anything was learnt about
+    it. ``refused_only``: hosts whose links were all refused, counted apart."""
     shown = [
         h for h in hosts
         if len(h["origins"]) > 1 or h["https_only"] or h["upgraded"] or h["tls_problems"]
@@ -241,7 +256,16 @@ def hosts_section(hosts: list[Mapping[str, Any]]) -> str:
         '<section class="card"><h2>Hosts</h2><table id="hosts"><thead><tr><th>Host</th>'
         "<th>Schemes</th><th>Origins</th><th>Moved to https (learnt by)</th>"
         "<th>URLs upgraded</th><th>TLS problems</th></tr></thead>"
-        f"<tbody>{rows}</tbody></table></section>\n"
+        f"<tbody>{rows}</tbody></table>{_refused_hosts_note(refused_only)}</section>\n"
+    )
+
+
+def _refused_hosts_note(refused_only: int) -> str:
+    if not refused_only:
+        return ""
+    hosts = "host" if refused_only == 1 else "hosts"
+    return (
+        f'<p class="note">Links to {refused_only} other {hosts} were refused, never requested.</p>'
     )
 
 
@@ -392,6 +416,10 @@ def render_html(report: Mapping[str, Any], refresh: int = 0) -> str:
         (totals["requested"], "pages requested"),
         (totals["downloaded"], "downloaded"),
         (totals["unchanged"], "unchanged (304)"),
+        *(
+            (n, kind_count(kind, n).split(" ", 1)[1] + " requested")
+            for kind, n in _other_fetches(totals.get("requests") or {}).items()
+        ),
         (totals["items"], "items"),
         (totals["duplicates"], "duplicates"),
         (refused_total, "URLs refused"),
@@ -468,7 +496,7 @@ def render_html(report: Mapping[str, Any], refresh: int = 0) -> str:
 <section class="card"><h2>Sites</h2>
 <table id="sites"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>{notes_html}
 </section>
-{held_section(report.get("held") or [], str(report.get("finish_reason")))}{hosts_section(report.get("hosts") or [])}{frontier_html(report)}
+{held_section(report.get("held") or [], str(report.get("finish_reason")))}{hosts_section(report.get("hosts") or [], int(report.get("hosts_refused_only") or 0))}{frontier_html(report)}
 {changes_section(report.get("changes"))}{archive_section(report.get("archive"))}
 {failed_html}<section class="charts">{charts}</section>
 </main><script>{SORT_JS}</script></body></html>

@@ -57,8 +57,9 @@ class Progress:
             self.task.stop()
 
     def point(self) -> ProgressPoint:
-        pages, items, refused = self.collector.tally.totals()
-        return ProgressPoint(self.collector.now(), pages, items, refused)
+        tally = self.collector.tally
+        pages, items, refused = tally.totals()
+        return ProgressPoint(self.collector.now(), pages, items, refused, tally.received())
 
     def frontier(self) -> int:
         """Requests waiting in the scheduler (Scrapy's own count when it has one)."""
