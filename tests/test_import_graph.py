@@ -96,6 +96,7 @@ PURE = frozenset({
     "webrobot.render.rendering",
     "webrobot.report.model",
     "webrobot.report.kinds",
+    "webrobot.report.budget",
     "webrobot.report.progressline",
     "webrobot.report.health",
     "webrobot.report.document",

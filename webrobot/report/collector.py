@@ -46,6 +46,7 @@ from scrapy import signals as scrapy_signals
 from scrapy.exceptions import IgnoreRequest
 
 from webrobot import compat, signals
+from webrobot.report.budget import LimitReached
 from webrobot.report.kinds import fetch_kind
 from webrobot.report.model import CrawlTally, ignored_reason
 from webrobot.settings_parse import read
@@ -129,6 +130,10 @@ class ReportCollector:
         self._kinds: WeakKeyDictionary[Request, str] = WeakKeyDictionary()
         #: responses handed on by the engine, by kind (what CLOSESPIDER_PAGECOUNT counts)
         self.handed: Counter[str] = Counter()
+        #: CLOSESPIDER_PAGECOUNT, when it was reached, and what was handed on after it
+        self.pagecount = crawler.settings.getint("CLOSESPIDER_PAGECOUNT")
+        self.pagecount_reached: LimitReached | None = None
+        self.after_pagecount: Counter[str] = Counter()
         self.stats = crawler.stats
         # Held strongly: the dispatcher then calls each handler without first
         # resolving a weak reference (several times per request).
@@ -191,6 +196,12 @@ class ReportCollector:
     def response_received(self, response: Response, request: Request) -> None:
         kind = _kind(request, response)
         self.handed[kind] += 1
+        if self.pagecount:
+            handed = self.handed.total()
+            if handed == self.pagecount:
+                self.pagecount_reached = LimitReached(self.now(), self.tally.in_downloader())
+            elif handed > self.pagecount:
+                self.after_pagecount[kind] += 1
         if self.stats is not None:
             self.stats.inc_value(RESPONSES_STAT + kind)
 

@@ -484,6 +484,10 @@ def render_html(report: Mapping[str, Any], refresh: int = 0) -> str:
         )
     refresh_tag = f'<meta http-equiv="refresh" content="{refresh}">\n' if refresh > 0 else ""
     now_html = _now_line(report.get("now")) if refresh > 0 else ""
+    now_html += "".join(
+        f'<p class="meta budget">{escape(str(budget.get("message", "")))}</p>\n'
+        for budget in report.get("budgets") or []
+    )
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
