@@ -97,6 +97,7 @@ PURE = frozenset({
     "webrobot.report.model",
     "webrobot.report.kinds",
     "webrobot.report.budget",
+    "webrobot.report.libraries",
     "webrobot.report.progressline",
     "webrobot.report.health",
     "webrobot.report.document",
