@@ -55,9 +55,10 @@ def test_progress_line_shows_sites_waiting_on_robots_and_refusals(
     )
     assert all(pattern.fullmatch(line) for line in lines), lines
     assert any("1 waiting robots.txt" in line for line in lines), "robots.txt took 1.5 s"
-    assert any(re.match(r"Progress: [12] pages .*, also 1 robots\.txt \|", x) for x in lines), (
-        "robots.txt counted apart from the pages"
-    )
+    (last,) = re.findall(r"INFO: (Progress at close: .*)", result.log)
+    assert re.match(
+        r"Progress at close: 2 pages \(\d+/min\), 2 items \(\d+/min\), also 1 robots\.txt \|", last
+    ), "robots.txt counted apart from the pages"
     refused = [line for line in lines if "refused: none" not in line]
     assert len(refused) == 1 and refused[0].endswith("refused: offsite 1"), (
         "each refusal shown once"

@@ -158,6 +158,36 @@ def test_progress_line() -> None:
     assert quiet.endswith("| refused: none") and "(0/min)" in quiet
 
 
+def test_progress_line_counts_each_kind_apart() -> None:
+    start = ProgressPoint(0.0, pages=0, items=0, refused=Counter())
+    others = Counter(page=1, image=20, robots=13, document=0, sitemap=1)
+    cur = ProgressPoint(60.0, pages=1, items=1, refused=Counter(), others=others)
+    line = progress_line(start, cur, 0, 0, {}, label="Progress at close")
+    assert line.startswith(
+        "Progress at close: 1 page (1/min), 1 items (1/min), also 20 images, 1 sitemap,"
+        " 13 robots.txt | frontier 0 + 0 in downloader"
+    ), line
+
+
+def test_every_kind_is_tallied_apart() -> None:
+    tally = CrawlTally()
+    fetches = [("page", 200), ("page", 304), ("image", 200), ("image", 404), ("document", 200),
+               ("robots", 200), ("sitemap", 200)]  # fmt: skip
+    for kind, status in fetches:
+        tally.reached_downloader(A, robots=kind == "robots")
+        tally.downloaded(A, status, 10, kind=kind, now=1.0)
+        tally.left_downloader(A, kind=kind, now=1.0)
+    row = report_of(tally)["sites"][A]
+    assert row["requests"] == row["responses"] == {
+        "page": 2, "image": 2, "document": 1, "sitemap": 1, "robots": 1
+    }  # fmt: skip
+    assert (row["requested"], row["downloaded"], row["unchanged"]) == (2, 1, 1)
+    assert row["fetches"] == 6 and row["failed"] == 1 and row["error_rate"] == round(1 / 6, 4)
+    assert row["robots"]["fetches"] == 1 and tally.in_downloader() == 0
+    assert tally.received() == Counter(page=2, image=2, document=1, sitemap=1, robots=1)
+    assert sum(map(sum, tally.timeline.as_dict()["sites"].values())) == 2, "pages only"
+
+
 def test_progress_line_says_why_sites_wait() -> None:
     tally = CrawlTally()
     tally.deferred("http://a:80", now=10.0, delay=30.0, reason="DNSLookupError")

@@ -34,11 +34,12 @@ class ProgressPoint:
 def progress_line(
     prev: ProgressPoint, cur: ProgressPoint, frontier: int, downloader: int,
     states: Mapping[str, int], waits: Mapping[str, int] | None = None,
+    label: str = "Progress",
 ) -> str:  # fmt: skip
     """``Progress: 240 pages (60/min), 200 items (50/min), also 80 images, 3 robots.txt |
     frontier 31 + 4 in downloader | sites: 2 active, 1 waiting robots.txt, 1 deferred
     (status 503: 1), 3 exhausted | refused: offsite 4``: responses, each kind apart;
-    ``waits`` gives the deferred sites' reasons."""
+    ``waits`` gives the deferred sites' reasons; ``label`` starts the line."""
     minutes = max(cur.at - prev.at, 1e-9) / 60.0
     page_rate = (cur.pages - prev.pages) / minutes
     item_rate = (cur.items - prev.items) / minutes
@@ -49,7 +50,7 @@ def progress_line(
     )
     others = kinds_line(cur.others, skip=(PAGE,))
     return (
-        f"Progress: {kind_count(PAGE, cur.pages)} ({page_rate:.0f}/min), {cur.items} items ({item_rate:.0f}/min)"
+        f"{label}: {kind_count(PAGE, cur.pages)} ({page_rate:.0f}/min), {cur.items} items ({item_rate:.0f}/min)"
         f"{', also ' + others if others else ''}"
         f" | frontier {frontier} + {downloader} in downloader | sites: {sites}"
         f" | refused: {refused or 'none'}"
