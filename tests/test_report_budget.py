@@ -24,8 +24,30 @@ def test_a_pagecount_passed_says_by_how_much_of_which_kinds_and_why() -> None:
     assert budget["in_flight_when_reached"] == 2 and budget["reached_after"] == 4.2
     assert budget["message"] == (
         "page budget 80 (CLOSESPIDER_PAGECOUNT) reached; 83 responses: 50 pages, 20 images,"
-        " 13 robots.txt; 3 over it (1 page, 2 images): the requests in flight when it was"
-        " reached finish (2), and so do those the pages already in hand made (their images);"
+        " 13 robots.txt; 3 over it (1 page, 2 images): 2 requests were in flight when it was"
+        " reached finished and the pages already in hand then fetched their images;"
+        " the budget counts responses of every kind, not only pages"
+    )
+
+
+def test_why_a_pagecount_was_passed() -> None:
+    handed = Counter(page=11)
+    one = pagecount_budget(
+        10, handed, "closespider_pagecount", LimitReached(1.0, 1), handed - Counter(page=10)
+    )
+    assert (
+        one is not None
+        and "1 over it (1 page): 1 request was in flight when it was reached finished"
+        in one["message"]
+    )
+    assert "in hand" not in one["message"]
+    images = Counter(page=10, image=1)
+    late = pagecount_budget(
+        10, images, "closespider_pagecount", LimitReached(1.0, 0), Counter(image=1)
+    )
+    assert late is not None
+    assert late["message"].endswith(
+        "1 over it (1 image): the pages already in hand then fetched their images;"
         " the budget counts responses of every kind, not only pages"
     )
 

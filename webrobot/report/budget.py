@@ -62,12 +62,13 @@ def pagecount_budget(
     notes = []
     over = total - limit
     if over > 0:
-        why = "the requests in flight when it was reached finish"
-        if reached is not None:
-            why += f" ({reached.in_flight})"
-            if over > reached.in_flight:
-                why += ", and so do those the pages already in hand made (their images)"
-        notes.append(f"{over} over it ({kinds_line(after) or over}): {why}")
+        why = []
+        if reached is None or reached.in_flight:
+            flying = "the requests" if reached is None else _requests(reached.in_flight)
+            why.append(f"{flying} in flight when it was reached finished")
+        if reached is not None and over > reached.in_flight:
+            why.append("the pages already in hand then fetched their images")
+        notes.append(f"{over} over it ({kinds_line(after) or over}): {' and '.join(why)}")
     if set(handed) - {PAGE}:
         notes.append("the budget counts responses of every kind, not only pages")
     if notes:
@@ -84,6 +85,10 @@ def pagecount_budget(
         "reached_after": None if reached is None else round(reached.at, 3),
         "message": text,
     }
+
+
+def _requests(n: int) -> str:
+    return f"{n} request{'s' if n != 1 else ''} {'were' if n != 1 else 'was'}"
 
 
 def site_budget(
