@@ -101,9 +101,8 @@ def _kind(request: Request, response: Response | None = None) -> str:
     if response is None:
         return fetch_kind(request.meta, request.url)
     return fetch_kind(
-        request.meta, request.url, response.headers.get(b"Content-Type") or b"",
-        response.body[:1024],
-    )  # fmt: skip
+        request.meta, request.url, response.headers.get(b"Content-Type") or b"", response.body
+    )
 
 
 def _signal_site(site: str | None, info: dict[str, Any]) -> str | None:

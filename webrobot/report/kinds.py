@@ -50,10 +50,11 @@ def fetch_kind(
     meta: Mapping[str, Any],
     url: str,
     content_type: str | bytes | None = None,
-    body_start: bytes = b"",
+    body: bytes = b"",
 ) -> str:
     """The kind of a fetch from its request's ``meta`` and ``url`` and, once it
-    answered, the response's declared ``content_type`` and first bytes."""
+    answered, the response's declared ``content_type`` and ``body`` (whose first
+    bytes are read only under a type that says nothing)."""
     if meta.get(ROBOTS_FETCH_META):
         return ROBOTS
     requisite = meta.get(REQUISITE_META)
@@ -64,7 +65,7 @@ def fetch_kind(
     if content_type is not None:
         if isinstance(content_type, bytes):
             content_type = content_type.decode("latin-1")
-        return DOCUMENT if is_document(mime_type(content_type), body_start) else PAGE
+        return DOCUMENT if is_document(mime_type(content_type), body) else PAGE
     return DOCUMENT if has_document_extension(url) else PAGE
 
 
