@@ -49,7 +49,7 @@ from webrobot import compat, signals
 from webrobot.report.budget import LimitReached
 from webrobot.report.kinds import fetch_kind
 from webrobot.report.model import CrawlTally, ignored_reason
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.urls.sitekey import request_site, site_key
 from webrobot.wiring import per_crawler
 

@@ -28,7 +28,7 @@ from webrobot.report.frontier import freshness_report, priorities_report
 from webrobot.report.health import HealthThresholds
 from webrobot.report.hosts import hosts_report, refused_only_hosts
 from webrobot.report.html import render_html
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.urls.sitekey import host_key
 from webrobot.urls.templatemiddleware import template_tally
 from webrobot.urls.upgrademiddleware import host_notes

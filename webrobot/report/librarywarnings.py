@@ -26,7 +26,7 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
 from webrobot.report.libraries import MODULES_PATTERN, library_of_file, library_of_logger
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 
 if TYPE_CHECKING:
     from typing import Self
