@@ -84,6 +84,8 @@ def test_pillow_warnings_are_counted_each_time_and_others_still_shown(
     filters_before = list(warnings.filters)
     caplog.set_level(logging.DEBUG, logger="webrobot.report.librarywarnings")
     quiet = LibraryWarnings(crawler)
+    assert warnings.showwarning is shown, "a crawler only built changes nothing"
+    quiet.install()
     try:
         for seed in range(3):
             assert describe_image(palette_png(seed), 0)["format"] == "png"
@@ -122,6 +124,7 @@ def test_library_log_warnings_are_counted_and_demoted(monkeypatch: pytest.Monkey
     assert crawler.stats is not None
     try:
         quiet = LibraryWarnings(crawler)
+        quiet.install()
         noisy = logging.getLogger("htmldate.extractors")
         noisy.warning("no date found")
         noisy.warning("no date found again")

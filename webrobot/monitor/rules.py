@@ -9,7 +9,9 @@ when a rule names one.
 
 from __future__ import annotations
 
+import logging
 import tomllib
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +21,8 @@ from webrobot.monitor.terms import term_pattern
 from webrobot.monitor.watch import ProtectedImage, WatchRule
 from webrobot.optional import MissingExtra, require
 from webrobot.settingsmodel.parse import ConfigError
+
+logger = logging.getLogger(__name__)
 
 KEYS = ("name", "terms", "texts", "images")
 #: Largest protected text or picture file read.
@@ -54,11 +58,17 @@ def image_hash(data: bytes, source: str, key: str, path: Path) -> int:
     import io
 
     try:
-        with image_module.open(io.BytesIO(data)) as picture:
-            picture.load()
-            value = int(str(imagehash.phash(picture)), 16)
+        # Read before the crawl starts, in the main thread: Pillow's warnings about the
+        # picture (a palette with transparency...) are logged at DEBUG, not printed.
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always")
+            with image_module.open(io.BytesIO(data)) as picture:
+                picture.load()
+                value = int(str(imagehash.phash(picture)), 16)
     except Exception as exc:  # noqa: BLE001 - Pillow raises many kinds for a bad file
         raise ConfigError(source, key, f"{path} is not a picture Pillow can read: {exc}") from None
+    for warning in said:
+        logger.debug("Reading %s: %s: %s", path, warning.category.__name__, warning.message)
     assert value < 1 << BITS
     return value
 

@@ -2,7 +2,7 @@
 (:data:`webrobot.report.libraries.LIBRARIES`: Pillow, trafilatura, PDFium...) and
 logs them at DEBUG instead of printing them, one per picture or page.
 
-For the crawl's length (``WEBROBOT_QUIET_LIBRARY_WARNINGS``, on by default):
+While the spider is open (``WEBROBOT_QUIET_LIBRARY_WARNINGS``, on by default):
 
 * a Python warning raised in one of those libraries (the decoding of images runs
   in threads; this catches it there too) is counted in
@@ -13,7 +13,10 @@ For the crawl's length (``WEBROBOT_QUIET_LIBRARY_WARNINGS``, on by default):
 * a WARNING log line of one of their loggers is counted the same way and logged at
   DEBUG (ERROR and above are left alone).
 
-Both are put back as they were when the crawl ends.
+Both are put back as they were when the spider closes. The hooks are process-wide,
+so that the warnings of images decoded in threads are caught too; the watch rules'
+pictures, read before the spider opens, log theirs at DEBUG themselves
+(:func:`webrobot.monitor.rules.image_hash`).
 """
 
 from __future__ import annotations
@@ -71,7 +74,9 @@ class LibraryWarnings:
         self._told: set[tuple[str, str, str]] = set()
         self._previous: Any = None
         self._filters: list[tuple[logging.Handler, _DemoteLibraryLines]] = []
-        self.install()
+        # From the spider's opening to its closing: a crawler that is only built changes
+        # nothing in the process (the hooks are process-wide).
+        crawler.signals.connect(self.install, signal=signals.spider_opened)
         crawler.signals.connect(self.uninstall, signal=signals.spider_closed)
         crawler.signals.connect(self.uninstall, signal=signals.engine_stopped)
 
@@ -107,6 +112,8 @@ class LibraryWarnings:
 
     # -- switching it on and off ---------------------------------------------------
     def install(self) -> None:
+        if self._previous is not None:
+            return
         self._previous = warnings.showwarning
         warnings.showwarning = self.showwarning
         warnings.filterwarnings("always", module=MODULES_PATTERN)
