@@ -191,3 +191,30 @@ def test_the_live_status_page_reloads_itself_and_shows_the_work_in_hand() -> Non
     assert "sites: 2 active, 0 waiting robots.txt, 1 deferred, 0 exhausted" in live
     final = render_html(report)
     assert "http-equiv" not in final and 'id="now"' not in final and "Crawl report" in final
+
+
+def test_other_fetches_budgets_and_refused_hosts_are_shown() -> None:
+    tally = CrawlTally()
+    for kind in ("page", "image", "image", "document"):
+        tally.left_downloader(SHOP, kind=kind, now=0)
+        tally.downloaded(SHOP, 200, 10, kind=kind, now=0)
+    report = build_report(
+        tally, 1.0, HealthThresholds(), {"finish_reason": "closespider_pagecount"}
+    )
+    report["budgets"] = [{"message": f"page budget 3 reached {EVIL}"}]
+    report["hosts"] = [{"host": "shop.example:8701", "schemes": ["http", "https"],
+                        "origins": [SHOP, "https://shop.example:8701"], "https_only": None,
+                        "upgraded": 0, "tls_problems": []}]  # fmt: skip
+    report["hosts_refused_only"] = 4
+    html = render_html(report)
+    tiles = {
+        t: v for v, t in re.findall(r'<div class="tile"><b>([^<]*)</b><span>([^<]*)</span>', html)
+    }
+    assert (tiles["pages requested"], tiles["images requested"], tiles["document requested"]) == (
+        "1",
+        "2",
+        "1",
+    )
+    assert "page budget 3 reached &lt;script&gt;" in html and EVIL not in html
+    assert "Links to 4 other hosts were refused, never requested." in html
+    assert "2 images, 1 document" in html  # the site's Other fetches cell
