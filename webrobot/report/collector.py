@@ -20,7 +20,8 @@ What it knows of robots.txt comes from the robots.txt middleware: its
 decisions (``robots_resolved``, ``site_deferred``) and the mark it puts on each
 robots.txt request it sends (:data:`webrobot.signals.ROBOTS_FETCH_META`, the
 site whose robots.txt it is, redirect hops included). Nothing is read from the
-bodies downloaded, and no URL is taken for a robots.txt by its path.
+bodies downloaded (but the first bytes of one whose declared type says nothing,
+for a PDF's signature), and no URL is taken for a robots.txt by its path.
 
 Each fetch is counted by kind (page, image, document, other requisite, sitemap,
 robots.txt: :func:`webrobot.report.kinds.fetch_kind`), in the tally and in the
