@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from webrobot.report.kinds import PAGE, kind_count, kinds_line
 from webrobot.report.model import SITE_STATES
 
 _STATE_LABELS = {
@@ -23,18 +24,22 @@ _STATE_LABELS = {
 @dataclass(frozen=True)
 class ProgressPoint:
     at: float  # crawl seconds
-    pages: int
+    pages: int  # page responses
     items: int
     refused: Counter[str]
+    #: responses of the other kinds (webrobot.report.kinds): images, documents, robots.txt...
+    others: Counter[str] = field(default_factory=Counter)
 
 
 def progress_line(
     prev: ProgressPoint, cur: ProgressPoint, frontier: int, downloader: int,
     states: Mapping[str, int], waits: Mapping[str, int] | None = None,
+    label: str = "Progress",
 ) -> str:  # fmt: skip
-    """``Progress: 240 responses (60/min), 200 items (50/min) | frontier 31 + 4 in
-    downloader | sites: 2 active, 1 waiting robots.txt, 1 deferred (status 503: 1),
-    3 exhausted | refused: offsite 4``: ``waits`` gives the deferred sites' reasons."""
+    """``Progress: 240 pages (60/min), 200 items (50/min), also 80 images, 3 robots.txt |
+    frontier 31 + 4 in downloader | sites: 2 active, 1 waiting robots.txt, 1 deferred
+    (status 503: 1), 3 exhausted | refused: offsite 4``: responses, each kind apart;
+    ``waits`` gives the deferred sites' reasons; ``label`` starts the line."""
     minutes = max(cur.at - prev.at, 1e-9) / 60.0
     page_rate = (cur.pages - prev.pages) / minutes
     item_rate = (cur.items - prev.items) / minutes
@@ -43,8 +48,10 @@ def progress_line(
     refused = ", ".join(
         f"{r} {n}" for r, n in sorted(since.items(), key=lambda kv: (-kv[1], kv[0]))
     )
+    others = kinds_line(cur.others, skip=(PAGE,))
     return (
-        f"Progress: {cur.pages} responses ({page_rate:.0f}/min), {cur.items} items ({item_rate:.0f}/min)"
+        f"{label}: {kind_count(PAGE, cur.pages)} ({page_rate:.0f}/min), {cur.items} items ({item_rate:.0f}/min)"
+        f"{', also ' + others if others else ''}"
         f" | frontier {frontier} + {downloader} in downloader | sites: {sites}"
         f" | refused: {refused or 'none'}"
     )

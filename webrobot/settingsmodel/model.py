@@ -510,6 +510,10 @@ _OUTPUT = (
     _s("WEBROBOT_PROGRESS_INTERVAL", "float", 30.0, "Seconds between two progress lines (0: none).", minimum=0),
     _s("WEBROBOT_REPORT_ENABLED", "bool", True,
        "Write report.json and report.html when the crawl ends (charts need webrobot[charts])."),
+    _s("WEBROBOT_QUIET_LIBRARY_WARNINGS", "bool", True,
+       "Count the warnings of the libraries the crawl runs (Pillow, trafilatura, PDFium...) in "
+       "webrobot/warnings/<library> and log them at DEBUG, instead of printing each one (False: "
+       "shown as they come). webrobot's, Scrapy's and the project's own warnings are always shown."),
     _s("WEBROBOT_REPORT_DIR", "str", "",
        "Folder of the report (empty: next to the first local items feed, else ./report)."),
     _s("WEBROBOT_METRICS_PORT", "address", "",
@@ -772,6 +776,8 @@ COMPONENTS: dict[str, dict[str, Component]] = {
         # Fewer, cheaper cycle collections (WEBROBOT_GC_THRESHOLD, WEBROBOT_GC_FREEZE).
         "webrobot.resources.gctuning.GarbageCollectorTuning": _c(0, {"WEBROBOT_GC_THRESHOLD": 0, "WEBROBOT_GC_FREEZE": False}),
         "webrobot.report.progress.Progress": _c(500, {"WEBROBOT_PROGRESS_INTERVAL": 0}),
+        # First: the libraries' warnings are counted from the first component built on.
+        "webrobot.report.librarywarnings.LibraryWarnings": _c(0, {"WEBROBOT_QUIET_LIBRARY_WARNINGS": False}),
         "webrobot.report.extension.CrawlReport": _c(850, {"WEBROBOT_REPORT_ENABLED": False}),
         # /metrics and the live status page (WEBROBOT_METRICS_PORT).
         "webrobot.report.metrics.MetricsServer": _c(860, {"WEBROBOT_METRICS_PORT": ""}),
