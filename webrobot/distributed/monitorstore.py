@@ -53,7 +53,7 @@ from webrobot.distributed.dupefilter import crawl_spider_name
 from webrobot.distributed.keys import CrawlKeys, explain, redis_from_settings, safe_url
 from webrobot.monitor.schedule import Check
 from webrobot.monitor.snapshot import Snapshot
-from webrobot.monitor.store import MonitorStore, PageRecord, Pending
+from webrobot.monitor.store import PageRecord, Pending, write_feed
 from webrobot.settingsmodel.parse import read
 
 if TYPE_CHECKING:
@@ -175,15 +175,15 @@ return #parked / 2
 STREAM_EVENTS = 100_000
 
 
-class RedisMonitorStore(MonitorStore):
-    """The monitor's memory of a shared crawl (see the module doc)."""
+class RedisMonitorStore:
+    """The monitor's memory of a shared crawl (see the module doc): a
+    :class:`~webrobot.monitor.store.PageStore`."""
 
     def __init__(
         self, server: redis.Redis, keys: CrawlKeys, folder: Path, *, webhook: bool = False,
         settings: BaseSettings | None = None, hold: float = 30.0,
     ) -> None:  # fmt: skip
-        # Not MonitorStore.__init__: no SQLite file; the folder keeps this worker's feed only
-        # (MonitorStore.write_feed, from :meth:`recent`).
+        # No SQLite file; the folder keeps this worker's feed only (:meth:`write_feed`).
         self.server = server
         self.keys = keys
         self.folder = Path(folder)
@@ -331,6 +331,10 @@ class RedisMonitorStore(MonitorStore):
             except (KeyError, ValueError):
                 continue
         return out
+
+    def write_feed(self, title: str, updated: str) -> Path:
+        """This worker's ``events.atom``: the crawl's newest events."""
+        return write_feed(self.folder, self, title, updated)
 
     def write_log(self) -> None:
         """No ``events.jsonl`` per worker: ``scrapy webrobot-export --events`` writes the crawl's."""

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
     from webrobot.monitor.reportpart import ChangesTally
-    from webrobot.monitor.store import MonitorStore
+    from webrobot.monitor.store import PageStore
 
 logger = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ def summary(crawler: Crawler, folder: Path, tally: ChangesTally) -> str:
 
 
 def keep_bounded(
-    crawler: Crawler, store: MonitorStore, folder: Path, count: Callable[[str, int], None]
+    crawler: Crawler, store: PageStore, folder: Path, count: Callable[[str, int], None]
 ) -> None:
     """Old events out of the store, ``events.jsonl`` rotated by size or age."""
     try:
