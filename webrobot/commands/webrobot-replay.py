@@ -44,14 +44,13 @@ def outbox_opener(
 ) -> tuple[Callable[[], EventOutbox] | None, str]:
     """What opens the monitor's outbox (its folder's, or a shared crawl's in Redis), or
     None and why not."""
-    from webrobot.distributed.monitorstore import RedisMonitorStore
-
     folder = Path(read(settings, "WEBROBOT_MONITOR_DIR"))
     try:
         store_class = load_object(read(settings, "WEBROBOT_MONITOR_STORE_CLASS"))
     except (ImportError, AttributeError, NameError, ValueError) as exc:
         return None, f"WEBROBOT_MONITOR_STORE_CLASS cannot be loaded: {exc}"
-    if isinstance(store_class, type) and issubclass(store_class, RedisMonitorStore):
+    # a shared crawl's store (Redis, an optional extra: imported only when named)
+    if str(getattr(store_class, "__module__", "")).startswith("webrobot.distributed"):
         if not spider:
             return None, "a shared crawl's monitor: name its SPIDER"
         problem = shared_crawl_problem(settings)

@@ -6,7 +6,9 @@ the events counted by kind, and for the changed pages what changed, old beside
 new (the typed fields; the sentences of the main text removed and added). Capped
 so a big crawl's report stays small: at most :data:`PAGES` pages, each with at
 most :data:`SENTENCES` sentences a side of at most :data:`SENTENCE_CHARS`
-characters; what is left out is counted.
+characters; what is left out is counted. Other parts of the monitor add entries to
+the crawl's summary with :meth:`ChangesTally.note` (``rules changed: 710 pages
+re-baselined``); the whole line (:mod:`webrobot.monitor.summary`) is ``line``.
 """
 
 from __future__ import annotations
