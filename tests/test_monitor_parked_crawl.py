@@ -95,3 +95,43 @@ def test_replay_without_a_monitor_folder_says_so(tmp_path: Path) -> None:
                           "-sWEBROBOT_MONITOR_WEBHOOK=http://127.0.0.1:9/hook", cwd=tmp_path)  # fmt: skip
     assert done.returncode == 2
     assert "holds no monitor" in done.stderr
+
+
+def test_replay_sends_a_shared_crawls_parked_events(redis_server: Any, tmp_path: Path) -> None:
+    """A shared crawl's parked events are in Redis: the command, naming the spider, sends them."""
+    import time
+
+    from scrapy.settings import Settings
+
+    from webrobot.distributed.keys import CrawlKeys
+    from webrobot.distributed.monitorstore import RedisMonitorStore, RedisOutbox
+    from webrobot.monitor import events
+    from webrobot.monitor.snapshot import Snapshot
+
+    settings = {"WEBROBOT_REDIS_URL": redis_server.url, "WEBROBOT_MONITOR_DIR": str(tmp_path / "w"),
+                "WEBROBOT_MONITOR_STORE_CLASS": "webrobot.distributed.monitorstore.RedisMonitorStore"}  # fmt: skip
+    keys = CrawlKeys.from_settings(Settings(settings), "webrobot")
+    store = RedisMonitorStore(redis_server.client(), keys, tmp_path / "w", webhook=True)
+    told = []
+    for n in range(3):
+        url = f"http://site.test/{n}"
+        told.append(events.new(url, "2026-12-01T00:00:00Z"))
+        store.record(url, Snapshot(), [], "2026-12-01T00:00:00Z", [told[-1]])
+    outbox = RedisOutbox(redis_server.client(), keys, "worker", hold=5.0)
+    for pending in outbox.due(time.time()):
+        if pending.id == told[1]["id"]:
+            outbox.park(pending, "status 503", time.time())
+        else:
+            outbox.delivered(pending.seq)
+    outbox.close()
+    store.close()
+    with WebhookReceiver() as receiver:
+        args = [
+            f"-s{k}={v}" for k, v in {**settings, "WEBROBOT_MONITOR_WEBHOOK": receiver.url}.items()
+        ]
+        without_spider = scrapy_command("webrobot-replay", *args, cwd=tmp_path)
+        assert without_spider.returncode == 2 and "name its SPIDER" in without_spider.stderr
+        done = scrapy_command("webrobot-replay", "webrobot", *args, cwd=tmp_path)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert receiver.keys() == [told[1]["id"]]
+    assert "1 parked events put back; 1 events delivered" in done.stdout
