@@ -123,6 +123,9 @@ PURE = frozenset({
     "webrobot.monitor.digest",
     "webrobot.monitor.moves",
     "webrobot.monitor.answers",
+    "webrobot.monitor.baseline",
+    "webrobot.monitor.template",
+    "webrobot.extract.version",
     "webrobot.wiring",
 })  # fmt: skip
 #: No Scrapy or Twisted, but they load or save files.

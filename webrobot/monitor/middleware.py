@@ -16,6 +16,7 @@ import logging
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
@@ -27,13 +28,16 @@ from scrapy.utils.misc import load_object
 
 from webrobot import signals as webrobot_signals
 from webrobot.extract.middleware import ExtractMiddleware
+from webrobot.extract.version import reader_version
 from webrobot.job.diskstate import disk_of
 from webrobot.monitor import events
+from webrobot.monitor.baseline import READER, RULES, SAME, how_to_judge, rules_fingerprint
 from webrobot.monitor.moves import TOLD_PREFIX, Move, moves, told_key
 from webrobot.monitor.reportpart import ChangesTally
 from webrobot.monitor.rules import load_rules, parse_rule_tables
 from webrobot.monitor.snapshot import Ignore, Snapshot, changes, snapshot_of
 from webrobot.monitor.store import MonitorStore, PageRecord
+from webrobot.monitor.template import TemplateLearner, site_of, template_change
 from webrobot.monitor.watch import WatchRule, page_matches
 from webrobot.settingsmodel.parse import ConfigError, SettingValueError
 from webrobot.settingsmodel.startup import setting, setting_error
@@ -54,6 +58,18 @@ GONE = frozenset({404, 410})
 #: Times a page is judged again when a shared store's copy changed under the judgement
 #: (another worker recorded it first); then the page is left to that worker's events.
 ATTEMPTS = 5
+#: Most changed pages held for the end of the crawl, when the sites' templates are
+#: learnt; past it a page is judged at once, against the template kept last time.
+HOLD = 5000
+
+
+@dataclass(frozen=True)
+class _Held:
+    """A page whose change waits for the end of the crawl (see :meth:`MonitorMiddleware.settle`)."""
+
+    url: str
+    snapshot: Snapshot
+    matches: list[dict[str, Any]]
 
 
 def _now() -> str:
@@ -104,6 +120,21 @@ class MonitorMiddleware:
                 f"regular expressions ({exc})")) from None  # fmt: skip
         self.selectors: list[str] = list(setting(crawler, "WEBROBOT_MONITOR_IGNORE_SELECTORS"))
         self._check_selectors()
+        # The baseline: snapshots keep the rules and the extractors they were taken under.
+        self.rules_print = rules_fingerprint(
+            self.selectors, setting(crawler, "WEBROBOT_MONITOR_IGNORE_PATTERNS"),
+            setting(crawler, "WEBROBOT_MONITOR_IGNORE_FIELDS"),
+        )  # fmt: skip
+        self.reader = reader_version()
+        self.rebaselined: dict[str, int] = {RULES: 0, READER: 0}
+        # Each site's template: learnt in this crawl, kept with the state, left out of judgement.
+        self.template_pages = int(setting(crawler, "WEBROBOT_MONITOR_TEMPLATE_MIN_PAGES"))
+        self.learner = TemplateLearner()
+        self.known_templates: dict[str, frozenset[str]] = {}
+        self.held: list[_Held] = []
+        self.rebaselined_sites: set[str] = set()  # their template is re-learnt quietly
+        self._held_full = False
+        self._settled = False
         self.recheck = bool(setting(crawler, "WEBROBOT_MONITOR_RECHECK"))
         self.webhook_url: str = setting(crawler, "WEBROBOT_MONITOR_WEBHOOK")
         self.notify_urls: list[str] = list(setting(crawler, "WEBROBOT_MONITOR_NOTIFY"))
@@ -229,6 +260,7 @@ class MonitorMiddleware:
             finally:
                 notices.close()
         if self.store is not None:
+            self.settle()
             try:
                 self.store.write_feed(str(getattr(spider, "name", "webrobot")), _now())
             except OSError as exc:
@@ -257,7 +289,10 @@ class MonitorMiddleware:
                 self.crawler.stats.set_value(f"webrobot/monitor/{what}/left", max(0, left))
 
     def report_part(self, finished: bool) -> dict[str, Any]:
-        """The crawl report's ``changes`` section (:mod:`webrobot.monitor.reportpart`)."""
+        """The crawl report's ``changes`` section (:mod:`webrobot.monitor.reportpart`); the
+        last report, at the crawl's end, waits for :meth:`settle`."""
+        if finished and self.store is not None:
+            self.settle()
         return {"changes": self.tally.section()} if self.watching else {}
 
     # -- the spider middleware
@@ -311,7 +346,7 @@ class MonitorMiddleware:
                         break  # not watched, or told
                 else:
                     self._count("webrobot/monitor/contended")
-        except Exception as exc:  # the store: one page, never the crawl
+        except Exception as exc:
             if isinstance(exc, OSError) and disk_of(self.crawler).write_failed(
                 "monitor", self.folder, exc
             ):
@@ -384,35 +419,76 @@ class MonitorMiddleware:
     def _judge(self, url: str, item: dict[str, Any], response: Response) -> None:
         assert self.store is not None
         snapshot = snapshot_of(item, self.ignore, self._ignored_text(response))
+        snapshot = snapshot.under(self.rules_print, self.reader)
         self._count("webrobot/monitor/pages")
+        if self.template_pages:
+            self.learner.add(url, snapshot.text)
+        matches = page_matches(self.rules, url, _now(), item)
         for _ in range(ATTEMPTS):
-            if self._judge_once(url, item, snapshot):
+            if self._judge_once(url, snapshot, matches):
                 return
         # Another worker kept recording this page: its events tell the change.
         logger.warning("Monitor: %s changed under %d judgements; left to another worker",
                        url, ATTEMPTS)  # fmt: skip
         self._count("webrobot/monitor/contended")
 
-    def _judge_once(self, url: str, item: dict[str, Any], snapshot: Snapshot) -> bool:
+    def _template(self, url: str) -> frozenset[str]:
+        """The sentences of the page's site's template as kept at the last crawl."""
+        site = site_of(url)
+        forms = self.known_templates.get(site)
+        if forms is None:
+            assert self.store is not None
+            kept = self.store.template(site) if self.template_pages else None
+            forms = self.known_templates[site] = kept.template.forms if kept else frozenset()
+        return forms
+
+    def _hold(self, url: str, snapshot: Snapshot, matches: list[dict[str, Any]]) -> bool:
+        """Keep a changed page for the end of the crawl, when its site's template is known."""
+        if not self.template_pages:
+            return False
+        if len(self.held) >= HOLD:
+            if not self._held_full:
+                logger.info("Monitor: %d changed pages wait for their sites' templates; "
+                            "the next are judged at once", HOLD)  # fmt: skip
+                self._held_full = True
+            self._count("webrobot/monitor/template/not_held")
+            return False
+        self.held.append(_Held(url, snapshot, matches))
+        return True
+
+    def _judge_once(
+        self, url: str, snapshot: Snapshot, matches: list[dict[str, Any]],
+        template: frozenset[str] | None = None,
+    ) -> bool:  # fmt: skip
         """Judge the page against the stored snapshot and record both; False when a shared
-        store's snapshot changed in between (nothing recorded, nothing counted)."""
+        store's snapshot changed in between (nothing recorded, nothing counted). Without a
+        ``template`` (during the crawl) a changed page may be held for :meth:`settle`."""
         assert self.store is not None
         time = _now()
         record = self.store.get(url)
         found: list[dict[str, Any]] = []
         counts: list[str] = []
+        how = SAME
         if record is None:
             title = snapshot.fields.get("title")
             found.append(events.new(url, time, title))
             told: frozenset[str] = frozenset()
         else:
             told = record.matches
-            diff = changes(record.snapshot, snapshot, self.ignore)
+            old = record.snapshot
+            how = how_to_judge(old.rules, old.reader, self.rules_print, self.reader)
+            if how != SAME:
+                self.rebaselined_sites.add(site_of(url))
+            forms = self._template(url) if template is None else template
+            diff = [] if how == READER else changes(old, snapshot, self.ignore, forms, how == RULES)
+            if diff and template is None and self._hold(url, snapshot, matches):
+                return True
             if diff:
                 found.append(events.changed(url, time, diff))
             else:
-                counts.append("webrobot/monitor/unchanged")
-        matches = page_matches(self.rules, url, time, item)
+                counts.append(
+                    "webrobot/monitor/unchanged" if how == SAME else "webrobot/monitor/rebaselined"
+                )
         keys = {match_key(m) for m in matches}
         found += [m for m in matches if match_key(m) not in told]
         for event in found:
@@ -421,6 +497,8 @@ class MonitorMiddleware:
                 counts.append(f"webrobot/monitor/match/{event['kind']}")
         if not self.store.record(url, snapshot, keys, time, found, expected=record):
             return False
+        if how != SAME:
+            self.rebaselined[how] += 1
         for key in counts:
             self._count(key)
         for event in found:
@@ -428,6 +506,81 @@ class MonitorMiddleware:
         if found and self.sender is not None:
             self.sender.wake()
         return True
+
+    # -- the end of a crawl: templates learnt, held pages judged, the summary
+
+    def settle(self) -> None:
+        """Learn each site's template from this crawl's pages (telling a change of it
+        once), judge the pages held for it, and put the re-baselined pages in the summary.
+        Once a crawl: at its end, for the report or when the monitor closes."""
+        if self._settled:
+            return
+        self._settled = True
+        templates: dict[str, frozenset[str]] = {}
+        for site in self.learner.sites():
+            try:
+                templates[site] = self._learn(site)
+            except Exception as exc:  # noqa: BLE001 - the store: one site, never the close
+                self._failed(f"the template of {site}", exc)
+        held, self.held = self.held, []
+        for page in held:
+            site = site_of(page.url)
+            forms = templates.get(site, self._template(page.url))
+            try:
+                for _ in range(ATTEMPTS):
+                    if self._judge_once(page.url, page.snapshot, page.matches, forms):
+                        break
+                else:
+                    self._count("webrobot/monitor/contended")
+            except Exception as exc:  # noqa: BLE001 - the store: one page, never the close
+                self._failed(page.url, exc)
+        assert self.store is not None
+        try:
+            self.tally.learnt(self.store.templates())
+        except Exception as exc:  # noqa: BLE001 - the store: the report shows no templates
+            self._failed("the templates", exc)
+        count = sum(self.rebaselined.values())
+        if count:
+            why = "extractors changed" if self.rebaselined[READER] else "rules changed"
+            line = f"{why}: {count} pages re-baselined"
+            logger.info("Monitor: %s (no events for what the new %s alone changed)", line,
+                        "extractors" if self.rebaselined[READER] else "noise rules")  # fmt: skip
+            self.tally.rebaselined = count
+            self.tally.note(line)
+
+    def _learn(self, site: str) -> frozenset[str]:
+        """Keep the site's template learnt in this crawl; the sentences of the old and the
+        new one, which held pages are judged without."""
+        assert self.store is not None
+        before = self._template(site + "/")
+        for _ in range(ATTEMPTS):
+            kept = self.store.template(site)
+            old = kept.template if kept is not None else None
+            new = self.learner.learnt(site, self.template_pages, known=old)
+            if new is None:
+                return before
+            # Under new rules or extractors the template is re-learnt as the pages are: quietly.
+            change = None if site in self.rebaselined_sites else template_change(old, new)
+            time = _now()
+            found = [] if change is None else [
+                events.template_changed(site, time, change["added"], change["removed"], new.pages)
+            ]  # fmt: skip
+            if self.store.keep_template(site, new, time, found, expected=kept):
+                if old is None:
+                    self._count("webrobot/monitor/template/learnt")
+                for event in found:
+                    self._told(event)
+                return before | new.forms
+        self._count("webrobot/monitor/contended")
+        return before
+
+    def _failed(self, what: str, exc: Exception) -> None:
+        if isinstance(exc, OSError) and disk_of(self.crawler).write_failed(
+            "monitor", self.folder, exc
+        ):
+            return
+        logger.error("Monitor: %s could not be judged: %s", what, exc)
+        self._count("webrobot/monitor/error")
 
     def _emit_forget(self, url: str, event: dict[str, Any], record: PageRecord) -> bool:
         assert self.store is not None
