@@ -172,10 +172,11 @@ def main(argv: list[str]) -> int:
     page = ADDON_PAGE.read_text("utf-8")
     ADDON_PAGE.write_text(with_scrapy_changes(page, scrapy_changes(scrapy_defaults())), "utf-8")
     print(f"wrote {ADDON_PAGE} (Scrapy defaults the add-on changes)")
-    # The components and their order are declared in the same model.
-    from scripts import components_reference
+    # The components and their order are declared in the same model; the mining parts
+    # in their own table.
+    from scripts import components_reference, parts_reference
 
-    return components_reference.main([])
+    return components_reference.main([]) or parts_reference.main([])
 
 
 if __name__ == "__main__":

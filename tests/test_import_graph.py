@@ -59,7 +59,7 @@ PURE = frozenset({
     "webrobot.pages.metarobots",
     "webrobot.pages.page",
     "webrobot.extract.page",
-    "webrobot.extract.parts",
+    "webrobot.extract.inputs",
     "webrobot.extract.fields",
     "webrobot.extract.images",
     "webrobot.urls.documents",
@@ -138,9 +138,12 @@ SCRAPY_FREE = PURE | {
     "webrobot.search.writerlock",
     "webrobot.extract.imagehashing",
     "webrobot.extract.documents",
+    "webrobot.extract.parts",
+    "webrobot.extract.item",
     "webrobot.extract.docworker",
     "webrobot.monitor.rules",
     "webrobot.monitor.store",
+    "webrobot.monitor.sitetemplates",
 }
 #: The crawl-wide modules (the package's top, the settings model and the old paths kept
 #: for settings files, webrobot.deprecated): any part of the crawl may use them, and they

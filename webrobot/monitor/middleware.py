@@ -16,7 +16,6 @@ import logging
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Iterator
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
@@ -27,7 +26,6 @@ from scrapy.exceptions import NotConfigured
 from scrapy.utils.misc import load_object
 
 from webrobot import signals as webrobot_signals
-from webrobot.extract.middleware import ExtractMiddleware
 from webrobot.extract.version import reader_version
 from webrobot.job.diskstate import disk_of
 from webrobot.monitor import events
@@ -35,9 +33,10 @@ from webrobot.monitor.baseline import READER, RULES, SAME, how_to_judge, rules_f
 from webrobot.monitor.moves import TOLD_PREFIX, Move, moves, told_key
 from webrobot.monitor.reportpart import ChangesTally
 from webrobot.monitor.rules import load_rules, parse_rule_tables
+from webrobot.monitor.sitetemplates import SiteTemplates
 from webrobot.monitor.snapshot import Ignore, Snapshot, changes, snapshot_of
 from webrobot.monitor.store import MonitorStore, PageRecord
-from webrobot.monitor.template import TemplateLearner, site_of, template_change
+from webrobot.monitor.template import site_of
 from webrobot.monitor.watch import WatchRule, page_matches
 from webrobot.settingsmodel.parse import ConfigError, SettingValueError
 from webrobot.settingsmodel.startup import setting, setting_error
@@ -51,25 +50,11 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-#: Item keys the monitor reads; an item with none of them is not a page it can judge.
-CONTENT_KEYS = ("main_text", "metadata", "product", "fields", "images")
 #: Statuses that say a page is gone.
 GONE = frozenset({404, 410})
 #: Times a page is judged again when a shared store's copy changed under the judgement
 #: (another worker recorded it first); then the page is left to that worker's events.
 ATTEMPTS = 5
-#: Most changed pages held for the end of the crawl, when the sites' templates are
-#: learnt; past it a page is judged at once, against the template kept last time.
-HOLD = 5000
-
-
-@dataclass(frozen=True)
-class _Held:
-    """A page whose change waits for the end of the crawl (see :meth:`MonitorMiddleware.settle`)."""
-
-    url: str
-    snapshot: Snapshot
-    matches: list[dict[str, Any]]
 
 
 def _now() -> str:
@@ -97,6 +82,10 @@ class MonitorMiddleware:
             raise NotConfigured("WEBROBOT_MONITOR_DIR is not set")
         self.crawler = crawler
         self.folder = Path(folder)
+        from webrobot.extract.parts import monitored_keys
+
+        #: Item keys the monitor reads; an item with none of them is not a page it can judge.
+        self.content_keys = monitored_keys()
         self.rules: tuple[WatchRule, ...] = ()
         watch = setting(crawler, "WEBROBOT_WATCH")
         try:
@@ -128,11 +117,7 @@ class MonitorMiddleware:
         self.reader = reader_version()
         self.rebaselined: dict[str, int] = {RULES: 0, READER: 0}
         # Each site's template: learnt in this crawl, kept with the state, left out of judgement.
-        self.template_pages = int(setting(crawler, "WEBROBOT_MONITOR_TEMPLATE_MIN_PAGES"))
-        self.learner = TemplateLearner()
-        self.known_templates: dict[str, frozenset[str]] = {}
-        self.held: list[_Held] = []
-        self.rebaselined_sites: set[str] = set()  # their template is re-learnt quietly
+        self.templates = SiteTemplates(int(setting(crawler, "WEBROBOT_MONITOR_TEMPLATE_MIN_PAGES")))
         self._held_full = False
         self._settled = False
         self.recheck = bool(setting(crawler, "WEBROBOT_MONITOR_RECHECK"))
@@ -151,7 +136,6 @@ class MonitorMiddleware:
         self.store_class: type[MonitorStore] = store_class
         self.store: MonitorStore | None = None
         self.sender: WebhookSender | None = None
-        self._require_extraction()
         self.tally = ChangesTally(str(self.folder))
         self.watching = False  # the folder opened: the report has a changes section
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
@@ -192,13 +176,6 @@ class MonitorMiddleware:
             shown = [url.split("://", 1)[0] + "://..." for url in bad]
             raise setting_error(self.crawler, SettingValueError(
                 "WEBROBOT_MONITOR_NOTIFY", shown, "Apprise URLs of a known scheme, whole")) from None  # fmt: skip
-
-    def _require_extraction(self) -> None:
-        """Switch on the extractors of what the monitor reads, whatever WEBROBOT_EXTRACT says."""
-        parts = {"text", "metadata", "product", "fields"}
-        if any(rule.images for rule in self.rules):
-            parts.add("images")
-        ExtractMiddleware.require(self.crawler, parts)
 
     def _count(self, key: str, value: int = 1) -> None:
         assert self.crawler.stats is not None
@@ -399,8 +376,8 @@ class MonitorMiddleware:
         if self.store is None or isinstance(output, Request) or not ItemAdapter.is_item(output):
             return
         adapter = ItemAdapter(output)
-        item = {key: adapter.get(key) for key in CONTENT_KEYS if key in adapter}
-        if not any(_says_something(item.get(key)) for key in CONTENT_KEYS):
+        item = {key: adapter.get(key) for key in self.content_keys if key in adapter}
+        if not any(_says_something(item.get(key)) for key in self.content_keys):
             self._count("webrobot/monitor/skipped/no_content")
             return
         if "title" in adapter:
@@ -421,8 +398,7 @@ class MonitorMiddleware:
         snapshot = snapshot_of(item, self.ignore, self._ignored_text(response))
         snapshot = snapshot.under(self.rules_print, self.reader)
         self._count("webrobot/monitor/pages")
-        if self.template_pages:
-            self.learner.add(url, snapshot.text)
+        self.templates.add(url, snapshot.text)
         matches = page_matches(self.rules, url, _now(), item)
         for _ in range(ATTEMPTS):
             if self._judge_once(url, snapshot, matches):
@@ -432,29 +408,16 @@ class MonitorMiddleware:
                        url, ATTEMPTS)  # fmt: skip
         self._count("webrobot/monitor/contended")
 
-    def _template(self, url: str) -> frozenset[str]:
-        """The sentences of the page's site's template as kept at the last crawl."""
-        site = site_of(url)
-        forms = self.known_templates.get(site)
-        if forms is None:
-            assert self.store is not None
-            kept = self.store.template(site) if self.template_pages else None
-            forms = self.known_templates[site] = kept.template.forms if kept else frozenset()
-        return forms
-
     def _hold(self, url: str, snapshot: Snapshot, matches: list[dict[str, Any]]) -> bool:
         """Keep a changed page for the end of the crawl, when its site's template is known."""
-        if not self.template_pages:
-            return False
-        if len(self.held) >= HOLD:
+        held = self.templates.hold(url, snapshot, matches)
+        if held is None:
             if not self._held_full:
                 logger.info("Monitor: %d changed pages wait for their sites' templates; "
-                            "the next are judged at once", HOLD)  # fmt: skip
+                            "the next are judged at once", self.templates.limit)  # fmt: skip
                 self._held_full = True
             self._count("webrobot/monitor/template/not_held")
-            return False
-        self.held.append(_Held(url, snapshot, matches))
-        return True
+        return bool(held)
 
     def _judge_once(
         self, url: str, snapshot: Snapshot, matches: list[dict[str, Any]],
@@ -478,8 +441,8 @@ class MonitorMiddleware:
             old = record.snapshot
             how = how_to_judge(old.rules, old.reader, self.rules_print, self.reader)
             if how != SAME:
-                self.rebaselined_sites.add(site_of(url))
-            forms = self._template(url) if template is None else template
+                self.templates.rebaselined.add(site_of(url))
+            forms = self.templates.kept(self.store, url) if template is None else template
             diff = [] if how == READER else changes(old, snapshot, self.ignore, forms, how == RULES)
             if diff and template is None and self._hold(url, snapshot, matches):
                 return True
@@ -516,17 +479,26 @@ class MonitorMiddleware:
         if self._settled:
             return
         self._settled = True
+        assert self.store is not None
         templates: dict[str, frozenset[str]] = {}
-        for site in self.learner.sites():
+        for site in self.templates.learner.sites():
             try:
-                templates[site] = self._learn(site)
+                learnt = self.templates.learn(self.store, site, _now())
+                if learnt is None:
+                    self._count("webrobot/monitor/contended")
+                    continue
+                templates[site], found, first = learnt
+                if first:
+                    self._count("webrobot/monitor/template/learnt")
+                for event in found:
+                    self._told(event)
             except Exception as exc:  # noqa: BLE001 - the store: one site, never the close
                 self._failed(f"the template of {site}", exc)
-        held, self.held = self.held, []
-        for page in held:
-            site = site_of(page.url)
-            forms = templates.get(site, self._template(page.url))
+        for page in self.templates.take():
             try:
+                forms = templates.get(site_of(page.url)) or self.templates.kept(
+                    self.store, page.url
+                )
                 for _ in range(ATTEMPTS):
                     if self._judge_once(page.url, page.snapshot, page.matches, forms):
                         break
@@ -534,7 +506,6 @@ class MonitorMiddleware:
                     self._count("webrobot/monitor/contended")
             except Exception as exc:  # noqa: BLE001 - the store: one page, never the close
                 self._failed(page.url, exc)
-        assert self.store is not None
         try:
             self.tally.learnt(self.store.templates())
         except Exception as exc:  # noqa: BLE001 - the store: the report shows no templates
@@ -547,32 +518,6 @@ class MonitorMiddleware:
                         "extractors" if self.rebaselined[READER] else "noise rules")  # fmt: skip
             self.tally.rebaselined = count
             self.tally.note(line)
-
-    def _learn(self, site: str) -> frozenset[str]:
-        """Keep the site's template learnt in this crawl; the sentences of the old and the
-        new one, which held pages are judged without."""
-        assert self.store is not None
-        before = self._template(site + "/")
-        for _ in range(ATTEMPTS):
-            kept = self.store.template(site)
-            old = kept.template if kept is not None else None
-            new = self.learner.learnt(site, self.template_pages, known=old)
-            if new is None:
-                return before
-            # Under new rules or extractors the template is re-learnt as the pages are: quietly.
-            change = None if site in self.rebaselined_sites else template_change(old, new)
-            time = _now()
-            found = [] if change is None else [
-                events.template_changed(site, time, change["added"], change["removed"], new.pages)
-            ]  # fmt: skip
-            if self.store.keep_template(site, new, time, found, expected=kept):
-                if old is None:
-                    self._count("webrobot/monitor/template/learnt")
-                for event in found:
-                    self._told(event)
-                return before | new.forms
-        self._count("webrobot/monitor/contended")
-        return before
 
     def _failed(self, what: str, exc: Exception) -> None:
         if isinstance(exc, OSError) and disk_of(self.crawler).write_failed(

@@ -527,8 +527,12 @@ _OUTPUT = (
 _section("Mining: what pages say")
 _MINING = (
     _s("WEBROBOT_EXTRACT", "list", [],
-       "What to extract from each page into its item: text, metadata, structured_data, product, "
-       "fields, documents, images, or all (empty: nothing, the crawl's full speed)."),
+       "What to extract from each page into its item: any of the mining parts (the table in "
+       "webrobot/extract/parts.py, listed on the mining page) or all (empty: nothing, the crawl's "
+       "full speed)."),
+    _s("WEBROBOT_EXTRACT_REQUIRED", "list", [],
+       "Parts other components read, mined whatever WEBROBOT_EXTRACT says: the add-on sets it "
+       "for the monitor (WEBROBOT_MONITOR_DIR); same words as WEBROBOT_EXTRACT."),
     _s("WEBROBOT_FIELDS", "dict", {},
        "Per-site fields: name -> {css, xpath or jsonld, processors} (a site config's [fields] "
        "table); declaring any switches the fields part on."),
