@@ -80,7 +80,7 @@ def test_hostile_text_is_escaped_in_the_html() -> None:
     assert len(root.xpath("//script")) == 1, "only the page's own script"
     assert root.xpath("//section[@id='changes']//img") == []
     assert root.xpath("string(//p[@id='change-counts'])") == (
-        "1 new pages · 1 changed · 1 removed · 0 moved · 0 watch matches"
+        "1 new pages · 1 changed · 1 removed · 0 moved · 0 watch matches · 0 site templates changed"
     )
 
 

@@ -323,7 +323,7 @@ class MonitorMiddleware:
                         break  # not watched, or told
                 else:
                     self._count("webrobot/monitor/contended")
-        except Exception as exc:
+        except Exception as exc:  # the store: one page, never the crawl
             if isinstance(exc, OSError) and disk_of(self.crawler).write_failed(
                 "monitor", self.folder, exc
             ):
