@@ -151,6 +151,8 @@ def read_events(server: redis.Redis, keys: CrawlKeys, batch: int = 1000) -> Iter
 class RedisMonitorStore(MonitorStore):
     """The monitor's memory of a shared crawl (see the module doc)."""
 
+    shared = True
+
     def __init__(
         self, server: redis.Redis, keys: CrawlKeys, folder: Path, *, webhook: bool = False,
         settings: BaseSettings | None = None, hold: float = 30.0,

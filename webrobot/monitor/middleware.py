@@ -410,6 +410,9 @@ class MonitorMiddleware:
 
     def _hold(self, url: str, snapshot: Snapshot, matches: list[dict[str, Any]]) -> bool:
         """Keep a changed page for the end of the crawl, when its site's template is known."""
+        assert self.store is not None
+        if self.store.shared:
+            return False  # each worker closes at its own time: judged at once
         held = self.templates.hold(url, snapshot, matches)
         if held is None:
             if not self._held_full:

@@ -134,6 +134,10 @@ class MonitorStore:
     page changed under them here; a shared store compares ``expected`` first.
     """
 
+    #: Whether several workers share this memory: they do not hold pages for the end of
+    #: their crawl (each worker's end comes at its own time).
+    shared = False
+
     @classmethod
     def open(cls, crawler: Crawler, folder: Path, webhook: bool) -> Self:
         return cls(folder, webhook=webhook)
