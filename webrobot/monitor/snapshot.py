@@ -216,8 +216,8 @@ def _field_form(name: str, value: str) -> str:
     return _SPACES.sub(" ", value).strip().casefold()
 
 
-#: Most sentences a snapshot keeps of what its rules left out.
-MAX_IGNORED = 200
+#: Most characters a snapshot keeps of the sentences its rules left out.
+MAX_IGNORED_CHARS = 4000
 
 
 def _strings(value: Any) -> tuple[str, ...]:
@@ -295,11 +295,13 @@ def snapshot_of(
     skip = {normalise(s) for chunk in ignored_text for s in sentences(chunk)}
     text: list[str] = []
     left_out: list[str] = []
+    room = MAX_IGNORED_CHARS
     for sentence in sentences(main_text):
         if ignore.keeps(sentence) and not (skip and normalise(sentence) in skip):
             text.append(sentence)
-        elif len(left_out) < MAX_IGNORED:
+        elif len(sentence) <= room:
             left_out.append(sentence)
+            room -= len(sentence)
     fields = {k: v for k, v in typed_fields(item).items() if k not in ignore.fields}
     return Snapshot(tuple(text), fields, tuple(left_out))
 
