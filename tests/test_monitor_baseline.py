@@ -3,7 +3,14 @@ snapshot.changes with ``rules_changed``)."""
 
 from __future__ import annotations
 
-from webrobot.monitor.baseline import READER, RULES, SAME, how_to_judge, rules_fingerprint
+from webrobot.monitor.baseline import (
+    READER,
+    RULES,
+    SAME,
+    how_to_judge,
+    rebaselined_entry,
+    rules_fingerprint,
+)  # fmt: skip
 from webrobot.monitor.snapshot import Ignore, Snapshot, changes, normalise, snapshot_of
 
 ARTICLE = "The museum opens at ten. Entry is free."
@@ -81,3 +88,9 @@ def test_template_sentences_are_left_out_of_the_judgement() -> None:
     assert changes(old, new, template=template) == [
         {"field": "main_text", "added": ["A new line here."], "removed": []}
     ]
+
+
+def test_the_summary_entry_says_why_and_how_many() -> None:
+    assert rebaselined_entry(0, 0) is None
+    assert rebaselined_entry(710, 0) == "rules changed: 710 pages re-baselined"
+    assert rebaselined_entry(3, 2) == "extractors changed: 5 pages re-baselined"

@@ -48,3 +48,12 @@ def how_to_judge(stored_rules: str, stored_reader: str, rules: str, reader: str)
     if not stored_rules or not stored_reader or stored_rules != rules:
         return RULES
     return SAME
+
+
+def rebaselined_entry(rules: int, reader: int) -> str | None:
+    """The summary's entry for the pages re-baselined under new ``rules`` and new
+    extractors (``reader``): ``rules changed: 710 pages re-baselined``; None for none."""
+    count = rules + reader
+    if not count:
+        return None
+    return f"{'extractors' if reader else 'rules'} changed: {count} pages re-baselined"

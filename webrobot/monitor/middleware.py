@@ -29,7 +29,14 @@ from webrobot import signals as webrobot_signals
 from webrobot.extract.version import reader_version
 from webrobot.job.diskstate import disk_of
 from webrobot.monitor import events
-from webrobot.monitor.baseline import READER, RULES, SAME, how_to_judge, rules_fingerprint
+from webrobot.monitor.baseline import (
+    READER,
+    RULES,
+    SAME,
+    how_to_judge,
+    rebaselined_entry,
+    rules_fingerprint,
+)  # fmt: skip
 from webrobot.monitor.moves import TOLD_PREFIX, Move, moves, told_key
 from webrobot.monitor.reportpart import ChangesTally
 from webrobot.monitor.rules import load_rules, parse_rule_tables
@@ -118,7 +125,6 @@ class MonitorMiddleware:
         self.rebaselined: dict[str, int] = {RULES: 0, READER: 0}
         # Each site's template: learnt in this crawl, kept with the state, left out of judgement.
         self.templates = SiteTemplates(int(setting(crawler, "WEBROBOT_MONITOR_TEMPLATE_MIN_PAGES")))
-        self._held_full = False
         self._settled = False
         self.recheck = bool(setting(crawler, "WEBROBOT_MONITOR_RECHECK"))
         self.webhook_url: str = setting(crawler, "WEBROBOT_MONITOR_WEBHOOK")
@@ -411,14 +417,8 @@ class MonitorMiddleware:
     def _hold(self, url: str, snapshot: Snapshot, matches: list[dict[str, Any]]) -> bool:
         """Keep a changed page for the end of the crawl, when its site's template is known."""
         assert self.store is not None
-        if self.store.shared:
-            return False  # each worker closes at its own time: judged at once
-        held = self.templates.hold(url, snapshot, matches)
+        held = self.templates.hold(url, snapshot, matches, shared=self.store.shared)
         if held is None:
-            if not self._held_full:
-                logger.info("Monitor: %d changed pages wait for their sites' templates; "
-                            "the next are judged at once", self.templates.limit)  # fmt: skip
-                self._held_full = True
             self._count("webrobot/monitor/template/not_held")
         return bool(held)
 
@@ -513,13 +513,10 @@ class MonitorMiddleware:
             self.tally.learnt(self.store.templates())
         except Exception as exc:  # noqa: BLE001 - the store: the report shows no templates
             self._failed("the templates", exc)
-        count = sum(self.rebaselined.values())
-        if count:
-            why = "extractors changed" if self.rebaselined[READER] else "rules changed"
-            line = f"{why}: {count} pages re-baselined"
-            logger.info("Monitor: %s (no events for what the new %s alone changed)", line,
-                        "extractors" if self.rebaselined[READER] else "noise rules")  # fmt: skip
-            self.tally.rebaselined = count
+        line = rebaselined_entry(self.rebaselined[RULES], self.rebaselined[READER])
+        if line:
+            logger.info("Monitor: %s (no events for what that alone changed)", line)
+            self.tally.rebaselined = sum(self.rebaselined.values())
             self.tally.note(line)
 
     def _failed(self, what: str, exc: Exception) -> None:

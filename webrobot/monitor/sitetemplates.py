@@ -8,6 +8,7 @@ footer on every page is then the site's change, told once, not each page's).
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +18,8 @@ from webrobot.monitor.template import TemplateLearner, site_of, template_change
 if TYPE_CHECKING:
     from webrobot.monitor.snapshot import Snapshot
     from webrobot.monitor.store import MonitorStore
+
+logger = logging.getLogger(__name__)
 
 #: Most changed pages held for the end of the crawl; past it a page is judged at once,
 #: against the template kept at the last crawl.
@@ -45,6 +48,7 @@ class SiteTemplates:
         self.held: list[Held] = []
         #: sites with pages re-baselined in this crawl: their template is re-learnt quietly
         self.rebaselined: set[str] = set()
+        self._full = False
 
     def add(self, url: str, sentences: tuple[str, ...]) -> None:
         if self.min_pages:
@@ -59,12 +63,19 @@ class SiteTemplates:
             forms = self.known[site] = stored.template.forms if stored else frozenset()
         return forms
 
-    def hold(self, url: str, snapshot: Snapshot, matches: list[dict[str, Any]]) -> bool | None:
-        """Hold a changed page for the end of the crawl: True if held, False if learning is
-        off, None if too many are held already."""
-        if not self.min_pages:
+    def hold(
+        self, url: str, snapshot: Snapshot, matches: list[dict[str, Any]], shared: bool = False
+    ) -> bool | None:
+        """Hold a changed page for the end of the crawl: True if held; False if learning is
+        off or the store ``shared`` (each worker of a shared crawl closes at its own time,
+        and its feed must hold the others' events); None if too many are held already."""
+        if not self.min_pages or shared:
             return False
         if len(self.held) >= self.limit:
+            if not self._full:
+                logger.info("Monitor: %d changed pages wait for their sites' templates; "
+                            "the next are judged at once", self.limit)  # fmt: skip
+                self._full = True
             return None
         self.held.append(Held(url, snapshot, matches))
         return True
