@@ -42,7 +42,7 @@ from webrobot.monitor.reportpart import ChangesTally
 from webrobot.monitor.rules import load_rules, parse_rule_tables
 from webrobot.monitor.sitetemplates import SiteTemplates
 from webrobot.monitor.snapshot import Ignore, Snapshot, changes, snapshot_of
-from webrobot.monitor.store import MonitorStore, PageRecord
+from webrobot.monitor.store import PageRecord, PageStore
 from webrobot.monitor.template import site_of
 from webrobot.monitor.watch import WatchRule, page_matches
 from webrobot.settingsmodel.parse import ConfigError, SettingValueError
@@ -135,12 +135,12 @@ class MonitorMiddleware:
             store_class = load_object(setting(crawler, "WEBROBOT_MONITOR_STORE_CLASS"))
         except (ImportError, AttributeError, NameError, ValueError):
             store_class = None
-        if not (isinstance(store_class, type) and issubclass(store_class, MonitorStore)):
+        if not (isinstance(store_class, type) and issubclass(store_class, PageStore)):
             raise setting_error(crawler, SettingValueError(
                 "WEBROBOT_MONITOR_STORE_CLASS", setting(crawler, "WEBROBOT_MONITOR_STORE_CLASS"),
-                "a MonitorStore class"))  # fmt: skip
-        self.store_class: type[MonitorStore] = store_class
-        self.store: MonitorStore | None = None
+                "a class implementing webrobot.monitor.store.PageStore"))  # fmt: skip
+        self.store_class: type[PageStore] = store_class
+        self.store: PageStore | None = None
         self.sender: WebhookSender | None = None
         self.tally = ChangesTally(str(self.folder))
         self.watching = False  # the folder opened: the report has a changes section
@@ -417,7 +417,7 @@ class MonitorMiddleware:
     def _hold(self, url: str, snapshot: Snapshot, matches: list[dict[str, Any]]) -> bool:
         """Keep a changed page for the end of the crawl, when its site's template is known."""
         assert self.store is not None
-        held = self.templates.hold(url, snapshot, matches, shared=self.store.shared)
+        held = self.templates.hold(url, snapshot, matches, shared=self.store.shared_by_workers())
         if held is None:
             self._count("webrobot/monitor/template/not_held")
         return bool(held)

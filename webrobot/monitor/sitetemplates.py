@@ -17,7 +17,7 @@ from webrobot.monitor.template import TemplateLearner, site_of, template_change
 
 if TYPE_CHECKING:
     from webrobot.monitor.snapshot import Snapshot
-    from webrobot.monitor.store import MonitorStore
+    from webrobot.monitor.store import PageStore
 
 logger = logging.getLogger(__name__)
 
@@ -54,7 +54,7 @@ class SiteTemplates:
         if self.min_pages:
             self.learner.add(url, sentences)
 
-    def kept(self, store: MonitorStore, url: str) -> frozenset[str]:
+    def kept(self, store: PageStore, url: str) -> frozenset[str]:
         """The sentences of the page's site's template as kept at the last crawl."""
         site = site_of(url)
         forms = self.known.get(site)
@@ -85,7 +85,7 @@ class SiteTemplates:
         return held
 
     def learn(
-        self, store: MonitorStore, site: str, time: str
+        self, store: PageStore, site: str, time: str
     ) -> tuple[frozenset[str], list[dict[str, Any]], bool] | None:
         """Keep the site's template learnt in this crawl. ``(sentences, events, first)``:
         the sentences of the old and the new template, which held pages are judged without;
