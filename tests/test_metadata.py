@@ -17,7 +17,7 @@ from webrobot.extract.metadata import FIELDS, language_tag, metadata
 from webrobot.extract.page import SourcePage
 
 FAST = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-URL = "https://news.example.com/2024/03/12/story"
+URL = "https://news.example.com/world/story"
 
 
 def page(html: str, headers: dict[str, str] | None = None, *, tree: bool = True) -> SourcePage:

@@ -20,9 +20,10 @@ Pure: no Scrapy, no I/O.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from webrobot.extract.dates import iso_date
 from webrobot.extract.headtags import (
     HeadTags,
     absolute_url,
@@ -37,6 +38,7 @@ from webrobot.extract.headtags import (
 )
 from webrobot.extract.htmltree import base_url, html_root
 from webrobot.extract.jsonld import page_jsonld
+from webrobot.extract.pagedates import SearchMode, page_dates
 
 if TYPE_CHECKING:
     from webrobot.extract.page import SourcePage
@@ -73,9 +75,17 @@ _BY = re.compile(r"^(?:by|par|von|por|di|door|av|af)\s+", re.IGNORECASE)
 _AUTHOR_SPLIT = re.compile(r"\s*(?:;|\||\band\b|&|\bund\b|\bet\b)\s*", re.IGNORECASE)
 
 
-def metadata(page: SourcePage, structured: dict[str, Any] | None = None) -> dict[str, Any]:
+def metadata(
+    page: SourcePage,
+    structured: dict[str, Any] | None = None,
+    *,
+    today: date | None = None,
+    date_search: SearchMode = "extensive",
+) -> dict[str, Any]:
     """The page's metadata; every key of :data:`FIELDS`, ``None`` (``[]`` for
-    ``authors``) where no source says."""
+    ``authors``) where no source says. Dates are judged against ``today``
+    (default: the clock's); ``date_search`` is how the page's text is searched
+    for a date its markup does not state (:mod:`webrobot.extract.pagedates`)."""
     root = html_root(page)
     base = base_url(page, root)
     tags = head_tags(root)
@@ -85,12 +95,20 @@ def metadata(page: SourcePage, structured: dict[str, Any] | None = None) -> dict
     else:
         items, micro = page_jsonld(root) if root is not None else [], []
     sources = _Sources(items, micro, [page.url, *tags.links.get("canonical", [])], base)
+    published, modified = page_dates(
+        page.url,
+        root,
+        _published(sources, tags, root),
+        _modified(sources, tags, root),
+        today=today or date.today(),
+        search=date_search,
+    )
     result: dict[str, Any] = {
         "title": _title(sources, tags, root),
         "description": _description(sources, tags),
         "authors": _authors(sources, tags, root),
-        "published": _published(sources, tags, root),
-        "modified": _modified(sources, tags, root),
+        "published": published,
+        "modified": modified,
         "language": _language(page, sources, tags, root),
         "site_name": _site_name(sources, tags),
         "canonical": _canonical(sources, tags, base),
@@ -254,32 +272,30 @@ def _itemprop_authors(root: Any) -> list[str]:
     return found
 
 
-def _date(*candidates: Any) -> str | None:
+def _dates(*candidates: Any) -> Iterator[Any]:
     for candidate in candidates:
-        for value in as_list(candidate):
-            parsed = iso_date(value) if isinstance(value, str) else None
-            if parsed:
-                return parsed
-    return None
+        yield from as_list(candidate)
 
 
-def _published(s: _Sources, tags: HeadTags, root: Any) -> str | None:
-    return _date(
+def _published(s: _Sources, tags: HeadTags, root: Any) -> Iterator[Any]:
+    """Publication dates the markup states, best first. A video's ``uploadDate``
+    comes late: the video is often one embedded in the article, not the page."""
+    return _dates(
         s.strings(s.articles, "datePublished"),
         s.strings(s.articles, "dateCreated"),
-        s.strings(s.articles, "uploadDate"),
         tags.all("article:published_time", "og:published_time", "og:article:published_time"),
         tags.all("datepublished"),
         tags.all("dc.date.issued", "dcterms.issued", "dcterms.created", "dc.date", "dcterms.date"),
         tags.all("date", "pubdate", "publishdate", "publish-date", "publication_date",
                  "parsely-pub-date", "sailthru.date", "article.published", "citation_publication_date"),
         _time_elements(root, published=True),
+        s.strings(s.articles, "uploadDate"),
         s.strings(s.pages, "datePublished"),
     )  # fmt: skip
 
 
-def _modified(s: _Sources, tags: HeadTags, root: Any) -> str | None:
-    return _date(
+def _modified(s: _Sources, tags: HeadTags, root: Any) -> Iterator[Any]:
+    return _dates(
         s.strings(s.articles, "dateModified"),
         tags.all("article:modified_time", "og:updated_time", "og:modified_time"),
         tags.all("datemodified"),

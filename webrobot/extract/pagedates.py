@@ -1,0 +1,110 @@
+"""A page's publication and modification dates as a reader finds them.
+
+The markup's own statements (schema.org, Open Graph, ``<meta>``, ``<time>``,
+gathered by :mod:`webrobot.extract.metadata`) come in as candidates, best
+first. On top of them:
+
+- a full date in the URL (``/2021/03/04/``, ``2021-03-04-title``) is what the
+  site filed the post under: it wins over a markup date of another day (a
+  time zone's shift, an embedded video's upload date, a theme's placeholder),
+  and a markup date of the same day keeps its time;
+- the sanity rules of htmldate: no date before :data:`EARLIEST` and none in the
+  future (a day's slack for time zones); a modification date earlier than the
+  publication date is dropped;
+- when the markup states no date, htmldate (the field's library for it:
+  bylines and "posted on" / "veröffentlicht am" / "publié le" lines in many
+  languages, ``<time>`` and ``<abbr>``, dates in the text) reads the page's
+  tree, in its fast or its extensive mode, preferring the original date to an
+  update. Without htmldate installed (it comes with the ``mining`` extra) that
+  step is skipped.
+
+Pure: no Scrapy, no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from datetime import date, timedelta
+from typing import Any, Literal
+
+from webrobot.extract.dates import iso_date
+
+#: htmldate's earliest plausible date of a web page.
+EARLIEST = date(1995, 1, 1)
+#: How the page's text is searched when its markup states no date: htmldate's
+#: ``extensive`` mode (free text too), its ``fast`` mode, or ``off``.
+SearchMode = Literal["extensive", "fast", "off"]
+SEARCH_MODES: tuple[SearchMode, ...] = ("extensive", "fast", "off")
+_URL_DATE = re.compile(
+    r"(?:^|\D)((?:19|20)\d{2})[/_.-](0?[1-9]|1[0-2])[/_.-](0?[1-9]|[12]\d|3[01])(?:\D|$)"
+)
+
+
+def url_date(url: str, today: date) -> str | None:
+    """The full date a URL's path holds (``YYYY-MM-DD``), when plausible."""
+    path = url.split("://", 1)[-1].partition("/")[2].split("?")[0]
+    match = _URL_DATE.search("/" + path)
+    if not match:
+        return None
+    try:
+        day = date(int(match[1]), int(match[2]), int(match[3]))
+    except ValueError:
+        return None
+    return day.isoformat() if plausible(day, today) else None
+
+
+def plausible(day: date, today: date) -> bool:
+    return EARLIEST <= day <= today + timedelta(days=1)
+
+
+def first_date(candidates: Iterable[Any], today: date) -> str | None:
+    """The first candidate string that reads as a plausible date, ISO 8601."""
+    for value in candidates:
+        parsed = iso_date(value) if isinstance(value, str) else None
+        if parsed and plausible(date.fromisoformat(parsed[:10]), today):
+            return parsed
+    return None
+
+
+def page_dates(
+    url: str,
+    root: Any,
+    published: Iterable[Any],
+    modified: Iterable[Any],
+    *,
+    today: date,
+    search: SearchMode = "extensive",
+) -> tuple[str | None, str | None]:
+    """``(published, modified)`` of the page at ``url`` (its lxml tree ``root``),
+    from the markup's candidates (each an iterable of strings, best first)."""
+    stated = first_date(published, today)
+    in_url = url_date(url, today)
+    if in_url and (stated is None or stated[:10] != in_url):
+        stated = in_url
+    if stated is None and search != "off" and root is not None:
+        stated = text_date(url, root, today, extensive=search == "extensive")
+    changed = first_date(modified, today)
+    if changed and stated and changed[:10] < stated[:10]:
+        changed = None
+    return stated, changed
+
+
+def text_date(url: str, root: Any, today: date, *, extensive: bool) -> str | None:
+    """htmldate's original date of the page, ``None`` without htmldate or a date."""
+    try:
+        from htmldate import find_date
+    except ImportError:
+        return None
+    try:
+        found = find_date(
+            root,
+            extensive_search=extensive,
+            original_date=True,
+            url=url or None,
+            min_date=EARLIEST.isoformat(),
+            max_date=(today + timedelta(days=1)).isoformat(),
+        )
+    except (ValueError, TypeError, AttributeError, RecursionError):
+        return None
+    return found if isinstance(found, str) else None
