@@ -20,10 +20,11 @@ Pure: no Scrapy, no I/O.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
+from webrobot.extract.bylines import author_name, byline_texts, elsewhere
 from webrobot.extract.headtags import (
     HeadTags,
     absolute_url,
@@ -39,6 +40,7 @@ from webrobot.extract.headtags import (
 from webrobot.extract.htmltree import base_url, html_root
 from webrobot.extract.jsonld import page_jsonld
 from webrobot.extract.pagedates import SearchMode, page_dates
+from webrobot.extract.sitetitle import without_site
 
 if TYPE_CHECKING:
     from webrobot.extract.page import SourcePage
@@ -59,6 +61,7 @@ ARTICLE_TYPES = frozenset({
     "DiscussionForumPosting", "Report", "ScholarlyArticle", "TechArticle", "Review",
     "Recipe", "HowTo", "VideoObject", "PodcastEpisode", "Guide",
 })  # fmt: skip
+MEDIA_TYPES = frozenset({"VideoObject", "PodcastEpisode", "AudioObject"})
 PAGE_TYPES = frozenset({"WebPage", "SearchResultsPage", "RealEstateListing"})
 SITE_TYPES = frozenset({"WebSite"})
 #: Longest value kept for one field (a page's description can be a whole article).
@@ -104,7 +107,7 @@ def metadata(
         search=date_search,
     )
     result: dict[str, Any] = {
-        "title": _title(sources, tags, root),
+        "title": _title(sources, tags, root, page.url),
         "description": _description(sources, tags),
         "authors": _authors(sources, tags, root),
         "published": published,
@@ -157,6 +160,9 @@ def _the_article(
     ]  # fmt: skip
     if own:
         return own
+    texts = [a for a in articles if not _is(a, MEDIA_TYPES, None)]
+    if len(texts) == 1:  # an article and the video or podcast it embeds
+        return texts
     headlines = {clean_text(a.get("headline") or a.get("name")) for a in articles}
     return articles if len(headlines) == 1 else []
 
@@ -180,8 +186,8 @@ def _first(*candidates: Any) -> str | None:
     return None
 
 
-def _title(s: _Sources, tags: HeadTags, root: Any) -> str | None:
-    return _first(
+def _title(s: _Sources, tags: HeadTags, root: Any, url: str) -> str | None:
+    title = _first(
         s.strings(s.articles, "headline"),
         s.strings(s.articles, "name"),
         tags.first("og:title"),
@@ -192,6 +198,23 @@ def _title(s: _Sources, tags: HeadTags, root: Any) -> str | None:
         s.strings(s.pages, "name"),
         _title_element(root),
     )
+    if not title:
+        return None
+    sites = [
+        *s.strings(s.sites, "name"),
+        *tags.all("og:site_name", "application-name", "apple-mobile-web-app-title"),
+        *s.strings(s.articles, "publisher", "name"),
+    ]
+    return without_site(title, sites, _h1s(root), url)
+
+
+def _h1s(root: Any) -> list[str]:
+    if root is None:
+        return []
+    try:
+        return [clean_text(h.text_content()) for h in root.xpath("//h1[position() <= 3]")]
+    except (AttributeError, ValueError):
+        return []
 
 
 def _title_element(root: Any) -> str | None:
@@ -221,34 +244,37 @@ def _description(s: _Sources, tags: HeadTags) -> str | None:
 
 
 def _authors(s: _Sources, tags: HeadTags, root: Any) -> list[str]:
-    for candidates in (
-        s.strings(s.articles, "author", "name"),
-        s.strings(s.articles, "creator", "name"),
-        [v for v in tags.all("author", "article:author", "parsely-author", "sailthru.author")],
-        tags.all("dc.creator", "dcterms.creator"),
-        _itemprop_authors(root),
-        s.strings(s.pages, "author", "name"),
-    ):
-        names = _names(candidates)
+    sources: tuple[Callable[[], list[str]], ...] = (
+        lambda: s.strings(s.articles, "author", "name"),
+        lambda: s.strings(s.articles, "creator", "name"),
+        lambda: tags.all("author", "article:author", "parsely-author", "sailthru.author"),
+        lambda: tags.all("dc.creator", "dcterms.creator"),
+        lambda: _itemprop_authors(root),
+        lambda: byline_texts(root),
+        lambda: s.strings(s.pages, "author", "name"),
+    )
+    for candidates in sources:  # the page's body is read only when its markup is silent
+        names = _names(candidates())
         if names:
             return names
     return []
 
 
 def _names(values: list[str]) -> list[str]:
-    """Person names from author values: URLs and handles dropped, ``By`` dropped,
-    ``A and B`` split, each once."""
+    """Person names from author values: URLs and handles dropped, ``By`` and dates
+    dropped (:func:`~webrobot.extract.bylines.author_name`), ``A and B`` split,
+    each once."""
     names: list[str] = []
     for value in values:
         value = _BY.sub("", value.strip())
-        if not value or "://" in value or value.startswith(("@", "www.")) or "@" in value:
+        if not value or "://" in value or value.startswith(("@", "www.")):
             continue
         parts = [p for p in _AUTHOR_SPLIT.split(value) if p]
         if "," in value and all(" " in p.strip() for p in value.split(",") if p.strip()):
             parts = [q for p in parts for q in p.split(",")]
         for part in parts:
-            name = part.strip(" ,.")
-            if name and len(name) <= 100 and name.lower() not in {n.lower() for n in names}:
+            name = author_name(part)
+            if name and name.lower() not in {n.lower() for n in names}:
                 names.append(name)
     return names[:20]
 
@@ -317,20 +343,22 @@ def _time_elements(root: Any, *, published: bool) -> list[str]:
                 str(v)
                 for v in root.xpath(
                     "//*[@itemprop='dateModified']/@datetime | //*[@itemprop='dateModified']/@content"
+                    " | //time[contains(concat(' ', normalize-space(@class), ' '), ' updated ')"
+                    " or contains(@class, 'dt-updated')]/@datetime"
                 )
             ]
         marked = root.xpath(
             "//time[@pubdate]/@datetime | //*[@itemprop='datePublished']/@datetime"
             " | //*[@itemprop='datePublished' and not(self::meta)]/@content"
+            " | //time[contains(concat(' ', normalize-space(@class), ' '), ' published ')"
+            " or contains(@class, 'dt-published')]/@datetime"
         )
         if marked:
             return [str(v) for v in marked]
-        return [
-            str(v)
-            for v in root.xpath(
-                "(//article//time[@datetime])[1]/@datetime | (//time[@datetime])[1]/@datetime"
-            )
-        ]
+        for time in root.xpath("//article//time[@datetime] | //time[@datetime]")[:20]:
+            if not elsewhere(time):
+                return [str(time.get("datetime"))]
+        return []
     except (AttributeError, ValueError):
         return []
 

@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from datetime import date, timedelta
 from typing import Any, Literal
 
+from webrobot.extract.bylines import elsewhere, post_scope, short_texts
 from webrobot.extract.dates import iso_date
 
 #: htmldate's earliest plausible date of a web page.
@@ -36,6 +37,25 @@ EARLIEST = date(1995, 1, 1)
 #: ``extensive`` mode (free text too), its ``fast`` mode, or ``off``.
 SearchMode = Literal["extensive", "fast", "off"]
 SEARCH_MODES: tuple[SearchMode, ...] = ("extensive", "fast", "off")
+#: Words before a publication date, in the languages pages are most written in.
+_PUBLISHED_LABEL = re.compile(
+    r"(?:^|[\s|•·(])(?:posted|published|first published|released|written|created)(?: on)?"
+    r"|veröffentlicht(?: am)?|erschienen(?: am)?|erstellt(?: am)?|publiziert(?: am)?|datum:"
+    r"|publié(?: le)?|mis en ligne(?: le)?|paru(?: le)?|publicado(?: el)?|publicada(?: el)?"
+    r"|pubblicato(?: il)?|gepubliceerd(?: op)?|geplaatst(?: op)?|opublikowano|publicerad"
+    r"|publiceret|udgivet|julkaistu|yayınlanma(?: tarihi)?|publicat(?: pe)?|zveřejněno"
+    r"|date(?: de publication)?\s*:|fecha(?: de publicación)?\s*:",
+    re.IGNORECASE,
+)
+#: The date right after such a label (a weekday before it allowed; a time after it ignored).
+_DATE_SPAN = re.compile(
+    r"\W*(?:[^\W\d_]+,?\s+)?("
+    r"\d{1,2}(?:st|nd|rd|th|er|\.)?\s+(?:de\s+)?[^\W\d_]+\.?,?\s+(?:de\s+)?\d{4}"
+    r"|[^\W\d_]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}"
+    r"|\d{1,2}\.\s?\d{1,2}\.\s?\d{4}|\d{4}-\d{2}-\d{2}|\d{4}/\d{1,2}/\d{1,2}"
+    r")",
+)
+_ORDINAL = re.compile(r"(\d)(?:st|nd|rd|th|er)\b")
 _URL_DATE = re.compile(
     r"(?:^|\D)((?:19|20)\d{2})[/_.-](0?[1-9]|1[0-2])[/_.-](0?[1-9]|[12]\d|3[01])(?:\D|$)"
 )
@@ -82,12 +102,37 @@ def page_dates(
     in_url = url_date(url, today)
     if in_url and (stated is None or stated[:10] != in_url):
         stated = in_url
+    if stated is None and root is not None:
+        stated = labelled_date(root, today)
     if stated is None and search != "off" and root is not None:
         stated = text_date(url, root, today, extensive=search == "extensive")
     changed = first_date(modified, today)
     if changed and stated and changed[:10] < stated[:10]:
         changed = None
     return stated, changed
+
+
+def labelled_date(root: Any, today: date) -> str | None:
+    """The date of the first line that says the page was published ("Posted on
+    March 4, 2021", "Veröffentlicht am 14.01.2022", "Publié le 12 mars 2022 à
+    10h30", "Publicado el 5 de abril de 2021"...), outside comments and sidebars."""
+    try:
+        scope = post_scope(root)
+        hits = [e for e, text in short_texts(scope) if _PUBLISHED_LABEL.search(text)]
+    except (AttributeError, ValueError, TypeError):
+        return None
+    for parent in hits[:10]:
+        if elsewhere(parent):
+            continue
+        line = " ".join(parent.text_content().split())[:300]
+        label = _PUBLISHED_LABEL.search(line)
+        if label is None:
+            continue
+        found = _DATE_SPAN.match(line[label.end() :])
+        parsed = iso_date(_ORDINAL.sub(r"\1", found[1])) if found else None
+        if parsed and plausible(date.fromisoformat(parsed[:10]), today):
+            return parsed[:10]
+    return None
 
 
 def text_date(url: str, root: Any, today: date, *, extensive: bool) -> str | None:
