@@ -75,11 +75,14 @@ def test_labelled_lines_in_many_languages(line: str, expected: str) -> None:
     assert labelled_date(tree(f"<article><p class='meta'>{line}</p></article>"), TODAY) == expected
 
 
-def test_labelled_lines_in_comments_or_in_the_future_do_not_count() -> None:
-    comments = "<div id='comments'><p>Posted on March 4, 2021</p></div>"
-    assert labelled_date(tree(comments), TODAY) is None
+def test_the_posts_line_wins_and_updates_or_future_dates_do_not_count() -> None:
+    post = "<article><p>Posted on May 2, 2020</p><div id='comments'><p>Posted on March 4, 2021</p></div></article>"
+    assert labelled_date(tree(post), TODAY) == "2020-05-02"
+    assert labelled_date(tree("<p>Updated on May 2, 2020</p>"), TODAY) is None
+    assert labelled_date(tree("<p>Last update date: 2 May 2020</p>"), TODAY) is None
     assert labelled_date(tree("<p>Published on June 9, 2031</p>"), TODAY) is None
     assert labelled_date(tree("<p>Published on the web.</p>"), TODAY) is None
+    assert labelled_date(tree("<p>Outdated: 2 May 2020</p>"), TODAY) is None
 
 
 def test_a_label_before_a_date_in_its_own_element() -> None:

@@ -16,6 +16,8 @@ Pure: no Scrapy, no I/O.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from itertools import islice
 from typing import Any
 
 #: Longest byline text read (a longer one is an author's biography, not a byline).
@@ -45,23 +47,24 @@ _ELSEWHERE = re.compile(r"sidebar|widget|related|newsletter|share")
 
 
 def _classes(*words: str) -> str:
+    """An XPath test: the element's class holds one of ``words``."""
     return " or ".join(f"contains(@class, '{w}')" for w in words)
 
 
-#: Best first: explicit markup, then a byline's class, then any class naming an author.
-#: Each is run on the page's post (its ``<article>`` or ``<main>``, else its body).
-_XPATHS = (
-    (
-        ".//a[contains(concat(' ', normalize-space(@rel), ' '), ' author ')]"
-        " | .//*[contains(concat(' ', normalize-space(@class), ' '), ' p-author ')]"
-        f" | .//*[{_classes('author-name', 'authorName', 'AuthorName', 'author_name')}]"
-    ),
-    (
-        f".//*[{_classes('byline', 'Byline', 'by-line', 'posted-by', 'submitted-by')}"
-        f" or {_classes('post-author', 'entry-author', 'article-author', 'meta-author')}]"
-    ),
-    f".//*[{_classes('author', 'Author')}]",
+#: Every element that may hold a byline, found in one walk of the post.
+_CANDIDATES = (
+    ".//a[contains(concat(' ', normalize-space(@rel), ' '), ' author ')]"
+    f" | .//*[{_classes('author', 'Author', 'byline', 'Byline', 'by-line', 'posted-by', 'submitted-by')}]"
 )
+#: Best first: explicit markup (``rel=author``, ``p-author``, ``author-name``), then a
+#: byline's class, then any class naming an author.
+_FIRST = re.compile(r"(?:^|\s)p-author(?:\s|$)|author-?name|author_name", re.IGNORECASE)
+_SECOND = re.compile(
+    r"byline|by-line|posted-by|submitted-by|post-author|entry-author|article-author|meta-author",
+    re.IGNORECASE,
+)
+#: Elements a walk of the post looks at, at most: a byline is near its top.
+MAX_ELEMENTS = 2_000
 #: Classes of the third kind that hold no name: a picture, a biography, a box.
 _NOT_A_NAME = re.compile(r"avatar|bio|image|img|photo|desc|about|box|title", re.IGNORECASE)
 _BY_STARTS = ("by", "von ", "par ", "por ", "door ", "posted by", "written by")
@@ -74,21 +77,22 @@ _HIDDEN = (
 
 def post_scope(root: Any) -> Any:
     """Where a page's post is: its first ``<article>``, else its ``<main>``, else its body."""
-    for xpath in ("(//article)[1]", "(//main | //*[@role='main'])[1]", "(//body)[1]"):
-        found = root.xpath(xpath)
-        if found:
-            return found[0]
+    for tag in ("article", "main", "body"):
+        for element in root.iter(tag):
+            return element
     return root
 
 
-def short_texts(scope: Any, limit: int = 200) -> Any:
-    """``(element, text)`` for each text and tail under ``scope`` shorter than ``limit``
-    (scripts and styles left out); a tail's element is its parent."""
-    for element in scope.iter():
-        if not isinstance(element.tag, str):
+def short_texts(scope: Any, limit: int = 200) -> Iterator[tuple[Any, str]]:
+    """``(element, text)`` for each text and tail shorter than ``limit`` in the first
+    :data:`MAX_ELEMENTS` elements under ``scope`` (scripts and styles left out); a
+    tail's element is its parent."""
+    for element in islice(scope.iter(), MAX_ELEMENTS):
+        tag = element.tag
+        if not isinstance(tag, str):
             continue
         text = element.text
-        if text and len(text) < limit and element.tag not in ("script", "style"):
+        if text and len(text) < limit and tag != "script" and tag != "style":
             yield element, text
         tail = element.tail
         if tail and len(tail) < limit and element is not scope:
@@ -117,11 +121,21 @@ def byline_texts(root: Any) -> list[str]:
     found: list[str] = []
     try:
         scope = post_scope(root)
-        for number, xpath in enumerate(_XPATHS):
-            elements = scope.xpath(xpath)[:20]
-            if number == 2:
-                elements = [e for e in elements if not _NOT_A_NAME.search(e.get("class") or "")]
-            found.extend(_texts(elements))
+        tiers: list[list[Any]] = [[], [], []]
+        for element in scope.xpath(_CANDIDATES)[:60]:
+            marks = element.get("class") or ""
+            if (
+                element.tag == "a"
+                and "author" in (element.get("rel") or "").split()
+                or _FIRST.search(marks)
+            ):
+                tiers[0].append(element)
+            elif _SECOND.search(marks):
+                tiers[1].append(element)
+            elif not _NOT_A_NAME.search(marks):
+                tiers[2].append(element)
+        for tier in tiers:
+            found.extend(_texts(tier[:20]))
             if found:
                 return found
         lines = []

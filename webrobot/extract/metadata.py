@@ -299,8 +299,10 @@ def _itemprop_authors(root: Any) -> list[str]:
 
 
 def _dates(*candidates: Any) -> Iterator[Any]:
+    """Each candidate's values in turn; a callable candidate is called only when the
+    ones before it gave no date (the body's ``<time>`` elements cost a walk)."""
     for candidate in candidates:
-        yield from as_list(candidate)
+        yield from as_list(candidate() if callable(candidate) else candidate)
 
 
 def _published(s: _Sources, tags: HeadTags, root: Any) -> Iterator[Any]:
@@ -314,7 +316,7 @@ def _published(s: _Sources, tags: HeadTags, root: Any) -> Iterator[Any]:
         tags.all("dc.date.issued", "dcterms.issued", "dcterms.created", "dc.date", "dcterms.date"),
         tags.all("date", "pubdate", "publishdate", "publish-date", "publication_date",
                  "parsely-pub-date", "sailthru.date", "article.published", "citation_publication_date"),
-        _time_elements(root, published=True),
+        lambda: _time_elements(root, published=True),
         s.strings(s.articles, "uploadDate"),
         s.strings(s.pages, "datePublished"),
     )  # fmt: skip
@@ -326,9 +328,33 @@ def _modified(s: _Sources, tags: HeadTags, root: Any) -> Iterator[Any]:
         tags.all("article:modified_time", "og:updated_time", "og:modified_time"),
         tags.all("datemodified"),
         tags.all("dcterms.modified", "dc.date.modified", "last-modified", "lastmod", "revised"),
-        _time_elements(root, published=False),
+        lambda: _time_elements(root, published=False),
         s.strings(s.pages, "dateModified"),
     )
+
+
+#: Elements that may state a date: ``<time>`` and schema.org's date properties.
+_TIMES = "//time | //*[@itemprop='datePublished' or @itemprop='dateModified']"
+_PUBLISHED = ("datePublished", "published", "dt-published")
+_MODIFIED = ("dateModified", "updated", "dt-updated")
+
+
+def _marked(element: Any, marks: tuple[str, ...]) -> bool:
+    """Whether ``element`` says it holds the date ``marks`` names: by ``itemprop``,
+    by a class word, or (publication) by the old ``pubdate`` attribute."""
+    if element.get("itemprop") == marks[0]:
+        return element.tag != "meta" or marks is _MODIFIED
+    if element.tag != "time":
+        return False
+    classes = (element.get("class") or "").split()
+    return any(m in classes for m in marks[1:]) or (
+        marks is _PUBLISHED and element.get("pubdate") is not None
+    )
+
+
+def _when(element: Any) -> str | None:
+    value = element.get("datetime") or element.get("content")
+    return str(value) if value else None
 
 
 def _time_elements(root: Any, *, published: bool) -> list[str]:
@@ -338,26 +364,15 @@ def _time_elements(root: Any, *, published: bool) -> list[str]:
     if root is None:
         return []
     try:
+        elements = root.xpath(_TIMES)
         if not published:
-            return [
-                str(v)
-                for v in root.xpath(
-                    "//*[@itemprop='dateModified']/@datetime | //*[@itemprop='dateModified']/@content"
-                    " | //time[contains(concat(' ', normalize-space(@class), ' '), ' updated ')"
-                    " or contains(@class, 'dt-updated')]/@datetime"
-                )
-            ]
-        marked = root.xpath(
-            "//time[@pubdate]/@datetime | //*[@itemprop='datePublished']/@datetime"
-            " | //*[@itemprop='datePublished' and not(self::meta)]/@content"
-            " | //time[contains(concat(' ', normalize-space(@class), ' '), ' published ')"
-            " or contains(@class, 'dt-published')]/@datetime"
-        )
+            return [v for e in elements if _marked(e, _MODIFIED) and (v := _when(e))]
+        marked = [v for e in elements if _marked(e, _PUBLISHED) and (v := _when(e))]
         if marked:
-            return [str(v) for v in marked]
-        for time in root.xpath("//article//time[@datetime] | //time[@datetime]")[:20]:
-            if not elsewhere(time):
-                return [str(time.get("datetime"))]
+            return marked
+        for element in elements[:30]:
+            if element.tag == "time" and element.get("datetime") and not elsewhere(element):
+                return [str(element.get("datetime"))]
         return []
     except (AttributeError, ValueError):
         return []
