@@ -10,6 +10,7 @@ from parsel import Selector
 
 from webrobot.extract.pagedates import (
     first_date,
+    headline_date,
     labelled_date,
     page_dates,
     plausible,
@@ -143,3 +144,17 @@ def test_text_search_respects_today() -> None:
 
 def test_no_tree_no_text_search() -> None:
     assert page_dates("https://e.com/a", None, [], [], today=TODAY) == (None, None)
+
+
+def test_the_date_printed_under_the_headline() -> None:
+    html = (
+        "<p>Archive: 2 January 2019</p><main><h1>A headline of some length</h1>"
+        "<div class='meta'>Julia Lauter 31.03.2020</div><p>Text of 12 May 2001.</p></main>"
+    )
+    assert headline_date(tree(html), TODAY) == "2020-03-31"
+    above = "<main><span>1. Februar 2022</span><h1>A headline of some length</h1><p>Text</p></main>"
+    assert headline_date(tree(above), TODAY) == "2022-02-01"
+    updated = "<main><h1>A headline of some length</h1><p>Updated: 2 May 2020</p></main>"
+    assert headline_date(tree(updated), TODAY) is None
+    assert headline_date(tree("<main><h1>Short</h1><p>2 May 2020</p></main>"), TODAY) is None
+    assert headline_date(tree("<main><p>2 May 2020</p></main>"), TODAY) is None

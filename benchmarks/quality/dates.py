@@ -32,6 +32,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -182,7 +183,7 @@ def run_webrobot(search: str) -> Callable[[Any], dict[str, Any]]:
     from webrobot.extract.metadata import metadata
 
     def run(page: Any) -> dict[str, Any]:
-        return metadata(page, date_search=search)  # type: ignore[arg-type]
+        return metadata(page, today=date.today(), date_search=search)  # type: ignore[arg-type]
 
     return run
 

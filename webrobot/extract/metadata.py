@@ -86,8 +86,8 @@ def metadata(
     date_search: SearchMode = "extensive",
 ) -> dict[str, Any]:
     """The page's metadata; every key of :data:`FIELDS`, ``None`` (``[]`` for
-    ``authors``) where no source says. Dates are judged against ``today``
-    (default: the clock's); ``date_search`` is how the page's text is searched
+    ``authors``) where no source says. Dates are judged against ``today`` (the
+    crawl passes its clock's; without it, no date is refused for being in the future); ``date_search`` is how the page's text is searched
     for a date its markup does not state (:mod:`webrobot.extract.pagedates`)."""
     root = html_root(page)
     base = base_url(page, root)
@@ -103,7 +103,7 @@ def metadata(
         root,
         _published(sources, tags, root),
         _modified(sources, tags, root),
-        today=today or date.today(),
+        today=today,
         search=date_search,
     )
     result: dict[str, Any] = {

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from webrobot.extract.documents import read_document
@@ -81,7 +82,7 @@ def _text(inputs: PageInputs) -> Any:
 
 
 def _metadata(inputs: PageInputs) -> Any:
-    return metadata(inputs.page, inputs.structured_or_jsonld())
+    return metadata(inputs.page, inputs.structured_or_jsonld(), today=date.today())
 
 
 def _structured(inputs: PageInputs) -> Any:
@@ -114,7 +115,8 @@ PARTS: tuple[Part, ...] = (
                  "banners) left out, paragraphs as lines"),
     Part("metadata", "metadata", _metadata, frozenset({JSONLD}), monitored=True,
          summary="`title`, `description`, `authors`, `published`, `modified`, `language`, "
-                 "`site_name`, `canonical`, `image`, from the page's meta tags, Open Graph and JSON-LD"),
+                 "`site_name`, `canonical`, `image`, from the page's meta tags, Open Graph and JSON-LD, "
+                 "then as the page shows them (bylines, dated lines, the URL's date)"),
     Part("structured_data", "structured_data", _structured, frozenset({JSONLD, STRUCTURED}),
          extra="mining", provides=STRUCTURED, summary="the page's JSON-LD, microdata, RDFa and Open Graph in one uniform form "
                  "(keys `json-ld`, `microdata`, `rdfa`, `opengraph`)"),
