@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -249,3 +249,18 @@ def test_any_page_gives_every_field(text: str) -> None:
 def test_any_jsonld_gives_every_field(script: str) -> None:
     html = f'<html><head><script type="application/ld+json">{script}</script></head></html>'
     assert list(metadata(page(html))) == list(FIELDS)
+
+
+def test_no_date_after_the_day_the_server_served_the_page() -> None:
+    html = (
+        '<html><head><meta name="date" content="2024-05-02"></head>'
+        '<body><time datetime="2024-04-01">1 April</time></body></html>'
+    )
+    served = page(html, {"date": "Wed, 24 Apr 2024 10:00:00 GMT"})
+    assert metadata(served, date_search="off")["published"] == "2024-04-01"
+    assert metadata(page(html), date_search="off")["published"] == "2024-05-02"
+    assert metadata(page(html, {"date": "garbage"}), date_search="off")["published"] == "2024-05-02"
+    assert (
+        metadata(page(html), today=date(2024, 4, 20), date_search="off")["published"]
+        == "2024-04-01"
+    )

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from datetime import date
+from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, Any
 
 from webrobot.extract.bylines import author_name, byline_texts, elsewhere
@@ -86,8 +87,9 @@ def metadata(
     date_search: SearchMode = "extensive",
 ) -> dict[str, Any]:
     """The page's metadata; every key of :data:`FIELDS`, ``None`` (``[]`` for
-    ``authors``) where no source says. Dates are judged against ``today`` (the
-    crawl passes its clock's; without it, no date is refused for being in the future); ``date_search`` is how the page's text is searched
+    ``authors``) where no source says. No date may be later than ``today``
+    (default: the day the server says it served the page, its ``Date`` header; with
+    neither, no date is refused for being in the future); ``date_search`` is how the page's text is searched
     for a date its markup does not state (:mod:`webrobot.extract.pagedates`)."""
     root = html_root(page)
     base = base_url(page, root)
@@ -103,7 +105,7 @@ def metadata(
         root,
         _published(sources, tags, root),
         _modified(sources, tags, root),
-        today=today,
+        today=today or _served_on(page),
         search=date_search,
     )
     result: dict[str, Any] = {
@@ -296,6 +298,17 @@ def _itemprop_authors(root: Any) -> list[str]:
     except (AttributeError, ValueError):
         return found
     return found
+
+
+def _served_on(page: SourcePage) -> date | None:
+    """The day of the response's ``Date`` header (the server's clock when it answered)."""
+    value = page.header("date")
+    if not value:
+        return None
+    try:
+        return parsedate_to_datetime(value).date()
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
 
 
 def _dates(*candidates: Any) -> Iterator[Any]:

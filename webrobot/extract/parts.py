@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import date
 from typing import Any
 
 from webrobot.extract.documents import read_document
@@ -82,7 +81,7 @@ def _text(inputs: PageInputs) -> Any:
 
 
 def _metadata(inputs: PageInputs) -> Any:
-    return metadata(inputs.page, inputs.structured_or_jsonld(), today=date.today())
+    return metadata(inputs.page, inputs.structured_or_jsonld())
 
 
 def _structured(inputs: PageInputs) -> Any:
