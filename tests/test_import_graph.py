@@ -41,6 +41,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "webrobot"
 PURE = frozenset({
     "webrobot.report.metricsmodel",
     "webrobot.version",
+    "webrobot.text",
     "webrobot.urls.budget",
     "webrobot.urls.canonical",
     "webrobot.urls.hostmap",
@@ -149,7 +150,7 @@ SCRAPY_FREE = PURE | {
 #: use only each other.
 CRAWL_WIDE = frozenset({
     "webrobot.compat", "webrobot.items", "webrobot.deprecated",
-    "webrobot.optional", "webrobot.signals", "webrobot.stats", "webrobot.version",
+    "webrobot.optional", "webrobot.signals", "webrobot.stats", "webrobot.text", "webrobot.version",
     "webrobot.wiring", "webrobot.settingsmodel", "webrobot.settingsmodel.model",
     "webrobot.settingsmodel.parse", "webrobot.settingsmodel.checks",
     "webrobot.settingsmodel.startup",
