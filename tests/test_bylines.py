@@ -27,6 +27,7 @@ def tree(body: str) -> object:
         ("Por Carlos Ruiz", "Carlos Ruiz"),
         ("Door Pieter de Vries", "Pieter de Vries"),
         ("Jane Doe @janedoe", "Jane Doe"),
+        ("Konstantin @ Four Years", "Konstantin"),
         ("Jane Doe (jane@example.com)", "Jane Doe"),
         ("Jean-Luc Picard", "Jean-Luc Picard"),
         ("@janedoe", None),

@@ -264,3 +264,20 @@ def test_no_date_after_the_day_the_server_served_the_page() -> None:
         metadata(page(html), today=date(2024, 4, 20), date_search="off")["published"]
         == "2024-04-01"
     )
+
+
+def test_title_without_the_site_name_an_h1_logo_or_the_site_name_states() -> None:
+    logo = (
+        "<html><head><title>Alles neu im Mai | Bibliothek 2.0</title></head><body>"
+        "<h1 class='site-title'><a href='/'>Bibliothek 2.0</a></h1>"
+        "<h2>Alles neu im Mai</h2></body></html>"
+    )
+    assert metadata(page(logo), date_search="off")["title"] == "Alles neu im Mai"
+    home_link = logo.replace("class='site-title'", "")
+    assert metadata(page(home_link), date_search="off")["title"] == "Alles neu im Mai"
+    long_site = (
+        "<html><head><title>Life Is A Highway - Consett News - Local news for Consett</title>"
+        "<meta property='og:site_name' content='Consett News - Local news for Consett'>"
+        "</head><body><p>x</p></body></html>"
+    )
+    assert metadata(page(long_site), date_search="off")["title"] == "Life Is A Highway"

@@ -33,7 +33,7 @@ _LABEL = re.compile(
 )
 #: Where the name ends: a date, a time, a separator, "on"/"am"/"le" and the like.
 _TAIL = re.compile(
-    r"\s*(?:[|•·—–/]|\s-\s|,?\s+(?:on|am|le|el|il|op|den|updated|published|posted|"
+    r"\s*(?:[|•·—–/@]|\s-\s|,?\s+(?:on|am|le|el|il|op|den|updated|published|posted|"
     r"aktualisiert|veröffentlicht|mis à jour|publié|in|at|für|for|pour)\s"
     r"|,\s*[^\W\d_]*\.?\s*\d|\d).*$"
 )
@@ -108,7 +108,7 @@ def author_name(value: str) -> str | None:
         text = _LABEL.sub("", text)
     text = _HANDLE.sub(" ", text)
     text = _TAIL.sub("", " ".join(text.split()))
-    text = text.strip(" ,.:;-–—|•·()[]")
+    text = text.strip(" ,.:;-–—|•·()[]@")
     if not text or len(text) > 60 or len(text.split()) > 6 or not _LETTER.search(text):
         return None
     return text

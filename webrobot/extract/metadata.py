@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator
 from datetime import date
 from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urljoin, urlsplit
 
 from webrobot.extract.bylines import author_name, byline_texts, elsewhere
 from webrobot.extract.headtags import (
@@ -207,16 +208,33 @@ def _title(s: _Sources, tags: HeadTags, root: Any, url: str) -> str | None:
         *tags.all("og:site_name", "application-name", "apple-mobile-web-app-title"),
         *s.strings(s.articles, "publisher", "name"),
     ]
-    return without_site(title, sites, _h1s(root), url)
+    headlines, logos = _h1s(root, url)
+    return without_site(title, sites + logos, headlines, url)
 
 
-def _h1s(root: Any) -> list[str]:
+#: An ``<h1>`` that is the site's logo or name, not the post's headline.
+_LOGO = re.compile(r"logo|site-?title|site-?name|blog-?title|brand|masthead", re.IGNORECASE)
+
+
+def _h1s(root: Any, url: str) -> tuple[list[str], list[str]]:
+    """The texts of the page's first ``<h1>`` elements: the headlines, and those that
+    are the site's name (a logo's class, or a link to the site's home page)."""
+    headlines: list[str] = []
+    logos: list[str] = []
     if root is None:
-        return []
+        return headlines, logos
     try:
-        return [clean_text(h.text_content()) for h in root.xpath("//h1[position() <= 3]")]
+        for h1 in root.xpath("//h1[position() <= 3]"):
+            text = clean_text(h1.text_content())
+            home = any(
+                urlsplit(urljoin(url, str(href))).path in ("", "/")
+                for href in h1.xpath(".//a/@href")
+            )
+            marks = f"{h1.get('class') or ''} {h1.get('id') or ''}"
+            (logos if home or _LOGO.search(marks) else headlines).append(text)
     except (AttributeError, ValueError):
-        return []
+        return headlines, logos
+    return headlines, logos
 
 
 def _title_element(root: Any) -> str | None:

@@ -26,21 +26,26 @@ def without_site(title: str, site_names: Iterable[str], headlines: Iterable[str]
     if len(parts) < 2:
         return title
     separators = _SEPARATOR.findall(title)
+
+    def joined(start: int, end: int) -> str:
+        return _joined(parts[start:end], separators[start : end - 1])
+
     names = [n for n in site_names if n]
     sites = {_norm(n) for n in names} | {_squashed(n) for n in names} | _host_names(url)
     sites.discard("")
     heads = {_norm(h) for h in headlines if h} - {""}
-    # The site's name at either end, perhaps after a section ("Post | News | Site").
-    if _norm(parts[-1]) in sites or _squashed(parts[-1]) in sites:
-        return _joined(parts[:-1], separators[:-1])
-    if _norm(parts[0]) in sites or _squashed(parts[0]) in sites:
-        return _joined(parts[1:], separators[1:])
+    count = len(parts)
+    # The site's name at either end (its own separators included), perhaps after a
+    # section ("Post | News | Site"): the longest such end goes.
+    for size in range(count - 1, 0, -1):
+        tail, head = joined(count - size, count), joined(0, size)
+        if _norm(tail) in sites or _squashed(tail) in sites:
+            return joined(0, count - size)
+        if _norm(head) in sites or _squashed(head) in sites:
+            return joined(size, count)
     # No site named: the part the headline repeats.
-    for cut in range(1, len(parts)):
-        head, tail = (
-            _joined(parts[:cut], separators[: cut - 1]),
-            _joined(parts[cut:], separators[cut:]),
-        )
+    for cut in range(1, count):
+        head, tail = joined(0, cut), joined(cut, count)
         if _norm(head) in heads:
             return head
         if _norm(tail) in heads:
