@@ -10,7 +10,9 @@ imported only when a rule names one.
 
 from __future__ import annotations
 
+import logging
 import tomllib
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,8 @@ from webrobot.monitor.nearcopy import ProtectedText
 from webrobot.monitor.terms import term_pattern
 from webrobot.monitor.watch import ProtectedImage, WatchRule
 from webrobot.settingsmodel.parse import ConfigError
+
+logger = logging.getLogger(__name__)
 
 KEYS = ("name", "terms", "texts", "images")
 #: Largest protected text or picture file read.
@@ -48,11 +52,17 @@ def image_hash(data: bytes, source: str, key: str, path: Path) -> int:
     """The 64-bit pHash of a picture file's bytes: the crawl's one picture hash
     (:func:`webrobot.extract.imagehashing.describe_image`), as a page's images get it."""
     try:
-        described = describe_image(data, 0, extra="monitor", feature="Watching for pictures")
+        # Read before the crawl starts, in the main thread: Pillow's warnings about the
+        # picture (a palette with transparency...) are logged at DEBUG, not printed.
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always")
+            described = describe_image(data, 0, extra="monitor", feature="Watching for pictures")
     except ImageRefused as exc:
         if exc.reason == MISSING_LIBRARY:
             raise ConfigError(source, key, str(exc)) from None
         raise ConfigError(source, key, f"{path} is not a picture Pillow can read: {exc}") from None
+    for warning in said:
+        logger.debug("Reading %s: %s: %s", path, warning.category.__name__, warning.message)
     value = int(described["phash"], 16)
     assert value < 1 << BITS
     return value
