@@ -133,6 +133,9 @@ PURE = frozenset({
     "webrobot.monitor.digest",
     "webrobot.monitor.moves",
     "webrobot.monitor.answers",
+    "webrobot.monitor.baseline",
+    "webrobot.monitor.template",
+    "webrobot.extract.version",
     "webrobot.wiring",
 })  # fmt: skip
 #: No Scrapy or Twisted, but they load or save files.
@@ -150,6 +153,7 @@ SCRAPY_FREE = PURE | {
     "webrobot.extract.docworker",
     "webrobot.monitor.rules",
     "webrobot.monitor.store",
+    "webrobot.monitor.sitetemplates",
 }
 #: The crawl-wide modules (the package's top, the settings model and the old paths kept
 #: for settings files, webrobot.deprecated): any part of the crawl may use them, and they
