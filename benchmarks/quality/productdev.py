@@ -1,0 +1,229 @@
+"""``python -m benchmarks.quality.productdev``: product fields on real shop pages, split by shop.
+
+The pages are the development half of a public product benchmark
+(``../shared/benchdata/product-dev``: real product pages, ``html/<key>.html.gz``, and
+``ground-truth.json`` with, per page, its ``url`` and a list of accepted values for
+``price``, ``currency``, ``sku``, ``gtin``, ``mpn``, ``brand`` and ``availability``).
+The benchmark's own metric: a price is right when its decimal value equals an accepted
+one (``Decimal("24.99")``), every other field when it equals an accepted value exactly;
+precision (of the values given, how many are right) and recall (of the pages with a
+value, how many were given right) per field, pooled over the pages, and F1. The
+benchmark scores price, sku and availability; gtin, mpn and brand are scored the same
+way where annotated (currency is left out: it is annotated as printed, ``€``, ``Lei``).
+
+The pages are split by shop, never by page: the shop is the URL's registered name
+without its public suffix (``ebay.co.uk`` and ``ebay.fr`` are one shop), and a fixed
+hash of it puts each shop in the ``tuned`` half (the pages the extractor's readers were
+developed and checked on) or the ``unseen`` half (never looked at while developing: a
+reader that only fits the tuned shops falls there). Both halves are scored in one run,
+beside the anchor run on the same bytes: extruct and price-parser on structured data
+only (:func:`benchmarks.quality.product.baseline_product`), and the CPU per page of
+:func:`webrobot.extract.product.product` on the crawl's tree, structured data included.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))
+
+from benchmarks.quality import BENCHDATA, markdown_table, source_page
+from benchmarks.quality.product import Case, FieldScore, baseline_product
+
+DATA_ENV = "WEBROBOT_BENCHDATA"
+BENCHMARK = "product-dev"
+#: The fields the benchmark annotates and scores.
+FIELDS = ("price", "sku", "availability", "gtin", "mpn", "brand")
+SPLITS = ("tuned", "unseen")
+
+
+@dataclass(frozen=True)
+class DevPage:
+    key: str
+    shop: str
+    split: str
+    case: Case
+    accepted: dict[str, list[str]]
+
+
+def shop_of(url: str) -> str:
+    """The shop a page belongs to: its registered name without the public suffix."""
+    import tldextract
+
+    extract = tldextract.TLDExtract(suffix_list_urls=())  # the list shipped with it: no I/O
+    return extract(url).domain or url
+
+
+def split_of(shop: str) -> str:
+    """``tuned`` or ``unseen``, fixed by a hash of the shop's name."""
+    return SPLITS[hashlib.sha256(shop.encode()).digest()[0] % 2]
+
+
+def data_folder() -> Path:
+    """``$WEBROBOT_BENCHDATA/product-dev``, else the shared folder beside the repository."""
+    env = os.environ.get(DATA_ENV)
+    return (Path(env) if env else BENCHDATA) / BENCHMARK
+
+
+def pages() -> list[DevPage]:
+    """Every page in key order; :class:`FileNotFoundError` naming the folder when absent."""
+    data = data_folder()
+    truth_file = data / "ground-truth.json"
+    if not truth_file.is_file():
+        raise FileNotFoundError(f"{truth_file}: not found (set ${DATA_ENV})")
+    truth = json.loads(truth_file.read_text("utf-8"))
+    out = []
+    for key in sorted(truth):
+        answer = truth[key]
+        html = gzip.decompress((data / "html" / f"{key}.html.gz").read_bytes())
+        text = html.decode("utf-8", errors="replace")
+        shop = shop_of(answer["url"])
+        accepted = {f: [str(v) for v in answer.get(f) or []] for f in FIELDS}
+        out.append(
+            DevPage(key, shop, split_of(shop), Case(key, answer["url"], text, None), accepted)
+        )
+    return out
+
+
+def _decimal(value: Any) -> Decimal | None:
+    try:
+        return Decimal(str(value))
+    except ArithmeticError:
+        return None
+
+
+def right(field_name: str, got: Any, accepted: list[str]) -> bool:
+    if field_name == "price":
+        value = _decimal(got)
+        return value is not None and any(value == _decimal(a) for a in accepted)
+    return str(got) in accepted
+
+
+@dataclass
+class Scored:
+    fields: dict[str, FieldScore]
+    pages: int
+    ms_per_page: float
+
+
+def score(read: Any, chosen: list[DevPage], timed: bool = False) -> Scored:
+    """Scores of one reader on ``chosen``; with ``timed``, its CPU time per page (process
+    time, so other processes on the machine do not count)."""
+    fields = {f: FieldScore() for f in FIELDS}
+    elapsed = 0.0
+    for page in chosen:
+        started = time.process_time()
+        got = read(page)
+        elapsed += time.process_time() - started
+        for name in FIELDS:
+            value = got.get(name) if got else None
+            accepted = page.accepted[name]
+            s = fields[name]
+            s.given += value is not None
+            s.expected += bool(accepted)
+            if value is not None and accepted and right(name, value, accepted):
+                s.right += 1
+            elif value is not None or accepted:
+                s.wrong.append(f"{page.shop} {page.key[:8]}: {value!r} not in {accepted!r}")
+    return Scored(fields, len(chosen), 1000 * elapsed / max(1, len(chosen)) if timed else 0.0)
+
+
+def webrobot_read(page: DevPage) -> dict[str, Any] | None:
+    """:func:`product` as the crawl calls it, on the crawl's tree and structured data
+    (both built outside the timing: the crawl has them already)."""
+    from webrobot.extract.product import product
+
+    tree, structured = _prepared[page.key]
+    result: dict[str, Any] | None = product(tree, structured)
+    return result
+
+
+_prepared: dict[str, tuple[Any, dict[str, Any]]] = {}
+
+
+def evaluate(chosen: list[DevPage] | None = None) -> dict[str, dict[str, Scored]]:
+    """reader -> split (``tuned``, ``unseen``, ``all``) -> scores."""
+    from webrobot.extract.structured import structured_data
+
+    all_pages = pages() if chosen is None else chosen
+    for page in all_pages:
+        tree = source_page(page.case.url, page.case.html)
+        _prepared[page.key] = (tree, structured_data(tree))
+    if all_pages:
+        webrobot_read(all_pages[0])  # imports outside the timing
+    readers = {
+        "webrobot": (webrobot_read, True),
+        "extruct + price-parser": (lambda p: baseline_product(p.case), False),
+    }
+    out: dict[str, dict[str, Scored]] = {}
+    for name, (read, timed) in readers.items():
+        out[name] = {
+            split: score(read, [p for p in all_pages if split in (p.split, "all")], timed)
+            for split in (*SPLITS, "all")
+        }
+    _prepared.clear()
+    return out
+
+
+def table(results: dict[str, dict[str, Scored]], all_pages: list[DevPage]) -> str:
+    header = ["field"]
+    for reader in results:
+        for split in (*SPLITS, "all"):
+            chosen = [p for p in all_pages if split in (p.split, "all")]
+            shops = len({p.shop for p in chosen})
+            header.append(f"{reader} F1, {split} ({shops} shops, {len(chosen)} pages)")
+    rows = []
+    for name in FIELDS:
+        rows.append([name] + [
+            f"{by_split[split].fields[name].f1:.3f}"
+            for by_split in results.values()
+            for split in (*SPLITS, "all")
+        ])  # fmt: skip
+    rows.append(
+        ["CPU ms/page (webrobot: product, given the crawl's tree and structured data)"]
+        + [
+            f"{results['webrobot'][split].ms_per_page:.1f}" if reader == "webrobot" else ""
+            for reader in results
+            for split in (*SPLITS, "all")
+        ]
+    )
+    return markdown_table(header, rows)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--wrong",
+        choices=SPLITS,
+        help="list every wrong or missing value of one half (develop on 'tuned' only)",
+    )
+    args = parser.parse_args(argv)
+    try:
+        all_pages = pages()
+    except FileNotFoundError as exc:
+        sys.exit(str(exc))
+    results = evaluate(all_pages)
+    print(
+        f"Product fields: {len(all_pages)} real product pages of"
+        f" {len({p.shop for p in all_pages})} shops, split by shop\n"
+    )
+    print(table(results, all_pages))
+    if args.wrong:
+        for reader, by_split in results.items():
+            for name, s in by_split[args.wrong].fields.items():
+                for line in s.wrong:
+                    print(f"{reader} {name}: {line}")
+
+
+if __name__ == "__main__":
+    main()
