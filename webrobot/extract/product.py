@@ -27,13 +27,14 @@ unless ``structured`` is passed and no price text needs reading.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from webrobot.extract.headtags import HeadTags, as_list, head_tags, jsonld_nodes, type_names
 from webrobot.extract.htmltree import base_url, html_root
 from webrobot.extract.prices import availability, parse_price_text, price_amount
 from webrobot.extract.productcodes import gtin_digits
-from webrobot.extract.productcontext import ProductContext, fill, node_text
+from webrobot.extract.productcontext import FIELDS, ProductContext, fill, node_text
 from webrobot.extract.productmarkup import SEPARATORS, Markup
 from webrobot.extract.productnodes import main_product, structured_products
 from webrobot.extract.productoffers import node_fields
@@ -41,7 +42,7 @@ from webrobot.extract.productoffers import node_fields
 if TYPE_CHECKING:
     from webrobot.extract.page import SourcePage
 
-FIELDS = ("name", "price", "currency", "availability", "sku", "gtin", "mpn", "brand")
+__all__ = ["FIELDS", "product"]
 
 OG_PRODUCT_TYPES = frozenset(
     {"product", "og:product", "product.item", "product.group", "books.book"}
@@ -71,7 +72,7 @@ def product(page: SourcePage, structured: dict[str, Any] | None = None) -> dict[
     if main is None and not og_product and (markup is None or listing or not markup.has_evidence()):
         return None  # most pages of the web: no product, no buy button, no price markup
     if markup is not None and not listing:
-        fill(fields, markup.fields())
+        fill(fields, markup.fields({k for k in FIELDS if fields[k] is None}))
     if (
         main is None
         and not og_product
@@ -85,7 +86,29 @@ def product(page: SourcePage, structured: dict[str, Any] | None = None) -> dict[
     fields["name"] = _without_site_name(fields["name"], _site_names(structured, tags))
     if not any(fields[k] for k in ("name", "price", "sku", "gtin")):
         return None
+    fields["sku"] = _product_code_of_page(fields["sku"], ctx)
+    if fields["availability"] is None and fields["price"] is not None:
+        # A product page that shows a price and nowhere says the product cannot be had
+        # sells it: shops state what is missing ("Sold out"), rarely what is there.
+        fields["availability"] = "InStock"
     return fields
+
+
+def _product_code_of_page(sku: str | None, ctx: ProductContext) -> str | None:
+    """The product's own code where structured data gives a variant's: ``MKI6IKW1N4-1``
+    -> ``MKI6IKW1N4`` when the page's URL names the product by the shorter code."""
+    if not sku:
+        return sku
+    match = re.fullmatch(
+        r"(?P<head>[A-Za-z0-9]{5,}(?:[-_][A-Za-z0-9]+)*?)[-_.][A-Za-z0-9]{1,3}", sku
+    )
+    if match is None:
+        return sku
+    urls = " ".join(u for u in (ctx.url, *ctx.page_urls) if u).casefold()
+    head = match["head"].casefold()
+    if head in urls and sku.casefold() not in urls:
+        return match["head"]
+    return sku
 
 
 def _site_names(structured: dict[str, Any], tags: HeadTags) -> set[str]:

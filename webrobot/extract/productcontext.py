@@ -18,6 +18,10 @@ if TYPE_CHECKING:
     from webrobot.extract.page import SourcePage
 
 
+#: The product's fields, in the order an item gives them.
+FIELDS = ("name", "price", "currency", "availability", "sku", "gtin", "mpn", "brand")
+
+
 def fill(fields: dict[str, Any], found: dict[str, Any]) -> None:
     """Set each field of ``fields`` still ``None`` that ``found`` gives a value."""
     for key, value in found.items():

@@ -68,6 +68,8 @@ def in_aside(element: Any) -> bool:
         tag = ancestor.tag if isinstance(ancestor.tag, str) else ""
         if tag in ("nav", "footer", "header", "aside"):
             return True
+        if tag in ("body", "html"):
+            return False  # a theme's page-wide classes (``js-wide-navigation``) say nothing
         words = class_words(ancestor)
         if words & _ASIDE_WORDS and not words & _MAIN_WORDS:
             return True

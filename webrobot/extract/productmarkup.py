@@ -24,7 +24,8 @@ from webrobot.extract.productcodes import (
     labelled_gtin,
     product_code,
 )
-from webrobot.extract.productcontext import ProductContext
+from webrobot.extract.productcontext import FIELDS, ProductContext
+from webrobot.extract.productdetails import labelled_codes
 from webrobot.extract.productelements import element_text, in_aside
 from webrobot.extract.productnodes import PRODUCT_TYPES
 from webrobot.extract.productprices import itemprop_price, price_near_button, shown_price
@@ -128,8 +129,44 @@ class Markup:
             return False
         return bool(self.buttons or self._itemprop("price") or self.stock_message)
 
-    def fields(self) -> dict[str, Any]:
-        """Every product field the markup gives (``None`` where it gives none)."""
+    def fields(self, wanted: frozenset[str] | set[str] | None = None) -> dict[str, Any]:
+        """The product fields the markup gives (``None`` where it gives none); only
+        those of ``wanted`` (all when ``None``) are read: what structured data already
+        gave costs nothing."""
+        want = set(FIELDS) if wanted is None else set(wanted)
+        out: dict[str, Any] = dict.fromkeys(want)
+        if want & {"price", "currency"}:
+            out["price"], out["currency"] = self._price()
+        if "availability" in want:
+            out["availability"] = self._availability()
+        if "name" in want:
+            out["name"] = self._itemprop_text("name")
+        if "gtin" in want:
+            gtin = None
+            for key in GTIN_KEYS:
+                gtin = gtin_digits(self._itemprop_text(key))
+                if gtin:
+                    break
+            out["gtin"] = gtin or self.details().get("gtin") or labelled_gtin(self._text())
+        if "sku" in want:
+            out["sku"] = (
+                product_code(self._itemprop_text("sku"))
+                or labelled_code(self.root, SKU_LABEL, "sku", lambda: "")
+                or self.details().get("sku")
+                or labelled_code(self.root, SKU_LABEL, "", self._text)
+            )
+        if "mpn" in want:
+            out["mpn"] = (
+                product_code(self._itemprop_text("mpn"))
+                or labelled_code(self.root, MPN_LABEL, "mpn", lambda: "")
+                or self.details().get("mpn")
+                or labelled_code(self.root, MPN_LABEL, "", self._text)
+            )
+        if "brand" in want:
+            out["brand"] = self._itemprop_text("brand") or self._brand()
+        return out
+
+    def _price(self) -> tuple[str | None, str | None]:
         price, currency = itemprop_price(self._itemprop("price"), self.ctx.currency)
         if price is None:
             anchor = self.buttons[0] if self.buttons else self._heading_element()
@@ -138,23 +175,15 @@ class Markup:
             price, currency = price_near_button(self.buttons[0], self.ctx.currency)
         if currency is None:
             currency = self.ctx.currency(self._itemprop_text("priceCurrency") or "")
-        gtin = None
-        for key in GTIN_KEYS:
-            gtin = gtin_digits(self._itemprop_text(key))
-            if gtin:
-                break
-        return {
-            "name": self._itemprop_text("name"),
-            "price": price,
-            "currency": currency,
-            "availability": self._availability(),
-            "sku": product_code(self._itemprop_text("sku"))
-            or labelled_code(self.root, SKU_LABEL, "sku", self._text),
-            "gtin": gtin or labelled_gtin(self._text()),
-            "mpn": product_code(self._itemprop_text("mpn"))
-            or labelled_code(self.root, MPN_LABEL, "mpn", self._text),
-            "brand": self._itemprop_text("brand") or self._brand(),
-        }
+        return price, currency
+
+    _details: dict[str, str] | None = None
+
+    def details(self) -> dict[str, str]:
+        """The codes the page's details or specification block labels (sku, mpn, gtin)."""
+        if self._details is None:
+            self._details = labelled_codes(self._text().split("\n"))
+        return self._details
 
     def _availability(self) -> str | None:
         """Linked from an ``itemprop=availability``, else a stock message, else what

@@ -12,9 +12,28 @@ import re
 from typing import Any
 
 from webrobot.extract.prices import availability_in_text
-from webrobot.extract.productelements import element_text, in_aside
+from webrobot.extract.productelements import class_words, element_text, in_aside
 
 _STOCK_CLASS = re.compile(r"stock|availab|inventory|lieferbar|verfuegbar|disponib", re.IGNORECASE)
+#: A promise to tell the shopper later: said of a size or variant that is gone, not of
+#: the product (``35 - We'll let you know when it's in stock``).
+_NOTIFY = re.compile(
+    r"let\s+you\s+know\s+when|notify\s+me|e-?mail\s+me\s+when|back\s+in\s+stock|"
+    r"benachrichtig|m['’]avertir|m['’]alerter|av[íi]same|avise-me|avvisami|powiadom",
+    re.IGNORECASE,
+)
+#: A delivery time (``Ships in 3 days``, ``Na objednanie do 20 prac. dní``): it can be ordered.
+_DELIVERY = re.compile(
+    r"\b(?:ships?|dispatch(?:ed|es)?|deliver(?:y|ed)|lieferzeit|lieferbar\s+in|versandfertig|"
+    r"exp[ée]di|livr[ée]|env[íi]o|entrega|consegna|dodanie|wysyłka|dod[áa]n[íi]|doru[čc]en|"
+    r"na\s+objedn[áa]n|na\s+zam[óo]wienie|на\s+заказ|доставк)",
+    re.IGNORECASE,
+)
+#: Class words of a size or variant picker: its stock words are the variant's.
+_VARIANT_WORDS = frozenset({
+    "size", "sizes", "swatch", "swatches", "variant", "variants", "variation", "variations",
+    "option", "options", "sizeselector", "sizelist", "selector", "picker", "dropdown",
+})  # fmt: skip
 
 
 def stock_message(root: Any) -> str | None:
@@ -25,13 +44,36 @@ def stock_message(root: Any) -> str | None:
         elements = []
     for element in elements:
         marks = f"{element.get('class', '')} {element.get('id', '')}"
-        if _STOCK_CLASS.search(marks) and not in_aside(element):
+        if _STOCK_CLASS.search(marks) and not in_aside(element) and not _in_variant(element):
             text = element_text(element)
             if len(text) <= 200:
-                found = availability_in_text(text) or _availability_from_class(marks)
+                found = stock_line(text)
+                if found is None and not re.search(r"\w{3}", text):
+                    found = _availability_from_class(marks)  # an icon or a badge: its class
                 if found:
                     return found
     return None
+
+
+def stock_line(text: str) -> str | None:
+    """The availability a stock line says (``In stock``, ``Only 3 left``, ``Sold out``,
+    ``Ships in 2 days``), ``None`` for a promise to notify or a line that says none."""
+    if _NOTIFY.search(text):
+        return None
+    found = availability_in_text(text)
+    if found is None and _DELIVERY.search(text) and re.search(r"\d", text):
+        return "InStock"
+    return found
+
+
+def _in_variant(element: Any) -> bool:
+    """Inside a size or variant picker (a ``<select>``, an ``<option>``, a swatch list)."""
+    for level, node in enumerate([element, *element.iterancestors()]):
+        if level > 5 or node.tag in ("body", "form"):
+            return False
+        if node.tag in ("option", "select") or class_words(node) & _VARIANT_WORDS:
+            return True
+    return False
 
 
 def button_availability(buttons: list[Any]) -> str | None:
