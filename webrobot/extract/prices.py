@@ -185,8 +185,17 @@ def format_amount(amount: Decimal | None) -> str | None:
     return f"{amount:f}"
 
 
-def parse_price_text(text: str) -> tuple[Decimal | None, str | None]:
-    """The amount and the currency sign or code of price text, by price-parser."""
+def parse_price_text(
+    text: str, *, language: str = "", tld: str = ""
+) -> tuple[Decimal | None, str | None]:
+    """The amount and the currency sign or code of price text, by price-parser.
+
+    One mark followed by three digits (``24.990``, ``1,234``) is a thousands mark or a
+    decimal mark depending on who writes it: given the page's ``language`` (and ``tld``
+    for its currency sign), it is the decimal mark where that language writes decimals
+    so (``24.990`` on an English page is 24.99) and its currency has cents, a thousands
+    mark otherwise (``$24.990`` in Chilean pesos, ``1.234`` on a German page).
+    """
     if not isinstance(text, str) or not text.strip():
         return None, None
     price_parser = require("price_parser", "mining", FEATURE)
@@ -197,7 +206,51 @@ def parse_price_text(text: str) -> tuple[Decimal | None, str | None]:
     amount = price.amount
     if amount is not None and not isinstance(amount, Decimal):
         amount = _decimal(str(amount))
+    raw = (price.amount_text or "").strip()
+    if amount is not None and (language or tld) and _ONE_MARK_THREE_DIGITS.match(raw):
+        mark = raw[-4]
+        code = currency_code(price.currency or "", tld=tld, language=language)
+        if decimal_mark(language, code) == mark:
+            amount = _decimal(raw.replace(mark, "."))
     return amount, price.currency
+
+
+_ONE_MARK_THREE_DIGITS = re.compile(r"^\d{1,3}[.,]\d{3}$")
+#: Languages (and regions) that write a decimal point; the others write a decimal comma.
+_POINT_LANGUAGES = frozenset({
+    "en", "zh", "ja", "ko", "he", "th", "ms", "hi", "ga", "mt", "cy", "fil", "tl", "ur",
+    "bn", "ta", "te", "ar", "es-mx", "es-us", "es-pr", "es-do", "es-gt", "es-hn", "es-ni",
+    "es-pa", "es-sv", "de-ch", "fr-ch", "it-ch", "de-li", "en-za",
+})  # fmt: skip
+_COMMA_LANGUAGES = frozenset({
+    "de", "fr", "es", "it", "pt", "nl", "pl", "cs", "sk", "ru", "uk", "ro", "hu", "tr", "sv",
+    "da", "nb", "nn", "no", "fi", "el", "bg", "hr", "sl", "sr", "lt", "lv", "et", "id", "vi",
+    "ca", "eu", "gl", "is", "be", "kk", "az", "ka", "sq", "mk", "bs",
+})  # fmt: skip
+#: Currencies without cents in practice (a mark before three digits groups thousands).
+_NO_CENTS = frozenset({"CLP", "JPY", "KRW", "VND", "ISK", "PYG", "UGX", "XOF", "XAF", "IDR", "COP"})
+#: Currencies with three decimals.
+_THREE_DECIMALS = frozenset({"KWD", "BHD", "OMR", "JOD", "TND", "IQD", "LYD"})
+
+
+def decimal_mark(language: str, currency: str | None = None) -> str | None:
+    """The decimal mark a page in ``language`` (a BCP 47 tag) writes prices of
+    ``currency`` with: ``.``, ``,``, or ``None`` when unknown or when the currency has
+    no cents."""
+    if currency in _NO_CENTS:
+        return None
+    tag = language.lower().replace("_", "-")
+    if currency in _THREE_DECIMALS:
+        return "," if tag.split("-")[0] in _COMMA_LANGUAGES else "."
+    region = "-".join(tag.split("-")[:2])
+    if region in _POINT_LANGUAGES:
+        return "."
+    base = tag.split("-")[0]
+    if base in _POINT_LANGUAGES:
+        return "."
+    if base in _COMMA_LANGUAGES:
+        return ","
+    return None
 
 
 def currency_code(value: Any, *, tld: str = "", language: str = "") -> str | None:

@@ -162,7 +162,7 @@ def _from_meta(tags: HeadTags, ctx: ProductContext, og_product: bool) -> dict[st
             label = (tags.first(f"twitter:label{n}") or "").lower()
             if label in ("price", "preis", "prix", "precio", "preço", "prezzo"):
                 data = tags.first(f"twitter:data{n}") or ""
-                amount, sign = parse_price_text(data)
+                amount, sign = ctx.price_text(data)
                 fields["price"] = price_amount(amount) if amount is not None else None
                 fields["currency"] = fields["currency"] or ctx.currency(sign or "")
                 break

@@ -167,12 +167,12 @@ class Markup:
         return out
 
     def _price(self) -> tuple[str | None, str | None]:
-        price, currency = itemprop_price(self._itemprop("price"), self.ctx.currency)
+        price, currency = itemprop_price(self._itemprop("price"), self.ctx)
         if price is None:
             anchor = self.buttons[0] if self.buttons else self._heading_element()
-            price, currency = shown_price(self.root, anchor, self.ctx.currency)
+            price, currency = shown_price(self.root, anchor, self.ctx)
         if price is None and 0 < len(self.buttons) <= MAX_BUY_BUTTONS:
-            price, currency = price_near_button(self.buttons[0], self.ctx.currency)
+            price, currency = price_near_button(self.buttons[0], self.ctx)
         if currency is None:
             currency = self.ctx.currency(self._itemprop_text("priceCurrency") or "")
         return price, currency
