@@ -7,6 +7,7 @@ Pure: no Scrapy, no I/O. :func:`webrobot.extract.product.product` is the entry p
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
@@ -105,7 +106,7 @@ def main_product(candidates: list[dict[str, Any]], ctx: ProductContext) -> dict[
         return None
     keys = {_product_key(c) for c in candidates}
     if len(keys) == 1:
-        return _richest(candidates)
+        return _variants_as_group(candidates) or _richest(candidates)
     own = [c for c in candidates if comparable(_first_str(c.get("url"), ctx.base)) in ctx.page_urls]
     if own:
         return _richest(own)
@@ -116,6 +117,22 @@ def main_product(candidates: list[dict[str, Any]], ctx: ProductContext) -> dict[
     if len(with_offers) == 1:
         return with_offers[0]
     return None
+
+
+def _variants_as_group(candidates: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Products of one name with different skus are the variants of one product (a
+    shoe told once per size): one ProductGroup of them, its sku the stem they share
+    (``84518927-040-35``, ``84518927-040-36`` -> ``84518927-040``)."""
+    skus = [s for s in (node_text(c.get("sku")) for c in candidates) if s]
+    if len(set(skus)) < 2:
+        return None
+    group = {k: v for k, v in _richest(candidates).items() if k not in ("offers", "sku", "@type")}
+    group["@type"] = "ProductGroup"
+    group["hasVariant"] = candidates
+    stem = re.sub(r"[^-_/. ]*$", "", os.path.commonprefix(skus)).rstrip("-_/. ")
+    if len(stem) >= 4:
+        group["sku"] = stem
+    return group
 
 
 def _richest(candidates: list[dict[str, Any]]) -> dict[str, Any]:
