@@ -84,19 +84,11 @@ def looks_like_code(value: str) -> bool:
 
 
 def labelled_code(
-    root: Any, pattern: re.Pattern[str], cls: str, page_text: Callable[[], str]
+    marked: list[Any], pattern: re.Pattern[str], page_text: Callable[[], str]
 ) -> str | None:
-    """The code an element of class ``cls`` holds (none looked for when ``cls`` is
-    empty), else the first one ``pattern`` finds labelled in the page's text
-    (``page_text()``, read only when needed)."""
-    try:
-        marked = (
-            root.xpath(f"//*[contains(concat(' ', normalize-space(@class), ' '), ' {cls} ')]")
-            if cls
-            else []
-        )
-    except (AttributeError, ValueError):
-        marked = []
+    """The code one of the ``marked`` elements (those whose class names the code) holds,
+    else the first one ``pattern`` finds labelled in the page's text (``page_text()``,
+    read only when needed)."""
     for element in marked[:5]:
         if in_aside(element):
             continue

@@ -30,6 +30,7 @@ from webrobot.extract.productelements import element_text, in_aside
 from webrobot.extract.productnodes import PRODUCT_TYPES
 from webrobot.extract.productprices import itemprop_price, price_near_button, shown_price
 from webrobot.extract.productstock import button_availability, stock_message
+from webrobot.extract.productwalk import PageWalk
 
 #: More buy buttons than this, with no structured product, is a listing.
 MAX_BUY_BUTTONS = 3
@@ -79,20 +80,14 @@ class Markup:
     def __init__(self, root: Any, ctx: ProductContext) -> None:
         self.root = root
         self.ctx = ctx
+        self.walk = PageWalk(root)
         self.buttons = self._buy_buttons()
         #: The availability a stock message on the page states, if any.
         self.stock_message: str | None = None
 
     def _buy_buttons(self) -> list[Any]:
         found: list[Any] = []
-        try:
-            elements = self.root.xpath(
-                "//button | //input[@type='submit' or @type='button' or @type='image']"
-                " | //a[contains(@class, 'cart') or contains(@class, 'buy') or contains(@href, 'cart')]"
-            )
-        except (AttributeError, ValueError):
-            return found
-        for element in elements[:500]:
+        for element in self.walk.button_candidates[:500]:
             if in_aside(element):
                 continue
             label = " ".join(
@@ -151,16 +146,16 @@ class Markup:
         if "sku" in want:
             out["sku"] = (
                 product_code(self._itemprop_text("sku"))
-                or labelled_code(self.root, SKU_LABEL, "sku", lambda: "")
+                or labelled_code(self.walk.coded["sku"], SKU_LABEL, lambda: "")
                 or self.details().get("sku")
-                or labelled_code(self.root, SKU_LABEL, "", self._text)
+                or labelled_code([], SKU_LABEL, self._text)
             )
         if "mpn" in want:
             out["mpn"] = (
                 product_code(self._itemprop_text("mpn"))
-                or labelled_code(self.root, MPN_LABEL, "mpn", lambda: "")
+                or labelled_code(self.walk.coded["mpn"], MPN_LABEL, lambda: "")
                 or self.details().get("mpn")
-                or labelled_code(self.root, MPN_LABEL, "", self._text)
+                or labelled_code([], MPN_LABEL, self._text)
             )
         if "brand" in want:
             out["brand"] = self._itemprop_text("brand") or self._brand()
@@ -200,10 +195,7 @@ class Markup:
     def _itemprop(self, name: str) -> list[Any]:
         """Elements with ``itemprop=name`` that belong to no item, or to a product or an
         offer (never a breadcrumb's, an organisation's or a review's)."""
-        try:
-            elements = self.root.xpath(f"//*[@itemprop='{name}']")[:40]
-        except (AttributeError, ValueError):
-            return []
+        elements = self.walk.itemprops.get(name, [])[:40]
         kept = []
         for element in elements:
             scope = next(
@@ -277,14 +269,7 @@ class Markup:
     def _text_near_product(self) -> str:
         """The page's visible text (no scripts, menus, header or footer), one line per
         text node, from a little before the product's heading, at most 30,000 characters."""
-        try:
-            texts = self.root.xpath(
-                "//body//text()[not(ancestor::script or ancestor::style or ancestor::noscript"
-                " or ancestor::nav or ancestor::header or ancestor::footer or ancestor::template)]"
-            )
-        except (AttributeError, ValueError):
-            return ""
-        text = "\n".join(" ".join(t.split()) for t in texts if t.strip())
+        text = "\n".join(self.walk.lines)
         heading = self.heading()
         start = text.find(heading) if heading else -1
         return text[max(0, start - 500) : max(0, start - 500) + 30_000]

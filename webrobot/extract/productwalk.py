@@ -1,0 +1,88 @@
+"""One walk of a product page's tree that gathers what the markup readers look up: the
+elements with an ``itemprop`` (by name), the elements whose class names a code
+(``sku``, ``mpn``), the candidates for a buy button (buttons, submit inputs, links
+to a cart), and the visible text (no scripts, styles, menus, header or footer), one
+line per text node.
+
+lxml's ``iterwalk`` does the walking in C; each reader then looks at a few elements
+instead of searching the whole tree with its own XPath.
+
+Pure: no Scrapy, no I/O. :func:`webrobot.extract.product.product` is the entry point.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lxml import etree
+
+#: Elements whose text a shopper does not read as the page's (scripts, menus, frame).
+_NOT_TEXT = frozenset({"script", "style", "noscript", "template", "nav", "header", "footer"})
+_INPUT_BUTTONS = frozenset({"submit", "button", "image"})
+
+
+class PageWalk:
+    """What one walk of ``root`` found (empty lists for a tree that cannot be walked)."""
+
+    def __init__(self, root: Any) -> None:
+        #: itemprop name -> elements, in document order.
+        self.itemprops: dict[str, list[Any]] = {}
+        #: class word (``sku``, ``mpn``) -> elements with that exact class token.
+        self.coded: dict[str, list[Any]] = {"sku": [], "mpn": []}
+        #: Buttons, submit inputs and links whose class or href say cart or buy.
+        self.button_candidates: list[Any] = []
+        #: The visible text, one line per text node, whitespace collapsed.
+        self.lines: list[str] = []
+        try:
+            self._walk(root)
+        except (TypeError, ValueError, AttributeError):
+            pass
+
+    def _walk(self, root: Any) -> None:
+        hidden = 0
+        lines = self.lines
+        body_seen = False
+        for event, element in etree.iterwalk(root, events=("start", "end")):
+            tag = element.tag
+            if not isinstance(tag, str):
+                if event == "end" and hidden == 0 and body_seen:
+                    _add(lines, element.tail)
+                continue
+            if event == "start":
+                if tag == "body":
+                    body_seen = True
+                if tag in _NOT_TEXT:
+                    hidden += 1
+                elif hidden == 0 and body_seen:
+                    _add(lines, element.text)
+                self._look_at(element, tag)
+            else:
+                if tag in _NOT_TEXT:
+                    hidden -= 1
+                if hidden == 0 and body_seen and tag != "body":
+                    _add(lines, element.tail)
+
+    def _look_at(self, element: Any, tag: str) -> None:
+        prop = element.get("itemprop")
+        if prop:
+            for name in prop.split():
+                self.itemprops.setdefault(name, []).append(element)
+        cls = element.get("class")
+        if cls:
+            for token in cls.split():
+                if token in self.coded:
+                    self.coded[token].append(element)
+        if tag == "button":
+            self.button_candidates.append(element)
+        elif tag == "input":
+            if (element.get("type") or "").lower() in _INPUT_BUTTONS:
+                self.button_candidates.append(element)
+        elif tag == "a" and (
+            (cls and ("cart" in cls or "buy" in cls)) or "cart" in (element.get("href") or "")
+        ):
+            self.button_candidates.append(element)
+
+
+def _add(lines: list[str], text: str | None) -> None:
+    if text and not text.isspace():
+        lines.append(" ".join(text.split()))
