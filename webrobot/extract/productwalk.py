@@ -1,11 +1,11 @@
 """One walk of a product page's tree that gathers what the markup readers look up: the
 elements with an ``itemprop`` (by name), the elements whose class names a code
-(``sku``, ``mpn``), the candidates for a buy button (buttons, submit inputs, links
-to a cart), and the visible text (no scripts, styles, menus, header or footer), one
-line per text node.
+(``sku``, ``mpn``) and the candidates for a buy button (buttons, submit inputs, links
+to a cart); and, only for a page that goes on to be read as a product page, its
+visible text (no scripts, styles, menus, header or footer), one line per text node.
 
-lxml's ``iterwalk`` does the walking in C; each reader then looks at a few elements
-instead of searching the whole tree with its own XPath.
+lxml walks in C; each reader then looks at a few elements instead of searching the
+whole tree with its own XPath.
 
 Pure: no Scrapy, no I/O. :func:`webrobot.extract.product.product` is the entry point.
 """
@@ -19,28 +19,44 @@ from lxml import etree
 #: Elements whose text a shopper does not read as the page's (scripts, menus, frame).
 _NOT_TEXT = frozenset({"script", "style", "noscript", "template", "nav", "header", "footer"})
 _INPUT_BUTTONS = frozenset({"submit", "button", "image"})
+#: Elements only (no comments or processing instructions).
+_ELEMENTS = etree.Element
 
 
 class PageWalk:
-    """What one walk of ``root`` found (empty lists for a tree that cannot be walked)."""
+    """What one walk of ``root`` found (nothing for a tree that cannot be walked). The
+    visible text is gathered by a second walk, on the first read of :attr:`lines`: most
+    pages of a crawl are no product page and are let go before their text is read."""
 
     def __init__(self, root: Any) -> None:
+        self.root = root
         #: itemprop name -> elements, in document order.
         self.itemprops: dict[str, list[Any]] = {}
         #: class word (``sku``, ``mpn``) -> elements with that exact class token.
         self.coded: dict[str, list[Any]] = {"sku": [], "mpn": []}
         #: Buttons, submit inputs and links whose class or href say cart or buy.
         self.button_candidates: list[Any] = []
-        #: The visible text, one line per text node, whitespace collapsed.
-        self.lines: list[str] = []
+        self._lines: list[str] | None = None
         try:
-            self._walk(root)
+            for element in root.iter(_ELEMENTS):
+                self._look_at(element, element.tag)
         except (TypeError, ValueError, AttributeError):
             pass
 
-    def _walk(self, root: Any) -> None:
+    @property
+    def lines(self) -> list[str]:
+        """The visible text, one line per text node, whitespace collapsed."""
+        if self._lines is None:
+            self._lines = []
+            try:
+                self._walk_text(self.root, self._lines)
+            except (TypeError, ValueError, AttributeError):
+                pass
+        return self._lines
+
+    @staticmethod
+    def _walk_text(root: Any, lines: list[str]) -> None:
         hidden = 0
-        lines = self.lines
         body_seen = False
         for event, element in etree.iterwalk(root, events=("start", "end")):
             tag = element.tag
@@ -55,7 +71,6 @@ class PageWalk:
                     hidden += 1
                 elif hidden == 0 and body_seen:
                     _add(lines, element.text)
-                self._look_at(element, tag)
             else:
                 if tag in _NOT_TEXT:
                     hidden -= 1
