@@ -2,11 +2,11 @@ from __future__ import annotations
 
 import pytest
 
-from webrobot.extract.parts import PARTS, enabled_parts
+from webrobot.extract.parts import BY_NAME, enabled_parts
 
 
 def test_all_names_every_part() -> None:
-    assert enabled_parts(["all"]) == frozenset(PARTS)
+    assert enabled_parts(["all"]) == frozenset(BY_NAME)
 
 
 def test_parts_are_read_case_and_space_insensitively() -> None:
