@@ -58,10 +58,10 @@ class PageWalk:
     def _walk_text(root: Any, lines: list[str]) -> None:
         hidden = 0
         body_seen = False
-        for event, element in etree.iterwalk(root, events=("start", "end")):
+        for event, element in etree.iterwalk(root, events=("start", "end", "comment", "pi")):
             tag = element.tag
-            if not isinstance(tag, str):
-                if event == "end" and hidden == 0 and body_seen:
+            if not isinstance(tag, str):  # a comment or processing instruction: its tail
+                if hidden == 0 and body_seen:
                     _add(lines, element.tail)
                 continue
             if event == "start":
