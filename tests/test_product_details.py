@@ -12,6 +12,7 @@ from parsel import Selector
 
 from webrobot.extract.page import SourcePage
 from webrobot.extract.product import product
+from webrobot.extract.product.codes import url_code
 from webrobot.extract.product.details import labelled_codes
 from webrobot.extract.product.prices import decimal_mark, parse_price_text
 from webrobot.extract.product.stock import stock_line
@@ -232,3 +233,37 @@ def test_the_walk_gathers_itemprops_codes_buttons_and_the_visible_text() -> None
 def test_the_walk_of_no_tree_is_empty() -> None:
     walk = PageWalk(None)
     assert (walk.itemprops, walk.button_candidates, walk.lines) == ({}, [], [])
+
+
+# --- the code a product URL ends with ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "code"),
+    [
+        ("https://shop.example.pt/codigo-do-trabalho-anotado-1589482272.html", "1589482272"),
+        ("https://shop.example.sk/pc/anpix-redukcia-114768289", "114768289"),
+        ("https://market.example.com/itm/a-title/302474151804", "302474151804"),
+        ("https://shop.example.com/dp/B07PXGQC1Q", "B07PXGQC1Q"),
+        ("https://shop.example.com/p/desk-lamp", None),
+        ("https://shop.example.com/p/lamp-123", None),
+        ("https://blog.example.com/2024/01/post-20240131", None),
+        ("https://shop.example.com/products/shirt?variant=123456", None),
+        ("", None),
+    ],
+)
+def test_the_code_a_product_url_ends_with(url: str, code: str | None) -> None:
+    assert url_code(url) == code
+
+
+def test_the_url_code_is_the_sku_only_where_the_page_gives_none() -> None:
+    html = shop_page("")
+    result = product(page(html, "https://shop.example.com/desk-lamp-1589482272.html"))
+    assert result is not None and result["sku"] == "1589482272"
+    html = shop_page("<dl><dt>SKU</dt><dd>LMP-1</dd></dl>")
+    result = product(page(html, "https://shop.example.com/desk-lamp-1589482272.html"))
+    assert result is not None and result["sku"] == "LMP-1"
+    canonical = '<link rel="canonical" href="https://shop.example.com/lamp-77881234.html">'
+    html = shop_page("").replace('<html lang="en">', f'<html lang="en"><head>{canonical}</head>')
+    result = product(page(html, "https://shop.example.com/lamp?ref=home"))
+    assert result is not None and result["sku"] == "77881234"

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from webrobot.extract.headtags import HeadTags, as_list, head_tags, jsonld_nodes, type_names
 from webrobot.extract.htmltree import base_url, html_root
-from webrobot.extract.product.codes import gtin_digits
+from webrobot.extract.product.codes import gtin_digits, url_code
 from webrobot.extract.product.context import FIELDS, ProductContext, fill, node_text
 from webrobot.extract.product.markup import SEPARATORS, Markup
 from webrobot.extract.product.nodes import main_product, structured_products
@@ -86,7 +86,7 @@ def product(page: SourcePage, structured: dict[str, Any] | None = None) -> dict[
     fields["name"] = _without_site_name(fields["name"], _site_names(structured, tags))
     if not any(fields[k] for k in ("name", "price", "sku", "gtin")):
         return None
-    fields["sku"] = _product_code_of_page(fields["sku"], ctx)
+    fields["sku"] = _product_code_of_page(fields["sku"], ctx) or _url_code(ctx)
     if fields["availability"] is None and fields["price"] is not None:
         # A product page that shows a price and nowhere says the product cannot be had
         # sells it: shops state what is missing ("Sold out"), rarely what is there.
@@ -109,6 +109,13 @@ def _product_code_of_page(sku: str | None, ctx: ProductContext) -> str | None:
     if head in urls and sku.casefold() not in urls:
         return match["head"]
     return sku
+
+
+def _url_code(ctx: ProductContext) -> str | None:
+    """The code the page's canonical URL (else its own) ends with: where a shop prints
+    no code, its product URLs still carry one (``/lamp-1589482272.html``)."""
+    canonical = ctx.tags.links.get("canonical", [])
+    return url_code(canonical[0] if canonical else ctx.url)
 
 
 def _site_names(structured: dict[str, Any], tags: HeadTags) -> set[str]:
