@@ -267,3 +267,16 @@ def test_the_url_code_is_the_sku_only_where_the_page_gives_none() -> None:
     html = shop_page("").replace('<html lang="en">', f'<html lang="en"><head>{canonical}</head>')
     result = product(page(html, "https://shop.example.com/lamp?ref=home"))
     assert result is not None and result["sku"] == "77881234"
+
+
+def test_the_stock_line_nearest_the_buy_button_is_the_products() -> None:
+    html = """<html lang="en"><body><div class="carousel"><div class="card"><h3>Other lamp</h3>
+    <p class="stock-label">Out of stock</p></div></div>
+    <main><h1>Desk lamp</h1><span class="price">$24.99</span>
+    <div class="buybox"><p class="stock-label">In stock</p>
+    <button class="add-to-cart">Add to cart</button></div></main></body></html>"""
+    result = product(page(html))
+    assert result is not None and result["availability"] == "InStock"
+    flipped = html.replace(">Out of stock<", ">In stock!<").replace(">In stock<", ">Sold out<")
+    result = product(page(flipped))
+    assert result is not None and result["availability"] == "SoldOut"

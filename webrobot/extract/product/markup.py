@@ -108,15 +108,7 @@ class Markup:
             return False
         if self.buttons or self._itemprop("price"):
             return True
-        try:
-            return bool(
-                self.root.xpath(
-                    "boolean(//*[contains(@class, 'stock') or contains(@id, 'stock')"
-                    " or contains(@class, 'availab') or contains(@id, 'availab')])"
-                )
-            )
-        except (AttributeError, ValueError):
-            return False
+        return bool(self.walk.stock_marked)
 
     def looks_like_product_page(self, fields: dict[str, Any]) -> bool:
         """A price, and one buy button, an ``itemprop=price`` or a stock message."""
@@ -190,7 +182,8 @@ class Markup:
         found = availability(linked) if linked else None
         if found:
             return found
-        self.stock_message = stock_message(self.root)
+        anchor = self.buttons[0] if self.buttons else self._heading_element()
+        self.stock_message = stock_message(self.walk.stock_marked, anchor)
         return self.stock_message or button_availability(self.buttons)
 
     # itemprop outside any item (microdata inside an item is read as structured data)

@@ -11,10 +11,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from webrobot.extract.product.elements import class_words, element_text, in_aside
+from webrobot.extract.product.elements import class_words, distance, element_text, in_aside
 from webrobot.extract.product.prices import availability_in_text
 
-_STOCK_CLASS = re.compile(r"stock|availab|inventory|lieferbar|verfuegbar|disponib", re.IGNORECASE)
 #: A promise to tell the shopper later: said of a size or variant that is gone, not of
 #: the product (``35 - We'll let you know when it's in stock``).
 _NOTIFY = re.compile(
@@ -36,23 +35,30 @@ _VARIANT_WORDS = frozenset({
 })  # fmt: skip
 
 
-def stock_message(root: Any) -> str | None:
-    """The schema.org availability a stock message on the page states, if any."""
-    try:
-        elements = root.xpath("//*[@class or @id]")[:5000]
-    except (AttributeError, ValueError):
-        elements = []
-    for element in elements:
-        marks = f"{element.get('class', '')} {element.get('id', '')}"
-        if _STOCK_CLASS.search(marks) and not in_aside(element) and not _in_variant(element):
-            text = element_text(element)
-            if len(text) <= 200:
-                found = stock_line(text)
-                if found is None and not re.search(r"\w{3}", text):
-                    found = _availability_from_class(marks)  # an icon or a badge: its class
-                if found:
-                    return found
-    return None
+def stock_message(marked: list[Any], anchor: Any) -> str | None:
+    """The schema.org availability the stock message nearest ``anchor`` (the buy button
+    or the product's heading; ``None``: the first) states, among the ``marked`` elements
+    (those whose class or id says stock), leaving out those of related products and of a
+    size or variant picker."""
+    best: tuple[int, int, str] | None = None
+    for order, element in enumerate(marked[:300]):
+        if in_aside(element) or _in_variant(element):
+            continue
+        text = element_text(element)
+        if len(text) > 200:
+            continue
+        found = stock_line(text)
+        if found is None and not re.search(r"\w{3}", text):
+            marks = f"{element.get('class', '')} {element.get('id', '')}"
+            found = _availability_from_class(marks)  # an icon or a badge: its class
+        if found is None:
+            continue
+        steps = distance(anchor, element) if anchor is not None else 0
+        if best is None or (steps, order) < best[:2]:
+            best = (steps, order, found)
+        if anchor is None:
+            break
+    return best[2] if best else None
 
 
 def stock_line(text: str) -> str | None:

@@ -1,6 +1,6 @@
 """One walk of a product page's tree that gathers what the markup readers look up: the
 elements with an ``itemprop`` (by name), the elements whose class names a code
-(``sku``, ``mpn``) and the candidates for a buy button (buttons, submit inputs, links
+(``sku``, ``mpn``) or stock, and the candidates for a buy button (buttons, submit inputs, links
 to a cart); and, only for a page that goes on to be read as a product page, its
 visible text (no scripts, styles, menus, header or footer), one line per text node.
 
@@ -12,9 +12,13 @@ Pure: no Scrapy, no I/O. :func:`webrobot.extract.product.product` is the entry p
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from lxml import etree
+
+#: Class or id words of a stock message's element (``stock``, ``availability``...).
+STOCK_MARKS = re.compile(r"stock|availab|inventory|lieferbar|verfuegbar|disponib", re.IGNORECASE)
 
 #: Elements whose text a shopper does not read as the page's (scripts, menus, frame).
 _NOT_TEXT = frozenset({"script", "style", "noscript", "template", "nav", "header", "footer"})
@@ -36,6 +40,8 @@ class PageWalk:
         self.coded: dict[str, list[Any]] = {"sku": [], "mpn": []}
         #: Buttons, submit inputs and links whose class or href say cart or buy.
         self.button_candidates: list[Any] = []
+        #: Elements whose class or id says stock or availability.
+        self.stock_marked: list[Any] = []
         self._lines: list[str] | None = None
         try:
             for element in root.iter(_ELEMENTS):
@@ -87,6 +93,9 @@ class PageWalk:
             for token in cls.split():
                 if token in self.coded:
                     self.coded[token].append(element)
+        marks = f"{cls} {element.get('id')}" if cls else element.get("id")
+        if marks and STOCK_MARKS.search(marks):
+            self.stock_marked.append(element)
         if tag == "button":
             self.button_candidates.append(element)
         elif tag == "input":
