@@ -44,10 +44,39 @@ class PageWalk:
         self.stock_marked: list[Any] = []
         self._lines: list[str] | None = None
         try:
-            for element in root.iter(_ELEMENTS):
-                self._look_at(element, element.tag)
+            self._walk(root)
         except (TypeError, ValueError, AttributeError):
             pass
+
+    def _walk(self, root: Any) -> None:
+        # One loop, its lookups bound to locals: it runs on every page of a crawl.
+        itemprops, coded = self.itemprops, self.coded
+        buttons, stock = self.button_candidates, self.stock_marked
+        stock_search = STOCK_MARKS.search
+        for element in root.iter(_ELEMENTS):
+            get = element.get
+            prop = get("itemprop")
+            if prop:
+                for name in prop.split():
+                    itemprops.setdefault(name, []).append(element)
+            cls = get("class")
+            ident = get("id")
+            if cls and ("sku" in cls or "mpn" in cls):
+                for token in cls.split():
+                    if token in coded:
+                        coded[token].append(element)
+            if (cls and stock_search(cls)) or (ident and stock_search(ident)):
+                stock.append(element)
+            tag = element.tag
+            if tag == "button":
+                buttons.append(element)
+            elif tag == "input":
+                if (get("type") or "").lower() in _INPUT_BUTTONS:
+                    buttons.append(element)
+            elif tag == "a" and (
+                (cls and ("cart" in cls or "buy" in cls)) or "cart" in (get("href") or "")
+            ):
+                buttons.append(element)
 
     @property
     def lines(self) -> list[str]:
@@ -82,29 +111,6 @@ class PageWalk:
                     hidden -= 1
                 if hidden == 0 and body_seen and tag != "body":
                     _add(lines, element.tail)
-
-    def _look_at(self, element: Any, tag: str) -> None:
-        prop = element.get("itemprop")
-        if prop:
-            for name in prop.split():
-                self.itemprops.setdefault(name, []).append(element)
-        cls = element.get("class")
-        if cls:
-            for token in cls.split():
-                if token in self.coded:
-                    self.coded[token].append(element)
-        marks = f"{cls} {element.get('id')}" if cls else element.get("id")
-        if marks and STOCK_MARKS.search(marks):
-            self.stock_marked.append(element)
-        if tag == "button":
-            self.button_candidates.append(element)
-        elif tag == "input":
-            if (element.get("type") or "").lower() in _INPUT_BUTTONS:
-                self.button_candidates.append(element)
-        elif tag == "a" and (
-            (cls and ("cart" in cls or "buy" in cls)) or "cart" in (element.get("href") or "")
-        ):
-            self.button_candidates.append(element)
 
 
 def _add(lines: list[str], text: str | None) -> None:
