@@ -25,7 +25,7 @@ import re
 from webrobot.extract.product.codes import gtin_digits, looks_like_code, valid_gtin
 
 _SKU = (
-    r"SKU|Item\s*(?:#|No\.?|number|code|ID)|Article\s*(?:#|No\.?|number|code)|"
+    r"SKU|ASIN|Item\s*(?:#|No\.?|number|code|ID)|Article\s*(?:#|No\.?|number|code)|"
     r"Art(?:ikel)?[.\s-]*(?:Nr|No)\.?|Artikel[-\s]?(?:nummer|nr\.?|code)|Bestell[-\s]?(?:nummer|nr\.?)|"
     r"Produkt[-\s]?(?:nummer|nr\.?|code)|Product\s*(?:#|code|ID|number|No\.?)|Stock\s*(?:code|number)|"
     r"Catalog(?:ue)?\s*(?:#|number|No\.?)|"

@@ -86,7 +86,13 @@ def product(page: SourcePage, structured: dict[str, Any] | None = None) -> dict[
     fields["name"] = _without_site_name(fields["name"], _site_names(structured, tags))
     if not any(fields[k] for k in ("name", "price", "sku", "gtin")):
         return None
-    fields["sku"] = _product_code_of_page(fields["sku"], ctx) or _url_code(ctx)
+    fields["sku"] = (
+        _product_code_of_page(fields["sku"], ctx)
+        or _url_code(ctx)
+        # A shop that shows no code of its own names the product by the maker's
+        # (``Model``, ``Part Number`` in its details).
+        or (markup.details().get("mpn") if markup is not None else None)
+    )
     if fields["availability"] is None and fields["price"] is not None:
         # A product page that shows a price and nowhere says the product cannot be had
         # sells it: shops state what is missing ("Sold out"), rarely what is there.

@@ -141,9 +141,6 @@ class Markup:
                 or labelled_code(self.walk.coded["sku"], SKU_LABEL, lambda: "")
                 or self.details().get("sku")
                 or labelled_code([], SKU_LABEL, self._text)
-                # A shop whose details show no code of its own names the product by
-                # the maker's (``Model``, ``Part Number``).
-                or self.details().get("mpn")
             )
         if "mpn" in want:
             out["mpn"] = (
