@@ -280,3 +280,26 @@ def test_the_stock_line_nearest_the_buy_button_is_the_products() -> None:
     flipped = html.replace(">Out of stock<", ">In stock!<").replace(">In stock<", ">Sold out<")
     result = product(page(flipped))
     assert result is not None and result["availability"] == "SoldOut"
+
+
+def test_a_labelled_price_where_no_element_says_price() -> None:
+    html = """<html lang="zh-TW"><head><meta property="og:type" content="product"></head>
+    <body><h1>Jerky</h1><ul><li>原價：<strike>1,390</strike></li></ul>
+    <div class="deal">最低價$<span>99</span></div></body></html>"""
+    result = product(page(html, "https://shop.example.tw/deal_1409.html"))
+    assert result is not None and (result["price"], result["currency"]) == ("99.00", "TWD")
+    html = """<html lang="de"><head><meta property="og:type" content="product"></head>
+    <body><h1>Lampe</h1><p>UVP: 49,99 €</p><p>Preis: 39,99 €</p></body></html>"""
+    result = product(page(html, "https://shop.example.de/lampe"))
+    assert result is not None and result["price"] == "39.99"
+
+
+def test_a_price_of_zero_is_no_price() -> None:
+    html = """<html><head><script type="application/ld+json">{"@type": "Product",
+    "name": "Lamp", "offers": {"price": "0.00", "priceCurrency": "EUR"}}</script></head>
+    <body><h1>Lamp</h1><p>Price on request</p></body></html>"""
+    result = product(page(html))
+    assert result is not None and result["price"] is None and result["availability"] is None
+    shown = html.replace("<p>Price on request</p>", '<span class="price">€ 12,50</span>')
+    result = product(page(shown))
+    assert result is not None and result["price"] == "12.50"

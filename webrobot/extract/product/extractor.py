@@ -68,11 +68,13 @@ def product(page: SourcePage, structured: dict[str, Any] | None = None) -> dict[
         fill(fields, node_fields(main, ctx))
     og_product = (tags.first("og:type") or "").lower() in OG_PRODUCT_TYPES
     fill(fields, _from_meta(tags, ctx, og_product))
+    _no_zero_price(fields)
     markup = Markup(root, ctx) if root is not None else None
     if main is None and not og_product and (markup is None or listing or not markup.has_evidence()):
         return None  # most pages of the web: no product, no buy button, no price markup
     if markup is not None and not listing:
         fill(fields, markup.fields({k for k in FIELDS if fields[k] is None}))
+        _no_zero_price(fields)
     if (
         main is None
         and not og_product
@@ -98,6 +100,13 @@ def product(page: SourcePage, structured: dict[str, Any] | None = None) -> dict[
         # sells it: shops state what is missing ("Sold out"), rarely what is there.
         fields["availability"] = "InStock"
     return fields
+
+
+def _no_zero_price(fields: dict[str, Any]) -> None:
+    """A price of zero is no price: shops write 0 where they show none ("price on
+    request", a placeholder); the page's shown price, if any, is read instead."""
+    if fields["price"] is not None and not fields["price"].strip("0."):
+        fields["price"] = None
 
 
 def _product_code_of_page(sku: str | None, ctx: ProductContext) -> str | None:

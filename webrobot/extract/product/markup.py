@@ -28,7 +28,12 @@ from webrobot.extract.product.details import labelled_codes
 from webrobot.extract.product.elements import element_text, in_aside
 from webrobot.extract.product.nodes import PRODUCT_TYPES
 from webrobot.extract.product.prices import availability
-from webrobot.extract.product.shownprices import itemprop_price, price_near_button, shown_price
+from webrobot.extract.product.shownprices import (
+    itemprop_price,
+    labelled_price,
+    price_near_button,
+    shown_price,
+)
 from webrobot.extract.product.stock import button_availability, stock_message
 from webrobot.extract.product.walk import PageWalk
 
@@ -160,6 +165,8 @@ class Markup:
             price, currency = shown_price(self.root, anchor, self.ctx)
         if price is None and 0 < len(self.buttons) <= MAX_BUY_BUTTONS:
             price, currency = price_near_button(self.buttons[0], self.ctx)
+        if price is None:
+            price, currency = labelled_price(self._text().split("\n"), self.ctx)
         if currency is None:
             currency = self.ctx.currency(self._itemprop_text("priceCurrency") or "")
         return price, currency

@@ -164,6 +164,36 @@ def price_near_button(anchor: Any, ctx: ProductContext) -> tuple[str | None, str
     return None, None
 
 
+#: A price's label at the start of a line (``Price:``, ``Preis``, ``最低價``); never a
+#: list, was or original price's (those start with their own word).
+_PRICE_LABEL = re.compile(
+    r"^(?:(?:our|your|sale|special|now|today'?s|unit)\s+)?(?:price|preis|unser\s+preis|prix|precio|"
+    r"preço|prezzo|prijs|pris|cena|цена|ціна|fiyat|hinta|ár|preț|τιμή|מחיר|價格|售價|特價|優惠價|"
+    r"最低價|价格|售价|特价|価格|販売価格|税込価格|가격|판매가)\s*[:：]?\s*(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+
+
+def labelled_price(lines: list[str], ctx: ProductContext) -> tuple[str | None, str | None]:
+    """The amount after the first price label in ``lines`` (the page's text near the
+    product, one line per text node), on its line or the next two (``最低價$`` ``99``)."""
+    for i, line in enumerate(lines):
+        if len(line) > 60:
+            continue
+        match = _PRICE_LABEL.match(line)
+        if match is None:
+            continue
+        text = " ".join([match["rest"], *lines[i + 1 : i + 3]])[:_PRICE_TEXT_MAX]
+        head = text[: max(1, text.find(next((c for c in text if c.isdigit()), "")) + 12)]
+        if not re.search(r"\d", head) or _NOT_THE_PRICE.search(head):
+            continue
+        amount, sign = ctx.price_text(head)
+        if amount is None or amount <= 0:
+            continue
+        return price_amount(amount), ctx.currency(sign or "")
+    return None, None
+
+
 def _own_price_text(element: Any) -> str:
     """The price text of an element; for a WooCommerce-style ``<del>old</del><ins>new</ins>``
     the new one."""
