@@ -303,3 +303,14 @@ def test_a_price_of_zero_is_no_price() -> None:
     shown = html.replace("<p>Price on request</p>", '<span class="price">€ 12,50</span>')
     result = product(page(shown))
     assert result is not None and result["price"] == "12.50"
+
+
+def test_a_disabled_buy_button_that_waits_for_a_size_says_nothing_against_the_product() -> None:
+    html = """<html lang="en"><body><main><h1>Boots</h1><span class="price">$69.95</span>
+    <form action="/cart/add"><ul class="size-list"><li>36</li><li>37</li></ul>
+    <button class="add-to-cart" disabled>Add to cart</button></form></main></body></html>"""
+    result = product(page(html))
+    assert result is not None and result["availability"] == "InStock"
+    alone = html.replace('<ul class="size-list"><li>36</li><li>37</li></ul>', "")
+    result = product(page(alone))
+    assert result is not None and result["availability"] == "OutOfStock"

@@ -9,6 +9,7 @@ Pure: no Scrapy, no I/O. :func:`webrobot.extract.product.product` is the entry p
 from __future__ import annotations
 
 import re
+from itertools import islice
 from typing import Any
 
 from webrobot.extract.product.elements import class_words, distance, element_text, in_aside
@@ -84,7 +85,8 @@ def _in_variant(element: Any) -> bool:
 
 def button_availability(buttons: list[Any]) -> str | None:
     """The availability the buy buttons say: a label other than in stock, a disabled
-    button (out of stock), a pre-order label; in stock when there is a button."""
+    button (out of stock, unless it waits for a size or variant to be chosen), a
+    pre-order label; in stock when there is a button."""
     for button in buttons:
         label = element_text(button) + " " + (button.get("value") or "")
         said = availability_in_text(label)
@@ -93,13 +95,32 @@ def button_availability(buttons: list[Any]) -> str | None:
         disabled = (
             button.get("disabled") is not None or "disabled" in (button.get("class") or "").lower()
         )
-        if disabled:
+        if disabled and not _waits_for_a_choice(button):
             return "OutOfStock"
         if re.search(r"pre[\s-]?order|vorbestell|précommand", label, re.IGNORECASE):
             return "PreOrder"
     if buttons:
         return "InStock"
     return None
+
+
+def _waits_for_a_choice(button: Any) -> bool:
+    """Whether a disabled buy button waits for a size or variant to be chosen: a
+    ``<select>`` or a picker (size, swatch, variant, option) in its form or buy box."""
+    region = button
+    for level in range(5):
+        parent = region.getparent()
+        if parent is None:
+            break
+        region = parent
+        if region.tag == "form" or level == 4:
+            break
+    for element in islice(region.iter(), 400):
+        if not isinstance(element.tag, str) or element is button:
+            continue
+        if element.tag == "select" or class_words(element) & _VARIANT_WORDS:
+            return True
+    return False
 
 
 def _availability_from_class(marks: str) -> str | None:
