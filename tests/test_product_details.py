@@ -314,3 +314,8 @@ def test_a_disabled_buy_button_that_waits_for_a_size_says_nothing_against_the_pr
     alone = html.replace('<ul class="size-list"><li>36</li><li>37</li></ul>', "")
     result = product(page(alone))
     assert result is not None and result["availability"] == "OutOfStock"
+
+
+def test_a_token_that_changes_at_every_fetch_is_no_code() -> None:
+    assert labelled_codes(["Reference 0f1e2d3c4b5a69788796a5b4"]) == {}
+    assert labelled_codes(["Reference: 0F1E-2D3C"]) == {"sku": "0F1E-2D3C"}

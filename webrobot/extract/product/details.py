@@ -63,6 +63,9 @@ _LABEL_LINE = re.compile(
     re.IGNORECASE,
 )
 _CODE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/\-]{1,39}$")
+#: A request's or session's token (``0f1e2d3c4b5a69788796a5b4``): hex of 16 and more,
+#: letters and digits; a reference that changes at every fetch, never a product's code.
+_TOKEN = re.compile(r"^(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{16,}$")
 #: The longest line a label line is (label, separator and value).
 _MAX_LINE = 70
 
@@ -113,6 +116,6 @@ def _code(field: str, value: str) -> str | None:
     if len(value.split()) > 1 and not re.fullmatch(r"[\w./-]+(?:\s+\([^)]*\))?", value):
         return None
     token = token.rstrip(".,;")
-    if not _CODE.match(token) or not looks_like_code(token):
+    if not _CODE.match(token) or not looks_like_code(token) or _TOKEN.match(token):
         return None
     return token
