@@ -51,6 +51,9 @@ _BUY = re.compile(
     r"agregar\s+al\s+carrito|adicionar\s+(?:ao|à)\s+(?:carrinho|sacola)|comprar(?:\s+agora)?|"
     r"aggiungi\s+al\s+carrello|in\s+(?:de\s+)?winkel(?:wagen|mand)|lägg\s+i\s+varukorg|"
     r"læg\s+i\s+kurv|legg\s+i\s+handlekurv|do\s+koszyka|カートに入れる|カートに追加|加入购物车|立即购买|"
+    r"do\s+ko[šs][íi]ku|do\s+ko[šs][íi]ka|v\s+корзину|в\s+корзину|до\s+кошика|adaug[ăa]\s+[îi]n\s+co[șs]|în\s+co[șs]|kos[áa]rba|"
+    r"sepete\s+ekle|ostoskoriin|lisää\s+ostoskoriin|στο\s+καλάθι|הוסף\s+לסל|加入購物車|立即購買|"
+    r"カートへ|장바구니|"
     r"pre[\s-]?order\s+now|vorbestellen|précommander",
     re.IGNORECASE,
 )
