@@ -32,6 +32,7 @@ import sys
 import time
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -58,10 +59,15 @@ class DevPage:
 
 def shop_of(url: str) -> str:
     """The shop a page belongs to: its registered name without the public suffix."""
+    return _suffixes()(url).domain or url
+
+
+@lru_cache(maxsize=1)
+def _suffixes() -> Any:
     import tldextract
 
-    extract = tldextract.TLDExtract(suffix_list_urls=())  # the list shipped with it: no I/O
-    return extract(url).domain or url
+    # The public suffix list shipped with tldextract: no download, no cache files.
+    return tldextract.TLDExtract(cache_dir=None, suffix_list_urls=())
 
 
 def split_of(shop: str) -> str:
