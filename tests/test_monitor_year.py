@@ -30,7 +30,7 @@ def test_a_year_of_weekly_crawls_stays_within_the_designed_state_size(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     keep, max_bytes, files = 100, 20_000, 2  # small, so a small site's year reaches them
-    monkeypatch.setattr("webrobot.monitor.store.KEEP_EVENTS", keep)
+    monkeypatch.setattr("webrobot.monitor.retention.KEEP_EVENTS", keep)
     year = simulate(tmp_path, 200, 52, scheduled=True, max_bytes=max_bytes, files=files)
     db = sqlite3.connect(tmp_path / DATABASE)
     try:

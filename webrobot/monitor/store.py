@@ -21,8 +21,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, Self, runtime_checkable
 
 from webrobot.monitor.feed import ENTRIES, atom
-from webrobot.monitor.schedule import Check, should_rotate
+from webrobot.monitor.retention import Retention
+from webrobot.monitor.schedule import Check
 from webrobot.monitor.snapshot import Snapshot
+from webrobot.monitor.template import Template
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -35,9 +37,6 @@ EVENTS = "events.jsonl"
 #: one JSON line each, as ``events.jsonl`` holds them.
 DEAD_LETTERS = "dead-letters.jsonl"
 FEED = "events.atom"
-#: Events kept in the store once written to ``events.jsonl`` and delivered: the feed's
-#: and the digest's (older ones are in ``events.jsonl`` and its rotated files).
-KEEP_EVENTS = 1000
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS pages (
     url TEXT PRIMARY KEY,
@@ -68,6 +67,11 @@ CREATE TABLE IF NOT EXISTS parked (
     parked_at REAL NOT NULL DEFAULT 0,
     problem TEXT NOT NULL DEFAULT ''
 );
+CREATE TABLE IF NOT EXISTS templates (
+    site TEXT PRIMARY KEY,
+    template TEXT NOT NULL,
+    learnt TEXT NOT NULL
+);
 CREATE INDEX IF NOT EXISTS events_unlogged ON events (logged) WHERE logged = 0;
 CREATE INDEX IF NOT EXISTS events_pending ON events (next_try) WHERE pending = 1;
 CREATE INDEX IF NOT EXISTS events_waiting ON events (seq) WHERE pending = 1;
@@ -79,6 +83,15 @@ class PageRecord:
     snapshot: Snapshot
     matches: frozenset[str]
     #: The stored form as read: a shared store records a page only if it still holds this.
+    stored: str = ""
+
+
+@dataclass(frozen=True)
+class SiteTemplate:
+    """A site's stored template (:mod:`webrobot.monitor.template`)."""
+
+    template: Template
+    #: The stored form as read: a shared store keeps a new one only if it still holds this.
     stored: str = ""
 
 
@@ -209,6 +222,27 @@ class PageStore(Protocol):
         True when rotated."""
         ...
 
+    def shared_by_workers(self) -> bool:
+        """Whether several workers share this memory: they do not hold pages for the end
+        of their crawl (each worker's end comes at its own time)."""
+        ...
+
+    def template(self, site: str) -> SiteTemplate | None:
+        """The template last learnt for ``site`` (``https://host``), or None."""
+        ...
+
+    def templates(self) -> dict[str, Template]:
+        """Every site's template, by site."""
+        ...
+
+    def keep_template(
+        self, site: str, template: Template, time: str, events: Iterable[dict[str, Any]],
+        expected: SiteTemplate | None = None,
+    ) -> bool:  # fmt: skip
+        """Keep the site's template and its events at once, if its stored template is still
+        ``expected``; False, and nothing kept, if not."""
+        ...
+
 
 def write_feed(folder: Path, store: PageStore, title: str, updated: str) -> Path:
     """``events.atom`` in ``folder``: ``store``'s newest events as an Atom feed, replaced whole."""
@@ -228,7 +262,7 @@ def connect(folder: Path) -> sqlite3.Connection:
     return connection
 
 
-class MonitorStore:
+class MonitorStore(Retention):
     """Snapshots and events of one monitor folder (one thread; the webhook opens its own
     :class:`Outbox`): a :class:`PageStore`.
 
@@ -322,85 +356,38 @@ class MonitorStore:
         self.write_log()
         return True
 
-    # -- re-check schedule (:mod:`webrobot.monitor.schedule`)
+    def shared_by_workers(self) -> bool:
+        return False
 
-    def check(self, url: str) -> Check | None:
-        """The page's last check and interval, or None (never scheduled)."""
-        row = self._db.execute(
-            "SELECT checked, interval FROM checks WHERE url = ?", (url,)
-        ).fetchone()
-        return None if row is None else Check(float(row[0]), float(row[1]))
+    # -- site templates
 
-    def set_check(self, url: str, check: Check) -> None:
-        self._db.execute(
-            "INSERT OR REPLACE INTO checks (url, checked, interval) VALUES (?, ?, ?)",
-            (url, check.checked, check.interval),
-        )
+    def template(self, site: str) -> SiteTemplate | None:
+        """The template last learnt for ``site`` (``https://host``), or None."""
+        row = self._db.execute("SELECT template FROM templates WHERE site = ?", (site,)).fetchone()
+        return None if row is None else SiteTemplate(Template.from_text(row[0]), row[0])
 
-    def due(self, now: float) -> Iterator[str]:
-        """The known pages due for a re-check at ``now`` (never scheduled: due), oldest first."""
-        rows = self._db.execute(
-            "SELECT p.url, c.checked, c.interval FROM pages p LEFT JOIN checks c ON c.url = p.url "
-            "ORDER BY p.first_seen, p.url"
-        ).fetchall()
-        for url, checked, interval in rows:
-            if checked is None or Check(float(checked), float(interval)).due(now):
-                yield url
+    def templates(self) -> dict[str, Template]:
+        """Every site's template, by site."""
+        rows = self._db.execute("SELECT site, template FROM templates ORDER BY site").fetchall()
+        return {site: Template.from_text(text) for site, text in rows}
 
-    # -- a year of state
-
-    def compact(self) -> int:
-        """Drop the events written to ``events.jsonl``, delivered and not parked, but the
-        newest :data:`KEEP_EVENTS`; give the space back when most of the file is free.
-        Returns the events dropped."""
+    def keep_template(
+        self, site: str, template: Template, time: str, events: Iterable[dict[str, Any]],
+        expected: SiteTemplate | None = None,
+    ) -> bool:  # fmt: skip
+        """Keep the site's template and its events, in one transaction; True when kept
+        (always here; ``expected`` is for a shared store, as in :meth:`record`)."""
         with self._transaction():
-            top = self._db.execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[0]
-            dropped = self._db.execute(
-                "DELETE FROM events WHERE seq <= ? AND logged = 1 AND pending = 0 "
-                "AND seq NOT IN (SELECT seq FROM parked)",
-                (int(top) - KEEP_EVENTS,),
-            ).rowcount
-            self._db.execute("DELETE FROM checks WHERE url NOT IN (SELECT url FROM pages)")
-        pages = int(self._db.execute("PRAGMA page_count").fetchone()[0])
-        free = int(self._db.execute("PRAGMA freelist_count").fetchone()[0])
-        if free > 256 and free * 2 > pages:
-            self._db.execute("VACUUM")
-        self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        return int(dropped)
-
-    def rotate_log(self, max_bytes: int, max_age: float, files: int, now: float) -> bool:
-        """Rotate ``events.jsonl`` to ``events.jsonl.1`` (the older ones one further, the
-        oldest beyond ``files`` deleted) when it is bigger than ``max_bytes`` or its first
-        event older than ``max_age`` seconds; True when rotated."""
-        try:
-            size = self.events_path.stat().st_size
-        except FileNotFoundError:
-            return False
-        if not should_rotate(size, self._first_time(), now, max_bytes, max_age):
-            return False
-        for n in range(files, 0, -1):
-            older = self.events_path.with_name(f"{EVENTS}.{n}")
-            if n == files:
-                older.unlink(missing_ok=True)
-            elif older.exists():
-                os.replace(older, self.events_path.with_name(f"{EVENTS}.{n + 1}"))
-        if files:
-            os.replace(self.events_path, self.events_path.with_name(f"{EVENTS}.1"))
-        else:
-            self.events_path.unlink()
-        self._whole = True  # the new file starts empty: no line a kill cut short
+            self._db.execute(
+                "INSERT INTO templates (site, template, learnt) VALUES (?, ?, ?) "
+                "ON CONFLICT (site) DO UPDATE SET template = excluded.template, "
+                "learnt = excluded.learnt",
+                (site, template.to_text(), time),
+            )
+            logged = self._add_events(events)
+        if logged:
+            self.write_log()
         return True
-
-    def _first_time(self) -> float | None:
-        """The Unix time of the first event in ``events.jsonl`` (None: unreadable)."""
-        from datetime import datetime
-
-        try:
-            with self.events_path.open("rb") as f:
-                first = json.loads(f.readline())
-            return datetime.fromisoformat(str(first["time"])).timestamp()
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
 
     def recent(self, count: int) -> list[dict[str, Any]]:
         """The newest ``count`` events, newest first."""
