@@ -64,7 +64,14 @@ def test_the_crawl_ends_with_one_summary_line_and_the_report_starts_with_the_cha
     report = json.loads((tmp_path / "two" / "report" / "report.json").read_text("utf-8"))
     assert next(iter(report)) == "changes", list(report)[:3]
     changes = report["changes"]
-    assert changes["counts"] == {"new": 1, "changed": 3, "removed": 1, "moved": 0, "match": 0}
+    assert changes["counts"] == {
+        "new": 1,
+        "changed": 3,
+        "removed": 1,
+        "moved": 0,
+        "match": 0,
+        "template_changed": 0,
+    }
     assert changes["line"] in line
     by_url = {p["url"]: p for p in changes["pages"]}
     assert by_url[site.url("/b")]["added"] == ["The cafe closes in winter."]
