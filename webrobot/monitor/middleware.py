@@ -239,6 +239,8 @@ class MonitorMiddleware:
         sender, self.sender = self.sender, None
         notifier, self.notifier = self.notifier, None
         spider = self.crawler.spider
+        if self.store is not None:
+            self.settle()  # the held pages' events and the summary's entries, for the digest
         if notifier is not None:
             from webrobot.monitor.notify import Notices
 
@@ -255,7 +257,6 @@ class MonitorMiddleware:
             finally:
                 notices.close()
         if self.store is not None:
-            self.settle()
             try:
                 self.store.write_feed(str(getattr(spider, "name", "webrobot")), _now())
             except OSError as exc:
@@ -556,8 +557,7 @@ class MonitorMiddleware:
         except Exception as exc:  # noqa: BLE001 - the store: the report shows no templates
             self._failed("the templates", exc)
         line = rebaselined_entry(self.rebaselined[RULES], self.rebaselined[READER])
-        if line:
-            logger.info("Monitor: %s (no events for what that alone changed)", line)
+        if line:  # logged in the crawl's summary line: no events for what that alone changed
             self.tally.rebaselined = sum(self.rebaselined.values())
             self.tally.note(line)
 
