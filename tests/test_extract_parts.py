@@ -20,3 +20,9 @@ def test_nothing_asked_is_nothing() -> None:
 def test_an_unknown_part_is_named() -> None:
     with pytest.raises(ValueError, match="'txt'.*expected all or any of text"):
         enabled_parts(["text", "txt"])
+
+
+def test_the_declared_setting_accepts_exactly_the_parts() -> None:
+    from webrobot.settings_model import BY_NAME
+
+    assert BY_NAME["WEBROBOT_EXTRACT"].choices == (*PARTS, "all")

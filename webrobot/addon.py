@@ -32,6 +32,7 @@ from scrapy import signals as scrapy_signals
 from scrapy.exceptions import CloseSpider
 from scrapy.utils.misc import load_object
 
+from webrobot import compat
 from webrobot.distributed.addon import switch_to_redis
 from webrobot.frontier.scheduler import hold_new_requests_in_frontier
 from webrobot.render.middleware import configure_rendering
@@ -39,7 +40,7 @@ from webrobot.settings_checks import check, unknown_setting_message, unknown_set
 from webrobot.settings_model import BY_NAME, COMPONENTS, SETTINGS
 from webrobot.settings_parse import error_lines
 from webrobot.sites.config import ConfigError
-from webrobot.startup import setting_error
+from webrobot.startup import refuse_to_open, setting_error
 
 if TYPE_CHECKING:
     from typing import Self
@@ -102,6 +103,9 @@ class Addon:
         self.crawler = crawler
         self.quiet = QuietDisabled(crawler)
         self.quiet.install()
+        # Every error found while the components are built ends the crawl before the
+        # spider opens: no feed, index or report is opened.
+        compat.before_spider_opens(crawler, lambda: refuse_to_open(crawler))
         crawler.signals.connect(self._spider_opened, signal=scrapy_signals.spider_opened)
 
     @classmethod

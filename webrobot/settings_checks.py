@@ -82,7 +82,9 @@ def text_problem(name: str, value: Any, default: Any) -> SettingValueError | Non
         else:
             return None
         setting = Setting(name, kind, default, "")
-    if setting.kind in ("dict", "list", "str", "class", "list_or_file"):
+    if setting.kind in ("dict", "str", "class", "list_or_file"):
+        return None
+    if setting.kind == "list" and not setting.choices:
         return None
     try:
         parse(setting, value)

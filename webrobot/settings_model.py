@@ -79,6 +79,8 @@ class Setting:
             what = "a whole number"
         elif self.kind == "float":
             what = "a number"
+        elif self.kind == "list" and self.choices:
+            what = "a list of any of " + ", ".join(self.choices) + " (or comma-separated text)"
         elif self.kind == "list":
             what = "a list (or comma-separated text, or a JSON array)"
         elif self.kind == "dict":
@@ -528,7 +530,9 @@ _section("Mining: what pages say")
 _MINING = (
     _s("WEBROBOT_EXTRACT", "list", [],
        "What to extract from each page into its item: text, metadata, structured_data, product, "
-       "fields, documents, images, or all (empty: nothing, the crawl's full speed)."),
+       "fields, documents, images, or all (empty: nothing, the crawl's full speed).",
+       choices=("text", "metadata", "structured_data", "product", "fields", "documents", "images",
+                "all")),
     _s("WEBROBOT_FIELDS", "dict", {},
        "Per-site fields: name -> {css, xpath or jsonld, processors} (a site config's [fields] "
        "table); declaring any switches the fields part on."),

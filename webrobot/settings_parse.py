@@ -154,10 +154,14 @@ def parse(setting: Setting, value: Any) -> Any:
             if not isinstance(value, list):
                 raise bad
         if isinstance(value, str):
-            return [part for part in value.split(",") if part] if value else []
-        if isinstance(value, list | tuple):
-            return list(value)
-        raise bad
+            value = [part for part in value.split(",") if part] if value else []
+        if not isinstance(value, list | tuple):
+            raise bad
+        if setting.choices and any(
+            not isinstance(v, str) or v.strip().lower() not in (*setting.choices, "") for v in value
+        ):
+            raise bad
+        return list(value)
     if kind == "list_or_file":
         if isinstance(value, str | list | tuple):
             return list(value) if not isinstance(value, str) else value

@@ -21,11 +21,13 @@ log, so when ``LOG_FILE`` is set the line is also logged at ERROR there.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
+from twisted.internet.defer import Deferred
 
 from webrobot import compat
 from webrobot.frontier.scheduler import OPEN_FAILED as FRONTIER_ERROR
@@ -34,6 +36,7 @@ from webrobot.robots.held import count
 from webrobot.robots.middleware import HELD_ONLY
 from webrobot.settings_checks import text_problem, unknown_setting_message, unknown_settings
 from webrobot.settings_parse import error_lines
+from webrobot.startup import COMMAND_SAYS_ERRORS, StartupError
 from webrobot.urls.sitekey import request_site
 
 if TYPE_CHECKING:
@@ -52,6 +55,8 @@ class Command(ScrapyCrawlCommand):
 
     def _create_crawler(self, spidercls: type[Spider] | str) -> Crawler:
         self._last_crawler = super()._create_crawler(spidercls)
+        # A start-up error is printed by run(), last: logged too only into a LOG_FILE.
+        setattr(self._last_crawler, COMMAND_SAYS_ERRORS, True)
         return self._last_crawler
 
     def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
@@ -113,6 +118,25 @@ class Command(ScrapyCrawlCommand):
             flush=True,
         )
 
+    def _crawl(self, args: list[str], opts: argparse.Namespace) -> None:
+        """Scrapy's ``crawl``, where a crawl refused before it opened
+        (:class:`~webrobot.startup.StartupError`) is no traceback: run() says why."""
+        if len(args) != 1:
+            super().run(args, opts)  # Scrapy's usage errors
+            return
+        assert self.crawler_process is not None
+        started = self.crawler_process.crawl(self._create_crawler(args[0]), **opts.spargs)
+        if isinstance(started, Deferred):
+            started.addErrback(lambda failure: failure.trap(StartupError) and None)
+        elif isinstance(started, asyncio.Future):
+            started.add_done_callback(_startup_error_said)
+        self.crawler_process.start()
+        if self.crawler_process.bootstrap_failed and not isinstance(
+            getattr(getattr(self._last_crawler, "spider", None), "config_error", None),
+            Exception,
+        ):
+            self.exitcode = 1
+
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if self.crawler_process is not None:
             compat.on_shutdown_signal(self.crawler_process, self._stopping)
@@ -131,13 +155,13 @@ class Command(ScrapyCrawlCommand):
                 known = ", ".join(sorted(loader.list()))
                 self._fail(f"{exc.args[0]} (known spiders: {known})")
                 return
-        super().run(args, opts)
+        self._crawl(args, opts)
         spider = getattr(self._last_crawler, "spider", None)
         error = getattr(spider, "config_error", None)
         if error is not None:
-            # Logged once when the spider opened, among Scrapy's start-up lines: said
-            # again last on the terminal, where a person looks, whether or not the log
-            # went to LOG_FILE (nothing was written: no feed, index or report).
+            # Found before the spider opened (nothing was opened: no feed, index or
+            # report), or by a part that starts when it opens: said last on the
+            # terminal, where a person looks, whether or not the log went to LOG_FILE.
             for line in error_lines(error):
                 print(f"webrobot: cannot start: {line}", file=sys.stderr)
             self.exitcode = 2
@@ -162,3 +186,13 @@ class Command(ScrapyCrawlCommand):
             message = stats.get_value("webrobot/redis/error")
             if message:
                 print(f"webrobot: {message}", file=sys.stderr)
+
+
+def _startup_error_said(task: asyncio.Future[Any]) -> None:
+    """The crawl's task is done: a :class:`~webrobot.startup.StartupError` is said by
+    run(), once; any other error is logged with its traceback, as asyncio would."""
+    if task.cancelled():
+        return
+    error = task.exception()
+    if error is not None and not isinstance(error, StartupError):
+        logger.error("The crawl failed", exc_info=error)
