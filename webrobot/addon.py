@@ -36,7 +36,13 @@ from webrobot import compat
 from webrobot.distributed.addon import switch_to_redis
 from webrobot.frontier.scheduler import hold_new_requests_in_frontier
 from webrobot.render.middleware import configure_rendering
-from webrobot.settings_checks import check, unknown_setting_message, unknown_settings
+from webrobot.settings_checks import (
+    check,
+    misspelt_setting_message,
+    misspelt_settings,
+    unknown_setting_message,
+    unknown_settings,
+)
 from webrobot.settings_model import BY_NAME, COMPONENTS, SETTINGS
 from webrobot.settings_parse import error_lines
 from webrobot.sites.config import ConfigError
@@ -169,16 +175,31 @@ def write_no_outputs(settings: BaseSettings) -> None:
 
 def warn_unknown(settings: BaseSettings) -> list[str]:
     """Warn once per process about each ``WEBROBOT_*`` setting that webrobot does not
-    declare (a misspelling, most likely), naming the closest declared one; returns
-    the lines warned now."""
+    declare (a misspelling, most likely), naming the closest declared one, and about
+    each other setting that neither Scrapy nor webrobot declares but that is close to
+    one that is (``DOWNLOAD_DELY``: did you mean ``DOWNLOAD_DELAY``?; a project's own
+    settings, like no known one, are left alone); returns the lines warned now."""
+    names = list(settings.attributes)
+    found = [(name, unknown_setting_message(name, c)) for name, c in unknown_settings(names)]
+    found += [
+        (name, misspelt_setting_message(name, closest))
+        for name, closest in misspelt_settings(names, scrapy_setting_names())
+    ]
     lines = []
-    for name, closest in unknown_settings(list(settings.attributes)):
+    for name, line in found:
         if name in _WARNED:
             continue
         _WARNED.add(name)
-        lines.append(unknown_setting_message(name, closest))
-        logger.warning("%s", lines[-1])
+        lines.append(line)
+        logger.warning("%s", line)
     return lines
+
+
+def scrapy_setting_names() -> frozenset[str]:
+    """Every setting Scrapy declares a default for (``scrapy.settings.default_settings``)."""
+    from scrapy.settings import default_settings
+
+    return frozenset(name for name in dir(default_settings) if name.isupper())
 
 
 def _keep_http_handlers(settings: BaseSettings) -> None:

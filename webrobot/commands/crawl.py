@@ -30,11 +30,19 @@ from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 from twisted.internet.defer import Deferred
 
 from webrobot import compat
+from webrobot.addon import scrapy_setting_names
 from webrobot.frontier.scheduler import OPEN_FAILED as FRONTIER_ERROR
 from webrobot.job.diskspace import FINISH_REASON as DISK_FULL
+from webrobot.politeness.letgo import LetGo
 from webrobot.robots.held import count
 from webrobot.robots.middleware import HELD_ONLY
-from webrobot.settings_checks import text_problem, unknown_setting_message, unknown_settings
+from webrobot.settings_checks import (
+    misspelt_setting_message,
+    misspelt_settings,
+    text_problem,
+    unknown_setting_message,
+    unknown_settings,
+)
 from webrobot.settings_parse import error_lines
 from webrobot.startup import COMMAND_SAYS_ERRORS, StartupError
 from webrobot.urls.sitekey import request_site
@@ -47,9 +55,15 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+#: A crawl stopped by a signal exits with 128 + the signal's number: 130 for Ctrl-C
+#: (SIGINT), 143 for SIGTERM, as shells report a program a signal ended.
+INTERRUPTED_BASE = 128
+
 
 class Command(ScrapyCrawlCommand):
     _last_crawler: Crawler | None = None
+    #: The signal that asked the crawl to stop (Ctrl-C: SIGINT), if one did.
+    stop_signal: int | None = None
     bad_settings: tuple[str, ...] = ()
     unknown_settings: tuple[str, ...] = ()
 
@@ -77,6 +91,9 @@ class Command(ScrapyCrawlCommand):
         # Said in the log by the add-on; on the terminal too when the log goes to a file.
         self.unknown_settings = tuple(
             unknown_setting_message(name, closest) for name, closest in unknown_settings(names)
+        ) + tuple(
+            misspelt_setting_message(name, closest)
+            for name, closest in misspelt_settings(names, scrapy_setting_names())
         )
 
     def _fail(self, message: str) -> None:
@@ -92,28 +109,41 @@ class Command(ScrapyCrawlCommand):
             logger.warning("%s", message)
 
     def _stopping(self, signum: int) -> None:
-        """The first Ctrl-C: say what the crawl still waits for before it stops."""
-        del signum
+        """The first Ctrl-C: let go of the downloads (:mod:`webrobot.politeness.letgo`)
+        and say what the crawl still waits for before it stops."""
+        self.stop_signal = signum
         crawler = self._last_crawler
         engine = getattr(crawler, "engine", None)
+        letgo = getattr(getattr(engine, "downloader", None), "letgo", None)
         active = getattr(getattr(engine, "downloader", None), "active", None) or ()
         in_hand = compat.engine_in_progress(engine) or set()
-        sites = sorted({request_site(r) for r in active})
-        waits = []
-        if active:
-            timeout = self.settings.getfloat("DOWNLOAD_TIMEOUT") if self.settings else 0
-            named = ", ".join(sites[:3]) + (f" and {len(sites) - 3} more" if len(sites) > 3 else "")
-            waits.append(
-                f"{count(len(active), 'download')} in progress ({named}; each at most "
-                f"DOWNLOAD_TIMEOUT = {timeout:g} s)"
-            )
-        elif in_hand:
-            waits.append(f"{count(len(in_hand), 'response')} being processed")
-        waits.append("writing the feed, the report and the index")
         job = bool(self.settings and self.settings.get("JOBDIR"))
+        sites = sorted({request_site(r) for r in active})
+        named = ", ".join(sites[:3]) + (f" and {len(sites) - 3} more" if len(sites) > 3 else "")
+        waits = []
+        if isinstance(letgo, LetGo):
+            queued, in_flight = letgo.stop()
+            if queued:
+                kept = " (kept for the next run)" if letgo.hand_back else ""
+                waits.append(f"{count(queued, 'queued request')} let go{kept}")
+            if in_flight:
+                kept = ", kept for the next run" if letgo.hand_back else ""
+                waits.append(
+                    f"waiting for {count(in_flight, 'download')} in flight ({named}; at most "
+                    f"WEBROBOT_SHUTDOWN_GRACE = {letgo.grace:g} s, then let go{kept})"
+                )
+        elif active:
+            timeout = self.settings.getfloat("DOWNLOAD_TIMEOUT") if self.settings else 0
+            waits.append(
+                f"waiting for {count(len(active), 'download')} in progress ({named}; each at "
+                f"most DOWNLOAD_TIMEOUT = {timeout:g} s)"
+            )
+        if not waits and in_hand:
+            waits.append(f"waiting for {count(len(in_hand), 'response')} being processed")
+        waits.append("then writing the feed, the report and the index")
         print(
-            f"webrobot: stopping (Ctrl-C): waiting for {', then '.join(waits)}; press Ctrl-C "
-            f"again to stop at once{' (the JOBDIR job resumes where it stopped)' if job else ''}",
+            f"webrobot: stopping (Ctrl-C): {'; '.join(waits)}; press Ctrl-C again to stop at "
+            f"once{' (the JOBDIR job resumes where it stopped)' if job else ''}",
             file=sys.stderr,
             flush=True,
         )
@@ -166,6 +196,10 @@ class Command(ScrapyCrawlCommand):
                 print(f"webrobot: cannot start: {line}", file=sys.stderr)
             self.exitcode = 2
         stats = getattr(self._last_crawler, "stats", None)
+        if self.stop_signal is not None and not self.exitcode:
+            # Stopped by Ctrl-C or SIGTERM (finish reason "shutdown"), or at once by a
+            # second one: the status a shell gives a program a signal ended, 128 + its number.
+            self.exitcode = INTERRUPTED_BASE + self.stop_signal
         if stats is not None and stats.get_value("finish_reason") == DISK_FULL:
             self.exitcode = 1  # a folder the crawl writes is full; the same command resumes
             what = stats.get_value("webrobot/disk/failed") or "a write failed"
