@@ -475,8 +475,8 @@ def test_the_addon_warns_once_per_unknown_setting(caplog: pytest.LogCaptureFixtu
 def test_a_misspelt_scrapy_setting_names_the_one_meant(
     names: list[str], expected: list[tuple[str, str]]
 ) -> None:
-    from webrobot.addon import scrapy_setting_names
     from webrobot.settings_checks import misspelt_settings
+    from webrobot.startup import scrapy_setting_names
 
     assert misspelt_settings(names, scrapy_setting_names()) == expected
 

@@ -46,7 +46,7 @@ from webrobot.settings_checks import (
 from webrobot.settings_model import BY_NAME, COMPONENTS, SETTINGS
 from webrobot.settings_parse import error_lines
 from webrobot.sites.config import ConfigError
-from webrobot.startup import refuse_to_open, setting_error
+from webrobot.startup import refuse_to_open, scrapy_setting_names, setting_error
 
 if TYPE_CHECKING:
     from typing import Self
@@ -193,13 +193,6 @@ def warn_unknown(settings: BaseSettings) -> list[str]:
         lines.append(line)
         logger.warning("%s", line)
     return lines
-
-
-def scrapy_setting_names() -> frozenset[str]:
-    """Every setting Scrapy declares a default for (``scrapy.settings.default_settings``)."""
-    from scrapy.settings import default_settings
-
-    return frozenset(name for name in dir(default_settings) if name.isupper())
 
 
 def _keep_http_handlers(settings: BaseSettings) -> None:

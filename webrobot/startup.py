@@ -119,3 +119,11 @@ def setting(crawler: Crawler, name: str) -> Any:
 def non_negative_setting(crawler: Crawler, name: str) -> int:
     """An integer setting that is a limit (0: no limit)."""
     return int(setting(crawler, name))
+
+
+def scrapy_setting_names() -> frozenset[str]:
+    """Every setting Scrapy declares a default for (``scrapy.settings.default_settings``):
+    the names a misspelt setting is compared with, beside webrobot's own."""
+    from scrapy.settings import default_settings
+
+    return frozenset(name for name in dir(default_settings) if name.isupper())

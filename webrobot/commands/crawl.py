@@ -10,10 +10,16 @@ requests held for unreachable sites (``held_sites_only``), or that gave up on
 sites whose robots.txt never answered (a host name that does not resolve), ends
 with one line naming those sites and their errors, and exits with status 0.
 
-Ctrl-C (SIGINT, or SIGTERM) prints on the terminal (stderr) at once that the crawl is
-stopping and what it waits for (the requests in progress, at most ``DOWNLOAD_TIMEOUT``
-each, then the feed, report and index being written), also when ``LOG_FILE`` takes the
-log away from the terminal.
+Every value is checked and every component built before the spider opens
+(:func:`webrobot.startup.refuse_to_open`): a crawl that cannot start opens no feed,
+index or report, and its error is the last line on the terminal, once.
+
+Ctrl-C (SIGINT, or SIGTERM) lets the downloads go (:mod:`webrobot.politeness.letgo`:
+queued ones at once, those in flight after ``WEBROBOT_SHUTDOWN_GRACE``, kept in the
+``JOBDIR`` frontier), prints on the terminal (stderr) at once what it lets go and waits
+for (then the feed, report and index being written), also when ``LOG_FILE`` takes the
+log away from the terminal, and the crawl exits with 128 + the signal's number (130,
+143 for SIGTERM), after a second Ctrl-C too.
 
 Under Scrapyd the job's log is ``LOG_FILE`` and stderr goes to Scrapyd's own
 log, so when ``LOG_FILE`` is set the line is also logged at ERROR there.
@@ -30,7 +36,6 @@ from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 from twisted.internet.defer import Deferred
 
 from webrobot import compat
-from webrobot.addon import scrapy_setting_names
 from webrobot.frontier.scheduler import OPEN_FAILED as FRONTIER_ERROR
 from webrobot.job.diskspace import FINISH_REASON as DISK_FULL
 from webrobot.politeness.letgo import LetGo
@@ -44,7 +49,7 @@ from webrobot.settings_checks import (
     unknown_settings,
 )
 from webrobot.settings_parse import error_lines
-from webrobot.startup import COMMAND_SAYS_ERRORS, StartupError
+from webrobot.startup import COMMAND_SAYS_ERRORS, StartupError, scrapy_setting_names
 from webrobot.urls.sitekey import request_site
 
 if TYPE_CHECKING:

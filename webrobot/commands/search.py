@@ -2,7 +2,9 @@
 search page on 127.0.0.1.
 
 Exit status: 0 with results, 1 when nothing matches, 2 for a bad query or a
-missing, empty or unreadable index (one line on stderr saying which).
+missing, empty or unreadable index (one line on stderr saying which), 141 when the
+program reading the output stopped early (``--json | head -c 800``: no traceback).
+Messages and the usage line say the name it was run by (``webrobot search:``).
 """
 
 from __future__ import annotations
