@@ -25,7 +25,7 @@ from pathlib import Path
 
 from tests.crawling import start_crawl, wait_until
 from webrobot.demo.server import Hit, Reply, SiteServer
-from webrobot.settings_model import BY_NAME
+from webrobot.settingsmodel.model import BY_NAME
 
 SLOW_ANSWER = 25.0
 #: webrobot's own pace: the crawl helper's fast test settings are put back to the defaults.

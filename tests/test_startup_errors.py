@@ -26,7 +26,7 @@ EARLIER_FEED = b'{"url": "https://example.com/", "title": "kept"}\n' * 7
 
 #: (setting given with -s, what the last line names)
 BAD_SETTINGS = [
-    ("WEBROBOT_EXTRACT=txt", "setting WEBROBOT_EXTRACT='txt': expected a list of any of text"),
+    ("WEBROBOT_EXTRACT=txt", "setting WEBROBOT_EXTRACT=['txt']: expected all or any of text"),
     ("WEBROBOT_FINGERPRINT=md5", "setting WEBROBOT_FINGERPRINT='md5': expected one of body, text"),
     ("WEBROBOT_ROBOTS_TTL=-5", "setting WEBROBOT_ROBOTS_TTL='-5': expected a number >= 0"),
     ("DEPTH_LIMIT=abc", "setting DEPTH_LIMIT='abc': expected a whole number"),

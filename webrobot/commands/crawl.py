@@ -1,6 +1,6 @@
 """``scrapy crawl`` with clear failures: an unknown or broken site, a bad spider
 argument, or a setting whose text does not parse (``-s DEPTH_LIMIT=abc``, or
-Scrapyd's ``setting=``; checked against :mod:`webrobot.settings_model`) prints
+Scrapyd's ``setting=``; checked against :mod:`webrobot.settingsmodel.model`) prints
 one line and exits with status 2 instead of a traceback. A value the add-on
 refuses when the crawler starts closes the spider with reason ``config_error``,
 which exits with status 2 too. A crawl closed because a folder it writes is full
@@ -11,7 +11,7 @@ sites whose robots.txt never answered (a host name that does not resolve), ends
 with one line naming those sites and their errors, and exits with status 0.
 
 Every value is checked and every component built before the spider opens
-(:func:`webrobot.startup.refuse_to_open`): a crawl that cannot start opens no feed,
+(:func:`webrobot.settingsmodel.startup.refuse_to_open`): a crawl that cannot start opens no feed,
 index or report, and its error is the last line on the terminal, once.
 
 Ctrl-C (SIGINT, or SIGTERM) lets the downloads go (:mod:`webrobot.politeness.letgo`:
@@ -41,15 +41,15 @@ from webrobot.job.diskspace import FINISH_REASON as DISK_FULL
 from webrobot.politeness.letgo import LetGo
 from webrobot.robots.held import count
 from webrobot.robots.middleware import HELD_ONLY
-from webrobot.settings_checks import (
+from webrobot.settingsmodel.checks import (
     misspelt_setting_message,
     misspelt_settings,
     text_problem,
     unknown_setting_message,
     unknown_settings,
 )
-from webrobot.settings_parse import error_lines
-from webrobot.startup import COMMAND_SAYS_ERRORS, StartupError, scrapy_setting_names
+from webrobot.settingsmodel.parse import error_lines
+from webrobot.settingsmodel.startup import COMMAND_SAYS_ERRORS, StartupError, scrapy_setting_names
 from webrobot.urls.sitekey import request_site
 
 if TYPE_CHECKING:
@@ -155,7 +155,7 @@ class Command(ScrapyCrawlCommand):
 
     def _crawl(self, args: list[str], opts: argparse.Namespace) -> None:
         """Scrapy's ``crawl``, where a crawl refused before it opened
-        (:class:`~webrobot.startup.StartupError`) is no traceback: run() says why."""
+        (:class:`~webrobot.settingsmodel.startup.StartupError`) is no traceback: run() says why."""
         if len(args) != 1:
             super().run(args, opts)  # Scrapy's usage errors
             return
@@ -228,7 +228,7 @@ class Command(ScrapyCrawlCommand):
 
 
 def _startup_error_said(task: asyncio.Future[Any]) -> None:
-    """The crawl's task is done: a :class:`~webrobot.startup.StartupError` is said by
+    """The crawl's task is done: a :class:`~webrobot.settingsmodel.startup.StartupError` is said by
     run(), once; any other error is logged with its traceback, as asyncio would."""
     if task.cancelled():
         return

@@ -20,7 +20,7 @@ from scrapy.exceptions import UsageError
 from webrobot.commands import name_parser, output_closed, program
 from webrobot.search.extension import DEFAULT_INDEX
 from webrobot.search.index import Hit, IndexUnavailable, QueryError, SearchIndex
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 
 if TYPE_CHECKING:
     import argparse

@@ -9,7 +9,12 @@ Pure: no Scrapy, no I/O.
 from __future__ import annotations
 
 from itertools import islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from webrobot.extract.htmltree import html_root
+
+if TYPE_CHECKING:
+    from webrobot.extract.inputs import PageInputs
 
 #: A tree with more nodes (elements, comments) than this is a large page. The largest of
 #: the 238 real pages of the evaluation sets has 4,901; reading the main text of a tree
@@ -21,3 +26,12 @@ def is_large(tree: Any) -> bool:
     """Whether ``tree`` has more than :data:`LARGE_PAGE_ELEMENTS` nodes (counted no
     further than that)."""
     return next(islice(tree.iter(), LARGE_PAGE_ELEMENTS, None), None) is not None
+
+
+def large_page_notes(inputs: PageInputs, text: Any) -> list[str]:
+    """``["large_page"]`` when the main text of ``inputs``' page was read under the
+    bound (its tree is large), to be counted; else nothing."""
+    if text is None:
+        return []
+    root = html_root(inputs.page)
+    return ["large_page"] if root is not None and is_large(root) else []

@@ -33,7 +33,7 @@ from scrapy.utils.asyncio import is_asyncio_available
 
 from webrobot.compat import call_later, fail_queued_downloads
 from webrobot.frontier.scheduler import durable_frontier
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 
 if TYPE_CHECKING:
     from collections.abc import Coroutine

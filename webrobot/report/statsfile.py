@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
-from webrobot.settings_parse import read
-from webrobot.startup import FINISH_REASON, startup_refused
+from webrobot.settingsmodel.parse import read
+from webrobot.settingsmodel.startup import FINISH_REASON, startup_refused
 
 if TYPE_CHECKING:
     from typing import Self
