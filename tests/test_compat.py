@@ -304,7 +304,7 @@ def test_before_spider_opens_wraps_the_engine_factory_crawl_calls_before_opening
     for method in (Crawler.crawl, Crawler.crawl_async):
         source = inspect.getsource(method)
         built = source.index("self.engine = self._create_engine()")
-        assert built < source.index("open_spider_async()")
+        assert built < source.index("open_spider", built)
     crawler = SimpleNamespace(_create_engine=lambda: "engine", engine=None)
     checked: list[object] = []
     assert compat.before_spider_opens(crawler, lambda: checked.append(crawler.engine))

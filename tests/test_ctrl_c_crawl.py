@@ -52,12 +52,15 @@ class SlowSite:
         return Reply.html(f"<title>{hit.path}</title>", delay=self.delay)
 
 
+@pytest.mark.parametrize("scheduler", ["crash-safe", "scrapy"])
 def test_ctrl_c_lets_go_stops_with_130_and_the_resumed_crawl_fetches_the_rest(
-    make_site: Callable[..., SiteServer], tmp_path: Path
+    make_site: Callable[..., SiteServer], tmp_path: Path, scheduler: str
 ) -> None:
     slow = SlowSite(make_site())
     job = tmp_path / "job"
     settings = {"JOBDIR": str(job), "WEBROBOT_SHUTDOWN_GRACE": "0.5", "DOWNLOAD_TIMEOUT": "60"}
+    if scheduler == "scrapy":  # Scrapy's own JOBDIR queues: what is let go is queued again
+        settings["SCHEDULER"] = "scrapy.core.scheduler.Scheduler"
     args = {"start_urls": slow.site.url("/")}
 
     crawl = start_crawl(tmp_path / "first", args=args, settings=settings)

@@ -10,12 +10,14 @@ default pace). When the crawl is asked to stop (:meth:`LetGo.stop`, called by
   reaches a slot afterwards;
 * the downloads in flight get ``WEBROBOT_SHUTDOWN_GRACE`` seconds to finish; those
   still running are then cancelled (their connection is closed);
-* a request let go ends with :class:`DownloadLetGo` (an ``IgnoreRequest``). With the
-  crash-safe frontier (``JOBDIR``) it is first handed back to the scheduler, where it
-  keeps its lease: the frontier keeps it for the next run, which fetches it (without
-  ``JOBDIR`` nothing is kept, as nothing resumes). A request the engine downloads
-  for a component (robots.txt, a requisite: Scrapy's ``NO_CALLBACK``) is not the
-  frontier's and is only dropped.
+* a request let go ends with :class:`DownloadLetGo` (an ``IgnoreRequest``), marked
+  with the ``_webrobot_let_go`` meta key (the page budget gives its page back). With
+  the crash-safe frontier (``JOBDIR``) it is first handed back to the scheduler, where
+  it keeps its lease: the frontier keeps it for the next run, which fetches it. With
+  Scrapy's own ``JOBDIR`` queues a copy is queued again (``dont_filter``), written to
+  disk at close. Without ``JOBDIR`` nothing is kept, as nothing resumes. A request the
+  engine downloads for a component (robots.txt, a requisite: Scrapy's
+  ``NO_CALLBACK``) is not the frontier's and is only dropped.
 
 Counted in ``webrobot/shutdown/let_go`` (and ``.../let_go/queued``,
 ``.../let_go/in_flight``).
@@ -30,10 +32,12 @@ from typing import TYPE_CHECKING, Any
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http.request import NO_CALLBACK
 from scrapy.utils.asyncio import is_asyncio_available
+from scrapy.utils.job import job_dir
 
 from webrobot.compat import call_later, fail_queued_downloads
 from webrobot.frontier.scheduler import durable_frontier
 from webrobot.settingsmodel.parse import read
+from webrobot.signals import LET_GO_META
 
 if TYPE_CHECKING:
     from collections.abc import Coroutine
@@ -59,7 +63,10 @@ class LetGo:
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
         self.grace = float(read(crawler.settings, "WEBROBOT_SHUTDOWN_GRACE"))
+        #: webrobot's crash-safe frontier keeps the request under its lease.
         self.hand_back = durable_frontier(crawler.settings)
+        #: Another scheduler with ``JOBDIR`` (Scrapy's disk queues) gets it queued again.
+        self.requeue = not self.hand_back and bool(job_dir(crawler.settings))
         self.asked = False
         self.stopping = False
         self._tasks: dict[Request, asyncio.Future[Response]] = {}
@@ -91,9 +98,14 @@ class LetGo:
             stats.inc_value(STATS)
             stats.inc_value(f"{STATS}/{where}")
         engine = self.crawler.engine
-        if self.hand_back and request.callback is not NO_CALLBACK:
-            # The same request object: the scheduler knows it by its lease and keeps it.
-            engine.crawl(request)
+        if request.callback is not NO_CALLBACK:
+            if self.hand_back:
+                # The same request object: the scheduler knows it by its lease and keeps it.
+                engine.crawl(request)
+            elif self.requeue:
+                # Scrapy's JOBDIR queues: a copy its dupefilter lets in, written at close.
+                engine.crawl(request.replace(dont_filter=True))
+        request.meta[LET_GO_META] = True  # not fetched: what it spent is given back
         return DownloadLetGo(f"let go as the crawl stops: {request.url}")
 
     def stop(self) -> tuple[int, int]:
