@@ -28,8 +28,8 @@ from scrapy.http.request import NO_CALLBACK
 from scrapy.utils.misc import build_from_crawler, load_object
 
 from webrobot.settingsmodel.parse import ConfigError, read
-from webrobot.signals import LET_GO_META
 from webrobot.settingsmodel.startup import non_negative_setting, setting_error
+from webrobot.signals import LET_GO_META
 from webrobot.urls.budget import PageBudget
 from webrobot.urls.refusals import Refuser
 from webrobot.urls.sitekey import request_host
