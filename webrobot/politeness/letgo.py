@@ -32,7 +32,6 @@ from typing import TYPE_CHECKING, Any
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http.request import NO_CALLBACK
 from scrapy.utils.asyncio import is_asyncio_available
-from scrapy.utils.job import job_dir
 
 from webrobot.compat import call_later, fail_queued_downloads
 from webrobot.frontier.scheduler import durable_frontier
@@ -66,7 +65,7 @@ class LetGo:
         #: webrobot's crash-safe frontier keeps the request under its lease.
         self.hand_back = durable_frontier(crawler.settings)
         #: Another scheduler with ``JOBDIR`` (Scrapy's disk queues) gets it queued again.
-        self.requeue = not self.hand_back and bool(job_dir(crawler.settings))
+        self.requeue = not self.hand_back and bool(crawler.settings.get("JOBDIR"))
         self.asked = False
         self.stopping = False
         self._tasks: dict[Request, asyncio.Future[Response]] = {}
