@@ -1,0 +1,87 @@
+"""A page's chrome, which is never its main text: what the main-text reading removes
+before trafilatura reads the page, and what it drops from the text it gets.
+
+- :data:`CHROME_XPATH`: nodes pruned from trafilatura's own copy of the tree: comments
+  and processing instructions (a tree that has them loses the text that follows them
+  inside a paragraph), navigation (``<nav>``, ARIA ``navigation``), the site's footer
+  (``<footer>``, ARIA ``contentinfo``), donation and sponsorship boxes (a class or id
+  naming donations, Patreon, Ko-fi, "buy me a coffee", sponsors) and the line-number
+  gutters of highlighted code (Rouge's ``td.gutter``, ``pre.lineno``), which would read
+  as a column of numbers before the code. trafilatura itself already drops share bars,
+  "related posts" boxes, comments and footers named by class.
+- :func:`unlinked_headings`: a heading whose text is a link to itself (the anchor links
+  Jekyll, Hugo and most documentation themes put on every heading) reads as a link to
+  trafilatura, which drops it when it favours precision; the anchors are unwrapped, on
+  a copy, so the heading keeps its line.
+- :func:`without_pleas`: the closing lines of a text that ask the reader for money
+  ("If you enjoyed this post, please consider supporting my work: buy me a coffee")
+  where no markup marked them.
+
+Pure: no Scrapy, no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from copy import deepcopy
+from typing import Any
+
+import lxml.etree
+
+_DONATION_WORDS = ("donat", "patreon", "ko-fi", "kofi", "buymeacoffee", "buy-me-a-coffee", "sponsor")
+_NAMED = " or ".join(
+    f"contains(@class, '{word}') or contains(@id, '{word}')" for word in _DONATION_WORDS
+)
+#: What is pruned from trafilatura's copy of the tree before it reads it.
+CHROME_XPATH = (
+    "//comment()|//processing-instruction()"
+    "|//nav|//*[@role='navigation']"
+    "|//footer|//*[@role='contentinfo']"
+    f"|//*[self::div or self::aside or self::section or self::p or self::footer][{_NAMED}]"
+    "|//td[contains(@class, 'gutter')]|//pre[contains(@class, 'lineno')]"
+)
+_SELF_LINKS = lxml.etree.XPath(
+    "//*[self::h1 or self::h2 or self::h3 or self::h4 or self::h5 or self::h6]"
+    "//a[starts-with(@href, '#')]"
+)
+#: A closing line asking the reader to pay: the plea's words, in English, German, French.
+_PLEA = re.compile(
+    r"buy me a coffee|ko-?fi\b|patreon|\bdonat(?:e|ion)|\bsponsor(?:ing)? (?:me|us|my)|"
+    r"consider (?:supporting|donating|sponsoring)|support (?:my|our|this) (?:work|blog|site)|"
+    r"spende[nt]?\b|unterstütze[n]? (?:mich|uns)|faire un don|soutenir (?:ce|notre|mon)",
+    re.IGNORECASE,
+)
+#: Closing lines looked at for a plea, and the longest line that can be one.
+PLEA_LINES = 2
+PLEA_LENGTH = 400
+
+
+def unlinked_headings(tree: Any) -> Any:
+    """``tree`` itself when no heading holds a link to a fragment, else a copy with those
+    links unwrapped (their text kept in place)."""
+    if not _SELF_LINKS(tree):
+        return tree
+    copy = deepcopy(tree)
+    for link in _SELF_LINKS(copy):
+        link.tag = "span"
+        link.attrib.clear()
+    return copy
+
+
+def without_pleas(text: str) -> str:
+    """``text`` without its last :data:`PLEA_LINES` non-empty lines where they ask the
+    reader for money (and text is left before them)."""
+    lines = text.split("\n")
+    cut, seen = len(lines), 0
+    while cut > 1 and seen < PLEA_LINES:
+        line = lines[cut - 1]
+        if line.strip():
+            if len(line) > PLEA_LENGTH or not _PLEA.search(line):
+                break
+            seen += 1
+        cut -= 1
+    if not seen:
+        return text
+    while cut > 0 and not lines[cut - 1].strip():
+        cut -= 1
+    return "\n".join(lines[:cut]) if cut else text
