@@ -65,6 +65,10 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Calls:
         seen.log.append(("text", p))
         return "Lamp. A lamp."
 
+    def main_reading(p: SourcePage) -> Any:
+        seen.log.append(("markdown", p))
+        return types.SimpleNamespace(text="Lamp. A lamp.", markdown="# Lamp\n\nA lamp.")
+
     def structured_data(p: SourcePage, jsonld: list | None = None) -> dict:
         seen.log.append(("structured_data", jsonld))
         return {"json-ld": [{"@type": "Product", "sku": "FROM-STRUCTURED"}], "microdata": []}
@@ -77,7 +81,7 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Calls:
         seen.log.append(("product", structured))
         return {"name": "Lamp"}
 
-    module("webrobot.extract.maintext", main_text=main_text)
+    module("webrobot.extract.maintext", main_text=main_text, main_reading=main_reading)
     module("webrobot.extract.structured", structured_data=structured_data)
     module("webrobot.extract.metadata", metadata=metadata)
     module("webrobot.extract.product", product=product)
@@ -129,6 +133,24 @@ def test_the_page_item_becomes_a_mined_item_with_every_part_asked(calls: Calls) 
     assert calls.log[2][1] is item.structured_data is calls.log[3][1]
     assert stat(middleware, "webrobot/extract/pages") == 1
     assert stat(middleware, "webrobot/extract/text/found") == 1
+
+
+def test_markdown_is_asked_by_name_and_read_once_with_the_text(calls: Calls) -> None:
+    middleware = build({"WEBROBOT_EXTRACT": "text,markdown"})
+    item = run(middleware, page(), [page_item()])[0]
+    assert item.main_text == "Lamp. A lamp." and item.main_markdown == "# Lamp\n\nA lamp."
+    assert [name for name, _ in calls.log] == ["markdown"]
+    assert stat(middleware, "webrobot/extract/text/found") == 1
+    assert stat(middleware, "webrobot/extract/markdown/found") == 1
+
+
+def test_markdown_alone_leaves_the_text_out_and_all_leaves_markdown_out(calls: Calls) -> None:
+    item = run(build({"WEBROBOT_EXTRACT": "markdown"}), page(), [page_item()])[0]
+    assert item.main_markdown == "# Lamp\n\nA lamp." and item.main_text is None
+    calls.log.clear()
+    item = run(build({"WEBROBOT_EXTRACT": "all"}), page(), [page_item()])[0]
+    assert item.main_markdown is None and item.main_text == "Lamp. A lamp."
+    assert "markdown" not in [name for name, _ in calls.log]
 
 
 def test_one_source_page_per_response_however_many_items(calls: Calls) -> None:

@@ -86,6 +86,7 @@ PURE = frozenset({
     "webrobot.extract.articlebody",
     "webrobot.extract.continuation",
     "webrobot.extract.headline",
+    "webrobot.extract.pagechrome",
     "webrobot.extract.maintext",
     "webrobot.optional",
     "webrobot.politeness.clock",

@@ -255,7 +255,7 @@ def readings(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, bool]]:
     calls: list[dict[str, bool]] = []
     real = maintext._read
 
-    def counting(trafilatura: object, tree: object, **focus: bool) -> str | None:
+    def counting(trafilatura: object, tree: object, **focus: bool) -> tuple[str | None, object]:
         calls.append(focus)
         return real(trafilatura, tree, **focus)  # type: ignore[arg-type]
 
@@ -301,9 +301,9 @@ def test_a_large_page_with_no_precise_text_is_read_broadly_without_fallbacks(
 ) -> None:
     calls: list[dict[str, bool]] = []
 
-    def reading(trafilatura: object, tree: object, **focus: bool) -> str | None:
+    def reading(trafilatura: object, tree: object, **focus: bool) -> tuple[str | None, object]:
         calls.append(focus)
-        return None if focus.get("favor_precision") else LONG
+        return (None, None) if focus.get("favor_precision") else (LONG, None)
 
     monkeypatch.setattr(maintext, "_read", reading)
     monkeypatch.setattr(largepage, "LARGE_PAGE_ELEMENTS", 20)
@@ -326,7 +326,7 @@ def test_an_extractor_failure_on_a_page_is_no_exception(monkeypatch: pytest.Monk
     def broken(*args: object, **kwargs: object) -> str:
         raise RecursionError("maximum recursion depth exceeded")
 
-    monkeypatch.setattr(trafilatura, "extract", broken)
+    monkeypatch.setattr(trafilatura, "bare_extraction", broken)
     assert main_text(crawl_page(article_page(ENGLISH))) is None
 
 

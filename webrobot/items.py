@@ -27,7 +27,15 @@ class PageItem:
 
 
 #: Item key of each part of ``WEBROBOT_EXTRACT`` (documents fill main_text and metadata).
-MINED_FIELDS = ("main_text", "metadata", "structured_data", "product", "fields", "images")
+MINED_FIELDS = (
+    "main_text",
+    "metadata",
+    "structured_data",
+    "product",
+    "fields",
+    "images",
+    "main_markdown",
+)
 
 
 @dataclass
@@ -40,6 +48,7 @@ class MinedPageItem(PageItem):
     product: dict[str, Any] | None = None
     fields: dict[str, Any] | None = None
     images: list[dict[str, Any]] | None = None
+    main_markdown: str | None = None
 
     @classmethod
     def of(cls, item: PageItem) -> MinedPageItem:

@@ -528,7 +528,8 @@ _section("Mining: what pages say")
 _MINING = (
     _s("WEBROBOT_EXTRACT", "list", [],
        "What to extract from each page into its item: text, metadata, structured_data, product, "
-       "fields, documents, images, or all (empty: nothing, the crawl's full speed)."),
+       "fields, documents, images, or all; markdown (main text as Markdown) only when named "
+       "(empty: nothing, the crawl's full speed)."),
     _s("WEBROBOT_FIELDS", "dict", {},
        "Per-site fields: name -> {css, xpath or jsonld, processors} (a site config's [fields] "
        "table); declaring any switches the fields part on."),

@@ -21,7 +21,8 @@ Pages are split by site (host name): ``dev`` holds the sites whose host hashes e
 ``held`` the others; the figures are given for both, and for all. HTML is decoded as
 the crawl decodes it (w3lib, as Scrapy does). ``webrobot`` is
 :func:`webrobot.extract.maintext.main_text` with the crawl's parse inside the clock, so
-its CPU compares with extractors given the HTML. CPU milliseconds per page are
+its CPU compares with extractors given the HTML; ``webrobot-all`` adds metadata,
+structured data and product, as ``WEBROBOT_EXTRACT`` runs them together. CPU milliseconds per page are
 process time, every extractor run on one page before the next page.
 
 Prints a Markdown table (F1 per set and split, the mean over sets, CPU ms a page) and
@@ -51,7 +52,7 @@ from benchmarks.quality.maintext import RESULT_PREFIX, precision_recall_f1, tp_f
 REPOS_ENV = "WEBROBOT_EVAL_REPOS"
 TRAFILATURA_REPO = "adbar+trafilatura"
 WCXB_REPO = "tiptopjaw+web-content-extraction-benchmark"
-EXTRACTORS = ("webrobot", "trafilatura", "trafilatura-precision")
+EXTRACTORS = ("webrobot", "webrobot-all", "trafilatura", "trafilatura-precision")
 SPLITS = ("dev", "held", "all")
 
 
@@ -131,7 +132,9 @@ def trafilatura_eval(repos: Path) -> list[Page]:
         body = next((blobs[p] for p in wanted[url] if p in blobs), None)
         if body is None:
             continue
-        pages.append(Page("trafilatura-eval", url, decode(body), None, item["with"], item["without"]))
+        pages.append(
+            Page("trafilatura-eval", url, decode(body), None, item["with"], item["without"])
+        )
     return pages
 
 
@@ -162,7 +165,11 @@ def extractor(name: str) -> Callable[[str], str | None]:
         from webrobot.extract.maintext import main_text
         from webrobot.extract.page import SourcePage
 
-        return lambda html: main_text(SourcePage("", html, root=Selector(text=html, type="html").root))
+        return lambda html: main_text(
+            SourcePage("", html, root=Selector(text=html, type="html").root)
+        )
+    if name == "webrobot-all":
+        return _all_parts()
     import trafilatura
 
     if name == "trafilatura":
@@ -170,6 +177,29 @@ def extractor(name: str) -> Callable[[str], str | None]:
     if name == "trafilatura-precision":
         return lambda html: trafilatura.extract(html, include_comments=False, favor_precision=True)
     raise ValueError(f"unknown extractor {name!r}: expected any of {', '.join(EXTRACTORS)}")
+
+
+def _all_parts() -> Callable[[str], str | None]:
+    """What ``WEBROBOT_EXTRACT=text,metadata,structured_data,product`` runs on a page, as
+    the mining middleware runs it (the structured data read once, handed to metadata and
+    product), parse included; the text is what is scored."""
+    from parsel import Selector
+
+    from webrobot.extract.maintext import main_text
+    from webrobot.extract.metadata import metadata
+    from webrobot.extract.page import SourcePage
+    from webrobot.extract.product import product
+    from webrobot.extract.structured import structured_data
+
+    def run(html: str) -> str | None:
+        page = SourcePage("", html, root=Selector(text=html, type="html").root)
+        structured = structured_data(page)
+        text = main_text(page)
+        metadata(page, structured)
+        product(page, structured)
+        return text
+
+    return run
 
 
 _SPACE = re.compile(r"\s+")
@@ -255,7 +285,13 @@ def main(argv: list[str] | None = None) -> int:
                     means[name][split].append(score)
                 scores.append(score)
                 results.append(
-                    {"extractor": name, "set": set_name, "split": split, "pages": len(idx), "f1": score}
+                    {
+                        "extractor": name,
+                        "set": set_name,
+                        "split": split,
+                        "pages": len(idx),
+                        "f1": score,
+                    }
                 )
             cells.append(" / ".join(f"{s:.3f}" for s in scores))
         print(f"| {set_name} | {len(by_set[set_name])} | " + " | ".join(cells) + " |")
@@ -265,7 +301,10 @@ def main(argv: list[str] | None = None) -> int:
     for result in results:
         print(RESULT_PREFIX + json.dumps(result))
     for name in names:
-        print(RESULT_PREFIX + json.dumps({"extractor": name, "cpu_ms": cpu[name], "pages": len(pages)}))
+        print(
+            RESULT_PREFIX
+            + json.dumps({"extractor": name, "cpu_ms": cpu[name], "pages": len(pages)})
+        )
     return 0
 
 

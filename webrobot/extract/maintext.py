@@ -101,11 +101,12 @@ def main_text(page: SourcePage) -> str | None:
     """The page's main content as plain text, one paragraph a line; ``None`` when
     nothing could be found. Raises :class:`~webrobot.optional.MissingExtra` when
     trafilatura is not installed, and nothing else."""
-    return main_reading(page).text
+    return main_reading(page, markdown=False).text
 
 
-def main_reading(page: SourcePage) -> Reading:
-    """The page's main content as plain text and as Markdown, from one reading. Raises
+def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
+    """The page's main content as plain text and as Markdown (unless ``markdown`` is
+    false: then :attr:`Reading.markdown` is ``None``), from one reading. Raises
     :class:`~webrobot.optional.MissingExtra` when trafilatura is not installed, and
     nothing else."""
     trafilatura = require("trafilatura", "mining", FEATURE)
@@ -121,26 +122,26 @@ def main_reading(page: SourcePage) -> Reading:
         if cleaned is not None:
             tree = cleaned
             text, body = _markup_text(trafilatura, _unlinked(tree), large)
-    markdown = _render(body, markdown=True) if body is not None else None
+    rendered = _render(body, markdown=True) if markdown and body is not None else None
     if text:
         try:
             headless = without_headline(text, tree)
-            if headless != text and markdown:
-                markdown = _without_first_heading(markdown)
+            if headless != text and rendered:
+                rendered = _without_first_heading(rendered)
             text = continued(tree, headless)
         except Exception:  # a page must never break the crawl
             logger.debug("continuations or headline of %s not read", page.url, exc_info=True)
         text = without_pleas(text)
-        markdown = without_pleas(markdown) if markdown else markdown
+        rendered = without_pleas(rendered) if rendered else rendered
     try:
         declared = declared_article_body(tree)
     except Exception:  # a page must never break the crawl
         logger.debug("JSON-LD of %s not read", page.url, exc_info=True)
         declared = None
     final = tidy(prefer_declared(text, declared))
-    if final is not None and final != tidy(text):
-        markdown = final  # the declared articleBody: its paragraphs are all there is
-    return Reading(final, _tidy_markdown(markdown) if final is not None else None)
+    if markdown and final is not None and final != tidy(text):
+        rendered = final  # the declared articleBody: its paragraphs are all there is
+    return Reading(final, _tidy_markdown(rendered) if final is not None else None)
 
 
 def _markup_text(trafilatura: ModuleType, tree: Any, large: bool) -> tuple[str | None, Any]:

@@ -63,6 +63,7 @@ logger = logging.getLogger(__name__)
 #: Part -> (module, function) of its extractor, imported on first use.
 EXTRACTORS = {
     "text": ("webrobot.extract.maintext", "main_text"),
+    "markdown": ("webrobot.extract.maintext", "main_reading"),
     "metadata": ("webrobot.extract.metadata", "metadata"),
     "structured_data": ("webrobot.extract.structured", "structured_data"),
     "product": ("webrobot.extract.product", "product"),
@@ -73,6 +74,7 @@ IMAGE_FETCHER = ("webrobot.extract.imagefetch", "ImageFetcher")
 #: Part -> the item key its result goes to (documents: main_text and metadata).
 ITEM_KEYS = {
     "text": "main_text",
+    "markdown": "main_markdown",
     "metadata": "metadata",
     "structured_data": "structured_data",
     "product": "product",
@@ -80,7 +82,7 @@ ITEM_KEYS = {
     "images": "images",
 }
 #: Parts read from an HTML page; ``documents`` is read from the other responses.
-PAGE_PARTS = ("structured_data", "text", "metadata", "product", "fields", "images")
+PAGE_PARTS = ("structured_data", "text", "markdown", "metadata", "product", "fields", "images")
 
 #: One document read at a time (PDF libraries are not thread-safe), waiting on the
 #: reactor's side: a queue of documents holds no thread the DNS lookups need.
@@ -257,7 +259,16 @@ class ExtractMiddleware:
             jsonld = self._read_jsonld(page)
             if jsonld is not None and "product" in parts:
                 structured = self._structured_for_product(page, jsonld)
-        if "text" in parts:
+        if "markdown" in parts:
+            # One reading gives both the text and its Markdown.
+            reading = self._run("markdown", page)
+            if reading is not _FAILED:
+                out["main_markdown"] = reading.markdown
+                if "text" in parts:
+                    out["main_text"] = reading.text
+                    self._count("text", reading.text)
+                self._count_large_page(page)
+        elif "text" in parts:
             out["main_text"] = self._run("text", page)
             if out["main_text"] is not _FAILED:
                 self._count_large_page(page)

@@ -16,8 +16,12 @@ PARTS = (
     "fields",
     "documents",
     "images",
+    "markdown",
 )
 ALL = "all"
+#: Parts only had when named: ``all`` leaves them out (``markdown`` doubles the text an
+#: item carries).
+OPT_IN = frozenset({"markdown"})
 
 
 def enabled_parts(values: Iterable[str]) -> frozenset[str]:
@@ -29,7 +33,7 @@ def enabled_parts(values: Iterable[str]) -> frozenset[str]:
         if not word:
             continue
         if word == ALL:
-            parts.update(PARTS)
+            parts.update(part for part in PARTS if part not in OPT_IN)
         elif word in PARTS:
             parts.add(word)
         else:
