@@ -163,7 +163,7 @@ endif
 docs: $(STAMP)
 	$(PY) -m sphinx -W --keep-going -q -b html docs $(DOCS_BUILD)
 
-# docs/reference/settings.md and components.md from webrobot/settings_model.py.
+# docs/reference/settings.md and components.md from webrobot/settingsmodel/model.py.
 settings-reference: $(STAMP)
 	$(PY) scripts/settings_reference.py
 

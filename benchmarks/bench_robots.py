@@ -1,7 +1,7 @@
 """Robots decision per URL: parse the benchmark robots.txt once, check many URLs.
 
 Compares webrobot's robots parser (whatever ``ROBOTSTXT_PARSER`` in
-``webrobot/settings_model.py`` names, or a parser class in ``webrobot.robots.parsers``)
+``webrobot/settingsmodel/model.py`` names, or a parser class in ``webrobot.robots.parsers``)
 with protego's ``can_fetch`` alone on the same robots.txt and URLs, and checks
 that they decide the same.
 """
@@ -19,7 +19,7 @@ from scrapy.utils.test import get_crawler
 
 from benchmarks.micro import fmt_time, per_call, print_table, report_target, size
 from benchmarks.web import is_disallowed, robots_txt
-from webrobot.settings_parse import defaults
+from webrobot.settingsmodel.parse import defaults
 
 ORIGIN = "http://127.0.0.1:8000"
 

@@ -1,6 +1,6 @@
 """Write docs/reference/components.md: every downloader middleware, spider middleware, item
 pipeline and extension of a webrobot crawl, in the order Scrapy runs them, from the
-components the add-on enables (``COMPONENTS`` in webrobot/settings_model.py, each with the
+components the add-on enables (``COMPONENTS`` in webrobot/settingsmodel/model.py, each with the
 settings that turn it off) merged with Scrapy's own (the installed Scrapy's ``*_BASE``).
 
 tests/test_components_reference.py fails when the page and the model differ;
@@ -66,7 +66,7 @@ def crawl_defaults() -> dict[str, Any]:
     """Every setting's value in a crawl that sets nothing itself: Scrapy's defaults, the
     project's ``webrobot/settings.py``, and the add-on's declared defaults."""
     import webrobot.settings
-    from webrobot.settings_model import SETTINGS
+    from webrobot.settingsmodel.model import SETTINGS
 
     project = {name: getattr(webrobot.settings, name) for name in vars(webrobot.settings)}
     return {
@@ -85,7 +85,7 @@ def merged(group: str) -> list[tuple[str, int, bool]]:
     """``(path, order, is webrobot's)`` of every component of ``group`` a crawl with the
     add-on enables, in Scrapy's order (ties keep Scrapy's own first, as Scrapy merges them)."""
     from webrobot.addon import IMPORTED_ONLY_WHEN_ON
-    from webrobot.settings_model import COMPONENTS
+    from webrobot.settingsmodel.model import COMPONENTS
 
     ours = {path: c.order for path, c in COMPONENTS[group].items()}
     base = dict(scrapy_defaults()[f"{group}_BASE"])
@@ -124,8 +124,8 @@ def switch(off: tuple[dict[str, Any], ...]) -> str:
 
 def markdown() -> str:
     """The components reference page."""
-    from webrobot.settings_model import COMPONENTS, REPLACED
-    from webrobot.settings_reference import cell
+    from scripts.settings_reference import cell
+    from webrobot.settingsmodel.model import COMPONENTS, REPLACED
 
     defaults = crawl_defaults()
     lines = [
@@ -136,7 +136,7 @@ def markdown() -> str:
         "",
         "Every downloader middleware, spider middleware, item pipeline and extension of a",
         "crawl with `webrobot.Addon`, in the order Scrapy runs them: webrobot's own, as the",
-        "add-on enables them (`COMPONENTS` in `webrobot/settings_model.py`), among Scrapy's",
+        "add-on enables them (`COMPONENTS` in `webrobot/settingsmodel/model.py`), among Scrapy's",
         "(*Scrapy*). *Off with* names the settings that turn a webrobot component off (any one",
         "of them; *with* joins values that turn it off together); *By default* is its state in",
         "a crawl that sets none of them. A project keeps its own order for a component it lists",

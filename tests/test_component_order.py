@@ -2,7 +2,7 @@
 
 The order is the one a crawler with the add-on builds (webrobot's ``COMPONENTS`` merged
 with Scrapy's own, as docs/reference/components.md lists it), so changing an order number
-in webrobot/settings_model.py against a rule fails the rule's test. Components are named
+in webrobot/settingsmodel/model.py against a rule fails the rule's test. Components are named
 by class, so a module moving to another package does not change a rule.
 
 How Scrapy runs each list: downloader middlewares see a request lowest order first and

@@ -13,10 +13,10 @@ from scrapy.exceptions import NotConfigured
 from scrapy.utils.misc import build_from_crawler, load_object
 
 from scripts import components_reference
+from scripts.settings_reference import cell
 from tests.components import enabled_components, webrobot_crawler
-from webrobot.settings_model import BY_NAME, COMPONENTS
-from webrobot.settings_parse import parse
-from webrobot.settings_reference import cell
+from webrobot.settingsmodel.model import BY_NAME, COMPONENTS
+from webrobot.settingsmodel.parse import parse
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "reference" / "components.md"

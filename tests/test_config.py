@@ -224,7 +224,7 @@ def test_extract_and_fields_become_the_mining_settings() -> None:
 
 
 def test_every_error_of_a_config_is_reported_one_line_each() -> None:
-    from webrobot.settings_parse import ConfigErrors, error_lines
+    from webrobot.settingsmodel.parse import ConfigErrors, error_lines
 
     text = 'start_urls = ["ftp://x/"]\nmax_depth = 2\ndownload_delay = "soon"\n'
     with pytest.raises(ConfigErrors) as caught:

@@ -146,18 +146,16 @@ def runspider(
 
 USER_SPIDER = """\
 import os
-import sys
-import types
 
 from scrapy.linkextractors import LinkExtractor
 from scrapy.spiders import CrawlSpider, Rule
 
+from webrobot.extract import parts
+
 # A metadata extractor that fails on every page: the crawl must go on without it.
-broken = types.ModuleType("webrobot.extract.metadata")
 def metadata(page, structured=None):
     raise ValueError("cannot read " + page.url)
-broken.metadata = metadata
-sys.modules["webrobot.extract.metadata"] = broken
+parts.metadata = metadata
 
 
 class BlogSpider(CrawlSpider):

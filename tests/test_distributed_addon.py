@@ -6,7 +6,7 @@ from scrapy.settings import Settings
 from webrobot import settings as project_settings
 from webrobot.distributed.addon import REDIS_COMPONENTS, RedisCrawl
 from webrobot.distributed.keys import CrawlKeys, safe_url
-from webrobot.settings_model import SETTINGS
+from webrobot.settingsmodel.model import SETTINGS
 
 
 def project(**cmdline: str) -> Settings:

@@ -8,7 +8,7 @@ from scrapy.settings import Settings
 
 from webrobot.distributed.crawldone import CrawlDone
 from webrobot.distributed.leasetiming import LeaseTiming
-from webrobot.settings_parse import defaults
+from webrobot.settingsmodel.parse import defaults
 
 
 def test_the_crawl_is_done_once_it_had_no_work_for_the_idle_close_time() -> None:

@@ -11,7 +11,7 @@ from scrapy.utils.test import get_crawler
 from tests.redisserver import RedisServer
 from webrobot.distributed.dupefilter import RedisVisitedFilter
 from webrobot.seen.dupefilter import visited_filter
-from webrobot.settings_parse import defaults
+from webrobot.settingsmodel.parse import defaults
 
 
 class PagesSpider(Spider):

@@ -22,7 +22,7 @@ from webrobot import signals as webrobot_signals
 from webrobot.distributed.frontier import LeasedFrontier
 from webrobot.distributed.keys import CrawlKeys
 from webrobot.distributed.scheduler import RedisLeaseScheduler
-from webrobot.settings_parse import defaults
+from webrobot.settingsmodel.parse import defaults
 
 #: Leases of tenths of a second that the scheduler's heartbeat must keep alive while
 #: the test waits, or polls counted in a second: a busy machine breaks both. The other

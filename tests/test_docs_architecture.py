@@ -33,9 +33,9 @@ def _floor_row(floor: str) -> str:
 
 
 def _modules_named(cell: str) -> set[str]:
-    """``webrobot.x.y`` for every `` `x/y` `` and `` `y` `` a table cell names."""
+    """``webrobot.x.y`` for every `` `x/y` `` (`` `x/y/z` ``) and `` `y` `` a table cell names."""
     named = set()
-    for name in re.findall(r"`([a-z_]+(?:/[a-z_]+)?)`", cell):
+    for name in re.findall(r"`([a-z_]+(?:/[a-z_]+)*)`", cell):
         named.add("webrobot." + name.replace("/", "."))
     return named
 

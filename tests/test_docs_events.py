@@ -23,7 +23,7 @@ from webrobot.monitor.snapshot import Snapshot, changes
 from webrobot.monitor.store import DEAD_LETTERS, MonitorStore
 from webrobot.monitor.watch import ProtectedImage, WatchRule, page_matches
 from webrobot.monitor.webhook import WebhookSender, backoff
-from webrobot.settings_model import BY_NAME
+from webrobot.settingsmodel.model import BY_NAME
 
 PAGE = (REFERENCE / "events.md").read_text("utf-8")
 T = "2026-11-28T06:00:12Z"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from webrobot.settings_model import BY_NAME
+from webrobot.settingsmodel.model import BY_NAME
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 PAGES = {

@@ -34,7 +34,7 @@ def test_every_setting_is_in_the_settings_reference() -> None:
     """The settings model's and the project's own (the page is generated from both;
     tests/test_settings_model.py also checks it is exactly what the model makes)."""
     import webrobot.settings
-    from webrobot.settings_model import BY_NAME
+    from webrobot.settingsmodel.model import BY_NAME
 
     names = {name for name in vars(webrobot.settings) if name.isupper()} | set(BY_NAME)
     assert {"ROBOTSTXT_OBEY", "WEBROBOT_ROBOTS_TTL", "WEBROBOT_REDIS_URL", "ADDONS"} <= names

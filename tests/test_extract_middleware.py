@@ -21,7 +21,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Request, Response
 from scrapy.utils.test import get_crawler
 
-from webrobot.extract import middleware as mw
+from webrobot.extract.maintext import Reading
 from webrobot.extract.middleware import ExtractMiddleware, source_page
 from webrobot.extract.page import SourcePage
 from webrobot.items import MINED_FIELDS, MinedPageItem, PageItem
@@ -52,22 +52,15 @@ class Calls:
 
 @pytest.fixture
 def calls(monkeypatch: pytest.MonkeyPatch) -> Calls:
-    """Stand-in extractor modules: each records what it was handed."""
+    """Stand-in extractors, in the table of parts and its shared inputs: each records
+    what it was handed."""
+    from webrobot.extract import inputs, parts
+
     seen = Calls()
 
-    def module(name: str, **functions: Any) -> None:
-        fake = types.ModuleType(name)
-        for key, value in functions.items():
-            setattr(fake, key, value)
-        monkeypatch.setitem(sys.modules, name, fake)
-
-    def main_text(p: SourcePage) -> str:
+    def main_reading(p: SourcePage, markdown: bool = True) -> Reading:
         seen.log.append(("text", p))
-        return "Lamp. A lamp."
-
-    def main_reading(p: SourcePage) -> Any:
-        seen.log.append(("markdown", p))
-        return types.SimpleNamespace(text="Lamp. A lamp.", markdown="# Lamp\n\nA lamp.")
+        return Reading("Lamp. A lamp.", "# Lamp\n\nA lamp." if markdown else None)
 
     def structured_data(p: SourcePage, jsonld: list | None = None) -> dict:
         seen.log.append(("structured_data", jsonld))
@@ -81,10 +74,10 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Calls:
         seen.log.append(("product", structured))
         return {"name": "Lamp"}
 
-    module("webrobot.extract.maintext", main_text=main_text, main_reading=main_reading)
-    module("webrobot.extract.structured", structured_data=structured_data)
-    module("webrobot.extract.metadata", metadata=metadata)
-    module("webrobot.extract.product", product=product)
+    monkeypatch.setattr(inputs, "main_reading", main_reading)
+    monkeypatch.setattr(inputs, "structured_data", structured_data)
+    monkeypatch.setattr(parts, "metadata", metadata)
+    monkeypatch.setattr(parts, "product", product)
     return seen
 
 
@@ -139,7 +132,7 @@ def test_markdown_is_asked_by_name_and_read_once_with_the_text(calls: Calls) -> 
     middleware = build({"WEBROBOT_EXTRACT": "text,markdown"})
     item = run(middleware, page(), [page_item()])[0]
     assert item.main_text == "Lamp. A lamp." and item.main_markdown == "# Lamp\n\nA lamp."
-    assert [name for name, _ in calls.log] == ["markdown"]
+    assert [name for name, _ in calls.log] == ["text"], "one reading for both"
     assert stat(middleware, "webrobot/extract/text/found") == 1
     assert stat(middleware, "webrobot/extract/markdown/found") == 1
 
@@ -147,10 +140,8 @@ def test_markdown_is_asked_by_name_and_read_once_with_the_text(calls: Calls) -> 
 def test_markdown_alone_leaves_the_text_out_and_all_leaves_markdown_out(calls: Calls) -> None:
     item = run(build({"WEBROBOT_EXTRACT": "markdown"}), page(), [page_item()])[0]
     assert item.main_markdown == "# Lamp\n\nA lamp." and item.main_text is None
-    calls.log.clear()
     item = run(build({"WEBROBOT_EXTRACT": "all"}), page(), [page_item()])[0]
     assert item.main_markdown is None and item.main_text == "Lamp. A lamp."
-    assert "markdown" not in [name for name, _ in calls.log]
 
 
 def test_one_source_page_per_response_however_many_items(calls: Calls) -> None:
@@ -179,8 +170,8 @@ def test_metadata_and_product_share_one_reading_of_the_json_ld(calls: Calls) -> 
     # The product's structured data is built on the JSON-LD read here, metadata gets
     # that JSON-LD alone, and the fields the blocks as written.
     assert calls.log == [
-        ("structured_data", read),
         ("metadata", {"json-ld": read}),
+        ("structured_data", read),
         ("product", {"json-ld": [{"@type": "Product", "sku": "FROM-STRUCTURED"}], "microdata": []}),
     ]
     assert item == {"url": "p", "metadata": {"title": "T"}, "product": {"name": "Lamp"},
@@ -193,12 +184,14 @@ def test_structured_data_the_product_cannot_have_is_the_products_failure(
     def missing(p: SourcePage, jsonld: list | None = None) -> dict:
         raise MissingExtra("extruct", "mining", "Structured data")
 
-    monkeypatch.setattr(sys.modules["webrobot.extract.structured"], "structured_data", missing)
+    from webrobot.extract import inputs
+
+    monkeypatch.setattr(inputs, "structured_data", missing)
     middleware = build({"WEBROBOT_EXTRACT": ["metadata", "product"]})
     (item,) = run(middleware, page(), [{"url": "p"}])
     assert item == {"url": "p", "metadata": {"title": "T"}}
     assert [name for name, _ in calls.log] == ["metadata"]
-    assert stat(middleware, "webrobot/extract/product/error") == 1
+    assert stat(middleware, "webrobot/extract/product/not_installed") == 1
     assert stat(middleware, "webrobot/extract/metadata/found") == 1
 
 
@@ -214,11 +207,12 @@ def test_declared_fields_switch_the_fields_part_on() -> None:
     assert stat(middleware, "webrobot/extract/fields/found") == 1
 
 
-def test_fields_read_json_ld_from_the_structured_data_when_asked(calls: Calls) -> None:
+def test_fields_read_the_json_ld_as_written_whatever_else_is_asked(calls: Calls) -> None:
     middleware = build({"WEBROBOT_EXTRACT": ["structured_data"],
                         "WEBROBOT_FIELDS": {"sku": {"jsonld": "Product.sku", "processors": ["first"]}}})  # fmt: skip
     (item,) = run(middleware, page(), [page_item()])
-    assert item.fields == {"sku": "FROM-STRUCTURED"}
+    assert item.fields == {"sku": "S-1"}
+    assert item.structured_data["json-ld"][0]["sku"] == "FROM-STRUCTURED"
 
 
 def test_fields_as_json_text_from_the_command_line() -> None:
@@ -270,7 +264,9 @@ def test_an_extractor_that_raises_leaves_its_part_out(calls: Calls, monkeypatch:
     def broken(p: SourcePage, structured: dict | None = None) -> dict:
         raise RecursionError("too deep")
 
-    monkeypatch.setattr(sys.modules["webrobot.extract.metadata"], "metadata", broken)
+    from webrobot.extract import parts
+
+    monkeypatch.setattr(parts, "metadata", broken)
     middleware = build({"WEBROBOT_EXTRACT": ["text", "metadata"]})
     with caplog.at_level(logging.ERROR):
         first = run(middleware, page(), [page_item()])[0]
@@ -287,7 +283,12 @@ def test_an_extractor_that_raises_leaves_its_part_out(calls: Calls, monkeypatch:
 
 def test_a_missing_extractor_is_one_line_and_a_count(monkeypatch: pytest.MonkeyPatch,
                                                      caplog: pytest.LogCaptureFixture) -> None:  # fmt: skip
-    monkeypatch.setitem(sys.modules, "webrobot.extract.maintext", None)  # as if not there
+    from webrobot.extract import inputs
+
+    def missing(p: SourcePage, markdown: bool = True) -> Reading:
+        raise MissingExtra("trafilatura", "mining", "Main text")
+
+    monkeypatch.setattr(inputs, "main_reading", missing)
     middleware = build({"WEBROBOT_EXTRACT": ["text"]})
     with caplog.at_level(logging.WARNING):
         for n in range(3):
@@ -330,9 +331,9 @@ def test_documents_get_their_text_and_metadata(monkeypatch: pytest.MonkeyPatch) 
             "metadata": {"title": "R", "author": None, "pages": 3},
         }
 
-    fake = types.ModuleType("webrobot.extract.documents")
-    fake.read_document = read_document  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "webrobot.extract.documents", fake)
+    from webrobot.extract import parts
+
+    monkeypatch.setattr(parts, "read_document", read_document)
 
     async def in_this_thread(self: ExtractMiddleware, function: Any) -> Any:
         return function()
@@ -355,8 +356,11 @@ def test_documents_get_their_text_and_metadata(monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_images_are_described_by_the_fetcher(monkeypatch: pytest.MonkeyPatch) -> None:
-    images = types.ModuleType("webrobot.extract.images")
-    images.page_images = lambda p: [{"url": "http://site.test/a.png", "alt": "A"}]  # type: ignore[attr-defined]
+    from webrobot.extract import parts
+
+    monkeypatch.setattr(
+        parts, "page_images", lambda p: [{"url": "http://site.test/a.png", "alt": "A"}]
+    )
     fetch = types.ModuleType("webrobot.extract.imagefetch")
     built: list[Any] = []
 
@@ -371,7 +375,6 @@ def test_images_are_described_by_the_fetcher(monkeypatch: pytest.MonkeyPatch) ->
             return [{**image, "format": "png", "bytes": 10, "from": page_url} for image in found]
 
     fetch.ImageFetcher = ImageFetcher  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "webrobot.extract.images", images)
     monkeypatch.setitem(sys.modules, "webrobot.extract.imagefetch", fetch)
     middleware = build({"WEBROBOT_EXTRACT": ["images"]})
     for n in range(2):
@@ -439,7 +442,9 @@ def test_the_source_page_is_the_crawls_parse() -> None:
 
 
 def test_every_part_has_an_item_key_and_every_key_a_field() -> None:
-    assert set(mw.ITEM_KEYS.values()) == set(MINED_FIELDS)
+    from webrobot.extract.parts import PAGE, PARTS
+
+    assert {p.item_key for p in PARTS if p.source == PAGE} == set(MINED_FIELDS)
     assert set(MINED_FIELDS) <= {f for f in MinedPageItem.__dataclass_fields__}
     assert not set(MINED_FIELDS) & set(PageItem.__dataclass_fields__)
 

@@ -12,9 +12,9 @@ from scrapy.exceptions import NotConfigured
 from scrapy.utils.test import get_crawler
 
 from tests.crawling import run_crawl
-from webrobot import gctuning
 from webrobot.demo.server import Reply, SiteServer
-from webrobot.gctuning import GarbageCollectorTuning, tuned_thresholds
+from webrobot.resources import gctuning
+from webrobot.resources.gctuning import GarbageCollectorTuning, tuned_thresholds
 
 
 @pytest.fixture(autouse=True)

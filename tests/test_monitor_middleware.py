@@ -98,7 +98,7 @@ def test_picture_rules_without_the_extra_name_it_in_one_line(
 ) -> None:
     import sys
 
-    from webrobot.settings_parse import ConfigError
+    from webrobot.settingsmodel.parse import ConfigError
 
     (tmp_path / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n")
     (tmp_path / "watch.toml").write_text(

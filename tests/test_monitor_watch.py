@@ -19,7 +19,7 @@ from webrobot.monitor.nearcopy import (
 from webrobot.monitor.rules import load_rules, parse_rules
 from webrobot.monitor.terms import find_terms, term_pattern
 from webrobot.monitor.watch import WatchRule, page_matches
-from webrobot.settings_parse import ConfigError
+from webrobot.settingsmodel.parse import ConfigError
 
 PROTECTED = """The lighthouse keeper climbed the spiral stairs every evening at dusk, carrying a can
 of oil and a rag to polish the great lens until it shone like a second moon.

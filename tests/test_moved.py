@@ -1,12 +1,14 @@
 """The old paths of the classes a settings file names (before the package was laid out by
 the parts of the crawl) still load, as aliases of their new modules, with one
 DeprecationWarning that names the new path and the release that removes the old one; no
-other old path loads."""
+other old path loads, and ``import webrobot`` pays nothing for them (no import hook, no
+alias loaded)."""
 
 from __future__ import annotations
 
 import importlib
 import re
+import subprocess
 import sys
 import warnings
 from pathlib import Path
@@ -15,10 +17,11 @@ import pytest
 from scrapy.utils.misc import load_object
 
 from tests.components import webrobot_crawler
-from webrobot import moved
-from webrobot.moved import MOVED, OLD_PACKAGES, REMOVED_IN
+from webrobot import deprecated as moved
+from webrobot.deprecated import MOVED, OLD_PACKAGES, REMOVED_IN
 
 ROOT = Path(__file__).resolve().parent.parent
+ALIASES = ROOT / "webrobot" / "deprecated" / "paths"
 
 
 def _forget(name: str) -> None:
@@ -64,7 +67,8 @@ def test_every_old_module_path_imports_as_its_new_module(old: str) -> None:
         ("webrobot.robotscache.LruRobotsCache", "webrobot.robots.cache"),
         ("webrobot.budget.PageBudget", "webrobot.urls.budget"),
         ("webrobot.spiderloader.SiteSpiderLoader", "webrobot.spiders.loader"),
-        ("webrobot.extensions.gctuning.GarbageCollectorTuning", "webrobot.gctuning"),
+        ("webrobot.extensions.gctuning.GarbageCollectorTuning", "webrobot.resources.gctuning"),
+        ("webrobot.gctuning.GarbageCollectorTuning", "webrobot.resources.gctuning"),
     ],
 )
 def test_class_paths_a_project_may_list_still_load(path: str, new: str) -> None:
@@ -126,7 +130,8 @@ def test_an_old_path_of_no_such_class_is_gone(old: str) -> None:
 
 def test_an_old_package_imports_and_a_missing_name_is_an_attribute_error() -> None:
     for package in OLD_PACKAGES:
-        assert importlib.import_module(package).__path__ == []
+        old = importlib.import_module(package)
+        assert Path(old.__file__ or "").parent == ALIASES / package.rpartition(".")[2]
     with pytest.raises(AttributeError):
         importlib.import_module("webrobot.politeness").NoSuchThing  # noqa: B018
     for package, name in (("webrobot.frontier", "Frontier"), ("webrobot.sitemaps", "SitemapEntry")):
@@ -134,6 +139,31 @@ def test_an_old_package_imports_and_a_missing_name_is_an_attribute_error() -> No
             getattr(importlib.import_module(package), name)
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module("webrobot.middlewares.no_such_module")
+
+
+def test_each_old_module_path_is_one_alias_file_and_each_alias_file_an_old_path() -> None:
+    files = {
+        "webrobot." + ".".join(p.relative_to(ALIASES).with_suffix("").parts)
+        for p in ALIASES.rglob("*.py")
+        if p.name != "__init__.py"
+    }
+    assert files == set(ALIASED)
+    packages = {"webrobot." + p.parent.name for p in ALIASES.glob("*/__init__.py")}
+    assert packages == set(OLD_PACKAGES)
+
+
+def test_importing_webrobot_installs_no_import_hook_and_loads_no_alias() -> None:
+    """The old paths cost nothing at start: Python looks in their folder only when a
+    webrobot module is not found in the package itself."""
+    code = (
+        "import sys; before = list(sys.meta_path); import webrobot, webrobot.robots.middleware; "
+        "print(sys.meta_path == before, sorted(m for m in sys.modules if 'deprecated' in m"
+        " or m.split('.')[:2] == ['webrobot', 'middlewares']))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert done.stdout.strip() == "True []"
 
 
 def test_every_new_path_exists_and_no_old_path_is_still_a_file() -> None:
@@ -153,7 +183,7 @@ def test_the_docs_and_settings_name_only_new_paths() -> None:
     found = {
         f"{path.relative_to(ROOT)}: {m.group()}"
         for path in texts
-        if path.name != "moved.py"
+        if ALIASES.parent not in path.parents
         for m in old_paths.finditer(path.read_text("utf-8"))
         if not MOVED[m.group(1)].startswith(m.group(1) + ".")
         or m.group().rpartition(".")[2] in _old_module_names(m.group(1))

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from parsel import Selector
 
 from webrobot.extract.page import SourcePage
-from webrobot.extract.prices import availability, currency_code, price_amount
 from webrobot.extract.product import FIELDS, product
-from webrobot.extract.productcodes import gtin_digits, valid_gtin
+from webrobot.extract.product.codes import gtin_digits, valid_gtin
+from webrobot.extract.product.prices import availability, currency_code, price_amount
 
 FAST = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -19,7 +19,7 @@ from webrobot.report.taps import (
     DownloadErrorTapMiddleware,
     FrontierTapMiddleware,
 )
-from webrobot.settings_model import BY_NAME
+from webrobot.settingsmodel.model import BY_NAME
 from webrobot.signals import ROBOTS_FETCH_META
 from webrobot.urls.refusals import Refuser
 

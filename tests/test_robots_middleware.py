@@ -24,7 +24,7 @@ from webrobot.robots.policy import (
     Deferral,
     RobotsDecision,
 )
-from webrobot.settings_parse import SettingValueError
+from webrobot.settingsmodel.parse import SettingValueError
 
 #: The checkpoint files under JOBDIR serve Scrapy's own scheduler (webrobot's keeps its
 #: job state in the frontier database instead, see tests/test_crashsafe_crawl.py).

@@ -13,18 +13,18 @@ from typing import Any
 import pytest
 from scrapy.settings import Settings
 
+from scripts.settings_reference import markdown, scrapy_changes
 from tests.crawling import scrapy_command
 from webrobot import settings as project_settings
-from webrobot.settings_checks import check, text_problem, value_problem
-from webrobot.settings_model import (
+from webrobot.settingsmodel.checks import check, text_problem, value_problem
+from webrobot.settingsmodel.model import (
     BY_NAME,
     COMPONENTS,
     REPLACED,
     SCRAPY_IGNORED_EXTENSIONS,
     SETTINGS,
 )
-from webrobot.settings_parse import SettingValueError, defaults, read
-from webrobot.settings_reference import markdown, scrapy_changes
+from webrobot.settingsmodel.parse import SettingValueError, defaults, read
 from webrobot.sites.config import parse_site_config
 from webrobot.spiders.loader import SiteSpiderLoader
 
@@ -285,7 +285,7 @@ def test_defaults_are_fresh_copies() -> None:
 
 
 def test_reference_page_matches_the_model() -> None:
-    """Regenerate with: python -m webrobot.settings_reference > docs/reference/settings.md"""
+    """Regenerate with: make settings-reference (scripts/settings_reference.py)."""
     assert REFERENCE.read_text("utf-8") == markdown()
     for setting in SETTINGS:
         assert f"| `{setting.name}`" in markdown()
@@ -337,7 +337,7 @@ def test_the_addon_page_lists_every_scrapy_default_it_changes() -> None:
 
 def test_reference_page_is_what_the_command_prints() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "webrobot.settings_reference"],
+        [sys.executable, "scripts/settings_reference.py", "-"],
         capture_output=True,
         text=True,
         check=True,
@@ -347,7 +347,7 @@ def test_reference_page_is_what_the_command_prints() -> None:
 
 
 def test_the_model_imports_no_scrapy() -> None:
-    code = "import sys, webrobot.settings_model; print('scrapy' in sys.modules or 'twisted' in sys.modules)"
+    code = "import sys, webrobot.settingsmodel.model; print('scrapy' in sys.modules or 'twisted' in sys.modules)"
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )
@@ -435,7 +435,7 @@ def test_redis_urls_with_a_scheme_are_taken(url: str) -> None:
 def test_unknown_webrobot_settings_name_the_closest_declared_one(
     names: list[str], expected: list[tuple[str, str | None]]
 ) -> None:
-    from webrobot.settings_checks import unknown_settings
+    from webrobot.settingsmodel.checks import unknown_settings
 
     assert unknown_settings(names) == expected
 

@@ -4,7 +4,7 @@ import pytest
 from scrapy.statscollectors import MemoryStatsCollector
 from scrapy.utils.test import get_crawler
 
-from webrobot.settings_model import BY_NAME
+from webrobot.settingsmodel.model import BY_NAME
 from webrobot.stats import StatsCollector
 
 

@@ -19,7 +19,7 @@ from scrapy.utils.test import get_crawler
 from webrobot import settings as project_settings
 from webrobot import signals
 from webrobot.seen.requestfingerprinter import CanonicalRequestFingerprinter
-from webrobot.settings_parse import SettingValueError
+from webrobot.settingsmodel.parse import SettingValueError
 from webrobot.sites.config import SiteConfig, parse_site_config
 from webrobot.spiders.webrobot import WebrobotSpider
 from webrobot.urls.blocklist import BlocklistError

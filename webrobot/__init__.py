@@ -5,14 +5,16 @@ Turn it on in any Scrapy project with ``ADDONS = {"webrobot.Addon": 0}``.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
-from webrobot import moved
 from webrobot.version import __version__
 
 __all__ = ["Addon", "__version__"]
 
-moved.install()
+# The old paths of moved components (webrobot.deprecated): one more folder where Python
+# looks for a webrobot module only when it is not found here, so they cost nothing at start.
+__path__.append(os.path.join(os.path.dirname(__file__), "deprecated", "paths"))
 
 
 def __getattr__(name: str) -> Any:

@@ -1,6 +1,6 @@
 """``ADDONS = {"webrobot.Addon": 0}``: every part of webrobot, on, in any Scrapy project.
 
-The add-on puts each setting of :mod:`webrobot.settings_model` at its default
+The add-on puts each setting of :mod:`webrobot.settingsmodel.model` at its default
 with Scrapy's ``"addon"`` priority (so a project's ``settings.py``, a spider's
 ``custom_settings``, a site config and ``-s`` override any of them), enables the
 components listed there (a component the project already lists keeps the
@@ -16,7 +16,7 @@ lines for webrobot's own components go to DEBUG, and one INFO line names them
 all with their reasons when the spider opens (:class:`QuietDisabled`).
 
 A value that cannot be used takes the one route of a bad setting
-(:func:`webrobot.startup.setting_error`): the spider is closed when it opens,
+(:func:`webrobot.settingsmodel.startup.setting_error`): the spider is closed when it opens,
 with reason ``config_error`` and one ERROR line naming the setting, the value
 and what was expected, before any request. So does a feature switched on without
 its extra (``webrobot[redis]``, ``webrobot[browser]``): the line names the extra
@@ -34,12 +34,13 @@ from scrapy.utils.misc import load_object
 
 from webrobot.distributed.addon import switch_to_redis
 from webrobot.frontier.scheduler import hold_new_requests_in_frontier
+from webrobot.monitor.asks import asked_parts
 from webrobot.render.middleware import configure_rendering
-from webrobot.settings_checks import check, unknown_setting_message, unknown_settings
-from webrobot.settings_model import BY_NAME, COMPONENTS, SETTINGS
-from webrobot.settings_parse import error_lines
+from webrobot.settingsmodel.checks import check, unknown_setting_message, unknown_settings
+from webrobot.settingsmodel.model import BY_NAME, COMPONENTS, SETTINGS
+from webrobot.settingsmodel.parse import SettingValueError, error_lines, read
+from webrobot.settingsmodel.startup import setting_error
 from webrobot.sites.config import ConfigError
-from webrobot.startup import setting_error
 
 if TYPE_CHECKING:
     from typing import Self
@@ -118,7 +119,7 @@ class Addon:
         switch_to_redis(self.crawler, settings)
         hold_new_requests_in_frontier(settings)
         warn_unknown(settings)
-        for problem in check(settings.get):
+        for problem in [*check(settings.get), *_ask_for_parts(settings)]:
             setting_error(self.crawler, problem)
             # Back to the default, so every component builds and the crawl
             # stops cleanly when the spider opens (with the error above).
@@ -197,6 +198,42 @@ def _keep_http_handlers(settings: BaseSettings) -> None:
 IMPORTED_ONLY_WHEN_ON = {
     "scrapy.extensions.remote_control.RemoteControl": "REMOTE_CONTROL_ENABLED",
 }
+
+
+def _ask_for_parts(settings: BaseSettings) -> list[SettingValueError]:
+    """Mine what the monitor compares (``WEBROBOT_EXTRACT_REQUIRED``), decided here
+    from the settings, before any component is built; the parts asked that no part of
+    the table names, as problems."""
+    problems = []
+    try:
+        for name in PART_LISTS:
+            words = read(settings, name)
+            expected = _unknown_part(words) if words else ""
+            if expected:
+                problems.append(SettingValueError(name, words, expected))
+        asked = asked_parts(settings)
+    except SettingValueError:
+        return problems  # a value check() names
+    if asked:
+        current = set(settings.getlist("WEBROBOT_EXTRACT_REQUIRED"))
+        settings.set("WEBROBOT_EXTRACT_REQUIRED", sorted(current | asked), priority="addon")
+    return problems
+
+
+#: Settings whose words name mining parts (:data:`webrobot.extract.parts.PARTS`).
+PART_LISTS = ("WEBROBOT_EXTRACT", "WEBROBOT_EXTRACT_REQUIRED")
+
+
+def _unknown_part(words: list[str]) -> str:
+    """What is expected instead, when ``words`` name a part the table does not have."""
+    # The table of parts imports every extractor: only a crawl that mines pays for it.
+    from webrobot.extract import parts
+
+    try:
+        parts.enabled_parts(words)
+    except ValueError:
+        return f"{parts.ALL} or any of {', '.join(parts.BY_NAME)}"
+    return ""
 
 
 def _leave_out_when_off(settings: BaseSettings) -> None:

@@ -1,14 +1,14 @@
 """The items webrobot yields: one per fetched HTML page (consumed through itemadapter).
 
 A crawl that mines pages (``WEBROBOT_EXTRACT``, a site config's ``extract`` or
-``[fields]``) yields :class:`MinedPageItem`, the same item with what the page
-says; a crawl that does not yields :class:`PageItem`, whose fields are exactly
-those it always had, so its feeds do not change.
+``[fields]``) yields :class:`~webrobot.extract.item.MinedPageItem`, the same item
+with a field per mining part; a crawl that does not yields :class:`PageItem`, whose
+fields are exactly those it always had, so its feeds do not change.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -26,31 +26,11 @@ class PageItem:
     body: str | None = None  # decoded body text, only with WEBROBOT_STORE_BODY; never if noarchive
 
 
-#: Item key of each part of ``WEBROBOT_EXTRACT`` (documents fill main_text and metadata).
-MINED_FIELDS = (
-    "main_text",
-    "metadata",
-    "structured_data",
-    "product",
-    "fields",
-    "images",
-    "main_markdown",
-)
+def __getattr__(name: str) -> Any:
+    """``MinedPageItem`` and ``MINED_FIELDS`` are made from the table of mining parts
+    (:mod:`webrobot.extract.item`), imported only when a crawl mines."""
+    if name in ("MinedPageItem", "MINED_FIELDS"):
+        from webrobot.extract import item
 
-
-@dataclass
-class MinedPageItem(PageItem):
-    """A :class:`PageItem` with what the page says; ``None``: not asked, or nothing found."""
-
-    main_text: str | None = None
-    metadata: dict[str, Any] | None = None
-    structured_data: dict[str, Any] | None = None
-    product: dict[str, Any] | None = None
-    fields: dict[str, Any] | None = None
-    images: list[dict[str, Any]] | None = None
-    main_markdown: str | None = None
-
-    @classmethod
-    def of(cls, item: PageItem) -> MinedPageItem:
-        """``item`` as a mined item (its own fields copied, none mined yet)."""
-        return cls(**{f.name: getattr(item, f.name) for f in fields(PageItem)})
+        return getattr(item, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,7 +1,7 @@
 """The webrobot project's settings: the project itself, plus the add-on.
 
 Every webrobot setting and the Scrapy settings webrobot gives another default
-are declared once, in :mod:`webrobot.settings_model`, and applied by
+are declared once, in :mod:`webrobot.settingsmodel.model`, and applied by
 :class:`webrobot.Addon` at Scrapy's ``"addon"`` priority (the reference page is
 ``docs/reference/settings.md``). Set a value here to change it for this
 project; a site config's keys and ``settings`` table override it with spider

@@ -46,7 +46,7 @@ from webrobot.distributed.keys import safe_url
 from webrobot.job.diskstate import disk_of
 from webrobot.pages.metarobots import policy, product_token
 from webrobot.pages.pagerules import OPT_OUT_KEY, response_directives
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.signals import REQUISITE_META
 from webrobot.version import __version__
 

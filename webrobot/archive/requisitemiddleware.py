@@ -66,7 +66,7 @@ from webrobot.archive.requisites import (
 from webrobot.pages.embeds import embed_request
 from webrobot.pages.metarobots import policy
 from webrobot.render.middleware import LOADED_KEY
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.signals import HOPS_META, REQUISITE_META, ROBOTS_FETCH_META
 from webrobot.sitemaps.follow import SITEMAP_KEY
 from webrobot.urls.canonical import canonicalizer_for

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from webrobot.optional import MissingExtra, require_redis
-from webrobot.settings_parse import SettingValueError, read
+from webrobot.settingsmodel.parse import SettingValueError, read
 
 if TYPE_CHECKING:
     from scrapy import Spider

@@ -1,6 +1,6 @@
 """``scrapy crawl`` with clear failures: an unknown or broken site, a bad spider
 argument, or a setting whose text does not parse (``-s DEPTH_LIMIT=abc``, or
-Scrapyd's ``setting=``; checked against :mod:`webrobot.settings_model`) prints
+Scrapyd's ``setting=``; checked against :mod:`webrobot.settingsmodel.model`) prints
 one line and exits with status 2 instead of a traceback. A value the add-on
 refuses when the crawler starts closes the spider with reason ``config_error``,
 which exits with status 2 too. A crawl closed because a folder it writes is full
@@ -32,8 +32,8 @@ from webrobot.frontier.scheduler import OPEN_FAILED as FRONTIER_ERROR
 from webrobot.job.diskspace import FINISH_REASON as DISK_FULL
 from webrobot.robots.held import count
 from webrobot.robots.middleware import HELD_ONLY
-from webrobot.settings_checks import text_problem, unknown_setting_message, unknown_settings
-from webrobot.settings_parse import error_lines
+from webrobot.settingsmodel.checks import text_problem, unknown_setting_message, unknown_settings
+from webrobot.settingsmodel.parse import error_lines
 from webrobot.urls.sitekey import request_site
 
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ from scrapy.exceptions import UsageError
 
 from webrobot.search.extension import DEFAULT_INDEX
 from webrobot.search.index import Hit, IndexUnavailable, QueryError, SearchIndex
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 
 if TYPE_CHECKING:
     import argparse

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 from scrapy.settings import SETTINGS_PRIORITIES
 
 from webrobot.optional import MissingExtra, require_redis
-from webrobot.settings_parse import SettingValueError, read
-from webrobot.startup import setting_error
+from webrobot.settingsmodel.parse import SettingValueError, read
+from webrobot.settingsmodel.startup import setting_error
 
 if TYPE_CHECKING:
     from typing import Self

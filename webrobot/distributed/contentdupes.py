@@ -49,7 +49,7 @@ from webrobot.seen.contentdupes import ContentDupes, Verdict, fingerprint_mode, 
 from webrobot.seen.contentfingerprints import fingerprint_key
 from webrobot.seen.simhash import bands, to_hex
 from webrobot.seen.stores import Seen
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -29,7 +29,7 @@ from scrapy_redis.dupefilter import RFPDupeFilter
 from webrobot.distributed.digests import RedisDigestSet
 from webrobot.distributed.keys import CrawlKeys, redis_from_settings
 from webrobot.seen.dupefilter import register_visited_filter
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 
 if TYPE_CHECKING:
     from typing import Self

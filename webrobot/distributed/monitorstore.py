@@ -49,7 +49,7 @@ from webrobot.distributed.dupefilter import crawl_spider_name
 from webrobot.distributed.keys import CrawlKeys, explain, redis_from_settings, safe_url
 from webrobot.monitor.snapshot import Snapshot
 from webrobot.monitor.store import MonitorStore, PageRecord, Pending
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

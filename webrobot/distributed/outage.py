@@ -31,7 +31,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.wiring import Key, per_crawler
 
 logger = logging.getLogger(__name__)

@@ -87,7 +87,7 @@ from webrobot.distributed.frontier import new_worker_id
 from webrobot.distributed.keys import cluster_enabled, redis_from_settings, site_tag
 from webrobot.distributed.outage import Outage, outage_of
 from webrobot.politeness.clock import DEFAULT_MAX_SITES, THROTTLE_STATUSES
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 
 if TYPE_CHECKING:
     from typing import Self

@@ -57,7 +57,7 @@ from webrobot.distributed.frontier import new_worker_id
 from webrobot.distributed.keys import CrawlKeys, redis_from_settings
 from webrobot.distributed.outage import outage_of
 from webrobot.robots.policy import RobotsDecision
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 
 if TYPE_CHECKING:
     from typing import Self

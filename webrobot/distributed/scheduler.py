@@ -94,7 +94,7 @@ from webrobot.distributed.leasetiming import LeaseTiming
 from webrobot.distributed.outage import FINISH_REASON, outage_of
 from webrobot.frontier.leases import LeaseTracker
 from webrobot.job.diskstate import disk_of
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.signals import WORKER_LOCAL_META
 
 if TYPE_CHECKING:

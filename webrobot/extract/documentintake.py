@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING, Self
 
 from scrapy.exceptions import NotConfigured
 
-from webrobot.extract.parts import enabled_parts
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.urls.documents import accept_documents
 
 if TYPE_CHECKING:
@@ -30,8 +29,14 @@ class DocumentIntake:
     """With documents in WEBROBOT_EXTRACT: links to PDFs followed, PDFs downloaded whole."""
 
     def __init__(self, crawler: Crawler) -> None:
+        asked = read(crawler.settings, "WEBROBOT_EXTRACT")
+        if not asked:
+            raise NotConfigured("WEBROBOT_EXTRACT is empty")
+        # The table of parts imports every extractor: only a crawl that mines pays for it.
+        from webrobot.extract.parts import enabled_parts
+
         try:
-            parts = enabled_parts(read(crawler.settings, "WEBROBOT_EXTRACT"))
+            parts = enabled_parts(asked)
         except ValueError as exc:  # the mining's own middleware names the bad value
             raise NotConfigured(f"WEBROBOT_EXTRACT: {exc}") from None
         if "documents" not in parts:

@@ -129,7 +129,7 @@ def document_limits(settings: Mapping[str, Any] | Any) -> dict[str, Any]:
     """The keyword arguments of :func:`read_document` from a crawl's settings
     (``WEBROBOT_DOCUMENT_*``), for the glue: ``read_document(body, url, type,
     **document_limits(settings))``."""
-    from webrobot.settings_parse import read
+    from webrobot.settingsmodel.parse import read
 
     return {
         "max_bytes": read(settings, "WEBROBOT_DOCUMENT_MAX_BYTES"),

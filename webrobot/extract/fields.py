@@ -443,3 +443,13 @@ _MAPPERS: dict[str, Callable[[Any, Step], Any]] = {
     "date": date,
     "regex": regex,
 }
+
+
+def found_fields(values: dict[str, Any]) -> bool:
+    """Whether any declared field was found."""
+    return any(value is not None and value != [] for value in values.values())
+
+
+def missing_fields(inputs: object, values: dict[str, Any]) -> list[str]:
+    """``missing/<name>`` for each declared field not found, to be counted."""
+    return [f"missing/{name}" for name, value in values.items() if value is None or value == []]

@@ -34,7 +34,7 @@ from twisted.internet.threads import deferToThread
 from webrobot import signals as webrobot_signals
 from webrobot.extract.imagehashing import MISSING_LIBRARY, ImageRefused, describe_image
 from webrobot.pages.embeds import embed_request
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 
 if TYPE_CHECKING:
     from scrapy import Request

@@ -8,9 +8,14 @@ Pure: no Scrapy, no I/O.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import lxml.etree
+
+from webrobot.extract.htmltree import html_root
+
+if TYPE_CHECKING:
+    from webrobot.extract.inputs import PageInputs
 
 #: A tree with more nodes (elements, comments) than this is a large page. The largest of
 #: the 238 real pages of the evaluation sets has 4,901; reading the main text of a tree
@@ -18,7 +23,7 @@ import lxml.etree
 LARGE_PAGE_ELEMENTS = 25_000
 
 
-#: The nodes :meth:`tree.iter` would give, counted inside libxml2 (no Python object made
+#: The nodes ``tree.iter()`` would give, counted inside libxml2 (no Python object made
 #: for each: a fraction of the cost of iterating).
 _NODES = lxml.etree.XPath("count(//*|//comment()|//processing-instruction())")
 
@@ -29,3 +34,12 @@ def is_large(tree: Any) -> bool:
         return float(_NODES(tree)) > LARGE_PAGE_ELEMENTS
     except (lxml.etree.XPathError, TypeError, ValueError):
         return False
+
+
+def large_page_notes(inputs: PageInputs, text: Any) -> list[str]:
+    """``["large_page"]`` when the main text of ``inputs``' page was read under the
+    bound (its tree is large), to be counted; else nothing."""
+    if text is None:
+        return []
+    root = html_root(inputs.page)
+    return ["large_page"] if root is not None and is_large(root) else []

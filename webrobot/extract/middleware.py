@@ -1,34 +1,35 @@
 """Mine every item a page yields (a spider middleware): what the page says, added
 to the item.
 
-For each response with items, the parts asked (``WEBROBOT_EXTRACT``; a site
-config's ``extract``; ``fields`` whenever ``WEBROBOT_FIELDS`` or a config's
-``[fields]`` declares any; parts another component asked for with
-:meth:`ExtractMiddleware.require`) are extracted once, from ONE
+A loop over the table of mining parts (:data:`webrobot.extract.parts.PARTS`). For
+each response with items, the parts asked (``WEBROBOT_EXTRACT``; a site config's
+``extract``; ``fields`` whenever ``WEBROBOT_FIELDS`` or a config's ``[fields]``
+declares any; ``WEBROBOT_EXTRACT_REQUIRED``, where the add-on puts the parts other
+components read, the monitor's) are extracted once, from ONE
 :class:`~webrobot.extract.page.SourcePage` built on the tree the spider already
-parsed (its JSON-LD read once, too, for metadata, product and fields), and set on
-each of the response's items: the bundled spider's
-:class:`~webrobot.items.PageItem` becomes a :class:`~webrobot.items.MinedPageItem`;
-a user's own items (dicts, ``scrapy.Item``, dataclass or attrs items) get the keys
-through itemadapter, and a key an item cannot take is counted
-(``webrobot/extract/item_refused``) and logged once per item class.
+parsed, each input they share (the JSON-LD, the structured data) read once
+(:class:`~webrobot.extract.inputs.PageInputs`), and set on each of the response's
+items: the bundled spider's :class:`~webrobot.items.PageItem` becomes a
+:class:`~webrobot.extract.item.MinedPageItem`; a user's own items (dicts,
+``scrapy.Item``, dataclass or attrs items) get the keys through itemadapter, and a
+key an item cannot take is counted (``webrobot/extract/item_refused``) and logged
+once per item class.
 
 It sits closest to the spider (975), before the meta robots middleware drops a
 ``noindex`` page's items (such pages are not mined) and well before
 :class:`~webrobot.pages.parsetree.ReleaseParseTreeMiddleware` frees the tree.
 An extractor that raises leaves its part out of the item (counted
-``webrobot/extract/<part>/error``, logged once per part); one whose module or
-library is missing is one line per crawl (``webrobot/extract/<part>/not_installed``
-per page). Nothing asked: :class:`NotConfigured`, so the crawl pays nothing.
+``webrobot/extract/<part>/error``, logged once per part); one whose library is
+missing is one line per crawl (``webrobot/extract/<part>/not_installed`` per page).
+Nothing asked: :class:`NotConfigured`, so the crawl pays nothing.
 """
 
 from __future__ import annotations
 
 import copy
-import importlib
 import logging
 from collections.abc import AsyncIterator, Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
@@ -38,18 +39,17 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.defer import DeferredLock
 from twisted.internet.threads import deferToThread
 
-from webrobot.extract.fields import FieldSpec, FieldSpecError, compile_fields, extract_fields
-from webrobot.extract.htmltree import html_root
-from webrobot.extract.jsonld import PageJsonLd, read_jsonld
-from webrobot.extract.largepage import LARGE_PAGE_ELEMENTS, is_large
+from webrobot.extract.fields import FieldSpec, FieldSpecError, compile_fields
+from webrobot.extract.inputs import FIELD_SPECS, STRUCTURED, PageInputs
+from webrobot.extract.item import MinedPageItem
 from webrobot.extract.page import SourcePage
-from webrobot.extract.parts import enabled_parts
-from webrobot.items import MinedPageItem, PageItem
+from webrobot.extract.parts import DOCUMENT, PAGE, PARTS, Part, enabled_parts
+from webrobot.items import PageItem
+from webrobot.optional import MissingExtra
 from webrobot.pages.contenttypes import GENERIC, HTML, declared_kind, mime_type
-from webrobot.pages.metarobots import policy
-from webrobot.pages.pagerules import META_KEY, OPT_OUT_KEY
-from webrobot.settings_parse import ConfigError
-from webrobot.startup import setting, setting_error
+from webrobot.pages.pagerules import indexable
+from webrobot.settingsmodel.parse import ConfigError
+from webrobot.settingsmodel.startup import setting, setting_error
 from webrobot.wiring import per_crawler
 
 if TYPE_CHECKING:
@@ -60,37 +60,9 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-#: Part -> (module, function) of its extractor, imported on first use.
-EXTRACTORS = {
-    "text": ("webrobot.extract.maintext", "main_text"),
-    "markdown": ("webrobot.extract.maintext", "main_reading"),
-    "metadata": ("webrobot.extract.metadata", "metadata"),
-    "structured_data": ("webrobot.extract.structured", "structured_data"),
-    "product": ("webrobot.extract.product", "product"),
-    "images": ("webrobot.extract.images", "page_images"),
-    "documents": ("webrobot.extract.documents", "read_document"),
-}
-IMAGE_FETCHER = ("webrobot.extract.imagefetch", "ImageFetcher")
-#: Part -> the item key its result goes to (documents: main_text and metadata).
-ITEM_KEYS = {
-    "text": "main_text",
-    "markdown": "main_markdown",
-    "metadata": "metadata",
-    "structured_data": "structured_data",
-    "product": "product",
-    "fields": "fields",
-    "images": "images",
-}
-#: Parts read from an HTML page; ``documents`` is read from the other responses.
-PAGE_PARTS = ("structured_data", "text", "markdown", "metadata", "product", "fields", "images")
-
 #: One document read at a time (PDF libraries are not thread-safe), waiting on the
 #: reactor's side: a queue of documents holds no thread the DNS lookups need.
 _DOCUMENT_LOCK = DeferredLock()
-
-
-class _Missing(Exception):
-    """An extractor that cannot be imported (its module, or a library it needs)."""
 
 
 def source_page(response: Response) -> SourcePage:
@@ -138,27 +110,30 @@ class ExtractMiddleware:
 
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
-        try:
-            parts = set(enabled_parts(setting(crawler, "WEBROBOT_EXTRACT")))
-        except ValueError as exc:
-            raise setting_error(
-                crawler, ConfigError("setting", "WEBROBOT_EXTRACT", str(exc))
-            ) from None
+        parts: set[str] = set()
+        for name in ("WEBROBOT_EXTRACT", "WEBROBOT_EXTRACT_REQUIRED"):
+            try:
+                parts |= enabled_parts(setting(crawler, name))
+            except ValueError as exc:
+                raise setting_error(crawler, ConfigError("setting", name, str(exc))) from None
         try:
             self.fields: tuple[FieldSpec, ...] = compile_fields(setting(crawler, "WEBROBOT_FIELDS"))
         except FieldSpecError as exc:
             error = ConfigError("setting WEBROBOT_FIELDS", f"fields.{exc.field}", exc.expected)
             raise setting_error(crawler, error) from None
+        reads_fields = {part.name for part in PARTS if FIELD_SPECS in part.inputs}
         if self.fields:
-            parts.add("fields")
-        #: Whether a declared field reads the page's JSON-LD.
-        self._jsonld_fields = any(spec.kind == "jsonld" for spec in self.fields)
+            parts |= reads_fields
+        else:
+            parts -= reads_fields  # nothing declared: nothing such a part could read
         wanted = _asked(crawler)
         parts |= wanted.required
         if not parts:
             wanted.built, wanted.middleware = True, None
             raise NotConfigured("WEBROBOT_EXTRACT is empty and no fields are declared")
         self.parts = parts
+        #: Whether a declared field reads the page's JSON-LD.
+        self._jsonld_fields = any(spec.kind == "jsonld" for spec in self.fields)
         self.document_limits = {
             "max_bytes": int(setting(crawler, "WEBROBOT_DOCUMENT_MAX_BYTES")),
             "timeout": float(setting(crawler, "WEBROBOT_DOCUMENT_TIMEOUT")),
@@ -168,7 +143,6 @@ class ExtractMiddleware:
             "memory_mb": int(setting(crawler, "WEBROBOT_DOCUMENT_MEMORY_MB")),
         }
         self.meta_robots = bool(setting(crawler, "WEBROBOT_META_ROBOTS_ENABLED"))
-        self._functions: dict[str, Callable[..., Any] | _Missing] = {}
         self._image_fetcher: Any = None
         self._logged: set[str] = set()
         wanted.built, wanted.middleware = True, self
@@ -185,11 +159,12 @@ class ExtractMiddleware:
     def require(cls, crawler: Crawler, parts: Iterable[str]) -> None:
         """Switch ``parts`` on for this crawl, whatever ``WEBROBOT_EXTRACT`` says.
 
-        For another component (an extension, a downloader middleware) to call
-        from its ``from_crawler``: those are built before spider middlewares. A
-        call after this middleware stepped aside for lack of parts is a
-        :class:`RuntimeError` (the parts could no longer be had); an unknown
-        part, a :class:`ValueError`."""
+        For a component of a user's own to call from its ``from_crawler``; webrobot's
+        own components ask through ``WEBROBOT_EXTRACT_REQUIRED``, which the add-on
+        sets, so that the order components are built in does not matter. A call
+        after this middleware stepped aside for lack of parts is a
+        :class:`RuntimeError` (the parts could no longer be had); an unknown part,
+        a :class:`ValueError`."""
         wanted = enabled_parts(parts)
         crawl = _asked(crawler)
         crawl.required.update(wanted)
@@ -219,184 +194,90 @@ class ExtractMiddleware:
                 items += 1
             yield output
 
-    def _withheld(self, response: Response) -> bool:
-        """A ``noindex`` page: its items are dropped next, so it is not mined."""
-        meta = response.request.meta if response.request is not None else {}
-        if not self.meta_robots or meta.get(OPT_OUT_KEY):
-            return False
-        directives = meta.get(META_KEY)
-        if not directives:
-            return False
-        return not policy(directives).index
-
     async def _mine(self, response: Response) -> dict[str, Any]:
         """Item key -> value for ``response``'s items (only the parts asked that apply)."""
-        if self._withheld(response):
-            return {}
+        if self.meta_robots and not indexable(response):
+            return {}  # a noindex page: its items are dropped next, so it is not mined
         stats = self.crawler.stats
         assert stats is not None
-        if is_page(response):
-            parts = [p for p in PAGE_PARTS if p in self.parts]
-            if not parts:
-                return {}
+        source = PAGE if is_page(response) else DOCUMENT
+        parts = [part for part in PARTS if part.name in self.parts and part.source == source]
+        if not parts:
+            return {}
+        if source == PAGE:
             stats.inc_value("webrobot/extract/pages")
             return await self._mine_page(source_page(response), parts)
-        if "documents" in self.parts and response.body:
-            stats.inc_value("webrobot/extract/documents")
-            return await self._mine_document(response)
-        return {}
-
-    async def _mine_page(self, page: SourcePage, parts: list[str]) -> dict[str, Any]:
+        if not response.body:
+            return {}
+        stats.inc_value("webrobot/extract/documents")
         out: dict[str, Any] = {}
-        structured: Any = None
-        jsonld: PageJsonLd | None = None
-        if "structured_data" in parts:
-            structured = self._run("structured_data", page)
-            out["structured_data"] = structured
-        elif self._reads_jsonld(parts):
-            # The page's JSON-LD, read once for every part that reads it; the rest of
-            # the structured data only for the product, which reads it all.
-            jsonld = self._read_jsonld(page)
-            if jsonld is not None and "product" in parts:
-                structured = self._structured_for_product(page, jsonld)
-        if "markdown" in parts:
-            # One reading gives both the text and its Markdown.
-            reading = self._run("markdown", page)
-            if reading is not _FAILED:
-                out["main_markdown"] = reading.markdown
-                if "text" in parts:
-                    out["main_text"] = reading.text
-                    self._count("text", reading.text)
-                self._count_large_page(page)
-        elif "text" in parts:
-            out["main_text"] = self._run("text", page)
-            if out["main_text"] is not _FAILED:
-                self._count_large_page(page)
-        if "metadata" in parts:
-            # Without structured data asked, metadata reads JSON-LD only (no microdata).
-            given = structured if jsonld is None else {"json-ld": jsonld.items}
-            out["metadata"] = self._run("metadata", page, given)
-        if "product" in parts:
-            failed = jsonld is not None and structured is _FAILED
-            out["product"] = _FAILED if failed else self._run("product", page, structured)
-        if "fields" in parts:
-            out["fields"] = self._fields(page, structured, jsonld)
-        if "images" in parts:
-            out["images"] = await self._images(page)
-        return {key: value for key, value in out.items() if value is not _FAILED}
+        for part in parts:
+            out.update(await self._mine_document(part, response))
+        return out
 
-    def _count_large_page(self, page: SourcePage) -> None:
-        """Count a page whose main text was read under the large-page bound; log the first."""
-        root = html_root(page)
-        if root is None or not is_large(root):
-            return
-        stats = self.crawler.stats
-        assert stats is not None
-        stats.inc_value("webrobot/extract/text/large_page")
-        if "large_page" not in self._logged:
-            self._logged.add("large_page")
-            logger.info(
-                "Main text of %s read without trafilatura's fallbacks: more than %d nodes "
-                "(every such page is counted in webrobot/extract/text/large_page)",
-                page.url,
-                LARGE_PAGE_ELEMENTS,
-            )
-
-    def _read_jsonld(self, page: SourcePage) -> PageJsonLd | None:
-        """The page's JSON-LD; ``None`` if reading it fails, and each part then reads
-        it (and fails, counted) on its own."""
-        try:
-            return read_jsonld(html_root(page), documents=self._jsonld_fields)
-        except Exception:  # noqa: BLE001 - the parts' own failures are what is counted
-            return None
-
-    def _reads_jsonld(self, parts: list[str]) -> bool:
-        """Whether a part asked reads the page's JSON-LD."""
-        return (
-            "metadata" in parts or "product" in parts or ("fields" in parts and self._jsonld_fields)
+    async def _mine_page(self, page: SourcePage, parts: list[Part]) -> dict[str, Any]:
+        inputs = PageInputs(
+            page,
+            field_specs=self.fields,
+            jsonld_documents=self._jsonld_fields,
+            full_structured=any(part.provides == STRUCTURED for part in parts),
+            markdown=any(part.name == "markdown" for part in parts),
         )
+        out: dict[str, Any] = {}
+        # A part whose result is another's input first: the others read it as it was read.
+        for part in sorted(parts, key=lambda part: part.provides is None):
+            value = self._run(part, inputs)
+            if value is _FAILED:
+                continue
+            if part.fetches and value:
+                value = await self._describe(part, page, value)
+            assert part.item_key is not None
+            out[part.item_key] = value
+        return {part.item_key: out[part.item_key] for part in parts if part.item_key in out}
 
-    def _structured_for_product(self, page: SourcePage, jsonld: PageJsonLd) -> Any:
-        """The structured data the product reads, on the JSON-LD already read; a failure
-        is the product's, as when it reads them itself."""
-        read = self._function("structured_data")
-        if isinstance(read, _Missing):
-            return self._failed("product", page.url, read)
-        try:
-            return read(page, jsonld=jsonld.items)
-        except Exception as exc:  # noqa: BLE001 - a page must not stop its item
-            return self._failed("product", page.url, exc)
-
-    def _fields(
-        self, page: SourcePage, structured: dict[str, Any] | None, jsonld: PageJsonLd | None
-    ) -> Any:
-        if not self.fields:
-            return _FAILED
-        documents: list[Any] | None
-        if jsonld is not None:
-            documents = jsonld.documents
-        else:
-            given = structured.get("json-ld") if isinstance(structured, dict) else None
-            documents = given if isinstance(given, list) else None
-        try:
-            values = extract_fields(page, self.fields, documents)
-        except Exception as exc:  # noqa: BLE001 - a page must not stop its item
-            return self._failed("fields", page.url, exc)
-        stats = self.crawler.stats
-        assert stats is not None
-        found = False
-        for name, value in values.items():
-            if value is None or value == []:
-                stats.inc_value(f"webrobot/extract/fields/missing/{name}")
-            else:
-                found = True
-        self._count("fields", found)
-        return values
-
-    async def _images(self, page: SourcePage) -> Any:
-        images = self._run("images", page)
-        if images is _FAILED or not images:
-            return images
-        fetcher = self._fetcher()
+    async def _describe(self, part: Part, page: SourcePage, resources: Any) -> Any:
+        """``resources`` (a part's list of images) as the crawl fetched them."""
+        fetcher = self._fetcher(part)
         if fetcher is None:
-            return images
+            return resources
         try:
-            return await fetcher.describe(images, page_url=page.url)
-        except Exception as exc:  # noqa: BLE001 - the images as the markup gives them
-            self._failed("images", page.url, exc)
-            return images
+            return await fetcher.describe(resources, page_url=page.url)
+        except Exception as exc:  # noqa: BLE001 - the resources as the markup gives them
+            self._failed(part.name, page.url, exc)
+            return resources
 
-    def _fetcher(self) -> Any:
+    def _fetcher(self, part: Part) -> Any:
         if self._image_fetcher is None:
             try:
-                module = importlib.import_module(IMAGE_FETCHER[0])
-                self._image_fetcher = getattr(module, IMAGE_FETCHER[1]).from_crawler(self.crawler)
-            except (ImportError, AttributeError) as exc:
-                self._not_installed("images", exc)
+                from webrobot.extract.imagefetch import ImageFetcher
+
+                self._image_fetcher = ImageFetcher.from_crawler(self.crawler)
+            except ImportError as exc:
+                self._not_installed(part.name, exc)
                 self._image_fetcher = False
         return self._image_fetcher or None
 
-    async def _mine_document(self, response: Response) -> dict[str, Any]:
-        read = self._function("documents")
-        if isinstance(read, _Missing):
-            self._not_installed("documents", read)
-            return {}
+    async def _mine_document(self, part: Part, response: Response) -> dict[str, Any]:
         content_type = mime_type((response.headers.get("Content-Type") or b"").decode("latin-1"))
         body, url, limits = response.body, response.url, self.document_limits
 
         def read_alone() -> Any:
-            return read(body, url, content_type, **limits)
+            return part.run(body, url, content_type, **limits)
 
         try:
             result = await self._in_thread(read_alone)
+        except MissingExtra as exc:
+            self._not_installed(part.name, exc)
+            return {}
         except Exception as exc:  # noqa: BLE001 - a hostile file must not stop its item
-            self._failed("documents", url, exc)
+            self._failed(part.name, url, exc)
             return {}
         if not isinstance(result, dict):
-            self._count("documents", None)
+            self._count(part, None)
             return {}
-        self._count("documents", result.get("main_text"))
-        return {key: result[key] for key in ("main_text", "metadata") if key in result}
+        self._count(part, result.get("main_text"))
+        keys = [p.item_key for p in PARTS if p.source == PAGE and p.item_key in result]
+        return {key: result[key] for key in keys if key is not None}
 
     async def _in_thread(self, function: Callable[[], Any]) -> Any:
         """``function()`` on a worker thread, one at a time: a long document does not
@@ -405,33 +286,36 @@ class ExtractMiddleware:
 
     # -- running one extractor --------------------------------------------------------
 
-    def _function(self, part: str) -> Callable[..., Any] | _Missing:
-        found = self._functions.get(part)
-        if found is None:
-            module_name, name = EXTRACTORS[part]
-            try:
-                found = getattr(importlib.import_module(module_name), name)
-            except (ImportError, AttributeError) as exc:
-                found = _Missing(f"{type(exc).__name__}: {exc}")
-            self._functions[part] = found
-        return found
-
-    def _run(self, part: str, page: SourcePage, *args: Any) -> Any:
-        function = self._function(part)
-        if isinstance(function, _Missing):
-            self._not_installed(part, function)
-            return _FAILED
+    def _run(self, part: Part, inputs: PageInputs) -> Any:
         try:
-            result = function(page, *args)
+            result = part.run(inputs)
+        except MissingExtra as exc:
+            self._not_installed(part.name, exc)
+            return _FAILED
         except Exception as exc:  # noqa: BLE001 - one extractor's failure leaves the others' results
-            return self._failed(part, page.url, exc)
+            return self._failed(part.name, inputs.page.url, exc)
         self._count(part, result)
+        if part.notes is not None:
+            for note in part.notes(inputs, result):
+                self._note(part, note, inputs.page.url)
         return result
 
-    def _count(self, part: str, result: Any) -> None:
+    def _count(self, part: Part, result: Any) -> None:
         stats = self.crawler.stats
         assert stats is not None
-        stats.inc_value(f"webrobot/extract/{part}/{'found' if result else 'empty'}")
+        found = part.found(result) if result is not None else False
+        stats.inc_value(f"webrobot/extract/{part.name}/{'found' if found else 'empty'}")
+
+    def _note(self, part: Part, note: str, url: str) -> None:
+        """Count a note of ``part`` on a page; log the first of a kind the part explains."""
+        stats = self.crawler.stats
+        assert stats is not None
+        key = f"webrobot/extract/{part.name}/{note}"
+        stats.inc_value(key)
+        message = part.note_messages.get(note)
+        if message is not None and key not in self._logged:
+            self._logged.add(key)
+            logger.info("Mining: %s on %s (every such page is counted in %s)", message, url, key)
 
     def _failed(self, part: str, url: str, exc: BaseException) -> Any:
         stats = self.crawler.stats
@@ -462,7 +346,7 @@ class ExtractMiddleware:
 
     def _attach(self, item: Any, mined: dict[str, Any]) -> Any:
         if type(item) is PageItem:
-            item = MinedPageItem.of(item)
+            item = MinedPageItem(**{f.name: getattr(item, f.name) for f in fields(PageItem)})
         if isinstance(item, PageItem) and item.title is None:
             # A document's title is known only once it is read.
             metadata = mined.get("metadata")

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from scrapy.exceptions import NotConfigured
 
 from webrobot.frontier.recrawl import DUE_KEY, OUTCOME_KEY
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 
 if TYPE_CHECKING:
     from typing import Self

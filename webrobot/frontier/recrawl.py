@@ -48,7 +48,7 @@ from webrobot.frontier.freshness import NOT_DUE, FreshnessRules
 from webrobot.frontier.freshnessstore import FreshnessStore
 from webrobot.pages.metarobots import product_token
 from webrobot.pages.pagerules import response_directives
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 
 if TYPE_CHECKING:
     from scrapy import Request

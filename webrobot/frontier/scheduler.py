@@ -80,7 +80,7 @@ from webrobot.frontier.queues import (
 from webrobot.job.diskspace import FINISH_REASON as DISK_FULL
 from webrobot.job.diskspace import is_disk_error
 from webrobot.job.diskstate import disk_of
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 
 if TYPE_CHECKING:
     from typing import Self

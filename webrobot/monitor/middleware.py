@@ -26,7 +26,6 @@ from scrapy.exceptions import NotConfigured
 from scrapy.utils.misc import load_object
 
 from webrobot import signals as webrobot_signals
-from webrobot.extract.middleware import ExtractMiddleware
 from webrobot.job.diskstate import disk_of
 from webrobot.monitor import events
 from webrobot.monitor.moves import TOLD_PREFIX, Move, moves, told_key
@@ -35,8 +34,8 @@ from webrobot.monitor.rules import load_rules, parse_rule_tables
 from webrobot.monitor.snapshot import Ignore, Snapshot, changes, snapshot_of
 from webrobot.monitor.store import MonitorStore, PageRecord
 from webrobot.monitor.watch import WatchRule, page_matches
-from webrobot.settings_parse import ConfigError, SettingValueError
-from webrobot.startup import setting, setting_error
+from webrobot.settingsmodel.parse import ConfigError, SettingValueError
+from webrobot.settingsmodel.startup import setting, setting_error
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -47,8 +46,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-#: Item keys the monitor reads; an item with none of them is not a page it can judge.
-CONTENT_KEYS = ("main_text", "metadata", "product", "fields", "images")
 #: Statuses that say a page is gone.
 GONE = frozenset({404, 410})
 #: Times a page is judged again when a shared store's copy changed under the judgement
@@ -81,6 +78,10 @@ class MonitorMiddleware:
             raise NotConfigured("WEBROBOT_MONITOR_DIR is not set")
         self.crawler = crawler
         self.folder = Path(folder)
+        from webrobot.extract.parts import monitored_keys
+
+        #: Item keys the monitor reads; an item with none of them is not a page it can judge.
+        self.content_keys = monitored_keys()
         self.rules: tuple[WatchRule, ...] = ()
         watch = setting(crawler, "WEBROBOT_WATCH")
         try:
@@ -120,7 +121,6 @@ class MonitorMiddleware:
         self.store_class: type[MonitorStore] = store_class
         self.store: MonitorStore | None = None
         self.sender: WebhookSender | None = None
-        self._require_extraction()
         self.tally = ChangesTally(str(self.folder))
         self.watching = False  # the folder opened: the report has a changes section
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
@@ -161,13 +161,6 @@ class MonitorMiddleware:
             shown = [url.split("://", 1)[0] + "://..." for url in bad]
             raise setting_error(self.crawler, SettingValueError(
                 "WEBROBOT_MONITOR_NOTIFY", shown, "Apprise URLs of a known scheme, whole")) from None  # fmt: skip
-
-    def _require_extraction(self) -> None:
-        """Switch on the extractors of what the monitor reads, whatever WEBROBOT_EXTRACT says."""
-        parts = {"text", "metadata", "product", "fields"}
-        if any(rule.images for rule in self.rules):
-            parts.add("images")
-        ExtractMiddleware.require(self.crawler, parts)
 
     def _count(self, key: str, value: int = 1) -> None:
         assert self.crawler.stats is not None
@@ -364,8 +357,8 @@ class MonitorMiddleware:
         if self.store is None or isinstance(output, Request) or not ItemAdapter.is_item(output):
             return
         adapter = ItemAdapter(output)
-        item = {key: adapter.get(key) for key in CONTENT_KEYS if key in adapter}
-        if not any(_says_something(item.get(key)) for key in CONTENT_KEYS):
+        item = {key: adapter.get(key) for key in self.content_keys if key in adapter}
+        if not any(_says_something(item.get(key)) for key in self.content_keys):
             self._count("webrobot/monitor/skipped/no_content")
             return
         if "title" in adapter:

@@ -2,7 +2,7 @@
 
 No Scrapy, no network: reads the TOML file and the files it names (paths relative
 to the rules file's folder). A rule that cannot be used raises
-:class:`~webrobot.settings_parse.ConfigError` naming the file and the rule, in one
+:class:`~webrobot.settingsmodel.parse.ConfigError` naming the file and the rule, in one
 line. Pictures are hashed with imagehash (the ``monitor`` extra), imported only
 when a rule names one.
 """
@@ -18,7 +18,7 @@ from webrobot.monitor.nearcopy import ProtectedText
 from webrobot.monitor.terms import term_pattern
 from webrobot.monitor.watch import ProtectedImage, WatchRule
 from webrobot.optional import MissingExtra, require
-from webrobot.settings_parse import ConfigError
+from webrobot.settingsmodel.parse import ConfigError
 
 KEYS = ("name", "terms", "texts", "images")
 #: Largest protected text or picture file read.

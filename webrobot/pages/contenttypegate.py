@@ -25,7 +25,7 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured, StopDownload
 
 from webrobot.pages.contenttypes import OTHER, declared_kind, mime_type
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.signals import ROBOTS_FETCH_META, SITEMAP_META
 from webrobot.urls.documents import documents_accepted, is_document_type
 

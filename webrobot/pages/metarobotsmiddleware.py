@@ -31,7 +31,7 @@ from webrobot.pages.metarobots import (
     product_token,
 )
 from webrobot.pages.pagerules import META_KEY, OPT_OUT_KEY, response_directives
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.urls.sitekey import site_key
 
 if TYPE_CHECKING:

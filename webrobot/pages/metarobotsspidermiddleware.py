@@ -33,10 +33,11 @@ from scrapy.http import HtmlResponse
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from w3lib.url import canonicalize_url
 
-from webrobot.pages.metarobots import ALLOW_ALL, RobotsPolicy, policy
+from webrobot.pages.metarobots import RobotsPolicy
 from webrobot.pages.page import summarise_html
 from webrobot.pages.pagerules import META_KEY, OPT_OUT_KEY, flag_page
-from webrobot.settings_parse import read
+from webrobot.pages.pagerules import verdict as page_verdict
+from webrobot.settingsmodel.parse import read
 
 if TYPE_CHECKING:
     from typing import Self
@@ -78,8 +79,7 @@ class MetaRobotsSpiderMiddleware(BaseSpiderMiddleware):
     def _verdict(self, response: Response) -> RobotsPolicy:
         verdict = self._verdicts.get(response)
         if verdict is None:
-            directives = response.meta.get(META_KEY) if not response.meta.get(OPT_OUT_KEY) else None
-            verdict = policy(directives) if directives else ALLOW_ALL
+            verdict = page_verdict(response)
             self._verdicts[response] = verdict
         return verdict
 

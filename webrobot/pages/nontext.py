@@ -38,7 +38,7 @@ from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import TextResponse
 
 from webrobot.pages.contenttypes import mime_type
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.signals import SITEMAP_META
 from webrobot.urls.documents import documents_accepted, is_document
 

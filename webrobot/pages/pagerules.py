@@ -20,13 +20,14 @@ from scrapy.http import HtmlResponse
 from webrobot import signals
 from webrobot.pages.metarobots import (
     ALLOW_ALL,
+    RobotsPolicy,
     dedupe,
     head_meta_directives,
     headers_directives,
     policy,
     relabelled_text,
 )
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.urls.sitekey import site_key
 
 if TYPE_CHECKING:
@@ -96,6 +97,21 @@ def flag_page(crawler: Crawler, response: Response, flag: str) -> None:
     )
 
 
+def verdict(response: Response) -> RobotsPolicy:
+    """What the robots directives recorded on ``response`` allow (everything, for a
+    request that opted out): the one reading of them, for every component that
+    enforces one."""
+    meta = response.request.meta if response.request is not None else {}
+    directives = meta.get(META_KEY) if not meta.get(OPT_OUT_KEY) else None
+    return policy(directives) if directives else ALLOW_ALL
+
+
+def indexable(response: Response) -> bool:
+    """Whether ``response``'s page may be indexed (no ``noindex`` it obeys): its items
+    go out."""
+    return verdict(response).index
+
+
 def page_rules(crawler: Crawler, response: Response) -> PageRules:
     """The rules of the robots directives the middleware recorded on ``response``;
     counts ``webrobot/meta/noarchive`` (one per page carrying it) and logs it at
@@ -106,17 +122,18 @@ def page_rules(crawler: Crawler, response: Response) -> PageRules:
     store_body = read(settings, "WEBROBOT_STORE_BODY")
     if response.meta.get(OPT_OUT_KEY) or not read(settings, "WEBROBOT_META_ROBOTS_ENABLED"):
         return PageRules(store_body=store_body)
-    directives = response.meta.get(META_KEY) or ()
-    verdict = policy(directives) if directives else ALLOW_ALL
+    allowed = verdict(response)
     stats = crawler.stats
     assert stats is not None
-    if not verdict.archive:
+    if not allowed.archive:
         stats.inc_value("webrobot/meta/noarchive")
-        logger.debug("Storing no copy of %s: robots directives %s", response.url, directives)
+        logger.debug(
+            "Storing no copy of %s: robots directives %s", response.url, response.meta.get(META_KEY)
+        )
     return PageRules(
-        index=verdict.index,
-        follow=verdict.follow,
-        store_body=store_body and verdict.archive,
+        index=allowed.index,
+        follow=allowed.follow,
+        store_body=store_body and allowed.archive,
         honor_rel_nofollow=read(settings, "WEBROBOT_HONOR_REL_NOFOLLOW"),
         crawler=crawler,
     )

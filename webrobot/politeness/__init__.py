@@ -8,7 +8,7 @@ from typing import Any
 
 def __getattr__(name: str) -> Any:
     # This path was a module before: SitePoliteness (WEBROBOT_POLITENESS_CLASS) still
-    # loads from here, deprecated (webrobot.moved).
-    from webrobot.moved import moved_attribute
+    # loads from here, deprecated (webrobot.deprecated).
+    from webrobot.deprecated import moved_attribute
 
     return moved_attribute(__name__, name)

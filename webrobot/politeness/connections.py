@@ -38,7 +38,7 @@ from twisted.web.client import HTTPConnectionPool
 
 from webrobot.compat import idle_connections, idle_timeouts, replace_connection_pool
 from webrobot.politeness.descriptors import DescriptorPlan, exhausted, plan, victims
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.urls.sitekey import site_key
 from webrobot.wiring import per_crawler
 

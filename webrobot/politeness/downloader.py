@@ -61,8 +61,8 @@ from webrobot.politeness.clock import NO_RESPONSE, THROTTLE_STATUSES
 from webrobot.politeness.connections import descriptor_plan
 from webrobot.politeness.unit import DOMAIN, HOST, PolitenessUnit, RobotsDelays
 from webrobot.robots.policy import parse_retry_after
-from webrobot.settings_parse import ConfigError, read
-from webrobot.startup import non_negative_setting, setting_error
+from webrobot.settingsmodel.parse import ConfigError, read
+from webrobot.settingsmodel.startup import non_negative_setting, setting_error
 from webrobot.urls.networkmiddleware import RESOLVED_ADDRESS
 from webrobot.urls.sitekey import host_key, request_host, site_host
 

@@ -17,7 +17,7 @@ from scrapy import signals
 from scrapy.settings import SETTINGS_PRIORITIES
 
 from webrobot.politeness.identity import missing_contact, user_agent
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.version import __version__
 
 if TYPE_CHECKING:

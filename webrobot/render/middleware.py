@@ -51,7 +51,7 @@ from webrobot.render.rendering import (
     classify_subrequest,
     wants_browser,
 )
-from webrobot.settings_parse import ConfigError, read
+from webrobot.settingsmodel.parse import ConfigError, read
 from webrobot.signals import REQUISITE_META, SITEMAP_META
 
 if TYPE_CHECKING:
@@ -185,7 +185,7 @@ class RenderMiddleware:
         try:
             self.mode = render_mode(crawler.settings)
         except ConfigError as exc:
-            from webrobot.startup import setting_error
+            from webrobot.settingsmodel.startup import setting_error
 
             raise setting_error(crawler, exc) from None
         if self.mode == OFF:

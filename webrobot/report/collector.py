@@ -40,7 +40,7 @@ from scrapy.exceptions import IgnoreRequest
 
 from webrobot import compat, signals
 from webrobot.report.model import CrawlTally, ignored_reason
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.urls.sitekey import request_site, site_key
 from webrobot.wiring import per_crawler
 

@@ -26,7 +26,7 @@ from webrobot.report.frontier import freshness_report, priorities_report
 from webrobot.report.health import HealthThresholds
 from webrobot.report.hosts import hosts_report
 from webrobot.report.html import render_html
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.urls.templatemiddleware import template_tally
 from webrobot.urls.upgrademiddleware import host_notes
 from webrobot.version import __version__

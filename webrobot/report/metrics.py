@@ -36,8 +36,8 @@ from webrobot.report.collector import ReportCollector
 from webrobot.report.extension import current_report, thresholds
 from webrobot.report.html import render_html
 from webrobot.report.metricsmodel import METRICS, LiveState, values
-from webrobot.settings_parse import read, split_address
-from webrobot.startup import setting
+from webrobot.settingsmodel.parse import read, split_address
+from webrobot.settingsmodel.startup import setting
 from webrobot.wiring import Key, find_per_crawler
 
 if TYPE_CHECKING:

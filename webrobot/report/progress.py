@@ -14,7 +14,7 @@ from webrobot.report.collector import ReportCollector, waiting_requests
 from webrobot.report.hosts import hosts_progress
 from webrobot.report.progressline import ProgressPoint, held_line, progress_line
 from webrobot.robots.held import duration
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.urls.sitekey import host_key
 from webrobot.urls.upgrademiddleware import host_notes
 

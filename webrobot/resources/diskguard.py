@@ -29,7 +29,7 @@ from scrapy.utils.asyncio import create_looping_call
 
 from webrobot.job.diskspace import MB, DiskWatch, Reading, Threshold
 from webrobot.job.diskstate import STATS, disk_of
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 
 if TYPE_CHECKING:
     from typing import Self

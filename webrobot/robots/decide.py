@@ -19,7 +19,7 @@ from webrobot.robots import policy
 from webrobot.robots.held import duration
 from webrobot.robots.parsers import decode_robots_body, truncate_body
 from webrobot.robots.policy import RobotsDecision
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

@@ -29,7 +29,7 @@ from w3lib.url import safe_url_string
 
 from webrobot.compat import name_not_resolved
 from webrobot.pages.inflate import ENCODINGS, inflate_prefix
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.signals import ROBOTS_FETCH_META
 from webrobot.urls.sitekey import site_key
 

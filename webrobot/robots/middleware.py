@@ -54,7 +54,7 @@ from webrobot.robots.held import (
     held_row,
 )
 from webrobot.seen.dupefilter import visited_filter
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.urls.refusals import Refuser
 from webrobot.urls.sitekey import request_site, robots_url, site_key
 

@@ -69,7 +69,7 @@ from webrobot.compat import URLPattern as _URLPattern
 from webrobot.compat import extract_directive as _extract_directive
 from webrobot.compat import quote_path as _quote_path
 from webrobot.compat import quote_pattern as _quote_pattern
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 
 if TYPE_CHECKING:
     from typing import Self

@@ -47,7 +47,7 @@ from webrobot.pages.metarobots import policy
 from webrobot.report.document import report_location
 from webrobot.search import textextract
 from webrobot.search.worker import IndexWorker, PageToIndex
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.urls.sitekey import site_key
 from webrobot.wiring import Key, set_per_crawler
 

@@ -20,7 +20,7 @@ from scrapy.utils.asyncio import create_looping_call
 from scrapy.utils.job import job_dir
 
 from webrobot.seen.stores import Stored, StoreFileError, load_store, read_header, save_store
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -64,7 +64,7 @@ from webrobot.seen.dupefilter import (
 )
 from webrobot.seen.simhash import MAX_DISTANCE, NearIndex, judged, simhash, to_hex
 from webrobot.seen.stores import BloomStore, ExactStore, FirstSeenIndex, Seen
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.wiring import per_crawler
 
 if TYPE_CHECKING:

@@ -30,7 +30,7 @@ from webrobot.seen.stores import (
     make_store,
     uniform_key,
 )
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.wiring import Key, find_per_crawler, set_per_crawler
 
 if TYPE_CHECKING:

@@ -27,7 +27,7 @@ from scrapy.http import TextResponse
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from webrobot.seen.contentdupes import EXEMPT, ContentDupes, Verdict
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 
 if TYPE_CHECKING:
     from typing import Self

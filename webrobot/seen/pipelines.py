@@ -11,7 +11,7 @@ from webrobot import signals
 from webrobot.frontier.journal import JobJournal, url_key
 from webrobot.seen.contentdupes import MD5_HEX_RE, ContentDupes
 from webrobot.seen.dupefilter import durable_frontier
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.urls.sitekey import site_key
 
 if TYPE_CHECKING:

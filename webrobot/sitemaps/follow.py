@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from scrapy import Request
 
 from webrobot import signals
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.sitemaps.reader import INDEX, read_sitemap
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from urllib.parse import urljoin
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.sitemaps.follow import sitemap_request
 from webrobot.urls.sitekey import site_key
 

@@ -20,11 +20,10 @@ from urllib.parse import urlsplit
 from w3lib.url import safe_url_string
 
 from webrobot.extract.fields import FieldSpecError, compile_fields
-from webrobot.extract.parts import enabled_parts
 from webrobot.frontier.priorities import PriorityRule
 from webrobot.monitor.rules import parse_rule_tables
-from webrobot.settings_checks import value_problem
-from webrobot.settings_parse import ConfigError, raise_all
+from webrobot.settingsmodel.checks import value_problem
+from webrobot.settingsmodel.parse import ConfigError, raise_all
 from webrobot.urls.templates import TemplateOverride
 
 SPIDER_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
@@ -261,6 +260,11 @@ def _render(value: Any, source: str, key: str) -> str:
 
 def _extract(value: Any, source: str, key: str) -> tuple[str, ...]:
     parts = _str_list(value, source, key)
+    if not parts:
+        return parts
+    # The table of parts imports every extractor: only a config that mines pays for it.
+    from webrobot.extract.parts import enabled_parts
+
     try:
         enabled_parts(parts)
     except ValueError as exc:

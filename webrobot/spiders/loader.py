@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from scrapy.spiderloader import SpiderLoader
 
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.sites.config import (
     ConfigError,
     SiteConfig,

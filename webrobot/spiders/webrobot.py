@@ -34,7 +34,7 @@ from webrobot.politeness.downloader import slot_key_of
 from webrobot.politeness.identitycheck import apply_identity
 from webrobot.render.middleware import configure_rendering
 from webrobot.seen.linkrequests import link_requests
-from webrobot.settings_parse import error_lines, read
+from webrobot.settingsmodel.parse import error_lines, read
 from webrobot.sitemaps.follow import sitemap_links, sitemap_request
 from webrobot.sites.config import (
     ConfigError,

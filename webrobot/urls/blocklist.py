@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from webrobot.settings_parse import ConfigError
+from webrobot.settingsmodel.parse import ConfigError
 from webrobot.urls.sitekey import DEFAULT_PORTS, site_key_from_parts
 
 SETTING = "WEBROBOT_BLOCKLIST"

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 from scrapy.exceptions import NotConfigured
 
-from webrobot.settings_parse import read
-from webrobot.startup import setting_error
+from webrobot.settingsmodel.parse import read
+from webrobot.settingsmodel.startup import setting_error
 from webrobot.urls.blocklist import Blocklist, BlocklistError
 from webrobot.urls.canonical import Canonicalizer, canonicalizer_for
 from webrobot.urls.refusals import Refuser

@@ -26,8 +26,8 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http.request import NO_CALLBACK
 from scrapy.utils.misc import build_from_crawler, load_object
 
-from webrobot.settings_parse import ConfigError, read
-from webrobot.startup import non_negative_setting, setting_error
+from webrobot.settingsmodel.parse import ConfigError, read
+from webrobot.settingsmodel.startup import non_negative_setting, setting_error
 from webrobot.urls.budget import PageBudget
 from webrobot.urls.refusals import Refuser
 from webrobot.urls.sitekey import request_host

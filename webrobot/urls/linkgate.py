@@ -55,9 +55,9 @@ from typing import TYPE_CHECKING
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from scrapy.utils.url import url_has_any_extension
 
-from webrobot.settings_parse import ConfigError, read
+from webrobot.settingsmodel.parse import ConfigError, read
+from webrobot.settingsmodel.startup import non_negative_setting, setting_error
 from webrobot.signals import SITEMAP_META
-from webrobot.startup import non_negative_setting, setting_error
 from webrobot.urls.blocklist import BlocklistError
 from webrobot.urls.blocklistmiddleware import crawl_blocklist
 from webrobot.urls.canonical import Canonicalizer, canonicalizer_for

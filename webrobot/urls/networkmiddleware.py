@@ -35,8 +35,8 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet.threads import deferToThread
 
-from webrobot.settings_parse import ConfigError, read
-from webrobot.startup import setting_error
+from webrobot.settingsmodel.parse import ConfigError, read
+from webrobot.settingsmodel.startup import setting_error
 from webrobot.urls.hostmap import HostMap, not_asked
 from webrobot.urls.netpolicy import (
     IPAddress,

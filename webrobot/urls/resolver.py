@@ -31,7 +31,7 @@ from twisted.internet.error import DNSLookupError
 from twisted.internet.interfaces import IHostnameResolver
 from zope.interface import implementer  # type: ignore[import-untyped]
 
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.urls.hostmap import HostMap, HostMapError, not_asked
 
 if TYPE_CHECKING:

@@ -37,7 +37,7 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.misc import build_from_crawler, load_object
 
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.signals import HOPS_META, REQUISITE_META
 from webrobot.urls.canonical import Canonicalizer, canonicalizer_for
 from webrobot.urls.refusals import Refuser

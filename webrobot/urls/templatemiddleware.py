@@ -29,8 +29,8 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http.request import NO_CALLBACK
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
-from webrobot.settings_parse import ConfigError, read
-from webrobot.startup import non_negative_setting, setting_error
+from webrobot.settingsmodel.parse import ConfigError, read
+from webrobot.settingsmodel.startup import non_negative_setting, setting_error
 from webrobot.urls.refusals import Refuser
 from webrobot.urls.templates import TemplateRules, TemplateTally, next_chain, url_template
 from webrobot.wiring import find_per_crawler, set_per_crawler

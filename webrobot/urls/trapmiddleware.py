@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING
 
 from scrapy.exceptions import NotConfigured
 
-from webrobot.settings_parse import ConfigError, read
-from webrobot.startup import non_negative_setting, setting_error
+from webrobot.settingsmodel.parse import ConfigError, read
+from webrobot.settingsmodel.startup import non_negative_setting, setting_error
 from webrobot.urls.refusals import Refuser
 from webrobot.urls.sitekey import request_site
 from webrobot.urls.traps import DEPTH, TOO_LONG, TrapRules, WarningGate

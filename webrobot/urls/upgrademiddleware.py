@@ -28,7 +28,7 @@ from urllib.parse import urljoin
 from scrapy.exceptions import NotConfigured
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
-from webrobot.settings_parse import read
+from webrobot.settingsmodel.parse import read
 from webrobot.signals import ROBOTS_FETCH_META
 from webrobot.urls.hostnotes import HostNotes
 from webrobot.urls.sitekey import host_key, request_host

@@ -1,0 +1,5 @@
+"""Deprecated: moved to :mod:`webrobot.report.taps`; removed in webrobot 0.3.0."""
+
+from webrobot.deprecated import alias
+
+alias(__name__)

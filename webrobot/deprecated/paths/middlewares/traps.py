@@ -1,0 +1,5 @@
+"""Deprecated: moved to :mod:`webrobot.urls.trapmiddleware`; removed in webrobot 0.3.0."""
+
+from webrobot.deprecated import alias
+
+alias(__name__)

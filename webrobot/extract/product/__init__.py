@@ -1,0 +1,13 @@
+"""Product fields of a shop's product page (name, price, currency, availability, sku,
+gtin, mpn, brand): :func:`product` (:mod:`.extractor`) puts them together, from the
+structured product node (:mod:`.nodes`, :mod:`.offers`), OpenGraph's tags and the markup a
+shopper sees (:mod:`.markup`, with :mod:`.shownprices`, :mod:`.stock`, :mod:`.codes`,
+:mod:`.elements`); :mod:`.context` is what they share and :mod:`.prices` reads prices,
+currencies and availability as shops write them.
+
+Pure: no Scrapy, no I/O.
+"""
+
+from webrobot.extract.product.extractor import FIELDS, product
+
+__all__ = ["FIELDS", "product"]

@@ -1,0 +1,90 @@
+"""What every reader of a product page shares: the page's context (its URL, country,
+language, canonical URLs, the variant its URL selects), the text of a schema.org value,
+and filling the fields still missing.
+
+Pure: no Scrapy, no I/O. :func:`webrobot.extract.product.product` is the entry point.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qs, urlsplit
+
+from webrobot.extract.headtags import HeadTags, absolute_url, as_list, clean_text
+from webrobot.extract.metadata import language_tag
+from webrobot.extract.product.prices import currency_code
+
+if TYPE_CHECKING:
+    from webrobot.extract.page import SourcePage
+
+
+def fill(fields: dict[str, Any], found: dict[str, Any]) -> None:
+    """Set each field of ``fields`` still ``None`` that ``found`` gives a value."""
+    for key, value in found.items():
+        if fields.get(key) is None and value not in (None, ""):
+            fields[key] = value
+
+
+class ProductContext:
+    """The page a product is read from: what settles its currency signs, which URLs
+    are its own, which variant its URL selects."""
+
+    def __init__(self, page: SourcePage, root: Any, base: str, tags: HeadTags) -> None:
+        self.url = page.url or ""
+        self.base = base
+        try:
+            host = urlsplit(self.url).hostname or ""
+        except ValueError:
+            host = ""
+        self.tld = host.rsplit(".", 1)[-1] if "." in host else ""
+        lang = None
+        if root is not None:
+            try:
+                lang = root.getroottree().getroot().get("lang")
+            except (AttributeError, ValueError):
+                lang = None
+        self.language = (
+            language_tag(lang)
+            or language_tag(tags.first("og:locale") or "")
+            or language_tag(page.header("content-language") or "")
+            or ""
+        )
+        self.page_urls = {comparable(self.url)} | {
+            comparable(absolute_url(u, base)) for u in tags.links.get("canonical", [])
+        }
+        try:
+            query = parse_qs(urlsplit(self.url).query)
+        except ValueError:
+            query = {}
+        self.tags = tags
+        self.variant = (query.get("variant") or query.get("sku") or query.get("v") or [""])[0]
+
+    def currency(self, value: Any) -> str | None:
+        return currency_code(value, tld=self.tld, language=self.language)
+
+
+def comparable(url: str | None) -> str | None:
+    """``url`` without fragment, query, trailing slash, ``www.`` and scheme differences."""
+    if not url:
+        return None
+    return (
+        url.split("#")[0]
+        .split("?")[0]
+        .rstrip("/")
+        .replace("://www.", "://")
+        .replace("https://", "http://")
+    )
+
+
+def node_text(value: Any) -> str | None:
+    """The first non-empty text of a value (a string, a number, a ``name``d node, a list)."""
+    for member in as_list(value):
+        if isinstance(member, dict):
+            member = member.get("name", member.get("@value"))
+            if isinstance(member, list):
+                member = member[0] if member else None
+        if isinstance(member, str | int) and not isinstance(member, bool):
+            text = clean_text(member)
+            if text:
+                return text
+    return None

@@ -1,0 +1,307 @@
+"""What a product page shows when its structured data says too little: buy buttons,
+``itemprop`` attributes outside any item, the heading, the brand, the currency the page
+names for itself; the price (:mod:`webrobot.extract.product.shownprices`), the availability
+(:mod:`webrobot.extract.product.stock`) and the labelled codes
+(:mod:`webrobot.extract.product.codes`) read from the same tree. Whether a page without a
+structured product is a product page at all is decided here too.
+
+Pure: no Scrapy, no I/O. :func:`webrobot.extract.product.product` is the entry point.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from webrobot.extract.headtags import clean_text, type_names
+from webrobot.extract.product.codes import (
+    GTIN_KEYS,
+    MPN_LABEL,
+    SKU_LABEL,
+    gtin_digits,
+    labelled_code,
+    labelled_gtin,
+    product_code,
+)
+from webrobot.extract.product.context import ProductContext
+from webrobot.extract.product.elements import element_text, in_aside
+from webrobot.extract.product.nodes import PRODUCT_TYPES
+from webrobot.extract.product.prices import availability
+from webrobot.extract.product.shownprices import itemprop_price, price_near_button, shown_price
+from webrobot.extract.product.stock import button_availability, stock_message
+
+#: More buy buttons than this, with no structured product, is a listing.
+MAX_BUY_BUTTONS = 3
+#: Item types whose ``itemprop`` values are the product's own.
+_OWN_ITEM_TYPES = frozenset({
+    *PRODUCT_TYPES, "Offer", "AggregateOffer", "Brand", "PriceSpecification",
+    "UnitPriceSpecification", "Organization",
+})  # fmt: skip
+
+_BUY = re.compile(
+    r"add[\s_-]*to[\s_-]*(?:cart|bag|basket|trolley)|addtocart|buy[\s_-]*(?:it[\s_-]*)?now|"
+    r"in\s+den\s+(?:warenkorb|einkaufswagen)|warenkorb|ajouter\s+au\s+panier|añadir\s+al\s+carrito|"
+    r"agregar\s+al\s+carrito|adicionar\s+(?:ao|à)\s+(?:carrinho|sacola)|comprar(?:\s+agora)?|"
+    r"aggiungi\s+al\s+carrello|in\s+(?:de\s+)?winkel(?:wagen|mand)|lägg\s+i\s+varukorg|"
+    r"læg\s+i\s+kurv|legg\s+i\s+handlekurv|do\s+koszyka|カートに入れる|カートに追加|加入购物车|立即购买|"
+    r"pre[\s-]?order\s+now|vorbestellen|précommander",
+    re.IGNORECASE,
+)
+_BUY_CLASS = re.compile(
+    r"add[-_]?to[-_]?(?:cart|bag|basket)|addtocart|single_add_to_cart|btn[-_]cart|"
+    r"product-form__(?:submit|cart)|buy[-_]?button|tocart|add-to-cart|product-add",
+    re.IGNORECASE,
+)
+
+_BRAND_LABEL = re.compile(
+    r"\b(?:Brand|Marke|Marque|Marca|Merk|Märke|Hersteller|Manufacturer|Fabricant|Fabricante)"
+    r"[ \t]*(?::[ \t]*\n?|\n)[ \t]*(?P<v>[^\n|:]{1,60})",
+    re.IGNORECASE,
+)
+
+#: What stands between a page's own title and the shop's name (``Mug | Hollow Oak``).
+SEPARATORS = (" | ", " - ", " – ", " — ", " :: ", " » ", " · ")
+
+
+def title_without_site(title: str) -> str:
+    """A document title without a short trailing site part (``Pan 26cm | Kitchen Tokyo``)."""
+    for separator in SEPARATORS:
+        head, found, tail = title.rpartition(separator)
+        if found and head.strip() and len(tail) <= 40 and len(head) >= len(tail):
+            return head.strip()
+    return title
+
+
+class Markup:
+    """What the product page shows: price elements, buy buttons, stock messages, labels."""
+
+    def __init__(self, root: Any, ctx: ProductContext) -> None:
+        self.root = root
+        self.ctx = ctx
+        self.buttons = self._buy_buttons()
+        #: The availability a stock message on the page states, if any.
+        self.stock_message: str | None = None
+
+    def _buy_buttons(self) -> list[Any]:
+        found: list[Any] = []
+        try:
+            elements = self.root.xpath(
+                "//button | //input[@type='submit' or @type='button' or @type='image']"
+                " | //a[contains(@class, 'cart') or contains(@class, 'buy') or contains(@href, 'cart')]"
+            )
+        except (AttributeError, ValueError):
+            return found
+        for element in elements[:500]:
+            if in_aside(element):
+                continue
+            label = " ".join(
+                filter(None, [element_text(element)[:80], element.get("value"), element.get("title"),
+                              element.get("aria-label"), element.get("name")])
+            )  # fmt: skip
+            classes = " ".join(
+                filter(None, [element.get("class"), element.get("id"), element.get("name")])
+            )
+            if _BUY.search(label) or _BUY_CLASS.search(classes):
+                found.append(element)
+        return found
+
+    def has_evidence(self) -> bool:
+        """Whether the page may be a product page at all: a buy button (not a listing's
+        many), an ``itemprop=price`` or a stock message's element."""
+        if len(self.buttons) > MAX_BUY_BUTTONS:
+            return False
+        if self.buttons or self._itemprop("price"):
+            return True
+        try:
+            return bool(
+                self.root.xpath(
+                    "boolean(//*[contains(@class, 'stock') or contains(@id, 'stock')"
+                    " or contains(@class, 'availab') or contains(@id, 'availab')])"
+                )
+            )
+        except (AttributeError, ValueError):
+            return False
+
+    def looks_like_product_page(self, fields: dict[str, Any]) -> bool:
+        """A price, and one buy button, an ``itemprop=price`` or a stock message."""
+        if len(self.buttons) > MAX_BUY_BUTTONS or fields["price"] is None:
+            return False
+        return bool(self.buttons or self._itemprop("price") or self.stock_message)
+
+    def fields(self) -> dict[str, Any]:
+        """Every product field the markup gives (``None`` where it gives none)."""
+        price, currency = itemprop_price(self._itemprop("price"), self.ctx.currency)
+        if price is None:
+            anchor = self.buttons[0] if self.buttons else self._heading_element()
+            price, currency = shown_price(self.root, anchor, self.ctx.currency)
+        if price is None and 0 < len(self.buttons) <= MAX_BUY_BUTTONS:
+            price, currency = price_near_button(self.buttons[0], self.ctx.currency)
+        if currency is None:
+            currency = self.ctx.currency(self._itemprop_text("priceCurrency") or "")
+        gtin = None
+        for key in GTIN_KEYS:
+            gtin = gtin_digits(self._itemprop_text(key))
+            if gtin:
+                break
+        return {
+            "name": self._itemprop_text("name"),
+            "price": price,
+            "currency": currency,
+            "availability": self._availability(),
+            "sku": product_code(self._itemprop_text("sku"))
+            or labelled_code(self.root, SKU_LABEL, "sku", self._text),
+            "gtin": gtin or labelled_gtin(self._text()),
+            "mpn": product_code(self._itemprop_text("mpn"))
+            or labelled_code(self.root, MPN_LABEL, "mpn", self._text),
+            "brand": self._itemprop_text("brand") or self._brand(),
+        }
+
+    def _availability(self) -> str | None:
+        """Linked from an ``itemprop=availability``, else a stock message, else what
+        the buy buttons say."""
+        linked = self._itemprop_text("availability")
+        found = availability(linked) if linked else None
+        if found:
+            return found
+        self.stock_message = stock_message(self.root)
+        return self.stock_message or button_availability(self.buttons)
+
+    # itemprop outside any item (microdata inside an item is read as structured data)
+
+    def _itemprop(self, name: str) -> list[Any]:
+        """Elements with ``itemprop=name`` that belong to no item, or to a product or an
+        offer (never a breadcrumb's, an organisation's or a review's)."""
+        try:
+            elements = self.root.xpath(f"//*[@itemprop='{name}']")[:40]
+        except (AttributeError, ValueError):
+            return []
+        kept = []
+        for element in elements:
+            scope = next(
+                (a for a in element.iterancestors() if a.get("itemscope") is not None), None
+            )
+            if scope is None or _OWN_ITEM_TYPES & set(
+                type_names({"@type": (scope.get("itemtype") or "").split()})
+            ):
+                kept.append(element)
+        return kept[:20]
+
+    def _itemprop_text(self, name: str) -> str | None:
+        for element in self._itemprop(name):
+            if in_aside(element):
+                continue
+            value = (
+                element.get("content") or element.get("href") or element.get("datetime")
+                or element.get("value") or ""
+            )  # fmt: skip
+            if not value:
+                inner = element.xpath(".//*[@itemprop='name']")
+                value = element_text(inner[0] if inner else element)
+            text = clean_text(value)
+            if text:
+                return text
+        return None
+
+    def _heading_element(self) -> Any:
+        """The page's first ``<h1>`` outside its header, menus and asides (a theme's
+        logo is an ``<h1>`` in its header on some shops)."""
+        try:
+            found = self.root.xpath("//h1")[:10]
+        except (AttributeError, ValueError):
+            return None
+        for element in found:
+            if not in_aside(element) and clean_text(element_text(element)):
+                return element
+        return None
+
+    def heading(self) -> str | None:
+        """The product's name as the page heads it: its ``<h1>``, else OpenGraph's or
+        Twitter's title, else the document's ``<title>``."""
+        element = self._heading_element()
+        if element is not None:
+            text = clean_text(element_text(element))
+            if text and len(text) <= 300:
+                return text
+        try:
+            named = self.root.xpath(
+                "//*[contains(@class, 'product-name') or contains(@class, 'product_name')"
+                " or contains(@class, 'productName') or contains(@class, 'product-title')"
+                " or contains(@class, 'product_title') or contains(@class, 'productTitle')"
+                " or contains(@class, 'item-name') or contains(@class, 'item_name')"
+                " or contains(@class, 'itemName')]"
+            )[:10]
+        except (AttributeError, ValueError):
+            named = []
+        for element in named:
+            text = clean_text(element_text(element))
+            if text and len(text) <= 300 and not in_aside(element):
+                return text
+        social = self.ctx.tags.first("og:title", "twitter:title")
+        if social:
+            return title_without_site(social)
+        try:
+            titles = self.root.xpath("//title/text()")
+        except (AttributeError, ValueError):
+            return None
+        return title_without_site(clean_text(titles[0])) if titles else None
+
+    def _text_near_product(self) -> str:
+        """The page's visible text (no scripts, menus, header or footer), one line per
+        text node, from a little before the product's heading, at most 30,000 characters."""
+        try:
+            texts = self.root.xpath(
+                "//body//text()[not(ancestor::script or ancestor::style or ancestor::noscript"
+                " or ancestor::nav or ancestor::header or ancestor::footer or ancestor::template)]"
+            )
+        except (AttributeError, ValueError):
+            return ""
+        text = "\n".join(" ".join(t.split()) for t in texts if t.strip())
+        heading = self.heading()
+        start = text.find(heading) if heading else -1
+        return text[max(0, start - 500) : max(0, start - 500) + 30_000]
+
+    def _brand(self) -> str | None:
+        try:
+            marked = self.root.xpath(
+                "//*[contains(@class, 'brand') or contains(@class, 'vendor')"
+                " or contains(@class, 'manufacturer') or @id='bylineInfo']"
+            )
+        except (AttributeError, ValueError):
+            marked = []
+        for element in marked[:5]:
+            if in_aside(element):
+                continue
+            text = clean_text(element_text(element))
+            if not text:
+                logo = element.xpath(".//img/@alt")
+                text = clean_text(str(logo[0])) if logo else ""
+            text = re.sub(
+                r"^(?:Brand|Marke|Marque|Marca|Vendor|by)\s*:?\s+", "", text, flags=re.IGNORECASE
+            )
+            text = re.sub(r"^Visit the (.+?) Store$", r"\1", text)
+            if text and len(text) <= 60:
+                return text
+        match = _BRAND_LABEL.search(self._text())
+        return clean_text(match["v"]) if match else None
+
+    _cached_text: str | None = None
+
+    def _text(self) -> str:
+        if self._cached_text is None:
+            self._cached_text = self._text_near_product()
+        return self._cached_text
+
+    def page_currency(self) -> str | None:
+        """A currency the page names for itself: ``data-currency``, a currency ``<select>``,
+        a sign next to a price (``$``, ``€``)."""
+        try:
+            values = self.root.xpath(
+                "//@data-currency | //@data-currency-code | //*[@itemprop='priceCurrency']/@content"
+            )
+        except (AttributeError, ValueError):
+            values = []
+        for value in values[:10]:
+            code = self.ctx.currency(str(value))
+            if code:
+                return code
+        return None
