@@ -88,6 +88,7 @@ PURE = frozenset({
     "webrobot.extract.continuation",
     "webrobot.extract.headline",
     "webrobot.extract.pagechrome",
+    "webrobot.extract.pagekind",
     "webrobot.extract.maintext",
     "webrobot.optional",
     "webrobot.politeness.clock",

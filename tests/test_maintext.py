@@ -79,7 +79,9 @@ COMMENT = "Great article, thanks for sharing! I grew up near this harbour and lo
 SCRIPT = "window.analyticsQueue = window.analyticsQueue || []; trackPageView();"
 
 
-def article_page(paragraphs: list[str], lang: str = "en", title: str = "The harbour") -> str:
+def article_page(
+    paragraphs: list[str], lang: str = "en", title: str = "The harbour", kind: str = "article"
+) -> str:
     menu = "".join(f'<li><a href="/{w.lower()}">{w}</a></li>' for w in MENU)
     related = "".join(
         f'<li><a href="/story/{i}">Another story about the harbour number {i}</a></li>'
@@ -88,6 +90,7 @@ def article_page(paragraphs: list[str], lang: str = "en", title: str = "The harb
     body = "".join(f"<p>{p}</p>" for p in paragraphs)
     return (
         f'<!DOCTYPE html><html lang="{lang}"><head><meta charset="utf-8"><title>{title}</title>'
+        f'<meta property="og:type" content="{kind}">'
         f"<script>{SCRIPT}</script><style>body {{ color: black; }}</style></head><body>"
         f'<header><nav><ul>{menu}</ul></nav></header><div class="cookie-banner">{COOKIE}</div>'
         f"<main><article><h1>{title}</h1>{body}</article></main>"
@@ -372,6 +375,15 @@ def test_tidy() -> None:
     assert tidy(" \n\t\n ") is None
     assert tidy("  a \t b \n\n  c  \r\n") == "a b\nc"
     assert tidy("x\x00y\x1b[0m \x7f\n\x01\x02") == "xy[0m"
+
+
+def test_a_page_that_is_no_article_gets_one_balanced_reading(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls = readings(monkeypatch)
+    text = main_text(crawl_page(article_page(ENGLISH, kind="website")))
+    assert calls == [{"fast": True}]
+    assert_article(text, ENGLISH)
 
 
 def test_a_long_precise_reading_is_trusted_without_the_broad_one(

@@ -59,6 +59,7 @@ from webrobot.extract.headline import without_headline
 from webrobot.extract.largepage import is_large
 from webrobot.extract.page import SourcePage
 from webrobot.extract.pagechrome import CHROME_XPATH, unlinked_headings, without_pleas
+from webrobot.extract.pagekind import declares_article
 from webrobot.extract.shingles import share_kept
 from webrobot.optional import require
 
@@ -145,9 +146,11 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
 
 
 def _markup_text(trafilatura: ModuleType, tree: Any, large: bool) -> tuple[str | None, Any]:
-    """The precise reading when it is long (or the page ``large``), else the choice
-    between it and the broad one (without fallbacks on a large page); with the body
-    trafilatura read it from."""
+    """An article's precise reading when it is long (or the page ``large``), else the
+    choice between it and the broad one (without fallbacks on a large page); any other
+    page's balanced reading, without fallbacks. With the body trafilatura read it from."""
+    if not declares_article(tree):
+        return _read(trafilatura, tree, fast=True)
     precise, precise_body = _read(trafilatura, tree, fast=True, favor_precision=True)
     if precise and (large or len(precise) >= TRUSTED_LENGTH):
         return precise, precise_body
