@@ -377,13 +377,17 @@ def test_tidy() -> None:
     assert tidy("x\x00y\x1b[0m \x7f\n\x01\x02") == "xy[0m"
 
 
-def test_a_page_that_is_no_article_gets_one_balanced_reading(
+def test_a_page_that_is_no_article_gets_one_broad_reading(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     calls = readings(monkeypatch)
     text = main_text(crawl_page(article_page(ENGLISH, kind="website")))
-    assert calls == [{"fast": True}]
+    assert calls == [{"fast": False}]
     assert_article(text, ENGLISH)
+    calls.clear()
+    monkeypatch.setattr(largepage, "LARGE_PAGE_ELEMENTS", 20)
+    main_text(crawl_page(article_page(ENGLISH, kind="website")))
+    assert calls == [{"fast": True}], "a large page: without the fallbacks"
 
 
 def test_a_long_precise_reading_is_trusted_without_the_broad_one(

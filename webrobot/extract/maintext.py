@@ -1,15 +1,22 @@
 """The main text of a page: its article or main content as plain text.
 
-:func:`main_text` returns the text without navigation, ads, comments, cookie
-banners or script, one paragraph a line, in whatever language the page is in,
-or ``None`` when the page has none. It reads the crawl's own lxml tree
+:func:`main_text` returns the text without navigation, site footers, ads,
+comments, cookie banners, share bars, related posts, donation pleas or script, one
+paragraph, heading, list item, table row or code line a line, in whatever language
+the page is in, or ``None`` when the page has none; :func:`main_reading` gives the
+same text and its Markdown (``#`` headings, ``-`` lists, fenced code, tables) from
+one reading. It reads the crawl's own lxml tree
 (:attr:`SourcePage.root <webrobot.extract.page.SourcePage.root>`), so the page
 is not parsed again; only when the crawl has no tree is ``SourcePage.html``
 parsed.
 
 How: trafilatura (a maintained extractor made for this, measured on public
-benchmarks) reads the tree favouring precision, without its fallback
-extractors. That precise reading drops the headline, teasers and link lists
+benchmarks) reads the tree, its chrome pruned first and its headings' self-links
+unwrapped (:mod:`webrobot.extract.pagechrome`). A page that does not declare itself
+an article (:mod:`webrobot.extract.pagekind`: a product, listing, service,
+documentation or forum page, whose content is spread over several blocks) gets
+trafilatura's default (broad) reading. An article is read favouring precision,
+without trafilatura's fallback extractors. That precise reading drops the headline, teasers and link lists
 around an article that trafilatura's default reading keeps, but on some layouts
 it loses much of the article. A precise text of :data:`TRUSTED_LENGTH`
 characters or more is kept as it is; a shorter one is checked against the
@@ -17,16 +24,17 @@ default (broad) reading, and kept only when it holds at least half of the broad
 text's word shingles (:mod:`webrobot.extract.shingles`); the broad text takes
 its place otherwise. The paragraphs of an article cut into several containers
 of one kind that the text lacks are added (:mod:`webrobot.extract.continuation`),
-and a first line repeating the page's title is dropped
-(:mod:`webrobot.extract.headline`). When the markup yields much less than the
+a first line repeating the page's title is dropped
+(:mod:`webrobot.extract.headline`), and closing lines asking the reader for money
+too. When the markup yields much less than the
 ``articleBody`` the page declares in its JSON-LD (pages built by JavaScript,
 teasers of a paywall), and the two agree, the declared text is returned instead
 (:mod:`webrobot.extract.articlebody`).
 
 A large page (more than :data:`~webrobot.extract.largepage.LARGE_PAGE_ELEMENTS`
-nodes in its tree: a link flood, a huge listing) is read under a bound: its precise
-reading is kept whatever its length, and the broad reading, read only when the precise
-one finds nothing, runs without trafilatura's fallback extractors (justext, readability,
+nodes in its tree: a link flood, a huge listing) is read under a bound: an article's
+precise reading is kept whatever its length, and the broad reading (read only when the
+precise one finds nothing, or on a page that is no article) runs without trafilatura's fallback extractors (justext, readability,
 a second recall pass), whose cost grows with the tree: 10 s of CPU on a 5 MB page of
 180,000 nodes without the bound, under 2 s with it. All this costs less CPU than one
 default trafilatura call on the page's HTML (``python -m benchmarks.quality.maintext``
@@ -147,10 +155,10 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
 
 def _markup_text(trafilatura: ModuleType, tree: Any, large: bool) -> tuple[str | None, Any]:
     """An article's precise reading when it is long (or the page ``large``), else the
-    choice between it and the broad one (without fallbacks on a large page); any other
-    page's balanced reading, without fallbacks. With the body trafilatura read it from."""
+    choice between it and the broad one; any other page's broad reading alone (both
+    without fallbacks on a large page). With the body trafilatura read it from."""
     if not declares_article(tree):
-        return _read(trafilatura, tree, fast=True)
+        return _read(trafilatura, tree, fast=large)
     precise, precise_body = _read(trafilatura, tree, fast=True, favor_precision=True)
     if precise and (large or len(precise) >= TRUSTED_LENGTH):
         return precise, precise_body

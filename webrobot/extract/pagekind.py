@@ -5,7 +5,7 @@ a JSON-LD ``@type`` of the schema.org article family (``Article``, ``NewsArticle
 The main text reads such a page favouring precision (an article's text is one block,
 with teasers and link lists around it to leave out) and any other page (a product,
 service, listing, documentation or forum page, whose content is spread over several
-blocks) with trafilatura's balanced reading: measured on 2,000 pages of two public
+blocks) with trafilatura's default (broad) reading: measured on 2,000 pages of two public
 evaluation sets, the precise reading loses a fifth of a listing page's content and
 the balanced one keeps teasers around an article (``python -m benchmarks.quality.unseen``).
 
