@@ -427,6 +427,9 @@ def test_never_raises_on_html_ish_text(html: str, with_tree: bool) -> None:
             root = None
     text = main_text(SourcePage("https://example.org/", html, root=root))
     assert text is None or (text and all(line.strip() for line in text.splitlines()))
+    reading = maintext.main_reading(SourcePage("https://example.org/", html, root=root))
+    assert reading.text == text
+    assert (reading.markdown is None) == (text is None)
 
 
 def test_lxml_html_trees_work_too() -> None:
