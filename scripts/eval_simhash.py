@@ -29,7 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from webrobot.seen.simhash import MAX_DISTANCE, distance, judged, simhash
+from webrobot.seen.simhash import MAX_DISTANCE, judged, simhash
+from webrobot.text import hamming as distance
 
 DATA = ROOT.parent / "shared" / "benchdata" / "article-extraction-benchmark" / "ground-truth.json"
 #: Floors: the share of articles whose copies are all within 3 bits, and the share of

@@ -182,3 +182,18 @@ def test_offsite_links_benchmark_runs_and_checks_its_crawls(
     table = capsys.readouterr().out.split("| crawler |", 1)[1]
     rows = [line for line in table.splitlines() if line.startswith(("| addon", "| webrobot"))]
     assert len(rows) == 2 and all(row.endswith("| ok |") for row in rows), table
+
+
+def test_dead_embeds_benchmark_runs_and_checks_its_crawls(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    pytest.importorskip("imagehash")
+    from benchmarks import dead_embeds
+
+    assert len(dead_embeds.dead_hosts(3, 4)) == 4
+    assert dead_embeds.main(["--pages", "4", "--dead", "3", "--timeout", "90"]) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith(("| first crawl", "| re-crawl"))]
+    assert len(rows) == 4 and "FAILED" not in out, (
+        out
+    )  # each row printed twice: as it comes, then the table

@@ -114,8 +114,10 @@ def test_the_page_item_becomes_a_mined_item_with_every_part_asked(calls: Calls) 
     middleware = build({"WEBROBOT_EXTRACT": ["text", "metadata", "structured_data", "product"]})
     request = Request("http://site.test/next")
     out = run(middleware, page(), [page_item(), request])
-    item = out[0]
-    assert type(item) is MinedPageItem and out[1] is request
+    # The page's links go on at once; its items once mined.
+    assert out[0] is request
+    item = out[1]
+    assert type(item) is MinedPageItem
     assert item.url == "http://site.test/p" and item.title == "T"
     assert item.main_text == "Lamp. A lamp."
     assert item.metadata == {"title": "T"} and item.product == {"name": "Lamp"}
@@ -249,10 +251,12 @@ def test_a_users_items_get_the_keys_they_can_take(
     with caplog.at_level(logging.WARNING):
         out = run(middleware, page(), [{"url": "d"}, OwnItem(url="i"), OwnDataclass("c"), OwnAttrs("a"),
                                        BareItem(url="b"), BareItem(url="b2"), "not an item"])  # fmt: skip
+    assert out[0] == "not an item"  # not an item: not held while the page is mined
+    out = out[1:]  # the items, in the spider's order
     assert out[0] == {"url": "d", "main_text": "Lamp. A lamp.", "metadata": {"title": "T"}}
     assert dict(out[1]) == {"url": "i", "main_text": "Lamp. A lamp."}
     assert out[2] == OwnDataclass("c", "Lamp. A lamp.") and out[3] == OwnAttrs("a", "Lamp. A lamp.")
-    assert dict(out[4]) == {"url": "b"} and out[6] == "not an item"
+    assert dict(out[4]) == {"url": "b"}
     # OwnItem, OwnDataclass, OwnAttrs lack metadata; BareItem twice lacks both.
     assert stat(middleware, "webrobot/extract/item_refused") == 3 + 4
     refusals = [r for r in caplog.records if "have no field" in r.getMessage()]
@@ -536,3 +540,39 @@ def test_a_large_page_is_counted_and_the_first_logged(
     assert stat(middleware, "webrobot/extract/text/large_page") == 2
     logged = [r.getMessage() for r in caplog.records if "fallbacks" in r.getMessage()]
     assert len(logged) == 1 and "http://site.test/a" in logged[0], logged
+
+
+def test_a_pages_links_go_on_while_its_items_wait_for_the_mining(calls: Calls) -> None:
+    """The mining (images fetched, at most WEBROBOT_IMAGES_WAIT_MAX) runs beside the
+    spider's output: a request yielded after the item is not held behind it."""
+    middleware = build({"WEBROBOT_EXTRACT": "text"})
+    release = asyncio.Event()
+    mined: list[str] = []
+
+    async def slow_mine(response: Response) -> dict[str, Any]:
+        await release.wait()
+        mined.append(response.url)
+        return {"main_text": "mined"}
+
+    middleware._mine = slow_mine  # type: ignore[method-assign]
+    first, second = Request("http://site.test/a"), Request("http://site.test/b")
+
+    async def consume() -> list[Any]:
+        async def produce() -> AsyncIterator[Any]:
+            yield page_item()
+            yield first
+            yield page_item("http://site.test/p2")
+            yield second
+
+        out = middleware.process_spider_output(page(), produce())
+        # (Behind the mining they would never come: the wait is cut, and fails the test.)
+        got = [await asyncio.wait_for(anext(out), 10), await asyncio.wait_for(anext(out), 10)]
+        assert got == [first, second] and not mined, "the links came while the mining waits"
+        release.set()
+        return got + [o async for o in out]
+
+    out = asyncio.run(consume())
+    assert [type(o) for o in out[2:]] == [MinedPageItem, MinedPageItem]
+    assert [o.url for o in out[2:]] == ["http://site.test/p", "http://site.test/p2"]
+    assert all(o.main_text == "mined" for o in out[2:])
+    assert mined == ["http://site.test/p"], "mined once per page"

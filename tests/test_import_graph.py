@@ -41,12 +41,16 @@ PACKAGE = Path(__file__).resolve().parent.parent / "webrobot"
 PURE = frozenset({
     "webrobot.report.metricsmodel",
     "webrobot.version",
+    "webrobot.text",
     "webrobot.urls.budget",
     "webrobot.urls.canonical",
     "webrobot.urls.hostmap",
+    "webrobot.urls.deadpolicy",
+    "webrobot.exitstatus",
     "webrobot.politeness.unit",
     "webrobot.urls.upgrade",
     "webrobot.urls.hostnotes",
+    "webrobot.urls.deadmemory",
     "webrobot.urls.tlsproblems",
     "webrobot.report.hosts",
     "webrobot.seen.contentfingerprints",
@@ -98,6 +102,9 @@ PURE = frozenset({
     "webrobot.distributed.leasetiming",
     "webrobot.render.rendering",
     "webrobot.report.model",
+    "webrobot.report.kinds",
+    "webrobot.report.budget",
+    "webrobot.report.libraries",
     "webrobot.report.progressline",
     "webrobot.report.health",
     "webrobot.report.document",
@@ -148,10 +155,10 @@ SCRAPY_FREE = PURE | {
 #: use only each other.
 CRAWL_WIDE = frozenset({
     "webrobot.compat", "webrobot.items", "webrobot.deprecated",
-    "webrobot.optional", "webrobot.signals", "webrobot.stats", "webrobot.version",
+    "webrobot.optional", "webrobot.signals", "webrobot.stats", "webrobot.text", "webrobot.version",
     "webrobot.wiring", "webrobot.settingsmodel", "webrobot.settingsmodel.model",
     "webrobot.settingsmodel.parse", "webrobot.settingsmodel.checks",
-    "webrobot.settingsmodel.startup",
+    "webrobot.settingsmodel.startup", "webrobot.exitstatus",
 })  # fmt: skip
 #: The parts of the crawl, lowest first: a module uses the crawl-wide modules, its own
 #: package and the packages before its own, never one after it. The job and its disk

@@ -30,11 +30,11 @@ def busy_tally() -> CrawlTally:
         tally.scheduled("a")
         tally.dequeued("a")
         tally.reached_downloader("a", robots=False)
-        tally.left_downloader("a", robots=False, now=1.0)
-        tally.downloaded("a", path_status, 100, robots=False, now=1.0)
+        tally.left_downloader("a", kind="page", now=1.0)
+        tally.downloaded("a", path_status, 100, kind="page", now=1.0)
     tally.scheduled("a")  # one left in the frontier
     tally.reached_downloader("a", robots=True)  # robots.txt of a in flight
-    tally.downloaded("a", 200, 50, robots=True, now=1.0)
+    tally.downloaded("a", 200, 50, kind="robots", now=1.0)
     tally.item_scraped("a")
     tally.item_scraped("a")
     tally.item_dropped("a", "duplicate content")
@@ -188,7 +188,7 @@ def test_a_scrape_sees_the_crawl_as_it_is_now() -> None:
     tally = busy_tally()
     server = FakeServer({}, tally, LiveState(started=0.0, frontier=0))
     before = exposed(server)["webrobot_pages"].samples[0].value
-    tally.downloaded("a", 200, 10, robots=False, now=3.0)
+    tally.downloaded("a", 200, 10, kind="page", now=3.0)
     after = exposed(server)["webrobot_pages"].samples[0].value
     assert (before, after) == (3.0, 4.0)
 

@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 
-from webrobot.monitor.images import MAX_DISTANCE, distance, parse_hash, similarity
+from webrobot.monitor.images import MAX_DISTANCE, parse_hash, similarity
 from webrobot.monitor.rules import load_rules
 from webrobot.monitor.watch import page_matches
+from webrobot.text import hamming as distance
 
 imagehash = pytest.importorskip("imagehash")
 np = pytest.importorskip("numpy")
@@ -122,3 +123,16 @@ def test_an_image_rule_matches_a_copy_on_a_page(tmp_path: Path, pictures: list[A
     found = page_matches(rules, "http://s/", "t", item)
     assert [(m["kind"], m["evidence"]["src"]) for m in found] == [("image", "http://s/copy.jpg")]
     assert page_matches(rules, "http://s/", "t", {"images": [{"phash": other}]}) == []
+
+
+@pytest.mark.parametrize("kind", ["JPEG", "PNG"])
+def test_a_rules_picture_and_a_pages_image_get_the_same_hash(tmp_path: Path, kind: str) -> None:
+    from webrobot.extract.imagehashing import describe_image
+    from webrobot.monitor.rules import image_hash
+
+    buffer = io.BytesIO()
+    natural(7, (1600, 1200)).save(buffer, kind)
+    data = buffer.getvalue()
+    on_a_page = int(describe_image(data, 0)["phash"], 16)
+    in_a_rule = image_hash(data, "rules.toml", "rule.images", tmp_path / "p")
+    assert on_a_page == in_a_rule

@@ -37,7 +37,7 @@ BAD = [
     (
         "WEBROBOT_MONITOR_STORE_CLASS",
         "webrobot.monitor.events.event",
-        "setting WEBROBOT_MONITOR_STORE_CLASS='webrobot.monitor.events.event': expected a MonitorStore class",
+        "setting WEBROBOT_MONITOR_STORE_CLASS='webrobot.monitor.events.event': expected a class implementing webrobot.monitor.store.PageStore",
     ),
     (
         "WEBROBOT_MONITOR_STORE_CLASS",

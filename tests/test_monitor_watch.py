@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import warnings
 from pathlib import Path
 
 import pytest
@@ -257,3 +259,19 @@ def test_a_term_is_found_whatever_the_spacing_and_case(
     assert pattern is not None
     assert [m.count for m in find_terms([(term, pattern)], f"<< {written} >>")] == [1]
     assert find_terms([(term, pattern)], f"x{written}y") == [], "only whole words"
+
+
+def test_a_protected_palette_picture_loads_without_a_printed_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from tests.test_librarywarnings import PALETTE_WARNING, palette_png
+
+    (tmp_path / "logo.png").write_bytes(palette_png())
+    path = write_rules(tmp_path, '[[rule]]\nname = "logo"\nimages = ["logo.png"]\n')
+    caplog.set_level(logging.DEBUG, logger="webrobot.monitor.rules")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a warning that got out would fail the load
+        rules = load_rules(path)
+    assert len(rules[0].images) == 1
+    said = [r for r in caplog.records if PALETTE_WARNING in r.getMessage()]
+    assert len(said) == 1 and said[0].levelno == logging.DEBUG

@@ -49,11 +49,16 @@ def test_progress_line_shows_sites_waiting_on_robots_and_refusals(
     lines = re.findall(r"INFO: (Progress: .*)", result.log)
     assert len(lines) >= 3, result.log[-3000:]
     pattern = re.compile(
-        r"Progress: \d+ responses \(\d+/min\), \d+ items \(\d+/min\) \| frontier \d+ \+ \d+ in downloader"
+        r"Progress: \d+ pages? \(\d+/min\), \d+ items \(\d+/min\)(, also 1 robots\.txt)?"
+        r" \| frontier \d+ \+ \d+ in downloader"
         r" \| sites: \d+ active, \d+ waiting robots\.txt, \d+ deferred, \d+ exhausted \| refused: .+"
     )
     assert all(pattern.fullmatch(line) for line in lines), lines
     assert any("1 waiting robots.txt" in line for line in lines), "robots.txt took 1.5 s"
+    (last,) = re.findall(r"INFO: (Progress at close: .*)", result.log)
+    assert re.match(
+        r"Progress at close: 2 pages \(\d+/min\), 2 items \(\d+/min\), also 1 robots\.txt \|", last
+    ), "robots.txt counted apart from the pages"
     refused = [line for line in lines if "refused: none" not in line]
     assert len(refused) == 1 and refused[0].endswith("refused: offsite 1"), (
         "each refusal shown once"

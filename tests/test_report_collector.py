@@ -253,3 +253,52 @@ def test_items_drops_and_spider_errors_by_site() -> None:
     assert (site.items, site.items_dropped) == (1, 1)
     assert site.flags_inferred == {"nofollow": 1, "duplicate": 1}
     assert site.errors == {"spider KeyError": 1}
+
+
+def _fetch(crawler, request: Request, response: Response | None) -> None:  # type: ignore[no-untyped-def]
+    """A request through the downloader (answered, or not) and, answered, handed on."""
+    send(crawler, scrapy_signals.request_reached_downloader, request=request, spider=None)
+    if response is not None:
+        send(crawler, scrapy_signals.response_downloaded, spider=None, request=request,
+             response=response)  # fmt: skip
+    send(crawler, scrapy_signals.request_left_downloader, request=request, spider=None)
+    if response is not None:
+        send(crawler, scrapy_signals.response_received, spider=None, request=request,
+             response=response)  # fmt: skip
+
+
+def test_each_kind_of_fetch_is_counted_apart_in_tally_and_stats() -> None:
+    crawler = make_crawler()
+    collector = ReportCollector.of(crawler)
+    collector.pagecount = 4  # CLOSESPIDER_PAGECOUNT (Scrapy's extension would close the crawl)
+    page = Request(f"{SITE}/")
+    image = Request(f"{SITE}/a.png", meta={signals.REQUISITE_META: "image"})
+    # a PDF served without an extension: known by its type once it answers
+    document = Request(f"{SITE}/get?id=7")
+    dead = Request(f"{SITE}/gone.pdf")  # no answer: known by its extension
+    robots = Request(f"{SITE}/robots.txt", meta={ROBOTS_FETCH_META: SITE})
+    _fetch(crawler, robots, TextResponse(robots.url, body=b"", request=robots))
+    _fetch(crawler, page, HtmlResponse(page.url, body=b"<p>", request=page))
+    _fetch(crawler, image, Response(image.url, body=b"\x89PNG", request=image,
+                                    headers={"Content-Type": "image/png"}))  # fmt: skip
+    _fetch(crawler, document, Response(document.url, body=b"%PDF-1.4", request=document,
+                                       headers={"Content-Type": "application/pdf"}))  # fmt: skip
+    _fetch(crawler, dead, None)
+    _fetch(crawler, page, HtmlResponse(page.url, body=b"<p>", request=page))
+    site = collector.tally.site(SITE)
+    assert site.sent == {"robots": 1, "page": 2, "image": 1, "document": 2}
+    assert site.received == {"robots": 1, "page": 2, "image": 1, "document": 1}
+    assert (site.requests, site.responses, site.robots.fetches) == (2, 2, 1)
+    assert crawler.stats is not None
+    stats = crawler.stats.get_stats()
+    assert {k: v for k, v in stats.items() if k.startswith("webrobot/requests/")} == {
+        "webrobot/requests/robots": 1, "webrobot/requests/page": 2,
+        "webrobot/requests/image": 1, "webrobot/requests/document": 2,
+    }  # fmt: skip
+    assert {k: v for k, v in stats.items() if k.startswith("webrobot/responses/")} == {
+        "webrobot/responses/robots": 1, "webrobot/responses/page": 2,
+        "webrobot/responses/image": 1, "webrobot/responses/document": 1,
+    }  # fmt: skip
+    # CLOSESPIDER_PAGECOUNT=4 was reached by the 4th response handed on; one came after
+    assert collector.pagecount_reached is not None
+    assert collector.after_pagecount == {"page": 1}

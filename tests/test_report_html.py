@@ -26,17 +26,17 @@ def sample_report() -> dict:
     tally = CrawlTally()
     for i in range(12):
         tally.scheduled(SHOP)
-        tally.left_downloader(SHOP, robots=False, now=i * 0.5)
-        tally.downloaded(SHOP, 200 if i < 10 else 404, 2048, robots=False, now=i * 0.5, delay=1.0)
+        tally.left_downloader(SHOP, kind="page", now=i * 0.5)
+        tally.downloaded(SHOP, 200 if i < 10 else 404, 2048, kind="page", now=i * 0.5, delay=1.0)
         tally.item_scraped(SHOP, ["nofollow"] if i == 3 else [])
-    tally.left_downloader(SHOP, robots=True, now=0)
+    tally.left_downloader(SHOP, kind="robots", now=0)
     tally.robots_response(SHOP, 200, 1_700_000_000, rules="1 group, 2 Disallow, 0 Allow")
     tally.robots_parsed(SHOP, 0.1)
     tally.refused(SHOP, "robots_txt")
     tally.refused(SHOP, EVIL)
     tally.item_dropped(SHOP, "duplicate content")
-    tally.left_downloader(BLOG, robots=False, now=1)
-    tally.downloaded(BLOG, 304, 0, robots=False, now=1)
+    tally.left_downloader(BLOG, kind="page", now=1)
+    tally.downloaded(BLOG, 304, 0, kind="page", now=1)
     tally.deferred(BLOG, now=0, delay=3)
     tally.robots_resolved(BLOG, now=2, info={"status": 503, "outcome": "unreachable"})
     tally.refused(GONE, "offsite")
@@ -111,10 +111,10 @@ def test_page_shows_sites_health_and_charts() -> None:
 
 def test_the_sites_tile_counts_sites_whose_pages_were_requested() -> None:
     tally = CrawlTally()
-    tally.left_downloader(SHOP, robots=False, now=0)
-    tally.downloaded(SHOP, 200, 10, robots=False, now=0)
+    tally.left_downloader(SHOP, kind="page", now=0)
+    tally.downloaded(SHOP, 200, 10, kind="page", now=0)
     for site in (BLOG, GONE):  # robots.txt asked, no page requested
-        tally.left_downloader(site, robots=True, now=0)
+        tally.left_downloader(site, kind="robots", now=0)
         tally.robots_response(site, 200, 1_700_000_000, rules="1 group")
     report = build_report(tally, 1.0, HealthThresholds(), {"spider": "s"})
     assert report["totals"]["sites_crawled"] == 3 and report["totals"]["sites_with_pages"] == 1
@@ -191,3 +191,30 @@ def test_the_live_status_page_reloads_itself_and_shows_the_work_in_hand() -> Non
     assert "sites: 2 active, 0 waiting robots.txt, 1 deferred, 0 exhausted" in live
     final = render_html(report)
     assert "http-equiv" not in final and 'id="now"' not in final and "Crawl report" in final
+
+
+def test_other_fetches_budgets_and_refused_hosts_are_shown() -> None:
+    tally = CrawlTally()
+    for kind in ("page", "image", "image", "document"):
+        tally.left_downloader(SHOP, kind=kind, now=0)
+        tally.downloaded(SHOP, 200, 10, kind=kind, now=0)
+    report = build_report(
+        tally, 1.0, HealthThresholds(), {"finish_reason": "closespider_pagecount"}
+    )
+    report["budgets"] = [{"message": f"page budget 3 reached {EVIL}"}]
+    report["hosts"] = [{"host": "shop.example:8701", "schemes": ["http", "https"],
+                        "origins": [SHOP, "https://shop.example:8701"], "https_only": None,
+                        "upgraded": 0, "tls_problems": []}]  # fmt: skip
+    report["hosts_refused_only"] = 4
+    html = render_html(report)
+    tiles = {
+        t: v for v, t in re.findall(r'<div class="tile"><b>([^<]*)</b><span>([^<]*)</span>', html)
+    }
+    assert (tiles["pages requested"], tiles["images requested"], tiles["document requested"]) == (
+        "1",
+        "2",
+        "1",
+    )
+    assert "page budget 3 reached &lt;script&gt;" in html and EVIL not in html
+    assert "Links to 4 other hosts were refused, never requested." in html
+    assert "2 images, 1 document" in html  # the site's Other fetches cell

@@ -35,7 +35,7 @@ def test_frontier_and_site_states() -> None:
     assert tally.site(A).state(0) == "exhausted"
     tally.reached_downloader(A, robots=False)
     assert tally.site(A).state(0) == "active"
-    tally.left_downloader(A, robots=False, now=1.0)
+    tally.left_downloader(A, kind="page", now=1.0)
     assert tally.site(A).state(1) == "exhausted"
     tally.reached_downloader(A, robots=True)
     assert tally.site(A).state(1) == "waiting_robots"
@@ -64,12 +64,12 @@ def test_downloads_statuses_unchanged_errors_and_bytes() -> None:
     tally = CrawlTally()
     for status, size in ((200, 100), (304, 0), (404, 10), (500, 5)):
         tally.reached_downloader(A, robots=False)
-        tally.downloaded(A, status, size, robots=False, now=0.5, delay=1.5)
-        tally.left_downloader(A, robots=False, now=0.5)
+        tally.downloaded(A, status, size, kind="page", now=0.5, delay=1.5)
+        tally.left_downloader(A, kind="page", now=0.5)
     tally.reached_downloader(A, robots=False)
     tally.download_error(A, "TimeoutError", robots=False)
-    tally.left_downloader(A, robots=False, now=0.6)
-    tally.downloaded(A, 200, 50, robots=True, now=0.1)  # robots.txt: bytes only
+    tally.left_downloader(A, kind="page", now=0.6)
+    tally.downloaded(A, 200, 50, kind="robots", now=0.1)  # robots.txt: bytes only
     row = report_of(tally)["sites"][A]
     assert row["requested"] == 5
     assert row["downloaded"] == 3 and row["unchanged"] == 1
@@ -83,7 +83,7 @@ def test_downloads_statuses_unchanged_errors_and_bytes() -> None:
 def test_robots_from_what_was_seen_then_from_the_robots_middleware() -> None:
     tally = CrawlTally()
     tally.reached_downloader(A, robots=True)
-    tally.left_downloader(A, robots=True, now=0.2)
+    tally.left_downloader(A, kind="robots", now=0.2)
     tally.robots_response(A, 200, wall=1_700_000_000, rules="1 group, 2 Disallow, 0 Allow")
     robots = report_of(tally)["sites"][A]["robots"]
     assert robots["fetches"] == 1 and robots["status"] == 200
@@ -150,12 +150,42 @@ def test_progress_line() -> None:
     states = {"active": 2, "waiting_robots": 1, "deferred": 0, "exhausted": 3}
     line = progress_line(prev, cur, frontier=57, downloader=4, states=states)
     assert line == (
-        "Progress: 160 responses (120/min), 120 items (60/min) | frontier 57 + 4 in downloader"
+        "Progress: 160 pages (120/min), 120 items (60/min) | frontier 57 + 4 in downloader"
         " | sites: 2 active, 1 waiting robots.txt, 0 deferred, 3 exhausted"
         " | refused: offsite 4, robots 2"
     )
     quiet = progress_line(cur, cur, 0, 0, {})
     assert quiet.endswith("| refused: none") and "(0/min)" in quiet
+
+
+def test_progress_line_counts_each_kind_apart() -> None:
+    start = ProgressPoint(0.0, pages=0, items=0, refused=Counter())
+    others = Counter(page=1, image=20, robots=13, document=0, sitemap=1)
+    cur = ProgressPoint(60.0, pages=1, items=1, refused=Counter(), others=others)
+    line = progress_line(start, cur, 0, 0, {}, label="Progress at close")
+    assert line.startswith(
+        "Progress at close: 1 page (1/min), 1 items (1/min), also 20 images, 1 sitemap,"
+        " 13 robots.txt | frontier 0 + 0 in downloader"
+    ), line
+
+
+def test_every_kind_is_tallied_apart() -> None:
+    tally = CrawlTally()
+    fetches = [("page", 200), ("page", 304), ("image", 200), ("image", 404), ("document", 200),
+               ("robots", 200), ("sitemap", 200)]  # fmt: skip
+    for kind, status in fetches:
+        tally.reached_downloader(A, robots=kind == "robots")
+        tally.downloaded(A, status, 10, kind=kind, now=1.0)
+        tally.left_downloader(A, kind=kind, now=1.0)
+    row = report_of(tally)["sites"][A]
+    assert row["requests"] == row["responses"] == {
+        "page": 2, "image": 2, "document": 1, "sitemap": 1, "robots": 1
+    }  # fmt: skip
+    assert (row["requested"], row["downloaded"], row["unchanged"]) == (2, 1, 1)
+    assert row["fetches"] == 6 and row["failed"] == 1 and row["error_rate"] == round(1 / 6, 4)
+    assert row["robots"]["fetches"] == 1 and tally.in_downloader() == 0
+    assert tally.received() == Counter(page=2, image=2, document=1, sitemap=1, robots=1)
+    assert sum(map(sum, tally.timeline.as_dict()["sites"].values())) == 2, "pages only"
 
 
 def test_progress_line_says_why_sites_wait() -> None:
@@ -188,11 +218,13 @@ def _site_row(**overrides: object) -> dict:
 
 def test_health_checks_fire_above_their_thresholds_only() -> None:
     limits = HealthThresholds(max_error_rate=0.25, max_trap_refusals=3)
-    healthy = _site_row(requested=8, error_rate=0.25, refused={"too_long": 3, "offsite": 50})
+    healthy = _site_row(
+        requested=8, fetches=8, error_rate=0.25, refused={"too_long": 3, "offsite": 50}
+    )
     assert check_health({A: healthy}, limits) == []
 
     robots = dict(healthy["robots"], fetches=3, status=None, errors={"ConnectionRefusedError": 3})
-    sick = _site_row(requested=8, error_rate=0.375, robots=robots,
+    sick = _site_row(requested=8, fetches=8, error_rate=0.375, robots=robots,
                      refused={"too_long": 3, "repeated_segment": 1, "robots_txt": 9})  # fmt: skip
     flags = check_health({A: sick}, limits)
     assert [f["check"] for f in flags] == ["robots_unresolved", "error_rate", "trap_refusals"]
@@ -244,10 +276,10 @@ def test_links_to_files_are_not_traps() -> None:
 
 def test_report_document_has_totals_and_health() -> None:
     tally = CrawlTally()
-    tally.left_downloader(A, robots=False, now=1)
-    tally.downloaded(A, 200, 10, robots=False, now=1)
+    tally.left_downloader(A, kind="page", now=1)
+    tally.downloaded(A, 200, 10, kind="page", now=1)
     tally.item_scraped(A)
-    tally.left_downloader(B, robots=False, now=2)
+    tally.left_downloader(B, kind="page", now=2)
     tally.download_error(B, "DNSLookupError", robots=False)
     report = report_of(tally)
     assert report["spider"] == "t"
@@ -327,12 +359,12 @@ def test_held_line() -> None:
 
     assert held_line([], None, wait) == ""
     rows: list[tuple[str, str, float | None]] = [
-        ("http://a:80", "503", 50.0), ("http://b:80", "", None),
+        ("http://a:80", "503", 50.4), ("http://b:80", "", None),
         ("http://c:80", "x", 1.0), ("http://d:80", "x", 2.0),
     ]  # fmt: skip
     line = held_line(rows, 30.0, wait)
     assert line == (
-        "held: http://a:80 (503) given up in 50 s, http://b:80 (no answer yet) kept until it "
-        "answers, http://c:80 (x) given up in 1 s, 1 more | nothing else left: the crawl "
+        "held: http://a:80 (503) gives up in 50 s, http://b:80 (no answer yet) kept until it "
+        "answers, http://c:80 (x) gives up in 1 s, 1 more | nothing else left: the crawl "
         "closes in 30 s"
     )

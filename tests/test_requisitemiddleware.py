@@ -19,6 +19,7 @@ from webrobot.archive.requisitemiddleware import (
     RequisiteSpiderMiddleware,
     RequisiteTracker,
 )
+from webrobot.archive.requisites import IMAGE, SCRIPT, STYLESHEET, Requisite
 from webrobot.signals import HOPS_META, REQUISITE_META
 
 
@@ -118,7 +119,7 @@ def test_failures_and_error_answers_are_counted(tmp_path: Path) -> None:
     image = Request("http://site.test/i.png", meta={REQUISITE_META: "image", HOPS_META: 1})
     with pytest.raises(IgnoreRequest):
         mw.process_response(image, Response(image.url, status=404, request=image))
-    mw.process_exception(image, ConnectionRefusedError())
+    mw.process_exception(image, TimeoutError())
     mw.process_exception(image, IgnoreRequest("refused elsewhere, counted by its signal"))
     assert c.stats.get_value("webrobot/requisite/image/http_error") == 1
     assert c.stats.get_value("webrobot/requisite/image/error") == 1
@@ -148,3 +149,33 @@ def test_an_awaited_embed_goes_back_to_whoever_awaits_it_uncounted(tmp_path: Pat
     RequisiteTracker.of(c).request_refused(image, "robots_txt", "http://site.test:80")
     assert not [k for k in c.stats.get_stats() if k.startswith("webrobot/requisite/")]
     assert c.engine.crawled == []
+
+
+def test_a_dead_hosts_requisites_are_not_requested(tmp_path: Path) -> None:
+    """A requisite whose host refused the connection, or whose name did not resolve:
+    counted as such, and no later requisite on that host (that port, for a refusal)
+    is requested."""
+    from twisted.internet.error import DNSLookupError
+
+    c = crawler(tmp_path, WEBROBOT_DEAD_HOSTS_FILE="")
+    mw = RequisiteDownloaderMiddleware.from_crawler(c)
+    refused = Request("http://cdn.test:8080/a.png", meta={REQUISITE_META: "image", HOPS_META: 1})
+    gone = Request("http://gone.invalid/s.css", meta={REQUISITE_META: "stylesheet", HOPS_META: 1})
+    mw.process_exception(refused, ConnectionRefusedError())
+    mw.process_exception(gone, DNSLookupError("no such name"))
+    assert c.stats.get_value("webrobot/requisite/image/refused") == 1
+    assert c.stats.get_value("webrobot/requisite/stylesheet/no_such_name") == 1
+    tracker = RequisiteTracker.of(c)
+    page = Request("http://site.test/p")
+    wanted = [
+        Requisite("http://cdn.test:8080/b.png", IMAGE),
+        Requisite("http://cdn.test/c.png", IMAGE),  # another port: asked
+        Requisite("https://gone.invalid/t.css", STYLESHEET),  # a dead name on any port
+        Requisite("http://site.test/u.js", SCRIPT),
+    ]
+    asked = [r.url for r in tracker.requests(page, wanted, 1)]
+    assert asked == ["http://cdn.test/c.png", "http://site.test/u.js"]
+    assert c.stats.get_value("webrobot/requisite/image/refused") == 2
+    assert c.stats.get_value("webrobot/requisite/stylesheet/no_such_name") == 2
+    assert c.stats.get_value("webrobot/deadhosts/skipped") == 2
+    assert c.stats.get_value("webrobot/deadhosts/found/refused") == 1

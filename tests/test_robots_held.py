@@ -10,6 +10,7 @@ import pytest
 from webrobot.robots import policy
 from webrobot.robots.fetch import RobotsFetch
 from webrobot.robots.held import HELD_NAMED, Backoff, GaveUpSites, HeldOnlyClock, PendingSite
+from webrobot.urls.deadpolicy import NO_SUCH_NAME, REFUSED, DeadHostPolicy
 
 
 def backoff() -> Backoff:
@@ -131,3 +132,66 @@ def test_the_sites_given_up_on_are_named_up_to_a_few() -> None:
     assert "http://s0.test:80 (host name does not resolve; 3 attempts over 2 min)" in line
     assert f"http://s{HELD_NAMED - 1}.test:80" in line and f"s{HELD_NAMED}.test" not in line
     assert line.endswith(" and 2 more")
+
+
+# --- Dead hosts: a name that does not exist, a refused port ------------------------------
+
+
+def dead_backoff(refused_max: float = 6.0) -> Backoff:
+    return Backoff(
+        base=2.0, cap=600.0, defer_max=3600.0, stale_max=0.0, dns_defer_max=120.0,
+        dead=DeadHostPolicy(name_retry=3.0, refused_max=refused_max),
+    )  # fmt: skip
+
+
+def test_a_name_that_does_not_exist_is_given_up_at_its_second_try() -> None:
+    pending, plans = PendingSite("http://gone.example:80", "u"), dead_backoff()
+    nxdomain = RobotsFetch("u", unresolved=True, dead=NO_SUCH_NAME)
+    first = plans.after_failure(pending, nxdomain)
+    assert (first.action, first.delay, first.dead, first.tries) == ("retry", 3.0, NO_SUCH_NAME, 1)
+    assert first.limit - first.elapsed == pytest.approx(3.0)  # it gives up at the next try
+    second = plans.after_failure(pending, nxdomain)
+    assert (second.action, second.dead, second.tries) == ("give_up", NO_SUCH_NAME, 2)
+
+
+def test_a_resolver_that_cannot_be_reached_breaks_the_run_and_keeps_the_dns_limit() -> None:
+    pending, plans = PendingSite("http://flaky.example:80", "u"), dead_backoff()
+    nxdomain = RobotsFetch("u", unresolved=True, dead=NO_SUCH_NAME)
+    eai_again = RobotsFetch("u", unresolved=True)  # a name that failed, not a dead one
+    assert plans.after_failure(pending, nxdomain).action == "retry"
+    again = plans.after_failure(pending, eai_again)
+    assert (again.action, again.dead, again.limit) == ("retry", None, 120.0)
+    # The run of answers that the name does not exist starts again.
+    assert plans.after_failure(pending, nxdomain).action == "retry"
+    assert plans.after_failure(pending, nxdomain).action == "give_up"
+
+
+def test_a_refused_port_is_retried_until_its_limit() -> None:
+    refused = RobotsFetch("u", error="DownloadConnectionRefusedError", dead=REFUSED)
+    plan = dead_backoff().after_failure(PendingSite("http://127.0.0.1:9", "u"), refused)
+    assert (plan.action, plan.delay, plan.limit) == ("retry", 2.0, 6.0)
+    # With no time to retry left (the limit is passed at once), it is given up.
+    plan = dead_backoff(refused_max=0.0).after_failure(
+        PendingSite("http://127.0.0.1:9", "u"), refused
+    )
+    assert (plan.action, plan.dead, plan.tries) == ("give_up", REFUSED, 1)
+
+
+def test_without_a_dead_host_policy_a_dead_host_waits_as_before() -> None:
+    plan = backoff().after_failure(
+        PendingSite("http://gone.example:80", "u"),
+        RobotsFetch("u", unresolved=True, dead=NO_SUCH_NAME),
+    )
+    assert (plan.action, plan.dead, plan.limit) == ("retry", None, 120.0)
+
+
+def test_a_name_given_up_already_is_given_up_at_once_on_another_scheme() -> None:
+    plans = Backoff(
+        base=2.0, cap=600.0, defer_max=3600.0, stale_max=0.0, dns_defer_max=120.0,
+        dead=DeadHostPolicy(), known_dead=lambda url: url.startswith("https://gone.example"),
+    )  # fmt: skip
+    nxdomain = RobotsFetch("u", unresolved=True, dead=NO_SUCH_NAME)
+    again = PendingSite("https://gone.example:443", "https://gone.example/robots.txt")
+    assert plans.after_failure(again, nxdomain).action == "give_up"
+    other = PendingSite("http://other.example:80", "http://other.example/robots.txt")
+    assert plans.after_failure(other, nxdomain).action == "retry"

@@ -17,7 +17,6 @@ from webrobot.seen.simhash import (
     MIN_WORDS,
     NearIndex,
     bands,
-    distance,
     feature_words,
     features,
     judged,
@@ -25,6 +24,7 @@ from webrobot.seen.simhash import (
     to_hex,
 )
 from webrobot.seen.stores import StoreFileError, load_store, save_store
+from webrobot.text import hamming as distance
 
 VOCABULARY = [f"w{n}" for n in range(2000)]
 

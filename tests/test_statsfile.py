@@ -25,7 +25,11 @@ def test_stats_counted_at_close_reach_the_stats_file(tmp_path: Path) -> None:
     result = run_crawl(
         tmp_path,
         args={"start_urls": f"http://127.0.0.1:{port}/,http://127.0.0.1:{port}/other"},
-        settings={"CLOSESPIDER_TIMEOUT": "2", "WEBROBOT_ROBOTS_DEFER_MAX": "600"},
+        settings={
+            "CLOSESPIDER_TIMEOUT": "2",
+            "WEBROBOT_ROBOTS_DEFER_MAX": "600",
+            "WEBROBOT_DEAD_REFUSED_MAX": "600",  # held, not given up as refused
+        },
     )
     assert result.returncode == 0
     assert result.stats["finish_reason"] == "closespider_timeout"

@@ -1,13 +1,15 @@
 """End-to-end: sites the robot cannot reach, judged by what the local servers saw,
 how long the crawl took and what it said.
 
-A host name that does not resolve is given up after ``WEBROBOT_ROBOTS_DNS_DEFER_MAX``
-whichever download handler fetches its robots.txt. Names under ``.invalid``
-(RFC 6761) fail in webrobot's resolver at once, without a DNS query, so these
-tests never leave the machine.
+A host name that does not exist is given up after two tries
+(``WEBROBOT_DEAD_NAME_RETRY`` apart) whichever download handler fetches its robots.txt.
+Names under ``.invalid`` (RFC 6761) fail in webrobot's resolver at once, without a DNS
+query, so these tests never leave the machine (``tests/test_dead_hosts_crawl.py`` tells
+such a name from a resolver that cannot be reached, which keeps
+``WEBROBOT_ROBOTS_DNS_DEFER_MAX``).
 
 A crawl with nothing left but requests held for sites whose robots.txt keeps
-failing (a refused port, a dead page host or requisite host) closes after
+failing (a refused port, a dead page host) closes after
 ``WEBROBOT_ROBOTS_HELD_ONLY_MAX``, says which sites and why in its last line and
 its report, and keeps their requests for a ``JOBDIR`` resume.
 """
@@ -31,10 +33,9 @@ pytestmark = pytest.mark.slow
 MakeSite = Callable[..., SiteServer]
 
 DEAD_NAME = "http://no-such-host.invalid/"
-#: The DNS limit these crawls use, and how long after it the crawl may take to end.
-#: With a backoff base of 0.5 s the name is tried at 0 and 0.5 s, before the limit, and
-#: given up at its third try, 1.5 s (a limit of 2 or 3 s would wait for a fourth, at 3.5 s).
-DNS_LIMIT = 1.5
+#: The wait between the two tries of a name that does not exist, in these crawls, and
+#: how long after it the crawl may take to end.
+DNS_LIMIT = 0.5
 MARGIN = 15.0
 
 HANDLERS = {
@@ -67,7 +68,7 @@ def timed_crawl(
 
 
 @pytest.mark.parametrize("handler", sorted(HANDLERS))
-def test_a_name_that_does_not_resolve_is_given_up_after_its_own_limit(
+def test_a_name_that_does_not_exist_is_given_up_after_two_tries(
     make_site: MakeSite, tmp_path: Path, handler: str
 ) -> None:
     if handler == "playwright":
@@ -79,15 +80,15 @@ def test_a_name_that_does_not_resolve_is_given_up_after_its_own_limit(
     live = live_site(make_site)
     settings = {
         "WEBROBOT_ROBOTS_HELD_ONLY_MAX": "0",  # the names' own limit ends the crawl
-        "WEBROBOT_ROBOTS_DNS_DEFER_MAX": str(DNS_LIMIT),
+        "WEBROBOT_DEAD_NAME_RETRY": str(DNS_LIMIT),
         "WEBROBOT_ROBOTS_BACKOFF_BASE": "0.5",
         # Each failure also slows the host down (1 s, doubling, by default), which
         # postpones the robots.txt tries past the limit: 0.2 s keeps them near it.
         "WEBROBOT_POLITENESS_BACKOFF_BASE": "0.2",
         **HANDLERS[handler],
     }
-    # Before the limit for names was applied, this crawl waited WEBROBOT_ROBOTS_DEFER_MAX
-    # (an hour): the timeout fails it.
+    # Held as a site that errs, this crawl would wait WEBROBOT_ROBOTS_DEFER_MAX (an hour):
+    # the timeout fails it.
     result, ended = timed_crawl(tmp_path, [live.url("/"), DEAD_NAME], settings)
 
     assert result.returncode == 0, result.stderr[-2000:]
@@ -95,17 +96,17 @@ def test_a_name_that_does_not_resolve_is_given_up_after_its_own_limit(
     assert sorted(live.targets()) == ["/", "/a", "/robots.txt"]
     first = min(h.started for h in live.hits)
     assert ended - first < DNS_LIMIT + MARGIN, "the crawl ends once the name's limit has passed"
-    assert result.stat("webrobot/robots/deferred_dns") >= 2
+    assert result.stat("webrobot/robots/deferred_dns") == 1  # the first try; the second gives up
     assert result.stat("webrobot/robots/deferred_gave_up") == 1
-    assert "robots.txt of http://no-such-host.invalid:80 failed (host name does not resolve" in (
+    assert result.stat("webrobot/hosts/dead/no_such_name") == 1
+    assert "robots.txt of http://no-such-host.invalid:80 failed (the name does not resolve" in (
         result.log
     )
-    assert "Giving up on the robots.txt of http://no-such-host.invalid:80" in result.log
-    # The last line, in the log and on the terminal, names the site given up and why.
-    for text in (result.log, result.stderr):
-        line = last_line(text)
-        assert "Gave up on 1 unreachable site" in line, line
-        assert "http://no-such-host.invalid:80 (host name does not resolve" in line, line
+    assert (
+        result.log.count("Gave up on no-such-host.invalid: the name does not resolve (2 tries") == 1
+    )
+    # The last line on the terminal names the host given up and why.
+    assert last_line(result.stderr) == "webrobot: no-such-host.invalid: the name does not resolve"
 
 
 # --- Nothing left but held sites ----------------------------------------------------------
@@ -137,6 +138,8 @@ def test_a_refused_port_closes_the_crawl_soon_once_nothing_else_is_left(
     settings = {
         "WEBROBOT_ROBOTS_HELD_ONLY_MAX": str(SHORT_HELD_LIMIT),
         "WEBROBOT_ROBOTS_BACKOFF_BASE": "0.5",
+        # The port is held, not given up as refused: this is the held-only clock's test.
+        "WEBROBOT_DEAD_REFUSED_MAX": "600",
         "WEBROBOT_PROGRESS_INTERVAL": "1",
     }
     # Without the limit this crawl waits WEBROBOT_ROBOTS_DEFER_MAX (an hour): the timeout fails it.
@@ -153,19 +156,19 @@ def test_a_refused_port_closes_the_crawl_soon_once_nothing_else_is_left(
     # The last line, in the log and on the terminal, names the site and its error.
     for text in (result.log, result.stderr):
         line = last_line(text)
-        assert dead in line and "DownloadConnectionRefusedError" in line, line
+        assert dead in line and "the connection was refused" in line, line
         assert "1 request held for 1 unreachable site " in line, line
         assert "not crawled" in line, line
     # The progress line said when the held site would be given up, and when the crawl closes.
     progress = [line for line in result.log.splitlines() if "Progress:" in line and "held:" in line]
     assert progress, result.log[-3000:]
-    assert f"held: {dead} (DownloadConnectionRefusedError) given up in" in progress[0]
+    assert f"held: {dead} (DownloadConnectionRefusedError) gives up in" in progress[0]
     assert "nothing else left: the crawl closes in" in progress[-1]
     # The report lists it with its error and the requests it held.
     report = json.loads((tmp_path / "items.report.json").read_text("utf-8"))
     assert report["finish_reason"] == "held_sites_only"
     [held] = report["held"]
-    assert held["site"] == dead and held["reason"] == "DownloadConnectionRefusedError"
+    assert held["site"] == dead and held["reason"] == "the connection was refused"
     assert held["requests"] == 1 and held["attempts"] >= 2
     assert "Connection refused" in held["detail"] or "refused" in held["detail"].lower()
     html = (tmp_path / "items.report.html").read_text("utf-8")
@@ -181,13 +184,17 @@ def test_held_requests_are_kept_for_the_jobs_next_run(make_site: MakeSite, tmp_p
         "JOBDIR": str(tmp_path / "job"),
         "WEBROBOT_ROBOTS_HELD_ONLY_MAX": str(SHORT_HELD_LIMIT),
         "WEBROBOT_ROBOTS_BACKOFF_BASE": "0.5",
+        # The port is held, not given up as refused: this is the held-only clock's test.
+        "WEBROBOT_DEAD_REFUSED_MAX": "600",
     }
     start = time.monotonic()
     first, ended = timed_crawl(tmp_path / "run1", [f"http://127.0.0.1:{port}/"], settings)
-    assert first.returncode == 0, first.stderr[-2000:]
+    assert first.returncode == 8, first.stderr[-2000:]  # nothing fetched: given up
     assert first.stat("finish_reason") == "held_sites_only"
     assert ended - start < 30 + SHORT_HELD_LIMIT, "start-up plus the limit, not the site's hour"
-    assert "kept for the next run of the job" in last_line(first.stderr)
+    said = [line for line in first.stderr.splitlines() if line.strip()]
+    assert "kept for the next run of the job" in said[-2], said[-2:]
+    assert said[-1] == "webrobot: nothing was fetched: exit status 8 (gave_up)"
 
     site = SiteServer("back", port=port).start()
     try:
@@ -202,11 +209,12 @@ def test_held_requests_are_kept_for_the_jobs_next_run(make_site: MakeSite, tmp_p
     assert "Traceback" not in first.log + second.log
 
 
-def test_a_requisite_host_holds_a_finished_crawl_no_longer_than_a_page_host(
+def test_a_requisite_on_a_refusing_host_does_not_hold_a_finished_crawl(
     make_site: MakeSite, tmp_path: Path
 ) -> None:
-    """An archived page's picture on a host that refuses connections: the pages are
-    done, the requisite's site is held, and the crawl closes after the same limit."""
+    """An archived page's picture on a host that refuses connections: the host is
+    found dead at its robots.txt's first refusal, the picture held for it is refused
+    then, and the crawl finishes without waiting for the held-sites limit."""
     pytest.importorskip("warcio", reason="the optional archive extra is not installed")
     live = make_site("pages")
     dead = f"http://127.0.0.1:{closed_port()}"
@@ -220,13 +228,14 @@ def test_a_requisite_host_holds_a_finished_crawl_no_longer_than_a_page_host(
         "WEBROBOT_INDEX_ENABLED": "False",
         "WEBROBOT_ROBOTS_HELD_ONLY_MAX": str(HELD_LIMIT),
         "WEBROBOT_ROBOTS_BACKOFF_BASE": "0.5",
+        "WEBROBOT_DEAD_REFUSED_MAX": "600",
     }
     result, ended = timed_crawl(tmp_path, [live.url("/")], settings)
 
     assert result.returncode == 0, result.stderr[-2000:]
     assert sorted(live.targets()) == ["/", "/favicon.ico", "/robots.txt"]  # the icon: a requisite
-    assert result.stat("finish_reason") == "held_sites_only"
+    assert result.stat("finish_reason") == "finished"
     assert ended - max(h.finished for h in live.hits) < HELD_LIMIT + MARGIN
-    assert dead in last_line(result.stderr)
-    report = json.loads((tmp_path / "items.report.json").read_text("utf-8"))
-    assert [h["site"] for h in report["held"]] == [dead]
+    assert result.stat("webrobot/requisite/image/refused") == 1
+    assert result.stat("webrobot/deadhosts/found/refused") == 1
+    assert result.stat("webrobot/robots/held_only_closed", None) is None

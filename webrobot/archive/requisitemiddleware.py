@@ -23,9 +23,13 @@ On when the crawl archives (``WEBROBOT_WARC_DIR``) unless
   itemised, indexed or followed for links. Its records were written by the
   archive middleware next to the downloader like every fetch's.
 
+A requisite whose host was found dead (its name does not resolve, or its port
+refuses connections: :class:`~webrobot.urls.deadrecall.DeadHostRecall`, by this
+crawl or remembered from an earlier one) is not requested at all.
+
 Counted: ``webrobot/requisite/<kind>/<outcome>`` (outcome ``archived``,
-``http_error``, ``error`` or the refusal's reason: ``robots_txt``,
-``blocklist``, ``budget``, ``offsite``...). Which page lacks which requisite
+``http_error``, ``error``, ``no_such_name``, ``refused`` or the refusal's reason:
+``robots_txt``, ``blocklist``, ``budget``, ``offsite``...). Which page lacks which requisite
 is in the crawl report (``archive`` in report.json).
 """
 
@@ -66,10 +70,14 @@ from webrobot.archive.requisites import (
 from webrobot.pages.embeds import embed_request
 from webrobot.pages.metarobots import policy
 from webrobot.render.middleware import LOADED_KEY
+from webrobot.robots.middleware import RobotsMiddleware
 from webrobot.settingsmodel.parse import read
 from webrobot.signals import HOPS_META, REQUISITE_META, ROBOTS_FETCH_META
 from webrobot.sitemaps.follow import SITEMAP_KEY
 from webrobot.urls.canonical import canonicalizer_for
+from webrobot.urls.deadrecall import STATS_PREFIX as DEAD_STATS
+from webrobot.urls.deadrecall import DeadHostRecall
+from webrobot.urls.refusals import Refuser
 from webrobot.urls.scopemiddleware import CrawlScope
 from webrobot.urls.sitekey import request_site
 from webrobot.wiring import Key, find_per_crawler, per_crawler, set_per_crawler
@@ -85,6 +93,8 @@ logger = logging.getLogger(__name__)
 #: Added to the page's priority: requisites go ahead of the pages waiting.
 PRIORITY_BOOST = 100_000
 STATS_PREFIX = "webrobot/requisite/"
+#: Requisites not fetched because their host is dead (those held for it included).
+DEAD_SKIPPED = DEAD_STATS + "skipped"
 
 
 def requisites_wanted(crawler: Crawler) -> bool:
@@ -119,6 +129,9 @@ class RequisiteTracker:
         assert crawler.stats is not None
         self.stats = crawler.stats
         self.ledger = RequisiteLedger()
+        self.dead = DeadHostRecall.of(crawler)
+        self.dead.listen(self._host_dead)
+        self.refuser = Refuser(crawler)
         self._canonicalizer: Any = None
         crawler.signals.connect(self.request_refused, signal=webrobot_signals.request_refused)
         crawler.signals.connect(self.request_dropped, signal=signals.request_dropped)
@@ -138,6 +151,23 @@ class RequisiteTracker:
 
     def request_refused(self, request: Request, reason: str, site: str) -> None:
         self.finished(request, reason)
+
+    def _host_dead(self, url: str, reason: str) -> None:
+        """A host was found dead: the requisites already queued for it and held while
+        its robots.txt is retried are refused now, not when robots.txt gives up."""
+        try:
+            robots = self.crawler.get_downloader_middleware(RobotsMiddleware)
+        except (RuntimeError, AttributeError):  # no engine (yet): nothing is held
+            return
+        if robots is None:
+            return
+        for site, pending in list(robots.pending.items()):
+            if self.dead.lookup(site) is None:
+                continue
+            for request in pending.take_held(_awaited_by_nobody):
+                self.refuser.refuse(
+                    request, reason, f"the host of {site} is dead", stat=DEAD_SKIPPED
+                )
 
     def request_dropped(self, request: Request) -> None:
         if request.meta.get(REQUISITE_META) is not None:
@@ -165,6 +195,11 @@ class RequisiteTracker:
         for requisite in requisites:
             if requisite.kind == FRAME and hops == 1 and self.page_frame_in_scope(requisite.url):
                 continue  # crawled (and archived with its requisites) as a page
+            dead = self.dead.skip(requisite.url)
+            if dead is not None:  # not asked: its host was found dead
+                self.count(requisite.kind, dead)
+                self.ledger.outcome(requisite.url, dead)
+                continue
             try:
                 request = embed_request(
                     requisite.url,
@@ -195,6 +230,11 @@ class RequisiteTracker:
                 ],
             }
         return {"archive": {"sites": sites}}
+
+
+def _awaited_by_nobody(request: Request) -> bool:
+    """A requisite queued for the archive (not one a component awaits)."""
+    return request.meta.get(REQUISITE_META) is not None and request.callback is not NO_CALLBACK
 
 
 #: Playwright's resource types -> requisite kinds
@@ -310,7 +350,10 @@ class RequisiteDownloaderMiddleware:
     def process_exception(self, request: Request, exception: Exception) -> None:
         if request.meta.get(REQUISITE_META) is None or isinstance(exception, IgnoreRequest):
             return  # refusals are counted by the request_refused signal
-        self.tracker.finished(request, ERROR)
+        if request.callback is NO_CALLBACK:
+            return  # awaited by a component (images described for mining): its own
+        dead = self.tracker.dead.download_failed(request.url, exception)
+        self.tracker.finished(request, dead or ERROR)
 
     def _embedded(self, request: Request, response: Response, kind: str) -> None:
         """Queue what a stylesheet or a frame document needs in turn."""

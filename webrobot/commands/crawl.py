@@ -1,4 +1,5 @@
-"""``scrapy crawl`` with clear failures: an unknown or broken site, a bad spider
+"""``scrapy crawl`` with clear failures and an exit status that says why
+(:mod:`webrobot.exitstatus` holds the table): an unknown or broken site, a bad spider
 argument, or a setting whose text does not parse (``-s DEPTH_LIMIT=abc``, or
 Scrapyd's ``setting=``; checked against :mod:`webrobot.settingsmodel.model`) prints
 one line and exits with status 2 instead of a traceback. A value the add-on
@@ -7,8 +8,12 @@ which exits with status 2 too. A crawl closed because a folder it writes is full
 (finish reason ``disk_full``) exits with status 1, as one whose shared Redis
 could not be used (``redis_unavailable``). A crawl closed with nothing left but
 requests held for unreachable sites (``held_sites_only``), or that gave up on
-sites whose robots.txt never answered (a host name that does not resolve), ends
-with one line naming those sites and their errors, and exits with status 0.
+sites whose robots.txt never answered, ends with one line naming those sites and
+their errors; every host given up as dead (a name that does not resolve, a refused
+port) gets one line of its own (``no-such-host.invalid: the name does not resolve``).
+A crawl that fetched no page because of that exits with 6 (every name does not
+resolve), 7 (a host refused) or 8 (given up for another reason); one that fetched
+pages exits 0.
 
 Ctrl-C (SIGINT, or SIGTERM) prints on the terminal (stderr) at once that the crawl is
 stopping and what it waits for (the requests in progress, at most ``DOWNLOAD_TIMEOUT``
@@ -27,13 +32,14 @@ from typing import TYPE_CHECKING
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 
-from webrobot import compat
+from webrobot import compat, exitstatus
 from webrobot.frontier.scheduler import OPEN_FAILED as FRONTIER_ERROR
 from webrobot.job.diskspace import FINISH_REASON as DISK_FULL
 from webrobot.robots.held import count
 from webrobot.robots.middleware import HELD_ONLY
 from webrobot.settingsmodel.checks import text_problem, unknown_setting_message, unknown_settings
 from webrobot.settingsmodel.parse import error_lines
+from webrobot.urls.deadhosts import DeadHosts
 from webrobot.urls.sitekey import request_site
 
 if TYPE_CHECKING:
@@ -41,6 +47,7 @@ if TYPE_CHECKING:
 
     from scrapy import Spider
     from scrapy.crawler import Crawler
+    from scrapy.statscollectors import StatsCollector
 
 logger = logging.getLogger(__name__)
 
@@ -113,6 +120,33 @@ class Command(ScrapyCrawlCommand):
             flush=True,
         )
 
+    def _dead_end(self, stats: StatsCollector) -> None:
+        """One line per host given up as dead, and the exit status of a crawl that
+        fetched nothing (:func:`exitstatus.nothing_fetched`)."""
+        crawler = self._last_crawler
+        dead = DeadHosts.find(crawler) if crawler is not None else None
+        book = dead.book if dead is not None else None
+        for line in book.lines() if book else ():  # logged once already, when given up
+            print(f"webrobot: {line}", file=sys.stderr)
+        reason = stats.get_value("finish_reason")
+        if self.exitcode or reason in (DISK_FULL, FRONTIER_ERROR, "redis_unavailable"):
+            return
+        if dead is not None and dead.shared:
+            return  # a worker of a shared crawl fetches a share: its own count says nothing
+        pages = int(stats.get_value("downloader/response_count", 0) or 0) - int(
+            stats.get_value("robotstxt/response_count", 0) or 0
+        )
+        failures = int(stats.get_value("webrobot/robots/deferred_gave_up", 0) or 0) + int(
+            stats.get_value("webrobot/page/failed", 0) or 0
+        )
+        status = exitstatus.nothing_fetched(
+            pages, book.kinds() if book else [], failures,
+            held_only=stats.get_value("finish_reason") == HELD_ONLY,
+        )  # fmt: skip
+        if status is not None:
+            self.exitcode = status.code
+            self._last_word(f"nothing was fetched: exit status {status.code} ({status.name})")
+
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if self.crawler_process is not None:
             compat.on_shutdown_signal(self.crawler_process, self._stopping)
@@ -140,10 +174,10 @@ class Command(ScrapyCrawlCommand):
             # went to LOG_FILE (nothing was written: no feed, index or report).
             for line in error_lines(error):
                 print(f"webrobot: cannot start: {line}", file=sys.stderr)
-            self.exitcode = 2
+            self.exitcode = exitstatus.USAGE.code
         stats = getattr(self._last_crawler, "stats", None)
         if stats is not None and stats.get_value("finish_reason") == DISK_FULL:
-            self.exitcode = 1  # a folder the crawl writes is full; the same command resumes
+            self.exitcode = exitstatus.RESOURCE.code  # a folder the crawl writes is full
             what = stats.get_value("webrobot/disk/failed") or "a write failed"
             print(
                 f"webrobot: the crawl stopped for want of disk space ({what}); free some and run "
@@ -154,11 +188,13 @@ class Command(ScrapyCrawlCommand):
             self._last_word(str(stats.get_value("webrobot/robots/held_only_closed") or HELD_ONLY))
         elif stats is not None and stats.get_value("webrobot/robots/gave_up_sites"):
             self._last_word(str(stats.get_value("webrobot/robots/gave_up_sites")))
+        if stats is not None and error is None:
+            self._dead_end(stats)
         if stats is not None and stats.get_value("finish_reason") == FRONTIER_ERROR:
-            self.exitcode = 2  # the job's frontier file cannot be read; logged, nothing fetched
+            self.exitcode = exitstatus.USAGE.code  # the job's frontier file cannot be read
             print(f"webrobot: {stats.get_value('webrobot/frontier/error')}", file=sys.stderr)
         if stats is not None and stats.get_value("finish_reason") == "redis_unavailable":
-            self.exitcode = 1  # the shared crawl's Redis could not be used
+            self.exitcode = exitstatus.RESOURCE.code  # the shared crawl's Redis could not be used
             message = stats.get_value("webrobot/redis/error")
             if message:
                 print(f"webrobot: {message}", file=sys.stderr)

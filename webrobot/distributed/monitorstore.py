@@ -48,7 +48,7 @@ from webrobot.distributed import scripts
 from webrobot.distributed.dupefilter import crawl_spider_name
 from webrobot.distributed.keys import CrawlKeys, explain, redis_from_settings, safe_url
 from webrobot.monitor.snapshot import Snapshot
-from webrobot.monitor.store import MonitorStore, PageRecord, Pending
+from webrobot.monitor.store import PageRecord, Pending, write_feed
 from webrobot.settingsmodel.parse import read
 
 if TYPE_CHECKING:
@@ -143,15 +143,15 @@ def read_events(server: redis.Redis, keys: CrawlKeys, batch: int = 1000) -> Iter
         start = "(" + _text(entries[-1][0])
 
 
-class RedisMonitorStore(MonitorStore):
-    """The monitor's memory of a shared crawl (see the module doc)."""
+class RedisMonitorStore:
+    """The monitor's memory of a shared crawl (see the module doc): a
+    :class:`~webrobot.monitor.store.PageStore`."""
 
     def __init__(
         self, server: redis.Redis, keys: CrawlKeys, folder: Path, *, webhook: bool = False,
         settings: BaseSettings | None = None, hold: float = 30.0,
     ) -> None:  # fmt: skip
-        # Not MonitorStore.__init__: no SQLite file; the folder keeps this worker's feed only
-        # (MonitorStore.write_feed, from :meth:`recent`).
+        # No SQLite file; the folder keeps this worker's feed only (:meth:`write_feed`).
         self.server = server
         self.keys = keys
         self.folder = Path(folder)
@@ -258,6 +258,10 @@ class RedisMonitorStore(MonitorStore):
             except (KeyError, ValueError):
                 continue
         return out
+
+    def write_feed(self, title: str, updated: str) -> Path:
+        """This worker's ``events.atom``: the crawl's newest events."""
+        return write_feed(self.folder, self, title, updated)
 
     def write_log(self) -> None:
         """No ``events.jsonl`` per worker: ``scrapy webrobot-export --events`` writes the crawl's."""

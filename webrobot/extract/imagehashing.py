@@ -8,7 +8,10 @@ decompression-bomb check applies as well (its warning is taken as a refusal).
 The hash is imagehash's pHash (a DCT of the 32x32 greyscale image, 64 bits as
 16 hex digits): near-identical images, resized or recompressed, differ in a
 few bits. A JPEG is decoded at a reduced scale for it (``draft``), which the
-hash does not notice and which costs a fraction of a full decode.
+hash does not notice and which costs a fraction of a full decode. This is the one
+picture hash of the crawl: the images a page shows and the pictures of the monitor's
+watch rules are hashed here alike, so that a rule's picture and its copy on a page are
+compared hash to hash.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from __future__ import annotations
 import io
 import warnings
 from typing import Any
+
+from webrobot.optional import MissingExtra, require
 
 #: Why an image was not described (``webrobot/extract/images/<reason>``).
 TOO_MANY_PIXELS = "too_many_pixels"
@@ -32,21 +37,21 @@ class ImageRefused(Exception):
         self.reason = reason
 
 
-def _libraries() -> tuple[Any, Any]:
+def _libraries(extra: str, feature: str) -> tuple[Any, Any]:
     try:
-        import imagehash
-        from PIL import Image
-    except ImportError:
-        raise ImageRefused(
-            MISSING_LIBRARY,
-            "describing images needs Pillow and imagehash: pip install 'webrobot[images]'",
-        ) from None
-    return Image, imagehash
+        imagehash = require("imagehash", extra, feature)
+        image_module = require("PIL.Image", extra, feature)
+    except MissingExtra as exc:
+        raise ImageRefused(MISSING_LIBRARY, str(exc)) from None
+    return image_module, imagehash
 
 
-def describe_image(body: bytes, max_pixels: int) -> dict[str, Any]:
-    """``{"format", "width", "height", "phash"}`` of an image, or :class:`ImageRefused`."""
-    image_module, imagehash = _libraries()
+def describe_image(
+    body: bytes, max_pixels: int, *, extra: str = "images", feature: str = "Describing images"
+) -> dict[str, Any]:
+    """``{"format", "width", "height", "phash"}`` of an image, or :class:`ImageRefused`
+    (``extra`` and ``feature``: what to name when Pillow or imagehash is missing)."""
+    image_module, imagehash = _libraries(extra, feature)
     with warnings.catch_warnings():
         warnings.simplefilter("error", image_module.DecompressionBombWarning)
         try:

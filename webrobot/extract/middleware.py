@@ -35,8 +35,8 @@ from typing import TYPE_CHECKING, Any
 from itemadapter import ItemAdapter
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, TextResponse
-from scrapy.utils.defer import maybe_deferred_to_future
-from twisted.internet.defer import DeferredLock
+from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
+from twisted.internet.defer import Deferred, DeferredLock
 from twisted.internet.threads import deferToThread
 
 from webrobot.extract.fields import FieldSpec, FieldSpecError, compile_fields
@@ -183,16 +183,38 @@ class ExtractMiddleware:
     async def process_spider_output(
         self, response: Response, result: AsyncIterator[Any]
     ) -> AsyncIterator[Any]:
-        mined: dict[str, Any] | None = None
+        """The page is mined once, beside its output: requests (its links) go on at
+        once, and its items wait for the mining (its images, at most
+        ``WEBROBOT_IMAGES_WAIT_MAX``), so that a page's links never wait on its images."""
+        mining: Deferred[dict[str, Any]] | None = None
+        mined: list[dict[str, Any]] = []  # the mining's result, once it has ended
+        waiting: list[Any] = []
         items = 0
-        async for output in result:
-            if response is not None and ItemAdapter.is_item(output):
-                if mined is None:
-                    mined = await self._mine(response)
-                # Every item of a mining crawl is a mined one (same keys in the feed).
-                output = self._attach(output, mined if not items else copy.deepcopy(mined))
-                items += 1
-            yield output
+        try:
+            async for output in result:
+                if response is None or not ItemAdapter.is_item(output):
+                    yield output
+                    continue
+                if mining is None:
+                    mining = deferred_from_coro(self._mine(response))
+                    mining.addCallback(_keep, mined)
+                waiting.append(output)
+                if mined:
+                    for item in waiting:  # in the spider's order
+                        # Every item of a mining crawl is a mined one (same keys in the feed).
+                        yield self._attach(item, mined[0] if not items else copy.deepcopy(mined[0]))
+                        items += 1
+                    waiting.clear()
+            if waiting:
+                assert mining is not None
+                value = await maybe_deferred_to_future(mining)
+                for item in waiting:
+                    yield self._attach(item, value if not items else copy.deepcopy(value))
+                    items += 1
+        except BaseException:  # any end of the output (a spider error, a close): re-raised
+            if mining is not None:
+                mining.addErrback(lambda _: None)  # its error, if any, is not this one
+            raise
 
     async def _mine(self, response: Response) -> dict[str, Any]:
         """Item key -> value for ``response``'s items (only the parts asked that apply)."""
@@ -376,3 +398,8 @@ class ExtractMiddleware:
 
 #: A part whose extractor failed or is missing: left out of the item.
 _FAILED: Any = object()
+
+
+def _keep(value: dict[str, Any], holder: list[dict[str, Any]]) -> dict[str, Any]:
+    holder.append(value)
+    return value

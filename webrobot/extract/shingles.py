@@ -1,7 +1,7 @@
 """How much of one text another holds, counted in word shingles.
 
-A shingle is a run of four consecutive words (``\\w+``, so any script: a run of
-CJK characters counts as one word). Comparing the shingles of two texts says
+A shingle is a run of four consecutive words (:func:`webrobot.text.words`: any
+script, case folded; a run of CJK characters counts as one word). Comparing the shingles of two texts says
 whether one is a trimmed copy of the other, which no length comparison can.
 
 Pure: no Scrapy, no I/O.
@@ -9,10 +9,11 @@ Pure: no Scrapy, no I/O.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
-_WORD = re.compile(r"\w+")
+from webrobot.text import shingles as runs
+from webrobot.text import words
+
 #: Words in a shingle.
 SIZE = 4
 
@@ -20,10 +21,7 @@ SIZE = 4
 def shingles(text: str, size: int = SIZE) -> Counter[tuple[str, ...]]:
     """The text's shingles with their counts; a text shorter than ``size`` words is one
     shingle of all its words, an empty text none."""
-    words = _WORD.findall(text)
-    if len(words) <= size:
-        return Counter([tuple(words)] if words else [])
-    return Counter(zip(*(words[i:] for i in range(size)), strict=False))
+    return Counter(runs(words(text), size))
 
 
 def share_kept(whole: str, part: str) -> float:

@@ -29,11 +29,6 @@ def parse_hash(value: object) -> int | None:
         return None
 
 
-def distance(a: int, b: int) -> int:
-    """Bits that differ."""
-    return (a ^ b).bit_count()
-
-
 def similarity(d: int) -> float:
     """A distance as a score: 1 for the same hash, 0 for half the bits differing."""
     return round(max(0.0, 1 - d / (BITS / 2)), 3)

@@ -32,7 +32,7 @@ from webrobot.monitor.moves import TOLD_PREFIX, Move, moves, told_key
 from webrobot.monitor.reportpart import ChangesTally
 from webrobot.monitor.rules import load_rules, parse_rule_tables
 from webrobot.monitor.snapshot import Ignore, Snapshot, changes, snapshot_of
-from webrobot.monitor.store import MonitorStore, PageRecord
+from webrobot.monitor.store import PageRecord, PageStore
 from webrobot.monitor.watch import WatchRule, page_matches
 from webrobot.settingsmodel.parse import ConfigError, SettingValueError
 from webrobot.settingsmodel.startup import setting, setting_error
@@ -114,12 +114,12 @@ class MonitorMiddleware:
             store_class = load_object(setting(crawler, "WEBROBOT_MONITOR_STORE_CLASS"))
         except (ImportError, AttributeError, NameError, ValueError):
             store_class = None
-        if not (isinstance(store_class, type) and issubclass(store_class, MonitorStore)):
+        if not (isinstance(store_class, type) and issubclass(store_class, PageStore)):
             raise setting_error(crawler, SettingValueError(
                 "WEBROBOT_MONITOR_STORE_CLASS", setting(crawler, "WEBROBOT_MONITOR_STORE_CLASS"),
-                "a MonitorStore class"))  # fmt: skip
-        self.store_class: type[MonitorStore] = store_class
-        self.store: MonitorStore | None = None
+                "a class implementing webrobot.monitor.store.PageStore"))  # fmt: skip
+        self.store_class: type[PageStore] = store_class
+        self.store: PageStore | None = None
         self.sender: WebhookSender | None = None
         self.tally = ChangesTally(str(self.folder))
         self.watching = False  # the folder opened: the report has a changes section

@@ -14,9 +14,11 @@ number.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+from webrobot.text import shingles as runs
+from webrobot.text import words
 
 #: Words per shingle: one changed word in ten leaves about two thirds of them whole.
 SHINGLE_WORDS = 4
@@ -26,27 +28,14 @@ SHINGLE_WORDS = 4
 #: paragraphs 1; another article scores at most 0.29 (those that high quote the same
 #: press release), most under 0.05.
 MIN_CONTAINMENT = 0.35
-_WORD = re.compile(r"\w+")
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
-
-
-def words(text: str) -> list[str]:
-    """The words of ``text``, case folded (punctuation and spacing do not count)."""
-    return _WORD.findall(unicodedata.normalize("NFKC", text).casefold())
 
 
 def shingles(paragraphs: Iterable[str], size: int = SHINGLE_WORDS) -> frozenset[str]:
     """Every run of ``size`` words inside one paragraph (a shorter paragraph whole)."""
-    out: set[str] = set()
-    for paragraph in paragraphs:
-        w = words(paragraph)
-        if not w:
-            continue
-        if len(w) <= size:
-            out.add(" ".join(w))
-            continue
-        out.update(" ".join(w[i : i + size]) for i in range(len(w) - size + 1))
-    return frozenset(out)
+    return frozenset(
+        " ".join(run) for paragraph in paragraphs for run in runs(words(paragraph), size)
+    )
 
 
 def paragraphs(text: str) -> list[str]:

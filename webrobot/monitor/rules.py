@@ -3,27 +3,31 @@
 No Scrapy, no network: reads the TOML file and the files it names (paths relative
 to the rules file's folder). A rule that cannot be used raises
 :class:`~webrobot.settingsmodel.parse.ConfigError` naming the file and the rule, in one
-line. Pictures are hashed with imagehash (the ``monitor`` extra), imported only
-when a rule names one.
+line. Pictures are hashed as a page's images are
+(:mod:`webrobot.extract.imagehashing`: Pillow and imagehash, the ``monitor`` extra),
+imported only when a rule names one.
 """
 
 from __future__ import annotations
 
+import logging
 import tomllib
+import warnings
 from pathlib import Path
 from typing import Any
 
+from webrobot.extract.imagehashing import MISSING_LIBRARY, ImageRefused, describe_image
 from webrobot.monitor.images import BITS
 from webrobot.monitor.nearcopy import ProtectedText
 from webrobot.monitor.terms import term_pattern
 from webrobot.monitor.watch import ProtectedImage, WatchRule
-from webrobot.optional import MissingExtra, require
 from webrobot.settingsmodel.parse import ConfigError
+
+logger = logging.getLogger(__name__)
 
 KEYS = ("name", "terms", "texts", "images")
 #: Largest protected text or picture file read.
 MAX_FILE_BYTES = 20 * 1024 * 1024
-IMAGE_FEATURE = "Watching for pictures"
 
 
 def _strings(value: Any, source: str, key: str) -> list[str]:
@@ -45,20 +49,21 @@ def _read(path: Path, source: str, key: str) -> bytes:
 
 
 def image_hash(data: bytes, source: str, key: str, path: Path) -> int:
-    """The 64-bit pHash of a picture file's bytes (imagehash's ``phash``)."""
+    """The 64-bit pHash of a picture file's bytes: the crawl's one picture hash
+    (:func:`webrobot.extract.imagehashing.describe_image`), as a page's images get it."""
     try:
-        imagehash = require("imagehash", "monitor", IMAGE_FEATURE)
-        image_module = require("PIL.Image", "monitor", IMAGE_FEATURE)
-    except MissingExtra as exc:
-        raise ConfigError(source, key, str(exc)) from None
-    import io
-
-    try:
-        with image_module.open(io.BytesIO(data)) as picture:
-            picture.load()
-            value = int(str(imagehash.phash(picture)), 16)
-    except Exception as exc:  # noqa: BLE001 - Pillow raises many kinds for a bad file
+        # Read before the crawl starts, in the main thread: Pillow's warnings about the
+        # picture (a palette with transparency...) are logged at DEBUG, not printed.
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always")
+            described = describe_image(data, 0, extra="monitor", feature="Watching for pictures")
+    except ImageRefused as exc:
+        if exc.reason == MISSING_LIBRARY:
+            raise ConfigError(source, key, str(exc)) from None
         raise ConfigError(source, key, f"{path} is not a picture Pillow can read: {exc}") from None
+    for warning in said:
+        logger.debug("Reading %s: %s: %s", path, warning.category.__name__, warning.message)
+    value = int(described["phash"], 16)
     assert value < 1 << BITS
     return value
 

@@ -18,7 +18,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, Self
+from typing import TYPE_CHECKING, Any, Protocol, Self, runtime_checkable
 
 from webrobot.monitor.feed import ENTRIES, atom
 from webrobot.monitor.snapshot import Snapshot
@@ -102,6 +102,73 @@ def append(path: Path, text: str) -> None:
         os.close(descriptor)
 
 
+@runtime_checkable
+class PageStore(Protocol):
+    """The monitor's memory, as the monitor uses it: what every store declares and
+    implements (:class:`MonitorStore`, one folder in SQLite; a shared crawl's
+    :class:`~webrobot.distributed.monitorstore.RedisMonitorStore`), so that one
+    contract test runs against each (``tests/test_monitor_store_contract.py``).
+    ``WEBROBOT_MONITOR_STORE_CLASS`` names a class that implements it."""
+
+    @classmethod
+    def open(cls, crawler: Crawler, folder: Path, webhook: bool) -> Self:
+        """The store of ``folder`` for this crawl (``webhook``: events also wait for it)."""
+        ...
+
+    def close(self) -> None: ...
+
+    def get(self, url: str) -> PageRecord | None:
+        """The page's record, or None for a page the monitor does not know."""
+        ...
+
+    def urls(self) -> Iterator[str]:
+        """Every page the monitor knows, oldest first."""
+        ...
+
+    def __len__(self) -> int: ...
+
+    def record(
+        self, url: str, snapshot: Snapshot, matches: Iterable[str], time: str,
+        events: Iterable[dict[str, Any]], expected: PageRecord | None = None,
+    ) -> bool:  # fmt: skip
+        """Keep the page's snapshot and its events at once, if its record is still
+        ``expected`` (what the events were judged against); False, and nothing kept, if not."""
+        ...
+
+    def forget(
+        self, url: str, events: Iterable[dict[str, Any]], expected: PageRecord | None = None
+    ) -> bool:
+        """The page is gone: drop it and keep its events, as :meth:`record`."""
+        ...
+
+    def recent(self, count: int) -> list[dict[str, Any]]:
+        """The newest ``count`` events, newest first."""
+        ...
+
+    def write_feed(self, title: str, updated: str) -> Path:
+        """``events.atom`` in the monitor folder: the newest events, replaced whole."""
+        ...
+
+    def write_log(self) -> None:
+        """Write the events not yet in the store's event log."""
+        ...
+
+    def outbox(self) -> Callable[[], EventOutbox]:
+        """What the webhook's thread opens to take the events waiting for it."""
+        ...
+
+
+def write_feed(folder: Path, store: PageStore, title: str, updated: str) -> Path:
+    """``events.atom`` in ``folder``: ``store``'s newest events as an Atom feed, replaced whole."""
+    path = folder / FEED
+    text = atom(store.recent(ENTRIES), title=title, feed_id=f"urn:webrobot:monitor:{title}",
+                updated=updated)  # fmt: skip
+    part = path.with_name(path.name + ".part")
+    part.write_text(text, "utf-8")
+    os.replace(part, path)
+    return path
+
+
 def connect(folder: Path) -> sqlite3.Connection:
     connection = sqlite3.connect(folder / DATABASE, timeout=30, isolation_level=None)
     connection.execute("PRAGMA journal_mode=WAL")
@@ -111,10 +178,10 @@ def connect(folder: Path) -> sqlite3.Connection:
 
 class MonitorStore:
     """Snapshots and events of one monitor folder (one thread; the webhook opens its own
-    :class:`Outbox`).
+    :class:`Outbox`): a :class:`PageStore`.
 
     ``WEBROBOT_MONITOR_STORE_CLASS`` names the store a crawl uses; a shared crawl's
-    (:mod:`webrobot.distributed.monitorstore`) keeps the same interface in Redis.
+    (:mod:`webrobot.distributed.monitorstore`) implements the same protocol in Redis.
     One process owns a folder, so :meth:`record` and :meth:`forget` never find the
     page changed under them here; a shared store compares ``expected`` first.
     """
@@ -215,13 +282,7 @@ class MonitorStore:
 
     def write_feed(self, title: str, updated: str) -> Path:
         """``events.atom``: the newest events as an Atom feed, replaced whole."""
-        path = self.folder / FEED
-        text = atom(self.recent(ENTRIES), title=title, feed_id=f"urn:webrobot:monitor:{title}",
-                    updated=updated)  # fmt: skip
-        part = path.with_name(path.name + ".part")
-        part.write_text(text, "utf-8")
-        os.replace(part, path)
-        return path
+        return write_feed(self.folder, self, title, updated)
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)

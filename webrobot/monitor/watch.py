@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from webrobot.monitor import events
-from webrobot.monitor.images import MAX_DISTANCE, distance, parse_hash, similarity
+from webrobot.monitor.images import MAX_DISTANCE, parse_hash, similarity
 from webrobot.monitor.nearcopy import ProtectedText, match_text, page_shingles
 from webrobot.monitor.terms import find_terms, term_pattern
+from webrobot.text import hamming
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,7 @@ def page_matches(
                 evidence = {"text": hit.text, "containment": hit.score, "excerpt": hit.excerpt}
                 out.append(events.match(url, time, rule.name, "text", hit.score, evidence))
         for picture in rule.images:
-            near = [(distance(picture.phash, h), i) for i, h in hashes]
+            near = [(hamming(picture.phash, h), i) for i, h in hashes]
             near = [(d, i) for d, i in near if d <= MAX_DISTANCE]
             if near:
                 d, image = min(near, key=lambda pair: pair[0])

@@ -5,7 +5,8 @@ and report extensions and the two downloader-middleware taps. It listens to:
 
 * Scrapy's signals: ``request_scheduled``, ``request_dropped``,
   ``request_reached_downloader``, ``request_left_downloader``,
-  ``response_downloaded`` (raw status and size, 304s), ``robots_parsed``,
+  ``response_downloaded`` (raw status and size, 304s), ``response_received``
+  (what the engine hands on, as ``CLOSESPIDER_PAGECOUNT`` counts), ``robots_parsed``,
   ``item_scraped``, ``item_dropped``, ``spider_error``;
 * webrobot's (:mod:`webrobot.signals`): ``request_refused``,
   ``robots_resolved``, ``site_deferred``, ``held_sites_only``, ``page_flagged``,
@@ -19,7 +20,13 @@ What it knows of robots.txt comes from the robots.txt middleware: its
 decisions (``robots_resolved``, ``site_deferred``) and the mark it puts on each
 robots.txt request it sends (:data:`webrobot.signals.ROBOTS_FETCH_META`, the
 site whose robots.txt it is, redirect hops included). Nothing is read from the
-bodies downloaded, and no URL is taken for a robots.txt by its path.
+bodies downloaded (but the first bytes of one whose declared type says nothing,
+for a PDF's signature), and no URL is taken for a robots.txt by its path.
+
+Each fetch is counted by kind (page, image, document, other requisite, sitemap,
+robots.txt: :func:`webrobot.report.kinds.fetch_kind`), in the tally and in the
+stats (``webrobot/requests/<kind>``: sent, each retry and redirect hop, what a
+server sees; ``webrobot/responses/<kind>``: handed on by the engine).
 
 Every handler here runs once or more per request, so each is a few
 dictionary look-ups: the site key of a request is computed once
@@ -30,15 +37,18 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import Counter
 from functools import partial
 from typing import TYPE_CHECKING, Any
-from weakref import WeakSet
+from weakref import WeakKeyDictionary, WeakSet
 
 from itemadapter import ItemAdapter
 from scrapy import signals as scrapy_signals
 from scrapy.exceptions import IgnoreRequest
 
 from webrobot import compat, signals
+from webrobot.report.budget import LimitReached
+from webrobot.report.kinds import fetch_kind
 from webrobot.report.model import CrawlTally, ignored_reason
 from webrobot.settingsmodel.parse import read
 from webrobot.urls.sitekey import request_site, site_key
@@ -56,6 +66,9 @@ logger = logging.getLogger(__name__)
 #: request meta: set while a request waits in this worker's scheduler
 FRONTIER_KEY = signals.REPORT_FRONTIER_META
 ROBOTS_FETCH = signals.ROBOTS_FETCH_META
+#: Stats keys of the fetches of each kind (webrobot.report.kinds), the kind last.
+REQUESTS_STAT = "webrobot/requests/"
+RESPONSES_STAT = "webrobot/responses/"
 
 
 def waiting_requests(crawler: Crawler, tally: CrawlTally) -> int:
@@ -84,6 +97,15 @@ def _site_of(request: Request) -> tuple[str, bool]:
     return request_site(request), False
 
 
+def _kind(request: Request, response: Response | None = None) -> str:
+    """The fetch's kind; a response's declared type tells a document."""
+    if response is None:
+        return fetch_kind(request.meta, request.url)
+    return fetch_kind(
+        request.meta, request.url, response.headers.get(b"Content-Type") or b"", response.body
+    )
+
+
 def _signal_site(site: str | None, info: dict[str, Any]) -> str | None:
     """The site a webrobot signal is about: its ``site``, else its request's."""
     if site:
@@ -104,6 +126,15 @@ class ReportCollector:
         self.started_mono = time.monotonic()
         self.started_wall = time.time()
         self._refused: WeakSet[Request] = WeakSet()
+        # the kind of a request that answered, known from its response's type
+        self._kinds: WeakKeyDictionary[Request, str] = WeakKeyDictionary()
+        #: responses handed on by the engine, by kind (what CLOSESPIDER_PAGECOUNT counts)
+        self.handed: Counter[str] = Counter()
+        #: CLOSESPIDER_PAGECOUNT, when it was reached, and what was handed on after it
+        self.pagecount = crawler.settings.getint("CLOSESPIDER_PAGECOUNT")
+        self.pagecount_reached: LimitReached | None = None
+        self.after_pagecount: Counter[str] = Counter()
+        self.stats = crawler.stats
         # Held strongly: the dispatcher then calls each handler without first
         # resolving a weak reference (several times per request).
         connect = partial(crawler.signals.connect, weak=False)
@@ -113,6 +144,7 @@ class ReportCollector:
         connect(self.request_reached_downloader, signal=scrapy_signals.request_reached_downloader)
         connect(self.request_left_downloader, signal=scrapy_signals.request_left_downloader)
         connect(self.response_downloaded, signal=scrapy_signals.response_downloaded)
+        connect(self.response_received, signal=scrapy_signals.response_received)
         connect(self.robots_parsed, signal=compat.robots_parsed)
         connect(self.item_scraped, signal=scrapy_signals.item_scraped)
         connect(self.item_dropped, signal=scrapy_signals.item_dropped)
@@ -148,13 +180,30 @@ class ReportCollector:
         self.tally.reached_downloader(*_site_of(request))
 
     def request_left_downloader(self, request: Request) -> None:
-        self.tally.left_downloader(*_site_of(request), self.now())
+        site, _ = _site_of(request)
+        kind = self._kinds.pop(request, None) or _kind(request)
+        self.tally.left_downloader(site, kind, self.now())
+        if self.stats is not None:
+            self.stats.inc_value(REQUESTS_STAT + kind)
 
     def response_downloaded(self, response: Response, request: Request) -> None:
-        site, robots = _site_of(request)
+        site, _ = _site_of(request)
+        kind = self._kinds[request] = _kind(request, response)
         self.tally.downloaded(
-            site, response.status, len(response.body), robots, self.now(), self._slot_delay(request)
+            site, response.status, len(response.body), kind, self.now(), self._slot_delay(request)
         )
+
+    def response_received(self, response: Response, request: Request) -> None:
+        kind = _kind(request, response)
+        self.handed[kind] += 1
+        if self.pagecount:
+            handed = self.handed.total()
+            if handed == self.pagecount:
+                self.pagecount_reached = LimitReached(self.now(), self.tally.in_downloader())
+            elif handed > self.pagecount:
+                self.after_pagecount[kind] += 1
+        if self.stats is not None:
+            self.stats.inc_value(RESPONSES_STAT + kind)
 
     def robots_parsed(self, request: Request) -> None:
         self.tally.robots_parsed(request_site(request), self.now())

@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from webrobot.report.health import HealthThresholds, check_health
+from webrobot.report.kinds import KINDS
 from webrobot.report.model import CrawlTally, SiteTally
 
 
@@ -44,6 +45,8 @@ def site_report(tally: SiteTally, crawl: CrawlTally, now: float) -> dict[str, An
         },
         "requested": tally.requests,
         "downloaded": tally.responses - tally.unchanged,
+        "requests": _by_kind(tally.sent),
+        "responses": _by_kind(tally.received),
         "unchanged": tally.unchanged,
         "items": tally.items,
         "items_dropped": tally.items_dropped,
@@ -53,7 +56,8 @@ def site_report(tally: SiteTally, crawl: CrawlTally, now: float) -> dict[str, An
         "refused": dict(sorted(tally.refused.items(), key=lambda kv: (-kv[1], kv[0]))),
         "errors": dict(sorted(tally.errors.items(), key=lambda kv: (-kv[1], kv[0]))),
         "failed": tally.failed,
-        "error_rate": round(tally.failed / tally.requests, 4) if tally.requests else 0.0,
+        "fetches": tally.fetches,
+        "error_rate": round(tally.failed / tally.fetches, 4) if tally.fetches else 0.0,
         "status": {str(code): n for code, n in sorted(tally.status.items())},
         "bytes": tally.bytes,
         "delay": tally.delay,
@@ -65,9 +69,15 @@ def site_report(tally: SiteTally, crawl: CrawlTally, now: float) -> dict[str, An
     }
 
 
-_SUMMED = ("requested", "downloaded", "unchanged", "items", "items_dropped", "duplicates",
-           "noindex", "nofollow", "failed", "bytes", "deferrals", "deferred_seconds",
-           "frontier")  # fmt: skip
+def _by_kind(counts: Mapping[str, int]) -> dict[str, int]:
+    """Counts by fetch kind, in :data:`~webrobot.report.kinds.KINDS` order, zeros left out."""
+    order = [k for k in KINDS if k in counts] + sorted(set(counts) - set(KINDS))
+    return {kind: counts[kind] for kind in order if counts[kind]}
+
+
+_SUMMED = ("requested", "downloaded", "unchanged", "fetches", "items", "items_dropped",
+           "duplicates", "noindex", "nofollow", "failed", "bytes", "deferrals",
+           "deferred_seconds", "frontier")  # fmt: skip
 
 
 def totals(sites: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
@@ -75,9 +85,13 @@ def totals(sites: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
     refused: Counter[str] = Counter()
     errors: Counter[str] = Counter()
     status: Counter[str] = Counter()
+    requests: Counter[str] = Counter()
+    responses: Counter[str] = Counter()
     for row in sites.values():
         for name in _SUMMED:
             out[name] += row[name]
+        requests.update(row["requests"])
+        responses.update(row["responses"])
         refused.update(row["refused"])
         errors.update(row["errors"])
         status.update(row["status"])
@@ -90,7 +104,9 @@ def totals(sites: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
     out["refused"] = dict(sorted(refused.items(), key=lambda kv: (-kv[1], kv[0])))
     out["errors"] = dict(sorted(errors.items(), key=lambda kv: (-kv[1], kv[0])))
     out["status"] = dict(sorted(status.items(), key=lambda kv: int(kv[0])))
-    out["error_rate"] = round(out["failed"] / out["requested"], 4) if out["requested"] else 0.0
+    out["requests"] = _by_kind(requests)
+    out["responses"] = _by_kind(responses)
+    out["error_rate"] = round(out["failed"] / out["fetches"], 4) if out["fetches"] else 0.0
     return out
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,13 +21,15 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
 from webrobot import signals as webrobot_signals
+from webrobot.report.budget import budget_refusals, pagecount_budget, site_budget
 from webrobot.report.collector import ReportCollector, waiting_requests
 from webrobot.report.document import build_report, iso, report_location
 from webrobot.report.frontier import freshness_report, priorities_report
 from webrobot.report.health import HealthThresholds
-from webrobot.report.hosts import hosts_report
+from webrobot.report.hosts import hosts_report, refused_only_hosts
 from webrobot.report.html import render_html
 from webrobot.settingsmodel.parse import read
+from webrobot.urls.sitekey import host_key
 from webrobot.urls.templatemiddleware import template_tally
 from webrobot.urls.upgrademiddleware import host_notes
 from webrobot.version import __version__
@@ -52,6 +55,25 @@ def frontier_report(crawler: Crawler) -> dict[str, Any]:
         "priorities": priorities_report(stats, getattr(config, "priorities", ())),
         "freshness": freshness_report(stats),
     }
+
+
+def budgets_report(
+    crawler: Crawler, collector: ReportCollector, reason: str
+) -> list[dict[str, Any]]:
+    """The page budgets that apply to the crawl: reached or not, and by how much and why
+    the crawl passed one (:mod:`webrobot.report.budget`)."""
+    hosts: dict[str, tuple[Counter[str], int]] = {}
+    for site, tally in collector.tally.sites.items():
+        sent, refused = hosts.get(host_key(site), (Counter(), 0))
+        hosts[host_key(site)] = (sent + tally.sent, refused + budget_refusals(tally.refused))
+    found = (
+        pagecount_budget(
+            collector.pagecount, collector.handed, reason, collector.pagecount_reached,
+            collector.after_pagecount,
+        ),
+        site_budget(read(crawler.settings, "WEBROBOT_MAX_PAGES_PER_SITE"), hosts),
+    )  # fmt: skip
+    return [budget for budget in found if budget is not None]
 
 
 def thresholds(crawler: Crawler) -> HealthThresholds:
@@ -90,7 +112,10 @@ def current_report(
     }
     report = build_report(collector.tally, now, limits, meta)
     report.update(frontier_report(crawler))
-    report["hosts"] = hosts_report(collector.tally.sites, host_notes(crawler))
+    sites = collector.tally.sites
+    report["hosts"] = hosts_report([k for k, t in sites.items() if t.crawled], host_notes(crawler))
+    report["hosts_refused_only"] = refused_only_hosts(sites, report["hosts"])
+    report["budgets"] = budgets_report(crawler, collector, reason)
     parts = crawler.signals.send_catch_log(
         signal=webrobot_signals.report_parts, finished=finished is not None
     )
@@ -138,6 +163,8 @@ class CrawlReport:
         report = current_report(self.crawler, self.collector, self.limits, reason, time.time())
         for flag in report["health"]["flags"]:
             logger.warning("Crawl health: %s: %s", flag["site"], flag["message"])
+        for budget in report["budgets"]:
+            logger.info("Crawl budget: %s", budget["message"])
         # Scrapyd passes each job's id as the spider argument _job.
         folder, prefix = self.location(str(getattr(spider, "_job", "") or ""))
         json_path, html_path = folder / f"{prefix}report.json", folder / f"{prefix}report.html"

@@ -10,6 +10,8 @@ error), has *failed*. Each is
 * logged,
 * listed in the crawl report (``failed`` in report.json, a table in
   report.html),
+* when the error says its host is dead (a name that does not exist, a refused
+  port: :mod:`webrobot.urls.deadhosts`), its host given up, named once,
 * marked in its request meta (``_webrobot_failed``), so that the crash-safe
   frontier keeps it as failed for good instead of forgetting it: a resumed job
   retries such pages with ``-s WEBROBOT_RETRY_FAILED=True``.
@@ -28,6 +30,7 @@ from scrapy.exceptions import IgnoreRequest
 from webrobot.politeness.clock import THROTTLE_STATUSES
 from webrobot.report.collector import ReportCollector, collector_wanted
 from webrobot.signals import FAILED_META, REQUISITE_META, ROBOTS_FETCH_META
+from webrobot.urls.deadhosts import DeadHosts
 
 if TYPE_CHECKING:
     from typing import Self
@@ -68,6 +71,11 @@ class PageFailureMiddleware:
     def process_exception(self, request: Request, exception: Exception) -> None:
         if not isinstance(exception, IgnoreRequest) and not self._not_a_page(request):
             self._failed(request, failure_reason(exception=exception))
+            dead = DeadHosts.of(self.crawler)
+            kind = dead.kind(exception, request.url)
+            if kind is not None:  # its host is dead: named once, as a robots.txt failure names it
+                tries = int(request.meta.get("retry_times", 0)) + 1
+                dead.give_up(request.url, kind, tries, 0.0, str(exception))
 
     @staticmethod
     def _not_a_page(request: Request) -> bool:

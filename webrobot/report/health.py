@@ -55,9 +55,10 @@ def check_health(
             flag(site, "robots_unresolved",
                  f"robots.txt could never be resolved ({errors}; {_plural(robots['fetches'], 'fetch')})")  # fmt: skip
         rate = row["error_rate"]
-        if limits.max_error_rate and row["requested"] and rate > limits.max_error_rate:
+        fetches = row.get("fetches", row["requested"])
+        if limits.max_error_rate and fetches and rate > limits.max_error_rate:
             flag(site, "error_rate",
-                 f"error rate {rate:.0%} of {_plural(row['requested'], 'request')} is over "
+                 f"error rate {rate:.0%} of {_plural(fetches, 'request')} is over "
                  f"{limits.max_error_rate:.0%}")  # fmt: skip
         traps = trap_refusals(row["refused"])
         if limits.max_trap_refusals and traps > limits.max_trap_refusals:

@@ -14,7 +14,8 @@ from webrobot.urls.sitekey import host_key
 
 
 def hosts_report(origins: Iterable[str], notes: HostNotes) -> list[dict[str, Any]]:
-    """One row per host, sorted by host name; ``origins`` are the report's site keys."""
+    """One row per host, sorted by host name; ``origins`` are the site keys of the
+    report's sites that were requested (a host only refused has no row)."""
     by_host: dict[str, set[str]] = {}
     for origin in origins:
         by_host.setdefault(host_key(origin), set()).add(origin)
@@ -31,6 +32,12 @@ def hosts_report(origins: Iterable[str], notes: HostNotes) -> list[dict[str, Any
             "tls_problems": sorted(notes.tls.get(host, ())),
         })  # fmt: skip
     return rows
+
+
+def refused_only_hosts(origins: Iterable[str], rows: Iterable[dict[str, Any]]) -> int:
+    """Hosts among the report's site keys ``origins`` that have no row in the hosts
+    table ``rows``: links to them were only refused, never requested."""
+    return len({host_key(origin) for origin in origins} - {row["host"] for row in rows})
 
 
 def hosts_progress(hosts: int, notes: HostNotes) -> str:

@@ -18,6 +18,7 @@ from typing import Any
 from webrobot.optional import MissingExtra
 from webrobot.report.charts import bar_chart, pages_over_time
 from webrobot.report.frontier import frontier_html
+from webrobot.report.kinds import PAGE, ROBOTS, kind_count, kinds_line
 
 #: table rows shown for crawled sites (the rest are summed in one row)
 TABLE_SITES = 200
@@ -133,16 +134,25 @@ def _robots_cell(robots: Mapping[str, Any]) -> str:
 COLUMNS = (
     ("Site", "scheme://host:port", "text"),
     ("robots.txt", "status, outcome and rules of the site's robots.txt", "text"),
-    ("Requested", "page requests sent (retries and redirect hops included; robots.txt not)", ""),
-    ("Downloaded", "responses received with a body (not 304)", ""),
+    (
+        "Requested",
+        "page requests sent (retries and redirect hops included; other fetches and robots.txt not)",
+        "",
+    ),
+    ("Downloaded", "page responses received with a body (not 304)", ""),
     ("Unchanged", "304 Not Modified on a re-crawl", ""),
+    ("Other fetches", "images, documents, other requisites and sitemaps requested", "text"),
     ("Items", "items scraped", ""),
     ("Dupes", "pages dropped as duplicate content", ""),
     ("noindex", "pages with a noindex directive", ""),
     ("nofollow", "pages whose links were not followed", ""),
     ("Refused", "URLs not requested, by reason", "text"),
-    ("Errors", "failed requests by type (network errors, HTTP >= 400)", "text"),
-    ("Error rate", "failed / requested", ""),
+    (
+        "Errors",
+        "failed requests by type (network errors, HTTP >= 400), every kind but robots.txt",
+        "text",
+    ),
+    ("Error rate", "failed / requests of every kind but robots.txt", ""),
     ("Bytes", "body bytes received", ""),
     ("Delay", "download delay applied (s)", ""),
     ("Deferred", "time the site was held back", ""),
@@ -160,6 +170,7 @@ def site_row(site: str, row: Mapping[str, Any], flagged: bool) -> str:
         _cell(row["requested"]),
         _cell(row["downloaded"]),
         _cell(row["unchanged"]),
+        _other_fetches_cell(row.get("requests") or {}),
         _cell(row["items"]),
         _cell(row["duplicates"]),
         _cell(row["noindex"]),
@@ -177,6 +188,17 @@ def site_row(site: str, row: Mapping[str, Any], flagged: bool) -> str:
     ]
     row_class = ' class="warn"' if flagged else ""
     return f"<tr{row_class}>{''.join(cells)}</tr>"
+
+
+def _other_fetches(requests: Mapping[str, int]) -> dict[str, int]:
+    """Requests of the kinds that are neither pages nor robots.txt."""
+    return {k: n for k, n in requests.items() if k not in (PAGE, ROBOTS) and n}
+
+
+def _other_fetches_cell(requests: Mapping[str, int]) -> str:
+    other = _other_fetches(requests)
+    total = sum(other.values())
+    return _cell(total, str(total), escape(kinds_line(other)), cls="text")
 
 
 def failed_section(failed: list[Mapping[str, str]], total: int) -> str:
@@ -222,9 +244,29 @@ def held_section(held: list[Mapping[str, Any]], reason: str) -> str:
     )
 
 
-def hosts_section(hosts: list[Mapping[str, Any]]) -> str:
-    """Per host: schemes and origins seen, moved to https, URLs upgraded, TLS problems;
-    shown when a host has more than one origin or anything was learnt about it."""
+def dead_section(dead: list[Mapping[str, Any]]) -> str:
+    """Hosts given up on as dead, each once: a name that does not resolve, a refused port."""
+    if not dead:
+        return ""
+    rows = "".join(
+        f"<tr><td>{escape(str(d['host']))}</td><td>{escape(str(d['reason']))}</td>"
+        f"<td>{int(d['tries'])}</td><td>{human_seconds(float(d['seconds']))}</td>"
+        f"<td>{escape(str(d['detail'] or ''))}</td></tr>"
+        for d in dead
+    )
+    return (
+        f'<section class="card"><h2>Hosts given up <small>({len(dead)})</small></h2>'
+        '<p class="note">These hosts are dead: their requests were not crawled.</p>'
+        '<table id="dead-hosts"><thead><tr><th>Host</th><th>Why</th><th>Tries</th>'
+        "<th>Over</th><th>Detail</th></tr></thead>"
+        f"<tbody>{rows}</tbody></table></section>\n"
+    )
+
+
+def hosts_section(hosts: list[Mapping[str, Any]], refused_only: int = 0) -> str:
+    """Per host requested: schemes and origins seen, moved to https, URLs upgraded, TLS
+    problems; shown when a host has more than one origin or anything was learnt about
+    it. ``refused_only``: hosts whose links were all refused, counted apart."""
     shown = [
         h for h in hosts
         if len(h["origins"]) > 1 or h["https_only"] or h["upgraded"] or h["tls_problems"]
@@ -241,7 +283,16 @@ def hosts_section(hosts: list[Mapping[str, Any]]) -> str:
         '<section class="card"><h2>Hosts</h2><table id="hosts"><thead><tr><th>Host</th>'
         "<th>Schemes</th><th>Origins</th><th>Moved to https (learnt by)</th>"
         "<th>URLs upgraded</th><th>TLS problems</th></tr></thead>"
-        f"<tbody>{rows}</tbody></table></section>\n"
+        f"<tbody>{rows}</tbody></table>{_refused_hosts_note(refused_only)}</section>\n"
+    )
+
+
+def _refused_hosts_note(refused_only: int) -> str:
+    if not refused_only:
+        return ""
+    hosts = "host" if refused_only == 1 else "hosts"
+    return (
+        f'<p class="note">Links to {refused_only} other {hosts} were refused, never requested.</p>'
     )
 
 
@@ -392,6 +443,10 @@ def render_html(report: Mapping[str, Any], refresh: int = 0) -> str:
         (totals["requested"], "pages requested"),
         (totals["downloaded"], "downloaded"),
         (totals["unchanged"], "unchanged (304)"),
+        *(
+            (n, kind_count(kind, n).split(" ", 1)[1] + " requested")
+            for kind, n in _other_fetches(totals.get("requests") or {}).items()
+        ),
         (totals["items"], "items"),
         (totals["duplicates"], "duplicates"),
         (refused_total, "URLs refused"),
@@ -456,6 +511,10 @@ def render_html(report: Mapping[str, Any], refresh: int = 0) -> str:
         )
     refresh_tag = f'<meta http-equiv="refresh" content="{refresh}">\n' if refresh > 0 else ""
     now_html = _now_line(report.get("now")) if refresh > 0 else ""
+    now_html += "".join(
+        f'<p class="meta budget">{escape(str(budget.get("message", "")))}</p>\n'
+        for budget in report.get("budgets") or []
+    )
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -468,7 +527,7 @@ def render_html(report: Mapping[str, Any], refresh: int = 0) -> str:
 <section class="card"><h2>Sites</h2>
 <table id="sites"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>{notes_html}
 </section>
-{held_section(report.get("held") or [], str(report.get("finish_reason")))}{hosts_section(report.get("hosts") or [])}{frontier_html(report)}
+{dead_section(report.get("dead_hosts") or [])}{held_section(report.get("held") or [], str(report.get("finish_reason")))}{hosts_section(report.get("hosts") or [], int(report.get("hosts_refused_only") or 0))}{frontier_html(report)}
 {changes_section(report.get("changes"))}{archive_section(report.get("archive"))}
 {failed_html}<section class="charts">{charts}</section>
 </main><script>{SORT_JS}</script></body></html>

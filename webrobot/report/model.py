@@ -14,6 +14,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from webrobot.report.kinds import PAGE, ROBOTS
+
 #: robots_resolved outcome meaning the robot gave up on a site's robots.txt
 ROBOTS_UNREACHABLE = "unreachable"
 #: page flags counted per site (webrobot.signals.page_flagged, or inferred)
@@ -48,16 +50,18 @@ class SiteTally:
     scheduled: int = 0
     filtered: int = 0
     dequeued: int = 0
-    in_downloader: int = 0  # page requests between downloader queue and result
-    requests: int = 0  # page requests sent (each retry and redirect hop counts)
-    responses: int = 0  # page responses received, any status (304 included)
-    unchanged: int = 0  # 304 Not Modified
+    in_downloader: int = 0  # requests (not robots.txt) between downloader queue and result
+    # requests sent by kind (webrobot.report.kinds; each retry and redirect hop counts)
+    sent: Counter[str] = field(default_factory=Counter)
+    # responses received by kind, any status (304 included)
+    received: Counter[str] = field(default_factory=Counter)
+    unchanged: int = 0  # pages answered 304 Not Modified
     bytes: int = 0  # body bytes received (robots.txt included)
     items: int = 0
     items_dropped: int = 0
     refused: Counter[str] = field(default_factory=Counter)
     errors: Counter[str] = field(default_factory=Counter)
-    failed: int = 0  # page requests that got no response, or a status >= 400
+    failed: int = 0  # requests (not robots.txt) that got no response, or a status >= 400
     status: Counter[int] = field(default_factory=Counter)
     flags_signalled: Counter[str] = field(default_factory=Counter)
     flags_inferred: Counter[str] = field(default_factory=Counter)
@@ -73,6 +77,21 @@ class SiteTally:
     robots: RobotsRecord = field(default_factory=RobotsRecord)
 
     @property
+    def requests(self) -> int:
+        """Page requests sent (each retry and redirect hop counts)."""
+        return self.sent[PAGE]
+
+    @property
+    def responses(self) -> int:
+        """Page responses received, any status (304 included)."""
+        return self.received[PAGE]
+
+    @property
+    def fetches(self) -> int:
+        """Requests of every kind but robots.txt sent: what the error rate is out of."""
+        return sum(n for kind, n in self.sent.items() if kind != ROBOTS)
+
+    @property
     def frontier(self) -> int:
         return max(0, self.scheduled - self.filtered - self.dequeued)
 
@@ -80,7 +99,7 @@ class SiteTally:
     def crawled(self) -> bool:
         """Was anything of this site requested (not only refused)?"""
         robots = self.robots
-        return bool(self.requests or self.in_downloader or robots.fetches or robots.in_flight
+        return bool(self.fetches or self.in_downloader or robots.fetches or robots.in_flight
                     or self.deferrals)  # fmt: skip
 
     def state(self, now: float) -> str:
@@ -99,7 +118,7 @@ class SiteTally:
 
 
 class Timeline:
-    """Responses per time bucket and site. Buckets start one second wide and
+    """Page responses per time bucket and site. Buckets start one second wide and
     double (merging pairs) whenever the crawl outgrows ``max_buckets``."""
 
     def __init__(self, max_buckets: int = 120, width: float = 1.0) -> None:
@@ -173,14 +192,15 @@ class CrawlTally:
         else:
             tally.in_downloader += 1
 
-    def left_downloader(self, site: str, robots: bool, now: float) -> None:
+    def left_downloader(self, site: str, kind: str, now: float) -> None:
+        """A request of ``kind`` (:mod:`webrobot.report.kinds`) left the downloader."""
         tally = self.site(site)
-        if robots:
+        tally.sent[kind] += 1
+        if kind == ROBOTS:
             tally.robots.in_flight = max(0, tally.robots.in_flight - 1)
             tally.robots.fetches += 1
             return
         tally.in_downloader = max(0, tally.in_downloader - 1)
-        tally.requests += 1
         if tally.first_at is None:
             tally.first_at = now
 
@@ -189,26 +209,28 @@ class CrawlTally:
         site: str,
         status: int,
         size: int,
-        robots: bool,
+        kind: str,
         now: float,
         delay: float | None = None,
     ) -> None:
-        """A raw response, before any middleware turned it into something else."""
+        """A raw response to a request of ``kind``, before any middleware turned it
+        into something else."""
         tally = self.site(site)
         tally.bytes += size
+        tally.received[kind] += 1
         if delay is not None:
             tally.delay = delay
-        if robots:
+        if kind == ROBOTS:
             return
-        tally.responses += 1
         tally.status[status] += 1
         tally.last_at = now
         if status == 304:
-            tally.unchanged += 1
+            tally.unchanged += kind == PAGE
         elif status >= 400:
             tally.failed += 1
             tally.errors[f"HTTP {status}"] += 1
-        self.timeline.add(site, now)
+        if kind == PAGE:
+            self.timeline.add(site, now)
 
     def download_error(self, site: str, error: str, robots: bool) -> None:
         tally = self.site(site)
@@ -340,6 +362,13 @@ class CrawlTally:
         for tally in self.sites.values():
             if tally.crawled or tally.frontier:
                 out[tally.state(now)] += 1
+        return out
+
+    def received(self) -> Counter[str]:
+        """Responses received so far, by kind (:mod:`webrobot.report.kinds`)."""
+        out: Counter[str] = Counter()
+        for tally in self.sites.values():
+            out.update(tally.received)
         return out
 
     def totals(self) -> tuple[int, int, Counter[str]]:

@@ -1,9 +1,11 @@
 """One compact progress line every ``WEBROBOT_PROGRESS_INTERVAL`` seconds, for a
-terminal or a Scrapyd job log alike (see :func:`webrobot.report.progressline.progress_line`)."""
+terminal or a Scrapyd job log alike (see :func:`webrobot.report.progressline.progress_line`),
+and a last one, ``Progress at close:``, with the crawl's final counts."""
 
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from scrapy import signals
@@ -53,12 +55,22 @@ class Progress:
         self.task.start(self.interval, now=False)
 
     def spider_closed(self) -> None:
+        """Stop, and log the crawl's last counts (rates over the whole crawl)."""
         if self.task is not None and self.task.running:
             self.task.stop()
+        current = self.point()
+        tally = self.collector.tally
+        start = ProgressPoint(0.0, 0, 0, Counter())
+        line = progress_line(
+            start, current, tally.frontier(), tally.in_downloader(), tally.states(current.at),
+            label="Progress at close",
+        )  # fmt: skip
+        logger.info("%s", line)
 
     def point(self) -> ProgressPoint:
-        pages, items, refused = self.collector.tally.totals()
-        return ProgressPoint(self.collector.now(), pages, items, refused)
+        tally = self.collector.tally
+        pages, items, refused = tally.totals()
+        return ProgressPoint(self.collector.now(), pages, items, refused, tally.received())
 
     def frontier(self) -> int:
         """Requests waiting in the scheduler (Scrapy's own count when it has one)."""

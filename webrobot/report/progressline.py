@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from webrobot.report.kinds import PAGE, kind_count, kinds_line
 from webrobot.report.model import SITE_STATES
 
 _STATE_LABELS = {
@@ -23,18 +24,22 @@ _STATE_LABELS = {
 @dataclass(frozen=True)
 class ProgressPoint:
     at: float  # crawl seconds
-    pages: int
+    pages: int  # page responses
     items: int
     refused: Counter[str]
+    #: responses of the other kinds (webrobot.report.kinds): images, documents, robots.txt...
+    others: Counter[str] = field(default_factory=Counter)
 
 
 def progress_line(
     prev: ProgressPoint, cur: ProgressPoint, frontier: int, downloader: int,
     states: Mapping[str, int], waits: Mapping[str, int] | None = None,
+    label: str = "Progress",
 ) -> str:  # fmt: skip
-    """``Progress: 240 responses (60/min), 200 items (50/min) | frontier 31 + 4 in
-    downloader | sites: 2 active, 1 waiting robots.txt, 1 deferred (status 503: 1),
-    3 exhausted | refused: offsite 4``: ``waits`` gives the deferred sites' reasons."""
+    """``Progress: 240 pages (60/min), 200 items (50/min), also 80 images, 3 robots.txt |
+    frontier 31 + 4 in downloader | sites: 2 active, 1 waiting robots.txt, 1 deferred
+    (status 503: 1), 3 exhausted | refused: offsite 4``: responses, each kind apart;
+    ``waits`` gives the deferred sites' reasons; ``label`` starts the line."""
     minutes = max(cur.at - prev.at, 1e-9) / 60.0
     page_rate = (cur.pages - prev.pages) / minutes
     item_rate = (cur.items - prev.items) / minutes
@@ -43,8 +48,10 @@ def progress_line(
     refused = ", ".join(
         f"{r} {n}" for r, n in sorted(since.items(), key=lambda kv: (-kv[1], kv[0]))
     )
+    others = kinds_line(cur.others, skip=(PAGE,))
     return (
-        f"Progress: {cur.pages} responses ({page_rate:.0f}/min), {cur.items} items ({item_rate:.0f}/min)"
+        f"{label}: {kind_count(PAGE, cur.pages)} ({page_rate:.0f}/min), {cur.items} items ({item_rate:.0f}/min)"
+        f"{', also ' + others if others else ''}"
         f" | frontier {frontier} + {downloader} in downloader | sites: {sites}"
         f" | refused: {refused or 'none'}"
     )
@@ -57,14 +64,17 @@ HELD_LISTED = 3
 def held_line(
     held: list[tuple[str, str, float | None]], closes_in: float | None, wait: Callable[[float], str]
 ) -> str:
-    """``held: http://a:80 (DownloadConnectionRefusedError) given up in 58 min | nothing
+    """``held: http://a:80 (DownloadConnectionRefusedError) gives up in 58 min | nothing
     else left: the crawl closes in 2 min``; empty when nothing is held. ``wait`` says a
     number of seconds as people read it."""
     if not held:
         return ""
     named = []
     for site, reason, left in held[:HELD_LISTED]:
-        when = "kept until it answers" if left is None else f"given up in {wait(left)}"
+        if left is None:
+            when = "kept until it answers"
+        else:  # whole seconds: "gives up in 90 s", not "given up in 90.4 s"
+            when = f"gives up in {wait(float(round(left)))}" if left >= 0.5 else "gives up now"
         named.append(f"{site} ({reason or 'no answer yet'}) {when}")
     more = f", {len(held) - HELD_LISTED} more" if len(held) > HELD_LISTED else ""
     line = f"held: {', '.join(named)}{more}"

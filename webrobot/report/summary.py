@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from webrobot.report.kinds import kinds_line
+
 #: stat key -> reason shown to a person; every key under webrobot/url/refused/ is added
 REFUSAL_KEYS = {
     "robotstxt/forbidden": "robots.txt disallows",
@@ -16,6 +18,8 @@ REFUSAL_KEYS = {
     "webrobot/dupes/links_suppressed": "links of duplicates",
 }
 REFUSED_PREFIX = "webrobot/url/refused/"
+#: responses by kind (webrobot.report.kinds), as the report's collector counts them
+RESPONSES_PREFIX = "webrobot/responses/"
 
 
 def refusals(stats: Mapping[str, Any]) -> dict[str, int]:
@@ -37,9 +41,17 @@ def summary_lines(
     failed requests as the report counts them (so both say the same number)."""
     pages = stats.get("downloader/response_count", 0)
     robots = stats.get("robotstxt/response_count", stats.get("webrobot/robots/fetched", 0))
+    by_kind = {
+        key[len(RESPONSES_PREFIX) :]: value
+        for key, value in stats.items()
+        if key.startswith(RESPONSES_PREFIX) and isinstance(value, int)
+    }
+    kinds = f"robots.txt: {robots}"
+    if by_kind:  # handed on by the engine, each kind apart
+        pages, kinds = sum(by_kind.values()), kinds_line(by_kind)
     lines = [
         f"finish reason : {stats.get('finish_reason', '?')}",
-        f"responses     : {pages} (robots.txt: {robots})",
+        f"responses     : {pages} ({kinds})",
         f"items         : {items if items is not None else stats.get('item_scraped_count', 0)}",
         f"items dropped : {stats.get('item_dropped_count', 0)}",
     ]

@@ -31,6 +31,7 @@ from webrobot.compat import name_not_resolved
 from webrobot.pages.inflate import ENCODINGS, inflate_prefix
 from webrobot.settingsmodel.parse import read
 from webrobot.signals import ROBOTS_FETCH_META
+from webrobot.urls.deadhosts import failure_kind, url_host
 from webrobot.urls.sitekey import site_key
 
 if TYPE_CHECKING:
@@ -55,6 +56,9 @@ class RobotsFetch:
     detail: str = ""
     #: No answer because the host name does not resolve (whichever exception said so).
     unresolved: bool = False
+    #: The host is dead: its name does not exist, or its port refused
+    #: (:mod:`webrobot.urls.deadpolicy`'s kinds); None for any other outcome.
+    dead: str | None = None
     redirect_problem: str | None = None  # "limit", "loop", "no_location", "bad_location"
     hops: int = 0
     #: The URLs asked, in order (the first is the robots.txt asked for, the last ``url``).
@@ -98,7 +102,7 @@ class RobotsFetcher:
             except Exception as exc:  # noqa: BLE001 - every network error defers the site
                 return RobotsFetch(
                     url, error=type(exc).__name__, detail=str(exc) or repr(exc), hops=hops,
-                    unresolved=name_not_resolved(exc),
+                    unresolved=name_not_resolved(exc), dead=failure_kind(exc, url_host(url)[0]),
                 )  # fmt: skip
             self.stats.inc_value("robotstxt/response_count")
             self.stats.inc_value(f"robotstxt/response_status_count/{response.status}")

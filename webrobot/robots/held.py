@@ -36,7 +36,12 @@ host name that does not resolve (:attr:`RobotsFetch.unresolved
 <webrobot.robots.fetch.RobotsFetch.unresolved>`: Twisted's ``DNSLookupError`` or
 Scrapy's ``CannotResolveHostError``, recognised by class) has its own, shorter
 limit, ``WEBROBOT_ROBOTS_DNS_DEFER_MAX``: a name that does not exist rarely
-comes back within the hour a struggling server gets.
+comes back within the hour a struggling server gets. A host that is dead
+(:mod:`webrobot.urls.deadpolicy`: the resolver says its name does not exist, or
+its port refuses connections) is given up in seconds instead: a name after two
+tries ``WEBROBOT_DEAD_NAME_RETRY`` apart, a refused port after
+``WEBROBOT_DEAD_REFUSED_MAX``; a resolver that cannot be reached keeps the
+longer limit.
 
 When the crawl has nothing left but held requests (the engine is idle and only
 held sites keep it open), :class:`HeldOnlyClock` starts; after
@@ -64,8 +69,10 @@ from scrapy.utils.request import request_from_dict
 from twisted.internet.defer import Deferred
 
 from webrobot.robots import policy
+from webrobot.urls.deadpolicy import NO_SUCH_NAME, DeadHostPolicy, Streak
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
     from pathlib import Path
 
     from scrapy import Spider
@@ -100,6 +107,7 @@ class PendingSite:
     last_reason: str = ""  # the status or error of the last failed attempt
     last_detail: str = ""
     gives_up_at: float | None = None  # monotonic; None: no limit (or not failing)
+    streak: Streak = field(default_factory=Streak)  # the failures of one kind in a row
 
     def wait(self) -> Deferred[RobotsDecision | None]:
         waiter: Deferred[RobotsDecision | None] = Deferred()
@@ -110,6 +118,14 @@ class PendingSite:
         waiters, self.waiters = self.waiters, []
         for waiter in waiters:
             waiter.callback(decision)
+
+    def take_held(self, which: Callable[[Request], bool]) -> list[Request]:
+        """Take the held requests ``which`` selects (for another part to refuse: the
+        requisites of a host found dead, which nobody waits for)."""
+        taken = [request for request in self.held if which(request)]
+        if taken:
+            self.held = [request for request in self.held if not which(request)]
+        return taken
 
     def cancel_timer(self) -> None:
         if self.timer is not None:
@@ -205,6 +221,16 @@ def held_row(pending: PendingSite, now: float) -> dict[str, object]:
     }
 
 
+def held_rows(pendings: Iterable[PendingSite], now: float) -> list[dict[str, object]]:
+    """The sites still held (or deferred without stale rules), by site, as report.json's
+    ``held`` lists them."""
+    return [
+        held_row(pending, now)
+        for pending in sorted(pendings, key=lambda p: p.site)
+        if pending.held or (pending.deferral is not None and not pending.stale_mode)
+    ]
+
+
 class HeldFile:
     """Held requests kept across runs of a ``JOBDIR`` job."""
 
@@ -263,6 +289,10 @@ class AfterFailure:
     #: The site's limit (``WEBROBOT_ROBOTS_DEFER_MAX`` or, for a name that does not
     #: resolve, ``WEBROBOT_ROBOTS_DNS_DEFER_MAX``), seconds from its first failure; 0: none.
     limit: float = 0.0
+    #: The dead host's kind (:mod:`webrobot.urls.deadpolicy`) when the failures say
+    #: the host is dead, and how many tries in a row said so.
+    dead: str | None = None
+    tries: int = 0
 
 
 class Backoff:
@@ -276,7 +306,11 @@ class Backoff:
         defer_max: float,
         stale_max: float,
         dns_defer_max: float = 0.0,
+        dead: DeadHostPolicy | None = None,
+        known_dead: Callable[[str], bool] | None = None,
     ) -> None:
+        self.dead = dead
+        self.known_dead = known_dead  # a URL whose host was given up already
         self.base = base
         self.cap = cap
         self.defer_max = defer_max
@@ -297,6 +331,19 @@ class Backoff:
             )
             assert delay is not None
             return AfterFailure("stale", delay, reason)
+        kind = result.dead if self.dead is not None else None
+        tries, since = pending.streak.failed(kind, now)
+        if kind is not None and self.dead is not None:
+            usual = deferral.failed(
+                now, base=self.base, cap=self.cap, defer_max=0, retry_after=retry_after
+            )
+            assert usual is not None
+            known = self.known_dead is not None and self.known_dead(pending.robots_url)
+            delay = self.dead.next_try(kind, tries, since, usual, known=known)
+            if delay is None:
+                return AfterFailure("give_up", 0.0, reason, since, since, kind, tries)
+            limit = since + delay if kind == NO_SUCH_NAME else self.dead.refused_max
+            return AfterFailure("retry", delay, reason, since, limit, kind, tries)
         defer_max = self.defer_max
         if result.unresolved and self.dns_defer_max > 0:
             defer_max = min(defer_max, self.dns_defer_max) if defer_max > 0 else self.dns_defer_max

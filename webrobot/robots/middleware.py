@@ -14,8 +14,6 @@ part of the job lives in its own module:
   is decided, and the ``JOBDIR`` file that keeps them across runs;
 * :mod:`webrobot.robots.claim`: with a cache shared by several
   workers, one worker fetches and the others wait.
-
-Why one module of this size: it is the glue of one state machine per site (pending, fetching, deferred, decided); its jobs already live in the four modules above.
 """
 
 from __future__ import annotations
@@ -51,10 +49,12 @@ from webrobot.robots.held import (
     count,
     duration,
     held_only_line,
-    held_row,
+    held_rows,
 )
 from webrobot.seen.dupefilter import visited_filter
 from webrobot.settingsmodel.parse import read
+from webrobot.urls.deadhosts import DeadHosts
+from webrobot.urls.deadpolicy import REASONS
 from webrobot.urls.refusals import Refuser
 from webrobot.urls.sitekey import request_site, robots_url, site_key
 
@@ -107,7 +107,10 @@ class RobotsMiddleware:
             defer_max=read(settings, "WEBROBOT_ROBOTS_DEFER_MAX"),
             stale_max=self.stale_max,
             dns_defer_max=read(settings, "WEBROBOT_ROBOTS_DNS_DEFER_MAX"),
+            dead=DeadHosts.of(crawler).policy,
+            known_dead=lambda url: DeadHosts.of(crawler).known(url) is not None,
         )
+        self.dead_hosts = DeadHosts.of(crawler)
         cache_class = read(settings, "WEBROBOT_ROBOTS_CACHE_CLASS")
         self.cache: RobotsCache = build_from_crawler(load_object(cache_class), crawler)
         # Only caches shared with other workers can say "another worker is fetching".
@@ -397,7 +400,8 @@ class RobotsMiddleware:
     def _failed(self, pending: PendingSite, result: RobotsFetch) -> None:
         plan = self.backoff.after_failure(pending, result)
         reason, delay = plan.reason, plan.delay
-        pending.last_reason = "host name does not resolve" if result.unresolved else reason
+        said = "host name does not resolve" if result.unresolved else reason
+        pending.last_reason = REASONS[plan.dead] if plan.dead else said
         pending.last_detail = result.detail
         pending.gives_up_at = (
             time.monotonic() - plan.elapsed + plan.limit if plan.limit > 0 else None
@@ -424,16 +428,21 @@ class RobotsMiddleware:
         pending.stale_mode = False
         attempts = pending.deferral.attempts if pending.deferral else 0
         if plan.action == "give_up":
-            logger.warning(
-                "Giving up on the robots.txt of %s after %s and %d attempts (last: %s): "
-                "the site counts as disallowed",
-                pending.site, duration(plan.elapsed), attempts, reason,
-            )  # fmt: skip
-            self.gave_up.add(pending, attempts, plan.elapsed)
-            self._resolve(pending, self.decider.unreachable(
-                pending.site, result.status, result.url,
-                f"robots.txt unreachable for {duration(plan.elapsed)} (last: {reason})",
-            ))  # fmt: skip
+            why = f"robots.txt unreachable for {duration(plan.elapsed)} (last: {reason})"
+            if plan.dead is not None:  # said once, by the crawl's record of dead hosts
+                why = self.dead_hosts.give_up(
+                    pending.robots_url, plan.dead, plan.tries, plan.elapsed, result.detail, len(pending.held)
+                ).line()  # fmt: skip
+            else:
+                logger.warning(
+                    "Giving up on the robots.txt of %s after %s and %d attempts (last: %s): "
+                    "the site counts as disallowed",
+                    pending.site, duration(plan.elapsed), attempts, reason,
+                )  # fmt: skip
+                self.gave_up.add(pending, attempts, plan.elapsed)
+            self._resolve(
+                pending, self.decider.unreachable(pending.site, result.status, result.url, why)
+            )
             return
         self.stats.inc_value("webrobot/robots/deferred")
         if self.claims is not None:  # a worker that takes over keeps this schedule
@@ -445,9 +454,10 @@ class RobotsMiddleware:
         log = logger.info if attempts == 1 or unresolved else logger.debug
         log(
             "robots.txt of %s failed (%s%s); holding its requests, attempt %d in %s%s",
-            pending.site, "host name does not resolve" if unresolved else reason,
+            pending.site, pending.last_reason,
             f": {result.detail[:200]}" if result.detail else "", attempts + 1, duration(delay),
-            f", giving up after {duration(self.backoff.dns_defer_max)} of this" if unresolved else "",
+            f", giving up in {duration(plan.limit - plan.elapsed)}"
+            if plan.limit > 0 and (unresolved or plan.dead) else "",
         )  # fmt: skip
         self.crawler.signals.send_catch_log(
             signal=signals.site_deferred,
@@ -549,14 +559,7 @@ class RobotsMiddleware:
 
     def _report_part(self) -> dict[str, object]:
         """``held`` in report.json: the sites still held when the report is written."""
-        now = time.monotonic()
-        return {
-            "held": [
-                held_row(pending, now)
-                for pending in sorted(self.pending.values(), key=lambda p: p.site)
-                if pending.held or (pending.deferral is not None and not pending.stale_mode)
-            ]
-        }
+        return {"held": held_rows(self.pending.values(), time.monotonic())}
 
     def _spider_closed(self, reason: str = "") -> None:
         if reason == HELD_ONLY:

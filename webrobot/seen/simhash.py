@@ -29,12 +29,12 @@ file format of :mod:`webrobot.seen.stores`) and rebuilt from them.
 from __future__ import annotations
 
 import hashlib
-import re
 import struct
-import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
+
+from webrobot.text import hamming, shingles, words
 
 BITS = 64
 BANDS = 4
@@ -48,13 +48,7 @@ LINE_WORDS = 12
 #: A text of fewer words is not judged: a few words make too few features for a
 #: fingerprint that means anything (two short captions would look alike).
 MIN_WORDS = 50
-_WORD = re.compile(r"\w+")
 _MASK = (1 << BITS) - 1
-
-
-def words(text: str) -> list[str]:
-    """The words of ``text``, case folded (punctuation and spacing do not count)."""
-    return _WORD.findall(unicodedata.normalize("NFKC", text).casefold())
 
 
 def feature_words(text: str) -> list[str]:
@@ -69,13 +63,8 @@ def feature_words(text: str) -> list[str]:
 
 def features(text: str, size: int = SHINGLE_WORDS) -> Iterator[str]:
     """Every run of ``size`` words of :func:`feature_words` (all of them when fewer)."""
-    w = feature_words(text)
-    if len(w) <= size:
-        if w:
-            yield " ".join(w)
-        return
-    for i in range(len(w) - size + 1):
-        yield " ".join(w[i : i + size])
+    for run in shingles(feature_words(text), size):
+        yield " ".join(run)
 
 
 def _hash(feature: str) -> int:
@@ -125,11 +114,6 @@ def simhash(text: str) -> int:
     return out
 
 
-def distance(a: int, b: int) -> int:
-    """Hamming distance: the bits in which ``a`` and ``b`` differ."""
-    return ((a ^ b) & _MASK).bit_count()
-
-
 def bands(fingerprint: int) -> list[int]:
     """The fingerprint's :data:`BANDS` blocks, lowest bits first."""
     block = (1 << BAND_BITS) - 1
@@ -169,7 +153,7 @@ class NearIndex:
         best: tuple[int, int, str] | None = None
         for table, block in zip(self._tables, bands(fingerprint), strict=True):
             for other, url in table.get(block, {}).items():
-                d = distance(fingerprint, other)
+                d = hamming(fingerprint, other)
                 if d <= self.max_distance and (best is None or (d, other) < best[:2]):
                     best = (d, other, url)
         return None if best is None else (best[1], best[2])

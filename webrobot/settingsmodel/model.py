@@ -246,7 +246,15 @@ _ROBOTS = (
        "Hold an unreachable site this long, then disallow it, seconds (0: no limit).", minimum=0),
     _s("WEBROBOT_ROBOTS_DNS_DEFER_MAX", "float", 120.0,
        "Hold a site whose host name does not resolve this long, then disallow it, seconds (0: as "
-       "WEBROBOT_ROBOTS_DEFER_MAX).", minimum=0),
+       "WEBROBOT_ROBOTS_DEFER_MAX). Applies when the resolver could not be reached (EAI_AGAIN, a "
+       "timeout); a name the resolver says does not exist is given up after two tries "
+       "(WEBROBOT_DEAD_NAME_RETRY).", minimum=0),
+    _s("WEBROBOT_DEAD_NAME_RETRY", "float", 3.0,
+       "A host whose name the resolver says does not exist (NXDOMAIN) is tried twice, this many "
+       "seconds apart, then given up, seconds.", minimum=0),
+    _s("WEBROBOT_DEAD_REFUSED_MAX", "float", 6.0,
+       "A host whose port refuses connections is retried with backoff this long, then given up, "
+       "seconds.", minimum=0),
     _s("WEBROBOT_ROBOTS_HELD_ONLY_MAX", "float", 180.0,
        "When nothing is left but requests held for sites whose robots.txt keeps failing, close the "
        "crawl after this long (reason held_sites_only; JOBDIR keeps them for a resume), seconds "
@@ -482,6 +490,13 @@ _ARCHIVE = (
     _s("WEBROBOT_REQUISITES_MAX_HOPS", "int", 2,
        "Embeds an off-scope requisite may be away from its in-scope page (Heritrix's maxTransHops; "
        "0: requisites from the crawl's own sites only).", minimum=0),
+    _s("WEBROBOT_DEAD_HOSTS_FILE", "str", "webrobot-dead-hosts.json",
+       "Where requisite hosts found dead (the name does not resolve, the connection is refused) are "
+       "remembered between crawls, so that their requisites are not asked again; a relative path is in "
+       "the project's .scrapy/ folder, as HTTPCACHE_DIR is (empty: remembered during the crawl only)."),
+    _s("WEBROBOT_DEAD_HOSTS_EXPIRY", "float", 7 * 86400.0,
+       "How long a requisite host found dead is remembered, seconds from when it was last found dead; "
+       "after that it is asked again (0: no limit).", minimum=0),
     _s("WEBROBOT_INDEX_ENABLED", "bool", True,
        "Keep a full-text index of the crawled pages (needs webrobot[search]; off with one line without it)."),
     _s("WEBROBOT_INDEX", "str", "",
@@ -495,6 +510,10 @@ _OUTPUT = (
     _s("WEBROBOT_PROGRESS_INTERVAL", "float", 30.0, "Seconds between two progress lines (0: none).", minimum=0),
     _s("WEBROBOT_REPORT_ENABLED", "bool", True,
        "Write report.json and report.html when the crawl ends (charts need webrobot[charts])."),
+    _s("WEBROBOT_QUIET_LIBRARY_WARNINGS", "bool", True,
+       "Count the warnings of the libraries the crawl runs (Pillow, trafilatura, PDFium...) in "
+       "webrobot/warnings/<library> and log them at DEBUG, instead of printing each one (False: "
+       "shown as they come). webrobot's, Scrapy's and the project's own warnings are always shown."),
     _s("WEBROBOT_REPORT_DIR", "str", "",
        "Folder of the report (empty: next to the first local items feed, else ./report)."),
     _s("WEBROBOT_METRICS_PORT", "address", "",
@@ -555,6 +574,9 @@ _MINING = (
     _s("WEBROBOT_IMAGES_PER_PAGE", "int", 20,
        "Images of one page downloaded and described; the others keep their markup only (0: no limit).",
        minimum=0),
+    _s("WEBROBOT_IMAGES_WAIT_MAX", "float", 15.0,
+       "Longest a page's item waits for its images, seconds; the images not fetched by then are listed "
+       "with status unfetched and a reason (timeout, no_such_name, refused) (0: no limit).", minimum=0),
 )  # fmt: skip
 
 _section("Monitoring: what changed")
@@ -754,6 +776,8 @@ COMPONENTS: dict[str, dict[str, Component]] = {
         # Fewer, cheaper cycle collections (WEBROBOT_GC_THRESHOLD, WEBROBOT_GC_FREEZE).
         "webrobot.resources.gctuning.GarbageCollectorTuning": _c(0, {"WEBROBOT_GC_THRESHOLD": 0, "WEBROBOT_GC_FREEZE": False}),
         "webrobot.report.progress.Progress": _c(500, {"WEBROBOT_PROGRESS_INTERVAL": 0}),
+        # First: the libraries' warnings are counted from the first component built on.
+        "webrobot.report.librarywarnings.LibraryWarnings": _c(0, {"WEBROBOT_QUIET_LIBRARY_WARNINGS": False}),
         "webrobot.report.extension.CrawlReport": _c(850, {"WEBROBOT_REPORT_ENABLED": False}),
         # /metrics and the live status page (WEBROBOT_METRICS_PORT).
         "webrobot.report.metrics.MetricsServer": _c(860, {"WEBROBOT_METRICS_PORT": ""}),

@@ -15,12 +15,19 @@ crawler starts (:func:`use_table`, called by the network guard).
 
 Why in :mod:`webrobot.urls`: see :mod:`webrobot.urls.hostmap`; the network
 guard reads the same table, so it judges the address the download connects to.
+
+What the resolver answered for a name that failed is kept (:func:`name_answer`):
+the download handlers turn every failed look-up into one "no results" error, and
+a name that does not exist (``EAI_NONAME``, a name never asked) must be told from
+a resolver that could not be reached (``EAI_AGAIN``, a timeout), which says nothing
+about the name (:mod:`webrobot.urls.deadpolicy`).
 """
 
 from __future__ import annotations
 
 import ipaddress
 import logging
+import socket
 from typing import TYPE_CHECKING, Any
 
 from scrapy.resolver import CachingThreadedResolver, HostResolution
@@ -32,7 +39,8 @@ from twisted.internet.interfaces import IHostnameResolver
 from zope.interface import implementer  # type: ignore[import-untyped]
 
 from webrobot.settingsmodel.parse import read
-from webrobot.urls.hostmap import HostMap, HostMapError, not_asked
+from webrobot.urls.deadpolicy import NO_SUCH_NAME
+from webrobot.urls.hostmap import HostMap, HostMapError, normal_host, not_asked
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -93,8 +101,59 @@ class MappedResolver(CachingThreadedResolver):
             ipv4 = [a for a in addresses if ipaddress.ip_address(a).version == 4]
             return defer.succeed((ipv4 or list(addresses))[0])
         if not_asked(name, table_only=self.table_only):
+            _note_answer(name, NO_SUCH_NAME)
             return defer.fail(DNSLookupError(f"{name}: not looked up ({_why(name)})"))
-        return super().getHostByName(name, timeout)
+        asked = super().getHostByName(name, timeout)
+        asked.addCallbacks(_resolved, _not_resolved, callbackArgs=(name,), errbackArgs=(name,))
+        return asked
+
+
+#: What the resolver last answered for names that failed: name -> :data:`NO_SUCH_NAME`
+#: or :data:`RESOLVER_FAILED` (a bounded table: the oldest names go first).
+_ANSWERS: dict[str, str] = {}
+_ANSWERS_KEPT = 10_000
+#: The resolver could not be reached or did not answer in time: nothing is known of the name.
+RESOLVER_FAILED = "resolver_failed"
+#: getaddrinfo's errors that say the name does not exist (or has no address).
+NO_NAME_ERRNOS = frozenset(
+    code for code in (getattr(socket, n, None) for n in ("EAI_NONAME", "EAI_NODATA")) if code
+)
+
+
+def dns_answer(message: str) -> str | None:
+    """What a failed look-up's message says: :data:`NO_SUCH_NAME` for
+    ``[Errno -2] Name or service not known`` (``EAI_NONAME``, ``EAI_NODATA``) or a
+    name never asked, :data:`RESOLVER_FAILED` for another resolver error
+    (``EAI_AGAIN``, a timeout), None when the message is not a resolver's."""
+    if any(f"[Errno {code}]" in message for code in NO_NAME_ERRNOS) or "not looked up" in message:
+        return NO_SUCH_NAME
+    if "[Errno " in message or "timeout error" in message:
+        return RESOLVER_FAILED
+    return None
+
+
+def name_answer(host: str) -> str | None:
+    """What the resolver answered when ``host`` last failed to resolve in this
+    process: :data:`NO_SUCH_NAME`, :data:`RESOLVER_FAILED`, or None (not known)."""
+    return _ANSWERS.get(normal_host(host))
+
+
+def _note_answer(name: str, answer: str) -> None:
+    name = normal_host(name)
+    _ANSWERS.pop(name, None)
+    if len(_ANSWERS) >= _ANSWERS_KEPT:
+        _ANSWERS.pop(next(iter(_ANSWERS)))
+    _ANSWERS[name] = answer
+
+
+def _resolved(address: str, name: str) -> str:
+    _ANSWERS.pop(normal_host(name), None)
+    return address
+
+
+def _not_resolved(failure: Any, name: str) -> Any:
+    _note_answer(name, dns_answer(failure.getErrorMessage()) or RESOLVER_FAILED)
+    return failure
 
 
 #: Tables of crawlers (site configs, ``custom_settings``) added when they start:
@@ -144,6 +203,8 @@ class _MappedNameResolver:
             return self.fallback.resolveHostName(
                 resolutionReceiver, hostName, portNumber, addressTypes, transportSemantics
             )
+        if not addresses:
+            _note_answer(hostName, NO_SUCH_NAME)
         resolution = HostResolution(hostName)
         resolutionReceiver.resolutionBegan(resolution)
         for address in addresses or ():  # none: "no results for hostname lookup"

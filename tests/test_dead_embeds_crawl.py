@@ -1,0 +1,226 @@
+"""End-to-end: pages whose images live on hosts that are gone. Every live page is
+itemised and its links followed, the dead images are listed as unfetched with the
+reason, the crawl ends in seconds, and a re-crawl does not ask the dead hosts again.
+
+The dead names end in ``.invalid`` (RFC 6761) and the crawls run with
+``WEBROBOT_RESOLVE_ONLY``: they fail in webrobot's resolver at once, no DNS query
+leaves the machine. The refused host is a port on 127.0.0.1 nothing listens on.
+Timings of the same crawl at full size are in ``benchmarks/dead_embeds.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.crawling import CrawlResult, run_crawl
+from tests.imagefiles import picture
+from webrobot.demo.server import Reply, SiteServer
+
+pytest.importorskip("imagehash")
+pytestmark = pytest.mark.slow
+
+MakeSite = Callable[..., SiteServer]
+
+PAGES = 12
+#: A crawl that waited on its dead hosts as it used to (two minutes each) fails here.
+HANG_GUARD = 90.0
+
+
+def closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def dead_images(page: int, refused_port: int) -> list[str]:
+    """A shared dead CDN, two names of the page's own, and a port that refuses."""
+    return [
+        f"http://cdn.gone.invalid/p{page}.png",
+        f"http://img{page}-a.gone.invalid/x.png",
+        f"https://img{page}-b.gone.invalid/y.jpg",
+        f"http://127.0.0.1:{refused_port}/z{page}.png",
+    ]
+
+
+def dead_embeds_site(make_site: MakeSite, refused_port: int) -> SiteServer:
+    site = make_site("dead-embeds")
+    site.add("/robots.txt", Reply.text(""))
+    for page in range(PAGES):
+        links = "".join(
+            f'<a href="/p/{j}">page {j}</a>' for j in (2 * page + 1, 2 * page + 2) if j < PAGES
+        )
+        images = "".join(f'<img src="{url}">' for url in dead_images(page, refused_port))
+        site.html(
+            f"/p/{page}",
+            f"<html><head><title>Page {page}</title></head><body><p>Page {page}.</p>"
+            f'{images}<img src="/live{page}.png" alt="live">{links}</body></html>',
+        )
+        png = picture(30 + page, 20, seed=page)
+        site.add(f"/live{page}.png", Reply(200, png, {"Content-Type": "image/png"}))
+    return site
+
+
+def crawl(site: SiteServer, workdir: Path, memory: Path, **settings: str) -> CrawlResult:
+    return run_crawl(
+        workdir,
+        args={"start_urls": site.url("/p/0")},
+        settings={
+            "WEBROBOT_EXTRACT": "images",
+            "WEBROBOT_DEAD_HOSTS_FILE": str(memory),
+            "WEBROBOT_ROBOTS_BACKOFF_BASE": "0.5",
+            **settings,
+        },
+        timeout=HANG_GUARD,
+    )
+
+
+def images_by_kind(item: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    kinds: dict[str, list[dict[str, Any]]] = {"live": [], "dead": []}
+    for image in item["images"]:
+        kinds["dead" if "gone.invalid" in image["url"] or "/z" in image["url"] else "live"].append(
+            image
+        )
+    return kinds
+
+
+def check_crawl(result: CrawlResult, site: SiteServer, refused_port: int) -> None:
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "Traceback" not in result.log, result.log[-3000:]
+    pages = [f"/p/{n}" for n in range(PAGES)]
+    # every page fetched (its links followed) and itemised
+    assert sorted(t for t in site.targets() if t.startswith("/p/")) == sorted(pages)
+    assert sorted(item["url"].split(site.origin, 1)[1] for item in result.items) == sorted(pages)
+    for item in result.items:
+        page = int(item["url"].rsplit("/", 1)[1])
+        kinds = images_by_kind(item)
+        [live] = kinds["live"]
+        assert live["status"] == "described" and len(live["phash"]) == 16, live
+        assert live["width"] == 30 + page
+        reasons = {image["url"]: (image["status"], image.get("reason")) for image in kinds["dead"]}
+        expected = {url: ("unfetched", "no_such_name") for url in dead_images(page, refused_port)}
+        expected[f"http://127.0.0.1:{refused_port}/z{page}.png"] = ("unfetched", "refused")
+        assert reasons == expected, item["url"]
+    assert result.stat("webrobot/extract/images/described") == PAGES
+    assert result.stat("webrobot/extract/images/unfetched") == 4 * PAGES
+
+
+def test_dead_embeds_cost_seconds_and_a_recrawl_remembers_them(
+    make_site: MakeSite, tmp_path: Path
+) -> None:
+    refused_port = closed_port()
+    site = dead_embeds_site(make_site, refused_port)
+    memory = tmp_path / "state" / "dead-hosts.json"
+
+    first = crawl(site, tmp_path / "first", memory)
+    check_crawl(first, site, refused_port)
+    # Each dead host found once: the shared CDN, two names per page, the refused port.
+    assert first.stat("webrobot/deadhosts/found/no_such_name") == 1 + 2 * PAGES
+    assert first.stat("webrobot/deadhosts/found/refused") == 1
+    assert first.stat("webrobot/robots/deferred_dns") >= 1 + 2 * PAGES
+    assert "requisite hosts found dead" in first.log and str(memory) in first.log
+    # The crawl did not wait for the dead hosts' robots.txt to be given up (2 min each).
+    assert first.stat("elapsed_time_seconds") < HANG_GUARD / 2
+    kept = json.loads(memory.read_text("utf-8"))
+    assert "cdn.gone.invalid" in kept["hosts"] and f"127.0.0.1:{refused_port}" in kept["hosts"]
+    assert len(kept["hosts"]) == 2 + 2 * PAGES
+
+    site.hits.clear()
+    again = crawl(site, tmp_path / "again", memory)
+    check_crawl(again, site, refused_port)
+    # Nothing asked of the dead hosts: no robots.txt fetched, no image requested.
+    assert again.stat("webrobot/deadhosts/remembered") == 2 + 2 * PAGES
+    assert again.stat("webrobot/deadhosts/skipped_remembered") == 4 * PAGES
+    assert again.stat("webrobot/robots/deferred_dns") == 0
+    assert again.stat("webrobot/robots/deferred") == 0
+    assert not any(k.startswith("webrobot/deadhosts/found/") for k in again.stats)
+    assert "remembered dead from earlier crawls" in again.log
+    assert "gone.invalid" not in "".join(
+        line for line in again.log.splitlines() if "robots.txt of" in line
+    )
+
+    # A week later the hosts are asked again (one of them may have come back).
+    for entry in kept["hosts"].values():
+        entry["found"] -= 8 * 86400
+    memory.write_text(json.dumps(kept), "utf-8")
+    site.hits.clear()
+    later = crawl(site, tmp_path / "later", memory)
+    check_crawl(later, site, refused_port)
+    assert later.stat("webrobot/deadhosts/remembered", 0) == 0
+    assert later.stat("webrobot/deadhosts/found/no_such_name") == 1 + 2 * PAGES
+
+
+def test_an_item_waits_for_its_images_at_most_the_bound(
+    make_site: MakeSite, tmp_path: Path
+) -> None:
+    """An image host that is neither dead nor answering (its robots.txt answers 503,
+    then its image would take a minute): the item goes out after
+    WEBROBOT_IMAGES_WAIT_MAX with the image unfetched for ``timeout``."""
+    site = make_site("pages")
+    slow = make_site("slow-images")
+    site.add("/robots.txt", Reply.text(""))
+    slow.add("/robots.txt", Reply.text("down for maintenance", 503))
+    other = make_site("slow-answer")
+    other.add("/robots.txt", Reply.text(""))
+    other.add("/late.png", Reply(200, picture(10, 10), {"Content-Type": "image/png"}, delay=60))
+    for page in range(3):
+        nxt = f'<a href="/p/{page + 1}">next</a>' if page < 2 else ""
+        site.html(
+            f"/p/{page}",
+            f"<html><title>{page}</title><body><img src='{slow.url(f'/i{page}.png')}'>"
+            f"<img src='{other.url('/late.png')}'>{nxt}</body></html>",
+        )
+    result = run_crawl(
+        tmp_path,
+        args={"start_urls": site.url("/p/0")},
+        settings={
+            "WEBROBOT_EXTRACT": "images",
+            "WEBROBOT_IMAGES_WAIT_MAX": "2",
+            "WEBROBOT_ROBOTS_HELD_ONLY_MAX": "1",
+            "DOWNLOAD_TIMEOUT": "120",
+        },
+        timeout=HANG_GUARD,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "Traceback" not in result.log, result.log[-3000:]
+    assert sorted(item["url"] for item in result.items) == [site.url(f"/p/{n}") for n in range(3)]
+    for item in result.items:
+        for image in item["images"]:
+            assert (image["status"], image["reason"]) == ("unfetched", "timeout"), image
+    assert result.stat("webrobot/extract/images/unfetched/timeout") == 6
+    assert not any(target.startswith("/i") for target in slow.targets())
+    # Well before the late image's minute or the 503 site's hour.
+    assert result.stat("elapsed_time_seconds") < HANG_GUARD / 2
+
+
+def test_the_archives_requisites_on_dead_hosts_do_not_hold_the_crawl(
+    make_site: MakeSite, tmp_path: Path
+) -> None:
+    """With the archive on, each page's images are requisites too, queued for the
+    archive: those queued on a host before it was found dead are held while its
+    robots.txt is retried (two minutes for a name that does not resolve, unless a
+    shorter rule gives it up); they are refused as soon as the host is found dead."""
+    refused_port = closed_port()
+    site = dead_embeds_site(make_site, refused_port)
+    result = crawl(
+        site,
+        tmp_path / "warc-crawl",
+        tmp_path / "dead-hosts.json",
+        WEBROBOT_WARC_DIR=str(tmp_path / "warc"),
+        WEBROBOT_ROBOTS_HELD_ONLY_MAX="0",  # only the dead hosts' own limits could end it
+    )
+    check_crawl(result, site, refused_port)
+    assert result.stat("finish_reason") == "finished"
+    assert result.stat("elapsed_time_seconds") < HANG_GUARD / 2
+    assert result.stat("webrobot/requisite/image/archived") == PAGES  # the live images
+    dead = result.stat("webrobot/requisite/image/no_such_name") + result.stat(
+        "webrobot/requisite/image/refused"
+    )
+    assert dead == 4 * PAGES, {k: v for k, v in result.stats.items() if "requisite/image" in k}
+    # The archive's own copy of each live image, besides the one the mining described.
+    assert all(site.count(f"/live{n}.png") >= 1 for n in range(PAGES))

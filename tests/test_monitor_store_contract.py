@@ -1,0 +1,130 @@
+"""The monitor's stores keep one contract (webrobot.monitor.store.PageStore): the same
+tests run against the one-folder SQLite store and a shared crawl's store in a real
+redis-server."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from scrapy.settings import Settings
+
+from tests.redisserver import RedisServer
+from webrobot.distributed.keys import CrawlKeys
+from webrobot.distributed.monitorstore import RedisMonitorStore
+from webrobot.monitor import events
+from webrobot.monitor.snapshot import Snapshot
+from webrobot.monitor.store import FEED, MonitorStore, PageStore
+
+T1, T2, T3 = "2026-11-27T10:00:00Z", "2026-11-28T10:00:00Z", "2026-11-29T10:00:00Z"
+_CRAWLS = itertools.count()
+
+Opener = Callable[..., PageStore]
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Opener]:
+    """Opens the store of one monitor folder (the same memory each time it is called)."""
+    opened: list[PageStore] = []
+    if request.param == "sqlite":
+
+        def open_sqlite(webhook: bool = False) -> PageStore:
+            opened.append(MonitorStore(tmp_path / "watch", webhook=webhook))
+            return opened[-1]
+
+        opener: Opener = open_sqlite
+    else:
+        server: RedisServer = request.getfixturevalue("redis_server")
+        keys = CrawlKeys(f"webrobot:contract:{next(_CRAWLS)}")
+        settings = Settings({"WEBROBOT_REDIS_URL": server.url})
+
+        def open_redis(webhook: bool = False) -> PageStore:
+            opened.append(
+                RedisMonitorStore(
+                    server.client(),
+                    keys,
+                    tmp_path / "watch",
+                    webhook=webhook,
+                    settings=settings,
+                    hold=5.0,
+                )
+            )
+            return opened[-1]
+
+        opener = open_redis
+    yield opener
+    for store in opened:
+        store.close()
+
+
+def test_each_store_implements_the_protocol(open_store: Opener) -> None:
+    store = open_store()
+    assert isinstance(store, PageStore) and issubclass(type(store), PageStore)
+
+
+def test_a_recorded_page_is_read_back_and_known_oldest_first(open_store: Opener) -> None:
+    store = open_store()
+    first, second = "http://site.test/first", "http://site.test/second"
+    assert store.get(first) is None and len(store) == 0
+    assert store.record(first, Snapshot(text=("One.",)), ["rule|term|x"], T1,
+                        [events.new(first, T1)])  # fmt: skip
+    assert store.record(second, Snapshot(text=("Two.",)), [], T2, [events.new(second, T2)])
+    record = store.get(first)
+    assert record is not None
+    assert record.snapshot == Snapshot(text=("One.",)) and record.matches == {"rule|term|x"}
+    assert list(store.urls()) == [first, second] and len(store) == 2
+    # The same folder opened again remembers it.
+    assert open_store().get(second) is not None
+
+
+def test_a_change_is_recorded_against_the_record_judged(open_store: Opener) -> None:
+    store = open_store()
+    url = "http://site.test/a"
+    store.record(url, Snapshot(text=("Old.",)), [], T1, [events.new(url, T1)])
+    judged = store.get(url)
+    assert store.record(url, Snapshot(text=("New.",)), [], T2, [], expected=judged)
+    again = store.get(url)
+    assert again is not None and again.snapshot == Snapshot(text=("New.",))
+    assert list(store.urls()) == [url], "a page recorded twice is one page"
+
+
+def test_a_forgotten_page_is_gone_and_its_events_kept(open_store: Opener) -> None:
+    store = open_store()
+    url = "http://site.test/gone"
+    store.record(url, Snapshot(), [], T1, [events.new(url, T1)])
+    assert store.forget(url, [events.removed(url, T2, 404)], expected=store.get(url))
+    assert store.get(url) is None and len(store) == 0
+    assert [e["event"] for e in store.recent(10)] == ["removed", "new"]
+    assert [e["event"] for e in store.recent(1)] == ["removed"]
+
+
+def test_the_feed_lists_the_newest_events(open_store: Opener, tmp_path: Path) -> None:
+    store = open_store()
+    for n, time_ in enumerate((T1, T2, T3)):
+        url = f"http://site.test/{n}"
+        store.record(url, Snapshot(), [], time_, [events.new(url, time_)])
+    store.write_log()
+    path = store.write_feed("shop", T3)
+    assert path == tmp_path / "watch" / FEED
+    feed = path.read_text("utf-8")
+    assert feed.count("<entry>") == 3 and "http://site.test/2" in feed
+
+
+def test_events_wait_in_the_outbox_until_delivered(open_store: Opener) -> None:
+    store = open_store(webhook=True)
+    for n in range(3):
+        url = f"http://site.test/{n}"
+        store.record(url, Snapshot(), [], T1, [events.new(url, T1)])
+    outbox = store.outbox()()
+    try:
+        due = outbox.due(time.time())
+        assert len(due) == 3 and outbox.waiting() == 3
+        assert [p.seq for p in due] == sorted(p.seq for p in due), "in the order they were told"
+        outbox.delivered(due[0].seq)
+        assert outbox.waiting() == 2
+        assert [p.seq for p in outbox.due(time.time())] == [due[1].seq, due[2].seq]
+    finally:
+        outbox.close()
