@@ -5,9 +5,10 @@ a JSON-LD ``@type`` of the schema.org article family (``Article``, ``NewsArticle
 The main text reads such a page favouring precision (an article's text is one block,
 with teasers and link lists around it to leave out) and any other page (a product,
 service, listing, documentation or forum page, whose content is spread over several
-blocks) with trafilatura's default (broad) reading: measured on 2,000 pages of two public
-evaluation sets, the precise reading loses a fifth of a listing page's content and
-the balanced one keeps teasers around an article (``python -m benchmarks.quality.unseen``).
+blocks) with trafilatura's default (broad) reading. On every fourth page of two public
+evaluation sets of other sites (498 pages, ``python -m benchmarks.quality.unseen``) this
+took the mean F1 of the sets from 0.683 (every page read precisely first) to 0.696, the
+article benchmark's staying at 0.973.
 
 Pure: no Scrapy, no I/O.
 """
