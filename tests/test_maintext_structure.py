@@ -25,8 +25,15 @@ FIXTURES = Path(__file__).parent / "fixtures" / "maintext"
 CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "page.html").is_file())
 
 
-def read(case: str) -> tuple[Reading, dict]:
+#: The same pages declaring themselves articles (``og:type``, as jekyll-seo-tag and most
+#: themes write it): the precise reading then reads them.
+ARTICLE = '<meta property="og:type" content="article"><title>'
+
+
+def read(case: str, article: bool = False) -> tuple[Reading, dict]:
     html = (FIXTURES / case / "page.html").read_text("utf-8")
+    if article:
+        html = html.replace("<title>", ARTICLE, 1)
     expected = json.loads((FIXTURES / case / "expected.json").read_text("utf-8"))
     page = SourcePage(f"https://{case}.example/post", html, Selector(text=html, type="html").root)
     return main_reading(page), expected
@@ -47,27 +54,30 @@ def test_every_platform_has_a_case() -> None:
     assert set(CASES) >= {"jekyll", "wordpress", "hugo", "ghost"}
 
 
+@pytest.mark.parametrize("article", [False, True])
 @pytest.mark.parametrize("case", CASES)
-def test_headings_lists_and_code_are_lines_of_their_own(case: str) -> None:
-    reading, expected = read(case)
+def test_headings_lists_and_code_are_lines_of_their_own(case: str, article: bool) -> None:
+    reading, expected = read(case, article)
     assert reading.text is not None
     assert in_order(reading.text.split("\n"), expected["lines"]) == []
     for passage in expected.get("text_contains", []):
         assert passage in reading.text
 
 
+@pytest.mark.parametrize("article", [False, True])
 @pytest.mark.parametrize("case", CASES)
-def test_the_markdown_marks_headings_lists_code_and_tables(case: str) -> None:
-    reading, expected = read(case)
+def test_the_markdown_marks_headings_lists_code_and_tables(case: str, article: bool) -> None:
+    reading, expected = read(case, article)
     assert reading.markdown is not None
     assert in_order(reading.markdown.split("\n"), expected["markdown_lines"]) == []
     for passage in expected.get("markdown_contains", []):
         assert passage in reading.markdown
 
 
+@pytest.mark.parametrize("article", [False, True])
 @pytest.mark.parametrize("case", CASES)
-def test_footers_pleas_share_bars_and_related_posts_are_left_out(case: str) -> None:
-    reading, expected = read(case)
+def test_footers_pleas_share_bars_and_related_posts_are_left_out(case: str, article: bool) -> None:
+    reading, expected = read(case, article)
     for passage in expected["absent"]:
         assert passage not in (reading.text or ""), passage
         assert passage not in (reading.markdown or ""), passage
