@@ -45,12 +45,20 @@ _SELF_LINKS = lxml.etree.XPath(
     " or ancestor::h4 or ancestor::h5 or ancestor::h6]"
 )
 _WORD = re.compile(r"\w")
-#: A closing line asking the reader to pay: the plea's words, in English, German, French.
-_PLEA = re.compile(
-    r"buy me a coffee|ko-?fi\b|patreon|\bdonat(?:e|ion)|\bsponsor(?:ing)? (?:me|us|my)|"
-    r"consider (?:supporting|donating|sponsoring)|support (?:my|our|this) (?:work|blog|site)|"
-    r"spende[nt]?\b|unterstütze[n]? (?:mich|uns)|faire un don|soutenir (?:ce|notre|mon)",
+#: A closing line asking the reader to pay: a payment service's name, or a word asking
+#: for money with the writer or the site as the one to be paid (so that a news story's
+#: last line about donations to someone else stays). English, German, French.
+_PLEA_SERVICE = re.compile(
+    r"buy me a coffee|\bko-?fi\b|patreon|liberapay|github sponsors", re.IGNORECASE
+)
+_PLEA_ASK = re.compile(
+    r"\bdonat|\bsupport|\bsponsor|\btip jar|\bspende|unterstütz|soutenir|faire un don|\bdon\b",
     re.IGNORECASE,
+)
+#: Case-sensitive: "US" (the country) is not "us".
+_PLEA_SELF = re.compile(
+    r"\b(?:[Mm]e|[Mm]y|us|[Oo]ur|mich|mir|uns|[Uu]nser\w*|nous|[Nn]otre|[Mm]on|[Mm]a)\b"
+    r"|\b[Tt]his (?:blog|site|website|newsletter|podcast|project)\b"
 )
 #: Closing lines looked at for a plea, and the longest line that can be one.
 PLEA_LINES = 2
@@ -81,7 +89,7 @@ def without_pleas(text: str) -> str:
     while cut > 1 and seen < PLEA_LINES:
         line = lines[cut - 1]
         if line.strip():
-            if len(line) > PLEA_LENGTH or not _PLEA.search(line):
+            if len(line) > PLEA_LENGTH or not _is_plea(line):
                 break
             seen += 1
         cut -= 1
@@ -90,3 +98,10 @@ def without_pleas(text: str) -> str:
     while cut > 0 and not lines[cut - 1].strip():
         cut -= 1
     return "\n".join(lines[:cut]) if cut else text
+
+
+def _is_plea(line: str) -> bool:
+    """Whether ``line`` asks the reader for money for the writer or the site."""
+    return bool(_PLEA_SERVICE.search(line)) or bool(
+        _PLEA_ASK.search(line) and _PLEA_SELF.search(line)
+    )
