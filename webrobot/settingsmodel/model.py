@@ -551,8 +551,8 @@ _section("Mining: what pages say")
 _MINING = (
     _s("WEBROBOT_EXTRACT", "list", [],
        "What to extract from each page into its item: any of the mining parts (the table in "
-       "webrobot/extract/parts.py, listed on the mining page) or all (empty: nothing, the crawl's "
-       "full speed)."),
+       "webrobot/extract/parts.py, listed on the mining page) or all, which leaves the opt-in "
+       "markdown out (empty: nothing, the crawl's full speed)."),
     _s("WEBROBOT_EXTRACT_REQUIRED", "list", [],
        "Parts other components read, mined whatever WEBROBOT_EXTRACT says: the add-on sets it "
        "for the monitor (WEBROBOT_MONITOR_DIR); same words as WEBROBOT_EXTRACT."),
