@@ -33,12 +33,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from webrobot.job.diskspace import is_disk_error
+from webrobot.optional import MissingExtra, require
 from webrobot.search import writerlock
 from webrobot.urls.sitekey import site_key
 
 if TYPE_CHECKING:
     from types import ModuleType
 
+#: What tantivy serves, as its missing-package message names it.
+FEATURE = "The search index"
 SCHEMA_VERSION = 2
 #: The file that marks a folder as a webrobot index (and says which schema).
 MARKER = "webrobot-index.json"
@@ -68,12 +71,9 @@ def _engine() -> ModuleType:
     """tantivy, imported on first use: the ``search`` extra, loaded only by a crawl or
     a command that opens an index."""
     try:
-        import tantivy
-    except ImportError as exc:
-        raise IndexUnavailable(
-            "the search index needs tantivy: pip install 'webrobot[search]'"
-        ) from exc
-    return tantivy
+        return require("tantivy", "search", FEATURE)
+    except MissingExtra as exc:
+        raise IndexUnavailable(str(exc)) from exc
 
 
 class QueryError(ValueError):
