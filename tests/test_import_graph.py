@@ -131,6 +131,8 @@ PURE = frozenset({
     "webrobot.monitor.moves",
     "webrobot.monitor.answers",
     "webrobot.wiring",
+    "webrobot.distributed.leasescripts",
+    "webrobot.distributed.politenessscripts",
 })  # fmt: skip
 #: No Scrapy or Twisted, but they load or save files.
 SCRAPY_FREE = PURE | {
@@ -138,6 +140,8 @@ SCRAPY_FREE = PURE | {
     "webrobot.sites.config",
     "webrobot.frontier.freshnessstore",
     "webrobot.seen.stores",
+    "webrobot.seen.storefile",
+    "webrobot.robots.decoding",
     "webrobot.search.lifeline",
     "webrobot.search.writerlock",
     "webrobot.extract.imagehashing",

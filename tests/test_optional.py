@@ -89,7 +89,7 @@ FEATURE_MODULES: dict[str, set[str]] = {
             "scripts",
         )
     },
-    "warc": {"webrobot.archive.warc"},
+    "warc": {"webrobot.archive.warc", "webrobot.archive.warcrepair"},
     "search": {"webrobot.search.web"},
 }
 

@@ -160,7 +160,7 @@ class WarcArchiveMiddleware:
         return SharedDigestLog(redis_from_settings(settings), f"{keys.prefix}:warc")
 
     def _repair(self) -> None:
-        from webrobot.archive.warc import repair_open_files
+        from webrobot.archive.warcrepair import repair_open_files
 
         if not self.folder.is_dir():
             return
