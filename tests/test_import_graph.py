@@ -141,7 +141,6 @@ SCRAPY_FREE = PURE | {
     "webrobot.frontier.freshnessstore",
     "webrobot.seen.stores",
     "webrobot.seen.storefile",
-    "webrobot.robots.decoding",
     "webrobot.search.lifeline",
     "webrobot.search.writerlock",
     "webrobot.extract.imagehashing",
