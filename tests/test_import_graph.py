@@ -133,6 +133,7 @@ PURE = frozenset({
     "webrobot.wiring",
     "webrobot.distributed.leasescripts",
     "webrobot.distributed.politenessscripts",
+    "webrobot.search.query",
 })  # fmt: skip
 #: No Scrapy or Twisted, but they load or save files.
 SCRAPY_FREE = PURE | {

@@ -16,7 +16,8 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
 from webrobot.search.extension import DEFAULT_INDEX
-from webrobot.search.index import Hit, IndexUnavailable, QueryError, SearchIndex
+from webrobot.search.index import Hit, IndexUnavailable, SearchIndex
+from webrobot.search.query import QueryError
 from webrobot.settingsmodel.parse import read
 
 if TYPE_CHECKING:
