@@ -36,7 +36,7 @@ from webrobot import compat, exitstatus
 from webrobot.frontier.scheduler import OPEN_FAILED as FRONTIER_ERROR
 from webrobot.job.diskspace import FINISH_REASON as DISK_FULL
 from webrobot.robots.held import count
-from webrobot.robots.middleware import HELD_ONLY
+from webrobot.robots.heldlifecycle import HELD_ONLY
 from webrobot.settingsmodel.checks import text_problem, unknown_setting_message, unknown_settings
 from webrobot.settingsmodel.parse import error_lines
 from webrobot.urls.deadhosts import DeadHosts

@@ -481,7 +481,7 @@ def make_store(kind: str, capacity: int = 1_000_000, error_rate: float = 0.01,
 def _inner_store(header: dict[str, Any], sections: list[memoryview]) -> ExactStore | BloomStore:
     """The exact or Bloom store inside a first-seen index, from its state."""
     kind = header.get("kind")
-    cls: Any = {ExactStore.kind: ExactStore, BloomStore.kind: BloomStore}.get(kind)
+    cls: Any = {ExactStore.kind: ExactStore, BloomStore.kind: BloomStore}.get(str(kind))
     if cls is None:
         raise StoreFileError("first-seen index: unknown inner store")
     try:
