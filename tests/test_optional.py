@@ -80,6 +80,7 @@ FEATURE_MODULES: dict[str, set[str]] = {
             "contentdupes",
             "dupefilter",
             "frontier",
+            "leaseupkeep",
             "lineage",
             "monitorstore",
             "politeness",
