@@ -90,7 +90,7 @@ class WarcArchiveMiddleware:
             check("warcio", "warc", FEATURE)
         except MissingExtra as exc:
             logger.error("No WARC archive: %s", exc)  # the one line that names the extra
-            raise NotConfigured(str(exc)) from exc
+            raise NotConfigured(f"{exc.module} is not installed") from exc
         self.crawler = crawler
         self.folder = Path(folder)
         self.max_size = read(settings, "WEBROBOT_WARC_MAX_SIZE")

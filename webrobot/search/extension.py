@@ -87,7 +87,7 @@ class FullTextIndex:
             textextract.check_installed()
         except MissingExtra as exc:
             logger.warning("Full-text index off: %s", exc)  # the one line that names the extra
-            raise NotConfigured(str(exc)) from exc
+            raise NotConfigured(f"{exc.module} is not installed") from exc
         self.crawler = crawler
         self.worker: IndexWorker | None = None
         self.path: Path | None = None
