@@ -34,7 +34,6 @@ the first of each is logged.
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -50,6 +49,7 @@ from twisted.python.failure import Failure
 
 from webrobot import signals as webrobot_signals
 from webrobot.extract.imagehashing import MISSING_LIBRARY, ImageRefused, describe_image
+from webrobot.optional import installed
 from webrobot.pages.embeds import embed_request
 from webrobot.settingsmodel.parse import read
 from webrobot.urls.deadrecall import DeadHostRecall
@@ -130,7 +130,7 @@ class ImageFetcher:
         total = read(settings, "CONCURRENT_REQUESTS")
         self._crawl_gate = DeferredSemaphore(max(1, int(total * CRAWL_SHARE)) if total > 0 else 64)
         self._cache: OrderedDict[str, dict[str, Any]] = OrderedDict()
-        self.available = all(importlib.util.find_spec(m) for m in ("PIL", "imagehash"))
+        self.available = all(installed(m) for m in ("PIL", "imagehash"))
         self._told: set[str] = set()
         #: The fetches of every page not settled yet.
         self._pending: dict[int, _Fetch] = {}
