@@ -13,11 +13,10 @@ from scrapy.http import HtmlResponse, Response
 from scrapy.utils.test import get_crawler
 
 from webrobot.items import MinedPageItem
-from webrobot.search import textextract
 from webrobot.search.extension import FullTextIndex
-from webrobot.search.worker import IndexTotals, PageToIndex, _apply
+from webrobot.search.worker import IndexTotals, PageToIndex, _apply, available
 
-pytestmark = pytest.mark.skipif(not textextract.available(), reason="needs webrobot[search]")
+pytestmark = pytest.mark.skipif(not available(), reason="needs webrobot[search]")
 
 HTML = (
     b"<html lang='de'><body><nav>Menuword</nav><main><p>Page words here.</p></main></body></html>"
