@@ -5,13 +5,15 @@ reading (trafilatura) drops the same furniture through the same interface."""
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from webrobot.extract.maintext import main_text
 from webrobot.extract.page import SourcePage
 from webrobot.extract.pagelanguage import page_language
 from webrobot.optional import MissingExtra
-from webrobot.search.worker import MAX_TEXT, PageToIndex, available, page_text
+from webrobot.search.worker import MAX_TEXT, PageToIndex, check_installed, page_text
 
 pytest.importorskip("resiliparse")
 
@@ -106,8 +108,6 @@ def test_an_unknown_mode_is_refused() -> None:
 def test_without_resiliparse_the_fast_reading_names_the_search_extra(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import sys
-
     monkeypatch.setitem(sys.modules, "resiliparse.extract.html2text", None)
     with pytest.raises(MissingExtra, match=r"webrobot\[search\]"):
         fast("<p>x</p>")
@@ -156,5 +156,12 @@ def test_the_index_keeps_an_items_own_text_and_cuts_it_too() -> None:
     assert len(page_text(record(b"", "w" * (MAX_TEXT + 5)))) == MAX_TEXT
 
 
-def test_available_names_the_search_extra() -> None:
-    assert available()
+def test_the_search_extra_is_checked_without_importing_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    check_installed()
+    monkeypatch.setitem(sys.modules, "tantivy", None)  # as if not installed
+    with pytest.raises(MissingExtra) as caught:
+        check_installed()
+    assert str(caught.value) == (
+        "The full-text index (WEBROBOT_INDEX_ENABLED) needs the 'tantivy' package, "
+        "which is not installed: pip install 'webrobot[search]'"
+    )

@@ -17,7 +17,6 @@ child before anything new.
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 import multiprocessing
 import os
@@ -34,6 +33,7 @@ from webrobot.extract.maintext import Mode, main_text
 from webrobot.extract.page import SourcePage
 from webrobot.extract.pagelanguage import page_language
 from webrobot.job.diskspace import describe_error, is_disk_error
+from webrobot.optional import check
 from webrobot.search import lifeline
 
 logger = logging.getLogger(__name__)
@@ -48,11 +48,16 @@ MAX_TEXT = 200_000
 TEXT_MODE: Mode = "fast"
 
 
-def available() -> bool:
-    """Whether the search extra is installed: resiliparse (the fast main text) and
-    the index's engine, tantivy (found, not imported: the crawl's own process never
-    extracts text)."""
-    return all(importlib.util.find_spec(name) is not None for name in ("resiliparse", "tantivy"))
+#: What the search extra serves, as its missing-package message names it.
+FEATURE = "The full-text index (WEBROBOT_INDEX_ENABLED)"
+
+
+def check_installed() -> None:
+    """:class:`~webrobot.optional.MissingExtra` unless the search extra is installed:
+    resiliparse (the fast main text) and the index's engine, tantivy (found, not
+    imported: the crawl's own process never extracts text)."""
+    for name in ("resiliparse", "tantivy"):
+        check(name, "search", FEATURE)
 
 
 @dataclass(frozen=True, slots=True)
