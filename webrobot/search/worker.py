@@ -13,6 +13,12 @@ the child has died the crawl goes on without the index, counted; when the crawl
 was killed, the child indexes what was spooled, commits, closes and exits; and
 whatever a kill left spooled but not committed is indexed by the next run's
 child before anything new.
+
+The text indexed is the item's own main text when it brought one (the mining's
+full reading, a document's text), else the fast reading of
+:func:`webrobot.extract.maintext.main_text` (:func:`page_text`): one extractor
+for the mining and the index, its cheap mode here because this process runs
+beside every crawl (docs/search.md has the measurements).
 """
 
 from __future__ import annotations
