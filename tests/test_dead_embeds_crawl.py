@@ -120,10 +120,13 @@ def test_dead_embeds_cost_seconds_and_a_recrawl_remembers_them(
     first = crawl(site, tmp_path / "first", memory)
     check_crawl(first, site, refused_port)
     # Each dead host found once: the shared CDN, two names per page, the refused port.
-    assert first.stat("webrobot/deadhosts/found/no_such_name") == 1 + 2 * PAGES
-    assert first.stat("webrobot/deadhosts/found/refused") == 1
+    assert first.stat("webrobot/hosts/dead/no_such_name") == 1 + 2 * PAGES
+    assert first.stat("webrobot/hosts/dead/refused") == 1
     assert first.stat("webrobot/robots/deferred_dns") >= 1 + 2 * PAGES
-    assert "requisite hosts found dead" in first.log and str(memory) in first.log
+    # said once: the first host given up, then all of them in one line at the end
+    [closing] = [line for line in first.log.splitlines() if "dead hosts (" in line]
+    assert f"Gave up on {2 + 2 * PAGES} dead hosts" in closing and str(memory) in closing
+    assert sum("Crawl health" in line for line in first.log.splitlines()) == 1
     # The crawl did not wait for the dead hosts' robots.txt to be given up (2 min each).
     assert first.stat("elapsed_time_seconds") < HANG_GUARD / 2
     kept = json.loads(memory.read_text("utf-8"))
@@ -134,11 +137,12 @@ def test_dead_embeds_cost_seconds_and_a_recrawl_remembers_them(
     again = crawl(site, tmp_path / "again", memory)
     check_crawl(again, site, refused_port)
     # Nothing asked of the dead hosts: no robots.txt fetched, no image requested.
-    assert again.stat("webrobot/deadhosts/remembered") == 2 + 2 * PAGES
-    assert again.stat("webrobot/deadhosts/skipped_remembered") == 4 * PAGES
+    assert again.stat("webrobot/hosts/dead/remembered") == 2 + 2 * PAGES
+    assert again.stat("webrobot/hosts/dead/skipped_remembered") == 4 * PAGES
     assert again.stat("webrobot/robots/deferred_dns") == 0
     assert again.stat("webrobot/robots/deferred") == 0
-    assert not any(k.startswith("webrobot/deadhosts/found/") for k in again.stats)
+    assert again.stat("webrobot/hosts/dead/no_such_name", 0) == 0
+    assert again.stat("webrobot/hosts/dead/refused", 0) == 0
     assert "remembered dead from earlier crawls" in again.log
     assert "gone.invalid" not in "".join(
         line for line in again.log.splitlines() if "robots.txt of" in line
@@ -151,8 +155,8 @@ def test_dead_embeds_cost_seconds_and_a_recrawl_remembers_them(
     site.hits.clear()
     later = crawl(site, tmp_path / "later", memory)
     check_crawl(later, site, refused_port)
-    assert later.stat("webrobot/deadhosts/remembered", 0) == 0
-    assert later.stat("webrobot/deadhosts/found/no_such_name") == 1 + 2 * PAGES
+    assert later.stat("webrobot/hosts/dead/remembered", 0) == 0
+    assert later.stat("webrobot/hosts/dead/no_such_name") == 1 + 2 * PAGES
 
 
 def test_an_item_waits_for_its_images_at_most_the_bound(

@@ -23,8 +23,8 @@ import pytest
 
 from tests.crawling import CrawlResult, run_crawl
 from tests.fakedns import SCRIPT_ENV
-from webrobot import exitstatus
 from webrobot.demo.server import Reply, SiteServer
+from webrobot.job import exitstatus
 
 pytestmark = pytest.mark.slow
 

@@ -237,5 +237,5 @@ def test_a_requisite_on_a_refusing_host_does_not_hold_a_finished_crawl(
     assert result.stat("finish_reason") == "finished"
     assert ended - max(h.finished for h in live.hits) < HELD_LIMIT + MARGIN
     assert result.stat("webrobot/requisite/image/refused") == 1
-    assert result.stat("webrobot/deadhosts/found/refused") == 1
+    assert result.stat("webrobot/hosts/dead/refused") == 1
     assert result.stat("webrobot/robots/held_only_closed", None) is None

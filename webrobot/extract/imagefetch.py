@@ -21,7 +21,7 @@ A page's images are fetched :data:`AT_ONCE` at a time (and those of all pages in
 at most half of ``CONCURRENT_REQUESTS``) and waited for at most
 ``WEBROBOT_IMAGES_WAIT_MAX`` seconds: those not fetched by then are cancelled and
 listed ``unfetched`` with the ``reason`` ``timeout``. An image whose host is dead
-(:class:`~webrobot.urls.deadrecall.DeadHostRecall`: its name does not resolve, or
+(:class:`~webrobot.urls.deadhosts.DeadHosts`: its name does not resolve, or
 its port refuses connections, found by this crawl or remembered from an earlier
 one) is not requested, and one waiting on a host when it is found dead stops
 waiting at once: ``unfetched``, reason ``no_such_name`` or ``refused``.
@@ -51,7 +51,7 @@ from webrobot import signals as webrobot_signals
 from webrobot.extract.imagehashing import MISSING_LIBRARY, ImageRefused, describe_image
 from webrobot.pages.embeds import embed_request
 from webrobot.settingsmodel.parse import read
-from webrobot.urls.deadrecall import DeadHostRecall
+from webrobot.urls.deadhosts import DeadHosts
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -123,7 +123,7 @@ class ImageFetcher:
         self._told: set[str] = set()
         #: The fetches of every page not settled yet.
         self._pending: dict[int, _Fetch] = {}
-        self.dead = DeadHostRecall.of(crawler)
+        self.dead = DeadHosts.of(crawler)
         self.dead.listen(self._host_dead)
         crawler.signals.connect(self._request_refused, signal=webrobot_signals.request_refused)
 
