@@ -20,6 +20,7 @@ from scrapy.utils.test import get_crawler
 from twisted.internet.error import ConnectionRefusedError as TxConnectionRefusedError
 from twisted.internet.error import DNSLookupError, TCPTimedOutError
 
+from webrobot import signals
 from webrobot.urls import resolver
 from webrobot.urls.deadhosts import NOTHING_FETCHED, DeadHosts, failure_kind, memory_path
 from webrobot.urls.deadpolicy import NO_SUCH_NAME, REFUSED
@@ -256,3 +257,35 @@ def test_no_file_remembers_during_the_crawl_only() -> None:
     assert dead.skip("http://gone.invalid/a.png") == NO_SUCH_NAME
     c.signals.send_catch_log(scrapy_signals.spider_closed, spider=None, reason="finished")
     assert dead.path is None
+
+
+def test_a_name_that_failed_once_is_not_waited_on_nor_remembered(tmp_path: Path) -> None:
+    """The resolver said once that the name does not exist: requisites stop waiting on
+    it at once, but it is given up (and remembered) only when its policy says so, or
+    when the crawl ends before its second try; a refused port keeps its retries; a name
+    that answers after all is asked again."""
+    file = tmp_path / "dead.json"
+    c = opened(WEBROBOT_DEAD_HOSTS_FILE=str(file))
+    dead = DeadHosts.of(c)
+    heard: list[tuple[str, str]] = []
+    dead.listen(lambda url, kind: heard.append((url, kind)))
+    dead.failing("http://gone.invalid/robots.txt", NO_SUCH_NAME)
+    dead.failing("http://gone.invalid/robots.txt", NO_SUCH_NAME)  # heard once
+    dead.failing("http://127.0.0.1:9/robots.txt", REFUSED)
+    assert heard == [("http://gone.invalid/robots.txt", NO_SUCH_NAME)]
+    assert dead.skip("https://gone.invalid/a.png") == NO_SUCH_NAME
+    assert dead.skip("http://127.0.0.1:9/a.png") is None
+    assert dead.known("http://gone.invalid/") is None and not dead.book.hosts
+    assert c.stats.get_value("webrobot/hosts/dead/no_such_name") is None
+    dead.failing("http://back.example/robots.txt", NO_SUCH_NAME)
+    c.signals.send_catch_log(
+        signals.robots_resolved, site="http://back.example:80", outcome="rules", status=200
+    )
+    assert dead.skip("http://back.example/a.png") is None
+    # The crawl ends before the name's second try: the resolver's answer stands.
+    c.stats.set_value("downloader/response_count", 1)
+    dead._spider_idle()
+    assert [(d.host, d.tries) for d in dead.book.hosts.values()] == [("gone.invalid", 1)]
+    assert c.stats.get_value("webrobot/hosts/dead/no_such_name") == 1
+    dead._spider_closed()
+    assert sorted(json.loads(file.read_text("utf-8"))["hosts"]) == ["gone.invalid"]

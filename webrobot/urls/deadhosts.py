@@ -183,6 +183,8 @@ class DeadHosts:
         self.skipped: dict[str, int] = {}
         #: The remembered hosts that kept a requisite from being asked.
         self._recalled: dict[str, RememberedHost] = {}
+        #: Names that failed once as not existing, not given up yet (failing()): their URL.
+        self._failing: dict[str, str] = {}
         if self.path is not None:
             remembered = self.memory.load(self._read(self.path), time.time())
             if remembered:
@@ -193,6 +195,7 @@ class DeadHosts:
                 )  # fmt: skip
         crawler.signals.connect(self._spider_idle, signal=scrapy_signals.spider_idle)
         crawler.signals.connect(self._spider_closed, signal=scrapy_signals.spider_closed)
+        crawler.signals.connect(self._robots_resolved, signal=signals.robots_resolved)
         crawler.signals.connect(self._report_part, signal=signals.report_parts)
 
     # -- telling ------------------------------------------------------------------
@@ -216,8 +219,15 @@ class DeadHosts:
 
     def lookup(self, url: str) -> RememberedHost | None:
         """What is known of ``url``'s host if it counts as dead now, given up by this
-        crawl or remembered from an earlier one."""
-        return self.memory.lookup(url, time.time())
+        crawl or remembered from an earlier one, or (for requisites only: they are not
+        worth a wait) a name the resolver has said once does not exist."""
+        now = time.time()
+        found = self.memory.lookup(url, now)
+        if found is None and self._failing:
+            host, port = url_host(url)
+            if host_label(NO_SUCH_NAME, host, port) in self._failing:
+                found = RememberedHost(NO_SUCH_NAME, now, "failing: not given up yet")
+        return found
 
     def skip(self, url: str) -> str | None:
         """The kind of dead host that keeps the requisite ``url`` from being requested,
@@ -262,6 +272,26 @@ class DeadHosts:
             listener(url, kind)
         return dead
 
+    def failing(self, url: str, kind: str | None) -> None:
+        """``url``'s host failed once as a dead host of ``kind`` (None: another failure)
+        and is tried again by its policy. A name the resolver says does not exist is not worth a requisite's
+        wait: what waits on it stops now (listeners), later requisites on it are not
+        asked, but it is not given up (nor remembered) before its policy says so. A
+        refused port may be a server restarting: it keeps its retries."""
+        if kind != NO_SUCH_NAME:
+            return
+        label = self.label(kind, url)
+        if label in self._failing or label in self.book.hosts:
+            return
+        self._failing[label] = url
+        for listener in list(self._listeners):
+            listener(url, kind)
+
+    def _robots_resolved(self, site: str, outcome: str, **_: Any) -> None:
+        # A name that failed once and then answered is not failing any more.
+        if self._failing and outcome != "unreachable":
+            self._failing.pop(self.label(NO_SUCH_NAME, site), None)
+
     def download_failed(self, url: str, exc: BaseException) -> str | None:
         """A requisite's download failed with ``exc``: the kind of dead host it says its
         host is (the host given up), else ``None``."""
@@ -279,6 +309,12 @@ class DeadHosts:
     def _spider_idle(self) -> None:
         # Only when the crawl is idle: a request held elsewhere (robots.txt still being
         # asked) keeps the crawl open, whatever this says.
+        for label, url in list(self._failing.items()):
+            # Nothing waits on it any more and the crawl is ending before its next try:
+            # the resolver's answer stands.
+            if label not in self.book.hosts:
+                self.give_up(url, NO_SUCH_NAME, 1, 0.0, "no second try: the crawl ended")
+        self._failing.clear()
         if self.book.hosts and not self.shared and self.pages_answered() <= 0:
             raise CloseSpider(NOTHING_FETCHED)
 
