@@ -259,11 +259,11 @@ def test_no_file_remembers_during_the_crawl_only() -> None:
     assert dead.path is None
 
 
-def test_a_name_that_failed_once_is_not_waited_on_nor_remembered(tmp_path: Path) -> None:
-    """The resolver said once that the name does not exist: requisites stop waiting on
-    it at once, but it is given up (and remembered) only when its policy says so, or
-    when the crawl ends before its second try; a refused port keeps its retries; a name
-    that answers after all is asked again."""
+def test_a_host_that_failed_once_is_not_waited_on_nor_remembered_yet(tmp_path: Path) -> None:
+    """The resolver said once that a name does not exist: requisites stop waiting on
+    it at once (a refused port too), but it is given up (and remembered) only when its
+    policy says so, or when the crawl ends before its next try; a host that answers
+    after all is asked again."""
     file = tmp_path / "dead.json"
     c = opened(WEBROBOT_DEAD_HOSTS_FILE=str(file))
     dead = DeadHosts.of(c)
@@ -272,16 +272,21 @@ def test_a_name_that_failed_once_is_not_waited_on_nor_remembered(tmp_path: Path)
     dead.failing("http://gone.invalid/robots.txt", NO_SUCH_NAME)
     dead.failing("http://gone.invalid/robots.txt", NO_SUCH_NAME)  # heard once
     dead.failing("http://127.0.0.1:9/robots.txt", REFUSED)
-    assert heard == [("http://gone.invalid/robots.txt", NO_SUCH_NAME)]
+    dead.failing("http://busy.example/robots.txt", None)  # another failure: nothing
+    assert heard == [("http://gone.invalid/robots.txt", NO_SUCH_NAME),
+                     ("http://127.0.0.1:9/robots.txt", REFUSED)]  # fmt: skip
     assert dead.skip("https://gone.invalid/a.png") == NO_SUCH_NAME
-    assert dead.skip("http://127.0.0.1:9/a.png") is None
+    assert dead.skip("http://127.0.0.1:9/a.png") == REFUSED
+    assert dead.skip("http://127.0.0.1:10/a.png") is None  # a refusal: that port only
+    assert dead.skip("http://busy.example/a.png") is None
     assert dead.known("http://gone.invalid/") is None and not dead.book.hosts
     assert c.stats.get_value("webrobot/hosts/dead/no_such_name") is None
     dead.failing("http://back.example/robots.txt", NO_SUCH_NAME)
-    c.signals.send_catch_log(
-        signals.robots_resolved, site="http://back.example:80", outcome="rules", status=200
-    )
+    dead.failing("http://127.0.0.1:9/robots.txt", REFUSED)
+    for site in ("http://back.example:80", "http://127.0.0.1:9"):  # they answer after all
+        c.signals.send_catch_log(signals.robots_resolved, site=site, outcome="rules", status=200)
     assert dead.skip("http://back.example/a.png") is None
+    assert dead.skip("http://127.0.0.1:9/a.png") is None
     # The crawl ends before the name's second try: the resolver's answer stands.
     c.stats.set_value("downloader/response_count", 1)
     dead._spider_idle()

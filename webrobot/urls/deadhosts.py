@@ -183,8 +183,8 @@ class DeadHosts:
         self.skipped: dict[str, int] = {}
         #: The remembered hosts that kept a requisite from being asked.
         self._recalled: dict[str, RememberedHost] = {}
-        #: Names that failed once as not existing, not given up yet (failing()): their URL.
-        self._failing: dict[str, str] = {}
+        #: Hosts that failed once as dead, not given up yet (failing()): kind and URL.
+        self._failing: dict[str, tuple[str, str]] = {}
         if self.path is not None:
             remembered = self.memory.load(self._read(self.path), time.time())
             if remembered:
@@ -220,13 +220,14 @@ class DeadHosts:
     def lookup(self, url: str) -> RememberedHost | None:
         """What is known of ``url``'s host if it counts as dead now, given up by this
         crawl or remembered from an earlier one, or (for requisites only: they are not
-        worth a wait) a name the resolver has said once does not exist."""
+        worth a wait) a host that failed once as dead and waits for its next try."""
         now = time.time()
         found = self.memory.lookup(url, now)
         if found is None and self._failing:
             host, port = url_host(url)
-            if host_label(NO_SUCH_NAME, host, port) in self._failing:
-                found = RememberedHost(NO_SUCH_NAME, now, "failing: not given up yet")
+            for kind in (NO_SUCH_NAME, REFUSED):
+                if host_label(kind, host, port) in self._failing:
+                    return RememberedHost(kind, now, "failing: not given up yet")
         return found
 
     def skip(self, url: str) -> str | None:
@@ -274,23 +275,24 @@ class DeadHosts:
 
     def failing(self, url: str, kind: str | None) -> None:
         """``url``'s host failed once as a dead host of ``kind`` (None: another failure)
-        and is tried again by its policy. A name the resolver says does not exist is not worth a requisite's
-        wait: what waits on it stops now (listeners), later requisites on it are not
-        asked, but it is not given up (nor remembered) before its policy says so. A
-        refused port may be a server restarting: it keeps its retries."""
-        if kind != NO_SUCH_NAME:
+        and is tried again by its policy. A requisite is not worth that wait: what
+        waits on the host stops now (listeners) and later requisites on it are not
+        asked, but the host is not given up (nor remembered) before its policy says
+        so, or the crawl ends first."""
+        if kind is None:
             return
         label = self.label(kind, url)
         if label in self._failing or label in self.book.hosts:
             return
-        self._failing[label] = url
+        self._failing[label] = (kind, url)
         for listener in list(self._listeners):
             listener(url, kind)
 
     def _robots_resolved(self, site: str, outcome: str, **_: Any) -> None:
         # A name that failed once and then answered is not failing any more.
         if self._failing and outcome != "unreachable":
-            self._failing.pop(self.label(NO_SUCH_NAME, site), None)
+            for kind in (NO_SUCH_NAME, REFUSED):
+                self._failing.pop(self.label(kind, site), None)
 
     def download_failed(self, url: str, exc: BaseException) -> str | None:
         """A requisite's download failed with ``exc``: the kind of dead host it says its
@@ -309,11 +311,11 @@ class DeadHosts:
     def _spider_idle(self) -> None:
         # Only when the crawl is idle: a request held elsewhere (robots.txt still being
         # asked) keeps the crawl open, whatever this says.
-        for label, url in list(self._failing.items()):
+        for label, (kind, url) in list(self._failing.items()):
             # Nothing waits on it any more and the crawl is ending before its next try:
-            # the resolver's answer stands.
+            # its one answer stands.
             if label not in self.book.hosts:
-                self.give_up(url, NO_SUCH_NAME, 1, 0.0, "no second try: the crawl ended")
+                self.give_up(url, kind, 1, 0.0, "no further try: the crawl ended")
         self._failing.clear()
         if self.book.hosts and not self.shared and self.pages_answered() <= 0:
             raise CloseSpider(NOTHING_FETCHED)
