@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import random
 import re
 import sys
@@ -44,7 +45,9 @@ sys.path.insert(0, str(ROOT))
 from webrobot.monitor.nearcopy import MIN_CONTAINMENT, ProtectedText, containment, page_shingles
 from webrobot.monitor.snapshot import changes, sentences, snapshot_of
 
-DATA = ROOT.parent / "shared" / "benchdata" / "article-extraction-benchmark" / "ground-truth.json"
+#: ``$WEBROBOT_BENCHDATA`` (as the quality gates read it) or the shared folder beside the repository.
+BENCHDATA = Path(os.environ.get("WEBROBOT_BENCHDATA") or ROOT.parent / "shared" / "benchdata")
+DATA = BENCHDATA / "article-extraction-benchmark" / "ground-truth.json"
 #: Floors on the held-out half (changes) and on every article (near copies).
 FLOORS = {
     "changed precision": 0.95,

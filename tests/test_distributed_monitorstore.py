@@ -190,3 +190,24 @@ def test_a_shared_crawls_dead_letter_leaves_the_outbox_for_a_list_and_the_rest_g
     dead = redis_server.client().lrange(f"{KEYS.monitor}:dead", 0, -1)
     assert [json.loads(x)["id"] for x in dead] == [ids[1]]  # type: ignore[union-attr]
     assert counted.count("webrobot/monitor/webhook/dead_letter") == 1
+
+
+def test_two_workers_learning_one_template_tell_its_change_once(
+    redis_server: RedisServer, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
+    from webrobot.monitor.template import Template
+
+    a, b = store(redis_server, tmp_path), store(redis_server, tmp_path)
+    site = "http://site.test"
+    assert a.keep_template(site, Template({"a.": "A."}, 20), T1, [], expected=None)
+    seen_a, seen_b = a.template(site), b.template(site)
+    assert seen_a is not None and seen_b is not None
+    new = Template({"b.": "B."}, 20)
+    change = events.template_changed(site, T2, ["B."], ["A."], 20)
+    assert a.keep_template(site, new, T2, [change], expected=seen_a)
+    assert not b.keep_template(site, new, T2, [change], expected=seen_b), "stale: refused"
+    kept = b.template(site)
+    assert kept is not None and kept.template == new
+    assert b.templates() == {site: new}
+    told = [json.loads(line) for line in read_events(redis_server.client(), KEYS)]
+    assert [e["event"] for e in told] == ["template_changed"]

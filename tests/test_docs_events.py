@@ -73,6 +73,7 @@ def all_kinds() -> dict[str, dict[str, Any]]:
         "removed": events.removed("https://x.example/", T, 410),
         "moved": events.moved("https://x.example/", T, "https://x.example/new", 301, True),
         **{f"match {kind}": m for kind, m in matches.items()},
+        "template_changed": events.template_changed("https://x.example", T, ["B."], ["A."], 40),
     }
 
 

@@ -163,6 +163,13 @@ def test_regex_gives_a_match_or_nothing(value: str, pattern: str) -> None:
     assert out is None or out in value
 
 
+def test_a_field_reads_dates_as_the_metadata_does() -> None:
+    from webrobot.extract.dates import iso_date
+
+    for written in ("3. März 2026", "21 novembre 2026", "2026/11/21", "21.11.2026", "1764000000"):
+        assert f.date(written) == iso_date(written) is not None, written
+
+
 def test_a_date_day_or_month_first_is_left_out() -> None:
     assert f.date("01/02/2026") is None
     assert f.date("2026-02-30") is None

@@ -72,12 +72,16 @@ PURE = frozenset({
     "webrobot.extract.jsonld",
     "webrobot.extract.dates",
     "webrobot.extract.headtags",
+    "webrobot.extract.bylines",
+    "webrobot.extract.pagedates",
+    "webrobot.extract.sitetitle",
     "webrobot.extract.htmltree",
     "webrobot.extract.structured",
     "webrobot.extract.metadata",
     "webrobot.extract.product",
     "webrobot.extract.product.extractor",
     "webrobot.extract.product.codes",
+    "webrobot.extract.product.details",
     "webrobot.extract.product.context",
     "webrobot.extract.product.elements",
     "webrobot.extract.product.markup",
@@ -86,6 +90,7 @@ PURE = frozenset({
     "webrobot.extract.product.shownprices",
     "webrobot.extract.product.stock",
     "webrobot.extract.product.prices",
+    "webrobot.extract.product.walk",
     "webrobot.extract.shingles",
     "webrobot.extract.largepage",
     "webrobot.extract.articlebody",
@@ -130,6 +135,9 @@ PURE = frozenset({
     "webrobot.monitor.digest",
     "webrobot.monitor.moves",
     "webrobot.monitor.answers",
+    "webrobot.monitor.baseline",
+    "webrobot.monitor.template",
+    "webrobot.extract.version",
     "webrobot.wiring",
 })  # fmt: skip
 #: No Scrapy or Twisted, but they load or save files.
@@ -147,6 +155,7 @@ SCRAPY_FREE = PURE | {
     "webrobot.extract.docworker",
     "webrobot.monitor.rules",
     "webrobot.monitor.store",
+    "webrobot.monitor.sitetemplates",
 }
 #: The crawl-wide modules (the package's top, the settings model and the old paths kept
 #: for settings files, webrobot.deprecated): any part of the crawl may use them, and they

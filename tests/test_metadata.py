@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,7 +17,7 @@ from webrobot.extract.metadata import FIELDS, language_tag, metadata
 from webrobot.extract.page import SourcePage
 
 FAST = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-URL = "https://news.example.com/2024/03/12/story"
+URL = "https://news.example.com/world/story"
 
 
 def page(html: str, headers: dict[str, str] | None = None, *, tree: bool = True) -> SourcePage:
@@ -249,3 +249,35 @@ def test_any_page_gives_every_field(text: str) -> None:
 def test_any_jsonld_gives_every_field(script: str) -> None:
     html = f'<html><head><script type="application/ld+json">{script}</script></head></html>'
     assert list(metadata(page(html))) == list(FIELDS)
+
+
+def test_no_date_after_the_day_the_server_served_the_page() -> None:
+    html = (
+        '<html><head><meta name="date" content="2024-05-02"></head>'
+        '<body><time datetime="2024-04-01">1 April</time></body></html>'
+    )
+    served = page(html, {"date": "Wed, 24 Apr 2024 10:00:00 GMT"})
+    assert metadata(served, date_search="off")["published"] == "2024-04-01"
+    assert metadata(page(html), date_search="off")["published"] == "2024-05-02"
+    assert metadata(page(html, {"date": "garbage"}), date_search="off")["published"] == "2024-05-02"
+    assert (
+        metadata(page(html), today=date(2024, 4, 20), date_search="off")["published"]
+        == "2024-04-01"
+    )
+
+
+def test_title_without_the_site_name_an_h1_logo_or_the_site_name_states() -> None:
+    logo = (
+        "<html><head><title>Alles neu im Mai | Bibliothek 2.0</title></head><body>"
+        "<h1 class='site-title'><a href='/'>Bibliothek 2.0</a></h1>"
+        "<h2>Alles neu im Mai</h2></body></html>"
+    )
+    assert metadata(page(logo), date_search="off")["title"] == "Alles neu im Mai"
+    home_link = logo.replace("class='site-title'", "")
+    assert metadata(page(home_link), date_search="off")["title"] == "Alles neu im Mai"
+    long_site = (
+        "<html><head><title>Life Is A Highway - Consett News - Local news for Consett</title>"
+        "<meta property='og:site_name' content='Consett News - Local news for Consett'>"
+        "</head><body><p>x</p></body></html>"
+    )
+    assert metadata(page(long_site), date_search="off")["title"] == "Life Is A Highway"

@@ -162,3 +162,34 @@ def test_the_report_has_a_changes_section_only_when_the_folder_opened(tmp_path: 
             middleware.store.close()
     assert parts[0] == {}, "the monitor is off: no section"
     assert parts[1]["changes"]["counts"]["removed"] == 1
+
+
+def test_new_extractors_re_baseline_a_page_quietly(tmp_path: Path) -> None:
+    """A page whose snapshot another version of the extractors took is re-baselined: no
+    ``changed`` event, counted, one summary entry; the next judgement is the usual one."""
+    from scrapy.http import HtmlResponse
+
+    from webrobot.monitor.snapshot import Snapshot
+
+    url = "https://x.example/a"
+    crawler = get_crawler(settings_dict={"WEBROBOT_MONITOR_DIR": str(tmp_path / "m")})
+    crawler._apply_settings()
+    assert crawler.stats is not None
+    crawler.stats.open_spider()
+    middleware = MonitorMiddleware.from_crawler(crawler)
+    middleware.spider_opened()
+    store = middleware.store
+    assert store is not None
+    old = Snapshot(("The pier reopened.",), {}, (), middleware.rules_print, "0-older-reader")
+    assert store.record(url, old, [], "2026-11-27T06:00:00Z", [])
+    response = HtmlResponse(url, body=b"<html><body><p>x</p></body></html>")
+    item = {"main_text": "The pier reopened on Monday.", "metadata": {"title": "Pier"}}
+    middleware._judge(url, item, response)
+    section = middleware.report_part(finished=True)["changes"]
+    assert section["counts"]["changed"] == 0
+    assert section["summary"] == ["extractors changed: 1 pages re-baselined"]
+    assert crawler.stats.get_value("webrobot/monitor/rebaselined") == 1
+    record = store.get(url)
+    assert record is not None and record.snapshot.reader == middleware.reader
+    assert record.snapshot.text == ("The pier reopened on Monday.",)
+    store.close()

@@ -35,7 +35,8 @@ def tally_of_a_crawl() -> ChangesTally:
 
 def test_the_section_counts_every_kind_and_keeps_the_diffs() -> None:
     section = tally_of_a_crawl().section()
-    assert section["counts"] == {"new": 1, "changed": 1, "removed": 1, "moved": 0, "match": 0}
+    assert section["counts"] == {"new": 1, "changed": 1, "removed": 1, "moved": 0, "match": 0,
+                                 "template_changed": 0}  # fmt: skip
     (page,) = section["pages"]
     assert page["url"] == "https://shop.example/lantern"
     assert page["fields"] == [{"field": "price", "old": "1299.00", "new": "1249.00"},
@@ -79,7 +80,7 @@ def test_hostile_text_is_escaped_in_the_html() -> None:
     assert len(root.xpath("//script")) == 1, "only the page's own script"
     assert root.xpath("//section[@id='changes']//img") == []
     assert root.xpath("string(//p[@id='change-counts'])") == (
-        "1 new pages · 1 changed · 1 removed · 0 moved · 0 watch matches"
+        "1 new pages · 1 changed · 1 removed · 0 moved · 0 watch matches · 0 site templates changed"
     )
 
 

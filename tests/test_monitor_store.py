@@ -109,3 +109,23 @@ def test_the_feed_lists_the_newest_events_as_atom(tmp_path: Path) -> None:
     assert entries[1].find("a:link", ns).get("href") == "http://a/?x=1&y=<2>"  # type: ignore[union-attr]
     assert json.loads(entries[0].findtext("a:content", namespaces=ns) or "") == changed
     assert entries[0].findtext("a:id", namespaces=ns) == f"urn:webrobot:event:{changed['id']}"
+
+
+def test_a_sites_template_and_its_event_are_kept_between_opens(tmp_path: Path) -> None:
+    from webrobot.monitor.template import Template
+
+    site, when = "https://blog.example", "2026-11-28T10:00:00Z"
+    store = MonitorStore(tmp_path)
+    assert store.template(site) is None and store.templates() == {}
+    first = Template({"a.": "A."}, 40)
+    assert store.keep_template(site, first, when, [])
+    change = events.template_changed(site, when, ["B."], ["A."], 41)
+    assert store.keep_template(site, Template({"b.": "B."}, 41), when, [change])
+    store.close()
+    again = MonitorStore(tmp_path)
+    kept = again.template(site)
+    assert kept is not None and kept.template == Template({"b.": "B."}, 41)
+    assert list(again.templates()) == [site]
+    assert [e["event"] for e in lines(tmp_path)] == ["template_changed"]
+    assert lines(tmp_path)[0]["url"] == site + "/"
+    again.close()

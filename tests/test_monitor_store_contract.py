@@ -128,3 +128,25 @@ def test_events_wait_in_the_outbox_until_delivered(open_store: Opener) -> None:
         assert [p.seq for p in outbox.due(time.time())] == [due[1].seq, due[2].seq]
     finally:
         outbox.close()
+
+
+def test_a_sites_template_is_kept_against_the_one_judged(open_store: Opener) -> None:
+    from webrobot.monitor.template import Template
+
+    store, site = open_store(), "https://blog.example"
+    assert store.template(site) is None and store.templates() == {}
+    first = Template({"a.": "A."}, 40)
+    assert store.keep_template(site, first, T1, [], expected=None)
+    kept = store.template(site)
+    assert kept is not None and kept.template == first
+    change = events.template_changed(site, T2, ["B."], ["A."], 41)
+    assert store.keep_template(site, Template({"b.": "B."}, 41), T2, [change], expected=kept)
+    again = open_store().template(site)
+    assert again is not None and again.template == Template({"b.": "B."}, 41)
+    assert store.templates() == {site: again.template}
+    assert [e["event"] for e in store.recent(5)] == ["template_changed"]
+
+
+def test_only_a_shared_store_is_shared_by_workers(open_store: Opener) -> None:
+    store = open_store()
+    assert store.shared_by_workers() == isinstance(store, RedisMonitorStore)

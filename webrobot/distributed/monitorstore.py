@@ -13,6 +13,10 @@ memory in Redis, under ``<crawl>:monitor`` (:attr:`.CrawlKeys.monitor`):
   ``:next`` (hashes by number): the events waiting for the webhook;
 * ``:dead``, a list of the events the receiver refused for good (a 4xx other than
   408, 425, 429: :mod:`webrobot.monitor.answers`), their JSON, oldest first;
+* ``:templates``, a hash of site -> the site's learnt template
+  (:mod:`webrobot.monitor.template`), kept with :data:`RECORD` as a page is: the
+  first worker to close with a new template tells its change, the others find it
+  kept and compare theirs with it;
 * ``:sequence``, the events' numbers; ``:sender``, who delivers.
 
 A worker judges a page against the record it read, then records the new one
@@ -48,7 +52,8 @@ from webrobot.distributed import scripts
 from webrobot.distributed.dupefilter import crawl_spider_name
 from webrobot.distributed.keys import CrawlKeys, explain, redis_from_settings, safe_url
 from webrobot.monitor.snapshot import Snapshot
-from webrobot.monitor.store import PageRecord, Pending, write_feed
+from webrobot.monitor.store import PageRecord, Pending, SiteTemplate, write_feed
+from webrobot.monitor.template import Template
 from webrobot.settingsmodel.parse import read
 
 if TYPE_CHECKING:
@@ -162,6 +167,7 @@ class RedisMonitorStore:
         base = keys.monitor
         self.pages_key = f"{base}:pages"
         self.events_key = f"{base}:events"
+        self.templates_key = f"{base}:templates"
         self._record = scripts.register(server, RECORD)
 
     @classmethod
@@ -214,11 +220,12 @@ class RedisMonitorStore:
         return int(self.server.hlen(self.pages_key))  # type: ignore[arg-type]
 
     def _run(
-        self, url: str, expected: PageRecord | None, stored: str, events: Iterable[dict[str, Any]]
-    ) -> bool:
+        self, url: str, expected: PageRecord | SiteTemplate | None, stored: str,
+        events: Iterable[dict[str, Any]], table: str = "",
+    ) -> bool:  # fmt: skip
         base = self.keys.monitor
         bodies = [json.dumps(e, ensure_ascii=False) for e in events]
-        keys = [self.pages_key, self.events_key, f"{base}:outbox", f"{base}:bodies",
+        keys = [table or self.pages_key, self.events_key, f"{base}:outbox", f"{base}:bodies",
                 f"{base}:sequence"]  # fmt: skip
         was = "" if expected is None else "=" + expected.stored
         args = [url, was, stored, "1" if self.webhook else "0", *bodies]
@@ -246,6 +253,33 @@ class RedisMonitorStore:
     ) -> bool:
         """Drop the page and keep its events if its record is still ``expected``."""
         return self._run(url, expected, "", events)
+
+    def shared_by_workers(self) -> bool:
+        return True
+
+    # -- site templates
+
+    def template(self, site: str) -> SiteTemplate | None:
+        raw = self.server.hget(self.templates_key, site)
+        if raw is None:
+            return None
+        stored = _text(raw)
+        return SiteTemplate(Template.from_text(stored), stored)
+
+    def templates(self) -> dict[str, Template]:
+        found = {
+            _text(site): Template.from_text(_text(raw))
+            for site, raw in self.server.hscan_iter(self.templates_key, count=1000)
+        }
+        return dict(sorted(found.items()))
+
+    def keep_template(
+        self, site: str, template: Template, time: str, events: Iterable[dict[str, Any]],
+        expected: SiteTemplate | None = None,
+    ) -> bool:  # fmt: skip
+        """Keep the site's template and its events if the stored one is still
+        ``expected`` (None: none was); False, and nothing kept, if not."""
+        return self._run(site, expected, template.to_text(), events, self.templates_key)
 
     # -- events
 

@@ -26,13 +26,12 @@ import math
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, Any
 
 from parsel import Selector
 from parsel.csstranslator import HTMLTranslator
 
+from webrobot.extract.dates import iso_date
 from webrobot.extract.jsonld import read_jsonld
 
 if TYPE_CHECKING:
@@ -388,42 +387,13 @@ def price(value: Any, step: Step | None = None) -> int | float | None:
     return int(result) if result.is_integer() else result
 
 
-_DATE_FORMATS = (
-    "%d %B %Y", "%d %b %Y", "%B %d, %Y", "%b %d, %Y", "%B %d %Y", "%b %d %Y", "%d. %B %Y",
-    "%Y/%m/%d", "%d.%m.%Y", "%Y.%m.%d",
-)  # fmt: skip
-
-
 def date(value: Any, step: Step | None = None) -> str | None:
-    """An ISO 8601 date (``2026-11-21``) or time (``2026-11-21T08:03:17+00:00``) from
-    ISO 8601, RFC 2822 (``Sat, 21 Nov 2026 08:03:17 GMT``) or an English written date
-    (``21 November 2026``, ``Nov 21, 2026``); ``None`` for anything else (``01/02/2026``
-    is left out: day or month first cannot be told)."""
-    if not isinstance(value, str):
-        return None
-    text = " ".join(value.split())
-    if not text or len(text) > 64:
-        return None
-    iso = text[:-1] + "+00:00" if text.endswith(("Z", "z")) else text
-    try:
-        parsed = datetime.fromisoformat(iso)
-    except ValueError:
-        parsed = None
-    if parsed is not None:
-        return parsed.date().isoformat() if len(text) <= 10 else parsed.isoformat()
-    try:
-        mailed = parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError):
-        mailed = None
-    if mailed is not None:
-        return (mailed if mailed.tzinfo else mailed.replace(tzinfo=UTC)).isoformat()
-    cleaned = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", text).replace(" ,", ",")
-    for pattern in _DATE_FORMATS:
-        try:
-            return datetime.strptime(cleaned, pattern).date().isoformat()
-        except ValueError:
-            continue
-    return None
+    """An ISO 8601 date (``2026-11-21``) or date-time (``2026-11-21T08:03:17+00:00``)
+    from a date as pages write it, read by the mining's one date reader
+    (:func:`webrobot.extract.dates.iso_date`: ISO 8601, RFC 2822, written dates in
+    several languages, numeric dates, timestamps); ``None`` for anything it cannot read
+    for certain (``01/02/2026``: day or month first cannot be told)."""
+    return iso_date(value)
 
 
 def regex(value: Any, step: Step | None = None) -> str | None:

@@ -20,9 +20,13 @@ Pure: no Scrapy, no I/O.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
+from datetime import date
+from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urljoin, urlsplit
 
-from webrobot.extract.dates import iso_date
+from webrobot.extract.bylines import author_name, byline_texts, elsewhere
 from webrobot.extract.headtags import (
     HeadTags,
     absolute_url,
@@ -37,6 +41,8 @@ from webrobot.extract.headtags import (
 )
 from webrobot.extract.htmltree import base_url, html_root
 from webrobot.extract.jsonld import page_jsonld
+from webrobot.extract.pagedates import SearchMode, page_dates
+from webrobot.extract.sitetitle import without_site
 
 if TYPE_CHECKING:
     from webrobot.extract.page import SourcePage
@@ -57,6 +63,7 @@ ARTICLE_TYPES = frozenset({
     "DiscussionForumPosting", "Report", "ScholarlyArticle", "TechArticle", "Review",
     "Recipe", "HowTo", "VideoObject", "PodcastEpisode", "Guide",
 })  # fmt: skip
+MEDIA_TYPES = frozenset({"VideoObject", "PodcastEpisode", "AudioObject"})
 PAGE_TYPES = frozenset({"WebPage", "SearchResultsPage", "RealEstateListing"})
 SITE_TYPES = frozenset({"WebSite"})
 #: Longest value kept for one field (a page's description can be a whole article).
@@ -73,9 +80,18 @@ _BY = re.compile(r"^(?:by|par|von|por|di|door|av|af)\s+", re.IGNORECASE)
 _AUTHOR_SPLIT = re.compile(r"\s*(?:;|\||\band\b|&|\bund\b|\bet\b)\s*", re.IGNORECASE)
 
 
-def metadata(page: SourcePage, structured: dict[str, Any] | None = None) -> dict[str, Any]:
+def metadata(
+    page: SourcePage,
+    structured: dict[str, Any] | None = None,
+    *,
+    today: date | None = None,
+    date_search: SearchMode = "extensive",
+) -> dict[str, Any]:
     """The page's metadata; every key of :data:`FIELDS`, ``None`` (``[]`` for
-    ``authors``) where no source says."""
+    ``authors``) where no source says. No date may be later than ``today``
+    (default: the day the server says it served the page, its ``Date`` header; with
+    neither, no date is refused for being in the future); ``date_search`` is how the page's text is searched
+    for a date its markup does not state (:mod:`webrobot.extract.pagedates`)."""
     root = html_root(page)
     base = base_url(page, root)
     tags = head_tags(root)
@@ -85,12 +101,20 @@ def metadata(page: SourcePage, structured: dict[str, Any] | None = None) -> dict
     else:
         items, micro = page_jsonld(root) if root is not None else [], []
     sources = _Sources(items, micro, [page.url, *tags.links.get("canonical", [])], base)
+    published, modified = page_dates(
+        page.url,
+        root,
+        _published(sources, tags, root),
+        _modified(sources, tags, root),
+        today=today or _served_on(page),
+        search=date_search,
+    )
     result: dict[str, Any] = {
-        "title": _title(sources, tags, root),
+        "title": _title(sources, tags, root, page.url),
         "description": _description(sources, tags),
         "authors": _authors(sources, tags, root),
-        "published": _published(sources, tags, root),
-        "modified": _modified(sources, tags, root),
+        "published": published,
+        "modified": modified,
         "language": _language(page, sources, tags, root),
         "site_name": _site_name(sources, tags),
         "canonical": _canonical(sources, tags, base),
@@ -139,6 +163,9 @@ def _the_article(
     ]  # fmt: skip
     if own:
         return own
+    texts = [a for a in articles if not _is(a, MEDIA_TYPES, None)]
+    if len(texts) == 1:  # an article and the video or podcast it embeds
+        return texts
     headlines = {clean_text(a.get("headline") or a.get("name")) for a in articles}
     return articles if len(headlines) == 1 else []
 
@@ -162,8 +189,8 @@ def _first(*candidates: Any) -> str | None:
     return None
 
 
-def _title(s: _Sources, tags: HeadTags, root: Any) -> str | None:
-    return _first(
+def _title(s: _Sources, tags: HeadTags, root: Any, url: str) -> str | None:
+    title = _first(
         s.strings(s.articles, "headline"),
         s.strings(s.articles, "name"),
         tags.first("og:title"),
@@ -174,6 +201,40 @@ def _title(s: _Sources, tags: HeadTags, root: Any) -> str | None:
         s.strings(s.pages, "name"),
         _title_element(root),
     )
+    if not title:
+        return None
+    sites = [
+        *s.strings(s.sites, "name"),
+        *tags.all("og:site_name", "application-name", "apple-mobile-web-app-title"),
+        *s.strings(s.articles, "publisher", "name"),
+    ]
+    headlines, logos = _h1s(root, url)
+    return without_site(title, sites + logos, headlines, url)
+
+
+#: An ``<h1>`` that is the site's logo or name, not the post's headline.
+_LOGO = re.compile(r"logo|site-?title|site-?name|blog-?title|brand|masthead", re.IGNORECASE)
+
+
+def _h1s(root: Any, url: str) -> tuple[list[str], list[str]]:
+    """The texts of the page's first ``<h1>`` elements: the headlines, and those that
+    are the site's name (a logo's class, or a link to the site's home page)."""
+    headlines: list[str] = []
+    logos: list[str] = []
+    if root is None:
+        return headlines, logos
+    try:
+        for h1 in root.xpath("//h1[position() <= 3]"):
+            text = clean_text(h1.text_content())
+            home = any(
+                urlsplit(urljoin(url, str(href))).path in ("", "/")
+                for href in h1.xpath(".//a/@href")
+            )
+            marks = f"{h1.get('class') or ''} {h1.get('id') or ''}"
+            (logos if home or _LOGO.search(marks) else headlines).append(text)
+    except (AttributeError, ValueError):
+        return headlines, logos
+    return headlines, logos
 
 
 def _title_element(root: Any) -> str | None:
@@ -203,34 +264,37 @@ def _description(s: _Sources, tags: HeadTags) -> str | None:
 
 
 def _authors(s: _Sources, tags: HeadTags, root: Any) -> list[str]:
-    for candidates in (
-        s.strings(s.articles, "author", "name"),
-        s.strings(s.articles, "creator", "name"),
-        [v for v in tags.all("author", "article:author", "parsely-author", "sailthru.author")],
-        tags.all("dc.creator", "dcterms.creator"),
-        _itemprop_authors(root),
-        s.strings(s.pages, "author", "name"),
-    ):
-        names = _names(candidates)
+    sources: tuple[Callable[[], list[str]], ...] = (
+        lambda: s.strings(s.articles, "author", "name"),
+        lambda: s.strings(s.articles, "creator", "name"),
+        lambda: tags.all("author", "article:author", "parsely-author", "sailthru.author"),
+        lambda: tags.all("dc.creator", "dcterms.creator"),
+        lambda: _itemprop_authors(root),
+        lambda: byline_texts(root),
+        lambda: s.strings(s.pages, "author", "name"),
+    )
+    for candidates in sources:  # the page's body is read only when its markup is silent
+        names = _names(candidates())
         if names:
             return names
     return []
 
 
 def _names(values: list[str]) -> list[str]:
-    """Person names from author values: URLs and handles dropped, ``By`` dropped,
-    ``A and B`` split, each once."""
+    """Person names from author values: URLs and handles dropped, ``By`` and dates
+    dropped (:func:`~webrobot.extract.bylines.author_name`), ``A and B`` split,
+    each once."""
     names: list[str] = []
     for value in values:
         value = _BY.sub("", value.strip())
-        if not value or "://" in value or value.startswith(("@", "www.")) or "@" in value:
+        if not value or "://" in value or value.startswith(("@", "www.")):
             continue
         parts = [p for p in _AUTHOR_SPLIT.split(value) if p]
         if "," in value and all(" " in p.strip() for p in value.split(",") if p.strip()):
             parts = [q for p in parts for q in p.split(",")]
         for part in parts:
-            name = part.strip(" ,.")
-            if name and len(name) <= 100 and name.lower() not in {n.lower() for n in names}:
+            name = author_name(part)
+            if name and name.lower() not in {n.lower() for n in names}:
                 names.append(name)
     return names[:20]
 
@@ -254,39 +318,74 @@ def _itemprop_authors(root: Any) -> list[str]:
     return found
 
 
-def _date(*candidates: Any) -> str | None:
+def _served_on(page: SourcePage) -> date | None:
+    """The day of the response's ``Date`` header (the server's clock when it answered)."""
+    value = page.header("date")
+    if not value:
+        return None
+    try:
+        return parsedate_to_datetime(value).date()
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+
+
+def _dates(*candidates: Any) -> Iterator[Any]:
+    """Each candidate's values in turn; a callable candidate is called only when the
+    ones before it gave no date (the body's ``<time>`` elements cost a walk)."""
     for candidate in candidates:
-        for value in as_list(candidate):
-            parsed = iso_date(value) if isinstance(value, str) else None
-            if parsed:
-                return parsed
-    return None
+        yield from as_list(candidate() if callable(candidate) else candidate)
 
 
-def _published(s: _Sources, tags: HeadTags, root: Any) -> str | None:
-    return _date(
+def _published(s: _Sources, tags: HeadTags, root: Any) -> Iterator[Any]:
+    """Publication dates the markup states, best first. A video's ``uploadDate``
+    comes late: the video is often one embedded in the article, not the page."""
+    return _dates(
         s.strings(s.articles, "datePublished"),
         s.strings(s.articles, "dateCreated"),
-        s.strings(s.articles, "uploadDate"),
         tags.all("article:published_time", "og:published_time", "og:article:published_time"),
         tags.all("datepublished"),
         tags.all("dc.date.issued", "dcterms.issued", "dcterms.created", "dc.date", "dcterms.date"),
         tags.all("date", "pubdate", "publishdate", "publish-date", "publication_date",
                  "parsely-pub-date", "sailthru.date", "article.published", "citation_publication_date"),
-        _time_elements(root, published=True),
+        lambda: _time_elements(root, published=True),
+        s.strings(s.articles, "uploadDate"),
         s.strings(s.pages, "datePublished"),
     )  # fmt: skip
 
 
-def _modified(s: _Sources, tags: HeadTags, root: Any) -> str | None:
-    return _date(
+def _modified(s: _Sources, tags: HeadTags, root: Any) -> Iterator[Any]:
+    return _dates(
         s.strings(s.articles, "dateModified"),
         tags.all("article:modified_time", "og:updated_time", "og:modified_time"),
         tags.all("datemodified"),
         tags.all("dcterms.modified", "dc.date.modified", "last-modified", "lastmod", "revised"),
-        _time_elements(root, published=False),
+        lambda: _time_elements(root, published=False),
         s.strings(s.pages, "dateModified"),
     )
+
+
+#: Elements that may state a date: ``<time>`` and schema.org's date properties.
+_TIMES = "//time | //*[@itemprop='datePublished' or @itemprop='dateModified']"
+_PUBLISHED = ("datePublished", "published", "dt-published")
+_MODIFIED = ("dateModified", "updated", "dt-updated")
+
+
+def _marked(element: Any, marks: tuple[str, ...]) -> bool:
+    """Whether ``element`` says it holds the date ``marks`` names: by ``itemprop``,
+    by a class word, or (publication) by the old ``pubdate`` attribute."""
+    if element.get("itemprop") == marks[0]:
+        return element.tag != "meta" or marks is _MODIFIED
+    if element.tag != "time":
+        return False
+    classes = (element.get("class") or "").split()
+    return any(m in classes for m in marks[1:]) or (
+        marks is _PUBLISHED and element.get("pubdate") is not None
+    )
+
+
+def _when(element: Any) -> str | None:
+    value = element.get("datetime") or element.get("content")
+    return str(value) if value else None
 
 
 def _time_elements(root: Any, *, published: bool) -> list[str]:
@@ -296,25 +395,16 @@ def _time_elements(root: Any, *, published: bool) -> list[str]:
     if root is None:
         return []
     try:
+        elements = root.xpath(_TIMES)
         if not published:
-            return [
-                str(v)
-                for v in root.xpath(
-                    "//*[@itemprop='dateModified']/@datetime | //*[@itemprop='dateModified']/@content"
-                )
-            ]
-        marked = root.xpath(
-            "//time[@pubdate]/@datetime | //*[@itemprop='datePublished']/@datetime"
-            " | //*[@itemprop='datePublished' and not(self::meta)]/@content"
-        )
+            return [v for e in elements if _marked(e, _MODIFIED) and (v := _when(e))]
+        marked = [v for e in elements if _marked(e, _PUBLISHED) and (v := _when(e))]
         if marked:
-            return [str(v) for v in marked]
-        return [
-            str(v)
-            for v in root.xpath(
-                "(//article//time[@datetime])[1]/@datetime | (//time[@datetime])[1]/@datetime"
-            )
-        ]
+            return marked
+        for element in elements[:30]:
+            if element.tag == "time" and element.get("datetime") and not elsewhere(element):
+                return [str(element.get("datetime"))]
+        return []
     except (AttributeError, ValueError):
         return []
 

@@ -114,7 +114,8 @@ PARTS: tuple[Part, ...] = (
                  "banners) left out, paragraphs as lines"),
     Part("metadata", "metadata", _metadata, frozenset({JSONLD}), monitored=True,
          summary="`title`, `description`, `authors`, `published`, `modified`, `language`, "
-                 "`site_name`, `canonical`, `image`, from the page's meta tags, Open Graph and JSON-LD"),
+                 "`site_name`, `canonical`, `image`, from the page's meta tags, Open Graph and JSON-LD, "
+                 "then as the page shows them (bylines, dated lines, the URL's date)"),
     Part("structured_data", "structured_data", _structured, frozenset({JSONLD, STRUCTURED}),
          extra="mining", provides=STRUCTURED, summary="the page's JSON-LD, microdata, RDFa and Open Graph in one uniform form "
                  "(keys `json-ld`, `microdata`, `rdfa`, `opengraph`)"),

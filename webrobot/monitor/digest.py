@@ -46,6 +46,9 @@ def line(event: Mapping[str, Any]) -> str:
         return f"moved {url} → {event.get('to')} ({event.get('status')}, {how})"
     if kind == "match":
         return f"match {url}: rule {event.get('rule')} ({event.get('kind')}, score {event.get('score')})"
+    if kind == "template_changed":
+        return (f"template changed {event.get('site') or url} (+{len(event.get('added') or ())} "
+                f"-{len(event.get('removed') or ())} sentences on most pages)")  # fmt: skip
     return f"{kind} {url}"
 
 

@@ -1,7 +1,7 @@
 """The monitor's events: what it tells, one JSON object each.
 
 Pure: no Scrapy, no I/O. Every event has ``event`` (``new``, ``changed``,
-``removed``, ``moved`` or ``match``), ``url``, ``time`` (ISO 8601, UTC) and ``id``, a key
+``removed``, ``moved``, ``match`` or ``template_changed``), ``url``, ``time`` (ISO 8601, UTC) and ``id``, a key
 made from its content: the same event delivered twice carries the same key, so a
 receiver can drop the second (the webhook sends it as ``Idempotency-Key``).
 """
@@ -12,7 +12,7 @@ import hashlib
 import json
 from typing import Any
 
-KINDS = ("new", "changed", "removed", "moved", "match")
+KINDS = ("new", "changed", "removed", "moved", "match", "template_changed")
 
 
 def event(name: str, url: str, time: str, **details: Any) -> dict[str, Any]:
@@ -48,3 +48,13 @@ def match(
 ) -> dict[str, Any]:
     """``kind`` is ``term``, ``text`` or ``image``; ``evidence`` says what was found where."""
     return event("match", url, time, rule=rule, kind=kind, score=score, evidence=evidence)
+
+
+def template_changed(
+    site: str, time: str, added: list[str], removed: list[str], pages: int
+) -> dict[str, Any]:
+    """The template of ``site`` (``https://host``) changed: the sentences most of its
+    ``pages`` now carry (``added``) or no longer carry (``removed``); told once for the
+    site, its ``url`` the site's root."""
+    return event("template_changed", site.rstrip("/") + "/", time, site=site, added=added,
+                 removed=removed, pages=pages)  # fmt: skip

@@ -26,6 +26,8 @@ def entry_title(event: Mapping[str, Any]) -> str:
         return f"moved: {url} → {event.get('to')} ({event.get('status')})"
     if kind == "match":
         return f"match: {url} (rule {event.get('rule')}, {event.get('kind')})"
+    if kind == "template_changed":
+        return f"template changed: {event.get('site') or url}"
     return f"{kind}: {url}"
 
 

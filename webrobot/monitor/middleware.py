@@ -26,13 +26,24 @@ from scrapy.exceptions import NotConfigured
 from scrapy.utils.misc import load_object
 
 from webrobot import signals as webrobot_signals
+from webrobot.extract.version import reader_version
 from webrobot.job.diskstate import disk_of
 from webrobot.monitor import events
+from webrobot.monitor.baseline import (
+    READER,
+    RULES,
+    SAME,
+    how_to_judge,
+    rebaselined_entry,
+    rules_fingerprint,
+)  # fmt: skip
 from webrobot.monitor.moves import TOLD_PREFIX, Move, moves, told_key
 from webrobot.monitor.reportpart import ChangesTally
 from webrobot.monitor.rules import load_rules, parse_rule_tables
+from webrobot.monitor.sitetemplates import SiteTemplates
 from webrobot.monitor.snapshot import Ignore, Snapshot, changes, snapshot_of
 from webrobot.monitor.store import PageRecord, PageStore
+from webrobot.monitor.template import site_of
 from webrobot.monitor.watch import WatchRule, page_matches
 from webrobot.settingsmodel.parse import ConfigError, SettingValueError
 from webrobot.settingsmodel.startup import setting, setting_error
@@ -105,6 +116,16 @@ class MonitorMiddleware:
                 f"regular expressions ({exc})")) from None  # fmt: skip
         self.selectors: list[str] = list(setting(crawler, "WEBROBOT_MONITOR_IGNORE_SELECTORS"))
         self._check_selectors()
+        # The baseline: snapshots keep the rules and the extractors they were taken under.
+        self.rules_print = rules_fingerprint(
+            self.selectors, setting(crawler, "WEBROBOT_MONITOR_IGNORE_PATTERNS"),
+            setting(crawler, "WEBROBOT_MONITOR_IGNORE_FIELDS"),
+        )  # fmt: skip
+        self.reader = reader_version()
+        self.rebaselined: dict[str, int] = {RULES: 0, READER: 0}
+        # Each site's template: learnt in this crawl, kept with the state, left out of judgement.
+        self.templates = SiteTemplates(int(setting(crawler, "WEBROBOT_MONITOR_TEMPLATE_MIN_PAGES")))
+        self._settled = False
         self.recheck = bool(setting(crawler, "WEBROBOT_MONITOR_RECHECK"))
         self.webhook_url: str = setting(crawler, "WEBROBOT_MONITOR_WEBHOOK")
         self.notify_urls: list[str] = list(setting(crawler, "WEBROBOT_MONITOR_NOTIFY"))
@@ -222,6 +243,7 @@ class MonitorMiddleware:
             finally:
                 notices.close()
         if self.store is not None:
+            self.settle()
             try:
                 self.store.write_feed(str(getattr(spider, "name", "webrobot")), _now())
             except OSError as exc:
@@ -250,7 +272,10 @@ class MonitorMiddleware:
                 self.crawler.stats.set_value(f"webrobot/monitor/{what}/left", max(0, left))
 
     def report_part(self, finished: bool) -> dict[str, Any]:
-        """The crawl report's ``changes`` section (:mod:`webrobot.monitor.reportpart`)."""
+        """The crawl report's ``changes`` section (:mod:`webrobot.monitor.reportpart`); the
+        last report, at the crawl's end, waits for :meth:`settle`."""
+        if finished and self.store is not None:
+            self.settle()
         return {"changes": self.tally.section()} if self.watching else {}
 
     # -- the spider middleware
@@ -377,35 +402,59 @@ class MonitorMiddleware:
     def _judge(self, url: str, item: dict[str, Any], response: Response) -> None:
         assert self.store is not None
         snapshot = snapshot_of(item, self.ignore, self._ignored_text(response))
+        snapshot = snapshot.under(self.rules_print, self.reader)
         self._count("webrobot/monitor/pages")
+        self.templates.add(url, snapshot.text)
+        matches = page_matches(self.rules, url, _now(), item)
         for _ in range(ATTEMPTS):
-            if self._judge_once(url, item, snapshot):
+            if self._judge_once(url, snapshot, matches):
                 return
         # Another worker kept recording this page: its events tell the change.
         logger.warning("Monitor: %s changed under %d judgements; left to another worker",
                        url, ATTEMPTS)  # fmt: skip
         self._count("webrobot/monitor/contended")
 
-    def _judge_once(self, url: str, item: dict[str, Any], snapshot: Snapshot) -> bool:
+    def _hold(self, url: str, snapshot: Snapshot, matches: list[dict[str, Any]]) -> bool:
+        """Keep a changed page for the end of the crawl, when its site's template is known."""
+        assert self.store is not None
+        held = self.templates.hold(url, snapshot, matches, shared=self.store.shared_by_workers())
+        if held is None:
+            self._count("webrobot/monitor/template/not_held")
+        return bool(held)
+
+    def _judge_once(
+        self, url: str, snapshot: Snapshot, matches: list[dict[str, Any]],
+        template: frozenset[str] | None = None,
+    ) -> bool:  # fmt: skip
         """Judge the page against the stored snapshot and record both; False when a shared
-        store's snapshot changed in between (nothing recorded, nothing counted)."""
+        store's snapshot changed in between (nothing recorded, nothing counted). Without a
+        ``template`` (during the crawl) a changed page may be held for :meth:`settle`."""
         assert self.store is not None
         time = _now()
         record = self.store.get(url)
         found: list[dict[str, Any]] = []
         counts: list[str] = []
+        how = SAME
         if record is None:
             title = snapshot.fields.get("title")
             found.append(events.new(url, time, title))
             told: frozenset[str] = frozenset()
         else:
             told = record.matches
-            diff = changes(record.snapshot, snapshot, self.ignore)
+            old = record.snapshot
+            how = how_to_judge(old.rules, old.reader, self.rules_print, self.reader)
+            if how != SAME:
+                self.templates.rebaselined.add(site_of(url))
+            forms = self.templates.kept(self.store, url) if template is None else template
+            diff = [] if how == READER else changes(old, snapshot, self.ignore, forms, how == RULES)
+            if diff and template is None and self._hold(url, snapshot, matches):
+                return True
             if diff:
                 found.append(events.changed(url, time, diff))
             else:
-                counts.append("webrobot/monitor/unchanged")
-        matches = page_matches(self.rules, url, time, item)
+                counts.append(
+                    "webrobot/monitor/unchanged" if how == SAME else "webrobot/monitor/rebaselined"
+                )
         keys = {match_key(m) for m in matches}
         found += [m for m in matches if match_key(m) not in told]
         for event in found:
@@ -414,6 +463,8 @@ class MonitorMiddleware:
                 counts.append(f"webrobot/monitor/match/{event['kind']}")
         if not self.store.record(url, snapshot, keys, time, found, expected=record):
             return False
+        if how != SAME:
+            self.rebaselined[how] += 1
         for key in counts:
             self._count(key)
         for event in found:
@@ -421,6 +472,60 @@ class MonitorMiddleware:
         if found and self.sender is not None:
             self.sender.wake()
         return True
+
+    # -- the end of a crawl: templates learnt, held pages judged, the summary
+
+    def settle(self) -> None:
+        """Learn each site's template from this crawl's pages (telling a change of it
+        once), judge the pages held for it, and put the re-baselined pages in the summary.
+        Once a crawl: at its end, for the report or when the monitor closes."""
+        if self._settled:
+            return
+        self._settled = True
+        assert self.store is not None
+        templates: dict[str, frozenset[str]] = {}
+        for site in self.templates.learner.sites():
+            try:
+                learnt = self.templates.learn(self.store, site, _now())
+                if learnt is None:
+                    self._count("webrobot/monitor/contended")
+                    continue
+                templates[site], found, first = learnt
+                if first:
+                    self._count("webrobot/monitor/template/learnt")
+                for event in found:
+                    self._told(event)
+            except Exception as exc:  # noqa: BLE001 - the store: one site, never the close
+                self._failed(f"the template of {site}", exc)
+        for page in self.templates.take():
+            try:
+                forms = templates.get(site_of(page.url)) or self.templates.kept(
+                    self.store, page.url
+                )
+                for _ in range(ATTEMPTS):
+                    if self._judge_once(page.url, page.snapshot, page.matches, forms):
+                        break
+                else:
+                    self._count("webrobot/monitor/contended")
+            except Exception as exc:  # noqa: BLE001 - the store: one page, never the close
+                self._failed(page.url, exc)
+        try:
+            self.tally.learnt(self.store.templates())
+        except Exception as exc:  # noqa: BLE001 - the store: the report shows no templates
+            self._failed("the templates", exc)
+        line = rebaselined_entry(self.rebaselined[RULES], self.rebaselined[READER])
+        if line:
+            logger.info("Monitor: %s (no events for what that alone changed)", line)
+            self.tally.rebaselined = sum(self.rebaselined.values())
+            self.tally.note(line)
+
+    def _failed(self, what: str, exc: Exception) -> None:
+        if isinstance(exc, OSError) and disk_of(self.crawler).write_failed(
+            "monitor", self.folder, exc
+        ):
+            return
+        logger.error("Monitor: %s could not be judged: %s", what, exc)
+        self._count("webrobot/monitor/error")
 
     def _emit_forget(self, url: str, event: dict[str, Any], record: PageRecord) -> bool:
         assert self.store is not None

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from webrobot.monitor.events import KINDS
+from webrobot.monitor.template import Template
 
 #: changed pages shown whole in the report (the rest are counted)
 PAGES = 100
@@ -23,6 +24,9 @@ PAGES = 100
 SENTENCES = 20
 #: characters shown of one sentence or field value
 SENTENCE_CHARS = 300
+#: sites whose learnt template is shown, and sentences shown of one
+TEMPLATE_SITES = 20
+TEMPLATE_SENTENCES = 20
 
 
 def _cut(text: Any) -> str | None:
@@ -60,6 +64,28 @@ class ChangesTally:
         self.folder = folder
         self.counts: Counter[str] = Counter()
         self.pages: list[dict[str, Any]] = []
+        #: pages whose snapshot was taken again under changed rules or extractors
+        self.rebaselined = 0
+        #: lines a person reads first ("rules changed: 710 pages re-baselined")
+        self.summary: list[str] = []
+        self.templates: dict[str, dict[str, Any]] = {}
+
+    def note(self, line: str) -> None:
+        """One line of the crawl's summary."""
+        self.summary.append(line)
+
+    def learnt(self, templates: Mapping[str, Template]) -> None:
+        """The sites' templates as the monitor keeps them after this crawl."""
+        self.templates = {
+            site: {
+                "pages": template.pages,
+                "sentences": [
+                    _cut(s) for s in list(template.sentences.values())[:TEMPLATE_SENTENCES]
+                ],
+                "sentences_left_out": max(0, len(template.sentences) - TEMPLATE_SENTENCES),
+            }
+            for site, template in list(templates.items())[:TEMPLATE_SITES]
+        }
 
     def add(self, event: Mapping[str, Any]) -> None:
         kind = str(event.get("event", ""))
@@ -73,4 +99,7 @@ class ChangesTally:
             "counts": {kind: self.counts.get(kind, 0) for kind in KINDS},
             "pages": list(self.pages),
             "pages_left_out": max(0, self.counts.get("changed", 0) - len(self.pages)),
+            "rebaselined": self.rebaselined,
+            "summary": list(self.summary),
+            "templates": dict(self.templates),
         }

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
@@ -216,24 +216,52 @@ def _field_form(name: str, value: str) -> str:
     return _SPACES.sub(" ", value).strip().casefold()
 
 
+#: Most characters a snapshot keeps of the sentences its rules left out.
+MAX_IGNORED_CHARS = 4000
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    return tuple(s for s in value if isinstance(s, str)) if isinstance(value, list) else ()
+
+
 @dataclass(frozen=True)
 class Snapshot:
-    """What a page said: its main text as sentences, its typed fields."""
+    """What a page said: its main text as sentences, its typed fields; and the
+    baseline it was taken under: the sentences its noise rules left out
+    (``ignored``), the fingerprint of those rules (``rules``,
+    :func:`webrobot.monitor.baseline.rules_fingerprint`) and the extractors'
+    version (``reader``). Empty strings for a snapshot kept before these were."""
 
     text: tuple[str, ...] = ()
     fields: Mapping[str, str] = field(default_factory=dict)
+    ignored: tuple[str, ...] = ()
+    rules: str = ""
+    reader: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {"t": list(self.text), "f": dict(self.fields)}
+        out: dict[str, Any] = {"t": list(self.text), "f": dict(self.fields)}
+        if self.ignored:
+            out["x"] = list(self.ignored)
+        if self.rules:
+            out["r"] = self.rules
+        if self.reader:
+            out["v"] = self.reader
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Snapshot:
-        text = data.get("t") or []
         fields = data.get("f") or {}
         return cls(
-            tuple(s for s in text if isinstance(s, str)) if isinstance(text, list) else (),
+            _strings(data.get("t") or []),
             {str(k): str(v) for k, v in fields.items()} if isinstance(fields, Mapping) else {},
+            _strings(data.get("x") or []),
+            str(data.get("r") or ""),
+            str(data.get("v") or ""),
         )
+
+    def under(self, rules: str, reader: str) -> Snapshot:
+        """The same snapshot, marked as taken under ``rules`` by ``reader``."""
+        return Snapshot(self.text, self.fields, self.ignored, rules, reader)
 
 
 @dataclass(frozen=True)
@@ -265,11 +293,17 @@ def snapshot_of(
     if not isinstance(main_text, str):
         main_text = ""
     skip = {normalise(s) for chunk in ignored_text for s in sentences(chunk)}
-    text = tuple(
-        s for s in sentences(main_text) if ignore.keeps(s) and not (skip and normalise(s) in skip)
-    )
+    text: list[str] = []
+    left_out: list[str] = []
+    room = MAX_IGNORED_CHARS
+    for sentence in sentences(main_text):
+        if ignore.keeps(sentence) and not (skip and normalise(sentence) in skip):
+            text.append(sentence)
+        elif len(sentence) <= room:
+            left_out.append(sentence)
+            room -= len(sentence)
     fields = {k: v for k, v in typed_fields(item).items() if k not in ignore.fields}
-    return Snapshot(text, fields)
+    return Snapshot(tuple(text), fields, tuple(left_out))
 
 
 def _by_form(text: Iterable[str]) -> tuple[Counter[str], dict[str, str]]:
@@ -282,21 +316,46 @@ def _by_form(text: Iterable[str]) -> tuple[Counter[str], dict[str, str]]:
     return counts, first
 
 
-def changes(old: Snapshot, new: Snapshot, ignore: Ignore = NOTHING_IGNORED) -> list[dict[str, Any]]:
+def changes(
+    old: Snapshot,
+    new: Snapshot,
+    ignore: Ignore = NOTHING_IGNORED,
+    template: Collection[str] = (),
+    rules_changed: bool = False,
+) -> list[dict[str, Any]]:
     """What changed from ``old`` to ``new``: one ``{"field", "old", "new"}`` per typed
     field (sorted by name; ``None`` where absent), then one
     ``{"field": "main_text", "added", "removed"}`` with the sentences added and removed
-    (compared as multisets of normalised sentences, so order does not count)."""
+    (compared as multisets of normalised sentences, so order does not count).
+
+    Sentences whose normalised form is in ``template`` (the site's template,
+    :mod:`webrobot.monitor.template`) are left out. With ``rules_changed`` (the two
+    were taken under different noise rules, by the same extractors) both are judged
+    under the new rules: a sentence counts as added only if the old page did not
+    hold it at all, kept or left out by its rules, and as removed only if the new
+    page does not; a typed field counts only where both snapshots have it."""
     out: list[dict[str, Any]] = []
-    for name in sorted(set(old.fields) | set(new.fields)):
+    names = (
+        set(old.fields) & set(new.fields) if rules_changed else set(old.fields) | set(new.fields)
+    )
+    for name in sorted(names):
         if name in ignore.fields:
             continue
         before, after = old.fields.get(name), new.fields.get(name)
         if (before and _field_form(name, before)) != (after and _field_form(name, after)):
             out.append({"field": name, "old": before, "new": after})
+    skip = frozenset(template)
     old_counts, old_first = _by_form(s for s in old.text if ignore.keeps(s))
     new_counts, new_first = _by_form(s for s in new.text if ignore.keeps(s))
+    for form in skip:
+        old_counts.pop(form, None)
+        new_counts.pop(form, None)
     more, fewer = new_counts - old_counts, old_counts - new_counts
+    if rules_changed:
+        old_all = set(old_counts) | {normalise(s) for s in old.ignored}
+        new_all = set(new_counts) | {normalise(s) for s in new.ignored}
+        more = Counter({f: n for f, n in more.items() if f not in old_all})
+        fewer = Counter({f: n for f, n in fewer.items() if f not in new_all})
     added = [new_first[f] for f in new_first for _ in range(more[f])]
     removed = [old_first[f] for f in old_first for _ in range(fewer[f])]
     if added or removed:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol, Self, runtime_checkable
 
 from webrobot.monitor.feed import ENTRIES, atom
 from webrobot.monitor.snapshot import Snapshot
+from webrobot.monitor.template import Template
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -51,6 +52,11 @@ CREATE TABLE IF NOT EXISTS events (
     attempts INTEGER NOT NULL DEFAULT 0,
     next_try REAL NOT NULL DEFAULT 0
 );
+CREATE TABLE IF NOT EXISTS templates (
+    site TEXT PRIMARY KEY,
+    template TEXT NOT NULL,
+    learnt TEXT NOT NULL
+);
 CREATE INDEX IF NOT EXISTS events_unlogged ON events (logged) WHERE logged = 0;
 CREATE INDEX IF NOT EXISTS events_pending ON events (next_try) WHERE pending = 1;
 CREATE INDEX IF NOT EXISTS events_waiting ON events (seq) WHERE pending = 1;
@@ -62,6 +68,15 @@ class PageRecord:
     snapshot: Snapshot
     matches: frozenset[str]
     #: The stored form as read: a shared store records a page only if it still holds this.
+    stored: str = ""
+
+
+@dataclass(frozen=True)
+class SiteTemplate:
+    """A site's stored template (:mod:`webrobot.monitor.template`)."""
+
+    template: Template
+    #: The stored form as read: a shared store keeps a new one only if it still holds this.
     stored: str = ""
 
 
@@ -155,6 +170,27 @@ class PageStore(Protocol):
 
     def outbox(self) -> Callable[[], EventOutbox]:
         """What the webhook's thread opens to take the events waiting for it."""
+        ...
+
+    def shared_by_workers(self) -> bool:
+        """Whether several workers share this memory: they do not hold pages for the end
+        of their crawl (each worker's end comes at its own time)."""
+        ...
+
+    def template(self, site: str) -> SiteTemplate | None:
+        """The template last learnt for ``site`` (``https://host``), or None."""
+        ...
+
+    def templates(self) -> dict[str, Template]:
+        """Every site's template, by site."""
+        ...
+
+    def keep_template(
+        self, site: str, template: Template, time: str, events: Iterable[dict[str, Any]],
+        expected: SiteTemplate | None = None,
+    ) -> bool:  # fmt: skip
+        """Keep the site's template and its events at once, if its stored template is still
+        ``expected``; False, and nothing kept, if not."""
         ...
 
 
@@ -267,6 +303,39 @@ class MonitorStore:
             self._db.execute("DELETE FROM pages WHERE url = ?", (url,))
             self._add_events(events)
         self.write_log()
+        return True
+
+    def shared_by_workers(self) -> bool:
+        return False
+
+    # -- site templates
+
+    def template(self, site: str) -> SiteTemplate | None:
+        """The template last learnt for ``site`` (``https://host``), or None."""
+        row = self._db.execute("SELECT template FROM templates WHERE site = ?", (site,)).fetchone()
+        return None if row is None else SiteTemplate(Template.from_text(row[0]), row[0])
+
+    def templates(self) -> dict[str, Template]:
+        """Every site's template, by site."""
+        rows = self._db.execute("SELECT site, template FROM templates ORDER BY site").fetchall()
+        return {site: Template.from_text(text) for site, text in rows}
+
+    def keep_template(
+        self, site: str, template: Template, time: str, events: Iterable[dict[str, Any]],
+        expected: SiteTemplate | None = None,
+    ) -> bool:  # fmt: skip
+        """Keep the site's template and its events, in one transaction; True when kept
+        (always here; ``expected`` is for a shared store, as in :meth:`record`)."""
+        with self._transaction():
+            self._db.execute(
+                "INSERT INTO templates (site, template, learnt) VALUES (?, ?, ?) "
+                "ON CONFLICT (site) DO UPDATE SET template = excluded.template, "
+                "learnt = excluded.learnt",
+                (site, template.to_text(), time),
+            )
+            logged = self._add_events(events)
+        if logged:
+            self.write_log()
         return True
 
     def recent(self, count: int) -> list[dict[str, Any]]:

@@ -347,7 +347,7 @@ def archive_section(archive: Mapping[str, Any] | None) -> str:
 
 #: event kinds in the changes section, in the order shown
 _EVENT_KINDS = (("new", "new pages"), ("changed", "changed"), ("removed", "removed"), ("moved", "moved"),
-                ("match", "watch matches"))  # fmt: skip
+                ("match", "watch matches"), ("template_changed", "site templates changed"))  # fmt: skip
 
 
 def _side(value: Any) -> str:
@@ -389,9 +389,30 @@ def changes_section(changes: Mapping[str, Any] | None) -> str:
     more = (f'<p class="note">{left} more changed pages are in '
             f'{escape(str(changes.get("folder") or "the monitor folder"))}/events.jsonl.</p>'
             if left else "")  # fmt: skip
+    summary = "".join(f"<li>{escape(str(entry))}</li>" for entry in changes.get("summary") or ())
+    summary = f'<ul class="meta" id="change-summary">{summary}</ul>' if summary else ""
     return (
         f'<section class="card" id="changes"><h2>Changes since the last crawl</h2>'
-        f'<p class="meta" id="change-counts">{line}</p>{pages}{more}</section>\n'
+        f'<p class="meta" id="change-counts">{line}</p>{summary}{pages}{more}'
+        f"{_templates(changes.get('templates') or {})}</section>\n"
+    )
+
+
+def _templates(templates: Mapping[str, Any]) -> str:
+    """Each site's learnt template: the sentences most of its pages repeat, left out of
+    change judgement."""
+    if not templates:
+        return ""
+    out = []
+    for site, template in templates.items():
+        lines = "".join(f"<li>{escape(str(s))}</li>" for s in template.get("sentences") or ())
+        more = int(template.get("sentences_left_out") or 0)
+        note = f'<p class="note">{more} more sentences.</p>' if more else ""
+        out.append(f'<h3 class="page">{escape(str(site))} <span class="note">(learnt from '
+                   f'{int(template.get("pages") or 0)} pages)</span></h3><ul>{lines}</ul>{note}')  # fmt: skip
+    return (
+        '<div id="templates"><h3>Site templates (left out of change judgement)</h3>'
+        f"{''.join(out)}</div>"
     )
 
 

@@ -598,6 +598,9 @@ _MONITOR = (
        "Regular expressions: a sentence matching one is never a change."),
     _s("WEBROBOT_MONITOR_IGNORE_FIELDS", "list", [],
        "Typed fields never compared (price, availability, title, fields.NAME...)."),
+    _s("WEBROBOT_MONITOR_TEMPLATE_MIN_PAGES", "int", 10,
+       "Learn each site's template (sentences on half its pages or more: footers, menus, pleas), "
+       "left out of change judgement, from this many of its pages a crawl (0: never).", minimum=0),
     _s("WEBROBOT_MONITOR_STORE_CLASS", "class", "webrobot.monitor.store.MonitorStore",
        "Who keeps the snapshots and events (the Redis add-on swaps in a store shared by the workers)."),
     _s("WEBROBOT_MONITOR_RECHECK", "bool", True,

@@ -2,7 +2,8 @@
 gtin, mpn, brand): :func:`product` (:mod:`.extractor`) puts them together, from the
 structured product node (:mod:`.nodes`, :mod:`.offers`), OpenGraph's tags and the markup a
 shopper sees (:mod:`.markup`, with :mod:`.shownprices`, :mod:`.stock`, :mod:`.codes`,
-:mod:`.elements`); :mod:`.context` is what they share and :mod:`.prices` reads prices,
+:mod:`.details`, :mod:`.elements`, gathered by one walk of the tree in :mod:`.walk`);
+:mod:`.context` is what they share and :mod:`.prices` reads prices,
 currencies and availability as shops write them.
 
 Pure: no Scrapy, no I/O.

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from webrobot.extract.headtags import clean_text
 from webrobot.extract.product.context import node_text
@@ -84,14 +85,11 @@ def looks_like_code(value: str) -> bool:
 
 
 def labelled_code(
-    root: Any, pattern: re.Pattern[str], cls: str, page_text: Callable[[], str]
+    marked: list[Any], pattern: re.Pattern[str], page_text: Callable[[], str]
 ) -> str | None:
-    """The code an element of class ``cls`` holds, else the first one ``pattern`` finds
-    labelled in the page's text (``page_text()``, read only when needed)."""
-    try:
-        marked = root.xpath(f"//*[contains(concat(' ', normalize-space(@class), ' '), ' {cls} ')]")
-    except (AttributeError, ValueError):
-        marked = []
+    """The code one of the ``marked`` elements (those whose class names the code) holds,
+    else the first one ``pattern`` finds labelled in the page's text (``page_text()``,
+    read only when needed)."""
     for element in marked[:5]:
         if in_aside(element):
             continue
@@ -104,6 +102,36 @@ def labelled_code(
         if looks_like_code(match["v"]):
             return match["v"]
     return None
+
+
+#: The code at the end of a product URL's last path segment: the whole segment
+#: (``/itm/302474151804``, ``/dp/B07PXGQC1Q``) or the slug's tail
+#: (``/lamp-desk-1589482272.html``, ``/joypad-MKI6IKW1N4.html``).
+_URL_CODE = re.compile(
+    r"(?:^|[-_])(?P<v>\d{5,20}|(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6,20})"
+    r"(?:\.(?:html?|php|aspx?|jsp|htm))?$"
+)
+
+
+def url_code(url: str | None) -> str | None:
+    """The product code a product page's URL ends with, or ``None`` (a slug of words,
+    a short number, a date)."""
+    if not url:
+        return None
+    try:
+        path = urlsplit(url).path
+    except ValueError:
+        return None
+    segments = [s for s in path.split("/") if s]
+    if not segments:
+        return None
+    match = _URL_CODE.search(segments[-1])
+    if match is None:
+        return None
+    code = match["v"]
+    if re.fullmatch(r"(?:19|20)\d{6}", code):  # 20240131: a date
+        return None
+    return code
 
 
 def labelled_gtin(text: str) -> str | None:

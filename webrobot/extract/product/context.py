@@ -7,15 +7,20 @@ Pure: no Scrapy, no I/O. :func:`webrobot.extract.product.product` is the entry p
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
 from webrobot.extract.headtags import HeadTags, absolute_url, as_list, clean_text
 from webrobot.extract.metadata import language_tag
-from webrobot.extract.product.prices import currency_code
+from webrobot.extract.product.prices import currency_code, parse_price_text
 
 if TYPE_CHECKING:
     from webrobot.extract.page import SourcePage
+
+
+#: The product's fields, in the order an item gives them.
+FIELDS = ("name", "price", "currency", "availability", "sku", "gtin", "mpn", "brand")
 
 
 def fill(fields: dict[str, Any], found: dict[str, Any]) -> None:
@@ -61,6 +66,10 @@ class ProductContext:
 
     def currency(self, value: Any) -> str | None:
         return currency_code(value, tld=self.tld, language=self.language)
+
+    def price_text(self, text: str) -> tuple[Decimal | None, str | None]:
+        """The amount and currency sign of price text, read with the page's decimal mark."""
+        return parse_price_text(text, language=self.language, tld=self.tld)
 
 
 def comparable(url: str | None) -> str | None:

@@ -8,6 +8,7 @@ Pure: no Scrapy, no I/O. :func:`webrobot.extract.product.product` is the entry p
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 #: Class words of what is not the product's own (related products, mini cart, menus).
@@ -50,16 +51,26 @@ def _hidden(node: Any, top: Any) -> bool:
     return False
 
 
-def class_words(element: Any) -> set[str]:
+def class_words(element: Any) -> frozenset[str]:
     """The words of an element's class and id (``price-item--sale`` -> price, item, sale;
     ``oldPrice`` -> oldprice, old, price)."""
-    marks = f"{element.get('class') or ''} {element.get('id') or ''} {element.get('data-price-type') or ''}"
+    get = element.get
+    marks = f"{get('class') or ''} {get('id') or ''} {get('data-price-type') or ''}"
+    return _words(marks) if not marks.isspace() else _NO_WORDS
+
+
+_NO_WORDS: frozenset[str] = frozenset()
+
+
+@lru_cache(maxsize=4096)
+def _words(marks: str) -> frozenset[str]:
+    # Pages repeat their class names: each string is split once per process.
     words: set[str] = set()
     for token in marks.split():
         words.add(token.lower().replace("-", "").replace("_", ""))
         spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", token)
         words.update(w.lower() for w in re.split(r"[\s_-]+", spaced) if w)
-    return words
+    return frozenset(words)
 
 
 def in_aside(element: Any) -> bool:
@@ -68,6 +79,8 @@ def in_aside(element: Any) -> bool:
         tag = ancestor.tag if isinstance(ancestor.tag, str) else ""
         if tag in ("nav", "footer", "header", "aside"):
             return True
+        if tag in ("body", "html"):
+            return False  # a theme's page-wide classes (``js-wide-navigation``) say nothing
         words = class_words(ancestor)
         if words & _ASIDE_WORDS and not words & _MAIN_WORDS:
             return True

@@ -23,12 +23,19 @@ from webrobot.extract.product.codes import (
     labelled_gtin,
     product_code,
 )
-from webrobot.extract.product.context import ProductContext
+from webrobot.extract.product.context import FIELDS, ProductContext
+from webrobot.extract.product.details import labelled_codes
 from webrobot.extract.product.elements import element_text, in_aside
 from webrobot.extract.product.nodes import PRODUCT_TYPES
 from webrobot.extract.product.prices import availability
-from webrobot.extract.product.shownprices import itemprop_price, price_near_button, shown_price
+from webrobot.extract.product.shownprices import (
+    itemprop_price,
+    labelled_price,
+    price_near_button,
+    shown_price,
+)
 from webrobot.extract.product.stock import button_availability, stock_message
+from webrobot.extract.product.walk import PageWalk
 
 #: More buy buttons than this, with no structured product, is a listing.
 MAX_BUY_BUTTONS = 3
@@ -44,6 +51,9 @@ _BUY = re.compile(
     r"agregar\s+al\s+carrito|adicionar\s+(?:ao|à)\s+(?:carrinho|sacola)|comprar(?:\s+agora)?|"
     r"aggiungi\s+al\s+carrello|in\s+(?:de\s+)?winkel(?:wagen|mand)|lägg\s+i\s+varukorg|"
     r"læg\s+i\s+kurv|legg\s+i\s+handlekurv|do\s+koszyka|カートに入れる|カートに追加|加入购物车|立即购买|"
+    r"do\s+ko[šs][íi]ku|do\s+ko[šs][íi]ka|v\s+корзину|в\s+корзину|до\s+кошика|adaug[ăa]\s+[îi]n\s+co[șs]|în\s+co[șs]|kos[áa]rba|"
+    r"sepete\s+ekle|ostoskoriin|lisää\s+ostoskoriin|στο\s+καλάθι|הוסף\s+לסל|加入購物車|立即購買|"
+    r"カートへ|장바구니|"
     r"pre[\s-]?order\s+now|vorbestellen|précommander",
     re.IGNORECASE,
 )
@@ -78,20 +88,14 @@ class Markup:
     def __init__(self, root: Any, ctx: ProductContext) -> None:
         self.root = root
         self.ctx = ctx
+        self.walk = PageWalk(root)
         self.buttons = self._buy_buttons()
         #: The availability a stock message on the page states, if any.
         self.stock_message: str | None = None
 
     def _buy_buttons(self) -> list[Any]:
         found: list[Any] = []
-        try:
-            elements = self.root.xpath(
-                "//button | //input[@type='submit' or @type='button' or @type='image']"
-                " | //a[contains(@class, 'cart') or contains(@class, 'buy') or contains(@href, 'cart')]"
-            )
-        except (AttributeError, ValueError):
-            return found
-        for element in elements[:500]:
+        for element in self.walk.button_candidates[:500]:
             if in_aside(element):
                 continue
             label = " ".join(
@@ -112,15 +116,7 @@ class Markup:
             return False
         if self.buttons or self._itemprop("price"):
             return True
-        try:
-            return bool(
-                self.root.xpath(
-                    "boolean(//*[contains(@class, 'stock') or contains(@id, 'stock')"
-                    " or contains(@class, 'availab') or contains(@id, 'availab')])"
-                )
-            )
-        except (AttributeError, ValueError):
-            return False
+        return bool(self.walk.stock_marked)
 
     def looks_like_product_page(self, fields: dict[str, Any]) -> bool:
         """A price, and one buy button, an ``itemprop=price`` or a stock message."""
@@ -128,33 +124,63 @@ class Markup:
             return False
         return bool(self.buttons or self._itemprop("price") or self.stock_message)
 
-    def fields(self) -> dict[str, Any]:
-        """Every product field the markup gives (``None`` where it gives none)."""
-        price, currency = itemprop_price(self._itemprop("price"), self.ctx.currency)
+    def fields(self, wanted: frozenset[str] | set[str] | None = None) -> dict[str, Any]:
+        """The product fields the markup gives (``None`` where it gives none); only
+        those of ``wanted`` (all when ``None``) are read: what structured data already
+        gave costs nothing."""
+        want = set(FIELDS) if wanted is None else set(wanted)
+        out: dict[str, Any] = dict.fromkeys(want)
+        if want & {"price", "currency"}:
+            out["price"], out["currency"] = self._price()
+        if "availability" in want:
+            out["availability"] = self._availability()
+        if "name" in want:
+            out["name"] = self._itemprop_text("name")
+        if "gtin" in want:
+            gtin = None
+            for key in GTIN_KEYS:
+                gtin = gtin_digits(self._itemprop_text(key))
+                if gtin:
+                    break
+            out["gtin"] = gtin or self.details().get("gtin") or labelled_gtin(self._text())
+        if "sku" in want:
+            out["sku"] = (
+                product_code(self._itemprop_text("sku"))
+                or labelled_code(self.walk.coded["sku"], SKU_LABEL, lambda: "")
+                or self.details().get("sku")
+                or labelled_code([], SKU_LABEL, self._text)
+            )
+        if "mpn" in want:
+            out["mpn"] = (
+                product_code(self._itemprop_text("mpn"))
+                or labelled_code(self.walk.coded["mpn"], MPN_LABEL, lambda: "")
+                or self.details().get("mpn")
+                or labelled_code([], MPN_LABEL, self._text)
+            )
+        if "brand" in want:
+            out["brand"] = self._itemprop_text("brand") or self._brand()
+        return out
+
+    def _price(self) -> tuple[str | None, str | None]:
+        price, currency = itemprop_price(self._itemprop("price"), self.ctx)
         if price is None:
             anchor = self.buttons[0] if self.buttons else self._heading_element()
-            price, currency = shown_price(self.root, anchor, self.ctx.currency)
+            price, currency = shown_price(self.root, anchor, self.ctx)
         if price is None and 0 < len(self.buttons) <= MAX_BUY_BUTTONS:
-            price, currency = price_near_button(self.buttons[0], self.ctx.currency)
+            price, currency = price_near_button(self.buttons[0], self.ctx)
+        if price is None:
+            price, currency = labelled_price(self._text().split("\n"), self.ctx)
         if currency is None:
             currency = self.ctx.currency(self._itemprop_text("priceCurrency") or "")
-        gtin = None
-        for key in GTIN_KEYS:
-            gtin = gtin_digits(self._itemprop_text(key))
-            if gtin:
-                break
-        return {
-            "name": self._itemprop_text("name"),
-            "price": price,
-            "currency": currency,
-            "availability": self._availability(),
-            "sku": product_code(self._itemprop_text("sku"))
-            or labelled_code(self.root, SKU_LABEL, "sku", self._text),
-            "gtin": gtin or labelled_gtin(self._text()),
-            "mpn": product_code(self._itemprop_text("mpn"))
-            or labelled_code(self.root, MPN_LABEL, "mpn", self._text),
-            "brand": self._itemprop_text("brand") or self._brand(),
-        }
+        return price, currency
+
+    _details: dict[str, str] | None = None
+
+    def details(self) -> dict[str, str]:
+        """The codes the page's details or specification block labels (sku, mpn, gtin)."""
+        if self._details is None:
+            self._details = labelled_codes(self._text().split("\n"))
+        return self._details
 
     def _availability(self) -> str | None:
         """Linked from an ``itemprop=availability``, else a stock message, else what
@@ -163,7 +189,8 @@ class Markup:
         found = availability(linked) if linked else None
         if found:
             return found
-        self.stock_message = stock_message(self.root)
+        anchor = self.buttons[0] if self.buttons else self._heading_element()
+        self.stock_message = stock_message(self.walk.stock_marked, anchor)
         return self.stock_message or button_availability(self.buttons)
 
     # itemprop outside any item (microdata inside an item is read as structured data)
@@ -171,10 +198,7 @@ class Markup:
     def _itemprop(self, name: str) -> list[Any]:
         """Elements with ``itemprop=name`` that belong to no item, or to a product or an
         offer (never a breadcrumb's, an organisation's or a review's)."""
-        try:
-            elements = self.root.xpath(f"//*[@itemprop='{name}']")[:40]
-        except (AttributeError, ValueError):
-            return []
+        elements = self.walk.itemprops.get(name, [])[:40]
         kept = []
         for element in elements:
             scope = next(
@@ -248,14 +272,7 @@ class Markup:
     def _text_near_product(self) -> str:
         """The page's visible text (no scripts, menus, header or footer), one line per
         text node, from a little before the product's heading, at most 30,000 characters."""
-        try:
-            texts = self.root.xpath(
-                "//body//text()[not(ancestor::script or ancestor::style or ancestor::noscript"
-                " or ancestor::nav or ancestor::header or ancestor::footer or ancestor::template)]"
-            )
-        except (AttributeError, ValueError):
-            return ""
-        text = "\n".join(" ".join(t.split()) for t in texts if t.strip())
+        text = "\n".join(self.walk.lines)
         heading = self.heading()
         start = text.find(heading) if heading else -1
         return text[max(0, start - 500) : max(0, start - 500) + 30_000]

@@ -105,7 +105,7 @@ def main_product(candidates: list[dict[str, Any]], ctx: ProductContext) -> dict[
         return None
     keys = {_product_key(c) for c in candidates}
     if len(keys) == 1:
-        return _richest(candidates)
+        return _variants_as_group(candidates) or _richest(candidates)
     own = [c for c in candidates if comparable(_first_str(c.get("url"), ctx.base)) in ctx.page_urls]
     if own:
         return _richest(own)
@@ -116,6 +116,30 @@ def main_product(candidates: list[dict[str, Any]], ctx: ProductContext) -> dict[
     if len(with_offers) == 1:
         return with_offers[0]
     return None
+
+
+def _variants_as_group(candidates: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Products of one name with different skus are the variants of one product (a
+    shoe told once per size): one ProductGroup of them, its sku the stem they share
+    (``84518927-040-35``, ``84518927-040-36`` -> ``84518927-040``)."""
+    skus = [s for s in (node_text(c.get("sku")) for c in candidates) if s]
+    if len(set(skus)) < 2:
+        return None
+    group = {k: v for k, v in _richest(candidates).items() if k not in ("offers", "sku", "@type")}
+    group["@type"] = "ProductGroup"
+    group["hasVariant"] = candidates
+    stem = re.sub(r"[^-_/. ]*$", "", _common_prefix(skus)).rstrip("-_/. ")
+    if len(stem) >= 4:
+        group["sku"] = stem
+    return group
+
+
+def _common_prefix(texts: list[str]) -> str:
+    first, last = min(texts), max(texts)
+    size = next(
+        (i for i, (a, b) in enumerate(zip(first, last, strict=False)) if a != b), len(first)
+    )
+    return first[:size]
 
 
 def _richest(candidates: list[dict[str, Any]]) -> dict[str, Any]:

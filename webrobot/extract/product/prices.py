@@ -42,18 +42,21 @@ AVAILABILITY = (
 _BY_KEY = {re.sub(r"[^a-z]", "", name.lower()): name for name in AVAILABILITY}
 #: Printed words -> availability, most specific first (``not in stock`` before ``in stock``).
 _AVAILABILITY_WORDS: tuple[tuple[str, str], ...] = (
-    (r"\bsold[\s-]*out\b|\bausverkauft\b|\bépuisé\b|\bepuise\b|\besgotad[oa]\b|\bagotad[oa]\b|\besaurit[oa]\b|\buitverkocht\b|\butsåld\b|\budsolgt\b|\butsolgt\b|売り切れ|完売|售罄|已售完", "SoldOut"),
+    (r"\bsold[\s-]*out\b|\bvypredan[éáy]\b|\bvyprodáno\b|\bwyprzedan[ey]\b|\bstoc\s+epuizat\b|\bепуизат\b|\bраспродан|\btükendi\b|售完|售罄了|\bausverkauft\b|\bépuisé\b|\bepuise\b|\besgotad[oa]\b|\bagotad[oa]\b|\besaurit[oa]\b|\buitverkocht\b|\butsåld\b|\budsolgt\b|\butsolgt\b|売り切れ|完売|售罄|已售完", "SoldOut"),
     ((r"\bout[\s-]*of[\s-]*stock\b|\bnot\s+(?:currently\s+)?(?:in\s+stock|available)\b|\bunavailable\b|\bcurrently\s+unavailable\b"
      r"|\bnicht\s+(?:auf\s+lager|verfügbar|lieferbar)\b|\bderzeit\s+nicht\b|\bnicht\s+vorrätig\b"
      r"|\ben\s+rupture\b|\brupture\s+de\s+stock\b|\bindisponible\b|\bnon\s+disponible\b"
      r"|\bsin\s+(?:stock|existencias)\b|\bagotado\b|\bno\s+disponible\b|\bfora\s+de\s+estoque\b|\bsem\s+estoque\b|\bindisponível\b"
      r"|\bnon\s+disponibile\b|\bniet\s+(?:op\s+voorraad|leverbaar|beschikbaar)\b|\bslutsåld\b|\bej\s+i\s+lager\b|\bikke\s+på\s+lager\b|\bnie\s+dostępny\b|\bbrak\s+w\s+magazynie\b"
-     r"|在庫切れ|在庫なし|缺货|无货|暂时缺货"), "OutOfStock"),
+     r"|\bnie\s+je\s+(?:skladom|na\s+sklade)\b|\bnen[íi]\s+skladem\b|\bniedostępny\b|\bnu\s+este\s+în\s+stoc\b|\bindisponibil\b|\bnincs\s+raktáron\b|\bstokta\s+yok\b"
+     r"|нет\s+в\s+наличии|отсутствует|немає\s+в\s+наявності|\bεξαντλήθηκε\b|אזל\s+מהמלאי|לא\s+במלאי"
+     r"|在庫切れ|在庫なし|缺货|缺貨|无货|無貨|暂时缺货"), "OutOfStock"),
     (r"\bdiscontinued\b|\bno\s+longer\s+available\b|\bausgelaufen\b|\bnicht\s+mehr\s+(?:verfügbar|lieferbar)\b|\bplus\s+fabriqué\b|\bdescatalogado\b|\bfuori\s+produzione\b", "Discontinued"),
     (r"\bpre[\s-]?order\b|\bvorbestell|\bvorbestellung\b|\bprécommande\b|\bprecommande\b|\bpre[\s-]?venta\b|\breserva\b|\bpré[\s-]?venda\b|\bpreordina\b|予約|预售|预订", "PreOrder"),
     (r"\bback[\s-]?order|\bon\s+backorder\b|\bnachbestellt\b|\ben\s+réapprovisionnement\b|\bbajo\s+pedido\b|\bsob\s+encomenda\b", "BackOrder"),
     (r"\bonly\s+\d+\s+(?:left|in\s+stock)\b|\blow\s+stock\b|\blimited\s+(?:stock|availability)\b|\bfew\s+left\b|\bnur\s+noch\s+\d+\b|\bplus\s+que\s+\d+\b|\bquedan\s+\d+\b|\búltimas\s+unidades\b|\bapenas\s+\d+\b|\bsolo\s+\d+\s+disponibil", "LimitedAvailability"),
-    (r"\bin[\s-]*stock\b|\bavailable\b|\bauf\s+lager\b|\bsofort\s+lieferbar\b|\blieferbar\b|\bverfügbar\b|\bvorrätig\b|\ben\s+stock\b|\bdisponible\b|\ben\s+existencia\b|\bem\s+estoque\b|\bdisponível\b|\bdisponibile\b|\bop\s+voorraad\b|\bleverbaar\b|\bi\s+lager\b|\bpå\s+lager\b|\bdostępny\b|在庫あり|有货|现货", "InStock"),
+    ((r"\bin[\s-]*stock\b|\bavailable\b|\bauf\s+lager\b|\bsofort\s+lieferbar\b|\blieferbar\b|\bverfügbar\b|\bvorrätig\b|\ben\s+stock\b|\bdisponible\b|\ben\s+existencia\b|\bem\s+estoque\b|\bdisponível\b|\bdisponibile\b|\bop\s+voorraad\b|\bleverbaar\b|\bi\s+lager\b|\bpå\s+lager\b|\bdostępny\b|\bna\s+stanie\b|\bskladom\b|\bna\s+sklade\b|\bskladem\b|\bîn\s+stoc\b|\bdisponibil\b|\braktáron\b|\bstokta\b"
+     r"|в\s+наличии|є\s+в\s+наявності|\bδιαθέσιμο\b|במלאי|在庫あり|有货|有貨|现货|現貨"), "InStock"),
 )  # fmt: skip
 _AVAILABILITY_PATTERNS = [(re.compile(p, re.IGNORECASE), name) for p, name in _AVAILABILITY_WORDS]
 
@@ -182,8 +185,17 @@ def format_amount(amount: Decimal | None) -> str | None:
     return f"{amount:f}"
 
 
-def parse_price_text(text: str) -> tuple[Decimal | None, str | None]:
-    """The amount and the currency sign or code of price text, by price-parser."""
+def parse_price_text(
+    text: str, *, language: str = "", tld: str = ""
+) -> tuple[Decimal | None, str | None]:
+    """The amount and the currency sign or code of price text, by price-parser.
+
+    One mark followed by three digits (``24.990``, ``1,234``) is a thousands mark or a
+    decimal mark depending on who writes it: given the page's ``language`` (and ``tld``
+    for its currency sign), it is the decimal mark where that language writes decimals
+    so (``24.990`` on an English page is 24.99) and its currency has cents, a thousands
+    mark otherwise (``$24.990`` in Chilean pesos, ``1.234`` on a German page).
+    """
     if not isinstance(text, str) or not text.strip():
         return None, None
     price_parser = require("price_parser", "mining", FEATURE)
@@ -194,7 +206,51 @@ def parse_price_text(text: str) -> tuple[Decimal | None, str | None]:
     amount = price.amount
     if amount is not None and not isinstance(amount, Decimal):
         amount = _decimal(str(amount))
+    raw = (price.amount_text or "").strip()
+    if amount is not None and (language or tld) and _ONE_MARK_THREE_DIGITS.match(raw):
+        mark = raw[-4]
+        code = currency_code(price.currency or "", tld=tld, language=language)
+        if decimal_mark(language, code) == mark:
+            amount = _decimal(raw.replace(mark, "."))
     return amount, price.currency
+
+
+_ONE_MARK_THREE_DIGITS = re.compile(r"^\d{1,3}[.,]\d{3}$")
+#: Languages (and regions) that write a decimal point; the others write a decimal comma.
+_POINT_LANGUAGES = frozenset({
+    "en", "zh", "ja", "ko", "he", "th", "ms", "hi", "ga", "mt", "cy", "fil", "tl", "ur",
+    "bn", "ta", "te", "ar", "es-mx", "es-us", "es-pr", "es-do", "es-gt", "es-hn", "es-ni",
+    "es-pa", "es-sv", "de-ch", "fr-ch", "it-ch", "de-li", "en-za",
+})  # fmt: skip
+_COMMA_LANGUAGES = frozenset({
+    "de", "fr", "es", "it", "pt", "nl", "pl", "cs", "sk", "ru", "uk", "ro", "hu", "tr", "sv",
+    "da", "nb", "nn", "no", "fi", "el", "bg", "hr", "sl", "sr", "lt", "lv", "et", "id", "vi",
+    "ca", "eu", "gl", "is", "be", "kk", "az", "ka", "sq", "mk", "bs",
+})  # fmt: skip
+#: Currencies without cents in practice (a mark before three digits groups thousands).
+_NO_CENTS = frozenset({"CLP", "JPY", "KRW", "VND", "ISK", "PYG", "UGX", "XOF", "XAF", "IDR", "COP"})
+#: Currencies with three decimals.
+_THREE_DECIMALS = frozenset({"KWD", "BHD", "OMR", "JOD", "TND", "IQD", "LYD"})
+
+
+def decimal_mark(language: str, currency: str | None = None) -> str | None:
+    """The decimal mark a page in ``language`` (a BCP 47 tag) writes prices of
+    ``currency`` with: ``.``, ``,``, or ``None`` when unknown or when the currency has
+    no cents."""
+    if currency in _NO_CENTS:
+        return None
+    tag = language.lower().replace("_", "-")
+    if currency in _THREE_DECIMALS:
+        return "," if tag.split("-")[0] in _COMMA_LANGUAGES else "."
+    region = "-".join(tag.split("-")[:2])
+    if region in _POINT_LANGUAGES:
+        return "."
+    base = tag.split("-")[0]
+    if base in _POINT_LANGUAGES:
+        return "."
+    if base in _COMMA_LANGUAGES:
+        return ","
+    return None
 
 
 def currency_code(value: Any, *, tld: str = "", language: str = "") -> str | None:

@@ -8,9 +8,8 @@ Pure: no Scrapy, no I/O. :func:`webrobot.extract.product.product` is the entry p
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from itertools import islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from webrobot.extract.product.elements import (
     HIDDEN_TEXT,
@@ -19,10 +18,10 @@ from webrobot.extract.product.elements import (
     element_text,
     in_aside,
 )
-from webrobot.extract.product.prices import parse_price_text, price_amount
+from webrobot.extract.product.prices import price_amount
 
-#: The currency code of a sign or code, as the page's context settles it.
-Currency = Callable[[Any], str | None]
+if TYPE_CHECKING:
+    from webrobot.extract.product.context import ProductContext
 
 _PRICE_CLASS = re.compile(
     r"price|preis|prix|precio|preco|prezzo|prijs|pris|cena|amount", re.IGNORECASE
@@ -54,7 +53,7 @@ _NOT_THE_PRICE = re.compile(
 )
 
 
-def itemprop_price(elements: list[Any], currency: Currency) -> tuple[str | None, str | None]:
+def itemprop_price(elements: list[Any], ctx: ProductContext) -> tuple[str | None, str | None]:
     """The price of the first ``itemprop=price`` element (of ``elements``) that is not
     an old price, and its currency."""
     for element in elements:
@@ -63,17 +62,17 @@ def itemprop_price(elements: list[Any], currency: Currency) -> tuple[str | None,
         raw = element.get("content") or element.get("value")
         if raw:
             price = price_amount(raw)
-            sign = parse_price_text(element_text(element))[1] if not raw[:1].isdigit() else None
+            sign = ctx.price_text(element_text(element))[1] if not raw[:1].isdigit() else None
         else:
             text = element_text(element)[:_PRICE_TEXT_MAX]
-            amount, sign = parse_price_text(text)
+            amount, sign = ctx.price_text(text)
             price = price_amount(amount) if amount is not None else None
         if price is not None:
-            return price, currency(sign or "")
+            return price, ctx.currency(sign or "")
     return None, None
 
 
-def shown_price(root: Any, anchor: Any, currency: Currency) -> tuple[str | None, str | None]:
+def shown_price(root: Any, anchor: Any, ctx: ProductContext) -> tuple[str | None, str | None]:
     """The sale price shown nearest the buy button: Magento's ``data-price-amount``
     of the final price, an element whose class says price, not an old one; nearest
     ``anchor`` (the buy button, else the heading) when there is one."""
@@ -105,12 +104,12 @@ def shown_price(root: Any, anchor: Any, currency: Currency) -> tuple[str | None,
         if data and re.fullmatch(r"\s*\d+(?:\.\d+)?\s*", data):
             price = price_amount(data)
             text = element_text(element)[:_PRICE_TEXT_MAX]
-            sign = parse_price_text(text)[1]
+            sign = ctx.price_text(text)[1]
         else:
             text = _own_price_text(element)
             if not text or len(text) > _PRICE_TEXT_MAX or not re.search(r"\d", text):
                 continue
-            amount, sign = parse_price_text(text)
+            amount, sign = ctx.price_text(text)
             if amount is None or amount == 0:
                 continue
             price = price_amount(amount)
@@ -131,11 +130,11 @@ def shown_price(root: Any, anchor: Any, currency: Currency) -> tuple[str | None,
             score -= distance(anchor, element) / 4
         if best is None or (score, -order) > best:
             best = (score, -order)
-            chosen = (price, currency(sign or ""))
+            chosen = (price, ctx.currency(sign or ""))
     return chosen
 
 
-def price_near_button(anchor: Any, currency: Currency) -> tuple[str | None, str | None]:
+def price_near_button(anchor: Any, ctx: ProductContext) -> tuple[str | None, str | None]:
     """A price with its currency standing alone in an element without a price class
     (``<h2>$110.00</h2>``), the nearest to the buy button (``anchor``), looking a little
     further out one level at a time."""
@@ -151,7 +150,7 @@ def price_near_button(anchor: Any, currency: Currency) -> tuple[str | None, str 
             text = element_text(element)
             if not 1 < len(text) <= 30 or not re.search(r"\d", text) or _NOT_THE_PRICE.search(text):
                 continue
-            amount, sign = parse_price_text(text)
+            amount, sign = ctx.price_text(text)
             if amount is None or amount <= 0 or sign is None or _is_old_price(element):
                 continue
             price = price_amount(amount)
@@ -159,9 +158,39 @@ def price_near_button(anchor: Any, currency: Currency) -> tuple[str | None, str 
                 continue
             steps = distance(anchor, element)
             if best is None or steps < best[0]:
-                best = (steps, price, currency(sign))
+                best = (steps, price, ctx.currency(sign))
         if best is not None:
             return best[1], best[2]
+    return None, None
+
+
+#: A price's label at the start of a line (``Price:``, ``Preis``, ``最低價``); never a
+#: list, was or original price's (those start with their own word).
+_PRICE_LABEL = re.compile(
+    r"^(?:(?:our|your|sale|special|now|today'?s|unit)\s+)?(?:price|preis|unser\s+preis|prix|precio|"
+    r"preço|prezzo|prijs|pris|cena|цена|ціна|fiyat|hinta|ár|preț|τιμή|מחיר|價格|售價|特價|優惠價|"
+    r"最低價|价格|售价|特价|価格|販売価格|税込価格|가격|판매가)\s*[:：]?\s*(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+
+
+def labelled_price(lines: list[str], ctx: ProductContext) -> tuple[str | None, str | None]:
+    """The amount after the first price label in ``lines`` (the page's text near the
+    product, one line per text node), on its line or the next two (``最低價$`` ``99``)."""
+    for i, line in enumerate(lines):
+        if len(line) > 60:
+            continue
+        match = _PRICE_LABEL.match(line)
+        if match is None:
+            continue
+        text = " ".join([match["rest"], *lines[i + 1 : i + 3]])[:_PRICE_TEXT_MAX]
+        head = text[: max(1, text.find(next((c for c in text if c.isdigit()), "")) + 12)]
+        if not re.search(r"\d", head) or _NOT_THE_PRICE.search(head):
+            continue
+        amount, sign = ctx.price_text(head)
+        if amount is None or amount <= 0:
+            continue
+        return price_amount(amount), ctx.currency(sign or "")
     return None, None
 
 

@@ -9,34 +9,84 @@ Pure: no Scrapy, no I/O. :func:`webrobot.extract.product.product` is the entry p
 from __future__ import annotations
 
 import re
+from itertools import islice
 from typing import Any
 
-from webrobot.extract.product.elements import element_text, in_aside
+from webrobot.extract.product.elements import class_words, distance, element_text, in_aside
 from webrobot.extract.product.prices import availability_in_text
 
-_STOCK_CLASS = re.compile(r"stock|availab|inventory|lieferbar|verfuegbar|disponib", re.IGNORECASE)
+#: A promise to tell the shopper later: said of a size or variant that is gone, not of
+#: the product (``35 - We'll let you know when it's in stock``).
+_NOTIFY = re.compile(
+    r"let\s+you\s+know\s+when|notify\s+me|e-?mail\s+me\s+when|back\s+in\s+stock|"
+    r"benachrichtig|m['’]avertir|m['’]alerter|av[íi]same|avise-me|avvisami|powiadom",
+    re.IGNORECASE,
+)
+#: A delivery time (``Ships in 3 days``, ``Na objednanie do 20 prac. dní``): it can be ordered.
+_DELIVERY = re.compile(
+    r"\b(?:ships?|dispatch(?:ed|es)?|deliver(?:y|ed)|lieferzeit|lieferbar\s+in|versandfertig|"
+    r"exp[ée]di|livr[ée]|env[íi]o|entrega|consegna|dodanie|wysyłka|dod[áa]n[íi]|doru[čc]en|"
+    r"na\s+objedn[áa]n|na\s+zam[óo]wienie|на\s+заказ|доставк)",
+    re.IGNORECASE,
+)
+#: Class words of a size or variant picker: its stock words are the variant's.
+_VARIANT_WORDS = frozenset({
+    "size", "sizes", "swatch", "swatches", "variant", "variants", "variation", "variations",
+    "option", "options", "sizeselector", "sizelist", "selector", "picker", "dropdown",
+})  # fmt: skip
 
 
-def stock_message(root: Any) -> str | None:
-    """The schema.org availability a stock message on the page states, if any."""
-    try:
-        elements = root.xpath("//*[@class or @id]")[:5000]
-    except (AttributeError, ValueError):
-        elements = []
-    for element in elements:
-        marks = f"{element.get('class', '')} {element.get('id', '')}"
-        if _STOCK_CLASS.search(marks) and not in_aside(element):
-            text = element_text(element)
-            if len(text) <= 200:
-                found = availability_in_text(text) or _availability_from_class(marks)
-                if found:
-                    return found
-    return None
+def stock_message(marked: list[Any], anchor: Any) -> str | None:
+    """The schema.org availability the stock message nearest ``anchor`` (the buy button
+    or the product's heading; ``None``: the first) states, among the ``marked`` elements
+    (those whose class or id says stock), leaving out those of related products and of a
+    size or variant picker."""
+    best: tuple[int, int, str] | None = None
+    for order, element in enumerate(marked[:300]):
+        if in_aside(element) or _in_variant(element):
+            continue
+        text = element_text(element)
+        if len(text) > 200:
+            continue
+        found = stock_line(text)
+        if found is None and not re.search(r"\w{3}", text):
+            marks = f"{element.get('class', '')} {element.get('id', '')}"
+            found = _availability_from_class(marks)  # an icon or a badge: its class
+        if found is None:
+            continue
+        steps = distance(anchor, element) if anchor is not None else 0
+        if best is None or (steps, order) < best[:2]:
+            best = (steps, order, found)
+        if anchor is None:
+            break
+    return best[2] if best else None
+
+
+def stock_line(text: str) -> str | None:
+    """The availability a stock line says (``In stock``, ``Only 3 left``, ``Sold out``,
+    ``Ships in 2 days``), ``None`` for a promise to notify or a line that says none."""
+    if _NOTIFY.search(text):
+        return None
+    found = availability_in_text(text)
+    if found is None and _DELIVERY.search(text) and re.search(r"\d", text):
+        return "InStock"
+    return found
+
+
+def _in_variant(element: Any) -> bool:
+    """Inside a size or variant picker (a ``<select>``, an ``<option>``, a swatch list)."""
+    for level, node in enumerate([element, *element.iterancestors()]):
+        if level > 5 or node.tag in ("body", "form"):
+            return False
+        if node.tag in ("option", "select") or class_words(node) & _VARIANT_WORDS:
+            return True
+    return False
 
 
 def button_availability(buttons: list[Any]) -> str | None:
     """The availability the buy buttons say: a label other than in stock, a disabled
-    button (out of stock), a pre-order label; in stock when there is a button."""
+    button (out of stock, unless it waits for a size or variant to be chosen), a
+    pre-order label; in stock when there is a button."""
     for button in buttons:
         label = element_text(button) + " " + (button.get("value") or "")
         said = availability_in_text(label)
@@ -45,13 +95,32 @@ def button_availability(buttons: list[Any]) -> str | None:
         disabled = (
             button.get("disabled") is not None or "disabled" in (button.get("class") or "").lower()
         )
-        if disabled:
+        if disabled and not _waits_for_a_choice(button):
             return "OutOfStock"
         if re.search(r"pre[\s-]?order|vorbestell|précommand", label, re.IGNORECASE):
             return "PreOrder"
     if buttons:
         return "InStock"
     return None
+
+
+def _waits_for_a_choice(button: Any) -> bool:
+    """Whether a disabled buy button waits for a size or variant to be chosen: a
+    ``<select>`` or a picker (size, swatch, variant, option) in its form or buy box."""
+    region = button
+    for level in range(5):
+        parent = region.getparent()
+        if parent is None:
+            break
+        region = parent
+        if region.tag == "form" or level == 4:
+            break
+    for element in islice(region.iter(), 400):
+        if not isinstance(element.tag, str) or element is button:
+            continue
+        if element.tag == "select" or class_words(element) & _VARIANT_WORDS:
+            return True
+    return False
 
 
 def _availability_from_class(marks: str) -> str | None:

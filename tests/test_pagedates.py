@@ -1,0 +1,160 @@
+"""Publication and modification dates as a reader finds them: URL dates, the sanity
+rules, labelled lines in many languages, and htmldate when the markup is silent."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from parsel import Selector
+
+from webrobot.extract.pagedates import (
+    first_date,
+    headline_date,
+    labelled_date,
+    page_dates,
+    plausible,
+    url_date,
+)
+
+TODAY = date(2024, 6, 1)
+
+
+def tree(body: str) -> object:
+    return Selector(text=f"<html><body>{body}</body></html>", type="html").root
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("https://example.com/2021/03/04/welcome.html", "2021-03-04"),
+        ("https://example.com/blog/2021/3/4/welcome", "2021-03-04"),
+        ("https://example.com/news/2019-11-20-a-title", "2019-11-20"),
+        ("https://example.com/2020_01_31_x", "2020-01-31"),
+        ("https://example.com/2021/03/welcome", None),  # month only
+        ("https://example.com/2021/02/30/no-such-day", None),
+        ("https://example.com/1990/01/01/too-early", None),
+        ("https://example.com/2030/01/01/in-the-future", None),
+        ("https://example.com/item/120211031234", None),  # digits, no date
+        ("https://2021-03-04.example.com/page", None),  # the host is not the path
+        ("https://example.com/a?date=2021-03-04", None),  # the query is not the path
+    ],
+)
+def test_url_dates(url: str, expected: str | None) -> None:
+    assert url_date(url, TODAY) == expected
+
+
+def test_plausible_days_are_after_1995_and_not_in_the_future() -> None:
+    assert plausible(date(1995, 1, 1), TODAY)
+    assert not plausible(date(1994, 12, 31), TODAY)
+    assert plausible(date(2024, 6, 2), TODAY)  # a day's slack for time zones
+    assert not plausible(date(2024, 6, 3), TODAY)
+
+
+def test_first_date_skips_placeholders_future_dates_and_junk() -> None:
+    values = ["", "soon", "1970-01-01", "2099-12-31", "0000-00-00", "March 4, 2021", "2022-01-01"]
+    assert first_date(values, TODAY) == "2021-03-04"
+    assert first_date(["1970-01-01", "2099-01-01"], TODAY) is None
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("Posted on March 4, 2021 by Jane", "2021-03-04"),
+        ("Published: Tuesday, 17 September 2019", "2019-09-17"),
+        ("Veröffentlicht am 14.01.2022", "2022-01-14"),
+        ("Erschienen am 3. Mai 2020, 10:00 Uhr", "2020-05-03"),
+        ("Publié le 12 mars 2022 à 10h30", "2022-03-12"),
+        ("Mis en ligne le 1er février 2023", "2023-02-01"),
+        ("Publicado el 5 de abril de 2021", "2021-04-05"),
+        ("Pubblicato il 2 febbraio 2020", "2020-02-02"),
+        ("Gepubliceerd op 2021-06-03", "2021-06-03"),
+        ("Date : 2018/07/01", "2018-07-01"),
+    ],
+)
+def test_labelled_lines_in_many_languages(line: str, expected: str) -> None:
+    assert labelled_date(tree(f"<article><p class='meta'>{line}</p></article>"), TODAY) == expected
+
+
+def test_the_posts_line_wins_and_updates_or_future_dates_do_not_count() -> None:
+    post = "<article><p>Posted on May 2, 2020</p><div id='comments'><p>Posted on March 4, 2021</p></div></article>"
+    assert labelled_date(tree(post), TODAY) == "2020-05-02"
+    assert labelled_date(tree("<p>Updated on May 2, 2020</p>"), TODAY) is None
+    assert labelled_date(tree("<p>Last update date: 2 May 2020</p>"), TODAY) is None
+    assert labelled_date(tree("<p>Published on June 9, 2031</p>"), TODAY) is None
+    assert labelled_date(tree("<p>Published on the web.</p>"), TODAY) is None
+    assert labelled_date(tree("<p>Outdated: 2 May 2020</p>"), TODAY) is None
+
+
+def test_a_label_before_a_date_in_its_own_element() -> None:
+    html = "<p>Posted on <a href='/x'><time>July 21, 2019</time></a></p>"
+    assert labelled_date(tree(html), TODAY) == "2019-07-21"
+
+
+def test_markup_date_kept_with_its_time_when_the_url_agrees() -> None:
+    published, _ = page_dates(
+        "https://example.com/2023/11/08/story",
+        tree("<p>x</p>"),
+        ["2023-11-08T22:40:00-05:00"],
+        [],
+        today=TODAY,
+    )
+    assert published == "2023-11-08T22:40:00-05:00"
+
+
+def test_url_date_wins_over_a_markup_date_of_another_day() -> None:
+    published, _ = page_dates(
+        "https://example.com/2023/11/08/story",
+        tree("<p>x</p>"),
+        ["2023-11-09T03:40:00Z"],
+        [],
+        today=TODAY,
+    )
+    assert published == "2023-11-08"
+
+
+def test_modified_before_published_is_dropped_and_after_is_kept() -> None:
+    root = tree("<p>x</p>")
+    assert page_dates("https://e.com/a", root, ["2022-09-10"], ["2021-01-01"], today=TODAY) == (
+        "2022-09-10",
+        None,
+    )
+    assert page_dates("https://e.com/a", root, ["2022-09-10"], ["2022-10-01"], today=TODAY) == (
+        "2022-09-10",
+        "2022-10-01",
+    )
+
+
+def test_text_search_only_when_the_markup_is_silent_and_only_when_asked() -> None:
+    pytest.importorskip("htmldate")
+    root = tree("<h1>Title</h1><div class='info'>Sunday, 17 September 2017</div><p>Text</p>")
+    assert page_dates("https://e.com/a", root, [], [], today=TODAY, search="fast") == (
+        "2017-09-17",
+        None,
+    )
+    assert page_dates("https://e.com/a", root, [], [], today=TODAY, search="off") == (None, None)
+    assert page_dates("https://e.com/a", root, ["2020-01-02"], [], today=TODAY)[0] == "2020-01-02"
+
+
+def test_text_search_respects_today() -> None:
+    pytest.importorskip("htmldate")
+    root = tree("<div class='date'>17 September 2017</div>")
+    assert page_dates("https://e.com/a", root, [], [], today=date(2010, 1, 1))[0] is None
+
+
+def test_no_tree_no_text_search() -> None:
+    assert page_dates("https://e.com/a", None, [], [], today=TODAY) == (None, None)
+
+
+def test_the_date_printed_under_the_headline() -> None:
+    html = (
+        "<p>Archive: 2 January 2019</p><main><h1>A headline of some length</h1>"
+        "<div class='meta'>Julia Lauter 31.03.2020</div><p>Text of 12 May 2001.</p></main>"
+    )
+    assert headline_date(tree(html), TODAY) == "2020-03-31"
+    above = "<main><span>1. Februar 2022</span><h1>A headline of some length</h1><p>Text</p></main>"
+    assert headline_date(tree(above), TODAY) == "2022-02-01"
+    updated = "<main><h1>A headline of some length</h1><p>Updated: 2 May 2020</p></main>"
+    assert headline_date(tree(updated), TODAY) is None
+    assert headline_date(tree("<main><h1>Short</h1><p>2 May 2020</p></main>"), TODAY) is None
+    assert headline_date(tree("<main><p>2 May 2020</p></main>"), TODAY) is None

@@ -1,0 +1,184 @@
+"""Authors as a page's bylines show them, and author names made clean.
+
+A post names its author in its body even when its head does not: a link with
+``rel="author"``, an element whose class says so (``p-author``, ``author-name``,
+``byline``, ``post-author``...), or a line that starts with "By", "Von",
+"Par", "Por", "Door"... Comments, sidebars, footers and navigation are left
+out: the names there are readers', not the post's.
+
+:func:`author_name` cleans one value from any source: the "By" and "Author:"
+labels, the date, time or "| Twitter" that follows a name, handles, e-mail
+addresses and URLs go; what is left must look like a name.
+
+Pure: no Scrapy, no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from itertools import islice
+from typing import Any
+
+#: Longest byline text read (a longer one is an author's biography, not a byline).
+MAX_BYLINE = 120
+_LABEL = re.compile(
+    r"^(?:(?:written|posted|published|reported|words|photos?|text|story|"
+    r"geschrieben|verfasst|veröffentlicht|gepostet|publié|écrit|rédigé|"
+    r"escrito|publicado|scritto|pubblicato|geschreven|gepubliceerd)\s+)?"
+    r"(?:by|von|vom|par|por|di|da|door|av|af|de|from)\s*:?\s+"
+    r"|^(?:authors?|autor(?:in|en)?|auteurs?|autores?|autori|autore|verfasser(?:in)?|"
+    r"redaktion|text|von|by)\s*:\s*",
+    re.IGNORECASE,
+)
+#: Where the name ends: a date, a time, a separator, "on"/"am"/"le" and the like.
+_TAIL = re.compile(
+    r"\s*(?:[|•·—–/@]|\s-\s|,?\s+(?:on|am|le|el|il|op|den|updated|published|posted|"
+    r"aktualisiert|veröffentlicht|mis à jour|publié|in|at|für|for|pour)\s"
+    r"|,\s*[^\W\d_]*\.?\s*\d|\d).*$"
+)
+_HANDLE = re.compile(r"@\w+|\S+@\S+\.\w+|https?://\S+|www\.\S+")
+_LETTER = re.compile(r"[^\W\d_]")
+_BYLINE_TEXT = re.compile(
+    r"^\s*(?:(?:posted|written)\s+)?(?:by|von|par|por|door|di|av|af)(?:\s+\S|\s*$)", re.IGNORECASE
+)
+#: Elements whose names are not the post's author's.
+_ELSEWHERE = re.compile(r"sidebar|widget|related|newsletter|share")
+
+
+def _classes(*words: str) -> str:
+    """An XPath test: the element's class holds one of ``words``."""
+    return " or ".join(f"contains(@class, '{w}')" for w in words)
+
+
+#: Every element that may hold a byline, found in one walk of the post.
+_CANDIDATES = (
+    ".//a[contains(concat(' ', normalize-space(@rel), ' '), ' author ')]"
+    f" | .//*[{_classes('author', 'Author', 'byline', 'Byline', 'by-line', 'posted-by', 'submitted-by')}]"
+)
+#: Best first: explicit markup (``rel=author``, ``p-author``, ``author-name``), then a
+#: byline's class, then any class naming an author.
+_FIRST = re.compile(r"(?:^|\s)p-author(?:\s|$)|author-?name|author_name", re.IGNORECASE)
+_SECOND = re.compile(
+    r"byline|by-line|posted-by|submitted-by|post-author|entry-author|article-author|meta-author",
+    re.IGNORECASE,
+)
+#: Elements a walk of the post looks at, at most: a byline is near its top.
+MAX_ELEMENTS = 2_000
+#: Classes of the third kind that hold no name: a picture, a biography, a box.
+_NOT_A_NAME = re.compile(r"avatar|bio|image|img|photo|desc|about|box|title", re.IGNORECASE)
+_BY_STARTS = ("by", "von ", "par ", "por ", "door ", "posted by", "written by")
+#: Text for screen readers only ("Posted by", "Author"), left out of a byline.
+_HIDDEN = (
+    ".//*[contains(@class, 'screen-reader') or contains(@class, 'sr-only')"
+    " or contains(@class, 'visually-hidden')]"
+)
+
+
+def post_scope(root: Any) -> Any:
+    """Where a page's post is: its first ``<article>``, else its ``<main>``, else its body."""
+    for tag in ("article", "main", "body"):
+        for element in root.iter(tag):
+            return element
+    return root
+
+
+def short_texts(scope: Any, limit: int = 200) -> Iterator[tuple[Any, str]]:
+    """``(element, text)`` for each text and tail shorter than ``limit`` in the first
+    :data:`MAX_ELEMENTS` elements under ``scope`` (scripts and styles left out); a
+    tail's element is its parent."""
+    for element in islice(scope.iter(), MAX_ELEMENTS):
+        tag = element.tag
+        if not isinstance(tag, str):
+            continue
+        text = element.text
+        if text and len(text) < limit and tag != "script" and tag != "style":
+            yield element, text
+        tail = element.tail
+        if tail and len(tail) < limit and element is not scope:
+            parent = element.getparent()
+            if parent is not None:
+                yield parent, tail
+
+
+def author_name(value: str) -> str | None:
+    """``value`` as one author's name, or ``None`` when nothing name-like is left."""
+    text = " ".join(value.split())
+    for _ in range(2):
+        text = _LABEL.sub("", text)
+    text = _HANDLE.sub(" ", text)
+    text = _TAIL.sub("", " ".join(text.split()))
+    text = text.strip(" ,.:;-–—|•·()[]@")
+    if not text or len(text) > 60 or len(text.split()) > 6 or not _LETTER.search(text):
+        return None
+    return text
+
+
+def byline_texts(root: Any) -> list[str]:
+    """The texts of the page's bylines, best first."""
+    if root is None:
+        return []
+    found: list[str] = []
+    try:
+        scope = post_scope(root)
+        tiers: list[list[Any]] = [[], [], []]
+        for element in scope.xpath(_CANDIDATES)[:60]:
+            marks = element.get("class") or ""
+            if (
+                element.tag == "a"
+                and "author" in (element.get("rel") or "").split()
+                or _FIRST.search(marks)
+            ):
+                tiers[0].append(element)
+            elif _SECOND.search(marks):
+                tiers[1].append(element)
+            elif not _NOT_A_NAME.search(marks):
+                tiers[2].append(element)
+        for tier in tiers:
+            found.extend(_texts(tier[:20]))
+            if found:
+                return found
+        lines = []
+        for element, text in short_texts(scope, 100):
+            if text.lstrip()[:10].lower().startswith(_BY_STARTS) and _BYLINE_TEXT.match(text):
+                lines.append(element)
+                if len(lines) >= 10:
+                    break
+        found.extend(_texts(lines))
+    except (AttributeError, ValueError, TypeError):
+        return found
+    return found
+
+
+def _texts(elements: list[Any]) -> list[str]:
+    out = []
+    for element in elements:
+        if not hasattr(element, "text_content") or elsewhere(element):
+            continue
+        text = element.text_content()
+        for hidden in element.xpath(_HIDDEN):
+            text = text.replace(hidden.text_content(), " ", 1)
+        text = " ".join(text.split())
+        if text and len(text) <= MAX_BYLINE:
+            out.append(text)
+    return out
+
+
+def elsewhere(element: Any) -> bool:
+    """Whether the element sits in comments, a sidebar, related posts, the page's
+    footer or the navigation. An article's own footer, where themes put the
+    byline, is the article's."""
+    away = footer = False
+    for node in element.iterancestors():
+        marks = f"{node.get('class') or ''} {node.get('id') or ''}".lower()
+        if "comment" in marks or "respond" in marks:
+            return True
+        if node.tag == "article":
+            return away
+        if node.tag == "header":  # a header's classes may name the footer it looks like
+            continue
+        if node.tag == "footer" or "footer" in marks:
+            footer = True
+        elif node.tag in ("aside", "nav") or (marks.strip() and _ELSEWHERE.search(marks)):
+            away = True
+    return away or footer

@@ -1,0 +1,205 @@
+"""A page's publication and modification dates as a reader finds them.
+
+The markup's own statements (schema.org, Open Graph, ``<meta>``, ``<time>``,
+gathered by :mod:`webrobot.extract.metadata`) come in as candidates, best
+first. On top of them:
+
+- a full date in the URL (``/2021/03/04/``, ``2021-03-04-title``) is what the
+  site filed the post under: it wins over a markup date of another day (a
+  time zone's shift, an embedded video's upload date, a theme's placeholder),
+  and a markup date of the same day keeps its time;
+- the sanity rules of htmldate: no date before :data:`EARLIEST` and none in the
+  future (a day's slack for time zones); a modification date earlier than the
+  publication date is dropped;
+- when the markup states no date, a line of the post that says when it was
+  published ("Posted on", "Veröffentlicht am", "Publié le"...), else the date
+  printed just under the post's headline;
+- when neither is there, htmldate (the field's library for it:
+  bylines and "posted on" / "veröffentlicht am" / "publié le" lines in many
+  languages, ``<time>`` and ``<abbr>``, dates in the text) reads the page's
+  tree, in its fast or its extensive mode, preferring the original date to an
+  update. Without htmldate installed (it comes with the ``mining`` extra) that
+  step is skipped.
+
+Pure: no Scrapy, no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from datetime import date, timedelta
+from typing import Any, Literal
+
+from lxml import etree
+
+from webrobot.extract.bylines import post_scope
+from webrobot.extract.dates import iso_date
+
+#: htmldate's earliest plausible date of a web page.
+EARLIEST = date(1995, 1, 1)
+#: How the page's text is searched when its markup states no date: htmldate's
+#: ``extensive`` mode (free text too), its ``fast`` mode, or ``off``.
+SearchMode = Literal["extensive", "fast", "off"]
+SEARCH_MODES: tuple[SearchMode, ...] = ("extensive", "fast", "off")
+#: Words before a publication date, in the languages pages are most written in (lower
+#: case: the text is lowered once, and a case-sensitive search of it is many times faster).
+_PUBLISHED_LABEL = re.compile(
+    r"posted|published|released|created|veröffentlicht|erschienen|erstellt|publiziert"
+    r"|datum|publié|mis en ligne|paru|publicad[oa]|pubblicato|gepubliceerd|geplaatst"
+    r"|opublikowano|publicerad|publiceret|udgivet|julkaistu|yayınlanma|publicat|zveřejněno"
+    r"|date|fecha|written:|geschrieben:|écrit le"
+)
+#: Words that make the date after them an update's, not the publication's.
+_UPDATED = re.compile(r"updat|modif|aktualisiert|geändert|mis à jour|actualiz|aggiornat|bijgewerkt")
+#: Characters of text after a headline where its date is looked for (half that before).
+NEAR_HEADLINE = 300
+#: Characters of the post's text searched for such a line, at most.
+MAX_TEXT = 50_000
+#: The date right after such a label (a weekday before it allowed; a time after it ignored).
+#: A full date as pages write it: "4 March 2021", "March 4th, 2021", "4. März 2021",
+#: "5 de abril de 2021", "14.01.2022", "2021-03-04", "2021/03/04".
+_DATE = (
+    r"\d{1,2}(?:st|nd|rd|th|er|\.)?\s+(?:de\s+)?[^\W\d_]+\.?,?\s+(?:de\s+)?\d{4}"
+    r"|[^\W\d_]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}"
+    r"|\d{1,2}\.\s?\d{1,2}\.\s?\d{4}|\d{4}-\d{2}-\d{2}|\d{4}/\d{1,2}/\d{1,2}"
+)
+#: The date right after a label ("on", a weekday allowed before it; a time after it ignored).
+_DATE_SPAN = re.compile(rf"(?:\s*(?:on|am|le|el|il|op|den|the)\b)?\W*(?:[^\W\d_]+,?\s+)?({_DATE})")
+#: A full date anywhere, not inside a longer number.
+_ANY_DATE = re.compile(rf"(?<![\d.])({_DATE})(?!\d)")
+_ORDINAL = re.compile(r"(\d)(?:st|nd|rd|th|er)\b")
+_URL_DATE = re.compile(
+    r"(?:^|\D)((?:19|20)\d{2})[/_.-](0?[1-9]|1[0-2])[/_.-](0?[1-9]|[12]\d|3[01])(?:\D|$)"
+)
+
+
+def url_date(url: str, today: date | None) -> str | None:
+    """The full date a URL's path holds (``YYYY-MM-DD``), when plausible."""
+    path = url.split("://", 1)[-1].partition("/")[2].split("?")[0]
+    match = _URL_DATE.search("/" + path)
+    if not match:
+        return None
+    try:
+        day = date(int(match[1]), int(match[2]), int(match[3]))
+    except ValueError:
+        return None
+    return day.isoformat() if plausible(day, today) else None
+
+
+def plausible(day: date, today: date | None) -> bool:
+    """Not before :data:`EARLIEST`, and not after ``today`` (a day's slack for time
+    zones); without ``today`` (no clock given) only the first rule holds."""
+    return EARLIEST <= day and (today is None or day <= today + timedelta(days=1))
+
+
+def first_date(candidates: Iterable[Any], today: date | None) -> str | None:
+    """The first candidate string that reads as a plausible date, ISO 8601."""
+    for value in candidates:
+        parsed = iso_date(value) if isinstance(value, str) else None
+        if parsed and plausible(date.fromisoformat(parsed[:10]), today):
+            return parsed
+    return None
+
+
+def page_dates(
+    url: str,
+    root: Any,
+    published: Iterable[Any],
+    modified: Iterable[Any],
+    *,
+    today: date | None,
+    search: SearchMode = "extensive",
+) -> tuple[str | None, str | None]:
+    """``(published, modified)`` of the page at ``url`` (its lxml tree ``root``),
+    from the markup's candidates (each an iterable of strings, best first)."""
+    stated = first_date(published, today)
+    in_url = url_date(url, today)
+    if in_url and (stated is None or stated[:10] != in_url):
+        stated = in_url
+    if stated is None and root is not None:
+        stated = labelled_date(root, today) or headline_date(root, today)
+    if stated is None and search != "off" and root is not None:
+        stated = text_date(url, root, today, extensive=search == "extensive")
+    changed = first_date(modified, today)
+    if changed and stated and changed[:10] < stated[:10]:
+        changed = None
+    return stated, changed
+
+
+def labelled_date(root: Any, today: date | None) -> str | None:
+    """The date of the first line of the post that says it was published ("Posted on
+    March 4, 2021", "Veröffentlicht am 14.01.2022", "Publié le 12 mars 2022 à
+    10h30", "Publicado el 5 de abril de 2021"...); an update's line does not count."""
+    try:
+        scope = post_scope(root)
+        text = etree.tostring(scope, method="text", encoding="unicode", with_tail=False)
+    except (AttributeError, ValueError, TypeError, etree.LxmlError):
+        return None
+    text = text[:MAX_TEXT].lower()
+    for count, label in enumerate(_PUBLISHED_LABEL.finditer(text)):
+        if count >= 30:
+            break
+        start = label.start()
+        if (start and text[start - 1].isalpha()) or _UPDATED.search(
+            text, max(0, start - 16), start
+        ):
+            continue
+        found = _DATE_SPAN.match(text, label.end())
+        parsed = iso_date(_ORDINAL.sub(r"\1", found[1])) if found else None
+        if parsed and plausible(date.fromisoformat(parsed[:10]), today):
+            return parsed[:10]
+    return None
+
+
+def headline_date(root: Any, today: date | None) -> str | None:
+    """The first full date in the few lines under the post's headline (its first
+    ``<h1>`` of some length), where themes print the byline and the date; else the
+    last one just above it."""
+    try:
+        scope = post_scope(root)
+        heads = [h for h in scope.iter("h1") if len(h.text_content().strip()) >= 10]
+        if not heads:
+            return None
+        head = " ".join(heads[0].text_content().split()).lower()
+        text = " ".join(
+            etree.tostring(scope, method="text", encoding="unicode", with_tail=False)[
+                :MAX_TEXT
+            ].split()
+        ).lower()
+    except (AttributeError, ValueError, TypeError, etree.LxmlError):
+        return None
+    at = text.find(head)
+    if at < 0:
+        return None
+    after = text[at + len(head) : at + len(head) + NEAR_HEADLINE]
+    before = text[max(0, at - NEAR_HEADLINE // 2) : at]
+    for window, found in ((after, _ANY_DATE.finditer(after)), (before, None)):
+        matches = list(found) if found is not None else list(_ANY_DATE.finditer(window))[::-1]
+        for match in matches:
+            if _UPDATED.search(window, max(0, match.start() - 24), match.start()):
+                continue
+            parsed = iso_date(_ORDINAL.sub(r"\1", match[1]))
+            if parsed and plausible(date.fromisoformat(parsed[:10]), today):
+                return parsed[:10]
+    return None
+
+
+def text_date(url: str, root: Any, today: date | None, *, extensive: bool) -> str | None:
+    """htmldate's original date of the page, ``None`` without htmldate or a date."""
+    try:
+        from htmldate import find_date
+    except ImportError:
+        return None
+    try:
+        found = find_date(
+            root,
+            extensive_search=extensive,
+            original_date=True,
+            url=url or None,
+            min_date=EARLIEST.isoformat(),
+            max_date=None if today is None else (today + timedelta(days=1)).isoformat(),
+        )
+    except (ValueError, TypeError, AttributeError, RecursionError):
+        return None
+    return found if isinstance(found, str) else None

@@ -1,0 +1,121 @@
+"""A product's codes as its "product details" or specification block prints them: a label
+and a value, in a table row (``<th>SKU</th><td>NK-FJ-GR-M</td>``), a definition list, a
+list item (``Art.-Nr.: 4711``), or two elements side by side (``<span>Item #</span>
+<span>1234</span>``). Read from the page's visible text, one line per text node: a line
+that is a known label (in English, German, French, Spanish, Portuguese, Italian, Dutch,
+Polish, Czech, Slovak, Russian, the Nordic languages, Chinese and Japanese) with the value
+after it on the same line or as the next line.
+
+* ``sku``: the shop's own code (SKU, item number, article number, reference, a
+  marketplace's item number, product code);
+* ``mpn``: the maker's code (MPN, part number, model number, manufacturer's reference);
+* ``gtin``: EAN, UPC, GTIN, ISBN, JAN (digits with a right check digit).
+
+A label stands alone on its line, or begins it with a separator: a label inside prose
+(``... the model we sell ...``) is no label, and a value must look like a code (one
+token, a digit or capitals in it, at most 40 characters).
+
+Pure: no Scrapy, no I/O. :func:`webrobot.extract.product.product` is the entry point.
+"""
+
+from __future__ import annotations
+
+import re
+
+from webrobot.extract.product.codes import gtin_digits, looks_like_code, valid_gtin
+
+_SKU = (
+    r"SKU|ASIN|Item\s*(?:#|No\.?|number|code|ID)|Article\s*(?:#|No\.?|number|code)|"
+    r"Art(?:ikel)?[.\s-]*(?:Nr|No)\.?|Artikel[-\s]?(?:nummer|nr\.?|code)|Bestell[-\s]?(?:nummer|nr\.?)|"
+    r"Produkt[-\s]?(?:nummer|nr\.?|code)|Product\s*(?:#|code|ID|number|No\.?)|Stock\s*(?:code|number)|"
+    r"Catalog(?:ue)?\s*(?:#|number|No\.?)|"
+    r"R[ée]f(?:[ée]rence)?\.?(?:\s+(?:produit|article))?|Num[ée]ro\s+(?:de\s+l['’]objet|d['’]article)|Code\s+(?:article|produit)|"
+    r"C[óo]digo(?:\s+(?:de(?:l)?\s+)?(?:producto|art[íi]culo|produto|item))?|Cod\.?\s*(?:art\.?|prod\.?)|"
+    r"Referencia|Refer[êe]ncia|N[úu]mero\s+de\s+(?:art[íi]culo|producto|item|art[íi]culo)|"
+    r"Codice(?:\s+(?:articolo|prodotto))?|Numero\s+(?:oggetto|articolo)|"
+    r"Artikel(?:nummer|nr\.?)|Productcode|Artikelcode|"
+    r"Kod(?:\s+produktu|\s+towaru)?|Numer\s+(?:przedmiotu|produktu|katalogowy)|Nr\s+katalogowy|Indeks|"
+    r"K[óo]d(?:\s+(?:produktu|tovaru|zboží))?|Katalogov[éeé]\s+[čc][íi]slo|Obj\.?\s*[čc][íi]slo|"
+    r"Vare(?:nummer|nr\.?)|Varunummer|Artikelnr\.?|Tuotenumero|Tuotekoodi|[ÜU]r[üu]n\s+kodu|Stok\s+kodu|"
+    r"Cikksz[áa]m|Артикул|Код(?:\s+товара)?|Номер\s+товара|"
+    r"品番|商品番号|商品コード|型番|货号|商品编号|商品編號|商品货号|產品編號"
+)
+_MPN = (
+    r"MPN|Mfr\.?\s*(?:Part\s*)?(?:#|No\.?|Number)|Manufacturer\s*(?:Part\s*)?(?:#|No\.?|Number|code)|"
+    r"Part\s*(?:#|Number|No\.?)|Model(?:\s*(?:#|No\.?|Number|code))?|"
+    r"Hersteller(?:[-\s]?(?:nummer|nr\.?|artikelnummer|teilenummer))|Modell(?:nummer)?|Typ(?:enbezeichnung)?|"
+    r"R[ée]f(?:[ée]rence)?\.?\s+(?:fabricant|constructeur)|Mod[èe]le|"
+    r"Modelo|N[úu]mero\s+de\s+(?:pieza|parte|modelo)|Referencia\s+del\s+fabricante|"
+    r"Modello|Codice\s+produttore|Numer\s+(?:producenta|części)|Kod\s+producenta|Model\s+producenta|"
+    r"K[óo]d\s+v[ýy]robcu|Katalogov[ée]\s+[čc][íi]slo\s+v[ýy]robcu|Part\s*(?:#|No)|"
+    r"Модель|Код\s+производителя|型号|型號|メーカー型番"
+)
+_GTIN = (
+    r"EAN(?:[-\s]?(?:13|8|code|kód|kod))?|GTIN(?:[-\s]?(?:1[234]|8))?|UPC(?:[-\s]?A)?|ISBN(?:[-\s]?1[03])?|"
+    r"JAN(?:\s*code)?|Bar\s*code|Barcode|C[óo]digo\s+de\s+barras|Code[-\s]barre|Strichcode|"
+    r"[ČC]iarov[ýy]\s+k[óo]d|Kod\s+kreskowy|Штрих[-\s]?код|条码|條碼"
+)
+#: A label line: the label, then (with a separator) the value or nothing.
+_LABEL_LINE = re.compile(
+    rf"^(?:(?P<sku>{_SKU})|(?P<mpn>{_MPN})|(?P<gtin>{_GTIN}))"
+    r"(?:\s+(?:eBay|Amazon|Allegro|Etsy|Walmart))?"
+    r"\s*(?:[:#：.\-–]\s*|\s+(?=[\w-]*\d)|$)(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+_CODE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/\-]{1,39}$")
+#: A request's or session's token (``0f1e2d3c4b5a69788796a5b4``): hex of 16 and more,
+#: letters and digits; a reference that changes at every fetch, never a product's code.
+_TOKEN = re.compile(r"^(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{16,}$")
+#: The longest line a label line is (label, separator and value).
+_MAX_LINE = 70
+
+
+def labelled_codes(lines: list[str]) -> dict[str, str]:
+    """``sku``, ``mpn`` and ``gtin`` (each the first found) from the page's text lines."""
+    found: dict[str, str] = {}
+    for i, line in enumerate(lines):
+        if len(line) > _MAX_LINE or not line[:1].isalpha():
+            continue
+        match = _LABEL_LINE.match(line)
+        if match is None:
+            continue
+        field = match.lastgroup if match.lastgroup != "rest" else None
+        field = next((f for f in ("sku", "mpn", "gtin") if match[f]), field)
+        if field is None or field in found:
+            continue
+        rest = match["rest"].strip(" \u00a0:#：")
+        value = rest or _next_value(lines, i)
+        code = _code(field, value)
+        if code:
+            found[field] = code
+            if len(found) == 3:
+                break
+    return found
+
+
+def _next_value(lines: list[str], i: int) -> str:
+    """The value cell after a label cell: the next line, unless it is a label itself."""
+    for line in lines[i + 1 : i + 3]:
+        stripped = line.strip(" \u00a0:#：")
+        if not stripped:
+            continue
+        if _LABEL_LINE.match(stripped):
+            return ""
+        return stripped
+    return ""
+
+
+def _code(field: str, value: str) -> str | None:
+    value = value.strip()
+    if not value:
+        return None
+    if field == "gtin":
+        digits = gtin_digits(value)
+        return digits if digits and valid_gtin(digits) else None
+    token = value.split()[0] if " " in value else value
+    if len(value.split()) > 1 and not re.fullmatch(r"[\w./-]+(?:\s+\([^)]*\))?", value):
+        return None
+    token = token.rstrip(".,;")
+    if not _CODE.match(token) or not looks_like_code(token) or _TOKEN.match(token):
+        return None
+    return token

@@ -1,0 +1,81 @@
+"""A page's title without the site's name around it.
+
+``<title>`` (and often ``og:title``) adds the site to the post's title: "Post
+title | Site", "Site - Post title", "Post title :: Section :: Site". The part
+that is the site is told by the names the page gives itself (``og:site_name``,
+``application-name``, its schema.org WebSite or publisher, its host name); and
+when the page names no site, by its ``<h1>``: the part the headline repeats is
+the title. A title that neither decides is kept whole.
+
+Pure: no Scrapy, no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from urllib.parse import urlsplit
+
+_SEPARATOR = re.compile(r"\s+(?:[|\-–—·•»«:/~]|::|\\)\s+")
+_WORD = re.compile(r"\W+")
+
+
+def without_site(title: str, site_names: Iterable[str], headlines: Iterable[str], url: str) -> str:
+    """``title`` without a leading or trailing part that names the site."""
+    parts = _SEPARATOR.split(title)
+    if len(parts) < 2:
+        return title
+    separators = _SEPARATOR.findall(title)
+
+    def joined(start: int, end: int) -> str:
+        return _joined(parts[start:end], separators[start : end - 1])
+
+    names = [n for n in site_names if n]
+    sites = {_norm(n) for n in names} | {_squashed(n) for n in names} | _host_names(url)
+    sites.discard("")
+    heads = {_norm(h) for h in headlines if h} - {""}
+    count = len(parts)
+    # The site's name at either end (its own separators included), perhaps after a
+    # section ("Post | News | Site"): the longest such end goes.
+    for size in range(count - 1, 0, -1):
+        tail, head = joined(count - size, count), joined(0, size)
+        if _norm(tail) in sites or _squashed(tail) in sites:
+            return joined(0, count - size)
+        if _norm(head) in sites or _squashed(head) in sites:
+            return joined(size, count)
+    # No site named: the part the headline repeats.
+    for cut in range(1, count):
+        head, tail = joined(0, cut), joined(cut, count)
+        if _norm(head) in heads:
+            return head
+        if _norm(tail) in heads:
+            return tail
+    return title
+
+
+def _joined(parts: list[str], separators: list[str]) -> str:
+    out = parts[0]
+    for separator, part in zip(separators, parts[1:], strict=False):
+        out += separator + part
+    return out.strip()
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def _squashed(text: str) -> str:
+    return _WORD.sub("", text).casefold()
+
+
+def _host_names(url: str) -> set[str]:
+    """The ways a title may name the site by its host: ``blog.example.com``,
+    ``example.com``, ``example``."""
+    host = (urlsplit(url).hostname or "").casefold().removeprefix("www.")
+    if not host:
+        return set()
+    labels = host.split(".")
+    names = {host, ".".join(labels[-2:])}
+    if len(labels) >= 2:
+        names |= {labels[-2], _squashed(labels[-2])}
+    return names
