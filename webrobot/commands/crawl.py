@@ -128,7 +128,8 @@ class Command(ScrapyCrawlCommand):
         """The exit status of a crawl that fetched nothing
         (:func:`exitstatus.nothing_fetched`), and then one line per host given up as
         dead (at most :data:`DEAD_LINES`: the report lists them all). A crawl that
-        fetched pages said its dead hosts in one line of the log already."""
+        fetched pages says its dead hosts in one line (the log's closing line, on the
+        terminal too when ``LOG_FILE`` takes the log away)."""
         crawler = self._last_crawler
         dead = DeadHosts.find(crawler) if crawler is not None else None
         book = dead.book if dead is not None else None
@@ -148,6 +149,9 @@ class Command(ScrapyCrawlCommand):
             held_only=stats.get_value("finish_reason") == HELD_ONLY,
         )  # fmt: skip
         if status is None:
+            line = dead.closing_line() if dead is not None else None
+            if line is not None and self.settings is not None and self.settings.get("LOG_FILE"):
+                print(f"webrobot: {line}", file=sys.stderr)  # (the log says it on the terminal)
             return
         lines = book.lines() if book else []
         for line in lines[:DEAD_LINES]:

@@ -311,12 +311,6 @@ class DeadHosts:
     def _spider_idle(self) -> None:
         # Only when the crawl is idle: a request held elsewhere (robots.txt still being
         # asked) keeps the crawl open, whatever this says.
-        for label, (kind, url) in list(self._failing.items()):
-            # Nothing waits on it any more and the crawl is ending before its next try:
-            # its one answer stands.
-            if label not in self.book.hosts:
-                self.give_up(url, kind, 1, 0.0, "no further try: the crawl ended")
-        self._failing.clear()
         if self.book.hosts and not self.shared and self.pages_answered() <= 0:
             raise CloseSpider(NOTHING_FETCHED)
 
@@ -336,8 +330,21 @@ class DeadHosts:
             })  # fmt: skip
         return rows
 
-    def _report_part(self) -> dict[str, object]:
+    def _report_part(self, finished: bool = False, **_: Any) -> dict[str, object]:
+        if finished:
+            self._end_failing()
         return {"dead_hosts": self.rows()}
+
+    def _end_failing(self) -> None:
+        """The crawl ends before the next try of hosts that failed once as dead. A name
+        the resolver says does not exist: that answer stands (counted, listed,
+        remembered). A refused port only when the crawl finished with nothing held
+        for it: one closed with requests held for it keeps them for the next run."""
+        finished = self.stats.get_value("finish_reason") == "finished"
+        for label, (kind, url) in list(self._failing.items()):
+            if label not in self.book.hosts and (kind == NO_SUCH_NAME or finished):
+                self.give_up(url, kind, 1, 0.0, "no further try: the crawl ended")
+        self._failing.clear()
 
     def closing_line(self) -> str | None:
         """The one line that says every dead host at the close, None: there were none."""
@@ -368,6 +375,7 @@ class DeadHosts:
         return "; ".join(parts) + kept + " (each host in the report: Hosts given up)"
 
     def _spider_closed(self) -> None:
+        self._end_failing()  # (done already if the report asked for its part)
         line = self.closing_line()
         if line is not None:
             logger.log(logging.WARNING if self.book.hosts else logging.INFO, "%s", line)
