@@ -91,9 +91,11 @@ def fold_dead_hosts(
     for row in dead:
         kinds[str(row["reason"])] = kinds.get(str(row["reason"]), 0) + 1
     said = "; ".join(f"{reason}: {n}" for reason, n in kinds.items())
+    remembered = sum(1 for row in dead if row.get("remembered"))
+    earlier = f", {remembered} of them remembered from an earlier crawl" if remembered else ""
     message = (
-        f"{_plural(len(dead), 'host')} given up as dead ({said}); each is listed under "
-        "Hosts given up"
+        f"{_plural(len(dead), 'host')} given up as dead ({said}{earlier}); each is listed "
+        "under Hosts given up"
     )
     return [*kept, {"site": "dead hosts", "check": "dead_hosts", "message": message}]
 
