@@ -44,7 +44,13 @@ from scrapy.exceptions import IgnoreRequest
 from scrapy.http.request import NO_CALLBACK
 from scrapy.utils.asyncio import call_later
 from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
-from twisted.internet.defer import CancelledError, Deferred, DeferredList, DeferredSemaphore
+from twisted.internet.defer import (
+    CancelledError,
+    Deferred,
+    DeferredList,
+    DeferredLock,
+    DeferredSemaphore,
+)
 from twisted.internet.threads import deferToThread
 
 from webrobot import signals as webrobot_signals
@@ -119,6 +125,8 @@ class ImageFetcher:
         total = read(settings, "CONCURRENT_REQUESTS")
         self._crawl_gate = DeferredSemaphore(max(1, int(total * CRAWL_SHARE)) if total > 0 else 64)
         self._cache: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        #: One fetch of a URL at a time: pages that show the same image wait for its answer.
+        self._fetching: dict[str, DeferredLock] = {}
         self.available = all(importlib.util.find_spec(m) for m in ("PIL", "imagehash"))
         self._told: set[str] = set()
         #: The fetches of every page not settled yet.
@@ -252,6 +260,22 @@ class ImageFetcher:
 
     async def _describe_one(self, image: dict[str, Any], page_url: str | None) -> dict[str, Any]:
         url = str(image.get("url") or "")
+        lock = self._fetching.setdefault(url, DeferredLock())
+        await maybe_deferred_to_future(lock.acquire())
+        try:
+            known = self._cache.get(url)  # fetched meanwhile for another page
+            if known is not None:
+                self.stats.inc_value(STATS_PREFIX + (known.get("error", "cached")))
+                return {**image, **known}
+            return await self._describe_new(image, url, page_url)
+        finally:
+            lock.release()
+            if not lock.locked and not lock.waiting:
+                self._fetching.pop(url, None)
+
+    async def _describe_new(
+        self, image: dict[str, Any], url: str, page_url: str | None
+    ) -> dict[str, Any]:
         fields = await self._fetch_and_describe(url, page_url)
         if fields.get("status") == UNFETCHED:
             return self._unfetched(image, str(fields.get("reason")))
