@@ -34,7 +34,6 @@ the first of each is logged.
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -48,13 +47,14 @@ from twisted.internet.defer import (
     CancelledError,
     Deferred,
     DeferredList,
-    DeferredLock,
     DeferredSemaphore,
 )
 from twisted.internet.threads import deferToThread
+from twisted.python.failure import Failure
 
 from webrobot import signals as webrobot_signals
 from webrobot.extract.imagehashing import MISSING_LIBRARY, ImageRefused, describe_image
+from webrobot.optional import installed
 from webrobot.pages.embeds import embed_request
 from webrobot.settingsmodel.parse import read
 from webrobot.urls.deadhosts import DeadHosts
@@ -63,7 +63,6 @@ if TYPE_CHECKING:
     from scrapy import Request
     from scrapy.crawler import Crawler
     from scrapy.http import Response
-    from twisted.python.failure import Failure
 
 logger = logging.getLogger(__name__)
 
@@ -107,6 +106,17 @@ class _Fetch:
     cut: str | None = None
 
 
+@dataclass(eq=False)
+class _Download:
+    """One image URL being fetched and described, for every page that shows it: a
+    logo on every page is downloaded once even while pages are mined side by side."""
+
+    deferred: Deferred[dict[str, Any]]
+    #: What each page waiting on it awaits; the download is cancelled when the last
+    #: of them stops waiting.
+    followers: list[Deferred[dict[str, Any]]] = field(default_factory=list)
+
+
 def _settled(fetch: _Fetch) -> None:
     if not fetch.settled.called:
         fetch.settled.callback(None)
@@ -125,12 +135,12 @@ class ImageFetcher:
         total = read(settings, "CONCURRENT_REQUESTS")
         self._crawl_gate = DeferredSemaphore(max(1, int(total * CRAWL_SHARE)) if total > 0 else 64)
         self._cache: OrderedDict[str, dict[str, Any]] = OrderedDict()
-        #: One fetch of a URL at a time: pages that show the same image wait for its answer.
-        self._fetching: dict[str, DeferredLock] = {}
-        self.available = all(importlib.util.find_spec(m) for m in ("PIL", "imagehash"))
+        self.available = all(installed(m) for m in ("PIL", "imagehash"))
         self._told: set[str] = set()
         #: The fetches of every page not settled yet.
         self._pending: dict[int, _Fetch] = {}
+        #: Image URL -> its download under way.
+        self._downloads: dict[str, _Download] = {}
         self.dead = DeadHosts.of(crawler)
         self.dead.listen(self._host_dead)
         crawler.signals.connect(self._request_refused, signal=webrobot_signals.request_refused)
@@ -258,25 +268,38 @@ class ImageFetcher:
             )  # fmt: skip
         return {**image, "status": UNFETCHED, "reason": reason}
 
+    def _follow(self, url: str, page_url: str | None) -> Deferred[dict[str, Any]]:
+        """The description of ``url``, from its download under way or a new one."""
+        download = self._downloads.get(url)
+        if download is None:
+            download = _Download(deferred_from_coro(self._fetch_and_describe(url, page_url)))
+            self._downloads[url] = download
+            download.deferred.addBoth(self._landed, url, download)
+
+        def stop(follower: Deferred[dict[str, Any]]) -> None:
+            if follower in download.followers:
+                download.followers.remove(follower)
+            if not download.followers and not download.deferred.called:
+                download.deferred.cancel()
+
+        follower: Deferred[dict[str, Any]] = Deferred(canceller=stop)
+        download.followers.append(follower)
+        return follower
+
+    def _landed(self, result: Any, url: str, download: _Download) -> None:
+        if self._downloads.get(url) is download:
+            del self._downloads[url]
+        followers, download.followers = download.followers, []
+        for follower in followers:
+            if not follower.called:
+                if isinstance(result, Failure):
+                    follower.errback(result)
+                else:
+                    follower.callback(result)
+
     async def _describe_one(self, image: dict[str, Any], page_url: str | None) -> dict[str, Any]:
         url = str(image.get("url") or "")
-        lock = self._fetching.setdefault(url, DeferredLock())
-        await maybe_deferred_to_future(lock.acquire())
-        try:
-            known = self._cache.get(url)  # fetched meanwhile for another page
-            if known is not None:
-                self.stats.inc_value(STATS_PREFIX + (known.get("error", "cached")))
-                return {**image, **known}
-            return await self._describe_new(image, url, page_url)
-        finally:
-            lock.release()
-            if not lock.locked and not lock.waiting:
-                self._fetching.pop(url, None)
-
-    async def _describe_new(
-        self, image: dict[str, Any], url: str, page_url: str | None
-    ) -> dict[str, Any]:
-        fields = await self._fetch_and_describe(url, page_url)
+        fields = await maybe_deferred_to_future(self._follow(url, page_url))
         if fields.get("status") == UNFETCHED:
             return self._unfetched(image, str(fields.get("reason")))
         if "error" in fields:
