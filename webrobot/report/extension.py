@@ -125,6 +125,8 @@ def current_report(
     health = report["health"]
     health["flags"] = fold_dead_hosts(health["flags"], report.get("dead_hosts") or ())
     health["ok"] = not health["flags"]
+    if "changes" in report:  # what changed is what a monitored crawl's reader looks for first
+        report = {"changes": report.pop("changes"), **report}
     if finished is None:
         tally = collector.tally
         report["as_of"] = iso(time.time())
