@@ -48,7 +48,7 @@ FEATURE = "Structured data (WEBROBOT_EXTRACT structured_data)"
 
 #: Attributes that make RDFa triples (``role`` and ``rel`` only make xhv: links).
 _RDFA_DATA = "@property or @typeof or @vocab or @about or @resource or @prefix"
-_RDFA_IN_BODY = f"//body//*[{_RDFA_DATA}] | //body[{_RDFA_DATA}] | /html[@vocab or @typeof]"
+_RDFA_IN_BODY = f"/html/body/descendant-or-self::*[{_RDFA_DATA}] | /html[@vocab or @typeof]"
 _RDFA_ANYWHERE = f"boolean(//*[{_RDFA_DATA} or @rel or @rev or @role])"
 _RDFA_IN_HEAD = (
     f"boolean(/html[@rel or @rev or @role] | /html/head//*[{_RDFA_DATA} or @rel or @rev or @role])"
