@@ -22,3 +22,14 @@ def test_zero_is_no_limit() -> None:
 def test_negative_limit_is_an_error() -> None:
     with pytest.raises(ValueError, match=">= 0"):
         PageBudget(-1)
+
+
+def test_a_page_given_back_can_be_spent_again() -> None:
+    from webrobot.urls.budget import PageBudget
+
+    budget = PageBudget(2)
+    assert budget.spend("a") and budget.spend("a") and not budget.spend("a")
+    budget.refund("a")  # a request let go when the crawl stopped
+    assert budget.left("a") == 1 and budget.spend("a") and not budget.spend("a")
+    budget.refund("b")  # nothing spent: nothing to give back
+    assert budget.spent.get("b", 0) == 0

@@ -291,3 +291,32 @@ def test_fail_queued_downloads_fails_what_waits_in_a_real_downloaders_slots() ->
     assert [str(f.value) for f in failures] == ["http://a/0", "http://a/1"]
     assert all(f.check(IgnoreRequest) for f in failures)
     assert compat.fail_queued_downloads(SimpleNamespace(), IgnoreRequest) == 0  # no downloader
+
+
+def test_before_spider_opens_wraps_the_engine_factory_crawl_calls_before_opening() -> None:
+    """``Crawler.crawl`` and ``crawl_async`` build the engine with ``self._create_engine()``
+    right before ``open_spider_async`` (checked on the installed Scrapy's source); the
+    wrapper runs the check after it and a failed check stops there."""
+    import inspect
+
+    from scrapy.crawler import Crawler
+
+    for method in (Crawler.crawl, Crawler.crawl_async):
+        source = inspect.getsource(method)
+        built = source.index("self.engine = self._create_engine()")
+        assert built < source.index("open_spider", built)
+    crawler = SimpleNamespace(_create_engine=lambda: "engine", engine=None)
+    checked: list[object] = []
+    assert compat.before_spider_opens(crawler, lambda: checked.append(crawler.engine))
+    assert crawler._create_engine() == "engine"
+    assert checked == ["engine"], "checked once the engine is built"
+
+    def refuse() -> None:
+        raise ValueError("bad setting")
+
+    crawler = SimpleNamespace(_create_engine=lambda: "engine", engine=None)
+    compat.before_spider_opens(crawler, refuse)
+    with pytest.raises(ValueError, match="bad setting"):
+        crawler._create_engine()
+    assert crawler.engine == "engine", "kept, so that the crawler closes its downloader"
+    assert not compat.before_spider_opens(SimpleNamespace(), refuse)

@@ -315,3 +315,19 @@ def test_a_bad_watch_rule_or_ignore_is_one_line_naming_the_file_and_the_rule(
     assert "\n" not in line
     assert line.startswith(f"{path}: key '{key}': ")
     assert expected in line
+
+
+@pytest.mark.parametrize(
+    ("key", "said"),
+    [
+        ("max_page", "unknown key; did you mean max_pages?"),
+        ("download_dely", "unknown key; did you mean download_delay?"),
+        ("colour", "unknown key; expected one of: allow, allowed_domains,"),  # like none
+    ],
+)
+def test_an_unknown_key_names_the_key_meant_in_one_short_line(key: str, said: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_site_config(f'start_urls = ["http://a/"]\n{key} = 1', "f.toml", "f")
+    assert str(caught.value).startswith(f"f.toml: key '{key}': {said}")
+    if "did you mean" in said:
+        assert str(caught.value) == f"f.toml: key '{key}': {said}", "one short line"

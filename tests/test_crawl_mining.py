@@ -300,3 +300,33 @@ def test_documents_are_read_off_the_reactor_and_a_bad_one_still_yields_its_item(
     record(numbers)
     assert numbers["webrobot/extract/documents/error"] == 1
     assert numbers["webrobot/extract/documents/found"] == 1
+
+
+def test_a_jekyll_post_reads_as_a_person_reads_it(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
+    """``-s WEBROBOT_EXTRACT=all,markdown`` on a local Jekyll blog: the post's headings,
+    list items and code on lines of their own, its footer and donation plea left out, and
+    the same as Markdown (tests/fixtures/maintext/jekyll)."""
+    fixture = Path(__file__).parent / "fixtures" / "maintext" / "jekyll"
+    expected = json.loads((fixture / "expected.json").read_text("utf-8"))
+    site = make_site("jekyll")
+    site.add("/robots.txt", ROBOTS_ALLOW_ALL)
+    site.html("/2024/03/02/caches.html", (fixture / "page.html").read_text("utf-8"))
+    result = run_crawl(
+        tmp_path,
+        args={"start_urls": site.url("/2024/03/02/caches.html")},
+        settings={"WEBROBOT_EXTRACT": "all,markdown", "DEPTH_LIMIT": "0"},
+    )
+    assert result.returncode == 0, result.stderr
+    (post,) = [i for i in result.items if i["url"] == site.url("/2024/03/02/caches.html")]
+    lines = post["main_text"].split("\n")
+    for line in expected["lines"]:
+        assert line in lines, line
+    markdown = post["main_markdown"].split("\n")
+    for line in expected["markdown_lines"]:
+        assert line in markdown, line
+    for passage in expected["absent"]:
+        assert passage not in post["main_text"] and passage not in post["main_markdown"]
+    assert result.stat("webrobot/extract/markdown/found") == 1
+    assert result.stat("webrobot/extract/text/found") == 1

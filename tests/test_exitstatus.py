@@ -42,3 +42,13 @@ def test_statuses_are_distinct_and_documented() -> None:
     assert exitstatus.markdown_table() in DOCS.read_text(encoding="utf-8"), (
         "docs/reference/commands.md must hold exitstatus.markdown_table()"
     )
+
+
+def test_a_crawl_a_signal_stopped_exits_as_shells_report_it() -> None:
+    import signal
+
+    assert exitstatus.stopped_by(signal.SIGINT) == exitstatus.INTERRUPTED
+    assert exitstatus.INTERRUPTED.code == 130
+    assert exitstatus.stopped_by(signal.SIGTERM) == exitstatus.TERMINATED
+    assert exitstatus.TERMINATED.code == 143
+    assert exitstatus.stopped_by(signal.SIGHUP).code == 128 + signal.SIGHUP

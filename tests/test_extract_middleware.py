@@ -21,6 +21,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Request, Response
 from scrapy.utils.test import get_crawler
 
+from webrobot.extract.maintext import Reading
 from webrobot.extract.middleware import ExtractMiddleware, source_page
 from webrobot.extract.page import SourcePage
 from webrobot.items import MINED_FIELDS, MinedPageItem, PageItem
@@ -57,9 +58,9 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Calls:
 
     seen = Calls()
 
-    def main_text(p: SourcePage) -> str:
+    def main_reading(p: SourcePage, markdown: bool = True) -> Reading:
         seen.log.append(("text", p))
-        return "Lamp. A lamp."
+        return Reading("Lamp. A lamp.", "# Lamp\n\nA lamp." if markdown else None)
 
     def structured_data(p: SourcePage, jsonld: list | None = None) -> dict:
         seen.log.append(("structured_data", jsonld))
@@ -73,7 +74,7 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Calls:
         seen.log.append(("product", structured))
         return {"name": "Lamp"}
 
-    monkeypatch.setattr(parts, "main_text", main_text)
+    monkeypatch.setattr(inputs, "main_reading", main_reading)
     monkeypatch.setattr(inputs, "structured_data", structured_data)
     monkeypatch.setattr(parts, "metadata", metadata)
     monkeypatch.setattr(parts, "product", product)
@@ -127,6 +128,22 @@ def test_the_page_item_becomes_a_mined_item_with_every_part_asked(calls: Calls) 
     assert calls.log[2][1] is item.structured_data is calls.log[3][1]
     assert stat(middleware, "webrobot/extract/pages") == 1
     assert stat(middleware, "webrobot/extract/text/found") == 1
+
+
+def test_markdown_is_asked_by_name_and_read_once_with_the_text(calls: Calls) -> None:
+    middleware = build({"WEBROBOT_EXTRACT": "text,markdown"})
+    item = run(middleware, page(), [page_item()])[0]
+    assert item.main_text == "Lamp. A lamp." and item.main_markdown == "# Lamp\n\nA lamp."
+    assert [name for name, _ in calls.log] == ["text"], "one reading for both"
+    assert stat(middleware, "webrobot/extract/text/found") == 1
+    assert stat(middleware, "webrobot/extract/markdown/found") == 1
+
+
+def test_markdown_alone_leaves_the_text_out_and_all_leaves_markdown_out(calls: Calls) -> None:
+    item = run(build({"WEBROBOT_EXTRACT": "markdown"}), page(), [page_item()])[0]
+    assert item.main_markdown == "# Lamp\n\nA lamp." and item.main_text is None
+    item = run(build({"WEBROBOT_EXTRACT": "all"}), page(), [page_item()])[0]
+    assert item.main_markdown is None and item.main_text == "Lamp. A lamp."
 
 
 def test_one_source_page_per_response_however_many_items(calls: Calls) -> None:
@@ -270,12 +287,12 @@ def test_an_extractor_that_raises_leaves_its_part_out(calls: Calls, monkeypatch:
 
 def test_a_missing_extractor_is_one_line_and_a_count(monkeypatch: pytest.MonkeyPatch,
                                                      caplog: pytest.LogCaptureFixture) -> None:  # fmt: skip
-    from webrobot.extract import parts
+    from webrobot.extract import inputs
 
-    def missing(p: SourcePage) -> str:
+    def missing(p: SourcePage, markdown: bool = True) -> Reading:
         raise MissingExtra("trafilatura", "mining", "Main text")
 
-    monkeypatch.setattr(parts, "main_text", missing)
+    monkeypatch.setattr(inputs, "main_reading", missing)
     middleware = build({"WEBROBOT_EXTRACT": ["text"]})
     with caplog.at_level(logging.WARNING):
         for n in range(3):

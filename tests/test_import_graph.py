@@ -96,6 +96,8 @@ PURE = frozenset({
     "webrobot.extract.articlebody",
     "webrobot.extract.continuation",
     "webrobot.extract.headline",
+    "webrobot.extract.pagechrome",
+    "webrobot.extract.pagekind",
     "webrobot.extract.maintext",
     "webrobot.optional",
     "webrobot.politeness.clock",

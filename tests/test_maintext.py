@@ -79,7 +79,9 @@ COMMENT = "Great article, thanks for sharing! I grew up near this harbour and lo
 SCRIPT = "window.analyticsQueue = window.analyticsQueue || []; trackPageView();"
 
 
-def article_page(paragraphs: list[str], lang: str = "en", title: str = "The harbour") -> str:
+def article_page(
+    paragraphs: list[str], lang: str = "en", title: str = "The harbour", kind: str = "article"
+) -> str:
     menu = "".join(f'<li><a href="/{w.lower()}">{w}</a></li>' for w in MENU)
     related = "".join(
         f'<li><a href="/story/{i}">Another story about the harbour number {i}</a></li>'
@@ -88,6 +90,7 @@ def article_page(paragraphs: list[str], lang: str = "en", title: str = "The harb
     body = "".join(f"<p>{p}</p>" for p in paragraphs)
     return (
         f'<!DOCTYPE html><html lang="{lang}"><head><meta charset="utf-8"><title>{title}</title>'
+        f'<meta property="og:type" content="{kind}">'
         f"<script>{SCRIPT}</script><style>body {{ color: black; }}</style></head><body>"
         f'<header><nav><ul>{menu}</ul></nav></header><div class="cookie-banner">{COOKIE}</div>'
         f"<main><article><h1>{title}</h1>{body}</article></main>"
@@ -255,7 +258,7 @@ def readings(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, bool]]:
     calls: list[dict[str, bool]] = []
     real = maintext._read
 
-    def counting(trafilatura: object, tree: object, **focus: bool) -> str | None:
+    def counting(trafilatura: object, tree: object, **focus: bool) -> tuple[str | None, object]:
         calls.append(focus)
         return real(trafilatura, tree, **focus)  # type: ignore[arg-type]
 
@@ -301,9 +304,9 @@ def test_a_large_page_with_no_precise_text_is_read_broadly_without_fallbacks(
 ) -> None:
     calls: list[dict[str, bool]] = []
 
-    def reading(trafilatura: object, tree: object, **focus: bool) -> str | None:
+    def reading(trafilatura: object, tree: object, **focus: bool) -> tuple[str | None, object]:
         calls.append(focus)
-        return None if focus.get("favor_precision") else LONG
+        return (None, None) if focus.get("favor_precision") else (LONG, None)
 
     monkeypatch.setattr(maintext, "_read", reading)
     monkeypatch.setattr(largepage, "LARGE_PAGE_ELEMENTS", 20)
@@ -326,7 +329,7 @@ def test_an_extractor_failure_on_a_page_is_no_exception(monkeypatch: pytest.Monk
     def broken(*args: object, **kwargs: object) -> str:
         raise RecursionError("maximum recursion depth exceeded")
 
-    monkeypatch.setattr(trafilatura, "extract", broken)
+    monkeypatch.setattr(trafilatura, "bare_extraction", broken)
     assert main_text(crawl_page(article_page(ENGLISH))) is None
 
 
@@ -374,6 +377,19 @@ def test_tidy() -> None:
     assert tidy("x\x00y\x1b[0m \x7f\n\x01\x02") == "xy[0m"
 
 
+def test_a_page_that_is_no_article_gets_one_broad_reading(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls = readings(monkeypatch)
+    text = main_text(crawl_page(article_page(ENGLISH, kind="website")))
+    assert calls == [{"fast": False}]
+    assert_article(text, ENGLISH)
+    calls.clear()
+    monkeypatch.setattr(largepage, "LARGE_PAGE_ELEMENTS", 20)
+    main_text(crawl_page(article_page(ENGLISH, kind="website")))
+    assert calls == [{"fast": True}], "a large page: without the fallbacks"
+
+
 def test_a_long_precise_reading_is_trusted_without_the_broad_one(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -411,6 +427,9 @@ def test_never_raises_on_html_ish_text(html: str, with_tree: bool) -> None:
             root = None
     text = main_text(SourcePage("https://example.org/", html, root=root))
     assert text is None or (text and all(line.strip() for line in text.splitlines()))
+    reading = maintext.main_reading(SourcePage("https://example.org/", html, root=root))
+    assert reading.text == text
+    assert (reading.markdown is None) == (text is None)
 
 
 def test_lxml_html_trees_work_too() -> None:

@@ -455,3 +455,36 @@ def test_the_addon_warns_once_per_unknown_setting(caplog: pytest.LogCaptureFixtu
     assert again == []
     messages = [r.getMessage() for r in caplog.records]
     assert sorted(messages) == sorted(first)
+
+
+@pytest.mark.parametrize(
+    ("names", "expected"),
+    [
+        (["DOWNLOAD_DELY"], [("DOWNLOAD_DELY", "DOWNLOAD_DELAY")]),
+        (
+            ["DEPTH_LIMT", "ITEM_PIPELINE"],
+            [("DEPTH_LIMT", "DEPTH_LIMIT"), ("ITEM_PIPELINE", "ITEM_PIPELINES")],
+        ),
+        # A project's own settings are like no known one: never named.
+        (["MONGO_URI", "API_KEY", "DATABASE_URL", "MY_SETTING"], []),
+        (["DOWNLOAD_DELAY", "JOBDIR", "WEBROBOT_EXTRACT"], []),  # known
+        (["WEBROBOT_EXTRCT"], []),  # webrobot's own prefix: unknown_settings says it
+        (["download_dely"], []),  # not a setting's shape
+    ],
+)
+def test_a_misspelt_scrapy_setting_names_the_one_meant(
+    names: list[str], expected: list[tuple[str, str]]
+) -> None:
+    from webrobot.settingsmodel.checks import misspelt_settings
+    from webrobot.settingsmodel.startup import scrapy_setting_names
+
+    assert misspelt_settings(names, scrapy_setting_names()) == expected
+
+
+def test_the_addon_warns_about_a_misspelt_scrapy_setting(caplog: pytest.LogCaptureFixture) -> None:
+    from webrobot import addon
+
+    settings = Settings({"CONCURRENT_REQUEST": 3, "MONGO_URI": "mongodb://x"})
+    with caplog.at_level("WARNING", logger="webrobot.addon"):
+        said = addon.warn_unknown(settings)
+    assert said == ["CONCURRENT_REQUEST is not a setting; did you mean CONCURRENT_REQUESTS?"]

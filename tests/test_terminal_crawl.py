@@ -50,7 +50,9 @@ def test_a_misspelt_setting_is_warned_about_once_naming_the_one_meant(
     site = make_site()
     three_pages(site)
     result = run_crawl(
-        tmp_path, args={"start_urls": site.url("/")}, settings={"WEBROBOT_MAX_PAGE_PER_SITE": "1"}
+        tmp_path,
+        args={"start_urls": site.url("/")},
+        settings={"WEBROBOT_MAX_PAGE_PER_SITE": "1", "DOWNLOAD_DELY": "0"},
     )
     assert result.returncode == 0, result.stderr[-2000:]
     # The setting did nothing: every page was fetched.
@@ -59,6 +61,10 @@ def test_a_misspelt_setting_is_warned_about_once_naming_the_one_meant(
         "unknown setting WEBROBOT_MAX_PAGE_PER_SITE is ignored "
         "(did you mean WEBROBOT_MAX_PAGES_PER_SITE?)"
     )
+    assert result.log.count(said) == 1, result.log[-3000:]
+    assert result.stderr.count(said) == 1, result.stderr
+    # A Scrapy setting too: one line naming the one meant.
+    said = "DOWNLOAD_DELY is not a setting; did you mean DOWNLOAD_DELAY?"
     assert result.log.count(said) == 1, result.log[-3000:]
     assert result.stderr.count(said) == 1, result.stderr
 
@@ -113,7 +119,7 @@ def test_a_start_url_that_is_not_http_is_the_last_line(tmp_path: Path, log_file:
         assert len(lines(result.stderr)) == 1, "the terminal gets the error alone"
 
 
-def test_ctrl_c_says_at_once_that_the_crawl_stops_and_what_it_waits_for(
+def test_ctrl_c_says_at_once_that_the_crawl_stops_and_what_it_lets_go(
     make_site: MakeSite, tmp_path: Path
 ) -> None:
     site = make_site()
@@ -132,12 +138,12 @@ def test_ctrl_c_says_at_once_that_the_crawl_stops_and_what_it_waits_for(
         crawl.interrupt()
     result = crawl.wait(timeout=60)
 
-    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.returncode == 130, result.stderr[-2000:]
     assert result.stats["finish_reason"] == "shutdown"
     said = [line for line in lines(result.stderr) if "stopping (Ctrl-C)" in line]
     assert len(said) == 1, result.stderr
     assert (
-        f"waiting for 1 download in progress ({site.origin}; each at most DOWNLOAD_TIMEOUT"
-        in (said[0])
+        f"waiting for 1 download in flight ({site.origin}; at most WEBROBOT_SHUTDOWN_GRACE = 2 s, "
+        "then let go)" in said[0]
     )
     assert "press Ctrl-C again to stop at once" in said[0]

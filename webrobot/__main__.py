@@ -37,12 +37,18 @@ def main(argv: list[str] | None = None) -> int:
     from scrapy.cmdline import execute
     from scrapy.utils.project import get_project_settings
 
+    from webrobot import commands
+
+    commands.PROGRAM = "webrobot"  # messages and usage lines say "webrobot search"
+
     settings = get_project_settings()
     settings.set("COMMANDS_MODULE", "webrobot.commands", priority="cmdline")
     try:
         execute(["webrobot", *args], settings)
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    except BrokenPipeError:  # a command's output read by a program that stopped (| head)
+        return commands.output_closed()
     return 0
 
 

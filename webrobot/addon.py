@@ -32,14 +32,21 @@ from scrapy import signals as scrapy_signals
 from scrapy.exceptions import CloseSpider
 from scrapy.utils.misc import load_object
 
+from webrobot import compat
 from webrobot.distributed.addon import switch_to_redis
 from webrobot.frontier.scheduler import hold_new_requests_in_frontier
 from webrobot.monitor.asks import asked_parts
 from webrobot.render.middleware import configure_rendering
-from webrobot.settingsmodel.checks import check, unknown_setting_message, unknown_settings
+from webrobot.settingsmodel.checks import (
+    check,
+    misspelt_setting_message,
+    misspelt_settings,
+    unknown_setting_message,
+    unknown_settings,
+)
 from webrobot.settingsmodel.model import BY_NAME, COMPONENTS, SETTINGS
 from webrobot.settingsmodel.parse import SettingValueError, error_lines, read
-from webrobot.settingsmodel.startup import setting_error
+from webrobot.settingsmodel.startup import refuse_to_open, scrapy_setting_names, setting_error
 from webrobot.sites.config import ConfigError
 
 if TYPE_CHECKING:
@@ -103,6 +110,9 @@ class Addon:
         self.crawler = crawler
         self.quiet = QuietDisabled(crawler)
         self.quiet.install()
+        # Every error found while the components are built ends the crawl before the
+        # spider opens: no feed, index or report is opened.
+        compat.before_spider_opens(crawler, lambda: refuse_to_open(crawler))
         crawler.signals.connect(self._spider_opened, signal=scrapy_signals.spider_opened)
 
     @classmethod
@@ -166,15 +176,23 @@ def write_no_outputs(settings: BaseSettings) -> None:
 
 def warn_unknown(settings: BaseSettings) -> list[str]:
     """Warn once per process about each ``WEBROBOT_*`` setting that webrobot does not
-    declare (a misspelling, most likely), naming the closest declared one; returns
-    the lines warned now."""
+    declare (a misspelling, most likely), naming the closest declared one, and about
+    each other setting that neither Scrapy nor webrobot declares but that is close to
+    one that is (``DOWNLOAD_DELY``: did you mean ``DOWNLOAD_DELAY``?; a project's own
+    settings, like no known one, are left alone); returns the lines warned now."""
+    names = list(settings.attributes)
+    found = [(name, unknown_setting_message(name, c)) for name, c in unknown_settings(names)]
+    found += [
+        (name, misspelt_setting_message(name, closest))
+        for name, closest in misspelt_settings(names, scrapy_setting_names())
+    ]
     lines = []
-    for name, closest in unknown_settings(list(settings.attributes)):
+    for name, line in found:
         if name in _WARNED:
             continue
         _WARNED.add(name)
-        lines.append(unknown_setting_message(name, closest))
-        logger.warning("%s", lines[-1])
+        lines.append(line)
+        logger.warning("%s", line)
     return lines
 
 

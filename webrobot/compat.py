@@ -44,6 +44,7 @@ __all__ = [
     "SITEMAP_DIRECTIVE",
     "USER_AGENT_DIRECTIVE",
     "URLPattern",
+    "before_spider_opens",
     "call_later",
     "connection_pool",
     "engine_scheduler",
@@ -197,6 +198,32 @@ def on_shutdown_signal(process: Any, callback: Callable[[int], None]) -> bool:
         callback(signum)
 
     process._log_shutdown = log_shutdown
+    return True
+
+
+def before_spider_opens(crawler: Any, check: Callable[[], None]) -> bool:
+    """Call ``check()`` once every component of ``crawler`` is built (its spider, the
+    add-ons, extensions, downloader and spider middlewares, item pipelines) and before
+    the engine opens the spider, where the feeds, the index and the report are
+    opened; an exception ``check`` raises ends ``crawler.crawl()`` with that error,
+    before anything is opened or written.
+
+    Scrapy has no signal between building the engine and opening the spider:
+    ``Crawler.crawl`` and ``crawl_async`` call the private ``_create_engine`` right
+    before ``engine.open_spider_async`` (Scrapy 2.13 to 2.19), looked up on the
+    crawler, so the crawler's own attribute wraps it. False, and nothing changed,
+    where the crawler has no ``_create_engine``."""
+    original = getattr(crawler, "_create_engine", None)
+    if not callable(original):
+        return False
+
+    def create_engine() -> Any:
+        engine = original()
+        crawler.engine = engine  # so that a failed check closes its downloader
+        check()
+        return engine
+
+    crawler._create_engine = create_engine
     return True
 
 

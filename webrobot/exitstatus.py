@@ -41,8 +41,9 @@ RESOURCE = ExitStatus(
 )  # fmt: skip
 USAGE = ExitStatus(
     2, "usage",
-    "did not start: an unknown spider, a bad setting, argument or site config, a damaged "
-    "`JOBDIR` frontier",
+    "did not start: an unknown spider, a bad setting, argument or site config, a file a "
+    "setting names that cannot be read, a damaged `JOBDIR` frontier; nothing was opened or "
+    "written but the stats file",
 )  # fmt: skip
 NO_SUCH_NAME = ExitStatus(
     6, "no_such_name",
@@ -60,8 +61,32 @@ GAVE_UP = ExitStatus(
     "crawl closed with nothing left but held sites (`held_sites_only`)",
 )  # fmt: skip
 
+#: A crawl a signal stopped exits with 128 + the signal's number, as a shell reports a
+#: program a signal ended.
+SIGNALLED = 128
+INTERRUPTED = ExitStatus(
+    SIGNALLED + 2, "interrupted",
+    "stopped by Ctrl-C (SIGINT), finish reason `shutdown` (or at once by a second Ctrl-C): "
+    "with `JOBDIR` the same command resumes with exactly what was not finished",
+)  # fmt: skip
+TERMINATED = ExitStatus(
+    SIGNALLED + 15, "terminated",
+    "stopped by SIGTERM (Scrapyd's cancel with `signal=TERM`, a service manager), as for 130",
+)  # fmt: skip
+
 #: Every status ``scrapy crawl`` exits with, in order.
-STATUSES: tuple[ExitStatus, ...] = (OK, RESOURCE, USAGE, NO_SUCH_NAME, REFUSED, GAVE_UP)
+STATUSES: tuple[ExitStatus, ...] = (
+    OK, RESOURCE, USAGE, NO_SUCH_NAME, REFUSED, GAVE_UP, INTERRUPTED, TERMINATED,
+)  # fmt: skip
+
+
+def stopped_by(signum: int) -> ExitStatus:
+    """The status of a crawl the signal ``signum`` stopped (:data:`INTERRUPTED` for SIGINT,
+    :data:`TERMINATED` for SIGTERM; 128 + the number for any other)."""
+    for status in (INTERRUPTED, TERMINATED):
+        if status.code == SIGNALLED + signum:
+            return status
+    return ExitStatus(SIGNALLED + signum, "signalled", "stopped by a signal")
 
 
 def nothing_fetched(

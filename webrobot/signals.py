@@ -19,6 +19,10 @@ SITEMAP_META = "_sitemap"
 #: Request meta set when a page finally failed (value: the reason), so the
 #: frontier records it instead of acknowledging the page as done.
 FAILED_META = "_webrobot_failed"
+#: Request meta set on a request let go when the crawl stopped (Ctrl-C, SIGTERM:
+#: :mod:`webrobot.politeness.letgo`): it was not fetched, and what it spent (a page of
+#: its site's budget) is given back; with ``JOBDIR`` the next run fetches it.
+LET_GO_META = "_webrobot_let_go"
 #: Request meta marking a page requisite (a stylesheet, script, image, font, media
 #: file or frame an archived page needs): its kind. Requisites pass the scope as
 #: embeds (within WEBROBOT_REQUISITES_MAX_HOPS of an in-scope page), bypass the

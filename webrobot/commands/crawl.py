@@ -15,10 +15,16 @@ A crawl that fetched no page because of that exits with 6 (every name does not
 resolve), 7 (a host refused) or 8 (given up for another reason); one that fetched
 pages exits 0.
 
-Ctrl-C (SIGINT, or SIGTERM) prints on the terminal (stderr) at once that the crawl is
-stopping and what it waits for (the requests in progress, at most ``DOWNLOAD_TIMEOUT``
-each, then the feed, report and index being written), also when ``LOG_FILE`` takes the
-log away from the terminal.
+Every value is checked and every component built before the spider opens
+(:func:`webrobot.settingsmodel.startup.refuse_to_open`): a crawl that cannot start opens no feed,
+index or report, and its error is the last line on the terminal, once.
+
+Ctrl-C (SIGINT, or SIGTERM) lets the downloads go (:mod:`webrobot.politeness.letgo`:
+queued ones at once, those in flight after ``WEBROBOT_SHUTDOWN_GRACE``, kept in the
+``JOBDIR`` frontier), prints on the terminal (stderr) at once what it lets go and waits
+for (then the feed, report and index being written), also when ``LOG_FILE`` takes the
+log away from the terminal, and the crawl exits with 128 + the signal's number (130,
+143 for SIGTERM), after a second Ctrl-C too.
 
 Under Scrapyd the job's log is ``LOG_FILE`` and stderr goes to Scrapyd's own
 log, so when ``LOG_FILE`` is set the line is also logged at ERROR there.
@@ -26,19 +32,29 @@ log, so when ``LOG_FILE`` is set the line is also logged at ERROR there.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
+from twisted.internet.defer import Deferred
 
 from webrobot import compat, exitstatus
 from webrobot.frontier.scheduler import OPEN_FAILED as FRONTIER_ERROR
 from webrobot.job.diskspace import FINISH_REASON as DISK_FULL
+from webrobot.politeness.letgo import LetGo
 from webrobot.robots.held import count
 from webrobot.robots.middleware import HELD_ONLY
-from webrobot.settingsmodel.checks import text_problem, unknown_setting_message, unknown_settings
+from webrobot.settingsmodel.checks import (
+    misspelt_setting_message,
+    misspelt_settings,
+    text_problem,
+    unknown_setting_message,
+    unknown_settings,
+)
 from webrobot.settingsmodel.parse import error_lines
+from webrobot.settingsmodel.startup import COMMAND_SAYS_ERRORS, StartupError, scrapy_setting_names
 from webrobot.urls.deadhosts import DeadHosts
 from webrobot.urls.sitekey import request_site
 
@@ -54,11 +70,15 @@ logger = logging.getLogger(__name__)
 
 class Command(ScrapyCrawlCommand):
     _last_crawler: Crawler | None = None
+    #: The signal that asked the crawl to stop (Ctrl-C: SIGINT), if one did.
+    stop_signal: int | None = None
     bad_settings: tuple[str, ...] = ()
     unknown_settings: tuple[str, ...] = ()
 
     def _create_crawler(self, spidercls: type[Spider] | str) -> Crawler:
         self._last_crawler = super()._create_crawler(spidercls)
+        # A start-up error is printed by run(), last: logged too only into a LOG_FILE.
+        setattr(self._last_crawler, COMMAND_SAYS_ERRORS, True)
         return self._last_crawler
 
     def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
@@ -79,6 +99,9 @@ class Command(ScrapyCrawlCommand):
         # Said in the log by the add-on; on the terminal too when the log goes to a file.
         self.unknown_settings = tuple(
             unknown_setting_message(name, closest) for name, closest in unknown_settings(names)
+        ) + tuple(
+            misspelt_setting_message(name, closest)
+            for name, closest in misspelt_settings(names, scrapy_setting_names())
         )
 
     def _fail(self, message: str) -> None:
@@ -94,31 +117,63 @@ class Command(ScrapyCrawlCommand):
             logger.warning("%s", message)
 
     def _stopping(self, signum: int) -> None:
-        """The first Ctrl-C: say what the crawl still waits for before it stops."""
-        del signum
+        """The first Ctrl-C: let go of the downloads (:mod:`webrobot.politeness.letgo`)
+        and say what the crawl still waits for before it stops."""
+        self.stop_signal = signum
         crawler = self._last_crawler
         engine = getattr(crawler, "engine", None)
+        letgo = getattr(getattr(engine, "downloader", None), "letgo", None)
         active = getattr(getattr(engine, "downloader", None), "active", None) or ()
         in_hand = compat.engine_in_progress(engine) or set()
-        sites = sorted({request_site(r) for r in active})
-        waits = []
-        if active:
-            timeout = self.settings.getfloat("DOWNLOAD_TIMEOUT") if self.settings else 0
-            named = ", ".join(sites[:3]) + (f" and {len(sites) - 3} more" if len(sites) > 3 else "")
-            waits.append(
-                f"{count(len(active), 'download')} in progress ({named}; each at most "
-                f"DOWNLOAD_TIMEOUT = {timeout:g} s)"
-            )
-        elif in_hand:
-            waits.append(f"{count(len(in_hand), 'response')} being processed")
-        waits.append("writing the feed, the report and the index")
         job = bool(self.settings and self.settings.get("JOBDIR"))
+        sites = sorted({request_site(r) for r in active})
+        named = ", ".join(sites[:3]) + (f" and {len(sites) - 3} more" if len(sites) > 3 else "")
+        waits = []
+        if isinstance(letgo, LetGo):
+            queued, in_flight = letgo.stop()
+            if queued:
+                kept = " (kept for the next run)" if letgo.hand_back else ""
+                waits.append(f"{count(queued, 'queued request')} let go{kept}")
+            if in_flight:
+                kept = ", kept for the next run" if letgo.hand_back else ""
+                waits.append(
+                    f"waiting for {count(in_flight, 'download')} in flight ({named}; at most "
+                    f"WEBROBOT_SHUTDOWN_GRACE = {letgo.grace:g} s, then let go{kept})"
+                )
+        elif active:
+            timeout = self.settings.getfloat("DOWNLOAD_TIMEOUT") if self.settings else 0
+            waits.append(
+                f"waiting for {count(len(active), 'download')} in progress ({named}; each at "
+                f"most DOWNLOAD_TIMEOUT = {timeout:g} s)"
+            )
+        if not waits and in_hand:
+            waits.append(f"waiting for {count(len(in_hand), 'response')} being processed")
+        waits.append("then writing the feed, the report and the index")
         print(
-            f"webrobot: stopping (Ctrl-C): waiting for {', then '.join(waits)}; press Ctrl-C "
-            f"again to stop at once{' (the JOBDIR job resumes where it stopped)' if job else ''}",
+            f"webrobot: stopping (Ctrl-C): {'; '.join(waits)}; press Ctrl-C again to stop at "
+            f"once{' (the JOBDIR job resumes where it stopped)' if job else ''}",
             file=sys.stderr,
             flush=True,
         )
+
+    def _crawl(self, args: list[str], opts: argparse.Namespace) -> None:
+        """Scrapy's ``crawl``, where a crawl refused before it opened
+        (:class:`~webrobot.settingsmodel.startup.StartupError`) is no traceback: run() says why."""
+        if len(args) != 1:
+            super().run(args, opts)  # Scrapy's usage errors
+            return
+        assert self.crawler_process is not None
+        started = self.crawler_process.crawl(self._create_crawler(args[0]), **opts.spargs)
+        if isinstance(started, Deferred):
+            started.addErrback(lambda failure: failure.trap(StartupError) and None)
+        elif isinstance(started, asyncio.Future):
+            started.add_done_callback(_startup_error_said)
+        self.crawler_process.start()
+        if self.crawler_process.bootstrap_failed and not isinstance(
+            getattr(getattr(self._last_crawler, "spider", None), "config_error", None),
+            Exception,
+        ):
+            self.exitcode = 1
 
     def _dead_end(self, stats: StatsCollector) -> None:
         """One line per host given up as dead, and the exit status of a crawl that
@@ -165,17 +220,21 @@ class Command(ScrapyCrawlCommand):
                 known = ", ".join(sorted(loader.list()))
                 self._fail(f"{exc.args[0]} (known spiders: {known})")
                 return
-        super().run(args, opts)
+        self._crawl(args, opts)
         spider = getattr(self._last_crawler, "spider", None)
         error = getattr(spider, "config_error", None)
         if error is not None:
-            # Logged once when the spider opened, among Scrapy's start-up lines: said
-            # again last on the terminal, where a person looks, whether or not the log
-            # went to LOG_FILE (nothing was written: no feed, index or report).
+            # Found before the spider opened (nothing was opened: no feed, index or
+            # report), or by a part that starts when it opens: said last on the
+            # terminal, where a person looks, whether or not the log went to LOG_FILE.
             for line in error_lines(error):
                 print(f"webrobot: cannot start: {line}", file=sys.stderr)
             self.exitcode = exitstatus.USAGE.code
         stats = getattr(self._last_crawler, "stats", None)
+        if self.stop_signal is not None and not self.exitcode:
+            # Stopped by Ctrl-C or SIGTERM (finish reason "shutdown"), or at once by a
+            # second one: the status a shell gives a program a signal ended, 128 + its number.
+            self.exitcode = exitstatus.stopped_by(self.stop_signal).code
         if stats is not None and stats.get_value("finish_reason") == DISK_FULL:
             self.exitcode = exitstatus.RESOURCE.code  # a folder the crawl writes is full
             what = stats.get_value("webrobot/disk/failed") or "a write failed"
@@ -198,3 +257,13 @@ class Command(ScrapyCrawlCommand):
             message = stats.get_value("webrobot/redis/error")
             if message:
                 print(f"webrobot: {message}", file=sys.stderr)
+
+
+def _startup_error_said(task: asyncio.Future[Any]) -> None:
+    """The crawl's task is done: a :class:`~webrobot.settingsmodel.startup.StartupError` is said by
+    run(), once; any other error is logged with its traceback, as asyncio would."""
+    if task.cancelled():
+        return
+    error = task.exception()
+    if error is not None and not isinstance(error, StartupError):
+        logger.error("The crawl failed", exc_info=error)

@@ -2,7 +2,9 @@
 search page on 127.0.0.1.
 
 Exit status: 0 with results, 1 when nothing matches, 2 for a bad query or a
-missing, empty or unreadable index (one line on stderr saying which).
+missing, empty or unreadable index (one line on stderr saying which), 141 when the
+program reading the output stopped early (``--json | head -c 800``: no traceback).
+Messages and the usage line say the name it was run by (``webrobot search:``).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
+from webrobot.commands import name_parser, output_closed, program
 from webrobot.search.extension import DEFAULT_INDEX
 from webrobot.search.index import Hit, IndexUnavailable, QueryError, SearchIndex
 from webrobot.settingsmodel.parse import read
@@ -25,8 +28,11 @@ if TYPE_CHECKING:
 BOLD, PLAIN = "\x1b[1m", "\x1b[0m"
 
 
+NAME = "search"
+
+
 def _fail(message: str, code: int) -> int:
-    print(f"scrapy search: {message}", file=sys.stderr)
+    print(f"{program(NAME)}: {message}", file=sys.stderr)
     return code
 
 
@@ -85,6 +91,7 @@ class Command(ScrapyCommand):
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
+        name_parser(parser, NAME, self.syntax())
         parser.add_argument(
             "--index",
             metavar="PATH",
@@ -115,9 +122,13 @@ class Command(ScrapyCommand):
         query = " ".join(args).strip()
         if not query:
             raise UsageError(
-                "give a query, e.g. scrapy search 'robots \"crawl delay\"', or --serve"
+                f"give a query, e.g. {program(NAME)} 'robots \"crawl delay\"', or --serve"
             )
-        self.exitcode = self._search(path, query, opts.site, opts.limit, opts.json)
+        try:
+            self.exitcode = self._search(path, query, opts.site, opts.limit, opts.json)
+            sys.stdout.flush()
+        except BrokenPipeError:  # read by a program that stopped reading (| head)
+            self.exitcode = output_closed()
 
     def _open(self, path: Path) -> SearchIndex | int:
         if not path.exists():

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from webrobot.extract.htmltree import html_root
 from webrobot.extract.jsonld import PageJsonLd, read_jsonld
+from webrobot.extract.maintext import Reading, main_reading
 from webrobot.extract.structured import structured_data
 
 if TYPE_CHECKING:
@@ -27,7 +28,10 @@ if TYPE_CHECKING:
 JSONLD = "jsonld"
 STRUCTURED = "structured"
 FIELD_SPECS = "field_specs"
-INPUTS = frozenset({JSONLD, STRUCTURED, FIELD_SPECS})
+#: The main content's reading (:func:`~webrobot.extract.maintext.main_reading`): the text,
+#: and its Markdown when a part asked reads it.
+READING = "reading"
+INPUTS = frozenset({JSONLD, STRUCTURED, FIELD_SPECS, READING})
 
 
 class PageInputs:
@@ -40,6 +44,7 @@ class PageInputs:
         field_specs: tuple[FieldSpec, ...] = (),
         jsonld_documents: bool = False,
         full_structured: bool = False,
+        markdown: bool = False,
     ) -> None:
         self.page = page
         #: The site's declared fields (the ``fields`` part's own input).
@@ -49,6 +54,8 @@ class PageInputs:
         #: Whether a part asked reads all of the structured data: the parts that
         #: could do with the JSON-LD alone then share it too.
         self.full_structured = full_structured
+        #: Whether a part asked reads the main content as Markdown: the reading renders it.
+        self.markdown = markdown
         self._read: dict[str, Any] = {}
 
     def _once(self, name: str, read: Callable[[], Any]) -> Any:
@@ -75,6 +82,11 @@ class PageInputs:
         """The page's structured data by syntax (extruct's form), read once, on the
         JSON-LD already read."""
         return self._once(STRUCTURED, lambda: structured_data(self.page, jsonld=self.jsonld.items))
+
+    @property
+    def reading(self) -> Reading:
+        """The page's main content read once, as text (and Markdown when asked)."""
+        return self._once(READING, lambda: main_reading(self.page, markdown=self.markdown))
 
     def structured_or_jsonld(self) -> dict[str, list[Any]]:
         """The structured data when a part asked reads it anyway, else the JSON-LD

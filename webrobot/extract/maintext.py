@@ -1,15 +1,22 @@
 """The main text of a page: its article or main content as plain text.
 
-:func:`main_text` returns the text without navigation, ads, comments, cookie
-banners or script, one paragraph a line, in whatever language the page is in,
-or ``None`` when the page has none. It reads the crawl's own lxml tree
+:func:`main_text` returns the text without navigation, site footers, ads,
+comments, cookie banners, share bars, related posts, donation pleas or script, one
+paragraph, heading, list item, table row or code line a line, in whatever language
+the page is in, or ``None`` when the page has none; :func:`main_reading` gives the
+same text and its Markdown (``#`` headings, ``-`` lists, fenced code, tables) from
+one reading. It reads the crawl's own lxml tree
 (:attr:`SourcePage.root <webrobot.extract.page.SourcePage.root>`), so the page
 is not parsed again; only when the crawl has no tree is ``SourcePage.html``
 parsed.
 
 How: trafilatura (a maintained extractor made for this, measured on public
-benchmarks) reads the tree favouring precision, without its fallback
-extractors. That precise reading drops the headline, teasers and link lists
+benchmarks) reads the tree, its chrome pruned first and its headings' self-links
+unwrapped (:mod:`webrobot.extract.pagechrome`). A page that does not declare itself
+an article (:mod:`webrobot.extract.pagekind`: a product, listing, service,
+documentation or forum page, whose content is spread over several blocks) gets
+trafilatura's default (broad) reading. An article is read favouring precision,
+without trafilatura's fallback extractors. That precise reading drops the headline, teasers and link lists
 around an article that trafilatura's default reading keeps, but on some layouts
 it loses much of the article. A precise text of :data:`TRUSTED_LENGTH`
 characters or more is kept as it is; a shorter one is checked against the
@@ -17,16 +24,17 @@ default (broad) reading, and kept only when it holds at least half of the broad
 text's word shingles (:mod:`webrobot.extract.shingles`); the broad text takes
 its place otherwise. The paragraphs of an article cut into several containers
 of one kind that the text lacks are added (:mod:`webrobot.extract.continuation`),
-and a first line repeating the page's title is dropped
-(:mod:`webrobot.extract.headline`). When the markup yields much less than the
+a first line repeating the page's title is dropped
+(:mod:`webrobot.extract.headline`), and closing lines asking the reader for money
+too. When the markup yields much less than the
 ``articleBody`` the page declares in its JSON-LD (pages built by JavaScript,
 teasers of a paywall), and the two agree, the declared text is returned instead
 (:mod:`webrobot.extract.articlebody`).
 
 A large page (more than :data:`~webrobot.extract.largepage.LARGE_PAGE_ELEMENTS`
-nodes in its tree: a link flood, a huge listing) is read under a bound: its precise
-reading is kept whatever its length, and the broad reading, read only when the precise
-one finds nothing, runs without trafilatura's fallback extractors (justext, readability,
+nodes in its tree: a link flood, a huge listing) is read under a bound: an article's
+precise reading is kept whatever its length, and the broad reading (read only when the
+precise one finds nothing, or on a page that is no article) runs without trafilatura's fallback extractors (justext, readability,
 a second recall pass), whose cost grows with the tree: 10 s of CPU on a 5 MB page of
 180,000 nodes without the bound, under 2 s with it. All this costs less CPU than one
 default trafilatura call on the page's HTML (``python -m benchmarks.quality.maintext``
@@ -48,6 +56,8 @@ from __future__ import annotations
 
 import logging
 import re
+import unicodedata
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
@@ -56,6 +66,8 @@ from webrobot.extract.continuation import continued
 from webrobot.extract.headline import without_headline
 from webrobot.extract.largepage import is_large
 from webrobot.extract.page import SourcePage
+from webrobot.extract.pagechrome import CHROME_XPATH, unlinked_headings, without_pleas
+from webrobot.extract.pagekind import declares_article
 from webrobot.extract.shingles import share_kept
 from webrobot.optional import require
 
@@ -72,54 +84,87 @@ DECLARED_AGREEMENT = 0.5
 #: ...or when the markup's text is the declared one in a single line (trafilatura's own
 #: rescue reads the JSON-LD and joins its paragraphs): the share of it the text holds.
 SAME_TEXT = 0.9
-#: Comments and processing instructions: trafilatura's own parser drops them, and a
-#: tree that has them loses the text that follows them inside a paragraph.
-#: Navigation (HTML's ``<nav>``, ARIA's ``role="navigation"``) is pruned too: on a short page
-#: trafilatura's broad reading otherwise keeps the menu as text.
-_PRUNE = "//comment()|//processing-instruction()|//nav|//*[@role='navigation']"
 _SPACES = re.compile(r"[^\S\n]+")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]+")
+_BLANK_RUNS = re.compile(r"\n{3,}")
+_HEADING_MARK = re.compile(r"^#{1,6} +")
 
 logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One reading of a page's main content: as plain text (one paragraph, heading, list
+    item, table row or code line a line) and as Markdown (``#`` headings, ``-`` lists,
+    fenced code, tables). Either is ``None`` when nothing was found; true when there is
+    Markdown."""
+
+    text: str | None
+    markdown: str | None
+
+    def __bool__(self) -> bool:
+        return bool(self.markdown)
 
 
 def main_text(page: SourcePage) -> str | None:
     """The page's main content as plain text, one paragraph a line; ``None`` when
     nothing could be found. Raises :class:`~webrobot.optional.MissingExtra` when
     trafilatura is not installed, and nothing else."""
+    return main_reading(page, markdown=False).text
+
+
+def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
+    """The page's main content as plain text and as Markdown (unless ``markdown`` is
+    false: then :attr:`Reading.markdown` is ``None``), from one reading. Raises
+    :class:`~webrobot.optional.MissingExtra` when trafilatura is not installed, and
+    nothing else."""
     trafilatura = require("trafilatura", "mining", FEATURE)
     tree = _tree(page, trafilatura)
     if tree is None:
-        return None
+        return Reading(None, None)
     large = is_large(tree)
-    text = _markup_text(trafilatura, tree, large)
+    text, body = _markup_text(trafilatura, _unlinked(tree), large)
     if text is None and page.html and _CONTROL.search(page.html):
         # lxml keeps control characters in an HTML tree but refuses to serialise
         # them, and trafilatura then discards the whole page: read it without them.
         cleaned = _tree(page, trafilatura, clean=True)
         if cleaned is not None:
             tree = cleaned
-            text = _markup_text(trafilatura, tree, large)
+            text, body = _markup_text(trafilatura, _unlinked(tree), large)
+    rendered = _render(body, markdown=True) if markdown and body is not None else None
     if text:
         try:
-            text = without_headline(continued(tree, text), tree)
+            headless = without_headline(text, tree)
+            if headless != text and rendered:
+                rendered = _without_first_heading(rendered)
+            text = continued(tree, headless)
         except Exception:  # a page must never break the crawl
             logger.debug("continuations or headline of %s not read", page.url, exc_info=True)
+        text = without_pleas(text)
+        rendered = without_pleas(rendered) if rendered else rendered
     try:
         declared = declared_article_body(tree)
     except Exception:  # a page must never break the crawl
         logger.debug("JSON-LD of %s not read", page.url, exc_info=True)
         declared = None
-    return tidy(prefer_declared(text, declared))
+    final = tidy(prefer_declared(text, declared))
+    if markdown and final is not None and final != tidy(text):
+        rendered = final  # the declared articleBody: its paragraphs are all there is
+    return Reading(final, _tidy_markdown(rendered) if final is not None else None)
 
 
-def _markup_text(trafilatura: ModuleType, tree: Any, large: bool) -> str | None:
-    """The precise reading when it is long (or the page ``large``), else the choice
-    between it and the broad one (without fallbacks on a large page)."""
-    precise = _read(trafilatura, tree, fast=True, favor_precision=True)
+def _markup_text(trafilatura: ModuleType, tree: Any, large: bool) -> tuple[str | None, Any]:
+    """An article's precise reading when it is long (or the page ``large``), else the
+    choice between it and the broad one; any other page's broad reading alone (both
+    without fallbacks on a large page). With the body trafilatura read it from."""
+    if not declares_article(tree):
+        return _read(trafilatura, tree, fast=large)
+    precise, precise_body = _read(trafilatura, tree, fast=True, favor_precision=True)
     if precise and (large or len(precise) >= TRUSTED_LENGTH):
-        return precise
-    return choose(precise, _read(trafilatura, tree, fast=large))
+        return precise, precise_body
+    broad, broad_body = _read(trafilatura, tree, fast=large)
+    chosen = choose(precise, broad)
+    return chosen, precise_body if chosen is precise else broad_body
 
 
 def choose(precise: str | None, broad: str | None) -> str | None:
@@ -176,14 +221,54 @@ def _tree(page: SourcePage, trafilatura: ModuleType, clean: bool = False) -> Any
     return tree if isinstance(tree, HtmlElement) else None
 
 
-def _read(trafilatura: ModuleType, tree: Any, **options: bool) -> str | None:
-    """One trafilatura reading of a copy of ``tree`` (trafilatura copies a tree it is
-    given, so the crawl's tree is left as it was)."""
+def _unlinked(tree: Any) -> Any:
+    """``tree`` with its headings' self-links unwrapped (see
+    :func:`~webrobot.extract.pagechrome.unlinked_headings`), or as it is if that fails."""
     try:
-        text = trafilatura.extract(
-            tree, include_comments=False, include_tables=True, prune_xpath=_PRUNE, **options
+        return unlinked_headings(tree)
+    except Exception:  # a page must never break the crawl
+        logger.debug("heading links not unwrapped", exc_info=True)
+        return tree
+
+
+def _read(trafilatura: ModuleType, tree: Any, **options: bool) -> tuple[str | None, Any]:
+    """One trafilatura reading of a copy of ``tree`` (trafilatura copies a tree it is
+    given, so the crawl's tree is left as it was): its text and the body it read."""
+    try:
+        document = trafilatura.bare_extraction(
+            tree,
+            include_comments=False,
+            include_tables=True,
+            prune_xpath=CHROME_XPATH,
+            with_metadata=False,
+            **options,
         )
+        if document is None or document.body is None:
+            return None, None
+        return tidy(_render(document.body, markdown=False)), document.body
     except Exception:  # a page must never break the crawl
         logger.debug("trafilatura failed", exc_info=True)
+        return None, None
+
+
+def _render(body: Any, markdown: bool) -> str:
+    """trafilatura's text of ``body`` (as its ``txt`` or ``markdown`` output), NFC."""
+    from trafilatura.xml import xmltotxt
+
+    return unicodedata.normalize("NFC", xmltotxt(body, markdown))
+
+
+def _without_first_heading(markdown: str) -> str:
+    """``markdown`` without its first line when that line is a heading (the headline the
+    text dropped too)."""
+    first, _, rest = markdown.lstrip("\n").partition("\n")
+    return rest if _HEADING_MARK.match(first) else markdown
+
+
+def _tidy_markdown(markdown: str | None) -> str | None:
+    """Control characters dropped, trailing spaces stripped, at most one empty line in a
+    row; ``None`` if nothing is left. Indentation (code, nested lists) is kept."""
+    if not markdown:
         return None
-    return tidy(text)
+    lines = (_CONTROL.sub("", line).rstrip() for line in markdown.splitlines())
+    return _BLANK_RUNS.sub("\n\n", "\n".join(lines)).strip("\n") or None

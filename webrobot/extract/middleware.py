@@ -243,6 +243,7 @@ class ExtractMiddleware:
             field_specs=self.fields,
             jsonld_documents=self._jsonld_fields,
             full_structured=any(part.provides == STRUCTURED for part in parts),
+            markdown=any(part.name == "markdown" for part in parts),
         )
         out: dict[str, Any] = {}
         # A part whose result is another's input first: the others read it as it was read.

@@ -24,9 +24,8 @@ from typing import Any
 from webrobot.extract.documents import read_document
 from webrobot.extract.fields import extract_fields, found_fields, missing_fields
 from webrobot.extract.images import page_images
-from webrobot.extract.inputs import FIELD_SPECS, INPUTS, JSONLD, STRUCTURED, PageInputs
+from webrobot.extract.inputs import FIELD_SPECS, INPUTS, JSONLD, READING, STRUCTURED, PageInputs
 from webrobot.extract.largepage import LARGE_PAGE_ELEMENTS, large_page_notes
-from webrobot.extract.maintext import main_text
 from webrobot.extract.metadata import metadata
 from webrobot.extract.product import product
 
@@ -67,6 +66,8 @@ class Part:
     #: Note -> what it means, for the one log line of its first occurrence (a note
     #: not named here is only counted).
     note_messages: Mapping[str, str] = field(default_factory=dict)
+    #: Whether it is had only when named: ``all`` leaves it out.
+    opt_in: bool = False
     #: One line for the reference.
     summary: str = ""
 
@@ -77,7 +78,11 @@ class Part:
 
 
 def _text(inputs: PageInputs) -> Any:
-    return main_text(inputs.page)
+    return inputs.reading.text
+
+
+def _markdown(inputs: PageInputs) -> Any:
+    return inputs.reading.markdown
 
 
 def _metadata(inputs: PageInputs) -> Any:
@@ -107,11 +112,13 @@ def _document(body: bytes, url: str, content_type: str, **limits: Any) -> Any:
 
 #: Every mining part, in the order an item lists their keys.
 PARTS: tuple[Part, ...] = (
-    Part("text", "main_text", _text, extra="mining", monitored=True, notes=large_page_notes,
+    Part("text", "main_text", _text, frozenset({READING}), extra="mining", monitored=True,
+         notes=large_page_notes,
          note_messages={"large_page": "main text read without trafilatura's fallbacks: more "
                         f"than {LARGE_PAGE_ELEMENTS} nodes"},
-         summary="the page's main text, boilerplate (menus, headers, footers, sidebars, cookie "
-                 "banners) left out, paragraphs as lines"),
+         summary="the page's main text, one paragraph, heading, list item, table row or code "
+                 "line a line; boilerplate (menus, headers, site footers, sidebars, cookie "
+                 "banners, share bars, related posts, donation pleas) left out"),
     Part("metadata", "metadata", _metadata, frozenset({JSONLD}), monitored=True,
          summary="`title`, `description`, `authors`, `published`, `modified`, `language`, "
                  "`site_name`, `canonical`, `image`, from the page's meta tags, Open Graph and JSON-LD, "
@@ -133,22 +140,26 @@ PARTS: tuple[Part, ...] = (
          summary="the images the page shows (`url`, `alt`, `width`, `height`), fetched under "
                  "robots.txt and politeness to add `format`, `bytes`, real `width` and `height`, and "
                  "a perceptual hash `phash`"),
+    Part("markdown", "main_markdown", _markdown, frozenset({READING}), extra="mining",
+         opt_in=True,
+         summary="the same main text as Markdown (`#` headings, `-` and `1.` lists, fenced "
+                 "code, tables), from the same reading; only when named (`all` leaves it out)"),
 )  # fmt: skip
 BY_NAME = {part.name: part for part in PARTS}
-#: The word that asks for every part.
+#: The word that asks for every part but the opt-in ones.
 ALL = "all"
 
 
 def enabled_parts(values: Iterable[str]) -> frozenset[str]:
-    """The parts named by ``values`` (``"all"`` for every one); :class:`ValueError`
-    names the first unknown word and what was expected."""
+    """The parts named by ``values`` (``"all"`` for every one but the opt-in ones);
+    :class:`ValueError` names the first unknown word and what was expected."""
     parts: set[str] = set()
     for value in values:
         word = value.strip().lower()
         if not word:
             continue
         if word == ALL:
-            parts.update(BY_NAME)
+            parts.update(part.name for part in PARTS if not part.opt_in)
         elif word in BY_NAME:
             parts.add(word)
         else:

@@ -240,7 +240,7 @@ class FrontierScheduler(BaseScheduler):
         if self.disk is not None:
             self._acknowledge_finished()
             self._commit()
-            left, leased = len(self.disk), self.disk.leased + self.leases.parked
+            left, leased = len(self.disk), self.disk.leased  # parked ones are leased too
             self.disk.close()
             assert self.stats is not None
             self.stats.set_value(STATS + "disk_bytes", self.disk.disk_bytes())

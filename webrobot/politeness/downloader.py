@@ -59,6 +59,7 @@ from webrobot import signals
 from webrobot.compat import call_later, schedule_coro, slot_randomness
 from webrobot.politeness.clock import NO_RESPONSE, THROTTLE_STATUSES
 from webrobot.politeness.connections import descriptor_plan
+from webrobot.politeness.letgo import LetGo
 from webrobot.politeness.unit import DOMAIN, HOST, PolitenessUnit, RobotsDelays
 from webrobot.robots.policy import parse_retry_after
 from webrobot.settingsmodel.parse import ConfigError, read
@@ -161,6 +162,8 @@ class SiteDownloader(Downloader):
             setting_error(crawler, exc)  # the crawl stops at start with this error
             per_minute = 0
         self.min_interval = 60.0 / per_minute if per_minute else 0.0
+        #: When the crawl stops, queued requests are let go at once, those in flight soon.
+        self.letgo = LetGo(crawler)
         # Connections in flight fit the open-file limit (one warning if lowered).
         descriptors = descriptor_plan(crawler)
         if descriptors.limit and 0 < descriptors.concurrency < self.total_concurrency:
@@ -213,6 +216,9 @@ class SiteDownloader(Downloader):
         return key, self.slots[key]
 
     def _process_queue(self, slot: Slot) -> None:
+        if self.letgo.stopping:  # nothing more starts: what reaches a slot now is let go
+            self.letgo.fail_queued()
+            return
         if slot.latercall:
             return  # a timer will run this again
         slot_key = getattr(slot, "key", "")
@@ -239,7 +245,7 @@ class SiteDownloader(Downloader):
 
     async def _download(self, slot: Slot, request: Request) -> Response:
         try:
-            return await super()._download(slot, request)
+            return await self.letgo.download(super()._download(slot, request), request)
         except Exception as exc:  # any download error, noted and re-raised
             if not isinstance(exc, IgnoreRequest):  # no answer at all: the site slows down too
                 key = getattr(slot, "key", "") or self.unit_key(request)

@@ -13,6 +13,7 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
 from webrobot.settingsmodel.parse import read
+from webrobot.settingsmodel.startup import FINISH_REASON, startup_refused
 
 if TYPE_CHECKING:
     from typing import Self
@@ -46,6 +47,8 @@ class StatsFile:
         # again when the engine stops: other components (the robots middleware's
         # held_at_close count) still add stats while the spider closes.
         crawler.signals.connect(self.engine_stopped, signal=signals.engine_stopped)
+        # A crawl refused before its spider opened: no spider_closed, no engine_stopped.
+        crawler.signals.connect(self.startup_refused, signal=startup_refused)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -53,6 +56,10 @@ class StatsFile:
 
     def spider_closed(self, spider: Spider, reason: str) -> None:
         self.reason = reason
+        self.engine_stopped()
+
+    def startup_refused(self) -> None:
+        self.reason = FINISH_REASON
         self.engine_stopped()
 
     def engine_stopped(self) -> None:

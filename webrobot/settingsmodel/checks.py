@@ -51,6 +51,40 @@ def unknown_settings(names: Iterable[str]) -> list[tuple[str, str | None]]:
     return found
 
 
+def closest_name(name: str, names: Iterable[str], cutoff: float = 0.6) -> str | None:
+    """The one of ``names`` closest to ``name`` (:mod:`difflib`), or None when none is
+    at least ``cutoff`` alike."""
+    close = difflib.get_close_matches(name, list(names), n=1, cutoff=cutoff)
+    return close[0] if close else None
+
+
+#: How alike a setting nothing declares must be to a known one to be named as a
+#: misspelling of it: ``DOWNLOAD_DELY`` is (0.96), a project's own ``MONGO_URI`` or
+#: ``API_KEY`` is like no Scrapy setting (below 0.6) and is left alone.
+MISSPELT_CUTOFF = 0.8
+
+
+def misspelt_settings(names: Iterable[str], known: Iterable[str]) -> list[tuple[str, str]]:
+    """Each of ``names`` (upper-case, outside webrobot's prefix: :func:`unknown_settings`
+    has those) that is neither in ``known`` (Scrapy's settings) nor declared here, but
+    is close to one that is, with that one, sorted. Such a setting is read by nothing,
+    while the one meant keeps its default."""
+    everything = {*known, *BY_NAME, *REMOVED}
+    found = []
+    for name in sorted(set(names)):
+        if name.startswith(PREFIX) or name in everything or not name.isupper():
+            continue
+        close = closest_name(name, everything, MISSPELT_CUTOFF)
+        if close is not None:
+            found.append((name, close))
+    return found
+
+
+def misspelt_setting_message(name: str, closest: str) -> str:
+    """One line about a setting that looks like a misspelt one, for logs and the terminal."""
+    return f"{name} is not a setting; did you mean {closest}?"
+
+
 def unknown_setting_message(name: str, closest: str | None) -> str:
     """One line about an unknown ``WEBROBOT_*`` setting, for logs and the terminal."""
     hint = f"did you mean {closest}?" if closest else "see the settings reference"

@@ -148,6 +148,10 @@ _ORDER = (
     _s("WEBROBOT_FRONTIER_COMMIT_INTERVAL", "float", 0.5,
        "Seconds between two checks for finished requests while the engine asks for none (at least 0.05).",
        minimum=0),
+    _s("WEBROBOT_SHUTDOWN_GRACE", "float", 2.0,
+       "Seconds the downloads in flight get to finish after Ctrl-C (SIGINT) or SIGTERM; then they are "
+       "let go, and with JOBDIR kept for the next run (requests queued for a site are let go at once).",
+       minimum=0),
     _s("WEBROBOT_RETRY_FAILED", "bool", False,
        "On resume, queue again the requests an earlier run of the job gave up on (failed for good)."),
     _s("SCHEDULER_DISK_QUEUE", "class", "scrapy.squeues.PickleFifoDiskQueue",
@@ -547,8 +551,8 @@ _section("Mining: what pages say")
 _MINING = (
     _s("WEBROBOT_EXTRACT", "list", [],
        "What to extract from each page into its item: any of the mining parts (the table in "
-       "webrobot/extract/parts.py, listed on the mining page) or all (empty: nothing, the crawl's "
-       "full speed)."),
+       "webrobot/extract/parts.py, listed on the mining page) or all, which leaves the opt-in "
+       "markdown out (empty: nothing, the crawl's full speed)."),
     _s("WEBROBOT_EXTRACT_REQUIRED", "list", [],
        "Parts other components read, mined whatever WEBROBOT_EXTRACT says: the add-on sets it "
        "for the monitor (WEBROBOT_MONITOR_DIR); same words as WEBROBOT_EXTRACT."),

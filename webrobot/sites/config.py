@@ -22,7 +22,7 @@ from w3lib.url import safe_url_string
 from webrobot.extract.fields import FieldSpecError, compile_fields
 from webrobot.frontier.priorities import PriorityRule
 from webrobot.monitor.rules import parse_rule_tables
-from webrobot.settingsmodel.checks import value_problem
+from webrobot.settingsmodel.checks import closest_name, value_problem
 from webrobot.settingsmodel.parse import ConfigError, raise_all
 from webrobot.urls.templates import TemplateOverride
 
@@ -464,6 +464,15 @@ def parse_site_config(text: str, source: str, name: str) -> SiteConfig:
     return site_config_from_mapping(data, source, name)
 
 
+def unknown_key(key: str) -> str:
+    """What is said of a top-level key no site config has: the key meant, when one is
+    close (``max_page``: ``max_pages``), else every key."""
+    meant = closest_name(key, SCHEMA)
+    if meant is not None:
+        return f"unknown key; did you mean {meant}?"
+    return f"unknown key; expected one of: {', '.join(sorted(SCHEMA))}"
+
+
 def site_config_from_mapping(data: Mapping[str, Any], source: str, name: str) -> SiteConfig:
     if not SPIDER_NAME_RE.match(name):
         raise ConfigError(
@@ -472,11 +481,7 @@ def site_config_from_mapping(data: Mapping[str, Any], source: str, name: str) ->
             f"the file name must make a spider name (letters, digits, '_'), got {name!r}",
         )
     # Every problem is reported, not only the first: one run to find them all.
-    errors = [
-        ConfigError(source, key, f"unknown key; expected one of: {', '.join(sorted(SCHEMA))}")
-        for key in data
-        if key not in SCHEMA
-    ]
+    errors = [ConfigError(source, key, unknown_key(key)) for key in data if key not in SCHEMA]
     errors += [
         ConfigError(source, key, "missing; this key is required")
         for key in REQUIRED

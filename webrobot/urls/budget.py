@@ -25,6 +25,13 @@ class PageBudget:
         self.spent[site] = used + 1
         return True
 
+    def refund(self, site: str) -> None:
+        """Give back a page of ``site`` taken for a request that was not fetched after all
+        (let go when the crawl stopped: the resumed job fetches it and spends it then)."""
+        used = self.spent.get(site, 0)
+        if used > 0:
+            self.spent[site] = used - 1
+
     def left(self, site: str) -> int | None:
         """Pages ``site`` may still have downloaded (``None``: no limit)."""
         return max(0, self.limit - self.spent.get(site, 0)) if self.limit else None

@@ -9,6 +9,7 @@ be fetched. Every fetch counts, retries and redirect hops included: the budget
 bounds what a site serves. Internal fetches whose response no spider callback
 sees (``callback=NO_CALLBACK``: robots.txt) are not pages and spend nothing.
 
+A request let go when the crawl stops (Ctrl-C) was not fetched: its page is given back.
 With ``JOBDIR``, the pages spent live in ``spider.state`` (which Scrapy's
 ``SpiderState`` saves at a clean close), so a resumed job continues the
 budget instead of starting a new one.
@@ -28,6 +29,7 @@ from scrapy.utils.misc import build_from_crawler, load_object
 
 from webrobot.settingsmodel.parse import ConfigError, read
 from webrobot.settingsmodel.startup import non_negative_setting, setting_error
+from webrobot.signals import LET_GO_META
 from webrobot.urls.budget import PageBudget
 from webrobot.urls.refusals import Refuser
 from webrobot.urls.sitekey import request_host
@@ -76,3 +78,12 @@ class PageBudgetMiddleware:
             raise self.refuser.refuse(
                 request, BUDGET, f"the site's budget of {self.budget.limit} pages is spent"
             )
+
+    def process_exception(self, request: Request, exception: Exception) -> None:
+        """A request let go when the crawl stopped was not fetched: its page is given back
+        (the resumed job spends it when it fetches it)."""
+        del exception
+        if request.meta.get(LET_GO_META) and request.callback is not NO_CALLBACK:
+            refund = getattr(self.budget, "refund", None)  # a shared budget may not give back
+            if callable(refund) and type(self.budget) is PageBudget:
+                refund(request_host(request))

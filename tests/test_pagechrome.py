@@ -1,0 +1,62 @@
+"""The chrome rules on their own: heading self-links, pleas, the pruning XPath."""
+
+from __future__ import annotations
+
+import lxml.html
+
+from webrobot.extract.pagechrome import CHROME_XPATH, unlinked_headings, without_pleas
+
+
+def test_a_tree_without_heading_links_is_not_copied() -> None:
+    tree = lxml.html.fromstring("<div><h2>Plain</h2><p><a href='#x'>in text</a></p></div>")
+    assert unlinked_headings(tree) is tree
+
+
+def test_heading_links_are_unwrapped_or_dropped_on_a_copy() -> None:
+    tree = lxml.html.fromstring(
+        "<div><h2><a href='#a'>Words</a></h2><h3>Title<a href='#b'>#</a> tail</h3>"
+        "<h4><a href='/elsewhere'>Away</a></h4></div>"
+    )
+    copy = unlinked_headings(tree)
+    assert copy is not tree
+    assert [h.text_content() for h in copy.iter("h2", "h3", "h4")] == [
+        "Words",
+        "Title tail",
+        "Away",
+    ]
+    assert copy.xpath("//a/@href") == ["/elsewhere"]
+    assert tree.xpath("//a/@href") == ["#a", "#b", "/elsewhere"]  # the crawl's tree as it was
+
+
+def test_closing_pleas_are_dropped() -> None:
+    text = "First paragraph.\nSecond paragraph.\nIf this helped, buy me a coffee on Ko-fi."
+    assert without_pleas(text) == "First paragraph.\nSecond paragraph."
+    assert without_pleas("A.\n\nBecome a patron on Patreon.\n\n") == "A."
+    assert without_pleas("Hat dir der Text gefallen? Unterstütze mich mit einer Spende.") == (
+        "Hat dir der Text gefallen? Unterstütze mich mit einer Spende."
+    )  # nothing would be left
+
+
+def test_a_plea_in_the_body_or_a_long_closing_line_stays() -> None:
+    body = "The charity asked for donations after the flood.\nThe river fell by Friday."
+    assert without_pleas(body) == body
+    news = "The river fell by Friday.\nThe charity asked residents to donate blankets."
+    assert without_pleas(news) == news, "money asked for someone else is the story"
+    veterans = "A.\nThe fund will support US veterans."
+    assert without_pleas(veterans) == veterans
+    assert without_pleas("A.\nEvery donation helps me keep writing.") == "A."
+    assert without_pleas("A.\nSoutenez notre travail : faire un don.") == "A."
+    long_line = "Donations " + "x" * 500
+    assert without_pleas("A.\n" + long_line) == "A.\n" + long_line
+
+
+def test_the_xpath_finds_footers_donation_boxes_and_gutters() -> None:
+    tree = lxml.html.fromstring(
+        "<html><body><article><p>Text</p><div class='donate-box'>Give</div><section class='donate'>Kept</section>"
+        "<table><tr><td class='gutter gl'><pre class='lineno'>1</pre></td><td>code</td></tr></table>"
+        "</article><footer>Site</footer><div role='contentinfo'>Info</div></body></html>"
+    )
+    found = {(e.tag, e.get("class") or e.get("role") or "") for e in tree.xpath(CHROME_XPATH)}
+    assert ("div", "donate-box") in found and ("footer", "") in found
+    assert ("div", "contentinfo") in found and ("td", "gutter gl") in found
+    assert not any(tag in ("p", "section") for tag, _ in found)

@@ -1,0 +1,107 @@
+"""A page's chrome, which is never its main text: what the main-text reading removes
+before trafilatura reads the page, and what it drops from the text it gets.
+
+- :data:`CHROME_XPATH`: nodes pruned from trafilatura's own copy of the tree: comments
+  and processing instructions (a tree that has them loses the text that follows them
+  inside a paragraph), navigation (``<nav>``, ARIA ``navigation``), the site's footer
+  (``<footer>``, ARIA ``contentinfo``), donation and sponsorship boxes (a ``<div>`` whose
+  class names donations, Patreon, Ko-fi, "buy me a coffee", sponsors) and the line-number
+  gutters of highlighted code (Rouge's ``td.gutter``, ``pre.lineno``), which would read
+  as a column of numbers before the code. trafilatura itself already drops share bars,
+  "related posts" boxes, comments and footers named by class.
+- :func:`unlinked_headings`: a heading whose text is a link to itself (the anchor links
+  Jekyll, Hugo and most documentation themes put on every heading) reads as a link to
+  trafilatura, which drops it when it favours precision; the anchors are unwrapped, on
+  a copy, so the heading keeps its line.
+- :func:`without_pleas`: the closing lines of a text that ask the reader for money
+  ("If you enjoyed this post, please consider supporting my work: buy me a coffee")
+  where no markup marked them.
+
+Pure: no Scrapy, no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from copy import deepcopy
+from typing import Any
+
+import lxml.etree
+
+_DONATION_WORDS = ("donat", "patreon", "ko-fi", "kofi", "buymeacoffee", "sponsor")
+#: What is pruned from trafilatura's copy of the tree before it reads it. Each path is
+#: a plain walk by tag: a predicate tested on every element (``//*[...]``) costs a
+#: millisecond a page, several times these together.
+CHROME_XPATH = (
+    "//comment()|//processing-instruction()|//nav|//footer"
+    "|//*[@role='navigation' or @role='contentinfo']"
+    "|//td[contains(@class, 'gutter')]|//pre[contains(@class, 'lineno')]"
+    "|//div[" + " or ".join(f"contains(@class, '{word}')" for word in _DONATION_WORDS) + "]"
+)
+#: Links to a fragment inside a heading; found through the links (a walk by tag), not
+#: by testing every element.
+_SELF_LINKS = lxml.etree.XPath(
+    "//a[starts-with(@href, '#')][ancestor::h1 or ancestor::h2 or ancestor::h3"
+    " or ancestor::h4 or ancestor::h5 or ancestor::h6]"
+)
+_WORD = re.compile(r"\w")
+#: A closing line asking the reader to pay: a payment service's name, or a word asking
+#: for money with the writer or the site as the one to be paid (so that a news story's
+#: last line about donations to someone else stays). English, German, French.
+_PLEA_SERVICE = re.compile(
+    r"buy me a coffee|\bko-?fi\b|patreon|liberapay|github sponsors", re.IGNORECASE
+)
+_PLEA_ASK = re.compile(
+    r"\bdonat|\bsupport|\bsponsor|\btip jar|\bspende|unterstütz|soutenir|faire un don|\bdon\b",
+    re.IGNORECASE,
+)
+#: Case-sensitive: "US" (the country) is not "us".
+_PLEA_SELF = re.compile(
+    r"\b(?:[Mm]e|[Mm]y|us|[Oo]ur|mich|mir|uns|[Uu]nser\w*|nous|[Nn]otre|[Mm]on|[Mm]a)\b"
+    r"|\b[Tt]his (?:blog|site|website|newsletter|podcast|project)\b"
+)
+#: Closing lines looked at for a plea, and the longest line that can be one.
+PLEA_LINES = 2
+PLEA_LENGTH = 400
+
+
+def unlinked_headings(tree: Any) -> Any:
+    """``tree`` itself when no heading holds a link to a fragment, else a copy with those
+    links unwrapped (their text kept in place), or removed where they hold no word (a
+    ``#`` or ``¶`` mark, an icon)."""
+    if not _SELF_LINKS(tree):
+        return tree
+    copy = deepcopy(tree)
+    for link in _SELF_LINKS(copy):
+        if _WORD.search(link.text_content() or ""):
+            link.tag = "span"
+            link.attrib.clear()
+        else:
+            link.drop_tree()  # its tail stays
+    return copy
+
+
+def without_pleas(text: str) -> str:
+    """``text`` without its last :data:`PLEA_LINES` non-empty lines where they ask the
+    reader for money (and text is left before them)."""
+    lines = text.split("\n")
+    cut, seen = len(lines), 0
+    while cut > 1 and seen < PLEA_LINES:
+        line = lines[cut - 1]
+        if line.strip():
+            if len(line) > PLEA_LENGTH or not _is_plea(line):
+                break
+            seen += 1
+        cut -= 1
+    if not seen:
+        return text
+    while cut > 0 and not lines[cut - 1].strip():
+        cut -= 1
+    return "\n".join(lines[:cut]) if cut else text
+
+
+def _is_plea(line: str) -> bool:
+    """Whether ``line`` asks the reader for money for the writer or the site."""
+    return bool(_PLEA_SERVICE.search(line)) or bool(
+        _PLEA_ASK.search(line) and _PLEA_SELF.search(line)
+    )
