@@ -1,5 +1,5 @@
 """The full-text index, kept during the crawl: thin glue around
-:mod:`webrobot.search.worker` (which runs :mod:`webrobot.search.textextract` and
+:mod:`webrobot.search.worker` (which runs :mod:`webrobot.extract.maintext` and
 :mod:`webrobot.search.index` in a child process, on another core).
 
 What goes in: every page item that reached the end of the pipelines
@@ -43,10 +43,10 @@ from scrapy.http import HtmlResponse
 
 from webrobot import signals as webrobot_signals
 from webrobot.job.diskstate import disk_of
+from webrobot.optional import MissingExtra
 from webrobot.pages.metarobots import policy
 from webrobot.report.document import report_location
-from webrobot.search import textextract
-from webrobot.search.worker import IndexWorker, PageToIndex
+from webrobot.search.worker import IndexWorker, PageToIndex, check_installed
 from webrobot.settingsmodel.parse import read
 from webrobot.urls.sitekey import site_key
 from webrobot.wiring import Key, set_per_crawler
@@ -82,12 +82,11 @@ class FullTextIndex:
         settings = crawler.settings
         if not read(settings, "WEBROBOT_INDEX_ENABLED"):
             raise NotConfigured("WEBROBOT_INDEX_ENABLED is off")
-        if not textextract.available():
-            logger.warning(
-                "Full-text index off: resiliparse or tantivy is not installed "
-                "(pip install 'webrobot[search]')"
-            )
-            raise NotConfigured("resiliparse or tantivy is not installed")
+        try:
+            check_installed()
+        except MissingExtra as exc:
+            logger.warning("Full-text index off: %s", exc)  # the one line that names the extra
+            raise NotConfigured(f"{exc.module} is not installed") from exc
         self.crawler = crawler
         self.worker: IndexWorker | None = None
         self.path: Path | None = None
