@@ -77,8 +77,9 @@ def crawl_speed(pages: int, reps: int, out: Path) -> dict[str, Any]:
 def queued_bytes(n: int) -> dict[str, float]:
     from scrapy import Request, Spider
 
-    from webrobot.frontier.queues import MemoryFrontier, SqliteFrontier
+    from webrobot.frontier.queues import MemoryFrontier
     from webrobot.frontier.scheduler import FrontierScheduler  # noqa: F401 - the codec below is the scheduler's
+    from webrobot.frontier.sqlitefrontier import SqliteFrontier
 
     class _Spider(Spider):
         name = "bench"

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from benchmarks.micro import fmt_time, per_call, print_table, quick, report_target
 from webrobot.seen.simhash import NearIndex, simhash
-from webrobot.seen.stores import load_store, save_store
+from webrobot.seen.storefile import load_store, save_store
 
 TARGET_SECONDS = 0.005
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from webrobot.search.index import Hit, IndexUnavailable, QueryError, Term, parse_query
+from webrobot.search.index import Hit, IndexUnavailable
+from webrobot.search.query import QueryError, Term, parse_query
 
 SCHEMA_VERSION = "1"
 #: BM25 weights of the indexed columns: a word in the title counts 4 times one in the text.
@@ -24,7 +25,7 @@ _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 def fts_query(query: str) -> str:
     """The user's query as an FTS5 expression, from the same parse the index uses
-    (:func:`webrobot.search.index.parse_query`): terms ANDed, groups ORed, every
+    (:func:`webrobot.search.query.parse_query`): terms ANDed, groups ORed, every
     term quoted so that no input is an FTS5 syntax error."""
 
     def fts_term(term: Term) -> str:

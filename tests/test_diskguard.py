@@ -19,7 +19,7 @@ import pytest
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.test import get_crawler
 
-from webrobot.frontier.queues import SqliteFrontier
+from webrobot.frontier.sqlitefrontier import SqliteFrontier
 from webrobot.job.diskspace import MB, Reading
 from webrobot.job.diskstate import disk_of
 from webrobot.resources import diskguard

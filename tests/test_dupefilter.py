@@ -9,7 +9,8 @@ from scrapy.spiders import Spider
 
 from tests.components import webrobot_crawler
 from webrobot.seen.dupefilter import URL_STORE_FILE, SeenUrlFilter
-from webrobot.seen.stores import AUDIT_BELOW, BloomStore, ExactStore, read_header, uniform_key
+from webrobot.seen.storefile import read_header
+from webrobot.seen.stores import AUDIT_BELOW, BloomStore, ExactStore, uniform_key
 
 #: The checkpoint files under JOBDIR serve Scrapy's own scheduler (webrobot's keeps its
 #: job state in the frontier database instead, see tests/test_crashsafe_crawl.py).

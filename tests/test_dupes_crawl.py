@@ -11,7 +11,7 @@ import pytest
 
 from tests.crawling import run_crawl, start_crawl, wait_until
 from webrobot.demo.server import Hit, Reply, SiteServer
-from webrobot.seen.stores import read_header
+from webrobot.seen.storefile import read_header
 
 pytestmark = pytest.mark.slow
 

@@ -177,11 +177,23 @@ def test_a_date_day_or_month_first_is_left_out() -> None:
     assert f.date("2026-02-03T10:00:00+01:00") == "2026-02-03T10:00:00+01:00"
 
 
-def test_price_without_price_parser_reads_as_a_number(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_price_without_price_parser_is_one_line_naming_the_extra(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     import sys
 
+    from webrobot.optional import MissingExtra
+
     monkeypatch.setitem(sys.modules, "price_parser", None)  # as if not installed
-    assert f.price("€ 1.299,00") == 1299 and f.price("$12.50") == 12.5
+    with pytest.raises(
+        MissingExtra, match=r"'price_parser' package.*pip install 'webrobot\[mining\]'"
+    ):
+        f.price("€ 1.299,00")
+    with pytest.raises(
+        f.FieldSpecError, match=r"field 'p': processor 'price': .*webrobot\[mining\]"
+    ):
+        f.compile_fields({"p": {"css": "p::text", "processors": ["price"]}})
+    assert f.price(12.5) == 12.5  # a number needs no price reader
 
 
 @given(

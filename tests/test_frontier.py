@@ -9,14 +9,8 @@ from pathlib import Path
 import pytest
 
 from webrobot.frontier.journal import local_feed_paths
-from webrobot.frontier.queues import (
-    CONTENT_FOLLOWED,
-    CONTENT_KEPT,
-    FrontierError,
-    MemoryFrontier,
-    SqliteFrontier,
-    resolve_mode,
-)
+from webrobot.frontier.queues import FrontierError, MemoryFrontier, resolve_mode
+from webrobot.frontier.sqlitefrontier import CONTENT_FOLLOWED, CONTENT_KEPT, SqliteFrontier
 
 
 def crash(frontier: SqliteFrontier) -> None:

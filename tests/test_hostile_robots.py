@@ -13,7 +13,8 @@ import pytest
 from tests.crawling import run_crawl
 from webrobot.demo.server import Reply, SiteServer
 from webrobot.pages.inflate import inflate_prefix
-from webrobot.robots.parsers import Rfc9309RobotParser, crawler_token, decode_robots_body
+from webrobot.robots.decoding import decode_robots_body
+from webrobot.robots.parsers import Rfc9309RobotParser, crawler_token
 
 RULES = b"User-agent: *\nDisallow: /private\n"
 MIB = 1024 * 1024

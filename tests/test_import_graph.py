@@ -12,7 +12,8 @@
   crawl-wide modules and the parts below it, never a part beside or above it
   (:data:`LAYERS`);
 * no module is longer than :data:`MAX_MODULE_LINES` (one job per module), the
-  settings declarations excepted (:data:`LONG_MODULES`);
+  settings declarations and the modules listed with a reason excepted
+  (:data:`LONG_MODULES`);
 * every ``except Exception``, ``except BaseException`` and bare ``except:`` says on
   its line why it must be that broad.
 
@@ -141,6 +142,9 @@ PURE = frozenset({
     "webrobot.monitor.template",
     "webrobot.extract.version",
     "webrobot.wiring",
+    "webrobot.distributed.leasescripts",
+    "webrobot.distributed.politenessscripts",
+    "webrobot.search.query",
 })  # fmt: skip
 #: No Scrapy or Twisted, but they load or save files.
 SCRAPY_FREE = PURE | {
@@ -148,6 +152,7 @@ SCRAPY_FREE = PURE | {
     "webrobot.sites.config",
     "webrobot.frontier.freshnessstore",
     "webrobot.seen.stores",
+    "webrobot.seen.storefile",
     "webrobot.search.lifeline",
     "webrobot.search.writerlock",
     "webrobot.extract.imagehashing",
@@ -187,9 +192,20 @@ LAYERS = (
 #: newcomer finds the crawl-wide pieces there, and each part of the crawl in its folder.
 MAX_TOP_LEVEL_MODULES = 12
 #: The longest a module may be: one job per module, read in one sitting.
-MAX_MODULE_LINES = 600
-#: The one exception: every setting declared once, one entry per setting, in one place.
-LONG_MODULES = frozenset({"webrobot.settingsmodel.model"})
+MAX_MODULE_LINES = 500
+#: Why a module that is being reworked elsewhere is still over the cap.
+SPLIT_NEXT = "being changed by other work; split next"
+#: The modules allowed over :data:`MAX_MODULE_LINES`, each with its reason. The settings
+#: declarations are the lasting one (every setting declared once, one entry per
+#: setting, in one place); every other entry is a debt: it leaves the list when its
+#: module is split, and a test fails while a listed module fits under the cap.
+LONG_MODULES: dict[str, str] = {
+    "webrobot.settingsmodel.model": "every setting declared once, one entry per setting",
+    "webrobot.sites.config": SPLIT_NEXT,
+    "webrobot.report.html": SPLIT_NEXT,
+    "webrobot.extract.metadata": SPLIT_NEXT,
+    "webrobot.monitor.middleware": SPLIT_NEXT,
+}
 #: Top-level modules that are entry points: they put the parts together.
 ENTRY = frozenset({"webrobot", "webrobot.__main__", "webrobot.addon", "webrobot.settings"})
 #: Top-level packages that make a module Scrapy glue. parsel is not one: Scrapy's
@@ -445,13 +461,20 @@ def module_lines(name: str) -> int:
 
 
 def test_no_module_is_over_the_line_limit() -> None:
-    assert LONG_MODULES <= set(MODULES), sorted(LONG_MODULES - set(MODULES))
+    assert set(LONG_MODULES) <= set(MODULES), sorted(set(LONG_MODULES) - set(MODULES))
     over = {
         name: module_lines(name)
-        for name in sorted(set(MODULES) - LONG_MODULES)
+        for name in sorted(set(MODULES) - set(LONG_MODULES))
         if module_lines(name) > MAX_MODULE_LINES
     }
     assert not over, f"modules over {MAX_MODULE_LINES} lines (split them by job): {over}"
+
+
+def test_every_long_module_exception_is_still_needed_and_says_why() -> None:
+    """The exception list cannot rot: a listed module that fits under the cap leaves it."""
+    assert all(reason.strip() for reason in LONG_MODULES.values())
+    fits = sorted(name for name in LONG_MODULES if module_lines(name) <= MAX_MODULE_LINES)
+    assert not fits, f"under {MAX_MODULE_LINES} lines now: remove from LONG_MODULES: {fits}"
 
 
 def test_the_top_level_holds_few_modules() -> None:

@@ -21,7 +21,7 @@ from tests.redisserver import RedisServer
 from tests.test_crashsafe_crawl import Job
 from tests.test_distributed_crawl import REDIS_FAST
 from webrobot.demo.server import Reply, SiteServer
-from webrobot.frontier.queues import CONTENT_NEAR
+from webrobot.frontier.sqlitefrontier import CONTENT_NEAR
 
 pytestmark = pytest.mark.slow
 

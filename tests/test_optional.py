@@ -3,6 +3,7 @@ one message naming the extra to install."""
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
@@ -79,6 +80,7 @@ FEATURE_MODULES: dict[str, set[str]] = {
             "contentdupes",
             "dupefilter",
             "frontier",
+            "leaseupkeep",
             "lineage",
             "monitorstore",
             "politeness",
@@ -88,7 +90,7 @@ FEATURE_MODULES: dict[str, set[str]] = {
             "scripts",
         )
     },
-    "warc": {"webrobot.archive.warc"},
+    "warc": {"webrobot.archive.warc", "webrobot.archive.warcrepair"},
     "search": {"webrobot.search.web"},
 }
 
@@ -178,3 +180,106 @@ def test_the_feature_modules_exist_and_belong_to_declared_extras() -> None:
     package = PROJECT_ROOT / "webrobot"
     for module in set().union(*FEATURE_MODULES.values()):
         assert (package.parent / Path(*module.split("."))).with_suffix(".py").is_file(), module
+
+
+def _optional(module: str | None) -> bool:
+    return bool(module) and str(module).partition(".")[0] in OPTIONAL_MODULES
+
+
+def _optional_imports(node: ast.AST) -> list[str]:
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names if _optional(a.name)]
+    if isinstance(node, ast.ImportFrom) and not node.level and _optional(node.module):
+        return [str(node.module)]
+    return []
+
+
+def _type_checking(node: ast.AST) -> bool:
+    return isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+
+
+def optional_import_faults(source: str, *, feature_module: bool) -> list[str]:
+    """How ``source`` reaches an optional package other than through
+    :mod:`webrobot.optional`: a ``find_spec`` look-up, an import inside ``try:``, or an
+    import at module level (allowed in a feature module); ``if TYPE_CHECKING:`` is not
+    looked into. A function-level import is allowed in a module that asks
+    :mod:`webrobot.optional` first."""
+    tree = ast.parse(source)
+    faults: list[str] = []
+    gated = "webrobot.optional" in source or feature_module
+
+    def visit(node: ast.AST, top: bool, in_try: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if _type_checking(child):
+                for other in child.orelse:
+                    visit(other, top, in_try)
+                continue
+            names = _optional_imports(child)
+            line = getattr(child, "lineno", 0)
+            if names and in_try:
+                faults.append(f"{line}: try-import of {names[0]}")
+            elif names and top and not feature_module:
+                faults.append(f"{line}: module-level import of {names[0]}")
+            elif names and not top and not gated:
+                faults.append(f"{line}: import of {names[0]} without webrobot.optional")
+            if isinstance(child, ast.Attribute | ast.Name) and "find_spec" in ast.unparse(child):
+                faults.append(f"{line}: find_spec")
+            nested_top = top and not isinstance(
+                child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef
+            )
+            if isinstance(child, ast.Try):
+                for part in child.body:
+                    visit_one(part, nested_top, True)
+                for rest in (*child.handlers, *child.orelse, *child.finalbody):
+                    visit_one(rest, nested_top, in_try)
+                continue
+            visit(child, nested_top, in_try)
+
+    def visit_one(node: ast.AST, top: bool, in_try: bool) -> None:
+        holder = ast.Module(body=[node], type_ignores=[])  # type: ignore[list-item]
+        visit(holder, top, in_try)
+
+    visit(tree, True, False)
+    return faults
+
+
+def test_optional_packages_are_reached_only_through_webrobot_optional() -> None:
+    """One way to an optional package, so a missing one is always the same one line:
+    :func:`~webrobot.optional.require` (imports), :func:`~webrobot.optional.check` and
+    :func:`~webrobot.optional.installed` (look without importing)."""
+    package = PROJECT_ROOT / "webrobot"
+    features = set().union(*FEATURE_MODULES.values())
+    faults = {}
+    for path in sorted(package.rglob("*.py")):
+        if path == package / "optional.py":
+            continue
+        name = ".".join(path.relative_to(package.parent).with_suffix("").parts)
+        found = optional_import_faults(path.read_text("utf-8"), feature_module=name in features)
+        if found:
+            faults[name] = found
+    assert faults == {}
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import importlib.util\nok = importlib.util.find_spec('warcio') is not None\n",
+        "def f():\n    try:\n        import tantivy\n    except ImportError:\n        return None\n",
+        "import warcio\n",
+        "from pypdfium2 import PdfDocument\n",
+        "def f():\n    from price_parser import Price\n",
+    ],
+)
+def test_the_optional_import_rule_can_fail(source: str) -> None:
+    assert optional_import_faults(source, feature_module=False)
+
+
+def test_the_optional_import_rule_lets_the_gates_and_type_hints_through() -> None:
+    source = (
+        "from typing import TYPE_CHECKING\nfrom webrobot.optional import require\n"
+        "if TYPE_CHECKING:\n    import redis\n"
+        "def f():\n    require('prometheus_client', 'metrics', 'M')\n"
+        "    from prometheus_client import CollectorRegistry\n"
+    )
+    assert optional_import_faults(source, feature_module=False) == []
+    assert optional_import_faults("import redis\n", feature_module=True) == []

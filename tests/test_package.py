@@ -666,9 +666,11 @@ LOG_LINE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \[")
 #: A feature switched on in the core install -> its extra and the line that says so.
 MISSING_EXTRA = {
     "redis": "ERROR: webrobot cannot start: A shared crawl (WEBROBOT_REDIS_URL) needs the 'redis' package",
-    "warc": "ERROR: No WARC archive: warcio is not installed",
-    "search": "WARNING: Full-text index off: resiliparse or tantivy is not installed",
-    "browser": "ERROR: webrobot cannot start: settings: key 'WEBROBOT_RENDER': rendering pages needs",
+    "warc": "ERROR: No WARC archive: A WARC archive (WEBROBOT_WARC_DIR) needs the 'warcio' package",
+    "search": "WARNING: Full-text index off: The full-text index (WEBROBOT_INDEX_ENABLED) needs the "
+    "'resiliparse' package",
+    "browser": "ERROR: webrobot cannot start: settings: key 'WEBROBOT_RENDER': Rendering pages "
+    "(WEBROBOT_RENDER) needs the 'scrapy_playwright' package",
     "metrics": "ERROR: Metrics (WEBROBOT_METRICS_PORT) needs the 'prometheus_client' package",
     "notify": "ERROR: webrobot cannot start: setting WEBROBOT_MONITOR_NOTIFY=['json://127.0.0.1:9/']: "
     "expected Notices by e-mail and chat (WEBROBOT_MONITOR_NOTIFY) needs the 'apprise' package",

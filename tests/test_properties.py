@@ -15,12 +15,8 @@ from webrobot.pages.metarobots import (
     parse_directives,
     policy,
 )
-from webrobot.robots.parsers import (
-    FirstMatchRobotParser,
-    Rfc9309RobotParser,
-    crawler_token,
-    decode_robots_body,
-)
+from webrobot.robots.decoding import decode_robots_body
+from webrobot.robots.parsers import FirstMatchRobotParser, Rfc9309RobotParser, crawler_token
 from webrobot.sites.config import ConfigError, parse_site_config, parse_start_urls_argument
 from webrobot.urls.canonical import canonical_url
 from webrobot.urls.netpolicy import NetworkSettingError, parse_networks

@@ -13,14 +13,13 @@ from scrapy.utils.test import get_crawler
 from tests.robots_cases_first_match import CASES as FIRST_MATCH_CASES
 from tests.robots_cases_rfc9309 import CASES as RFC_CASES
 from tests.robots_cases_rfc9309 import Case
+from webrobot.robots.decoding import decode_robots_body, truncate_body
 from webrobot.robots.parsers import (
     FirstMatchRobotParser,
     FirstMatchRules,
     Rfc9309RobotParser,
     Rfc9309Rules,
-    decode_robots_body,
     product_token,
-    truncate_body,
 )
 
 

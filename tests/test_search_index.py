@@ -9,14 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from webrobot.search.index import (
-    IndexedPage,
-    IndexUnavailable,
-    QueryError,
-    SearchIndex,
-    Term,
-    parse_query,
-)
+from webrobot.search.index import IndexedPage, IndexUnavailable, SearchIndex
+from webrobot.search.query import QueryError, Term, parse_query
 
 W, P, X = "word", "phrase", "prefix"
 

@@ -13,11 +13,13 @@ from scrapy.http import HtmlResponse, Response
 from scrapy.utils.test import get_crawler
 
 from webrobot.items import MinedPageItem
-from webrobot.search import textextract
+from webrobot.optional import installed
 from webrobot.search.extension import FullTextIndex
 from webrobot.search.worker import IndexTotals, PageToIndex, _apply
 
-pytestmark = pytest.mark.skipif(not textextract.available(), reason="needs webrobot[search]")
+pytestmark = pytest.mark.skipif(
+    not (installed("resiliparse") and installed("tantivy")), reason="needs webrobot[search]"
+)
 
 HTML = (
     b"<html lang='de'><body><nav>Menuword</nav><main><p>Page words here.</p></main></body></html>"

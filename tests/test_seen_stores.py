@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from webrobot.seen.storefile import load_store, read_header, save_store
 from webrobot.seen.stores import (
     AUDIT_BELOW,
     BloomStore,
@@ -13,10 +14,7 @@ from webrobot.seen.stores import (
     Seen,
     StoreFileError,
     bloom_size,
-    load_store,
     make_store,
-    read_header,
-    save_store,
     uniform_key,
 )
 

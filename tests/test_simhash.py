@@ -23,7 +23,8 @@ from webrobot.seen.simhash import (
     simhash,
     to_hex,
 )
-from webrobot.seen.stores import StoreFileError, load_store, save_store
+from webrobot.seen.storefile import load_store, save_store
+from webrobot.seen.stores import StoreFileError
 from webrobot.text import hamming as distance
 
 VOCABULARY = [f"w{n}" for n in range(2000)]

@@ -4,8 +4,11 @@ footer, scripts) is not indexed."""
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
+from webrobot.optional import MissingExtra
 from webrobot.search import textextract
 
 pytest.importorskip("resiliparse")
@@ -103,5 +106,12 @@ def test_huge_pages_are_cut_to_the_kept_length() -> None:
     assert text.startswith("lighthouse keeper")
 
 
-def test_available_names_the_search_extra() -> None:
-    assert textextract.available()
+def test_the_search_extra_is_checked_without_importing_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    textextract.check_installed()
+    monkeypatch.setitem(sys.modules, "tantivy", None)  # as if not installed
+    with pytest.raises(MissingExtra) as caught:
+        textextract.check_installed()
+    assert str(caught.value) == (
+        "The full-text index (WEBROBOT_INDEX_ENABLED) needs the 'tantivy' package, "
+        "which is not installed: pip install 'webrobot[search]'"
+    )

@@ -13,9 +13,9 @@ from webrobot.archive.warc import (
     DigestLog,
     Exchange,
     WarcArchive,
-    repair_open_files,
     request_line_target,
 )
+from webrobot.archive.warcrepair import repair_open_files
 
 
 def exchange(url: str, body: bytes, **kw: object) -> Exchange:

@@ -6,7 +6,11 @@ shared crawl of several workers (``WEBROBOT_REDIS_URL``); ``pygal``
 ``prometheus-client`` (``pip install 'webrobot[metrics]'``) serves ``/metrics``
 (``WEBROBOT_METRICS_PORT``).
 Nothing imports them until that feature is used, and a missing one is one
-:class:`MissingExtra` error naming the extra to install.
+:class:`MissingExtra` error naming the extra to install. Every optional package is
+reached through this module: :func:`require` imports it, :func:`check` and
+:func:`installed` ask whether it is there without importing it (a feature that
+decides at start whether it can run, but imports the package later or in a worker
+process).
 
 Pure: importlib only.
 """
@@ -14,6 +18,7 @@ Pure: importlib only.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from types import ModuleType
 
 
@@ -37,6 +42,20 @@ def require(module: str, extra: str, feature: str) -> ModuleType:
         if exc.name is not None and exc.name != module and not module.startswith(exc.name + "."):
             raise  # the package is there but broken: show the real error
         raise MissingExtra(module, extra, feature) from exc
+
+
+def installed(module: str) -> bool:
+    """Whether ``module`` can be imported, found without importing it."""
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a parent package missing, or set to None
+        return False
+
+
+def check(module: str, extra: str, feature: str) -> None:
+    """:class:`MissingExtra` naming ``extra`` unless ``module`` is installed; imports nothing."""
+    if not installed(module):
+        raise MissingExtra(module, extra, feature)
 
 
 REDIS_FEATURE = "A shared crawl (WEBROBOT_REDIS_URL)"

@@ -31,7 +31,6 @@ pending in the frontier) and the crawl closes with ``disk_full``.
 from __future__ import annotations
 
 import gzip
-import importlib.util
 import logging
 import socket
 import zlib
@@ -44,6 +43,7 @@ from scrapy.http import HtmlResponse
 
 from webrobot.distributed.keys import safe_url
 from webrobot.job.diskstate import disk_of
+from webrobot.optional import MissingExtra, check
 from webrobot.pages.metarobots import policy, product_token
 from webrobot.pages.pagerules import OPT_OUT_KEY, response_directives
 from webrobot.settingsmodel.parse import read
@@ -60,6 +60,9 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 #: The JOBDIR file that remembers archived payloads across a resumed job.
+#: What warcio serves, as its missing-package message names it.
+FEATURE = "A WARC archive (WEBROBOT_WARC_DIR)"
+
 DIGEST_LOG = "webrobot-warc-digests.txt"
 #: Scrapy settings that shape a crawl, named in each file's warcinfo record
 #: (with every WEBROBOT_ setting).
@@ -83,9 +86,11 @@ class WarcArchiveMiddleware:
         folder = read(settings, "WEBROBOT_WARC_DIR")
         if not folder:
             raise NotConfigured("WEBROBOT_WARC_DIR is not set")
-        if importlib.util.find_spec("warcio") is None:
-            logger.error("No WARC archive: warcio is not installed (pip install 'webrobot[warc]')")
-            raise NotConfigured("warcio is not installed")
+        try:
+            check("warcio", "warc", FEATURE)
+        except MissingExtra as exc:
+            logger.error("No WARC archive: %s", exc)  # the one line that names the extra
+            raise NotConfigured(f"{exc.module} is not installed") from exc
         self.crawler = crawler
         self.folder = Path(folder)
         self.max_size = read(settings, "WEBROBOT_WARC_MAX_SIZE")
@@ -155,7 +160,7 @@ class WarcArchiveMiddleware:
         return SharedDigestLog(redis_from_settings(settings), f"{keys.prefix}:warc")
 
     def _repair(self) -> None:
-        from webrobot.archive.warc import repair_open_files
+        from webrobot.archive.warcrepair import repair_open_files
 
         if not self.folder.is_dir():
             return

@@ -35,7 +35,6 @@ is in the crawl report (``archive`` in report.json).
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 from typing import TYPE_CHECKING, Any, Self
 from urllib.parse import urljoin
@@ -59,6 +58,7 @@ from webrobot.archive.requisites import (
     NOT_FETCHED,
     OTHER,
     QUEUED,
+    REQUISITES_FEATURE,
     SCRIPT,
     STYLESHEET,
     Requisite,
@@ -67,6 +67,7 @@ from webrobot.archive.requisites import (
     decode_css,
     html_requisites,
 )
+from webrobot.optional import MissingExtra, check, installed
 from webrobot.pages.embeds import embed_request
 from webrobot.pages.metarobots import policy
 from webrobot.render.middleware import LOADED_KEY
@@ -101,14 +102,14 @@ def requisites_wanted(crawler: Crawler) -> bool:
     settings = crawler.settings
     if not read(settings, "WEBROBOT_WARC_DIR") or not read(settings, "WEBROBOT_REQUISITES_ENABLED"):
         return False
-    if importlib.util.find_spec("warcio") is None:
+    if not installed("warcio"):
         return False  # no archive at all: the archive's own line names the extra
-    if importlib.util.find_spec("tinycss2") is None:
+    try:
+        check("tinycss2", "warc", REQUISITES_FEATURE)
+    except MissingExtra as exc:
         if not find_per_crawler(crawler, _TOLD_MISSING):  # one line, though two middlewares ask
             set_per_crawler(crawler, _TOLD_MISSING, True)
-            logger.error(
-                "No page requisites: tinycss2 is not installed (pip install 'webrobot[warc]')"
-            )
+            logger.error("No page requisites: %s", exc)
         return False
     return True
 

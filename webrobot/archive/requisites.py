@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urljoin
 
+from webrobot.optional import require
 from webrobot.pages.srcset import srcset_candidates
 
 STYLESHEET = "stylesheet"
@@ -135,9 +136,17 @@ def _walk_tokens(tokens: Iterable[Any], found: list[tuple[str, str]]) -> None:
             _walk_tokens(token.content, found)
 
 
-def _rule_urls(rules: Iterable[Any], found: list[tuple[str, str]]) -> None:
-    import tinycss2  # the archive's own dependency (webrobot[warc])
+#: What the requisites serve, as the missing-package message names it.
+REQUISITES_FEATURE = "Archiving page requisites (WEBROBOT_REQUISITES_ENABLED)"
 
+
+def _tinycss2() -> Any:
+    """tinycss2, the archive's own CSS reader (webrobot[warc])."""
+    return require("tinycss2", "warc", REQUISITES_FEATURE)
+
+
+def _rule_urls(rules: Iterable[Any], found: list[tuple[str, str]]) -> None:
+    tinycss2 = _tinycss2()
     for rule in rules:
         kind = getattr(rule, "type", "")
         if kind == "at-rule":
@@ -166,19 +175,15 @@ def _rule_urls(rules: Iterable[Any], found: list[tuple[str, str]]) -> None:
 def css_requisites(css: str, base_url: str) -> list[Requisite]:
     """The requisites a stylesheet names: ``@import`` (stylesheets), ``url()`` and
     ``image-set()`` (images, fonts by their extension). Never raises on bad CSS."""
-    import tinycss2
-
     found: list[tuple[str, str]] = []
-    _rule_urls(tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True), found)
+    _rule_urls(_tinycss2().parse_stylesheet(css, skip_comments=True, skip_whitespace=True), found)
     return _resolved(found, base_url)
 
 
 def style_attribute_requisites(style: str, base_url: str) -> list[Requisite]:
     """The requisites of a ``style=""`` attribute (a declaration list)."""
-    import tinycss2
-
     found: list[tuple[str, str]] = []
-    _rule_urls(tinycss2.parse_blocks_contents(style, skip_comments=True), found)
+    _rule_urls(_tinycss2().parse_blocks_contents(style, skip_comments=True), found)
     return _resolved(found, base_url)
 
 

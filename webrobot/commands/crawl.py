@@ -45,7 +45,7 @@ from webrobot.frontier.scheduler import OPEN_FAILED as FRONTIER_ERROR
 from webrobot.job.diskspace import FINISH_REASON as DISK_FULL
 from webrobot.politeness.letgo import LetGo
 from webrobot.robots.held import count
-from webrobot.robots.middleware import HELD_ONLY
+from webrobot.robots.heldlifecycle import HELD_ONLY
 from webrobot.settingsmodel.checks import (
     misspelt_setting_message,
     misspelt_settings,

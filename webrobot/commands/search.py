@@ -19,7 +19,8 @@ from scrapy.exceptions import UsageError
 
 from webrobot.commands import name_parser, output_closed, program
 from webrobot.search.extension import DEFAULT_INDEX
-from webrobot.search.index import Hit, IndexUnavailable, QueryError, SearchIndex
+from webrobot.search.index import Hit, IndexUnavailable, SearchIndex
+from webrobot.search.query import QueryError
 from webrobot.settingsmodel.parse import read
 
 if TYPE_CHECKING:

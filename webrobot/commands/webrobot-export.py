@@ -26,6 +26,7 @@ from scrapy.utils.misc import load_object
 
 from webrobot.commands import load_spider_class, shared_crawl_problem
 from webrobot.distributed.items import FirstPerKey, decode_item, entry_items
+from webrobot.optional import REDIS_FEATURE, require
 
 if TYPE_CHECKING:
     import argparse
@@ -141,8 +142,7 @@ class Command(ScrapyCommand):
         problem = problem or shared_crawl_problem(settings) or ""
         if problem:
             return _fail(problem, 2)
-        import redis
-
+        redis = require("redis", "redis", REDIS_FEATURE)  # shared_crawl_problem looked
         from webrobot.distributed.keys import CrawlKeys, explain, redis_from_settings, safe_url
 
         keys = CrawlKeys.from_settings(settings, spider_name)

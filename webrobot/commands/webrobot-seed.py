@@ -18,6 +18,7 @@ from scrapy.spiderloader import get_spider_loader
 from scrapy.utils.misc import build_from_crawler, load_object
 
 from webrobot.commands import load_spider_class, shared_crawl_problem
+from webrobot.optional import REDIS_FEATURE, require
 from webrobot.sites.config import ConfigError, check_url
 
 if TYPE_CHECKING:
@@ -85,8 +86,7 @@ class Command(ScrapyCommand):
         crawler.addons.load_settings(
             settings
         )  # webrobot.Addon's defaults, as the workers have them
-        import redis
-
+        redis = require("redis", "redis", REDIS_FEATURE)  # shared_crawl_problem looked
         from webrobot.distributed.crawlstate import crawl_status, reset_crawl, seed_crawl
         from webrobot.distributed.dupefilter import RedisVisitedFilter
         from webrobot.distributed.frontier import LeasedFrontier

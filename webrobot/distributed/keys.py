@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
+from webrobot.optional import require_redis
 from webrobot.settingsmodel.parse import read
 from webrobot.urls.sitekey import host_key
 
@@ -169,6 +170,7 @@ def redis_from_settings(settings: BaseSettings) -> redis.Redis:
     (timeouts, retry on timeout), overridable with its ``REDIS_PARAMS`` setting.
     With ``WEBROBOT_REDIS_CLUSTER``, redis-py's cluster client: the URL names any
     node, the client learns the others and follows slots as they move."""
+    require_redis()
     from redis.exceptions import ConnectionError as RedisConnectionError
     from scrapy_redis import defaults as scrapy_redis_defaults
     from scrapy_redis.connection import get_redis

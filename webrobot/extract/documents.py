@@ -33,7 +33,6 @@ Thread-safe: the glue may call it from a thread pool; at most
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 import multiprocessing
 import os
@@ -41,6 +40,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from webrobot.extract import docworker
+from webrobot.optional import MissingExtra, check
 from webrobot.pages.contenttypes import mime_type
 from webrobot.urls.documents import is_document
 
@@ -157,11 +157,10 @@ def read_document(
     kind = document_kind(content_type, body)
     if kind is None:
         raise DocumentUnsupported(url, f"no reader for {content_type or 'an undeclared type'!r}")
-    if importlib.util.find_spec("pypdfium2") is None:
-        raise DocumentReaderMissing(
-            url,
-            "reading PDFs needs pypdfium2, which is not installed: pip install 'webrobot[documents]'",
-        )
+    try:
+        check("pypdfium2", "documents", docworker.FEATURE)
+    except MissingExtra as exc:
+        raise DocumentReaderMissing(url, str(exc)) from None
     answer = _POOL.ask((kind, body, max_inflated, timeout), url, timeout, memory_mb)
     if answer[0] == "ok":
         result: dict[str, Any] = answer[1]

@@ -28,9 +28,13 @@ import signal
 import zlib
 from typing import TYPE_CHECKING, Any
 
+from webrobot.optional import MissingExtra, require
+
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
 
+#: What pypdfium2 serves, as its missing-package message names it.
+FEATURE = "Reading PDFs (documents in WEBROBOT_EXTRACT)"
 #: PDFium's document-loading error codes (``FPDF_ERR_*``).
 _ERR_PASSWORD = 4
 _ERR_SECURITY = 5
@@ -95,12 +99,9 @@ def read_pdf(body: bytes, max_inflated: int) -> dict[str, Any]:
             "bomb", f"its streams inflate to more than {max_inflated} bytes (a decompression bomb)"
         )
     try:
-        import pypdfium2 as pdfium
-    except ImportError:
-        raise Refused(
-            "missing_library",
-            "reading PDFs needs pypdfium2, which is not installed: pip install 'webrobot[documents]'",
-        ) from None
+        pdfium = require("pypdfium2", "documents", FEATURE)
+    except MissingExtra as exc:
+        raise Refused("missing_library", str(exc)) from None
     try:
         pdf = pdfium.PdfDocument(body)
     except pdfium.PdfiumError as exc:

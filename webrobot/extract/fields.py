@@ -33,6 +33,8 @@ from parsel.csstranslator import HTMLTranslator
 
 from webrobot.extract.dates import iso_date
 from webrobot.extract.jsonld import read_jsonld
+from webrobot.extract.product.prices import parse_price_text
+from webrobot.optional import MissingExtra, check
 
 if TYPE_CHECKING:
     from webrobot.extract.page import SourcePage
@@ -166,6 +168,11 @@ def _steps(name: str, processors: Any) -> tuple[Step, ...]:
         elif sep:
             raise FieldSpecError(name, f"processor {word!r} takes no argument, got {text!r}")
         else:
+            if word == "price":
+                try:
+                    check("price_parser", "mining", "Per-site prices (WEBROBOT_FIELDS)")
+                except MissingExtra as exc:
+                    raise FieldSpecError(name, f"processor 'price': {exc}") from None
             steps.append(Step(word))
     return tuple(steps)
 
@@ -371,14 +378,11 @@ def number(value: Any, step: Step | None = None) -> int | float | None:
 
 def price(value: Any, step: Step | None = None) -> int | float | None:
     """The amount of a price in ``value`` (``"€ 1.299,00"`` -> ``1299``), currency left out;
-    read with price-parser (:mod:`price_parser`) when installed, else as :func:`number`."""
+    read by the mining's one price reader (price-parser, the ``mining`` extra:
+    :class:`~webrobot.optional.MissingExtra` when it is not installed)."""
     if not isinstance(value, str):
         return number(value)
-    try:
-        from price_parser import Price
-    except ImportError:
-        return number(value)
-    amount = Price.fromstring(value).amount
+    amount, _ = parse_price_text(value)
     if amount is None:
         return None
     result = float(amount)

@@ -34,7 +34,6 @@ the first of each is logged.
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -46,9 +45,11 @@ from scrapy.utils.asyncio import call_later
 from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from twisted.internet.defer import CancelledError, Deferred, DeferredList, DeferredSemaphore
 from twisted.internet.threads import deferToThread
+from twisted.python.failure import Failure
 
 from webrobot import signals as webrobot_signals
 from webrobot.extract.imagehashing import MISSING_LIBRARY, ImageRefused, describe_image
+from webrobot.optional import installed
 from webrobot.pages.embeds import embed_request
 from webrobot.settingsmodel.parse import read
 from webrobot.urls.deadrecall import DeadHostRecall
@@ -57,7 +58,6 @@ if TYPE_CHECKING:
     from scrapy import Request
     from scrapy.crawler import Crawler
     from scrapy.http import Response
-    from twisted.python.failure import Failure
 
 logger = logging.getLogger(__name__)
 
@@ -101,6 +101,17 @@ class _Fetch:
     cut: str | None = None
 
 
+@dataclass(eq=False)
+class _Download:
+    """One image URL being fetched and described, for every page that shows it: a
+    logo on every page is downloaded once even while pages are mined side by side."""
+
+    deferred: Deferred[dict[str, Any]]
+    #: What each page waiting on it awaits; the download is cancelled when the last
+    #: of them stops waiting.
+    followers: list[Deferred[dict[str, Any]]] = field(default_factory=list)
+
+
 def _settled(fetch: _Fetch) -> None:
     if not fetch.settled.called:
         fetch.settled.callback(None)
@@ -119,10 +130,12 @@ class ImageFetcher:
         total = read(settings, "CONCURRENT_REQUESTS")
         self._crawl_gate = DeferredSemaphore(max(1, int(total * CRAWL_SHARE)) if total > 0 else 64)
         self._cache: OrderedDict[str, dict[str, Any]] = OrderedDict()
-        self.available = all(importlib.util.find_spec(m) for m in ("PIL", "imagehash"))
+        self.available = all(installed(m) for m in ("PIL", "imagehash"))
         self._told: set[str] = set()
         #: The fetches of every page not settled yet.
         self._pending: dict[int, _Fetch] = {}
+        #: Image URL -> its download under way.
+        self._downloads: dict[str, _Download] = {}
         self.dead = DeadHostRecall.of(crawler)
         self.dead.listen(self._host_dead)
         crawler.signals.connect(self._request_refused, signal=webrobot_signals.request_refused)
@@ -250,9 +263,38 @@ class ImageFetcher:
             )  # fmt: skip
         return {**image, "status": UNFETCHED, "reason": reason}
 
+    def _follow(self, url: str, page_url: str | None) -> Deferred[dict[str, Any]]:
+        """The description of ``url``, from its download under way or a new one."""
+        download = self._downloads.get(url)
+        if download is None:
+            download = _Download(deferred_from_coro(self._fetch_and_describe(url, page_url)))
+            self._downloads[url] = download
+            download.deferred.addBoth(self._landed, url, download)
+
+        def stop(follower: Deferred[dict[str, Any]]) -> None:
+            if follower in download.followers:
+                download.followers.remove(follower)
+            if not download.followers and not download.deferred.called:
+                download.deferred.cancel()
+
+        follower: Deferred[dict[str, Any]] = Deferred(canceller=stop)
+        download.followers.append(follower)
+        return follower
+
+    def _landed(self, result: Any, url: str, download: _Download) -> None:
+        if self._downloads.get(url) is download:
+            del self._downloads[url]
+        followers, download.followers = download.followers, []
+        for follower in followers:
+            if not follower.called:
+                if isinstance(result, Failure):
+                    follower.errback(result)
+                else:
+                    follower.callback(result)
+
     async def _describe_one(self, image: dict[str, Any], page_url: str | None) -> dict[str, Any]:
         url = str(image.get("url") or "")
-        fields = await self._fetch_and_describe(url, page_url)
+        fields = await maybe_deferred_to_future(self._follow(url, page_url))
         if fields.get("status") == UNFETCHED:
             return self._unfetched(image, str(fields.get("reason")))
         if "error" in fields:

@@ -41,7 +41,7 @@ from webrobot.wiring import per_crawler
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
-    from webrobot.frontier.queues import SqliteFrontier
+    from webrobot.frontier.sqlitefrontier import SqliteFrontier
 
 logger = logging.getLogger(__name__)
 

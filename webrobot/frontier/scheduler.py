@@ -74,9 +74,9 @@ from webrobot.frontier.queues import (
     FrontierError,
     MemoryFrontier,
     SpillingFrontier,
-    SqliteFrontier,
     resolve_mode,
 )
+from webrobot.frontier.sqlitefrontier import SqliteFrontier
 from webrobot.job.diskspace import FINISH_REASON as DISK_FULL
 from webrobot.job.diskspace import is_disk_error
 from webrobot.job.diskstate import disk_of

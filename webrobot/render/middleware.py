@@ -34,7 +34,6 @@ handler (scrapy-playwright passes them through).
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +41,7 @@ from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import Request
 from scrapy.http.request import NO_CALLBACK
 
+from webrobot.optional import MissingExtra, check
 from webrobot.render.rendering import (
     BROWSER,
     CHECK,
@@ -88,11 +88,10 @@ def configure_rendering(crawler: Crawler) -> None:
     settings = crawler.settings
     if render_mode(settings) == OFF:
         return
-    if importlib.util.find_spec("scrapy_playwright") is None:
-        raise ConfigError(
-            "settings", "WEBROBOT_RENDER",
-            "rendering pages needs the optional dependency scrapy-playwright: pip install 'webrobot[browser]'",
-        )  # fmt: skip
+    try:
+        check("scrapy_playwright", "browser", "Rendering pages (WEBROBOT_RENDER)")
+    except MissingExtra as exc:
+        raise ConfigError("settings", "WEBROBOT_RENDER", str(exc)) from None
     guard = SubrequestGuard(crawler)
     handlers = dict(settings.getdict("DOWNLOAD_HANDLERS"))
     handlers.update({"http": HANDLER, "https": HANDLER})

@@ -16,8 +16,8 @@ from scrapy.utils.misc import build_from_crawler, load_object
 from webrobot import signals
 from webrobot.compat import robots_parsed
 from webrobot.robots import policy
+from webrobot.robots.decoding import decode_robots_body, truncate_body
 from webrobot.robots.held import duration
-from webrobot.robots.parsers import decode_robots_body, truncate_body
 from webrobot.robots.policy import RobotsDecision
 from webrobot.settingsmodel.parse import read
 

@@ -32,21 +32,13 @@ RFC 9309 in how it picks the group and builds the rules, so
    ``User-agent`` lines splits the group in protego; in RFC 9309 only
    ``Allow``/``Disallow`` lines end a run of ``User-agent`` lines.
 
-Bodies
-------
-:func:`decode_robots_body` never fails: it keeps the first ``limit`` bytes
-(whole lines), drops a UTF-8 BOM, decodes UTF-16 only when the whole body is
-UTF-16, percent-encodes bytes that are not UTF-8 (so ``Disallow: /caf\\xe9``
-still matches ``/caf%E9``), removes control characters, and reports what was
-odd about the body. User-Agent strings are matched by their crawler's product
-token (:func:`crawler_token`).
-
-Why one module of this size: both parsers share the line reader, and the catalogue of protego deviations belongs beside the code that corrects them.
+Bodies are read into text by :mod:`webrobot.robots.decoding` (never fails,
+reports what was odd). User-Agent strings are matched by their crawler's
+product token (:func:`crawler_token`).
 """
 
 from __future__ import annotations
 
-import codecs
 import math
 import re
 from dataclasses import dataclass, field
@@ -69,6 +61,7 @@ from webrobot.compat import URLPattern as _URLPattern
 from webrobot.compat import extract_directive as _extract_directive
 from webrobot.compat import quote_path as _quote_path
 from webrobot.compat import quote_pattern as _quote_pattern
+from webrobot.robots.decoding import DEFAULT_PARSE_LIMIT, EOL, decode_robots_body
 from webrobot.settingsmodel.parse import read
 
 if TYPE_CHECKING:
@@ -76,103 +69,10 @@ if TYPE_CHECKING:
 
     from scrapy.crawler import Crawler
 
-#: RFC 9309 2.5: crawlers must parse at least the first 500 KiB.
-DEFAULT_PARSE_LIMIT = 500 * 1024
-#: A line longer than this is reported (and still parsed).
-LONG_LINE = 16 * 1024
 #: User-Agent strings whose group is remembered per parser (beyond: looked up each time).
 _SELECTIONS_REMEMBERED = 64
 
-_EOL = re.compile(r"\r\n|\r|\n")
 _PRODUCT_TOKEN = re.compile(r"[A-Za-z_-]+")
-_HTML_START = re.compile(r"\s*<(?:!doctype|html|head|body|\?xml|!--|meta|title)\b", re.IGNORECASE)
-_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
-_SURROGATE = re.compile(r"[\udc80-\udcff]")
-
-
-# --- Bodies ------------------------------------------------------------------
-
-
-def truncate_body(body: bytes, limit: int) -> tuple[bytes, bool]:
-    """The first ``limit`` bytes (0: all), cut after the last whole line."""
-    if limit <= 0 or len(body) <= limit:
-        return body, False
-    cut = max(body.rfind(b"\n", 0, limit), body.rfind(b"\r", 0, limit))
-    return (body[: cut + 1] if cut >= 0 else body[:limit]), True
-
-
-def decode_robots_body(body: bytes, limit: int = DEFAULT_PARSE_LIMIT) -> tuple[str, list[str]]:
-    """The text of a robots.txt body, and the problems found in it.
-
-    Never loses a valid line to the bytes around it:
-
-    * a UTF-8 BOM is dropped;
-    * a UTF-16 mark (``FF FE`` / ``FE FF``) is believed only when the whole
-      body decodes strictly as UTF-16 *and* that reading has at least as many
-      directive lines as the UTF-8 one; otherwise the two bytes are junk,
-      dropped, and the rest is read as UTF-8 (``bad_bom``);
-    * bytes that are not UTF-8 are percent-encoded (so ``Disallow: /caf\xe9``
-      still matches ``/caf%E9``), each line on its own;
-    * control characters (NUL and the like, not tab or line ends) are removed
-      (``control_chars``), so a NUL inside ``User-agent`` does not break the group.
-
-    Problems (names used in stats): ``truncated``, ``bom``, ``utf16``,
-    ``bad_bom``, ``non_utf8``, ``binary``, ``control_chars``, ``html``, ``long_line``.
-    """
-    problems: list[str] = []
-    body, truncated = truncate_body(body, limit)
-    if truncated:
-        problems.append("truncated")
-    if body.startswith(codecs.BOM_UTF8):
-        body = body[len(codecs.BOM_UTF8) :]
-        problems.append("bom")
-    text: str | None = None
-    if body.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        utf8_text = _utf8_text(body[2:], [])
-        try:
-            utf16_text = body.decode("utf-16")
-        except UnicodeDecodeError:
-            utf16_text = None
-        if utf16_text is not None and _directive_lines(utf16_text) >= max(
-            1, _directive_lines(utf8_text)
-        ):
-            text = utf16_text
-            problems.append("utf16")
-        else:
-            body = body[2:]
-            problems.append("bad_bom")
-    if text is None:
-        text = _utf8_text(body, problems)
-    controls = len(_CONTROL.findall(text))
-    if "\x00" in text or controls * 100 > len(text):
-        problems.append("binary")
-    if controls:
-        text = _CONTROL.sub("", text)
-        problems.append("control_chars")
-    if _HTML_START.match(text):
-        problems.append("html")
-    if any(len(line) > LONG_LINE for line in _EOL.split(text)):
-        problems.append("long_line")
-    return text, problems
-
-
-def _utf8_text(body: bytes, problems: list[str]) -> str:
-    try:
-        return body.decode("utf-8")
-    except UnicodeDecodeError:
-        text = body.decode("utf-8", errors="surrogateescape")
-        problems.append("non_utf8")
-        return _SURROGATE.sub(lambda m: f"%{ord(m.group()) - 0xDC00:02X}", text)
-
-
-def _directive_lines(text: str) -> int:
-    """How many lines of ``text`` read as robots.txt directives."""
-    count = 0
-    for raw in _EOL.split(text):
-        line = _CONTROL.sub("", raw.split("#", 1)[0]).strip()
-        if line and _extract_directive(line) is not None and ":" in line:
-            count += 1
-    return count
 
 
 _COMPATIBLE = re.compile(r"\(\s*compatible\s*;\s*([A-Za-z_-]+)", re.IGNORECASE)
@@ -212,7 +112,7 @@ def _agent_key(value: str) -> str:
 
 
 def _lines(text: str) -> list[str]:
-    return _EOL.split(text)
+    return EOL.split(text)
 
 
 # --- RFC 9309 ----------------------------------------------------------------

@@ -43,6 +43,7 @@ from scrapy.http import HtmlResponse
 
 from webrobot import signals as webrobot_signals
 from webrobot.job.diskstate import disk_of
+from webrobot.optional import MissingExtra
 from webrobot.pages.metarobots import policy
 from webrobot.report.document import report_location
 from webrobot.search import textextract
@@ -82,12 +83,11 @@ class FullTextIndex:
         settings = crawler.settings
         if not read(settings, "WEBROBOT_INDEX_ENABLED"):
             raise NotConfigured("WEBROBOT_INDEX_ENABLED is off")
-        if not textextract.available():
-            logger.warning(
-                "Full-text index off: resiliparse or tantivy is not installed "
-                "(pip install 'webrobot[search]')"
-            )
-            raise NotConfigured("resiliparse or tantivy is not installed")
+        try:
+            textextract.check_installed()
+        except MissingExtra as exc:
+            logger.warning("Full-text index off: %s", exc)  # the one line that names the extra
+            raise NotConfigured(f"{exc.module} is not installed") from exc
         self.crawler = crawler
         self.worker: IndexWorker | None = None
         self.path: Path | None = None

@@ -12,12 +12,10 @@ marked noindex is removed (:meth:`SearchIndex.remove`). One process writes
 (tantivy holds a lock file; a second writer gets :class:`IndexUnavailable`),
 any number read; a reader sees what the writer last committed.
 
-Queries are built from the user's words with tantivy's query objects, never
-with its query parser, so no input is a syntax error: words are ANDed;
-``"two words"`` is a phrase; ``word*`` a prefix (the most frequent matching
-words, so it ranks and highlights like words); ``OR`` between terms accepts
-either (AND binds tighter, as in most search engines). Ranking is BM25 with a
-title match counting four times a text match.
+Queries (:mod:`webrobot.search.query`) are built with tantivy's query objects,
+never with its query parser, so no input is a syntax error; a prefix stands for
+the most frequent matching words, so it ranks and highlights like words.
+Ranking is BM25 with a title match counting four times a text match.
 """
 
 from __future__ import annotations
@@ -33,12 +31,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from webrobot.job.diskspace import is_disk_error
+from webrobot.optional import MissingExtra, require
 from webrobot.search import writerlock
-from webrobot.urls.sitekey import site_key
+from webrobot.search.query import QueryError, Term, parse_query, site_keys
 
 if TYPE_CHECKING:
     from types import ModuleType
 
+#: What tantivy serves, as its missing-package message names it.
+FEATURE = "The search index"
 SCHEMA_VERSION = 2
 #: The file that marks a folder as a webrobot index (and says which schema).
 MARKER = "webrobot-index.json"
@@ -54,7 +55,6 @@ PREFIX_EXPANSIONS = 64
 WRITER_HEAP = 48_000_000
 ANALYZER = "webrobot_words"
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_TOKEN_RE = re.compile(r'"([^"]*)"?|(\S+)')
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
@@ -68,37 +68,9 @@ def _engine() -> ModuleType:
     """tantivy, imported on first use: the ``search`` extra, loaded only by a crawl or
     a command that opens an index."""
     try:
-        import tantivy
-    except ImportError as exc:
-        raise IndexUnavailable(
-            "the search index needs tantivy: pip install 'webrobot[search]'"
-        ) from exc
-    return tantivy
-
-
-class QueryError(ValueError):
-    """A query that asks for nothing (empty, or only punctuation)."""
-
-
-def site_keys(site: str) -> list[str]:
-    """The site keys (``scheme://host:port``) a ``--site`` value may mean: as given;
-    its site key (``http://example.com`` is ``http://example.com:80``); and for a
-    value without a scheme (``127.0.0.1:18080``, ``example.com``), its http and https
-    site keys. A bare host also matches the host field."""
-    site = site.strip().rstrip("/")
-    keys = [site]
-    if "://" in site:
-        candidates = [site]
-    else:
-        candidates = [f"http://{site}", f"https://{site}"]
-    for url in candidates:
-        try:
-            key = site_key(url)
-        except ValueError:
-            continue
-        if key not in keys:
-            keys.append(key)
-    return keys
+        return require("tantivy", "search", FEATURE)
+    except MissingExtra as exc:
+        raise IndexUnavailable(str(exc)) from exc
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,39 +111,6 @@ class Hit:
                 spans.append((pos, pos + len(text)))
             pos += len(text)
         return spans
-
-
-@dataclass(frozen=True, slots=True)
-class Term:
-    """One thing the user asked for: ``kind`` is "word", "phrase" or "prefix"."""
-
-    kind: str
-    text: str
-
-
-def parse_query(query: str) -> list[list[Term]]:
-    """The user's query as alternatives (OR) of terms that must all match (AND).
-
-    Raises :class:`QueryError` when nothing searchable is left.
-    """
-    groups: list[list[Term]] = [[]]
-    for match in _TOKEN_RE.finditer(query):
-        phrase, word = match.group(1), match.group(2)
-        if word == "OR":
-            if groups[-1]:
-                groups.append([])
-            continue
-        text = phrase if phrase is not None else word
-        prefix = phrase is None and text.endswith("*")
-        text = text.rstrip("*") if prefix else text
-        if not any(ch.isalnum() for ch in text):
-            continue
-        kind = "phrase" if phrase is not None else "prefix" if prefix else "word"
-        groups[-1].append(Term(kind, text))
-    groups = [group for group in groups if group]
-    if not groups:
-        raise QueryError("the query has no word to search for")
-    return groups
 
 
 def clean(text: str) -> str:

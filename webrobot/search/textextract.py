@@ -12,9 +12,10 @@ is there.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from dataclasses import dataclass
+
+from webrobot.optional import check, require
 
 _LANG_RE = re.compile(
     rb"<html\b[^>]*?\blang\s*=\s*[\"']?([A-Za-z]{2,3})(?:[-_][A-Za-z0-9]+)?", re.IGNORECASE
@@ -30,10 +31,16 @@ class MainText:
     lang: str | None  # ISO 639 code from <html lang> or Content-Language, lower case
 
 
-def available() -> bool:
-    """Whether the search extra is installed: resiliparse and the index's engine,
-    tantivy (found, not imported: the crawl's own process never extracts text)."""
-    return all(importlib.util.find_spec(name) is not None for name in ("resiliparse", "tantivy"))
+#: What the search extra serves, as its missing-package message names it.
+FEATURE = "The full-text index (WEBROBOT_INDEX_ENABLED)"
+
+
+def check_installed() -> None:
+    """:class:`~webrobot.optional.MissingExtra` unless the search extra is installed:
+    resiliparse and the index's engine, tantivy (found, not imported: the crawl's own
+    process never extracts text)."""
+    for name in ("resiliparse", "tantivy"):
+        check(name, "search", FEATURE)
 
 
 def page_language(body: bytes, content_language: str | None = None) -> str | None:
@@ -55,9 +62,8 @@ def main_text(html: str) -> str:
     Menus, headers, footers, sidebars, cookie banners, forms and link-only lists
     are dropped; so are reader comments, image alt texts and ``<noscript>``
     fallbacks, which are not the page's own text."""
-    from resiliparse.extract.html2text import extract_plain_text
-
-    text = extract_plain_text(
+    html2text = require("resiliparse.extract.html2text", "search", FEATURE)
+    text = html2text.extract_plain_text(
         html, main_content=True, preserve_formatting=True, list_bullets=False,
         alt_texts=False, links=False, form_fields=False, noscript=False, comments=False,
     )  # fmt: skip

@@ -18,7 +18,8 @@ from urllib.parse import parse_qs, urlsplit
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
-from webrobot.search.index import IndexUnavailable, QueryError, SearchIndex
+from webrobot.search.index import IndexUnavailable, SearchIndex
+from webrobot.search.query import QueryError
 
 logger = logging.getLogger(__name__)
 

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 from scrapy.utils.asyncio import create_looping_call
 from scrapy.utils.job import job_dir
 
-from webrobot.seen.stores import Stored, StoreFileError, load_store, read_header, save_store
+from webrobot.seen.storefile import Stored, load_store, read_header, save_store
+from webrobot.seen.stores import StoreFileError
 from webrobot.settingsmodel.parse import read
 
 if TYPE_CHECKING:

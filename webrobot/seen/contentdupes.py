@@ -48,7 +48,7 @@ from scrapy.http import TextResponse
 from scrapy.utils.misc import load_object
 
 from webrobot.frontier.journal import JobJournal
-from webrobot.frontier.queues import CONTENT_FOLLOWED, CONTENT_KEPT, CONTENT_NEAR
+from webrobot.frontier.sqlitefrontier import CONTENT_FOLLOWED, CONTENT_KEPT, CONTENT_NEAR
 from webrobot.seen.checkpoint import StoreCheckpoint
 from webrobot.seen.contentfingerprints import (
     FINGERPRINT_MODES,

@@ -22,14 +22,8 @@ from scrapy.utils.request import referer_str
 from webrobot.frontier.scheduler import durable_frontier
 from webrobot.seen.checkpoint import StoreCheckpoint
 from webrobot.seen.requestfingerprinter import CanonicalRequestFingerprinter
-from webrobot.seen.stores import (
-    AUDIT_RATIO,
-    BloomStore,
-    ExactStore,
-    Stored,
-    make_store,
-    uniform_key,
-)
+from webrobot.seen.storefile import Stored
+from webrobot.seen.stores import AUDIT_RATIO, BloomStore, ExactStore, make_store, uniform_key
 from webrobot.settingsmodel.parse import read
 from webrobot.wiring import Key, find_per_crawler, set_per_crawler
 

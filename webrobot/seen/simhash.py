@@ -199,7 +199,7 @@ class NearIndex:
         plus the URLs); the tables in memory take several times more."""
         return sum(16 + len(url.encode("utf-8", "surrogatepass")) for _, url in self.items())
 
-    # -- a seen-store file's sections (webrobot.seen.stores.save_store, load_store) ------
+    # -- a seen-store file's sections (webrobot.seen.storefile.save_store, load_store) ------
     def to_state(self) -> tuple[dict[str, Any], list[bytes | bytearray]]:
         """The pairs as three sections: fingerprints (64-bit little-endian), each URL's
         end offset (the same), the URLs' UTF-8 bytes end to end."""

@@ -1,6 +1,6 @@
 """Compact "have I seen this before?" stores for digests: visited URLs and page contents.
 
-Pure logic plus file save/load; no Scrapy. Keys are *uniformly random* bytes
+Pure logic; no Scrapy. Keys are *uniformly random* bytes
 (digests: an MD5 of a body, :func:`uniform_key` of a request fingerprint), at
 least 16 bytes long; the stores rely on that instead of hashing again.
 
@@ -24,33 +24,22 @@ least 16 bytes long; the stores rely on that instead of hashing again.
   each key was seen at (URLs packed in one ``bytearray``), for messages such as
   "same content as <first URL>".
 
-``save_store`` writes any of them (and a near-duplicate index,
-:class:`~webrobot.seen.simhash.NearIndex`) to one file atomically (temporary file, then
-``os.replace``); ``load_store`` reads it back and raises :class:`StoreFileError`
-with a clear message for a missing, truncated, corrupted or foreign file.
-
-Why one module of this size: the three stores share one key format and one checkpoint file format.
+Each store gives its state as a header and byte sections (``to_state``) and is
+built back from them (``from_state``), raising :class:`StoreFileError` for state
+that does not fit; :mod:`webrobot.seen.storefile` writes and reads the files.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import math
-import os
 import sys
-import zlib
 from array import array
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, TypeAlias
-
-from webrobot.seen.simhash import NearIndex
 
 KEY_BYTES = 16
 STORE_KINDS = ("exact", "bloom")
-FILE_MAGIC = b"webrobot-seen-store\n"
-FILE_VERSION = 1
 #: Keys whose last byte is below this are audited exactly by BloomStore (4/256 = 1 in 64).
 AUDIT_BELOW = 4
 AUDIT_RATIO = 256 // AUDIT_BELOW
@@ -460,9 +449,7 @@ class FirstSeenIndex:
     @classmethod
     def from_state(cls, header: dict[str, Any], sections: list[memoryview]) -> FirstSeenIndex:
         n = int(header["store_sections"])
-        store = _from_state(header["store"], sections[:n])
-        if not isinstance(store, ExactStore | BloomStore):
-            raise StoreFileError("first-seen index: unknown inner store")
+        store = _inner_store(header["store"], sections[:n])
         index = cls.__new__(cls)
         index.store = store
         index.urls = None
@@ -478,7 +465,7 @@ class FirstSeenIndex:
         return index
 
 
-# -- building and files ---------------------------------------------------------
+# -- building ---------------------------------------------------------
 
 
 def make_store(kind: str, capacity: int = 1_000_000, error_rate: float = 0.01,
@@ -491,93 +478,15 @@ def make_store(kind: str, capacity: int = 1_000_000, error_rate: float = 0.01,
     raise ValueError(f"expected one of {', '.join(STORE_KINDS)}, got {kind!r}")
 
 
-_KINDS: dict[str, Any] = {
-    ExactStore.kind: ExactStore,
-    BloomStore.kind: BloomStore,
-    FirstSeenIndex.kind: FirstSeenIndex,
-    NearIndex.kind: NearIndex,
-}
-
-Stored = ExactStore | BloomStore | FirstSeenIndex | NearIndex
-
-
-def _from_state(header: dict[str, Any], sections: list[memoryview]) -> Stored:
+def _inner_store(header: dict[str, Any], sections: list[memoryview]) -> ExactStore | BloomStore:
+    """The exact or Bloom store inside a first-seen index, from its state."""
     kind = header.get("kind")
-    if kind not in _KINDS:
-        raise StoreFileError(f"unknown store kind {kind!r}")
+    cls: Any = {ExactStore.kind: ExactStore, BloomStore.kind: BloomStore}.get(str(kind))
+    if cls is None:
+        raise StoreFileError("first-seen index: unknown inner store")
     try:
-        return _KINDS[kind].from_state(header, sections)  # type: ignore[no-any-return]
+        return cls.from_state(header, sections)  # type: ignore[no-any-return]
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, StoreFileError):
             raise
         raise StoreFileError(f"{kind} store: bad header ({exc})") from None
-
-
-def save_store(store: Stored, path: str | os.PathLike[str], **extra: Any) -> int:
-    """Write ``store`` to ``path`` atomically; ``extra`` goes into the header. Returns bytes written."""
-    header, sections = store.to_state()
-    views = [memoryview(s).cast("B") for s in sections]
-    header = {
-        "format": FILE_MAGIC.decode().strip(), "version": FILE_VERSION, **extra, **header,
-        "sections": [len(v) for v in views], "crc32": [zlib.crc32(v) for v in views],
-    }  # fmt: skip
-    target = Path(path)
-    tmp = target.with_name(target.name + ".tmp")
-    head = FILE_MAGIC + json.dumps(header, sort_keys=True).encode("ascii") + b"\n"
-    with tmp.open("wb") as f:
-        f.write(head)
-        for view in views:
-            f.write(view)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, target)
-    return len(head) + sum(len(v) for v in views)
-
-
-def read_header(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """The JSON header of a store file (cheap: the data is not read)."""
-    with Path(path).open("rb") as f:
-        return _parse_head(f.read(len(FILE_MAGIC)), f.readline(1 << 20), path)
-
-
-def _parse_head(magic: bytes, line: bytes, path: Any) -> dict[str, Any]:
-    if magic != FILE_MAGIC:
-        raise StoreFileError(f"{path}: not a webrobot store file")
-    try:
-        header = json.loads(line)
-    except ValueError:
-        raise StoreFileError(f"{path}: unreadable header") from None
-    if not isinstance(header, dict) or header.get("version") != FILE_VERSION:
-        raise StoreFileError(f"{path}: unsupported store file version")
-    return header
-
-
-def load_store(path: str | os.PathLike[str]) -> Stored:
-    """Read a store written by :func:`save_store`; :class:`StoreFileError` if unusable."""
-    try:
-        data = memoryview(Path(path).read_bytes())
-    except OSError as exc:
-        raise StoreFileError(f"{path}: cannot be read: {exc.strerror or exc}") from None
-    end = bytes(data[len(FILE_MAGIC) : len(FILE_MAGIC) + (1 << 20)]).find(b"\n")
-    if end < 0:
-        raise StoreFileError(f"{path}: not a webrobot store file")
-    start = len(FILE_MAGIC) + end + 1
-    header = _parse_head(bytes(data[: len(FILE_MAGIC)]), bytes(data[len(FILE_MAGIC) : start]), path)
-    sizes, crcs = header.get("sections"), header.get("crc32")
-    if not isinstance(sizes, list) or not isinstance(crcs, list) or len(sizes) != len(crcs):
-        raise StoreFileError(f"{path}: bad section table")
-    if start + sum(sizes) != len(data):
-        raise StoreFileError(
-            f"{path}: truncated or padded ({len(data)} bytes, expected {start + sum(sizes)})"
-        )
-    sections = []
-    for size, crc in zip(sizes, crcs, strict=True):
-        section = data[start : start + size]
-        if zlib.crc32(section) != crc:
-            raise StoreFileError(f"{path}: checksum mismatch (corrupted file)")
-        sections.append(section)
-        start += size
-    try:
-        return _from_state(header, sections)
-    except StoreFileError as exc:
-        raise StoreFileError(f"{path}: {exc}") from None
