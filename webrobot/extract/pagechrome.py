@@ -101,7 +101,11 @@ def reading_tree(tree: Any) -> Any:
     and its headings' self-links unwrapped (:func:`unlinked_headings`). The same text as
     trafilatura pruning :data:`CHROME_XPATH` itself, for less CPU."""
     copy = deepcopy(tree)
-    doomed = [node.getparent() if isinstance(node, str) else node for node in _CHROME(copy)]
+    # an attribute found (a string that knows its element) stands for its element
+    doomed: list[Any] = [
+        node.getparent() if isinstance(node, lxml.etree._ElementUnicodeResult) else node
+        for node in _CHROME(copy)
+    ]
     doomed.extend(
         element
         for element in copy.iter(*UNREAD)
