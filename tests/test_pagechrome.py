@@ -70,12 +70,13 @@ def test_the_xpath_finds_footers_donation_boxes_and_gutters() -> None:
 
 def test_the_reading_tree_is_a_pruned_copy() -> None:
     html = (
-        "<html><head><script>var x = 1;</script>"
+        "<html><head><meta name='x' content='y'><script>var x = 1;</script>"
         '<script type="application/ld+json">{"@type": "BlogPosting"}</script>'
         "<style>p {}</style></head><body><nav>Menu</nav><article>"
         "<h2><a href='#s'>Section</a></h2><p>Before<!-- note --> after"
         "<svg><path d='M0'/></svg> drawn</p><div class='sponsor-box'>Give</div>"
         "<div role='navigation'>Links</div><noscript>Enable</noscript>"
+        "<form><input name='q'><button>Go</button> search<select><option>A</option></select></form>"
         "</article><footer>Site</footer></body></html>"
     )
     tree = lxml.html.fromstring(html)
@@ -84,6 +85,8 @@ def test_the_reading_tree_is_a_pruned_copy() -> None:
     assert lxml.html.tostring(tree, encoding="unicode").count("<script") == 2  # untouched
     assert [s.get("type") for s in copy.iter("script")] == ["application/ld+json"]
     assert not list(copy.iter("style", "svg", "nav", "footer", lxml.etree.Comment))
+    assert not list(copy.iter("meta", "button", "input", "select", "option"))
+    assert copy.xpath("//form")[0].text_content() == " search"  # tails stay
     assert copy.xpath("//p")[0].text_content() == "Before after drawn"
     assert copy.xpath("//h2")[0].text_content() == "Section" and not copy.xpath("//h2//a")
     body = copy.text_content()

@@ -15,9 +15,9 @@ before trafilatura reads the page, and what it drops from the text it gets.
   a copy, so the heading keeps its line.
 - :func:`reading_tree`: the one copy of the page's tree that trafilatura reads, with both
   of the above done and the nodes trafilatura deletes unread (:data:`UNREAD`: scripts
-  other than JSON-LD, styles, SVG drawings, frames, option lists) gone
-  before it copies and walks the tree again and again (each of its pruning expressions is
-  a walk of the whole tree, and a reading copies it three times).
+  other than JSON-LD, styles, SVG drawings, frames, option lists, buttons, inputs and
+  meta tags) gone before it copies and walks the tree again and again (each of its
+  pruning expressions is a walk of the whole tree, and a reading copies it three times).
 - :func:`without_pleas`: the closing lines of a text that ask the reader for money
   ("If you enjoyed this post, please consider supporting my work: buy me a coffee")
   where no markup marked them.
@@ -56,7 +56,7 @@ _CHROME = lxml.etree.XPath(
 #: the options, which nothing before that deletion looks into (a JSON-LD script is kept:
 #: trafilatura looks into it to tell a forum thread and to rescue an empty reading;
 #: ``<noscript>`` too, whose content its link-density tests count).
-UNREAD = ("script", "style", "svg", "iframe", "link", "select")
+UNREAD = ("script", "style", "svg", "iframe", "link", "select", "meta", "button", "input", "option")
 #: Links to a fragment inside a heading; found through the links (a walk by tag), not
 #: by testing every element.
 _SELF_LINKS = lxml.etree.XPath(
