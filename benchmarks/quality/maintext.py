@@ -16,14 +16,18 @@ the pages where the truth has text, F1 of those two means.
 The extractors: ``webrobot`` (:func:`webrobot.extract.maintext.main_text` on the
 lxml tree Scrapy's selector builds, as the crawl hands it over; the parse is the
 crawl's, outside the clock), ``webrobot+parse`` (the same with the selector's
-parse inside the clock, to compare with extractors given the HTML), ``trafilatura`` (``extract(html,
+parse inside the clock, to compare with extractors given the HTML), ``webrobot-fast``
+(``main_text(page, mode="fast")`` on the HTML: resiliparse, what the full-text index reads
+when the mining did not), ``trafilatura`` (``extract(html,
 include_comments=False)`` on the HTML, as the benchmark runs it),
 ``readability-lxml`` (its summary, then html-text, as the benchmark runs it) and
 ``html-text`` (the whole page's text: the floor). CPU milliseconds per page are
 the best of ``--repeat`` passes, each pass running every extractor on one page
 before the next page, so that a busy machine slows them alike.
 
-Prints a Markdown table and one ``BENCH-RESULT {json}`` line per extractor.
+Prints a Markdown table and one ``BENCH-RESULT {json}`` line per extractor; with
+``--startup``, also each main-text mode's start-up: the CPU a fresh interpreter spends
+importing it and reading one small page (what each index process pays once).
 """
 
 from __future__ import annotations
@@ -46,7 +50,9 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 DATA_ENV = "WEBROBOT_BENCHDATA"
 BENCHMARK = "article-extraction-benchmark"
 RESULT_PREFIX = "BENCH-RESULT "
-EXTRACTORS = ("webrobot", "webrobot+parse", "trafilatura", "readability-lxml", "html-text")
+EXTRACTORS = (
+    "webrobot", "webrobot+parse", "webrobot-fast", "trafilatura", "readability-lxml", "html-text",
+)  # fmt: skip
 
 
 def default_data() -> Path:
@@ -149,6 +155,14 @@ def extractor(name: str) -> Extract:
         return lambda html: main_text(
             SourcePage("", html, root=Selector(text=html, type="html").root)
         )
+    if name == "webrobot-fast":
+        import resiliparse
+
+        from webrobot.extract.maintext import main_text
+        from webrobot.extract.page import SourcePage
+
+        del resiliparse
+        return lambda html: main_text(SourcePage("", html), mode="fast")
     if name == "trafilatura":
         import trafilatura
 
@@ -207,6 +221,32 @@ def evaluate(names: list[str], pages: list[Page], repeat: int = 1) -> list[Score
     return scores
 
 
+_STARTUP = """
+import time
+started = time.process_time()
+from webrobot.extract.maintext import main_text
+from webrobot.extract.page import SourcePage
+main_text(SourcePage("", "<html><body><p>One small page.</p></body></html>"), mode={mode!r})
+print(time.process_time() - started)
+"""
+
+
+def startup_cpu(mode: str, repeat: int = 3) -> float:
+    """CPU seconds a fresh interpreter spends importing :mod:`webrobot.extract.maintext`
+    and reading one small page in ``mode`` (its library's import included): the best
+    of ``repeat`` runs."""
+    import subprocess
+
+    runs = []
+    for _ in range(max(1, repeat)):
+        done = subprocess.run(
+            [sys.executable, "-c", _STARTUP.format(mode=mode)],
+            cwd=PROJECT_ROOT, capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        runs.append(float(done.stdout.strip().splitlines()[-1]))
+    return min(runs)
+
+
 TABLE_HEAD = (
     "| extractor | F1 | precision | recall | CPU ms per page | pages with no text |\n"
     "| --- | --- | --- | --- | --- | --- |"
@@ -218,6 +258,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=None, help=f"the folder holding {BENCHMARK}/")
     parser.add_argument("--extractors", default=",".join(EXTRACTORS))
     parser.add_argument("--repeat", type=int, default=3, help="timing passes (best one counts)")
+    parser.add_argument("--startup", action="store_true", help="also time each mode's start-up")
     args = parser.parse_args(argv)
     data = args.data or default_data()
     try:
@@ -240,6 +281,10 @@ def main(argv: list[str] | None = None) -> int:
         print(score.row())
     for score in scores:
         print(RESULT_PREFIX + json.dumps(score.__dict__), flush=True)
+    if args.startup:
+        print("\n| main-text mode | start-up CPU ms (import and one page) |\n| --- | --- |")
+        for mode in ("fast", "full"):
+            print(f"| {mode} | {1000 * startup_cpu(mode):.0f} |", flush=True)
     return 0
 
 

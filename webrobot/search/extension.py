@@ -1,5 +1,5 @@
 """The full-text index, kept during the crawl: thin glue around
-:mod:`webrobot.search.worker` (which runs :mod:`webrobot.search.textextract` and
+:mod:`webrobot.search.worker` (which runs :mod:`webrobot.extract.maintext` and
 :mod:`webrobot.search.index` in a child process, on another core).
 
 What goes in: every page item that reached the end of the pipelines
@@ -46,8 +46,7 @@ from webrobot.job.diskstate import disk_of
 from webrobot.optional import MissingExtra
 from webrobot.pages.metarobots import policy
 from webrobot.report.document import report_location
-from webrobot.search import textextract
-from webrobot.search.worker import IndexWorker, PageToIndex
+from webrobot.search.worker import IndexWorker, PageToIndex, check_installed
 from webrobot.settingsmodel.parse import read
 from webrobot.urls.sitekey import site_key
 from webrobot.wiring import Key, set_per_crawler
@@ -84,7 +83,7 @@ class FullTextIndex:
         if not read(settings, "WEBROBOT_INDEX_ENABLED"):
             raise NotConfigured("WEBROBOT_INDEX_ENABLED is off")
         try:
-            textextract.check_installed()
+            check_installed()
         except MissingExtra as exc:
             logger.warning("Full-text index off: %s", exc)  # the one line that names the extra
             raise NotConfigured(f"{exc.module} is not installed") from exc

@@ -13,6 +13,12 @@ the child has died the crawl goes on without the index, counted; when the crawl
 was killed, the child indexes what was spooled, commits, closes and exits; and
 whatever a kill left spooled but not committed is indexed by the next run's
 child before anything new.
+
+The text indexed is the item's own main text when it brought one (the mining's
+full reading, a document's text), else the fast reading of
+:func:`webrobot.extract.maintext.main_text` (:func:`page_text`): one extractor
+for the mining and the index, its cheap mode here because this process runs
+beside every crawl (docs/search.md has the measurements).
 """
 
 from __future__ import annotations
@@ -29,13 +35,35 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from webrobot.extract.maintext import Mode, main_text
+from webrobot.extract.page import SourcePage
+from webrobot.extract.pagelanguage import page_language
 from webrobot.job.diskspace import describe_error, is_disk_error
+from webrobot.optional import check
 from webrobot.search import lifeline
 
 logger = logging.getLogger(__name__)
 
 #: Pages the child may be behind the crawl before the crawl waits.
 QUEUE_SIZE = 500
+#: Text kept per page: enough for any snippet and for ranking; a 10 MiB text
+#: dump must not become a 10 MiB index row.
+MAX_TEXT = 200_000
+#: How the index reads a page's main text when the item brought none: the fast
+#: reading (see :mod:`webrobot.extract.maintext` and docs/search.md for why).
+TEXT_MODE: Mode = "fast"
+
+
+#: What the search extra serves, as its missing-package message names it.
+FEATURE = "The full-text index (WEBROBOT_INDEX_ENABLED)"
+
+
+def check_installed() -> None:
+    """:class:`~webrobot.optional.MissingExtra` unless the search extra is installed:
+    resiliparse (the fast main text) and the index's engine, tantivy (found, not
+    imported: the crawl's own process never extracts text)."""
+    for name in ("resiliparse", "tantivy"):
+        check(name, "search", FEATURE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,29 +98,30 @@ class IndexTotals:
     disk_full: bool = False  # the child stopped: no room to write the index
 
 
+def page_text(page: PageToIndex) -> str:
+    """The text the index keeps of ``page``: the item's own main text when it brought
+    one (the mining's full reading, a document's text), else the fast main text of
+    its body; at most :data:`MAX_TEXT` characters, ``""`` when there is none."""
+    given = getattr(page, "main_text", None)  # a record spooled by an older version has none
+    if given is None:
+        html = page.body.decode(page.encoding or "utf-8", errors="replace")
+        given = main_text(SourcePage(page.url, html), mode=TEXT_MODE)
+    return (given or "")[:MAX_TEXT]
+
+
 def _apply(index: Any, kind: str, value: Any, totals: IndexTotals) -> None:
-    from webrobot.search import textextract
     from webrobot.search.index import IndexedPage
 
     try:
         if kind == "put":
             page: PageToIndex = value
-            given = getattr(
-                page, "main_text", None
-            )  # a record spooled by an older version has none
-            if given is not None:
-                extracted = textextract.MainText(
-                    given[: textextract.MAX_TEXT],
-                    textextract.page_language(page.body, page.content_language),
-                )
-            else:
-                html = page.body.decode(page.encoding or "utf-8", errors="replace")
-                extracted = textextract.extract(html, page.body, page.content_language)
-            if not extracted.text:
+            text = page_text(page)
+            if not text:
                 totals.empty += 1
             outcome = index.put(IndexedPage(
                 url=page.url, site=page.site, host=page.host, title=page.title,
-                text=extracted.text, fetched_at=page.fetched_at, lang=extracted.lang,
+                text=text, fetched_at=page.fetched_at,
+                lang=page_language(page.body, page.content_language),
             ))  # fmt: skip
             if outcome == "added":
                 totals.added += 1

@@ -1,6 +1,7 @@
-"""The full-text index's main-text extraction on realistic pages: the article is
-kept whole, the page's furniture (menu, cookie banner, sidebar, comments,
-footer, scripts) is not indexed."""
+"""The main text's fast reading (resiliparse: what the full-text index reads when the
+mining did not) on realistic pages: the article is kept whole, the page's furniture
+(menu, cookie banner, sidebar, comments, footer, scripts) is not indexed; the full
+reading (trafilatura) drops the same furniture through the same interface."""
 
 from __future__ import annotations
 
@@ -8,10 +9,18 @@ import sys
 
 import pytest
 
+from webrobot.extract.maintext import main_text
+from webrobot.extract.page import SourcePage
+from webrobot.extract.pagelanguage import page_language
 from webrobot.optional import MissingExtra
-from webrobot.search import textextract
+from webrobot.search.worker import MAX_TEXT, PageToIndex, check_installed, page_text
 
 pytest.importorskip("resiliparse")
+
+
+def fast(html: str) -> str | None:
+    return main_text(SourcePage("http://a.test/p", html), mode="fast")
+
 
 ARTICLE = [
     "Harbour Lights Return To The Old Quay",
@@ -70,47 +79,88 @@ def realistic_page(landmarks: bool) -> str:
 @pytest.mark.parametrize("landmarks", [True, False], ids=["html5-landmarks", "divs-only"])
 def test_the_article_is_kept_and_the_furniture_dropped(landmarks: bool) -> None:
     html = realistic_page(landmarks)
-    found = textextract.extract(html, html.encode(), None)
-    for paragraph in ARTICLE:
-        assert paragraph in found.text
-    # one paragraph per line, in reading order
-    lines = found.text.splitlines()
-    assert lines == ARTICLE
+    text = fast(html)
+    assert text is not None
+    # the whole article, one paragraph per line, in reading order
+    assert text.splitlines() == ARTICLE
     for furniture in [*NAV_WORDS, BANNER, *SIDEBAR, *FOOTER, COMMENT, "Coastal Gazette"]:
-        assert furniture not in found.text
+        assert furniture not in text
     for code in ("scriptword", "loadScriptAds", "stylemark"):
-        assert code not in found.text
-    assert found.lang == "en"
+        assert code not in text
+
+
+@pytest.mark.parametrize("landmarks", [True, False], ids=["html5-landmarks", "divs-only"])
+def test_the_full_reading_drops_the_same_furniture(landmarks: bool) -> None:
+    pytest.importorskip("trafilatura")
+    text = main_text(SourcePage("http://a.test/p", realistic_page(landmarks)), mode="full")
+    assert text is not None
+    for paragraph in ARTICLE[1:]:
+        assert paragraph in text
+    for furniture in [*NAV_WORDS, BANNER, *SIDEBAR, *FOOTER, COMMENT, "scriptword"]:
+        assert furniture not in text
+
+
+def test_an_unknown_mode_is_refused() -> None:
+    with pytest.raises(ValueError, match="'quick'"):
+        main_text(SourcePage("http://a.test/p", "<p>x</p>"), mode="quick")  # type: ignore[arg-type]
+
+
+def test_without_resiliparse_the_fast_reading_names_the_search_extra(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "resiliparse.extract.html2text", None)
+    with pytest.raises(MissingExtra, match=r"webrobot\[search\]"):
+        fast("<p>x</p>")
 
 
 def test_language_from_the_page_else_the_header() -> None:
-    assert textextract.page_language(b"<html lang='pt-BR'><p>x</p>") == "pt"
-    assert textextract.page_language(b"<html><p>x</p>", "de-AT, en") == "de"
-    assert textextract.page_language(b"<html><p>x</p>", "not a language") is None
-    assert textextract.page_language(b"<html><p>x</p>") is None
+    assert page_language(b"<html lang='pt-BR'><p>x</p>") == "pt"
+    assert page_language(b"<html><p>x</p>", "de-AT, en") == "de"
+    assert page_language(b"<html><p>x</p>", "not a language") is None
+    assert page_language(b"<html><p>x</p>") is None
 
 
 @pytest.mark.parametrize(
     "html",
-    ["", "<html></html>", "<p>", "\x00\x01 not html at all <<<>>>", "<html><body><nav>x</nav>"],
+    [
+        "",
+        "  ",
+        "<html></html>",
+        "<p>",
+        "\x00\x01 not html at all <<<>>>",
+        "<html><body><nav>x</nav>",
+    ],
 )
-def test_empty_or_broken_pages_give_text_not_an_error(html: str) -> None:
-    assert isinstance(textextract.main_text(html), str)
+def test_empty_or_broken_pages_give_text_or_none_not_an_error(html: str) -> None:
+    text = fast(html)
+    assert text is None or (isinstance(text, str) and text.strip())
 
 
-def test_huge_pages_are_cut_to_the_kept_length() -> None:
+def record(body: bytes, main_text: str | None = None) -> PageToIndex:
+    return PageToIndex("http://a.test/p", "http://a.test:80", "a.test", "T", "", body, "utf-8",
+                       main_text=main_text)  # fmt: skip
+
+
+def test_the_index_reads_the_fast_text_and_cuts_huge_pages_to_the_kept_length() -> None:
     paragraph = "<p>" + "lighthouse keeper " * 500 + "</p>"
     html = "<html><body><article>" + paragraph * 100 + "</article></body></html>"
-    text = textextract.main_text(html)
-    assert len(text) == textextract.MAX_TEXT
+    text = page_text(record(html.encode()))
+    assert len(text) == MAX_TEXT
     assert text.startswith("lighthouse keeper")
+    assert page_text(record(realistic_page(True).encode())).splitlines() == ARTICLE
+
+
+def test_the_index_keeps_an_items_own_text_and_cuts_it_too() -> None:
+    assert page_text(record(realistic_page(True).encode(), "Mined text.")) == "Mined text."
+    assert page_text(record(b"<p>body words</p>", "")) == ""
+    assert len(page_text(record(b"", "w" * (MAX_TEXT + 5)))) == MAX_TEXT
 
 
 def test_the_search_extra_is_checked_without_importing_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    textextract.check_installed()
+    check_installed()
     monkeypatch.setitem(sys.modules, "tantivy", None)  # as if not installed
     with pytest.raises(MissingExtra) as caught:
-        textextract.check_installed()
+        check_installed()
     assert str(caught.value) == (
         "The full-text index (WEBROBOT_INDEX_ENABLED) needs the 'tantivy' package, "
         "which is not installed: pip install 'webrobot[search]'"
