@@ -140,6 +140,8 @@ PURE = frozenset({
     "webrobot.monitor.digest",
     "webrobot.monitor.moves",
     "webrobot.monitor.answers",
+    "webrobot.monitor.summary",
+    "webrobot.monitor.schedule",
     "webrobot.monitor.baseline",
     "webrobot.monitor.template",
     "webrobot.extract.version",
@@ -165,6 +167,7 @@ SCRAPY_FREE = PURE | {
     "webrobot.extract.docworker",
     "webrobot.monitor.rules",
     "webrobot.monitor.store",
+    "webrobot.monitor.retention",
     "webrobot.monitor.sitetemplates",
 }
 #: The crawl-wide modules (the package's top, the settings model and the old paths kept
@@ -206,6 +209,7 @@ LONG_MODULES: dict[str, str] = {
     "webrobot.settingsmodel.model": "every setting declared once, one entry per setting",
     "webrobot.report.html": SPLIT_NEXT,
     "webrobot.monitor.middleware": SPLIT_NEXT,
+    "webrobot.monitor.store": SPLIT_NEXT,
 }
 #: Top-level modules that are entry points: they put the parts together.
 ENTRY = frozenset({"webrobot", "webrobot.__main__", "webrobot.addon", "webrobot.settings"})

@@ -129,3 +129,30 @@ def test_a_sites_template_and_its_event_are_kept_between_opens(tmp_path: Path) -
     assert [e["event"] for e in lines(tmp_path)] == ["template_changed"]
     assert lines(tmp_path)[0]["url"] == site + "/"
     again.close()
+
+
+def test_events_jsonl_is_rotated_and_the_oldest_rotated_file_dropped(tmp_path: Path) -> None:
+    from datetime import UTC, datetime
+
+    made = events
+    store = MonitorStore(tmp_path)
+    written = []
+    for n in range(4):
+        url = f"http://site.test/{n}"
+        event = made.new(url, "2026-12-01T00:00:00Z")
+        store.record(url, Snapshot(), [], "2026-12-01T00:00:00Z", [event])
+        written.append(event["id"])
+        assert store.rotate_log(1, 0.0, 2, 0.0)
+    assert not store.rotate_log(1, 0.0, 2, 0.0), "nothing written since: nothing to rotate"
+    names = sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(EVENTS))
+    assert names == [f"{EVENTS}.1", f"{EVENTS}.2"]
+    ids = [json.loads((tmp_path / f"{EVENTS}.{n}").read_text("utf-8"))["id"] for n in (2, 1)]
+    assert ids == written[2:]
+    store.record("http://site.test/x", Snapshot(), [], "2026-12-01T00:00:00Z",
+                 [made.new("http://site.test/x", "2026-12-01T00:00:00Z")])  # fmt: skip
+    assert len((tmp_path / EVENTS).read_text("utf-8").splitlines()) == 1
+    # by age: the first event's time against the clock
+    first = datetime(2026, 12, 1, tzinfo=UTC).timestamp()
+    assert not store.rotate_log(0, 86400.0, 2, first + 3600)
+    assert store.rotate_log(0, 86400.0, 2, first + 2 * 86400)
+    store.close()

@@ -104,6 +104,9 @@ def test_a_rule_change_re_baselines_quietly(tmp_path: Path, make_site: Any) -> N
     assert section["summary"] == [f"rules changed: {pages} pages re-baselined"]
     assert section["rebaselined"] == pages
     assert second.log.count("pages re-baselined") == 1
+    [line] = [x for x in second.log.splitlines() if "INFO: Monitor: " in x and "; see " in x]
+    assert "Monitor: no changes" in line, line
+    assert f"; rules changed: {pages} pages re-baselined; see " in line, line
     # The next crawl judges under the new rules as usual: nothing to tell, nothing re-baselined.
     third = crawl(tmp_path, "three", site, folder, WEBROBOT_MONITOR_IGNORE_SELECTORS=".site-note")
     assert told(folder, len(first)) == []

@@ -1,11 +1,12 @@
 """A local webhook receiver for the monitor's tests: records every POST it accepts, can
 refuse a number of them (HTTP 500), answer chosen events with a status of its choice
-(``answer``) and be down (its port closed) for a while."""
+(``answer``), stall chosen events past the sender's time-out (``delay``) and be down (its port closed) for a while."""
 
 from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Self
@@ -20,6 +21,8 @@ class WebhookReceiver:
         #: the status for an event (None: the usual answer); every POST is in ``answered``
         self.answer: Callable[[dict[str, Any]], int | None] = lambda event: None
         self.answered: list[tuple[str, int]] = []  # (Idempotency-Key, status), every POST
+        #: seconds to wait before answering an event (past the sender's time-out: no answer)
+        self.delay: Callable[[dict[str, Any]], float] = lambda event: 0.0
         self.lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
 
@@ -35,6 +38,9 @@ class WebhookReceiver:
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 event = json.loads(body)
                 key = self.headers.get("Idempotency-Key", "")
+                pause = receiver.delay(event)
+                if pause:
+                    time.sleep(pause)
                 with receiver.lock:
                     chosen = receiver.answer(event)
                     if chosen is not None:

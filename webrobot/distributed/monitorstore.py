@@ -13,6 +13,10 @@ memory in Redis, under ``<crawl>:monitor`` (:attr:`.CrawlKeys.monitor`):
   ``:next`` (hashes by number): the events waiting for the webhook;
 * ``:dead``, a list of the events the receiver refused for good (a 4xx other than
   408, 425, 429: :mod:`webrobot.monitor.answers`), their JSON, oldest first;
+* ``:parked``, a hash of number -> JSON of the events the receiver kept failing (5xx,
+  time-outs) after their retries, until ``scrapy webrobot-replay`` puts them back;
+* ``:checks``, a hash of URL -> the page's last check and re-check interval
+  (:mod:`webrobot.monitor.schedule`);
 * ``:templates``, a hash of site -> the site's learnt template
   (:mod:`webrobot.monitor.template`), kept with :data:`RECORD` as a page is: the
   first worker to close with a new template tells its change, the others find it
@@ -51,6 +55,7 @@ import redis
 from webrobot.distributed import scripts
 from webrobot.distributed.dupefilter import crawl_spider_name
 from webrobot.distributed.keys import CrawlKeys, explain, redis_from_settings, safe_url
+from webrobot.monitor.schedule import Check
 from webrobot.monitor.snapshot import Snapshot
 from webrobot.monitor.store import PageRecord, Pending, SiteTemplate, write_feed
 from webrobot.monitor.template import Template
@@ -148,6 +153,33 @@ def read_events(server: redis.Redis, keys: CrawlKeys, batch: int = 1000) -> Iter
         start = "(" + _text(entries[-1][0])
 
 
+#: KEYS: outbox, bodies, tries, next, parked. ARGV: the event's number, its body.
+#: Parks an event the receiver kept failing: out of the queue, kept by its number.
+PARK = """
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
+redis.call('HDEL', KEYS[4], ARGV[1])
+redis.call('HSET', KEYS[5], ARGV[1], ARGV[2])
+return 1
+"""
+
+#: KEYS: outbox, bodies, parked. Puts every parked event back in the queue, under its
+#: number (so in its first order), and returns how many.
+REPLAY = """
+local parked = redis.call('HGETALL', KEYS[3])
+for i = 1, #parked, 2 do
+  redis.call('ZADD', KEYS[1], tonumber(parked[i]), parked[i])
+  redis.call('HSET', KEYS[2], parked[i], parked[i + 1])
+end
+redis.call('DEL', KEYS[3])
+return #parked / 2
+"""
+
+#: Events the shared stream keeps (:meth:`RedisMonitorStore.compact`).
+STREAM_EVENTS = 100_000
+
+
 class RedisMonitorStore:
     """The monitor's memory of a shared crawl (see the module doc): a
     :class:`~webrobot.monitor.store.PageStore`."""
@@ -167,6 +199,7 @@ class RedisMonitorStore:
         base = keys.monitor
         self.pages_key = f"{base}:pages"
         self.events_key = f"{base}:events"
+        self.checks_key = f"{base}:checks"
         self.templates_key = f"{base}:templates"
         self._record = scripts.register(server, RECORD)
 
@@ -252,7 +285,47 @@ class RedisMonitorStore:
         self, url: str, events: Iterable[dict[str, Any]], expected: PageRecord | None = None
     ) -> bool:
         """Drop the page and keep its events if its record is still ``expected``."""
-        return self._run(url, expected, "", events)
+        if not self._run(url, expected, "", events):
+            return False
+        self.server.hdel(self.checks_key, url)
+        return True
+
+    # -- re-check schedule
+
+    def check(self, url: str) -> Check | None:
+        raw = self.server.hget(self.checks_key, url)
+        try:
+            checked, interval = _text(raw).split() if raw is not None else ("", "")
+            return Check(float(checked), float(interval))
+        except ValueError:
+            return None
+
+    def set_check(self, url: str, check: Check) -> None:
+        self.server.hset(self.checks_key, url, f"{check.checked!r} {check.interval!r}")
+
+    def due(self, now: float) -> Iterator[str]:
+        urls = list(self.urls())
+        for start in range(0, len(urls), 1000):
+            batch = urls[start : start + 1000]
+            for url, raw in zip(batch, self.server.hmget(self.checks_key, batch), strict=True):  # type: ignore[call-overload]
+                try:
+                    checked, interval = _text(raw).split() if raw is not None else ("", "")
+                    due = Check(float(checked), float(interval)).due(now)
+                except ValueError:
+                    due = True  # never scheduled, or unreadable
+                if due:
+                    yield url
+
+    # -- a year of state
+
+    def compact(self) -> int:
+        """Trim the crawl's event stream to about the newest :data:`STREAM_EVENTS` (export
+        it with ``scrapy webrobot-export --events`` to keep more); returns the events dropped."""
+        return int(self.server.xtrim(self.events_key, maxlen=STREAM_EVENTS, approximate=True))
+
+    def rotate_log(self, max_bytes: int, max_age: float, files: int, now: float) -> bool:
+        """No ``events.jsonl`` per worker: nothing to rotate."""
+        return False
 
     def shared_by_workers(self) -> bool:
         return True
@@ -321,12 +394,15 @@ class RedisOutbox:
         self.next_key = f"{base}:next"
         self.sender_key = f"{base}:sender"
         self.dead_key = f"{base}:dead"
+        self.parked_key = f"{base}:parked"
         self.owner = owner
         self.hold_ms = max(1000, int(hold * 1000))
         self._hold = scripts.register(server, HOLD)
         self._release = scripts.register(server, RELEASE)
         self._delivered = scripts.register(server, DELIVERED)
         self._dead = scripts.register(server, DEAD)
+        self._park = scripts.register(server, PARK)
+        self._replay = scripts.register(server, REPLAY)
 
     def holds(self) -> bool:
         """Take or renew the delivery lock; True if this worker delivers."""
@@ -384,6 +460,19 @@ class RedisOutbox:
             args=[pending.seq, pending.body],
         )
         return f"Redis list {self.dead_key}"
+
+    def park(self, pending: Pending, problem: str, now: float) -> None:
+        """Move the event to the crawl's parked events (``<key>:monitor:parked``)."""
+        self._park(
+            keys=[self.outbox_key, self.bodies_key, self.tries_key, self.next_key, self.parked_key],
+            args=[pending.seq, pending.body],
+        )
+
+    def parked(self) -> int:
+        return int(self.server.hlen(self.parked_key))  # type: ignore[arg-type]
+
+    def replay(self) -> int:
+        return int(self._replay(keys=[self.outbox_key, self.bodies_key, self.parked_key]))
 
     def close(self) -> None:
         try:

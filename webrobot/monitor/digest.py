@@ -52,14 +52,18 @@ def line(event: Mapping[str, Any]) -> str:
     return f"{kind} {url}"
 
 
-def digest(events: Sequence[Mapping[str, Any]], crawl: str) -> tuple[str, str] | None:
-    """``(title, body)`` of the notice of ``events``, or None when there are none."""
-    if not events:
+def digest(
+    events: Sequence[Mapping[str, Any]], crawl: str, notes: Sequence[str] = ()
+) -> tuple[str, str] | None:
+    """``(title, body)`` of the notice of ``events``, or None when there are none (and no
+    ``notes``: the summary's entries, such as ``rules changed: 710 pages re-baselined``,
+    told first)."""
+    if not events and not notes:
         return None
     counts = Counter(str(e.get("event")) for e in events)
     told = ", ".join(f"{counts[k]} {k}" for k in KINDS if counts[k])
-    title = f"webrobot {crawl}: {told}"
-    lines = [line(e) for e in events[:LINES]]
+    title = f"webrobot {crawl}: {told or notes[0]}"
+    lines = list(notes) + [line(e) for e in events[:LINES]]
     if len(events) > LINES:
         lines.append(f"… and {len(events) - LINES} more events in events.jsonl")
     return title, "\n".join(lines)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import re
 import sqlite3
+import time as clock
 from collections.abc import AsyncIterator, Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -40,10 +41,12 @@ from webrobot.monitor.baseline import (
 from webrobot.monitor.moves import TOLD_PREFIX, Move, moves, told_key
 from webrobot.monitor.reportpart import ChangesTally
 from webrobot.monitor.rules import load_rules, parse_rule_tables
+from webrobot.monitor.schedule import next_check, rules
 from webrobot.monitor.sitetemplates import SiteTemplates
 from webrobot.monitor.snapshot import Ignore, Snapshot, changes, snapshot_of
 from webrobot.monitor.store import PageRecord, PageStore
 from webrobot.monitor.template import site_of
+from webrobot.monitor.upkeep import keep_bounded, summary
 from webrobot.monitor.watch import WatchRule, page_matches
 from webrobot.settingsmodel.parse import ConfigError, SettingValueError
 from webrobot.settingsmodel.startup import setting, setting_error
@@ -127,6 +130,13 @@ class MonitorMiddleware:
         self.templates = SiteTemplates(int(setting(crawler, "WEBROBOT_MONITOR_TEMPLATE_MIN_PAGES")))
         self._settled = False
         self.recheck = bool(setting(crawler, "WEBROBOT_MONITOR_RECHECK"))
+        every = float(setting(crawler, "WEBROBOT_MONITOR_RECHECK_INTERVAL"))
+        #: re-checks by how often each page changes (:mod:`webrobot.monitor.schedule`), or None
+        self.schedule = (
+            rules(every, float(setting(crawler, "WEBROBOT_MONITOR_RECHECK_MAX_INTERVAL")))
+            if every > 0
+            else None
+        )
         self.webhook_url: str = setting(crawler, "WEBROBOT_MONITOR_WEBHOOK")
         self.notify_urls: list[str] = list(setting(crawler, "WEBROBOT_MONITOR_NOTIFY"))
         self._check_notify()
@@ -207,6 +217,7 @@ class MonitorMiddleware:
                 ceiling=setting(self.crawler, "WEBROBOT_MONITOR_WEBHOOK_BACKOFF_MAX"),
                 user_agent=str(self.crawler.settings.get("USER_AGENT") or "webrobot"),
                 count=self._count, outbox=self.store.outbox(),
+                retries=setting(self.crawler, "WEBROBOT_MONITOR_WEBHOOK_RETRIES"),
             )  # fmt: skip
             self.sender.start()
         if self.notify_urls:
@@ -228,13 +239,16 @@ class MonitorMiddleware:
         sender, self.sender = self.sender, None
         notifier, self.notifier = self.notifier, None
         spider = self.crawler.spider
+        if self.store is not None:
+            self.settle()  # the held pages' events and the summary's entries, for the digest
         if notifier is not None:
             from webrobot.monitor.notify import Notices
 
             notices = Notices(self.folder)
             try:
                 self._count("webrobot/monitor/notify/digested", notices.add_digest(
-                    str(getattr(spider, "name", "webrobot")), self.notify_urls))  # fmt: skip
+                    str(getattr(spider, "name", "webrobot")), self.notify_urls,
+                    self.tally.summary))  # fmt: skip
             except Exception as exc:  # noqa: BLE001 - a folder that cannot be written
                 logger.error(
                     "Monitor: the crawl's notice could not be kept in %s: %s", self.folder, exc
@@ -243,12 +257,12 @@ class MonitorMiddleware:
             finally:
                 notices.close()
         if self.store is not None:
-            self.settle()
             try:
                 self.store.write_feed(str(getattr(spider, "name", "webrobot")), _now())
             except OSError as exc:
                 logger.error("Monitor: the feed in %s could not be written: %s", self.folder, exc)
                 self._count("webrobot/monitor/error")
+            keep_bounded(self.crawler, self.store, self.folder, self._count)
             self.store.close()
             self.store = None
         from scrapy.utils.defer import maybe_deferred_to_future
@@ -270,13 +284,25 @@ class MonitorMiddleware:
                 )  # fmt: skip
             if self.crawler.stats is not None:
                 self.crawler.stats.set_value(f"webrobot/monitor/{what}/left", max(0, left))
+        if self.watching:
+            parked = 0
+            if self.crawler.stats is not None:
+                parked = int(self.crawler.stats.get_value("webrobot/monitor/webhook/parked", 0))
+            if parked:
+                self.tally.note(f"{parked} webhook {'event' if parked == 1 else 'events'} "
+                                "parked (scrapy webrobot-replay sends them again)")  # fmt: skip
+            self.tally.line = summary(self.crawler, self.folder, self.tally)
+            logger.info("%s", self.tally.line)  # the line a person reads at the crawl's end
 
     def report_part(self, finished: bool) -> dict[str, Any]:
         """The crawl report's ``changes`` section (:mod:`webrobot.monitor.reportpart`); the
         last report, at the crawl's end, waits for :meth:`settle`."""
         if finished and self.store is not None:
             self.settle()
-        return {"changes": self.tally.section()} if self.watching else {}
+        if not self.watching:
+            return {}
+        self.tally.line = summary(self.crawler, self.folder, self.tally)
+        return {"changes": self.tally.section()}
 
     # -- the spider middleware
 
@@ -285,9 +311,16 @@ class MonitorMiddleware:
             yield request
         if not self.recheck or self.store is None:
             return
-        known = list(self.store.urls())
-        if known:
-            logger.info("Monitor: re-checking %d known pages", len(known))
+        if self.schedule is None:
+            known = list(self.store.urls())
+            if known:
+                logger.info("Monitor: re-checking %d known pages", len(known))
+        else:
+            known = list(self.store.due(clock.time()))
+            later = len(self.store) - len(known)
+            logger.info("Monitor: re-checking %d known pages (%d not due yet)", len(known), later)
+            if later:
+                self._count("webrobot/monitor/recheck/not_due", later)
         for url in known:
             self._count("webrobot/monitor/recheck")
             yield Request(url)
@@ -467,11 +500,21 @@ class MonitorMiddleware:
             self.rebaselined[how] += 1
         for key in counts:
             self._count(key)
+        self._scheduled(url, found)
         for event in found:
             self.tally.add(event)
         if found and self.sender is not None:
             self.sender.wake()
         return True
+
+    def _scheduled(self, url: str, found: list[dict[str, Any]]) -> None:
+        """The page's next re-check: soon when it changed or is new, later when not."""
+        if self.schedule is None or self.store is None:
+            return
+        changed = any(e["event"] in ("new", "changed") for e in found)
+        self.store.set_check(
+            url, next_check(self.schedule, self.store.check(url), clock.time(), changed)
+        )
 
     # -- the end of a crawl: templates learnt, held pages judged, the summary
 
@@ -514,8 +557,7 @@ class MonitorMiddleware:
         except Exception as exc:  # noqa: BLE001 - the store: the report shows no templates
             self._failed("the templates", exc)
         line = rebaselined_entry(self.rebaselined[RULES], self.rebaselined[READER])
-        if line:
-            logger.info("Monitor: %s (no events for what that alone changed)", line)
+        if line:  # logged in the crawl's summary line: no events for what that alone changed
             self.tally.rebaselined = sum(self.rebaselined.values())
             self.tally.note(line)
 

@@ -92,8 +92,9 @@ class Notices:
             "SELECT 'digested', coalesce(max(seq), 0) FROM events"
         )
 
-    def add_digest(self, crawl: str, urls: Sequence[str]) -> int:
-        """One digest per URL of the events since the last digest; returns their number."""
+    def add_digest(self, crawl: str, urls: Sequence[str], notes: Sequence[str] = ()) -> int:
+        """One digest per URL of the events since the last digest (and the summary's
+        ``notes``); returns their number."""
         self._db.execute("BEGIN IMMEDIATE")
         try:
             row = self._db.execute(
@@ -109,7 +110,7 @@ class Notices:
                     told.append(json.loads(body))
                 except ValueError:
                     continue
-            notice = digest(told, crawl)
+            notice = digest(told, crawl, notes)
             if notice is not None:
                 self._db.executemany(
                     "INSERT INTO notices (target, title, body) VALUES (?, ?, ?)",

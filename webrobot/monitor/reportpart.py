@@ -6,7 +6,9 @@ the events counted by kind, and for the changed pages what changed, old beside
 new (the typed fields; the sentences of the main text removed and added). Capped
 so a big crawl's report stays small: at most :data:`PAGES` pages, each with at
 most :data:`SENTENCES` sentences a side of at most :data:`SENTENCE_CHARS`
-characters; what is left out is counted.
+characters; what is left out is counted. Other parts of the monitor add entries to
+the crawl's summary with :meth:`ChangesTally.note` (``rules changed: 710 pages
+re-baselined``); the whole line (:mod:`webrobot.monitor.summary`) is ``line``.
 """
 
 from __future__ import annotations
@@ -69,6 +71,8 @@ class ChangesTally:
         #: lines a person reads first ("rules changed: 710 pages re-baselined")
         self.summary: list[str] = []
         self.templates: dict[str, dict[str, Any]] = {}
+        #: the whole summary line, once the crawl is over (:mod:`webrobot.monitor.summary`)
+        self.line = ""
 
     def note(self, line: str) -> None:
         """One line of the crawl's summary."""
@@ -102,4 +106,5 @@ class ChangesTally:
             "rebaselined": self.rebaselined,
             "summary": list(self.summary),
             "templates": dict(self.templates),
+            "line": self.line,
         }

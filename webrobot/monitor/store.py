@@ -21,6 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, Self, runtime_checkable
 
 from webrobot.monitor.feed import ENTRIES, atom
+from webrobot.monitor.retention import Retention
+from webrobot.monitor.schedule import Check
 from webrobot.monitor.snapshot import Snapshot
 from webrobot.monitor.template import Template
 
@@ -51,6 +53,19 @@ CREATE TABLE IF NOT EXISTS events (
     pending INTEGER NOT NULL DEFAULT 0,
     attempts INTEGER NOT NULL DEFAULT 0,
     next_try REAL NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS checks (
+    url TEXT PRIMARY KEY,
+    checked REAL NOT NULL,
+    interval REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS parked (
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL,
+    body TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    parked_at REAL NOT NULL DEFAULT 0,
+    problem TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS templates (
     site TEXT PRIMARY KEY,
@@ -101,6 +116,20 @@ class EventOutbox(Protocol):
     def dead(self, pending: Pending) -> str:
         """Set the event aside for good (refused by the receiver): out of the queue, into
         the dead letters; returns where they are, for the log."""
+        ...
+
+    def park(self, pending: Pending, problem: str, now: float) -> None:
+        """Set aside an event the receiver kept failing (5xx, time-outs) after its
+        retries: out of the queue, so the events behind it go on; kept for :meth:`replay`."""
+        ...
+
+    def parked(self) -> int:
+        """How many events are parked."""
+        ...
+
+    def replay(self) -> int:
+        """Put every parked event back in the queue, in its first order, its tries
+        reset; returns how many."""
         ...
 
     def close(self) -> None: ...
@@ -172,6 +201,27 @@ class PageStore(Protocol):
         """What the webhook's thread opens to take the events waiting for it."""
         ...
 
+    def check(self, url: str) -> Check | None:
+        """The page's last check and re-check interval (:mod:`webrobot.monitor.schedule`),
+        or None (never scheduled)."""
+        ...
+
+    def set_check(self, url: str, check: Check) -> None: ...
+
+    def due(self, now: float) -> Iterator[str]:
+        """The known pages due for a re-check at ``now`` (never scheduled: due), oldest first."""
+        ...
+
+    def compact(self) -> int:
+        """Drop the old events the store no longer needs; returns how many."""
+        ...
+
+    def rotate_log(self, max_bytes: int, max_age: float, files: int, now: float) -> bool:
+        """Rotate the store's event log if it is bigger than ``max_bytes`` or its first
+        event older than ``max_age`` seconds (0: no limit), ``files`` rotated files kept;
+        True when rotated."""
+        ...
+
     def shared_by_workers(self) -> bool:
         """Whether several workers share this memory: they do not hold pages for the end
         of their crawl (each worker's end comes at its own time)."""
@@ -212,7 +262,7 @@ def connect(folder: Path) -> sqlite3.Connection:
     return connection
 
 
-class MonitorStore:
+class MonitorStore(Retention):
     """Snapshots and events of one monitor folder (one thread; the webhook opens its own
     :class:`Outbox`): a :class:`PageStore`.
 
@@ -301,6 +351,7 @@ class MonitorStore:
         """The page is gone: drop it, keep its events (True, as :meth:`record`)."""
         with self._transaction():
             self._db.execute("DELETE FROM pages WHERE url = ?", (url,))
+            self._db.execute("DELETE FROM checks WHERE url = ?", (url,))
             self._add_events(events)
         self.write_log()
         return True
@@ -461,6 +512,33 @@ class Outbox:
         self._db.execute(
             "UPDATE events SET attempts = attempts + 1, next_try = ? WHERE seq = ?", (next_try, seq)
         )
+
+    def park(self, pending: Pending, problem: str, now: float) -> None:
+        with _Transaction(self._db):
+            self._db.execute(
+                "INSERT OR REPLACE INTO parked (seq, id, body, attempts, parked_at, problem) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (pending.seq, pending.id, pending.body, pending.attempts + 1, now, problem[:500]),
+            )
+            self._db.execute("UPDATE events SET pending = 0 WHERE seq = ?", (pending.seq,))
+
+    def parked(self) -> int:
+        return int(self._db.execute("SELECT count(*) FROM parked").fetchone()[0])
+
+    def replay(self) -> int:
+        with _Transaction(self._db):
+            count = int(self._db.execute("SELECT count(*) FROM parked").fetchone()[0])
+            self._db.execute(
+                "UPDATE events SET pending = 1, attempts = 0, next_try = 0 "
+                "WHERE seq IN (SELECT seq FROM parked)"
+            )
+            # an event whose row was compacted away comes back from the parked copy
+            self._db.execute(
+                "INSERT INTO events (seq, id, body, logged, pending) SELECT seq, id, body, 1, 1 "
+                "FROM parked WHERE seq NOT IN (SELECT seq FROM events)"
+            )
+            self._db.execute("DELETE FROM parked")
+        return count
 
     def dead(self, pending: Pending) -> str:
         """Append the event to ``dead-letters.jsonl``, then take it out of the outbox (a

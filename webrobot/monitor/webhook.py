@@ -7,7 +7,10 @@ good: it goes to the dead letters (``dead-letters.jsonl`` beside the outbox, or 
 shared crawl's list in Redis), logged and counted, and the events behind it go on.
 Anything else (a refused connection, a time-out, a redirect, a 5xx, a 408, 425 or
 429) is tried again later, the wait doubling from 1 s up to a ceiling, the events
-behind it waiting to keep the order. What an answer means is
+behind it waiting to keep the order; after ``retries`` tries the event is *parked*
+(out of the queue, kept in the store, logged and counted) and the events behind it
+go on, so one event the receiver chokes on stalls nothing; ``scrapy
+webrobot-replay`` puts the parked events back in the queue. What an answer means is
 :mod:`webrobot.monitor.answers`. Events not delivered when the crawl closes stay in
 the outbox: the next crawl with the same folder sends them first.
 """
@@ -50,15 +53,18 @@ class WebhookSender(DeliveryThread[EventOutbox]):
     def __init__(
         self, folder: str | Path, url: str, *, timeout: float = 10.0, ceiling: float = 300.0,
         user_agent: str = "webrobot", count: Callable[[str], None] | None = None,
-        outbox: Callable[[], EventOutbox] | None = None,
+        outbox: Callable[[], EventOutbox] | None = None, retries: int = 0,
     ) -> None:  # fmt: skip
         """``outbox`` opens the outbox in the delivery thread (default: the folder's; a
-        shared crawl's is in Redis)."""
+        shared crawl's is in Redis); ``retries`` tries of a failing event before it is
+        parked (0: never)."""
         super().__init__(folder, ceiling=ceiling, count=count)
         self.open_outbox: Callable[[], EventOutbox] = outbox or (lambda: Outbox(self.folder))
         self.url = url
         self.timeout = timeout
         self.user_agent = user_agent
+        self.retries = retries
+        self._parked_told = False
 
     def join_margin(self) -> float:
         return self.timeout + 1
@@ -104,11 +110,27 @@ class WebhookSender(DeliveryThread[EventOutbox]):
                         self.url, problem,
                     )  # fmt: skip
                     self._failing = True
+                if self.retries and pending.attempts + 1 >= self.retries:
+                    self._park(outbox, pending, problem)
+                    sent_any = True  # the next ones are due now
+                    continue
                 outbox.failed(
                     pending.seq, time.time() + backoff(pending.attempts + 1, self.ceiling)
                 )
                 break  # keep the order: the next ones wait for this one's next try
         return sent_any
+
+    def _park(self, outbox: EventOutbox, pending: Pending, problem: str) -> None:
+        """The event failed its last try: set it aside so the events behind it go on."""
+        outbox.park(pending, problem, time.time())
+        self.count("webrobot/monitor/webhook/parked")
+        if not self._parked_told:
+            logger.warning(
+                "The monitor's webhook %s failed event %s %d times (%s); it is parked and the "
+                "events after it go on: scrapy webrobot-replay sends the parked events again",
+                self.url, pending.id, pending.attempts + 1, problem,
+            )  # fmt: skip
+            self._parked_told = True
 
     def _taken(self) -> None:
         """The receiver answered an event for good: it is back, if it was failing."""

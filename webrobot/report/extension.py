@@ -122,6 +122,8 @@ def current_report(
     for _, part in parts:
         if isinstance(part, dict):
             report.update(part)
+    if "changes" in report:  # what changed is what a monitored crawl's reader looks for first
+        report = {"changes": report.pop("changes"), **report}
     if finished is None:
         tally = collector.tally
         report["as_of"] = iso(time.time())

@@ -543,13 +543,13 @@ def render_html(report: Mapping[str, Any], refresh: int = 0) -> str:
 <body><main>
 <h1>{"Crawl status" if refresh > 0 else "Crawl report"} <small>{escape(str(report.get("spider", "")))}</small></h1>
 <p class="meta">{meta}</p>
-{now_html}{health_html}
+{changes_section(report.get("changes"))}{now_html}{health_html}
 <section class="tiles">{tiles_html}</section>
 <section class="card"><h2>Sites</h2>
 <table id="sites"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>{notes_html}
 </section>
 {dead_section(report.get("dead_hosts") or [])}{held_section(report.get("held") or [], str(report.get("finish_reason")))}{hosts_section(report.get("hosts") or [], int(report.get("hosts_refused_only") or 0))}{frontier_html(report)}
-{changes_section(report.get("changes"))}{archive_section(report.get("archive"))}
+{archive_section(report.get("archive"))}
 {failed_html}<section class="charts">{charts}</section>
 </main><script>{SORT_JS}</script></body></html>
 """

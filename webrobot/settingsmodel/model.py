@@ -619,6 +619,24 @@ _MONITOR = (
     _s("WEBROBOT_MONITOR_WEBHOOK_CLOSE_WAIT", "float", 10.0,
        "Seconds a closing crawl goes on delivering; what is left waits in the outbox for the next crawl.",
        minimum=0),
+    _s("WEBROBOT_MONITOR_WEBHOOK_RETRIES", "int", 6,
+       "Tries of one event the webhook keeps failing (5xx, time-outs, no answer) before it is parked "
+       "and the events behind it go on; scrapy webrobot-replay sends it again (0: never parked, the "
+       "events behind it wait).", minimum=0),
+    _s("WEBROBOT_MONITOR_RECHECK_INTERVAL", "float", 0.0,
+       "Seconds between two re-checks of a known page; the interval doubles at each check that finds "
+       "the page unchanged (up to WEBROBOT_MONITOR_RECHECK_MAX_INTERVAL) and starts again when it "
+       "changed; a page not due is not re-seeded (0: every known page at every crawl).", minimum=0),
+    _s("WEBROBOT_MONITOR_RECHECK_MAX_INTERVAL", "float", 8 * 7 * 86400.0,
+       "Longest re-check interval of a page that never changes, seconds.", minimum=0),
+    _s("WEBROBOT_MONITOR_EVENTS_MAX_MB", "float", 64.0,
+       "events.jsonl is rotated (events.jsonl.1, .2...) once it is bigger than this, in MB (0: no limit).",
+       minimum=0),
+    _s("WEBROBOT_MONITOR_EVENTS_MAX_DAYS", "float", 0.0,
+       "events.jsonl is rotated too once its first event is older than this, in days (0: no limit).",
+       minimum=0),
+    _s("WEBROBOT_MONITOR_EVENTS_FILES", "int", 4,
+       "Rotated events files kept beside events.jsonl; the oldest beyond this is deleted.", minimum=0),
     _s("WEBROBOT_MONITOR_NOTIFY", "list", [],
        "Apprise URLs (mailto://, slack://, json://...): each gets one digest of a crawl's events "
        "when it closes, at least once (needs the notify extra; empty: no notices)."),
