@@ -47,7 +47,7 @@ PURE = frozenset({
     "webrobot.urls.canonical",
     "webrobot.urls.hostmap",
     "webrobot.urls.deadpolicy",
-    "webrobot.exitstatus",
+    "webrobot.job.exitstatus",
     "webrobot.politeness.unit",
     "webrobot.urls.upgrade",
     "webrobot.urls.hostnotes",
@@ -178,7 +178,7 @@ CRAWL_WIDE = frozenset({
     "webrobot.optional", "webrobot.signals", "webrobot.stats", "webrobot.text", "webrobot.version",
     "webrobot.wiring", "webrobot.settingsmodel", "webrobot.settingsmodel.model",
     "webrobot.settingsmodel.parse", "webrobot.settingsmodel.checks",
-    "webrobot.settingsmodel.startup", "webrobot.exitstatus",
+    "webrobot.settingsmodel.startup",
 })  # fmt: skip
 #: The parts of the crawl, lowest first: a module uses the crawl-wide modules, its own
 #: package and the packages before its own, never one after it. The job and its disk

@@ -190,20 +190,28 @@ def held_section(held: list[Mapping[str, Any]], reason: str) -> str:
 
 
 def dead_section(dead: list[Mapping[str, Any]]) -> str:
-    """Hosts given up on as dead, each once: a name that does not resolve, a refused port."""
+    """Hosts given up on as dead, each once: a name that does not resolve, a refused
+    port; given up by this crawl, or remembered from an earlier one."""
     if not dead:
         return ""
+
+    def tries(d: Mapping[str, Any]) -> str:
+        if d.get("remembered"):
+            return "earlier crawl"
+        return f"{int(d['tries'])} over {human_seconds(float(d['seconds']))}"
+
     rows = "".join(
         f"<tr><td>{escape(str(d['host']))}</td><td>{escape(str(d['reason']))}</td>"
-        f"<td>{int(d['tries'])}</td><td>{human_seconds(float(d['seconds']))}</td>"
+        f"<td>{escape(tries(d))}</td><td>{int(d.get('skipped') or 0)}</td>"
         f"<td>{escape(str(d['detail'] or ''))}</td></tr>"
         for d in dead
     )
     return (
         f'<section class="card"><h2>Hosts given up <small>({len(dead)})</small></h2>'
-        '<p class="note">These hosts are dead: their requests were not crawled.</p>'
+        '<p class="note">These hosts are dead: their requests were not crawled, and images '
+        "or requisites on them were not asked.</p>"
         '<table id="dead-hosts"><thead><tr><th>Host</th><th>Why</th><th>Tries</th>'
-        "<th>Over</th><th>Detail</th></tr></thead>"
+        "<th>Requisites not asked</th><th>Detail</th></tr></thead>"
         f"<tbody>{rows}</tbody></table></section>\n"
     )
 
