@@ -261,3 +261,36 @@ def test_title_without_the_site_name_an_h1_logo_or_the_site_name_states() -> Non
         "</head><body><p>x</p></body></html>"
     )
     assert metadata(page(long_site), date_search="off")["title"] == "Life Is A Highway"
+
+
+REVIEW = (
+    '<script type="application/ld+json">[{"@type": "Product"}, '
+    '{"@type": "NewsArticle", "headline": "Lamp review"}]</script>'
+)
+
+
+@pytest.mark.parametrize(
+    ("head", "body_size", "searched"),
+    [
+        ("", 1_000, [True]),  # an ordinary page: htmldate's extensive search
+        ("", 300_000, [False]),  # a large page: its fast search
+        ('<meta property="og:type" content="product">', 1_000, []),  # a shop page: none
+        ('<script type="application/ld+json">{"@type": "Product", "name": "Lamp"}</script>',
+         1_000, []),
+        (REVIEW, 1_000, [True]),  # a review of a product
+    ],
+)  # fmt: skip
+def test_the_text_is_searched_for_a_date_as_the_page_deserves(
+    monkeypatch: pytest.MonkeyPatch, head: str, body_size: int, searched: list[bool]
+) -> None:
+    from webrobot.extract import pagedates
+
+    calls: list[bool] = []
+
+    def text_date(url: str, root: object, today: object, *, extensive: bool) -> None:
+        calls.append(extensive)
+
+    monkeypatch.setattr(pagedates, "text_date", text_date)
+    filler = "<p>" + "x " * (body_size // 2) + "</p>"
+    metadata(page(f"<html><head><title>T</title>{head}</head><body>{filler}</body></html>"))
+    assert calls == searched

@@ -71,6 +71,14 @@ ARTICLE_TYPES = frozenset({
 MEDIA_TYPES = frozenset({"VideoObject", "PodcastEpisode", "AudioObject"})
 PAGE_TYPES = frozenset({"WebPage", "SearchResultsPage", "RealEstateListing"})
 SITE_TYPES = frozenset({"WebSite"})
+#: Types of a page that sells something: it has no publication date in its text, and
+#: searching a shop page's text for one costs tens of milliseconds (htmldate).
+SELLING_TYPES = frozenset(
+    {"Product", "ProductGroup", "IndividualProduct", "ProductModel", "Offer", "AggregateOffer"}
+)
+#: Pages longer than this (characters of HTML) have their text searched for a date with
+#: htmldate's fast search, not its extensive one.
+EXTENSIVE_MAX_CHARS = 200_000
 #: Longest value kept for one field (a page's description can be a whole article).
 MAX_CHARS = 2_000
 _BY = re.compile(r"^(?:by|par|von|por|di|door|av|af)\s+", re.IGNORECASE)
@@ -104,7 +112,7 @@ def metadata(
         _published(sources, tags, root),
         _modified(sources, tags, root),
         today=today or _served_on(page),
-        search=date_search,
+        search=_date_search(page, sources, tags, date_search),
     )
     result: dict[str, Any] = {
         "title": _title(sources, tags, root, page.url),
@@ -130,6 +138,7 @@ class _Sources:
 
     def __init__(self, items: list[Any], micro: list[Any], urls: list[str], base: str) -> None:
         nodes = jsonld_nodes(items) + jsonld_nodes(micro)
+        self.nodes = nodes
         self.index = node_index(nodes)
         self.articles = _the_article(
             [n for n in nodes if _is(n, ARTICLE_TYPES, "Article")], urls, base
@@ -173,6 +182,27 @@ def _comparable(url: str | None) -> str | None:
     if url is None:
         return None
     return url.split("#")[0].rstrip("/").replace("://www.", "://").replace("https://", "http://")
+
+
+def _date_search(page: SourcePage, s: _Sources, tags: HeadTags, asked: SearchMode) -> SearchMode:
+    """How the page's text is searched for a date its markup does not state: not at all
+    on a page that sells something; htmldate's fast search on a page of more than
+    :data:`EXTENSIVE_MAX_CHARS` (its extensive search reads all the text, tens of
+    milliseconds on a large page)."""
+    if _sells(s, tags):
+        return "off"
+    if asked == "extensive" and len(page.html) > EXTENSIVE_MAX_CHARS:
+        return "fast"
+    return asked
+
+
+def _sells(s: _Sources, tags: HeadTags) -> bool:
+    """Whether the page declares that it sells something and no article of its own."""
+    if s.articles:
+        return False
+    if (tags.first("og:type") or "").lower().startswith(("product", "og:product")):
+        return True
+    return any(_is(node, SELLING_TYPES, None) for node in s.nodes)
 
 
 def _is(node: dict[str, Any], names: frozenset[str], suffix: str | None) -> bool:
