@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from parsel import Selector
 
 from webrobot.extract.dates import iso_date
-from webrobot.extract.metadata import FIELDS, language_tag, metadata
+from webrobot.extract.metadata import FIELDS, metadata
 from webrobot.extract.page import SourcePage
 
 FAST = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -155,26 +155,6 @@ def test_a_listing_of_several_articles_gives_no_article_fields() -> None:
 def test_author_names(values: list[str], expected: list[str]) -> None:
     metas = "".join(f'<meta name="author" content="{v}">' for v in values)
     assert metadata(page(f"<html><head>{metas}</head></html>"))["authors"] == expected
-
-
-@pytest.mark.parametrize(
-    ("value", "expected"),
-    [
-        ("en", "en"),
-        ("EN-us", "en-US"),
-        ("pt_BR", "pt-BR"),
-        ("zh-hant-tw", "zh-Hant-TW"),
-        ("es-419", "es-419"),
-        ("de-DE, en;q=0.5", "de-DE"),
-        ("English", "en"),
-        ("und", None),
-        ("{{ lang }}", None),
-        ("", None),
-        ("x", None),
-    ],
-)
-def test_language_tags(value: str, expected: str | None) -> None:
-    assert language_tag(value) == expected
 
 
 @pytest.mark.parametrize(
