@@ -16,8 +16,13 @@ image listed as ``unfetched``, and no dead host's robots.txt asked by the re-cra
 seconds (start of the process to its end), Scrapy's ``elapsed_time_seconds``,
 pages, items, images described and unfetched, the dead hosts' robots.txt asked
 (``webrobot/robots/deferred_dns``), the hosts found dead
-(``webrobot/deadhosts/found/<reason>``) and the images skipped because an earlier
-crawl remembered their host (``webrobot/deadhosts/skipped_remembered``).
+(``webrobot/hosts/dead/<kind>``) and the images skipped because an earlier
+crawl remembered their host (``webrobot/hosts/dead/skipped_remembered``).
+
+``--refused`` adds to each page one image on a port of 127.0.0.1 nothing listens on
+(one refused host for the whole site). ``--monitor`` crawls as a watch does instead
+of mining: ``WEBROBOT_MONITOR_DIR`` and a ``WEBROBOT_WATCH`` rule with a picture, so
+that each page's snapshot waits on its images.
 
 ``--before DIR`` also crawls once with the webrobot checked out in ``DIR``
 (``git archive <commit> | tar -x -C DIR``), cut at ``--before-timeout`` seconds.
@@ -42,18 +47,27 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DEAD = 2
 
 
+def closed_port() -> int:
+    """A port of 127.0.0.1 nothing listens on (taken and let go)."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
 def dead_hosts(page: int, dead: int) -> list[str]:
     shared = min(SHARED_DEAD, dead)
     own = [f"img{page}-{k}.gone.invalid" for k in range(dead - shared)]
     return [f"cdn{k}.gone.invalid" for k in range(shared)] + own
 
 
-def page_html(page: int, pages: int, dead: int) -> str:
+def page_html(page: int, pages: int, dead: int, refused: int | None = None) -> str:
     links = [f"/p/{j}" for j in (2 * page + 1, 2 * page + 2) if j < pages] + ["/p/0"]
     anchors = "\n".join(f'<a href="{href}">link {i}</a>' for i, href in enumerate(links))
+    hosts = dead_hosts(page, dead) + ([f"127.0.0.1:{refused}"] if refused else [])
     images = "\n".join(
-        f'<img src="http://{host}/pic{page}.png" alt="dead {k}">'
-        for k, host in enumerate(dead_hosts(page, dead))
+        f'<img src="http://{host}/pic{page}.png" alt="dead {k}">' for k, host in enumerate(hosts)
     )
     return (
         f"<html><head><title>Page {page}</title></head><body><h1>Page {page}</h1>"
@@ -62,13 +76,13 @@ def page_html(page: int, pages: int, dead: int) -> str:
     )
 
 
-def build_site(pages: int, dead: int) -> SiteServer:
+def build_site(pages: int, dead: int, refused: int | None = None) -> SiteServer:
     from tests.imagefiles import picture  # Pillow: the images extra
 
     site = SiteServer("dead-embeds")
     site.add("/robots.txt", Reply.text(""))
     for page in range(pages):
-        site.html(f"/p/{page}", page_html(page, pages, dead))
+        site.html(f"/p/{page}", page_html(page, pages, dead, refused))
         png = picture(32 + page % 7, 24, seed=page)
         site.add(f"/live{page}.png", Reply(200, png, {"Content-Type": "image/png"}))
     return site
@@ -134,13 +148,13 @@ def summary(name: str, run: dict[str, Any], pages: int, dead: int) -> str:
     )
     described = sum(1 for item in items for image in item.get("images") or [] if "phash" in image)
     elapsed = stats.get("elapsed_time_seconds")
-    found = sum(v for k, v in stats.items() if k.startswith("webrobot/deadhosts/found/"))
+    found = sum(stats.get(f"webrobot/hosts/dead/{kind}", 0) for kind in ("no_such_name", "refused"))
     return (
         f"| {name} | {run['wall']:.1f}{' (cut)' if run['cut'] else ''} | "
         f"{elapsed if elapsed is None else round(elapsed, 1)} | "
         f"{run['served']} | {len(items)}/{pages} | {described} | "
         f"{unfetched}/{pages * dead} | {stats.get('webrobot/robots/deferred_dns', 0)} | "
-        f"{found} | {stats.get('webrobot/deadhosts/skipped_remembered', 0)} |"
+        f"{found} | {stats.get('webrobot/hosts/dead/skipped_remembered', 0)} |"
     )
 
 
@@ -173,7 +187,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--before-only", action="store_true", help="crawl the --before checkout only"
     )
+    parser.add_argument(
+        "--refused", action="store_true", help="one more image per page on a refused port"
+    )
+    parser.add_argument(
+        "--monitor", action="store_true", help="a watch with a picture rule instead of mining"
+    )
     args = parser.parse_args(argv)
+    per_page = args.dead + (1 if args.refused else 0)
     rows = [
         (
             "| crawl | wall s | elapsed s | pages served | items | live images described "
@@ -184,27 +205,47 @@ def main(argv: list[str] | None = None) -> int:
     wrong: list[str] = []
     with (
         tempfile.TemporaryDirectory(prefix="dead-embeds-") as tmp,
-        build_site(args.pages, args.dead) as site,
+        build_site(args.pages, args.dead, closed_port() if args.refused else None) as site,
     ):
         root = args.workdir or Path(tmp)
+        extra = watch_settings(root / "state") if args.monitor else {}
         if args.before is not None:
             run = crawl(
-                site, root / "before", root / "state-before", args.before, args.before_timeout
-            )
-            rows.append(summary("before", run, args.pages, args.dead))
+                site, root / "before", root / "state-before", args.before, args.before_timeout,
+                **extra,
+            )  # fmt: skip
+            rows.append(summary("before", run, args.pages, per_page))
             print(rows[-1], flush=True)
         for name in () if args.before_only else ("first crawl", "re-crawl"):
             run = crawl(
-                site, root / name.replace(" ", "-"), root / "state", PROJECT_ROOT, args.timeout
-            )
-            rows.append(summary(name, run, args.pages, args.dead))
+                site, root / name.replace(" ", "-"), root / "state", PROJECT_ROOT, args.timeout,
+                **extra,
+            )  # fmt: skip
+            rows.append(summary(name, run, args.pages, per_page))
             print(rows[-1], flush=True)
             again = name == "re-crawl"
-            wrong += [f"{name}: {p}" for p in problems(run, args.pages, args.dead, again=again)]
+            wrong += [f"{name}: {p}" for p in problems(run, args.pages, per_page, again=again)]
     print("\n".join(rows))
     for line in wrong:
         print(f"FAILED {line}")
     return 1 if wrong else 0
+
+
+def watch_settings(state: Path) -> dict[str, str]:
+    """A watch of the site, as ``WEBROBOT_MONITOR_DIR`` and a rule with one picture (not
+    on the site): each page's snapshot waits on its images, no mining asked."""
+    from tests.imagefiles import picture
+
+    state.mkdir(parents=True, exist_ok=True)
+    (state / "protected.png").write_bytes(picture(40, 40, seed=991))
+    (state / "watch.toml").write_text(
+        '[[rule]]\nname = "our-picture"\nimages = ["protected.png"]\n', "utf-8"
+    )
+    return {
+        "WEBROBOT_MONITOR_DIR": str(state / "monitor"),
+        "WEBROBOT_WATCH": str(state / "watch.toml"),
+        "WEBROBOT_EXTRACT": "",
+    }
 
 
 if __name__ == "__main__":

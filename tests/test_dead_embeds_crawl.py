@@ -48,12 +48,12 @@ def dead_images(page: int, refused_port: int) -> list[str]:
     ]
 
 
-def dead_embeds_site(make_site: MakeSite, refused_port: int) -> SiteServer:
+def dead_embeds_site(make_site: MakeSite, refused_port: int, pages: int = PAGES) -> SiteServer:
     site = make_site("dead-embeds")
     site.add("/robots.txt", Reply.text(""))
-    for page in range(PAGES):
+    for page in range(pages):
         links = "".join(
-            f'<a href="/p/{j}">page {j}</a>' for j in (2 * page + 1, 2 * page + 2) if j < PAGES
+            f'<a href="/p/{j}">page {j}</a>' for j in (2 * page + 1, 2 * page + 2) if j < pages
         )
         images = "".join(f'<img src="{url}">' for url in dead_images(page, refused_port))
         site.html(
@@ -89,10 +89,12 @@ def images_by_kind(item: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     return kinds
 
 
-def check_crawl(result: CrawlResult, site: SiteServer, refused_port: int) -> None:
+def check_crawl(
+    result: CrawlResult, site: SiteServer, refused_port: int, pages_count: int = PAGES
+) -> None:
     assert result.returncode == 0, result.stderr[-2000:]
     assert "Traceback" not in result.log, result.log[-3000:]
-    pages = [f"/p/{n}" for n in range(PAGES)]
+    pages = [f"/p/{n}" for n in range(pages_count)]
     # every page fetched (its links followed) and itemised
     assert sorted(t for t in site.targets() if t.startswith("/p/")) == sorted(pages)
     assert sorted(item["url"].split(site.origin, 1)[1] for item in result.items) == sorted(pages)
@@ -106,8 +108,8 @@ def check_crawl(result: CrawlResult, site: SiteServer, refused_port: int) -> Non
         expected = {url: ("unfetched", "no_such_name") for url in dead_images(page, refused_port)}
         expected[f"http://127.0.0.1:{refused_port}/z{page}.png"] = ("unfetched", "refused")
         assert reasons == expected, item["url"]
-    assert result.stat("webrobot/extract/images/described") == PAGES
-    assert result.stat("webrobot/extract/images/unfetched") == 4 * PAGES
+    assert result.stat("webrobot/extract/images/described") == pages_count
+    assert result.stat("webrobot/extract/images/unfetched") == 4 * pages_count
 
 
 def test_dead_embeds_cost_seconds_and_a_recrawl_remembers_them(
@@ -120,10 +122,13 @@ def test_dead_embeds_cost_seconds_and_a_recrawl_remembers_them(
     first = crawl(site, tmp_path / "first", memory)
     check_crawl(first, site, refused_port)
     # Each dead host found once: the shared CDN, two names per page, the refused port.
-    assert first.stat("webrobot/deadhosts/found/no_such_name") == 1 + 2 * PAGES
-    assert first.stat("webrobot/deadhosts/found/refused") == 1
+    assert first.stat("webrobot/hosts/dead/no_such_name") == 1 + 2 * PAGES
+    assert first.stat("webrobot/hosts/dead/refused") == 1
     assert first.stat("webrobot/robots/deferred_dns") >= 1 + 2 * PAGES
-    assert "requisite hosts found dead" in first.log and str(memory) in first.log
+    # said once: the first host given up, then all of them in one line at the end
+    [closing] = [line for line in first.log.splitlines() if "dead hosts (" in line]
+    assert f"Gave up on {2 + 2 * PAGES} dead hosts" in closing and str(memory) in closing
+    assert sum("Crawl health" in line for line in first.log.splitlines()) == 1
     # The crawl did not wait for the dead hosts' robots.txt to be given up (2 min each).
     assert first.stat("elapsed_time_seconds") < HANG_GUARD / 2
     kept = json.loads(memory.read_text("utf-8"))
@@ -134,11 +139,12 @@ def test_dead_embeds_cost_seconds_and_a_recrawl_remembers_them(
     again = crawl(site, tmp_path / "again", memory)
     check_crawl(again, site, refused_port)
     # Nothing asked of the dead hosts: no robots.txt fetched, no image requested.
-    assert again.stat("webrobot/deadhosts/remembered") == 2 + 2 * PAGES
-    assert again.stat("webrobot/deadhosts/skipped_remembered") == 4 * PAGES
+    assert again.stat("webrobot/hosts/dead/remembered") == 2 + 2 * PAGES
+    assert again.stat("webrobot/hosts/dead/skipped_remembered") == 4 * PAGES
     assert again.stat("webrobot/robots/deferred_dns") == 0
     assert again.stat("webrobot/robots/deferred") == 0
-    assert not any(k.startswith("webrobot/deadhosts/found/") for k in again.stats)
+    assert again.stat("webrobot/hosts/dead/no_such_name", 0) == 0
+    assert again.stat("webrobot/hosts/dead/refused", 0) == 0
     assert "remembered dead from earlier crawls" in again.log
     assert "gone.invalid" not in "".join(
         line for line in again.log.splitlines() if "robots.txt of" in line
@@ -151,8 +157,8 @@ def test_dead_embeds_cost_seconds_and_a_recrawl_remembers_them(
     site.hits.clear()
     later = crawl(site, tmp_path / "later", memory)
     check_crawl(later, site, refused_port)
-    assert later.stat("webrobot/deadhosts/remembered", 0) == 0
-    assert later.stat("webrobot/deadhosts/found/no_such_name") == 1 + 2 * PAGES
+    assert later.stat("webrobot/hosts/dead/remembered", 0) == 0
+    assert later.stat("webrobot/hosts/dead/no_such_name") == 1 + 2 * PAGES
 
 
 def test_an_item_waits_for_its_images_at_most_the_bound(
@@ -224,3 +230,60 @@ def test_the_archives_requisites_on_dead_hosts_do_not_hold_the_crawl(
     assert dead == 4 * PAGES, {k: v for k, v in result.stats.items() if "requisite/image" in k}
     # The archive's own copy of each live image, besides the one the mining described.
     assert all(site.count(f"/live{n}.png") >= 1 for n in range(PAGES))
+
+
+#: The monitored crawl's pages: each with four dead embeds and one live picture.
+WATCHED_PAGES = 20
+
+
+def test_a_watch_with_a_picture_rule_crawls_at_the_speed_of_its_live_hosts(
+    make_site: MakeSite, tmp_path: Path
+) -> None:
+    """A watch whose rule has a picture waits on each page's images: on pages whose
+    embeds are on dead names and a refused port, every live page is itemised, the
+    crawl ends in seconds, the dead hosts are said once and listed in the report, and
+    the re-crawl asks none of them again."""
+    refused_port = closed_port()
+    site = dead_embeds_site(make_site, refused_port, pages=WATCHED_PAGES)
+    (tmp_path / "protected.png").write_bytes(picture(40, 40, seed=991))  # not on the site
+    (tmp_path / "watch.toml").write_text(
+        '[[rule]]\nname = "our-picture"\nimages = ["protected.png"]\n', "utf-8"
+    )
+    memory = tmp_path / "state" / "dead-hosts.json"
+    watch = {
+        "WEBROBOT_EXTRACT": "",  # the picture rule alone asks for the images
+        "WEBROBOT_MONITOR_DIR": str(tmp_path / "monitor"),
+        "WEBROBOT_WATCH": str(tmp_path / "watch.toml"),
+    }
+    dead_count = 2 + 2 * WATCHED_PAGES  # the shared CDN, two names per page, the port
+
+    first = crawl(site, tmp_path / "first", memory, **watch)
+    check_crawl(first, site, refused_port, WATCHED_PAGES)
+    assert first.stat("webrobot/hosts/dead/no_such_name") == dead_count - 1
+    assert first.stat("webrobot/hosts/dead/refused") == 1
+    assert first.stat("elapsed_time_seconds") < HANG_GUARD / 2
+    # Said once: the first host at once, then all in one line, and one health line.
+    lines = first.log.splitlines()
+    assert sum("Gave up on" in line and "WARNING" in line for line in lines) == 2, [
+        line for line in lines if "Gave up on" in line
+    ]
+    assert sum("Crawl health" in line for line in lines) == 1
+    report = json.loads((tmp_path / "first" / "items.report.json").read_text("utf-8"))
+    listed = {row["host"] for row in report["dead_hosts"]}
+    assert len(listed) == dead_count and f"127.0.0.1:{refused_port}" in listed
+    assert "cdn.gone.invalid" in listed
+    html = (tmp_path / "first" / "items.report.html").read_text("utf-8")
+    assert "Hosts given up" in html and "img7-a.gone.invalid" in html
+
+    site.hits.clear()
+    again = crawl(site, tmp_path / "again", memory, **watch)
+    check_crawl(again, site, refused_port, WATCHED_PAGES)
+    # No dead host asked again: no robots.txt, no image, nothing given up anew.
+    assert again.stat("webrobot/robots/deferred") == 0
+    assert again.stat("webrobot/hosts/dead/no_such_name", 0) == 0
+    assert again.stat("webrobot/hosts/dead/refused", 0) == 0
+    assert again.stat("webrobot/hosts/dead/skipped_remembered") == 4 * WATCHED_PAGES
+    assert again.stat("elapsed_time_seconds") < HANG_GUARD / 2
+    report = json.loads((tmp_path / "again" / "items.report.json").read_text("utf-8"))
+    assert len(report["dead_hosts"]) == dead_count
+    assert all(row["remembered"] for row in report["dead_hosts"])

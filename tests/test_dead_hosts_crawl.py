@@ -23,8 +23,8 @@ import pytest
 
 from tests.crawling import CrawlResult, run_crawl
 from tests.fakedns import SCRIPT_ENV
-from webrobot import exitstatus
 from webrobot.demo.server import Reply, SiteServer
+from webrobot.job import exitstatus
 
 pytestmark = pytest.mark.slow
 
@@ -134,10 +134,19 @@ def test_beside_a_live_site_the_dead_hosts_are_named_and_the_crawl_exits_0(
     assert sorted(result.item_urls()) == [live.url("/"), live.url("/a")]
     assert result.stat("webrobot/hosts/dead/no_such_name") == 1
     assert result.stat("webrobot/hosts/dead/refused") == 1
-    lines = stderr_lines(result)
-    assert "webrobot: no-such-host.invalid: the name does not resolve" in lines
-    assert f"webrobot: 127.0.0.1:{port}: the connection was refused" in lines
-    assert not any("nothing was fetched" in line for line in lines)
+    # One line for all of them, with their count (the report lists each).
+    [line] = [line for line in stderr_lines(result) if "dead host" in line]
+    assert line.startswith(
+        "webrobot: Gave up on 2 dead hosts (the name does not resolve: 1; the connection was "
+        "refused: 1): "
+    ), line
+    assert "no-such-host.invalid" in line and f"127.0.0.1:{port}" in line
+    assert not any("nothing was fetched" in line for line in stderr_lines(result))
+    report = json.loads((tmp_path / "items.report.json").read_text("utf-8"))
+    assert {row["host"] for row in report["dead_hosts"]} == {
+        "no-such-host.invalid",
+        f"127.0.0.1:{port}",
+    }
 
 
 @pytest.mark.parametrize(

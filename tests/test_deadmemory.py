@@ -1,39 +1,15 @@
-"""The memory of dead requisite hosts (webrobot.urls.deadmemory): which errors make a
-host dead, which URLs a dead host covers, expiry, and the file's layout read back."""
+"""The memory of dead hosts from one crawl to the next (webrobot.urls.deadmemory): which
+URLs a dead host covers, expiry, and the file's layout read back."""
 
 from __future__ import annotations
 
 import pytest
 
-from webrobot.urls.deadmemory import (
-    NO_SUCH_NAME,
-    REFUSED,
-    DeadHostMemory,
-    dead_reason,
-    host_keys,
-)
+from webrobot.urls.deadmemory import DeadHostMemory, host_keys
+from webrobot.urls.deadpolicy import NO_SUCH_NAME, REFUSED
 
 DAY = 86400.0
 WEEK = 7 * DAY
-
-
-@pytest.mark.parametrize(
-    ("error", "reason"),
-    [
-        ("DNSLookupError", NO_SUCH_NAME),
-        ("CannotResolveHostError", NO_SUCH_NAME),
-        ("ConnectionRefusedError", REFUSED),
-        ("DownloadConnectionRefusedError", REFUSED),
-        ("TimeoutError", None),
-        ("TCPTimedOutError", None),
-        ("ConnectionLost", None),
-        ("ResponseNeverReceived", None),
-        ("503", None),
-        ("", None),
-    ],
-)
-def test_which_errors_make_a_host_dead(error: str, reason: str | None) -> None:
-    assert dead_reason(error) == reason
 
 
 @pytest.mark.parametrize(

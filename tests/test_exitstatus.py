@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from webrobot import exitstatus
-from webrobot.exitstatus import GAVE_UP, NO_SUCH_NAME, REFUSED, STATUSES
+from webrobot.job import exitstatus
+from webrobot.job.exitstatus import GAVE_UP, NO_SUCH_NAME, REFUSED, STATUSES
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "reference" / "commands.md"
 

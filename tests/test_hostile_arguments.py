@@ -14,7 +14,8 @@ from scrapy.crawler import CrawlerProcess
 from scrapy.utils.project import get_project_settings
 
 from tests.crawling import PROJECT_ROOT
-from webrobot.sites.config import ConfigError, check_url, parse_start_urls_argument
+from webrobot.sites.config import ConfigError, parse_start_urls_argument
+from webrobot.sites.values import check_url
 from webrobot.spiders.webrobot import WebrobotSpider
 
 GOOD = 'start_urls = ["http://127.0.0.1:9/"]\n'

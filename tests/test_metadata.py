@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from parsel import Selector
 
 from webrobot.extract.dates import iso_date
-from webrobot.extract.metadata import FIELDS, language_tag, metadata
+from webrobot.extract.metadata import FIELDS, metadata
 from webrobot.extract.page import SourcePage
 
 FAST = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -160,26 +160,6 @@ def test_author_names(values: list[str], expected: list[str]) -> None:
 @pytest.mark.parametrize(
     ("value", "expected"),
     [
-        ("en", "en"),
-        ("EN-us", "en-US"),
-        ("pt_BR", "pt-BR"),
-        ("zh-hant-tw", "zh-Hant-TW"),
-        ("es-419", "es-419"),
-        ("de-DE, en;q=0.5", "de-DE"),
-        ("English", "en"),
-        ("und", None),
-        ("{{ lang }}", None),
-        ("", None),
-        ("x", None),
-    ],
-)
-def test_language_tags(value: str, expected: str | None) -> None:
-    assert language_tag(value) == expected
-
-
-@pytest.mark.parametrize(
-    ("value", "expected"),
-    [
         ("2024-03-12T08:00:00Z", "2024-03-12T08:00:00+00:00"),
         ("2024-03-12T08:00:00+0530", "2024-03-12T08:00:00+05:30"),
         ("2024-03-12T08:00:00.123-05:00", "2024-03-12T08:00:00-05:00"),
@@ -281,3 +261,36 @@ def test_title_without_the_site_name_an_h1_logo_or_the_site_name_states() -> Non
         "</head><body><p>x</p></body></html>"
     )
     assert metadata(page(long_site), date_search="off")["title"] == "Life Is A Highway"
+
+
+REVIEW = (
+    '<script type="application/ld+json">[{"@type": "Product"}, '
+    '{"@type": "NewsArticle", "headline": "Lamp review"}]</script>'
+)
+
+
+@pytest.mark.parametrize(
+    ("head", "body_size", "searched"),
+    [
+        ("", 1_000, [True]),  # an ordinary page: htmldate's extensive search
+        ("", 300_000, [False]),  # a large page: its fast search
+        ('<meta property="og:type" content="product">', 1_000, []),  # a shop page: none
+        ('<script type="application/ld+json">{"@type": "Product", "name": "Lamp"}</script>',
+         1_000, []),
+        (REVIEW, 1_000, [True]),  # a review of a product
+    ],
+)  # fmt: skip
+def test_the_text_is_searched_for_a_date_as_the_page_deserves(
+    monkeypatch: pytest.MonkeyPatch, head: str, body_size: int, searched: list[bool]
+) -> None:
+    from webrobot.extract import pagedates
+
+    calls: list[bool] = []
+
+    def text_date(url: str, root: object, today: object, *, extensive: bool) -> None:
+        calls.append(extensive)
+
+    monkeypatch.setattr(pagedates, "text_date", text_date)
+    filler = "<p>" + "x " * (body_size // 2) + "</p>"
+    metadata(page(f"<html><head><title>T</title>{head}</head><body>{filler}</body></html>"))
+    assert calls == searched

@@ -14,7 +14,8 @@ from tests.browser import render
 from tests.test_report_html import sample_report
 from webrobot.monitor import events, reportpart
 from webrobot.monitor.reportpart import ChangesTally, page_diff
-from webrobot.report.html import changes_section, render_html
+from webrobot.report.html import render_html
+from webrobot.report.htmlchanges import changes_section
 
 HOSTILE = '<script>document.title="owned"</script><img src="http://evil.example/x.png">'
 T = "2026-11-28T06:00:12Z"

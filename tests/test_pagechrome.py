@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import lxml.etree
 import lxml.html
 
-from webrobot.extract.pagechrome import CHROME_XPATH, unlinked_headings, without_pleas
+from webrobot.extract.pagechrome import (
+    CHROME_XPATH,
+    reading_tree,
+    unlinked_headings,
+    without_pleas,
+)
 
 
 def test_a_tree_without_heading_links_is_not_copied() -> None:
@@ -60,3 +66,30 @@ def test_the_xpath_finds_footers_donation_boxes_and_gutters() -> None:
     assert ("div", "donate-box") in found and ("footer", "") in found
     assert ("div", "contentinfo") in found and ("td", "gutter gl") in found
     assert not any(tag in ("p", "section") for tag, _ in found)
+
+
+def test_the_reading_tree_is_a_pruned_copy() -> None:
+    html = (
+        "<html><head><meta name='x' content='y'><script>var x = 1;</script>"
+        '<script type="application/ld+json">{"@type": "BlogPosting"}</script>'
+        "<style>p {}</style></head><body><nav>Menu</nav><article>"
+        "<h2><a href='#s'>Section</a></h2><p>Before<!-- note --> after"
+        "<svg><path d='M0'/></svg> drawn</p><div class='sponsor-box'>Give</div>"
+        "<div role='navigation'>Links</div><noscript>Enable</noscript>"
+        "<form><input name='q'><button>Go</button> search<select><option>A</option></select></form>"
+        "</article><footer>Site</footer></body></html>"
+    )
+    tree = lxml.html.fromstring(html)
+    copy = reading_tree(tree)
+    assert copy is not tree
+    assert lxml.html.tostring(tree, encoding="unicode").count("<script") == 2  # untouched
+    assert [s.get("type") for s in copy.iter("script")] == ["application/ld+json"]
+    assert not list(copy.iter("style", "svg", "nav", "footer", lxml.etree.Comment))
+    assert not list(copy.iter("meta", "button", "input", "select", "option"))
+    assert copy.xpath("//form")[0].text_content() == " search"  # tails stay
+    assert copy.xpath("//p")[0].text_content() == "Before after drawn"
+    assert copy.xpath("//h2")[0].text_content() == "Section" and not copy.xpath("//h2//a")
+    body = copy.text_content()
+    assert "Give" not in body and "Links" not in body and "Enable" in body
+    # the same nodes as the pruning expression trafilatura was given
+    assert tree.xpath(CHROME_XPATH) and not copy.xpath(CHROME_XPATH)

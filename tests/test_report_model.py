@@ -368,3 +368,27 @@ def test_held_line() -> None:
         "answers, http://c:80 (x) gives up in 1 s, 1 more | nothing else left: the crawl "
         "closes in 30 s"
     )
+
+
+def test_dead_hosts_make_one_health_flag_not_one_per_site() -> None:
+    from webrobot.report.health import fold_dead_hosts
+
+    def robots_flag(site: str) -> dict[str, str]:
+        return {"site": site, "check": "robots_unresolved", "message": "robots.txt ..."}
+
+    flags = [robots_flag(f"http://img{n}.gone.invalid:80") for n in range(122)]
+    flags += [robots_flag("http://127.0.0.1:9"), robots_flag("http://busy.example:80")]
+    flags.append({"site": "http://live.example:80", "check": "error_rate", "message": "30 %"})
+    dead = [{"host": f"img{n}.gone.invalid", "reason": "the name does not resolve"}
+            for n in range(122)]  # fmt: skip
+    dead.append({"host": "127.0.0.1:9", "reason": "the connection was refused", "remembered": True})
+    folded = fold_dead_hosts(flags, dead)
+    assert [flag["site"] for flag in folded] == [
+        "http://busy.example:80", "http://live.example:80", "dead hosts",
+    ]  # fmt: skip
+    assert folded[-1]["message"] == (
+        "123 hosts given up as dead (the name does not resolve: 122; the connection was "
+        "refused: 1, 1 of them remembered from an earlier crawl); each is listed under Hosts "
+        "given up"
+    )
+    assert fold_dead_hosts(flags, []) is flags

@@ -294,3 +294,27 @@ def test_any_page_gives_the_four_lists(head: str, script: str) -> None:
         data = structured_data(source)
         assert set(data) == set(SYNTAXES) and all(isinstance(v, list) for v in data.values())
         json.dumps(data)  # items go to feeds as JSON
+
+
+BODY_META = (
+    '<html><head><title>T</title></head><body><div role="button">b</div>'
+    '<p><meta property="og:title" content="Lamp"></p><meta property="og:type" content="product">'
+    "</body></html>"
+)
+
+
+def test_rdfa_of_meta_tags_in_the_body_is_read_from_the_head_and_those_tags() -> None:
+    auto = extract_structured(page(BODY_META), rdfa="auto")
+    always = extract_structured(page(BODY_META), rdfa="always")
+    assert auto.rdfa_skipped is None
+    data = [i for i in always.data["rdfa"] if "http://ogp.me/ns#title" in i]
+    assert data and auto.data["rdfa"] == data
+    # The body's ARIA roles (xhv:role) are left out, as on a page with no RDFa in the body.
+    assert any("http://www.w3.org/1999/xhtml/vocab#role" in i for i in always.data["rdfa"])
+
+
+def test_a_meta_tag_under_a_link_is_read_in_the_whole_page() -> None:
+    html = '<html><body><a href="/x"><meta property="og:title" content="Lamp"></a></body></html>'
+    auto = extract_structured(page(html), rdfa="auto")
+    always = extract_structured(page(html), rdfa="always")
+    assert auto.data["rdfa"] == always.data["rdfa"] != []

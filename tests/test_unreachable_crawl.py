@@ -105,8 +105,11 @@ def test_a_name_that_does_not_exist_is_given_up_after_two_tries(
     assert (
         result.log.count("Gave up on no-such-host.invalid: the name does not resolve (2 tries") == 1
     )
-    # The last line on the terminal names the host given up and why.
-    assert last_line(result.stderr) == "webrobot: no-such-host.invalid: the name does not resolve"
+    # The last line on the terminal names the host given up and why, with the count.
+    assert last_line(result.stderr) == (
+        "webrobot: Gave up on 1 dead host (the name does not resolve: 1): no-such-host.invalid "
+        "(each host in the report: Hosts given up)"
+    )
 
 
 # --- Nothing left but held sites ----------------------------------------------------------
@@ -237,5 +240,5 @@ def test_a_requisite_on_a_refusing_host_does_not_hold_a_finished_crawl(
     assert result.stat("finish_reason") == "finished"
     assert ended - max(h.finished for h in live.hits) < HELD_LIMIT + MARGIN
     assert result.stat("webrobot/requisite/image/refused") == 1
-    assert result.stat("webrobot/deadhosts/found/refused") == 1
+    assert result.stat("webrobot/hosts/dead/refused") == 1
     assert result.stat("webrobot/robots/held_only_closed", None) is None

@@ -24,7 +24,7 @@ On when the crawl archives (``WEBROBOT_WARC_DIR``) unless
   archive middleware next to the downloader like every fetch's.
 
 A requisite whose host was found dead (its name does not resolve, or its port
-refuses connections: :class:`~webrobot.urls.deadrecall.DeadHostRecall`, by this
+refuses connections: :class:`~webrobot.urls.deadhosts.DeadHosts`, by this
 crawl or remembered from an earlier one) is not requested at all.
 
 Counted: ``webrobot/requisite/<kind>/<outcome>`` (outcome ``archived``,
@@ -76,8 +76,8 @@ from webrobot.settingsmodel.parse import read
 from webrobot.signals import HOPS_META, REQUISITE_META, ROBOTS_FETCH_META
 from webrobot.sitemaps.follow import SITEMAP_KEY
 from webrobot.urls.canonical import canonicalizer_for
-from webrobot.urls.deadrecall import STATS_PREFIX as DEAD_STATS
-from webrobot.urls.deadrecall import DeadHostRecall
+from webrobot.urls.deadhosts import STATS_PREFIX as DEAD_STATS
+from webrobot.urls.deadhosts import DeadHosts
 from webrobot.urls.refusals import Refuser
 from webrobot.urls.scopemiddleware import CrawlScope
 from webrobot.urls.sitekey import request_site
@@ -130,7 +130,7 @@ class RequisiteTracker:
         assert crawler.stats is not None
         self.stats = crawler.stats
         self.ledger = RequisiteLedger()
-        self.dead = DeadHostRecall.of(crawler)
+        self.dead = DeadHosts.of(crawler)
         self.dead.listen(self._host_dead)
         self.refuser = Refuser(crawler)
         self._canonicalizer: Any = None

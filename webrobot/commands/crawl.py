@@ -1,5 +1,5 @@
 """``scrapy crawl`` with clear failures and an exit status that says why
-(:mod:`webrobot.exitstatus` holds the table): an unknown or broken site, a bad spider
+(:mod:`webrobot.job.exitstatus` holds the table): an unknown or broken site, a bad spider
 argument, or a setting whose text does not parse (``-s DEPTH_LIMIT=abc``, or
 Scrapyd's ``setting=``; checked against :mod:`webrobot.settingsmodel.model`) prints
 one line and exits with status 2 instead of a traceback. A value the add-on
@@ -9,11 +9,11 @@ which exits with status 2 too. A crawl closed because a folder it writes is full
 could not be used (``redis_unavailable``). A crawl closed with nothing left but
 requests held for unreachable sites (``held_sites_only``), or that gave up on
 sites whose robots.txt never answered, ends with one line naming those sites and
-their errors; every host given up as dead (a name that does not resolve, a refused
-port) gets one line of its own (``no-such-host.invalid: the name does not resolve``).
-A crawl that fetched no page because of that exits with 6 (every name does not
-resolve), 7 (a host refused) or 8 (given up for another reason); one that fetched
-pages exits 0.
+their errors. A crawl that fetched no page because its hosts were given up as dead
+names each of them in a line of its own (``no-such-host.invalid: the name does not
+resolve``; at most ten, the report lists them all) and exits with 6 (every name does
+not resolve), 7 (a host refused) or 8 (given up for another reason); one that fetched
+pages exits 0, its dead hosts said in one line of the log.
 
 Every value is checked and every component built before the spider opens
 (:func:`webrobot.settingsmodel.startup.refuse_to_open`): a crawl that cannot start opens no feed,
@@ -40,8 +40,9 @@ from typing import TYPE_CHECKING, Any
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 from twisted.internet.defer import Deferred
 
-from webrobot import compat, exitstatus
+from webrobot import compat
 from webrobot.frontier.scheduler import OPEN_FAILED as FRONTIER_ERROR
+from webrobot.job import exitstatus
 from webrobot.job.diskspace import FINISH_REASON as DISK_FULL
 from webrobot.politeness.letgo import LetGo
 from webrobot.robots.held import count
@@ -66,6 +67,9 @@ if TYPE_CHECKING:
     from scrapy.statscollectors import StatsCollector
 
 logger = logging.getLogger(__name__)
+
+#: Hosts given up as dead named on the terminal by a crawl that fetched nothing.
+DEAD_LINES = 10
 
 
 class Command(ScrapyCrawlCommand):
@@ -176,13 +180,14 @@ class Command(ScrapyCrawlCommand):
             self.exitcode = 1
 
     def _dead_end(self, stats: StatsCollector) -> None:
-        """One line per host given up as dead, and the exit status of a crawl that
-        fetched nothing (:func:`exitstatus.nothing_fetched`)."""
+        """The exit status of a crawl that fetched nothing
+        (:func:`exitstatus.nothing_fetched`), and then one line per host given up as
+        dead (at most :data:`DEAD_LINES`: the report lists them all). A crawl that
+        fetched pages says its dead hosts in one line (the log's closing line, on the
+        terminal too when ``LOG_FILE`` takes the log away)."""
         crawler = self._last_crawler
         dead = DeadHosts.find(crawler) if crawler is not None else None
         book = dead.book if dead is not None else None
-        for line in book.lines() if book else ():  # logged once already, when given up
-            print(f"webrobot: {line}", file=sys.stderr)
         reason = stats.get_value("finish_reason")
         if self.exitcode or reason in (DISK_FULL, FRONTIER_ERROR, "redis_unavailable"):
             return
@@ -198,9 +203,22 @@ class Command(ScrapyCrawlCommand):
             pages, book.kinds() if book else [], failures,
             held_only=stats.get_value("finish_reason") == HELD_ONLY,
         )  # fmt: skip
-        if status is not None:
-            self.exitcode = status.code
-            self._last_word(f"nothing was fetched: exit status {status.code} ({status.name})")
+        if status is None:
+            line = dead.closing_line() if dead is not None else None
+            if line is not None and self.settings is not None and self.settings.get("LOG_FILE"):
+                print(f"webrobot: {line}", file=sys.stderr)  # (the log says it on the terminal)
+            return
+        lines = book.lines() if book else []
+        for line in lines[:DEAD_LINES]:
+            print(f"webrobot: {line}", file=sys.stderr)
+        if len(lines) > DEAD_LINES:
+            print(
+                f"webrobot: and {len(lines) - DEAD_LINES} more hosts given up (the report "
+                "lists them all: Hosts given up)",
+                file=sys.stderr,
+            )
+        self.exitcode = status.code
+        self._last_word(f"nothing was fetched: exit status {status.code} ({status.name})")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if self.crawler_process is not None:

@@ -19,7 +19,8 @@ from scrapy.utils.misc import build_from_crawler, load_object
 
 from webrobot.commands import load_spider_class, shared_crawl_problem
 from webrobot.optional import REDIS_FEATURE, require
-from webrobot.sites.config import ConfigError, check_url
+from webrobot.sites.config import ConfigError
+from webrobot.sites.values import check_url
 
 if TYPE_CHECKING:
     import argparse

@@ -21,7 +21,7 @@ A page's images are fetched :data:`AT_ONCE` at a time (and those of all pages in
 at most half of ``CONCURRENT_REQUESTS``) and waited for at most
 ``WEBROBOT_IMAGES_WAIT_MAX`` seconds: those not fetched by then are cancelled and
 listed ``unfetched`` with the ``reason`` ``timeout``. An image whose host is dead
-(:class:`~webrobot.urls.deadrecall.DeadHostRecall`: its name does not resolve, or
+(:class:`~webrobot.urls.deadhosts.DeadHosts`: its name does not resolve, or
 its port refuses connections, found by this crawl or remembered from an earlier
 one) is not requested, and one waiting on a host when it is found dead stops
 waiting at once: ``unfetched``, reason ``no_such_name`` or ``refused``.
@@ -43,7 +43,12 @@ from scrapy.exceptions import IgnoreRequest
 from scrapy.http.request import NO_CALLBACK
 from scrapy.utils.asyncio import call_later
 from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
-from twisted.internet.defer import CancelledError, Deferred, DeferredList, DeferredSemaphore
+from twisted.internet.defer import (
+    CancelledError,
+    Deferred,
+    DeferredList,
+    DeferredSemaphore,
+)
 from twisted.internet.threads import deferToThread
 from twisted.python.failure import Failure
 
@@ -52,7 +57,7 @@ from webrobot.extract.imagehashing import MISSING_LIBRARY, ImageRefused, describ
 from webrobot.optional import installed
 from webrobot.pages.embeds import embed_request
 from webrobot.settingsmodel.parse import read
-from webrobot.urls.deadrecall import DeadHostRecall
+from webrobot.urls.deadhosts import DeadHosts
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -136,7 +141,7 @@ class ImageFetcher:
         self._pending: dict[int, _Fetch] = {}
         #: Image URL -> its download under way.
         self._downloads: dict[str, _Download] = {}
-        self.dead = DeadHostRecall.of(crawler)
+        self.dead = DeadHosts.of(crawler)
         self.dead.listen(self._host_dead)
         crawler.signals.connect(self._request_refused, signal=webrobot_signals.request_refused)
 

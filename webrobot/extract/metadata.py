@@ -41,11 +41,16 @@ from webrobot.extract.headtags import (
 )
 from webrobot.extract.htmltree import base_url, html_root
 from webrobot.extract.jsonld import page_jsonld
+from webrobot.extract.language import language_tag, page_language
 from webrobot.extract.pagedates import SearchMode, page_dates
 from webrobot.extract.sitetitle import without_site
 
 if TYPE_CHECKING:
     from webrobot.extract.page import SourcePage
+
+#: ``language_tag`` has its home in :mod:`webrobot.extract.language`; it is still
+#: importable from here.
+__all__ = ["ARTICLE_TYPES", "FIELDS", "MAX_CHARS", "language_tag", "metadata"]
 
 FIELDS = (
     "title",
@@ -66,16 +71,16 @@ ARTICLE_TYPES = frozenset({
 MEDIA_TYPES = frozenset({"VideoObject", "PodcastEpisode", "AudioObject"})
 PAGE_TYPES = frozenset({"WebPage", "SearchResultsPage", "RealEstateListing"})
 SITE_TYPES = frozenset({"WebSite"})
+#: Types of a page that sells something: it has no publication date in its text, and
+#: searching a shop page's text for one costs tens of milliseconds (htmldate).
+SELLING_TYPES = frozenset(
+    {"Product", "ProductGroup", "IndividualProduct", "ProductModel", "Offer", "AggregateOffer"}
+)
+#: Pages longer than this (characters of HTML) have their text searched for a date with
+#: htmldate's fast search, not its extensive one.
+EXTENSIVE_MAX_CHARS = 200_000
 #: Longest value kept for one field (a page's description can be a whole article).
 MAX_CHARS = 2_000
-_LANG_NAMES = {
-    "english": "en", "french": "fr", "français": "fr", "german": "de", "deutsch": "de",
-    "spanish": "es", "español": "es", "portuguese": "pt", "português": "pt", "italian": "it",
-    "italiano": "it", "dutch": "nl", "nederlands": "nl", "russian": "ru", "japanese": "ja",
-    "chinese": "zh", "arabic": "ar", "polish": "pl", "polski": "pl", "turkish": "tr",
-    "swedish": "sv", "danish": "da", "norwegian": "no", "finnish": "fi", "korean": "ko",
-}  # fmt: skip
-_LANG = re.compile(r"^[a-z]{2,3}(?:-[a-z0-9]{1,8})*$", re.IGNORECASE)
 _BY = re.compile(r"^(?:by|par|von|por|di|door|av|af)\s+", re.IGNORECASE)
 _AUTHOR_SPLIT = re.compile(r"\s*(?:;|\||\band\b|&|\bund\b|\bet\b)\s*", re.IGNORECASE)
 
@@ -107,7 +112,7 @@ def metadata(
         _published(sources, tags, root),
         _modified(sources, tags, root),
         today=today or _served_on(page),
-        search=date_search,
+        search=_date_search(page, sources, tags, date_search),
     )
     result: dict[str, Any] = {
         "title": _title(sources, tags, root, page.url),
@@ -115,7 +120,9 @@ def metadata(
         "authors": _authors(sources, tags, root),
         "published": published,
         "modified": modified,
-        "language": _language(page, sources, tags, root),
+        "language": page_language(
+            page, root, tags, sources.strings(sources.main, "inLanguage", "alternateName", "name")
+        ),
         "site_name": _site_name(sources, tags),
         "canonical": _canonical(sources, tags, base),
         "image": _image(sources, tags, base),
@@ -131,6 +138,7 @@ class _Sources:
 
     def __init__(self, items: list[Any], micro: list[Any], urls: list[str], base: str) -> None:
         nodes = jsonld_nodes(items) + jsonld_nodes(micro)
+        self.nodes = nodes
         self.index = node_index(nodes)
         self.articles = _the_article(
             [n for n in nodes if _is(n, ARTICLE_TYPES, "Article")], urls, base
@@ -174,6 +182,27 @@ def _comparable(url: str | None) -> str | None:
     if url is None:
         return None
     return url.split("#")[0].rstrip("/").replace("://www.", "://").replace("https://", "http://")
+
+
+def _date_search(page: SourcePage, s: _Sources, tags: HeadTags, asked: SearchMode) -> SearchMode:
+    """How the page's text is searched for a date its markup does not state: not at all
+    on a page that sells something; htmldate's fast search on a page of more than
+    :data:`EXTENSIVE_MAX_CHARS` (its extensive search reads all the text, tens of
+    milliseconds on a large page)."""
+    if _sells(s, tags):
+        return "off"
+    if asked == "extensive" and len(page.html) > EXTENSIVE_MAX_CHARS:
+        return "fast"
+    return asked
+
+
+def _sells(s: _Sources, tags: HeadTags) -> bool:
+    """Whether the page declares that it sells something and no article of its own."""
+    if s.articles:
+        return False
+    if (tags.first("og:type") or "").lower().startswith(("product", "og:product")):
+        return True
+    return any(_is(node, SELLING_TYPES, None) for node in s.nodes)
 
 
 def _is(node: dict[str, Any], names: frozenset[str], suffix: str | None) -> bool:
@@ -407,65 +436,6 @@ def _time_elements(root: Any, *, published: bool) -> list[str]:
         return []
     except (AttributeError, ValueError):
         return []
-
-
-def language_tag(value: object) -> str | None:
-    """``value`` as a BCP 47 tag (``en``, ``pt-BR``, ``zh-Hant-TW``), or ``None``."""
-    if not isinstance(value, str):
-        return None
-    text = value.split(",")[0].split(";")[0].strip().replace("_", "-")
-    if not text:
-        return None
-    named = _LANG_NAMES.get(text.lower())
-    if named:
-        return named
-    if not _LANG.match(text):
-        return None
-    parts = text.split("-")
-    primary = parts[0].lower()
-    if primary in ("und", "mul", "zxx", "xx"):
-        return None
-    out = [primary]
-    for part in parts[1:]:
-        if len(part) == 4 and part.isalpha():
-            out.append(part.title())
-        elif (len(part) == 2 and part.isalpha()) or (len(part) == 3 and part.isdigit()):
-            out.append(part.upper())
-        else:
-            out.append(part.lower())
-    return "-".join(out)
-
-
-def _language(page: SourcePage, s: _Sources, tags: HeadTags, root: Any) -> str | None:
-    html_lang = None
-    if root is not None:
-        try:
-            html_element = root.getroottree().getroot()
-            html_lang = (
-                html_element.get("lang")
-                or html_element.get("{http://www.w3.org/XML/1998/namespace}lang")
-                or html_element.get("xml:lang")
-            )
-        except (AttributeError, ValueError):
-            html_lang = None
-    for candidate in (
-        [html_lang],
-        s.strings(s.main, "inLanguage", "alternateName", "name"),
-        tags.all(
-            "http-equiv:content-language",
-            "content-language",
-            "language",
-            "dc.language",
-            "dcterms.language",
-        ),
-        tags.all("og:locale"),
-        [page.header("content-language")],
-    ):
-        for value in candidate:
-            tag = language_tag(value)
-            if tag:
-                return tag
-    return None
 
 
 def _site_name(s: _Sources, tags: HeadTags) -> str | None:

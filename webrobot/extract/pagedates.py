@@ -38,6 +38,7 @@ from lxml import etree
 
 from webrobot.extract.bylines import post_scope
 from webrobot.extract.dates import iso_date
+from webrobot.optional import installed
 
 #: htmldate's earliest plausible date of a web page.
 EARLIEST = date(1995, 1, 1)
@@ -194,10 +195,10 @@ def headline_date(root: Any, today: date | None) -> str | None:
 
 def text_date(url: str, root: Any, today: date | None, *, extensive: bool) -> str | None:
     """htmldate's original date of the page, ``None`` without htmldate or a date."""
-    try:
-        from htmldate import find_date
-    except ImportError:
+    if not installed("htmldate"):
         return None
+    from htmldate import find_date
+
     try:
         found = find_date(
             root,

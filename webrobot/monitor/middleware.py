@@ -5,26 +5,24 @@ sees every response, a 404 or 410 included, before Scrapy's HttpError filter dro
 it; on the way out it sees every item once the middlewares inside it (the
 extractors) have filled it. A response's redirect chain (and that of a redirected
 request the crawl dropped or refused) says which watched pages moved. Off unless
-``WEBROBOT_MONITOR_DIR`` is set. The rules are :mod:`webrobot.monitor.snapshot`,
+``WEBROBOT_MONITOR_DIR`` is set; its settings are read and checked by
+:mod:`webrobot.monitor.options`. The rules are :mod:`webrobot.monitor.snapshot`,
 :mod:`webrobot.monitor.watch` and :mod:`webrobot.monitor.moves`; the memory
-is :mod:`webrobot.monitor.store`; delivery is :mod:`webrobot.monitor.webhook`.
+is :mod:`webrobot.monitor.store`; the webhook and the notices are sent by the threads
+of :mod:`webrobot.monitor.senders`.
 """
 
 from __future__ import annotations
 
 import logging
-import re
 import sqlite3
 import time as clock
 from collections.abc import AsyncIterator, Iterable, Iterator
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
 from itemadapter import ItemAdapter
 from scrapy import Request, signals
-from scrapy.exceptions import NotConfigured
-from scrapy.utils.misc import load_object
 
 from webrobot import signals as webrobot_signals
 from webrobot.extract.version import reader_version
@@ -36,20 +34,18 @@ from webrobot.monitor.baseline import (
     SAME,
     how_to_judge,
     rebaselined_entry,
-    rules_fingerprint,
 )  # fmt: skip
 from webrobot.monitor.moves import TOLD_PREFIX, Move, moves, told_key
+from webrobot.monitor.options import monitor_options
 from webrobot.monitor.reportpart import ChangesTally
-from webrobot.monitor.rules import load_rules, parse_rule_tables
-from webrobot.monitor.schedule import next_check, rules
+from webrobot.monitor.schedule import next_check
+from webrobot.monitor.senders import close_senders, keep_digest, start_senders
 from webrobot.monitor.sitetemplates import SiteTemplates
-from webrobot.monitor.snapshot import Ignore, Snapshot, changes, snapshot_of
+from webrobot.monitor.snapshot import Snapshot, changes, snapshot_of
 from webrobot.monitor.store import PageRecord, PageStore
 from webrobot.monitor.template import site_of
 from webrobot.monitor.upkeep import keep_bounded, summary
-from webrobot.monitor.watch import WatchRule, page_matches
-from webrobot.settingsmodel.parse import ConfigError, SettingValueError
-from webrobot.settingsmodel.startup import setting, setting_error
+from webrobot.monitor.watch import page_matches
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -82,74 +78,29 @@ class MonitorMiddleware:
     """Watches pages between crawls: snapshots of each page's item, events, watch rules, webhook."""
 
     def __init__(self, crawler: Crawler) -> None:
-        folder = setting(crawler, "WEBROBOT_MONITOR_DIR")
-        if not folder:
-            for name in ("WEBROBOT_WATCH", "WEBROBOT_WATCH_RULES"):
-                if setting(crawler, name):
-                    logger.warning(
-                        "%s is set but WEBROBOT_MONITOR_DIR is not: no watch rules", name
-                    )
-            raise NotConfigured("WEBROBOT_MONITOR_DIR is not set")
+        options = monitor_options(crawler)
         self.crawler = crawler
-        self.folder = Path(folder)
+        self.folder = options.folder
         from webrobot.extract.parts import monitored_keys
 
         #: Item keys the monitor reads; an item with none of them is not a page it can judge.
         self.content_keys = monitored_keys()
-        self.rules: tuple[WatchRule, ...] = ()
-        watch = setting(crawler, "WEBROBOT_WATCH")
-        try:
-            self.rules = load_rules(watch) if watch else ()
-            more = list(setting(crawler, "WEBROBOT_WATCH_RULES"))
-            if more:
-                self.rules += parse_rule_tables(more, "WEBROBOT_WATCH_RULES", Path("/"))
-            self.ignore = Ignore.of(
-                setting(crawler, "WEBROBOT_MONITOR_IGNORE_PATTERNS"),
-                setting(crawler, "WEBROBOT_MONITOR_IGNORE_FIELDS"),
-            )
-        except ConfigError as exc:
-            raise setting_error(crawler, exc) from None
-        except ImportError as exc:  # an image rule without the monitor extra
-            raise setting_error(
-                crawler, SettingValueError("WEBROBOT_WATCH", watch, str(exc))
-            ) from None
-        except re.error as exc:
-            raise setting_error(crawler, SettingValueError(
-                "WEBROBOT_MONITOR_IGNORE_PATTERNS", setting(crawler, "WEBROBOT_MONITOR_IGNORE_PATTERNS"),
-                f"regular expressions ({exc})")) from None  # fmt: skip
-        self.selectors: list[str] = list(setting(crawler, "WEBROBOT_MONITOR_IGNORE_SELECTORS"))
-        self._check_selectors()
-        # The baseline: snapshots keep the rules and the extractors they were taken under.
-        self.rules_print = rules_fingerprint(
-            self.selectors, setting(crawler, "WEBROBOT_MONITOR_IGNORE_PATTERNS"),
-            setting(crawler, "WEBROBOT_MONITOR_IGNORE_FIELDS"),
-        )  # fmt: skip
+        self.rules = options.rules
+        self.ignore = options.ignore
+        self.selectors = options.selectors
+        self.rules_print = options.rules_print
         self.reader = reader_version()
         self.rebaselined: dict[str, int] = {RULES: 0, READER: 0}
         # Each site's template: learnt in this crawl, kept with the state, left out of judgement.
-        self.templates = SiteTemplates(int(setting(crawler, "WEBROBOT_MONITOR_TEMPLATE_MIN_PAGES")))
+        self.templates = SiteTemplates(options.template_min_pages)
         self._settled = False
-        self.recheck = bool(setting(crawler, "WEBROBOT_MONITOR_RECHECK"))
-        every = float(setting(crawler, "WEBROBOT_MONITOR_RECHECK_INTERVAL"))
+        self.recheck = options.recheck
         #: re-checks by how often each page changes (:mod:`webrobot.monitor.schedule`), or None
-        self.schedule = (
-            rules(every, float(setting(crawler, "WEBROBOT_MONITOR_RECHECK_MAX_INTERVAL")))
-            if every > 0
-            else None
-        )
-        self.webhook_url: str = setting(crawler, "WEBROBOT_MONITOR_WEBHOOK")
-        self.notify_urls: list[str] = list(setting(crawler, "WEBROBOT_MONITOR_NOTIFY"))
-        self._check_notify()
+        self.schedule = options.schedule
+        self.webhook_url = options.webhook_url
+        self.notify_urls = options.notify_urls
         self.notifier: NotifySender | None = None
-        try:
-            store_class = load_object(setting(crawler, "WEBROBOT_MONITOR_STORE_CLASS"))
-        except (ImportError, AttributeError, NameError, ValueError):
-            store_class = None
-        if not (isinstance(store_class, type) and issubclass(store_class, PageStore)):
-            raise setting_error(crawler, SettingValueError(
-                "WEBROBOT_MONITOR_STORE_CLASS", setting(crawler, "WEBROBOT_MONITOR_STORE_CLASS"),
-                "a class implementing webrobot.monitor.store.PageStore"))  # fmt: skip
-        self.store_class: type[PageStore] = store_class
+        self.store_class = options.store_class
         self.store: PageStore | None = None
         self.sender: WebhookSender | None = None
         self.tally = ChangesTally(str(self.folder))
@@ -164,34 +115,6 @@ class MonitorMiddleware:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         return cls(crawler)
-
-    def _check_selectors(self) -> None:
-        from parsel.csstranslator import HTMLTranslator
-
-        for selector in self.selectors:
-            try:
-                HTMLTranslator().css_to_xpath(selector)
-            except Exception as exc:  # noqa: BLE001 - cssselect's several parse errors
-                raise setting_error(self.crawler, SettingValueError(
-                    "WEBROBOT_MONITOR_IGNORE_SELECTORS", selector, f"CSS selectors ({exc})")) from None  # fmt: skip
-
-    def _check_notify(self) -> None:
-        if not self.notify_urls:
-            return
-        from webrobot.monitor.notify import bad_urls
-        from webrobot.optional import MissingExtra
-
-        try:
-            bad = bad_urls(self.notify_urls)
-        except MissingExtra as exc:
-            setting_error(self.crawler, SettingValueError(
-                "WEBROBOT_MONITOR_NOTIFY", self.notify_urls, str(exc)))  # fmt: skip
-            # The error names the extra, once; the list of parts off only says why.
-            raise NotConfigured("WEBROBOT_MONITOR_NOTIFY without its extra") from None
-        if bad:
-            shown = [url.split("://", 1)[0] + "://..." for url in bad]
-            raise setting_error(self.crawler, SettingValueError(
-                "WEBROBOT_MONITOR_NOTIFY", shown, "Apprise URLs of a known scheme, whole")) from None  # fmt: skip
 
     def _count(self, key: str, value: int = 1) -> None:
         assert self.crawler.stats is not None
@@ -208,32 +131,10 @@ class MonitorMiddleware:
             return
         logger.info("Monitor: %s (%d pages known)", self.folder, len(self.store))
         self.watching = True
-        if self.webhook_url:
-            from webrobot.monitor.webhook import WebhookSender
-
-            self.sender = WebhookSender(
-                self.folder, self.webhook_url,
-                timeout=setting(self.crawler, "WEBROBOT_MONITOR_WEBHOOK_TIMEOUT"),
-                ceiling=setting(self.crawler, "WEBROBOT_MONITOR_WEBHOOK_BACKOFF_MAX"),
-                user_agent=str(self.crawler.settings.get("USER_AGENT") or "webrobot"),
-                count=self._count, outbox=self.store.outbox(),
-                retries=setting(self.crawler, "WEBROBOT_MONITOR_WEBHOOK_RETRIES"),
-            )  # fmt: skip
-            self.sender.start()
-        if self.notify_urls:
-            from webrobot.monitor.notify import Notices, NotifySender
-
-            notices = Notices(self.folder)
-            try:
-                notices.start()
-            finally:
-                notices.close()
-            self.notifier = NotifySender(
-                self.folder, self.notify_urls,
-                ceiling=setting(self.crawler, "WEBROBOT_MONITOR_WEBHOOK_BACKOFF_MAX"),
-                count=self._count,
-            )  # fmt: skip
-            self.notifier.start()  # the notices a last crawl left go out first
+        self.sender, self.notifier = start_senders(
+            self.crawler, self.folder, self.webhook_url, self.notify_urls, self._count,
+            self.store.outbox(),
+        )  # fmt: skip
 
     async def spider_closed(self) -> None:
         sender, self.sender = self.sender, None
@@ -242,20 +143,8 @@ class MonitorMiddleware:
         if self.store is not None:
             self.settle()  # the held pages' events and the summary's entries, for the digest
         if notifier is not None:
-            from webrobot.monitor.notify import Notices
-
-            notices = Notices(self.folder)
-            try:
-                self._count("webrobot/monitor/notify/digested", notices.add_digest(
-                    str(getattr(spider, "name", "webrobot")), self.notify_urls,
-                    self.tally.summary))  # fmt: skip
-            except Exception as exc:  # noqa: BLE001 - a folder that cannot be written
-                logger.error(
-                    "Monitor: the crawl's notice could not be kept in %s: %s", self.folder, exc
-                )
-                self._count("webrobot/monitor/error")
-            finally:
-                notices.close()
+            name = str(getattr(spider, "name", "webrobot"))
+            keep_digest(self.folder, name, self.notify_urls, self.tally.summary, self._count)
         if self.store is not None:
             try:
                 self.store.write_feed(str(getattr(spider, "name", "webrobot")), _now())
@@ -265,25 +154,7 @@ class MonitorMiddleware:
             keep_bounded(self.crawler, self.store, self.folder, self._count)
             self.store.close()
             self.store = None
-        from scrapy.utils.defer import maybe_deferred_to_future
-        from twisted.internet.threads import deferToThread
-
-        wait = float(setting(self.crawler, "WEBROBOT_MONITOR_WEBHOOK_CLOSE_WAIT"))
-        # Delivery goes on in the threads, side by side; the reactor waits without being held.
-        closing = [
-            (what, deferToThread(thread.close, wait))
-            for what, thread in (("webhook", sender), ("notify", notifier))
-            if thread is not None
-        ]
-        for what, closed in closing:
-            left = await maybe_deferred_to_future(closed)
-            if left:
-                logger.warning(
-                    "Monitor %s: %d %s not delivered yet; they wait in %s for the next crawl",
-                    what, left, "events" if what == "webhook" else "notices", self.folder,
-                )  # fmt: skip
-            if self.crawler.stats is not None:
-                self.crawler.stats.set_value(f"webrobot/monitor/{what}/left", max(0, left))
+        await close_senders(self.crawler, self.folder, sender, notifier)
         if self.watching:
             parked = 0
             if self.crawler.stats is not None:

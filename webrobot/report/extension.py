@@ -25,7 +25,7 @@ from webrobot.report.budget import budget_refusals, pagecount_budget, site_budge
 from webrobot.report.collector import ReportCollector, waiting_requests
 from webrobot.report.document import build_report, iso, report_location
 from webrobot.report.frontier import freshness_report, priorities_report
-from webrobot.report.health import HealthThresholds
+from webrobot.report.health import HealthThresholds, fold_dead_hosts
 from webrobot.report.hosts import hosts_report, refused_only_hosts
 from webrobot.report.html import render_html
 from webrobot.settingsmodel.parse import read
@@ -122,6 +122,9 @@ def current_report(
     for _, part in parts:
         if isinstance(part, dict):
             report.update(part)
+    health = report["health"]
+    health["flags"] = fold_dead_hosts(health["flags"], report.get("dead_hosts") or ())
+    health["ok"] = not health["flags"]
     if "changes" in report:  # what changed is what a monitored crawl's reader looks for first
         report = {"changes": report.pop("changes"), **report}
     if finished is None:

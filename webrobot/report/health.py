@@ -6,11 +6,12 @@ Pure: no Scrapy, no I/O.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from webrobot.report.model import IGNORED
+from webrobot.urls.deadpolicy import NO_SUCH_NAME, REFUSED, host_label, url_host
 from webrobot.urls.scope import DENY_PATTERN, NOT_ALLOWED, OFFSITE
 from webrobot.urls.traps import BINARY_EXTENSION, BUDGET
 
@@ -65,6 +66,38 @@ def check_health(
             flag(site, "trap_refusals",
                  f"{traps} URLs refused as traps, over {limits.max_trap_refusals}")  # fmt: skip
     return flags
+
+
+def fold_dead_hosts(
+    flags: list[dict[str, str]], dead_hosts: Iterable[Mapping[str, Any]]
+) -> list[dict[str, str]]:
+    """``flags`` with the robots.txt flags of sites whose host was given up as dead
+    (report.json's ``dead_hosts``) folded into one flag that counts them: a page
+    with a hundred dead embed hosts gets one line, the report's "Hosts given up"
+    lists each."""
+    dead = list(dead_hosts)
+    if not dead:
+        return flags
+    labels = {str(row["host"]) for row in dead}
+
+    def on_dead_host(flag: Mapping[str, str]) -> bool:
+        host, port = url_host(flag["site"])
+        return flag["check"] == "robots_unresolved" and bool(
+            {host_label(NO_SUCH_NAME, host, port), host_label(REFUSED, host, port)} & labels
+        )
+
+    kept = [flag for flag in flags if not on_dead_host(flag)]
+    kinds: dict[str, int] = {}
+    for row in dead:
+        kinds[str(row["reason"])] = kinds.get(str(row["reason"]), 0) + 1
+    said = "; ".join(f"{reason}: {n}" for reason, n in kinds.items())
+    remembered = sum(1 for row in dead if row.get("remembered"))
+    earlier = f", {remembered} of them remembered from an earlier crawl" if remembered else ""
+    message = (
+        f"{_plural(len(dead), 'host')} given up as dead ({said}{earlier}); each is listed "
+        "under Hosts given up"
+    )
+    return [*kept, {"site": "dead hosts", "check": "dead_hosts", "message": message}]
 
 
 def _plural(n: int, word: str) -> str:

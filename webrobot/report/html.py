@@ -18,67 +18,12 @@ from typing import Any
 from webrobot.optional import MissingExtra
 from webrobot.report.charts import bar_chart, pages_over_time
 from webrobot.report.frontier import frontier_html
+from webrobot.report.htmlchanges import changes_section
+from webrobot.report.htmlstyle import CSS, SORT_JS
 from webrobot.report.kinds import PAGE, ROBOTS, kind_count, kinds_line
 
 #: table rows shown for crawled sites (the rest are summed in one row)
 TABLE_SITES = 200
-
-CSS = """
-*{box-sizing:border-box}
-body{font:14px/1.4 'DejaVu Sans','Helvetica Neue',Arial,sans-serif;color:#222;margin:0;background:#f4f5f7}
-main{max-width:1400px;margin:0 auto;padding:16px 20px 32px}
-h1{font-size:22px;margin:0 0 2px}h1 small{font-weight:normal;color:#666;font-size:15px}
-h2{font-size:16px;margin:0 0 8px}
-.meta{color:#555;margin:0 0 12px}
-.health{border-radius:6px;padding:8px 12px;margin:0 0 12px;border:1px solid}
-.health.ok{background:#e9f6ec;border-color:#9fd3ab;color:#1d5e2c}
-.health.bad{background:#fdf0e6;border-color:#f0b27a;color:#7a3a08}
-.health ul{margin:4px 0 0;padding-left:20px}
-.tiles{display:flex;flex-wrap:wrap;gap:8px;margin:0 0 12px}
-.tile{background:#fff;border:1px solid #dde0e4;border-radius:6px;padding:6px 12px;min-width:110px}
-.tile b{display:block;font-size:20px}.tile span{color:#666;font-size:12px}
-.card{background:#fff;border:1px solid #dde0e4;border-radius:6px;padding:10px 12px;margin:0 0 12px}
-table{border-collapse:collapse;width:100%}
-th,td{padding:4px 6px;border-bottom:1px solid #eceef1;text-align:right;vertical-align:top;white-space:nowrap}
-th{background:#f0f2f5;font-size:12px;cursor:pointer;user-select:none;position:sticky;top:0}
-th:first-child,td:first-child,td.text,th.text{text-align:left}
-td.text{white-space:normal;max-width:260px}
-tr.warn td{background:#fff6ee}
-.sub{display:block;color:#777;font-size:11px;white-space:normal}
-.bad-text{color:#b0361f;font-weight:bold}
-.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(400px,1fr));gap:12px}
-.charts figure{margin:0}.charts svg{width:100%;height:auto;display:block}
-.note{color:#666;font-size:12px;margin:6px 0 0}
-table.diff{table-layout:fixed;width:100%;margin:4px 0 14px}
-table.diff td,table.diff th{text-align:left;vertical-align:top;white-space:pre-wrap;overflow-wrap:anywhere}
-table.diff td.old{background:#fdecea}table.diff td.new{background:#e6f4ea}
-table.diff th.field{width:14%}h3.page{font-size:13px;margin:12px 0 2px;overflow-wrap:anywhere}
-"""
-
-SORT_JS = """
-(function(){
-  var table=document.getElementById('sites');
-  if(table){
-    var heads=table.tHead.rows[0].cells;
-    Array.prototype.forEach.call(heads,function(th,col){
-      th.addEventListener('click',function(){
-        var body=table.tBodies[0];
-        var rows=Array.prototype.slice.call(body.rows);
-        var down=th.getAttribute('data-dir')!=='down';
-        rows.sort(function(a,b){
-          var x=a.cells[col].getAttribute('data-v'),y=b.cells[col].getAttribute('data-v');
-          var nx=parseFloat(x),ny=parseFloat(y);
-          var c=(isNaN(nx)||isNaN(ny))?String(x).localeCompare(String(y)):nx-ny;
-          return down?-c:c;
-        });
-        rows.forEach(function(r){body.appendChild(r);});
-        th.setAttribute('data-dir',down?'down':'up');
-      });
-    });
-  }
-  document.body.setAttribute('data-ready','1');
-})();
-"""
 
 
 def human_bytes(n: float) -> str:
@@ -245,20 +190,28 @@ def held_section(held: list[Mapping[str, Any]], reason: str) -> str:
 
 
 def dead_section(dead: list[Mapping[str, Any]]) -> str:
-    """Hosts given up on as dead, each once: a name that does not resolve, a refused port."""
+    """Hosts given up on as dead, each once: a name that does not resolve, a refused
+    port; given up by this crawl, or remembered from an earlier one."""
     if not dead:
         return ""
+
+    def tries(d: Mapping[str, Any]) -> str:
+        if d.get("remembered"):
+            return "earlier crawl"
+        return f"{int(d['tries'])} over {human_seconds(float(d['seconds']))}"
+
     rows = "".join(
         f"<tr><td>{escape(str(d['host']))}</td><td>{escape(str(d['reason']))}</td>"
-        f"<td>{int(d['tries'])}</td><td>{human_seconds(float(d['seconds']))}</td>"
+        f"<td>{escape(tries(d))}</td><td>{int(d.get('skipped') or 0)}</td>"
         f"<td>{escape(str(d['detail'] or ''))}</td></tr>"
         for d in dead
     )
     return (
         f'<section class="card"><h2>Hosts given up <small>({len(dead)})</small></h2>'
-        '<p class="note">These hosts are dead: their requests were not crawled.</p>'
+        '<p class="note">These hosts are dead: their requests were not crawled, and images '
+        "or requisites on them were not asked.</p>"
         '<table id="dead-hosts"><thead><tr><th>Host</th><th>Why</th><th>Tries</th>'
-        "<th>Over</th><th>Detail</th></tr></thead>"
+        "<th>Requisites not asked</th><th>Detail</th></tr></thead>"
         f"<tbody>{rows}</tbody></table></section>\n"
     )
 
@@ -334,77 +287,6 @@ def archive_section(archive: Mapping[str, Any] | None) -> str:
         '<table id="archive"><thead><tr><th>Site</th><th>Pages whole</th>'
         "<th>Pages missing requisites</th><th>Why</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>{listed_html}</section>\n"
-    )
-
-
-#: event kinds in the changes section, in the order shown
-_EVENT_KINDS = (("new", "new pages"), ("changed", "changed"), ("removed", "removed"), ("moved", "moved"),
-                ("match", "watch matches"), ("template_changed", "site templates changed"))  # fmt: skip
-
-
-def _side(value: Any) -> str:
-    return '<i class="note">(none)</i>' if value is None else escape(str(value))
-
-
-def _page_diff(page: Mapping[str, Any]) -> str:
-    """One changed page: its typed fields, then its sentences removed and added, old | new."""
-    rows = [
-        f'<tr><th class="field">{escape(str(f["field"]))}</th>'
-        f'<td class="old">{_side(f.get("old"))}</td><td class="new">{_side(f.get("new"))}</td></tr>'
-        for f in page.get("fields") or ()
-    ]
-    removed, added = list(page.get("removed") or ()), list(page.get("added") or ())
-    for i in range(max(len(removed), len(added))):
-        old = escape(str(removed[i])) if i < len(removed) else ""
-        new = escape(str(added[i])) if i < len(added) else ""
-        label = "main text" if i == 0 else ""
-        rows.append(f'<tr><th class="field">{label}</th><td class="old">{old}</td>'
-                    f'<td class="new">{new}</td></tr>')  # fmt: skip
-    more = int(page.get("sentences_left_out") or 0)
-    note = f'<p class="note">{more} more sentences in the events.</p>' if more else ""
-    return (
-        f'<h3 class="page">{escape(str(page.get("url", "")))}</h3>'
-        '<table class="diff"><thead><tr><th class="field">What</th><th>Old</th><th>New</th>'
-        f"</tr></thead><tbody>{''.join(rows)}</tbody></table>{note}"
-    )
-
-
-def changes_section(changes: Mapping[str, Any] | None) -> str:
-    """What the monitor told in this crawl: events by kind, then each changed page's
-    diff, old beside new. Everything from the pages is escaped."""
-    if not changes:
-        return ""
-    counts = changes.get("counts") or {}
-    line = " · ".join(f"<b>{int(counts.get(k) or 0)}</b> {label}" for k, label in _EVENT_KINDS)
-    pages = "".join(_page_diff(p) for p in changes.get("pages") or ())
-    left = int(changes.get("pages_left_out") or 0)
-    more = (f'<p class="note">{left} more changed pages are in '
-            f'{escape(str(changes.get("folder") or "the monitor folder"))}/events.jsonl.</p>'
-            if left else "")  # fmt: skip
-    summary = "".join(f"<li>{escape(str(entry))}</li>" for entry in changes.get("summary") or ())
-    summary = f'<ul class="meta" id="change-summary">{summary}</ul>' if summary else ""
-    return (
-        f'<section class="card" id="changes"><h2>Changes since the last crawl</h2>'
-        f'<p class="meta" id="change-counts">{line}</p>{summary}{pages}{more}'
-        f"{_templates(changes.get('templates') or {})}</section>\n"
-    )
-
-
-def _templates(templates: Mapping[str, Any]) -> str:
-    """Each site's learnt template: the sentences most of its pages repeat, left out of
-    change judgement."""
-    if not templates:
-        return ""
-    out = []
-    for site, template in templates.items():
-        lines = "".join(f"<li>{escape(str(s))}</li>" for s in template.get("sentences") or ())
-        more = int(template.get("sentences_left_out") or 0)
-        note = f'<p class="note">{more} more sentences.</p>' if more else ""
-        out.append(f'<h3 class="page">{escape(str(site))} <span class="note">(learnt from '
-                   f'{int(template.get("pages") or 0)} pages)</span></h3><ul>{lines}</ul>{note}')  # fmt: skip
-    return (
-        '<div id="templates"><h3>Site templates (left out of change judgement)</h3>'
-        f"{''.join(out)}</div>"
     )
 
 

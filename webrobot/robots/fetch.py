@@ -31,7 +31,8 @@ from webrobot.compat import name_not_resolved
 from webrobot.pages.inflate import ENCODINGS, inflate_prefix
 from webrobot.settingsmodel.parse import read
 from webrobot.signals import ROBOTS_FETCH_META
-from webrobot.urls.deadhosts import failure_kind, url_host
+from webrobot.urls.deadhosts import failure_kind
+from webrobot.urls.deadpolicy import url_host
 from webrobot.urls.sitekey import site_key
 
 if TYPE_CHECKING:

@@ -441,6 +441,7 @@ class RobotsMiddleware(HeldRequestsLifeCycle):
                 pending, self.decider.unreachable(pending.site, result.status, result.url, why)
             )
             return
+        self.dead_hosts.failing(pending.robots_url, plan.dead)  # requisites need not wait on it
         self.stats.inc_value("webrobot/robots/deferred")
         if self.claims is not None:  # a worker that takes over keeps this schedule
             self.claims.note_deferral(pending, delay)

@@ -495,11 +495,12 @@ _ARCHIVE = (
        "Embeds an off-scope requisite may be away from its in-scope page (Heritrix's maxTransHops; "
        "0: requisites from the crawl's own sites only).", minimum=0),
     _s("WEBROBOT_DEAD_HOSTS_FILE", "str", "webrobot-dead-hosts.json",
-       "Where requisite hosts found dead (the name does not resolve, the connection is refused) are "
-       "remembered between crawls, so that their requisites are not asked again; a relative path is in "
+       "Where hosts given up as dead (the resolver says the name does not exist, the connection is "
+       "refused; not a resolver that could not be reached) are remembered between crawls, so that "
+       "images and requisites on them are not asked again; a relative path is in "
        "the project's .scrapy/ folder, as HTTPCACHE_DIR is (empty: remembered during the crawl only)."),
     _s("WEBROBOT_DEAD_HOSTS_EXPIRY", "float", 7 * 86400.0,
-       "How long a requisite host found dead is remembered, seconds from when it was last found dead; "
+       "How long a host given up as dead is remembered, seconds from when it was last found dead; "
        "after that it is asked again (0: no limit).", minimum=0),
     _s("WEBROBOT_INDEX_ENABLED", "bool", True,
        "Keep a full-text index of the crawled pages (needs webrobot[search]; off with one line without it)."),

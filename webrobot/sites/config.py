@@ -2,9 +2,9 @@
 
 Pure logic: no Scrapy, no network. A :class:`ConfigError` always names the file
 (or other source), the key and what was expected, so a person can fix it from
-one line of output.
-
-Why one module of this size: the site-config schema and its one-line errors read as one table; split, a key's rule and its message would live apart.
+one line of output. :data:`SCHEMA` says which check
+(:mod:`webrobot.sites.values`) each key gets; this module reads the file and
+makes the :class:`SiteConfig`.
 """
 
 from __future__ import annotations
@@ -15,346 +15,86 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
-from w3lib.url import safe_url_string
-
-from webrobot.extract.fields import FieldSpecError, compile_fields
 from webrobot.frontier.priorities import PriorityRule
-from webrobot.monitor.rules import parse_rule_tables
 from webrobot.settingsmodel.checks import closest_name, value_problem
 from webrobot.settingsmodel.parse import ConfigError, raise_all
+from webrobot.sites.values import (
+    MAX_NESTING,
+    Validator,
+    boolean,
+    check_url,
+    css_list,
+    describe,
+    domain_list,
+    field_specs,
+    index_page_list,
+    mining_parts,
+    non_negative_float,
+    non_negative_int,
+    one_line_text,
+    param_glob_list,
+    positive_int,
+    priority_rules,
+    regex_list,
+    render_mode,
+    scope_name,
+    settings_table,
+    str_list,
+    template_overrides,
+    url_list,
+    watch_table,
+)
 from webrobot.urls.templates import TemplateOverride
 
+__all__ = [
+    "REQUIRED",
+    "SCHEMA",
+    "ConfigError",
+    "SiteConfig",
+    "check_setting_types",
+    "check_url",
+    "load_site_config",
+    "parse_site_config",
+    "parse_start_urls_argument",
+    "site_config_from_mapping",
+    "unknown_key",
+]
+
 SPIDER_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
-SETTING_NAME_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
 
-
-def _describe(value: Any) -> str:
-    text = repr(value)
-    if len(text) > 80:
-        text = text[:77] + "..."
-    return f"{text} ({type(value).__name__})"
-
-
-#: Levels of nesting a value under ``[settings]`` may have (tables and arrays).
-MAX_NESTING = 8
-_WHITESPACE = re.compile(r"[\s\x00-\x1f\x7f]")
-
-
-def check_url(value: Any, source: str, key: str) -> str:
-    """An absolute http(s) URL, as a browser's address bar takes it: spaces and
-    other characters not allowed in URLs are percent-encoded (``/a b`` ->
-    ``/a%20b``); a host name with a space or a control character is refused."""
-    if not isinstance(value, str):
-        raise ConfigError(source, key, f"expected a URL string, got {_describe(value)}")
-    url = value.strip()
-    if _WHITESPACE.search(url):
-        host = urlsplit(url).netloc
-        if _WHITESPACE.search(host):
-            raise ConfigError(source, key, f"expected a host name without spaces, got {url!r}")
-        url = safe_url_string(url)
-    try:
-        parts = urlsplit(url)
-        parts.port  # noqa: B018 - raises ValueError on a bad port
-    except ValueError as exc:
-        raise ConfigError(source, key, f"expected an http(s) URL, got {url!r}: {exc}") from None
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ConfigError(
-            source, key, f"expected an absolute http:// or https:// URL with a host, got {url!r}"
-        )
-    return url
-
-
-def _url_list(value: Any, source: str, key: str) -> tuple[str, ...]:
-    items = _str_list(value, source, key)
-    if not items:
-        raise ConfigError(source, key, "expected at least one URL")
-    return tuple(check_url(item, source, key) for item in items)
-
-
-def _str_list(value: Any, source: str, key: str) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(source, key, f"expected a list of strings, got {_describe(value)}")
-    return tuple(value)
-
-
-def _domain_list(value: Any, source: str, key: str) -> tuple[str, ...]:
-    domains = _str_list(value, source, key)
-    for domain in domains:
-        if not domain or "/" in domain or " " in domain:
-            raise ConfigError(
-                source, key, f"expected bare domain names like 'example.com', got {domain!r}"
-            )
-    return tuple(d.lower() for d in domains)
-
-
-def _regex_list(value: Any, source: str, key: str) -> tuple[str, ...]:
-    patterns = _str_list(value, source, key)
-    for pattern in patterns:
-        try:
-            re.compile(pattern)
-        except re.error as exc:
-            raise ConfigError(
-                source, key, f"expected valid regular expressions, {pattern!r} fails: {exc}"
-            ) from None
-    return patterns
-
-
-def _index_page_list(value: Any, source: str, key: str) -> tuple[str, ...]:
-    names = _str_list(value, source, key)
-    for name in names:
-        if not name or "/" in name or "?" in name or "#" in name or name in (".", ".."):
-            raise ConfigError(
-                source,
-                key,
-                f"expected file names like 'index.html' (no '/', '?' or '#'), got {name!r}",
-            )
-    return names
-
-
-def _param_glob_list(value: Any, source: str, key: str) -> tuple[str, ...]:
-    globs = _str_list(value, source, key)
-    for glob in globs:
-        if not glob.strip("*") or any(c in glob for c in "&=;#? "):
-            raise ConfigError(
-                source, key,
-                f"expected query parameter names, '*' matching any characters ('utm_*'), got {glob!r}",
-            )  # fmt: skip
-    return globs
-
-
-def _non_negative_int(value: Any, source: str, key: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ConfigError(
-            source, key, f"expected a whole number >= 0 (0 = no limit), got {_describe(value)}"
-        )
-    return value
-
-
-def _bool(value: Any, source: str, key: str) -> bool:
-    if not isinstance(value, bool):
-        raise ConfigError(source, key, f"expected true or false, got {_describe(value)}")
-    return value
-
-
-def _positive_int(value: Any, source: str, key: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ConfigError(source, key, f"expected a whole number >= 1, got {_describe(value)}")
-    return value
-
-
-def _non_negative_float(value: Any, source: str, key: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-        raise ConfigError(source, key, f"expected a number of seconds >= 0, got {_describe(value)}")
-    return float(value)
-
-
-def _text(value: Any, source: str, key: str) -> str:
-    if not isinstance(value, str) or not value.strip() or "\n" in value or "\r" in value:
-        raise ConfigError(
-            source, key, f"expected a one-line, non-empty string, got {_describe(value)}"
-        )
-    return value.strip()
-
-
-def _settings_table(value: Any, source: str, key: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise ConfigError(
-            source, key, f"expected a table of Scrapy settings, got {_describe(value)}"
-        )
-    for name in value:
-        if not SETTING_NAME_RE.match(name):
-            raise ConfigError(
-                source,
-                f"{key}.{name}",
-                "expected an upper-case Scrapy setting name like 'DOWNLOAD_DELAY'",
-            )
-        if _nesting(value[name]) > MAX_NESTING:
-            raise ConfigError(
-                source,
-                f"{key}.{name}",
-                f"expected a value nested at most {MAX_NESTING} levels deep",
-            )
-    return dict(value)
-
-
-def _nesting(value: Any, level: int = 0) -> int:
-    """Levels of tables and arrays in ``value`` (stops counting past MAX_NESTING)."""
-    if level > MAX_NESTING or not isinstance(value, dict | list):
-        return level
-    children = value.values() if isinstance(value, dict) else value
-    return max((_nesting(child, level + 1) for child in children), default=level + 1)
-
-
-def _table_list(
-    value: Any, source: str, key: str, fields_: Mapping[str, Validator]
-) -> list[dict[str, Any]]:
-    """A list of tables (``[[key]]`` in TOML), each with a ``match`` regex and the given fields."""
-    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-        raise ConfigError(
-            source, key, f"expected a list of tables ([[{key}]]), got {_describe(value)}"
-        )
-    out: list[dict[str, Any]] = []
-    for i, table in enumerate(value):
-        where = f"{key}[{i}]"
-        unknown = set(table) - {"match", *fields_}
-        if unknown:
-            raise ConfigError(
-                source, f"{where}.{min(unknown)}",
-                f"unknown key; expected 'match' and any of: {', '.join(sorted(fields_))}",
-            )  # fmt: skip
-        if "match" not in table:
-            raise ConfigError(
-                source, f"{where}.match", "missing; a regular expression on the URL path"
-            )
-        entry = {"match": _regex_list([table["match"]], source, f"{where}.match")[0]}
-        for name, validator in fields_.items():
-            if name in table:
-                entry[name] = validator(table[name], source, f"{where}.{name}")
-        out.append(entry)
-    return out
-
-
-def _templates(value: Any, source: str, key: str) -> tuple[TemplateOverride, ...]:
-    tables = _table_list(
-        value, source, key, {"max_chain": _non_negative_int, "max_pages": _non_negative_int}
-    )
-    return tuple(
-        TemplateOverride(t["match"], max_chain=t.get("max_chain"), max_pages=t.get("max_pages"))
-        for t in tables
-    )
-
-
-def _int(value: Any, source: str, key: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 1_000_000:
-        raise ConfigError(
-            source, key, f"expected a whole number (negative: later), got {_describe(value)}"
-        )
-    return value
-
-
-def _priorities(value: Any, source: str, key: str) -> tuple[PriorityRule, ...]:
-    tables = _table_list(value, source, key, {"rank": _int})
-    for i, table in enumerate(tables):
-        if "rank" not in table:
-            raise ConfigError(source, f"{key}[{i}].rank", "missing; a whole number, higher first")
-    return tuple(PriorityRule(t["match"], t["rank"]) for t in tables)
-
-
-def _scope(value: Any, source: str, key: str) -> str:
-    if value not in ("host", "origin", "domain"):
-        raise ConfigError(
-            source, key, f'expected "host", "origin" or "domain", got {_describe(value)}'
-        )
-    return str(value)
-
-
-def _render(value: Any, source: str, key: str) -> str:
-    if value not in ("browser", "on-request", ""):
-        raise ConfigError(
-            source, key, f'expected "browser", "on-request" or "" (off), got {_describe(value)}'
-        )
-    return str(value)
-
-
-def _extract(value: Any, source: str, key: str) -> tuple[str, ...]:
-    parts = _str_list(value, source, key)
-    if not parts:
-        return parts
-    # The table of parts imports every extractor: only a config that mines pays for it.
-    from webrobot.extract.parts import enabled_parts
-
-    try:
-        enabled_parts(parts)
-    except ValueError as exc:
-        raise ConfigError(source, key, str(exc)) from None
-    return parts
-
-
-def _fields(value: Any, source: str, key: str) -> dict[str, Any]:
-    """The ``[fields]`` table, every selector and processor checked now (at load)."""
-    if not isinstance(value, dict):
-        raise ConfigError(
-            source, key, f"expected a table of fields ([{key}]), got {_describe(value)}"
-        )
-    try:
-        compile_fields(value)
-    except FieldSpecError as exc:
-        raise ConfigError(source, f"{key}.{exc.field}", exc.expected) from None
-    return dict(value)
-
-
-def _watch(value: Any, source: str, key: str) -> tuple[dict[str, Any], ...]:
-    """The ``[watch]`` table: ``[[watch.rule]]`` tables checked now (the rules file's
-    checks, files read and hashed), returned with their paths made absolute."""
-    if not isinstance(value, dict):
-        raise ConfigError(
-            source, key, f"expected a table of [[{key}.rule]] tables, got {_describe(value)}"
-        )
-    unknown = sorted(set(value) - {"rule"})
-    if unknown:
-        raise ConfigError(source, f"{key}.{unknown[0]}", f"unknown key; expected [[{key}.rule]]")
-    folder = Path(source).parent.absolute()
-    parse_rule_tables(value.get("rule"), source, folder, f"{key}.rule")
-    return tuple(
-        {
-            k: [str(folder / v) for v in ([w] if isinstance(w, str) else w)]
-            if k in ("texts", "images")
-            else w
-            for k, w in table.items()
-        }
-        for table in value["rule"]
-    )
-
-
-def _css_list(value: Any, source: str, key: str) -> tuple[str, ...]:
-    from parsel.csstranslator import HTMLTranslator
-
-    selectors = _str_list(value, source, key)
-    for selector in selectors:
-        try:
-            HTMLTranslator().css_to_xpath(selector)
-        except Exception as exc:  # noqa: BLE001 - cssselect's several parse errors
-            raise ConfigError(
-                source, key, f"expected CSS selectors, got {selector!r}: {exc}"
-            ) from None
-    return selectors
-
-
-Validator = Callable[[Any, str, str], Any]
 
 #: TOML key -> (SiteConfig attribute, validator). Adding a key is one line here
 #: plus a field on SiteConfig.
 SCHEMA: dict[str, tuple[str, Validator]] = {
-    "start_urls": ("start_urls", _url_list),
-    "allowed_domains": ("allowed_domains", _domain_list),
-    "allow": ("allow", _regex_list),
-    "deny": ("deny", _regex_list),
-    "index_pages": ("index_pages", _index_page_list),
-    "strip_params": ("strip_params", _param_glob_list),
-    "depth_limit": ("depth_limit", _non_negative_int),
-    "max_pages": ("max_pages", _non_negative_int),
-    "download_delay": ("download_delay", _non_negative_float),
-    "concurrency": ("concurrency", _positive_int),
-    "user_agent": ("user_agent", _text),
-    "from": ("from_", _text),
-    "settings": ("settings", _settings_table),
-    "templates": ("templates", _templates),
-    "sitemaps": ("sitemaps", _url_list),
-    "priorities": ("priorities", _priorities),
+    "start_urls": ("start_urls", url_list),
+    "allowed_domains": ("allowed_domains", domain_list),
+    "allow": ("allow", regex_list),
+    "deny": ("deny", regex_list),
+    "index_pages": ("index_pages", index_page_list),
+    "strip_params": ("strip_params", param_glob_list),
+    "depth_limit": ("depth_limit", non_negative_int),
+    "max_pages": ("max_pages", non_negative_int),
+    "download_delay": ("download_delay", non_negative_float),
+    "concurrency": ("concurrency", positive_int),
+    "user_agent": ("user_agent", one_line_text),
+    "from": ("from_", one_line_text),
+    "settings": ("settings", settings_table),
+    "templates": ("templates", template_overrides),
+    "sitemaps": ("sitemaps", url_list),
+    "priorities": ("priorities", priority_rules),
     "contact_url": ("contact_url", check_url),
-    "recrawl_interval": ("recrawl_interval", _non_negative_float),
-    "render": ("render", _render),
-    "requisites": ("requisites", _bool),
-    "scope": ("scope", _scope),
-    "extract": ("extract", _extract),
-    "fields": ("fields", _fields),
-    "monitor_dir": ("monitor_dir", _text),
-    "monitor_ignore_selectors": ("monitor_ignore_selectors", _css_list),
-    "monitor_ignore_patterns": ("monitor_ignore_patterns", _regex_list),
-    "monitor_ignore_fields": ("monitor_ignore_fields", _str_list),
-    "watch": ("watch_rules", _watch),
+    "recrawl_interval": ("recrawl_interval", non_negative_float),
+    "render": ("render", render_mode),
+    "requisites": ("requisites", boolean),
+    "scope": ("scope", scope_name),
+    "extract": ("extract", mining_parts),
+    "fields": ("fields", field_specs),
+    "monitor_dir": ("monitor_dir", one_line_text),
+    "monitor_ignore_selectors": ("monitor_ignore_selectors", css_list),
+    "monitor_ignore_patterns": ("monitor_ignore_patterns", regex_list),
+    "monitor_ignore_fields": ("monitor_ignore_fields", str_list),
+    "watch": ("watch_rules", watch_table),
 }
 REQUIRED = ("start_urls",)
 
@@ -520,13 +260,13 @@ def parse_start_urls_argument(value: Any, source: str = "spider argument") -> tu
     Python API) -> validated URLs."""
     if isinstance(value, list | tuple):
         if not all(isinstance(v, str) for v in value):
-            raise ConfigError(source, "start_urls", f"expected URL strings, got {_describe(value)}")
+            raise ConfigError(source, "start_urls", f"expected URL strings, got {describe(value)}")
         urls = [v.strip() for v in value if v.strip()]
     elif isinstance(value, str):
         urls = [part.strip() for part in value.split(",") if part.strip()]
     else:
         raise ConfigError(
-            source, "start_urls", f"expected URL[,URL...] or a list of URLs, got {_describe(value)}"
+            source, "start_urls", f"expected URL[,URL...] or a list of URLs, got {describe(value)}"
         )
     if not urls:
         raise ConfigError(source, "start_urls", "expected one or more comma-separated URLs")

@@ -1,13 +1,15 @@
-"""Hosts found dead: what the crawl remembers of a name that does not resolve or a
-port that refuses connections, and for how long. Pure: no Scrapy, no I/O, no clock
-(the time is handed in).
+"""Hosts found dead, remembered from one crawl to the next: for how long, and which
+URLs a remembered host covers. Pure: no Scrapy, no I/O, no clock (the time is
+handed in).
 
 A page's requisites (its images, stylesheets, scripts) often live on other hosts,
 and on an old page many of those hosts are gone. Asking each one again costs a
-robots.txt fetch, its retries and the wait of whatever waits on it. So a host
-found dead is remembered: every later requisite on it is not asked, and is listed
-as not fetched with the reason. A name that does not resolve is dead on every
-port (:data:`NO_SUCH_NAME`); a refused connection only on its port (:data:`REFUSED`).
+robots.txt fetch, its tries and the wait of whatever waits on it. So a host given
+up as dead (:mod:`webrobot.urls.deadpolicy` decides when, and names it with
+:func:`~webrobot.urls.deadpolicy.host_label`) is remembered: later requisites on it
+are not asked, and are listed as not fetched with the reason. A name that does not
+resolve is dead on every port (:data:`~webrobot.urls.deadpolicy.NO_SUCH_NAME`); a
+refused connection only on its port (:data:`~webrobot.urls.deadpolicy.REFUSED`).
 
 The memory outlives the crawl (the glue saves :meth:`DeadHostMemory.to_json` to a
 file) for ``expiry`` seconds from when the host was last found dead: a host that
@@ -18,43 +20,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
-#: A host name that does not resolve (the resolver's answer: no such name).
-NO_SUCH_NAME = "no_such_name"
-#: A port on which the host refuses connections.
-REFUSED = "refused"
-REASONS = (NO_SUCH_NAME, REFUSED)
+from webrobot.urls.deadpolicy import NO_SUCH_NAME, REFUSED, host_label, url_host
 
-#: Error class names that mean a name does not resolve (Twisted's, Scrapy's).
-_NAME_ERRORS = ("DNSLookupError", "CannotResolveHostError")
+#: The kinds of dead host remembered.
+KINDS = (NO_SUCH_NAME, REFUSED)
 #: The version of :meth:`DeadHostMemory.to_json`'s layout.
 FORMAT = 1
 
 
-def dead_reason(error: str) -> str | None:
-    """:data:`NO_SUCH_NAME` or :data:`REFUSED` for a download error's class name
-    (``"DNSLookupError"``, ``"DownloadConnectionRefusedError"``), else ``None``: a
-    timeout or a reset says nothing lasting about the host."""
-    if error in _NAME_ERRORS:
-        return NO_SUCH_NAME
-    if "ConnectionRefused" in error:
-        return REFUSED
-    return None
-
-
 def host_keys(url: str) -> tuple[str, str] | None:
-    """``(host, "host:port")`` of an ``http(s)`` URL (the name, lower case; the port
-    explicit), or ``None`` for a URL without a usable host."""
-    try:
-        parts = urlsplit(url)
-        host = (parts.hostname or "").rstrip(".")
-        port = parts.port or {"http": 80, "https": 443}.get(parts.scheme.lower())
-    except ValueError:
-        return None
+    """The two names ``url``'s host may be remembered under: as a name that does
+    not resolve (``host``) and as a refused port (``host:port``); ``None`` for a
+    URL without a usable host and port."""
+    host, port = url_host(url)
     if not host or port is None:
         return None
-    return host, f"{host}:{port}"
+    return host_label(NO_SUCH_NAME, host, port), host_label(REFUSED, host, port)
 
 
 @dataclass
@@ -88,7 +70,7 @@ class DeadHostMemory:
     def found(self, url: str, reason: str, now: float, detail: str = "") -> bool:
         """Note that ``url``'s host is dead for ``reason``; ``True`` if it was not
         known dead already (a new finding to count and log)."""
-        if reason not in REASONS:
+        if reason not in KINDS:
             raise ValueError(f"not a dead host's reason: {reason!r}")
         key = self._key(url, reason)
         if key is None:
@@ -144,7 +126,7 @@ class DeadHostMemory:
             if not isinstance(key, str) or not isinstance(entry, dict) or key in self.hosts:
                 continue
             reason, found = entry.get("reason"), entry.get("found")
-            if reason not in REASONS or not isinstance(found, (int, float)):
+            if reason not in KINDS or not isinstance(found, (int, float)):
                 continue
             host = RememberedHost(str(reason), float(found), str(entry.get("detail") or ""), True)
             if self._alive(host, now) and found <= now + 60:

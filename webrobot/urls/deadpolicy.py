@@ -16,10 +16,12 @@ the name and is none of these: the caller's longer policy applies to it. A run o
 failures of one kind counts; a failure of another kind starts the count again.
 
 Callers: the robots.txt middleware (a site whose robots.txt fails this way is
-given up, and its requests with it) and the page-failure recorder (a page that
-failed for good this way names its host dead). Anything that waits on a host (page
-requisites, images) asks :class:`DeadBook` (through
-:class:`webrobot.urls.deadhosts.DeadHosts`) whether the host is already known dead.
+given up, and its requests with it), the page-failure recorder (a page that
+failed for good this way names its host dead) and the fetchers of requisites (an
+image or a stylesheet whose download failed this way). Anything that waits on a
+host (page requisites, images) asks :class:`webrobot.urls.deadhosts.DeadHosts`
+whether the host is known dead, in this crawl (:class:`DeadBook`) or an earlier
+one (:class:`webrobot.urls.deadmemory.DeadHostMemory`).
 
 Pure logic: no Scrapy, no I/O; the clock is passed in.
 """
@@ -27,6 +29,7 @@ Pure logic: no Scrapy, no I/O; the clock is passed in.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 #: The resolver answered that the name does not exist.
 NO_SUCH_NAME = "no_such_name"
@@ -83,6 +86,20 @@ class Streak:
             self.kind, self.tries, self.since = kind, 0, now
         self.tries += 1
         return self.tries, now - self.since
+
+
+def url_host(url: str) -> tuple[str, int | None]:
+    """``http://H.:8080/x`` -> ``('h', 8080)``: the name in lower case without a
+    trailing dot, and the scheme's port when none is given (None: no port known,
+    or a port out of range)."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return "", None
+    if port is None:
+        port = {"http": 80, "https": 443}.get(parts.scheme.lower())
+    return (parts.hostname or "").rstrip("."), port
 
 
 def host_label(kind: str, host: str, port: int | None) -> str:

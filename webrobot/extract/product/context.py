@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
 from webrobot.extract.headtags import HeadTags, absolute_url, as_list, clean_text
-from webrobot.extract.metadata import language_tag
+from webrobot.extract.language import language_tag
 from webrobot.extract.product.prices import currency_code, parse_price_text
 
 if TYPE_CHECKING:
