@@ -19,8 +19,9 @@ from tests.docs_reference import REFERENCE
 from webrobot.monitor import events
 from webrobot.monitor.digest import line
 from webrobot.monitor.nearcopy import ProtectedText
+from webrobot.monitor.outbox import DEAD_LETTERS
 from webrobot.monitor.snapshot import Snapshot, changes
-from webrobot.monitor.store import DEAD_LETTERS, MonitorStore
+from webrobot.monitor.store import MonitorStore
 from webrobot.monitor.watch import ProtectedImage, WatchRule, page_matches
 from webrobot.monitor.webhook import WebhookSender, backoff
 from webrobot.settingsmodel.model import BY_NAME

@@ -167,6 +167,8 @@ SCRAPY_FREE = PURE | {
     "webrobot.extract.docworker",
     "webrobot.monitor.rules",
     "webrobot.monitor.store",
+    "webrobot.monitor.database",
+    "webrobot.monitor.outbox",
     "webrobot.monitor.retention",
     "webrobot.monitor.sitetemplates",
 }
@@ -200,14 +202,12 @@ MAX_TOP_LEVEL_MODULES = 12
 #: The longest a module may be: one job per module, read in one sitting.
 MAX_MODULE_LINES = 500
 #: Why a module that is being reworked elsewhere is still over the cap.
-SPLIT_NEXT = "being changed by other work; split next"
 #: The modules allowed over :data:`MAX_MODULE_LINES`, each with its reason. The settings
 #: declarations are the lasting one (every setting declared once, one entry per
 #: setting, in one place); every other entry is a debt: it leaves the list when its
 #: module is split, and a test fails while a listed module fits under the cap.
 LONG_MODULES: dict[str, str] = {
     "webrobot.settingsmodel.model": "every setting declared once, one entry per setting",
-    "webrobot.monitor.store": SPLIT_NEXT,
 }
 #: Top-level modules that are entry points: they put the parts together.
 ENTRY = frozenset({"webrobot", "webrobot.__main__", "webrobot.addon", "webrobot.settings"})

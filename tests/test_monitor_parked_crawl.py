@@ -13,7 +13,7 @@ import pytest
 from tests.crawling import run_crawl, scrapy_command
 from tests.test_monitor_crawl import events_of, page
 from tests.webhookreceiver import WebhookReceiver
-from webrobot.monitor.store import Outbox
+from webrobot.monitor.outbox import Outbox
 
 
 @pytest.mark.slow

@@ -10,8 +10,9 @@ from pathlib import Path
 
 from tests.crawling import PROJECT_ROOT
 from webrobot.monitor import events
+from webrobot.monitor.outbox import Outbox
 from webrobot.monitor.snapshot import Snapshot
-from webrobot.monitor.store import EVENTS, MonitorStore, Outbox
+from webrobot.monitor.store import EVENTS, MonitorStore
 
 
 def lines(folder: Path) -> list[dict[str, object]]:

@@ -13,8 +13,9 @@ import pytest
 from tests.crawling import wait_until
 from tests.webhookreceiver import WebhookReceiver
 from webrobot.monitor import events
+from webrobot.monitor.outbox import DEAD_LETTERS, Outbox
 from webrobot.monitor.snapshot import Snapshot
-from webrobot.monitor.store import DEAD_LETTERS, MonitorStore, Outbox
+from webrobot.monitor.store import MonitorStore
 from webrobot.monitor.webhook import WebhookSender, backoff
 
 

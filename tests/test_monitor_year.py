@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.monitor_year import simulate
-from webrobot.monitor.store import DATABASE
+from webrobot.monitor.database import DATABASE
 
 SQLITE_OVERHEAD = 3.0
 SQLITE_FIXED = 64 * 1024  # the schema's tables and indexes, empty

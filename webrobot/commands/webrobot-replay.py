@@ -25,7 +25,8 @@ from scrapy.exceptions import UsageError
 from scrapy.utils.misc import load_object
 
 from webrobot.commands import shared_crawl_problem
-from webrobot.monitor.store import DATABASE, EventOutbox, Outbox
+from webrobot.monitor.database import DATABASE
+from webrobot.monitor.outbox import EventOutbox, Outbox
 from webrobot.settingsmodel.parse import SettingValueError, read
 
 if TYPE_CHECKING:

@@ -55,9 +55,10 @@ import redis
 from webrobot.distributed import scripts
 from webrobot.distributed.dupefilter import crawl_spider_name
 from webrobot.distributed.keys import CrawlKeys, explain, redis_from_settings, safe_url
+from webrobot.monitor.outbox import Pending
 from webrobot.monitor.schedule import Check
 from webrobot.monitor.snapshot import Snapshot
-from webrobot.monitor.store import PageRecord, Pending, SiteTemplate, write_feed
+from webrobot.monitor.store import PageRecord, SiteTemplate, write_feed
 from webrobot.monitor.template import Template
 from webrobot.settingsmodel.parse import read
 

@@ -25,10 +25,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from webrobot.monitor.database import SCHEMA as _EVENTS_SCHEMA
+from webrobot.monitor.database import connect
 from webrobot.monitor.delivery import DeliveryThread, backoff
 from webrobot.monitor.digest import digest
-from webrobot.monitor.store import _SCHEMA as _EVENTS_SCHEMA
-from webrobot.monitor.store import connect
 from webrobot.optional import require
 
 logger = logging.getLogger(__name__)

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
-import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, Self, runtime_checkable
 
+from webrobot.monitor.database import Transaction, append, open_database
 from webrobot.monitor.feed import ENTRIES, atom
+from webrobot.monitor.outbox import EventOutbox, Outbox
 from webrobot.monitor.retention import Retention
 from webrobot.monitor.schedule import Check
 from webrobot.monitor.snapshot import Snapshot
@@ -31,51 +31,8 @@ if TYPE_CHECKING:
 
     from scrapy.crawler import Crawler
 
-DATABASE = "monitor.sqlite3"
 EVENTS = "events.jsonl"
-#: The events the webhook's receiver refused for good (a 4xx: :mod:`webrobot.monitor.answers`),
-#: one JSON line each, as ``events.jsonl`` holds them.
-DEAD_LETTERS = "dead-letters.jsonl"
 FEED = "events.atom"
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS pages (
-    url TEXT PRIMARY KEY,
-    snapshot TEXT NOT NULL,
-    matches TEXT NOT NULL DEFAULT '[]',
-    first_seen TEXT NOT NULL,
-    last_seen TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS events (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    id TEXT NOT NULL,
-    body TEXT NOT NULL,
-    logged INTEGER NOT NULL DEFAULT 0,
-    pending INTEGER NOT NULL DEFAULT 0,
-    attempts INTEGER NOT NULL DEFAULT 0,
-    next_try REAL NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS checks (
-    url TEXT PRIMARY KEY,
-    checked REAL NOT NULL,
-    interval REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS parked (
-    seq INTEGER PRIMARY KEY,
-    id TEXT NOT NULL,
-    body TEXT NOT NULL,
-    attempts INTEGER NOT NULL DEFAULT 0,
-    parked_at REAL NOT NULL DEFAULT 0,
-    problem TEXT NOT NULL DEFAULT ''
-);
-CREATE TABLE IF NOT EXISTS templates (
-    site TEXT PRIMARY KEY,
-    template TEXT NOT NULL,
-    learnt TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS events_unlogged ON events (logged) WHERE logged = 0;
-CREATE INDEX IF NOT EXISTS events_pending ON events (next_try) WHERE pending = 1;
-CREATE INDEX IF NOT EXISTS events_waiting ON events (seq) WHERE pending = 1;
-"""
 
 
 @dataclass(frozen=True)
@@ -93,57 +50,6 @@ class SiteTemplate:
     template: Template
     #: The stored form as read: a shared store keeps a new one only if it still holds this.
     stored: str = ""
-
-
-@dataclass(frozen=True)
-class Pending:
-    """An event waiting for the webhook."""
-
-    seq: int
-    id: str
-    body: str
-    attempts: int
-
-
-class EventOutbox(Protocol):
-    """What the delivery thread needs of an outbox (:class:`Outbox`, or a shared crawl's)."""
-
-    def due(self, now: float, limit: int = 100) -> list[Pending]: ...
-    def waiting(self) -> int: ...
-    def next_try(self) -> float | None: ...
-    def delivered(self, seq: int) -> None: ...
-    def failed(self, seq: int, next_try: float) -> None: ...
-    def dead(self, pending: Pending) -> str:
-        """Set the event aside for good (refused by the receiver): out of the queue, into
-        the dead letters; returns where they are, for the log."""
-        ...
-
-    def park(self, pending: Pending, problem: str, now: float) -> None:
-        """Set aside an event the receiver kept failing (5xx, time-outs) after its
-        retries: out of the queue, so the events behind it go on; kept for :meth:`replay`."""
-        ...
-
-    def parked(self) -> int:
-        """How many events are parked."""
-        ...
-
-    def replay(self) -> int:
-        """Put every parked event back in the queue, in its first order, its tries
-        reset; returns how many."""
-        ...
-
-    def close(self) -> None: ...
-
-
-def append(path: Path, text: str) -> None:
-    """Append whole lines to a JSON-lines file: one write, unless the system takes less."""
-    descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-    try:
-        data = text.encode("utf-8")
-        while data:
-            data = data[os.write(descriptor, data) :]
-    finally:
-        os.close(descriptor)
 
 
 @runtime_checkable
@@ -255,13 +161,6 @@ def write_feed(folder: Path, store: PageStore, title: str, updated: str) -> Path
     return path
 
 
-def connect(folder: Path) -> sqlite3.Connection:
-    connection = sqlite3.connect(folder / DATABASE, timeout=30, isolation_level=None)
-    connection.execute("PRAGMA journal_mode=WAL")
-    connection.execute("PRAGMA synchronous=NORMAL")
-    return connection
-
-
 class MonitorStore(Retention):
     """Snapshots and events of one monitor folder (one thread; the webhook opens its own
     :class:`Outbox`): a :class:`PageStore`.
@@ -285,8 +184,7 @@ class MonitorStore(Retention):
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.webhook = webhook
-        self._db = connect(self.folder)
-        self._db.executescript(_SCHEMA)
+        self._db = open_database(self.folder)
         self.events_path = self.folder / EVENTS
         self._whole = False  # does events.jsonl end with a whole line this process wrote?
         self.write_log()
@@ -404,8 +302,8 @@ class MonitorStore(Retention):
         """``events.atom``: the newest events as an Atom feed, replaced whole."""
         return write_feed(self.folder, self, title, updated)
 
-    def _transaction(self) -> _Transaction:
-        return _Transaction(self._db)
+    def _transaction(self) -> Transaction:
+        return Transaction(self._db)
 
     def write_log(self) -> None:
         """Append the events not yet in ``events.jsonl``, then mark them written. After a
@@ -455,95 +353,3 @@ class MonitorStore(Retention):
             except (ValueError, KeyError, TypeError):
                 continue
         return ids
-
-
-class _Transaction:
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
-
-    def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, kind: object, *rest: object) -> None:
-        self.db.execute("ROLLBACK" if kind else "COMMIT")
-
-
-class Outbox:
-    """The events waiting for the webhook, for the delivery thread (its own connection)."""
-
-    def __init__(self, folder: str | Path) -> None:
-        self.folder = Path(folder)
-        self._db = connect(self.folder)
-        self._db.executescript(_SCHEMA)
-        self._lock = threading.Lock()
-
-    def close(self) -> None:
-        self._db.close()
-
-    def due(self, now: float, limit: int = 100) -> list[Pending]:
-        """The waiting events from the oldest on, up to the first not due yet: the later
-        ones wait for it, so the order holds."""
-        rows = self._db.execute(
-            "SELECT seq, id, body, attempts, next_try FROM events WHERE pending = 1 "
-            "ORDER BY seq LIMIT ?",
-            (limit,),
-        ).fetchall()
-        out = []
-        for seq, event_id, body, attempts, next_try in rows:
-            if next_try > now:
-                break
-            out.append(Pending(seq, event_id, body, attempts))
-        return out
-
-    def waiting(self) -> int:
-        return int(self._db.execute("SELECT count(*) FROM events WHERE pending = 1").fetchone()[0])
-
-    def next_try(self) -> float | None:
-        """When the oldest waiting event is due (the others wait for it)."""
-        row = self._db.execute(
-            "SELECT next_try FROM events WHERE pending = 1 ORDER BY seq LIMIT 1"
-        ).fetchone()
-        return None if row is None or row[0] is None else float(row[0])
-
-    def delivered(self, seq: int) -> None:
-        self._db.execute("UPDATE events SET pending = 0 WHERE seq = ?", (seq,))
-
-    def failed(self, seq: int, next_try: float) -> None:
-        self._db.execute(
-            "UPDATE events SET attempts = attempts + 1, next_try = ? WHERE seq = ?", (next_try, seq)
-        )
-
-    def park(self, pending: Pending, problem: str, now: float) -> None:
-        with _Transaction(self._db):
-            self._db.execute(
-                "INSERT OR REPLACE INTO parked (seq, id, body, attempts, parked_at, problem) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (pending.seq, pending.id, pending.body, pending.attempts + 1, now, problem[:500]),
-            )
-            self._db.execute("UPDATE events SET pending = 0 WHERE seq = ?", (pending.seq,))
-
-    def parked(self) -> int:
-        return int(self._db.execute("SELECT count(*) FROM parked").fetchone()[0])
-
-    def replay(self) -> int:
-        with _Transaction(self._db):
-            count = int(self._db.execute("SELECT count(*) FROM parked").fetchone()[0])
-            self._db.execute(
-                "UPDATE events SET pending = 1, attempts = 0, next_try = 0 "
-                "WHERE seq IN (SELECT seq FROM parked)"
-            )
-            # an event whose row was compacted away comes back from the parked copy
-            self._db.execute(
-                "INSERT INTO events (seq, id, body, logged, pending) SELECT seq, id, body, 1, 1 "
-                "FROM parked WHERE seq NOT IN (SELECT seq FROM events)"
-            )
-            self._db.execute("DELETE FROM parked")
-        return count
-
-    def dead(self, pending: Pending) -> str:
-        """Append the event to ``dead-letters.jsonl``, then take it out of the outbox (a
-        kill in between sends it once more, so a line may come twice: replay is keyed)."""
-        path = self.folder / DEAD_LETTERS
-        append(path, pending.body.rstrip("\n") + "\n")
-        self.delivered(pending.seq)
-        return str(path)

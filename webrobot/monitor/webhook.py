@@ -26,7 +26,7 @@ from pathlib import Path
 
 from webrobot.monitor.answers import Outcome, outcome
 from webrobot.monitor.delivery import DeliveryThread, backoff
-from webrobot.monitor.store import EventOutbox, Outbox, Pending
+from webrobot.monitor.outbox import EventOutbox, Outbox, Pending
 
 __all__ = ["WebhookSender", "backoff"]
 
