@@ -18,8 +18,9 @@ first. On top of them:
   bylines and "posted on" / "veröffentlicht am" / "publié le" lines in many
   languages, ``<time>`` and ``<abbr>``, dates in the text) reads the page's
   tree, in its fast or its extensive mode, preferring the original date to an
-  update. Without htmldate installed (it comes with the ``mining`` extra) that
-  step is skipped.
+  update; a day the text prints only after an update's label ("Updated
+  2026-11-27 09:14") is refused. Without htmldate installed (it comes with
+  the ``mining`` extra) that step is skipped.
 
 Pure: no Scrapy, no I/O.
 """
@@ -203,4 +204,24 @@ def text_date(url: str, root: Any, today: date | None, *, extensive: bool) -> st
         )
     except (ValueError, TypeError, AttributeError, RecursionError):
         return None
-    return found if isinstance(found, str) else None
+    if not isinstance(found, str):
+        return None
+    return None if update_only(root, found) else found
+
+
+def update_only(root: Any, found: str) -> bool:
+    """Whether the text prints the day ``found`` only after an update's label ("Updated
+    2026-11-27 09:14", "Zuletzt aktualisiert am 3. März 2021"): that is when the page last
+    changed, not when it was published (htmldate takes the only date it finds). A day
+    the text does not print (from the markup) stands. The first :data:`MAX_TEXT`
+    characters of the text are read."""
+    text = " ".join(root.itertext())[:MAX_TEXT].lower()
+    seen = False
+    for match in _ANY_DATE.finditer(text):
+        day = iso_date(_ORDINAL.sub(r"\1", match[1]))
+        if day is None or day[:10] != found[:10]:
+            continue
+        if not _UPDATED.search(text, max(0, match.start() - 24), match.start()):
+            return False
+        seen = True
+    return seen
