@@ -174,3 +174,26 @@ def test_a_day_printed_only_as_an_update_is_no_publication_date() -> None:
     # The same day printed once without the label is the publication date.
     root = tree("<h1>Walks</h1><p>2 May 2024. The path.</p><p>Updated 2024-05-02 09:14.</p>")
     assert page_dates("https://e.com/a", root, [], [], today=TODAY)[0] == "2024-05-02"
+
+
+def test_a_copyright_year_is_no_publication_date() -> None:
+    """htmldate's last resort is the copyright notice's year; that is the site's footer
+    (changed on every page each January), not the day the post was published."""
+    pytest.importorskip("htmldate")
+    for notice in ("Copyright 2023 The Review. All rights reserved.", "© 2019–2023 The Review",
+                   "(c) 2023 The Review"):  # fmt: skip
+        root = tree(f"<h1>Story</h1><p>Plain text, no date at all.</p><p>{notice}</p>")
+        assert page_dates("https://e.com/a", root, [], [], today=TODAY)[0] is None, notice
+    # A page that states that very day keeps it; another year's notice does not matter.
+    for day in ("1 January 2023", "January 1st, 2023", "2023-01-01"):
+        root = tree(f"<h1>Story</h1><p>Posted {day}. Text.</p><p>Copyright 2023 The Review</p>")
+        assert page_dates("https://e.com/a", root, [], [], today=TODAY)[0] == "2023-01-01", day
+    root = tree("<h1>Story</h1><div class='date'>17 September 2017</div><p>© 2023 Review</p>")
+    assert page_dates("https://e.com/a", root, [], [], today=TODAY)[0] == "2017-09-17"
+
+
+def test_a_copyright_notice_after_a_long_post_is_found() -> None:
+    pytest.importorskip("htmldate")
+    body = "<p>Plain words without any date in them.</p>" * 3000
+    root = tree(f"<h1>Story</h1>{body}<footer>Copyright 2023 The Review</footer>")
+    assert page_dates("https://e.com/a", root, [], [], today=TODAY)[0] is None

@@ -20,7 +20,10 @@ first. On top of them:
   tree, in its fast or its extensive mode, preferring the original date to an
   update; a day the text prints only after an update's label ("Updated
   2026-11-27 09:14") is refused. Without htmldate installed (it comes with
-  the ``mining`` extra) that step is skipped.
+  the ``mining`` extra) that step is skipped. htmldate's last resort, the 1st
+  of January of the year a copyright notice names ("© 2025 The Review"), is refused: that year is the
+  site's footer, on every page and changed on all of them each January, not the
+  day a post was published (a page that does state that day keeps it).
 
 Pure: no Scrapy, no I/O.
 """
@@ -71,6 +74,10 @@ _DATE_SPAN = re.compile(rf"(?:\s*(?:on|am|le|el|il|op|den|the)\b)?\W*(?:[^\W\d_]
 #: A full date anywhere, not inside a longer number.
 _ANY_DATE = re.compile(rf"(?<![\d.])({_DATE})(?!\d)")
 _ORDINAL = re.compile(r"(\d)(?:st|nd|rd|th|er)\b")
+#: A copyright notice's year or years: "Copyright 2025", "(c) 2025", "© 2019–2025".
+_COPYRIGHT_YEARS = re.compile(
+    r"(?:©|\bcopyright\b|\(c\))\D{0,99}?(\d{4}(?:\s*[-–]\s*\d{4})?)(?!\d)"
+)
 _URL_DATE = re.compile(
     r"(?:^|\D)((?:19|20)\d{2})[/_.-](0?[1-9]|1[0-2])[/_.-](0?[1-9]|[12]\d|3[01])(?:\D|$)"
 )
@@ -206,7 +213,9 @@ def text_date(url: str, root: Any, today: date | None, *, extensive: bool) -> st
         return None
     if not isinstance(found, str):
         return None
-    return None if update_only(root, found) else found
+    if update_only(root, found):
+        return None
+    return None if found.endswith("-01-01") and copyright_year_only(root, found) else found
 
 
 def update_only(root: Any, found: str) -> bool:
@@ -225,3 +234,22 @@ def update_only(root: Any, found: str) -> bool:
             return False
         seen = True
     return seen
+
+
+def copyright_year_only(root: Any, found: str) -> bool:
+    """Whether ``found`` (a 1st of January) is only the year of the page's copyright
+    notice: a notice names that year and no full date of the text is that day. The text
+    is read at its first and its last :data:`MAX_TEXT` characters (a footer's notice is
+    last)."""
+    text = " ".join(root.itertext())
+    if len(text) > 2 * MAX_TEXT:
+        text = text[:MAX_TEXT] + " " + text[-MAX_TEXT:]
+    text = text.lower()
+    year = found[:4]
+    if not any(year in re.findall(r"\d{4}", m[1]) for m in _COPYRIGHT_YEARS.finditer(text)):
+        return False
+    for match in _ANY_DATE.finditer(text):
+        day = iso_date(_ORDINAL.sub(r"\1", match[1]))
+        if day is not None and day[:10] == found[:10]:
+            return False
+    return True
