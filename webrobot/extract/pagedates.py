@@ -21,9 +21,10 @@ first. On top of them:
   update; a day the text prints only after an update's label ("Updated
   2026-11-27 09:14") is refused. Without htmldate installed (it comes with
   the ``mining`` extra) that step is skipped. htmldate's last resort, the 1st
-  of January of the year a copyright notice names ("© 2025 The Review"), is refused: that year is the
-  site's footer, on every page and changed on all of them each January, not the
-  day a post was published (a page that does state that day keeps it).
+  of January of the year a copyright notice names ("© 2025 The Review"), is
+  refused: that year is the site's footer, on every page and changed on all of
+  them each January, not the day a post was published (a page that does state
+  that day keeps it).
 
 Pure: no Scrapy, no I/O.
 """
@@ -220,7 +221,7 @@ def text_date(url: str, root: Any, today: date | None, *, extensive: bool) -> st
 
 def update_only(root: Any, found: str) -> bool:
     """Whether the text prints the day ``found`` only after an update's label ("Updated
-    2026-11-27 09:14", "Zuletzt aktualisiert am 3. März 2021"): that is when the page last
+    2026-11-27 09:14", "Aktualisiert am 14.01.2022"): that is when the page last
     changed, not when it was published (htmldate takes the only date it finds). A day
     the text does not print (from the markup) stands. The first :data:`MAX_TEXT`
     characters of the text are read."""
