@@ -580,5 +580,12 @@ def test_a_monitored_job_writes_its_events_to_the_folder_given_as_a_setting(
     assert changed["changes"] == [{"field": "title", "old": "Ferry at nine", "new": "Ferry at ten"}]
     report = session.server.workdir / "items" / PROJECT / "webrobot" / "monitored_2.report.json"
     section = json.loads(report.read_text("utf-8"))["changes"]
-    assert section["counts"] == {"new": 0, "changed": 1, "removed": 0, "moved": 0, "match": 0}
+    assert section["counts"] == {
+        "new": 0,
+        "changed": 1,
+        "removed": 0,
+        "moved": 0,
+        "match": 0,
+        "template_changed": 0,
+    }
     assert section["folder"] == str(folder)

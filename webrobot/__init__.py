@@ -14,7 +14,8 @@ __all__ = ["Addon", "__version__"]
 
 # The old paths of moved components (webrobot.deprecated): one more folder where Python
 # looks for a webrobot module only when it is not found here, so they cost nothing at start.
-__path__.append(os.path.join(os.path.dirname(__file__), "deprecated", "paths"))
+# Built on the package's own path entry, which is also right inside a zipped egg (Scrapyd).
+__path__.append(os.path.join(__path__[0], "deprecated", "paths"))
 
 
 def __getattr__(name: str) -> Any:
