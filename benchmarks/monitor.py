@@ -1,10 +1,11 @@
 """``python -m benchmarks.monitor``: what changed on a changing site of real article pages.
 
 The site (:class:`ChangingSite`) is made of the real HTML pages of the public
-article-extraction benchmark (``../shared/benchdata/article-extraction-benchmark``,
-read in place), each wrapped in noise that changes on *every* fetch: a timestamp, a
-view counter, a CSRF token in a form, a rotating advert, a re-ordered "Trending" list
-and a generation time in the footer. Some pages carry a shop box (a product in
+article-extraction benchmark (``article-extraction-benchmark`` in
+``$WEBROBOT_BENCHDATA``, else in ``../shared/benchdata``, read in place), each
+wrapped in noise that changes on *every* fetch: a timestamp, a view counter, a
+CSRF token in a form, a rotating advert, a re-ordered "Trending" list and a
+generation time in the footer. Some pages carry a shop box (a product in
 JSON-LD, its price written ``1,299.00`` at one fetch and ``1299`` at another). Between
 two crawls each page gets one role:
 
@@ -36,6 +37,7 @@ import argparse
 import gzip
 import hashlib
 import json
+import os
 import platform
 import random
 import re
@@ -57,7 +59,8 @@ from webrobot.extract.structured import structured_data
 from webrobot.monitor.snapshot import Ignore, changes, snapshot_of
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-DATA = PROJECT_ROOT.parent / "shared" / "benchdata" / "article-extraction-benchmark" / "html"
+BENCHDATA = os.environ.get("WEBROBOT_BENCHDATA") or PROJECT_ROOT.parent / "shared" / "benchdata"
+DATA = Path(BENCHDATA) / "article-extraction-benchmark" / "html"
 ROLES = ("noise", "text", "price", "removed")
 #: Share of the pages of both crawls per role (``new`` pages are added on top).
 SHARES = {"noise": 0.45, "text": 0.25, "price": 0.15, "removed": 0.15}

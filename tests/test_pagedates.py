@@ -160,6 +160,22 @@ def test_the_date_printed_under_the_headline() -> None:
     assert headline_date(tree("<main><p>2 May 2020</p></main>"), TODAY) is None
 
 
+def test_a_day_printed_only_as_an_update_is_no_publication_date() -> None:
+    """htmldate takes the only date it finds; an "Updated ..." stamp is when the page last
+    changed (a monitored page's noise), not when it was published."""
+    pytest.importorskip("htmldate")
+    for line in (
+        "Updated 2024-05-02 09:14.",
+        "Last updated: 2 May 2024",
+        "Aktualisiert am 02.05.2024",
+    ):
+        root = tree(f"<h1>Walks</h1><p>The coastal path runs for nine miles.</p><p>{line}</p>")
+        assert page_dates("https://e.com/a", root, [], [], today=TODAY)[0] is None, line
+    # The same day printed once without the label is the publication date.
+    root = tree("<h1>Walks</h1><p>2 May 2024. The path.</p><p>Updated 2024-05-02 09:14.</p>")
+    assert page_dates("https://e.com/a", root, [], [], today=TODAY)[0] == "2024-05-02"
+
+
 def test_a_copyright_year_is_no_publication_date() -> None:
     """htmldate's last resort is the copyright notice's year; that is the site's footer
     (changed on every page each January), not the day the post was published."""

@@ -1,6 +1,6 @@
 """A local webhook receiver for the monitor's tests: records every POST it accepts, can
 refuse a number of them (HTTP 500), answer chosen events with a status of its choice
-(``answer``), stall chosen events past the sender's time-out (``delay``) and be down (its port closed) for a while."""
+(``answer``, decided when the POST arrives), stall chosen events past the sender's time-out (``delay``) and be down (its port closed) for a while."""
 
 from __future__ import annotations
 
@@ -39,10 +39,13 @@ class WebhookReceiver:
                 event = json.loads(body)
                 key = self.headers.get("Idempotency-Key", "")
                 pause = receiver.delay(event)
+                with receiver.lock:
+                    # decided on arrival: a stalled POST is answered as the receiver was
+                    # when it came, not as it is once the sender has given up on it
+                    chosen = receiver.answer(event)
                 if pause:
                     time.sleep(pause)
                 with receiver.lock:
-                    chosen = receiver.answer(event)
                     if chosen is not None:
                         status = chosen
                     elif receiver.refuse_next > 0:

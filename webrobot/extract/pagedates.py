@@ -18,11 +18,13 @@ first. On top of them:
   bylines and "posted on" / "veröffentlicht am" / "publié le" lines in many
   languages, ``<time>`` and ``<abbr>``, dates in the text) reads the page's
   tree, in its fast or its extensive mode, preferring the original date to an
-  update. Without htmldate installed (it comes with the ``mining`` extra) that
-  step is skipped. htmldate's last resort, the 1st of January of the year a
-  copyright notice names ("© 2025 The Review"), is refused: that year is the
-  site's footer, on every page and changed on all of them each January, not the
-  day a post was published (a page that does state that day keeps it).
+  update; a day the text prints only after an update's label ("Updated
+  2026-11-27 09:14") is refused. Without htmldate installed (it comes with
+  the ``mining`` extra) that step is skipped. htmldate's last resort, the 1st
+  of January of the year a copyright notice names ("© 2025 The Review"), is
+  refused: that year is the site's footer, on every page and changed on all of
+  them each January, not the day a post was published (a page that does state
+  that day keeps it).
 
 Pure: no Scrapy, no I/O.
 """
@@ -212,7 +214,27 @@ def text_date(url: str, root: Any, today: date | None, *, extensive: bool) -> st
         return None
     if not isinstance(found, str):
         return None
+    if update_only(root, found):
+        return None
     return None if found.endswith("-01-01") and copyright_year_only(root, found) else found
+
+
+def update_only(root: Any, found: str) -> bool:
+    """Whether the text prints the day ``found`` only after an update's label ("Updated
+    2026-11-27 09:14", "Aktualisiert am 14.01.2022"): that is when the page last
+    changed, not when it was published (htmldate takes the only date it finds). A day
+    the text does not print (from the markup) stands. The first :data:`MAX_TEXT`
+    characters of the text are read."""
+    text = " ".join(root.itertext())[:MAX_TEXT].lower()
+    seen = False
+    for match in _ANY_DATE.finditer(text):
+        day = iso_date(_ORDINAL.sub(r"\1", match[1]))
+        if day is None or day[:10] != found[:10]:
+            continue
+        if not _UPDATED.search(text, max(0, match.start() - 24), match.start()):
+            return False
+        seen = True
+    return seen
 
 
 def copyright_year_only(root: Any, found: str) -> bool:
