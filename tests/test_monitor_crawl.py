@@ -34,6 +34,16 @@ DECOY = [
 ]
 
 
+def five_pages(site: Any) -> Any:
+    """``site`` with a home page linking five small pages, ``/bad`` among them."""
+    names = ["a", "b", "bad", "c", "d"]
+    nav = "".join(f'<a href="/{n}">{n}</a>' for n in names)
+    site.html("/", page("Home", ["Welcome to the harbour town site."], nav=nav))
+    for n in names:
+        site.html(f"/{n}", page(f"Page {n}", [f"This is the page called {n}."]))
+    return site
+
+
 def page(title: str, main: list[str], extra: str = "", nav: str = "") -> str:
     body = "".join(f"<p>{line}</p>" for line in main)
     return (f"<html><head><title>{title}</title></head><body><nav>{nav}</nav>"
@@ -266,12 +276,7 @@ def test_a_site_configs_watch_rules_and_ignore_selector_reach_the_monitor(
 def test_an_event_the_receiver_refuses_for_good_is_a_dead_letter_and_the_rest_arrive(
     tmp_path: Path, make_site: Any
 ) -> None:
-    site = make_site()
-    names = ["a", "b", "bad", "c", "d"]
-    nav = "".join(f'<a href="/{n}">{n}</a>' for n in names)
-    site.html("/", page("Home", ["Welcome to the harbour town site."], nav=nav))
-    for n in names:
-        site.html(f"/{n}", page(f"Page {n}", [f"This is the page called {n}."]))
+    site = five_pages(make_site())
     folder = tmp_path / "monitor"
     with WebhookReceiver() as receiver:
         receiver.answer = lambda event: 422 if event["url"].endswith("/bad") else None

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.crawling import run_crawl, scrapy_command
-from tests.test_monitor_crawl import events_of, page
+from tests.test_monitor_crawl import events_of, five_pages
 from tests.webhookreceiver import WebhookReceiver
 from webrobot.monitor.outbox import Outbox
 
@@ -20,12 +20,7 @@ from webrobot.monitor.outbox import Outbox
 def test_an_event_failing_for_ever_is_parked_the_rest_arrive_and_replay_sends_it(
     tmp_path: Path, make_site: Any
 ) -> None:
-    site = make_site()
-    names = ["a", "b", "bad", "c", "d"]
-    nav = "".join(f'<a href="/{n}">{n}</a>' for n in names)
-    site.html("/", page("Home", ["Welcome to the harbour town site."], nav=nav))
-    for n in names:
-        site.html(f"/{n}", page(f"Page {n}", [f"This is the page called {n}."]))
+    site = five_pages(make_site())
     folder = tmp_path / "monitor"
     tries: list[str] = []
     broken = threading.Event()
