@@ -23,6 +23,7 @@ from benchmarks.micro import fmt_time, per_call, print_table, report_target, siz
 from webrobot.report.document import build_report
 from webrobot.report.health import HealthThresholds
 from webrobot.report.html import render_html
+from webrobot.report.kinds import PAGE
 from webrobot.report.metricsmodel import LiveState, values
 from webrobot.report.model import CrawlTally
 
@@ -42,9 +43,9 @@ def crawl_state(sites: int, pages: int, seed: int = 7) -> tuple[CrawlTally, dict
         tally.scheduled(site)
         tally.dequeued(site)
         tally.reached_downloader(site, robots=False)
-        tally.left_downloader(site, robots=False, now=n / CRAWL_PAGES_PER_SECOND)
+        tally.left_downloader(site, PAGE, now=n / CRAWL_PAGES_PER_SECOND)
         status = 200 if rng.random() < 0.95 else rng.choice((301, 404, 500))
-        tally.downloaded(site, status, 15_000, robots=False, now=n / CRAWL_PAGES_PER_SECOND)
+        tally.downloaded(site, status, 15_000, PAGE, now=n / CRAWL_PAGES_PER_SECOND)
         tally.item_scraped(site)
         if rng.random() < 0.3:
             tally.refused(site, rng.choice(("robots_txt", "offsite", "depth", "repeated_segment")))
