@@ -23,9 +23,12 @@ if TYPE_CHECKING:
 LARGE_PAGE_ELEMENTS = 25_000
 
 
-#: The nodes ``tree.iter()`` would give, counted inside libxml2 (no Python object made
+#: The nodes ``tree.iter()`` would give (``tree`` and what is under it), counted inside libxml2 (no Python object made
 #: for each: a fraction of the cost of iterating), kind by kind (a union would sort them).
-_NODES = lxml.etree.XPath("count(//*) + count(//comment()) + count(//processing-instruction())")
+_NODES = lxml.etree.XPath(
+    "count(descendant-or-self::*) + count(descendant::comment())"
+    " + count(descendant::processing-instruction())"
+)
 
 
 def is_large(tree: Any) -> bool:
