@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from webrobot.monitor.schedule import Check, should_rotate
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from contextlib import AbstractContextManager
 
 #: Events kept in the store once written to ``events.jsonl`` and delivered: the feed's
@@ -58,8 +59,8 @@ class Retention:
     events_path: Path
     _whole: bool
 
-    def _transaction(self) -> AbstractContextManager[None]:
-        raise NotImplementedError
+    #: One transaction on :attr:`_db` (the store's own).
+    _transaction: Callable[[], AbstractContextManager[None]]
 
     # -- re-check schedule (:mod:`webrobot.monitor.schedule`)
 

@@ -12,6 +12,7 @@ Pure: no Scrapy, no I/O. :func:`webrobot.extract.product.product` is the entry p
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Any
 
@@ -43,10 +44,10 @@ class PageWalk:
         #: Elements whose class or id says stock or availability.
         self.stock_marked: list[Any] = []
         self._lines: list[str] | None = None
-        try:
+        with contextlib.suppress(
+            TypeError, ValueError, AttributeError
+        ):  # a broken tree: what was read
             self._walk(root)
-        except (TypeError, ValueError, AttributeError):
-            pass
 
     def _walk(self, root: Any) -> None:
         # One loop, its lookups bound to locals: it runs on every page of a crawl.
@@ -83,10 +84,8 @@ class PageWalk:
         """The visible text, one line per text node, whitespace collapsed."""
         if self._lines is None:
             self._lines = []
-            try:
+            with contextlib.suppress(TypeError, ValueError, AttributeError):
                 self._walk_text(self.root, self._lines)
-            except (TypeError, ValueError, AttributeError):
-                pass
         return self._lines
 
     @staticmethod
