@@ -14,6 +14,7 @@ commit, with the requests that were leased then back in ``pending``
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 from dataclasses import dataclass
@@ -285,10 +286,8 @@ class SqliteFrontier:
         """Bytes of the database file and its write-ahead log."""
         total = 0
         for suffix in ("", "-wal"):
-            try:
+            with contextlib.suppress(OSError):  # a log not written yet counts 0
                 total += os.path.getsize(f"{self.path}{suffix}")
-            except OSError:
-                pass
         return total
 
     def checkpoint(self) -> None:
