@@ -93,3 +93,51 @@ def test_the_reading_tree_is_a_pruned_copy() -> None:
     assert "Give" not in body and "Links" not in body and "Enable" in body
     # the same nodes as the pruning expression trafilatura was given
     assert tree.xpath(CHROME_XPATH) and not copy.xpath(CHROME_XPATH)
+
+
+def _words(n: int) -> str:
+    return " ".join(f"word{i}" for i in range(n))
+
+
+def test_a_chrome_node_holding_the_page_is_kept() -> None:
+    # broken markup leaving the article inside a menu button, a content class that names
+    # an "unsponsored" post: the node is the page, not chrome
+    for wrapper in (
+        "<button class='menu'>{}</button>",
+        "<div class='unsponsored-post main-content'>{}</div>",
+        "<nav class='wrap'>{}</nav>",
+    ):
+        article = "".join(f"<p>{_words(60)}.</p>" for _ in range(5))
+        tree = lxml.html.fromstring(
+            "<html><body><div class='top'><a href='/'>Home</a></div>"
+            + wrapper.format(article)
+            + "</body></html>"
+        )
+        kept = reading_tree(tree)
+        assert len(kept.xpath("//p")) == 5, wrapper
+
+
+def test_a_menu_holding_most_of_the_page_is_still_pruned() -> None:
+    menu = "".join(f"<li><a href='/{i}'>{_words(8)}</a></li>" for i in range(40))
+    tree = lxml.html.fromstring(
+        f"<html><body><nav><ul>{menu}</ul></nav><p>{_words(30)}</p></body></html>"
+    )
+    pruned = reading_tree(tree)
+    assert not pruned.xpath("//nav") and not pruned.xpath("//a")
+    assert len(pruned.xpath("//p")) == 1
+
+
+def test_small_chrome_is_pruned_whatever_its_share() -> None:
+    tree = lxml.html.fromstring("<html><body><footer><p>Only text</p></footer></body></html>")
+    assert not reading_tree(tree).xpath("//footer")
+
+
+def test_buttons_and_option_lists_stay_when_asked() -> None:
+    tree = lxml.html.fromstring(
+        "<html><body><nav>Menu</nav><button>Week 1</button>"
+        "<select><option>2025</option></select><p>Text</p></body></html>"
+    )
+    assert reading_tree(tree).xpath("//button") == []
+    kept = reading_tree(tree, unread=False)
+    assert kept.xpath("//button") and kept.xpath("//option")
+    assert not kept.xpath("//nav")

@@ -1,11 +1,11 @@
-"""Whether a page declares itself an article."""
+"""Whether a page declares itself an article or a product."""
 
 from __future__ import annotations
 
 import lxml.html
 import pytest
 
-from webrobot.extract.pagekind import declares_article
+from webrobot.extract.pagekind import declares_article, declares_product
 
 
 def page(head: str) -> object:
@@ -45,3 +45,34 @@ def test_other_pages(head: str) -> None:
 
 def test_no_tree_is_no_article() -> None:
     assert not declares_article(None)
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        '<meta property="og:type" content="product">',
+        '<meta property="og:type" content="product.item">',
+        '<meta property="og:type" content="og:product">',
+        '<script type="application/ld+json">{"@type": "Product", "name": "Lamp"}</script>',
+        (
+            '<script type="application/ld+json">{"@graph": [{"@type": "WebPage"}, '
+            '{"@type": ["ProductGroup"]}]}</script>'
+        ),
+    ],
+)
+def test_products(head: str) -> None:
+    assert declares_product(page(head))
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        "",
+        '<meta property="og:type" content="article">',
+        '<script type="application/ld+json">{"@type": "ItemList", "name": "Products"}</script>',
+        '<script>var x = {"@type": "Product"};</script>',  # not JSON-LD
+    ],
+)
+def test_pages_that_are_no_product(head: str) -> None:
+    assert not declares_product(page(head))
+    assert not declares_product(None)

@@ -74,13 +74,15 @@ from functools import cache
 from types import ModuleType
 from typing import Any, Literal
 
+from webrobot.extract import readingchoice
 from webrobot.extract.articlebody import declared_article_body
 from webrobot.extract.continuation import continued
 from webrobot.extract.headline import without_headline
 from webrobot.extract.largepage import is_large
 from webrobot.extract.page import SourcePage
 from webrobot.extract.pagechrome import reading_tree, without_pleas
-from webrobot.extract.pagekind import declares_article
+from webrobot.extract.pagekind import declares_article, declares_product
+from webrobot.extract.readingchoice import PageSignals, ReadingPlan
 from webrobot.extract.shingles import share_kept
 from webrobot.optional import require
 
@@ -92,9 +94,9 @@ Mode = Literal["full", "fast"]
 MODES: tuple[Mode, ...] = ("full", "fast")
 #: The precise reading is kept when it holds at least this share of the broad one.
 KEEP_SHARE = 0.5
-#: A precise reading this long (characters) is an article's worth of text, kept as it is;
-#: a shorter one is checked against the broad reading.
-TRUSTED_LENGTH = 1000
+#: A precise reading shorter than this (characters) is checked against the broad one
+#: (:mod:`webrobot.extract.readingchoice`).
+TRUSTED_LENGTH = readingchoice.TRUSTED_LENGTH
 #: The declared articleBody replaces a text from the markup shorter than this share of it...
 DECLARED_SHARE = 0.5
 #: ...when it holds at least this share of that text (they tell the same article).
@@ -164,16 +166,19 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
     tree = _tree(page, trafilatura)
     if tree is None:
         return Reading(None, None)
-    large = is_large(tree)
     article = declares_article(tree)
-    text, body = _markup_text(trafilatura, _prepared(tree), large, article)
+    signals = PageSignals(
+        article=article, large=is_large(tree), product=not article and declares_product(tree)
+    )
+    reading = readingchoice.plan(signals)
+    text, body = _markup_text(trafilatura, _prepared(tree, reading.prune_unread), reading)
     if text is None and page.html and _CONTROL.search(page.html):
         # lxml keeps control characters in an HTML tree but refuses to serialise
         # them, and trafilatura then discards the whole page: read it without them.
         cleaned = _tree(page, trafilatura, clean=True)
         if cleaned is not None:
             tree = cleaned
-            text, body = _markup_text(trafilatura, _prepared(tree), large, article)
+            text, body = _markup_text(trafilatura, _prepared(tree, reading.prune_unread), reading)
     rendered = _render(body, markdown=True) if markdown and body is not None else None
     if text:
         try:
@@ -197,17 +202,22 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
 
 
 def _markup_text(
-    trafilatura: ModuleType, tree: Any, large: bool, article: bool
+    trafilatura: ModuleType, tree: Any, reading: ReadingPlan
 ) -> tuple[str | None, Any]:
-    """An ``article``'s precise reading when it is long (or the page ``large``), else the
-    choice between it and the broad one; any other page's broad reading alone (both
-    without fallbacks on a large page). With the body trafilatura read it from."""
-    if not article:
-        return _read(trafilatura, tree, fast=large)
+    """An article's precise reading when it suffices
+    (:func:`~webrobot.extract.readingchoice.precise_suffices`), else the choice between
+    it and the broad one; any other page's broad reading alone (both without fallbacks
+    on a large page). With the body trafilatura read it from."""
+    fast = not reading.fallbacks
+    if not reading.precise_first:
+        return _read(trafilatura, tree, fast=fast)
     precise, precise_body = _read(trafilatura, tree, fast=True, favor_precision=True)
-    if precise and (large or len(precise) >= TRUSTED_LENGTH):
+    signals = PageSignals(article=True, large=fast)
+    if precise and readingchoice.precise_suffices(
+        precise, signals, readingchoice.paragraph_chars(tree)
+    ):
         return precise, precise_body
-    broad, broad_body = _read(trafilatura, tree, fast=large)
+    broad, broad_body = _read(trafilatura, tree, fast=fast)
     chosen = choose(precise, broad)
     return chosen, precise_body if chosen is precise else broad_body
 
@@ -266,12 +276,12 @@ def _tree(page: SourcePage, trafilatura: ModuleType, clean: bool = False) -> Any
     return tree if isinstance(tree, HtmlElement) else None
 
 
-def _prepared(tree: Any) -> Any:
+def _prepared(tree: Any, prune_unread: bool = True) -> Any:
     """The copy of ``tree`` trafilatura reads (see
     :func:`~webrobot.extract.pagechrome.reading_tree`), or ``tree`` as it is if that
     fails."""
     try:
-        return reading_tree(tree)
+        return reading_tree(tree, unread=prune_unread)
     except Exception:  # a page must never break the crawl
         logger.debug("tree not pruned", exc_info=True)
         return tree

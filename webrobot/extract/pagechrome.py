@@ -60,6 +60,18 @@ _CHROME = lxml.etree.XPath(
 #: trafilatura retries it favouring recall no longer counts button and option labels;
 #: the same text on the article benchmark, and no unseen set lower.
 UNREAD = ("script", "style", "svg", "iframe", "link", "select", "meta", "button", "input", "option")
+#: A node the rules above would remove is kept when it holds at least this share of the
+#: page's text (scripts and styles not counted)...
+KEPT_SHARE = 0.5
+#: ...and at most this share of its own text is in links (a menu's text is mostly
+#: links): it is the page, not its chrome (broken markup that leaves the whole article
+#: inside a menu button, a ``<nav>`` wrapped around the content, a content class naming
+#: an "unsponsored" post). trafilatura then reads it as it would unaided.
+KEPT_LINKED = 0.5
+#: Text (characters) a node must hold before its share of the page is counted.
+_KEPT_MIN_CHARS = 1000
+#: Elements never kept so (their text is code or choices, not content).
+_NEVER_KEPT = frozenset(("script", "style", "svg", "select", "option", "meta", "link"))
 #: Links to a fragment inside a heading; found through the links (a walk by tag), not
 #: by testing every element.
 _SELF_LINKS = lxml.etree.XPath(
@@ -98,26 +110,52 @@ def unlinked_headings(tree: Any) -> Any:
     return copy
 
 
-def reading_tree(tree: Any) -> Any:
-    """A copy of ``tree`` for trafilatura to read: its chrome (:data:`CHROME_XPATH`) and
-    the elements trafilatura deletes unread (:data:`UNREAD`) removed, their tails kept,
-    and its headings' self-links unwrapped (:func:`unlinked_headings`). The same text as
-    trafilatura pruning :data:`CHROME_XPATH` itself, for less CPU."""
+def reading_tree(tree: Any, unread: bool = True) -> Any:
+    """A copy of ``tree`` for trafilatura to read: its chrome (:data:`CHROME_XPATH`) and,
+    if ``unread``, the elements trafilatura deletes unread (:data:`UNREAD`) removed, their
+    tails kept, save a node that holds the page (:data:`KEPT_SHARE`), and its headings'
+    self-links unwrapped (:func:`unlinked_headings`). The same text as trafilatura
+    pruning :data:`CHROME_XPATH` itself, for less CPU."""
     copy = deepcopy(tree)
     # an attribute found (a string that knows its element) stands for its element
     doomed: list[Any] = [
         node.getparent() if isinstance(node, lxml.etree._ElementUnicodeResult) else node
         for node in _CHROME(copy)
     ]
-    doomed.extend(
-        element
-        for element in copy.iter(*UNREAD)
-        if element.tag != "script" or "ld+json" not in (element.get("type") or "").lower()
-    )
+    if unread:
+        doomed.extend(
+            element
+            for element in copy.iter(*UNREAD)
+            if element.tag != "script" or "ld+json" not in (element.get("type") or "").lower()
+        )
+    page_chars: list[int] = []  # counted once, when a doomed node may hold the page
     for element in doomed:
-        _delete(element)
+        if not _holds_page(element, copy, page_chars):
+            _delete(element)
     _unwrap_links(copy)
     return copy
+
+
+def _holds_page(element: Any, tree: Any, page_chars: list[int]) -> bool:
+    """Whether ``element`` holds :data:`KEPT_SHARE` or more of ``tree``'s text (the
+    page's length cached in ``page_chars``), less than :data:`KEPT_LINKED` of it in links."""
+    if not len(element) or element.tag in _NEVER_KEPT:
+        return False
+    chars = _text_chars(element)
+    if chars < _KEPT_MIN_CHARS:
+        return False
+    if not page_chars:
+        page_chars.append(_text_chars(tree))
+    if chars < KEPT_SHARE * page_chars[0]:
+        return False
+    linked = sum(len(link.text_content()) for link in element.iter("a"))
+    return linked < KEPT_LINKED * chars
+
+
+def _text_chars(element: Any) -> int:
+    """The length of ``element``'s text, less its scripts' and styles'."""
+    code = sum(len(node.text or "") for node in element.iter("script", "style"))
+    return len(element.text_content()) - code
 
 
 def _delete(element: Any) -> None:

@@ -1,6 +1,7 @@
 """Whether a page says it is an article: its Open Graph type (``og:type`` ``article``) or
 a JSON-LD ``@type`` of the schema.org article family (``Article``, ``NewsArticle``,
-``BlogPosting``, ``Report``, ...).
+``BlogPosting``, ``Report``, ...); or a product: ``og:type`` ``product`` (``product.item``,
+``og:product``) or a JSON-LD ``Product`` or ``ProductGroup``.
 
 The main text reads such a page favouring precision (an article's text is one block,
 with teasers and link lists around it to leave out) and any other page (a product,
@@ -22,6 +23,9 @@ _ARTICLE_TYPE = re.compile(
     r'"@type"\s*:\s*(?:\[[^\]]{0,200})?"(?:https?://schema\.org/)?'
     r'(?:\w{0,30}Article|BlogPosting|LiveBlogPosting|Report)"'
 )
+_PRODUCT_TYPE = re.compile(
+    r'"@type"\s*:\s*(?:\[[^\]]{0,200})?"(?:https?://schema\.org/)?(?:Product|ProductGroup)"'
+)
 #: JSON-LD blocks longer than this are looked at only this far (a catalogue's worth of
 #: JSON must not cost a regular-expression search over megabytes).
 MAX_JSONLD_CHARS = 200_000
@@ -29,16 +33,27 @@ MAX_JSONLD_CHARS = 200_000
 
 def declares_article(root: Any) -> bool:
     """Whether the page under ``root`` (an lxml tree) declares itself an article."""
+    return _declares(root, ("article",), _ARTICLE_TYPE)
+
+
+def declares_product(root: Any) -> bool:
+    """Whether the page under ``root`` (an lxml tree) declares itself a product."""
+    return _declares(root, ("product", "og:product"), _PRODUCT_TYPE)
+
+
+def _declares(root: Any, og_types: tuple[str, ...], jsonld_type: re.Pattern[str]) -> bool:
+    """Whether ``root``'s ``og:type`` starts with one of ``og_types`` or a JSON-LD block
+    matches ``jsonld_type``."""
     try:
         for meta in root.iter("meta"):
             key = (meta.get("property") or meta.get("name") or "").strip().lower()
             if key == "og:type" and (meta.get("content") or "").strip().lower().startswith(
-                "article"
+                og_types
             ):
                 return True
         for script in root.iter("script"):
             kind = (script.get("type") or "").lower()
-            if "ld+json" in kind and _ARTICLE_TYPE.search(script.text or "", 0, MAX_JSONLD_CHARS):
+            if "ld+json" in kind and jsonld_type.search(script.text or "", 0, MAX_JSONLD_CHARS):
                 return True
     except (AttributeError, TypeError, ValueError):
         return False

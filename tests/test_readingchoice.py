@@ -1,0 +1,75 @@
+"""The choice of reading from a page's signals, on its own."""
+
+from __future__ import annotations
+
+import lxml.html
+import pytest
+
+from webrobot.extract.readingchoice import (
+    PARAGRAPH_SHARE,
+    TRUSTED_LENGTH,
+    PageSignals,
+    ReadingPlan,
+    paragraph_chars,
+    plan,
+    precise_suffices,
+)
+
+ARTICLE = PageSignals(article=True, large=False)
+
+
+@pytest.mark.parametrize(
+    ("signals", "expected"),
+    [
+        # an article: precise first, on a tree without the nodes trafilatura deletes unread
+        (ARTICLE, ReadingPlan(precise_first=True, prune_unread=True, fallbacks=True)),
+        # a product: broad, but without buttons and option lists (variant pickers)
+        (
+            PageSignals(article=False, large=False, product=True),
+            ReadingPlan(precise_first=False, prune_unread=True, fallbacks=True),
+        ),
+        # any other page: broad, trafilatura's fallbacks seeing the page as it is
+        (
+            PageSignals(article=False, large=False),
+            ReadingPlan(precise_first=False, prune_unread=False, fallbacks=True),
+        ),
+        # a large page: no fallbacks
+        (
+            PageSignals(article=False, large=True),
+            ReadingPlan(precise_first=False, prune_unread=False, fallbacks=False),
+        ),
+        (
+            PageSignals(article=True, large=True),
+            ReadingPlan(precise_first=True, prune_unread=True, fallbacks=False),
+        ),
+    ],
+)
+def test_the_plan_follows_the_page_kind(signals: PageSignals, expected: ReadingPlan) -> None:
+    assert plan(signals) == expected
+
+
+def test_a_long_precise_reading_that_holds_the_paragraphs_suffices() -> None:
+    precise = "x" * TRUSTED_LENGTH
+    assert precise_suffices(precise, ARTICLE, paragraph_chars=len(precise))
+    assert precise_suffices(precise, ARTICLE, paragraph_chars=int(len(precise) / PARAGRAPH_SHARE))
+
+
+def test_a_precise_reading_with_a_small_share_of_the_paragraphs_is_checked() -> None:
+    precise = "x" * 2 * TRUSTED_LENGTH
+    assert not precise_suffices(precise, ARTICLE, paragraph_chars=20 * len(precise))
+    # unless the page is large: then the broad reading is not worth its cost
+    large = PageSignals(article=True, large=True)
+    assert precise_suffices(precise, large, paragraph_chars=20 * len(precise))
+
+
+def test_a_short_or_missing_precise_reading_is_checked() -> None:
+    assert not precise_suffices("x" * (TRUSTED_LENGTH - 1), ARTICLE, paragraph_chars=0)
+    assert not precise_suffices(None, ARTICLE, paragraph_chars=0)
+    assert not precise_suffices("", PageSignals(article=True, large=True), paragraph_chars=0)
+
+
+def test_paragraph_chars_counts_the_text_of_paragraphs_only() -> None:
+    tree = lxml.html.fromstring(
+        "<div><p>abc <b>de</b></p><ul><li>not counted</li></ul><p>fgh</p></div>"
+    )
+    assert paragraph_chars(tree) == len("abc de") + len("fgh")
