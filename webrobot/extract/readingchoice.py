@@ -31,7 +31,7 @@ from typing import Any
 #: A precise reading this long (characters) may be an article's worth of text...
 TRUSTED_LENGTH = 1000
 #: ...when it also holds at least this share of the text in the page's paragraphs.
-PARAGRAPH_SHARE = 0.6
+PARAGRAPH_SHARE = 0.75
 
 
 @dataclass(frozen=True, slots=True)
