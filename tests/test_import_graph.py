@@ -100,6 +100,7 @@ PURE = frozenset({
     "webrobot.extract.headline",
     "webrobot.extract.pagechrome",
     "webrobot.extract.pagekind",
+    "webrobot.extract.readingchoice",
     "webrobot.extract.maintext",
     "webrobot.extract.pagelanguage",
     "webrobot.optional",

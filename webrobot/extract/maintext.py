@@ -11,18 +11,22 @@ is not parsed again; only when the crawl has no tree is ``SourcePage.html``
 parsed.
 
 How: trafilatura (a maintained extractor made for this, measured on public
-benchmarks) reads one copy of the tree, its chrome and the nodes trafilatura would
-delete unread pruned first and its headings' self-links unwrapped
-(:func:`webrobot.extract.pagechrome.reading_tree`), with its options built once. A page that does not declare itself
-an article (:mod:`webrobot.extract.pagekind`: a product, listing, service,
-documentation or forum page, whose content is spread over several blocks) gets
-trafilatura's default (broad) reading. An article is read favouring precision,
-without trafilatura's fallback extractors. That precise reading drops the headline, teasers and link lists
-around an article that trafilatura's default reading keeps, but on some layouts
-it loses much of the article. A precise text of :data:`TRUSTED_LENGTH`
-characters or more is kept as it is; a shorter one is checked against the
-default (broad) reading, and kept only when it holds at least half of the broad
-text's word shingles (:mod:`webrobot.extract.shingles`); the broad text takes
+benchmarks) reads one copy of the tree, its chrome pruned first and its headings'
+self-links unwrapped (:func:`webrobot.extract.pagechrome.reading_tree`), with its
+options built once. What the page declares itself chooses the reading
+(:mod:`webrobot.extract.readingchoice`, from :mod:`webrobot.extract.pagekind`): a page
+that is no article (a product, listing, service, documentation or forum page, whose
+content is spread over several blocks) gets trafilatura's default (broad) reading, a
+product's on a tree without the nodes trafilatura deletes unread (buttons, option
+lists), any other's with them, as trafilatura's fallbacks would see it unaided. An
+article, on the tree without those nodes, is read favouring precision, without
+trafilatura's fallback extractors. That precise reading drops the headline, teasers
+and link lists around an article that trafilatura's default reading keeps, but on
+some layouts it loses much of the article. A precise text of :data:`TRUSTED_LENGTH`
+characters or more that holds most of the text of the page's paragraphs is kept as
+it is; any other is checked against the default (broad) reading, and kept only when
+it holds at least half of the broad text's word shingles
+(:mod:`webrobot.extract.shingles`); the broad text takes
 its place otherwise. The paragraphs of an article cut into several containers
 of one kind that the text lacks are added (:mod:`webrobot.extract.continuation`),
 a first line repeating the page's title is dropped

@@ -3,7 +3,7 @@ a JSON-LD ``@type`` of the schema.org article family (``Article``, ``NewsArticle
 ``BlogPosting``, ``Report``, ...); or a product: ``og:type`` ``product`` (``product.item``,
 ``og:product``) or a JSON-LD ``Product`` or ``ProductGroup``.
 
-The main text reads such a page favouring precision (an article's text is one block,
+The main text (:mod:`webrobot.extract.readingchoice`) reads an article favouring precision (an article's text is one block,
 with teasers and link lists around it to leave out) and any other page (a product,
 service, listing, documentation or forum page, whose content is spread over several
 blocks) with trafilatura's default (broad) reading. On every fourth page of two public
