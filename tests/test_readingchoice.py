@@ -16,6 +16,7 @@ from webrobot.extract.readingchoice import (
 )
 
 ARTICLE = PageSignals(article=True, large=False)
+READ = plan(ARTICLE)
 
 
 @pytest.mark.parametrize(
@@ -48,24 +49,31 @@ def test_the_plan_follows_the_page_kind(signals: PageSignals, expected: ReadingP
     assert plan(signals) == expected
 
 
+def paragraphs(chars: int) -> object:
+    """A tree whose paragraphs hold ``chars`` characters of text, in two paragraphs."""
+    half = chars // 2
+    return lxml.html.fromstring(f"<div><p>{'y' * half}</p><p>{'y' * (chars - half)}</p></div>")
+
+
 def test_a_long_precise_reading_that_holds_the_paragraphs_suffices() -> None:
     precise = "x" * TRUSTED_LENGTH
-    assert precise_suffices(precise, ARTICLE, paragraph_chars=len(precise))
-    assert precise_suffices(precise, ARTICLE, paragraph_chars=int(len(precise) / PARAGRAPH_SHARE))
+    assert precise_suffices(precise, READ, paragraphs(len(precise)))
+    assert precise_suffices(precise, READ, paragraphs(int(len(precise) / PARAGRAPH_SHARE)))
 
 
 def test_a_precise_reading_with_a_small_share_of_the_paragraphs_is_checked() -> None:
     precise = "x" * 2 * TRUSTED_LENGTH
-    assert not precise_suffices(precise, ARTICLE, paragraph_chars=20 * len(precise))
+    assert not precise_suffices(precise, READ, paragraphs(20 * len(precise)))
+    assert not precise_suffices(precise, READ, paragraphs(int(len(precise) / PARAGRAPH_SHARE) + 2))
     # unless the page is large: then the broad reading is not worth its cost
-    large = PageSignals(article=True, large=True)
-    assert precise_suffices(precise, large, paragraph_chars=20 * len(precise))
+    large = plan(PageSignals(article=True, large=True))
+    assert precise_suffices(precise, large, paragraphs(20 * len(precise)))
 
 
 def test_a_short_or_missing_precise_reading_is_checked() -> None:
-    assert not precise_suffices("x" * (TRUSTED_LENGTH - 1), ARTICLE, paragraph_chars=0)
-    assert not precise_suffices(None, ARTICLE, paragraph_chars=0)
-    assert not precise_suffices("", PageSignals(article=True, large=True), paragraph_chars=0)
+    assert not precise_suffices("x" * (TRUSTED_LENGTH - 1), READ, paragraphs(0))
+    assert not precise_suffices(None, READ, paragraphs(0))
+    assert not precise_suffices("", plan(PageSignals(article=True, large=True)), paragraphs(0))
 
 
 def test_paragraph_chars_counts_the_text_of_paragraphs_only() -> None:

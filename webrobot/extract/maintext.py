@@ -216,10 +216,7 @@ def _markup_text(
     if not reading.precise_first:
         return _read(trafilatura, tree, fast=fast)
     precise, precise_body = _read(trafilatura, tree, fast=True, favor_precision=True)
-    signals = PageSignals(article=True, large=fast)
-    if precise and readingchoice.precise_suffices(
-        precise, signals, readingchoice.paragraph_chars(tree)
-    ):
+    if readingchoice.precise_suffices(precise, reading, tree):
         return precise, precise_body
     broad, broad_body = _read(trafilatura, tree, fast=fast)
     chosen = choose(precise, broad)

@@ -31,7 +31,7 @@ from typing import Any
 #: A precise reading this long (characters) may be an article's worth of text...
 TRUSTED_LENGTH = 1000
 #: ...when it also holds at least this share of the text in the page's paragraphs.
-PARAGRAPH_SHARE = 0.75
+PARAGRAPH_SHARE = 0.6
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,15 +65,19 @@ def plan(signals: PageSignals) -> ReadingPlan:
     )
 
 
-def precise_suffices(precise: str | None, signals: PageSignals, paragraph_chars: int) -> bool:
+def precise_suffices(precise: str | None, reading: ReadingPlan, tree: Any) -> bool:
     """Whether an article's ``precise`` reading is kept without a broad one to check it
-    against: on a large page whatever its length, else when it is :data:`TRUSTED_LENGTH`
-    characters or more and at least :data:`PARAGRAPH_SHARE` of ``paragraph_chars``."""
+    against: where the ``reading`` goes without fallbacks (a large page) whatever its
+    length, else when it is :data:`TRUSTED_LENGTH`
+    characters or more and at least :data:`PARAGRAPH_SHARE` of the text of the
+    paragraphs under ``tree`` (the tree it was read from; counted only then)."""
     if not precise:
         return False
-    if signals.large:
+    if not reading.fallbacks:
         return True
-    return len(precise) >= TRUSTED_LENGTH and len(precise) >= PARAGRAPH_SHARE * paragraph_chars
+    return len(precise) >= TRUSTED_LENGTH and len(precise) >= PARAGRAPH_SHARE * (
+        paragraph_chars(tree)
+    )
 
 
 def paragraph_chars(tree: Any) -> int:
