@@ -438,8 +438,8 @@ class RobotsMiddleware(HeldRequestsLifeCycle):
                 )  # fmt: skip
                 self.gave_up.add(pending, attempts, plan.elapsed)
             self._resolve(
-                pending, self.decider.unreachable(pending.site, result.status, result.url, why)
-            )
+                pending, self.decider.unreachable(pending.site, result.status, result.url, why, plan.dead)
+            )  # fmt: skip
             return
         self.dead_hosts.failing(pending.robots_url, plan.dead)  # requisites need not wait on it
         self.stats.inc_value("webrobot/robots/deferred")
@@ -486,7 +486,7 @@ class RobotsMiddleware(HeldRequestsLifeCycle):
             reason = GAVE_UP if decision.outcome == policy.UNREACHABLE else FORBIDDEN
             for request in held:
                 self.refuser.refuse(request, reason, decision.reason, REFUSAL_STATS[reason])
-            logger.info(
+            (logger.debug if decision.dead else logger.info)(  # a dead host's: said with it
                 "Dropped %d requests held for %s: %s", len(held), pending.site, decision.reason
             )
         else:
