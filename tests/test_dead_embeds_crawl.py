@@ -348,3 +348,43 @@ def test_dead_image_hosts_are_said_once_and_are_not_counted_as_sites(
     assert "(1 sites," in line
     [progress] = [line for line in result.log.splitlines() if "Progress at close" in line]
     assert "0 deferred, 1 exhausted" in progress, progress
+
+
+#: Pages of the logo crawl: enough that some wait for their turn after the logo's download.
+LOGO_PAGES = 30
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="webrobot.extract.imagefetch looks an image up among those described only when "
+    "a page's images are queued, not when its turn comes after the page's dead embeds: "
+    "a picture shared by the pages is fetched again once its first download has landed",
+)
+def test_a_picture_every_page_shows_is_fetched_once_behind_dead_embeds(
+    make_site: MakeSite, tmp_path: Path
+) -> None:
+    """Every page embeds six images on dead names, then the site's logo: the logo waits
+    for its turn behind the dead ones, and is asked of the server once in the crawl."""
+    site = make_site("dead-embeds-logo")
+    site.add("/robots.txt", Reply.text(""))
+    site.add("/logo.png", Reply(200, picture(24, 24, seed=7), {"Content-Type": "image/png"}))
+    for page in range(LOGO_PAGES):
+        links = "".join(
+            f'<a href="/p/{j}">page {j}</a>' for j in (2 * page + 1, 2 * page + 2) if j < LOGO_PAGES
+        )
+        dead = [f"http://cdn{k}.gone.invalid/p{page}.png" for k in range(2)] + [
+            f"http://img{page}-{k}.gone.invalid/x.png" for k in range(4)
+        ]
+        images = "".join(f'<img src="{url}">' for url in dead)
+        site.html(
+            f"/p/{page}",
+            f"<html><head><title>Page {page}</title></head><body><p>Page {page}.</p>"
+            f'{images}<img src="/logo.png" alt="logo">{links}</body></html>',
+        )
+    result = crawl(site, tmp_path / "crawl", tmp_path / "dead-hosts.json")
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert len(result.items) == LOGO_PAGES
+    for item in result.items:
+        [logo] = [image for image in item["images"] if image["url"].endswith("/logo.png")]
+        assert logo["status"] == "described", logo
+    assert site.count("/logo.png") == 1
