@@ -250,6 +250,33 @@ SITES: tuple[Site, ...] = (
         notes="French; 'Published <time>février 12, 2022</time> By <a rel=author>Amédée</a>' "
         "in the article's footer",
     ),
+    Site(
+        repo="jelawless/jelawless.github.io",
+        commit="6d3aa8cd1110a28b565df5d382253cfd0720101e",
+        generator="Jekyll (Chirpy 6.5)",
+        root="_site",
+        base="https://jelawless.github.io/",
+        content="//article//div[@class='content']",
+        footer="//footer[@aria-label='Site Info']",
+        posts=(
+            Post(
+                "posts/Klipper/index.html",
+                "Modified Ender 3 with Klipper - 3x Speed Improvement Case Study",
+                "2023-05-09",
+                "2026-02-21",
+                authors=(("John Lawless",),),
+            ),
+            Post(
+                "posts/StreamDeck/index.html",
+                "PCB StreamDeck",
+                "2024-04-03",
+                "2026-02-21",
+                authors=(("John Lawless",),),
+            ),
+        ),
+        notes="'Posted <time>May 9, 2023</time>', 'Updated <time>Feb 21, 2026</time>', "
+        "'By <em><a>John Lawless</a></em>' under the headline",
+    ),
 )
 
 
