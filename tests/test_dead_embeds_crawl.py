@@ -231,6 +231,13 @@ def test_the_archives_requisites_on_dead_hosts_do_not_hold_the_crawl(
     assert dead == 4 * PAGES, {k: v for k, v in result.stats.items() if "requisite/image" in k}
     # The archive's own copy of each live image, besides the one the mining described.
     assert all(site.count(f"/live{n}.png") >= 1 for n in range(PAGES))
+    # Each dead host is said by the record of dead hosts: its requisites refused, and
+    # the requests held for it dropped, are counted (above) and logged at DEBUG only.
+    info = [line for line in result.log.splitlines() if " INFO: " in line]
+    assert not [
+        line for line in info if "Refusing no_such_name" in line or "Refusing refused" in line
+    ]
+    assert not [line for line in info if "Dropped " in line and "gone.invalid" in line]
 
 
 #: The monitored crawl's pages: each with four dead embeds and one live picture.

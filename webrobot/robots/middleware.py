@@ -445,8 +445,7 @@ class RobotsMiddleware(HeldRequestsLifeCycle):
         self.stats.inc_value("webrobot/robots/deferred")
         if self.claims is not None:  # a worker that takes over keeps this schedule
             self.claims.note_deferral(pending, delay)
-        unresolved = result.unresolved
-        if unresolved:
+        if unresolved := result.unresolved:
             self.stats.inc_value("webrobot/robots/deferred_dns")
         # A name that does not resolve is said at every attempt: few, and the wait is short.
         log = logger.info if attempts == 1 or unresolved else logger.debug
@@ -484,9 +483,10 @@ class RobotsMiddleware(HeldRequestsLifeCycle):
             return
         if decision.refuses_everything:
             reason = GAVE_UP if decision.outcome == policy.UNREACHABLE else FORBIDDEN
+            said, stat = bool(decision.dead), REFUSAL_STATS[reason]  # a dead host's: said with it
             for request in held:
-                self.refuser.refuse(request, reason, decision.reason, REFUSAL_STATS[reason])
-            (logger.debug if decision.dead else logger.info)(  # a dead host's: said with it
+                self.refuser.refuse(request, reason, decision.reason, stat, said=said)
+            (logger.debug if said else logger.info)(
                 "Dropped %d requests held for %s: %s", len(held), pending.site, decision.reason
             )
         else:
