@@ -302,6 +302,13 @@ class Markup:
         return clean_text(match["v"]) if match else None
 
     _cached_text: str | None = None
+    _visible: str | None = None
+
+    def visible_text(self) -> str:
+        """The page's whole visible text (no scripts, menus, header or footer)."""
+        if self._visible is None:
+            self._visible = "\n".join(self.walk.lines)
+        return self._visible
 
     def _text(self) -> str:
         if self._cached_text is None:
