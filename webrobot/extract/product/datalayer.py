@@ -36,15 +36,15 @@ SOURCES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "ga_detail",
         re.compile(
-            rf"{_Q}detail{_Q}\s*:\s*\{{(?:[^{{}}]{{0,300}}?){_Q}products{_Q}\s*:\s*\[\s*\{{"
-            rf"(?:[^{{}}]{{0,600}}?[,{{\s]){_Q}(?:id|sku){_Q}{_VALUE}"
+            rf"{_Q}detail{_Q}\s*:\s*\{{(?:[^\[\]]{{0,300}}?){_Q}products{_Q}\s*:\s*\[\s*\{{"
+            rf"(?:[^{{}}]{{0,600}}?[,\s])?{_Q}(?:id|sku){_Q}{_VALUE}"
         ),
     ),
     (
         "ga4_view_item",
         re.compile(
             rf"[\"']view_item[\"'](?:[^\[]{{0,300}}?){_Q}items{_Q}\s*:\s*\[\s*\{{"
-            rf"(?:[^{{}}]{{0,600}}?[,{{\s]){_Q}item_id{_Q}{_VALUE}"
+            rf"(?:[^{{}}]{{0,600}}?[,\s])?{_Q}item_id{_Q}{_VALUE}"
         ),
     ),
     (

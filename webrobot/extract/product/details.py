@@ -113,6 +113,12 @@ def is_label(text: str) -> bool:
     return match is not None and not match["rest"].strip(" \u00a0:#：")
 
 
+def unlabelled(text: str) -> str:
+    """``text`` without a code's label before it (``Reference LMP-1`` -> ``LMP-1``)."""
+    match = _LABEL_LINE.match(text.strip())
+    return match["rest"].strip(" \u00a0:#：") if match else text
+
+
 def code_value(field: str, value: str) -> str | None:
     """The ``field`` code (``sku``, ``mpn``, ``gtin``) ``value`` holds: one token that
     looks like a code (a GTIN with a right check digit), else ``None``."""

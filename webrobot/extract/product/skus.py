@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from webrobot.extract.headtags import clean_text
 from webrobot.extract.product.codes import SKU_LABEL, url_code
 from webrobot.extract.product.datalayer import data_layer_code, inline_scripts, script_code
-from webrobot.extract.product.details import code_value, is_label
+from webrobot.extract.product.details import code_value, is_label, unlabelled
 from webrobot.extract.product.elements import element_text, in_aside
 
 if TYPE_CHECKING:
@@ -80,7 +80,7 @@ def shown_code(root: Any) -> str | None:
         if not text or len(text) > 60:
             continue
         match = SKU_LABEL.search(text)
-        value = code_value("sku", match["v"] if match else text)
+        value = code_value("sku", match["v"] if match else unlabelled(text))
         if value and not is_label(value) and script_code(value):
             return value
     return None
