@@ -24,7 +24,11 @@ def page(html: str, url: str = "https://shop.example.com/p/desk-lamp") -> Source
 
 def shop_page(body: str = "", *, sku: str | None = None, head: str = "") -> str:
     """A product page with a JSON-LD product (of ``sku``, when given) and ``body``."""
-    node = {"@context": "https://schema.org", "@type": "Product", "name": "Desk lamp"}
+    node: dict[str, object] = {
+        "@context": "https://schema.org",
+        "@type": "Product",
+        "name": "Desk lamp",
+    }
     if sku is not None:
         node["sku"] = sku
     node["offers"] = {"@type": "Offer", "price": "24.99", "priceCurrency": "EUR"}
