@@ -95,6 +95,12 @@ def test_the_code_the_url_carries_beats_a_structured_ean() -> None:
     # A code the page labels as its sku stays.
     labelled = shop_page("<dl><dt>SKU</dt><dd>LMP-1</dd></dl>", sku="LMP-1")
     assert sku_of(labelled, url) == "LMP-1"
+    # So does one it shows in an element marked as the product's code.
+    marked = shop_page('<span class="sku">LMP-2</span>', sku="LMP-2")
+    assert sku_of(marked, url) == "LMP-2"
+    # And with no structured sku, the URL's code before a marked one, the form's after.
+    assert sku_of(shop_page('<span class="product-code">LMP-3</span>'), url) == "1589482272"
+    assert sku_of(shop_page('<span class="product-code">LMP-3</span>')) == "LMP-3"
 
 
 def test_a_trailing_ref_segment_does_not_hide_the_urls_code() -> None:

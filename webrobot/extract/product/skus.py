@@ -21,6 +21,8 @@ Pure: no Scrapy, no I/O. :func:`webrobot.extract.product.product` is the entry p
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from webrobot.extract.headtags import clean_text
@@ -89,19 +91,22 @@ def shown_code(root: Any) -> str | None:
 def page_sku(sku: str | None, ctx: ProductContext, markup: Markup | None) -> str | None:
     """The product's sku, from the ``sku`` structured data and the markup readers gave
     (see the module's doc)."""
-    own = _url_code(ctx)
-    if sku and own and own.casefold() != sku.casefold() and not _labelled(sku, markup):
-        return own
     root = markup.root if markup is not None else None
+    # The tree is searched for marked codes once, and only when a code is in question.
+    shown = cache(lambda: shown_code(root) if root is not None else None)
+    own = _url_code(ctx)
+    if sku and own and own.casefold() != sku.casefold() and not _labelled(sku, markup, shown):
+        return own
     if sku:
         sku = _product_code_of_page(sku, ctx, root)
         if markup is not None and not _shown(sku, ctx, markup):
-            shown = shown_code(root) or markup.details().get("sku")
-            if shown and shown != sku:
-                return shown
+            other = shown() or markup.details().get("sku")
+            if other and other != sku:
+                return other
         return sku
     return (
         own
+        or shown()
         or (_form_sku(markup) if markup is not None else None)
         # A shop that shows no code of its own names the product by the maker's
         # (``Model``, ``Part Number`` in its details).
@@ -109,9 +114,12 @@ def page_sku(sku: str | None, ctx: ProductContext, markup: Markup | None) -> str
     )
 
 
-def _labelled(sku: str, markup: Markup | None) -> bool:
-    """Whether the page labels ``sku`` as its code (``SKU: LMP-1`` in its details)."""
-    return markup is not None and markup.details().get("sku") == sku
+def _labelled(sku: str, markup: Markup | None, shown: Callable[[], str | None]) -> bool:
+    """Whether the page labels ``sku`` as its code (``SKU: LMP-1`` in its details) or
+    shows it in an element marked as the product's code."""
+    if markup is None:
+        return False
+    return markup.details().get("sku") == sku or shown() == sku
 
 
 def _shown(sku: str, ctx: ProductContext, markup: Markup) -> bool:
