@@ -5,8 +5,8 @@ shows, by the shop's own code.
 * Google Analytics (Universal) enhanced ecommerce: ``ecommerce.detail.products[0].id``
   (or ``.sku``);
 * Google Analytics 4: the ``view_item`` event's ``items[0].item_id``;
-* a tag manager's data layer: ``dataLayer.push({'productSku': ...})`` (``product_sku``,
-  ``ecomm_prodid``);
+* a tag manager's data layer: ``dataLayer.push({'productSku': ...})`` (``product_sku``);
+* Google Ads remarketing: ``ecomm_prodid``;
 * the Facebook (Meta) pixel's ``ViewContent`` event: ``content_ids: ['...']``;
 * Criteo's ``viewItem`` event: ``{event: "viewItem", item: "..."}``;
 * Shopify's ``ShopifyAnalytics.meta.product`` (``var meta = {"product": {...}}``): the
@@ -31,47 +31,56 @@ from typing import Any
 _Q = r"[\"']?"
 _VALUE = r"\s*:\s*[\"']?(?P<v>[A-Za-z0-9][A-Za-z0-9._/-]{0,39})[\"']?\s*[,}\]]"
 
-#: The sources, most trusted first: (name, pattern).
+#: The sources, most trusted first: (name, pattern). Each pattern begins with a word
+#: (``detail``, ``view_item``...) so that the search skips ahead to it: the scripts of a
+#: shop's page run to hundreds of kilobytes.
 SOURCES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "ga_detail",
         re.compile(
-            rf"{_Q}detail{_Q}\s*:\s*\{{(?:[^\[\]]{{0,300}}?){_Q}products{_Q}\s*:\s*\[\s*\{{"
+            rf"detail{_Q}\s*:\s*\{{(?:[^\[\]]{{0,300}}?){_Q}products{_Q}\s*:\s*\[\s*\{{"
             rf"(?:[^{{}}]{{0,600}}?[,\s])?{_Q}(?:id|sku){_Q}{_VALUE}"
         ),
     ),
     (
         "ga4_view_item",
         re.compile(
-            rf"[\"']view_item[\"'](?:[^\[]{{0,300}}?){_Q}items{_Q}\s*:\s*\[\s*\{{"
+            rf"view_item[\"'](?:[^\[]{{0,300}}?){_Q}items{_Q}\s*:\s*\[\s*\{{"
             rf"(?:[^{{}}]{{0,600}}?[,\s])?{_Q}item_id{_Q}{_VALUE}"
         ),
     ),
     (
         "data_layer",
         re.compile(
-            rf"{_Q}(?:productSku|product_sku|productSKU|ecomm_prodid){_Q}"
+            rf"product(?:Sku|_sku|SKU){_Q}"
+            r"\s*:\s*\[?\s*[\"']?(?P<v>[A-Za-z0-9][A-Za-z0-9._/-]{0,39})[\"']?\s*[,}\]]"
+        ),
+    ),
+    (
+        "remarketing",
+        re.compile(
+            rf"ecomm_prodid{_Q}"
             r"\s*:\s*\[?\s*[\"']?(?P<v>[A-Za-z0-9][A-Za-z0-9._/-]{0,39})[\"']?\s*[,}\]]"
         ),
     ),
     (
         "fb_pixel",
         re.compile(
-            r"[\"']ViewContent[\"']\s*,\s*\{(?:[^{}]{0,300}?)content_ids[\"']?\s*:\s*\[\s*"
+            r"ViewContent[\"']\s*,\s*\{(?:[^{}]{0,300}?)content_ids[\"']?\s*:\s*\[\s*"
             r"[\"'](?P<v>[A-Za-z0-9][A-Za-z0-9._/-]{0,39})[\"']"
         ),
     ),
     (
         "criteo",
         re.compile(
-            rf"{_Q}event{_Q}\s*:\s*[\"']viewItem[\"']\s*,\s*{_Q}item{_Q}"
+            rf"viewItem[\"']\s*,\s*{_Q}item{_Q}"
             r"\s*:\s*[\"'](?P<v>[A-Za-z0-9][A-Za-z0-9._/-]{0,39})[\"']"
         ),
     ),
     (
         "shopify_meta",
         re.compile(
-            r"var\s+meta\s*=\s*\{\s*\"product\"\s*:\s*\{[^\[]{0,400}?\"variants\"\s*:\s*\[\s*\{"
+            r"meta\s*=\s*\{\s*\"product\"\s*:\s*\{[^\[]{0,400}?\"variants\"\s*:\s*\[\s*\{"
             r"[^{}]{0,600}?\"sku\"\s*:\s*\"(?P<v>[A-Za-z0-9][A-Za-z0-9._/-]{0,39})\""
         ),
     ),

@@ -46,7 +46,7 @@ _CODE_MARK = re.compile(
 #: Elements whose class, id or test hook may name a code (one search of the tree, run
 #: only when the page's code is in question).
 _MARKED = (
-    "//*[contains(@class, 'sku') or contains(@class, 'Sku') or contains(@class, 'SKU')"
+    "descendant-or-self::*[contains(@class, 'sku') or contains(@class, 'Sku') or contains(@class, 'SKU')"
     " or contains(@class, 'eference') or contains(@class, 'roduct-code')"
     " or contains(@class, 'roductCode') or contains(@class, 'roduct_code')"
     " or contains(@class, 'tem-number') or contains(@class, 'rticle-number')"
@@ -68,8 +68,9 @@ _MAX_MARKED = 400
 
 
 def shown_code(root: Any) -> str | None:
-    """The code an element marked as the product's code shows (outside related
-    products, menus, header and footer), or ``None``."""
+    """The code an element of ``root`` (the product's box: a page's related products
+    are outside it) marked as the product's code shows (outside related products,
+    menus, header and footer), or ``None``."""
     try:
         elements = root.xpath(_MARKED)[:_MAX_MARKED]
     except (AttributeError, ValueError):
@@ -93,7 +94,7 @@ def page_sku(sku: str | None, ctx: ProductContext, markup: Markup | None) -> str
     (see the module's doc)."""
     root = markup.root if markup is not None else None
     # The tree is searched for marked codes once, and only when a code is in question.
-    shown = cache(lambda: shown_code(root) if root is not None else None)
+    shown = cache(lambda: shown_code(markup.product_box()) if markup is not None else None)
     own = _url_code(ctx)
     if sku and own and own.casefold() != sku.casefold() and not _labelled(sku, markup, shown):
         return own
