@@ -79,6 +79,17 @@ def test_a_shown_structured_sku_stays_and_related_products_codes_are_not_the_pro
     assert sku_of(shop_page("", sku="99812231")) == "99812231"
 
 
+def test_only_the_products_box_is_searched_for_a_marked_code() -> None:
+    # A carousel below the product, with no class that says "related": outside the box
+    # that holds the product's heading and buy button, so its code is not the product's.
+    html = shop_page(sku="99812231").replace(
+        "</main>",
+        '</main><section class="carousel"><div><div><div><span class="sku">OTHER-1</span>'
+        "</div></div></div></section>",
+    )
+    assert sku_of(html) == "99812231"
+
+
 def test_a_label_alone_is_no_code() -> None:
     assert is_label("SKU") and is_label("Ref.") and is_label("Item #")
     assert not is_label("SKU: LMP-1") and not is_label("LMP-1")
