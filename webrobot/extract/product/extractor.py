@@ -19,7 +19,8 @@ This module puts the fields together and reads OpenGraph's tags; each reader has
 own module: which structured node is the product (:mod:`~webrobot.extract.product.nodes`),
 its offers (:mod:`~webrobot.extract.product.offers`), the markup
 (:mod:`~webrobot.extract.product.markup`, with :mod:`~webrobot.extract.product.shownprices`,
-:mod:`~webrobot.extract.product.stock` and :mod:`~webrobot.extract.product.codes`).
+:mod:`~webrobot.extract.product.stock` and :mod:`~webrobot.extract.product.codes`), and
+which of a page's codes is its sku (:mod:`~webrobot.extract.product.skus`).
 
 Pure: no Scrapy, no I/O. Needs the ``mining`` extra (extruct, price-parser)
 unless ``structured`` is passed and no price text needs reading.
