@@ -1,6 +1,8 @@
-"""A product's code as a shop's analytics tags are handed it in the page's inline scripts,
-where its markup names none: every platform tells its analytics which product the page
-shows, by the shop's own code.
+"""A product's code as a shop's analytics tags are handed it in the page's inline scripts:
+every platform tells its analytics which product the page shows, by a code of its own.
+:mod:`~webrobot.extract.product.skus` uses it to tell a product's code from a variant's
+(``MKI6IKW1N4`` in the tags, ``MKI6IKW1N4-1`` in structured data), never as the sku
+alone: shops that show shoppers no code still name one to their analytics.
 
 * Google Analytics (Universal) enhanced ecommerce: ``ecommerce.detail.products[0].id``
   (or ``.sku``);

@@ -8,12 +8,15 @@ A code the product's URL carries (``/lamp-1589482272.html``, ``/itm/302474151804
 ``/dp/B07PXGQC1Q``) is the shop's own name for the product and wins: structured data's
 sku is often a variant's or the EAN. Else what a shopper reads wins: a structured sku the
 page nowhere shows (a variant's database code, ``84518927-040-35``) gives way to the code
-the page shows in an element marked as the product's code, or labelled in its details.
+the page shows in an element of the product's box (:meth:`~webrobot.extract.product.markup.Markup.product_box`: its
+heading and buy button, never a carousel) marked as the product's code, or labelled in
+its details.
 A structured sku with a variant's suffix (``MKI6IKW1N4-1``) is cut to the product's code
 when the URL or the analytics tags name the product by it. Where nothing gives a code,
-the URL's code, then the buy form's ``data-product-sku``, then the maker's code the
-details show (``Model``) stand for it. The analytics tags' code never stands alone: on
-shops nobody tuned on it named a code the annotators did not see on the page.
+the URL's code, then a marked element's, then the buy form's ``data-product-sku``, then
+the maker's code the details show (``Model``) stand for it. The analytics tags' code
+never stands alone: on shops nobody tuned on, it gave codes the annotators did not see
+on the page.
 
 Pure: no Scrapy, no I/O. :func:`webrobot.extract.product.product` is the entry point.
 """
