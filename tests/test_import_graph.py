@@ -84,6 +84,8 @@ PURE = frozenset({
     "webrobot.extract.product.extractor",
     "webrobot.extract.product.codes",
     "webrobot.extract.product.details",
+    "webrobot.extract.product.skus",
+    "webrobot.extract.product.datalayer",
     "webrobot.extract.product.context",
     "webrobot.extract.product.elements",
     "webrobot.extract.product.markup",
