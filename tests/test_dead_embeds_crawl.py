@@ -361,12 +361,6 @@ def test_dead_image_hosts_are_said_once_and_are_not_counted_as_sites(
 LOGO_PAGES = 30
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="webrobot.extract.imagefetch looks an image up among those described only when "
-    "a page's images are queued, not when its turn comes after the page's dead embeds: "
-    "a picture shared by the pages is fetched again once its first download has landed",
-)
 def test_a_picture_every_page_shows_is_fetched_once_behind_dead_embeds(
     make_site: MakeSite, tmp_path: Path
 ) -> None:
