@@ -10,6 +10,7 @@ from webrobot.extract.readingchoice import (
     TRUSTED_LENGTH,
     PageSignals,
     ReadingPlan,
+    check_with_fallbacks,
     paragraph_chars,
     plan,
     precise_suffices,
@@ -81,3 +82,12 @@ def test_paragraph_chars_counts_the_text_of_paragraphs_only() -> None:
         "<div><p>abc <b>de</b></p><ul><li>not counted</li></ul><p>fgh</p></div>"
     )
     assert paragraph_chars(tree) == len("abc de") + len("fgh")
+
+
+def test_only_a_short_precise_reading_is_checked_with_fallbacks() -> None:
+    assert check_with_fallbacks("x" * (TRUSTED_LENGTH - 1), READ)
+    assert check_with_fallbacks(None, READ)
+    # a long reading that missed the paragraphs: the broad reading alone, at half the cost
+    assert not check_with_fallbacks("x" * TRUSTED_LENGTH, READ)
+    # a large page never gets the fallbacks
+    assert not check_with_fallbacks("x", plan(PageSignals(article=True, large=True)))

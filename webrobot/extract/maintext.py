@@ -218,6 +218,7 @@ def _markup_text(
     precise, precise_body = _read(trafilatura, tree, fast=True, favor_precision=True)
     if readingchoice.precise_suffices(precise, reading, tree):
         return precise, precise_body
+    fast = not readingchoice.check_with_fallbacks(precise, reading)
     broad, broad_body = _read(trafilatura, tree, fast=fast)
     chosen = choose(precise, broad)
     return chosen, precise_body if chosen is precise else broad_body
