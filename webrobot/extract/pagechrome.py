@@ -144,12 +144,12 @@ def _holds_page(element: Any, tree: Any, page_chars: list[int]) -> bool:
     chars = _text_chars(element)
     if chars < _KEPT_MIN_CHARS:
         return False
+    # links first: a menu fails there, and the page's text is then never counted
+    if sum(len(link.text_content()) for link in element.iter("a")) >= KEPT_LINKED * chars:
+        return False
     if not page_chars:
         page_chars.append(_text_chars(tree))
-    if chars < KEPT_SHARE * page_chars[0]:
-        return False
-    linked = sum(len(link.text_content()) for link in element.iter("a"))
-    return linked < KEPT_LINKED * chars
+    return chars >= KEPT_SHARE * page_chars[0]
 
 
 def _text_chars(element: Any) -> int:
