@@ -114,9 +114,12 @@ class Markup:
         many), an ``itemprop=price`` or a stock message's element."""
         if len(self.buttons) > MAX_BUY_BUTTONS:
             return False
-        if self.buttons or self._itemprop("price"):
+        if self.buttons:
             return True
-        return bool(self.walk.stock_marked)
+        # Most pages of the web: read on the attribute values, without the walk.
+        if not self.walk.may_mark():
+            return False
+        return bool(self._itemprop("price") or self.walk.stock_marked)
 
     def looks_like_product_page(self, fields: dict[str, Any]) -> bool:
         """A price, and one buy button, an ``itemprop=price`` or a stock message."""
