@@ -91,15 +91,18 @@ def metadata(
     *,
     today: date | None = None,
     date_search: SearchMode = "extensive",
+    tags: HeadTags | None = None,
 ) -> dict[str, Any]:
     """The page's metadata; every key of :data:`FIELDS`, ``None`` (``[]`` for
     ``authors``) where no source says. No date may be later than ``today``
     (default: the day the server says it served the page, its ``Date`` header; with
     neither, no date is refused for being in the future); ``date_search`` is how the page's text is searched
-    for a date its markup does not state (:mod:`webrobot.extract.pagedates`)."""
+    for a date its markup does not state (:mod:`webrobot.extract.pagedates`); ``tags``:
+    the page's :func:`~webrobot.extract.headtags.head_tags` when already gathered."""
     root = html_root(page)
     base = base_url(page, root)
-    tags = head_tags(root)
+    if tags is None:
+        tags = head_tags(root)
     if structured is not None:
         items = [i for i in as_list(structured.get("json-ld")) if isinstance(i, dict)]
         micro = [i for i in as_list(structured.get("microdata")) if isinstance(i, dict)]

@@ -49,16 +49,20 @@ OG_PRODUCT_TYPES = frozenset(
 )
 
 
-def product(page: SourcePage, structured: dict[str, Any] | None = None) -> dict[str, Any] | None:
+def product(
+    page: SourcePage, structured: dict[str, Any] | None = None, tags: HeadTags | None = None
+) -> dict[str, Any] | None:
     """The product fields of a product page (every key of :data:`FIELDS`, ``None``
-    where unknown), or ``None`` for a page that is not one."""
+    where unknown), or ``None`` for a page that is not one; ``tags``: the page's
+    :func:`~webrobot.extract.headtags.head_tags` when already gathered."""
     root = html_root(page)
     base = base_url(page, root)
     if structured is None:
         from webrobot.extract.structured import structured_data
 
         structured = structured_data(page)
-    tags = head_tags(root)
+    if tags is None:
+        tags = head_tags(root)
     ctx = ProductContext(page, root, base, tags)
     candidates = structured_products(structured)
     main = main_product(candidates, ctx)
