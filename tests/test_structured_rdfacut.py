@@ -12,7 +12,7 @@ pytest.importorskip("extruct")
 
 from extruct.utils import parse_xmldom_html
 
-from webrobot.extract.structured import _cut_to_rdfa, _read_rdfa
+from webrobot.extract.structured import RDFA_TERMS, _cut_to_rdfa, _read_rdfa
 
 BASE = "https://news.example.com/a/1"
 PADDING = (
@@ -49,6 +49,20 @@ PAGES = {
     "a list": (
         '<div about="/p"><ol><li><span property="dc:creator" inlist="">A</span></li><li>'
         '<span property="dc:creator" inlist="">B</span></li></ol></div>'
+    ),
+    "a rel word that names a term": '<a rel="license nofollow" href="/cc">CC</a>',
+    "a term's word in capitals": '<a rel="License" href="/cc">CC</a>',
+    "a rel word under a vocabulary is a term": (
+        '<div vocab="http://schema.org/"><a rel="nofollow" href="/x">x</a></div>'
+    ),
+    "a bare rel under a hanging rel completes it": (
+        '<div about="/p" rel="dc:relation"><a rel="nofollow" href="/q">q</a></div>'
+    ),
+    "a bare rel around a property": (
+        '<a rel="bookmarked" href="/p"><span property="dc:title">Post</span></a>'
+    ),
+    "a bare rel with a CURIE or an IRI": (
+        '<a rel="nofollow dc:source" href="/s">s</a><a rel="http://example.org/r" href="/r">r</a>'
     ),
     "a time element": '<div about="/p"><time property="dc:date" datetime="2024-05-01">May</time></div>',
 }
@@ -92,6 +106,28 @@ def test_what_makes_no_triple_is_cut() -> None:
     _cut_to_rdfa(tree)
     tags = [e.tag for e in tree.iter() if isinstance(e.tag, str)]
     assert tags == ["html", "head", "meta", "link", "body", "div", "div", "span", "a"]
+
+
+def test_links_whose_rel_names_no_term_are_cut() -> None:
+    body = (
+        '<a rel="nofollow noopener" href="/a">a</a><a rel="license" href="/cc">cc</a>'
+        '<div about="/p" rel="dc:relation"><a rel="nofollow" href="/q">q</a></div>'
+    )
+    html = html_of(body).replace("<head>", '<head><link rel="preload" href="/f.woff">')
+    tree = parse_xmldom_html(html.encode(), "utf-8")
+    _cut_to_rdfa(tree)
+    links = [(e.tag, e.get("rel")) for e in tree.iter("a", "link")]
+    assert links == [("link", "stylesheet"), ("a", "license"), ("a", "nofollow")]
+
+
+def test_the_terms_kept_are_every_term_pyrdfa_knows() -> None:
+    from pyRdfa.host import predefined_1_0_rel
+    from pyRdfa.initialcontext import initial_context
+
+    terms = {t.lower() for c in initial_context.values() for t in c.terms} | {
+        t.lower() for t in predefined_1_0_rel
+    }
+    assert terms <= RDFA_TERMS
 
 
 def test_the_extruct_samples_read_cut_as_whole() -> None:

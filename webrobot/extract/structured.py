@@ -28,6 +28,7 @@ and is named in :attr:`Structured.failed`; the page never fails.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING, Any
@@ -52,7 +53,17 @@ FEATURE = "Structured data (WEBROBOT_EXTRACT structured_data)"
 
 #: Attributes that make RDFa triples (``role`` and ``rel`` only make xhv: links).
 _RDFA_DATA = "@property or @typeof or @vocab or @about or @resource or @prefix"
-_RDFA_IN_BODY = f"/html/body/descendant-or-self::*[{_RDFA_DATA}] | /html[@vocab or @typeof]"
+_RDFA_IN_BODY = etree.XPath(
+    f"/html/body/descendant-or-self::*[{_RDFA_DATA}] | /html[@vocab or @typeof]"
+)
+#: The values of the same attributes (half the cost: no element objects made).
+_RDFA_VALUES_IN_BODY = etree.XPath(
+    " | ".join(
+        f"/html/body//@{a}" for a in ("property", "typeof", "vocab", "about", "resource", "prefix")
+    )
+    + " | /html/@vocab | /html/@typeof",
+    smart_strings=False,
+)
 _RDFA_ANYWHERE = f"boolean(//*[{_RDFA_DATA} or @rel or @rev or @role])"
 _RDFA_IN_HEAD = (
     f"boolean(/html[@rel or @rev or @role] | /html/head//*[{_RDFA_DATA} or @rel or @rev or @role])"
@@ -68,6 +79,16 @@ _RDFA_KEPT = etree.XPath(
     "//*[" + " or ".join(f"@{a}" for a in _RDFA_READ) + "]"
     " | //*[@rel or @rev]//*[@href or @src] | //base"
 )
+#: The terms a ``rel`` or ``rev`` word may name without ``@vocab``: RDFa 1.1's initial
+#: contexts (HTML's and XHTML's) and HTML+RDFa 1.0's reserved words, in lower case.
+RDFA_TERMS = frozenset({
+    "alternate", "appendix", "bookmark", "chapter", "cite", "contents", "copyright",
+    "describedby", "first", "glossary", "help", "icon", "index", "last", "license", "meta",
+    "next", "p3pv1", "prev", "previous", "role", "section", "start", "stylesheet",
+    "subsection", "top", "up",
+})  # fmt: skip
+#: A word that can only be a term (no prefix, no IRI, no safe CURIE).
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
 #: Attributes on an ancestor of a body ``<meta property>`` that would change its subject.
 _SUBJECT_ATTRS = ("about", "resource", "typeof", "href", "src", "rel", "rev", "property")
 
@@ -134,7 +155,8 @@ def _rdfa_source(page: SourcePage, root: Any, mode: str) -> tuple[str | None, st
     try:
         if mode == "always":
             return (None, page.html) if root.xpath(_RDFA_ANYWHERE) else ("none", "")
-        in_body = root.xpath(_RDFA_IN_BODY)
+        # The attributes' values alone first (no element objects): most pages have none.
+        in_body = _RDFA_IN_BODY(root) if _RDFA_VALUES_IN_BODY(root) else []
         if not in_body:
             return ("head" if root.xpath(_RDFA_IN_HEAD) else "none"), ""
         if len(page.html) > RDFA_MAX_CHARS:
@@ -213,8 +235,12 @@ def _cut_to_rdfa(tree: Any) -> None:
     The triples are the ones the whole page gives."""
     root = tree.getroottree().getroot()
     kept: set[Any] = {root, *root.iterchildren("head", "body")}
-    for element in _RDFA_KEPT(tree):
-        if element in kept:
+    found = _RDFA_KEPT(tree)
+    # With no @vocab, a rel word that is no term of RDFa's initial contexts names nothing.
+    bare_links = not any(element.get("vocab") is not None for element in found)
+    found_set = set(found) if bare_links else set()
+    for element in found:
+        if element in kept or (bare_links and _bare_link(element, found_set)):
             continue
         kept.add(element)
         kept.update(element.iterancestors())
@@ -225,3 +251,18 @@ def _cut_to_rdfa(tree: Any) -> None:
         parent = element.getparent()
         if parent is not None:
             parent.remove(element)
+
+
+def _bare_link(element: Any, found: set[Any]) -> bool:
+    """Whether ``element`` makes no triple and changes nothing around it: its only RDFa
+    attributes are ``rel`` and ``rev`` whose words are no term (``nofollow``,
+    ``preload``: pyRdfa only warns of them), no ancestor has a ``rel`` or ``rev`` it could
+    complete, and nothing inside it is kept. (No ``@vocab`` on the page: the caller checks.)"""
+    if any(element.get(a) is not None for a in _RDFA_READ if a not in ("rel", "rev")):
+        return False
+    words = f"{element.get('rel') or ''} {element.get('rev') or ''}".split()
+    if not all(_WORD.fullmatch(w) and w.lower() not in RDFA_TERMS for w in words):
+        return False
+    if any(a.get("rel") is not None or a.get("rev") is not None for a in element.iterancestors()):
+        return False
+    return not any(d in found for d in element.iterdescendants())
