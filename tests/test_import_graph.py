@@ -112,6 +112,7 @@ PURE = frozenset({
     "webrobot.distributed.leasetiming",
     "webrobot.render.rendering",
     "webrobot.report.model",
+    "webrobot.report.givenup",
     "webrobot.report.kinds",
     "webrobot.report.budget",
     "webrobot.report.libraries",
