@@ -74,3 +74,22 @@ def test_a_stock_line_still_makes_a_page_a_product_page() -> None:
         "24.99",
         "InStock",
     )
+
+
+SHOP = """<html><head><title>Lamp</title><script>var s = "in-stock";</script></head><body>
+<header class="stock-ticker">Menu</header><h1 itemprop="name">Oak lamp</h1>
+<span class="sku">L-1</span><!-- c -->tail<p id="availability">In stock</p>
+<footer>Imprint</footer></body></html>"""
+
+
+@pytest.mark.parametrize("first", ["lines", "itemprops"])
+def test_one_walk_gives_the_marked_elements_and_the_text_whichever_is_read_first(
+    first: str,
+) -> None:
+    walk = walk_of(SHOP)
+    getattr(walk, first)
+    assert walk._walked is True  # both from the one walk
+    assert [e.text for e in walk.itemprops["name"]] == ["Oak lamp"]
+    assert [e.text for e in walk.coded["sku"]] == ["L-1"]
+    assert [e.tag for e in walk.stock_marked] == ["header", "p"]
+    assert walk.lines == ["Oak lamp", "L-1", "tail", "In stock"]

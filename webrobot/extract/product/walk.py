@@ -33,16 +33,14 @@ _MARK_VALUES = etree.XPath(
 #: Elements whose text a shopper does not read as the page's (scripts, menus, frame).
 _NOT_TEXT = frozenset({"script", "style", "noscript", "template", "nav", "header", "footer"})
 _INPUT_BUTTONS = frozenset({"submit", "button", "image"})
-#: Elements only (no comments or processing instructions).
-_ELEMENTS = etree.Element
 
 
 class PageWalk:
     """What one walk of ``root`` found (nothing for a tree that cannot be walked). The
     buy button candidates are found by tag name; the elements with an ``itemprop``, a
-    code's or a stock message's class are gathered by one walk of every element, on the
-    first read of any of them; the visible text by another, on the first read of
-    :attr:`lines`: most pages of a crawl are no product page and are let go before."""
+    code's or a stock message's class and the visible text are gathered by one walk of
+    every element, on the first read of any of them: most pages of a crawl are no
+    product page and are let go before."""
 
     def __init__(self, root: Any) -> None:
         self.root = root
@@ -52,7 +50,7 @@ class PageWalk:
         self._coded: dict[str, list[Any]] = {"sku": [], "mpn": []}
         self._stock_marked: list[Any] = []
         self._walked = root is None
-        self._lines: list[str] | None = None
+        self._lines: list[str] = []
         with contextlib.suppress(TypeError, ValueError, AttributeError):  # a broken tree
             self._find_buttons(root)
 
@@ -117,10 +115,25 @@ class PageWalk:
                     buttons.append(element)
 
     def _walk(self, root: Any) -> None:
-        # One loop, its lookups bound to locals: it runs on every page that may sell.
+        # One loop for the marked elements and the visible text, its lookups bound to
+        # locals: a page that gets this far is read as a product page, text included.
         itemprops, coded, stock = self._itemprops, self._coded, self._stock_marked
+        lines = self._lines
         stock_search = STOCK_MARKS.search
-        for element in root.iter(_ELEMENTS):
+        hidden = 0
+        body_seen = False
+        for event, element in etree.iterwalk(root, events=("start", "end", "comment", "pi")):
+            tag = element.tag
+            if not isinstance(tag, str):  # a comment or processing instruction: its tail
+                if hidden == 0 and body_seen:
+                    _add(lines, element.tail)
+                continue
+            if event == "end":
+                if tag in _NOT_TEXT:
+                    hidden -= 1
+                if hidden == 0 and body_seen and tag != "body":
+                    _add(lines, element.tail)
+                continue
             get = element.get
             prop = get("itemprop")
             if prop:
@@ -134,38 +147,18 @@ class PageWalk:
                         coded[token].append(element)
             if (cls and stock_search(cls)) or (ident and stock_search(ident)):
                 stock.append(element)
+            if tag == "body":
+                body_seen = True
+            if tag in _NOT_TEXT:
+                hidden += 1
+            elif hidden == 0 and body_seen:
+                _add(lines, element.text)
 
     @property
     def lines(self) -> list[str]:
         """The visible text, one line per text node, whitespace collapsed."""
-        if self._lines is None:
-            self._lines = []
-            with contextlib.suppress(TypeError, ValueError, AttributeError):
-                self._walk_text(self.root, self._lines)
+        self._walk_once()
         return self._lines
-
-    @staticmethod
-    def _walk_text(root: Any, lines: list[str]) -> None:
-        hidden = 0
-        body_seen = False
-        for event, element in etree.iterwalk(root, events=("start", "end", "comment", "pi")):
-            tag = element.tag
-            if not isinstance(tag, str):  # a comment or processing instruction: its tail
-                if hidden == 0 and body_seen:
-                    _add(lines, element.tail)
-                continue
-            if event == "start":
-                if tag == "body":
-                    body_seen = True
-                if tag in _NOT_TEXT:
-                    hidden += 1
-                elif hidden == 0 and body_seen:
-                    _add(lines, element.text)
-            else:
-                if tag in _NOT_TEXT:
-                    hidden -= 1
-                if hidden == 0 and body_seen and tag != "body":
-                    _add(lines, element.tail)
 
 
 def _add(lines: list[str], text: str | None) -> None:
