@@ -6,6 +6,7 @@ the walks select the nodes trafilatura's expressions select, and a reading is
 from __future__ import annotations
 
 import gzip
+import importlib
 import inspect
 import json
 from copy import copy
@@ -18,7 +19,7 @@ from lxml.etree import XPath, tostring
 
 trafilatura = pytest.importorskip("trafilatura")
 
-from trafilatura import xpaths
+
 from trafilatura.core import trafilatura_sequence
 from trafilatura.htmlprocessing import convert_tags, tree_cleaning
 from trafilatura.settings import Extractor
@@ -26,7 +27,7 @@ from trafilatura.xml import xmltotxt
 
 from benchmarks.quality.maintext import default_data
 from webrobot.extract import trafilaturacompat
-from webrobot.extract.trafilaturacompat import FAST_PRUNES, TagWalk, read, stand_in
+from webrobot.extract.trafilaturacompat import FAST_PRUNES, Prune, TagWalk, read, stand_in
 
 FIXTURES = Path(__file__).parent / "fixtures" / "maintext"
 NS = {"re": "http://exslt.org/regular-expressions"}
@@ -58,16 +59,17 @@ EDGES = """<html><head><title>t</title></head><body>
 <p>Body text <a href="#">link</a> that stays.</p></body></html>"""
 
 
-def _expression(name: str, index: int) -> Any:
-    current = getattr(xpaths, name)[index]
+def _expression(prune: Prune) -> Any:
+    holder = getattr(importlib.import_module(prune.module), prune.name)
+    current = holder if prune.index is None else holder[prune.index]
     return current.expression if isinstance(current, TagWalk) else current
 
 
 def _stand_ins() -> list[tuple[str, Any, TagWalk]]:
     found = []
     for prune in FAST_PRUNES:
-        label = f"{prune.name}[{prune.index}]"
-        expression = _expression(prune.name, prune.index)
+        label = prune.label
+        expression = _expression(prune)
         replacement = stand_in(expression, prune)
         assert replacement is not None, f"trafilatura's {label} is not the one translated"
         found.append((label, expression, replacement))
@@ -111,8 +113,10 @@ def test_the_private_parts_are_there_with_the_signatures_used() -> None:
 def test_every_expression_translated_is_the_installed_one() -> None:
     assert len(_stand_ins()) == len(FAST_PRUNES)
     assert trafilaturacompat.install() == len(FAST_PRUNES)
+    assert isinstance(importlib.import_module("trafilatura.baseline").BASIC_CLEAN_XPATH, TagWalk)
     for prune in FAST_PRUNES:
-        assert isinstance(getattr(xpaths, prune.name)[prune.index], TagWalk)
+        holder = getattr(importlib.import_module(prune.module), prune.name)
+        assert isinstance(holder if prune.index is None else holder[prune.index], TagWalk)
 
 
 @pytest.mark.parametrize("page", range(len(_pages())))

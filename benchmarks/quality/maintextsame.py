@@ -7,7 +7,8 @@ of each page to ``FILE`` (JSON, outside the repository); ``--compare FILE`` read
 pages again with the code as it is now and prints each page whose text or Markdown
 differs, then how many pages were compared; the exit status is 1 when any differs.
 
-The pages: the 181 of the article benchmark (:mod:`benchmarks.quality.maintext`) and,
+The pages: the 181 of the article benchmark (:mod:`benchmarks.quality.maintext`), the 55
+shop pages of ``product-dev`` (:mod:`benchmarks.quality.productdev`) and,
 with ``--unseen N``, every N-th page of the development half (``dev`` sites) of the
 unseen sets (:mod:`benchmarks.quality.unseen`), each given to the reading as the crawl
 gives it (its parse, then the HTML).
@@ -21,13 +22,15 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from benchmarks.quality import maintext, unseen
+from benchmarks.quality import maintext, productdev, unseen
 
 
 def pages(unseen_every: int) -> Iterator[tuple[str, str, str]]:
     """``(key, url, html)`` of every page compared, in a fixed order."""
     for page in maintext.load_pages(maintext.default_data()):
         yield f"article/{page.key}", page.url, page.html
+    for index, shop in enumerate(productdev.pages()):
+        yield f"product-dev/{index}/{shop.case.url}", shop.case.url, shop.case.html
     if unseen_every <= 0:
         return
     repos = unseen.default_repos()

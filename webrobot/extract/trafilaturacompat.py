@@ -30,6 +30,7 @@ Pure: no Scrapy, no I/O.
 
 from __future__ import annotations
 
+import importlib
 import logging
 import re
 from collections.abc import Callable, Iterator
@@ -45,7 +46,7 @@ logger = logging.getLogger(__name__)
 
 #: True while :func:`read` runs, in this thread: the stand-ins walk by tag then.
 _WALKING: ContextVar[bool] = ContextVar("webrobot_trafilatura_walking", default=False)
-_LITERAL = re.compile(r"re:test\(([^,()]+), '([^']*)'\)")
+_LITERAL = re.compile(r"re:test\(([^,()]+), '([^']*)'(, 'i')?\)")
 
 
 def skeleton(path: str) -> tuple[str, list[str]]:
@@ -55,7 +56,7 @@ def skeleton(path: str) -> tuple[str, list[str]]:
 
     def take(match: re.Match[str]) -> str:
         found.append(match.group(2))
-        return f"re:test({match.group(1)}, {{}})"
+        return f"re:test({match.group(1)}, {{}}{match.group(3) or ''})"
 
     return " ".join(_LITERAL.sub(take, path).split()), found
 
@@ -177,6 +178,22 @@ def _bottom_links(rx: list[re.Pattern[str]]) -> tuple[tuple[str, ...] | None, Te
     return ("div", "item", "list", "p", "section", "span"), test
 
 
+def _basic_cleaning(rx: list[re.Pattern[str]]) -> tuple[tuple[str, ...] | None, Test]:
+    by_class, by_id = rx
+    dropped = frozenset(("aside", "fencedframe", "footer", "script", "style", "svg", "template"))
+
+    def test(e: Any) -> bool:
+        tag = e.tag
+        return bool(
+            tag in dropped
+            or (tag == "div" and "footer" in _first(e, "class", "id"))
+            or by_class.search(e.get("class") or "")
+            or by_id.search(e.get("id") or "")
+        )
+
+    return None, test
+
+
 Walk = Callable[[list[re.Pattern[str]]], tuple[tuple[str, ...] | None, Test]]
 
 
@@ -184,15 +201,22 @@ Walk = Callable[[list[re.Pattern[str]]], tuple[tuple[str, ...] | None, Test]]
 class Prune:
     """One of trafilatura's pruning expressions, answered by a walk."""
 
-    #: The list of ``trafilatura.xpaths`` that holds it, and its place there.
+    #: The name that holds it in ``module``: a list (and its place there, ``index``) or
+    #: the expression itself (``index`` is ``None``).
     name: str
-    index: int
+    index: int | None
     #: Its text with its regular expressions taken out (:func:`skeleton`)...
     text: str
     #: ...how many they are...
     count: int
     #: ...and the walk, built from them: the tags it walks (``None``: all) and its test.
     walk: Walk
+    module: str = "trafilatura.xpaths"
+
+    @property
+    def label(self) -> str:
+        where = "" if self.index is None else f"[{self.index}]"
+        return f"{self.module}.{self.name}{where}"
 
 
 #: The expressions answered by a walk.
@@ -243,6 +267,14 @@ FAST_PRUNES: tuple[Prune, ...] = (
         " re:test(@id|@class, {}) or re:test(@id|@class, {}) or contains(@style, 'border')]"),
         2, _bottom_links,
     ),
+    Prune(
+        # the cleaning of the baseline extractor, of justext's input and of the page
+        # measure trafilatura compares a short reading with
+        "BASIC_CLEAN_XPATH", None,
+        (".//aside|.//div[contains(@class|@id, 'footer')]|.//fencedframe|.//footer|.//script"
+        "|.//style|.//svg|.//template|.//*[re:test(@class, {}, 'i') or re:test(@id, {}, 'i')]"),
+        2, _basic_cleaning, "trafilatura.baseline",
+    ),
 )  # fmt: skip
 
 
@@ -285,8 +317,10 @@ def stand_in(expression: Any, prune: Prune) -> TagWalk | None:
     shape, literals = skeleton(path)
     if shape != prune.text or len(literals) != prune.count:
         return None
+    # lxml's EXSLT re:test compiles its pattern so, case-insensitive with the flag "i"
+    flags = re.IGNORECASE if ", 'i')" in shape else 0
     try:
-        tags, test = prune.walk([re.compile(literal) for literal in literals])
+        tags, test = prune.walk([re.compile(literal, flags) for literal in literals])
     except re.error:
         return None
     return TagWalk(expression, tags, test)
@@ -294,23 +328,29 @@ def stand_in(expression: Any, prune: Prune) -> TagWalk | None:
 
 @cache
 def install() -> int:
-    """Puts the stand-ins in trafilatura's lists, once; how many are in place."""
-    xpaths = require("trafilatura.xpaths", "mining", FEATURE)
-
+    """Puts the stand-ins in trafilatura's place, once; how many are in place."""
+    require("trafilatura", "mining", FEATURE)
     placed = 0
     for prune in FAST_PRUNES:
-        expressions = getattr(xpaths, prune.name, None)
-        if not isinstance(expressions, list) or prune.index >= len(expressions):
+        try:
+            module = importlib.import_module(prune.module)
+        except ImportError:
             continue
-        current = expressions[prune.index]
-        if isinstance(current, TagWalk):
-            placed += 1
+        holder = getattr(module, prune.name, None)
+        if prune.index is None:
+            current = holder
+        elif isinstance(holder, list) and prune.index < len(holder):
+            current = holder[prune.index]
+        else:
             continue
-        replacement = stand_in(current, prune)
+        replacement = current if isinstance(current, TagWalk) else stand_in(current, prune)
         if replacement is None:
-            logger.info("trafilatura's %s[%d] has changed: read as it is", prune.name, prune.index)
+            logger.info("trafilatura's %s has changed: read as it is", prune.label)
             continue
-        expressions[prune.index] = replacement
+        if prune.index is None:
+            setattr(module, prune.name, replacement)
+        else:
+            holder[prune.index] = replacement
         placed += 1
     return placed
 
