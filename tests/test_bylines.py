@@ -30,6 +30,10 @@ def tree(body: str) -> object:
         ("Konstantin @ Four Years", "Konstantin"),
         ("Jane Doe (jane@example.com)", "Jane Doe"),
         ("Jean-Luc Picard", "Jean-Luc Picard"),
+        ("Ayush Kumar Shah, PhD", "Ayush Kumar Shah"),  # a degree after a comma
+        ("Jane Doe, Ph.D.", "Jane Doe"),
+        ("Sam Lee, MD", "Sam Lee"),
+        ("Martin Luther King, Jr.", "Martin Luther King, Jr"),  # no degree: kept
         ("@janedoe", None),
         ("https://example.com/author/jane", None),
         ("12.03.2020", None),
@@ -56,6 +60,16 @@ def test_by_lines_without_markup() -> None:
     assert byline_texts(tree(html)) == ["By Tom Ray"]
 
 
+def test_by_in_the_middle_of_a_sentence_is_no_byline() -> None:
+    html = (
+        "<article><p>Set the theme in <code>pelicanconf.py</code> by adding this line:</p>"
+        "<p>Check the list <em>first</em> by running:</p></article>"
+    )
+    assert byline_texts(tree(html)) == []
+    spans = "<article><div class='meta'><span>Posted</span> by <a>Tom Ray</a></div></article>"
+    assert byline_texts(tree(spans)) == ["Posted by Tom Ray"]
+
+
 def test_comments_sidebars_and_footers_are_not_bylines() -> None:
     html = (
         "<div id='comments'><span class='comment-author'>Reader One</span></div>"
@@ -80,3 +94,36 @@ def test_screen_reader_labels_are_left_out() -> None:
 
 def test_no_tree_no_bylines() -> None:
     assert byline_texts(None) == []
+
+
+#: The author's profile beside a post, as Minimal Mistakes (and academicpages, made from
+#: it) writes it: in the sidebar, outside the article, on every post.
+PROFILE = (
+    "<div id='main'><div class='sidebar sticky'><div itemscope class='h-card'>"
+    "<div class='author__avatar'><img src='/me.jpg' alt='Mina Rao, PhD'></div>"
+    "<div class='author__content'><h3 class='author__name p-name'>Mina Rao, PhD</h3>"
+    "<p class='author__bio'>Research engineer</p></div></div></div>"
+    "<article class='page'><h1 class='page__title'>Common commands</h1>"
+    "<section class='page__content'><p>Text.</p></section></article></div>"
+)
+
+
+def test_the_authors_profile_beside_the_post_names_its_author() -> None:
+    assert byline_texts(tree(PROFILE)) == ["Mina Rao, PhD"]
+    assert author_name(byline_texts(tree(PROFILE))[0]) == "Mina Rao"
+
+
+def test_a_byline_in_the_post_comes_before_the_profile() -> None:
+    html = PROFILE.replace("<p>Text.</p>", "<p class='byline'>By Tom Ray</p><p>Text.</p>")
+    assert byline_texts(tree(html)) == ["By Tom Ray"]
+
+
+def test_a_profile_card_in_the_footer_or_comments_is_no_author() -> None:
+    footer = (
+        "<article><p>Text.</p></article><footer><h3 class='author__name'>Site Owner</h3></footer>"
+    )
+    comments = (
+        "<article><p>Text.</p></article><div id='comments'><b class='author__name'>Reader</b></div>"
+    )
+    assert byline_texts(tree(footer)) == []
+    assert byline_texts(tree(comments)) == []

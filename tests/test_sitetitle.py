@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from webrobot.extract.sitetitle import without_site
+from webrobot.extract.sitetitle import title_parts, without_dangling, without_site
 
 URL = "https://www.example-news.com/2021/03/04/story"
 
@@ -24,7 +24,36 @@ URL = "https://www.example-news.com/2021/03/04/story"
         ("Spider-Man - A review", ["Other"], [], "Spider-Man - A review"),
         ("Just a title", ["Just a title"], [], "Just a title"),
         ("The Site", ["The Site"], [], "The Site"),
+        # A theme that writes "{title} &middot; {site}" for a site with no name set.
+        ("Graph Implementation ·", [], [], "Graph Implementation"),
+        ("Graph Implementation · ", [], ["Graph Implementation"], "Graph Implementation"),
+        ("| Notes on caching", [], [], "Notes on caching"),
+        ("Notes on caching -", ["Other"], [], "Notes on caching"),
+        ("·", [], [], "·"),  # nothing but a separator: kept
+        ("C++: a tour", [], [], "C++: a tour"),  # a colon that is the title's own
+        ("« Les matériaux »", [], ["« Les matériaux »"], "« Les matériaux »"),  # quotes
     ],
 )
 def test_without_site(title: str, sites: list[str], h1s: list[str], expected: str) -> None:
     assert without_site(title, sites, h1s, URL) == expected
+
+
+@pytest.mark.parametrize(
+    ("title", "expected"),
+    [
+        ("Post title · ", "Post title"),
+        ("  | Post title", "Post title"),
+        ("Post title", "Post title"),
+        ("Spider-Man -", "Spider-Man"),
+        ("-", "-"),
+        ("« Les matériaux de la conservation »", "« Les matériaux de la conservation »"),
+    ],
+)
+def test_without_dangling(title: str, expected: str) -> None:
+    assert without_dangling(title) == expected
+
+
+def test_title_parts() -> None:
+    assert title_parts("Dev Env Setup | Derek Chang") == ["Dev Env Setup", "Derek Chang"]
+    assert title_parts("Post :: News :: Site ·") == ["Post", "News", "Site"]
+    assert title_parts("Just a title") == ["Just a title"]

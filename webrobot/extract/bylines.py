@@ -4,7 +4,10 @@ A post names its author in its body even when its head does not: a link with
 ``rel="author"``, an element whose class says so (``p-author``, ``author-name``,
 ``byline``, ``post-author``...), or a line that starts with "By", "Von",
 "Par", "Por", "Door"... Comments, sidebars, footers and navigation are left
-out: the names there are readers', not the post's.
+out: the names there are readers', not the post's. One card beside the post
+is the exception, read when the post itself names no one: the author's profile
+that Minimal Mistakes and the Jekyll themes made from it (academicpages and
+others) show in the sidebar of every post, its name in ``author__name``.
 
 :func:`author_name` cleans one value from any source: the "By" and "Author:"
 labels, the date, time or "| Twitter" that follows a name, handles, e-mail
@@ -37,6 +40,11 @@ _TAIL = re.compile(
     r"aktualisiert|veröffentlicht|mis à jour|publié|in|at|für|for|pour)\s"
     r"|,\s*[^\W\d_]*\.?\s*\d|\d).*$"
 )
+#: A degree or title written after a name and a comma: "Ayush Kumar Shah, PhD".
+_DEGREE = re.compile(
+    r",\s*(?:Ph\.?\s?D|M\.?D|M\.?Sc|B\.?Sc|M\.?A|B\.?A|MBA|MPH|J\.?D)\.?\s*$",
+    re.IGNORECASE,
+)
 _HANDLE = re.compile(r"@\w+|\S+@\S+\.\w+|https?://\S+|www\.\S+")
 _LETTER = re.compile(r"[^\W\d_]")
 _BYLINE_TEXT = re.compile(
@@ -68,6 +76,8 @@ MAX_ELEMENTS = 2_000
 #: Classes of the third kind that hold no name: a picture, a biography, a box.
 _NOT_A_NAME = re.compile(r"avatar|bio|image|img|photo|desc|about|box|title", re.IGNORECASE)
 _BY_STARTS = ("by", "von ", "par ", "por ", "door ", "posted by", "written by")
+#: The name on an author's profile card beside the post (Minimal Mistakes and its forks).
+_PROFILE = ".//*[contains(concat(' ', normalize-space(@class), ' '), ' author__name ')]"
 #: Text for screen readers only ("Posted by", "Author"), left out of a byline.
 _HIDDEN = (
     ".//*[contains(@class, 'screen-reader') or contains(@class, 'sr-only')"
@@ -107,7 +117,8 @@ def author_name(value: str) -> str | None:
     for _ in range(2):
         text = _LABEL.sub("", text)
     text = _HANDLE.sub(" ", text)
-    text = _TAIL.sub("", " ".join(text.split()))
+    text = _DEGREE.sub("", " ".join(text.split()))
+    text = _TAIL.sub("", text)
     text = text.strip(" ,.:;-–—|•·()[]@")
     if not text or len(text) > 60 or len(text.split()) > 6 or not _LETTER.search(text):
         return None
@@ -140,14 +151,39 @@ def byline_texts(root: Any) -> list[str]:
                 return found
         lines = []
         for element, text in short_texts(scope, 100):
-            if text.lstrip()[:10].lower().startswith(_BY_STARTS) and _BYLINE_TEXT.match(text):
+            if (
+                text.lstrip()[:10].lower().startswith(_BY_STARTS)
+                and _BYLINE_TEXT.match(text)
+                # the line starts with it: not "... set by adding this line:" mid-sentence
+                and _BYLINE_TEXT.match(element.text_content()[:MAX_BYLINE])
+            ):
                 lines.append(element)
                 if len(lines) >= 10:
                     break
         found.extend(_texts(lines))
+        if not found:
+            found.extend(profile_names(root))
     except (AttributeError, ValueError, TypeError):
         return found
     return found
+
+
+def profile_names(root: Any) -> list[str]:
+    """The name on the author's profile card beside the post (``author__name``,
+    in a sidebar): not one in comments or the page's footer."""
+    out = []
+    for element in root.xpath(_PROFILE)[:5]:
+        if any(_in_comments_or_footer(node) for node in element.iterancestors()):
+            continue
+        text = " ".join(element.text_content().split())
+        if text and len(text) <= MAX_BYLINE:
+            out.append(text)
+    return out
+
+
+def _in_comments_or_footer(node: Any) -> bool:
+    marks = f"{node.get('class') or ''} {node.get('id') or ''}".lower()
+    return node.tag == "footer" or "comment" in marks or "footer" in marks
 
 
 def _texts(elements: list[Any]) -> list[str]:

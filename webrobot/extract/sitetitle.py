@@ -16,12 +16,30 @@ import re
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
-_SEPARATOR = re.compile(r"\s+(?:[|\-–—·•»«:/~]|::|\\)\s+")
+_MARKS = r"(?:[|\-–—·•»«:/~]|::|\\)"
+_SEPARATOR = re.compile(rf"\s+{_MARKS}\s+")
+#: A separator at the start or the end of a title, with only spaces beyond it
+#: (guillemets there are the title's quotes: "« Les matériaux »").
+_END_MARKS = r"(?:[|\-–—·•:/~]|::|\\)"
+_DANGLING = re.compile(rf"^\s*{_END_MARKS}\s+|\s+{_END_MARKS}\s*$")
 _WORD = re.compile(r"\W+")
+
+
+def title_parts(title: str) -> list[str]:
+    """The parts of ``title`` between its separators ("Post | News | Site")."""
+    return [part for part in _SEPARATOR.split(without_dangling(title)) if part.strip()]
+
+
+def without_dangling(title: str) -> str:
+    """``title`` without a separator it starts or ends with ("Post title ·" ->
+    "Post title"); a title that is nothing but a separator is kept."""
+    bare = _DANGLING.sub("", title).strip()
+    return bare or title
 
 
 def without_site(title: str, site_names: Iterable[str], headlines: Iterable[str], url: str) -> str:
     """``title`` without a leading or trailing part that names the site."""
+    title = without_dangling(title)
     parts = _SEPARATOR.split(title)
     if len(parts) < 2:
         return title
