@@ -7,15 +7,16 @@ extraction sequence; this module runs that sequence for less CPU and the same re
   main extractor, fallbacks, rescue) on a tree the caller gives away, where the public
   ``bare_extraction`` first copies the tree, and then renders the body as
   ``bare_extraction`` does (``trafilatura.xml.xmltotxt``), with its size check.
-- During :func:`read`, seven of the XPath expressions trafilatura prunes the tree with
+- During :func:`read`, eight of the XPath expressions trafilatura prunes the tree with
   (:data:`FAST_PRUNES`: comment sections, infinite-scroll containers, share bars,
-  boilerplate by id and class, hidden nodes, precision's "bottom" and "link" blocks) are
-  answered by a walk of the elements of the tags they name, testing the same regular
-  expressions in Python. Each such expression tests EXSLT regular expressions on every
-  element of the tree through a call back into Python; the walk selects the same nodes,
-  in the same order, at a fraction of the cost. A stand-in is put in the place of each
-  expression in trafilatura's lists only when the expression's text is the one
-  translated (its regular expressions are read from it), and it answers with the
+  boilerplate by id and class, hidden nodes, precision's "bottom" and "link" blocks, and
+  the basic cleaning before its baseline and justext readings) are answered by a walk of
+  the elements of the tags they name, testing the same regular expressions in Python.
+  Each such expression tests EXSLT regular expressions on every element of the tree
+  through a call back into Python; the walk selects the same nodes, in the same order,
+  at a fraction of the cost. A stand-in is put in the place of each expression (in
+  trafilatura's lists, or in the module that uses it) only when the expression's text is
+  the one translated (its regular expressions are read from it), and it answers with the
   original expression outside :func:`read`, so every other caller of trafilatura in the
   process (``trafilatura.extract`` itself) runs exactly as before.
 
@@ -336,7 +337,7 @@ def install() -> int:
             module = importlib.import_module(prune.module)
         except ImportError:
             continue
-        holder = getattr(module, prune.name, None)
+        holder: Any = getattr(module, prune.name, None)
         if prune.index is None:
             current = holder
         elif isinstance(holder, list) and prune.index < len(holder):
@@ -369,6 +370,9 @@ def read(tree: Any, options: Any) -> tuple[str | None, Any]:
     token = _WALKING.set(True)
     try:
         body, text, _, comments = trafilatura_sequence(tree, options, options.url)
+    except (TypeError, ValueError):  # what bare_extraction reads as "nothing found"
+        logging.getLogger("trafilatura.core").warning("discarding data: %s", options.source)
+        return None, None
     finally:
         _WALKING.reset(token)
     if options.max_tree_size and len(body) > options.max_tree_size:
