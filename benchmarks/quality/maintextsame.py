@@ -25,11 +25,13 @@ from pathlib import Path
 from benchmarks.quality import maintext, productdev, unseen
 
 
-def pages(unseen_every: int) -> Iterator[tuple[str, str, str]]:
-    """``(key, url, html)`` of every page compared, in a fixed order."""
-    for page in maintext.load_pages(maintext.default_data()):
+def pages(unseen_every: int, limit: int = 0) -> Iterator[tuple[str, str, str]]:
+    """``(key, url, html)`` of every page compared (the first ``limit`` of each set when
+    it is not 0), in a fixed order."""
+    cut = limit or None
+    for page in maintext.load_pages(maintext.default_data())[:cut]:
         yield f"article/{page.key}", page.url, page.html
-    for index, shop in enumerate(productdev.pages()):
+    for index, shop in enumerate(productdev.pages()[:cut]):
         yield f"product-dev/{index}/{shop.case.url}", shop.case.url, shop.case.html
     if unseen_every <= 0:
         return
@@ -41,11 +43,11 @@ def pages(unseen_every: int) -> Iterator[tuple[str, str, str]]:
             print(f"{name}: not read ({error})", file=sys.stderr)
             continue
         dev = [page for page in loaded if page.split == "dev"]
-        for index, page in enumerate(dev[::unseen_every]):
+        for index, page in enumerate(dev[::unseen_every][:cut]):
             yield f"{page.set}/{index}/{page.url}", page.url, page.html
 
 
-def readings(unseen_every: int) -> dict[str, list[str | None]]:
+def readings(unseen_every: int, limit: int = 0) -> dict[str, list[str | None]]:
     """Each page's text and Markdown as the main text reads them now."""
     from parsel import Selector
 
@@ -53,7 +55,7 @@ def readings(unseen_every: int) -> dict[str, list[str | None]]:
     from webrobot.extract.page import SourcePage
 
     out: dict[str, list[str | None]] = {}
-    for key, url, html in pages(unseen_every):
+    for key, url, html in pages(unseen_every, limit):
         page = SourcePage(url, html, root=Selector(text=html, type="html").root)
         reading = main_reading(page)
         out[key] = [reading.text, reading.markdown]
@@ -68,8 +70,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--unseen", type=int, default=0, help="every N-th dev page of the unseen sets"
     )
+    parser.add_argument("--limit", type=int, default=0, help="the first N pages of each set")
     args = parser.parse_args(argv)
-    now = readings(args.unseen)
+    now = readings(args.unseen, args.limit)
     if args.save:
         args.save.write_text(json.dumps(now, ensure_ascii=False), "utf-8")
         print(f"{len(now)} pages saved to {args.save}")
