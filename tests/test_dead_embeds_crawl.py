@@ -11,6 +11,7 @@ Timings of the same crawl at full size are in ``benchmarks/dead_embeds.py``.
 from __future__ import annotations
 
 import json
+import re
 import socket
 from collections.abc import Callable
 from pathlib import Path
@@ -230,6 +231,13 @@ def test_the_archives_requisites_on_dead_hosts_do_not_hold_the_crawl(
     assert dead == 4 * PAGES, {k: v for k, v in result.stats.items() if "requisite/image" in k}
     # The archive's own copy of each live image, besides the one the mining described.
     assert all(site.count(f"/live{n}.png") >= 1 for n in range(PAGES))
+    # Each dead host is said by the record of dead hosts: its requisites refused, and
+    # the requests held for it dropped, are counted (above) and logged at DEBUG only.
+    info = [line for line in result.log.splitlines() if " INFO: " in line]
+    assert not [
+        line for line in info if "Refusing no_such_name" in line or "Refusing refused" in line
+    ]
+    assert not [line for line in info if "Dropped " in line and "gone.invalid" in line]
 
 
 #: The monitored crawl's pages: each with four dead embeds and one live picture.
@@ -287,3 +295,97 @@ def test_a_watch_with_a_picture_rule_crawls_at_the_speed_of_its_live_hosts(
     report = json.loads((tmp_path / "again" / "items.report.json").read_text("utf-8"))
     assert len(report["dead_hosts"]) == dead_count
     assert all(row["remembered"] for row in report["dead_hosts"])
+
+
+def test_dead_image_hosts_are_said_once_and_are_not_counted_as_sites(
+    make_site: MakeSite, tmp_path: Path
+) -> None:
+    """The hosts of the dead images were asked for nothing but their robots.txt: each is
+    said in one INFO line of the robots.txt middleware (its tries all counted), listed
+    under "Hosts given up" with its tries, and is not a site of the crawl: the report
+    counts one site (the live one), with no deferrals and no site left unreached."""
+    refused_port = closed_port()
+    site = dead_embeds_site(make_site, refused_port)
+    result = crawl(
+        site,
+        tmp_path / "crawl",
+        tmp_path / "dead-hosts.json",
+        # each dead name tried twice (and given up) while the crawl runs
+        WEBROBOT_DEAD_NAME_RETRY="0.2",
+        WEBROBOT_DEAD_REFUSED_MAX="0.5",
+        DOWNLOAD_DELAY="0.1",
+    )
+    check_crawl(result, site, refused_port)
+    names = ["cdn.gone.invalid"] + [
+        f"img{page}-{side}.gone.invalid" for page in range(PAGES) for side in "ab"
+    ]
+    labels = [*names, f"127.0.0.1:{refused_port}"]
+    report = json.loads((tmp_path / "crawl" / "items.report.json").read_text("utf-8"))
+    rows = {row["host"]: row for row in report["dead_hosts"]}
+    assert sorted(rows) == sorted(labels)
+    given_up_in_crawl = [host for host in names if rows[host]["tries"] == 2]
+    assert len(given_up_in_crawl) >= PAGES, "most dead names were tried twice in the crawl"
+
+    # One INFO line of robots.txt per dead host; every try and decision counted.
+    robots_info = [
+        line for line in result.log.splitlines()
+        if " INFO: " in line and "[webrobot.robots." in line
+    ]  # fmt: skip
+    for host in labels:
+        said = [line for line in robots_info if re.search(rf"//{re.escape(host)}[:/ ]", line)]
+        assert len(said) == 1, (host, said)
+    assert result.stat("webrobot/robots/deferred_dns") == len(names)
+    assert result.stat("webrobot/robots/outcome/unreachable") >= len(given_up_in_crawl)
+    assert result.stat("webrobot/robots/error/CannotResolveHostError", 0) + result.stat(
+        "webrobot/robots/error/DNSLookupError", 0
+    ) == sum(rows[host]["tries"] for host in names)
+
+    # Not sites: only the live one is counted, with nothing deferred or held.
+    totals = report["totals"]
+    assert (totals["sites"], totals["sites_crawled"], totals["sites_with_pages"]) == (1, 1, 1)
+    assert list(report["sites"]) == [site.origin]
+    assert (totals["deferrals"], totals["deferred_seconds"]) == (0, 0)
+    assert report["held"] == []
+    assert [row["origins"] for row in report["hosts"]] == [[site.origin]]
+    assert report["hosts_refused_only"] == 0
+    for host in labels:  # their tries are under their own host
+        assert rows[host]["robots_fetches"] == rows[host]["tries"] >= 1, rows[host]
+        assert len(rows[host]["sites"]) == 1, rows[host]
+    [line] = [line for line in result.log.splitlines() if "Crawl report:" in line]
+    assert "(1 sites," in line
+    [progress] = [line for line in result.log.splitlines() if "Progress at close" in line]
+    assert "0 deferred, 1 exhausted" in progress, progress
+
+
+#: Pages of the logo crawl: enough that some wait for their turn after the logo's download.
+LOGO_PAGES = 30
+
+
+def test_a_picture_every_page_shows_is_fetched_once_behind_dead_embeds(
+    make_site: MakeSite, tmp_path: Path
+) -> None:
+    """Every page embeds six images on dead names, then the site's logo: the logo waits
+    for its turn behind the dead ones, and is asked of the server once in the crawl."""
+    site = make_site("dead-embeds-logo")
+    site.add("/robots.txt", Reply.text(""))
+    site.add("/logo.png", Reply(200, picture(24, 24, seed=7), {"Content-Type": "image/png"}))
+    for page in range(LOGO_PAGES):
+        links = "".join(
+            f'<a href="/p/{j}">page {j}</a>' for j in (2 * page + 1, 2 * page + 2) if j < LOGO_PAGES
+        )
+        dead = [f"http://cdn{k}.gone.invalid/p{page}.png" for k in range(2)] + [
+            f"http://img{page}-{k}.gone.invalid/x.png" for k in range(4)
+        ]
+        images = "".join(f'<img src="{url}">' for url in dead)
+        site.html(
+            f"/p/{page}",
+            f"<html><head><title>Page {page}</title></head><body><p>Page {page}.</p>"
+            f'{images}<img src="/logo.png" alt="logo">{links}</body></html>',
+        )
+    result = crawl(site, tmp_path / "crawl", tmp_path / "dead-hosts.json")
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert len(result.items) == LOGO_PAGES
+    for item in result.items:
+        [logo] = [image for image in item["images"] if image["url"].endswith("/logo.png")]
+        assert logo["status"] == "described", logo
+    assert site.count("/logo.png") == 1

@@ -58,3 +58,31 @@ def test_a_stat_of_its_own_is_counted() -> None:
     )
     assert crawler.stats.get_value("robotstxt/forbidden") == 1  # type: ignore[union-attr]
     assert crawler.stats.get_value("webrobot/url/refused/forbidden") is None  # type: ignore[union-attr]
+
+
+def test_a_refusal_said_where_it_was_decided_is_logged_at_debug_and_counted(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A requisite on a host given up as dead: the record of dead hosts said the host."""
+    crawler = get_crawler()
+    crawler.stats.open_spider()  # type: ignore[union-attr]
+    refuser = Refuser(crawler)
+    signalled: list[str] = []
+    crawler.signals.connect(
+        lambda request, reason, site: signalled.append(site),
+        signal=signals.request_refused,
+        weak=False,
+    )
+    with caplog.at_level(logging.DEBUG, logger="webrobot.urls.refusals"):
+        for n in range(3):
+            refuser.refuse(Request(f"http://gone.invalid/{n}.png"), "no_such_name", said=True)
+        refuser.refuse(Request("http://other.invalid/x.png"), "no_such_name")
+    info = [r.getMessage() for r in caplog.records if r.levelno == logging.INFO]
+    expected = (
+        "Refusing no_such_name URLs of http://other.invalid:80 (first: "
+        "http://other.invalid/x.png); further ones are logged at DEBUG"
+    )
+    assert info == [expected]
+    assert sum(r.levelno == logging.DEBUG for r in caplog.records) == 3
+    assert crawler.stats.get_value("webrobot/url/refused/no_such_name") == 4  # type: ignore[union-attr]
+    assert signalled == ["http://gone.invalid:80"] * 3 + ["http://other.invalid:80"]

@@ -125,3 +125,32 @@ def test_in_another_project_scrapys_own_crawl_keeps_the_feed_and_says_the_error_
                          """ list, e.g. '["example.com"]')"""), last  # fmt: skip
     assert result.stderr.count("ERROR: webrobot cannot start:") == 1, "logged once"
     assert sorted(p.name for p in project.iterdir()) == ["items.jsonl", "scrapy.cfg", "siteproject"]
+
+
+def test_a_value_the_add_on_refuses_is_said_without_scrapys_start_up_lines(
+    make_site: Callable[..., SiteServer], tmp_path: Path
+) -> None:
+    """The add-on finds a bad value before Scrapy lists what it builds: the terminal
+    shows Scrapy's first lines (its version) and the error, not the ninety lines of
+    add-ons, settings and components of a crawl that does not start; in a LOG_FILE
+    too. An error found only while a component is built comes after them, as before."""
+    site = make_site()
+    status, stderr = crawl(tmp_path, site, "WEBROBOT_EXTRACT=txt")
+    assert status == 2, stderr[-2000:]
+    said = lines(stderr)
+    assert said[-1].startswith("webrobot: cannot start: setting WEBROBOT_EXTRACT"), said[-3:]
+    for startup in ("Enabled addons", "Overridden settings", "Enabled downloader middlewares",
+                    "Enabled spider middlewares", "Enabled item pipelines", "Enabled extensions"):  # fmt: skip
+        assert startup not in stderr, startup
+    # No more than a setting the command itself refuses: Scrapy's version lines.
+    _, early = crawl(tmp_path, site, "DEPTH_LIMIT=abc")
+    assert len(said) <= len(lines(early)) + 1, said
+
+    log_file = tmp_path / "crawl.log"
+    status, stderr = crawl(tmp_path, site, "WEBROBOT_EXTRACT=txt", "-s", f"LOG_FILE={log_file}")
+    log = log_file.read_text("utf-8")
+    assert status == 2 and log.count("ERROR: webrobot cannot start: setting WEBROBOT_EXTRACT") == 1
+    assert "Enabled downloader middlewares" not in log and "Overridden settings" not in log
+
+    status, stderr = crawl(tmp_path, site, "WEBROBOT_BLOCKLIST={missing}")
+    assert status == 2 and "Enabled downloader middlewares" in stderr

@@ -105,15 +105,49 @@ class QuietDisabled(logging.Filter):
             )  # fmt: skip
 
 
+#: Scrapy's loggers of a crawler's start-up lines: add-ons, settings, components.
+STARTUP_LOGGERS = ("scrapy.addons", "scrapy.crawler", "scrapy.middleware")
+
+
+class QuietRefusedStart(logging.Filter):
+    """Drops Scrapy's start-up INFO lines (enabled add-ons, overridden settings, enabled
+    components: about ninety) of a crawler that will not start, while its components
+    are built: the setting error is the line to read. Warnings and errors pass, and
+    so do other crawlers' lines."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        super().__init__()
+        self.crawler = crawler
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno > logging.INFO:
+            return True
+        owner = getattr(record, "crawler", None)  # Scrapy's "Overridden settings" names none
+        return owner is not None and owner is not self.crawler
+
+    def install(self) -> None:
+        for name in STARTUP_LOGGERS:
+            logging.getLogger(name).addFilter(self)
+
+    def remove(self) -> None:
+        for name in STARTUP_LOGGERS:
+            logging.getLogger(name).removeFilter(self)
+
+
 class Addon:
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
         self.quiet = QuietDisabled(crawler)
         self.quiet.install()
+        self.refused_start = QuietRefusedStart(crawler)
         # Every error found while the components are built ends the crawl before the
         # spider opens: no feed, index or report is opened.
-        compat.before_spider_opens(crawler, lambda: refuse_to_open(crawler))
+        compat.before_spider_opens(crawler, self._before_spider_opens)
         crawler.signals.connect(self._spider_opened, signal=scrapy_signals.spider_opened)
+
+    def _before_spider_opens(self) -> None:
+        self.refused_start.remove()
+        refuse_to_open(self.crawler)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -143,8 +177,11 @@ class Addon:
             setting_error(self.crawler, exc)
         if getattr(self.crawler.spider, "config_error", None) is not None:
             write_no_outputs(settings)
+            # Known now, before Scrapy lists what it builds: the error is the one line.
+            self.refused_start.install()
 
     def _spider_opened(self) -> None:
+        self.refused_start.remove()  # (removed already where the check before opening runs)
         self.quiet.summary()
         error = getattr(self.crawler.spider, "config_error", None)
         if error is None:

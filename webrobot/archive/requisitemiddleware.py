@@ -167,7 +167,7 @@ class RequisiteTracker:
                 continue
             for request in pending.take_held(_awaited_by_nobody):
                 self.refuser.refuse(
-                    request, reason, f"the host of {site} is dead", stat=DEAD_SKIPPED
+                    request, reason, f"the host of {site} is dead", stat=DEAD_SKIPPED, said=True
                 )
 
     def request_dropped(self, request: Request) -> None:

@@ -299,6 +299,10 @@ class ImageFetcher:
 
     async def _describe_one(self, image: dict[str, Any], page_url: str | None) -> dict[str, Any]:
         url = str(image.get("url") or "")
+        # Its turn may come after another page's download of the same image landed.
+        ready = self._ready(image, url)
+        if ready is not None:
+            return ready
         fields = await maybe_deferred_to_future(self._follow(url, page_url))
         if fields.get("status") == UNFETCHED:
             return self._unfetched(image, str(fields.get("reason")))

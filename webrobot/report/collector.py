@@ -11,6 +11,8 @@ and report extensions and the two downloader-middleware taps. It listens to:
 * webrobot's (:mod:`webrobot.signals`): ``request_refused``,
   ``robots_resolved``, ``site_deferred``, ``held_sites_only``, ``page_flagged``,
   ``request_shared``;
+* the crawl's dead hosts (:meth:`webrobot.urls.deadhosts.DeadHosts.listen`): a host
+  given up, or failed once, as dead (:mod:`webrobot.report.givenup`);
 * :class:`webrobot.report.taps.FrontierTapMiddleware` (first downloader
   middleware: a request left the scheduler; an ``IgnoreRequest`` that did not go
   through the Refuser) and :class:`~webrobot.report.taps.DownloadErrorTapMiddleware`
@@ -51,6 +53,7 @@ from webrobot.report.budget import LimitReached
 from webrobot.report.kinds import fetch_kind
 from webrobot.report.model import CrawlTally, ignored_reason
 from webrobot.settingsmodel.parse import read
+from webrobot.urls.deadhosts import DeadHosts
 from webrobot.urls.sitekey import request_site, site_key
 from webrobot.wiring import per_crawler
 
@@ -155,6 +158,8 @@ class ReportCollector:
         connect(self.held_sites_only, signal=signals.held_sites_only)
         connect(self.page_flagged, signal=signals.page_flagged)
         connect(self.left_scheduler, signal=signals.request_shared)
+        dead = DeadHosts.of(crawler)
+        dead.listen(lambda url, kind: self.tally.host_dead(dead.label(kind, url)))
 
     def now(self) -> float:
         """Seconds since the spider opened."""

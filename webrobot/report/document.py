@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -80,9 +80,15 @@ _SUMMED = ("requested", "downloaded", "unchanged", "fetches", "items", "items_dr
            "deferred_seconds", "frontier")  # fmt: skip
 
 
-def totals(sites: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+def totals(
+    sites: Mapping[str, Mapping[str, Any]], given_up: Iterable[Mapping[str, Any]] = ()
+) -> dict[str, Any]:
+    """The sums of the ``sites`` rows; ``refused`` also counts the URLs refused on the
+    sites of hosts given up as dead (``given_up``: their rows, not among ``sites``)."""
     out: dict[str, Any] = {name: 0 for name in _SUMMED}
     refused: Counter[str] = Counter()
+    for row in given_up:
+        refused.update(row["refused"])
     errors: Counter[str] = Counter()
     status: Counter[str] = Counter()
     requests: Counter[str] = Counter()
@@ -111,10 +117,21 @@ def totals(sites: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
 
 
 def build_report(
-    crawl: CrawlTally, now: float, limits: HealthThresholds, meta: Mapping[str, Any]
+    crawl: CrawlTally,
+    now: float,
+    limits: HealthThresholds,
+    meta: Mapping[str, Any],
+    leave_out: Collection[str] = (),
 ) -> dict[str, Any]:
-    """The whole report.json document; ``meta`` adds spider, times, finish reason."""
-    sites = {key: site_report(t, crawl, now) for key, t in sorted(crawl.sites.items())}
+    """The whole report.json document; ``meta`` adds spider, times, finish reason.
+    ``leave_out``: site keys that are not sites of the crawl (hosts given up as dead
+    of which only robots.txt was asked: :mod:`webrobot.report.givenup`)."""
+    sites = {
+        key: site_report(t, crawl, now)
+        for key, t in sorted(crawl.sites.items())
+        if key not in leave_out
+    }
+    given_up = [site_report(crawl.sites[key], crawl, now) for key in leave_out]
     flags = check_health(sites, limits)
     return {
         **meta,
@@ -127,7 +144,7 @@ def build_report(
                 "robots_required": limits.robots_required,
             },
         },
-        "totals": totals(sites),
+        "totals": totals(sites, given_up),
         "sites": sites,
         "failed": crawl.failed_pages,
         "failed_total": crawl.failed_total,

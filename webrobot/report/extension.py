@@ -23,8 +23,9 @@ from scrapy.exceptions import NotConfigured
 from webrobot import signals as webrobot_signals
 from webrobot.report.budget import budget_refusals, pagecount_budget, site_budget
 from webrobot.report.collector import ReportCollector, waiting_requests
-from webrobot.report.document import build_report, iso, report_location
+from webrobot.report.document import build_report, iso, report_location, site_report
 from webrobot.report.frontier import freshness_report, priorities_report
+from webrobot.report.givenup import fold_into_dead_hosts, not_held
 from webrobot.report.health import HealthThresholds, fold_dead_hosts
 from webrobot.report.hosts import hosts_report, refused_only_hosts
 from webrobot.report.html import render_html
@@ -110,25 +111,35 @@ def current_report(
         "write_errors": stats.get("webrobot/disk/write_error", 0),
         "failed_write": stats.get("webrobot/disk/failed", ""),
     }
-    report = build_report(collector.tally, now, limits, meta)
+    # The parts first: the hosts given up as dead (``dead_hosts``) say which site keys
+    # are not sites of the crawl.
+    parts: dict[str, Any] = {}
+    for _, part in crawler.signals.send_catch_log(
+        signal=webrobot_signals.report_parts, finished=finished is not None
+    ):
+        if isinstance(part, dict):
+            parts.update(part)
+    tally = collector.tally
+    dead = {str(row["host"]) for row in parts.get("dead_hosts") or ()}
+    leave_out = tally.given_up_sites(dead)
+    report = build_report(tally, now, limits, meta, leave_out)
     report.update(frontier_report(crawler))
-    sites = collector.tally.sites
+    sites = {key: t for key, t in tally.sites.items() if key not in leave_out}
     report["hosts"] = hosts_report([k for k, t in sites.items() if t.crawled], host_notes(crawler))
     report["hosts_refused_only"] = refused_only_hosts(sites, report["hosts"])
     report["budgets"] = budgets_report(crawler, collector, reason)
-    parts = crawler.signals.send_catch_log(
-        signal=webrobot_signals.report_parts, finished=finished is not None
-    )
-    for _, part in parts:
-        if isinstance(part, dict):
-            report.update(part)
+    report.update(parts)
+    if "dead_hosts" in parts:
+        left_out = {key: site_report(tally.sites[key], tally, now) for key in leave_out}
+        report["dead_hosts"] = fold_into_dead_hosts(parts["dead_hosts"], left_out)
+    if "held" in parts:
+        report["held"] = not_held(parts["held"], dead, tally.dead_hosts)
     health = report["health"]
     health["flags"] = fold_dead_hosts(health["flags"], report.get("dead_hosts") or ())
     health["ok"] = not health["flags"]
     if "changes" in report:  # what changed is what a monitored crawl's reader looks for first
         report = {"changes": report.pop("changes"), **report}
     if finished is None:
-        tally = collector.tally
         report["as_of"] = iso(time.time())
         report["now"] = {
             # What the progress line says (the scheduler's count), not the report's estimate.

@@ -10,8 +10,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from webrobot.report.givenup import on_dead_host
 from webrobot.report.model import IGNORED
-from webrobot.urls.deadpolicy import NO_SUCH_NAME, REFUSED, host_label, url_host
 from webrobot.urls.scope import DENY_PATTERN, NOT_ALLOWED, OFFSITE
 from webrobot.urls.traps import BINARY_EXTENSION, BUDGET
 
@@ -79,14 +79,10 @@ def fold_dead_hosts(
     if not dead:
         return flags
     labels = {str(row["host"]) for row in dead}
-
-    def on_dead_host(flag: Mapping[str, str]) -> bool:
-        host, port = url_host(flag["site"])
-        return flag["check"] == "robots_unresolved" and bool(
-            {host_label(NO_SUCH_NAME, host, port), host_label(REFUSED, host, port)} & labels
-        )
-
-    kept = [flag for flag in flags if not on_dead_host(flag)]
+    kept = [
+        flag for flag in flags
+        if not (flag["check"] == "robots_unresolved" and on_dead_host(flag["site"], labels))
+    ]  # fmt: skip
     kinds: dict[str, int] = {}
     for row in dead:
         kinds[str(row["reason"])] = kinds.get(str(row["reason"]), 0) + 1

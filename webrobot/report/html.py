@@ -202,16 +202,17 @@ def dead_section(dead: list[Mapping[str, Any]]) -> str:
 
     rows = "".join(
         f"<tr><td>{escape(str(d['host']))}</td><td>{escape(str(d['reason']))}</td>"
-        f"<td>{escape(tries(d))}</td><td>{int(d.get('skipped') or 0)}</td>"
-        f"<td>{escape(str(d['detail'] or ''))}</td></tr>"
+        f"<td>{escape(tries(d))}</td><td>{sum((d.get('refused') or {}).values())}</td>"
+        f"<td>{int(d.get('skipped') or 0)}</td><td>{escape(str(d['detail'] or ''))}</td></tr>"
         for d in dead
     )
     return (
         f'<section class="card"><h2>Hosts given up <small>({len(dead)})</small></h2>'
         '<p class="note">These hosts are dead: their requests were not crawled, and images '
-        "or requisites on them were not asked.</p>"
+        "or requisites on them were not asked. Those of which nothing but robots.txt was "
+        "asked are not counted among the sites.</p>"
         '<table id="dead-hosts"><thead><tr><th>Host</th><th>Why</th><th>Tries</th>'
-        "<th>Requisites not asked</th><th>Detail</th></tr></thead>"
+        "<th>URLs refused</th><th>Requisites not asked</th><th>Detail</th></tr></thead>"
         f"<tbody>{rows}</tbody></table></section>\n"
     )
 

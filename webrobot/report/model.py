@@ -10,10 +10,11 @@ The Scrapy glue that feeds it is :mod:`webrobot.report.collector`.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from webrobot.report.givenup import on_dead_host, site_labels
 from webrobot.report.kinds import PAGE, ROBOTS
 
 #: robots_resolved outcome meaning the robot gave up on a site's robots.txt
@@ -167,12 +168,32 @@ class CrawlTally:
         #: (None: it has other work, or no such limit).
         self.held_only_closes_at: float | None = None
         self.held_only = False
+        #: Hosts known dead (given up, or failed once as dead), as ``dead_hosts`` names them.
+        self.dead_hosts: set[str] = set()
 
     def site(self, key: str) -> SiteTally:
         tally = self.sites.get(key)
         if tally is None:
             tally = self.sites[key] = SiteTally()
         return tally
+
+    def given_up_only(self, key: str, labels: Collection[str] = ()) -> bool:
+        """Is ``key`` a site whose host is dead (known here, or among ``labels``) and
+        of which nothing but robots.txt was requested? Such a host is listed under
+        "Hosts given up" only, not among the sites (:mod:`webrobot.report.givenup`)."""
+        tally = self.sites.get(key)
+        if tally is None or tally.fetches or tally.in_downloader or tally.frontier:
+            return False
+        return on_dead_host(key, self.dead_hosts) or on_dead_host(key, labels)
+
+    def given_up_sites(self, labels: Collection[str] = ()) -> set[str]:
+        """The site keys :meth:`given_up_only` says are not sites of the crawl."""
+        return {key for key in self.sites if self.given_up_only(key, labels)}
+
+    # -- dead hosts ----------------------------------------------------------
+    def host_dead(self, label: str) -> None:
+        """The host ``label`` (``dead_hosts``' spelling) was given up, or failed once, as dead."""
+        self.dead_hosts.add(label)
 
     # -- the frontier ------------------------------------------------------
     def scheduled(self, site: str) -> None:
@@ -271,6 +292,8 @@ class CrawlTally:
                 setattr(robots, name, info[name])
         tally._end_deferral(now)
         tally.gives_up_at = None
+        if self.dead_hosts and robots.resolved:  # it answered after all: not dead
+            self.dead_hosts.difference_update(site_labels(site))
 
     def deferred(
         self, site: str, now: float, delay: float, reason: str = "",
@@ -297,6 +320,8 @@ class CrawlTally:
         for key, tally in self.sites.items():
             if tally.robots.resolved or not tally.deferrals or tally.robots.outcome:
                 continue
+            if self.given_up_only(key):
+                continue
             ends = [t for t in (tally.gives_up_at, self.held_only_closes_at) if t is not None]
             rows.append((key, tally.deferred_reason, max(0.0, min(ends) - now) if ends else None))
         rows.sort(key=lambda row: (row[2] is None, row[2] or 0.0, row[0]))
@@ -306,8 +331,10 @@ class CrawlTally:
         """Sites deferred right now, by the reason their robots.txt failed."""
         return Counter(
             tally.deferred_reason or "unknown"
-            for tally in self.sites.values()
-            if (tally.crawled or tally.frontier) and tally.state(now) == "deferred"
+            for key, tally in self.sites.items()
+            if (tally.crawled or tally.frontier)
+            and tally.state(now) == "deferred"
+            and not self.given_up_only(key)
         )
 
     # -- decisions -----------------------------------------------------------
@@ -357,10 +384,11 @@ class CrawlTally:
         return sum(t.in_downloader + t.robots.in_flight for t in self.sites.values())
 
     def states(self, now: float) -> Counter[str]:
-        """How many sites are in each state (sites never requested left out)."""
+        """How many sites are in each state (sites never requested, and dead hosts of
+        which only robots.txt was asked, left out)."""
         out: Counter[str] = Counter({state: 0 for state in SITE_STATES})
-        for tally in self.sites.values():
-            if tally.crawled or tally.frontier:
+        for key, tally in self.sites.items():
+            if (tally.crawled or tally.frontier) and not self.given_up_only(key):
                 out[tally.state(now)] += 1
         return out
 

@@ -59,13 +59,16 @@ class RobotsDecider:
             decision.parser = build_from_crawler(self.parser_cls, self.crawler, decision.body)
         return decision.parser
 
-    def unreachable(self, site: str, status: int | None, url: str, reason: str) -> RobotsDecision:
-        """The decision for a site given up on: nothing allowed, until it expires."""
+    def unreachable(
+        self, site: str, status: int | None, url: str, reason: str, dead: str | None = None
+    ) -> RobotsDecision:
+        """The decision for a site given up on: nothing allowed, until it expires
+        (``dead``: its host was given up as dead, of that kind)."""
         now = time.time()
         return RobotsDecision(
             site, policy.UNREACHABLE, status, now,
             policy.expires_at(now, None, self.ttl, self.min_ttl), url=url,
-            summary="nothing allowed", reason=reason,
+            summary="nothing allowed", reason=reason, dead=dead,
         )  # fmt: skip
 
     def classify(self, site: str, result: RobotsFetch, auth_policy: str) -> str:
@@ -165,7 +168,10 @@ class RobotsDecider:
         if decision.crawl_delay:
             source = (decision.crawl_delay_source or "crawl_delay").replace("_", "-")
             delay = f"; {source} {decision.crawl_delay:g} s"
-        logger.info(
+        # A dead host's is said by the crawl's record of dead hosts (first one, then all at
+        # the close): one line per host, not one per decision too.
+        logger.log(
+            logging.DEBUG if decision.dead else logging.INFO,
             "robots.txt of %s: %s -> %s (%s%s); next check in %s%s",
             decision.site, decision.status if decision.status is not None else decision.reason,
             decision.outcome, decision.summary, delay,

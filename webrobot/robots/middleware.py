@@ -438,15 +438,14 @@ class RobotsMiddleware(HeldRequestsLifeCycle):
                 )  # fmt: skip
                 self.gave_up.add(pending, attempts, plan.elapsed)
             self._resolve(
-                pending, self.decider.unreachable(pending.site, result.status, result.url, why)
-            )
+                pending, self.decider.unreachable(pending.site, result.status, result.url, why, plan.dead)
+            )  # fmt: skip
             return
         self.dead_hosts.failing(pending.robots_url, plan.dead)  # requisites need not wait on it
         self.stats.inc_value("webrobot/robots/deferred")
         if self.claims is not None:  # a worker that takes over keeps this schedule
             self.claims.note_deferral(pending, delay)
-        unresolved = result.unresolved
-        if unresolved:
+        if unresolved := result.unresolved:
             self.stats.inc_value("webrobot/robots/deferred_dns")
         # A name that does not resolve is said at every attempt: few, and the wait is short.
         log = logger.info if attempts == 1 or unresolved else logger.debug
@@ -484,9 +483,10 @@ class RobotsMiddleware(HeldRequestsLifeCycle):
             return
         if decision.refuses_everything:
             reason = GAVE_UP if decision.outcome == policy.UNREACHABLE else FORBIDDEN
+            said, stat = bool(decision.dead), REFUSAL_STATS[reason]  # a dead host's: said with it
             for request in held:
-                self.refuser.refuse(request, reason, decision.reason, REFUSAL_STATS[reason])
-            logger.info(
+                self.refuser.refuse(request, reason, decision.reason, stat, said=said)
+            (logger.debug if said else logger.info)(
                 "Dropped %d requests held for %s: %s", len(held), pending.site, decision.reason
             )
         else:

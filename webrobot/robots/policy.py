@@ -246,6 +246,9 @@ class RobotsDecision:
     crawl_delay_source: str | None = None
     summary: str = ""
     reason: str = ""
+    #: The host was given up as dead (its kind: :mod:`webrobot.urls.deadpolicy`): the
+    #: crawl's record of dead hosts says so, once for all of them; the decision is not.
+    dead: str | None = None
     parser: Any = field(default=None, repr=False, compare=False)
 
     def fresh(self, now: float) -> bool:

@@ -288,9 +288,9 @@ class DeadHosts:
         for listener in list(self._listeners):
             listener(url, kind)
 
-    def _robots_resolved(self, site: str, outcome: str, **_: Any) -> None:
+    def _robots_resolved(self, site: str = "", outcome: str | None = None, **_: Any) -> None:
         # A name that failed once and then answered is not failing any more.
-        if self._failing and outcome != "unreachable":
+        if self._failing and site and outcome != "unreachable":
             for kind in (NO_SUCH_NAME, REFUSED):
                 self._failing.pop(self.label(kind, site), None)
 

@@ -35,13 +35,16 @@ class Refuser:
         self._announced: dict[str, set[str]] = {}  # reason -> sites announced at INFO
 
     def refuse(
-        self, request: Request, reason: str, detail: str = "", stat: str | None = None
-    ) -> IgnoreRequest:
+        self, request: Request, reason: str, detail: str = "", stat: str | None = None,
+        *, said: bool = False,
+    ) -> IgnoreRequest:  # fmt: skip
         """Count, log and signal one refusal; returns the exception to raise.
 
         ``reason`` is the short name the log and the report show; the stat
         counted is ``stats_prefix + reason`` unless ``stat`` names another key
-        (e.g. Scrapy's own ``robotstxt/forbidden``).
+        (e.g. Scrapy's own ``robotstxt/forbidden``). ``said``: the reason was said
+        already where it was decided (a host given up as dead: the crawl's record of
+        dead hosts says each), so the refusal is logged at DEBUG only.
         """
         site = request_site(request)
         assert self.crawler.stats is not None
@@ -49,7 +52,7 @@ class Refuser:
         sites = self._announced.get(reason)
         if sites is None:
             sites = self._announced[reason] = set()
-        if len(sites) < SITES_ANNOUNCED and site not in sites:
+        if not said and len(sites) < SITES_ANNOUNCED and site not in sites:
             sites.add(site)
             logger.info(
                 "Refusing %s URLs of %s (first: %s)%s; further ones are logged at DEBUG",

@@ -113,6 +113,10 @@ _URL_CODE = re.compile(
 )
 
 
+#: Trailing path segments that name no product (Amazon's ``/ref=sr_1_1``, a tab).
+_TAIL_SEGMENT = re.compile(r"^(?:ref=.*|reviews?|details?)$", re.IGNORECASE)
+
+
 def url_code(url: str | None) -> str | None:
     """The product code a product page's URL ends with, or ``None`` (a slug of words,
     a short number, a date)."""
@@ -123,6 +127,8 @@ def url_code(url: str | None) -> str | None:
     except ValueError:
         return None
     segments = [s for s in path.split("/") if s]
+    while segments and _TAIL_SEGMENT.match(segments[-1]):
+        segments.pop()
     if not segments:
         return None
     match = _URL_CODE.search(segments[-1])

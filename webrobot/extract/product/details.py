@@ -37,6 +37,8 @@ _SKU = (
     r"Kod(?:\s+produktu|\s+towaru)?|Numer\s+(?:przedmiotu|produktu|katalogowy)|Nr\s+katalogowy|Indeks|"
     r"K[óo]d(?:\s+(?:produktu|tovaru|zboží))?|Katalogov[éeé]\s+[čc][íi]slo|Obj\.?\s*[čc][íi]slo|"
     r"Vare(?:nummer|nr\.?)|Varunummer|Artikelnr\.?|Tuotenumero|Tuotekoodi|[ÜU]r[üu]n\s+kodu|Stok\s+kodu|"
+    r"Anzeigen?(?:[-\s]?(?:nummer|nr\.?|ID))?|Inserat(?:s?nummer|[-\s]?nr\.?)|Ad\s*(?:ID|#|No\.?|number)|"
+    r"Annonce\s*(?:n[°o]\.?|ID)|N[°o]\s+d['’]annonce|Anuncio\s*(?:n[°º]\.?|ID)|"
     r"Cikksz[áa]m|Артикул|Код(?:\s+товара)?|Номер\s+товара|"
     r"品番|商品番号|商品コード|型番|货号|商品编号|商品編號|商品货号|產品編號"
 )
@@ -85,7 +87,7 @@ def labelled_codes(lines: list[str]) -> dict[str, str]:
             continue
         rest = match["rest"].strip(" \u00a0:#：")
         value = rest or _next_value(lines, i)
-        code = _code(field, value)
+        code = code_value(field, value)
         if code:
             found[field] = code
             if len(found) == 3:
@@ -105,7 +107,21 @@ def _next_value(lines: list[str], i: int) -> str:
     return ""
 
 
-def _code(field: str, value: str) -> str | None:
+def is_label(text: str) -> bool:
+    """Whether ``text`` is a code's label alone (``SKU``, ``Ref.``, ``Item #``)."""
+    match = _LABEL_LINE.match(text.strip())
+    return match is not None and not match["rest"].strip(" \u00a0:#：")
+
+
+def unlabelled(text: str) -> str:
+    """``text`` without a code's label before it (``Reference LMP-1`` -> ``LMP-1``)."""
+    match = _LABEL_LINE.match(text.strip())
+    return match["rest"].strip(" \u00a0:#：") if match else text
+
+
+def code_value(field: str, value: str) -> str | None:
+    """The ``field`` code (``sku``, ``mpn``, ``gtin``) ``value`` holds: one token that
+    looks like a code (a GTIN with a right check digit), else ``None``."""
     value = value.strip()
     if not value:
         return None

@@ -19,7 +19,8 @@ This module puts the fields together and reads OpenGraph's tags; each reader has
 own module: which structured node is the product (:mod:`~webrobot.extract.product.nodes`),
 its offers (:mod:`~webrobot.extract.product.offers`), the markup
 (:mod:`~webrobot.extract.product.markup`, with :mod:`~webrobot.extract.product.shownprices`,
-:mod:`~webrobot.extract.product.stock` and :mod:`~webrobot.extract.product.codes`).
+:mod:`~webrobot.extract.product.stock` and :mod:`~webrobot.extract.product.codes`), and
+which of a page's codes is its sku (:mod:`~webrobot.extract.product.skus`).
 
 Pure: no Scrapy, no I/O. Needs the ``mining`` extra (extruct, price-parser)
 unless ``structured`` is passed and no price text needs reading.
@@ -27,17 +28,17 @@ unless ``structured`` is passed and no price text needs reading.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 from webrobot.extract.headtags import HeadTags, as_list, head_tags, jsonld_nodes, type_names
 from webrobot.extract.htmltree import base_url, html_root
-from webrobot.extract.product.codes import gtin_digits, url_code
+from webrobot.extract.product.codes import gtin_digits
 from webrobot.extract.product.context import FIELDS, ProductContext, fill, node_text
 from webrobot.extract.product.markup import SEPARATORS, Markup
 from webrobot.extract.product.nodes import main_product, structured_products
 from webrobot.extract.product.offers import node_fields
 from webrobot.extract.product.prices import availability, parse_price_text, price_amount
+from webrobot.extract.product.skus import page_sku
 
 if TYPE_CHECKING:
     from webrobot.extract.page import SourcePage
@@ -88,13 +89,7 @@ def product(page: SourcePage, structured: dict[str, Any] | None = None) -> dict[
     fields["name"] = _without_site_name(fields["name"], _site_names(structured, tags))
     if not any(fields[k] for k in ("name", "price", "sku", "gtin")):
         return None
-    fields["sku"] = (
-        _product_code_of_page(fields["sku"], ctx)
-        or _url_code(ctx)
-        # A shop that shows no code of its own names the product by the maker's
-        # (``Model``, ``Part Number`` in its details).
-        or (markup.details().get("mpn") if markup is not None else None)
-    )
+    fields["sku"] = page_sku(fields["sku"], ctx, markup)
     if fields["availability"] is None and fields["price"] is not None:
         # A product page that shows a price and nowhere says the product cannot be had
         # sells it: shops state what is missing ("Sold out"), rarely what is there.
@@ -107,30 +102,6 @@ def _no_zero_price(fields: dict[str, Any]) -> None:
     request", a placeholder); the page's shown price, if any, is read instead."""
     if fields["price"] is not None and not fields["price"].strip("0."):
         fields["price"] = None
-
-
-def _product_code_of_page(sku: str | None, ctx: ProductContext) -> str | None:
-    """The product's own code where structured data gives a variant's: ``MKI6IKW1N4-1``
-    -> ``MKI6IKW1N4`` when the page's URL names the product by the shorter code."""
-    if not sku:
-        return sku
-    match = re.fullmatch(
-        r"(?P<head>[A-Za-z0-9]{5,}(?:[-_][A-Za-z0-9]+)*?)[-_.][A-Za-z0-9]{1,3}", sku
-    )
-    if match is None:
-        return sku
-    urls = " ".join(u for u in (ctx.url, *ctx.page_urls) if u).casefold()
-    head = match["head"].casefold()
-    if head in urls and sku.casefold() not in urls:
-        return match["head"]
-    return sku
-
-
-def _url_code(ctx: ProductContext) -> str | None:
-    """The code the page's canonical URL (else its own) ends with: where a shop prints
-    no code, its product URLs still carry one (``/lamp-1589482272.html``)."""
-    canonical = ctx.tags.links.get("canonical", [])
-    return url_code(canonical[0] if canonical else ctx.url)
 
 
 def _site_names(structured: dict[str, Any], tags: HeadTags) -> set[str]:

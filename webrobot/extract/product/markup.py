@@ -238,6 +238,25 @@ class Markup:
                 return element
         return None
 
+    def product_box(self) -> Any:
+        """The part of the page that holds the product's buy button and a heading (two
+        levels above the nearest element around the button that holds an ``<h1>``),
+        else the whole page: a page's related products and menus stand outside it."""
+        if not self.buttons:
+            return self.root
+        for ancestor in self.buttons[0].iterancestors():
+            if ancestor.tag in ("body", "html"):
+                break
+            if ancestor.find(".//h1") is not None:
+                box = ancestor
+                for _ in range(2):
+                    parent = box.getparent()
+                    if parent is None or parent.tag in ("body", "html"):
+                        break
+                    box = parent
+                return box
+        return self.root
+
     def heading(self) -> str | None:
         """The product's name as the page heads it: its ``<h1>``, else OpenGraph's or
         Twitter's title, else the document's ``<title>``."""
@@ -302,6 +321,13 @@ class Markup:
         return clean_text(match["v"]) if match else None
 
     _cached_text: str | None = None
+    _visible: str | None = None
+
+    def visible_text(self) -> str:
+        """The page's whole visible text (no scripts, menus, header or footer)."""
+        if self._visible is None:
+            self._visible = "\n".join(self.walk.lines)
+        return self._visible
 
     def _text(self) -> str:
         if self._cached_text is None:
