@@ -67,7 +67,9 @@ def product(page: SourcePage, structured: dict[str, Any] | None = None) -> dict[
     fields: dict[str, Any] = dict.fromkeys(FIELDS)
     if main is not None:
         fill(fields, node_fields(main, ctx))
-    og_product = (tags.first("og:type") or "").lower() in OG_PRODUCT_TYPES
+    # Any of the page's ``og:type`` tags: an SEO plugin may write "article" before the
+    # shop's own "product" (WordPress shops).
+    og_product = any(t.lower() in OG_PRODUCT_TYPES for t in tags.all("og:type"))
     fill(fields, _from_meta(tags, ctx, og_product))
     _no_zero_price(fields)
     markup = Markup(root, ctx) if root is not None else None
