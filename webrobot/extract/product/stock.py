@@ -62,6 +62,49 @@ def stock_message(marked: list[Any], anchor: Any) -> str | None:
     return best[2] if best else None
 
 
+def buy_box_line(boxes: list[Any]) -> str | None:
+    """The availability a short line of the product's buy box states (``Out of stock``
+    in a flag of ``<div class="product-buy-box">``): the box is the product's own, so
+    its stock words are, outside a size or variant picker."""
+    for box in boxes[:5]:
+        if in_aside(box):
+            continue
+        for element in islice(box.iter(), 300):
+            if (
+                not isinstance(element.tag, str)
+                or element.tag in ("script", "style", "option")
+                or len(element) > 2  # a line, not a block of them
+            ):
+                continue
+            text = element_text(element)
+            if not text or len(text) > 80:
+                continue
+            found = stock_line(text)
+            if found is not None and not _in_variant(element):
+                return found
+    return None
+
+
+#: The availabilities that say the product cannot be had now.
+UNBUYABLE = frozenset({"OutOfStock", "SoldOut", "Discontinued"})
+
+
+def unbuyable_button(candidates: list[Any]) -> str | None:
+    """The availability a disabled button labelled with stock words says (``Sold out``,
+    ``Unavailable`` on a greyed-out button), when it says the product cannot be had;
+    a size's or variant's button (in a picker) says nothing of the product."""
+    for button in candidates[:300]:
+        if button.get("disabled") is None and button.get("aria-disabled") != "true":
+            continue
+        label = element_text(button) or (button.get("value") or "")
+        if len(label) > 40:
+            continue
+        found = stock_line(label)
+        if found in UNBUYABLE and not in_aside(button) and not _in_variant(button):
+            return found
+    return None
+
+
 def stock_line(text: str) -> str | None:
     """The availability a stock line says (``In stock``, ``Only 3 left``, ``Sold out``,
     ``Ships in 2 days``), ``None`` for a promise to notify or a line that says none."""
@@ -95,7 +138,7 @@ def button_availability(buttons: list[Any]) -> str | None:
         disabled = (
             button.get("disabled") is not None or "disabled" in (button.get("class") or "").lower()
         )
-        if disabled and not _waits_for_a_choice(button):
+        if disabled and not waits_for_a_choice(button):
             return "OutOfStock"
         if re.search(r"pre[\s-]?order|vorbestell|précommand", label, re.IGNORECASE):
             return "PreOrder"
@@ -104,7 +147,7 @@ def button_availability(buttons: list[Any]) -> str | None:
     return None
 
 
-def _waits_for_a_choice(button: Any) -> bool:
+def waits_for_a_choice(button: Any) -> bool:
     """Whether a disabled buy button waits for a size or variant to be chosen: a
     ``<select>`` or a picker (size, swatch, variant, option) in its form or buy box."""
     region = button

@@ -18,8 +18,11 @@ from typing import Any
 
 from lxml import etree
 
-#: Class or id words of a stock message's element (``stock``, ``availability``...).
-STOCK_MARKS = re.compile(r"stock|availab|inventory|lieferbar|verfuegbar|disponib", re.IGNORECASE)
+#: Class or id words of a stock message's element (``stock``, ``availability``...), or
+#: of the product's buy box (``buy-box``, ``buybox``: its short lines are stock lines).
+STOCK_MARKS = re.compile(
+    r"stock|availab|inventory|lieferbar|verfuegbar|disponib|(?P<box>buy[-_]?box)", re.IGNORECASE
+)
 
 #: Elements whose text a shopper does not read as the page's (scripts, menus, frame).
 _NOT_TEXT = frozenset({"script", "style", "noscript", "template", "nav", "header", "footer"})
@@ -43,6 +46,8 @@ class PageWalk:
         self.button_candidates: list[Any] = []
         #: Elements whose class or id says stock or availability.
         self.stock_marked: list[Any] = []
+        #: Elements whose class or id says buy box.
+        self.buy_boxes: list[Any] = []
         self._lines: list[str] | None = None
         with contextlib.suppress(
             TypeError, ValueError, AttributeError
@@ -52,7 +57,7 @@ class PageWalk:
     def _walk(self, root: Any) -> None:
         # One loop, its lookups bound to locals: it runs on every page of a crawl.
         itemprops, coded = self.itemprops, self.coded
-        buttons, stock = self.button_candidates, self.stock_marked
+        buttons, stock, boxes = self.button_candidates, self.stock_marked, self.buy_boxes
         stock_search = STOCK_MARKS.search
         for element in root.iter(_ELEMENTS):
             get = element.get
@@ -66,8 +71,9 @@ class PageWalk:
                 for token in cls.split():
                     if token in coded:
                         coded[token].append(element)
-            if (cls and stock_search(cls)) or (ident and stock_search(ident)):
-                stock.append(element)
+            marked = (cls and stock_search(cls)) or (ident and stock_search(ident))
+            if marked:
+                (boxes if marked.group("box") else stock).append(element)
             tag = element.tag
             if tag == "button":
                 buttons.append(element)
