@@ -383,3 +383,27 @@ def test_an_unavailable_product_without_a_price_is_a_product_page() -> None:
     assert result is not None
     assert result["availability"] == "OutOfStock"
     assert result["price"] is None  # the sponsored product's price is not this one's
+
+
+def test_a_variant_in_stock_in_the_buy_form_overrules_a_stale_backorder() -> None:
+    variations = (
+        '[{"attributes": {"attribute_pa_size": "40"}, "is_in_stock": true,'
+        ' "backorders_allowed": false},'
+        ' {"attributes": {"attribute_pa_size": "41"}, "is_in_stock": false,'
+        ' "backorders_allowed": false}]'
+    ).replace('"', "&quot;")
+    html = f"""<html><head><script type="application/ld+json">{{"@type": "Product",
+    "name": "Sandal", "offers": {{"price": "99.90", "priceCurrency": "EUR",
+    "availability": "https://schema.org/BackOrder"}}}}</script></head><body><h1>Sandal</h1>
+    <form class="variations_form cart" data-product_variations="{variations}">
+    <select name="attribute_pa_size"><option>40</option><option>41</option></select>
+    <button type="submit" class="single_add_to_cart_button">Add to cart</button></form>
+    </body></html>"""
+    result = product(page(html))
+    assert result is not None and result["availability"] == "InStock"
+    # Every variant on backorder: the structured answer stands.
+    backorder = html.replace("true", "false").replace(
+        "&quot;backorders_allowed&quot;: false", "&quot;backorders_allowed&quot;: true"
+    )
+    result = product(page(backorder))
+    assert result is not None and result["availability"] == "BackOrder"

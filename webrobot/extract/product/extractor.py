@@ -104,6 +104,15 @@ def product(page: SourcePage, structured: dict[str, Any] | None = None) -> dict[
         # Structured data saying in stock is overruled by a page that says the product
         # cannot be had and offers no buy button to press.
         fields["availability"] = markup.denies_stock() or fields["availability"]
+    elif (
+        markup is not None
+        and not listing
+        and fields["availability"] in ("BackOrder", "OutOfStock", "SoldOut")
+        and markup.variant_in_stock()
+    ):
+        # A variable product's own status may lag its variants' (a stale parent record):
+        # the variant the shopper picks is in stock.
+        fields["availability"] = "InStock"
     if fields["availability"] is None and fields["price"] is not None:
         # A product page that shows a price and nowhere says the product cannot be had
         # sells it: shops state what is missing ("Sold out"), rarely what is there.

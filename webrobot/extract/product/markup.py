@@ -40,6 +40,7 @@ from webrobot.extract.product.stock import (
     buy_box_line,
     stock_message,
     unbuyable_button,
+    variants_in_stock,
     waits_for_a_choice,
 )
 from webrobot.extract.product.walk import PageWalk
@@ -232,6 +233,11 @@ class Markup:
         if said is None:
             return unbuyable_button(self.walk.button_candidates)
         return None
+
+    def variant_in_stock(self) -> bool:
+        """Whether the buy form, with a buy button, says one of the product's variants is
+        in stock now (its variants' data, which the shopper's choice of size reads)."""
+        return bool(self.buttons) and variants_in_stock(self.root) is True
 
     def unavailable_without_buy_button(self) -> bool:
         """The page says a product cannot be had and shows neither a buy button nor an

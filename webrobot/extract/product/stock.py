@@ -8,6 +8,7 @@ Pure: no Scrapy, no I/O. :func:`webrobot.extract.product.product` is the entry p
 
 from __future__ import annotations
 
+import json
 import re
 from itertools import islice
 from typing import Any
@@ -172,4 +173,28 @@ def _availability_from_class(marks: str) -> str | None:
         return "OutOfStock"
     if re.search(r"\bin[-_]?stock\b|instock|available", lowered):
         return "InStock"
+    return None
+
+
+def variants_in_stock(root: Any) -> bool | None:
+    """Whether one of the product's variants can be bought now, as its buy form's data
+    says (WooCommerce's ``data-product_variations``: each variant's ``is_in_stock`` and
+    ``backorders_allowed``); ``None`` where no buy form carries such data."""
+    try:
+        forms = root.xpath("//form[@data-product_variations]")[:2]
+    except (AttributeError, ValueError):
+        return None
+    for form in forms:
+        if in_aside(form):
+            continue
+        try:
+            variants = json.loads(form.get("data-product_variations") or "")
+        except ValueError:
+            continue
+        if not isinstance(variants, list) or not variants:
+            continue
+        return any(
+            isinstance(v, dict) and v.get("is_in_stock") is True and not v.get("backorders_allowed")
+            for v in variants
+        )
     return None
