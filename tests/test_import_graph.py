@@ -103,6 +103,7 @@ PURE = frozenset({
     "webrobot.extract.pagechrome",
     "webrobot.extract.pagekind",
     "webrobot.extract.maintext",
+    "webrobot.extract.trafilaturacompat",
     "webrobot.extract.pagelanguage",
     "webrobot.optional",
     "webrobot.politeness.clock",
