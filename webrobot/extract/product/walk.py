@@ -23,7 +23,9 @@ from lxml import etree
 
 #: Class or id words of a stock message's element (``stock``, ``availability``...).
 _STOCK_WORDS = ("stock", "availab", "inventory", "lieferbar", "verfuegbar", "disponib")
-STOCK_MARKS = re.compile("|".join(_STOCK_WORDS), re.IGNORECASE)
+#: A stock message's element, or the product's buy box (``buy-box``, ``buybox``: its
+#: short lines are stock lines).
+STOCK_MARKS = re.compile("|".join(_STOCK_WORDS) + r"|(?P<box>buy[-_]?box)", re.IGNORECASE)
 #: Every class, id and itemprop value of a tree, as plain strings (no element objects).
 _MARK_VALUES = etree.XPath(
     "descendant-or-self::*/@class | descendant-or-self::*/@id | descendant-or-self::*/@itemprop",
@@ -49,6 +51,7 @@ class PageWalk:
         self._itemprops: dict[str, list[Any]] = {}
         self._coded: dict[str, list[Any]] = {"sku": [], "mpn": []}
         self._stock_marked: list[Any] = []
+        self._buy_boxes: list[Any] = []
         self._walked = root is None
         self._lines: list[str] = []
         with contextlib.suppress(TypeError, ValueError, AttributeError):  # a broken tree
@@ -71,6 +74,12 @@ class PageWalk:
         """Elements whose class or id says stock or availability."""
         self._walk_once()
         return self._stock_marked
+
+    @property
+    def buy_boxes(self) -> list[Any]:
+        """Elements whose class or id says buy box."""
+        self._walk_once()
+        return self._buy_boxes
 
     def may_mark(self) -> bool:
         """``False`` when no element can be in :attr:`stock_marked` nor have ``price``
@@ -118,6 +127,7 @@ class PageWalk:
         # One loop for the marked elements and the visible text, its lookups bound to
         # locals: a page that gets this far is read as a product page, text included.
         itemprops, coded, stock = self._itemprops, self._coded, self._stock_marked
+        boxes = self._buy_boxes
         lines = self._lines
         stock_search = STOCK_MARKS.search
         hidden = 0
@@ -145,8 +155,9 @@ class PageWalk:
                 for token in cls.split():
                     if token in coded:
                         coded[token].append(element)
-            if (cls and stock_search(cls)) or (ident and stock_search(ident)):
-                stock.append(element)
+            marked = (cls and stock_search(cls)) or (ident and stock_search(ident))
+            if marked:
+                (boxes if marked.group("box") else stock).append(element)
             if tag == "body":
                 body_seen = True
             if tag in _NOT_TEXT:
