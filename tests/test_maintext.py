@@ -324,12 +324,12 @@ def test_missing_trafilatura_is_an_import_error_naming_the_extra(
 
 
 def test_an_extractor_failure_on_a_page_is_no_exception(monkeypatch: pytest.MonkeyPatch) -> None:
-    import trafilatura
+    from webrobot.extract import trafilaturacompat
 
     def broken(*args: object, **kwargs: object) -> str:
         raise RecursionError("maximum recursion depth exceeded")
 
-    monkeypatch.setattr(trafilatura, "bare_extraction", broken)
+    monkeypatch.setattr(trafilaturacompat, "read", broken)
     assert main_text(crawl_page(article_page(ENGLISH))) is None
 
 

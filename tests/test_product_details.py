@@ -168,6 +168,30 @@ def test_a_product_page_with_a_price_and_no_word_against_it_is_in_stock() -> Non
     assert result is not None and result["availability"] is None
 
 
+def test_a_product_og_type_after_an_seo_plugins_article_one_still_makes_a_product_page() -> None:
+    # WordPress shops: an SEO plugin writes og:type "article", the shop's theme
+    # "og:product" and its price after it; three related products' buy buttons.
+    related = "".join(
+        f'<div class="product-item"><h6>Comb {n}</h6><span>${n}4.95</span>'
+        f'<div class="btn add-to-cart">Add to Bag</div></div>'
+        for n in range(1, 5)
+    )
+    html = f"""<html lang="en"><head><meta property="og:type" content="article">
+    <meta property="og:type" content="og:product"><meta property="og:title" content="Dryer">
+    <meta property="product:price:amount" content="101.97">
+    <meta property="product:price:currency" content="USD"></head>
+    <body>{related}<h1>Dryer</h1><p><del>$169.95</del> <ins>$101.97</ins></p></body></html>"""
+    result = product(page(html, "https://shop.example.com/product/dryer"))
+    assert result is not None
+    assert (result["price"], result["currency"], result["availability"]) == (
+        "101.97",
+        "USD",
+        "InStock",
+    )
+    article = html.replace('<meta property="og:type" content="og:product">', "")
+    assert product(page(article, "https://shop.example.com/product/dryer")) is None
+
+
 # --- prices with the page's decimal mark -------------------------------------------------
 
 

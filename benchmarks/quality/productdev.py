@@ -166,13 +166,11 @@ def webrobot_read(page: DevPage) -> dict[str, Any] | None:
     return result
 
 
-def evaluate(chosen: list[DevPage] | None = None) -> dict[str, dict[str, Scored]]:
-    """reader -> split (``tuned``, ``unseen``, ``all``) -> scores; each reader reads each
-    page once. ``structured data`` holds only the CPU of the structured data product is
-    handed."""
+def read(all_pages: list[DevPage]) -> dict[str, dict[str, tuple[Any, float]]]:
+    """reader -> page key -> (fields, CPU seconds): each reader reads each page once.
+    ``structured data`` holds only the CPU of the structured data product is handed."""
     from webrobot.extract.structured import structured_data
 
-    all_pages = pages() if chosen is None else chosen
     for page in all_pages:
         tree = source_page(page.case.url, page.case.html)
         started = time.process_time()
@@ -181,13 +179,22 @@ def evaluate(chosen: list[DevPage] | None = None) -> dict[str, dict[str, Scored]
     try:
         if all_pages:
             webrobot_read(all_pages[0])  # imports outside the timing
-        answers = {
+        return {
             "webrobot": _answers(webrobot_read, all_pages),
             "extruct + price-parser": _answers(lambda p: baseline_product(p.case), all_pages),
+            "structured data": {k: (None, v[2]) for k, v in _prepared.items()},
         }
-        structured_cpu = {k: (None, v[2]) for k, v in _prepared.items()}
     finally:
         _prepared.clear()
+
+
+def evaluate(chosen: list[DevPage] | None = None) -> dict[str, dict[str, Scored]]:
+    """reader -> split (``tuned``, ``unseen``, ``all``) -> scores; each reader reads each
+    page once. ``structured data`` holds only the CPU of the structured data product is
+    handed."""
+    all_pages = pages() if chosen is None else chosen
+    answers = read(all_pages)
+    structured_cpu = answers.pop("structured data")
     out: dict[str, dict[str, Scored]] = {}
     for name, by_page in answers.items():
         out[name] = {

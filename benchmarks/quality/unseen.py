@@ -77,11 +77,11 @@ class Page:
         return "dev" if hashlib.md5(host.encode()).digest()[0] % 2 == 0 else "held"
 
 
-def git_blobs(gitdir: Path, paths: Iterable[str]) -> dict[str, bytes]:
-    """The contents at HEAD of ``paths`` in the bare repository ``gitdir``; absent ones
-    (large files left out of the snapshot) are missing from the answer."""
+def git_blobs(gitdir: Path, paths: Iterable[str], rev: str = "HEAD") -> dict[str, bytes]:
+    """The contents at ``rev`` of ``paths`` in the bare repository ``gitdir``; absent ones
+    (large files left out of the snapshot, a commit it lacks) are missing from the answer."""
     paths = list(paths)
-    request = "".join(f"HEAD:{p}\n" for p in paths).encode()
+    request = "".join(f"{rev}:{p}\n" for p in paths).encode()
     out = subprocess.run(
         ["git", "--git-dir", str(gitdir), "cat-file", "--batch"],
         input=request,

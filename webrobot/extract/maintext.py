@@ -13,7 +13,9 @@ parsed.
 How: trafilatura (a maintained extractor made for this, measured on public
 benchmarks) reads one copy of the tree, its chrome pruned first and its headings'
 self-links unwrapped (:func:`webrobot.extract.pagechrome.reading_tree`), with its
-options built once. What the page declares itself chooses the reading
+options built once, and its extraction sequence run with the pruning walks of
+:mod:`webrobot.extract.trafilaturacompat` (the same nodes pruned as trafilatura's own
+XPath expressions prune, for less CPU). What the page declares itself chooses the reading
 (:mod:`webrobot.extract.readingchoice`, from :mod:`webrobot.extract.pagekind`): a page
 that is no article (a product, listing, service, documentation or forum page, whose
 content is spread over several blocks) gets trafilatura's default (broad) reading, a
@@ -73,12 +75,13 @@ from __future__ import annotations
 import logging
 import re
 import unicodedata
+from copy import copy
 from dataclasses import dataclass
 from functools import cache
 from types import ModuleType
 from typing import Any, Literal
 
-from webrobot.extract import readingchoice
+from webrobot.extract import readingchoice, trafilaturacompat
 from webrobot.extract.articlebody import declared_article_body
 from webrobot.extract.continuation import continued
 from webrobot.extract.headline import without_headline
@@ -307,14 +310,18 @@ def _options(fast: bool = False, favor_precision: bool = False) -> Any:
 
 
 def _read(trafilatura: ModuleType, tree: Any, **options: bool) -> tuple[str | None, Any]:
-    """One trafilatura reading of a copy of ``tree`` (trafilatura copies a tree it is
-    given, so the crawl's tree is left as it was): its text and the body it read."""
+    """One trafilatura reading of a copy of ``tree`` (so the crawl's tree, and the tree
+    a second reading is given, are left as they were): its text and the body it read."""
+    from lxml.html import HtmlElement
+
+    if not isinstance(tree, HtmlElement):
+        return None, None
     try:
-        document = trafilatura.bare_extraction(tree, options=_options(**options))
-        if document is None or document.body is None:
+        text, body = trafilaturacompat.read(copy(tree), _options(**options))
+        if body is None:
             return None, None
         # the body's plain text, which trafilatura has just rendered
-        return tidy(unicodedata.normalize("NFC", document.text or "")), document.body
+        return tidy(unicodedata.normalize("NFC", text or "")), body
     except Exception:  # a page must never break the crawl
         logger.debug("trafilatura failed", exc_info=True)
         return None, None
@@ -322,9 +329,7 @@ def _read(trafilatura: ModuleType, tree: Any, **options: bool) -> tuple[str | No
 
 def _render(body: Any, markdown: bool) -> str:
     """trafilatura's text of ``body`` (as its ``txt`` or ``markdown`` output), NFC."""
-    from trafilatura.xml import xmltotxt
-
-    return unicodedata.normalize("NFC", xmltotxt(body, markdown))
+    return unicodedata.normalize("NFC", trafilaturacompat.render(body, markdown))
 
 
 def _without_first_heading(markdown: str) -> str:
