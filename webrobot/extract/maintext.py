@@ -25,8 +25,7 @@ article, on the tree without those nodes, is read favouring precision, without
 trafilatura's fallback extractors. That precise reading drops the headline, teasers
 and link lists around an article that trafilatura's default reading keeps, but on
 some layouts it loses much of the article. A precise text of :data:`TRUSTED_LENGTH`
-characters or more that holds most of the text of the page's paragraphs is kept as
-it is; any other is checked against the default (broad) reading, and kept only when
+characters or more is kept as it is; a shorter one is checked against the default (broad) reading, and kept only when
 it holds at least half of the broad text's word shingles
 (:mod:`webrobot.extract.shingles`); the broad text takes
 its place otherwise. The paragraphs of an article cut into several containers
@@ -219,9 +218,8 @@ def _markup_text(
     if not reading.precise_first:
         return _read(trafilatura, tree, fast=fast)
     precise, precise_body = _read(trafilatura, tree, fast=True, favor_precision=True)
-    if readingchoice.precise_suffices(precise, reading, tree):
+    if readingchoice.precise_suffices(precise, reading):
         return precise, precise_body
-    fast = not readingchoice.check_with_fallbacks(precise, reading)
     broad, broad_body = _read(trafilatura, tree, fast=fast)
     chosen = choose(precise, broad)
     return chosen, precise_body if chosen is precise else broad_body
