@@ -85,6 +85,7 @@ from webrobot.extract.largepage import is_large
 from webrobot.extract.page import SourcePage
 from webrobot.extract.pagechrome import reading_tree, without_pleas
 from webrobot.extract.pagekind import declares_article
+from webrobot.extract.references import with_references
 from webrobot.extract.shingles import share_kept
 from webrobot.extract.textlayout import code_on_own_lines, without_date_line
 from webrobot.optional import require
@@ -186,7 +187,7 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
             if headless != text and rendered:
                 rendered = _without_first_heading(rendered)
             headless, rendered = without_date_line(headless, rendered, tree)
-            text = continued(tree, headless)
+            text, rendered = with_references(continued(tree, headless), rendered, tree)
         except Exception:  # a page must never break the crawl
             logger.debug("continuations or headline of %s not read", page.url, exc_info=True)
         text = without_pleas(text)
