@@ -30,16 +30,24 @@ def test_the_closing_references_are_added_to_text_and_markdown() -> None:
     assert markdown == MARKDOWN + "\n\n## References\n\n- The manual\n- A guide, chapter 2"
 
 
-def test_a_numbered_list_in_a_section_after_the_posts_container() -> None:
-    html = (
-        "<html><body><article><div class='content'><p>Intro.</p>"
-        "<p>The last paragraph of the post.</p></div><section><h3>Further reading</h3>"
+def test_a_numbered_list_is_numbered_in_the_markdown() -> None:
+    html = page("", heading="<h3>Further reading</h3>", listing=(
         "<ol><li><a href='https://a.example/'>One</a></li><li><a href='https://b.example/'>Two</a>"
-        "</li></ol></section></article></body></html>"
-    )
+        "</li></ol>"
+    ))  # fmt: skip
     text, markdown = with_references(TEXT, MARKDOWN, fromstring(html))
     assert text.endswith("\nFurther reading\n- One\n- Two")
     assert markdown is not None and markdown.endswith("### Further reading\n\n1. One\n2. Two")
+
+
+def test_a_box_of_links_after_the_posts_container_is_the_sites() -> None:
+    html = (
+        "<html><body><article><div class='content'><p>Intro.</p>"
+        "<p>The last paragraph of the post.</p></div><section class='article-links'>"
+        "<h3>Sources</h3><ul><li><a href='/dossier'>Our dossier</a></li></ul></section>"
+        "</article></body></html>"
+    )
+    assert with_references(TEXT, MARKDOWN, fromstring(html)) == (TEXT, MARKDOWN)
 
 
 @pytest.mark.parametrize(

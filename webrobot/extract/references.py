@@ -5,14 +5,15 @@ a list of links to what they drew on. trafilatura drops such a list as link-heav
 boilerplate, and the heading with it (a heading that ends a text is dropped). They are
 the post's own: its author wrote them, and they are what a reader follows next.
 
-:func:`with_references` looks for such a heading whose container ends with it and one
-list after it, every item of which holds a link (the links a third of the list's text
-at least), and whose nearest text before it (in its container, else before the
-containers around it, up to the post's) ends with the text's last line: the reading
-stopped just there. It adds the heading and the items to the text (one line each,
-``-`` before an item) and to the Markdown (``#`` heading of the page's level, ``-`` or
-``1.`` items). A heading of any other words (related posts, "follow me", tags), a list
-without links, or anything after the list leaves the text as it is.
+:func:`with_references` looks for such a heading that ends its container with one list
+after it, every item of which holds a link (the links a third of the list's text at
+least), right after the block the text ends with, in the same container: the post's
+own Markdown, where the reading stopped. It adds the heading and the items to the text
+(one line each, ``-`` before an item) and to the Markdown (``#`` heading of the page's
+level, ``-`` or ``1.`` items). A heading of any other words (related posts, "follow
+me", tags), a list without links, anything after the list, or a box of links of the
+site's template after the post's container ("Weiterführende Links" in a section of its
+own) leaves the text as it is.
 
 Pure: no Scrapy, no I/O.
 """
@@ -27,7 +28,7 @@ from webrobot.extract.bylines import post_scope
 #: Headings of a post's closing references, in the languages pages are most written in.
 _REFERENCE_HEADING = re.compile(
     r"(?:references?|sources?|further reading|bibliography|citations|see also|notes and references"
-    r"|literatur(?:verzeichnis)?|quellen(?:angaben)?|weiterführende links|références|bibliographie"
+    r"|literatur(?:verzeichnis)?|quellen(?:angaben)?|références|bibliographie"
     r"|pour aller plus loin|referencias|fuentes|bibliografía|lecturas? recomendadas?"
     r"|riferimenti|fonti|bibliografia|bronnen|referenties|referências|fontes)\W*",
     re.IGNORECASE,
@@ -70,21 +71,16 @@ def _closing_section(scope: Any, last: str) -> tuple[Any, list[str], bool] | Non
             continue
         after = [e for e in heading.itersiblings() if _has_text(e)]
         found = _references(heading, after)
-        if found is not None and _follows(heading, scope, last):
+        if found is not None and _follows(heading, last):
             return found
     return None
 
 
-def _follows(heading: Any, scope: Any, last: str) -> bool:
-    """Whether the nearest text before ``heading`` (in its container, else before the
-    containers around it, up to ``scope``) ends with the line ``last``."""
-    node = heading
-    while node is not None and node is not scope:
-        before = next((e for e in node.itersiblings(preceding=True) if _has_text(e)), None)
-        if before is not None:
-            return _norm(before.text_content()).endswith(last)
-        node = node.getparent()
-    return False
+def _follows(heading: Any, last: str) -> bool:
+    """Whether the nearest text before ``heading`` in its container ends with the line
+    ``last``."""
+    before = next((e for e in heading.itersiblings(preceding=True) if _has_text(e)), None)
+    return before is not None and _norm(before.text_content()).endswith(last)
 
 
 def _references(heading: Any, after: list[Any]) -> tuple[Any, list[str], bool] | None:
