@@ -153,7 +153,7 @@ from scrapy.spiders import CrawlSpider, Rule
 from webrobot.extract import parts
 
 # A metadata extractor that fails on every page: the crawl must go on without it.
-def metadata(page, structured=None):
+def metadata(page, structured=None, tags=None):
     raise ValueError("cannot read " + page.url)
 parts.metadata = metadata
 

@@ -48,6 +48,8 @@ def page_item(url: str = "http://site.test/p") -> PageItem:
 class Calls:
     def __init__(self) -> None:
         self.log: list[tuple[str, Any]] = []
+        #: The head tags each part was handed, by part.
+        self.tags: dict[str, Any] = {}
 
 
 @pytest.fixture
@@ -66,12 +68,14 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Calls:
         seen.log.append(("structured_data", jsonld))
         return {"json-ld": [{"@type": "Product", "sku": "FROM-STRUCTURED"}], "microdata": []}
 
-    def metadata(p: SourcePage, structured: dict | None = None) -> dict:
+    def metadata(p: SourcePage, structured: dict | None = None, tags: Any = None) -> dict:
         seen.log.append(("metadata", structured))
+        seen.tags["metadata"] = tags
         return {"title": "T"}
 
-    def product(p: SourcePage, structured: dict | None = None) -> dict | None:
+    def product(p: SourcePage, structured: dict | None = None, tags: Any = None) -> dict | None:
         seen.log.append(("product", structured))
+        seen.tags["product"] = tags
         return {"name": "Lamp"}
 
     monkeypatch.setattr(inputs, "main_reading", main_reading)
@@ -126,6 +130,8 @@ def test_the_page_item_becomes_a_mined_item_with_every_part_asked(calls: Calls) 
     # Structured data computed once, and handed to metadata and product.
     assert [name for name, _ in calls.log] == ["structured_data", "text", "metadata", "product"]
     assert calls.log[2][1] is item.structured_data is calls.log[3][1]
+    # And the page's meta and link tags gathered once for both.
+    assert calls.tags["metadata"] is calls.tags["product"] is not None
     assert stat(middleware, "webrobot/extract/pages") == 1
     assert stat(middleware, "webrobot/extract/text/found") == 1
 
@@ -265,7 +271,7 @@ def test_a_users_items_get_the_keys_they_can_take(
 
 def test_an_extractor_that_raises_leaves_its_part_out(calls: Calls, monkeypatch: pytest.MonkeyPatch,
                                                       caplog: pytest.LogCaptureFixture) -> None:  # fmt: skip
-    def broken(p: SourcePage, structured: dict | None = None) -> dict:
+    def broken(p: SourcePage, structured: dict | None = None, tags: Any = None) -> dict:
         raise RecursionError("too deep")
 
     from webrobot.extract import parts

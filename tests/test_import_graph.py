@@ -79,6 +79,7 @@ PURE = frozenset({
     "webrobot.extract.htmltree",
     "webrobot.extract.structured",
     "webrobot.extract.metadata",
+    "webrobot.extract.timeelements",
     "webrobot.extract.language",
     "webrobot.extract.product",
     "webrobot.extract.product.extractor",

@@ -35,7 +35,8 @@ def page(
         ("instock", "InStock"),
         ("in_stock", "InStock"),
         ("In Stock", "InStock"),
-        ("oos", None),
+        ("oos", "OutOfStock"),
+        ("http://schema.org/OutStock", "OutOfStock"),
         ("out of stock", "OutOfStock"),
         ("BackOrder", "BackOrder"),
         ("http://schema.org/LimitedAvailability", "LimitedAvailability"),
@@ -328,3 +329,81 @@ def test_any_structured_shape_gives_a_product_or_none(value: object) -> None:
                   "rdfa": [value], "opengraph": [value]}  # fmt: skip
     result = product(page("<html><body></body></html>"), structured)  # type: ignore[arg-type]
     assert result is None or list(result) == list(FIELDS)
+
+
+def test_a_stock_line_in_the_buy_box_says_the_availability() -> None:
+    html = """<html><head><script type="application/ld+json">{"@type": "Product",
+    "name": "Memory kit 32GB", "offers": {"price": "89.99", "priceCurrency": "USD"}}</script>
+    </head><body><h1>Memory kit 32GB</h1>
+    <div class="product-buy-box"><div class="flags"><span>Out of stock</span></div>
+    <div class="product-price">$89.99</div></div></body></html>"""
+    result = product(page(html))
+    assert result is not None and result["availability"] == "OutOfStock"
+
+
+@pytest.mark.parametrize(
+    "shows",
+    [
+        '<span class="warning productNotAvailable">Produkt nicht verfügbar</span>',
+        '<button class="btn" disabled><span>Unavailable</span></button>',
+    ],
+    ids=["stock-message", "disabled-button"],
+)
+def test_a_page_that_says_unavailable_overrules_structured_in_stock(shows: str) -> None:
+    html = f"""<html><head><script type="application/ld+json">{{"@type": "Product",
+    "name": "Coffee 250 g", "offers": {{"price": "4.99", "priceCurrency": "EUR",
+    "availability": "https://schema.org/InStock"}}}}</script></head>
+    <body><h1>Coffee 250 g</h1><div class="price">4,99 €</div>{shows}</body></html>"""
+    result = product(page(html))
+    assert result is not None and result["availability"] == "OutOfStock"
+    # A buy button to press keeps the structured answer (the words are a variant's).
+    pressable = html.replace("</body>", '<button class="add-to-cart">Add to cart</button></body>')
+    result = product(page(pressable))
+    assert result is not None and result["availability"] == "InStock"
+
+
+def test_a_buy_button_waiting_for_a_size_is_no_sign_of_out_of_stock() -> None:
+    html = """<html><head><meta property="og:type" content="product"></head><body>
+    <h1>Wallet</h1><span itemprop="price" content="76.00">$76</span>
+    <span itemprop="availability" content="http://schema.org/InStock"></span>
+    <form><select name="size"><option>S</option></select>
+    <button class="add-to-cart" disabled>Add to cart</button></form>
+    <div class="pdp__outOfStock-container"></div></body></html>"""
+    result = product(page(html))
+    assert result is not None and result["availability"] == "InStock"
+
+
+def test_an_unavailable_product_without_a_price_is_a_product_page() -> None:
+    html = """<html><body><h1>Wireless headphones E19</h1>
+    <div id="buybox"><span class="primary-availability-message">Currently unavailable.</span>
+    </div><table><tr><th>ASIN</th><td>B0D1PC8551</td></tr></table>
+    <div class="sponsored"><a href="/dp/B0OTHER"><span class="a-price">
+    <span class="a-offscreen">$21.86</span></span></a></div></body></html>"""
+    result = product(page(html))
+    assert result is not None
+    assert result["availability"] == "OutOfStock"
+    assert result["price"] is None  # the sponsored product's price is not this one's
+
+
+def test_a_variant_in_stock_in_the_buy_form_overrules_a_stale_backorder() -> None:
+    variations = (
+        '[{"attributes": {"attribute_pa_size": "40"}, "is_in_stock": true,'
+        ' "backorders_allowed": false},'
+        ' {"attributes": {"attribute_pa_size": "41"}, "is_in_stock": false,'
+        ' "backorders_allowed": false}]'
+    ).replace('"', "&quot;")
+    html = f"""<html><head><script type="application/ld+json">{{"@type": "Product",
+    "name": "Sandal", "offers": {{"price": "99.90", "priceCurrency": "EUR",
+    "availability": "https://schema.org/BackOrder"}}}}</script></head><body><h1>Sandal</h1>
+    <form class="variations_form cart" data-product_variations="{variations}">
+    <select name="attribute_pa_size"><option>40</option><option>41</option></select>
+    <button type="submit" class="single_add_to_cart_button">Add to cart</button></form>
+    </body></html>"""
+    result = product(page(html))
+    assert result is not None and result["availability"] == "InStock"
+    # Every variant on backorder: the structured answer stands.
+    backorder = html.replace("true", "false").replace(
+        "&quot;backorders_allowed&quot;: false", "&quot;backorders_allowed&quot;: true"
+    )
+    result = product(page(backorder))
+    assert result is not None and result["availability"] == "BackOrder"

@@ -1,5 +1,5 @@
 """Quality evaluations of the extractors: each scores a public benchmark (read in
-place from ``<repo root>/../shared/benchdata``) or the project's own annotated
+place from ``$WEBROBOT_BENCHDATA``, else ``<repo root>/../shared/benchdata``) or the project's own annotated
 fixtures with the benchmark's metric, beside the anchors measured in the same
 run, and prints the table ``docs/benchmarks.md`` shows. The tests that pin their
 floors import the same functions (``tests/test_quality_*.py``).
@@ -7,12 +7,15 @@ floors import the same functions (``tests/test_quality_*.py``).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent.parent
 #: The public evaluation data, beside the repository (never copied into it).
-BENCHDATA = PROJECT_ROOT.parent / "shared" / "benchdata"
+BENCHDATA = Path(
+    os.environ.get("WEBROBOT_BENCHDATA") or PROJECT_ROOT.parent / "shared" / "benchdata"
+)
 
 
 def source_page(url: str, html: str, headers: dict[str, str] | None = None) -> Any:

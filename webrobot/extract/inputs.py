@@ -2,7 +2,7 @@
 
 A part declares the inputs it reads (:class:`~webrobot.extract.parts.Part`);
 :class:`PageInputs` reads each on first use and keeps it for the next part: the
-page's JSON-LD is decoded once, its structured data (microdata, RDFa, OpenGraph
+page's JSON-LD is decoded once, its ``<meta>`` and ``<link>`` tags gathered once, its structured data (microdata, RDFa, OpenGraph
 and the JSON-LD already read) read once, whichever parts ask for them. A failure
 to read an input is kept too, and raised again to every part that reads it, so
 each counts it as its own failure, as if it had read the input itself.
@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from webrobot.extract.headtags import HeadTags, head_tags
 from webrobot.extract.htmltree import html_root
 from webrobot.extract.jsonld import PageJsonLd, read_jsonld
 from webrobot.extract.maintext import Reading, main_reading
@@ -31,7 +32,9 @@ FIELD_SPECS = "field_specs"
 #: The main content's reading (:func:`~webrobot.extract.maintext.main_reading`): the text,
 #: and its Markdown when a part asked reads it.
 READING = "reading"
-INPUTS = frozenset({JSONLD, STRUCTURED, FIELD_SPECS, READING})
+#: The page's ``<meta>`` and ``<link>`` tags (:func:`~webrobot.extract.headtags.head_tags`).
+HEAD_TAGS = "head_tags"
+INPUTS = frozenset({JSONLD, STRUCTURED, FIELD_SPECS, READING, HEAD_TAGS})
 
 
 class PageInputs:
@@ -82,6 +85,12 @@ class PageInputs:
         """The page's structured data by syntax (extruct's form), read once, on the
         JSON-LD already read."""
         return self._once(STRUCTURED, lambda: structured_data(self.page, jsonld=self.jsonld.items))
+
+    @property
+    def head_tags(self) -> HeadTags:
+        """The page's ``<meta>`` and ``<link>`` tags, gathered once (read, never changed,
+        by the parts)."""
+        return self._once(HEAD_TAGS, lambda: head_tags(html_root(self.page)))
 
     @property
     def reading(self) -> Reading:

@@ -26,7 +26,7 @@ from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
-from webrobot.extract.bylines import author_name, byline_texts, elsewhere
+from webrobot.extract.bylines import author_name, byline_texts
 from webrobot.extract.headtags import (
     HeadTags,
     absolute_url,
@@ -44,6 +44,7 @@ from webrobot.extract.jsonld import page_jsonld
 from webrobot.extract.language import language_tag, page_language
 from webrobot.extract.pagedates import SearchMode, page_dates
 from webrobot.extract.sitetitle import without_site
+from webrobot.extract.timeelements import TimeElements, time_elements
 
 if TYPE_CHECKING:
     from webrobot.extract.page import SourcePage
@@ -91,26 +92,30 @@ def metadata(
     *,
     today: date | None = None,
     date_search: SearchMode = "extensive",
+    tags: HeadTags | None = None,
 ) -> dict[str, Any]:
     """The page's metadata; every key of :data:`FIELDS`, ``None`` (``[]`` for
     ``authors``) where no source says. No date may be later than ``today``
     (default: the day the server says it served the page, its ``Date`` header; with
     neither, no date is refused for being in the future); ``date_search`` is how the page's text is searched
-    for a date its markup does not state (:mod:`webrobot.extract.pagedates`)."""
+    for a date its markup does not state (:mod:`webrobot.extract.pagedates`); ``tags``:
+    the page's :func:`~webrobot.extract.headtags.head_tags` when already gathered."""
     root = html_root(page)
     base = base_url(page, root)
-    tags = head_tags(root)
+    if tags is None:
+        tags = head_tags(root)
     if structured is not None:
         items = [i for i in as_list(structured.get("json-ld")) if isinstance(i, dict)]
         micro = [i for i in as_list(structured.get("microdata")) if isinstance(i, dict)]
     else:
         items, micro = page_jsonld(root) if root is not None else [], []
     sources = _Sources(items, micro, [page.url, *tags.links.get("canonical", [])], base)
+    times = TimeElements(root)
     published, modified = page_dates(
         page.url,
         root,
-        _published(sources, tags, root),
-        _modified(sources, tags, root),
+        _published(sources, tags, times),
+        _modified(sources, tags, times),
         today=today or _served_on(page),
         search=_date_search(page, sources, tags, date_search),
     )
@@ -365,7 +370,7 @@ def _dates(*candidates: Any) -> Iterator[Any]:
         yield from as_list(candidate() if callable(candidate) else candidate)
 
 
-def _published(s: _Sources, tags: HeadTags, root: Any) -> Iterator[Any]:
+def _published(s: _Sources, tags: HeadTags, times: TimeElements) -> Iterator[Any]:
     """Publication dates the markup states, best first. A video's ``uploadDate``
     comes late: the video is often one embedded in the article, not the page."""
     return _dates(
@@ -376,66 +381,21 @@ def _published(s: _Sources, tags: HeadTags, root: Any) -> Iterator[Any]:
         tags.all("dc.date.issued", "dcterms.issued", "dcterms.created", "dc.date", "dcterms.date"),
         tags.all("date", "pubdate", "publishdate", "publish-date", "publication_date",
                  "parsely-pub-date", "sailthru.date", "article.published", "citation_publication_date"),
-        lambda: _time_elements(root, published=True),
+        lambda: time_elements(times(), published=True),
         s.strings(s.articles, "uploadDate"),
         s.strings(s.pages, "datePublished"),
     )  # fmt: skip
 
 
-def _modified(s: _Sources, tags: HeadTags, root: Any) -> Iterator[Any]:
+def _modified(s: _Sources, tags: HeadTags, times: TimeElements) -> Iterator[Any]:
     return _dates(
         s.strings(s.articles, "dateModified"),
         tags.all("article:modified_time", "og:updated_time", "og:modified_time"),
         tags.all("datemodified"),
         tags.all("dcterms.modified", "dc.date.modified", "last-modified", "lastmod", "revised"),
-        lambda: _time_elements(root, published=False),
+        lambda: time_elements(times(), published=False),
         s.strings(s.pages, "dateModified"),
     )
-
-
-#: Elements that may state a date: ``<time>`` and schema.org's date properties.
-_TIMES = "//time | //*[@itemprop='datePublished' or @itemprop='dateModified']"
-_PUBLISHED = ("datePublished", "published", "dt-published")
-_MODIFIED = ("dateModified", "updated", "dt-updated")
-
-
-def _marked(element: Any, marks: tuple[str, ...]) -> bool:
-    """Whether ``element`` says it holds the date ``marks`` names: by ``itemprop``,
-    by a class word, or (publication) by the old ``pubdate`` attribute."""
-    if element.get("itemprop") == marks[0]:
-        return element.tag != "meta" or marks is _MODIFIED
-    if element.tag != "time":
-        return False
-    classes = (element.get("class") or "").split()
-    return any(m in classes for m in marks[1:]) or (
-        marks is _PUBLISHED and element.get("pubdate") is not None
-    )
-
-
-def _when(element: Any) -> str | None:
-    value = element.get("datetime") or element.get("content")
-    return str(value) if value else None
-
-
-def _time_elements(root: Any, *, published: bool) -> list[str]:
-    """``<time datetime>`` values: for the publication date the one marked ``pubdate``
-    or ``itemprop=datePublished``, else the first; for the modification date only
-    one marked ``itemprop=dateModified``."""
-    if root is None:
-        return []
-    try:
-        elements = root.xpath(_TIMES)
-        if not published:
-            return [v for e in elements if _marked(e, _MODIFIED) and (v := _when(e))]
-        marked = [v for e in elements if _marked(e, _PUBLISHED) and (v := _when(e))]
-        if marked:
-            return marked
-        for element in elements[:30]:
-            if element.tag == "time" and element.get("datetime") and not elsewhere(element):
-                return [str(element.get("datetime"))]
-        return []
-    except (AttributeError, ValueError):
-        return []
 
 
 def _site_name(s: _Sources, tags: HeadTags) -> str | None:

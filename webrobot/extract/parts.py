@@ -24,7 +24,15 @@ from typing import Any
 from webrobot.extract.documents import read_document
 from webrobot.extract.fields import extract_fields, found_fields, missing_fields
 from webrobot.extract.images import page_images
-from webrobot.extract.inputs import FIELD_SPECS, INPUTS, JSONLD, READING, STRUCTURED, PageInputs
+from webrobot.extract.inputs import (
+    FIELD_SPECS,
+    HEAD_TAGS,
+    INPUTS,
+    JSONLD,
+    READING,
+    STRUCTURED,
+    PageInputs,
+)
 from webrobot.extract.largepage import LARGE_PAGE_ELEMENTS, large_page_notes
 from webrobot.extract.metadata import metadata
 from webrobot.extract.product import product
@@ -86,7 +94,7 @@ def _markdown(inputs: PageInputs) -> Any:
 
 
 def _metadata(inputs: PageInputs) -> Any:
-    return metadata(inputs.page, inputs.structured_or_jsonld())
+    return metadata(inputs.page, inputs.structured_or_jsonld(), tags=inputs.head_tags)
 
 
 def _structured(inputs: PageInputs) -> Any:
@@ -94,7 +102,7 @@ def _structured(inputs: PageInputs) -> Any:
 
 
 def _product(inputs: PageInputs) -> Any:
-    return product(inputs.page, inputs.structured)
+    return product(inputs.page, inputs.structured, tags=inputs.head_tags)
 
 
 def _fields(inputs: PageInputs) -> Any:
@@ -119,14 +127,14 @@ PARTS: tuple[Part, ...] = (
          summary="the page's main text, one paragraph, heading, list item, table row or code "
                  "line a line; boilerplate (menus, headers, site footers, sidebars, cookie "
                  "banners, share bars, related posts, donation pleas) left out"),
-    Part("metadata", "metadata", _metadata, frozenset({JSONLD}), monitored=True,
+    Part("metadata", "metadata", _metadata, frozenset({JSONLD, HEAD_TAGS}), monitored=True,
          summary="`title`, `description`, `authors`, `published`, `modified`, `language`, "
                  "`site_name`, `canonical`, `image`, from the page's meta tags, Open Graph and JSON-LD, "
                  "then as the page shows them (bylines, dated lines, the URL's date)"),
     Part("structured_data", "structured_data", _structured, frozenset({JSONLD, STRUCTURED}),
          extra="mining", provides=STRUCTURED, summary="the page's JSON-LD, microdata, RDFa and Open Graph in one uniform form "
                  "(keys `json-ld`, `microdata`, `rdfa`, `opengraph`)"),
-    Part("product", "product", _product, frozenset({JSONLD, STRUCTURED}), extra="mining",
+    Part("product", "product", _product, frozenset({JSONLD, STRUCTURED, HEAD_TAGS}), extra="mining",
          monitored=True, summary="`name`, `price`, `currency`, `availability`, `sku`, `gtin`, `mpn`, `brand`, "
                  "or null on a page that sells nothing"),
     Part("fields", "fields", _fields, frozenset({JSONLD, FIELD_SPECS}), monitored=True,

@@ -50,16 +50,20 @@ OG_PRODUCT_TYPES = frozenset(
 )
 
 
-def product(page: SourcePage, structured: dict[str, Any] | None = None) -> dict[str, Any] | None:
+def product(
+    page: SourcePage, structured: dict[str, Any] | None = None, tags: HeadTags | None = None
+) -> dict[str, Any] | None:
     """The product fields of a product page (every key of :data:`FIELDS`, ``None``
-    where unknown), or ``None`` for a page that is not one."""
+    where unknown), or ``None`` for a page that is not one; ``tags``: the page's
+    :func:`~webrobot.extract.headtags.head_tags` when already gathered."""
     root = html_root(page)
     base = base_url(page, root)
     if structured is None:
         from webrobot.extract.structured import structured_data
 
         structured = structured_data(page)
-    tags = head_tags(root)
+    if tags is None:
+        tags = head_tags(root)
     ctx = ProductContext(page, root, base, tags)
     candidates = structured_products(structured)
     main = main_product(candidates, ctx)
@@ -78,6 +82,9 @@ def product(page: SourcePage, structured: dict[str, Any] | None = None) -> dict[
     if markup is not None and not listing:
         fill(fields, markup.fields({k for k in FIELDS if fields[k] is None}))
         _no_zero_price(fields)
+        if main is None and not og_product and markup.unavailable_without_buy_button():
+            # A product that cannot be had shows no price; those read are other products'.
+            fields["price"] = fields["currency"] = None
     if (
         main is None
         and not og_product
@@ -92,6 +99,24 @@ def product(page: SourcePage, structured: dict[str, Any] | None = None) -> dict[
     if not any(fields[k] for k in ("name", "price", "sku", "gtin")):
         return None
     fields["sku"] = page_sku(fields["sku"], ctx, markup)
+    if (
+        markup is not None
+        and not listing
+        and fields["availability"] in (None, "InStock")
+        and (fields["availability"] or fields["price"] is not None)
+    ):
+        # Structured data saying in stock is overruled by a page that says the product
+        # cannot be had and offers no buy button to press.
+        fields["availability"] = markup.denies_stock() or fields["availability"]
+    elif (
+        markup is not None
+        and not listing
+        and fields["availability"] in ("BackOrder", "OutOfStock", "SoldOut")
+        and markup.variant_in_stock()
+    ):
+        # A variable product's own status may lag its variants' (a stale parent record):
+        # the variant the shopper picks is in stock.
+        fields["availability"] = "InStock"
     if fields["availability"] is None and fields["price"] is not None:
         # A product page that shows a price and nowhere says the product cannot be had
         # sells it: shops state what is missing ("Sold out"), rarely what is there.

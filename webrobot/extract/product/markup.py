@@ -34,7 +34,15 @@ from webrobot.extract.product.shownprices import (
     price_near_button,
     shown_price,
 )
-from webrobot.extract.product.stock import button_availability, stock_message
+from webrobot.extract.product.stock import (
+    UNBUYABLE,
+    button_availability,
+    buy_box_line,
+    stock_message,
+    unbuyable_button,
+    variants_in_stock,
+    waits_for_a_choice,
+)
 from webrobot.extract.product.walk import PageWalk
 
 #: More buy buttons than this, with no structured product, is a listing.
@@ -114,13 +122,18 @@ class Markup:
         many), an ``itemprop=price`` or a stock message's element."""
         if len(self.buttons) > MAX_BUY_BUTTONS:
             return False
-        if self.buttons or self._itemprop("price"):
+        if self.buttons:
             return True
-        return bool(self.walk.stock_marked)
+        # Most pages of the web: read on the attribute values, without the walk.
+        if not self.walk.may_mark():
+            return False
+        return bool(self._itemprop("price") or self.walk.stock_marked)
 
     def looks_like_product_page(self, fields: dict[str, Any]) -> bool:
         """A price, and one buy button, an ``itemprop=price`` or a stock message."""
-        if len(self.buttons) > MAX_BUY_BUTTONS or fields["price"] is None:
+        if fields["price"] is None:
+            return self.shows_unavailable_product(fields)
+        if len(self.buttons) > MAX_BUY_BUTTONS:
             return False
         return bool(self.buttons or self._itemprop("price") or self.stock_message)
 
@@ -189,9 +202,63 @@ class Markup:
         found = availability(linked) if linked else None
         if found:
             return found
-        anchor = self.buttons[0] if self.buttons else self._heading_element()
-        self.stock_message = stock_message(self.walk.stock_marked, anchor)
+        self.stock_message = self._stock_message()
         return self.stock_message or button_availability(self.buttons)
+
+    _stock_read = False
+
+    def _stock_message(self) -> str | None:
+        """The stock message nearest the buy button (else the heading), else a line of
+        the buy box; read once."""
+        if not self._stock_read:
+            self._stock_read = True
+            anchor = self.buttons[0] if self.buttons else self._heading_element()
+            self.stock_message = stock_message(self.walk.stock_marked, anchor) or buy_box_line(
+                self.walk.buy_boxes
+            )
+        return self.stock_message
+
+    def denies_stock(self) -> str | None:
+        """The availability the page shows when it says the product cannot be had and
+        offers no buy button to press (none found, or all disabled): a stock message
+        near the heading (``Produkt nicht verfügbar``) or a disabled button labelled
+        ``Sold out`` or ``Unavailable``. Structured data that says in stock is often a
+        cache's or a feed's, older than the page."""
+        if any(
+            (b.get("disabled") is None and "disabled" not in (b.get("class") or "").lower())
+            or waits_for_a_choice(b)
+            for b in self.buttons
+        ):
+            return None
+        said = self._stock_message()
+        if said in UNBUYABLE:
+            return said
+        if said is None:
+            return unbuyable_button(self.walk.button_candidates)
+        return None
+
+    def variant_in_stock(self) -> bool:
+        """Whether the buy form, with a buy button, says one of the product's variants is
+        in stock now (its variants' data, which the shopper's choice of size reads)."""
+        return bool(self.buttons) and variants_in_stock(self.root) is True
+
+    def unavailable_without_buy_button(self) -> bool:
+        """The page says a product cannot be had and shows neither a buy button nor an
+        ``itemprop=price``: the prices around it are other products' (sponsored,
+        related, other sellers')."""
+        return (
+            not self.buttons and not self._itemprop("price") and self._stock_message() in UNBUYABLE
+        )
+
+    def shows_unavailable_product(self, fields: dict[str, Any]) -> bool:
+        """A page with no price may still be a product's: one that cannot be had, whose
+        stock message says so, and that labels the product's code (sku or gtin) or has
+        a buy box."""
+        return bool(
+            len(self.buttons) <= MAX_BUY_BUTTONS
+            and (fields["sku"] or fields["gtin"] or self.walk.buy_boxes)
+            and self._stock_message() in UNBUYABLE
+        )
 
     # itemprop outside any item (microdata inside an item is read as structured data)
 

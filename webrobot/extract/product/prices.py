@@ -298,7 +298,9 @@ def availability(value: Any) -> str | None:
         return _BY_KEY[key]
     if key in ("available", "instockonline", "yes", "true"):
         return "InStock"
-    if key in ("outofstockonline", "unavailable", "soldout", "no", "false"):
+    # ``oos``: OpenGraph's product availability as Facebook defines it (``instock``,
+    # ``oos``); ``outstock``: a shortened name some themes write into ``itemprop``.
+    if key in ("outofstockonline", "unavailable", "soldout", "no", "false", "oos", "outstock"):
         return "SoldOut" if key == "soldout" else "OutOfStock"
     if key in ("preorderable", "availableforpreorder", "preorders"):
         return "PreOrder"

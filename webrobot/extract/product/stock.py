@@ -8,6 +8,7 @@ Pure: no Scrapy, no I/O. :func:`webrobot.extract.product.product` is the entry p
 
 from __future__ import annotations
 
+import json
 import re
 from itertools import islice
 from typing import Any
@@ -62,6 +63,49 @@ def stock_message(marked: list[Any], anchor: Any) -> str | None:
     return best[2] if best else None
 
 
+def buy_box_line(boxes: list[Any]) -> str | None:
+    """The availability a short line of the product's buy box states (``Out of stock``
+    in a flag of ``<div class="product-buy-box">``): the box is the product's own, so
+    its stock words are, outside a size or variant picker."""
+    for box in boxes[:5]:
+        if in_aside(box):
+            continue
+        for element in islice(box.iter(), 300):
+            if (
+                not isinstance(element.tag, str)
+                or element.tag in ("script", "style", "option")
+                or len(element) > 2  # a line, not a block of them
+            ):
+                continue
+            text = element_text(element)
+            if not text or len(text) > 80:
+                continue
+            found = stock_line(text)
+            if found is not None and not _in_variant(element):
+                return found
+    return None
+
+
+#: The availabilities that say the product cannot be had now.
+UNBUYABLE = frozenset({"OutOfStock", "SoldOut", "Discontinued"})
+
+
+def unbuyable_button(candidates: list[Any]) -> str | None:
+    """The availability a disabled button labelled with stock words says (``Sold out``,
+    ``Unavailable`` on a greyed-out button), when it says the product cannot be had;
+    a size's or variant's button (in a picker) says nothing of the product."""
+    for button in candidates[:300]:
+        if button.get("disabled") is None and button.get("aria-disabled") != "true":
+            continue
+        label = element_text(button) or (button.get("value") or "")
+        if len(label) > 40:
+            continue
+        found = stock_line(label)
+        if found in UNBUYABLE and not in_aside(button) and not _in_variant(button):
+            return found
+    return None
+
+
 def stock_line(text: str) -> str | None:
     """The availability a stock line says (``In stock``, ``Only 3 left``, ``Sold out``,
     ``Ships in 2 days``), ``None`` for a promise to notify or a line that says none."""
@@ -95,7 +139,7 @@ def button_availability(buttons: list[Any]) -> str | None:
         disabled = (
             button.get("disabled") is not None or "disabled" in (button.get("class") or "").lower()
         )
-        if disabled and not _waits_for_a_choice(button):
+        if disabled and not waits_for_a_choice(button):
             return "OutOfStock"
         if re.search(r"pre[\s-]?order|vorbestell|précommand", label, re.IGNORECASE):
             return "PreOrder"
@@ -104,7 +148,7 @@ def button_availability(buttons: list[Any]) -> str | None:
     return None
 
 
-def _waits_for_a_choice(button: Any) -> bool:
+def waits_for_a_choice(button: Any) -> bool:
     """Whether a disabled buy button waits for a size or variant to be chosen: a
     ``<select>`` or a picker (size, swatch, variant, option) in its form or buy box."""
     region = button
@@ -129,4 +173,28 @@ def _availability_from_class(marks: str) -> str | None:
         return "OutOfStock"
     if re.search(r"\bin[-_]?stock\b|instock|available", lowered):
         return "InStock"
+    return None
+
+
+def variants_in_stock(root: Any) -> bool | None:
+    """Whether one of the product's variants can be bought now, as its buy form's data
+    says (WooCommerce's ``data-product_variations``: each variant's ``is_in_stock`` and
+    ``backorders_allowed``); ``None`` where no buy form carries such data."""
+    try:
+        forms = root.xpath("//form[@data-product_variations]")[:2]
+    except (AttributeError, ValueError):
+        return None
+    for form in forms:
+        if in_aside(form):
+            continue
+        try:
+            variants = json.loads(form.get("data-product_variations") or "")
+        except ValueError:
+            continue
+        if not isinstance(variants, list) or not variants:
+            continue
+        return any(
+            isinstance(v, dict) and v.get("is_in_stock") is True and not v.get("backorders_allowed")
+            for v in variants
+        )
     return None

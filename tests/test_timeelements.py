@@ -1,0 +1,49 @@
+"""The dates a page's <time> elements and date properties state: found once for both
+dates, by a walk in C when the page names no date property, the same elements either way."""
+
+from __future__ import annotations
+
+import pytest
+from parsel import Selector
+
+from webrobot.extract.timeelements import _TIMES, TimeElements, time_elements
+
+PAGES = {
+    "time elements only": (
+        '<html><body><article><time datetime="2024-05-01">May 1</time><p>x</p>'
+        '<time class="updated" datetime="2024-06-01">June</time></article>'
+        '<aside><time datetime="2020-01-01">old</time></aside></body></html>'
+    ),
+    "date properties among times": (
+        '<html><head><meta itemprop="dateModified" content="2024-06-02"></head><body>'
+        '<time datetime="2024-05-01">May 1</time><span itemprop="datePublished" '
+        'content="2024-04-30">Apr 30</span><span itemprop="name">N</span></body></html>'
+    ),
+    "nothing dated": '<html><body><p itemprop="name">N</p></body></html>',
+}
+
+
+@pytest.mark.parametrize("html", PAGES.values(), ids=PAGES.keys())
+def test_the_elements_are_those_of_the_xpath_in_document_order(html: str) -> None:
+    root = Selector(text=html, type="html").root
+    assert TimeElements(root)() == list(_TIMES(root))
+
+
+def test_both_dates_read_one_finding() -> None:
+    root = Selector(text=PAGES["date properties among times"], type="html").root
+    times = TimeElements(root)
+    first = times()
+    assert times() is first
+    assert time_elements(first, published=True) == ["2024-04-30"]
+    assert time_elements(first, published=False) == ["2024-06-02"]
+
+
+def test_the_first_time_outside_asides_is_the_publication_date() -> None:
+    root = Selector(text=PAGES["time elements only"], type="html").root
+    found = TimeElements(root)()
+    assert time_elements(found, published=True) == ["2024-05-01"]
+    assert time_elements(found, published=False) == ["2024-06-01"]
+
+
+def test_no_tree_has_no_times() -> None:
+    assert TimeElements(None)() == []

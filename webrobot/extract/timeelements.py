@@ -1,0 +1,79 @@
+"""Dates a page's ``<time>`` elements and schema.org date properties
+(``itemprop=datePublished``, ``dateModified``) state, for its metadata.
+
+Pure: no Scrapy, no I/O. :func:`webrobot.extract.metadata.metadata` is the entry point.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lxml import etree
+
+from webrobot.extract.bylines import elsewhere
+
+#: Elements that may state a date: ``<time>`` and schema.org's date properties.
+_TIMES = etree.XPath("//time | //*[@itemprop='datePublished' or @itemprop='dateModified']")
+#: Every ``itemprop`` value, as plain strings: most pages name no date property.
+_ITEMPROPS = etree.XPath("//@itemprop", smart_strings=False)
+_PUBLISHED = ("datePublished", "published", "dt-published")
+_MODIFIED = ("dateModified", "updated", "dt-updated")
+
+
+def _marked(element: Any, marks: tuple[str, ...]) -> bool:
+    """Whether ``element`` says it holds the date ``marks`` names: by ``itemprop``,
+    by a class word, or (publication) by the old ``pubdate`` attribute."""
+    if element.get("itemprop") == marks[0]:
+        return element.tag != "meta" or marks is _MODIFIED
+    if element.tag != "time":
+        return False
+    classes = (element.get("class") or "").split()
+    return any(m in classes for m in marks[1:]) or (
+        marks is _PUBLISHED and element.get("pubdate") is not None
+    )
+
+
+def _when(element: Any) -> str | None:
+    value = element.get("datetime") or element.get("content")
+    return str(value) if value else None
+
+
+class TimeElements:
+    """The page's :data:`_TIMES` elements, found on the first call, for both dates."""
+
+    def __init__(self, root: Any) -> None:
+        self.root = root
+        self._found: list[Any] | None = None
+
+    def __call__(self) -> list[Any]:
+        if self._found is None:
+            self._found = []
+            if self.root is not None:
+                try:
+                    values = _ITEMPROPS(self.root)
+                    # Without a date property, the same elements by a walk in C (faster).
+                    if "datePublished" in values or "dateModified" in values:
+                        self._found = list(_TIMES(self.root))
+                    else:
+                        self._found = list(self.root.iter("time"))
+                except (AttributeError, ValueError, TypeError):
+                    self._found = []
+        return self._found
+
+
+def time_elements(elements: list[Any], *, published: bool) -> list[str]:
+    """``<time datetime>`` values: for the publication date the one marked ``pubdate``
+    or ``itemprop=datePublished``, else the first; for the modification date only
+    one marked ``itemprop=dateModified``."""
+    try:
+        if not published:
+            return [v for e in elements if _marked(e, _MODIFIED) and (v := _when(e))]
+        marked = [v for e in elements if _marked(e, _PUBLISHED) and (v := _when(e))]
+        if marked:
+            return marked
+        for element in elements[:30]:
+            if element.tag == "time" and element.get("datetime") and not elsewhere(element):
+                return [str(element.get("datetime"))]
+        return []
+    except (AttributeError, ValueError):
+        return []
