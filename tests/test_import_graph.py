@@ -101,6 +101,8 @@ PURE = frozenset({
     "webrobot.extract.articlebody",
     "webrobot.extract.continuation",
     "webrobot.extract.headline",
+    "webrobot.extract.textlayout",
+    "webrobot.extract.references",
     "webrobot.extract.pagechrome",
     "webrobot.extract.pagekind",
     "webrobot.extract.readingchoice",

@@ -5,7 +5,10 @@ here in the markup of Jekyll, WordPress, Hugo and Ghost (``tests/fixtures/mainte
 ``expected.json``: ``lines``, whole lines the text holds, in this order (headings, list
 items, code lines each on its own line); ``markdown_lines``, the same for the Markdown;
 ``text_contains`` / ``markdown_contains``, passages each holds; ``absent``, passages
-neither holds (site footer, donation plea, share bar, related posts, menu).
+neither holds (site footer, donation plea, share bar, related posts, menu); ``first_line``,
+the line both start with (not the headline, nor the date printed under it). Cases seen
+on real built blogs name the site in ``seen_on`` and what the text got wrong before in
+``was_wrong``.
 """
 
 from __future__ import annotations
@@ -28,6 +31,10 @@ CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "page.html").is_file()
 #: The same pages declaring themselves articles (``og:type``, as jekyll-seo-tag and most
 #: themes write it): the precise reading then reads them.
 ARTICLE = '<meta property="og:type" content="article"><title>'
+
+
+def expected_of(case: str) -> dict:
+    return json.loads((FIXTURES / case / "expected.json").read_text("utf-8"))
 
 
 def read(case: str, article: bool = False) -> tuple[Reading, dict]:
@@ -81,6 +88,14 @@ def test_footers_pleas_share_bars_and_related_posts_are_left_out(case: str, arti
     for passage in expected["absent"]:
         assert passage not in (reading.text or ""), passage
         assert passage not in (reading.markdown or ""), passage
+
+
+@pytest.mark.parametrize("article", [False, True])
+@pytest.mark.parametrize("case", [c for c in CASES if "first_line" in expected_of(c)])
+def test_the_text_starts_with_the_posts_own_first_line(case: str, article: bool) -> None:
+    reading, expected = read(case, article)
+    assert (reading.text or "").split("\n")[0] == expected["first_line"]
+    assert (reading.markdown or "").split("\n")[0] == expected["first_line"]
 
 
 @pytest.mark.parametrize("case", CASES)

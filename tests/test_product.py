@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 from parsel import Selector
 
 from webrobot.extract.page import SourcePage
-from webrobot.extract.product import FIELDS, product
+from webrobot.extract.product import PRODUCT_KEYS, product
 from webrobot.extract.product.codes import gtin_digits, valid_gtin
 from webrobot.extract.product.prices import availability, currency_code, price_amount
+from webrobot.extract.product.stock import can_be_ordered
 
 FAST = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -62,6 +63,38 @@ def page(
 )
 def test_availability_in_any_form(value: str, expected: str | None) -> None:
     assert availability(value) == expected
+
+
+@pytest.mark.parametrize(
+    ("term", "expected"),
+    [
+        ("InStock", "InStock"),
+        ("LimitedAvailability", "InStock"),
+        ("PreOrder", "InStock"),
+        ("BackOrder", "InStock"),
+        ("OnlineOnly", "InStock"),
+        ("OutOfStock", "OutOfStock"),
+        ("SoldOut", "OutOfStock"),
+        ("Discontinued", "OutOfStock"),
+        (None, None),
+    ],
+)
+def test_availability_says_whether_it_can_be_ordered(
+    term: str | None, expected: str | None
+) -> None:
+    assert can_be_ordered(term) == expected
+
+
+def test_a_product_gives_both_the_order_question_and_the_term() -> None:
+    html = """<html><head><script type="application/ld+json">{"@type": "Product", "name": "Hat",
+    "offers": {"@type": "Offer", "price": 20, "priceCurrency": "EUR",
+    "availability": "https://schema.org/LimitedAvailability"}}</script></head></html>"""
+    result = product(page(html))
+    assert result is not None
+    assert (result["availability"], result["availability_detail"]) == (
+        "InStock",
+        "LimitedAvailability",
+    )
 
 
 @pytest.mark.parametrize(
@@ -136,6 +169,7 @@ def test_jsonld_product_with_its_offer() -> None:
     assert product(page(html)) == {
         "name": "Tent", "price": "1299.00", "currency": "USD", "availability": "InStock",
         "sku": "T-1", "gtin": "4006825612349", "mpn": "M1", "brand": "Peak",
+        "availability_detail": "InStock",
     }  # fmt: skip
 
 
@@ -306,7 +340,7 @@ def test_any_page_gives_a_product_or_none(text: str) -> None:
         f"<html><body><h1>{text}</h1><span class='price'>{text}</span><button>Add to cart</button></body></html>",
     ):
         result = product(page(html, tree=False))
-        assert result is None or list(result) == list(FIELDS)
+        assert result is None or list(result) == list(PRODUCT_KEYS)
 
 
 @FAST
@@ -314,7 +348,7 @@ def test_any_page_gives_a_product_or_none(text: str) -> None:
 def test_any_jsonld_product_gives_a_product_or_none(text: str) -> None:
     html = f'<html><head><script type="application/ld+json">{{"@type": "Product", "name": "x", "offers": {text}}}</script></head></html>'
     result = product(page(html))
-    assert result is None or list(result) == list(FIELDS)
+    assert result is None or list(result) == list(PRODUCT_KEYS)
 
 
 @FAST
@@ -328,7 +362,7 @@ def test_any_structured_shape_gives_a_product_or_none(value: object) -> None:
     structured = {"json-ld": [{"@type": "Product", "offers": value}, value], "microdata": [value],
                   "rdfa": [value], "opengraph": [value]}  # fmt: skip
     result = product(page("<html><body></body></html>"), structured)  # type: ignore[arg-type]
-    assert result is None or list(result) == list(FIELDS)
+    assert result is None or list(result) == list(PRODUCT_KEYS)
 
 
 def test_a_stock_line_in_the_buy_box_says_the_availability() -> None:
@@ -385,6 +419,17 @@ def test_an_unavailable_product_without_a_price_is_a_product_page() -> None:
     assert result["price"] is None  # the sponsored product's price is not this one's
 
 
+def test_an_unavailable_product_keeps_the_price_shown_beside_its_heading() -> None:
+    html = """<html><body><div class="product outofstock"><div class="summary">
+    <h1 class="product_title">Plato decorativo</h1>
+    <p class="price"><span class="amount">45,00&nbsp;&euro;</span></p>
+    <p class="stock out-of-stock">Sin existencias</p></div></div>
+    <div class="related"><span class="price">12,00&nbsp;&euro;</span></div></body></html>"""
+    result = product(page(html))
+    assert result is not None
+    assert (result["price"], result["availability"]) == ("45.00", "OutOfStock")
+
+
 def test_a_variant_in_stock_in_the_buy_form_overrules_a_stale_backorder() -> None:
     variations = (
         '[{"attributes": {"attribute_pa_size": "40"}, "is_in_stock": true,'
@@ -406,4 +451,5 @@ def test_a_variant_in_stock_in_the_buy_form_overrules_a_stale_backorder() -> Non
         "&quot;backorders_allowed&quot;: false", "&quot;backorders_allowed&quot;: true"
     )
     result = product(page(backorder))
-    assert result is not None and result["availability"] == "BackOrder"
+    assert result is not None and result["availability_detail"] == "BackOrder"
+    assert result["availability"] == "InStock"

@@ -154,7 +154,8 @@ def test_a_stock_class_that_its_words_contradict_is_not_believed() -> None:
 def test_a_sold_out_line_wins_over_the_buy_button() -> None:
     line = '<p class="availability">Sold out</p>'
     result = product(page(shop_page("", extra=line)))
-    assert result is not None and result["availability"] == "SoldOut"
+    assert result is not None and result["availability_detail"] == "SoldOut"
+    assert result["availability"] == "OutOfStock"
 
 
 def test_a_product_page_with_a_price_and_no_word_against_it_is_in_stock() -> None:
@@ -303,7 +304,8 @@ def test_the_stock_line_nearest_the_buy_button_is_the_products() -> None:
     assert result is not None and result["availability"] == "InStock"
     flipped = html.replace(">Out of stock<", ">In stock!<").replace(">In stock<", ">Sold out<")
     result = product(page(flipped))
-    assert result is not None and result["availability"] == "SoldOut"
+    assert result is not None and result["availability_detail"] == "SoldOut"
+    assert result["availability"] == "OutOfStock"
 
 
 def test_a_labelled_price_where_no_element_says_price() -> None:

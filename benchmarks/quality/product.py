@@ -124,7 +124,12 @@ def webrobot_product(page: Any) -> dict[str, Any] | None:
     from webrobot.extract.product import product
 
     result: dict[str, Any] | None = product(page)
-    return result
+    if result is None:
+        return None
+    # The answers name the schema.org term the page gives (``SoldOut``, ``PreOrder``);
+    # ``availability`` itself says only whether it can be ordered.
+    detail = result.pop("availability_detail")
+    return {**result, "availability": detail}
 
 
 # --- the anchor: extruct + price-parser on structured data only --------------------------

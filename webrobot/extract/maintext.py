@@ -89,7 +89,9 @@ from webrobot.extract.page import SourcePage
 from webrobot.extract.pagechrome import reading_tree, without_pleas
 from webrobot.extract.pagekind import declares_article, declares_product
 from webrobot.extract.readingchoice import PageSignals, ReadingPlan
+from webrobot.extract.references import with_references
 from webrobot.extract.shingles import share_kept
+from webrobot.extract.textlayout import code_on_own_lines, without_date_line
 from webrobot.optional import require
 
 FEATURE = "Main-text extraction (WEBROBOT_EXTRACT text)"
@@ -191,7 +193,8 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
             headless = without_headline(text, tree)
             if headless != text and rendered:
                 rendered = _without_first_heading(rendered)
-            text = continued(tree, headless)
+            headless, rendered = without_date_line(headless, rendered, tree)
+            text, rendered = with_references(continued(tree, headless), rendered, tree)
         except Exception:  # a page must never break the crawl
             logger.debug("continuations or headline of %s not read", page.url, exc_info=True)
         text = without_pleas(text)
@@ -318,6 +321,8 @@ def _read(trafilatura: ModuleType, tree: Any, **options: bool) -> tuple[str | No
         text, body = trafilaturacompat.read(copy(tree), _options(**options))
         if body is None:
             return None, None
+        if code_on_own_lines(body):
+            text = trafilaturacompat.render(body, False)
         # the body's plain text, which trafilatura has just rendered
         return tidy(unicodedata.normalize("NFC", text or "")), body
     except Exception:  # a page must never break the crawl

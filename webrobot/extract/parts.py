@@ -135,7 +135,8 @@ PARTS: tuple[Part, ...] = (
          extra="mining", provides=STRUCTURED, summary="the page's JSON-LD, microdata, RDFa and Open Graph in one uniform form "
                  "(keys `json-ld`, `microdata`, `rdfa`, `opengraph`)"),
     Part("product", "product", _product, frozenset({JSONLD, STRUCTURED, HEAD_TAGS}), extra="mining",
-         monitored=True, summary="`name`, `price`, `currency`, `availability`, `sku`, `gtin`, `mpn`, `brand`, "
+         monitored=True, summary="`name`, `price`, `currency`, `availability` (`InStock` or `OutOfStock`), "
+                 "`availability_detail`, `sku`, `gtin`, `mpn`, `brand`, "
                  "or null on a page that sells nothing"),
     Part("fields", "fields", _fields, frozenset({JSONLD, FIELD_SPECS}), monitored=True,
          found=found_fields, notes=missing_fields,

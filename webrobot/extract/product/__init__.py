@@ -9,6 +9,7 @@ currencies and availability as shops write them.
 Pure: no Scrapy, no I/O.
 """
 
+from webrobot.extract.product.context import PRODUCT_KEYS
 from webrobot.extract.product.extractor import FIELDS, product
 
-__all__ = ["FIELDS", "product"]
+__all__ = ["FIELDS", "PRODUCT_KEYS", "product"]

@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 
 #: The product's fields, in the order an item gives them.
 FIELDS = ("name", "price", "currency", "availability", "sku", "gtin", "mpn", "brand")
+#: The keys of the product a page gives: :data:`FIELDS`, then the schema.org term its
+#: ``availability`` (``InStock`` or ``OutOfStock``) was read from.
+PRODUCT_KEYS = (*FIELDS, "availability_detail")
 
 
 def fill(fields: dict[str, Any], found: dict[str, Any]) -> None:

@@ -39,6 +39,7 @@ from webrobot.extract.product.nodes import main_product, structured_products
 from webrobot.extract.product.offers import node_fields
 from webrobot.extract.product.prices import availability, parse_price_text, price_amount
 from webrobot.extract.product.skus import page_sku
+from webrobot.extract.product.stock import can_be_ordered
 
 if TYPE_CHECKING:
     from webrobot.extract.page import SourcePage
@@ -121,6 +122,8 @@ def product(
         # A product page that shows a price and nowhere says the product cannot be had
         # sells it: shops state what is missing ("Sold out"), rarely what is there.
         fields["availability"] = "InStock"
+    fields["availability_detail"] = fields["availability"]
+    fields["availability"] = can_be_ordered(fields["availability"])
     return fields
 
 

@@ -247,8 +247,27 @@ class Markup:
         ``itemprop=price``: the prices around it are other products' (sponsored,
         related, other sellers')."""
         return (
-            not self.buttons and not self._itemprop("price") and self._stock_message() in UNBUYABLE
+            not self.buttons
+            and not self._itemprop("price")
+            and self._stock_message() in UNBUYABLE
+            and not self._price_beside_heading()
         )
+
+    def _price_beside_heading(self) -> bool:
+        """Whether the product's heading stands with a shown price: an element whose
+        class says price, with a digit, within two levels above the heading (a shop's
+        summary block: heading, price, stock line)."""
+        heading = self._heading_element()
+        box = heading.getparent() if heading is not None else None
+        if box is not None and box.getparent() is not None and box.tag not in ("body", "html"):
+            box = box.getparent()
+        if box is None or box.tag in ("body", "html"):
+            return False
+        for element in box.iter():
+            cls = element.get("class") if isinstance(element.tag, str) else None
+            if cls and "price" in cls.lower() and any(c.isdigit() for c in element_text(element)):
+                return True
+        return False
 
     def shows_unavailable_product(self, fields: dict[str, Any]) -> bool:
         """A page with no price may still be a product's: one that cannot be had, whose

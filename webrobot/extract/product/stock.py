@@ -90,6 +90,15 @@ def buy_box_line(boxes: list[Any]) -> str | None:
 UNBUYABLE = frozenset({"OutOfStock", "SoldOut", "Discontinued"})
 
 
+def can_be_ordered(term: str | None) -> str | None:
+    """A schema.org availability (``LimitedAvailability``, ``PreOrder``, ``SoldOut``...)
+    as the shopper's question, can it be ordered: ``InStock`` or ``OutOfStock``, the two
+    values product feeds and extraction services give."""
+    if term is None:
+        return None
+    return "OutOfStock" if term in UNBUYABLE else "InStock"
+
+
 def unbuyable_button(candidates: list[Any]) -> str | None:
     """The availability a disabled button labelled with stock words says (``Sold out``,
     ``Unavailable`` on a greyed-out button), when it says the product cannot be had;
