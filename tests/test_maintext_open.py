@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from parsel import Selector
 
+from tests.test_maintext_structure import in_order
 from webrobot.extract.maintext import main_reading
 from webrobot.extract.page import SourcePage
 
@@ -29,17 +30,6 @@ CASES = (
     if FIXTURES.is_dir()
     else []
 )
-
-
-def in_order(lines: list[str], wanted: list[str]) -> list[str]:
-    """The wanted lines not found as whole lines after the previous one."""
-    missing, at = [], 0
-    for line in wanted:
-        try:
-            at = lines.index(line, at) + 1
-        except ValueError:
-            missing.append(line)
-    return missing
 
 
 def problems(case: str) -> list[str]:

@@ -256,10 +256,15 @@ def main(argv: list[str] | None = None) -> None:
     )
     print(table(results, all_pages))
     if args.wrong:
-        for reader in READERS:
-            for name, s in results[reader][args.wrong].fields.items():
-                for line in s.wrong:
-                    print(f"{reader} {name}: {line}")
+        print_wrong(results, args.wrong)
+
+
+def print_wrong(results: dict[str, dict[str, Any]], split: str) -> None:
+    """Every wrong or missing value of one half, a line each, by reader and field."""
+    for reader in READERS:
+        for name, scored in results[reader][split].fields.items():
+            for line in scored.wrong:
+                print(f"{reader} {name}: {line}")
 
 
 if __name__ == "__main__":

@@ -46,6 +46,7 @@ from benchmarks.quality.productdev import (
     READERS,
     SPLITS,
     DevPage,
+    print_wrong,
     read,
     score,
     shop_of,
@@ -247,10 +248,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     print(table(results))
     if args.wrong:
-        for reader in READERS:
-            for name, s in results[reader][args.wrong].fields.items():
-                for line in s.wrong:
-                    print(f"{reader} {name}: {line}")
+        print_wrong(results, args.wrong)
 
 
 if __name__ == "__main__":
