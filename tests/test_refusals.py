@@ -10,6 +10,7 @@ from scrapy import Request
 from scrapy.utils.test import get_crawler
 
 from webrobot import signals
+from webrobot.archive.requisitemiddleware import DEAD_SKIPPED
 from webrobot.urls.refusals import SITES_ANNOUNCED, Refuser
 
 
@@ -75,8 +76,13 @@ def test_a_refusal_said_where_it_was_decided_is_logged_at_debug_and_counted(
     )
     with caplog.at_level(logging.DEBUG, logger="webrobot.urls.refusals"):
         for n in range(3):
-            refuser.refuse(Request(f"http://gone.invalid/{n}.png"), "no_such_name", said=True)
-        refuser.refuse(Request("http://other.invalid/x.png"), "no_such_name")
+            refuser.refuse(
+                Request(f"http://gone.invalid/{n}.png"),
+                "no_such_name",
+                stat=DEAD_SKIPPED,
+                said=True,
+            )
+        refuser.refuse(Request("http://other.invalid/x.png"), "no_such_name", stat=DEAD_SKIPPED)
     info = [r.getMessage() for r in caplog.records if r.levelno == logging.INFO]
     expected = (
         "Refusing no_such_name URLs of http://other.invalid:80 (first: "
@@ -84,5 +90,5 @@ def test_a_refusal_said_where_it_was_decided_is_logged_at_debug_and_counted(
     )
     assert info == [expected]
     assert sum(r.levelno == logging.DEBUG for r in caplog.records) == 3
-    assert crawler.stats.get_value("webrobot/url/refused/no_such_name") == 4  # type: ignore[union-attr]
+    assert crawler.stats.get_value(DEAD_SKIPPED) == 4  # type: ignore[union-attr]
     assert signalled == ["http://gone.invalid:80"] * 3 + ["http://other.invalid:80"]
