@@ -160,6 +160,19 @@ def test_the_crawls_tree_is_left_as_it_was() -> None:
     assert_article(text, ENGLISH)
 
 
+def test_the_crawls_tree_is_left_as_it_was_when_it_cannot_be_pruned(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def failing(tree: object, unread: bool = True) -> object:
+        raise ValueError("no pruning")
+
+    monkeypatch.setattr(maintext, "reading_tree", failing)
+    page = crawl_page(article_page(ENGLISH))
+    before = lxml.etree.tostring(page.root)
+    assert_article(main_text(page), ENGLISH)
+    assert lxml.etree.tostring(page.root) == before
+
+
 def test_without_the_crawls_tree_the_html_is_parsed() -> None:
     html = article_page(ENGLISH)
     assert_article(main_text(SourcePage(url="https://example.org/", html=html)), ENGLISH)

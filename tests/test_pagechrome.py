@@ -93,6 +93,8 @@ def test_the_reading_tree_is_a_pruned_copy() -> None:
     assert "Give" not in body and "Links" not in body and "Enable" in body
     # the same nodes as the pruning expression trafilatura was given
     assert tree.xpath(CHROME_XPATH) and not copy.xpath(CHROME_XPATH)
+    # a plain copy: its form is no FormElement (see htmltree.plain_copy)
+    assert type(copy.xpath("//form")[0]) is lxml.html.HtmlElement
 
 
 def _words(n: int) -> str:

@@ -220,7 +220,8 @@ def _markup_text(
     fast = not reading.fallbacks
     if not reading.precise_first:
         return _read(trafilatura, tree, fast=fast)
-    precise, precise_body = _read(trafilatura, tree, fast=True, favor_precision=True)
+    # a copy for the precise reading: the broad one may read the tree after it
+    precise, precise_body = _read(trafilatura, copy(tree), fast=True, favor_precision=True)
     if readingchoice.precise_suffices(precise, reading):
         return precise, precise_body
     broad, broad_body = _read(trafilatura, tree, fast=fast)
@@ -284,13 +285,17 @@ def _tree(page: SourcePage, trafilatura: ModuleType, clean: bool = False) -> Any
 
 def _prepared(tree: Any, prune_unread: bool = True) -> Any:
     """The copy of ``tree`` trafilatura reads (see
-    :func:`~webrobot.extract.pagechrome.reading_tree`), or ``tree`` as it is if that
-    fails."""
+    :func:`~webrobot.extract.pagechrome.reading_tree`), or a copy of ``tree`` as it is if
+    that fails (``None`` if that fails too): a copy the readings may change."""
     try:
         return reading_tree(tree, unread=prune_unread)
     except Exception:  # a page must never break the crawl
         logger.debug("tree not pruned", exc_info=True)
-        return tree
+    try:
+        return copy(tree)
+    except Exception:  # a page must never break the crawl
+        logger.debug("tree not copied", exc_info=True)
+        return None
 
 
 @cache
@@ -311,14 +316,15 @@ def _options(fast: bool = False, favor_precision: bool = False) -> Any:
 
 
 def _read(trafilatura: ModuleType, tree: Any, **options: bool) -> tuple[str | None, Any]:
-    """One trafilatura reading of a copy of ``tree`` (so the crawl's tree, and the tree
-    a second reading is given, are left as they were): its text and the body it read."""
+    """One trafilatura reading of ``tree``, which the reading changes (give it a copy
+    of the crawl's tree, and a copy of its own to any reading but the last of a tree):
+    its text and the body it read."""
     from lxml.html import HtmlElement
 
     if not isinstance(tree, HtmlElement):
         return None, None
     try:
-        text, body = trafilaturacompat.read(copy(tree), _options(**options))
+        text, body = trafilaturacompat.read(tree, _options(**options))
         if body is None:
             return None, None
         if code_on_own_lines(body):

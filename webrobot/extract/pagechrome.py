@@ -33,6 +33,8 @@ from typing import Any
 
 import lxml.etree
 
+from webrobot.extract.htmltree import plain_copy
+
 _DONATION_WORDS = ("donat", "patreon", "ko-fi", "kofi", "buymeacoffee", "sponsor")
 #: What is pruned from trafilatura's copy of the tree before it reads it. Each path is
 #: a plain walk by tag: a predicate tested on every element (``//*[...]``) costs a
@@ -115,8 +117,9 @@ def reading_tree(tree: Any, unread: bool = True) -> Any:
     if ``unread``, the elements trafilatura deletes unread (:data:`UNREAD`) removed, their
     tails kept, save a node that holds the page (:data:`KEPT_SHARE`), and its headings'
     self-links unwrapped (:func:`unlinked_headings`). The same text as trafilatura
-    pruning :data:`CHROME_XPATH` itself, for less CPU."""
-    copy = deepcopy(tree)
+    pruning :data:`CHROME_XPATH` itself, for less CPU. The copy's elements have
+    lxml.html's plain classes (:func:`~webrobot.extract.htmltree.plain_copy`)."""
+    copy = plain_copy(tree)
     # an attribute found (a string that knows its element) stands for its element
     doomed: list[Any] = [
         node.getparent() if isinstance(node, lxml.etree._ElementUnicodeResult) else node

@@ -1,0 +1,43 @@
+"""The working copy of a page's tree (:func:`webrobot.extract.htmltree.plain_copy`)."""
+
+from __future__ import annotations
+
+from copy import deepcopy
+
+import lxml.etree
+import lxml.html
+
+from webrobot.extract.htmltree import plain_copy
+
+PAGE = (
+    "<!DOCTYPE html><html lang='en' class='js' data-x='1'><head><title>T</title></head>"
+    " between <body id='b'>Lead <form action='/s'><input name='q' value='v'>"
+    "<select name='s'><option>A</option></select><textarea>t</textarea>"
+    "<label>L</label></form> tail<!-- note --><p>Text <b>bold</b> more</p></body></html>"
+)
+
+
+def _markup(tree: lxml.etree._Element) -> bytes:
+    return lxml.etree.tostring(tree)
+
+
+def test_the_copy_is_the_same_markup_and_the_tree_is_left_as_it_was() -> None:
+    tree = lxml.html.document_fromstring(PAGE)
+    before = _markup(tree)
+    copy = plain_copy(tree)
+    assert copy is not tree
+    assert _markup(copy) == _markup(deepcopy(tree)) == before
+    assert list(copy.attrib.items()) == [("lang", "en"), ("class", "js"), ("data-x", "1")]
+    copy.find(".//p").getparent().remove(copy.find(".//p"))
+    assert _markup(tree) == before
+
+
+def test_every_element_of_the_copy_and_of_its_copies_has_the_plain_class() -> None:
+    tree = lxml.html.document_fromstring(PAGE)
+    assert type(tree.find(".//form")) is lxml.html.FormElement  # lxml.html's own lookup
+    copy = plain_copy(tree)
+    for element in (copy, deepcopy(copy)):
+        kinds = {type(node) for node in element.iter()}
+        assert kinds == {lxml.html.HtmlElement, lxml.html.HtmlComment}
+    # the crawl's tree keeps its classes
+    assert type(tree.find(".//input")) is lxml.html.InputElement
