@@ -239,11 +239,7 @@ def table(results: dict[str, dict[str, Scored]], all_pages: list[DevPage]) -> st
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--wrong",
-        choices=SPLITS,
-        help="list every wrong or missing value of one half (develop on 'tuned' only)",
-    )
+    add_wrong_option(parser)
     args = parser.parse_args(argv)
     try:
         all_pages = pages()
@@ -257,6 +253,15 @@ def main(argv: list[str] | None = None) -> None:
     print(table(results, all_pages))
     if args.wrong:
         print_wrong(results, args.wrong)
+
+
+def add_wrong_option(parser: argparse.ArgumentParser) -> None:
+    """``--wrong SPLIT``: list one half's wrong values (see :func:`print_wrong`)."""
+    parser.add_argument(
+        "--wrong",
+        choices=SPLITS,
+        help="list every wrong or missing value of one half (develop on 'tuned' only)",
+    )
 
 
 def print_wrong(results: dict[str, dict[str, Any]], split: str) -> None:

@@ -46,6 +46,7 @@ from benchmarks.quality.productdev import (
     READERS,
     SPLITS,
     DevPage,
+    add_wrong_option,
     print_wrong,
     read,
     score,
@@ -228,11 +229,7 @@ def table(results: dict[str, dict[str, Scores]]) -> str:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repos", type=Path, default=None, help="where the snapshots are")
-    parser.add_argument(
-        "--wrong",
-        choices=SPLITS,
-        help="list every wrong or missing value of one half (develop on 'tuned' only)",
-    )
+    add_wrong_option(parser)
     args = parser.parse_args(argv)
     try:
         chosen = pages(args.repos)
