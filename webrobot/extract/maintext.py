@@ -32,7 +32,9 @@ its place otherwise. The paragraphs of an article cut into several containers
 of one kind that the text lacks are added (:mod:`webrobot.extract.continuation`),
 a first line repeating the page's title is dropped
 (:mod:`webrobot.extract.headline`), and closing lines asking the reader for money
-too. When the markup yields much less than the
+too. A page that is no article and whose text keeps only some of its many short
+sections (a service or product landing page) is read whole from its main region
+instead (:mod:`webrobot.extract.sectionedpage`). When the markup yields much less than the
 ``articleBody`` the page declares in its JSON-LD (pages built by JavaScript,
 teasers of a paywall), and the two agree, the declared text is returned instead
 (:mod:`webrobot.extract.articlebody`).
@@ -90,6 +92,7 @@ from webrobot.extract.pagechrome import reading_tree, without_pleas
 from webrobot.extract.pagekind import declares_article, declares_product
 from webrobot.extract.readingchoice import PageSignals, ReadingPlan
 from webrobot.extract.references import with_references
+from webrobot.extract.sectionedpage import whole_reading
 from webrobot.extract.shingles import share_kept
 from webrobot.extract.textlayout import code_on_own_lines, without_date_line
 from webrobot.optional import require
@@ -199,6 +202,14 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
             logger.debug("continuations or headline of %s not read", page.url, exc_info=True)
         text = without_pleas(text)
         rendered = without_pleas(rendered) if rendered else rendered
+    whole = None
+    if not article and not signals.large:
+        try:
+            whole = whole_reading(tree, text, product=signals.product)
+        except Exception:  # a page must never break the crawl
+            logger.debug("main region of %s not read", page.url, exc_info=True)
+    if whole is not None:
+        text, rendered = whole
     try:
         declared = declared_article_body(tree)
     except Exception:  # a page must never break the crawl
