@@ -46,3 +46,27 @@ def test_blobs_are_read_from_a_bare_repository_and_absent_ones_left_out(tmp_path
         subprocess.run(["git", "-C", str(work), *args], check=True, env=env)
     blobs = git_blobs(work / ".git", ["a.txt", "missing.txt", "b.bin"])
     assert blobs == {"a.txt": b"first\n", "b.bin": b"\x00\x01\n\n"}
+
+
+def test_a_set_is_named_whole_or_by_its_page_type(monkeypatch: pytest.MonkeyPatch) -> None:
+    from benchmarks.quality import unseen
+
+    pages = [
+        Page("wcxb-product", "https://a.example/", ""),
+        Page("wcxb-forum", "https://b.example/", ""),
+    ]
+    monkeypatch.setitem(unseen.SETS, "wcxb", lambda repos: pages)
+    assert unseen.load(Path("."), ["wcxb-product"]) == pages[:1]
+    assert unseen.load(Path("."), ["wcxb"]) == pages
+    assert unseen.load(Path("."), ["wcxb-product", "wcxb-forum"]) == pages
+
+
+def test_the_page_reader_shows_what_the_text_drops_and_keeps_wrongly() -> None:
+    from benchmarks.quality.unseenpages import diff
+
+    truth = "The product is made of wool and cotton.\nWash it cold and dry it flat."
+    text = "The product is made of wool and cotton.\nCustomers also bought these socks today."
+    assert diff(truth, text) == (
+        ["Wash it cold and dry it flat."],
+        ["Customers also bought these socks today."],
+    )

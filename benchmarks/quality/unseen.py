@@ -158,6 +158,22 @@ def wcxb(repos: Path) -> list[Page]:
 SETS: dict[str, Callable[[Path], list[Page]]] = {"trafilatura-eval": trafilatura_eval, "wcxb": wcxb}
 
 
+def load(repos: Path, names: list[str]) -> list[Page]:
+    """The pages of the sets ``names``: a source of :data:`SETS` (``wcxb`` is all its
+    types) or one type of it (``wcxb-product``)."""
+    pages: list[Page] = []
+    for source in dict.fromkeys(
+        name.split("-")[0] if name.startswith("wcxb") else name for name in names
+    ):
+        try:
+            loaded = SETS[source](repos)
+        except (OSError, KeyError, subprocess.CalledProcessError) as exc:
+            print(f"skipped {source}: not readable under {repos} ({exc})", file=sys.stderr)
+            continue
+        pages += [p for p in loaded if source in names or p.set in names]
+    return pages
+
+
 def extractor(name: str) -> Callable[[str], str | None]:
     if name == "webrobot":
         from parsel import Selector
@@ -252,17 +268,16 @@ def run(names: list[str], pages: list[Page]) -> tuple[dict[str, list[str]], dict
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--repos", type=Path, default=None)
-    parser.add_argument("--sets", default=",".join(SETS))
+    parser.add_argument(
+        "--sets",
+        default=",".join(SETS),
+        help="trafilatura-eval, wcxb, or wcxb-<type>, comma-separated",
+    )
     parser.add_argument("--extractors", default=",".join(EXTRACTORS))
     parser.add_argument("--every", type=int, default=1, help="every n-th page only (quick runs)")
     args = parser.parse_args(argv)
     repos = args.repos or default_repos()
-    pages: list[Page] = []
-    for name in (s.strip() for s in args.sets.split(",") if s.strip()):
-        try:
-            pages += SETS[name](repos)
-        except (OSError, KeyError, subprocess.CalledProcessError) as exc:
-            print(f"skipped {name}: not readable under {repos} ({exc})", file=sys.stderr)
+    pages = load(repos, [s.strip() for s in args.sets.split(",") if s.strip()])
     pages = pages[:: max(1, args.every)]
     names = [n.strip() for n in args.extractors.split(",") if n.strip()]
     outputs, cpu = run(names, pages)

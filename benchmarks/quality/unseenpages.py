@@ -17,16 +17,13 @@ import argparse
 import sys
 
 from benchmarks.quality.maintext import _shingles, precision_recall_f1, tp_fp_fn
-from benchmarks.quality.unseen import SETS, Page, default_repos, extractor
+from benchmarks.quality.unseen import Page, default_repos, extractor, load
 
 
 def dev_pages(wanted: list[str]) -> list[Page]:
     """The dev pages of the sets named in ``wanted`` (``wcxb-product``, ``trafilatura-eval``)."""
-    repos = default_repos()
-    pages: list[Page] = []
-    for loader in {name.split("-")[0] if name.startswith("wcxb") else name for name in wanted}:
-        pages += [p for p in SETS[loader](repos) if p.set in wanted and p.split == "dev"]
-    return [p for p in pages if p.truth is not None]
+    pages = load(default_repos(), wanted)
+    return [p for p in pages if p.split == "dev" and p.truth is not None]
 
 
 def prf(truth: str, text: str) -> tuple[float, float, float]:
