@@ -187,3 +187,27 @@ def test_a_table_row_is_a_line() -> None:
 )
 def test_an_empty_page_is_left_alone(html: str) -> None:
     assert whole_reading(_root(html), None) is None
+
+
+@pytest.mark.parametrize(
+    "declared",
+    [
+        '<div itemscope itemtype="https://schema.org/QAPage"></div>',
+        '<script type="application/ld+json">{"@type": "DiscussionForumPosting"}</script>',
+        '<script type="application/ld+json">{"@type": ["WebPage", "Comment"]}</script>',
+    ],
+)
+def test_a_page_declaring_a_discussion_is_a_forums_left_alone(declared: str) -> None:
+    assert whole_reading(_root(_landing(extra=declared)), "x") is None
+
+
+def test_headings_that_date_a_forums_posts_are_no_sections() -> None:
+    posts = "".join(
+        f"<div class='post'><h2>#{n} 2025-11-0{n} 15:14:37</h2><p>Reply {n}: it works for me "
+        "after the update, try clearing the cache first.</p></div>"
+        for n in range(1, 6)
+    )
+    root = _root(f"<html><body><main>{posts}</main></body></html>")
+    assert whole_reading(root, "x") is None
+    dated = posts.replace("2025-11-0", "3.11.202")
+    assert whole_reading(_root(f"<html><body><main>{dated}</main></body></html>"), "x") is None

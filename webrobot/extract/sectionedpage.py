@@ -23,7 +23,10 @@ nothing keeps its reading).
 Scope: the page kinds this rule is for are service and product pages. A page that
 declares itself an article (:mod:`webrobot.extract.pagekind`) is never read so (the
 caller does not ask); a listing or a collection is left alone by the link share (its
-cards are links), and their own rules live elsewhere; a page that declares a product
+cards are links), and their own rules live elsewhere; a forum's page too, when it
+declares a discussion (``QAPage``, ``DiscussionForumPosting``, ``Comment``, ``Answer``
+in its microdata or JSON-LD) or heads its posts with dates (such headings are not
+counted as sections); a page that declares a product
 (``product``) is read so only inside a ``<main>``, as its ``<body>`` holds the shop's
 recommendations and basket. On the development half of the unseen sets (``python -m
 benchmarks.quality.unseen``, read page by page with ``python -m
@@ -78,6 +81,17 @@ _HEADINGS = {f"h{n}": "#" * n for n in range(1, 7)}
 #: every element).
 _MAIN_ROLE = lxml.etree.XPath("//@role[.='main']")
 _SPACES = re.compile(r"\s+")
+#: A date in a heading: ``2025-11-01``, ``1.11.2025``, ``11/01/25``.
+_DATED = re.compile(r"\d{4}-\d\d-\d\d|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b")
+_DISCUSSION_NAMES = r"(?:QAPage|DiscussionForumPosting|SocialMediaPosting|Comment|Answer)"
+_DISCUSSION_TYPE = re.compile(r"schema\.org/" + _DISCUSSION_NAMES + r"\b")
+_DISCUSSION_JSONLD = re.compile(
+    r'"@type"\s*:\s*(?:\[[^\]]{0,200})?"(?:https?://schema\.org/)?' + _DISCUSSION_NAMES + '"'
+)
+#: Microdata types, found through the attributes.
+_ITEMTYPES = lxml.etree.XPath("//@itemtype")
+#: JSON-LD looked at this far (as :mod:`webrobot.extract.pagekind` does).
+MAX_JSONLD_CHARS = 200_000
 
 
 def region(root: Any) -> Any:
@@ -120,6 +134,8 @@ def whole_reading(root: Any, text: str | None, product: bool = False) -> tuple[s
     :data:`COVERED_SHARE` of it on a page in scope (see the module doc); ``None`` when
     ``text`` stands. A ``product`` page is read so only inside a ``<main>``: its body
     holds the shop's recommendations and basket around the product."""
+    if _prose(text):
+        return None
     main = region(root)
     if main is None or (product and main.tag == "body"):
         return None
@@ -128,7 +144,7 @@ def whole_reading(root: Any, text: str | None, product: bool = False) -> tuple[s
     have = len(text or "")
     if bound < MIN_REGION_CHARS or have >= COVERED_SHARE * bound:
         return None
-    if sum(1 for _ in main.iter("h2")) < MIN_HEADINGS or _prose(text):
+    if _sections(main) < MIN_HEADINGS or _discussion(root):
         return None
     lines, linked = _lines(main)
     chars = sum(len(line) for _, line in lines)
@@ -137,6 +153,26 @@ def whole_reading(root: Any, text: str | None, product: bool = False) -> tuple[s
     plain = "\n".join(f"- {line}" if mark == "-" else line for mark, line in lines)
     markdown = "\n\n".join(f"{mark} {line}" if mark else line for mark, line in lines)
     return plain, markdown
+
+
+def _sections(main: Any) -> int:
+    """The region's ``<h2>`` headings that head a section: not a post's date line (a
+    forum thread heads each post with its number and date)."""
+    return sum(1 for heading in main.iter("h2") if not _DATED.search(heading.text_content()))
+
+
+def _discussion(root: Any) -> bool:
+    """Whether the page declares a discussion (a question and its answers, a forum
+    thread, comments) in its microdata or its JSON-LD: a forum's page, read by rules
+    of its own."""
+    if any(_DISCUSSION_TYPE.search(value) for value in _ITEMTYPES(root)):
+        return True
+    for script in root.iter("script"):
+        if "ld+json" in (script.get("type") or "").lower() and _DISCUSSION_JSONLD.search(
+            script.text or "", 0, MAX_JSONLD_CHARS
+        ):
+            return True
+    return False
 
 
 def _prose(text: str | None) -> bool:
