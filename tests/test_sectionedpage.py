@@ -194,11 +194,19 @@ def test_an_empty_page_is_left_alone(html: str) -> None:
     [
         '<div itemscope itemtype="https://schema.org/QAPage"></div>',
         '<script type="application/ld+json">{"@type": "DiscussionForumPosting"}</script>',
-        '<script type="application/ld+json">{"@type": ["WebPage", "Comment"]}</script>',
+        '<script type="application/ld+json">{"@type": ["WebPage", "SocialMediaPosting"]}</script>',
     ],
 )
 def test_a_page_declaring_a_discussion_is_a_forums_left_alone(declared: str) -> None:
     assert whole_reading(_root(_landing(extra=declared)), "x") is None
+
+
+def test_a_service_pages_faq_is_no_discussion() -> None:
+    faq = (
+        '<script type="application/ld+json">{"@type": "FAQPage", "mainEntity": [{"@type":'
+        ' "Question", "acceptedAnswer": {"@type": "Answer", "text": "Yes."}}]}</script>'
+    )
+    assert whole_reading(_root(_landing(extra=faq)), "x") is not None
 
 
 def test_headings_that_date_a_forums_posts_are_no_sections() -> None:

@@ -24,9 +24,9 @@ Scope: the page kinds this rule is for are service and product pages. A page tha
 declares itself an article (:mod:`webrobot.extract.pagekind`) is never read so (the
 caller does not ask); a listing or a collection is left alone by the link share (its
 cards are links), and their own rules live elsewhere; a forum's page too, when it
-declares a discussion (``QAPage``, ``DiscussionForumPosting``, ``Comment``, ``Answer``
-in its microdata or JSON-LD) or heads its posts with dates (such headings are not
-counted as sections); a page that declares a product
+declares a discussion (``QAPage``, ``DiscussionForumPosting``, ``SocialMediaPosting``
+in its microdata or JSON-LD; not an FAQ's ``Answer``) or heads its posts with dates
+(such headings are not counted as sections); a page that declares a product
 (``product``) is read so only inside a ``<main>``, as its ``<body>`` holds the shop's
 recommendations and basket. On the development half of the unseen sets (``python -m
 benchmarks.quality.unseen``, read page by page with ``python -m
@@ -83,7 +83,9 @@ _MAIN_ROLE = lxml.etree.XPath("//@role[.='main']")
 _SPACES = re.compile(r"\s+")
 #: A date in a heading: ``2025-11-01``, ``1.11.2025``, ``11/01/25``.
 _DATED = re.compile(r"\d{4}-\d\d-\d\d|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b")
-_DISCUSSION_NAMES = r"(?:QAPage|DiscussionForumPosting|SocialMediaPosting|Comment|Answer)"
+#: Types only a discussion declares (an FAQ's ``Question`` and ``Answer`` are a service
+#: page's as often).
+_DISCUSSION_NAMES = r"(?:QAPage|DiscussionForumPosting|SocialMediaPosting)"
 _DISCUSSION_TYPE = re.compile(r"schema\.org/" + _DISCUSSION_NAMES + r"\b")
 _DISCUSSION_JSONLD = re.compile(
     r'"@type"\s*:\s*(?:\[[^\]]{0,200})?"(?:https?://schema\.org/)?' + _DISCUSSION_NAMES + '"'
