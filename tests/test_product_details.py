@@ -99,6 +99,9 @@ def test_a_label_the_shops_name_begins_names_the_shops_own_code() -> None:
     assert labelled_codes(["Part Number", "IF145-348-5"]) == {"mpn": "IF145-348-5"}
     assert labelled_codes(["Acme Part Number", "IF145-348-5"], ("ifixit",)) == {}
     assert labelled_codes(["iFixitPart Number", "IF145-348-5"], ("ifixit",)) == {}
+    # A shop whose name is a label's first word still has that label read as before.
+    assert labelled_codes(["Art Nr 4711-02"], ("art",)) == {"sku": "4711-02"}
+    assert labelled_codes(["Model", "X1-22"], ("model",)) == {"mpn": "X1-22"}
 
 
 def test_the_shops_part_number_beats_a_structured_sku_the_page_nowhere_shows() -> None:

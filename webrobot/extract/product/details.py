@@ -85,7 +85,9 @@ def labelled_codes(lines: list[str], shops: tuple[str, ...] = ()) -> dict[str, s
         if len(line) > _MAX_LINE or not line[:1].isalpha():
             continue
         own = _shop_label(line, shops)
-        match = _LABEL_LINE.match(own or line)
+        match = _LABEL_LINE.match(own) if own else None
+        if match is None:
+            own, match = None, _LABEL_LINE.match(line)
         if match is None:
             continue
         field = next((f for f in ("sku", "mpn", "gtin") if match[f]), None)
