@@ -102,6 +102,8 @@ def region(root: Any) -> Any:
     it has neither."""
     candidates = [*root.iter("main"), *(role.getparent() for role in _MAIN_ROLE(root))]
     shown = [element for element in candidates if not _hidden(element)]
+    if len(shown) == 1:
+        return shown[0]
     if shown:
         return max(shown, key=lambda element: len(element.text_content()))
     return root.find("body") if root.tag == "html" else root
