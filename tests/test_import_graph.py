@@ -104,6 +104,7 @@ PURE = frozenset({
     "webrobot.extract.textlayout",
     "webrobot.extract.references",
     "webrobot.extract.pagechrome",
+    "webrobot.extract.listingcards",
     "webrobot.extract.pagekind",
     "webrobot.extract.readingchoice",
     "webrobot.extract.maintext",
