@@ -61,16 +61,22 @@ def test_short_menu_entries_wrapping_a_div_stay_links() -> None:
 
 
 def test_a_long_card_without_heading_or_paragraph_is_a_card() -> None:
-    card = f"<a href='/x'><div>{BLURB}</div></a>"
-    tree = lxml.html.fromstring(f"<html><body>{card}</body></html>")
-    assert unwrap_cards(tree) == 1
+    cards = "".join(f"<a href='/x{i}'><div>{BLURB}</div></a>" for i in range(3))
+    tree = lxml.html.fromstring(f"<html><body>{cards}</body></html>")
+    assert unwrap_cards(tree) == 3
+
+
+def test_one_or_two_cards_are_no_page_of_cards() -> None:
+    tree = lxml.html.fromstring(f"<html><body>{linked_cards(2)}</body></html>")
+    assert unwrap_cards(tree) == 0
+    assert len(tree.xpath("//a")) == 2
 
 
 def test_a_strip_of_cards_beside_a_long_text_stays_links() -> None:
     article = "".join(f"<p>{BLURB} {BLURB} {BLURB} {i}</p>" for i in range(12))
-    tree = lxml.html.fromstring(card_page(linked_cards(2), article=article))
+    tree = lxml.html.fromstring(card_page(linked_cards(3), article=article))
     assert unwrap_cards(tree) == 0
-    assert len(tree.xpath("//a[@class='card-link']")) == 2
+    assert len(tree.xpath("//a[@class='card-link']")) == 3
 
 
 def test_only_pages_declaring_no_single_thing_list_cards() -> None:

@@ -9,8 +9,9 @@ links plain blocks before trafilatura reads the page, where:
 - the link wraps a block element (:data:`BLOCKS`: a ``<div>``, heading, paragraph,
   list...) and holds a heading or a paragraph, or :data:`CARD_CHARS` characters or more
   (a menu entry wrapped in a ``<div>`` holds a few words: it stays a link);
-- such cards hold at least :data:`CARD_SHARE` of the page's text (scripts and styles not
-  counted): the cards are the page, not a "more like this" strip beside an article.
+- there are at least :data:`MIN_CARDS` of them and they hold at least :data:`CARD_SHARE`
+  of the page's text (scripts and styles not counted): the cards are the page, not a
+  banner or a "more like this" strip beside an article.
 
 It runs only on pages of the kinds this module is for (:func:`lists_cards`): a page that
 declares itself no article and no product (:mod:`webrobot.extract.pagekind`) and no other
@@ -38,6 +39,8 @@ BLOCKS = frozenset(
 TELLING = ("p", "h1", "h2", "h3", "h4", "h5", "h6")
 #: A block-wrapping link this long (characters) is a card without a heading or paragraph.
 CARD_CHARS = 80
+#: A page of cards has at least this many (one or two are a teaser or a banner).
+MIN_CARDS = 3
 #: The cards must hold this share of the page's text to be read as its content.
 CARD_SHARE = 0.15
 #: ``og:type`` values of a page that may be a listing (none declared counts too).
@@ -59,7 +62,7 @@ def unwrap_cards(tree: Any) -> int:
     when the cards hold :data:`CARD_SHARE` of the page's text (see the module doc); how
     many were."""
     cards = [link for link in tree.iter("a") if _is_card(link)]
-    if not cards:
+    if len(cards) < MIN_CARDS:
         return 0
     body = tree.find("body")
     top = body if body is not None else tree
