@@ -5,7 +5,12 @@ before trafilatura reads the page, and what it drops from the text it gets.
   and processing instructions (a tree that has them loses the text that follows them
   inside a paragraph), navigation (``<nav>``, ARIA ``navigation``), the site's footer
   (``<footer>``, ARIA ``contentinfo``), donation and sponsorship boxes (a ``<div>`` whose
-  class names donations, Patreon, Ko-fi, "buy me a coffee", sponsors) and the line-number
+  class names donations, Patreon, Ko-fi, "buy me a coffee", sponsors), cookie-consent
+  banners and dialogs (a ``<div>`` whose class or id names cookies, consent, GDPR or
+  OneTrust; on a page of cards their text can outweigh the page's, so such a node is kept
+  as the page only when it holds an ``<h1>``, ``<main>`` or ``<article>``: on the
+  development half of the unseen sets this took the collection set from 0.502 to 0.519
+  F1, the listing set from 0.573 to 0.601 and the product set from 0.587 to 0.592) and the line-number
   gutters of highlighted code (Rouge's ``td.gutter``, ``pre.lineno``), which would read
   as a column of numbers before the code. trafilatura itself already drops share bars,
   "related posts" boxes, comments and footers named by class.
@@ -36,6 +41,7 @@ import lxml.etree
 from webrobot.extract.htmltree import plain_copy
 
 _DONATION_WORDS = ("donat", "patreon", "ko-fi", "kofi", "buymeacoffee", "sponsor")
+_CONSENT_WORDS = ("cookie", "Cookie", "consent", "Consent", "onetrust", "gdpr", "GDPR")
 #: What is pruned from trafilatura's copy of the tree before it reads it. Each path is
 #: a plain walk by tag: a predicate tested on every element (``//*[...]``) costs a
 #: millisecond a page, several times these together.
@@ -44,6 +50,8 @@ CHROME_XPATH = (
     "|//*[@role='navigation' or @role='contentinfo']"
     "|//td[contains(@class, 'gutter')]|//pre[contains(@class, 'lineno')]"
     "|//div[" + " or ".join(f"contains(@class, '{word}')" for word in _DONATION_WORDS) + "]"
+    "|//div[" + " or ".join(f"contains(@class, '{word}')" for word in _CONSENT_WORDS) + "]"
+    "|//div[" + " or ".join(f"contains(@id, '{word}')" for word in _CONSENT_WORDS) + "]"
 )
 #: :data:`CHROME_XPATH` as :func:`reading_tree` runs it: the attribute tests walk the
 #: attributes (``//@role[...]``, ``//div/@class[...]``, whose owners are the nodes),
@@ -53,6 +61,8 @@ _CHROME = lxml.etree.XPath(
     "|//@role[.='navigation' or .='contentinfo']"
     "|//td/@class[contains(., 'gutter')]|//pre/@class[contains(., 'lineno')]"
     "|//div/@class[" + " or ".join(f"contains(., '{word}')" for word in _DONATION_WORDS) + "]"
+    "|//div/@class[" + " or ".join(f"contains(., '{word}')" for word in _CONSENT_WORDS) + "]"
+    "|//div/@id[" + " or ".join(f"contains(., '{word}')" for word in _CONSENT_WORDS) + "]"
 )
 #: Elements trafilatura deletes with everything in them before it reads a page, whatever
 #: the options, which nothing before that deletion looks into (a JSON-LD script is kept:
@@ -133,7 +143,7 @@ def reading_tree(tree: Any, unread: bool = True) -> Any:
         )
     page_chars: list[int] = []  # counted once, when a doomed node may hold the page
     for element in doomed:
-        if not _holds_page(element, copy, page_chars):
+        if not _holds_page(element, copy, page_chars) or _only_consent(element):
             _delete(element)
     _unwrap_links(copy)
     return copy
@@ -153,6 +163,16 @@ def _holds_page(element: Any, tree: Any, page_chars: list[int]) -> bool:
     if not page_chars:
         page_chars.append(_text_chars(tree))
     return chars >= KEPT_SHARE * page_chars[0]
+
+
+def _only_consent(element: Any) -> bool:
+    """Whether ``element``, named for cookie consent, holds no page: no ``<h1>``,
+    ``<main>`` or ``<article>`` (a consent dialog's text can outweigh a page of cards; a
+    wrapper whose class says the page has a cookie banner holds the page's headline)."""
+    names = (element.get("class") or "") + " " + (element.get("id") or "")
+    if not any(word in names for word in _CONSENT_WORDS):
+        return False
+    return next(element.iter("h1", "main", "article"), None) is None
 
 
 def _text_chars(element: Any) -> int:
