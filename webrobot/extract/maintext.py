@@ -21,8 +21,10 @@ that is no article (a product, listing, service, documentation or forum page, wh
 content is spread over several blocks) gets trafilatura's default (broad) reading, a
 product's on a tree without the nodes trafilatura deletes unread (buttons, option
 lists), any other's with them, as trafilatura's fallbacks would see it unaided. An
-article, on the tree without those nodes, is read favouring precision, without
-trafilatura's fallback extractors. That precise reading drops the headline, teasers
+article, on the tree without those nodes (and its headings readied:
+:func:`webrobot.extract.pagechrome.headings`), is read favouring precision, without
+trafilatura's fallback extractors; a forum thread that calls itself an article and a
+discussion both is read as a discussion, broadly. That precise reading drops the headline, teasers
 and link lists around an article that trafilatura's default reading keeps, but on
 some layouts it loses much of the article. A precise text of :data:`TRUSTED_LENGTH`
 characters or more is kept as it is; a shorter one is checked against the default (broad) reading, and kept only when
@@ -87,7 +89,7 @@ from webrobot.extract.headline import without_headline
 from webrobot.extract.largepage import is_large
 from webrobot.extract.page import SourcePage
 from webrobot.extract.pagechrome import reading_tree, without_pleas
-from webrobot.extract.pagekind import declares_article, declares_product
+from webrobot.extract.pagekind import declares_article, declares_discussion, declares_product
 from webrobot.extract.readingchoice import PageSignals, ReadingPlan
 from webrobot.extract.references import with_references
 from webrobot.extract.shingles import share_kept
@@ -176,17 +178,20 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
         return Reading(None, None)
     article = declares_article(tree)
     signals = PageSignals(
-        article=article, large=is_large(tree), product=not article and declares_product(tree)
+        article=article,
+        large=is_large(tree),
+        product=not article and declares_product(tree),
+        discussion=article and declares_discussion(tree),
     )
     reading = readingchoice.plan(signals)
-    text, body = _markup_text(trafilatura, _prepared(tree, reading.prune_unread), reading)
+    text, body = _markup_text(trafilatura, _prepared(tree, reading), reading)
     if text is None and page.html and _CONTROL.search(page.html):
         # lxml keeps control characters in an HTML tree but refuses to serialise
         # them, and trafilatura then discards the whole page: read it without them.
         cleaned = _tree(page, trafilatura, clean=True)
         if cleaned is not None:
             tree = cleaned
-            text, body = _markup_text(trafilatura, _prepared(tree, reading.prune_unread), reading)
+            text, body = _markup_text(trafilatura, _prepared(tree, reading), reading)
     rendered = _render(body, markdown=True) if markdown and body is not None else None
     if text:
         try:
@@ -283,12 +288,12 @@ def _tree(page: SourcePage, trafilatura: ModuleType, clean: bool = False) -> Any
     return tree if isinstance(tree, HtmlElement) else None
 
 
-def _prepared(tree: Any, prune_unread: bool = True) -> Any:
+def _prepared(tree: Any, reading: ReadingPlan) -> Any:
     """The copy of ``tree`` trafilatura reads (see
     :func:`~webrobot.extract.pagechrome.reading_tree`), or a copy of ``tree`` as it is if
     that fails (``None`` if that fails too): a copy the readings may change."""
     try:
-        return reading_tree(tree, unread=prune_unread)
+        return reading_tree(tree, unread=reading.prune_unread, entries=reading.precise_first)
     except Exception:  # a page must never break the crawl
         logger.debug("tree not pruned", exc_info=True)
     try:
