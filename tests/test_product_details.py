@@ -58,6 +58,15 @@ def shop_page(details: str, *, lang: str = "en", price: str = "$24.99", extra: s
         ("<table><tr><th>EAN</th><td>4006381333931</td></tr></table>", "gtin", "4006381333931"),
         ("<ul><li>UPC: 036000291452</li></ul>", "gtin", "036000291452"),
         ("<dl><dt>ISBN-13</dt><dd>978-0-552-17374-2</dd></dl>", "gtin", "9780552173742"),
+        ("<ul><li>Cod. articolo: AB-123</li></ul>", "sku", "AB-123"),
+        ("<dl><dt>Codice articolo</dt><dd>XK-77</dd></dl>", "sku", "XK-77"),
+        ("<p>N° d'article : 778812</p>", "sku", "778812"),
+        ("<ul><li>Best.-Nr.: 33-104</li></ul>", "sku", "33-104"),
+        (
+            "<table><tr><th>JANコード</th><td>4901234567894</td></tr></table>",
+            "gtin",
+            "4901234567894",
+        ),
     ],
 )
 def test_a_labelled_code_in_details(details: str, field: str, value: str) -> None:
@@ -78,6 +87,49 @@ def test_the_shops_code_before_the_makers_and_the_makers_when_it_shows_none() ->
     assert result is not None and (result["sku"], result["mpn"]) == ("S-1", "M-1")
     result = product(page(shop_page("<dl><dt>Model</dt><dd>M-1</dd></dl>")))
     assert result is not None and (result["sku"], result["mpn"]) == ("M-1", "M-1")
+
+
+def test_a_label_the_shops_name_begins_names_the_shops_own_code() -> None:
+    # "iFixit Part Number": the shop's part number, its code for the product, not the maker's.
+    assert labelled_codes(["iFixit Part Number", "IF145-348-5"], ("ifixit",)) == {
+        "sku": "IF145-348-5"
+    }
+    assert labelled_codes(["Costco Item #: 1275464"], ("costco",)) == {"sku": "1275464"}
+    # Without the shop's name, a part number is the maker's; another name begins no label.
+    assert labelled_codes(["Part Number", "IF145-348-5"]) == {"mpn": "IF145-348-5"}
+    assert labelled_codes(["Acme Part Number", "IF145-348-5"], ("ifixit",)) == {}
+    assert labelled_codes(["iFixitPart Number", "IF145-348-5"], ("ifixit",)) == {}
+    # A shop whose name is a label's first word still has that label read as before.
+    assert labelled_codes(["Art Nr 4711-02"], ("art",)) == {"sku": "4711-02"}
+    assert labelled_codes(["Model", "X1-22"], ("model",)) == {"mpn": "X1-22"}
+
+
+def test_the_shops_part_number_beats_a_structured_sku_the_page_nowhere_shows() -> None:
+    table = "<table><tr><th>iFixit Part Number</th><td>IF145-348-5</td></tr></table>"
+    html = f"""<html><head><meta property="og:site_name" content="iFixit">
+    <script type="application/ld+json">{{"@type": "Product", "name": "Toolkit",
+    "sku": "145348", "mpn": "IF145-348-5", "offers": {{"price": "29.95", "priceCurrency": "USD"}}}}
+    </script></head><body><main class="product"><h1>Toolkit</h1><span class="price">$29.95</span>
+    <button class="add-to-cart">Add to cart</button>{table}</main></body></html>"""
+    result = product(page(html, "https://www.example.org/products/toolkit"))
+    assert result is not None and result["sku"] == "IF145-348-5"
+    # The same table on another shop's page names the maker's part only: the sku stands.
+    other = html.replace("iFixit Part Number", "Part Number")
+    result = product(page(other, "https://www.example.org/products/toolkit"))
+    assert result is not None and result["sku"] == "145348"
+
+
+def test_a_shops_names_are_its_site_name_and_its_hosts_registered_name() -> None:
+    from webrobot.extract.headtags import head_tags
+    from webrobot.extract.product.context import ProductContext
+
+    html = '<html><head><meta property="og:site_name" content="Best Buy"></head></html>'
+    source = page(html, "https://www.bestbuy.co.uk/site/p/1")
+    ctx = ProductContext(source, source.root, source.url, head_tags(source.root))
+    assert ctx.shop_names == ("best buy", "bestbuy")
+    source = page("<html></html>", "https://shop.bombas.com/products/socks")
+    ctx = ProductContext(source, source.root, source.url, head_tags(source.root))
+    assert ctx.shop_names == ("bombas",)
 
 
 def test_a_variants_suffix_is_dropped_when_the_url_names_the_product() -> None:

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from benchmarks.quality.product import Case
-from benchmarks.quality.productdev import SPLITS, DevPage, score
+from benchmarks.quality.productdev import SPLITS, DevPage, score, split_of
 from benchmarks.quality.productwide import (
     SCORED,
     Scores,
@@ -31,11 +31,19 @@ from benchmarks.quality.productwide import (
     problems,
 )
 
-#: split -> field -> F1 floor, a little under what was measured (tuned: price 0.964,
-#: sku 0.917, availability 1.000; half B, read for availability: 0.933, 0.923, 1.000).
+#: round -> split -> field -> F1 floor, a little under what was measured. First round
+#: (tuned: price 0.964, sku 1.000, availability 1.000; half B, read for availability:
+#: 0.933, 0.923, 1.000); second round (tuned: 0.900, 1.000, 1.000; unseen: 0.833,
+#: 0.615, 0.941).
 FLOORS = {
-    "tuned": {"price": 0.94, "sku": 0.89, "availability": 0.97},
-    "unseen": {"price": 0.91, "sku": 0.89, "availability": 0.97},
+    "first": {
+        "tuned": {"price": 0.94, "sku": 0.97, "availability": 0.97},
+        "unseen": {"price": 0.91, "sku": 0.89, "availability": 0.97},
+    },
+    "second round": {
+        "tuned": {"price": 0.86, "sku": 0.97, "availability": 0.97},
+        "unseen": {"price": 0.80, "sku": 0.58, "availability": 0.91},
+    },
 }
 BENCHMARK_FIELDS = ("price", "sku", "availability")
 
@@ -53,9 +61,15 @@ def test_the_annotation_file_is_well_formed() -> None:
         assert set(entry["answers"]) <= set(SCORED)
         for accepted in entry["answers"].values():
             assert all(isinstance(v, str) for v in accepted)
-    # every page judges its price, and most judge availability
-    assert all("price" in p["answers"] for p in entries)
-    assert sum("availability" in p["answers"] for p in entries) >= 40
+    # every page judges its price or says why not, and most judge availability
+    assert all("price" in p["answers"] or p.get("note") for p in entries)
+    assert sum("availability" in p["answers"] for p in entries) >= 60
+    # the second round brought new shops into both halves
+    added = [p for p in entries if p.get("added") == "second round"]
+    first = {p["shop"] for p in entries if "added" not in p}
+    new = {p["shop"] for p in added} - first
+    assert len(added) >= 20 and len(new) >= 8
+    assert {split_of(shop) for shop in new} == set(SPLITS)
 
 
 def test_a_malformed_annotation_is_named() -> None:
@@ -110,9 +124,10 @@ def wide_pages() -> list[WidePage]:
 
 
 @pytest.fixture(scope="module")
-def results(wide_pages: list[WidePage]) -> dict[str, dict[str, Scores]]:
+def results(wide_pages: list[WidePage]) -> dict[str, dict[str, dict[str, Scores]]]:
+    """round -> reader -> split -> scores."""
     pytest.importorskip("extruct")
-    return evaluate(wide_pages)
+    return {r: evaluate([w for w in wide_pages if w.round == r]) for r in FLOORS}
 
 
 def test_the_split_is_by_shop_and_even(wide_pages: list[WidePage]) -> None:
@@ -121,14 +136,19 @@ def test_the_split_is_by_shop_and_even(wide_pages: list[WidePage]) -> None:
     assert all(len(s) >= 15 for s in shops.values())
 
 
+@pytest.mark.parametrize("round_", FLOORS)
 @pytest.mark.parametrize("split", SPLITS)
 def test_each_field_at_least_as_pinned_and_above_structured_data_alone(
-    results: dict[str, dict[str, Scores]], wide_pages: list[WidePage], split: str
+    results: dict[str, dict[str, dict[str, Scores]]],
+    wide_pages: list[WidePage],
+    split: str,
+    round_: str,
 ) -> None:
     if len(wide_pages) < len(annotations()["pages"]):
         pytest.skip("some snapshots are absent: the floors hold for the whole set")
-    ours, anchor = results["webrobot"][split], results["extruct + price-parser"][split]
-    for field, floor in FLOORS[split].items():
+    by_reader = results[round_]
+    ours, anchor = by_reader["webrobot"][split], by_reader["extruct + price-parser"][split]
+    for field, floor in FLOORS[round_][split].items():
         assert ours.fields[field].f1 >= floor, (field, ours.fields[field].wrong)
     for field in BENCHMARK_FIELDS:
         assert ours.fields[field].f1 >= anchor.fields[field].f1, field

@@ -11,6 +11,12 @@ and gtin and mpn where shown. A field's answer is the list of accepted values; a
 list says the page shows none (a value given is then a wrong one); a field left out was
 not judged (the page is ambiguous about it) and is not scored for that page.
 
+Pages came in rounds: the first 55 (of 48 shops), then 26 more (``"added": "second
+round"``: 9 new shops, and more pages of shops already there, in the half their shop is
+in), found in other public repositories' saved pages. ``--round first`` or ``--round
+"second round"`` scores one round alone, so that each round's halves are reported
+apart; a page whose price is not judged says why in its ``note``.
+
 The pages themselves are never copied: they are read in place from git snapshots of
 their repositories, found under ``--repos`` (else ``$WEBROBOT_EVAL_REPOS``, else
 ``/work/.mirror``) as ``<owner>+<name>/repo``, at the annotated commit. Where a snapshot
@@ -109,6 +115,9 @@ def problems(data: dict[str, Any]) -> list[str]:
             out.append(f"{key}: source {page.get('source')!r} is not among the sources")
         if isinstance(page.get("url"), str) and page.get("shop") != shop_of(page["url"]):
             out.append(f"{key}: shop {page.get('shop')!r} is not the URL's shop")
+        for name in ("added", "note"):
+            if name in page and (not isinstance(page[name], str) or not page[name]):
+                out.append(f"{key}: {name} must be a non-empty string")
         answers = page.get("answers")
         if not isinstance(answers, dict) or not answers:
             out.append(f"{key}: answers must be a non-empty object")
@@ -143,6 +152,8 @@ class WidePage:
     judged: frozenset[str]
     platform: str
     language: str
+    #: ``first`` for the first round of pages, else the round named in the annotation.
+    round: str = "first"
 
 
 def pages(repos: Path | None = None, data: dict[str, Any] | None = None) -> list[WidePage]:
@@ -182,7 +193,13 @@ def _page(entry: dict[str, Any], body: bytes) -> WidePage:
     accepted = {f: list(answers.get(f) or []) for f in FIELDS}
     case = Case(entry["key"], entry["url"], decode(body), None)
     page = DevPage(entry["key"], shop, split_of(shop), case, accepted)
-    return WidePage(page, frozenset(answers), entry["platform"], entry["language"])
+    return WidePage(
+        page,
+        frozenset(answers),
+        entry["platform"],
+        entry["language"],
+        entry.get("added", "first"),
+    )
 
 
 @dataclass
@@ -229,12 +246,21 @@ def table(results: dict[str, dict[str, Scores]]) -> str:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repos", type=Path, default=None, help="where the snapshots are")
+    parser.add_argument(
+        "--round",
+        default=None,
+        help="score only the pages added in one round ('first', 'second round')",
+    )
     add_wrong_option(parser)
     args = parser.parse_args(argv)
     try:
         chosen = pages(args.repos)
     except FileNotFoundError as exc:
         sys.exit(str(exc))
+    if args.round:
+        chosen = [w for w in chosen if w.round == args.round]
+        if not chosen:
+            sys.exit(f"no page was added in round {args.round!r}")
     results = evaluate(chosen)
     platforms = sorted({w.platform for w in chosen})
     languages = sorted({w.language for w in chosen})

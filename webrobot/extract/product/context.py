@@ -67,12 +67,31 @@ class ProductContext:
         self.tags = tags
         self.variant = (query.get("variant") or query.get("sku") or query.get("v") or [""])[0]
 
+    @property
+    def shop_names(self) -> tuple[str, ...]:
+        """The shop's own names, folded: its site name (``og:site_name``) and its host's
+        registered name (``www.ifixit.com`` -> ``ifixit``)."""
+        names = [clean_text(self.tags.first("og:site_name") or "").casefold()]
+        try:
+            labels = (urlsplit(self.url).hostname or "").split(".")[:-1]
+        except ValueError:
+            labels = []
+        if len(labels) > 1 and labels[-1] in _SECOND_LEVEL:
+            labels.pop()  # amazon.co.uk, shop.com.au
+        if labels and labels[-1] != "www":
+            names.append(labels[-1])
+        return tuple(dict.fromkeys(n for n in names if n))
+
     def currency(self, value: Any) -> str | None:
         return currency_code(value, tld=self.tld, language=self.language)
 
     def price_text(self, text: str) -> tuple[Decimal | None, str | None]:
         """The amount and currency sign of price text, read with the page's decimal mark."""
         return parse_price_text(text, language=self.language, tld=self.tld)
+
+
+#: Second-level labels of country domains that name no shop (``amazon.co.uk``).
+_SECOND_LEVEL = frozenset({"co", "com", "org", "net", "ac", "gov", "ne", "or", "gv"})
 
 
 def comparable(url: str | None) -> str | None:

@@ -11,6 +11,9 @@ after it on the same line or as the next line.
 * ``mpn``: the maker's code (MPN, part number, model number, manufacturer's reference);
 * ``gtin``: EAN, UPC, GTIN, ISBN, JAN (digits with a right check digit).
 
+A label that the shop's own name begins (``iFixit Part Number``, ``Costco Item #``) names
+the shop's code, whatever the label says after the name: it is the ``sku``.
+
 A label stands alone on its line, or begins it with a separator: a label inside prose
 (``... the model we sell ...``) is no label, and a value must look like a code (one
 token, a digit or capitals in it, at most 40 characters).
@@ -27,10 +30,12 @@ from webrobot.extract.product.codes import gtin_digits, looks_like_code, valid_g
 _SKU = (
     r"SKU|ASIN|Item\s*(?:#|No\.?|number|code|ID)|Article\s*(?:#|No\.?|number|code)|"
     r"Art(?:ikel)?[.\s-]*(?:Nr|No)\.?|Artikel[-\s]?(?:nummer|nr\.?|code)|Bestell[-\s]?(?:nummer|nr\.?)|"
+    r"Best\.[-\s]?Nr\.?|"
     r"Produkt[-\s]?(?:nummer|nr\.?|code)|Product\s*(?:#|code|ID|number|No\.?)|Stock\s*(?:code|number)|"
     r"Catalog(?:ue)?\s*(?:#|number|No\.?)|"
     r"R[ée]f(?:[ée]rence)?\.?(?:\s+(?:produit|article))?|Num[ée]ro\s+(?:de\s+l['’]objet|d['’]article)|Code\s+(?:article|produit)|"
-    r"C[óo]digo(?:\s+(?:de(?:l)?\s+)?(?:producto|art[íi]culo|produto|item))?|Cod\.?\s*(?:art\.?|prod\.?)|"
+    r"C[óo]digo(?:\s+(?:de(?:l)?\s+)?(?:producto|art[íi]culo|produto|item))?|"
+    r"Cod(?:ice)?\.?\s*(?:art(?:icolo)?\.?|prod(?:otto)?\.?)|N[°ºo]\.?\s*(?:d['’])?article|"
     r"Referencia|Refer[êe]ncia|N[úu]mero\s+de\s+(?:art[íi]culo|producto|item|art[íi]culo)|"
     r"Codice(?:\s+(?:articolo|prodotto))?|Numero\s+(?:oggetto|articolo)|"
     r"Artikel(?:nummer|nr\.?)|Productcode|Artikelcode|"
@@ -54,7 +59,7 @@ _MPN = (
 )
 _GTIN = (
     r"EAN(?:[-\s]?(?:13|8|code|kód|kod))?|GTIN(?:[-\s]?(?:1[234]|8))?|UPC(?:[-\s]?A)?|ISBN(?:[-\s]?1[03])?|"
-    r"JAN(?:\s*code)?|Bar\s*code|Barcode|C[óo]digo\s+de\s+barras|Code[-\s]barre|Strichcode|"
+    r"JAN(?:\s*(?:code|コード))?|Bar\s*code|Barcode|C[óo]digo\s+de\s+barras|Code[-\s]barre|Strichcode|"
     r"[ČC]iarov[ýy]\s+k[óo]d|Kod\s+kreskowy|Штрих[-\s]?код|条码|條碼"
 )
 #: A label line: the label, then (with a separator) the value or nothing.
@@ -72,17 +77,22 @@ _TOKEN = re.compile(r"^(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{16,}$")
 _MAX_LINE = 70
 
 
-def labelled_codes(lines: list[str]) -> dict[str, str]:
-    """``sku``, ``mpn`` and ``gtin`` (each the first found) from the page's text lines."""
+def labelled_codes(lines: list[str], shops: tuple[str, ...] = ()) -> dict[str, str]:
+    """``sku``, ``mpn`` and ``gtin`` (each the first found) from the page's text lines;
+    ``shops``: the shop's own names, folded (``ifixit``), whose label names its sku."""
     found: dict[str, str] = {}
     for i, line in enumerate(lines):
         if len(line) > _MAX_LINE or not line[:1].isalpha():
             continue
-        match = _LABEL_LINE.match(line)
+        own = _shop_label(line, shops)
+        match = _LABEL_LINE.match(own) if own else None
+        if match is None:
+            own, match = None, _LABEL_LINE.match(line)
         if match is None:
             continue
-        field = match.lastgroup if match.lastgroup != "rest" else None
-        field = next((f for f in ("sku", "mpn", "gtin") if match[f]), field)
+        field = next((f for f in ("sku", "mpn", "gtin") if match[f]), None)
+        if own is not None and field == "mpn":
+            field = "sku"  # the shop's own part number is its code for the product
         if field is None or field in found:
             continue
         rest = match["rest"].strip(" \u00a0:#：")
@@ -93,6 +103,16 @@ def labelled_codes(lines: list[str]) -> dict[str, str]:
             if len(found) == 3:
                 break
     return found
+
+
+def _shop_label(line: str, shops: tuple[str, ...]) -> str | None:
+    """``line`` without the shop's name that begins it (``iFixit Part Number`` ->
+    ``Part Number``), or ``None`` when no shop's name begins it."""
+    folded = line.casefold()
+    for shop in shops:
+        if len(shop) >= 3 and folded.startswith(shop) and line[len(shop) : len(shop) + 1] == " ":
+            return line[len(shop) + 1 :].lstrip()
+    return None
 
 
 def _next_value(lines: list[str], i: int) -> str:

@@ -192,7 +192,7 @@ class Markup:
     def details(self) -> dict[str, str]:
         """The codes the page's details or specification block labels (sku, mpn, gtin)."""
         if self._details is None:
-            self._details = labelled_codes(self._text().split("\n"))
+            self._details = labelled_codes(self._text().split("\n"), self.ctx.shop_names)
         return self._details
 
     def _availability(self) -> str | None:
