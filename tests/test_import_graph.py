@@ -108,6 +108,7 @@ PURE = frozenset({
     "webrobot.extract.readingchoice",
     "webrobot.extract.maintext",
     "webrobot.extract.trafilaturacompat",
+    "webrobot.extract.justextcompat",
     "webrobot.extract.pagelanguage",
     "webrobot.optional",
     "webrobot.politeness.clock",

@@ -40,7 +40,10 @@ teasers of a paywall), and the two agree, the declared text is returned instead
 (:mod:`webrobot.extract.articlebody`).
 
 A large page (more than :data:`~webrobot.extract.largepage.LARGE_PAGE_ELEMENTS`
-nodes in its tree: a link flood, a huge listing) is read under a bound: an article's
+nodes in its tree: a link flood, a huge listing; a product page with more than
+:data:`~webrobot.extract.largepage.LARGE_PRODUCT_ELEMENTS`, made large by its menus,
+filters and recommendations, which trafilatura's fallbacks read in place of the
+product's text) is read under a bound: an article's
 precise reading is kept whatever its length, and the broad reading (read only when the
 precise one finds nothing, or on a page that is no article) runs without trafilatura's fallback extractors (justext, readability,
 a second recall pass), whose cost grows with the tree: 10 s of CPU on a 5 MB page of
@@ -177,10 +180,11 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
     if tree is None:
         return Reading(None, None)
     article = declares_article(tree)
+    product = not article and declares_product(tree)
     signals = PageSignals(
         article=article,
-        large=is_large(tree),
-        product=not article and declares_product(tree),
+        large=is_large(tree, product),
+        product=product,
         discussion=article and declares_discussion(tree),
     )
     reading = readingchoice.plan(signals)
