@@ -110,8 +110,12 @@ def _shop_label(line: str, shops: tuple[str, ...]) -> str | None:
     ``Part Number``), or ``None`` when no shop's name begins it."""
     folded = line.casefold()
     for shop in shops:
-        if len(shop) >= 3 and folded.startswith(shop) and line[len(shop) : len(shop) + 1] == " ":
-            return line[len(shop) + 1 :].lstrip()
+        if len(shop) < 3 or not folded.startswith(shop):
+            continue
+        # where the name ends in ``line`` itself: folding may lengthen it ("ß" -> "ss")
+        end = next((n for n in range(len(shop), 0, -1) if line[:n].casefold() == shop), None)
+        if end is not None and line[end : end + 1] == " ":
+            return line[end + 1 :].lstrip()
     return None
 
 
