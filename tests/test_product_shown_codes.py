@@ -5,19 +5,23 @@ product page has (other products' strips) that still label one code of their own
 
 from __future__ import annotations
 
+from typing import Any
+
 from parsel import Selector
 
 from webrobot.extract.page import SourcePage
 from webrobot.extract.product import product
 from webrobot.extract.product.details import crumb_code, labelled_codes, labels_one_sku
+from webrobot.extract.product.walk import PageWalk
 
 
 def page(html: str, url: str = "https://shop.example.com/p/desk-lamp") -> SourcePage:
     return SourcePage(url=url, html=html, root=Selector(text=html, type="html").root)
 
 
-def root(html: str) -> object:
-    return Selector(text=html, type="html").root
+def crumbs(html: str) -> list[Any]:
+    """The breadcrumb elements the product's one walk of the tree gathers."""
+    return PageWalk(Selector(text=html, type="html").root).crumbs
 
 
 # --- direction marks -----------------------------------------------------------------
@@ -89,14 +93,17 @@ def test_the_breadcrumbs_last_crumb_that_labels_a_code_is_read() -> None:
     trail = """<html><body><div class="breadcrumbs"><ol><li><a href="/">Home</a></li>
     <li><a href="/gpu">GPUs</a></li><li class="is-active"><h2>Item#: <em>9SIBP4YKGJ0447</em></h2>
     </li></ol></div></body></html>"""
-    assert crumb_code(root(trail)) == "9SIBP4YKGJ0447"
+    assert crumb_code(crumbs(trail)) == "9SIBP4YKGJ0447"
     current = """<html><body><nav aria-label="Breadcrumbs"><ol><li><a href="/">Home</a></li>
     <li><span aria-current="page">SKU: BOP1026</span></li></ol></nav></body></html>"""
-    assert crumb_code(root(current)) == "BOP1026"
+    assert crumb_code(crumbs(current)) == "BOP1026"
     # A crumb that names the product, not a code, gives none.
     plain = trail.replace("Item#: <em>9SIBP4YKGJ0447</em>", "RTX 4080 Super")
-    assert crumb_code(root(plain)) is None
-    assert crumb_code(root("<html><body><p>Item#: 12345</p></body></html>")) is None
+    assert crumb_code(crumbs(plain)) is None
+    assert crumb_code(crumbs("<html><body><p>Item#: 12345</p></body></html>")) is None
+    # A crumb marked as such on its own (``breadcrumb-item``) is read too.
+    item = '<ol><li class="breadcrumb-item"><a href="/">Home</a></li><li class="breadcrumb-item active">Ref. ZX-99</li></ol>'
+    assert crumb_code(crumbs(f"<html><body>{item}</body></html>")) == "ZX-99"
 
 
 def _listing_page(sku_text: str) -> str:

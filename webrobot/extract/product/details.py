@@ -115,27 +115,26 @@ def labelled_codes(lines: list[str], shops: tuple[str, ...] = ()) -> dict[str, s
     return found
 
 
-#: The breadcrumb trail's last crumb: the page itself.
-_CRUMBS = etree.XPath(
-    "//*[@aria-current='page'] | //*[contains(@class, 'breadcrumb') or contains(@class,"
-    " 'Breadcrumb') or contains(@aria-label, 'readcrumb')]//li[last()]"
-)
+#: In a breadcrumb trail: the crumb of the page itself.
+_LAST_CRUMB = etree.XPath(".//*[@aria-current='page'] | .//li[last()]")
 
 
-def crumb_code(root: Any) -> str | None:
+def crumb_code(crumbs: list[Any]) -> str | None:
     """The shop's code the breadcrumb trail's last crumb labels (``Item#: 9SIB1PG``,
-    ``SKU: BOP1026``): the trail ends at the page itself, and some shops name it there
-    by its code, in a menu the page's text leaves out."""
-    try:
-        crumbs = _CRUMBS(root)[:10]
-    except (TypeError, ValueError, etree.XPathError):
-        return None
-    for crumb in crumbs:
-        text = " ".join(crumb.xpath("string()").split())
-        if 0 < len(text) <= _MAX_LINE:
-            code = labelled_codes([text]).get("sku")
-            if code:
-                return code
+    ``SKU: BOP1026``); ``crumbs``: the trails and crumbs whose class (or a menu's
+    ``aria-label``) says breadcrumb. The trail ends at the page itself, and some shops
+    name it there by its code, in a menu the page's text leaves out."""
+    for crumb in crumbs[:10]:
+        try:
+            found = [crumb, *_LAST_CRUMB(crumb)[:10]]
+        except (TypeError, ValueError, etree.XPathError):
+            continue
+        for element in found:
+            text = " ".join(element.xpath("string()").split())
+            if 0 < len(text) <= _MAX_LINE:
+                code = labelled_codes([text]).get("sku")
+                if code:
+                    return code
     return None
 
 

@@ -115,7 +115,7 @@ class Markup:
     def _buy_buttons(self) -> list[Any]:
         found: list[Any] = []
         for element in self.walk.button_candidates[:500]:
-            if in_aside(element) or _in_carousel(element):
+            if in_aside(element):
                 continue
             label = " ".join(
                 filter(None, [element_text(element)[:80], element.get("value"), element.get("title"),
@@ -126,6 +126,8 @@ class Markup:
             )
             if _BUY.search(label) or _BUY_CLASS.search(classes):
                 found.append(element)
+        if len(found) > MAX_BUY_BUTTONS:  # a listing's, or other products' in a carousel
+            found = [b for b in found if not _in_carousel(b)]
         return found
 
     def has_evidence(self) -> bool:
@@ -222,7 +224,7 @@ class Markup:
     def crumb_code(self) -> str | None:
         """The code the breadcrumb trail's last crumb labels (read once)."""
         if self._crumb is None:
-            self._crumb = (crumb_code(self.root),)
+            self._crumb = (crumb_code(self.walk.crumbs),)
         return self._crumb[0]
 
     def _availability(self) -> str | None:
