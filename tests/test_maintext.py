@@ -403,6 +403,24 @@ def test_a_page_that_is_no_article_gets_one_broad_reading(
     assert calls == [{"fast": True}], "a large page: without the fallbacks"
 
 
+def test_a_large_product_page_is_read_without_fallbacks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A product page is large from a lower bound than any other page: its fallbacks,
+    looking for the largest block of text, read its menus and filters."""
+    monkeypatch.setattr(largepage, "LARGE_PRODUCT_ELEMENTS", 20)
+    calls = readings(monkeypatch)
+    main_text(crawl_page(article_page(ENGLISH, kind="product")))
+    assert calls == [{"fast": True}]
+    calls.clear()
+    main_text(crawl_page(article_page(ENGLISH, kind="website")))
+    assert calls == [{"fast": False}], "another page of the same size: with the fallbacks"
+    calls.clear()
+    monkeypatch.setattr(largepage, "LARGE_PRODUCT_ELEMENTS", 1_000_000)
+    main_text(crawl_page(article_page(ENGLISH, kind="product")))
+    assert calls == [{"fast": False}], "a product page under the bound: with the fallbacks"
+
+
 def test_a_long_precise_reading_is_trusted_without_the_broad_one(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -143,3 +143,28 @@ def test_buttons_and_option_lists_stay_when_asked() -> None:
     kept = reading_tree(tree, unread=False)
     assert kept.xpath("//button") and kept.xpath("//option")
     assert not kept.xpath("//nav")
+
+
+def test_cookie_consent_banners_are_pruned() -> None:
+    banner = (
+        "<div id='onetrust-consent-sdk'><div class='ot-sdk-container'><h2>Your Privacy</h2>"
+        f"<p>{_words(200)}</p></div></div>"
+        "<div class='theme-fx spicy-Consent-wrapper'><h4>Served with love!</h4></div>"
+        "<div class='cookie-bar'><p>We use cookies.</p></div>"
+    )
+    tree = lxml.html.fromstring(
+        f"<html><body>{banner}<main><p>{_words(40)}</p></main></body></html>"
+    )
+    pruned = reading_tree(tree)
+    assert pruned.xpath("//main/p")
+    assert not pruned.xpath("//h2") and not pruned.xpath("//h4")
+    assert "cookies" not in pruned.text_content()
+
+
+def test_a_page_wrapped_in_a_cookie_class_is_kept() -> None:
+    article = "".join(f"<p>{_words(60)}.</p>" for _ in range(5))
+    tree = lxml.html.fromstring(
+        f"<html><body><div class='page has-cookie-banner'><h1>Title</h1>{article}</div>"
+        "</body></html>"
+    )
+    assert len(reading_tree(tree).xpath("//p")) == 5

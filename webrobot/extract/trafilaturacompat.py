@@ -19,6 +19,10 @@ extraction sequence; this module runs that sequence for less CPU and the same re
   the one translated (its regular expressions are read from it), and it answers with the
   original expression outside :func:`read`, so every other caller of trafilatura in the
   process (``trafilatura.extract`` itself) runs exactly as before.
+- During :func:`read`, trafilatura's jusText fallback makes its paragraphs with
+  :func:`webrobot.extract.justextcompat.make_paragraphs` (the same paragraphs, for about a
+  third of the CPU) and reuses the set of its stop words
+  (:class:`webrobot.extract.justextcompat.StopListCache`); outside it, jusText's own.
 
 The private parts used are those of trafilatura 2.3 (hence the dependency range
 ``trafilatura>=2.3.1,<2.4``): ``tests/test_trafilaturacompat.py`` checks their names,
@@ -40,6 +44,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from webrobot.extract import justextcompat
 from webrobot.optional import require
 
 FEATURE = "Main-text extraction (WEBROBOT_EXTRACT text)"
@@ -327,10 +332,73 @@ def stand_in(expression: Any, prune: Prune) -> TagWalk | None:
     return TagWalk(expression, tags, test)
 
 
+class ParagraphMakerStandIn:
+    """Stands in for ``justext.core.ParagraphMaker`` where trafilatura's jusText fallback
+    uses it: inside :func:`read`, its paragraphs made by
+    :func:`webrobot.extract.justextcompat.make_paragraphs`; elsewhere (or on a tree that
+    walk does not replay), by jusText. Anything else asked of it is jusText's."""
+
+    def __init__(self, maker: Any) -> None:
+        self.maker = maker
+
+    def make_paragraphs(self, root: Any) -> Any:
+        if _WALKING.get():
+            try:
+                return justextcompat.make_paragraphs(root)
+            except justextcompat.UnusualNode:
+                pass
+        return self.maker.make_paragraphs(root)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.maker, name)
+
+
+class StopListStandIn:
+    """Stands in for ``justext.core.define_stoplist``: inside :func:`read`, the set made
+    for the same stop list last time (:class:`webrobot.extract.justextcompat.StopListCache`);
+    elsewhere, jusText's own."""
+
+    def __init__(self, define: Callable[[Any], frozenset[str]]) -> None:
+        self.define = define
+        self.cache = justextcompat.StopListCache(define)
+
+    def __call__(self, stoplist: Any) -> frozenset[str]:
+        return self.cache(stoplist) if _WALKING.get() else self.define(stoplist)
+
+
+@cache
+def install_justext() -> int:
+    """Puts the jusText stand-ins in place, once (where the names they replace are still
+    jusText's classes and functions); how many are in place."""
+    try:
+        external = importlib.import_module("trafilatura.external")
+        justext_core = importlib.import_module("justext.core")
+    except ImportError:
+        return 0
+    placed = 0
+    maker = getattr(external, "ParagraphMaker", None)
+    if maker is justext_core.ParagraphMaker and callable(getattr(maker, "make_paragraphs", None)):
+        setattr(external, "ParagraphMaker", ParagraphMakerStandIn(maker))  # noqa: B010
+        placed += 1
+    elif isinstance(maker, ParagraphMakerStandIn):
+        placed += 1
+    define = getattr(justext_core, "define_stoplist", None)
+    if isinstance(define, StopListStandIn):
+        placed += 1
+    elif callable(define):
+        setattr(justext_core, "define_stoplist", StopListStandIn(define))  # noqa: B010
+        placed += 1
+    if placed < 2:
+        logger.info("justext's paragraph maker or stop list has changed: read as it is")
+    return placed
+
+
 @cache
 def install() -> int:
-    """Puts the stand-ins in trafilatura's place, once; how many are in place."""
+    """Puts the stand-ins in trafilatura's place, once; how many of the pruning walks
+    are in place (:func:`install_justext` puts jusText's in place too)."""
     require("trafilatura", "mining", FEATURE)
+    install_justext()
     placed = 0
     for prune in FAST_PRUNES:
         try:

@@ -1,0 +1,108 @@
+"""``python -m benchmarks.quality.unseendev``: the dev half of the unseen wcxb sets page by
+page, for reading where the main text loses (:mod:`benchmarks.quality.unseen` gives the
+sets' figures).
+
+Prints, for every dev page of the chosen page types (``--kinds``, default listing,
+collection, documentation), webrobot's and trafilatura's precision, recall and F1 on it
+(shingles of four tokens, as the evaluation scores), worst gap first; ``--show N`` prints
+page N's lines (its index in that listing) as extracted and as the ground truth holds
+them, each line marked with whether the other side has it. Only pages of the ``dev`` half
+are ever loaded: the ``held`` half is never printed, page by page or otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from benchmarks.quality.maintext import _shingles, tp_fp_fn
+from benchmarks.quality.unseen import Page, default_repos, extractor, f1_of, wcxb
+
+KINDS = ("listing", "collection", "documentation")
+
+
+def dev_pages(kinds: tuple[str, ...]) -> list[Page]:
+    """The ``dev`` pages of the wcxb sets of ``kinds``, in the evaluation's order."""
+    wanted = {f"wcxb-{kind}" for kind in kinds}
+    return [p for p in wcxb(default_repos()) if p.set in wanted and p.split == "dev"]
+
+
+def prf(truth: str, text: str) -> tuple[float, float, float]:
+    tp, fp, fn = tp_fp_fn(truth, text)
+    p = tp / (tp + fp) if tp + fp else (1.0 if not fn else 0.0)
+    r = tp / (tp + fn) if tp + fn else 1.0
+    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
+
+
+def show(page: Page, text: str) -> None:
+    """``text``'s lines and the truth's, each marked ``+`` when the other side holds most
+    of its shingles, ``-`` when it holds few."""
+    truth = page.truth or ""
+    have, want = _shingles(text), _shingles(truth)
+    print(f"== {page.set} {page.url}\n-- extracted (- : not in truth)")
+    for line in text.splitlines():
+        print(("  " if _held(line, want) else "- ") + line[:160])
+    print("-- truth (- : not extracted)")
+    for line in truth.splitlines():
+        if line.strip():
+            print(("  " if _held(line, have) else "- ") + line[:160])
+
+
+def _held(line: str, other: object) -> bool:
+    grams = _shingles(line)
+    if not grams:
+        return True
+    return sum(1 for g in grams if g in other) >= 0.5 * len(grams)  # type: ignore[operator]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--kinds", default=",".join(KINDS))
+    parser.add_argument("--show", type=int, action="append", default=[])
+    parser.add_argument("--trafilatura", action="store_true", help="show trafilatura's text")
+    parser.add_argument("--summary", action="store_true", help="each set's dev F1 only")
+    parser.add_argument("--save", type=Path, help="write webrobot's texts to this JSON file")
+    parser.add_argument(
+        "--against", type=Path, help="compare with texts saved by --save (instead of trafilatura)"
+    )
+    args = parser.parse_args(argv)
+    kinds = tuple(k.strip() for k in args.kinds.split(",") if k.strip())
+    pages = dev_pages(kinds)
+    ours, theirs = extractor("webrobot"), extractor("trafilatura")
+    saved = json.loads(args.against.read_text()) if args.against else None
+    rows = []
+    for i, page in enumerate(pages):
+        a = ours(page.html) or ""
+        if saved is not None:
+            b = saved.get(page.url + f"#{i}", "")
+        else:
+            b = a if args.show or args.summary else theirs(page.html) or ""
+        rows.append((i, page, a, b, prf(page.truth or "", a), prf(page.truth or "", b)))
+    if args.show:
+        for i, page, a, b, _, _ in rows:
+            if i in args.show:
+                show(page, b if args.trafilatura else a)
+        return 0
+    if args.save:
+        args.save.write_text(json.dumps({r[1].url + f"#{r[0]}": r[2] for r in rows}))
+    if args.summary:
+        for kind in kinds:
+            mine = [(r[1], r[2]) for r in rows if r[1].set == f"wcxb-{kind}"]
+            score = f1_of([p for p, _ in mine], [t for _, t in mine])
+            print(f"wcxb-{kind} dev ({len(mine)} pages): webrobot {score:.3f}")
+        return 0
+    print(
+        "i | set | webrobot P R F1 | "
+        + ("saved" if saved is not None else "trafilatura")
+        + " P R F1 | url"
+    )
+    for i, page, _, _, w, t in sorted(rows, key=lambda r: r[4][2] - r[5][2]):
+        cells = " ".join(f"{x:.2f}" for x in w), " ".join(f"{x:.2f}" for x in t)
+        print(f"{i} | {page.set[5:]} | {cells[0]} | {cells[1]} | {page.url[:80]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,56 @@
+"""The dev-page reader of the unseen evaluation: it loads dev pages only, and scores and
+marks them as the evaluation does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from benchmarks.quality import unseendev
+from benchmarks.quality.unseen import Page
+
+
+def _site(split: str) -> str:
+    return next(
+        f"https://site{i}.example/"
+        for i in range(100)
+        if Page("s", f"https://site{i}.example/", "").split == split
+    )
+
+
+def test_only_dev_pages_of_the_asked_kinds_are_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
+    pages = [
+        Page("wcxb-listing", _site("dev"), "<p>x</p>", "x"),
+        Page("wcxb-listing", _site("held"), "<p>y</p>", "y"),
+        Page("wcxb-article", _site("dev"), "<p>z</p>", "z"),
+    ]
+    monkeypatch.setattr(unseendev, "wcxb", lambda repos: pages)
+    assert unseendev.dev_pages(("listing",)) == [pages[0]]
+    assert unseendev.dev_pages(("listing", "article")) == [pages[0], pages[2]]
+
+
+def test_page_scores_use_the_evaluations_shingles() -> None:
+    assert unseendev.prf("a b c d e", "a b c d e") == (1.0, 1.0, 1.0)
+    p, r, f = unseendev.prf("a b c d e f g h", "a b c d e")
+    assert p == 1.0 and 0 < r < 1 and 0 < f < 1
+    assert unseendev.prf("a b c d", "") == (0.0, 0.0, 0.0)
+
+
+def test_lines_are_marked_by_what_the_other_side_holds(capsys: pytest.CaptureFixture[str]) -> None:
+    page = Page(
+        "wcxb-listing", _site("dev"), "", "one two three four five\nsix seven eight nine ten"
+    )
+    unseendev.show(page, "one two three four five\ncookie banner text here now")
+    out = capsys.readouterr().out.splitlines()
+    assert "  one two three four five" in out
+    assert "- cookie banner text here now" in out
+    assert "- six seven eight nine ten" in out
+
+
+def test_saved_texts_compare(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pages = [Page("wcxb-listing", _site("dev"), "<html><body><p>Some text.</p></body></html>", "x")]
+    monkeypatch.setattr(unseendev, "wcxb", lambda repos: pages)
+    saved = tmp_path / "texts.json"
+    assert unseendev.main(["--kinds", "listing", "--summary", "--save", str(saved)]) == 0
+    assert saved.is_file() and pages[0].url + "#0" in saved.read_text()
