@@ -24,8 +24,10 @@ lists), any other's with them, as trafilatura's fallbacks would see it unaided, 
 a page of cards (a listing, collection or documentation page that declares no single
 thing) with the links that wrap whole cards made plain blocks, so their titles and blurbs
 are not read as link lists (:mod:`webrobot.extract.listingcards`). An
-article, on the tree without those nodes, is read favouring precision, without
-trafilatura's fallback extractors. That precise reading drops the headline, teasers
+article, on the tree without those nodes (and its headings readied:
+:func:`webrobot.extract.pagechrome.headings`), is read favouring precision, without
+trafilatura's fallback extractors; a forum thread that calls itself an article and a
+discussion both is read as a discussion, broadly. That precise reading drops the headline, teasers
 and link lists around an article that trafilatura's default reading keeps, but on
 some layouts it loses much of the article. A precise text of :data:`TRUSTED_LENGTH`
 characters or more is kept as it is; a shorter one is checked against the default (broad) reading, and kept only when
@@ -94,7 +96,7 @@ from webrobot.extract.largepage import is_large
 from webrobot.extract.listingcards import lists_cards, unwrap_cards
 from webrobot.extract.page import SourcePage
 from webrobot.extract.pagechrome import reading_tree, without_pleas
-from webrobot.extract.pagekind import declares_article, declares_product
+from webrobot.extract.pagekind import declares_article, declares_discussion, declares_product
 from webrobot.extract.readingchoice import PageSignals, ReadingPlan
 from webrobot.extract.references import with_references
 from webrobot.extract.shingles import share_kept
@@ -183,17 +185,22 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
         return Reading(None, None)
     article = declares_article(tree)
     product = not article and declares_product(tree)
-    signals = PageSignals(article=article, large=is_large(tree, product), product=product)
+    signals = PageSignals(
+        article=article,
+        large=is_large(tree, product),
+        product=product,
+        discussion=article and declares_discussion(tree),
+    )
     reading = readingchoice.plan(signals)
     cards = not article and not signals.product and lists_cards(tree)
-    text, body = _markup_text(trafilatura, _prepared(tree, reading.prune_unread, cards), reading)
+    text, body = _markup_text(trafilatura, _prepared(tree, reading, cards), reading)
     if text is None and page.html and _CONTROL.search(page.html):
         # lxml keeps control characters in an HTML tree but refuses to serialise
         # them, and trafilatura then discards the whole page: read it without them.
         cleaned = _tree(page, trafilatura, clean=True)
         if cleaned is not None:
             tree = cleaned
-            prepared = _prepared(tree, reading.prune_unread, cards)
+            prepared = _prepared(tree, reading, cards)
             text, body = _markup_text(trafilatura, prepared, reading)
     rendered = _render(body, markdown=True) if markdown and body is not None else None
     if text:
@@ -291,13 +298,13 @@ def _tree(page: SourcePage, trafilatura: ModuleType, clean: bool = False) -> Any
     return tree if isinstance(tree, HtmlElement) else None
 
 
-def _prepared(tree: Any, prune_unread: bool = True, cards: bool = False) -> Any:
+def _prepared(tree: Any, reading: ReadingPlan, cards: bool = False) -> Any:
     """The copy of ``tree`` trafilatura reads (see
     :func:`~webrobot.extract.pagechrome.reading_tree`), its whole-card links unwrapped if
     ``cards`` (:func:`~webrobot.extract.listingcards.unwrap_cards`), or a copy of ``tree``
     as it is if that fails (``None`` if that fails too): a copy the readings may change."""
     try:
-        prepared = reading_tree(tree, unread=prune_unread)
+        prepared = reading_tree(tree, unread=reading.prune_unread, entries=reading.precise_first)
         if cards:
             unwrap_cards(prepared)
         return prepared

@@ -1,7 +1,10 @@
 """Whether a page says it is an article: its Open Graph type (``og:type`` ``article``) or
 a JSON-LD ``@type`` of the schema.org article family (``Article``, ``NewsArticle``,
 ``BlogPosting``, ``Report``, ...); or a product: ``og:type`` ``product`` (``product.item``,
-``og:product``) or a JSON-LD ``Product`` or ``ProductGroup``.
+``og:product``) or a JSON-LD ``Product`` or ``ProductGroup``; or a discussion: a JSON-LD
+``DiscussionForumPosting`` (a forum thread) or ``QAPage`` (a question and its answers),
+which the main text looks for only on a page that says it is an article too (forum
+software that sets ``og:type`` ``article`` on its threads).
 
 The main text (:mod:`webrobot.extract.readingchoice`) reads an article favouring precision (an article's text is one block,
 with teasers and link lists around it to leave out) and any other page (a product,
@@ -26,6 +29,10 @@ _ARTICLE_TYPE = re.compile(
 _PRODUCT_TYPE = re.compile(
     r'"@type"\s*:\s*(?:\[[^\]]{0,200})?"(?:https?://schema\.org/)?(?:Product|ProductGroup)"'
 )
+_DISCUSSION_TYPE = re.compile(
+    r'"@type"\s*:\s*(?:\[[^\]]{0,200})?"(?:https?://schema\.org/)?'
+    r'(?:DiscussionForumPosting|QAPage)"'
+)
 #: JSON-LD blocks longer than this are looked at only this far (a catalogue's worth of
 #: JSON must not cost a regular-expression search over megabytes).
 MAX_JSONLD_CHARS = 200_000
@@ -39,6 +46,20 @@ def declares_article(root: Any) -> bool:
 def declares_product(root: Any) -> bool:
     """Whether the page under ``root`` (an lxml tree) declares itself a product."""
     return _declares(root, ("product", "og:product"), _PRODUCT_TYPE)
+
+
+def declares_discussion(root: Any) -> bool:
+    """Whether the page under ``root`` (an lxml tree) declares itself a discussion in its
+    JSON-LD: a ``DiscussionForumPosting`` (a forum thread) or a ``QAPage`` (a question
+    and its answers)."""
+    try:
+        return any(
+            "ld+json" in (script.get("type") or "").lower()
+            and bool(_DISCUSSION_TYPE.search(script.text or "", 0, MAX_JSONLD_CHARS))
+            for script in root.iter("script")
+        )
+    except (AttributeError, TypeError, ValueError):
+        return False
 
 
 def _declares(root: Any, og_types: tuple[str, ...], jsonld_type: re.Pattern[str]) -> bool:
