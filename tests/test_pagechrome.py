@@ -168,3 +168,28 @@ def test_a_page_wrapped_in_a_cookie_class_is_kept() -> None:
         "</body></html>"
     )
     assert len(reading_tree(tree).xpath("//p")) == 5
+
+
+def test_a_post_whose_category_names_cookies_is_kept() -> None:
+    # WordPress and WooCommerce name a post's or a product's categories and tags in its
+    # class: a baking blog's posts are not consent banners.
+    post = f"<h2><a href='/p'>Recipe</a></h2><p>{_words(40)}</p>"
+    tree = lxml.html.fromstring(
+        "<html><body><main>"
+        f"<div id='post-1' class='post-1 post type-post category-cookies'>{post}</div>"
+        f"<div class='product type-product product_cat-cookies tag-cookie-recipes'>{post}</div>"
+        "<div class='category-news cookie-notice'><p>We use cookies.</p></div>"
+        "</main></body></html>"
+    )
+    pruned = reading_tree(tree)
+    assert len(pruned.xpath("//h2")) == 2
+    assert "We use cookies" not in pruned.text_content()
+
+
+def test_a_short_page_wrapped_in_a_cookie_class_is_kept() -> None:
+    # however short the page: a node holding the <main> is not the banner
+    tree = lxml.html.fromstring(
+        f"<html><body><div class='cookie-notice-wrap'><main><h2>Hello</h2><p>{_words(30)}</p>"
+        "</main></div></body></html>"
+    )
+    assert reading_tree(tree).xpath("//main/p")

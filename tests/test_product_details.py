@@ -104,6 +104,14 @@ def test_a_label_the_shops_name_begins_names_the_shops_own_code() -> None:
     assert labelled_codes(["Model", "X1-22"], ("model",)) == {"mpn": "X1-22"}
 
 
+def test_a_shops_name_that_folding_lengthens_still_begins_its_label() -> None:
+    # "Straße" folds to "strasse": the name's end is found in the line itself.
+    shops = ("straßenladen".casefold(),)
+    assert labelled_codes(["Straßenladen Part Number", "SL-4711"], shops) == {"sku": "SL-4711"}
+    assert labelled_codes(["STRASSENLADEN Item #: 1275464"], shops) == {"sku": "1275464"}
+    assert labelled_codes(["Straßenladenx Part Number", "SL-4711"], shops) == {}
+
+
 def test_the_shops_part_number_beats_a_structured_sku_the_page_nowhere_shows() -> None:
     table = "<table><tr><th>iFixit Part Number</th><td>IF145-348-5</td></tr></table>"
     html = f"""<html><head><meta property="og:site_name" content="iFixit">

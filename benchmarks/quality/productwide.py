@@ -28,9 +28,11 @@ right when its decimal value equals an accepted one, every other field when it e
 accepted value exactly; precision, recall and F1 pooled per field), and so is the split:
 a fixed hash of the shop's name puts every page of a shop in the same half, ``tuned``
 (half A: the only pages looked at when changing the readers) or ``unseen`` (half B:
-unseen until its availability misses were read for the availability rules; its
-availability is since a read figure, and product-dev's unseen half is the unseen one). Both halves are scored in one run beside the anchor run on the same
-bytes (extruct and price-parser on structured data only).
+unseen until its availability misses were read for the availability rules, and its
+sku misses for the code rules; the second round's unseen half was read for the sku
+too: their figures are since read ones, and product-dev's unseen half is the unseen
+one). Both halves are scored in one run beside the anchor run on the same bytes
+(extruct and price-parser on structured data only).
 """
 
 from __future__ import annotations

@@ -24,6 +24,9 @@ Pure: no Scrapy, no I/O. :func:`webrobot.extract.product.product` is the entry p
 from __future__ import annotations
 
 import re
+from typing import Any
+
+from lxml import etree
 
 from webrobot.extract.product.codes import gtin_digits, looks_like_code, valid_gtin
 
@@ -49,7 +52,7 @@ _SKU = (
 )
 _MPN = (
     r"MPN|Mfr\.?\s*(?:Part\s*)?(?:#|No\.?|Number)|Manufacturer\s*(?:Part\s*)?(?:#|No\.?|Number|code)|"
-    r"Part\s*(?:#|Number|No\.?)|Model(?:\s*(?:#|No\.?|Number|code))?|"
+    r"Part\s*(?:#|Number|No\.?)|Item\s+model\s+(?:number|No\.?)|Model(?:\s*(?:#|No\.?|Number|code))?|"
     r"Hersteller(?:[-\s]?(?:nummer|nr\.?|artikelnummer|teilenummer))|Modell(?:nummer)?|Typ(?:enbezeichnung)?|"
     r"R[ée]f(?:[ée]rence)?\.?\s+(?:fabricant|constructeur)|Mod[èe]le|"
     r"Modelo|N[úu]mero\s+de\s+(?:pieza|parte|modelo)|Referencia\s+del\s+fabricante|"
@@ -75,6 +78,13 @@ _CODE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/\-]{1,39}$")
 _TOKEN = re.compile(r"^(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{16,}$")
 #: The longest line a label line is (label, separator and value).
 _MAX_LINE = 70
+#: Marks a page writes around a value to set its direction, never part of it
+#: (``\u200eB0057OC5O8``: a left-to-right mark before a code in a details table), and
+#: the separators around a label's value.
+_MARKS = (
+    "\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff"
+)
+_AROUND = " \u00a0:#：" + _MARKS
 
 
 def labelled_codes(lines: list[str], shops: tuple[str, ...] = ()) -> dict[str, str]:
@@ -95,7 +105,7 @@ def labelled_codes(lines: list[str], shops: tuple[str, ...] = ()) -> dict[str, s
             field = "sku"  # the shop's own part number is its code for the product
         if field is None or field in found:
             continue
-        rest = match["rest"].strip(" \u00a0:#：")
+        rest = match["rest"].strip(_AROUND)
         value = rest or _next_value(lines, i)
         code = code_value(field, value)
         if code:
@@ -105,20 +115,62 @@ def labelled_codes(lines: list[str], shops: tuple[str, ...] = ()) -> dict[str, s
     return found
 
 
+#: In a breadcrumb trail: the crumb of the page itself.
+_LAST_CRUMB = etree.XPath(".//*[@aria-current='page'] | .//li[last()]")
+
+
+def crumb_code(crumbs: list[Any]) -> str | None:
+    """The shop's code the breadcrumb trail's last crumb labels (``Item#: 9SIB1PG``,
+    ``SKU: BOP1026``); ``crumbs``: the trails and crumbs whose class (or a menu's
+    ``aria-label``) says breadcrumb. The trail ends at the page itself, and some shops
+    name it there by its code, in a menu the page's text leaves out."""
+    for crumb in crumbs[:10]:
+        try:
+            found = [crumb, *_LAST_CRUMB(crumb)[:10]]
+        except (TypeError, ValueError, etree.XPathError):
+            continue
+        for element in found:
+            text = " ".join(element.xpath("string()").split())
+            if 0 < len(text) <= _MAX_LINE:
+                code = labelled_codes([text]).get("sku")
+                if code:
+                    return code
+    return None
+
+
+def labels_one_sku(lines: list[str]) -> bool:
+    """Whether the lines label exactly one shop's code (``SKU: LMP-1``, ``ASIN``): a
+    product's details do, a listing labels one for each product it shows."""
+    count = 0
+    for line in lines:
+        if len(line) > _MAX_LINE or not line[:1].isalpha():
+            continue
+        match = _LABEL_LINE.match(line)
+        if match is not None and match["sku"]:
+            count += 1
+            if count > 1:
+                return False
+    return count == 1
+
+
 def _shop_label(line: str, shops: tuple[str, ...]) -> str | None:
     """``line`` without the shop's name that begins it (``iFixit Part Number`` ->
     ``Part Number``), or ``None`` when no shop's name begins it."""
     folded = line.casefold()
     for shop in shops:
-        if len(shop) >= 3 and folded.startswith(shop) and line[len(shop) : len(shop) + 1] == " ":
-            return line[len(shop) + 1 :].lstrip()
+        if len(shop) < 3 or not folded.startswith(shop):
+            continue
+        # where the name ends in ``line`` itself: folding may lengthen it ("ß" -> "ss")
+        end = next((n for n in range(len(shop), 0, -1) if line[:n].casefold() == shop), None)
+        if end is not None and line[end : end + 1] == " ":
+            return line[end + 1 :].lstrip()
     return None
 
 
 def _next_value(lines: list[str], i: int) -> str:
     """The value cell after a label cell: the next line, unless it is a label itself."""
     for line in lines[i + 1 : i + 3]:
-        stripped = line.strip(" \u00a0:#：")
+        stripped = line.strip(_AROUND)
         if not stripped:
             continue
         if _LABEL_LINE.match(stripped):
@@ -142,7 +194,7 @@ def unlabelled(text: str) -> str:
 def code_value(field: str, value: str) -> str | None:
     """The ``field`` code (``sku``, ``mpn``, ``gtin``) ``value`` holds: one token that
     looks like a code (a GTIN with a right check digit), else ``None``."""
-    value = value.strip()
+    value = value.strip().strip(_MARKS)
     if not value:
         return None
     if field == "gtin":

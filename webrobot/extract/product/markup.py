@@ -24,8 +24,8 @@ from webrobot.extract.product.codes import (
     product_code,
 )
 from webrobot.extract.product.context import FIELDS, ProductContext
-from webrobot.extract.product.details import labelled_codes
-from webrobot.extract.product.elements import element_text, in_aside
+from webrobot.extract.product.details import crumb_code, labelled_codes, labels_one_sku
+from webrobot.extract.product.elements import class_words, element_text, in_aside
 from webrobot.extract.product.nodes import PRODUCT_TYPES
 from webrobot.extract.product.prices import availability
 from webrobot.extract.product.shownprices import (
@@ -90,6 +90,17 @@ def title_without_site(title: str) -> str:
     return title
 
 
+def _in_carousel(element: Any) -> bool:
+    """Inside a carousel: a strip of product tiles, whose buy buttons are other
+    products' (a product's own buy button never scrolls away with its tiles)."""
+    for ancestor in element.iterancestors():
+        if ancestor.tag in ("body", "html"):
+            return False
+        if "carousel" in class_words(ancestor):
+            return True
+    return False
+
+
 class Markup:
     """What the product page shows: price elements, buy buttons, stock messages, labels."""
 
@@ -115,13 +126,15 @@ class Markup:
             )
             if _BUY.search(label) or _BUY_CLASS.search(classes):
                 found.append(element)
+        if len(found) > MAX_BUY_BUTTONS:  # a listing's, or other products' in a carousel
+            found = [b for b in found if not _in_carousel(b)]
         return found
 
     def has_evidence(self) -> bool:
         """Whether the page may be a product page at all: a buy button (not a listing's
         many), an ``itemprop=price`` or a stock message's element."""
         if len(self.buttons) > MAX_BUY_BUTTONS:
-            return False
+            return self.labels_one_code()
         if self.buttons:
             return True
         # Most pages of the web: read on the attribute values, without the walk.
@@ -129,12 +142,22 @@ class Markup:
             return False
         return bool(self._itemprop("price") or self.walk.stock_marked)
 
+    def labels_one_code(self) -> bool:
+        """More buy buttons than a product page shows (other products', in strips the
+        page does not mark as such), yet the text labels exactly one shop's code, as a
+        product's details do (a listing labels one for each product): a product page."""
+        return bool(self.details().get("sku")) and labels_one_sku(self._text().split("\n"))
+
     def looks_like_product_page(self, fields: dict[str, Any]) -> bool:
         """A price, and one buy button, an ``itemprop=price`` or a stock message."""
         if fields["price"] is None:
-            return self.shows_unavailable_product(fields)
+            # A product whose price is shown in a way not read: one buy button, and the
+            # breadcrumb's last crumb (the page itself) names it by its code.
+            return self.shows_unavailable_product(fields) or bool(
+                len(self.buttons) == 1 and fields["sku"] and self.crumb_code() == fields["sku"]
+            )
         if len(self.buttons) > MAX_BUY_BUTTONS:
-            return False
+            return self.labels_one_code()
         return bool(self.buttons or self._itemprop("price") or self.stock_message)
 
     def fields(self, wanted: frozenset[str] | set[str] | None = None) -> dict[str, Any]:
@@ -161,6 +184,7 @@ class Markup:
                 product_code(self._itemprop_text("sku"))
                 or labelled_code(self.walk.coded["sku"], SKU_LABEL, lambda: "")
                 or self.details().get("sku")
+                or self.crumb_code()
                 or labelled_code([], SKU_LABEL, self._text)
             )
         if "mpn" in want:
@@ -194,6 +218,14 @@ class Markup:
         if self._details is None:
             self._details = labelled_codes(self._text().split("\n"), self.ctx.shop_names)
         return self._details
+
+    _crumb: tuple[str | None] | None = None
+
+    def crumb_code(self) -> str | None:
+        """The code the breadcrumb trail's last crumb labels (read once)."""
+        if self._crumb is None:
+            self._crumb = (crumb_code(self.walk.crumbs),)
+        return self._crumb[0]
 
     def _availability(self) -> str | None:
         """Linked from an ``itemprop=availability``, else a stock message, else what

@@ -107,6 +107,12 @@ def page_sku(sku: str | None, ctx: ProductContext, markup: Markup | None) -> str
             other = shown() or markup.details().get("sku")
             if other and other != sku:
                 return other
+        elif markup is not None and sku.casefold() not in markup.visible_text().casefold():
+            # Only the URL carries it: the code the page labels as its own is the one a
+            # shopper reads (a marketplace's listing number beside its catalogue's).
+            other = markup.details().get("sku") or markup.crumb_code()
+            if other and other.casefold() != sku.casefold():
+                return other
         return sku
     return (
         own

@@ -52,6 +52,7 @@ class PageWalk:
         self._coded: dict[str, list[Any]] = {"sku": [], "mpn": []}
         self._stock_marked: list[Any] = []
         self._buy_boxes: list[Any] = []
+        self._crumbs: list[Any] = []
         self._walked = root is None
         self._lines: list[str] = []
         with contextlib.suppress(TypeError, ValueError, AttributeError):  # a broken tree
@@ -80,6 +81,13 @@ class PageWalk:
         """Elements whose class or id says buy box."""
         self._walk_once()
         return self._buy_boxes
+
+    @property
+    def crumbs(self) -> list[Any]:
+        """Breadcrumb trails and crumbs: elements whose class says breadcrumb, menus
+        whose ``aria-label`` does."""
+        self._walk_once()
+        return self._crumbs
 
     def may_mark(self) -> bool:
         """``False`` when no element can be in :attr:`stock_marked` nor have ``price``
@@ -127,7 +135,7 @@ class PageWalk:
         # One loop for the marked elements and the visible text, its lookups bound to
         # locals: a page that gets this far is read as a product page, text included.
         itemprops, coded, stock = self._itemprops, self._coded, self._stock_marked
-        boxes = self._buy_boxes
+        boxes, crumbs = self._buy_boxes, self._crumbs
         lines = self._lines
         stock_search = STOCK_MARKS.search
         hidden = 0
@@ -155,6 +163,8 @@ class PageWalk:
                 for token in cls.split():
                     if token in coded:
                         coded[token].append(element)
+            if cls and "readcrumb" in cls:
+                crumbs.append(element)
             marked = (cls and stock_search(cls)) or (ident and stock_search(ident))
             if marked:
                 (boxes if marked.group("box") else stock).append(element)
@@ -162,6 +172,8 @@ class PageWalk:
                 body_seen = True
             if tag in _NOT_TEXT:
                 hidden += 1
+                if tag == "nav" and "readcrumb" in (get("aria-label") or ""):
+                    crumbs.append(element)
             elif hidden == 0 and body_seen:
                 _add(lines, element.text)
 
