@@ -60,13 +60,3 @@ def test_a_set_is_named_whole_or_by_its_page_type(monkeypatch: pytest.MonkeyPatc
     assert unseen.load(Path("."), ["wcxb"]) == pages
     assert unseen.load(Path("."), ["wcxb-product", "wcxb-forum"]) == pages
 
-
-def test_the_page_reader_shows_what_the_text_drops_and_keeps_wrongly() -> None:
-    from benchmarks.quality.unseenpages import diff
-
-    truth = "The product is made of wool and cotton.\nWash it cold and dry it flat."
-    text = "The product is made of wool and cotton.\nCustomers also bought these socks today."
-    assert diff(truth, text) == (
-        ["Wash it cold and dry it flat."],
-        ["Customers also bought these socks today."],
-    )

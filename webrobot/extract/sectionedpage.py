@@ -32,7 +32,7 @@ pages of older sites without one that declare nothing are mostly articles and ne
 trafilatura's evaluation pages, reading their bodies whole found 5 more passages and 7
 more unwanted ones). On the development half of the unseen sets (``python -m
 benchmarks.quality.unseen``, read page by page with ``python -m
-benchmarks.quality.unseenpages``) this took the service pages from 0.740 to 0.782 F1
+benchmarks.quality.unseendev``) this took the service pages from 0.740 to 0.782 F1
 and the product pages from 0.592 to 0.616 (held halves: 0.711 to 0.728, and 0.590 to
 0.572); the article benchmark is unchanged (no page of it is read so).
 
