@@ -59,4 +59,3 @@ def test_a_set_is_named_whole_or_by_its_page_type(monkeypatch: pytest.MonkeyPatc
     assert unseen.load(Path("."), ["wcxb-product"]) == pages[:1]
     assert unseen.load(Path("."), ["wcxb"]) == pages
     assert unseen.load(Path("."), ["wcxb-product", "wcxb-forum"]) == pages
-
