@@ -342,12 +342,14 @@ class ParagraphMakerStandIn:
         self.maker = maker
 
     def make_paragraphs(self, root: Any) -> Any:
-        if _WALKING.get():
-            try:
-                return justextcompat.make_paragraphs(root)
-            except justextcompat.UnusualNode:
-                pass
-        return self.maker.make_paragraphs(root)
+        if not _WALKING.get():
+            return self.maker.make_paragraphs(root)
+        try:
+            return justextcompat.make_paragraphs(root)
+        except justextcompat.UnusualNode:
+            # a node the plain walk does not replay (an entity): jusText reads the tree as
+            # it would unaided, so its answer (or its error) stays trafilatura's to handle
+            return self.maker.make_paragraphs(root)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.maker, name)
