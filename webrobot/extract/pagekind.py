@@ -20,6 +20,7 @@ Pure: no Scrapy, no I/O.
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any
 
 _ARTICLE_TYPE = re.compile(
@@ -29,10 +30,8 @@ _ARTICLE_TYPE = re.compile(
 _PRODUCT_TYPE = re.compile(
     r'"@type"\s*:\s*(?:\[[^\]]{0,200})?"(?:https?://schema\.org/)?(?:Product|ProductGroup)"'
 )
-_DISCUSSION_TYPE = re.compile(
-    r'"@type"\s*:\s*(?:\[[^\]]{0,200})?"(?:https?://schema\.org/)?'
-    r'(?:DiscussionForumPosting|QAPage)"'
-)
+#: JSON-LD types of a discussion: a forum thread, a question and its answers.
+DISCUSSION_TYPES = ("DiscussionForumPosting", "QAPage")
 #: JSON-LD blocks longer than this are looked at only this far (a catalogue's worth of
 #: JSON must not cost a regular-expression search over megabytes).
 MAX_JSONLD_CHARS = 200_000
@@ -48,18 +47,20 @@ def declares_product(root: Any) -> bool:
     return _declares(root, ("product", "og:product"), _PRODUCT_TYPE)
 
 
-def declares_discussion(root: Any) -> bool:
+def declares_discussion(root: Any, types: tuple[str, ...] = DISCUSSION_TYPES) -> bool:
     """Whether the page under ``root`` (an lxml tree) declares itself a discussion in its
-    JSON-LD: a ``DiscussionForumPosting`` (a forum thread) or a ``QAPage`` (a question
-    and its answers)."""
-    try:
-        return any(
-            "ld+json" in (script.get("type") or "").lower()
-            and bool(_DISCUSSION_TYPE.search(script.text or "", 0, MAX_JSONLD_CHARS))
-            for script in root.iter("script")
-        )
-    except (AttributeError, TypeError, ValueError):
-        return False
+    JSON-LD: one of ``types`` (by default a ``DiscussionForumPosting``, a forum thread, or
+    a ``QAPage``, a question and its answers)."""
+    return _declares(root, (), _jsonld_type(types))
+
+
+@cache
+def _jsonld_type(types: tuple[str, ...]) -> re.Pattern[str]:
+    """A JSON-LD ``@type`` (alone or in a list) that is one of ``types``."""
+    names = "|".join(map(re.escape, types))
+    return re.compile(
+        r'"@type"\s*:\s*(?:\[[^\]]{0,200})?"(?:https?://schema\.org/)?(?:' + names + ')"'
+    )
 
 
 def _declares(root: Any, og_types: tuple[str, ...], jsonld_type: re.Pattern[str]) -> bool:

@@ -49,6 +49,9 @@ from typing import Any
 
 import lxml.etree
 
+from webrobot.extract.pagekind import DISCUSSION_TYPES as DISCUSSION_TYPES_OF_ARTICLES
+from webrobot.extract.pagekind import declares_discussion
+
 #: trafilatura's text is kept when it holds at least this share of the region's text.
 COVERED_SHARE = 0.7
 #: The region is not read whole when more than this share of its text is in links.
@@ -87,15 +90,10 @@ _SPACES = re.compile(r"\s+")
 _DATED = re.compile(r"\d{4}-\d\d-\d\d|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b")
 #: Types only a discussion declares (an FAQ's ``Question`` and ``Answer`` are a service
 #: page's as often).
-_DISCUSSION_NAMES = r"(?:QAPage|DiscussionForumPosting|SocialMediaPosting)"
-_DISCUSSION_TYPE = re.compile(r"schema\.org/" + _DISCUSSION_NAMES + r"\b")
-_DISCUSSION_JSONLD = re.compile(
-    r'"@type"\s*:\s*(?:\[[^\]]{0,200})?"(?:https?://schema\.org/)?' + _DISCUSSION_NAMES + '"'
-)
+DISCUSSION_TYPES = (*DISCUSSION_TYPES_OF_ARTICLES, "SocialMediaPosting")
+_DISCUSSION_TYPE = re.compile(r"schema\.org/(?:" + "|".join(DISCUSSION_TYPES) + r")\b")
 #: Microdata types, found through the attributes.
 _ITEMTYPES = lxml.etree.XPath("//@itemtype")
-#: JSON-LD looked at this far (as :mod:`webrobot.extract.pagekind` does).
-MAX_JSONLD_CHARS = 200_000
 
 
 def region(root: Any) -> Any:
@@ -171,12 +169,7 @@ def _discussion(root: Any) -> bool:
     of its own."""
     if any(_DISCUSSION_TYPE.search(value) for value in _ITEMTYPES(root)):
         return True
-    for script in root.iter("script"):
-        if "ld+json" in (script.get("type") or "").lower() and _DISCUSSION_JSONLD.search(
-            script.text or "", 0, MAX_JSONLD_CHARS
-        ):
-            return True
-    return False
+    return declares_discussion(root, DISCUSSION_TYPES)
 
 
 def _prose(text: str | None) -> bool:
