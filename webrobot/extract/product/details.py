@@ -24,6 +24,7 @@ Pure: no Scrapy, no I/O. :func:`webrobot.extract.product.product` is the entry p
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from lxml import etree
@@ -91,9 +92,7 @@ def labelled_codes(lines: list[str], shops: tuple[str, ...] = ()) -> dict[str, s
     """``sku``, ``mpn`` and ``gtin`` (each the first found) from the page's text lines;
     ``shops``: the shop's own names, folded (``ifixit``), whose label names its sku."""
     found: dict[str, str] = {}
-    for i, line in enumerate(lines):
-        if len(line) > _MAX_LINE or not line[:1].isalpha():
-            continue
+    for i, line in _label_lines(lines):
         own = _shop_label(line, shops)
         match = _LABEL_LINE.match(own) if own else None
         if match is None:
@@ -142,15 +141,20 @@ def labels_one_sku(lines: list[str]) -> bool:
     """Whether the lines label exactly one shop's code (``SKU: LMP-1``, ``ASIN``): a
     product's details do, a listing labels one for each product it shows."""
     count = 0
-    for line in lines:
-        if len(line) > _MAX_LINE or not line[:1].isalpha():
-            continue
+    for _, line in _label_lines(lines):
         match = _LABEL_LINE.match(line)
         if match is not None and match["sku"]:
             count += 1
             if count > 1:
                 return False
     return count == 1
+
+
+def _label_lines(lines: list[str]) -> Iterator[tuple[int, str]]:
+    """The lines that may be label lines (short, beginning with a letter), numbered."""
+    for i, line in enumerate(lines):
+        if len(line) <= _MAX_LINE and line[:1].isalpha():
+            yield i, line
 
 
 def _shop_label(line: str, shops: tuple[str, ...]) -> str | None:
