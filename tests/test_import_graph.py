@@ -105,6 +105,7 @@ PURE = frozenset({
     "webrobot.extract.references",
     "webrobot.extract.pagechrome",
     "webrobot.extract.sectionedpage",
+    "webrobot.extract.pagename",
     "webrobot.extract.listingcards",
     "webrobot.extract.pagekind",
     "webrobot.extract.readingchoice",
