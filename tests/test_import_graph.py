@@ -106,6 +106,7 @@ PURE = frozenset({
     "webrobot.extract.pagechrome",
     "webrobot.extract.sectionedpage",
     "webrobot.extract.pagename",
+    "webrobot.extract.shown",
     "webrobot.extract.listingcards",
     "webrobot.extract.pagekind",
     "webrobot.extract.readingchoice",
