@@ -107,6 +107,7 @@ PURE = frozenset({
     "webrobot.extract.sectionedpage",
     "webrobot.extract.pagename",
     "webrobot.extract.shown",
+    "webrobot.extract.speclists",
     "webrobot.extract.listingcards",
     "webrobot.extract.pagekind",
     "webrobot.extract.readingchoice",

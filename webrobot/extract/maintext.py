@@ -41,8 +41,8 @@ too. A page that is no article and whose text keeps only some of its many short
 sections (a service or product landing page) is read whole from its main region
 instead (:mod:`webrobot.extract.sectionedpage`). The text of a page that declares a product
 (and no article) starts with the product's name (the ``<h1>`` its title states) when it
-lacks it
-(:mod:`webrobot.extract.pagename`). When the markup yields much less than the
+lacks it (:mod:`webrobot.extract.pagename`), and ends with the label and value lists of
+its specification it lacks (:mod:`webrobot.extract.speclists`). When the markup yields much less than the
 ``articleBody`` the page declares in its JSON-LD (pages built by JavaScript,
 teasers of a paywall), and the two agree, the declared text is returned instead
 (:mod:`webrobot.extract.articlebody`).
@@ -107,6 +107,7 @@ from webrobot.extract.readingchoice import PageSignals, ReadingPlan
 from webrobot.extract.references import with_references
 from webrobot.extract.sectionedpage import whole_reading
 from webrobot.extract.shingles import share_kept
+from webrobot.extract.speclists import with_specifications
 from webrobot.extract.textlayout import code_on_own_lines, without_date_line
 from webrobot.optional import require
 
@@ -231,6 +232,7 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
         text, rendered = whole
     if signals.product:
         try:
+            text, rendered = with_specifications(text, rendered, tree)
             text, rendered = with_name(text, rendered, tree)
         except Exception:  # a page must never break the crawl
             logger.debug("name of %s not read", page.url, exc_info=True)
