@@ -40,6 +40,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -117,7 +118,7 @@ def problems(data: dict[str, Any]) -> list[str]:
             out.append(f"{key}: source {page.get('source')!r} is not among the sources")
         if isinstance(page.get("url"), str) and page.get("shop") != shop_of(page["url"]):
             out.append(f"{key}: shop {page.get('shop')!r} is not the URL's shop")
-        for name in ("added", "note"):
+        for name in ("added", "note", "embedded"):
             if name in page and (not isinstance(page[name], str) or not page[name]):
                 out.append(f"{key}: {name} must be a non-empty string")
         answers = page.get("answers")
@@ -193,7 +194,10 @@ def _page(entry: dict[str, Any], body: bytes) -> WidePage:
     shop = entry["shop"]
     answers = entry["answers"]
     accepted = {f: list(answers.get(f) or []) for f in FIELDS}
-    case = Case(entry["key"], entry["url"], decode(body), None)
+    html = decode(body)
+    if "embedded" in entry:
+        html = embedded(html, entry["embedded"])
+    case = Case(entry["key"], entry["url"], html, None)
     page = DevPage(entry["key"], shop, split_of(shop), case, accepted)
     return WidePage(
         page,
@@ -201,6 +205,29 @@ def _page(entry: dict[str, Any], body: bytes) -> WidePage:
         entry["platform"],
         entry["language"],
         entry.get("added", "first"),
+    )
+
+
+_OPENING = r"\s*[:=]\s*(`|\"\"\"|'''|\"|')"
+_UNESCAPED = {"n": "\n", "t": "\t"}
+
+
+def embedded(text: str, name: str) -> str:
+    """The page a test or script file holds as a string literal given to ``name``
+    (``testResponse: `<!DOCTYPE html>...` ``, ``page = \"\"\"<html>...\"\"\"``), its
+    escapes undone; :class:`ValueError` when the file gives ``name`` no string."""
+    opening = re.search(re.escape(name) + _OPENING, text)
+    if opening is None:
+        raise ValueError(f"no string literal is given to {name!r}")
+    quote = opening.group(1)
+    if len(quote) == 1:
+        body = re.compile(r"(?:\\.|[^\\" + quote + r"])*", re.DOTALL)
+    else:
+        body = re.compile(r"(?:\\.|(?!" + quote + r")[^\\])*", re.DOTALL)
+    found = body.match(text, opening.end())
+    literal = found.group(0) if found else ""
+    return re.sub(
+        r"\\(.)", lambda m: _UNESCAPED.get(m.group(1), m.group(1)), literal, flags=re.DOTALL
     )
 
 
