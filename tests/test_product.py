@@ -173,6 +173,25 @@ def test_jsonld_product_with_its_offer() -> None:
     }  # fmt: skip
 
 
+@pytest.mark.parametrize("written", ["product", "PRODUCT", "http://schema.org/product"])
+def test_a_product_type_written_in_another_case_is_the_product(written: str) -> None:
+    html = (
+        '<html><head><script type="application/ld+json">{"@context": "http://www.schema.org",'
+        f' "@type": "{written}", "name": "Mouse", "sku": "433507", "mpn": "TP-GM-X20W",'
+        ' "offers": {"@type": ["Offer", "PriceSpecification"], "price": "39.98",'
+        ' "priceCurrency": "EUR", "availability": "http://schema.org/InStock"}}'
+        "</script></head><body><p>Nothing else</p></body></html>"
+    )
+    result = product(page(html))
+    assert result is not None
+    assert (result["price"], result["sku"], result["mpn"], result["availability"]) == (
+        "39.98",
+        "433507",
+        "TP-GM-X20W",
+        "InStock",
+    )
+
+
 VARIANTS = """<html><head><script type="application/ld+json">{"@type": "Product", "name": "Shoe",
 "offers": [
  {"@type": "Offer", "sku": "S-41", "price": "90", "priceCurrency": "EUR", "availability": "OutOfStock",

@@ -17,6 +17,9 @@ PRODUCT_TYPES = frozenset({
     "Product", "ProductGroup", "ProductModel", "IndividualProduct", "SomeProducts",
     "Vehicle", "Car", "Motorcycle",
 })  # fmt: skip
+#: The same names as pages write them in any case ("@type": "product"): schema.org's names
+#: are case-sensitive, but no other type shares these letters, and search engines take them.
+_PRODUCT_TYPES_FOLDED = frozenset(t.casefold() for t in PRODUCT_TYPES)
 
 
 def structured_products(structured: dict[str, Any]) -> list[dict[str, Any]]:
@@ -38,7 +41,7 @@ def structured_products(structured: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _is_product(node: dict[str, Any]) -> bool:
-    return any(t in PRODUCT_TYPES for t in type_names(node))
+    return any(t.casefold() in _PRODUCT_TYPES_FOLDED for t in type_names(node))
 
 
 def _resolve_refs(value: Any, index: dict[str, dict[str, Any]], depth: int) -> Any:
