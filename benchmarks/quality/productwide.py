@@ -11,15 +11,19 @@ and gtin and mpn where shown. A field's answer is the list of accepted values; a
 list says the page shows none (a value given is then a wrong one); a field left out was
 not judged (the page is ambiguous about it) and is not scored for that page.
 
-Pages came in rounds: the first 55 (of 48 shops), then 26 more (``"added": "second
-round"``: 9 new shops, and more pages of shops already there, in the half their shop is
-in), found in other public repositories' saved pages. ``--round first`` or ``--round
-"second round"`` scores one round alone, so that each round's halves are reported
-apart; a page whose price is not judged says why in its ``note``.
+Pages came in rounds: the first 55 (of 48 shops), then 28 more (``"added": "second
+round"``: 10 new shops, and more pages of shops already there, in the half their shop is
+in), then 26 more (``"added": "third round"``: 12 new shops in German, Spanish, French,
+Romanian and English, and five German pages of Amazon), found in other public
+repositories' saved pages. ``--round first``, ``--round "second round"`` or ``--round
+"third round"`` scores one round alone, so that each round's halves are reported apart;
+a page whose price or sku is not judged says why in its ``note``.
 
 The pages themselves are never copied: they are read in place from git snapshots of
 their repositories, found under ``--repos`` (else ``$WEBROBOT_EVAL_REPOS``, else
-``/work/.mirror``) as ``<owner>+<name>/repo``, at the annotated commit. Where a snapshot
+``/work/.mirror``) as ``<owner>+<name>/repo``, at the annotated commit. A page saved
+inside a test or script file, as the string given to a name (``"embedded":
+"testResponse"``), is read from that string (:func:`embedded`). Where a snapshot
 is absent its pages are left out and said so; with none at all the evaluation has
 nothing to score (:class:`FileNotFoundError`), and its tests skip.
 
@@ -226,9 +230,15 @@ def embedded(text: str, name: str) -> str:
         body = re.compile(r"(?:\\.|(?!" + quote + r")[^\\])*", re.DOTALL)
     found = body.match(text, opening.end())
     literal = found.group(0) if found else ""
-    return re.sub(
-        r"\\(.)", lambda m: _UNESCAPED.get(m.group(1), m.group(1)), literal, flags=re.DOTALL
-    )
+    return re.sub(r"\\(u[0-9a-fA-F]{4}|.)", _unescaped, literal, flags=re.DOTALL)
+
+
+def _unescaped(escape: re.Match[str]) -> str:
+    """One escape of a JavaScript or Python string undone: a code point, a newline, a quote."""
+    code = escape.group(1)
+    if len(code) == 5:
+        return chr(int(code[1:], 16))
+    return _UNESCAPED.get(code, code)
 
 
 @dataclass
