@@ -105,7 +105,6 @@ PURE = frozenset({
     "webrobot.extract.references",
     "webrobot.extract.pagechrome",
     "webrobot.extract.sectionedpage",
-    "webrobot.extract.pagename",
     "webrobot.extract.shown",
     "webrobot.extract.speclists",
     "webrobot.extract.listingcards",

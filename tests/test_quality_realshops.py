@@ -12,10 +12,10 @@ import pytest
 
 from benchmarks.quality.realshops import PAGES, ShopPage, counts, load, pooled, run
 
-#: webrobot's pooled F1 on the pages, a little under what was measured (0.874 with the
-#: product-name, shown-nodes and specification-list rules, 0.814 before them;
-#: trafilatura 0.779 in the same run).
-FLOOR = 0.86
+#: webrobot's pooled F1 on the pages, a little under what was measured (0.850 with the
+#: shown-nodes and specification-list rules, 0.814 before them; trafilatura 0.779 in the
+#: same run).
+FLOOR = 0.84
 
 PAGE = ShopPage(
     "product-dev", "x", must=("Blue Boots", "Waxed  leather upper."), must_not=("Cart",)
