@@ -4,6 +4,8 @@ value" line, spans side by side, an element marked as the code; and never from p
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -11,6 +13,7 @@ from parsel import Selector
 
 from webrobot.extract.page import SourcePage
 from webrobot.extract.product import product
+from webrobot.extract.product.codelabels import spellings, trie_pattern
 from webrobot.extract.product.codes import GTIN_LABEL, MPN_LABEL, SKU_LABEL, labelled_code
 from webrobot.extract.product.details import labelled_codes
 
@@ -245,3 +248,28 @@ def test_arbitrary_text_never_breaks_the_label_readers(text: str) -> None:
     for pattern in (SKU_LABEL, MPN_LABEL):
         code = labelled_code([], pattern, lambda: text)
         assert code is None or len(code) <= 40
+
+
+def test_a_label_is_read_in_the_spellings_pages_print_it_in() -> None:
+    forms = spellings("Número de produto")
+    assert {"Número de produto", "NÚMERO DE PRODUTO", "número de produto"} <= forms
+    assert {"Numero de produto", "Número De Produto", "Número de Produto"} <= forms
+    # other scripts' marks are letters of their own, never dropped
+    assert spellings("モデル") == {"モデル"}
+    assert "Referinta" in spellings("Referință")
+
+
+_WORD = st.text(alphabet="abcXYZéüЖж品-.", min_size=1, max_size=6)
+
+
+@settings(max_examples=150, deadline=2000)
+@given(st.lists(st.lists(_WORD, min_size=1, max_size=3).map(" ".join), min_size=1, max_size=8))
+def test_the_trie_reads_every_spelling_of_its_labels_and_nothing_else(labels: list[str]) -> None:
+    pattern = re.compile(trie_pattern(labels), re.IGNORECASE)
+    every = set().union(*(spellings(label) for label in labels))
+    for form in every:
+        assert pattern.fullmatch(form), form
+        assert pattern.fullmatch(form.replace(" ", " \u00a0 ")), form
+    for label in labels:
+        for other in (label + "q", "q" + label, label.swapcase() + "q"):
+            assert (pattern.fullmatch(other) is not None) == (other in every)
