@@ -98,6 +98,7 @@ PLATFORM_LABELS = [
     ("Sylius", "ru", "sku", "Идентификатор товарной позиции"),
     ("Sylius", "sk", "sku", "Skladový kód (SKU)"),
     ("Sylius", "vi", "sku", "MÃ SẢN PHẨM"),
+    ("Sylius", "no", "gtin", "Strekkode"),
     ("ShopXO", "zh", "sku", "商品编码"),
     ("ShopXO", "zh", "mpn", "商品型号"),
     ("Magento", "ja", "mpn", "モデル"),

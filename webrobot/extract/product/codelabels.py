@@ -183,6 +183,8 @@ GTIN_LABELS = (
     "cod ISBN",
     "规格条码",
     "条形码",
+    # Sylius, "SKU" (no: the word means barcode, so it labels one)
+    "Strekkode",
 )
 
 
