@@ -39,7 +39,10 @@ a first line repeating the page's title is dropped
 (:mod:`webrobot.extract.headline`), and closing lines asking the reader for money
 too. A page that is no article and whose text keeps only some of its many short
 sections (a service or product landing page) is read whole from its main region
-instead (:mod:`webrobot.extract.sectionedpage`). When the markup yields much less than the
+instead (:mod:`webrobot.extract.sectionedpage`). The text of a page that declares a product
+(and no article) starts with the product's name (the ``<h1>`` its title states) when it
+lacks it (:mod:`webrobot.extract.pagename`), and ends with the label and value lists of
+its specification it lacks (:mod:`webrobot.extract.speclists`). When the markup yields much less than the
 ``articleBody`` the page declares in its JSON-LD (pages built by JavaScript,
 teasers of a paywall), and the two agree, the declared text is returned instead
 (:mod:`webrobot.extract.articlebody`).
@@ -99,10 +102,12 @@ from webrobot.extract.listingcards import lists_cards, unwrap_cards
 from webrobot.extract.page import SourcePage
 from webrobot.extract.pagechrome import reading_tree, without_pleas
 from webrobot.extract.pagekind import declares_article, declares_discussion, declares_product
+from webrobot.extract.pagename import with_name
 from webrobot.extract.readingchoice import PageSignals, ReadingPlan
 from webrobot.extract.references import with_references
 from webrobot.extract.sectionedpage import whole_reading
 from webrobot.extract.shingles import share_kept
+from webrobot.extract.speclists import with_specifications
 from webrobot.extract.textlayout import code_on_own_lines, without_date_line
 from webrobot.optional import require
 
@@ -225,6 +230,12 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
             logger.debug("main region of %s not read", page.url, exc_info=True)
     if whole is not None:
         text, rendered = whole
+    if signals.product:
+        try:
+            text, rendered = with_specifications(text, rendered, tree)
+            text, rendered = with_name(text, rendered, tree)
+        except Exception:  # a page must never break the crawl
+            logger.debug("name of %s not read", page.url, exc_info=True)
     try:
         declared = declared_article_body(tree)
     except Exception:  # a page must never break the crawl
