@@ -274,3 +274,17 @@ def test_the_trie_reads_every_spelling_of_its_labels_and_nothing_else(labels: li
     for label in labels:
         for other in (label + "q", "q" + label, label.swapcase() + "q"):
             assert (pattern.fullmatch(other) is not None) == (other in every)
+
+
+@pytest.mark.parametrize(
+    ("lines", "text"),
+    [
+        (["モデル", "170cm"], "モデル: 170cm 着用サイズ M"),
+        (["Model", "180cm"], "Model Number: 180cm"),
+        (["モデル 165cm"], "Manufacturer number: 6ft"),
+    ],
+)
+def test_a_models_height_is_no_makers_code(lines: list[str], text: str) -> None:
+    # a fashion shop's "Model" (Magento's Japanese モデル) states the model's height
+    assert labelled_codes(lines) == {}
+    assert labelled_code([], MPN_LABEL, lambda: text) is None
