@@ -85,10 +85,17 @@ def valid_gtin(digits: str) -> bool:
     return (10 - total % 10) % 10 == check
 
 
+#: A measure (``170cm``, ``6ft``, ``2.5kg``): what a fashion shop's "Model" (``モデル``)
+#: or a spec table's label is followed by when it gives the model's height, never a code.
+_MEASURE = re.compile(r"\d+(?:[.,]\d+)?(?:cm|mm|m|kg|g|lbs?|in|ft)", re.IGNORECASE)
+
+
 def looks_like_code(value: str) -> bool:
-    """A product code, not a word: it has a digit, a separator, or is in capitals
-    (``NK-FJ-GR-M``, ``SW10231``, ``ABC``; not ``Product``)."""
+    """A product code, not a word or a measure: it has a digit, a separator, or is in
+    capitals (``NK-FJ-GR-M``, ``SW10231``, ``ABC``; not ``Product``, not ``170cm``)."""
     value = value.strip()
+    if _MEASURE.fullmatch(value):
+        return False
     return bool(re.search(r"[\d._/-]", value)) or (len(value) >= 3 and value.isupper())
 
 
