@@ -63,6 +63,13 @@ def test_definition_lists_one_pair_each_make_one_specification() -> None:
     [
         ["Size: 1", "Colour: red"],  # too few pairs
         [f"field_{n}: {n}" for n in range(5)],  # a feed's field names
+        [  # a theme's hidden custom fields, some named as words, some as a feed's fields
+            "SKU: 5001",
+            "product-high-res-img: https://box.example/s/xycmx2rrcfuuv5lvrvwgfnizwwk0spvo",
+            "product type: T-Shirts",
+            "gender: Men",
+            "origin-zip: 28273 90746",
+        ],
         [f"Row {n}: {n}" for n in range(70)],  # a data dump
         [
             "We ship every order within two working days of payment: always",
