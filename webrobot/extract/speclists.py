@@ -10,8 +10,9 @@ page that declares a product the lines of each such list the text does not hold.
 
 A specification list: :data:`MIN_PAIRS` to :data:`MAX_PAIRS` pairs under one parent (a list, a
 definition list, or a block of one-pair definition lists), each a label of at most
-:data:`MAX_LABEL` characters (words: a field's name such as ``retail_price_tier1`` is
-none) ending in a colon (or a ``<dt>``) and a value; not inside
+:data:`MAX_LABEL` characters ending in a colon (or a ``<dt>``) and a value; none labelled
+with a field's name (``retail_price_tier1``, ``product-high-res-img``: a feed's or a theme's
+fields dumped into the page, as a BigCommerce theme hides its custom fields); not inside
 navigation, a header, a footer, an aside, a form or a hidden node. A list of which the
 text holds at least :data:`HELD_SHARE` of the lines is read already, and left as it is.
 
@@ -40,8 +41,10 @@ MAX_VALUE = 200
 HELD_SHARE = 0.5
 #: ...and at most this many: a longer one is a data dump (a product feed's fields).
 MAX_PAIRS = 60
-#: A label is words, not a field's name (``retail_price_tier1``).
-_PAIR = re.compile(rf"^([^:_\n]{{1,{MAX_LABEL}}}):\s*(\S.{{0,{MAX_VALUE}}})$")
+_PAIR = re.compile(rf"^([^:\n]{{1,{MAX_LABEL}}}):\s*(\S.{{0,{MAX_VALUE}}})$")
+#: A field's name, not words (``retail_price_tier1``, ``product-high-res-img``): a list
+#: with one is a feed's or a theme's fields dumped into the page, never a specification.
+_FIELD_NAME = re.compile(r"\w+(?:_\w+)+|[a-z0-9]+(?:-[a-z0-9]+)+")
 _SPACES = re.compile(r"\s+")
 _NEVER = frozenset(("nav", "header", "footer", "aside", "form", "script", "style", "template"))
 
@@ -65,7 +68,12 @@ def specification_lists(root: Any) -> list[list[str]]:
         if sum(1 for child in parent if child.tag == "dt") == 1:
             parent = parent.getparent()  # a block of one-pair definition lists
         groups.setdefault(parent, []).append(line)
-    return [lines for lines in groups.values() if MIN_PAIRS <= len(lines) <= MAX_PAIRS]
+    return [
+        lines
+        for lines in groups.values()
+        if MIN_PAIRS <= len(lines) <= MAX_PAIRS
+        and not any(_FIELD_NAME.fullmatch(line.partition(":")[0]) for line in lines)
+    ]
 
 
 def with_specifications(
