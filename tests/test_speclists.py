@@ -83,6 +83,17 @@ def test_what_is_no_specification(items: list[str]) -> None:
     assert specification_lists(_root(html)) == []
 
 
+def test_product_cards_whose_titles_hold_a_colon_are_no_specification() -> None:
+    # a carousel of other products: each card one link, books' titles with a subtitle
+    titles = [
+        "Clear Quran : A Thematic English Translation (Hardcover)(19) $6.99 New",
+        "Stripped Down : Unfiltered and Unapologetic (2026, Hardcover) $23.00 New",
+        "You with the Sad Eyes : A Memoir (2026, Hardcover) $21.45 New",
+    ]
+    html = "<ul>" + "".join(f'<li><a href="/p/{n}">{t}</a></li>' for n, t in enumerate(titles))
+    assert specification_lists(_root(html + "</ul>")) == []
+
+
 def test_a_specification_the_text_holds_is_not_added_again() -> None:
     root = _root(BOOK)
     held = "ISBN: 9789724084985\nPages: 1204\nPublisher: Almedina"
