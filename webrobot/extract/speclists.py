@@ -10,10 +10,11 @@ page that declares a product the lines of each such list the text does not hold.
 
 A specification list: :data:`MIN_PAIRS` to :data:`MAX_PAIRS` pairs under one parent (a list, a
 definition list, or a block of one-pair definition lists), each a label of at most
-:data:`MAX_LABEL` characters ending in a colon (or a ``<dt>``) and a value; none labelled
-with a field's name (``retail_price_tier1``, ``product-high-res-img``: a feed's or a theme's
-fields dumped into the page, as a BigCommerce theme hides its custom fields); not inside
-navigation, a header, a footer, an aside, a form or a hidden node. A list of which the
+:data:`MAX_LABEL` characters ending in a colon (or a ``<dt>``) and a value, the colon not
+inside a link (a product card's title, ``Clear Quran : A Thematic Translation``); none
+labelled with a field's name (``retail_price_tier1``, ``product-high-res-img``: a feed's or
+a theme's fields dumped into the page, as a BigCommerce theme hides its custom fields); not
+inside navigation, a header, a footer, an aside, a form or a hidden node. A list of which the
 text holds at least :data:`HELD_SHARE` of the lines is read already, and left as it is.
 
 On the real shop pages of ``python -m benchmarks.quality.realshops`` this took the F1
@@ -54,7 +55,7 @@ def specification_lists(root: Any) -> list[list[str]]:
     groups: dict[Any, list[str]] = {}
     for item in root.iter("li"):
         line = _line(item.text_content())
-        if _PAIR.match(line) and not _excluded(item):
+        if _PAIR.match(line) and not _excluded(item) and not _label_linked(item):
             groups.setdefault(item.getparent(), []).append(line)
     for term in root.iter("dt"):
         value = term.getnext()
@@ -98,6 +99,12 @@ def with_specifications(
 
 def _line(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
+
+
+def _label_linked(item: Any) -> bool:
+    """Whether a link in ``item`` holds a colon: a product card's title (``Clear Quran :
+    A Thematic English Translation``), whose colon is a subtitle's, not a label's."""
+    return any(":" in link.text_content() for link in item.iter("a"))
 
 
 def _excluded(element: Any) -> bool:
