@@ -288,3 +288,17 @@ def test_a_models_height_is_no_makers_code(lines: list[str], text: str) -> None:
     # a fashion shop's "Model" (Magento's Japanese モデル) states the model's height
     assert labelled_codes(lines) == {}
     assert labelled_code([], MPN_LABEL, lambda: text) is None
+
+
+@pytest.mark.parametrize(
+    ("lang", "banner"),
+    [
+        ("sk", "Zľavový kód: LETO20 na prvý nákup"),
+        ("cs", "Slevový kód: SLEVA10 platí do neděle"),
+        ("ru", "Промо код: SALE2024 на доставку"),
+    ],
+)
+def test_a_discount_code_in_running_text_is_no_sku(lang: str, banner: str) -> None:
+    # "Kód" and "Код" alone mean "code": a discount code's as often as a product's
+    result = product(page(f"<p>{banner}</p>", lang))
+    assert result is not None and result["sku"] is None
