@@ -101,7 +101,9 @@ SKU_LABELS = (
 #: The platforms' sku labels the label positions were read with before, that running
 #: text (``Réf. produit : 4711`` in one line or one marked element) reads too: Shopware
 #: (de, es, fr, it, pl, sv), PrestaShop (en, cs, es, pl, pt, ru), Magento (cs, fr,
-#: pt-BR, ru), OpenCart (fr), Spree (hu).
+#: pt-BR, ru), OpenCart (fr), Spree (hu). Not the Czech and Russian "Kód" and "Код",
+#: which alone mean "code": in running text they end a discount code's label
+#: (``Slevový kód: SLEVA10``, ``Промо код: SALE2024``) as often as a product's.
 SKU_IN_TEXT = (
     "Produktnummer",
     "Número de producto",
@@ -115,8 +117,6 @@ SKU_IN_TEXT = (
     "Reference",
     "Indeks",
     "Código de produto",
-    "Kód",
-    "Код",
     "Артикул",
     "Réf",
     "REF",
