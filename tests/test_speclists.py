@@ -98,6 +98,9 @@ def test_a_specification_the_text_holds_is_not_added_again() -> None:
     root = _root(BOOK)
     held = "ISBN: 9789724084985\nPages: 1204\nPublisher: Almedina"
     assert with_specifications(held, held, root) == (held, held)
+    # the reading holds each label and its value as lines of their own
+    apart = "- Publisher\n- Almedina\n- Category\n- Books > Law\n- ISBN\n- 9789724084985"
+    assert with_specifications(apart, apart, root) == (apart, apart)
     text, markdown = with_specifications("Synopsis", "Synopsis", root)
     assert text == (
         "Synopsis\nPublisher: Almedina\nCategory: Books > Law\nISBN: 9789724084985\nPages: 1204"
