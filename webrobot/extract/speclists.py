@@ -15,7 +15,9 @@ inside a link (a product card's title, ``Clear Quran : A Thematic Translation``)
 labelled with a field's name (``retail_price_tier1``, ``product-high-res-img``: a feed's or
 a theme's fields dumped into the page, as a BigCommerce theme hides its custom fields); not
 inside navigation, a header, a footer, an aside, a form or a hidden node. A list of which the
-text holds at least :data:`HELD_SHARE` of the lines is read already, and left as it is.
+text holds at least :data:`HELD_SHARE` of the lines (their words, whether it writes
+``Label: value`` or the label and the value as lines of their own) is read already, and
+left as it is.
 
 On the real shop pages of ``python -m benchmarks.quality.realshops`` this took the F1
 from 0.845 to 0.874 (a bookshop's details, a marketplace's "Quick Details"); on the
@@ -47,6 +49,7 @@ _PAIR = re.compile(rf"^([^:\n]{{1,{MAX_LABEL}}}):\s*(\S.{{0,{MAX_VALUE}}})$")
 #: with one is a feed's or a theme's fields dumped into the page, never a specification.
 _FIELD_NAME = re.compile(r"\w+(?:_\w+)+|[a-z0-9]+(?:-[a-z0-9]+)+")
 _SPACES = re.compile(r"\s+")
+_PUNCTUATION = re.compile(r"[\W_]+")
 _NEVER = frozenset(("nav", "header", "footer", "aside", "form", "script", "style", "template"))
 
 
@@ -84,10 +87,10 @@ def with_specifications(
     under :data:`HELD_SHARE` of added at their end (as a Markdown list)."""
     if not text:
         return text, markdown
-    held = _line(text).lower()
+    held = _words(text)
     added: list[str] = []
     for lines in specification_lists(root):
-        missing = [line for line in lines if line.lower() not in held]
+        missing = [line for line in lines if _words(line) not in held]
         if len(missing) > (1 - HELD_SHARE) * len(lines):
             added.extend(line for line in lines if line not in added)
     if not added:
@@ -99,6 +102,12 @@ def with_specifications(
 
 def _line(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
+
+
+def _words(text: str) -> str:
+    """``text``'s words alone, in small letters: a pair is held whether the text writes it
+    ``Label: value`` or the label and the value as lines (or list items) of their own."""
+    return " " + _PUNCTUATION.sub(" ", text).strip().lower() + " "
 
 
 def _label_linked(item: Any) -> bool:
