@@ -102,6 +102,7 @@ PURE = frozenset({
     "webrobot.extract.continuation",
     "webrobot.extract.headline",
     "webrobot.extract.textlayout",
+    "webrobot.extract.sourcebreaks",
     "webrobot.extract.references",
     "webrobot.extract.pagechrome",
     "webrobot.extract.sectionedpage",

@@ -103,6 +103,7 @@ from webrobot.extract.readingchoice import PageSignals, ReadingPlan
 from webrobot.extract.references import with_references
 from webrobot.extract.sectionedpage import whole_reading
 from webrobot.extract.shingles import share_kept
+from webrobot.extract.sourcebreaks import unwrap_source_breaks
 from webrobot.extract.textlayout import code_on_own_lines, without_date_line
 from webrobot.optional import require
 
@@ -318,6 +319,7 @@ def _prepared(tree: Any, reading: ReadingPlan, cards: bool = False) -> Any:
         prepared = reading_tree(tree, unread=reading.prune_unread, entries=reading.precise_first)
         if cards:
             unwrap_cards(prepared)
+        unwrap_source_breaks(prepared)
         return prepared
     except Exception:  # a page must never break the crawl
         logger.debug("tree not pruned", exc_info=True)
