@@ -13,7 +13,8 @@ itself, as a person reads it:
   :attr:`Site.content`) is a line of its own in ``main_text`` (a list item may keep its
   ``- `` or ``1. ``, a table row its ``|``; a heading's self-link, a copy button are not
   the text). The share of them found is the page's recall;
-- ``precision``: the share of the text's characters on lines the body holds;
+- ``precision``: the share of the text's characters on lines the body holds (a line
+  with no letter or digit, such as a table's ``|---|`` rule, is not counted);
 - ``chrome``: lines of the page's chrome (:attr:`Site.chrome`: the sidebar and the
   table of contents, version and language pickers, "Edit this page", "Previous" and
   "Next", the footer, the search box) that the text keeps as lines, where the body
@@ -198,13 +199,15 @@ class Score:
 
 _SPACE = re.compile(r"\s+")
 _MARKER = re.compile(r"^(?:[-*•]|\d+[.)])\s+")
-_NOISE = re.compile(r"[¶\u200b\u00a0|]|^#+\s|\s#$")
+_WORDY = re.compile(r"\w")
+_NOISE = re.compile(r"[\u00a0|]|^#+\s|\s#$")
+_INVISIBLE = re.compile(r"[¶\u200b\u200c\u200d\ufeff]")
 
 
 def norm(text: str) -> str:
     """A line as it is compared: marks of a list item, a table's ``|``, a heading's
     ``#`` or ``¶`` left out, runs of spaces made one."""
-    text = _SPACE.sub(" ", _NOISE.sub(" ", text)).strip()
+    text = _SPACE.sub(" ", _NOISE.sub(" ", _INVISIBLE.sub("", text))).strip()
     return _MARKER.sub("", text).strip()
 
 
@@ -286,6 +289,9 @@ def chrome_lines(root: Any, site: Site, body_lines: set[str]) -> list[str]:
 def score_page(text: str | None, wanted: list[str], body_text: str, chrome: list[str]):
     lines = [norm(line) for line in (text or "").split("\n")]
     have = set(lines)
+    # a line without a letter or digit is markup (a table's ``|---|`` rule), or code
+    # (``}``) that is scored as a line: not counted in the precision
+    lines = [line for line in lines if _WORDY.search(line)]
     missed = [w for w in wanted if w not in have]
     recall = 1 - len(missed) / len(wanted) if wanted else 1.0
     total = sum(len(line) for line in lines if line)
