@@ -12,8 +12,13 @@ parsed.
 
 How: trafilatura (a maintained extractor made for this, measured on public
 benchmarks) reads one copy of the tree, its chrome pruned first and its headings'
-self-links unwrapped (:func:`webrobot.extract.pagechrome.reading_tree`), with its
-options built once, and its extraction sequence run with the pruning walks of
+self-links unwrapped (:func:`webrobot.extract.pagechrome.reading_tree`), the line
+breaks of the page's source inside its paragraphs made spaces as a browser shows them
+(:mod:`webrobot.extract.sourcebreaks`), a body that holds its text itself given the
+``<main>`` trafilatura looks for (:mod:`webrobot.extract.bodycontent`), and lists that
+lay the page out, as Javadoc's, made plain blocks (:mod:`webrobot.extract.layoutlists`),
+the empty anchors on a code block's lines removed (:mod:`webrobot.extract.codeanchors`),
+with its options built once, and its extraction sequence run with the pruning walks of
 :mod:`webrobot.extract.trafilaturacompat` (the same nodes pruned as trafilatura's own
 XPath expressions prune, for less CPU). What the page declares itself chooses the reading
 (:mod:`webrobot.extract.readingchoice`, from :mod:`webrobot.extract.pagekind`): a page
@@ -92,9 +97,12 @@ from typing import Any, Literal
 
 from webrobot.extract import readingchoice, trafilaturacompat
 from webrobot.extract.articlebody import declared_article_body
+from webrobot.extract.bodycontent import wrap_body_content
+from webrobot.extract.codeanchors import without_line_anchors
 from webrobot.extract.continuation import continued
 from webrobot.extract.headline import without_headline
 from webrobot.extract.largepage import is_large
+from webrobot.extract.layoutlists import unlist_layout
 from webrobot.extract.listingcards import lists_cards, unwrap_cards
 from webrobot.extract.page import SourcePage
 from webrobot.extract.pagechrome import reading_tree, without_pleas
@@ -320,6 +328,9 @@ def _prepared(tree: Any, reading: ReadingPlan, cards: bool = False) -> Any:
         if cards:
             unwrap_cards(prepared)
         unwrap_source_breaks(prepared)
+        wrap_body_content(prepared)
+        unlist_layout(prepared)
+        without_line_anchors(prepared)
         return prepared
     except Exception:  # a page must never break the crawl
         logger.debug("tree not pruned", exc_info=True)
