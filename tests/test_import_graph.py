@@ -106,6 +106,7 @@ PURE = frozenset({
     "webrobot.extract.bodycontent",
     "webrobot.extract.layoutlists",
     "webrobot.extract.codeanchors",
+    "webrobot.extract.permalinks",
     "webrobot.extract.references",
     "webrobot.extract.pagechrome",
     "webrobot.extract.sectionedpage",

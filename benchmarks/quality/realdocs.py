@@ -207,7 +207,8 @@ _INVISIBLE = re.compile(r"[¶\u200b\u200c\u200d\ufeff]")
 def norm(text: str) -> str:
     """A line as it is compared: marks of a list item, a table's ``|``, a heading's
     ``#`` or ``¶`` left out, runs of spaces made one."""
-    text = _SPACE.sub(" ", _NOISE.sub(" ", _INVISIBLE.sub("", text))).strip()
+    text = _NOISE.sub(" ", _INVISIBLE.sub("", text).strip())
+    text = _SPACE.sub(" ", text).strip()
     return _MARKER.sub("", text).strip()
 
 

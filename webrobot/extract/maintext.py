@@ -18,6 +18,7 @@ breaks of the page's source inside its paragraphs made spaces as a browser shows
 ``<main>`` trafilatura looks for (:mod:`webrobot.extract.bodycontent`), and lists that
 lay the page out, as Javadoc's, made plain blocks (:mod:`webrobot.extract.layoutlists`),
 the empty anchors on a code block's lines removed (:mod:`webrobot.extract.codeanchors`),
+and the permalink marks beside signatures (:mod:`webrobot.extract.permalinks`),
 with its options built once, and its extraction sequence run with the pruning walks of
 :mod:`webrobot.extract.trafilaturacompat` (the same nodes pruned as trafilatura's own
 XPath expressions prune, for less CPU). What the page declares itself chooses the reading
@@ -107,6 +108,7 @@ from webrobot.extract.listingcards import lists_cards, unwrap_cards
 from webrobot.extract.page import SourcePage
 from webrobot.extract.pagechrome import reading_tree, without_pleas
 from webrobot.extract.pagekind import declares_article, declares_discussion, declares_product
+from webrobot.extract.permalinks import without_permalink_marks
 from webrobot.extract.readingchoice import PageSignals, ReadingPlan
 from webrobot.extract.references import with_references
 from webrobot.extract.sectionedpage import whole_reading
@@ -331,6 +333,7 @@ def _prepared(tree: Any, reading: ReadingPlan, cards: bool = False) -> Any:
         wrap_body_content(prepared)
         unlist_layout(prepared)
         without_line_anchors(prepared)
+        without_permalink_marks(prepared)
         return prepared
     except Exception:  # a page must never break the crawl
         logger.debug("tree not pruned", exc_info=True)
