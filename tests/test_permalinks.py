@@ -24,14 +24,16 @@ href="#Client" title="Link to this definition">#</a></dt>
 </article></body></html>"""
 
 
-def test_links_to_a_fragment_without_words_go_their_tails_stay() -> None:
+def test_links_to_a_fragment_showing_a_mark_go_their_tails_stay() -> None:
     tree = lxml.html.fromstring(
         "<div><dt>close()<a href='#close'>¶</a> tail</dt><p><a href='#a'>see A</a>"
-        "<a href='#b'><i class='icon-link'></i></a><a href='/x'>#</a></p></div>"
+        "<a href='#impl'>\u200b§ </a><a href='#b'><i class='icon-link'></i></a>"
+        "<a href='#'>#</a><a href='/x'>#</a><a href='#n'>1</a></p></div>"
     )
     assert without_permalink_marks(tree) == 2
     assert tree.find(".//dt").text_content() == "close() tail"
-    assert [a.get("href") for a in tree.iter("a")] == ["#a", "/x"]
+    # words, a picture or an icon (a gallery's, a dialog's), "#" alone, another page
+    assert [a.get("href") for a in tree.iter("a")] == ["#a", "#b", "#", "/x", "#n"]
 
 
 def test_the_main_text_reads_signatures_without_their_marks() -> None:

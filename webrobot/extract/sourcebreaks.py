@@ -11,7 +11,8 @@ comes out as several lines, and a heading, list item or table row as two.
 :func:`unwrap_source_breaks` makes each such break one space in the copy of the tree
 the main text is read from, as the browser shows it. Left as they are: the text of
 ``<pre>``, ``<textarea>``, ``<code>``, ``<samp>``, ``<kbd>``, ``<listing>``,
-``<xmp>`` and ``<plaintext>``, and of any element whose ``style`` asks for its white
+``<xmp>`` and ``<plaintext>``, of what is not shown (scripts, styles, ``<noscript>``,
+``<template>``), and of any element whose ``style`` asks for its white
 space kept (``white-space: pre``, ``pre-wrap``, ``pre-line``, ``break-spaces``), where
 a break is the author's; and white space alone (between blocks it shows nothing).
 
@@ -20,24 +21,27 @@ Pure: no Scrapy, no I/O.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import lxml.etree
 
 #: Elements whose white space is shown as written.
 PREFORMATTED = ("pre", "textarea", "code", "samp", "kbd", "listing", "xmp", "plaintext")
+#: Elements whose text is not shown: left as they are.
+UNSHOWN = ("script", "style", "noscript", "template")
 _KEPT_STYLE = ("pre", "break-spaces")
-_BREAKS = re.compile(r"[ \t\f\r]*\n\s*")
+#: Each break one space, so that the text keeps its length (trafilatura compares the
+#: lengths of its readings, white space included).
+_BREAKS = str.maketrans("\r\n", "  ")
 _TEXTS = lxml.etree.XPath(
     "//text()[contains(., '\n') and normalize-space(.)]"
-    "[not(ancestor::*[" + " or ".join(f"self::{tag}" for tag in PREFORMATTED) + "])]"
+    "[not(ancestor::*[" + " or ".join(f"self::{tag}" for tag in (*PREFORMATTED, *UNSHOWN)) + "])]"
 )
 
 
 def unwrap_source_breaks(tree: Any) -> int:
     """Each line break in the text of ``tree`` (changed in place) that a browser shows as
-    a space made one space; the number of text nodes changed."""
+    a space made a space (a ``\\r\\n`` two); the number of text nodes changed."""
     changed = 0
     for text in _TEXTS(tree):
         element = text.getparent()
@@ -47,9 +51,9 @@ def unwrap_source_breaks(tree: Any) -> int:
         if holder is not None and _keeps_white_space(holder):
             continue
         if text.is_tail:
-            element.tail = _BREAKS.sub(" ", element.tail or "")
+            element.tail = (element.tail or "").translate(_BREAKS)
         else:
-            element.text = _BREAKS.sub(" ", element.text or "")
+            element.text = (element.text or "").translate(_BREAKS)
         changed += 1
     return changed
 
