@@ -94,6 +94,7 @@ from webrobot.extract import readingchoice, trafilaturacompat
 from webrobot.extract.articlebody import declared_article_body
 from webrobot.extract.continuation import continued
 from webrobot.extract.headline import without_headline
+from webrobot.extract.htmltree import whole_root
 from webrobot.extract.largepage import is_large
 from webrobot.extract.listingcards import lists_cards, unwrap_cards
 from webrobot.extract.page import SourcePage
@@ -302,7 +303,7 @@ def _tree(page: SourcePage, trafilatura: ModuleType, clean: bool = False) -> Any
     if not html or not html.strip():
         return None
     try:
-        tree = trafilatura.load_html(html)
+        tree = whole_root(trafilatura.load_html(html), html, page.url)
     except Exception:  # a page must never break the crawl
         logger.debug("%s not parsed", page.url, exc_info=True)
         return None
