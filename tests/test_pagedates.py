@@ -192,6 +192,26 @@ def test_a_copyright_year_is_no_publication_date() -> None:
     assert page_dates("https://e.com/a", root, [], [], today=TODAY)[0] == "2017-09-17"
 
 
+def test_a_year_in_a_link_is_no_publication_date() -> None:
+    """A documentation page that states no date but links to "stateofjs.com/2016/...":
+    htmldate's extensive search makes the 1st of January of that year of it, a day the
+    page never states."""
+    pytest.importorskip("htmldate")
+    for link in (
+        "http://stateofjs.com/2016/buildtools/",
+        "https://gist.github.com/dr/11dfe2014a6b9",
+    ):
+        root = tree(
+            f"<h1>How to build the app</h1><p>As <a href='{link}'>Webpack is the most used"
+            " build tool</a> we show how to configure it.</p>"
+        )
+        assert page_dates("https://e.com/docs/build/", root, [], [], today=TODAY)[0] is None, link
+    # a page that states the 1st of January, in its text or its markup, keeps it
+    for stated in ("<p>Posted 1 January 2016.</p>", "<time datetime='2016-01-01'></time>"):
+        root = tree(f"<h1>New year notes</h1>{stated}<p>Text of the notes.</p>")
+        assert page_dates("https://e.com/n", root, [], [], today=TODAY)[0] == "2016-01-01", stated
+
+
 def test_a_copyright_notice_after_a_long_post_is_found() -> None:
     pytest.importorskip("htmldate")
     body = "<p>Plain words without any date in them.</p>" * 3000
