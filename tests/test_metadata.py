@@ -141,6 +141,40 @@ def test_a_listing_of_several_articles_gives_no_article_fields() -> None:
     assert metadata(page(html))["title"] == "Front"
 
 
+LISTED = """<html><head><title>{title}</title>
+<script type="application/ld+json">{{"@type": "BlogPosting", "headline": "Clipboard tools on Ubuntu",
+"url": "https://blog.example.com/2018/07/16/clipboard-tools/", "datePublished": "2018-07-16",
+"author": {{"@type": "Person", "name": "Arthur"}}}}</script></head>
+<body><h1>Ditto</h1><article><h2><a href="/2018/07/16/clipboard-tools/">Clipboard tools on
+Ubuntu</a></h2><time>07-16</time></article></body></html>"""
+
+
+def test_a_listing_of_one_article_is_not_that_article() -> None:
+    """A tag page that lists a single post declares that post (its headline, its
+    address): the page is the listing its own title names, not the post."""
+    html = LISTED.format(title="Tag: Ditto | Arthur's Blog")
+    got = metadata(
+        SourcePage("https://blog.example.com/tags/ditto/", html, Selector(text=html).root)
+    )
+    assert got["title"] is not None and got["title"].startswith("Tag: Ditto")
+
+
+@pytest.mark.parametrize(
+    ("url", "title"),
+    [
+        # the post at its own address, whatever its <title>
+        ("https://blog.example.com/2018/07/16/clipboard-tools/", "Arthur's Blog"),
+        ("http://127.0.0.1:8000/2018/07/16/clipboard-tools/index.html", "Arthur's Blog"),
+        # the post at another address (an old one, a mirror) whose title is its headline
+        ("https://blog.example.com/?p=123", "Clipboard tools on Ubuntu | Arthur's Blog"),
+    ],
+)
+def test_the_one_article_of_its_own_page_is_the_page(url: str, title: str) -> None:
+    html = LISTED.format(title=title)
+    got = metadata(SourcePage(url, html, Selector(text=html).root))
+    assert got["title"] == "Clipboard tools on Ubuntu" and got["authors"] == ["Arthur"]
+
+
 @pytest.mark.parametrize(
     ("values", "expected"),
     [
