@@ -141,6 +141,20 @@ def test_a_listing_of_several_articles_gives_no_article_fields() -> None:
     assert metadata(page(html))["title"] == "Front"
 
 
+def test_a_page_without_a_title_is_titled_by_its_headline() -> None:
+    """An empty ``<title>``, no Open Graph or schema.org title: the ``<h1>`` a reader sees
+    over the post is its title (not a logo's ``<h1>`` linking home)."""
+    html = """<html><head><title></title></head><body><h1 class="logo"><a href="/">Days</a></h1>
+    <article><h1>Resolving the Time Paradox Implied by Functional Programs</h1><p>Text.</p>
+    </article></body></html>"""
+    got = metadata(page(html))
+    assert got["title"] == "Resolving the Time Paradox Implied by Functional Programs"
+    assert (
+        metadata(page("<html><head></head><body><p>No headline.</p></body></html>"))["title"]
+        is None
+    )
+
+
 LISTED = """<html><head><title>{title}</title>
 <script type="application/ld+json">{{"@type": "BlogPosting", "headline": "Clipboard tools on Ubuntu",
 "url": "https://blog.example.com/2018/07/16/clipboard-tools/", "datePublished": "2018-07-16",

@@ -280,14 +280,14 @@ def _title(s: _Sources, tags: HeadTags, root: Any, url: str) -> str | None:
         s.strings(s.pages, "name"),
         _title_element(root),
     )
-    if not title:
-        return None
+    headlines, logos = _h1s(root, url)
+    if not title:  # nothing names the page: the headline a reader sees over it
+        return next((h for h in headlines if h), None)
     sites = [
         *s.strings(s.sites, "name"),
         *tags.all("og:site_name", "application-name", "apple-mobile-web-app-title"),
         *s.strings(s.articles, "publisher", "name"),
     ]
-    headlines, logos = _h1s(root, url)
     return without_site(title, sites + logos, headlines, url)
 
 
