@@ -152,6 +152,19 @@ def whole_reading(root: Any, text: str | None) -> tuple[str, str] | None:
     chars = sum(len(line) for _, line in lines)
     if chars < MIN_REGION_CHARS or have >= COVERED_SHARE * chars or linked > MAX_LINKED * chars:
         return None
+    return _joined(lines)
+
+
+def element_lines(element: Any) -> tuple[str, str] | None:
+    """``element``'s text and Markdown read as a region is (one heading, paragraph, list
+    item or table row a line, without what is never content); ``None`` when it holds no
+    text. For a reading that gave the element's text as one line."""
+    lines, _ = _lines(element)
+    return _joined(lines) if lines else None
+
+
+def _joined(lines: list[tuple[str, str]]) -> tuple[str, str]:
+    """The plain text and the Markdown of marked ``lines``."""
     plain = "\n".join(f"- {line}" if mark == "-" else line for mark, line in lines)
     markdown = "\n\n".join(f"{mark} {line}" if mark else line for mark, line in lines)
     return plain, markdown
