@@ -193,3 +193,25 @@ def test_a_short_page_wrapped_in_a_cookie_class_is_kept() -> None:
         "</main></div></body></html>"
     )
     assert reading_tree(tree).xpath("//main/p")
+
+
+#: Hexo's highlighter (and Rouge's, with line numbers): a table of two cells, the line
+#: numbers' gutter and the code, in a ``<figure>``.
+HIGHLIGHT = (
+    "<html><body><article><h2>Run it</h2><figure class='highlight go'><table><tr>"
+    "<td class='gutter'><pre><span class='line'>1</span><br><span class='line'>2</span></pre></td>"
+    "<td class='code'><pre><span class='line'>package main</span><br>"
+    "<span class='line'>func main() {}</span><br></pre></td></tr></table></figure>"
+    "<p>Then build it.</p><table><tr><td class='gutter'>Key</td><td>Value</td></tr></table>"
+    "</article></body></html>"
+)
+
+
+def test_a_code_block_laid_out_in_a_table_beside_its_line_numbers_is_the_code_alone() -> None:
+    tree = reading_tree(lxml.html.document_fromstring(HIGHLIGHT))
+    article = tree.find(".//article")
+    assert [child.tag for child in article] == ["h2", "pre", "p", "table"]
+    assert article.find("pre").text_content() == "package mainfunc main() {}"
+    assert article.find("pre").tail is None or not article.find("pre").tail.strip()
+    # a table of data whose cell is named "gutter" keeps its other cells
+    assert [td.text for td in article.find("table").iter("td")] == ["Value"]
