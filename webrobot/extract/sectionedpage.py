@@ -86,6 +86,7 @@ _HEADINGS = {f"h{n}": "#" * n for n in range(1, 7)}
 #: every element).
 _MAIN_ROLE = lxml.etree.XPath("//@role[.='main']")
 _SPACES = re.compile(r"\s+")
+_WORD = re.compile(r"\w")
 #: A date in a heading: ``2025-11-01``, ``1.11.2025``, ``11/01/25``.
 _DATED = re.compile(r"\d{4}-\d\d-\d\d|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b")
 #: Types only a discussion declares (an FAQ's ``Question`` and ``Answer`` are a service
@@ -157,9 +158,10 @@ def whole_reading(root: Any, text: str | None) -> tuple[str, str] | None:
 
 def element_lines(element: Any) -> tuple[str, str] | None:
     """``element``'s text and Markdown read as a region is (one heading, paragraph, list
-    item or table row a line, without what is never content); ``None`` when it holds no
-    text. For a reading that gave the element's text as one line."""
-    lines, _ = _lines(element)
+    item or table row a line, without what is never content, nor lines without a word:
+    an icon font's glyph); ``None`` when it holds no text. For a reading that gave the
+    element's text as one line."""
+    lines = [(mark, line) for mark, line in _lines(element)[0] if _WORD.search(line)]
     return _joined(lines) if lines else None
 
 
