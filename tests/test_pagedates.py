@@ -70,6 +70,9 @@ def test_first_date_skips_placeholders_future_dates_and_junk() -> None:
         ("Pubblicato il 2 febbraio 2020", "2020-02-02"),
         ("Gepubliceerd op 2021-06-03", "2021-06-03"),
         ("Date : 2018/07/01", "2018-07-01"),
+        # Czech: Drupal's "Vložil/a" byline, a month named in either case
+        ("Vložil/a Anonymous, 6 Březen, 2018 - 14:00", "2018-03-06"),
+        ("Zveřejněno 12. října 2021", "2021-10-12"),
     ],
 )
 def test_labelled_lines_in_many_languages(line: str, expected: str) -> None:

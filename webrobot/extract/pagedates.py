@@ -56,6 +56,7 @@ _PUBLISHED_LABEL = re.compile(
     r"posted|published|released|created|veröffentlicht|erschienen|erstellt|publiziert"
     r"|datum|publié|mis en ligne|paru|publicad[oa]|pubblicato|gepubliceerd|geplaatst"
     r"|opublikowano|publicerad|publiceret|udgivet|julkaistu|yayınlanma|publicat|zveřejněno"
+    r"|vložil(?:/a|a)?"
     r"|date|fecha|written:|geschrieben:|écrit le"
 )
 #: Words that make the date after them an update's, not the publication's.
