@@ -9,7 +9,9 @@ before trafilatura reads the page, and what it drops from the text it gets.
   banners and dialogs (a ``<div>`` whose class or id names cookies, consent, GDPR or
   OneTrust, a category or tag class such as ``category-cookies`` not counted; on a page
   of cards their text can outweigh the page's, so such a node is kept as the page when,
-  and only when, it holds an ``<h1>``, ``<main>`` or ``<article>``: on the
+  and only when, it holds an ``<h1>``, ``<main>`` or ``<article>``, or the page's
+  ``<title>`` names cookies, consent or the GDPR and the node holds no button, field or
+  option list (a site's cookie policy, not its banner): on the
   development half of the unseen sets this took the collection set from 0.502 to 0.519
   F1, the listing set from 0.573 to 0.601 and the product set from 0.587 to 0.592) and the line-number
   gutters of highlighted code (Rouge's and Hexo's ``td.gutter``, ``pre.lineno``), which
@@ -165,11 +167,12 @@ def reading_tree(tree: Any, unread: bool = True, entries: bool = False) -> Any:
         )
     page_chars: list[int] = []  # counted once, when a doomed node may hold the page
     gutters: list[Any] = []  # the tables that lose a column of line numbers
+    about: list[bool] = []  # whether the page is about cookies, told once when asked
     for element in doomed:
         if _taxonomy_only(element):
             continue
         consent = _consent_named(element)
-        if consent and _holds_content(element):
+        if consent and (_holds_content(element) or _policy(element, copy, about)):
             continue
         if consent or not _holds_page(element, copy, page_chars):
             if element.tag == "td":
@@ -281,6 +284,16 @@ def _holds_content(element: Any) -> bool:
     text can outweigh a page of cards, so its length tells nothing), kept however short
     the page is."""
     return next(element.iter("h1", "main", "article"), None) is not None
+
+
+def _policy(element: Any, tree: Any, about: list[bool]) -> bool:
+    """Whether ``element`` (named for cookie consent) is the text of a page about cookies
+    (its ``<title>`` names cookies, consent or the GDPR: a site's cookie policy), not a
+    banner: it holds no button, field or option list. ``about`` caches the title's test."""
+    if not about:
+        titles = " ".join(title.text_content() for title in tree.iter("title")).lower()
+        about.append(any(word in titles for word in ("cookie", "consent", "gdpr")))
+    return about[0] and next(element.iter("button", "input", "select"), None) is None
 
 
 def _taxonomy_only(element: Any) -> bool:
