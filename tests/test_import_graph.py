@@ -105,6 +105,8 @@ PURE = frozenset({
     "webrobot.extract.references",
     "webrobot.extract.pagechrome",
     "webrobot.extract.sectionedpage",
+    "webrobot.extract.shown",
+    "webrobot.extract.speclists",
     "webrobot.extract.listingcards",
     "webrobot.extract.pagekind",
     "webrobot.extract.readingchoice",

@@ -41,7 +41,9 @@ too. A reading that is the whole text of the page's ``<article>`` in one line
 (trafilatura's last resort on a short page) is read again from that article one
 block a line (:func:`webrobot.extract.sectionedpage.element_lines`). A page that is no article and whose text keeps only some of its many short
 sections (a service or product landing page) is read whole from its main region
-instead (:mod:`webrobot.extract.sectionedpage`). When the markup yields much less than the
+instead (:mod:`webrobot.extract.sectionedpage`). The text of a page that declares a product
+(and no article) ends with the label and value lists of its specification it lacks
+(:mod:`webrobot.extract.speclists`). When the markup yields much less than the
 ``articleBody`` the page declares in its JSON-LD (pages built by JavaScript,
 teasers of a paywall), and the two agree, the declared text is returned instead
 (:mod:`webrobot.extract.articlebody`).
@@ -106,6 +108,7 @@ from webrobot.extract.readingchoice import PageSignals, ReadingPlan
 from webrobot.extract.references import with_references
 from webrobot.extract.sectionedpage import element_lines, whole_reading
 from webrobot.extract.shingles import share_kept
+from webrobot.extract.speclists import with_specifications
 from webrobot.extract.textlayout import code_on_own_lines, without_date_line
 from webrobot.optional import require
 
@@ -231,6 +234,11 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
             logger.debug("main region of %s not read", page.url, exc_info=True)
     if whole is not None:
         text, rendered = whole
+    if signals.product:
+        try:
+            text, rendered = with_specifications(text, rendered, tree)
+        except Exception:  # a page must never break the crawl
+            logger.debug("specification lists of %s not read", page.url, exc_info=True)
     try:
         declared = declared_article_body(tree)
     except Exception:  # a page must never break the crawl

@@ -10,7 +10,9 @@ sections whose classes look like chrome to it (page builders name every section 
 reads the page's main region instead (its longest shown ``<main>`` or ARIA ``main``;
 a page without one is not read so), one heading, paragraph, list item or table row a line, without
 what is never content there: navigation, the site's header and footer, asides, forms,
-buttons, option lists, scripts, drawings, dialogs and hidden nodes (a ``<header>``
+buttons, option lists, groups of form controls (a variant picker's ``<fieldset>``),
+scripts, drawings, dialogs and hidden nodes (attributes, inline styles and
+screen-reader-only classes: :mod:`webrobot.extract.shown`) (a ``<header>``
 inside ``<main>`` that holds a heading and no ``<nav>`` is a section's header, and is
 read).
 
@@ -51,6 +53,7 @@ import lxml.etree
 
 from webrobot.extract.pagekind import DISCUSSION_TYPES as DISCUSSION_TYPES_OF_ARTICLES
 from webrobot.extract.pagekind import declares_discussion
+from webrobot.extract.shown import hidden_by_markup
 
 #: trafilatura's text is kept when it holds at least this share of the region's text.
 COVERED_SHARE = 0.7
@@ -67,6 +70,7 @@ SKIPPED = frozenset(
     (
         "nav", "header", "footer", "aside", "form", "button", "select", "option", "script",
         "style", "noscript", "svg", "template", "iframe", "input", "textarea", "dialog",
+        "fieldset",
         "head", "title", "meta", "link",
     )
 )  # fmt: skip
@@ -128,8 +132,7 @@ def _left_out(element: Any, in_main: bool = False) -> bool:
     return (
         element.tag in SKIPPED
         or (element.get("role") or "") in SKIPPED_ROLES
-        or element.get("hidden") is not None
-        or element.get("aria-hidden") == "true"
+        or hidden_by_markup(element)
     )
 
 
