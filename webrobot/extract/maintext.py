@@ -98,7 +98,6 @@ from webrobot.extract import readingchoice, trafilaturacompat
 from webrobot.extract.articlebody import declared_article_body
 from webrobot.extract.continuation import continued
 from webrobot.extract.headline import without_headline
-from webrobot.extract.htmltree import whole_root
 from webrobot.extract.largepage import is_large
 from webrobot.extract.listingcards import lists_cards, unwrap_cards
 from webrobot.extract.page import SourcePage
@@ -111,6 +110,7 @@ from webrobot.extract.shingles import share_kept
 from webrobot.extract.speclists import with_specifications
 from webrobot.extract.textlayout import code_on_own_lines, without_date_line
 from webrobot.optional import require
+from webrobot.pages.wholetree import whole_root
 
 FEATURE = "Main-text extraction (WEBROBOT_EXTRACT text)"
 FAST_FEATURE = "Fast main-text extraction (the full-text index)"
