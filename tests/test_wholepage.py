@@ -78,3 +78,9 @@ def test_markup_lxml_refuses_reaches_the_callback_as_before() -> None:
     response = page("")
     WholePageMiddleware.from_crawler(crawler).process_spider_input(response)
     assert response.css("a").getall() == []
+
+
+def test_the_near_duplicate_filter_compares_the_body() -> None:
+    from webrobot.seen.dupepages import near_text
+
+    assert near_text(page(YILIA)) == "First paragraph."

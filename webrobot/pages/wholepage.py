@@ -17,7 +17,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from lxml import etree
-from scrapy.http import HtmlResponse
+from scrapy.http import HtmlResponse, TextResponse
 from scrapy.selector import Selector
 
 from webrobot.compat import keep_selector
@@ -35,13 +35,13 @@ logger = logging.getLogger(__name__)
 EARLY_END = "webrobot/page/early_end"
 
 
-def whole_selector(response: HtmlResponse, stats: StatsCollector | None = None) -> Selector:
-    """``response.selector``, made the whole page's first when its tree has no
-    ``<body>`` and its markup holds one after an early end of the document (counted in
-    ``stats``). Raises what ``response.selector`` raises on markup lxml refuses."""
+def whole_selector(response: TextResponse, stats: StatsCollector | None = None) -> Selector:
+    """``response.selector``, made the whole page's first when it is an HTML tree with
+    no ``<body>`` and the markup holds one after an early end of the document (counted
+    in ``stats``). Raises what ``response.selector`` raises on markup lxml refuses."""
     selector = response.selector
     root = selector.root
-    if not lacks_body(root):
+    if selector.type != "html" or not lacks_body(root):
         return selector
     whole = whole_root(root, response.text, response.url)
     if whole is root:
