@@ -12,8 +12,14 @@ parsed.
 
 How: trafilatura (a maintained extractor made for this, measured on public
 benchmarks) reads one copy of the tree, its chrome pruned first and its headings'
-self-links unwrapped (:func:`webrobot.extract.pagechrome.reading_tree`), with its
-options built once, and its extraction sequence run with the pruning walks of
+self-links unwrapped (:func:`webrobot.extract.pagechrome.reading_tree`), the line
+breaks of the page's source inside its paragraphs made spaces as a browser shows them
+(:mod:`webrobot.extract.sourcebreaks`), a body that holds its text itself given the
+``<main>`` trafilatura looks for (:mod:`webrobot.extract.bodycontent`), and lists that
+lay the page out, as Javadoc's, made plain blocks (:mod:`webrobot.extract.layoutlists`),
+the empty anchors on a code block's lines removed (:mod:`webrobot.extract.codeanchors`),
+and the permalink marks beside signatures (:mod:`webrobot.extract.permalinks`),
+with its options built once, and its extraction sequence run with the pruning walks of
 :mod:`webrobot.extract.trafilaturacompat` (the same nodes pruned as trafilatura's own
 XPath expressions prune, for less CPU). What the page declares itself chooses the reading
 (:mod:`webrobot.extract.readingchoice`, from :mod:`webrobot.extract.pagekind`): a page
@@ -96,17 +102,22 @@ from typing import Any, Literal
 
 from webrobot.extract import readingchoice, trafilaturacompat
 from webrobot.extract.articlebody import declared_article_body
+from webrobot.extract.bodycontent import wrap_body_content
+from webrobot.extract.codeanchors import without_line_anchors
 from webrobot.extract.continuation import continued
 from webrobot.extract.headline import without_headline
 from webrobot.extract.largepage import is_large
+from webrobot.extract.layoutlists import unlist_layout
 from webrobot.extract.listingcards import lists_cards, unwrap_cards
 from webrobot.extract.page import SourcePage
 from webrobot.extract.pagechrome import reading_tree, without_pleas
 from webrobot.extract.pagekind import declares_article, declares_discussion, declares_product
+from webrobot.extract.permalinks import without_permalink_marks
 from webrobot.extract.readingchoice import PageSignals, ReadingPlan
 from webrobot.extract.references import with_references
 from webrobot.extract.sectionedpage import element_lines, whole_reading
 from webrobot.extract.shingles import share_kept
+from webrobot.extract.sourcebreaks import unwrap_source_breaks
 from webrobot.extract.speclists import with_specifications
 from webrobot.extract.textlayout import code_on_own_lines, without_date_line
 from webrobot.optional import require
@@ -354,6 +365,11 @@ def _prepared(tree: Any, reading: ReadingPlan, cards: bool = False) -> Any:
         prepared = reading_tree(tree, unread=reading.prune_unread, entries=reading.precise_first)
         if cards:
             unwrap_cards(prepared)
+        unwrap_source_breaks(prepared)
+        wrap_body_content(prepared)
+        unlist_layout(prepared)
+        without_line_anchors(prepared)
+        without_permalink_marks(prepared)
         return prepared
     except Exception:  # a page must never break the crawl
         logger.debug("tree not pruned", exc_info=True)
