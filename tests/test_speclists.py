@@ -125,3 +125,14 @@ def test_an_article_gets_no_specification() -> None:
     pytest.importorskip("trafilatura")
     text = main_text(_page(BOOK.replace('"@type": "Product"', '"@type": "Article"')))
     assert text is not None and "Pages: 1204" not in text
+
+
+def test_the_cards_of_a_listing_give_no_specification() -> None:
+    # a category page that declares its products: each card lists the same labels
+    cards = "".join(
+        f'<div class="card"><h2><a href="/p/{n}">Lamp {n}</a></h2><ul><li>Colour: red</li>'
+        f"<li>Height: {30 + n} cm</li><li>Bulb: E27</li></ul></div>"
+        for n in range(6)
+    )
+    root = _root(f"<html><body><main><h1>Desk lamps</h1>{cards}</main></body></html>")
+    assert with_specifications("Desk lamps", "Desk lamps", root) == ("Desk lamps", "Desk lamps")
