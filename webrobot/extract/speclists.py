@@ -14,7 +14,8 @@ definition list, or a block of one-pair definition lists), each a label of at mo
 inside a link (a product card's title, ``Clear Quran : A Thematic Translation``); none
 labelled with a field's name (``retail_price_tier1``, ``product-high-res-img``: a feed's or
 a theme's fields dumped into the page, as a BigCommerce theme hides its custom fields); not
-inside navigation, a header, a footer, an aside, a form or a hidden node. A list of which the
+inside navigation, a header, a footer, an aside, a form or a hidden node; and not one of
+:data:`MIN_CARDS` or more lists of the same labels (a listing's cards). A list of which the
 text holds at least :data:`HELD_SHARE` of the lines (their words, whether it writes
 ``Label: value`` or the label and the value as lines of their own) is read already, and
 left as it is.
@@ -30,6 +31,7 @@ Pure: no Scrapy, no I/O.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any
 
 from webrobot.extract.shown import hidden_by_markup
@@ -44,6 +46,9 @@ MAX_VALUE = 200
 HELD_SHARE = 0.5
 #: ...and at most this many: a longer one is a data dump (a product feed's fields).
 MAX_PAIRS = 60
+#: This many lists of the same labels are a listing's cards (each product's colour,
+#: size...), not one product's specification.
+MIN_CARDS = 3
 _PAIR = re.compile(rf"^([^:\n]{{1,{MAX_LABEL}}}):\s*(\S.{{0,{MAX_VALUE}}})$")
 #: A field's name, not words (``retail_price_tier1``, ``product-high-res-img``): a list
 #: with one is a feed's or a theme's fields dumped into the page, never a specification.
@@ -72,12 +77,18 @@ def specification_lists(root: Any) -> list[list[str]]:
         if sum(1 for child in parent if child.tag == "dt") == 1:
             parent = parent.getparent()  # a block of one-pair definition lists
         groups.setdefault(parent, []).append(line)
-    return [
+    found = [
         lines
         for lines in groups.values()
         if MIN_PAIRS <= len(lines) <= MAX_PAIRS
         and not any(_FIELD_NAME.fullmatch(line.partition(":")[0]) for line in lines)
     ]
+    shapes = Counter(_labels(lines) for lines in found)
+    return [lines for lines in found if shapes[_labels(lines)] < MIN_CARDS]
+
+
+def _labels(lines: list[str]) -> tuple[str, ...]:
+    return tuple(line.partition(":")[0].lower() for line in lines)
 
 
 def with_specifications(
