@@ -100,6 +100,7 @@ PURE = frozenset({
     "webrobot.extract.largepage",
     "webrobot.extract.articlebody",
     "webrobot.extract.continuation",
+    "webrobot.extract.articleframe",
     "webrobot.extract.headline",
     "webrobot.extract.textlayout",
     "webrobot.extract.references",

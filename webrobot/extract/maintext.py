@@ -27,7 +27,10 @@ are not read as link lists (:mod:`webrobot.extract.listingcards`). An
 article, on the tree without those nodes (and its headings readied:
 :func:`webrobot.extract.pagechrome.headings`), is read favouring precision, without
 trafilatura's fallback extractors; a forum thread that calls itself an article and a
-discussion both is read as a discussion, broadly. That precise reading drops the headline, teasers
+discussion both is read as a discussion, broadly. When that reading finds no block to read
+the article from (a page builder's numbered wrappers) and gathers the page's loose
+paragraphs without the headings and lists between them, the article is read again with the
+block of its paragraphs named (:mod:`webrobot.extract.articleframe`). That precise reading drops the headline, teasers
 and link lists around an article that trafilatura's default reading keeps, but on
 some layouts it loses much of the article. A precise text of :data:`TRUSTED_LENGTH`
 characters or more is kept as it is; a shorter one is checked against the default (broad) reading, and kept only when
@@ -90,7 +93,7 @@ from functools import cache
 from types import ModuleType
 from typing import Any, Literal
 
-from webrobot.extract import readingchoice, trafilaturacompat
+from webrobot.extract import articleframe, readingchoice, trafilaturacompat
 from webrobot.extract.articlebody import declared_article_body
 from webrobot.extract.continuation import continued
 from webrobot.extract.headline import without_headline
@@ -247,12 +250,35 @@ def _markup_text(
     if not reading.precise_first:
         return _read(trafilatura, tree, fast=fast)
     # a copy for the precise reading: the broad one may read the tree after it
-    precise, precise_body = _read(trafilatura, copy(tree), fast=True, favor_precision=True)
+    report = trafilaturacompat.ReadReport()
+    precise, precise_body = _read(
+        trafilatura, copy(tree), fast=True, favor_precision=True, report=report
+    )
+    if report.frameless and precise:
+        precise, precise_body = _framed(trafilatura, tree, precise, precise_body)
     if readingchoice.precise_suffices(precise, reading):
         return precise, precise_body
     broad, broad_body = _read(trafilatura, tree, fast=fast)
     chosen = choose(precise, broad)
     return chosen, precise_body if chosen is precise else broad_body
+
+
+def _framed(trafilatura: ModuleType, tree: Any, precise: str, body: Any) -> tuple[str, Any]:
+    """The precise reading of a copy of ``tree`` with its paragraphs' block named the
+    article's body (:mod:`webrobot.extract.articleframe`), when it is longer than
+    ``precise`` (read without a block) and holds most of it; else ``precise``."""
+    framed = copy(tree)
+    try:
+        marked = articleframe.mark_frame(framed)
+    except Exception:  # a page must never break the crawl
+        logger.debug("article block not named", exc_info=True)
+        marked = False
+    if not marked:
+        return precise, body
+    text, framed_body = _read(trafilatura, framed, fast=True, favor_precision=True)
+    if text and len(text) > len(precise) and share_kept(precise, text) >= articleframe.KEEP_SHARE:
+        return text, framed_body
+    return precise, body
 
 
 def choose(precise: str | None, broad: str | None) -> str | None:
@@ -345,16 +371,21 @@ def _options(fast: bool = False, favor_precision: bool = False) -> Any:
     )
 
 
-def _read(trafilatura: ModuleType, tree: Any, **options: bool) -> tuple[str | None, Any]:
+def _read(
+    trafilatura: ModuleType,
+    tree: Any,
+    report: trafilaturacompat.ReadReport | None = None,
+    **options: bool,
+) -> tuple[str | None, Any]:
     """One trafilatura reading of ``tree``, which the reading changes (give it a copy
     of the crawl's tree, and a copy of its own to any reading but the last of a tree):
-    its text and the body it read."""
+    its text and the body it read (what else it found noted in ``report``)."""
     from lxml.html import HtmlElement
 
     if not isinstance(tree, HtmlElement):
         return None, None
     try:
-        text, body = trafilaturacompat.read(tree, _options(**options))
+        text, body = trafilaturacompat.read(tree, _options(**options), report)
         if body is None:
             return None, None
         if code_on_own_lines(body):
