@@ -101,6 +101,7 @@ PURE = frozenset({
     "webrobot.extract.articlebody",
     "webrobot.extract.continuation",
     "webrobot.extract.articleframe",
+    "webrobot.extract.articlelead",
     "webrobot.extract.headline",
     "webrobot.extract.textlayout",
     "webrobot.extract.references",

@@ -30,7 +30,9 @@ trafilatura's fallback extractors; a forum thread that calls itself an article a
 discussion both is read as a discussion, broadly. When that reading finds no block to read
 the article from (a page builder's numbered wrappers) and gathers the page's loose
 paragraphs without the headings and lists between them, the article is read again with the
-block of its paragraphs named (:mod:`webrobot.extract.articleframe`). That precise reading drops the headline, teasers
+block of its paragraphs named (:mod:`webrobot.extract.articleframe`); the lead the
+precise reading drops with the article's header (the page's description, shown under the
+headline) opens its text (:mod:`webrobot.extract.articlelead`). That precise reading drops the headline, teasers
 and link lists around an article that trafilatura's default reading keeps, but on
 some layouts it loses much of the article. A precise text of :data:`TRUSTED_LENGTH`
 characters or more is kept as it is; a shorter one is checked against the default (broad) reading, and kept only when
@@ -93,7 +95,7 @@ from functools import cache
 from types import ModuleType
 from typing import Any, Literal
 
-from webrobot.extract import articleframe, readingchoice, trafilaturacompat
+from webrobot.extract import articleframe, articlelead, readingchoice, trafilaturacompat
 from webrobot.extract.articlebody import declared_article_body
 from webrobot.extract.continuation import continued
 from webrobot.extract.headline import without_headline
@@ -220,6 +222,8 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
             logger.debug("continuations or headline of %s not read", page.url, exc_info=True)
         text = without_pleas(text)
         rendered = without_pleas(rendered) if rendered else rendered
+        if reading.precise_first:
+            text, rendered = _with_lead(tree, text, rendered)
     whole = None
     if not article and not signals.large:
         try:
@@ -237,6 +241,19 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
     if markdown and final is not None and final != tidy(text):
         rendered = final  # the declared articleBody: its paragraphs are all there is
     return Reading(final, _tidy_markdown(rendered) if final is not None else None)
+
+
+def _with_lead(tree: Any, text: str, rendered: str | None) -> tuple[str, str | None]:
+    """``text`` and ``rendered`` with the article's lead first when they lack it
+    (:mod:`webrobot.extract.articlelead`)."""
+    try:
+        found = articlelead.lead(tree, text)
+    except Exception:  # a page must never break the crawl
+        logger.debug("lead not read", exc_info=True)
+        return text, rendered
+    if not found:
+        return text, rendered
+    return f"{found}\n{text}", f"{found}\n\n{rendered}" if rendered else rendered
 
 
 def _markup_text(

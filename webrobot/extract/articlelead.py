@@ -1,0 +1,85 @@
+"""An article's lead (its standfirst), which the precise reading leaves out.
+
+News articles and many posts open with a lead: a sentence or two set apart under the
+headline, in the article's header or a teaser block (``<div class="lead">``,
+``<p class="intro">``, an ``<h2>`` below the ``<h1>``), and the same words are what the
+page gives as its description (``og:description``, ``<meta name="description">``). The
+reading that favours precision drops it with the header it sits in. :func:`lead` finds
+it: the page's description, when the text lacks it and an element of the body says it
+(its text the description, give or take a kicker of a few words; the element of the
+description's opening or the nearest one around it that holds the description), not inside a link
+(a teaser of this page elsewhere) or a script. :mod:`webrobot.extract.maintext` puts
+it before the text of a page read as an article.
+
+Pure: no Scrapy, no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_SPACES = re.compile(r"\s+")
+_DESCRIPTION_META = ("og:description", "description", "twitter:description")
+#: A description shorter than this (characters) is a tagline, not a lead.
+MIN_LEAD = 60
+#: The description's opening this long (characters) is what is looked for.
+PROBE = 40
+#: The element holding the lead may say this much more than it (a kicker, a date).
+SLACK = 1.3
+#: Elements whose text is never shown as the page's.
+_UNSHOWN = frozenset({"script", "style", "noscript", "template", "textarea", "title"})
+
+
+def description(root: Any) -> str | None:
+    """The page's description (``og:description``, else the ``description`` meta tag,
+    else ``twitter:description``), whitespace made one space."""
+    found: dict[str, str] = {}
+    head = root.find("head")
+    for meta in (head if head is not None else root).iter("meta"):
+        key = (meta.get("property") or meta.get("name") or "").strip().lower()
+        if key in _DESCRIPTION_META and key not in found and (content := meta.get("content")):
+            found[key] = _norm(content)
+    return next((found[key] for key in _DESCRIPTION_META if found.get(key)), None)
+
+
+def lead(root: Any, text: str) -> str | None:
+    """The lead the page shows and ``text`` lacks (see the module doc), or ``None``."""
+    summary = description(root)
+    if not summary or len(summary) < MIN_LEAD:
+        return None
+    probe = summary[:PROBE]
+    if probe in _norm(text):
+        return None
+    body = root.find("body")
+    if body is None:
+        return None
+    for element in body.iter():
+        if not isinstance(element.tag, str) or element.tag in _UNSHOWN:
+            continue
+        if element.text and probe in _norm(element.text):
+            holder = element
+        elif element.tail and probe in _norm(element.tail):
+            holder = element.getparent()
+        else:
+            continue
+        said = _norm(holder.text_content())
+        while summary[: 2 * PROBE] not in said and holder.tag != "body":
+            holder = holder.getparent()  # the lead's opening is set apart (bold, a link)
+            said = _norm(holder.text_content())
+        if summary[: 2 * PROBE] not in said or len(said) > SLACK * len(summary) + PROBE:
+            return None
+        if any(a.tag == "a" for a in holder.iterancestors()) or holder.tag == "a":
+            return None
+        return said
+    return None
+
+
+def with_lead(root: Any, text: str) -> str:
+    """``text`` with the page's :func:`lead` as its first line, if it lacks it."""
+    found = lead(root, text)
+    return f"{found}\n{text}" if found else text
+
+
+def _norm(text: str) -> str:
+    return _SPACES.sub(" ", text).strip()
