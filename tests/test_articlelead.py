@@ -29,10 +29,12 @@ PARAGRAPHS = [
 ]
 
 
-def _page(lead_html: str, description: str = LEAD) -> str:
+def _page(lead_html: str, description: str = LEAD, lang: str = ' lang="de-CH"') -> str:
+    """An article (in a language whose press writes the lead as its opening paragraph,
+    unless ``lang`` says otherwise) with ``lead_html`` in its header."""
     paragraphs = "".join(f"<p>{text}</p>" for text in PARAGRAPHS)
     return (
-        "<html><head><title>The harbour reopens</title>"
+        f"<html{lang}><head><title>The harbour reopens</title>"
         '<meta property="og:type" content="article">'
         f'<meta property="og:description" content="{description}"></head><body>'
         '<article><header class="post-header"><h1>The harbour reopens</h1>'
@@ -66,6 +68,15 @@ def test_no_lead_is_added_where_the_page_does_not_show_it() -> None:
     assert _text(_page("<div class='lead'>News from the port</div>", "News from the port")) == (
         PARAGRAPHS
     )
+
+
+def test_an_english_dek_or_a_page_of_no_declared_language_is_left_as_it_is() -> None:
+    for lang in (' lang="en-GB"', ""):
+        assert _text(_page(f"<div class='lead'>{LEAD}</div>", lang=lang)) == PARAGRAPHS, lang
+    og_locale = _page(f"<div class='lead'>{LEAD}</div>", lang="").replace(
+        "<title>", '<meta property="og:locale" content="fr_FR"><title>'
+    )
+    assert _text(og_locale)[0] == LEAD
 
 
 def test_a_lead_already_in_the_text_is_not_repeated() -> None:

@@ -11,6 +11,15 @@ description's opening or the nearest one around it that holds the description), 
 (a teaser of this page elsewhere) or a script. :mod:`webrobot.extract.maintext` puts
 it before the text of a page read as an article.
 
+Only on a page that declares a language other than English (``<html lang>``, else its
+``og:locale`` or ``Content-Language`` meta tag). The German, French, Polish or
+Scandinavian press writes the lead (Vorspann, chapeau, lead) as the article's opening
+paragraph, which readers and trafilatura's evaluation count as its text; English-language
+sites set a dek apart from the article, which schema.org's ``articleBody`` and the
+English evaluation sets leave out (on the article benchmark, 24 of 25 English deks found
+this way were not in the article's text). A page that declares no language is left as
+it is.
+
 Pure: no Scrapy, no I/O.
 """
 
@@ -19,8 +28,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from webrobot.extract.language import language_tag
+
 _SPACES = re.compile(r"\s+")
 _DESCRIPTION_META = ("og:description", "description", "twitter:description")
+_LANGUAGE_META = ("og:locale", "content-language")
+#: Languages whose pages set the lead apart from the article (see the module doc).
+SET_APART = frozenset({"en"})
 #: A description shorter than this (characters) is a tagline, not a lead.
 MIN_LEAD = 60
 #: The description's opening this long (characters) is what is looked for.
@@ -43,8 +57,24 @@ def description(root: Any) -> str | None:
     return next((found[key] for key in _DESCRIPTION_META if found.get(key)), None)
 
 
+def declared_language(root: Any) -> str | None:
+    """The primary language the page declares (``de`` for ``de-AT``), lower case:
+    ``<html lang>``, else its ``og:locale`` or ``Content-Language`` meta tag."""
+    tag = language_tag(root.get("lang") or root.get("xml:lang"))
+    if tag is None:
+        head = root.find("head")
+        for meta in (head if head is not None else root).iter("meta"):
+            key = (meta.get("property") or meta.get("http-equiv") or "").strip().lower()
+            if key in _LANGUAGE_META and (tag := language_tag(meta.get("content"))):
+                break
+    return tag.split("-")[0].lower() if tag else None
+
+
 def lead(root: Any, text: str) -> str | None:
     """The lead the page shows and ``text`` lacks (see the module doc), or ``None``."""
+    language = declared_language(root)
+    if language is None or language in SET_APART:
+        return None
     summary = description(root)
     if not summary or len(summary) < MIN_LEAD:
         return None
