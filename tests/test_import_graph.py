@@ -102,6 +102,7 @@ PURE = frozenset({
     "webrobot.extract.continuation",
     "webrobot.extract.articleframe",
     "webrobot.extract.articlelead",
+    "webrobot.extract.threadposts",
     "webrobot.extract.headline",
     "webrobot.extract.textlayout",
     "webrobot.extract.references",

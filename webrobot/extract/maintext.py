@@ -44,7 +44,10 @@ a first line repeating the page's title is dropped
 (:mod:`webrobot.extract.headline`), and closing lines asking the reader for money
 too. A page that is no article and whose text keeps only some of its many short
 sections (a service or product landing page) is read whole from its main region
-instead (:mod:`webrobot.extract.sectionedpage`). When the markup yields much less than the
+instead (:mod:`webrobot.extract.sectionedpage`). A forum thread whose posts are marked
+as schema.org items (``Comment``, ``DiscussionForumPosting``, ``Answer``...) with their
+writers is read as those posts, each after its writer's name, when the reading kept less
+of them (:mod:`webrobot.extract.threadposts`). When the markup yields much less than the
 ``articleBody`` the page declares in its JSON-LD (pages built by JavaScript,
 teasers of a paywall), and the two agree, the declared text is returned instead
 (:mod:`webrobot.extract.articlebody`).
@@ -95,7 +98,13 @@ from functools import cache
 from types import ModuleType
 from typing import Any, Literal
 
-from webrobot.extract import articleframe, articlelead, readingchoice, trafilaturacompat
+from webrobot.extract import (
+    articleframe,
+    articlelead,
+    readingchoice,
+    threadposts,
+    trafilaturacompat,
+)
 from webrobot.extract.articlebody import declared_article_body
 from webrobot.extract.continuation import continued
 from webrobot.extract.headline import without_headline
@@ -232,6 +241,8 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
             logger.debug("main region of %s not read", page.url, exc_info=True)
     if whole is not None:
         text, rendered = whole
+    if not reading.precise_first and not signals.product:
+        text, rendered = _thread(tree, text, rendered, signals.discussion)
     try:
         declared = declared_article_body(tree)
     except Exception:  # a page must never break the crawl
@@ -241,6 +252,19 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
     if markdown and final is not None and final != tidy(text):
         rendered = final  # the declared articleBody: its paragraphs are all there is
     return Reading(final, _tidy_markdown(rendered) if final is not None else None)
+
+
+def _thread(
+    tree: Any, text: str | None, rendered: str | None, discussion: bool
+) -> tuple[str | None, str | None]:
+    """A thread's posts in place of ``text`` (and ``rendered``) where they are the page's
+    content (:func:`webrobot.extract.threadposts.thread_reading`)."""
+    try:
+        thread = threadposts.thread_reading(tree, text, discussion)
+    except Exception:  # a page must never break the crawl
+        logger.debug("thread not read", exc_info=True)
+        thread = None
+    return (thread, thread) if thread else (text, rendered)
 
 
 def _with_lead(tree: Any, text: str, rendered: str | None) -> tuple[str, str | None]:
