@@ -77,3 +77,16 @@ def test_an_article_without_a_block_keeps_its_headings_and_lists() -> None:
         assert "What the fishermen say" in lines, wrapper
         assert "- Two new berths for the larger boats" in lines, wrapper
         assert all(paragraph in lines for paragraph in PARAGRAPHS), wrapper
+
+
+def test_the_paragraphs_gathered_from_around_the_article_are_left_out() -> None:
+    teasers = "".join(
+        f"<p>Reader letter {i}: the new quay is far too expensive and nobody asked the "
+        "people who live by the harbour what they wanted, which is a scandal.</p>"
+        for i in range(2)
+    )
+    html = _page("span").replace("</div></div></body>", f"</div></div><div>{teasers}</div></body>")
+    text = maintext.main_text(SourcePage("", html, root=Selector(text=html).root)) or ""
+    assert "How the quay was rebuilt" in text.splitlines()
+    assert all(paragraph in text for paragraph in PARAGRAPHS)
+    assert "Reader letter" not in text

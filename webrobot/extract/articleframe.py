@@ -11,7 +11,8 @@ paragraphs hold the most text as the article's body (``itemprop="articleBody"``,
 ``<div>``), so that a second reading reads it as a block, headings and lists included.
 :mod:`webrobot.extract.maintext` does this only when the first reading said it found no
 block (:class:`webrobot.extract.trafilaturacompat.ReadReport`), and keeps the second
-reading only when it is longer and holds :data:`KEEP_SHARE` of the first one's text.
+reading when it holds :data:`KEEP_SHARE` of the first one's text (the same article; it may
+be shorter, without the teasers and letters the gathering took from around the article).
 
 Pure: no Scrapy, no I/O.
 """

@@ -306,8 +306,8 @@ def _markup_text(
 
 def _framed(trafilatura: ModuleType, tree: Any, precise: str, body: Any) -> tuple[str, Any]:
     """The precise reading of a copy of ``tree`` with its paragraphs' block named the
-    article's body (:mod:`webrobot.extract.articleframe`), when it is longer than
-    ``precise`` (read without a block) and holds most of it; else ``precise``."""
+    article's body (:mod:`webrobot.extract.articleframe`), when it holds most of
+    ``precise`` (read without a block); else ``precise``."""
     framed = copy(tree)
     try:
         marked = articleframe.mark_frame(framed)
@@ -317,7 +317,7 @@ def _framed(trafilatura: ModuleType, tree: Any, precise: str, body: Any) -> tupl
     if not marked:
         return precise, body
     text, framed_body = _read(trafilatura, framed, fast=True, favor_precision=True)
-    if text and len(text) > len(precise) and share_kept(precise, text) >= articleframe.KEEP_SHARE:
+    if text and share_kept(precise, text) >= articleframe.KEEP_SHARE:
         return text, framed_body
     return precise, body
 
