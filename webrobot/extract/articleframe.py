@@ -19,7 +19,14 @@ Pure: no Scrapy, no I/O.
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
+from copy import copy
 from typing import Any
+
+from webrobot.extract.shingles import share_kept
+
+logger = logging.getLogger(__name__)
 
 #: The second reading is kept when it holds at least this share of the first one's
 #: word shingles (it read the same article, with more of it).
@@ -56,3 +63,23 @@ def mark_frame(tree: Any) -> bool:
         frame.tag = "div"
     frame.set("itemprop", "articleBody")
     return True
+
+
+def framed_reading(
+    read: Callable[[Any], tuple[str | None, Any]], tree: Any, precise: str, body: Any
+) -> tuple[str, Any]:
+    """``read`` (the precise reading) of a copy of ``tree`` with its paragraphs' block
+    named (:func:`mark_frame`), with the body it read, when it holds :data:`KEEP_SHARE`
+    of ``precise`` (read without a block); else ``precise`` and its ``body``."""
+    framed = copy(tree)
+    try:
+        marked = mark_frame(framed)
+    except Exception:  # a page must never break the crawl
+        logger.debug("article block not named", exc_info=True)
+        marked = False
+    if not marked:
+        return precise, body
+    text, framed_body = read(framed)
+    if text and share_kept(precise, text) >= KEEP_SHARE:
+        return text, framed_body
+    return precise, body

@@ -25,11 +25,13 @@ Pure: no Scrapy, no I/O.
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any
 
 from webrobot.extract.language import language_tag
 
+logger = logging.getLogger(__name__)
 _SPACES = re.compile(r"\s+")
 _DESCRIPTION_META = ("og:description", "description", "twitter:description")
 _LANGUAGE_META = ("og:locale", "content-language")
@@ -105,10 +107,16 @@ def lead(root: Any, text: str) -> str | None:
     return None
 
 
-def with_lead(root: Any, text: str) -> str:
-    """``text`` with the page's :func:`lead` as its first line, if it lacks it."""
-    found = lead(root, text)
-    return f"{found}\n{text}" if found else text
+def with_lead(root: Any, text: str, markdown: str | None) -> tuple[str, str | None]:
+    """``text`` and its ``markdown`` with the page's :func:`lead` first, if they lack it."""
+    try:
+        found = lead(root, text)
+    except Exception:  # a page must never break the crawl
+        logger.debug("lead not read", exc_info=True)
+        return text, markdown
+    if not found:
+        return text, markdown
+    return f"{found}\n{text}", f"{found}\n\n{markdown}" if markdown else markdown
 
 
 def _norm(text: str) -> str:

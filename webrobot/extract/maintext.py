@@ -12,8 +12,14 @@ parsed.
 
 How: trafilatura (a maintained extractor made for this, measured on public
 benchmarks) reads one copy of the tree, its chrome pruned first and its headings'
-self-links unwrapped (:func:`webrobot.extract.pagechrome.reading_tree`), with its
-options built once, and its extraction sequence run with the pruning walks of
+self-links unwrapped (:func:`webrobot.extract.pagechrome.reading_tree`), the line
+breaks of the page's source inside its paragraphs made spaces as a browser shows them
+(:mod:`webrobot.extract.sourcebreaks`), a body that holds its text itself given the
+``<main>`` trafilatura looks for (:mod:`webrobot.extract.bodycontent`), and lists that
+lay the page out, as Javadoc's, made plain blocks (:mod:`webrobot.extract.layoutlists`),
+the empty anchors on a code block's lines removed (:mod:`webrobot.extract.codeanchors`),
+and the permalink marks beside signatures (:mod:`webrobot.extract.permalinks`),
+with its options built once, and its extraction sequence run with the pruning walks of
 :mod:`webrobot.extract.trafilaturacompat` (the same nodes pruned as trafilatura's own
 XPath expressions prune, for less CPU). What the page declares itself chooses the reading
 (:mod:`webrobot.extract.readingchoice`, from :mod:`webrobot.extract.pagekind`): a page
@@ -42,9 +48,13 @@ its place otherwise. The paragraphs of an article cut into several containers
 of one kind that the text lacks are added (:mod:`webrobot.extract.continuation`),
 a first line repeating the page's title is dropped
 (:mod:`webrobot.extract.headline`), and closing lines asking the reader for money
-too. A page that is no article and whose text keeps only some of its many short
+too. A reading that is the whole text of the page's ``<article>`` in one line
+(trafilatura's last resort on a short page) is read again from that article one
+block a line (:func:`webrobot.extract.sectionedpage.element_lines`). A page that is no article and whose text keeps only some of its many short
 sections (a service or product landing page) is read whole from its main region
-instead (:mod:`webrobot.extract.sectionedpage`). A forum thread whose posts are marked
+instead (:mod:`webrobot.extract.sectionedpage`). The text of a page that declares a product
+(and no article) ends with the label and value lists of its specification it lacks
+(:mod:`webrobot.extract.speclists`). A forum thread whose posts are marked
 as schema.org items (``Comment``, ``DiscussionForumPosting``, ``Answer``...) with their
 writers is read as those posts, each after its writer's name, when the reading kept less
 of them (:mod:`webrobot.extract.threadposts`). When the markup yields much less than the
@@ -106,17 +116,24 @@ from webrobot.extract import (
     trafilaturacompat,
 )
 from webrobot.extract.articlebody import declared_article_body
+from webrobot.extract.bodycontent import wrap_body_content
+from webrobot.extract.codeanchors import without_line_anchors
 from webrobot.extract.continuation import continued
 from webrobot.extract.headline import without_headline
+from webrobot.extract.htmltree import whole_root
 from webrobot.extract.largepage import is_large
+from webrobot.extract.layoutlists import unlist_layout
 from webrobot.extract.listingcards import lists_cards, unwrap_cards
 from webrobot.extract.page import SourcePage
 from webrobot.extract.pagechrome import reading_tree, without_pleas
 from webrobot.extract.pagekind import declares_article, declares_discussion, declares_product
+from webrobot.extract.permalinks import without_permalink_marks
 from webrobot.extract.readingchoice import PageSignals, ReadingPlan
 from webrobot.extract.references import with_references
-from webrobot.extract.sectionedpage import whole_reading
+from webrobot.extract.sectionedpage import element_lines, whole_reading
 from webrobot.extract.shingles import share_kept
+from webrobot.extract.sourcebreaks import unwrap_source_breaks
+from webrobot.extract.speclists import with_specifications
 from webrobot.extract.textlayout import code_on_own_lines, without_date_line
 from webrobot.optional import require
 
@@ -220,6 +237,9 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
             prepared = _prepared(tree, reading, cards)
             text, body = _markup_text(trafilatura, prepared, reading)
     rendered = _render(body, markdown=True) if markdown and body is not None else None
+    lined = _article_lines(tree, reading, cards, text, body)
+    if lined is not None:
+        text, rendered = lined[0], (lined[1] if markdown else None)
     if text:
         try:
             headless = without_headline(text, tree)
@@ -232,7 +252,7 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
         text = without_pleas(text)
         rendered = without_pleas(rendered) if rendered else rendered
         if reading.precise_first:
-            text, rendered = _with_lead(tree, text, rendered)
+            text, rendered = articlelead.with_lead(tree, text, rendered)
     whole = None
     if not article and not signals.large:
         try:
@@ -242,7 +262,12 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
     if whole is not None:
         text, rendered = whole
     if not reading.precise_first and not signals.product:
-        text, rendered = _thread(tree, text, rendered, signals.discussion)
+        text, rendered = threadposts.in_place(tree, text, rendered, signals.discussion)
+    if signals.product:
+        try:
+            text, rendered = with_specifications(text, rendered, tree)
+        except Exception:  # a page must never break the crawl
+            logger.debug("specification lists of %s not read", page.url, exc_info=True)
     try:
         declared = declared_article_body(tree)
     except Exception:  # a page must never break the crawl
@@ -252,32 +277,6 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
     if markdown and final is not None and final != tidy(text):
         rendered = final  # the declared articleBody: its paragraphs are all there is
     return Reading(final, _tidy_markdown(rendered) if final is not None else None)
-
-
-def _thread(
-    tree: Any, text: str | None, rendered: str | None, discussion: bool
-) -> tuple[str | None, str | None]:
-    """A thread's posts in place of ``text`` (and ``rendered``) where they are the page's
-    content (:func:`webrobot.extract.threadposts.thread_reading`)."""
-    try:
-        thread = threadposts.thread_reading(tree, text, discussion)
-    except Exception:  # a page must never break the crawl
-        logger.debug("thread not read", exc_info=True)
-        thread = None
-    return (thread, thread) if thread else (text, rendered)
-
-
-def _with_lead(tree: Any, text: str, rendered: str | None) -> tuple[str, str | None]:
-    """``text`` and ``rendered`` with the article's lead first when they lack it
-    (:mod:`webrobot.extract.articlelead`)."""
-    try:
-        found = articlelead.lead(tree, text)
-    except Exception:  # a page must never break the crawl
-        logger.debug("lead not read", exc_info=True)
-        return text, rendered
-    if not found:
-        return text, rendered
-    return f"{found}\n{text}", f"{found}\n\n{rendered}" if rendered else rendered
 
 
 def _markup_text(
@@ -296,7 +295,12 @@ def _markup_text(
         trafilatura, copy(tree), fast=True, favor_precision=True, report=report
     )
     if report.frameless and precise:
-        precise, precise_body = _framed(trafilatura, tree, precise, precise_body)
+        precise, precise_body = articleframe.framed_reading(
+            lambda framed: _read(trafilatura, framed, fast=True, favor_precision=True),
+            tree,
+            precise,
+            precise_body,
+        )
     if readingchoice.precise_suffices(precise, reading):
         return precise, precise_body
     broad, broad_body = _read(trafilatura, tree, fast=fast)
@@ -304,22 +308,26 @@ def _markup_text(
     return chosen, precise_body if chosen is precise else broad_body
 
 
-def _framed(trafilatura: ModuleType, tree: Any, precise: str, body: Any) -> tuple[str, Any]:
-    """The precise reading of a copy of ``tree`` with its paragraphs' block named the
-    article's body (:mod:`webrobot.extract.articleframe`), when it holds most of
-    ``precise`` (read without a block); else ``precise``."""
-    framed = copy(tree)
+def _article_lines(
+    tree: Any, reading: ReadingPlan, cards: bool, text: str | None, body: Any
+) -> tuple[str, str] | None:
+    """The text and Markdown of the page's ``<article>`` one block a line, when ``text``
+    is that article's whole text in one line (:data:`SAME_TEXT` of it, icons and
+    symbols aside): trafilatura's last resort when its reading
+    is short (a documentation page of a few lines), which runs headings, paragraphs and
+    list items together. ``None`` otherwise."""
+    if not text or "\n" in text or body is None or len(body) != 1 or len(body[0]):
+        return None
+    flat = " ".join(text.split())
     try:
-        marked = articleframe.mark_frame(framed)
+        prepared = _prepared(tree, reading, cards)
+        for article in prepared.iter("article") if prepared is not None else ():
+            whole = " ".join(article.text_content().split())
+            if flat in whole and len(flat) >= SAME_TEXT * len(whole):
+                return element_lines(article)
     except Exception:  # a page must never break the crawl
-        logger.debug("article block not named", exc_info=True)
-        marked = False
-    if not marked:
-        return precise, body
-    text, framed_body = _read(trafilatura, framed, fast=True, favor_precision=True)
-    if text and share_kept(precise, text) >= articleframe.KEEP_SHARE:
-        return text, framed_body
-    return precise, body
+        logger.debug("article lines not read", exc_info=True)
+    return None
 
 
 def choose(precise: str | None, broad: str | None) -> str | None:
@@ -369,7 +377,7 @@ def _tree(page: SourcePage, trafilatura: ModuleType, clean: bool = False) -> Any
     if not html or not html.strip():
         return None
     try:
-        tree = trafilatura.load_html(html)
+        tree = whole_root(trafilatura.load_html(html), html, page.url)
     except Exception:  # a page must never break the crawl
         logger.debug("%s not parsed", page.url, exc_info=True)
         return None
@@ -385,6 +393,11 @@ def _prepared(tree: Any, reading: ReadingPlan, cards: bool = False) -> Any:
         prepared = reading_tree(tree, unread=reading.prune_unread, entries=reading.precise_first)
         if cards:
             unwrap_cards(prepared)
+        unwrap_source_breaks(prepared)
+        wrap_body_content(prepared)
+        unlist_layout(prepared)
+        without_line_anchors(prepared)
+        without_permalink_marks(prepared)
         return prepared
     except Exception:  # a page must never break the crawl
         logger.debug("tree not pruned", exc_info=True)

@@ -17,11 +17,13 @@ Pure: no Scrapy, no I/O.
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any
 
 from webrobot.extract.shingles import share_kept
 
+logger = logging.getLogger(__name__)
 #: The schema.org types of a post.
 POST_TYPES = ("Comment", "DiscussionForumPosting", "Answer", "Question", "SocialMediaPosting")
 #: Items whose comments are remarks on them, not posts of the thread (Stack Exchange).
@@ -98,6 +100,19 @@ def thread_reading(root: Any, text: str | None, discussion: bool = False) -> str
     if discussion or opening or (text and share_kept(text, thread) >= HELD_SHARE):
         return thread
     return None
+
+
+def in_place(
+    root: Any, text: str | None, markdown: str | None, discussion: bool = False
+) -> tuple[str | None, str | None]:
+    """``text`` and its ``markdown``, or the thread's posts in place of both where
+    :func:`thread_reading` says they are the page's content."""
+    try:
+        thread = thread_reading(root, text, discussion)
+    except Exception:  # a page must never break the crawl
+        logger.debug("thread not read", exc_info=True)
+        thread = None
+    return (thread, thread) if thread else (text, markdown)
 
 
 def author(item: Any) -> str | None:
