@@ -320,3 +320,19 @@ def test_before_spider_opens_wraps_the_engine_factory_crawl_calls_before_opening
         crawler._create_engine()
     assert crawler.engine == "engine", "kept, so that the crawler closes its downloader"
     assert not compat.before_spider_opens(SimpleNamespace(), refuse)
+
+
+def test_keep_selector_is_what_the_responses_readers_get() -> None:
+    from scrapy.http import HtmlResponse
+    from scrapy.linkextractors import LinkExtractor
+    from scrapy.selector import Selector
+
+    response = HtmlResponse(
+        url="http://x.test/", body=b"<html><body><a href='/a'>a</a></body></html>"
+    )
+    other = Selector(text="<html><body><a href='/b'>b</a></body></html>")
+    assert compat.keep_selector(response, other)
+    assert response.selector is other
+    assert response.xpath("//a/@href").getall() == ["/b"]
+    assert [link.url for link in LinkExtractor().extract_links(response)] == ["http://x.test/b"]
+    assert not compat.keep_selector(object(), other)

@@ -53,7 +53,7 @@ EARLY_END = (
 
 
 def test_a_body_after_an_early_end_of_the_document_is_read() -> None:
-    from webrobot.extract.htmltree import whole_root
+    from webrobot.pages.wholetree import whole_root
 
     broken = lxml.html.document_fromstring(EARLY_END)
     whole = whole_root(broken, EARLY_END, "http://blog.test/hello/")
@@ -64,7 +64,7 @@ def test_a_body_after_an_early_end_of_the_document_is_read() -> None:
 
 
 def test_a_tree_with_its_body_or_a_page_without_one_is_left_as_it_is() -> None:
-    from webrobot.extract.htmltree import whole_root
+    from webrobot.pages.wholetree import whole_root
 
     tree = lxml.html.document_fromstring(PAGE)
     assert whole_root(tree, PAGE, "http://x.test/") is tree

@@ -63,6 +63,7 @@ PURE = frozenset({
     "webrobot.items",
     "webrobot.pages.metarobots",
     "webrobot.pages.page",
+    "webrobot.pages.wholetree",
     "webrobot.extract.page",
     "webrobot.extract.inputs",
     "webrobot.extract.fields",

@@ -72,6 +72,20 @@ def test_a_page_queues_its_requisites_marked_and_ahead_of_pages(tmp_path: Path) 
     assert all(r.headers.get("Referer") == request.url.encode() for r in queued)
 
 
+def test_a_page_that_ends_its_document_before_its_body_queues_the_bodys_requisites(
+    tmp_path: Path,
+) -> None:
+    """``</head></html><body>``: libxml2 stops at the ``</html>``; a browser loads the body's."""
+    c = crawler(tmp_path)
+    mw = RequisiteSpiderMiddleware.from_crawler(c)
+    request = Request("http://site.test/dir/p.html")
+    early = PAGE.replace(b"</head>", b"</head></html>")
+    response = HtmlResponse(request.url, body=early, request=request,
+                            headers={"Content-Type": "text/html"})  # fmt: skip
+    mw.process_spider_input(response)
+    assert "http://site.test/dir/i.png" in [r.url for r in c.engine.crawled]
+
+
 @pytest.mark.parametrize("case", ["requisite", "stopped", "noarchive", "not_html", "redirect"])
 def test_pages_that_queue_nothing(tmp_path: Path, case: str) -> None:
     c = crawler(tmp_path)

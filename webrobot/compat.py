@@ -52,6 +52,7 @@ __all__ = [
     "fail_queued_downloads",
     "idle_connections",
     "idle_timeouts",
+    "keep_selector",
     "name_not_resolved",
     "on_shutdown_signal",
     "quote_path",
@@ -262,3 +263,17 @@ def idle_timeouts(pool: Any) -> dict[Any, Any]:
     (private); a connection is idle in the pool exactly while it has one."""
     timeouts: dict[Any, Any] = pool._timeouts
     return timeouts
+
+
+def keep_selector(response: Any, selector: Any) -> bool:
+    """Make ``selector`` the one ``response.selector`` (and so ``response.xpath``,
+    ``response.css`` and Scrapy's ``LinkExtractor``) returns: Scrapy caches a text
+    response's selector in the private ``_cached_selector``, and has no public way to
+    hand it a tree parsed otherwise (:mod:`webrobot.pages.wholepage` hands it the whole
+    tree of a page that ends its document before its body). False, and nothing
+    changed, where the response has no such cache: its readers then see Scrapy's own
+    parse."""
+    if not hasattr(response, "_cached_selector"):
+        return False
+    response._cached_selector = selector
+    return True

@@ -70,6 +70,7 @@ from webrobot.archive.requisites import (
 from webrobot.optional import MissingExtra, check, installed
 from webrobot.pages.embeds import embed_request
 from webrobot.pages.metarobots import policy
+from webrobot.pages.wholepage import whole_selector
 from webrobot.render.middleware import LOADED_KEY
 from webrobot.robots.middleware import RobotsMiddleware
 from webrobot.settingsmodel.parse import read
@@ -300,7 +301,7 @@ class RequisiteSpiderMiddleware:
         if not _is_html(response):
             return []
         try:
-            root = response.selector.root  # type: ignore[attr-defined]
+            root = whole_selector(response).root  # type: ignore[arg-type]
         except Exception:  # noqa: BLE001 - lxml refuses some inputs; the spider says so
             return []
         requisites = html_requisites(root, response.url)
@@ -370,7 +371,7 @@ class RequisiteDownloaderMiddleware:
             requisites = css_requisites(decode_css(response.body, charset), response.url)
         elif kind == FRAME and _is_html(response):
             try:
-                root = response.selector.root  # type: ignore[attr-defined]
+                root = whole_selector(response).root  # type: ignore[arg-type]
             except Exception:  # noqa: BLE001 - unparsable frame: nothing more to fetch
                 root = None
             requisites = html_requisites(root, response.url)

@@ -5,20 +5,22 @@ A page whose markup ends the document before its body (``</head></html><body>...
 some blog themes' head templates do) is shown whole by browsers, which read on after a
 stray ``</html>``; libxml2's HTML parser (2.14 and later) stops there, and the tree is
 the head alone: no text, no links. :func:`whole_root` parses such a page again without
-the early end tags, so every extractor reads the body a browser shows.
+the early end tags (:mod:`webrobot.pages.wholetree`, shared with the crawl's links), so
+every extractor reads the body a browser shows.
 
 Pure: no Scrapy, no I/O.
 """
 
 from __future__ import annotations
 
-import re
 from copy import deepcopy
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin
 
 import lxml.etree
 import lxml.html
+
+from webrobot.pages.wholetree import whole_root
 
 if TYPE_CHECKING:
     from webrobot.extract.page import SourcePage
@@ -45,29 +47,6 @@ def html_root(page: SourcePage) -> Any:
             )
         except (lxml.etree.ParserError, ValueError):
             return None
-
-
-#: An end tag of the document or the body (before the page's last ``<body>``).
-_END_TAG = re.compile(r"</(?:html|body)\s*>", re.IGNORECASE)
-
-
-def whole_root(root: Any, html: str, url: str = "") -> Any:
-    """``root`` (an lxml tree of ``html``), or, when it has no ``<body>`` and ``html``
-    holds one after an end tag of the document (``</html>``, ``</body>``), ``html``
-    parsed again without the end tags before its last ``<body>``: the page a browser
-    shows. ``root`` itself when that parse fails."""
-    if root is None or not isinstance(html, str) or root.find("body") is not None:
-        return root
-    lowered = html.lower()
-    body = lowered.rfind("<body")
-    if body < 0 or not _END_TAG.search(lowered, 0, body):
-        return root
-    mended = _END_TAG.sub("", html[:body]) + html[body:]
-    try:
-        whole = lxml.html.document_fromstring(mended.replace("\x00", ""), base_url=url or None)
-    except (lxml.etree.ParserError, ValueError):
-        return root
-    return whole if whole.find("body") is not None else root
 
 
 #: A parser whose documents give each element lxml.html's plain classes, chosen inside

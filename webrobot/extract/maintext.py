@@ -120,7 +120,6 @@ from webrobot.extract.bodycontent import wrap_body_content
 from webrobot.extract.codeanchors import without_line_anchors
 from webrobot.extract.continuation import continued
 from webrobot.extract.headline import without_headline
-from webrobot.extract.htmltree import whole_root
 from webrobot.extract.largepage import is_large
 from webrobot.extract.layoutlists import unlist_layout
 from webrobot.extract.listingcards import lists_cards, unwrap_cards
@@ -136,6 +135,7 @@ from webrobot.extract.sourcebreaks import unwrap_source_breaks
 from webrobot.extract.speclists import with_specifications
 from webrobot.extract.textlayout import code_on_own_lines, without_date_line
 from webrobot.optional import require
+from webrobot.pages.wholetree import whole_root
 
 FEATURE = "Main-text extraction (WEBROBOT_EXTRACT text)"
 FAST_FEATURE = "Fast main-text extraction (the full-text index)"

@@ -40,7 +40,6 @@ from twisted.internet.defer import Deferred, DeferredLock
 from twisted.internet.threads import deferToThread
 
 from webrobot.extract.fields import FieldSpec, FieldSpecError, compile_fields
-from webrobot.extract.htmltree import whole_root
 from webrobot.extract.inputs import FIELD_SPECS, STRUCTURED, PageInputs
 from webrobot.extract.item import MinedPageItem
 from webrobot.extract.page import SourcePage
@@ -49,6 +48,7 @@ from webrobot.items import PageItem
 from webrobot.optional import MissingExtra
 from webrobot.pages.contenttypes import GENERIC, HTML, declared_kind, mime_type
 from webrobot.pages.pagerules import indexable
+from webrobot.pages.wholetree import whole_root
 from webrobot.settingsmodel.parse import ConfigError
 from webrobot.settingsmodel.startup import setting, setting_error
 from webrobot.wiring import per_crawler

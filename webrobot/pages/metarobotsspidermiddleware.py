@@ -37,6 +37,7 @@ from webrobot.pages.metarobots import RobotsPolicy
 from webrobot.pages.page import summarise_html
 from webrobot.pages.pagerules import META_KEY, OPT_OUT_KEY, flag_page
 from webrobot.pages.pagerules import verdict as page_verdict
+from webrobot.pages.wholepage import whole_selector
 from webrobot.settingsmodel.parse import read
 
 if TYPE_CHECKING:
@@ -125,7 +126,7 @@ class MetaRobotsSpiderMiddleware(BaseSpiderMiddleware):
                 and not response.meta.get(OPT_OUT_KEY)
                 and _NOFOLLOW_WORD.search(response.body)
             ):
-                page = summarise_html(response.selector.root, response.url)
+                page = summarise_html(whole_selector(response).root, response.url)
                 found = frozenset(
                     canonicalize_url(link.url) for link in page.links if link.nofollow
                 )

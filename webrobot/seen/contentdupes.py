@@ -49,6 +49,7 @@ from scrapy.utils.misc import load_object
 
 from webrobot.frontier.journal import JobJournal
 from webrobot.frontier.sqlitefrontier import CONTENT_FOLLOWED, CONTENT_KEPT, CONTENT_NEAR
+from webrobot.pages.wholepage import whole_selector
 from webrobot.seen.checkpoint import StoreCheckpoint
 from webrobot.seen.contentfingerprints import (
     FINGERPRINT_MODES,
@@ -228,7 +229,7 @@ class ContentDupes:
             return body_fingerprint(response.body)
         if isinstance(response, TextResponse):
             try:
-                root = response.selector.root  # the tree the spider already parsed
+                root = whole_selector(response).root  # the tree the spider already parsed
             except Exception:  # noqa: BLE001 - lxml refuses some inputs outright: use the bytes
                 return body_fingerprint(response.body)
             return text_fingerprint(root) or body_fingerprint(response.body)

@@ -26,6 +26,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import TextResponse
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
+from webrobot.pages.wholepage import whole_selector
 from webrobot.seen.contentdupes import EXEMPT, ContentDupes, Verdict
 from webrobot.settingsmodel.parse import read
 
@@ -126,7 +127,7 @@ def near_text(response: Response, item: Any = None) -> str:
     if not isinstance(response, TextResponse):
         return ""
     try:
-        root = response.selector.root
+        root = whole_selector(response).root
         nodes = root.iter(*PARAGRAPHS)
         return "\n".join(" ".join(" ".join(node.itertext()).split()) for node in nodes)
     except Exception:  # noqa: BLE001 - lxml refuses some inputs outright: nothing to compare

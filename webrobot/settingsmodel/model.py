@@ -776,6 +776,9 @@ COMPONENTS: dict[str, dict[str, Component]] = {
         # After Scrapy's HttpErrorMiddleware (50): a file that is not a page never reaches a
         # callback that expects one (counted as webrobot/page/non_html).
         "webrobot.pages.nontext.NonTextMiddleware": _c(55, {"WEBROBOT_NON_HTML_ITEMS": True}),
+        # After it, before any callback: a page that ends its document before its body
+        # (</head></html><body>) is read whole by every reader of response.selector.
+        "webrobot.pages.wholepage.WholePageMiddleware": _c(58),
         # Scope, traps, blocklist, file extensions and the per-page cap, before any scheduler work.
         "webrobot.urls.linkgate.LinkGateMiddleware": _c(950),
         # Sees the raw links of the duplicates middleware's pages: drops them for duplicates.

@@ -30,6 +30,7 @@ from webrobot.pages.page import (
     summarise_html_text,
 )
 from webrobot.pages.pagerules import page_rules
+from webrobot.pages.wholepage import whole_selector
 from webrobot.politeness.downloader import slot_key_of
 from webrobot.politeness.identitycheck import apply_identity
 from webrobot.render.middleware import configure_rendering
@@ -177,7 +178,7 @@ class WebrobotSpider(scrapy.Spider):
         assert isinstance(response, HtmlResponse)
         response = _decoded_right(response, stats)
         try:
-            root = response.selector.root
+            root = whole_selector(response, stats).root  # the body too, after an early </html>
         except (etree.LxmlError, ValueError, LookupError) as exc:  # lxml refuses some inputs
             logger.warning("Unparsable HTML at %s: %s", response.url, exc)
             stats.inc_value("webrobot/page/unparsable")
