@@ -54,3 +54,19 @@ def test_saved_texts_compare(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     saved = tmp_path / "texts.json"
     assert unseendev.main(["--kinds", "listing", "--summary", "--save", str(saved)]) == 0
     assert saved.is_file() and pages[0].url + "#0" in saved.read_text()
+
+
+def test_trafilatura_eval_dev_pages_are_scored_by_passages(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dev = Page("trafilatura-eval", _site("dev"), "", None, ["kept passage"], ["menu words"])
+    held = Page("trafilatura-eval", _site("held"), "", None, ["x"], ["y"])
+    monkeypatch.setattr(unseendev, "wcxb", lambda repos: pytest.fail("wcxb not asked for"))
+    monkeypatch.setattr(unseendev, "trafilatura_eval", lambda repos: [dev, held])
+    assert unseendev.dev_pages(("trafilatura-eval",)) == [dev]
+    assert unseendev.page_prf(dev, "the kept passage here") == (1.0, 1.0, 1.0)
+    assert unseendev.page_prf(dev, "kept passage and menu words") == (0.5, 1.0, 2 / 3)
+    unseendev.show(dev, "menu words only")
+    out = capsys.readouterr().out.splitlines()
+    assert "- kept passage" in out
+    assert "! menu words" in out

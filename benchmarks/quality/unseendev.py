@@ -3,11 +3,14 @@ page, for reading where the main text loses (:mod:`benchmarks.quality.unseen` gi
 sets' figures).
 
 Prints, for every dev page of the chosen page types (``--kinds``, default listing,
-collection, documentation), webrobot's and trafilatura's precision, recall and F1 on it
-(shingles of four tokens, as the evaluation scores), worst gap first; ``--show N`` prints
-page N's lines (its index in that listing) as extracted and as the ground truth holds
-them, each line marked with whether the other side has it. Only pages of the ``dev`` half
-are ever loaded: the ``held`` half is never printed, page by page or otherwise.
+collection, documentation; ``trafilatura-eval`` names trafilatura's evaluation pages),
+webrobot's and trafilatura's precision, recall and F1 on it (shingles of four tokens, as
+the evaluation scores a wcxb page; passages found and wrongly found on a
+trafilatura-eval page), worst gap first; ``--show N`` prints page N's lines (its index
+in that listing) as extracted and as the ground truth holds them (a trafilatura-eval
+page: the passages it must and must not hold), each line marked with whether the other
+side has it. Only pages of the ``dev`` half are ever loaded: the ``held`` half is never
+printed, page by page or otherwise.
 """
 
 from __future__ import annotations
@@ -18,19 +21,49 @@ import sys
 from pathlib import Path
 
 from benchmarks.quality.maintext import _shingles, tp_fp_fn
-from benchmarks.quality.unseen import Page, default_repos, extractor, f1_of, wcxb
+from benchmarks.quality.unseen import (
+    Page,
+    _norm,
+    default_repos,
+    extractor,
+    f1_of,
+    passage_counts,
+    trafilatura_eval,
+    wcxb,
+)
 
 KINDS = ("listing", "collection", "documentation")
+#: The kind that names trafilatura's evaluation pages (the others are wcxb page types).
+EVAL = "trafilatura-eval"
+
+
+def set_name(kind: str) -> str:
+    return kind if kind == EVAL else f"wcxb-{kind}"
 
 
 def dev_pages(kinds: tuple[str, ...]) -> list[Page]:
-    """The ``dev`` pages of the wcxb sets of ``kinds``, in the evaluation's order."""
-    wanted = {f"wcxb-{kind}" for kind in kinds}
-    return [p for p in wcxb(default_repos()) if p.set in wanted and p.split == "dev"]
+    """The ``dev`` pages of the sets of ``kinds`` (wcxb page types, or
+    :data:`EVAL`), in the evaluation's order."""
+    wanted = {set_name(kind) for kind in kinds}
+    pages = wcxb(default_repos()) if wanted - {EVAL} else []
+    if EVAL in wanted:
+        pages += trafilatura_eval(default_repos())
+    return [p for p in pages if p.set in wanted and p.split == "dev"]
+
+
+def page_prf(page: Page, text: str) -> tuple[float, float, float]:
+    """``text``'s precision, recall and F1 on ``page`` as its set scores it."""
+    if page.truth is not None:
+        return prf(page.truth, text)
+    tp, fp, fn, _ = passage_counts(page, text)
+    return _ratios(tp, fp, fn)
 
 
 def prf(truth: str, text: str) -> tuple[float, float, float]:
-    tp, fp, fn = tp_fp_fn(truth, text)
+    return _ratios(*tp_fp_fn(truth, text))
+
+
+def _ratios(tp: float, fp: float, fn: float) -> tuple[float, float, float]:
     p = tp / (tp + fp) if tp + fp else (1.0 if not fn else 0.0)
     r = tp / (tp + fn) if tp + fn else 1.0
     return p, r, (2 * p * r / (p + r) if p + r else 0.0)
@@ -38,8 +71,12 @@ def prf(truth: str, text: str) -> tuple[float, float, float]:
 
 def show(page: Page, text: str) -> None:
     """``text``'s lines and the truth's, each marked ``+`` when the other side holds most
-    of its shingles, ``-`` when it holds few."""
-    truth = page.truth or ""
+    of its shingles, ``-`` when it holds few (on a page of passages, those it must hold
+    marked ``-`` when missing, those it must not marked ``!`` when found)."""
+    if page.truth is None:
+        _show_passages(page, text)
+        return
+    truth = page.truth
     have, want = _shingles(text), _shingles(truth)
     print(f"== {page.set} {page.url}\n-- extracted (- : not in truth)")
     for line in text.splitlines():
@@ -48,6 +85,19 @@ def show(page: Page, text: str) -> None:
     for line in truth.splitlines():
         if line.strip():
             print(("  " if _held(line, have) else "- ") + line[:160])
+
+
+def _show_passages(page: Page, text: str) -> None:
+    found = _norm(text)
+    print(f"== {page.set} {page.url}\n-- extracted")
+    for line in text.splitlines():
+        print("  " + line[:160])
+    print("-- passages it must hold (- : missing)")
+    for passage in page.with_:
+        print(("  " if _norm(passage) in found else "- ") + passage[:160])
+    print("-- passages it must not hold (! : found)")
+    for passage in page.without:
+        print(("! " if _norm(passage) in found else "  ") + passage[:160])
 
 
 def _held(line: str, other: object) -> bool:
@@ -79,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
             b = saved.get(page.url + f"#{i}", "")
         else:
             b = a if args.show or args.summary else theirs(page.html) or ""
-        rows.append((i, page, a, b, prf(page.truth or "", a), prf(page.truth or "", b)))
+        rows.append((i, page, a, b, page_prf(page, a), page_prf(page, b)))
     if args.show:
         for i, page, a, b, _, _ in rows:
             if i in args.show:
@@ -89,9 +139,9 @@ def main(argv: list[str] | None = None) -> int:
         args.save.write_text(json.dumps({r[1].url + f"#{r[0]}": r[2] for r in rows}))
     if args.summary:
         for kind in kinds:
-            mine = [(r[1], r[2]) for r in rows if r[1].set == f"wcxb-{kind}"]
+            mine = [(r[1], r[2]) for r in rows if r[1].set == set_name(kind)]
             score = f1_of([p for p, _ in mine], [t for _, t in mine])
-            print(f"wcxb-{kind} dev ({len(mine)} pages): webrobot {score:.3f}")
+            print(f"{set_name(kind)} dev ({len(mine)} pages): webrobot {score:.3f}")
         return 0
     print(
         "i | set | webrobot P R F1 | "
@@ -100,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     for i, page, _, _, w, t in sorted(rows, key=lambda r: r[4][2] - r[5][2]):
         cells = " ".join(f"{x:.2f}" for x in w), " ".join(f"{x:.2f}" for x in t)
-        print(f"{i} | {page.set[5:]} | {cells[0]} | {cells[1]} | {page.url[:80]}")
+        print(f"{i} | {page.set.removeprefix('wcxb-')} | {cells[0]} | {cells[1]} | {page.url[:80]}")
     return 0
 
 

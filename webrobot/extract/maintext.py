@@ -33,7 +33,12 @@ are not read as link lists (:mod:`webrobot.extract.listingcards`). An
 article, on the tree without those nodes (and its headings readied:
 :func:`webrobot.extract.pagechrome.headings`), is read favouring precision, without
 trafilatura's fallback extractors; a forum thread that calls itself an article and a
-discussion both is read as a discussion, broadly. That precise reading drops the headline, teasers
+discussion both is read as a discussion, broadly. When that reading finds no block to read
+the article from (a page builder's numbered wrappers) and gathers the page's loose
+paragraphs without the headings and lists between them, the article is read again with the
+block of its paragraphs named (:mod:`webrobot.extract.articleframe`); the lead the
+precise reading drops with the article's header (the page's description, shown under the
+headline) opens its text (:mod:`webrobot.extract.articlelead`). That precise reading drops the headline, teasers
 and link lists around an article that trafilatura's default reading keeps, but on
 some layouts it loses much of the article. A precise text of :data:`TRUSTED_LENGTH`
 characters or more is kept as it is; a shorter one is checked against the default (broad) reading, and kept only when
@@ -49,7 +54,10 @@ block a line (:func:`webrobot.extract.sectionedpage.element_lines`). A page that
 sections (a service or product landing page) is read whole from its main region
 instead (:mod:`webrobot.extract.sectionedpage`). The text of a page that declares a product
 (and no article) ends with the label and value lists of its specification it lacks
-(:mod:`webrobot.extract.speclists`). When the markup yields much less than the
+(:mod:`webrobot.extract.speclists`). A forum thread whose posts are marked
+as schema.org items (``Comment``, ``DiscussionForumPosting``, ``Answer``...) with their
+writers is read as those posts, each after its writer's name, when the reading kept less
+of them (:mod:`webrobot.extract.threadposts`). When the markup yields much less than the
 ``articleBody`` the page declares in its JSON-LD (pages built by JavaScript,
 teasers of a paywall), and the two agree, the declared text is returned instead
 (:mod:`webrobot.extract.articlebody`).
@@ -100,7 +108,13 @@ from functools import cache
 from types import ModuleType
 from typing import Any, Literal
 
-from webrobot.extract import readingchoice, trafilaturacompat
+from webrobot.extract import (
+    articleframe,
+    articlelead,
+    readingchoice,
+    threadposts,
+    trafilaturacompat,
+)
 from webrobot.extract.articlebody import declared_article_body
 from webrobot.extract.bodycontent import wrap_body_content
 from webrobot.extract.codeanchors import without_line_anchors
@@ -237,6 +251,8 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
             logger.debug("continuations or headline of %s not read", page.url, exc_info=True)
         text = without_pleas(text)
         rendered = without_pleas(rendered) if rendered else rendered
+        if reading.precise_first:
+            text, rendered = articlelead.with_lead(tree, text, rendered)
     whole = None
     if not article and not signals.large:
         try:
@@ -245,6 +261,8 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
             logger.debug("main region of %s not read", page.url, exc_info=True)
     if whole is not None:
         text, rendered = whole
+    if not reading.precise_first and not signals.product:
+        text, rendered = threadposts.in_place(tree, text, rendered, signals.discussion)
     if signals.product:
         try:
             text, rendered = with_specifications(text, rendered, tree)
@@ -272,7 +290,17 @@ def _markup_text(
     if not reading.precise_first:
         return _read(trafilatura, tree, fast=fast)
     # a copy for the precise reading: the broad one may read the tree after it
-    precise, precise_body = _read(trafilatura, copy(tree), fast=True, favor_precision=True)
+    report = trafilaturacompat.ReadReport()
+    precise, precise_body = _read(
+        trafilatura, copy(tree), fast=True, favor_precision=True, report=report
+    )
+    if report.frameless and precise:
+        precise, precise_body = articleframe.framed_reading(
+            lambda framed: _read(trafilatura, framed, fast=True, favor_precision=True),
+            tree,
+            precise,
+            precise_body,
+        )
     if readingchoice.precise_suffices(precise, reading):
         return precise, precise_body
     broad, broad_body = _read(trafilatura, tree, fast=fast)
@@ -397,16 +425,21 @@ def _options(fast: bool = False, favor_precision: bool = False) -> Any:
     )
 
 
-def _read(trafilatura: ModuleType, tree: Any, **options: bool) -> tuple[str | None, Any]:
+def _read(
+    trafilatura: ModuleType,
+    tree: Any,
+    report: trafilaturacompat.ReadReport | None = None,
+    **options: bool,
+) -> tuple[str | None, Any]:
     """One trafilatura reading of ``tree``, which the reading changes (give it a copy
     of the crawl's tree, and a copy of its own to any reading but the last of a tree):
-    its text and the body it read."""
+    its text and the body it read (what else it found noted in ``report``)."""
     from lxml.html import HtmlElement
 
     if not isinstance(tree, HtmlElement):
         return None, None
     try:
-        text, body = trafilaturacompat.read(tree, _options(**options))
+        text, body = trafilaturacompat.read(tree, _options(**options), report)
         if body is None:
             return None, None
         if code_on_own_lines(body):

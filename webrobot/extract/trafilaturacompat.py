@@ -19,6 +19,8 @@ extraction sequence; this module runs that sequence for less CPU and the same re
   the one translated (its regular expressions are read from it), and it answers with the
   original expression outside :func:`read`, so every other caller of trafilatura in the
   process (``trafilatura.extract`` itself) runs exactly as before.
+- A :class:`ReadReport` given to :func:`read` says whether a reading favouring precision
+  found no block and fell back on ``recover_wild_text`` (loose paragraphs, no headings).
 - During :func:`read`, trafilatura's jusText fallback makes its paragraphs with
   :func:`webrobot.extract.justextcompat.make_paragraphs` (the same paragraphs, for about a
   third of the CPU) and reuses the set of its stop words
@@ -52,6 +54,18 @@ logger = logging.getLogger(__name__)
 
 #: True while :func:`read` runs, in this thread: the stand-ins walk by tag then.
 _WALKING: ContextVar[bool] = ContextVar("webrobot_trafilatura_walking", default=False)
+
+
+@dataclass
+class ReadReport:
+    """What one :func:`read` found beyond its text: ``frameless`` when its main pass,
+    favouring precision, found no block and it gathered the loose paragraphs instead."""
+
+    frameless: bool = False
+
+
+#: The report of the :func:`read` running in this thread, if it asked for one.
+_REPORT: ContextVar[ReadReport | None] = ContextVar("webrobot_trafilatura_report", default=None)
 _LITERAL = re.compile(r"re:test\(([^,()]+), '([^']*)'(, 'i')?\)")
 
 
@@ -395,12 +409,31 @@ def install_justext() -> int:
     return placed
 
 
+class RecoveryWatch:
+    """Stands in for ``trafilatura.main_extractor.recover_wild_text`` and calls it, noting
+    in the :class:`ReadReport` of the :func:`read` running, if any, a reading favouring
+    precision that comes to it with nothing found by the main pass."""
+
+    def __init__(self, recover: Callable[..., Any]) -> None:
+        self.recover = recover
+
+    def __call__(self, tree: Any, result_body: Any, options: Any, *args: Any, **kw: Any) -> Any:
+        report = _REPORT.get()
+        if report is not None and len(result_body) == 0 and options.focus == "precision":
+            report.frameless = True
+        return self.recover(tree, result_body, options, *args, **kw)
+
+
 @cache
 def install() -> int:
     """Puts the stand-ins in trafilatura's place, once; how many of the pruning walks
-    are in place (:func:`install_justext` puts jusText's in place too)."""
+    are in place (:func:`install_justext` puts jusText's in place too; and the
+    :class:`RecoveryWatch`)."""
     require("trafilatura", "mining", FEATURE)
     install_justext()
+    extractor = importlib.import_module("trafilatura.main_extractor")
+    if not isinstance(extractor.recover_wild_text, RecoveryWatch):
+        setattr(extractor, "recover_wild_text", RecoveryWatch(extractor.recover_wild_text))  # noqa: B010
     placed = 0
     for prune in FAST_PRUNES:
         try:
@@ -426,24 +459,27 @@ def install() -> int:
     return placed
 
 
-def read(tree: Any, options: Any) -> tuple[str | None, Any]:
+def read(tree: Any, options: Any, report: ReadReport | None = None) -> tuple[str | None, Any]:
     """trafilatura's reading of ``tree`` (an HTML tree this reading may change: give it a
     copy) with ``options`` (a ``trafilatura.settings.Extractor`` without metadata,
     comments, language or duplicate checks, its output format ``"python"``): the body's
     text as ``bare_extraction`` renders it and the body, or ``(None, None)`` when
-    trafilatura finds too little text (``bare_extraction`` returns ``None`` then)."""
+    trafilatura finds too little text (``bare_extraction`` returns ``None`` then). What
+    the reading found beyond that is noted in ``report`` when one is given."""
     from lxml.etree import strip_tags
     from trafilatura.core import trafilatura_sequence
     from trafilatura.xml import xmltotxt
 
     install()
     token = _WALKING.set(True)
+    watched = _REPORT.set(report)
     try:
         body, text, _, comments = trafilatura_sequence(tree, options, options.url)
     except (TypeError, ValueError):  # what bare_extraction reads as "nothing found"
         logging.getLogger("trafilatura.core").warning("discarding data: %s", options.source)
         return None, None
     finally:
+        _REPORT.reset(watched)
         _WALKING.reset(token)
     if options.max_tree_size and len(body) > options.max_tree_size:
         strip_tags(body, "hi")

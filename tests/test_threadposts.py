@@ -1,0 +1,88 @@
+"""A forum thread read from the schema.org microdata of its posts: every post, each
+after its writer's name; a blog post's comments and an FAQ's answers never stand in for
+the page's text."""
+
+from __future__ import annotations
+
+import lxml.html
+from parsel import Selector
+
+from webrobot.extract import maintext, threadposts
+from webrobot.extract.page import SourcePage
+
+POSTS = [
+    ("river_fan", "Has anyone tried the new ferry timetable since the harbour reopened on Monday?"),
+    ("quay_walker", "Yes, the morning boats now leave every twenty minutes instead of every hour."),
+    ("old_sailor", "The evening boats are still hourly, which is a pity for people who work late."),
+    ("river_fan", "Thanks, that settles it: I will take the early boat and come back by bus."),
+]
+SCHEMA = "https://schema.org/"
+
+
+def _post(name: str, said: str, kind: str = "Comment", quote: str = "") -> str:
+    return (
+        f'<article class="message" itemscope itemtype="{SCHEMA}{kind}">'
+        f'<div class="user" itemprop="author" itemscope itemtype="{SCHEMA}Person">'
+        f'<h4><a href="/members/{name}" itemprop="name">{name}</a></h4></div>'
+        f'<div class="body" itemprop="text">{quote}<p>{said}</p></div>'
+        '<div class="actions"><a href="#">Like</a> <a href="#">Reply</a></div></article>'
+    )
+
+
+def _thread(posts: str, head: str = "") -> str:
+    return (
+        f"<html><head><title>Ferry timetable</title>{head}</head><body>"
+        "<nav><a href='/'>Forums</a></nav><h1>Ferry timetable</h1>"
+        f"<div class='thread'>{posts}</div>"
+        "<aside><h3>Similar threads</h3><ul><li><a href='/t/1'>Bus times</a></li></ul></aside>"
+        "</body></html>"
+    )
+
+
+def test_every_post_is_read_after_its_writers_name() -> None:
+    quote = '<blockquote class="quote">river_fan said: Has anyone tried it?</blockquote>'
+    posts = [_post(*POSTS[0], kind="DiscussionForumPosting")]
+    posts += [
+        _post(name, said, quote=quote if i == 2 else "")
+        for i, (name, said) in enumerate(POSTS[1:], 1)
+    ]
+    text = threadposts.thread_text(lxml.html.fromstring(_thread("".join(posts))))
+    assert text is not None
+    lines = text.splitlines()
+    for name, said in POSTS:
+        assert said in lines
+        assert lines[lines.index(said) - 1] in (name, "river_fan said: Has anyone tried it?")
+    assert "Like" not in text and "Similar threads" not in text
+
+
+def test_the_main_text_of_a_thread_holds_all_its_posts() -> None:
+    html = _thread("".join(_post(*post) for post in POSTS))
+    text = maintext.main_text(SourcePage("", html, root=Selector(text=html).root)) or ""
+    lines = text.splitlines()
+    assert [said for _, said in POSTS] == [
+        line for line in lines if line in {said for _, said in POSTS}
+    ]
+    assert all(name in lines for name, _ in POSTS)
+
+
+def test_comments_under_a_post_and_answers_of_an_faq_are_left_as_they_are() -> None:
+    article = "<p>" + "The harbour reopened on Monday after two years of work. " * 8 + "</p>"
+    comments = "".join(_post(name, said * 3) for name, said in POSTS)
+    root = lxml.html.fromstring(_thread(article + comments))
+    assert threadposts.thread_reading(root, article[3:-4]) is None
+    faq = "".join(
+        f'<div itemscope itemtype="{SCHEMA}Question"><h3 itemprop="name">Q{i}?</h3>'
+        f'<div itemscope itemprop="acceptedAnswer" itemtype="{SCHEMA}Answer">'
+        f'<div itemprop="text"><p>{said}</p></div></div></div>'
+        for i, (_, said) in enumerate(POSTS)
+    )
+    root = lxml.html.fromstring(_thread(faq))
+    assert threadposts.thread_reading(root, POSTS[0][1]) is None
+
+
+def test_comments_on_a_question_or_an_answer_are_not_posts() -> None:
+    comment = _post("critic", "This question was asked before, please search first.")
+    question = _post(*POSTS[0], kind="Question").replace("</article>", comment + "</article>")
+    answer = _post(*POSTS[1], kind="Answer")
+    found = threadposts.posts(lxml.html.fromstring(_thread(question + answer)))
+    assert [threadposts.author(item) for item, _ in found] == ["river_fan", "quay_walker"]

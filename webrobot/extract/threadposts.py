@@ -1,0 +1,170 @@
+"""A forum thread's posts, read from the schema.org microdata its software writes.
+
+Forum and question-and-answer software (XenForo, Discourse, vBulletin, Stack Exchange
+and many more) marks each post as a schema.org item (``Comment``,
+``DiscussionForumPosting``, ``Answer``, ``Question``) with its body as the item's
+``text`` (or ``articleBody``) property and its writer as its ``author``. On a thread,
+the posts are the page's content; a reading that looks for one block of article text
+keeps the opening post alone, or a dialog or the side bar. :func:`thread_text` gives
+the posts in page order, each as its writer's name on a line, then its body one block
+a line. :mod:`webrobot.extract.maintext` uses it on a page that declares no article (or
+declares a discussion as well) and no product, when the page holds at least
+:data:`MIN_POSTS` such posts with a writer (a page's questions and answers in an FAQ have
+none), as :func:`thread_reading` decides.
+
+Pure: no Scrapy, no I/O.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+from webrobot.extract.shingles import share_kept
+
+logger = logging.getLogger(__name__)
+#: The schema.org types of a post.
+POST_TYPES = ("Comment", "DiscussionForumPosting", "Answer", "Question", "SocialMediaPosting")
+#: Items whose comments are remarks on them, not posts of the thread (Stack Exchange).
+ANSWERED = frozenset({"Question", "Answer"})
+#: The properties that hold a post's body.
+BODY_PROPERTIES = frozenset({"text", "articleBody"})
+#: The types of a thread's opening post: a page holding one is a thread.
+OPENING_TYPES = frozenset({"DiscussionForumPosting", "Question"})
+#: The posts replace a text that is this share of them (the opening post alone).
+HELD_SHARE = 0.5
+#: A thread has at least this many posts with a body.
+MIN_POSTS = 2
+#: An author name longer than this (characters) is not a name.
+MAX_NAME = 60
+_BLOCKS = frozenset(
+    {"p", "div", "br", "li", "ul", "ol", "blockquote", "pre", "tr", "table", "section",
+     "h1", "h2", "h3", "h4", "h5", "h6", "dd", "dt", "figure", "aside", "article", "hr"}
+)  # fmt: skip
+_UNSHOWN = frozenset({"script", "style", "noscript", "template", "button", "svg"})
+_SPACES = re.compile(r"[^\S\n]+")
+
+
+def posts(root: Any) -> list[tuple[Any, Any]]:
+    """``(item, body)`` of each post of the page in page order: the post's item element
+    and its body element, a body inside another post's body left out (a quote), and a
+    comment on a question or an answer too."""
+    found: list[tuple[Any, Any]] = []
+    bodies: set[Any] = set()
+    for element in root.xpath("//*[@itemprop]"):
+        if not BODY_PROPERTIES.intersection(element.get("itemprop").split()):
+            continue
+        item = element if element.get("itemscope") is not None else _item_of(element)
+        if item is None or not _is_post(item):
+            continue
+        if any(a in bodies for a in element.iterancestors()):
+            continue
+        if _kind(item) == "Comment" and any(
+            _kind(a) in ANSWERED for a in item.iterancestors() if a.get("itemscope") is not None
+        ):
+            continue  # a comment on a question or an answer, not a post of the thread
+        bodies.add(element)
+        found.append((item, element))
+    return found
+
+
+def thread_text(root: Any, found: list[tuple[Any, Any]] | None = None) -> str | None:
+    """The thread's posts (``found``, else :func:`posts`) as text (see the module doc),
+    or ``None`` when the page holds fewer than :data:`MIN_POSTS`."""
+    found = posts(root) if found is None else found
+    if len(found) < MIN_POSTS:
+        return None
+    lines: list[str] = []
+    for item, body in found:
+        name = author(item)
+        if name:
+            lines.append(name)
+        lines.extend(block_lines(body))
+    return "\n".join(lines) or None
+
+
+def thread_reading(root: Any, text: str | None, discussion: bool = False) -> str | None:
+    """The thread's posts (:func:`thread_text`) in place of ``text``, when they are more
+    than it and either hold it (the reading kept the opening post alone) or the page
+    says it is a thread (``discussion``: its JSON-LD, or a post of its own that is a
+    ``DiscussionForumPosting`` or ``Question``); else ``None``: a blog post's comments
+    never stand in for the post."""
+    found = posts(root)
+    if sum(1 for item, _ in found if author(item)) < MIN_POSTS:
+        return None  # posts without writers: a page's questions and answers, not a thread
+    thread = thread_text(root, found)
+    if not thread or (text and len(thread) <= len(text)):
+        return None
+    opening = any(_kind(item) in OPENING_TYPES for item, _ in found)
+    if discussion or opening or (text and share_kept(text, thread) >= HELD_SHARE):
+        return thread
+    return None
+
+
+def in_place(
+    root: Any, text: str | None, markdown: str | None, discussion: bool = False
+) -> tuple[str | None, str | None]:
+    """``text`` and its ``markdown``, or the thread's posts in place of both where
+    :func:`thread_reading` says they are the page's content."""
+    try:
+        thread = thread_reading(root, text, discussion)
+    except Exception:  # a page must never break the crawl
+        logger.debug("thread not read", exc_info=True)
+        thread = None
+    return (thread, thread) if thread else (text, markdown)
+
+
+def author(item: Any) -> str | None:
+    """The name of the item's ``author`` (its ``name`` property, else its text)."""
+    for element in item.iter():
+        prop = element.get("itemprop") if isinstance(element.tag, str) else None
+        if not prop or "author" not in prop.split():
+            continue
+        named = element.xpath(".//*[@itemprop='name']")
+        source = named[0] if named else element
+        name = source.get("content") or source.text_content()
+        name = " ".join(name.split())
+        return name if 0 < len(name) <= MAX_NAME else None
+    return None
+
+
+def block_lines(element: Any) -> list[str]:
+    """``element``'s text, one block (paragraph, list item, quote, line break) a line."""
+    parts: list[str] = []
+    _walk(element, parts)
+    lines = (_SPACES.sub(" ", line).strip() for line in "".join(parts).split("\n"))
+    return [line for line in lines if line]
+
+
+def _walk(element: Any, parts: list[str]) -> None:
+    if not isinstance(element.tag, str) or element.tag in _UNSHOWN:
+        return
+    block = element.tag in _BLOCKS
+    if block:
+        parts.append("\n")
+    if element.text:
+        parts.append(element.text)
+    for child in element:
+        _walk(child, parts)
+        if child.tail:
+            parts.append(child.tail)
+    if block:
+        parts.append("\n")
+
+
+def _item_of(element: Any) -> Any:
+    for ancestor in element.iterancestors():
+        if ancestor.get("itemscope") is not None:
+            return ancestor
+    return None
+
+
+def _kind(item: Any) -> str:
+    """The item's (first) schema.org type's name."""
+    types = (item.get("itemtype") or "").split()
+    return types[0].rstrip("/").rsplit("/", 1)[-1] if types else ""
+
+
+def _is_post(item: Any) -> bool:
+    return _kind(item) in POST_TYPES
