@@ -20,10 +20,9 @@ text holds at least :data:`HELD_SHARE` of the lines (their words, whether it wri
 ``Label: value`` or the label and the value as lines of their own) is read already, and
 left as it is.
 
-On the real shop pages of ``python -m benchmarks.quality.realshops`` this took the F1
-from 0.845 to 0.874 (a bookshop's details, a marketplace's "Quick Details"); on the
-development half of the unseen product pages from 0.6166 to 0.6177 (four pages up, none
-down).
+It reads what the real shop pages of ``python -m benchmarks.quality.realshops`` lost
+(a bookshop's details, a marketplace's "Quick Details"); its figures there and on the
+unseen product pages are in docs/benchmarks.md.
 
 Pure: no Scrapy, no I/O.
 """
