@@ -173,6 +173,50 @@ def test_jsonld_product_with_its_offer() -> None:
     }  # fmt: skip
 
 
+@pytest.mark.parametrize("written", ["product", "PRODUCT", "http://schema.org/product"])
+def test_a_product_type_written_in_another_case_is_the_product(written: str) -> None:
+    html = (
+        '<html><head><script type="application/ld+json">{"@context": "http://www.schema.org",'
+        f' "@type": "{written}", "name": "Mouse", "sku": "433507", "mpn": "TP-GM-X20W",'
+        ' "offers": {"@type": ["Offer", "PriceSpecification"], "price": "39.98",'
+        ' "priceCurrency": "EUR", "availability": "http://schema.org/InStock"}}'
+        "</script></head><body><p>Nothing else</p></body></html>"
+    )
+    result = product(page(html))
+    assert result is not None
+    assert (result["price"], result["sku"], result["mpn"], result["availability"]) == (
+        "39.98",
+        "433507",
+        "TP-GM-X20W",
+        "InStock",
+    )
+
+
+SIZES_BY_EAN = """<html><head><script type="application/ld+json">{"@context": "http://schema.org",
+"@type": "brand", "name": "JJ", "@graph": [
+ {"@type": "product", "name": "Zipped Cardigan", "gtin8": "5715093615745", "brand": {"@type": "brand",
+  "name": "JJ"}, "offers": {"@type": "Offer", "price": "49.99", "priceCurrency": "EUR",
+  "availability": "http://schema.org/InStock"}},
+ {"@type": "product", "name": "Zipped Cardigan", "gtin8": "5715093615721", "brand": {"@type": "brand",
+  "name": "JJ"}, "offers": {"@type": "Offer", "price": "49.99", "priceCurrency": "EUR",
+  "availability": "http://schema.org/InStock"}},
+ {"@type": "Product", "image": "https://shop.example.com/cardigan.jpg"}]}</script></head>
+<body><h1>Zipped Cardigan</h1></body></html>"""
+
+
+def test_one_products_sizes_told_by_their_eans_are_one_product_without_an_ean() -> None:
+    # A node with neither name nor sku is the same product told again, not another one;
+    # sizes told apart only by their EANs give the product no EAN (none is the page's).
+    result = product(page(SIZES_BY_EAN))
+    assert result is not None
+    assert (result["name"], result["brand"], result["price"], result["gtin"]) == (
+        "Zipped Cardigan",
+        "JJ",
+        "49.99",
+        None,
+    )
+
+
 VARIANTS = """<html><head><script type="application/ld+json">{"@type": "Product", "name": "Shoe",
 "offers": [
  {"@type": "Offer", "sku": "S-41", "price": "90", "priceCurrency": "EUR", "availability": "OutOfStock",

@@ -11,15 +11,19 @@ and gtin and mpn where shown. A field's answer is the list of accepted values; a
 list says the page shows none (a value given is then a wrong one); a field left out was
 not judged (the page is ambiguous about it) and is not scored for that page.
 
-Pages came in rounds: the first 55 (of 48 shops), then 26 more (``"added": "second
-round"``: 9 new shops, and more pages of shops already there, in the half their shop is
-in), found in other public repositories' saved pages. ``--round first`` or ``--round
-"second round"`` scores one round alone, so that each round's halves are reported
-apart; a page whose price is not judged says why in its ``note``.
+Pages came in rounds: the first 55 (of 48 shops), then 28 more (``"added": "second
+round"``: 10 new shops, and more pages of shops already there, in the half their shop is
+in), then 26 more (``"added": "third round"``: 12 new shops in German, Spanish, French,
+Romanian and English, and five German pages of Amazon), found in other public
+repositories' saved pages. ``--round first``, ``--round "second round"`` or ``--round
+"third round"`` scores one round alone, so that each round's halves are reported apart;
+a page whose price or sku is not judged says why in its ``note``.
 
 The pages themselves are never copied: they are read in place from git snapshots of
 their repositories, found under ``--repos`` (else ``$WEBROBOT_EVAL_REPOS``, else
-``/work/.mirror``) as ``<owner>+<name>/repo``, at the annotated commit. Where a snapshot
+``/work/.mirror``) as ``<owner>+<name>/repo``, at the annotated commit. A page saved
+inside a test or script file, as the string given to a name (``"embedded":
+"testResponse"``), is read from that string (:func:`embedded`). Where a snapshot
 is absent its pages are left out and said so; with none at all the evaluation has
 nothing to score (:class:`FileNotFoundError`), and its tests skip.
 
@@ -40,6 +44,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -117,7 +122,7 @@ def problems(data: dict[str, Any]) -> list[str]:
             out.append(f"{key}: source {page.get('source')!r} is not among the sources")
         if isinstance(page.get("url"), str) and page.get("shop") != shop_of(page["url"]):
             out.append(f"{key}: shop {page.get('shop')!r} is not the URL's shop")
-        for name in ("added", "note"):
+        for name in ("added", "note", "embedded"):
             if name in page and (not isinstance(page[name], str) or not page[name]):
                 out.append(f"{key}: {name} must be a non-empty string")
         answers = page.get("answers")
@@ -193,7 +198,10 @@ def _page(entry: dict[str, Any], body: bytes) -> WidePage:
     shop = entry["shop"]
     answers = entry["answers"]
     accepted = {f: list(answers.get(f) or []) for f in FIELDS}
-    case = Case(entry["key"], entry["url"], decode(body), None)
+    html = decode(body)
+    if "embedded" in entry:
+        html = embedded(html, entry["embedded"])
+    case = Case(entry["key"], entry["url"], html, None)
     page = DevPage(entry["key"], shop, split_of(shop), case, accepted)
     return WidePage(
         page,
@@ -202,6 +210,35 @@ def _page(entry: dict[str, Any], body: bytes) -> WidePage:
         entry["language"],
         entry.get("added", "first"),
     )
+
+
+_OPENING = r"\s*[:=]\s*(`|\"\"\"|'''|\"|')"
+_UNESCAPED = {"n": "\n", "t": "\t"}
+
+
+def embedded(text: str, name: str) -> str:
+    """The page a test or script file holds as a string literal given to ``name``
+    (``testResponse: `<!DOCTYPE html>...` ``, ``page = \"\"\"<html>...\"\"\"``), its
+    escapes undone; :class:`ValueError` when the file gives ``name`` no string."""
+    opening = re.search(re.escape(name) + _OPENING, text)
+    if opening is None:
+        raise ValueError(f"no string literal is given to {name!r}")
+    quote = opening.group(1)
+    if len(quote) == 1:
+        body = re.compile(r"(?:\\.|[^\\" + quote + r"])*", re.DOTALL)
+    else:
+        body = re.compile(r"(?:\\.|(?!" + quote + r")[^\\])*", re.DOTALL)
+    found = body.match(text, opening.end())
+    literal = found.group(0) if found else ""
+    return re.sub(r"\\(u[0-9a-fA-F]{4}|.)", _unescaped, literal, flags=re.DOTALL)
+
+
+def _unescaped(escape: re.Match[str]) -> str:
+    """One escape of a JavaScript or Python string undone: a code point, a newline, a quote."""
+    code = escape.group(1)
+    if len(code) == 5:
+        return chr(int(code[1:], 16))
+    return _UNESCAPED.get(code, code)
 
 
 @dataclass

@@ -11,12 +11,16 @@ import re
 from typing import Any
 
 from webrobot.extract.headtags import absolute_url, as_list, jsonld_nodes, node_index, type_names
+from webrobot.extract.product.codes import GTIN_KEYS, gtin_of
 from webrobot.extract.product.context import ProductContext, comparable, node_text
 
 PRODUCT_TYPES = frozenset({
     "Product", "ProductGroup", "ProductModel", "IndividualProduct", "SomeProducts",
     "Vehicle", "Car", "Motorcycle",
 })  # fmt: skip
+#: The same names as pages write them in any case ("@type": "product"): schema.org's names
+#: are case-sensitive, but no other type shares these letters, and search engines take them.
+_PRODUCT_TYPES_FOLDED = frozenset(t.casefold() for t in PRODUCT_TYPES)
 
 
 def structured_products(structured: dict[str, Any]) -> list[dict[str, Any]]:
@@ -38,7 +42,7 @@ def structured_products(structured: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _is_product(node: dict[str, Any]) -> bool:
-    return any(t in PRODUCT_TYPES for t in type_names(node))
+    return any(t.casefold() in _PRODUCT_TYPES_FOLDED for t in type_names(node))
 
 
 def _resolve_refs(value: Any, index: dict[str, dict[str, Any]], depth: int) -> Any:
@@ -103,9 +107,13 @@ def main_product(candidates: list[dict[str, Any]], ctx: ProductContext) -> dict[
     syntaxes counts once), or the one whose URL is the page's."""
     if not candidates:
         return None
-    keys = {_product_key(c) for c in candidates}
+    # A node with neither name nor sku (OpenGraph's product told in RDFa: a URL, an
+    # image) cannot be told from the page's product: it is that product, not another.
+    named = [c for c in candidates if node_text(c.get("name")) or node_text(c.get("sku"))]
+    named = named or candidates
+    keys = {_product_key(c) for c in named}
     if len(keys) == 1:
-        return _variants_as_group(candidates) or _richest(candidates)
+        return _variants_as_group(named) or _one_of_variants(named, _richest(candidates))
     own = [c for c in candidates if comparable(_first_str(c.get("url"), ctx.base)) in ctx.page_urls]
     if own:
         return _richest(own)
@@ -132,6 +140,14 @@ def _variants_as_group(candidates: list[dict[str, Any]]) -> dict[str, Any] | Non
     if len(stem) >= 4:
         group["sku"] = stem
     return group
+
+
+def _one_of_variants(named: list[dict[str, Any]], richest: dict[str, Any]) -> dict[str, Any]:
+    """The richest of one product's nodes; when they are variants told apart only by
+    their GTINs (a size's EAN each), without its GTIN: none of them is the page's."""
+    if len({gtin_of(c) for c in named} - {None}) < 2:
+        return richest
+    return {k: v for k, v in richest.items() if k not in GTIN_KEYS}
 
 
 def _common_prefix(texts: list[str]) -> str:
