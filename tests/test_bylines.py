@@ -70,6 +70,16 @@ def test_by_in_the_middle_of_a_sentence_is_no_byline() -> None:
     assert byline_texts(tree(spans)) == ["Posted by Tom Ray"]
 
 
+def test_a_heading_that_starts_with_by_the_is_no_byline() -> None:
+    """A topic page's section "By the digits", "By the numbers": "by" and a determiner,
+    no name."""
+    for line in ("By the digits", "By the numbers", "By a landslide", "By our readers"):
+        html = f"<main><h1>Beyond Silicon Valley</h1><h3>{line}</h3><p>Stories.</p></main>"
+        assert byline_texts(tree(html)) == [], line
+    html = "<article><h1>T</h1><p>By Theo Ray</p><p>By Anna the Great</p></article>"
+    assert byline_texts(tree(html)) == ["By Theo Ray", "By Anna the Great"]
+
+
 def test_comments_sidebars_and_footers_are_not_bylines() -> None:
     html = (
         "<div id='comments'><span class='comment-author'>Reader One</span></div>"

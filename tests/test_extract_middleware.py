@@ -451,6 +451,18 @@ def test_the_source_page_is_the_crawls_parse() -> None:
     assert built.url == response.url and "<h1>" in built.html
 
 
+def test_a_page_that_ends_its_document_before_its_body_gives_its_body() -> None:
+    """``</head></html><body>``: libxml2 stops at the ``</html>``, a browser reads on."""
+    html = (
+        "<html><head><title>Hello World</title></head>\n</html>\n<body>"
+        "<article><h1>Hello World</h1><p>Welcome to the first post.</p></article></body></html>"
+    )
+    response = HtmlResponse(url="http://blog.test/hello/", body=html.encode(), encoding="utf-8")
+    assert response.selector.root.find("body") is None  # the parse a crawl holds
+    built = source_page(response)
+    assert [p.text for p in built.root.iter("p")] == ["Welcome to the first post."]
+
+
 def test_every_part_has_an_item_key_and_every_key_a_field() -> None:
     from webrobot.extract.parts import PAGE, PARTS
 

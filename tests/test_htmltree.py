@@ -41,3 +41,34 @@ def test_every_element_of_the_copy_and_of_its_copies_has_the_plain_class() -> No
         assert kinds == {lxml.html.HtmlElement, lxml.html.HtmlComment}
     # the crawl's tree keeps its classes
     assert type(tree.find(".//input")) is lxml.html.InputElement
+
+
+#: A theme whose head template closes the document (``</head></html>``) before the body:
+#: browsers read the body all the same; libxml2's parser stops at the ``</html>``.
+EARLY_END = (
+    "<!DOCTYPE html><html><head><title>Hello World | Blog</title></head>\n</html>\n"
+    "<body><article><h1>Hello World</h1><p>The post's first paragraph.</p></article>"
+    "<a href='/next/'>Next</a></body></html>"
+)
+
+
+def test_a_body_after_an_early_end_of_the_document_is_read() -> None:
+    from webrobot.extract.htmltree import whole_root
+
+    broken = lxml.html.document_fromstring(EARLY_END)
+    whole = whole_root(broken, EARLY_END, "http://blog.test/hello/")
+    assert whole is not None and whole.find("body") is not None
+    assert [p.text for p in whole.iter("p")] == ["The post's first paragraph."]
+    assert whole.findtext(".//title") == "Hello World | Blog"
+    assert [a.get("href") for a in whole.iter("a")] == ["/next/"]
+
+
+def test_a_tree_with_its_body_or_a_page_without_one_is_left_as_it_is() -> None:
+    from webrobot.extract.htmltree import whole_root
+
+    tree = lxml.html.document_fromstring(PAGE)
+    assert whole_root(tree, PAGE, "http://x.test/") is tree
+    bodiless = "<html><head><title>T</title></head></html>"
+    alone = lxml.html.document_fromstring(bodiless)
+    assert whole_root(alone, bodiless, "http://x.test/") is alone
+    assert whole_root(None, PAGE, "http://x.test/") is None

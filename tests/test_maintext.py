@@ -467,3 +467,33 @@ def test_lxml_html_trees_work_too() -> None:
     html = article_page(ENGLISH)
     root = lxml.html.document_fromstring(html)
     assert_article(main_text(SourcePage("https://example.org/", html, root=root)), ENGLISH)
+
+
+def test_a_page_that_ends_its_document_before_its_body_is_read_whole() -> None:
+    """A blog theme's head closes the document (``</head></html>``) before the body."""
+    html = (
+        "<!DOCTYPE html><html><head><title>Hello World | Blog</title>"
+        "<meta property='og:type' content='article'></head>\n</html>\n<body>"
+        "<nav><a href='/'>Home</a></nav><article><h1>Hello World</h1>"
+        + "<p>Welcome to the blog: this first post says how it is written and built.</p>"
+        * 4
+        + "<h2>Quick start</h2><p>Write a post, build the site, deploy it anywhere.</p>"
+        "</article><footer>Powered by the theme</footer></body></html>"
+    )
+    text = main_text(SourcePage("http://blog.test/hello/", html)) or ""
+    assert "Quick start" in text and "Write a post, build the site" in text
+    assert "Powered by" not in text
+
+
+def test_a_cookie_policy_page_keeps_its_policy() -> None:
+    """The policy sits in a box whose class names cookies; trafilatura alone keeps it."""
+    part = "We use cookies to remember your settings; this part says which, and for how long. "
+    policy = "".join(f"<h2>Part {n}</h2><p>{part * 3}</p>" for n in range(3))
+    html = (
+        "<html><head><title>Cookie policy | Example Ltd</title></head><body><nav><a href='/'>"
+        f"Home</a></nav><div class='page'><h1>Cookie policy</h1><div class='cookie-policy-content'>"
+        f"{policy}</div></div><footer>Example Ltd</footer></body></html>"
+    )
+    page = SourcePage("https://example.com/cookies/", html, Selector(text=html).root)
+    text = main_text(page) or ""
+    assert "Part 2" in text and text.count("We use cookies") == 9

@@ -141,6 +141,54 @@ def test_a_listing_of_several_articles_gives_no_article_fields() -> None:
     assert metadata(page(html))["title"] == "Front"
 
 
+def test_a_page_without_a_title_is_titled_by_its_headline() -> None:
+    """An empty ``<title>``, no Open Graph or schema.org title: the ``<h1>`` a reader sees
+    over the post is its title (not a logo's ``<h1>`` linking home)."""
+    html = """<html><head><title></title></head><body><h1 class="logo"><a href="/">Days</a></h1>
+    <article><h1>Resolving the Time Paradox Implied by Functional Programs</h1><p>Text.</p>
+    </article></body></html>"""
+    got = metadata(page(html))
+    assert got["title"] == "Resolving the Time Paradox Implied by Functional Programs"
+    assert (
+        metadata(page("<html><head></head><body><p>No headline.</p></body></html>"))["title"]
+        is None
+    )
+
+
+LISTED = """<html><head><title>{title}</title>
+<script type="application/ld+json">{{"@type": "BlogPosting", "headline": "Clipboard tools on Ubuntu",
+"url": "https://blog.example.com/2018/07/16/clipboard-tools/", "datePublished": "2018-07-16",
+"author": {{"@type": "Person", "name": "Arthur"}}}}</script></head>
+<body><h1>Ditto</h1><article><h2><a href="/2018/07/16/clipboard-tools/">Clipboard tools on
+Ubuntu</a></h2><time>07-16</time></article></body></html>"""
+
+
+def test_a_listing_of_one_article_is_not_that_article() -> None:
+    """A tag page that lists a single post declares that post (its headline, its
+    address): the page is the listing its own title names, not the post."""
+    html = LISTED.format(title="Tag: Ditto | Arthur's Blog")
+    got = metadata(
+        SourcePage("https://blog.example.com/tags/ditto/", html, Selector(text=html).root)
+    )
+    assert got["title"] is not None and got["title"].startswith("Tag: Ditto")
+
+
+@pytest.mark.parametrize(
+    ("url", "title"),
+    [
+        # the post at its own address, whatever its <title>
+        ("https://blog.example.com/2018/07/16/clipboard-tools/", "Arthur's Blog"),
+        ("http://127.0.0.1:8000/2018/07/16/clipboard-tools/index.html", "Arthur's Blog"),
+        # the post at another address (an old one, a mirror) whose title is its headline
+        ("https://blog.example.com/?p=123", "Clipboard tools on Ubuntu | Arthur's Blog"),
+    ],
+)
+def test_the_one_article_of_its_own_page_is_the_page(url: str, title: str) -> None:
+    html = LISTED.format(title=title)
+    got = metadata(SourcePage(url, html, Selector(text=html).root))
+    assert got["title"] == "Clipboard tools on Ubuntu" and got["authors"] == ["Arthur"]
+
+
 @pytest.mark.parametrize(
     ("values", "expected"),
     [

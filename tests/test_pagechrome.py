@@ -193,3 +193,41 @@ def test_a_short_page_wrapped_in_a_cookie_class_is_kept() -> None:
         "</main></div></body></html>"
     )
     assert reading_tree(tree).xpath("//main/p")
+
+
+#: Hexo's highlighter (and Rouge's, with line numbers): a table of two cells, the line
+#: numbers' gutter and the code, in a ``<figure>``.
+HIGHLIGHT = (
+    "<html><body><article><h2>Run it</h2><figure class='highlight go'><table><tr>"
+    "<td class='gutter'><pre><span class='line'>1</span><br><span class='line'>2</span></pre></td>"
+    "<td class='code'><pre><span class='line'>package main</span><br>"
+    "<span class='line'>func main() {}</span><br></pre></td></tr></table></figure>"
+    "<p>Then build it.</p><table><tr><td class='gutter'>Key</td><td>Value</td></tr></table>"
+    "</article></body></html>"
+)
+
+
+def test_a_code_block_laid_out_in_a_table_beside_its_line_numbers_is_the_code_alone() -> None:
+    tree = reading_tree(lxml.html.document_fromstring(HIGHLIGHT))
+    article = tree.find(".//article")
+    assert [child.tag for child in article] == ["h2", "pre", "p", "table"]
+    assert article.find("pre").text_content() == "package mainfunc main() {}"
+    assert article.find("pre").tail is None or not article.find("pre").tail.strip()
+    # a table of data whose cell is named "gutter" keeps its other cells
+    assert [td.text for td in article.find("table").iter("td")] == ["Value"]
+
+
+def test_a_cookie_policy_page_keeps_its_policy_and_drops_its_banner() -> None:
+    """A site's cookie policy, in a box whose class names cookies, is the page's text
+    when the page says it is about cookies; its consent banner (buttons) still goes."""
+    policy = "".join(f"<h2>Part {n}</h2><p>{_words(60)}</p>" for n in range(3))
+    page = (
+        "<html><head><title>{title}</title></head><body><h1>Policy</h1>"
+        f"<div class='cookie-policy-content'>{policy}</div>"
+        "<div class='cookie-banner'><p>We use cookies.</p><button>Accept all</button></div>"
+        "</body></html>"
+    )
+    kept = reading_tree(lxml.html.fromstring(page.format(title="Cookie policy | Example")))
+    assert len(kept.xpath("//h2")) == 3 and "We use cookies" not in kept.text_content()
+    other = reading_tree(lxml.html.fromstring(page.format(title="Our shop | Example")))
+    assert other.xpath("//h2") == []

@@ -70,6 +70,9 @@ def test_first_date_skips_placeholders_future_dates_and_junk() -> None:
         ("Pubblicato il 2 febbraio 2020", "2020-02-02"),
         ("Gepubliceerd op 2021-06-03", "2021-06-03"),
         ("Date : 2018/07/01", "2018-07-01"),
+        # Czech: Drupal's "Vložil/a" byline, a month named in either case
+        ("Vložil/a Anonymous, 6 Březen, 2018 - 14:00", "2018-03-06"),
+        ("Zveřejněno 12. října 2021", "2021-10-12"),
     ],
 )
 def test_labelled_lines_in_many_languages(line: str, expected: str) -> None:
@@ -190,6 +193,26 @@ def test_a_copyright_year_is_no_publication_date() -> None:
         assert page_dates("https://e.com/a", root, [], [], today=TODAY)[0] == "2023-01-01", day
     root = tree("<h1>Story</h1><div class='date'>17 September 2017</div><p>© 2023 Review</p>")
     assert page_dates("https://e.com/a", root, [], [], today=TODAY)[0] == "2017-09-17"
+
+
+def test_a_year_in_a_link_is_no_publication_date() -> None:
+    """A documentation page that states no date but links to "stateofjs.com/2016/...":
+    htmldate's extensive search makes the 1st of January of that year of it, a day the
+    page never states."""
+    pytest.importorskip("htmldate")
+    for link in (
+        "http://stateofjs.com/2016/buildtools/",
+        "https://gist.github.com/dr/11dfe2014a6b9",
+    ):
+        root = tree(
+            f"<h1>How to build the app</h1><p>As <a href='{link}'>Webpack is the most used"
+            " build tool</a> we show how to configure it.</p>"
+        )
+        assert page_dates("https://e.com/docs/build/", root, [], [], today=TODAY)[0] is None, link
+    # a page that states the 1st of January, in its text or its markup, keeps it
+    for stated in ("<p>Posted 1 January 2016.</p>", "<time datetime='2016-01-01'></time>"):
+        root = tree(f"<h1>New year notes</h1>{stated}<p>Text of the notes.</p>")
+        assert page_dates("https://e.com/n", root, [], [], today=TODAY)[0] == "2016-01-01", stated
 
 
 def test_a_copyright_notice_after_a_long_post_is_found() -> None:

@@ -18,11 +18,11 @@ import pytest
 from benchmarks.quality.productdev import SPLITS, DevPage, Scored, evaluate, pages
 
 #: split -> field -> F1 floor, a little under what was measured (tuned: price 0.885,
-#: sku 0.920, availability 0.962, gtin 0.889, brand 0.600; unseen: 0.923, 0.731, 0.926,
+#: sku 0.920, availability 0.962, gtin 0.889, brand 0.600; unseen: 0.923, 0.808, 0.926,
 #: 0.857, 0.744).
 FLOORS = {
     "tuned": {"price": 0.87, "sku": 0.90, "availability": 0.94, "gtin": 0.85, "brand": 0.58},
-    "unseen": {"price": 0.90, "sku": 0.71, "availability": 0.90, "gtin": 0.83, "brand": 0.72},
+    "unseen": {"price": 0.90, "sku": 0.78, "availability": 0.90, "gtin": 0.83, "brand": 0.72},
 }
 #: The fields the benchmark itself scores: there the anchor must be beaten on both halves.
 BENCHMARK_FIELDS = ("price", "sku", "availability")

@@ -36,7 +36,7 @@ from benchmarks.quality.productwide import (
 #: (tuned: price 0.964, sku 1.000, availability 1.000; half B, read for availability
 #: and sku: 0.933, 1.000, 1.000); second round (tuned: 0.900, 1.000, 1.000; unseen,
 #: read for sku: 0.880, 1.000, 1.000); third round (tuned: 0.963, 1.000, 0.963; unseen,
-#: never read: 1.000, 0.889, 0.917).
+#: never read: 1.000, 1.000, 0.917).
 FLOORS = {
     "first": {
         "tuned": {"price": 0.94, "sku": 0.97, "availability": 0.97},
@@ -48,7 +48,7 @@ FLOORS = {
     },
     "third round": {
         "tuned": {"price": 0.93, "sku": 0.97, "availability": 0.93},
-        "unseen": {"price": 0.97, "sku": 0.86, "availability": 0.89},
+        "unseen": {"price": 0.97, "sku": 0.97, "availability": 0.89},
     },
 }
 BENCHMARK_FIELDS = ("price", "sku", "availability")

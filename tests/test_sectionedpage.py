@@ -216,3 +216,19 @@ def test_headings_that_date_a_forums_posts_are_no_sections() -> None:
     assert whole_reading(root, "x") is None
     dated = posts.replace("2025-11-0", "3.11.202")
     assert whole_reading(_root(f"<html><body><main>{dated}</main></body></html>"), "x") is None
+
+
+def test_what_a_browser_never_shows_is_left_out_of_the_whole_reading() -> None:
+    hidden = (
+        "<div style='display: none'><p>Access denied: enter the store's password</p></div>"
+        "<p><span class='visually-hidden'>Regular price</span>$19.99</p>"
+        "<fieldset><legend>Size</legend><label>1 lb<input type=radio></label></fieldset>"
+        "<div class='hidden md:block'><p>Shown on wide screens</p></div>"
+    )
+    read = whole_reading(_root(_landing(extra=hidden)), "x")
+    assert read is not None
+    plain = read[0]
+    assert "Section 3" in plain and "$19.99" in plain
+    assert "Shown on wide screens" in plain
+    for never in ("Access denied", "Regular price", "Size", "1 lb"):
+        assert never not in plain

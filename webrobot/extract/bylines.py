@@ -50,6 +50,12 @@ _LETTER = re.compile(r"[^\W\d_]")
 _BYLINE_TEXT = re.compile(
     r"^\s*(?:(?:posted|written)\s+)?(?:by|von|par|por|door|di|av|af)(?:\s+\S|\s*$)", re.IGNORECASE
 )
+#: "By" and a determiner starts a phrase ("By the digits", "By a landslide": a section's
+#: heading), not a byline: a name follows "by" without one.
+_BY_PHRASE = re.compile(
+    r"^\s*(?:(?:posted|written)\s+)?by\s+(?:the|a|an|this|that|these|those|our|your|my|its|their)\b",
+    re.IGNORECASE,
+)
 #: Elements whose names are not the post's author's.
 _ELSEWHERE = re.compile(r"sidebar|widget|related|newsletter|share")
 
@@ -154,6 +160,7 @@ def byline_texts(root: Any) -> list[str]:
             if (
                 text.lstrip()[:10].lower().startswith(_BY_STARTS)
                 and _BYLINE_TEXT.match(text)
+                and not _BY_PHRASE.match(text)
                 # the line starts with it: not "... set by adding this line:" mid-sentence
                 and _BYLINE_TEXT.match(element.text_content()[:MAX_BYLINE])
             ):

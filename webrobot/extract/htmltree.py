@@ -1,11 +1,18 @@
 """The lxml tree an extractor reads: the crawl's own, or one parsed here when the
 crawl has none; a working copy of it (:func:`plain_copy`); and the page's base URL.
 
+A page whose markup ends the document before its body (``</head></html><body>...``, as
+some blog themes' head templates do) is shown whole by browsers, which read on after a
+stray ``</html>``; libxml2's HTML parser (2.14 and later) stops there, and the tree is
+the head alone: no text, no links. :func:`whole_root` parses such a page again without
+the early end tags, so every extractor reads the body a browser shows.
+
 Pure: no Scrapy, no I/O.
 """
 
 from __future__ import annotations
 
+import re
 from copy import deepcopy
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin
@@ -27,7 +34,8 @@ def html_root(page: SourcePage) -> Any:
     if not text.strip():
         return None
     try:
-        return lxml.html.document_fromstring(text.replace("\x00", ""))
+        parsed = lxml.html.document_fromstring(text.replace("\x00", ""))
+        return whole_root(parsed, text, page.url)
     except (lxml.etree.ParserError, ValueError):
         # An XML declaration with an encoding in a str, for one: parse the bytes.
         try:
@@ -37,6 +45,29 @@ def html_root(page: SourcePage) -> Any:
             )
         except (lxml.etree.ParserError, ValueError):
             return None
+
+
+#: An end tag of the document or the body (before the page's last ``<body>``).
+_END_TAG = re.compile(r"</(?:html|body)\s*>", re.IGNORECASE)
+
+
+def whole_root(root: Any, html: str, url: str = "") -> Any:
+    """``root`` (an lxml tree of ``html``), or, when it has no ``<body>`` and ``html``
+    holds one after an end tag of the document (``</html>``, ``</body>``), ``html``
+    parsed again without the end tags before its last ``<body>``: the page a browser
+    shows. ``root`` itself when that parse fails."""
+    if root is None or not isinstance(html, str) or root.find("body") is not None:
+        return root
+    lowered = html.lower()
+    body = lowered.rfind("<body")
+    if body < 0 or not _END_TAG.search(lowered, 0, body):
+        return root
+    mended = _END_TAG.sub("", html[:body]) + html[body:]
+    try:
+        whole = lxml.html.document_fromstring(mended.replace("\x00", ""), base_url=url or None)
+    except (lxml.etree.ParserError, ValueError):
+        return root
+    return whole if whole.find("body") is not None else root
 
 
 #: A parser whose documents give each element lxml.html's plain classes, chosen inside

@@ -37,9 +37,13 @@ its place otherwise. The paragraphs of an article cut into several containers
 of one kind that the text lacks are added (:mod:`webrobot.extract.continuation`),
 a first line repeating the page's title is dropped
 (:mod:`webrobot.extract.headline`), and closing lines asking the reader for money
-too. A page that is no article and whose text keeps only some of its many short
+too. A reading that is the whole text of the page's ``<article>`` in one line
+(trafilatura's last resort on a short page) is read again from that article one
+block a line (:func:`webrobot.extract.sectionedpage.element_lines`). A page that is no article and whose text keeps only some of its many short
 sections (a service or product landing page) is read whole from its main region
-instead (:mod:`webrobot.extract.sectionedpage`). When the markup yields much less than the
+instead (:mod:`webrobot.extract.sectionedpage`). The text of a page that declares a product
+(and no article) ends with the label and value lists of its specification it lacks
+(:mod:`webrobot.extract.speclists`). When the markup yields much less than the
 ``articleBody`` the page declares in its JSON-LD (pages built by JavaScript,
 teasers of a paywall), and the two agree, the declared text is returned instead
 (:mod:`webrobot.extract.articlebody`).
@@ -94,6 +98,7 @@ from webrobot.extract import readingchoice, trafilaturacompat
 from webrobot.extract.articlebody import declared_article_body
 from webrobot.extract.continuation import continued
 from webrobot.extract.headline import without_headline
+from webrobot.extract.htmltree import whole_root
 from webrobot.extract.largepage import is_large
 from webrobot.extract.listingcards import lists_cards, unwrap_cards
 from webrobot.extract.page import SourcePage
@@ -101,8 +106,9 @@ from webrobot.extract.pagechrome import reading_tree, without_pleas
 from webrobot.extract.pagekind import declares_article, declares_discussion, declares_product
 from webrobot.extract.readingchoice import PageSignals, ReadingPlan
 from webrobot.extract.references import with_references
-from webrobot.extract.sectionedpage import whole_reading
+from webrobot.extract.sectionedpage import element_lines, whole_reading
 from webrobot.extract.shingles import share_kept
+from webrobot.extract.speclists import with_specifications
 from webrobot.extract.textlayout import code_on_own_lines, without_date_line
 from webrobot.optional import require
 
@@ -206,6 +212,9 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
             prepared = _prepared(tree, reading, cards)
             text, body = _markup_text(trafilatura, prepared, reading)
     rendered = _render(body, markdown=True) if markdown and body is not None else None
+    lined = _article_lines(tree, reading, cards, text, body)
+    if lined is not None:
+        text, rendered = lined[0], (lined[1] if markdown else None)
     if text:
         try:
             headless = without_headline(text, tree)
@@ -225,6 +234,11 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
             logger.debug("main region of %s not read", page.url, exc_info=True)
     if whole is not None:
         text, rendered = whole
+    if signals.product:
+        try:
+            text, rendered = with_specifications(text, rendered, tree)
+        except Exception:  # a page must never break the crawl
+            logger.debug("specification lists of %s not read", page.url, exc_info=True)
     try:
         declared = declared_article_body(tree)
     except Exception:  # a page must never break the crawl
@@ -253,6 +267,28 @@ def _markup_text(
     broad, broad_body = _read(trafilatura, tree, fast=fast)
     chosen = choose(precise, broad)
     return chosen, precise_body if chosen is precise else broad_body
+
+
+def _article_lines(
+    tree: Any, reading: ReadingPlan, cards: bool, text: str | None, body: Any
+) -> tuple[str, str] | None:
+    """The text and Markdown of the page's ``<article>`` one block a line, when ``text``
+    is that article's whole text in one line (:data:`SAME_TEXT` of it, icons and
+    symbols aside): trafilatura's last resort when its reading
+    is short (a documentation page of a few lines), which runs headings, paragraphs and
+    list items together. ``None`` otherwise."""
+    if not text or "\n" in text or body is None or len(body) != 1 or len(body[0]):
+        return None
+    flat = " ".join(text.split())
+    try:
+        prepared = _prepared(tree, reading, cards)
+        for article in prepared.iter("article") if prepared is not None else ():
+            whole = " ".join(article.text_content().split())
+            if flat in whole and len(flat) >= SAME_TEXT * len(whole):
+                return element_lines(article)
+    except Exception:  # a page must never break the crawl
+        logger.debug("article lines not read", exc_info=True)
+    return None
 
 
 def choose(precise: str | None, broad: str | None) -> str | None:
@@ -302,7 +338,7 @@ def _tree(page: SourcePage, trafilatura: ModuleType, clean: bool = False) -> Any
     if not html or not html.strip():
         return None
     try:
-        tree = trafilatura.load_html(html)
+        tree = whole_root(trafilatura.load_html(html), html, page.url)
     except Exception:  # a page must never break the crawl
         logger.debug("%s not parsed", page.url, exc_info=True)
         return None

@@ -109,7 +109,13 @@ def metadata(
         micro = [i for i in as_list(structured.get("microdata")) if isinstance(i, dict)]
     else:
         items, micro = page_jsonld(root) if root is not None else [], []
-    sources = _Sources(items, micro, [page.url, *tags.links.get("canonical", [])], base)
+    sources = _Sources(
+        items,
+        micro,
+        [page.url, *tags.links.get("canonical", [])],
+        base,
+        lambda: [tags.first("og:title"), _title_element(root)],
+    )
     times = TimeElements(root)
     published, modified = page_dates(
         page.url,
@@ -141,12 +147,19 @@ def metadata(
 class _Sources:
     """The schema.org nodes of the page, by role."""
 
-    def __init__(self, items: list[Any], micro: list[Any], urls: list[str], base: str) -> None:
+    def __init__(
+        self,
+        items: list[Any],
+        micro: list[Any],
+        urls: list[str],
+        base: str,
+        titles: Callable[[], list[str | None]] = list,
+    ) -> None:
         nodes = jsonld_nodes(items) + jsonld_nodes(micro)
         self.nodes = nodes
         self.index = node_index(nodes)
         self.articles = _the_article(
-            [n for n in nodes if _is(n, ARTICLE_TYPES, "Article")], urls, base
+            [n for n in nodes if _is(n, ARTICLE_TYPES, "Article")], urls, base, titles
         )
         self.pages = [n for n in nodes if _is(n, PAGE_TYPES, "Page")]
         self.sites = [n for n in nodes if _is(n, SITE_TYPES, None)]
@@ -162,10 +175,17 @@ class _Sources:
 
 
 def _the_article(
-    articles: list[dict[str, Any]], urls: list[str], base: str
+    articles: list[dict[str, Any]],
+    urls: list[str],
+    base: str,
+    titles: Callable[[], list[str | None]],
 ) -> list[dict[str, Any]]:
     """The page's own article among several (a listing's JSON-LD names many): the one
-    whose URL is the page's, else none; a single one is the page's."""
+    whose URL is the page's, else none; a single one is the page's, unless it names
+    another page as its own and the page's titles (``titles()``) do not tell its
+    headline (a tag page listing one post)."""
+    if len(articles) == 1 and _listed_elsewhere(articles[0], urls, base, titles):
+        return []
     if len(articles) <= 1:
         return articles
     pages = {_comparable(absolute_url(u, base)) for u in urls} - {None}
@@ -181,6 +201,31 @@ def _the_article(
         return texts
     headlines = {clean_text(a.get("headline") or a.get("name")) for a in articles}
     return articles if len(headlines) == 1 else []
+
+
+def _listed_elsewhere(
+    article: dict[str, Any], urls: list[str], base: str, titles: Callable[[], list[str | None]]
+) -> bool:
+    """Whether ``article`` names an address whose path is none of the page's (``urls``)
+    and its headline is in none of the page's ``titles``: a post a listing shows."""
+    named = list(iter_strings([article.get("url"), article.get("mainEntityOfPage")], "@id", "url"))
+    paths = {_path(absolute_url(u, base)) for u in named} - {None}
+    if not paths or paths & {_path(absolute_url(u, base)) for u in urls}:
+        return False
+    headline = clean_text(article.get("headline") or article.get("name"))
+    if not headline:
+        return False
+    said = [clean_text(t) for t in titles() if isinstance(t, str)]
+    return bool(said) and not any(headline.casefold() in t.casefold() for t in said if t)
+
+
+def _path(url: str | None) -> str | None:
+    """The path of ``url`` without a trailing ``index.html`` or slash, with its query."""
+    if not url:
+        return None
+    parts = urlsplit(url)
+    path = parts.path.removesuffix("index.html").rstrip("/")
+    return path + ("?" + parts.query if parts.query else "")
 
 
 def _comparable(url: str | None) -> str | None:
@@ -235,14 +280,14 @@ def _title(s: _Sources, tags: HeadTags, root: Any, url: str) -> str | None:
         s.strings(s.pages, "name"),
         _title_element(root),
     )
-    if not title:
-        return None
+    headlines, logos = _h1s(root, url)
+    if not title:  # nothing names the page: the headline a reader sees over it
+        return next((h for h in headlines if h), None)
     sites = [
         *s.strings(s.sites, "name"),
         *tags.all("og:site_name", "application-name", "apple-mobile-web-app-title"),
         *s.strings(s.articles, "publisher", "name"),
     ]
-    headlines, logos = _h1s(root, url)
     return without_site(title, sites + logos, headlines, url)
 
 

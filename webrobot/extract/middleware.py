@@ -40,6 +40,7 @@ from twisted.internet.defer import Deferred, DeferredLock
 from twisted.internet.threads import deferToThread
 
 from webrobot.extract.fields import FieldSpec, FieldSpecError, compile_fields
+from webrobot.extract.htmltree import whole_root
 from webrobot.extract.inputs import FIELD_SPECS, STRUCTURED, PageInputs
 from webrobot.extract.item import MinedPageItem
 from webrobot.extract.page import SourcePage
@@ -77,6 +78,8 @@ def source_page(response: Response) -> SourcePage:
         for name, values in response.headers.items()
     }
     content_type = mime_type(headers.get("content-type")) or "text/html"
+    # a page that ends its document before its body is read as a browser shows it
+    root = whole_root(root, response.text, response.url)
     return SourcePage(response.url, response.text, root, headers, content_type)
 
 

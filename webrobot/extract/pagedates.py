@@ -24,7 +24,9 @@ first. On top of them:
   of January of the year a copyright notice names ("© 2025 The Review"), is
   refused: that year is the site's footer, on every page and changed on all of
   them each January, not the day a post was published (a page that does state
-  that day keeps it).
+  that day keeps it); so is any 1st of January the page does not state as a full
+  date in its text or markup (:func:`day_stated`: htmldate makes one of a year it
+  finds alone, a year in a link's address).
 
 Pure: no Scrapy, no I/O.
 """
@@ -54,6 +56,7 @@ _PUBLISHED_LABEL = re.compile(
     r"posted|published|released|created|veröffentlicht|erschienen|erstellt|publiziert"
     r"|datum|publié|mis en ligne|paru|publicad[oa]|pubblicato|gepubliceerd|geplaatst"
     r"|opublikowano|publicerad|publiceret|udgivet|julkaistu|yayınlanma|publicat|zveřejněno"
+    r"|vložil(?:/a|a)?"
     r"|date|fecha|written:|geschrieben:|écrit le"
 )
 #: Words that make the date after them an update's, not the publication's.
@@ -216,7 +219,11 @@ def text_date(url: str, root: Any, today: date | None, *, extensive: bool) -> st
         return None
     if update_only(root, found):
         return None
-    return None if found.endswith("-01-01") and copyright_year_only(root, found) else found
+    if found.endswith("-01-01") and (
+        copyright_year_only(root, found) or not day_stated(root, found)
+    ):
+        return None
+    return found
 
 
 def update_only(root: Any, found: str) -> bool:
@@ -235,6 +242,25 @@ def update_only(root: Any, found: str) -> bool:
             return False
         seen = True
     return seen
+
+
+def day_stated(root: Any, found: str) -> bool:
+    """Whether the page states the day ``found`` (``YYYY-MM-DD``) as a full date: in its
+    text (read as :func:`copyright_year_only` reads it), or in its markup as
+    ``YYYY-MM-DD`` or ``YYYY/MM/DD`` (a ``<time datetime>``, an attribute). htmldate's
+    extensive search makes the 1st of January of a year it finds alone (a year in a
+    link's address: "stateofjs.com/2016/"), a day the page never states."""
+    markup = etree.tostring(root, encoding="unicode")
+    if found[:10] in markup or found[:10].replace("-", "/") in markup:
+        return True
+    text = " ".join(root.itertext())
+    if len(text) > 2 * MAX_TEXT:
+        text = text[:MAX_TEXT] + " " + text[-MAX_TEXT:]
+    for match in _ANY_DATE.finditer(text.lower()):
+        day = iso_date(_ORDINAL.sub(r"\1", match[1]))
+        if day is not None and day[:10] == found[:10]:
+            return True
+    return False
 
 
 def copyright_year_only(root: Any, found: str) -> bool:

@@ -10,7 +10,9 @@ sections whose classes look like chrome to it (page builders name every section 
 reads the page's main region instead (its longest shown ``<main>`` or ARIA ``main``;
 a page without one is not read so), one heading, paragraph, list item or table row a line, without
 what is never content there: navigation, the site's header and footer, asides, forms,
-buttons, option lists, scripts, drawings, dialogs and hidden nodes (a ``<header>``
+buttons, option lists, groups of form controls (a variant picker's ``<fieldset>``),
+scripts, drawings, dialogs and hidden nodes (attributes, inline styles and
+screen-reader-only classes: :mod:`webrobot.extract.shown`) (a ``<header>``
 inside ``<main>`` that holds a heading and no ``<nav>`` is a section's header, and is
 read).
 
@@ -51,6 +53,7 @@ import lxml.etree
 
 from webrobot.extract.pagekind import DISCUSSION_TYPES as DISCUSSION_TYPES_OF_ARTICLES
 from webrobot.extract.pagekind import declares_discussion
+from webrobot.extract.shown import hidden_by_markup
 
 #: trafilatura's text is kept when it holds at least this share of the region's text.
 COVERED_SHARE = 0.7
@@ -67,6 +70,7 @@ SKIPPED = frozenset(
     (
         "nav", "header", "footer", "aside", "form", "button", "select", "option", "script",
         "style", "noscript", "svg", "template", "iframe", "input", "textarea", "dialog",
+        "fieldset",
         "head", "title", "meta", "link",
     )
 )  # fmt: skip
@@ -86,6 +90,7 @@ _HEADINGS = {f"h{n}": "#" * n for n in range(1, 7)}
 #: every element).
 _MAIN_ROLE = lxml.etree.XPath("//@role[.='main']")
 _SPACES = re.compile(r"\s+")
+_WORD = re.compile(r"\w")
 #: A date in a heading: ``2025-11-01``, ``1.11.2025``, ``11/01/25``.
 _DATED = re.compile(r"\d{4}-\d\d-\d\d|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b")
 #: Types only a discussion declares (an FAQ's ``Question`` and ``Answer`` are a service
@@ -127,8 +132,7 @@ def _left_out(element: Any, in_main: bool = False) -> bool:
     return (
         element.tag in SKIPPED
         or (element.get("role") or "") in SKIPPED_ROLES
-        or element.get("hidden") is not None
-        or element.get("aria-hidden") == "true"
+        or hidden_by_markup(element)
     )
 
 
@@ -152,6 +156,20 @@ def whole_reading(root: Any, text: str | None) -> tuple[str, str] | None:
     chars = sum(len(line) for _, line in lines)
     if chars < MIN_REGION_CHARS or have >= COVERED_SHARE * chars or linked > MAX_LINKED * chars:
         return None
+    return _joined(lines)
+
+
+def element_lines(element: Any) -> tuple[str, str] | None:
+    """``element``'s text and Markdown read as a region is (one heading, paragraph, list
+    item or table row a line, without what is never content, nor lines without a word:
+    an icon font's glyph); ``None`` when it holds no text. For a reading that gave the
+    element's text as one line."""
+    lines = [(mark, line) for mark, line in _lines(element)[0] if _WORD.search(line)]
+    return _joined(lines) if lines else None
+
+
+def _joined(lines: list[tuple[str, str]]) -> tuple[str, str]:
+    """The plain text and the Markdown of marked ``lines``."""
     plain = "\n".join(f"- {line}" if mark == "-" else line for mark, line in lines)
     markdown = "\n\n".join(f"{mark} {line}" if mark else line for mark, line in lines)
     return plain, markdown

@@ -12,27 +12,35 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from webrobot.extract.headtags import clean_text
+from webrobot.extract.product.codelabels import GTIN_WORDS, MPN_TEXT_WORDS, SKU_TEXT_WORDS
 from webrobot.extract.product.context import node_text
 from webrobot.extract.product.elements import element_text, in_aside
 
 #: The keys of a schema.org node that hold a GTIN, the likeliest first.
 GTIN_KEYS = ("gtin13", "gtin", "gtin12", "gtin14", "gtin8", "ean", "upc", "isbn")
 
+#: A label the shop platforms print (:mod:`~webrobot.extract.product.codelabels`), read in
+#: running text only as a word that a colon follows (``Referentie: 4711``), never as a
+#: word of prose; tried before the general labels, as some begin with one (``SKU kodas``).
+_PLATFORM = r"\b{}(?=\s*[:：])|"
+
 #: A labelled sku (``SKU: NK-FJ-GR-M``, ``Art.-Nr. 4711``, ``品番``...), a GTIN, an mpn.
 SKU_LABEL = re.compile(
-    r"(?:\bSKU|\bArt(?:ikel)?[.\s-]*(?:Nr|No)\.?|Artikelnummer|Référence|R[ée]f\.|Item\s*(?:#|No\.?|number|code)|"
+    r"(?:" + _PLATFORM.format(SKU_TEXT_WORDS) + r"\bSKU|\bArt(?:ikel)?[.\s-]*(?:Nr|No)\.?|"
+    r"Artikelnummer|Référence|R[ée]f\.|Item\s*(?:#|No\.?|number|code)|"
     r"Product\s*(?:code|ID|number)|Código|Cod\.\s*art\.?|Codice|Modelo?\s*#|Style\s*(?:#|No\.?)|"
     r"Kod\s+produktu|Nr\s+katalogowy|Vare(?:nummer|nr\.?)|Tuotenumero|Ürün\s+kodu|品番|商品番号|商品コード|货号|商品编号)"
     r"\s*[:#.：]?\s*(?P<v>[A-Z0-9][A-Z0-9._/-]{1,39})",
     re.IGNORECASE,
 )
 GTIN_LABEL = re.compile(
-    r"\b(?:EAN(?:-?13|-?8)?|GTIN(?:-?1[234]|-?8)?|UPC(?:-?A)?|ISBN(?:-?13)?|JAN)\s*[:#]?\s*"
-    r"(?P<v>\d[\d -]{6,18}\d)",
+    r"(?:" + _PLATFORM.format(GTIN_WORDS) + r"\b(?:EAN(?:-?13|-?8)?|GTIN(?:-?1[234]|-?8)?|"
+    r"UPC(?:-?A)?|ISBN(?:-?13)?|JAN))\s*[:#：]?\s*(?P<v>\d[\d -]{6,18}\d)",
     re.IGNORECASE,
 )
 MPN_LABEL = re.compile(
-    r"(?:\bMPN|Mfr\.?\s*Part\s*(?:#|No\.?|Number)|Manufacturer\s+Part\s+(?:Number|No\.?)|"
+    r"(?:" + _PLATFORM.format(MPN_TEXT_WORDS) + r"\bMPN|Mfr\.?\s*Part\s*(?:#|No\.?|Number)|"
+    r"Manufacturer\s+Part\s+(?:Number|No\.?)|"
     r"Herstellernummer|Hersteller[-\s]?Nr\.?|Hersteller-Artikelnummer|Réf(?:érence)?\s+fabricant|"
     r"Part\s*(?:#|Number|No\.?)|Model\s+(?:Number|No\.?))\s*[:#.]?\s*(?P<v>[A-Z0-9][A-Z0-9._/-]{1,39})",
     re.IGNORECASE,

@@ -29,6 +29,7 @@ from typing import Any
 
 from lxml import etree
 
+from webrobot.extract.product.codelabels import GTIN_WORDS, MPN_WORDS, SKU_WORDS
 from webrobot.extract.product.codes import gtin_digits, looks_like_code, valid_gtin
 
 _SKU = (
@@ -68,7 +69,8 @@ _GTIN = (
 )
 #: A label line: the label, then (with a separator) the value or nothing.
 _LABEL_LINE = re.compile(
-    rf"^(?:(?P<sku>{_SKU})|(?P<mpn>{_MPN})|(?P<gtin>{_GTIN}))"
+    # the platforms' labels first: some begin with a shorter label (``SKU kodas``)
+    rf"^(?:(?P<sku>{SKU_WORDS}|{_SKU})|(?P<mpn>{MPN_WORDS}|{_MPN})|(?P<gtin>{GTIN_WORDS}|{_GTIN}))"
     r"(?:\s+(?:eBay|Amazon|Allegro|Etsy|Walmart))?"
     r"\s*(?:[:#：.\-–]\s*|\s+(?=[\w-]*\d)|$)(?P<rest>.*)$",
     re.IGNORECASE,
