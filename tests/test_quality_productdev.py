@@ -41,7 +41,7 @@ def dev_pages() -> list[DevPage]:
 @pytest.fixture(scope="module")
 def results(dev_pages: list[DevPage]) -> dict[str, dict[str, Scored]]:
     pytest.importorskip("extruct")
-    return evaluate(dev_pages)
+    return evaluate(dev_pages, rdfa_when_needed=True)  # the same F1; the CPU is the benchmark's
 
 
 def test_the_split_is_by_shop_and_even(dev_pages: list[DevPage]) -> None:

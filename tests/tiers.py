@@ -90,10 +90,17 @@ def _tree(path: Path) -> ast.Module:
     return ast.parse(path.read_text("utf-8"), str(path))
 
 
-def _imports(tree: ast.AST) -> set[str]:
+@functools.cache
+def _nodes(path: Path) -> tuple[ast.AST, ...]:
+    """Every node of the file, walked once: each worker of a parallel run reads every
+    test file, and a walk costs more than the parse."""
+    return tuple(ast.walk(_tree(path)))
+
+
+def _imports(nodes: Iterable[ast.AST]) -> set[str]:
     """Every module the file imports, anywhere in it (functions too), with its parents."""
     names: set[str] = set()
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Import):
             modules = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
@@ -106,18 +113,18 @@ def _imports(tree: ast.AST) -> set[str]:
     return names
 
 
-def _strings(tree: ast.AST) -> set[str]:
+def _strings(nodes: Iterable[ast.AST]) -> set[str]:
     return {
         node.value
-        for node in ast.walk(tree)
+        for node in nodes
         if isinstance(node, ast.Constant) and isinstance(node.value, str)
     }
 
 
-def _makes_venv(tree: ast.AST, imports: set[str]) -> bool:
+def _makes_venv(nodes: Iterable[ast.AST], imports: set[str]) -> bool:
     if "venv" in imports or "virtualenv" in imports:
         return True
-    for node in ast.walk(tree):  # [python, "-m", "venv", ...]
+    for node in nodes:  # [python, "-m", "venv", ...]
         if isinstance(node, ast.List | ast.Tuple):
             values = [e.value for e in node.elts if isinstance(e, ast.Constant)]
             pairs = itertools.pairwise(values)
@@ -130,11 +137,11 @@ def _makes_venv(tree: ast.AST, imports: set[str]) -> bool:
 def file_tier(path: Path) -> str:
     """The tier of the test file at ``path``, from its source alone (see the module's doc);
     the fixtures its tests use can raise it (:func:`tier`)."""
-    tree = _tree(path)
-    imports = _imports(tree)
-    if _makes_venv(tree, imports):
+    nodes = _nodes(path)
+    imports = _imports(nodes)
+    if _makes_venv(nodes, imports):
         return "install"
-    if imports & BED_MODULES or _strings(tree) & BED_PROGRAMS:
+    if imports & BED_MODULES or _strings(nodes) & BED_PROGRAMS:
         return "bed"
     if imports & LOOPBACK_MODULES:
         return "loopback"
@@ -159,7 +166,7 @@ def one_worker(path: Path) -> bool:
     that ran one of its tests would build again."""
     if file_tier(path) == "install":
         return True
-    for node in ast.walk(_tree(path)):
+    for node in _nodes(path):
         if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
         for decorator in node.decorator_list:

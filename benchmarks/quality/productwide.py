@@ -251,8 +251,9 @@ class Scores:
 
 def evaluate(chosen: list[WidePage]) -> dict[str, dict[str, Scores]]:
     """reader -> split (``tuned``, ``unseen``, ``all``) -> scores; each reader reads each
-    page once."""
-    answers = read([w.page for w in chosen])
+    page once (the anchor's RDFa only where JSON-LD and microdata hold no Product: the
+    same answers, and this table has no CPU column)."""
+    answers = read([w.page for w in chosen], rdfa_when_needed=True)
     out: dict[str, dict[str, Scores]] = {}
     for reader in READERS:
         out[reader] = {}
