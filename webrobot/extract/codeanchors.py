@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from webrobot.extract.htmltree import delete
+
 
 def without_line_anchors(tree: Any) -> int:
     """The empty links inside the code blocks of ``tree`` (changed in place) removed,
@@ -29,14 +31,5 @@ def without_line_anchors(tree: Any) -> int:
         if len(anchor) == 0 and not (anchor.text or "").strip()
     ]
     for anchor in empty:
-        parent = anchor.getparent()
-        if parent is None:
-            continue
-        tail = anchor.tail or ""
-        previous = anchor.getprevious()
-        if previous is not None:
-            previous.tail = (previous.tail or "") + tail
-        else:
-            parent.text = (parent.text or "") + tail
-        parent.remove(anchor)
+        delete(anchor)
     return len(empty)

@@ -1,5 +1,6 @@
 """The lxml tree an extractor reads: the crawl's own, or one parsed here when the
-crawl has none; a working copy of it (:func:`plain_copy`); and the page's base URL.
+crawl has none; a working copy of it (:func:`plain_copy`); an element deleted with its tail kept
+(:func:`delete`); and the page's base URL.
 
 A page whose markup ends the document before its body (``</head></html><body>...``, as
 some blog themes' head templates do) is shown whole by browsers, which read on after a
@@ -75,6 +76,22 @@ def plain_copy(tree: Any) -> Any:
     root.text = tree.text
     root.extend(deepcopy(child) for child in tree)
     return root
+
+
+def delete(element: Any) -> None:
+    """``element`` out of its tree, its tail kept in place (joined to the element before
+    it or to its parent's text, as trafilatura and lxml's ``drop_tree`` delete); nothing
+    when it has no parent."""
+    parent = element.getparent()
+    if parent is None:
+        return
+    if element.tail:
+        previous = element.getprevious()
+        if previous is None:
+            parent.text = (parent.text or "") + element.tail
+        else:
+            previous.tail = (previous.tail or "") + element.tail
+    parent.remove(element)
 
 
 def base_url(page: SourcePage, root: Any) -> str:

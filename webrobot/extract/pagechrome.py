@@ -58,7 +58,7 @@ from urllib.parse import urlsplit
 
 import lxml.etree
 
-from webrobot.extract.htmltree import plain_copy
+from webrobot.extract.htmltree import delete, plain_copy
 
 _DONATION_WORDS = ("donat", "patreon", "ko-fi", "kofi", "buymeacoffee", "sponsor")
 _CONSENT_WORDS = ("cookie", "Cookie", "consent", "Consent", "onetrust", "gdpr", "GDPR")
@@ -177,7 +177,7 @@ def reading_tree(tree: Any, unread: bool = True, entries: bool = False) -> Any:
         if consent or not _holds_page(element, copy, page_chars):
             if element.tag == "td":
                 gutters.extend(element.iterancestors("table"))
-            _delete(element)
+            delete(element)
     for table in gutters:
         _code_alone(table)
     _unwrap_links(copy)
@@ -340,20 +340,6 @@ def _code_alone(table: Any) -> None:
             return
     pre.tail = outer.tail
     parent.replace(outer, pre)
-
-
-def _delete(element: Any) -> None:
-    """``element`` out of its tree, its tail kept in place (as trafilatura deletes)."""
-    parent = element.getparent()
-    if parent is None:
-        return
-    if element.tail:
-        previous = element.getprevious()
-        if previous is None:
-            parent.text = (parent.text or "") + element.tail
-        else:
-            previous.tail = (previous.tail or "") + element.tail
-    parent.remove(element)
 
 
 def _unwrap_links(tree: Any) -> None:

@@ -22,6 +22,8 @@ from typing import Any
 
 import lxml.etree
 
+from webrobot.extract.htmltree import delete
+
 _FRAGMENT_LINKS = lxml.etree.XPath("//a[starts-with(@href, '#') and string-length(@href) > 1]")
 #: What a permalink shows: one of these marks, and nothing else (spaces and
 #: zero-width spaces aside).
@@ -40,14 +42,5 @@ def without_permalink_marks(tree: Any) -> int:
     alone removed, their tails kept; the number removed."""
     marks = [link for link in _FRAGMENT_LINKS(tree) if is_mark(link)]
     for link in marks:
-        parent = link.getparent()
-        if parent is None:
-            continue
-        if link.tail:
-            previous = link.getprevious()
-            if previous is None:
-                parent.text = (parent.text or "") + link.tail
-            else:
-                previous.tail = (previous.tail or "") + link.tail
-        parent.remove(link)
+        delete(link)
     return len(marks)
