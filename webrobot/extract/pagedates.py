@@ -253,14 +253,7 @@ def day_stated(root: Any, found: str) -> bool:
     markup = etree.tostring(root, encoding="unicode")
     if found[:10] in markup or found[:10].replace("-", "/") in markup:
         return True
-    text = " ".join(root.itertext())
-    if len(text) > 2 * MAX_TEXT:
-        text = text[:MAX_TEXT] + " " + text[-MAX_TEXT:]
-    for match in _ANY_DATE.finditer(text.lower()):
-        day = iso_date(_ORDINAL.sub(r"\1", match[1]))
-        if day is not None and day[:10] == found[:10]:
-            return True
-    return False
+    return _text_states(_ends_of_text(root), found)
 
 
 def copyright_year_only(root: Any, found: str) -> bool:
@@ -268,15 +261,26 @@ def copyright_year_only(root: Any, found: str) -> bool:
     notice: a notice names that year and no full date of the text is that day. The text
     is read at its first and its last :data:`MAX_TEXT` characters (a footer's notice is
     last)."""
-    text = " ".join(root.itertext())
-    if len(text) > 2 * MAX_TEXT:
-        text = text[:MAX_TEXT] + " " + text[-MAX_TEXT:]
-    text = text.lower()
+    text = _ends_of_text(root)
     year = found[:4]
     if not any(year in re.findall(r"\d{4}", m[1]) for m in _COPYRIGHT_YEARS.finditer(text)):
         return False
+    return not _text_states(text, found)
+
+
+def _ends_of_text(root: Any) -> str:
+    """The page's text in small letters, its first and its last :data:`MAX_TEXT`
+    characters when it is longer than twice that."""
+    text = " ".join(root.itertext())
+    if len(text) > 2 * MAX_TEXT:
+        text = text[:MAX_TEXT] + " " + text[-MAX_TEXT:]
+    return text.lower()
+
+
+def _text_states(text: str, found: str) -> bool:
+    """Whether ``text`` (in small letters) states the day ``found`` as a full date."""
     for match in _ANY_DATE.finditer(text):
         day = iso_date(_ORDINAL.sub(r"\1", match[1]))
         if day is not None and day[:10] == found[:10]:
-            return False
-    return True
+            return True
+    return False
