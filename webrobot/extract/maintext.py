@@ -387,8 +387,10 @@ def _tree(page: SourcePage, trafilatura: ModuleType, clean: bool = False) -> Any
 def _prepared(tree: Any, reading: ReadingPlan, cards: bool = False) -> Any:
     """The copy of ``tree`` trafilatura reads (see
     :func:`~webrobot.extract.pagechrome.reading_tree`), its whole-card links unwrapped if
-    ``cards`` (:func:`~webrobot.extract.listingcards.unwrap_cards`), or a copy of ``tree``
-    as it is if that fails (``None`` if that fails too): a copy the readings may change."""
+    ``cards`` (:func:`~webrobot.extract.listingcards.unwrap_cards`), then the source's
+    line breaks, a body's loose content, layout lists, code-line anchors and permalink
+    marks mended (the modules the module doc names), or a copy of ``tree`` as it is if
+    that fails (``None`` if that fails too): a copy the readings may change."""
     try:
         prepared = reading_tree(tree, unread=reading.prune_unread, entries=reading.precise_first)
         if cards:
