@@ -33,7 +33,6 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-import time
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
@@ -540,22 +539,11 @@ def load(pages: tuple[ShopPage, ...] = PAGES) -> list[Loaded]:
 def run(
     loaded: list[Loaded], names: tuple[str, ...] = EXTRACTORS
 ) -> tuple[dict[str, list[str]], dict[str, float]]:
-    """Each extractor's text of each page (``""`` for none), and its CPU ms a page."""
-    from benchmarks.quality.unseen import extractor
+    """Each extractor's text of each page (``""`` for none), and its CPU ms a page
+    (:func:`benchmarks.quality.unseen.run`)."""
+    from benchmarks.quality import unseen
 
-    funcs = {name: extractor(name) for name in names}
-    texts: dict[str, list[str]] = {name: [] for name in names}
-    spent = dict.fromkeys(names, 0.0)
-    for item in loaded:
-        for name in names:
-            started = time.process_time()
-            try:
-                text = funcs[name](item.html)
-            except Exception:  # noqa: BLE001 - an extractor's crash costs it the page
-                text = None
-            spent[name] += time.process_time() - started
-            texts[name].append(text or "")
-    return texts, {name: 1000 * spent[name] / max(1, len(loaded)) for name in names}
+    return unseen.run(names, loaded)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -42,9 +42,10 @@ import subprocess
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 from urllib.parse import urlsplit
 
 from benchmarks.quality.maintext import RESULT_PREFIX, precision_recall_f1, tp_fp_fn
@@ -249,7 +250,17 @@ def f1_of(pages: list[Page], outputs: list[str]) -> float:
     return precision_recall_f1(counts)[2]
 
 
-def run(names: list[str], pages: list[Page]) -> tuple[dict[str, list[str]], dict[str, float]]:
+class HasHtml(Protocol):
+    """A page as :func:`run` reads it: its HTML."""
+
+    @property
+    def html(self) -> str: ...
+
+
+def run(
+    names: Sequence[str], pages: Sequence[HasHtml]
+) -> tuple[dict[str, list[str]], dict[str, float]]:
+    """Each extractor's text of each page (``""`` for none), and its CPU ms a page."""
     funcs = {name: extractor(name) for name in names}
     outputs: dict[str, list[str]] = {name: [] for name in names}
     spent = dict.fromkeys(names, 0.0)
