@@ -1,4 +1,5 @@
-"""The working copy of a page's tree (:func:`webrobot.extract.htmltree.plain_copy`)."""
+"""The working copy of a page's tree (:func:`webrobot.extract.htmltree.plain_copy`), and
+an element deleted with its tail kept (:func:`webrobot.extract.htmltree.delete`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from copy import deepcopy
 import lxml.etree
 import lxml.html
 
-from webrobot.extract.htmltree import plain_copy
+from webrobot.extract.htmltree import delete, plain_copy
 
 PAGE = (
     "<!DOCTYPE html><html lang='en' class='js' data-x='1'><head><title>T</title></head>"
@@ -72,3 +73,17 @@ def test_a_tree_with_its_body_or_a_page_without_one_is_left_as_it_is() -> None:
     alone = lxml.html.document_fromstring(bodiless)
     assert whole_root(alone, bodiless, "http://x.test/") is alone
     assert whole_root(None, PAGE, "http://x.test/") is None
+
+
+def test_a_deleted_element_leaves_its_tail_where_it_stood() -> None:
+    tree = lxml.html.fragment_fromstring(
+        "<p>Say <a>¶</a>hello <b>to</b><a>#</a> the <i>world</i></p>"
+    )
+    first, second = tree.findall("a")
+    delete(first)
+    delete(second)
+    assert lxml.html.tostring(tree, encoding="unicode") == (
+        "<p>Say hello <b>to</b> the <i>world</i></p>"
+    )
+    delete(tree)  # no parent: nothing to do
+    assert tree.text == "Say hello "
