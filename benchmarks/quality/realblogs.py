@@ -38,7 +38,7 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))
 
@@ -392,7 +392,8 @@ def score_post(site: Site, post: Post, html: str, outcome: Outcome) -> None:
     check("title", meta["title"] == post.title, f"{meta['title']!r}")
 
 
-def _read(snapshot: Path, commit: str, name: str) -> str:
+def read_blob(snapshot: Path, commit: str, name: str) -> str:
+    """The file ``name`` at ``commit`` of the git directory ``snapshot``, as text."""
     data = subprocess.run(
         ["git", "--git-dir", str(snapshot), "show", f"{commit}:{name}"],
         check=True,
@@ -404,16 +405,29 @@ def _read(snapshot: Path, commit: str, name: str) -> str:
 def score_site(site: Site, snapshot: Path) -> Outcome:
     outcome = Outcome()
     for post in site.posts:
-        html = _read(snapshot, site.commit, f"{site.root}/{post.path}".lstrip("/"))
+        html = read_blob(snapshot, site.commit, f"{site.root}/{post.path}".lstrip("/"))
         score_post(site, post, html, outcome)
     return outcome
 
 
-def find_snapshots(paths: Iterable[Path], mirror: Path | None) -> dict[str, Path]:
-    """The git directory of each site's snapshot, by repository: a path given whose
-    name holds ``owner+name`` (or whose parent's does), or ``<mirror>/owner+name/repo``."""
+class Snapshotted(Protocol):
+    """A site read from a repository's snapshot: its ``owner/name`` and folder name."""
+
+    @property
+    def repo(self) -> str: ...
+
+    @property
+    def folder(self) -> str: ...
+
+
+def find_snapshots(
+    paths: Iterable[Path], mirror: Path | None, sites: Iterable[Snapshotted] = SITES
+) -> dict[str, Path]:
+    """The git directory of each of ``sites``' snapshots, by repository: a path given
+    whose name holds ``owner+name`` (or whose parent's does), or
+    ``<mirror>/owner+name/repo``."""
     found: dict[str, Path] = {}
-    for site in SITES:
+    for site in sites:
         for path in paths:
             if site.folder in str(path):
                 found[site.repo] = path

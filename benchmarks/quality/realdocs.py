@@ -38,7 +38,6 @@ from __future__ import annotations
 import argparse
 import re
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -49,7 +48,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))
 
-from benchmarks.quality import markdown_table, source_page
+from benchmarks.quality import markdown_table, realblogs, source_page
 
 EXTRACTORS = ("webrobot", "trafilatura", "trafilatura-precision")
 #: Elements inside the body that are not its text, whatever the theme: a heading's
@@ -314,28 +313,11 @@ def extractor(name: str) -> Callable[[str, str], str | None]:
     return lambda url, html: trafilatura.extract(html, favor_precision=precision)
 
 
-def _read(snapshot: Path, commit: str, name: str) -> str:
-    data = subprocess.run(
-        ["git", "--git-dir", str(snapshot), "show", f"{commit}:{name}"],
-        check=True,
-        capture_output=True,
-    ).stdout
-    return data.decode("utf-8", "replace")
-
-
 def find_snapshots(paths: Iterable[Path], mirror: Path | None) -> dict[str, Path]:
     """The git directory of each site's snapshot, by repository: a path given whose
-    name holds ``owner+name``, or ``<mirror>/owner+name/repo``."""
-    found: dict[str, Path] = {}
-    for site in SITES:
-        for path in paths:
-            if site.folder in str(path):
-                found[site.repo] = path
-        if site.repo not in found and mirror is not None:
-            candidate = mirror / site.folder / "repo"
-            if candidate.is_dir():
-                found[site.repo] = candidate
-    return found
+    name holds ``owner+name``, or ``<mirror>/owner+name/repo``
+    (:func:`benchmarks.quality.realblogs.find_snapshots`)."""
+    return realblogs.find_snapshots(paths, mirror, SITES)
 
 
 def evaluate(snapshots: dict[str, Path], names: Iterable[str]) -> dict[str, dict[str, Score]]:
@@ -346,7 +328,7 @@ def evaluate(snapshots: dict[str, Path], names: Iterable[str]) -> dict[str, dict
         if site.repo not in snapshots:
             continue
         for path in site.pages:
-            html = _read(snapshots[site.repo], site.commit, path)
+            html = realblogs.read_blob(snapshots[site.repo], site.commit, path)
             url = f"https://{site.folder}.example/{path}"
             root = source_page(url, html).root
             body = _body(root, site)
