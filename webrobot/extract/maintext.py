@@ -47,7 +47,8 @@ it holds at least half of the broad text's word shingles
 its place otherwise. The paragraphs of an article cut into several containers
 of one kind that the text lacks are added (:mod:`webrobot.extract.continuation`),
 a first line repeating the page's title is dropped
-(:mod:`webrobot.extract.headline`), and closing lines asking the reader for money
+(:mod:`webrobot.extract.headline`; not on a page that declares a product: the
+product's name opens its text), and closing lines asking the reader for money
 too. A reading that is the whole text of the page's ``<article>`` in one line
 (trafilatura's last resort on a short page) is read again from that article one
 block a line (:func:`webrobot.extract.sectionedpage.element_lines`). A page that is no article and whose text keeps only some of its many short
@@ -242,7 +243,8 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
         text, rendered = lined[0], (lined[1] if markdown else None)
     if text:
         try:
-            headless = without_headline(text, tree)
+            # a product's name opens its text (wcxb's product pages and real shops' hold it)
+            headless = text if signals.product else without_headline(text, tree)
             if headless != text and rendered:
                 rendered = _without_first_heading(rendered)
             headless, rendered = without_date_line(headless, rendered, tree)
