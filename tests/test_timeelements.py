@@ -47,3 +47,26 @@ def test_the_first_time_outside_asides_is_the_publication_date() -> None:
 
 def test_no_tree_has_no_times() -> None:
     assert TimeElements(None)() == []
+
+
+def test_a_marked_time_of_another_post_comes_after_the_posts_own_time() -> None:
+    """A teaser list in the sidebar marks each post's ``<time pubdate>``, in an
+    ``<article>`` of its own: those date other posts, not the page's."""
+    html = (
+        "<html><body><div id='content'><article><h1>The post</h1>"
+        "<p><time datetime='2019-06-28T13:49:45Z'>28 juin 2019</time></p><p>Text</p>"
+        "</article></div><div id='aside'><ul><li><article><p>"
+        "<time datetime='2019-09-22T07:30:29Z' pubdate>22 septembre</time></p>"
+        "</article></li></ul></div></body></html>"
+    )
+    times = TimeElements(Selector(text=html, type="html").root)
+    assert time_elements(times(), published=True, post=times.post()) == [
+        "2019-06-28T13:49:45Z",
+        "2019-09-22T07:30:29Z",
+    ]
+    # Marked inside the post itself, it is the post's date.
+    inside = html.replace(
+        "28 juin 2019</time>", "28 juin</time><time pubdate datetime='2019-06-27'>x</time>"
+    )
+    times = TimeElements(Selector(text=inside, type="html").root)
+    assert time_elements(times(), published=True, post=times.post())[0] == "2019-06-27"

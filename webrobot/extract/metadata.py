@@ -42,7 +42,7 @@ from webrobot.extract.headtags import (
 from webrobot.extract.htmltree import base_url, html_root
 from webrobot.extract.jsonld import page_jsonld
 from webrobot.extract.language import language_tag, page_language
-from webrobot.extract.pagedates import SearchMode, page_dates
+from webrobot.extract.pagedates import GenericDate, SearchMode, page_dates
 from webrobot.extract.sitetitle import without_site
 from webrobot.extract.timeelements import TimeElements, time_elements
 
@@ -423,10 +423,11 @@ def _published(s: _Sources, tags: HeadTags, times: TimeElements) -> Iterator[Any
         s.strings(s.articles, "dateCreated"),
         tags.all("article:published_time", "og:published_time", "og:article:published_time"),
         tags.all("datepublished"),
-        tags.all("dc.date.issued", "dcterms.issued", "dcterms.created", "dc.date", "dcterms.date"),
-        tags.all("date", "pubdate", "publishdate", "publish-date", "publication_date",
+        tags.all("dc.date.issued", "dcterms.issued", "dcterms.created"),
+        tags.all("pubdate", "publishdate", "publish-date", "publication_date",
                  "parsely-pub-date", "sailthru.date", "article.published", "citation_publication_date"),
-        lambda: time_elements(times(), published=True),
+        [GenericDate(d) for d in tags.all("dc.date", "dcterms.date", "date")],
+        lambda: time_elements(times(), published=True, post=times.post()),
         s.strings(s.articles, "uploadDate"),
         s.strings(s.pages, "datePublished"),
     )  # fmt: skip

@@ -61,6 +61,10 @@ _PUBLISHED_LABEL = re.compile(
 )
 #: Words that make the date after them an update's, not the publication's.
 _UPDATED = re.compile(r"updat|modif|aktualisiert|geändert|mis à jour|actualiz|aggiornat|bijgewerkt")
+#: Markup dates compared for a disagreement, at most.
+MAX_CANDIDATES = 12
+#: Days apart within which two markup dates are one publication stated twice.
+MAX_SHIFT = 7
 #: Characters of text after a headline where its date is looked for (half that before).
 NEAR_HEADLINE = 300
 #: Characters of the post's text searched for such a line, at most.
@@ -115,6 +119,14 @@ def first_date(candidates: Iterable[Any], today: date | None) -> str | None:
     return None
 
 
+class GenericDate(str):
+    """A date the markup states without saying which it is (``<meta name=date>``,
+    ``dc.date``): content systems fill those with a record's creation or last change
+    as often as with the post's publication."""
+
+    __slots__ = ()
+
+
 def page_dates(
     url: str,
     root: Any,
@@ -125,8 +137,9 @@ def page_dates(
     search: SearchMode = "extensive",
 ) -> tuple[str | None, str | None]:
     """``(published, modified)`` of the page at ``url`` (its lxml tree ``root``),
-    from the markup's candidates (each an iterable of strings, best first)."""
-    stated = first_date(published, today)
+    from the markup's candidates (each an iterable of strings, best first; a
+    :class:`GenericDate` among them is one that does not say which date it is)."""
+    stated = agreed_date(root, published, today)
     in_url = url_date(url, today)
     if in_url and (stated is None or stated[:10] != in_url):
         stated = in_url
@@ -138,6 +151,45 @@ def page_dates(
     if changed and stated and changed[:10] < stated[:10]:
         changed = None
     return stated, changed
+
+
+def agreed_date(root: Any, candidates: Iterable[Any], today: date | None) -> str | None:
+    """The first of the markup's plausible ``candidates``, unless the post says
+    otherwise:
+
+    - when the first is a :class:`GenericDate`, a line of the post labelled as the
+      publication's date ("Erschienen am: 13.10.2021") of another day wins;
+    - when other candidates put the date on another day within :data:`MAX_SHIFT` days
+      of it, the one whose day the post prints as its date (a labelled line, else the
+      date under the headline) wins. Markup often states one moment twice, in UTC and
+      in the site's time zone (a day apart near midnight), or a draft's day beside the
+      day the post went out; the day a reader sees settles it. Dates further apart
+      are an original and its republication: the original stands.
+
+    The first :data:`MAX_CANDIDATES` plausible candidates are compared."""
+    days: list[str] = []
+    loose = False
+    for value in candidates:
+        parsed = iso_date(value) if isinstance(value, str) else None
+        if parsed and plausible(date.fromisoformat(parsed[:10]), today):
+            loose = loose or (not days and isinstance(value, GenericDate))
+            days.append(parsed)
+            if len(days) >= MAX_CANDIDATES:
+                break
+    if not days or root is None:
+        return days[0] if days else None
+    first = date.fromisoformat(days[0][:10])
+    near = {
+        d[:10] for d in days if abs(date.fromisoformat(d[:10]) - first) <= timedelta(MAX_SHIFT)
+    } - {days[0][:10]}
+    if loose or near:
+        said = labelled_date(root, today)
+        if loose and said and said != days[0][:10]:
+            return said
+        shown = said or headline_date(root, today)
+        if shown in near:
+            return next(d for d in days if d[:10] == shown)
+    return days[0]
 
 
 def labelled_date(root: Any, today: date | None) -> str | None:
