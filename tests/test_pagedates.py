@@ -274,3 +274,19 @@ def test_a_republication_years_later_keeps_the_original_date() -> None:
     assert page_dates("https://e.com/a", root, markup, [], today=TODAY)[0] == (
         "2017-04-12T18:33:59+02:00"
     )
+
+
+def test_the_date_is_looked_for_where_the_headline_is() -> None:
+    """A page whose first ``<article>`` is a teaser and whose post stands outside any
+    ``<article>``: the post's "Written:" line is found where its headline is."""
+    html = (
+        "<div class='nav'><article><a href='/other'>Another story</a> 2023-11-03</article></div>"
+        "<div id='content'><h1>Colder temperatures forecast for Wednesday</h1>\n"
+        "<p>Written: 2023-11-07 15:03:30 / Updated: 2023-11-07 15:30:46</p>\n<p>Text.</p></div>"
+    )
+    root = tree(html)
+    assert labelled_date(root, TODAY) == "2023-11-07"
+    assert headline_date(root, TODAY) == "2023-11-07"
+    # A headline inside the first article keeps that article as the scope.
+    inside = "<article><h1>Colder temperatures forecast</h1>\n<p>Posted 2023-11-07</p></article>"
+    assert labelled_date(tree("<p>Posted 2023-11-01</p>\n" + inside), TODAY) == "2023-11-07"

@@ -192,12 +192,33 @@ def agreed_date(root: Any, candidates: Iterable[Any], today: date | None) -> str
     return days[0]
 
 
+def dated_scope(root: Any) -> Any:
+    """Where a post's date is looked for: the post
+    (:func:`~webrobot.extract.bylines.post_scope`) when it holds the post's headline
+    (its first ``<h1>`` of some length) or there is none; else the ``<article>`` that
+    holds the headline, else the ``<main>`` or the body around it. A page's first
+    ``<article>`` is often a teaser above or beside the post, and a post's headline and
+    date line often stand above its ``<article>``."""
+    scope = post_scope(root)
+    head = next((h for h in root.iter("h1") if len(h.text_content().strip()) >= 10), None)
+    if head is None or scope is root:
+        return scope
+    around = list(head.iterancestors())
+    if any(node is scope for node in around):
+        return scope
+    for tag in ("article", "main", "body"):
+        for node in around:
+            if node.tag == tag:
+                return node
+    return scope
+
+
 def labelled_date(root: Any, today: date | None) -> str | None:
     """The date of the first line of the post that says it was published ("Posted on
     March 4, 2021", "Veröffentlicht am 14.01.2022", "Publié le 12 mars 2022 à
     10h30", "Publicado el 5 de abril de 2021"...); an update's line does not count."""
     try:
-        scope = post_scope(root)
+        scope = dated_scope(root)
         text = etree.tostring(scope, method="text", encoding="unicode", with_tail=False)
     except (AttributeError, ValueError, TypeError, etree.LxmlError):
         return None
@@ -222,7 +243,7 @@ def headline_date(root: Any, today: date | None) -> str | None:
     ``<h1>`` of some length), where themes print the byline and the date; else the
     last one just above it."""
     try:
-        scope = post_scope(root)
+        scope = dated_scope(root)
         heads = [h for h in scope.iter("h1") if len(h.text_content().strip()) >= 10]
         if not heads:
             return None
