@@ -11,6 +11,7 @@ from typing import Any
 from lxml import etree
 
 from webrobot.extract.bylines import elsewhere, post_scope
+from webrobot.extract.pagedates import dated_scope
 
 #: Elements that may state a date: ``<time>`` and schema.org's date properties.
 _TIMES = etree.XPath("//time | //*[@itemprop='datePublished' or @itemprop='dateModified']")
@@ -63,8 +64,13 @@ class TimeElements:
         return self._found
 
     def post(self) -> Any:
-        """Where the page's post is (:func:`~webrobot.extract.bylines.post_scope`)."""
-        return None if self.root is None else post_scope(self.root)
+        """Where the page's post is: the ``<article>`` that holds its headline
+        (:func:`~webrobot.extract.pagedates.dated_scope`), else its first ``<article>``
+        (:func:`~webrobot.extract.bylines.post_scope`)."""
+        if self.root is None:
+            return None
+        scope = dated_scope(self.root)
+        return scope if scope.tag == "article" else post_scope(self.root)
 
 
 def _within(element: Any, post: Any) -> bool:
@@ -74,14 +80,23 @@ def _within(element: Any, post: Any) -> bool:
     return any(node is post for node in element.iterancestors("article"))
 
 
+def _another_post(element: Any, post: Any) -> bool:
+    """Whether ``element`` is in an ``<article>`` other than ``post`` (an
+    ``<article>``) and not in ``post``: a teaser of another post."""
+    if post is None or post.tag != "article":
+        return False
+    articles = list(element.iterancestors("article"))
+    return bool(articles) and not any(node is post for node in articles)
+
+
 def time_elements(elements: list[Any], *, published: bool, post: Any = None) -> list[str]:
     """``<time datetime>`` values: for the publication date the ones marked ``pubdate``
     or ``itemprop=datePublished``, else the first; for the modification date only
     one marked ``itemprop=dateModified``. Marked ones that sit in comments, a sidebar
-    or a list of other posts (:func:`~webrobot.extract.bylines.elsewhere`), or outside
-    ``post`` (the page's post, when it is an ``<article>``: a teaser's ``<article>``
-    in the sidebar is another post's) come after the post's own first ``<time>``:
-    they date other posts."""
+    or a list of other posts (:func:`~webrobot.extract.bylines.elsewhere`) come after
+    the post's own first ``<time>``; those in another ``<article>`` than ``post`` (the
+    page's post, when it is an ``<article>``: a teaser's or a related post's) are
+    left out. They date other posts."""
     try:
         if not published:
             return [v for e in elements if _marked(e, _MODIFIED) and (v := _when(e))]
@@ -89,7 +104,7 @@ def time_elements(elements: list[Any], *, published: bool, post: Any = None) -> 
         own = [v for e in marked if _within(e, post) and not elsewhere(e) and (v := _when(e))]
         if own:
             return own
-        away = [v for e in marked if (v := _when(e))]
+        away = [v for e in marked if not _another_post(e, post) and (v := _when(e))]
         for element in elements[:30]:
             if (
                 element.tag == "time"
