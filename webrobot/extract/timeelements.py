@@ -69,8 +69,11 @@ class TimeElements:
         (:func:`~webrobot.extract.bylines.post_scope`)."""
         if self.root is None:
             return None
-        scope = dated_scope(self.root)
-        return scope if scope.tag == "article" else post_scope(self.root)
+        try:
+            scope = dated_scope(self.root)
+            return scope if scope.tag == "article" else post_scope(self.root)
+        except (AttributeError, ValueError, TypeError):
+            return None
 
 
 def _within(element: Any, post: Any) -> bool:
