@@ -26,7 +26,8 @@ from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
-from webrobot.extract.bylines import author_name, byline_texts
+from webrobot.extract.authornames import author_names
+from webrobot.extract.bylines import byline_texts
 from webrobot.extract.headtags import (
     HeadTags,
     absolute_url,
@@ -82,8 +83,6 @@ SELLING_TYPES = frozenset(
 EXTENSIVE_MAX_CHARS = 200_000
 #: Longest value kept for one field (a page's description can be a whole article).
 MAX_CHARS = 2_000
-_BY = re.compile(r"^(?:by|par|von|por|di|door|av|af)\s+", re.IGNORECASE)
-_AUTHOR_SPLIT = re.compile(r"\s*(?:;|\||\band\b|&|\bund\b|\bet\b)\s*", re.IGNORECASE)
 
 
 def metadata(
@@ -353,29 +352,10 @@ def _authors(s: _Sources, tags: HeadTags, root: Any) -> list[str]:
         lambda: s.strings(s.pages, "author", "name"),
     )
     for candidates in sources:  # the page's body is read only when its markup is silent
-        names = _names(candidates())
+        names = author_names(candidates())
         if names:
             return names
     return []
-
-
-def _names(values: list[str]) -> list[str]:
-    """Person names from author values: URLs and handles dropped, ``By`` and dates
-    dropped (:func:`~webrobot.extract.bylines.author_name`), ``A and B`` split,
-    each once."""
-    names: list[str] = []
-    for value in values:
-        value = _BY.sub("", value.strip())
-        if not value or "://" in value or value.startswith(("@", "www.")):
-            continue
-        parts = [p for p in _AUTHOR_SPLIT.split(value) if p]
-        if "," in value and all(" " in p.strip() for p in value.split(",") if p.strip()):
-            parts = [q for p in parts for q in p.split(",")]
-        for part in parts:
-            name = author_name(part)
-            if name and name.lower() not in {n.lower() for n in names}:
-                names.append(name)
-    return names[:20]
 
 
 def _itemprop_authors(root: Any) -> list[str]:
