@@ -9,6 +9,7 @@ import pytest
 from parsel import Selector
 
 from webrobot.extract.pagedates import (
+    COSTLY,
     GenericDate,
     first_date,
     headline_date,
@@ -290,3 +291,25 @@ def test_the_date_is_looked_for_where_the_headline_is() -> None:
     # A headline inside the first article keeps that article as the scope.
     inside = "<article><h1>Colder temperatures forecast</h1>\n<p>Posted 2023-11-07</p></article>"
     assert labelled_date(tree("<p>Posted 2023-11-01</p>\n" + inside), TODAY) == "2023-11-07"
+
+
+def test_the_bodys_dates_are_compared_only_when_the_head_states_none() -> None:
+    """Candidates after :data:`COSTLY` (the body's ``<time>`` elements, a walk of the page)
+    are not read once the head has given a date, nor compared with it."""
+    root = tree(
+        "<article><h1>Was bringen Therapien bei Krebs</h1><p>19. Oktober 2019</p></article>"
+    )
+
+    def body() -> list[str]:
+        raise AssertionError("the body's dates were read")
+
+    def candidates(head: list[str]) -> object:
+        yield from head
+        yield COSTLY
+        yield from body()
+
+    assert page_dates("https://e.com/a", root, candidates(["2019-10-18"]), [], today=TODAY)[0] == (
+        "2019-10-18"
+    )
+    markup = iter([COSTLY, "2019-10-19"])
+    assert page_dates("https://e.com/a", root, markup, [], today=TODAY)[0] == "2019-10-19"

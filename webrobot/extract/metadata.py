@@ -43,7 +43,7 @@ from webrobot.extract.headtags import (
 from webrobot.extract.htmltree import base_url, html_root
 from webrobot.extract.jsonld import page_jsonld
 from webrobot.extract.language import language_tag, page_language
-from webrobot.extract.pagedates import GenericDate, SearchMode, page_dates
+from webrobot.extract.pagedates import COSTLY, GenericDate, SearchMode, page_dates
 from webrobot.extract.sitetitle import without_site
 from webrobot.extract.timeelements import TimeElements, time_elements
 
@@ -390,9 +390,14 @@ def _served_on(page: SourcePage) -> date | None:
 
 def _dates(*candidates: Any) -> Iterator[Any]:
     """Each candidate's values in turn; a callable candidate is called only when the
-    ones before it gave no date (the body's ``<time>`` elements cost a walk)."""
+    ones before it gave no date (the body's ``<time>`` elements cost a walk):
+    :data:`~webrobot.extract.pagedates.COSTLY` comes before it."""
     for candidate in candidates:
-        yield from as_list(candidate() if callable(candidate) else candidate)
+        if callable(candidate):
+            yield COSTLY
+            yield from as_list(candidate())
+        else:
+            yield from as_list(candidate)
 
 
 def _published(s: _Sources, tags: HeadTags, times: TimeElements) -> Iterator[Any]:

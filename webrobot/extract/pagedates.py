@@ -119,6 +119,11 @@ def first_date(candidates: Iterable[Any], today: date | None) -> str | None:
     return None
 
 
+#: Among a page's date candidates, the mark that those after it cost a walk of the
+#: page's body (its ``<time>`` elements): once a date is found, none after it is read.
+COSTLY = object()
+
+
 class GenericDate(str):
     """A date the markup states without saying which it is (``<meta name=date>``,
     ``dc.date``): content systems fill those with a record's creation or last change
@@ -166,10 +171,13 @@ def agreed_date(root: Any, candidates: Iterable[Any], today: date | None) -> str
       day the post went out; the day a reader sees settles it. Dates further apart
       are an original and its republication: the original stands.
 
-    The first :data:`MAX_CANDIDATES` plausible candidates are compared."""
+    The first :data:`MAX_CANDIDATES` plausible candidates before :data:`COSTLY` are
+    compared (the head's; the body's only when the head states no date)."""
     days: list[str] = []
     loose = False
     for value in candidates:
+        if value is COSTLY and days:
+            break
         parsed = iso_date(value) if isinstance(value, str) else None
         if parsed and plausible(date.fromisoformat(parsed[:10]), today):
             loose = loose or (not days and isinstance(value, GenericDate))
