@@ -172,7 +172,8 @@ def agreed_date(root: Any, candidates: Iterable[Any], today: date | None) -> str
       are an original and its republication: the original stands.
 
     The first :data:`MAX_CANDIDATES` plausible candidates before :data:`COSTLY` are
-    compared (the head's; the body's only when the head states no date)."""
+    compared (the JSON-LD's and ``<meta>`` tags'; the body's ``<time>`` elements only
+    when those state no date)."""
     days: list[str] = []
     loose = False
     for value in candidates:
