@@ -118,6 +118,7 @@ PURE = frozenset({
     "webrobot.extract.sectionedpage",
     "webrobot.extract.shown",
     "webrobot.extract.speclists",
+    "webrobot.extract.repeatedlines",
     "webrobot.extract.listingcards",
     "webrobot.extract.pagekind",
     "webrobot.extract.readingchoice",
