@@ -220,3 +220,20 @@ def test_a_copyright_notice_after_a_long_post_is_found() -> None:
     body = "<p>Plain words without any date in them.</p>" * 3000
     root = tree(f"<h1>Story</h1>{body}<footer>Copyright 2023 The Review</footer>")
     assert page_dates("https://e.com/a", root, [], [], today=TODAY)[0] is None
+
+
+def test_a_street_number_is_no_publication_date() -> None:
+    """A Japanese address writes its block and building numbers as "2-19-15" after the
+    district's name: htmldate's extensive search reads them as 19 February 2015."""
+    pytest.importorskip("htmldate")
+    today = date(2026, 12, 1)
+    for address in (
+        "東京都渋谷区渋谷2-19-15 宮益坂ビルディング",
+        "〒150-0002 東京都渋谷区渋谷2-19-15",
+        "Block 4-2-19-15, Tower B",
+    ):
+        root = tree(f"<h1>会社概要のページです</h1><p>住所：{address}</p><p>本文です。</p>")
+        assert page_dates("https://e.co.jp/about", root, [], [], today=today)[0] is None, address
+    # the same numbers written as a date, on their own, stay a date
+    root = tree("<h1>Our spring notes</h1><p>Posted 2-19-15</p><p>Text of the notes.</p>")
+    assert page_dates("https://e.com/n", root, [], [], today=today)[0] == "2015-02-19"

@@ -19,8 +19,10 @@ first. On top of them:
   languages, ``<time>`` and ``<abbr>``, dates in the text) reads the page's
   tree, in its fast or its extensive mode, preferring the original date to an
   update; a day the text prints only after an update's label ("Updated
-  2026-11-27 09:14") is refused. Without htmldate installed (it comes with
-  the ``mining`` extra) that step is skipped. htmldate's last resort, the 1st
+  2026-11-27 09:14") is refused, and so is a day it reads from an address's
+  numbers ("渋谷2-19-15", a block and a building: :func:`street_number_only`).
+  Without htmldate installed (it comes with the ``mining`` extra) that step is
+  skipped. htmldate's last resort, the 1st
   of January of the year a copyright notice names ("© 2025 The Review"), is
   refused: that year is the site's footer, on every page and changed on all of
   them each January, not the day a post was published (a page that does state
@@ -82,6 +84,8 @@ _ORDINAL = re.compile(r"(\d)(?:st|nd|rd|th|er)\b")
 _COPYRIGHT_YEARS = re.compile(
     r"(?:©|\bcopyright\b|\(c\))\D{0,99}?(\d{4}(?:\s*[-–]\s*\d{4})?)(?!\d)"
 )
+#: Numbers joined by hyphens, at least three of them ("2-19-15", "4-2-19-15").
+_NUMBER_RUN = re.compile(r"(?<![\d-])\d{1,4}(?:-\d{1,4}){2,}(?![\d-])")
 _URL_DATE = re.compile(
     r"(?:^|\D)((?:19|20)\d{2})[/_.-](0?[1-9]|1[0-2])[/_.-](0?[1-9]|[12]\d|3[01])(?:\D|$)"
 )
@@ -217,7 +221,7 @@ def text_date(url: str, root: Any, today: date | None, *, extensive: bool) -> st
         return None
     if not isinstance(found, str):
         return None
-    if update_only(root, found):
+    if update_only(root, found) or street_number_only(root, found):
         return None
     if found.endswith("-01-01") and (
         copyright_year_only(root, found) or not day_stated(root, found)
@@ -242,6 +246,35 @@ def update_only(root: Any, found: str) -> bool:
             return False
         seen = True
     return seen
+
+
+def street_number_only(root: Any, found: str) -> bool:
+    """Whether the text writes the day ``found`` only as numbers of an address: a run of
+    numbers joined by hyphens glued to the word before it ("渋谷2-19-15", a Japanese
+    block and building) or of four numbers and more ("4-2-19-15"), which htmldate's
+    search reads as a day, month and two-digit year. A run of three on its own ("Posted
+    2-19-15"), a full date of the text or the day in the markup stands."""
+    text = _ends_of_text(root)
+    address = False
+    for run in _NUMBER_RUN.finditer(text):
+        numbers = [int(n) for n in run[0].split("-")]
+        if not any(_reads_as(numbers[i : i + 3], found) for i in range(len(numbers) - 2)):
+            continue
+        start = run.start()
+        if len(numbers) == 3 and not (start and text[start - 1].isalpha()):
+            return False
+        address = True
+    return address and not day_stated(root, found)
+
+
+def _reads_as(numbers: list[int], found: str) -> bool:
+    """Whether three numbers read as the day ``found`` (``YYYY-MM-DD``), a two-digit year
+    last, day and month in either order."""
+    first, second, year = numbers
+    if year >= 100 or year != int(found[2:4]):
+        return False
+    month, day = int(found[5:7]), int(found[8:10])
+    return (first, second) in ((day, month), (month, day))
 
 
 def day_stated(root: Any, found: str) -> bool:
