@@ -237,3 +237,24 @@ def test_a_street_number_is_no_publication_date() -> None:
     # the same numbers written as a date, on their own, stay a date
     root = tree("<h1>Our spring notes</h1><p>Posted 2-19-15</p><p>Text of the notes.</p>")
     assert page_dates("https://e.com/n", root, [], [], today=today)[0] == "2015-02-19"
+
+
+def test_a_day_only_in_a_code_sample_is_no_publication_date() -> None:
+    """A post that shows a service's JSON answer ("startTime": "2023-10-06T16:00:00Z")
+    was not published that day: htmldate reads the text of code blocks too."""
+    pytest.importorskip("htmldate")
+    today = date(2026, 12, 1)
+    sample = (
+        "<pre><code>{\n  &#34;startTime&#34;: <span>&#34;2023-10-06T16:00:00.000Z&#34;</span>,"
+        "\n  &#34;frequency&#34;: &#34;Day&#34;\n}</code></pre>"
+    )
+    root = tree(f"<h1>Cost alerts with Bicep</h1><p>The schedule reads:</p>{sample}<p>Done.</p>")
+    assert page_dates("https://e.com/posts/alerts/", root, [], [], today=today)[0] is None
+    inline = "<p>Set <code>startTime</code> to <code>2023-10-06</code> or later.</p>"
+    root = tree(f"<h1>Cost alerts with Bicep</h1>{inline}<p>Done.</p>")
+    assert page_dates("https://e.com/posts/alerts/", root, [], [], today=today)[0] is None
+    # a day the text states outside the code stays the page's date
+    root = tree(
+        f"<h1>Cost alerts with Bicep</h1><p>Written 6 October 2023, after the launch.</p>{sample}"
+    )
+    assert page_dates("https://e.com/posts/alerts/", root, [], [], today=today)[0] == "2023-10-06"

@@ -13,14 +13,16 @@ first. On top of them:
   publication date is dropped;
 - when the markup states no date, a line of the post that says when it was
   published ("Posted on", "Veröffentlicht am", "Publié le"...), else the date
-  printed just under the post's headline;
+  printed just under the post's headline (a day the page writes only inside
+  code, a sample's timestamp, is neither: :func:`code_only`);
 - when neither is there, htmldate (the field's library for it:
   bylines and "posted on" / "veröffentlicht am" / "publié le" lines in many
   languages, ``<time>`` and ``<abbr>``, dates in the text) reads the page's
   tree, in its fast or its extensive mode, preferring the original date to an
   update; a day the text prints only after an update's label ("Updated
   2026-11-27 09:14") is refused, and so is a day it reads from an address's
-  numbers ("渋谷2-19-15", a block and a building: :func:`street_number_only`).
+  numbers ("渋谷2-19-15", a block and a building: :func:`street_number_only`) or
+  only from code (a sample's timestamp in a ``<pre>`` block: :func:`code_only`).
   Without htmldate installed (it comes with the ``mining`` extra) that step is
   skipped. htmldate's last resort, the 1st
   of January of the year a copyright notice names ("© 2025 The Review"), is
@@ -164,7 +166,11 @@ def labelled_date(root: Any, today: date | None) -> str | None:
             continue
         found = _DATE_SPAN.match(text, label.end())
         parsed = iso_date(_ORDINAL.sub(r"\1", found[1])) if found else None
-        if parsed and plausible(date.fromisoformat(parsed[:10]), today):
+        if (
+            parsed
+            and plausible(date.fromisoformat(parsed[:10]), today)
+            and not code_only(root, parsed)
+        ):
             return parsed[:10]
     return None
 
@@ -197,7 +203,11 @@ def headline_date(root: Any, today: date | None) -> str | None:
             if _UPDATED.search(window, max(0, match.start() - 24), match.start()):
                 continue
             parsed = iso_date(_ORDINAL.sub(r"\1", match[1]))
-            if parsed and plausible(date.fromisoformat(parsed[:10]), today):
+            if (
+                parsed
+                and plausible(date.fromisoformat(parsed[:10]), today)
+                and not code_only(root, parsed)
+            ):
                 return parsed[:10]
     return None
 
@@ -221,7 +231,7 @@ def text_date(url: str, root: Any, today: date | None, *, extensive: bool) -> st
         return None
     if not isinstance(found, str):
         return None
-    if update_only(root, found) or street_number_only(root, found):
+    if update_only(root, found) or street_number_only(root, found) or code_only(root, found):
         return None
     if found.endswith("-01-01") and (
         copyright_year_only(root, found) or not day_stated(root, found)
@@ -246,6 +256,41 @@ def update_only(root: Any, found: str) -> bool:
             return False
         seen = True
     return seen
+
+
+def code_only(root: Any, found: str) -> bool:
+    """Whether the page writes the day ``found`` only inside code (``<pre>``, ``<code>``):
+    a sample's timestamp ("startTime": "2023-10-06T16:00:00Z"), not when the post was
+    published (htmldate reads the text of code blocks too). Every mention counts, in the
+    text and in the markup."""
+    blocks = [
+        element
+        for element in root.iter("pre", "code")
+        if not any(node.tag in ("pre", "code") for node in element.iterancestors())
+    ]
+    if not blocks:
+        return False
+    in_code = sum(_mentions(_markup(block), found) for block in blocks[:200])
+    return in_code > 0 and _mentions(_markup(root), found) <= in_code
+
+
+def _markup(element: Any) -> str:
+    return etree.tostring(element, encoding="unicode", with_tail=False)
+
+
+def _mentions(markup: str, found: str) -> int:
+    """How often ``markup`` writes the day ``found``: as ``YYYY-MM-DD``, ``YYYY/MM/DD``, or
+    a full date of :data:`_ANY_DATE`'s forms."""
+    day = found[:10]
+    count = markup.count(day) + markup.count(day.replace("-", "/"))
+    for match in _ANY_DATE.finditer(markup.lower()):
+        text = match[1]
+        if text == day or text == day.replace("-", "/"):
+            continue  # counted above
+        parsed = iso_date(_ORDINAL.sub(r"\1", text))
+        if parsed is not None and parsed[:10] == day:
+            count += 1
+    return count
 
 
 def street_number_only(root: Any, found: str) -> bool:
