@@ -258,3 +258,24 @@ def test_a_day_only_in_a_code_sample_is_no_publication_date() -> None:
         f"<h1>Cost alerts with Bicep</h1><p>Written 6 October 2023, after the launch.</p>{sample}"
     )
     assert page_dates("https://e.com/posts/alerts/", root, [], [], today=today)[0] == "2023-10-06"
+
+
+def test_the_day_of_an_update_line_alone_is_no_publication_date() -> None:
+    """Docusaurus prints "最后由 liyao 于 2022/6/1 更新" (last updated by liyao on ...), its
+    time marked as the page's modification: that day, printed once, is no publication."""
+    pytest.importorskip("htmldate")
+    today = date(2026, 12, 1)
+    line = (
+        '<footer><span class="theme-last-updated">最后由 <b>liyao</b> 于 <b>'
+        '<time datetime="2022-06-01T13:09:27.000Z">2022/6/1</time></b> 更新</span></footer>'
+    )
+    root = tree(f"<article><h1>快速开始</h1><p>推荐部署的方法。</p>{line}</article>")
+    modified = ["2022-06-01T13:09:27.000Z"]
+    assert page_dates("https://e.com/docs/quickstart/", root, [], modified, today=today) == (
+        None,
+        "2022-06-01T13:09:27+00:00",
+    )
+    # the day printed twice, once as the post's own, is its publication too
+    root = tree(f"<article><h1>快速开始</h1><p>2022/6/1 发布。推荐部署的方法。</p>{line}</article>")
+    found = page_dates("https://e.com/docs/quickstart/", root, [], modified, today=today)
+    assert found[0] == "2022-06-01"

@@ -22,7 +22,9 @@ first. On top of them:
   update; a day the text prints only after an update's label ("Updated
   2026-11-27 09:14") is refused, and so is a day it reads from an address's
   numbers ("渋谷2-19-15", a block and a building: :func:`street_number_only`) or
-  only from code (a sample's timestamp in a ``<pre>`` block: :func:`code_only`).
+  only from code (a sample's timestamp in a ``<pre>`` block: :func:`code_only`),
+  or the day the markup gives as the page's modification, printed once, in the
+  update's own line (:func:`update_day_only`).
   Without htmldate installed (it comes with the ``mining`` extra) that step is
   skipped. htmldate's last resort, the 1st
   of January of the year a copyright notice names ("© 2025 The Review"), is
@@ -138,9 +140,11 @@ def page_dates(
         stated = in_url
     if stated is None and root is not None:
         stated = labelled_date(root, today) or headline_date(root, today)
+    changed = first_date(modified, today)
     if stated is None and search != "off" and root is not None:
         stated = text_date(url, root, today, extensive=search == "extensive")
-    changed = first_date(modified, today)
+        if stated and changed and stated[:10] == changed[:10] and update_day_only(root, stated):
+            stated = None
     if changed and stated and changed[:10] < stated[:10]:
         changed = None
     return stated, changed
@@ -256,6 +260,13 @@ def update_only(root: Any, found: str) -> bool:
             return False
         seen = True
     return seen
+
+
+def update_day_only(root: Any, found: str) -> bool:
+    """Whether the text prints the day ``found``, which the markup states as the page's
+    modification, at most once: that is the update's own line ("最后由 liyao 于 2022/6/1
+    更新", "Last updated on ..."), whatever its words' order, not a publication."""
+    return _mentions(_ends_of_text(root), found) <= 1
 
 
 def code_only(root: Any, found: str) -> bool:
