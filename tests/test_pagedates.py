@@ -279,3 +279,22 @@ def test_the_day_of_an_update_line_alone_is_no_publication_date() -> None:
     root = tree(f"<article><h1>快速开始</h1><p>2022/6/1 发布。推荐部署的方法。</p>{line}</article>")
     found = page_dates("https://e.com/docs/quickstart/", root, [], modified, today=today)
     assert found[0] == "2022-06-01"
+
+
+def test_a_text_date_after_the_markups_modification_is_no_publication_date() -> None:
+    """Docusaurus in English prints "Last updated on 7/8/2022" (July 8); htmldate reads
+    the day first (7 August): a publication after the page's own modification date is
+    none, and the modification date stays."""
+    pytest.importorskip("htmldate")
+    today = date(2026, 12, 1)
+    line = (
+        '<footer><span class="theme-last-updated">Last updated on <b>'
+        '<time datetime="2022-07-08T08:00:04.000Z">7/8/2022</time></b> by <b>liyao</b>'
+        "</span></footer>"
+    )
+    root = tree(f"<article><h1>Introduction</h1><p>Pisanix is a framework.</p>{line}</article>")
+    modified = ["2022-07-08T08:00:04.000Z"]
+    assert page_dates("https://e.com/en/docs/intro/", root, [], modified, today=today) == (
+        None,
+        "2022-07-08T08:00:04+00:00",
+    )

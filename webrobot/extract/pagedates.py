@@ -24,9 +24,9 @@ first. On top of them:
   numbers ("渋谷2-19-15", a block and a building: :func:`street_number_only`) or
   only from code (a sample's timestamp in a ``<pre>`` block: :func:`code_only`),
   or the day the markup gives as the page's modification, printed once, in the
-  update's own line (:func:`update_day_only`).
-  Without htmldate installed (it comes with the ``mining`` extra) that step is
-  skipped. htmldate's last resort, the 1st
+  update's own line (:func:`update_day_only`), or a day after that modification
+  (an update's "7/8/2022" read day first). Without htmldate installed (it comes
+  with the ``mining`` extra) that step is skipped. htmldate's last resort, the 1st
   of January of the year a copyright notice names ("© 2025 The Review"), is
   refused: that year is the site's footer, on every page and changed on all of
   them each January, not the day a post was published (a page that does state
@@ -143,8 +143,15 @@ def page_dates(
     changed = first_date(modified, today)
     if stated is None and search != "off" and root is not None:
         stated = text_date(url, root, today, extensive=search == "extensive")
-        if stated and changed and stated[:10] == changed[:10] and update_day_only(root, stated):
-            stated = None
+        if (
+            stated
+            and changed
+            and (
+                stated[:10] > changed[:10]
+                or (stated[:10] == changed[:10] and update_day_only(root, stated))
+            )
+        ):
+            stated = None  # published after its own modification: a misread update line
     if changed and stated and changed[:10] < stated[:10]:
         changed = None
     return stated, changed
