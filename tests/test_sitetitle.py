@@ -40,6 +40,13 @@ URL = "https://www.example-news.com/2021/03/04/story"
         # a byline's word that starts a phrase is the title's own
         ("Stand by Me | Film notes", ["Film notes"], [], "Stand by Me"),
         ("Report | By the numbers | Site", ["Site"], [], "Report | By the numbers"),
+        # a name is written with a capital: "by owner" is a classified ad's category
+        (
+            "Washing machine - appliances - by owner",
+            ["craigslist"],
+            [],
+            "Washing machine - appliances - by owner",
+        ),
     ],
 )
 def test_without_site(title: str, sites: list[str], h1s: list[str], expected: str) -> None:

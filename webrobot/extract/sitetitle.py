@@ -26,13 +26,15 @@ _END_MARKS = r"(?:[|\-–—·•:/~]|::|\\)"
 _DANGLING = re.compile(rf"^\s*{_END_MARKS}\s+|\s+{_END_MARKS}\s*$")
 _WORD = re.compile(r"\W+")
 #: A title's part that is a byline: "by" (in a few languages) and a name of at most six
-#: words; "By the numbers", "By a landslide" are a phrase, not a byline.
+#: words, written with a capital; "By the numbers", "By a landslide" are a phrase, not a
+#: byline.
 _BYLINE_PART = re.compile(
     r"^(?:by|von|par|por|door|di|av|af)\s+"
     r"(?!(?:the|a|an|this|that|our|your|my|its|their|der|die|das|le|la|les|el|los)\b)"
     r"[^\W\d_][^\s]*(?:\s+\S+){0,5}$",
     re.IGNORECASE,
 )
+_BY_WORD = re.compile(r"^\S+\s+")
 
 
 def title_parts(title: str) -> list[str]:
@@ -57,7 +59,9 @@ def _before_byline(title: str) -> str:
     parts = _SEPARATOR.split(title)
     separators = _SEPARATOR.findall(title)
     for at in range(1, len(parts)):
-        if _BYLINE_PART.match(parts[at].strip()):
+        part = parts[at].strip()
+        # a name starts with a capital ("by owner" is a classified ad's category)
+        if _BYLINE_PART.match(part) and not _BY_WORD.sub("", part)[:1].islower():
             return _joined(parts[:at], separators[: at - 1])
     return title
 
