@@ -298,3 +298,14 @@ def test_a_text_date_after_the_markups_modification_is_no_publication_date() -> 
         None,
         "2022-07-08T08:00:04+00:00",
     )
+
+
+def test_an_api_reference_full_of_dated_samples_states_no_publication_date() -> None:
+    # every "created" and "date" label is a sample's, inside code, hundreds of them
+    samples = "".join(
+        f'<p>Returns:</p><pre><code>{{"created": "2023-10-{day:02d}T16:00:00Z",'
+        f' "date": "2023-10-{day:02d}"}}</code></pre>'
+        for day in range(1, 29)
+    )
+    root = tree(f"<article><h1>API reference for the orders</h1>{samples * 20}</article>")
+    assert labelled_date(root, TODAY) is None

@@ -40,6 +40,7 @@ Pure: no Scrapy, no I/O.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 from datetime import date, timedelta
 from typing import Any, Literal
@@ -167,6 +168,7 @@ def labelled_date(root: Any, today: date | None) -> str | None:
     except (AttributeError, ValueError, TypeError, etree.LxmlError):
         return None
     text = text[:MAX_TEXT].lower()
+    codes = CodeDays(root)
     for count, label in enumerate(_PUBLISHED_LABEL.finditer(text)):
         if count >= 30:
             break
@@ -180,7 +182,7 @@ def labelled_date(root: Any, today: date | None) -> str | None:
         if (
             parsed
             and plausible(date.fromisoformat(parsed[:10]), today)
-            and not code_only(root, parsed)
+            and not codes.only_in_code(parsed)
         ):
             return parsed[:10]
     return None
@@ -206,6 +208,7 @@ def headline_date(root: Any, today: date | None) -> str | None:
     at = text.find(head)
     if at < 0:
         return None
+    codes = CodeDays(root)
     after = text[at + len(head) : at + len(head) + NEAR_HEADLINE]
     before = text[max(0, at - NEAR_HEADLINE // 2) : at]
     for window, found in ((after, _ANY_DATE.finditer(after)), (before, None)):
@@ -217,7 +220,7 @@ def headline_date(root: Any, today: date | None) -> str | None:
             if (
                 parsed
                 and plausible(date.fromisoformat(parsed[:10]), today)
-                and not code_only(root, parsed)
+                and not codes.only_in_code(parsed)
             ):
                 return parsed[:10]
     return None
@@ -273,7 +276,7 @@ def update_day_only(root: Any, found: str) -> bool:
     """Whether the text prints the day ``found``, which the markup states as the page's
     modification, at most once: that is the update's own line ("最后由 liyao 于 2022/6/1
     更新", "Last updated on ..."), whatever its words' order, not a publication."""
-    return _mentions(_ends_of_text(root), found) <= 1
+    return _days(_ends_of_text(root))[found[:10]] <= 1
 
 
 def code_only(root: Any, found: str) -> bool:
@@ -281,34 +284,45 @@ def code_only(root: Any, found: str) -> bool:
     a sample's timestamp ("startTime": "2023-10-06T16:00:00Z"), not when the post was
     published (htmldate reads the text of code blocks too). Every mention counts, in the
     text and in the markup."""
-    blocks = [
-        element
-        for element in root.iter("pre", "code")
-        if not any(node.tag in ("pre", "code") for node in element.iterancestors())
-    ]
-    if not blocks:
-        return False
-    in_code = sum(_mentions(_markup(block), found) for block in blocks[:200])
-    return in_code > 0 and _mentions(_markup(root), found) <= in_code
+    return CodeDays(root).only_in_code(found)
+
+
+class CodeDays:
+    """:func:`code_only` for several days of one page: the days its code blocks and its
+    markup write are counted once, the first time a day is asked about."""
+
+    def __init__(self, root: Any) -> None:
+        self.root = root
+        self._code: Counter[str] | None = None
+        self._page: Counter[str] | None = None
+
+    def only_in_code(self, found: str) -> bool:
+        if self._code is None:
+            self._code = Counter()
+            for element in self.root.iter("pre", "code"):
+                if not any(node.tag in ("pre", "code") for node in element.iterancestors()):
+                    self._code.update(_days(_markup(element)))
+        day = found[:10]
+        if not self._code[day]:
+            return False
+        if self._page is None:
+            self._page = _days(_markup(self.root))
+        return self._page[day] <= self._code[day]
 
 
 def _markup(element: Any) -> str:
-    return etree.tostring(element, encoding="unicode", with_tail=False)
+    return etree.tostring(element, encoding="unicode", with_tail=False).lower()
 
 
-def _mentions(markup: str, found: str) -> int:
-    """How often ``markup`` writes the day ``found``: as ``YYYY-MM-DD``, ``YYYY/MM/DD``, or
-    a full date of :data:`_ANY_DATE`'s forms."""
-    day = found[:10]
-    count = markup.count(day) + markup.count(day.replace("-", "/"))
-    for match in _ANY_DATE.finditer(markup.lower()):
-        text = match[1]
-        if text == day or text == day.replace("-", "/"):
-            continue  # counted above
-        parsed = iso_date(_ORDINAL.sub(r"\1", text))
-        if parsed is not None and parsed[:10] == day:
-            count += 1
-    return count
+def _days(text: str) -> Counter[str]:
+    """How often ``text`` (in small letters) writes each day, as a full date of
+    :data:`_ANY_DATE`'s forms (``2023-10-06``, ``2023/10/06``, ``6 october 2023``...)."""
+    days: Counter[str] = Counter()
+    for match in _ANY_DATE.finditer(text):
+        parsed = iso_date(_ORDINAL.sub(r"\1", match[1]))
+        if parsed is not None:
+            days[parsed[:10]] += 1
+    return days
 
 
 def street_number_only(root: Any, found: str) -> bool:
