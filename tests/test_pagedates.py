@@ -309,3 +309,18 @@ def test_an_api_reference_full_of_dated_samples_states_no_publication_date() -> 
     )
     root = tree(f"<article><h1>API reference for the orders</h1>{samples * 20}</article>")
     assert labelled_date(root, TODAY) is None
+
+
+def test_the_update_lines_day_read_month_first_is_no_publication_date() -> None:
+    """ "Last updated on 8/2/2022" (August 2, US order) read day first is 8 February:
+    earlier than the modification, and the same day with its day and month swapped."""
+    pytest.importorskip("htmldate")
+    line = (
+        '<footer><span class="theme-last-updated">Last updated on <b>'
+        '<time datetime="2022-08-02T07:06:14.000Z">8/2/2022</time></b> by <b>liyao</b>'
+        "</span></footer>"
+    )
+    root = tree(f"<article><h1>Quickstart</h1><p>Deploy it as follows.</p>{line}</article>")
+    modified = ["2022-08-02T07:06:14.000Z"]
+    got = page_dates("https://e.com/en/docs/quickstart/", root, [], modified, today=TODAY)
+    assert got == (None, "2022-08-02T07:06:14+00:00")

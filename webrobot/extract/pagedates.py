@@ -24,9 +24,10 @@ first. On top of them:
   numbers ("渋谷2-19-15", a block and a building: :func:`street_number_only`) or
   only from code (a sample's timestamp in a ``<pre>`` block: :func:`code_only`),
   or the day the markup gives as the page's modification, printed once, in the
-  update's own line (:func:`update_day_only`), or a day after that modification
-  (an update's "7/8/2022" read day first). Without htmldate installed (it comes
-  with the ``mining`` extra) that step is skipped. htmldate's last resort, the 1st
+  update's own line (:func:`update_day_only`), a day after that modification
+  (an update's "7/8/2022" read day first) or that day with its day and month
+  swapped (:func:`swapped`: "8/2/2022" read as 8 February). Without htmldate
+  installed (it comes with the ``mining`` extra) that step is skipped. htmldate's last resort, the 1st
   of January of the year a copyright notice names ("© 2025 The Review"), is
   refused: that year is the site's footer, on every page and changed on all of
   them each January, not the day a post was published (a page that does state
@@ -149,10 +150,11 @@ def page_dates(
             and changed
             and (
                 stated[:10] > changed[:10]
+                or swapped(stated, changed)
                 or (stated[:10] == changed[:10] and update_day_only(root, stated))
             )
         ):
-            stated = None  # published after its own modification: a misread update line
+            stated = None  # the update's own line, or a misreading of it
     if changed and stated and changed[:10] < stated[:10]:
         changed = None
     return stated, changed
@@ -270,6 +272,17 @@ def update_only(root: Any, found: str) -> bool:
             return False
         seen = True
     return seen
+
+
+def swapped(found: str, changed: str) -> bool:
+    """Whether the day ``found`` is the day ``changed`` with its day and month swapped
+    (both ``YYYY-MM-DD...``): an update's "8/2/2022" (August 2) read day first."""
+    return (
+        found[:4] == changed[:4]
+        and found[5:7] == changed[8:10]
+        and found[8:10] == changed[5:7]
+        and found[5:7] != found[8:10]
+    )
 
 
 def update_day_only(root: Any, found: str) -> bool:
