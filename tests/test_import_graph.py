@@ -113,6 +113,7 @@ PURE = frozenset({
     "webrobot.extract.layoutlists",
     "webrobot.extract.codeanchors",
     "webrobot.extract.permalinks",
+    "webrobot.extract.docchrome",
     "webrobot.extract.references",
     "webrobot.extract.pagechrome",
     "webrobot.extract.sectionedpage",
