@@ -62,6 +62,9 @@ def test_skip_links_are_named_by_their_class_or_their_target() -> None:
     assert is_skip_link(_element('<a href="#main-content">Skip to main content</a>'))
     assert is_skip_link(_element('<a href="#content" class="screen-reader-text">Content</a>'))
     assert is_skip_link(_element('<a href="#VPContent" class="VPSkipLink">Skip to content</a>'))
+    # a button that does the same, named by its class
+    assert is_skip_link(_element('<button class="HiddenSkip">Skip to main content</button>'))
+    assert not is_skip_link(_element('<button class="menu-toggle">Menu</button>'))
     # another fragment, another page, a long text, a link of the content itself
     assert not is_skip_link(_element('<a href="#install">Installation</a>'))
     assert not is_skip_link(_element('<a href="/main" class="skip">Skip</a>'))

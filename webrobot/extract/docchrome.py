@@ -12,8 +12,8 @@ came out as skip link, version badge, the table of contents' button, the text an
 the table of contents again. :func:`without_doc_chrome` removes them from the copy of
 the tree the main text is read from, found by how the themes mark them:
 
-- **skip links**: one of the body's :data:`FIRST_LINKS` first links, to a fragment of
-  the page, showing at most
+- **skip links**: one of the body's :data:`FIRST_LINKS` first links and buttons, to a
+  fragment of the page (a button: its class naming a skip), showing at most
   :data:`SHORT_TEXT` characters, outside the page's ``<main>`` and ``<article>``, whose
   class names a skip (Docusaurus' ``skipToContent``, MkDocs Material's ``md-skip``,
   VitePress' ``VPSkipLink``, Furo's ``skip-to-content``, Just the Docs' ``skip-to-main``,
@@ -110,12 +110,17 @@ def names_version_picker(name: str) -> bool:
 
 
 def is_skip_link(link: Any) -> bool:
-    """Whether ``link`` (an ``<a>``) is a skip link (see the module doc)."""
-    href = link.get("href") or ""
-    if link.tag != "a" or not href.startswith("#"):
-        return False
-    target = href[1:].lower().replace("-", "").replace("_", "")
-    named = "skip" in (link.get("class") or "").lower() or "skip" in target
+    """Whether ``link`` (an ``<a>``, or a ``<button>`` whose class names a skip) is a
+    skip link (see the module doc)."""
+    named = "skip" in (link.get("class") or "").lower()
+    if link.tag == "button":
+        target = ""
+    else:
+        href = link.get("href") or ""
+        if link.tag != "a" or not href.startswith("#"):
+            return False
+        target = href[1:].lower().replace("-", "").replace("_", "")
+        named = named or "skip" in target
     if not named and target not in MAIN_TARGETS:
         return False
     if len(" ".join(link.text_content().split())) > SHORT_TEXT:
@@ -181,7 +186,7 @@ def without_doc_chrome(tree: Any) -> int:
         ):
             found.append(element)
     body = tree.find("body") if tree.tag == "html" else tree
-    for count, link in enumerate(body.iter("a") if body is not None else ()):
+    for count, link in enumerate(body.iter("a", "button") if body is not None else ()):
         if count >= FIRST_LINKS:
             break
         if is_skip_link(link):
