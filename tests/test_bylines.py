@@ -39,6 +39,24 @@ def tree(body: str) -> object:
         ("12.03.2020", None),
         ("", None),
         ("A very long sentence that is certainly not the name of anybody at all here", None),
+        # A label alone names nobody: the name is in the next element, or nowhere.
+        ("By", None),
+        ("Posted", None),
+        ("Publiziert am", None),
+        ("Geschrieben von", None),
+        ("Replying to", None),
+        ("回答者：", None),
+        # A picture's credit is its photographer's.
+        ("Фото: Алексей Меринов", None),
+        ("Foto: Anna Schmidt", None),
+        # Labels and roles around a name.
+        ("Erstellt von Andri Bryner", "Andri Bryner"),
+        ("Artikel von: hausinfo", "hausinfo"),
+        ("Interview: Julia Lauter", "Julia Lauter"),
+        ("Recueilli par Patrick Angevin", "Patrick Angevin"),
+        ("Amitai Winehouse For Mailonline", "Amitai Winehouse"),
+        ("Sara Zinnecker Stand: 01.02.2022", "Sara Zinnecker"),
+        ("Linkin Park", "Linkin Park"),  # a label's word inside a name stays
     ],
 )
 def test_author_names_are_cleaned(value: str, expected: str | None) -> None:

@@ -74,6 +74,7 @@ PURE = frozenset({
     "webrobot.extract.jsonld",
     "webrobot.extract.dates",
     "webrobot.extract.headtags",
+    "webrobot.extract.authornames",
     "webrobot.extract.bylines",
     "webrobot.extract.pagedates",
     "webrobot.extract.sitetitle",

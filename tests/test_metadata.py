@@ -198,6 +198,12 @@ def test_the_one_article_of_its_own_page_is_the_page(url: str, title: str) -> No
         (["https://facebook.com/jane", "Jane Doe"], ["Jane Doe"]),
         (["@jane"], []),
         (["Jane Doe", "jane doe"], ["Jane Doe"]),
+        # A place and a country after the name, as an address writes them.
+        (["hessenschau.de, Frankfurt, Germany"], ["hessenschau.de"]),
+        (["Olympia-Verlag GmbH, Nürnberg, Germany"], ["Olympia-Verlag GmbH"]),
+        # "A und B" of one word each is one name ("Kirche und Leben"), not two.
+        (["Kirche und Leben, Münster, Germany"], ["Kirche und Leben"]),
+        (["Jane Doe und Max"], ["Jane Doe", "Max"]),
     ],
 )
 def test_author_names(values: list[str], expected: list[str]) -> None:

@@ -9,6 +9,8 @@ import pytest
 from parsel import Selector
 
 from webrobot.extract.pagedates import (
+    COSTLY,
+    GenericDate,
     first_date,
     headline_date,
     labelled_date,
@@ -220,3 +222,94 @@ def test_a_copyright_notice_after_a_long_post_is_found() -> None:
     body = "<p>Plain words without any date in them.</p>" * 3000
     root = tree(f"<h1>Story</h1>{body}<footer>Copyright 2023 The Review</footer>")
     assert page_dates("https://e.com/a", root, [], [], today=TODAY)[0] is None
+
+
+def test_a_labelled_line_beats_a_generic_date_meta() -> None:
+    """``<meta name=date>`` and ``dc.date`` do not say which date they are (a content
+    system's last change as often as the publication): the post's "Erschienen am"
+    line of another day wins; a specific markup date keeps its place."""
+    root = tree(
+        "<main><h1>Eine Pressemeldung</h1><p>Text.</p><p>Erschienen am: 13.10.2021</p></main>"
+    )
+    assert page_dates("https://e.com/a", root, [GenericDate("2021-10-15")], [], today=TODAY) == (
+        "2021-10-13",
+        None,
+    )
+    assert page_dates("https://e.com/a", root, ["2021-10-15"], [], today=TODAY)[0] == "2021-10-15"
+    plain = tree("<main><h1>Eine Pressemeldung</h1><p>Text.</p></main>")
+    assert page_dates("https://e.com/a", plain, [GenericDate("2021-10-15")], [], today=TODAY)[
+        0
+    ] == ("2021-10-15")
+
+
+def test_markup_dates_a_day_apart_the_printed_day_decides() -> None:
+    """The same moment stated in UTC (the 18th) and in the site's zone (the 19th): the
+    day the post prints under its headline is the one a reader sees."""
+    root = tree(
+        "<article><h1>Was bringen Therapien bei Krebs</h1><p>19. Oktober 2019</p></article>"
+    )
+    markup = ["2019-10-18T22:04:00Z", GenericDate("Sat, 19 Oct 2019 00:04:00 +0200")]
+    assert page_dates("https://e.com/a", root, markup, [], today=TODAY)[0] == (
+        "2019-10-19T00:04:00+02:00"
+    )
+    # Printed the 18th, or nothing printed: the first stands.
+    same = tree(
+        "<article><h1>Was bringen Therapien bei Krebs</h1><p>18. Oktober 2019</p></article>"
+    )
+    assert (
+        page_dates("https://e.com/a", same, markup, [], today=TODAY)[0]
+        == "2019-10-18T22:04:00+00:00"
+    )
+    bare = tree("<article><h1>Was bringen Therapien bei Krebs</h1><p>Text</p></article>")
+    assert (
+        page_dates("https://e.com/a", bare, markup, [], today=TODAY)[0]
+        == "2019-10-18T22:04:00+00:00"
+    )
+
+
+def test_a_republication_years_later_keeps_the_original_date() -> None:
+    """Markup dates years apart are an original and its republication: the page may
+    print the later one, the original is the publication date."""
+    root = tree("<article><h1>Les clés pour bien manger</h1><p>Le 19 février 2020</p></article>")
+    markup = ["2017-04-12T18:33:59+02:00", "2020-02-19"]
+    assert page_dates("https://e.com/a", root, markup, [], today=TODAY)[0] == (
+        "2017-04-12T18:33:59+02:00"
+    )
+
+
+def test_the_date_is_looked_for_where_the_headline_is() -> None:
+    """A page whose first ``<article>`` is a teaser and whose post stands outside any
+    ``<article>``: the post's "Written:" line is found where its headline is."""
+    html = (
+        "<div class='nav'><article><a href='/other'>Another story</a> 2023-11-03</article></div>"
+        "<div id='content'><h1>Colder temperatures forecast for Wednesday</h1>\n"
+        "<p>Written: 2023-11-07 15:03:30 / Updated: 2023-11-07 15:30:46</p>\n<p>Text.</p></div>"
+    )
+    root = tree(html)
+    assert labelled_date(root, TODAY) == "2023-11-07"
+    assert headline_date(root, TODAY) == "2023-11-07"
+    # A headline inside the first article keeps that article as the scope.
+    inside = "<article><h1>Colder temperatures forecast</h1>\n<p>Posted 2023-11-07</p></article>"
+    assert labelled_date(tree("<p>Posted 2023-11-01</p>\n" + inside), TODAY) == "2023-11-07"
+
+
+def test_the_bodys_dates_are_compared_only_when_the_head_states_none() -> None:
+    """Candidates after :data:`COSTLY` (the body's ``<time>`` elements, a walk of the page)
+    are not read once the head has given a date, nor compared with it."""
+    root = tree(
+        "<article><h1>Was bringen Therapien bei Krebs</h1><p>19. Oktober 2019</p></article>"
+    )
+
+    def body() -> list[str]:
+        raise AssertionError("the body's dates were read")
+
+    def candidates(head: list[str]) -> object:
+        yield from head
+        yield COSTLY
+        yield from body()
+
+    assert page_dates("https://e.com/a", root, candidates(["2019-10-18"]), [], today=TODAY)[0] == (
+        "2019-10-18"
+    )
+    markup = iter([COSTLY, "2019-10-19"])
+    assert page_dates("https://e.com/a", root, markup, [], today=TODAY)[0] == "2019-10-19"

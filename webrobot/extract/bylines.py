@@ -117,16 +117,51 @@ def short_texts(scope: Any, limit: int = 200) -> Iterator[tuple[Any, str]]:
                 yield parent, tail
 
 
+#: A byline's label standing alone ("By", "Publiziert am", "Replying to", "回答者："):
+#: the name is in another element, or there is none.
+_LABEL_ONLY = re.compile(
+    r"^(?:(?:posted|published|written|geschrieben|publiziert|veröffentlicht|erstellt|"
+    r"verfasst|publié|écrit|rédigé)(?:\s+(?:by|von|am|par|le|on))?|by|von|par|por|door|"
+    r"authors?|autor(?:in)?|replying\s+to|link|publisher|am|on)$|[:：]$",
+    re.IGNORECASE,
+)
+#: A picture's credit ("Foto: ...", "Фото: ..."): its photographer, not the post's author.
+_CREDIT = re.compile(r"^(?:fotos?|photos?|bild(?:er)?|фото|image)\s*[:：]", re.IGNORECASE)
+#: Labels before a name that :data:`_LABEL` does not know: "Erstellt von", "Artikel von:",
+#: "Interview:", "Recueilli par".
+_MORE_LABEL = re.compile(
+    r"^(?:erstellt|artikel|beitrag|recueilli|interview)(?:\s+(?:von|par|by))?\s*:?\s+",
+    re.IGNORECASE,
+)
+#: What follows a name and is no part of it: "For Mailonline", "Stand: 01.02.2022".
+_ROLE = re.compile(r"\s+(?:For|Stand:)\s.*$")
+
+
+def _label_or_credit(text: str) -> bool:
+    """Whether ``text`` (one author value, spaces collapsed) names no author: a label
+    alone (:data:`_LABEL_ONLY`) or a picture's credit (:data:`_CREDIT`)."""
+    return bool(_CREDIT.match(text) or _LABEL_ONLY.search(text.strip(" ,.;-–—|•·()[]")))
+
+
 def author_name(value: str) -> str | None:
     """``value`` as one author's name, or ``None`` when nothing name-like is left."""
     text = " ".join(value.split())
+    if _label_or_credit(text):
+        return None
+    text = _ROLE.sub("", _MORE_LABEL.sub("", text))
     for _ in range(2):
         text = _LABEL.sub("", text)
     text = _HANDLE.sub(" ", text)
     text = _DEGREE.sub("", " ".join(text.split()))
     text = _TAIL.sub("", text)
     text = text.strip(" ,.:;-–—|•·()[]@")
-    if not text or len(text) > 60 or len(text.split()) > 6 or not _LETTER.search(text):
+    if (
+        not text
+        or _LABEL_ONLY.match(text)
+        or len(text) > 60
+        or len(text.split()) > 6
+        or not _LETTER.search(text)
+    ):
         return None
     return text
 

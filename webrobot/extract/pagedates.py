@@ -61,6 +61,10 @@ _PUBLISHED_LABEL = re.compile(
 )
 #: Words that make the date after them an update's, not the publication's.
 _UPDATED = re.compile(r"updat|modif|aktualisiert|geändert|mis à jour|actualiz|aggiornat|bijgewerkt")
+#: Markup dates compared for a disagreement, at most.
+MAX_CANDIDATES = 12
+#: Days apart within which two markup dates are one publication stated twice.
+MAX_SHIFT = 7
 #: Characters of text after a headline where its date is looked for (half that before).
 NEAR_HEADLINE = 300
 #: Characters of the post's text searched for such a line, at most.
@@ -115,6 +119,19 @@ def first_date(candidates: Iterable[Any], today: date | None) -> str | None:
     return None
 
 
+#: Among a page's date candidates, the mark that those after it cost a walk of the
+#: page's body (its ``<time>`` elements): once a date is found, none after it is read.
+COSTLY = object()
+
+
+class GenericDate(str):
+    """A date the markup states without saying which it is (``<meta name=date>``,
+    ``dc.date``): content systems fill those with a record's creation or last change
+    as often as with the post's publication."""
+
+    __slots__ = ()
+
+
 def page_dates(
     url: str,
     root: Any,
@@ -125,8 +142,9 @@ def page_dates(
     search: SearchMode = "extensive",
 ) -> tuple[str | None, str | None]:
     """``(published, modified)`` of the page at ``url`` (its lxml tree ``root``),
-    from the markup's candidates (each an iterable of strings, best first)."""
-    stated = first_date(published, today)
+    from the markup's candidates (each an iterable of strings, best first; a
+    :class:`GenericDate` among them is one that does not say which date it is)."""
+    stated = agreed_date(root, published, today)
     in_url = url_date(url, today)
     if in_url and (stated is None or stated[:10] != in_url):
         stated = in_url
@@ -140,12 +158,76 @@ def page_dates(
     return stated, changed
 
 
+def agreed_date(root: Any, candidates: Iterable[Any], today: date | None) -> str | None:
+    """The first of the markup's plausible ``candidates``, unless the post says
+    otherwise:
+
+    - when the first is a :class:`GenericDate`, a line of the post labelled as the
+      publication's date ("Erschienen am: 13.10.2021") of another day wins;
+    - when other candidates put the date on another day within :data:`MAX_SHIFT` days
+      of it, the one whose day the post prints as its date (a labelled line, else the
+      date under the headline) wins. Markup often states one moment twice, in UTC and
+      in the site's time zone (a day apart near midnight), or a draft's day beside the
+      day the post went out; the day a reader sees settles it. Dates further apart
+      are an original and its republication: the original stands.
+
+    The first :data:`MAX_CANDIDATES` plausible candidates before :data:`COSTLY` are
+    compared (the JSON-LD's and ``<meta>`` tags'; the body's ``<time>`` elements only
+    when those state no date)."""
+    days: list[str] = []
+    loose = False
+    for value in candidates:
+        if value is COSTLY and days:
+            break
+        parsed = iso_date(value) if isinstance(value, str) else None
+        if parsed and plausible(date.fromisoformat(parsed[:10]), today):
+            loose = loose or (not days and isinstance(value, GenericDate))
+            days.append(parsed)
+            if len(days) >= MAX_CANDIDATES:
+                break
+    if not days or root is None:
+        return days[0] if days else None
+    first = date.fromisoformat(days[0][:10])
+    near = {
+        d[:10] for d in days if abs(date.fromisoformat(d[:10]) - first) <= timedelta(MAX_SHIFT)
+    } - {days[0][:10]}
+    if loose or near:
+        said = labelled_date(root, today)
+        if loose and said and said != days[0][:10]:
+            return said
+        shown = said or headline_date(root, today)
+        if shown in near:
+            return next(d for d in days if d[:10] == shown)
+    return days[0]
+
+
+def dated_scope(root: Any) -> Any:
+    """Where a post's date is looked for: the post
+    (:func:`~webrobot.extract.bylines.post_scope`) when it holds the post's headline
+    (its first ``<h1>`` of some length) or there is none; else the ``<article>`` that
+    holds the headline, else the ``<main>`` or the body around it. A page's first
+    ``<article>`` is often a teaser above or beside the post, and a post's headline and
+    date line often stand above its ``<article>``."""
+    scope = post_scope(root)
+    head = next((h for h in root.iter("h1") if len(h.text_content().strip()) >= 10), None)
+    if head is None or scope is root:
+        return scope
+    around = list(head.iterancestors())
+    if any(node is scope for node in around):
+        return scope
+    for tag in ("article", "main", "body"):
+        for node in around:
+            if node.tag == tag:
+                return node
+    return scope
+
+
 def labelled_date(root: Any, today: date | None) -> str | None:
     """The date of the first line of the post that says it was published ("Posted on
     March 4, 2021", "Veröffentlicht am 14.01.2022", "Publié le 12 mars 2022 à
     10h30", "Publicado el 5 de abril de 2021"...); an update's line does not count."""
     try:
-        scope = post_scope(root)
+        scope = dated_scope(root)
         text = etree.tostring(scope, method="text", encoding="unicode", with_tail=False)
     except (AttributeError, ValueError, TypeError, etree.LxmlError):
         return None
@@ -170,7 +252,7 @@ def headline_date(root: Any, today: date | None) -> str | None:
     ``<h1>`` of some length), where themes print the byline and the date; else the
     last one just above it."""
     try:
-        scope = post_scope(root)
+        scope = dated_scope(root)
         heads = [h for h in scope.iter("h1") if len(h.text_content().strip()) >= 10]
         if not heads:
             return None

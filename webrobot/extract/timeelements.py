@@ -10,7 +10,8 @@ from typing import Any
 
 from lxml import etree
 
-from webrobot.extract.bylines import elsewhere
+from webrobot.extract.bylines import elsewhere, post_scope
+from webrobot.extract.pagedates import dated_scope
 
 #: Elements that may state a date: ``<time>`` and schema.org's date properties.
 _TIMES = etree.XPath("//time | //*[@itemprop='datePublished' or @itemprop='dateModified']")
@@ -18,6 +19,8 @@ _TIMES = etree.XPath("//time | //*[@itemprop='datePublished' or @itemprop='dateM
 _ITEMPROPS = etree.XPath("//@itemprop", smart_strings=False)
 _PUBLISHED = ("datePublished", "published", "dt-published")
 _MODIFIED = ("dateModified", "updated", "dt-updated")
+#: Marked elements read for the publication date, at most (a listing marks every post).
+MAX_MARKED = 60
 
 
 def _marked(element: Any, marks: tuple[str, ...]) -> bool:
@@ -60,20 +63,59 @@ class TimeElements:
                     self._found = []
         return self._found
 
+    def post(self) -> Any:
+        """Where the page's post is: the ``<article>`` that holds its headline
+        (:func:`~webrobot.extract.pagedates.dated_scope`), else its first ``<article>``
+        (:func:`~webrobot.extract.bylines.post_scope`)."""
+        if self.root is None:
+            return None
+        try:
+            scope = dated_scope(self.root)
+            return scope if scope.tag == "article" else post_scope(self.root)
+        except (AttributeError, ValueError, TypeError):
+            return None
 
-def time_elements(elements: list[Any], *, published: bool) -> list[str]:
-    """``<time datetime>`` values: for the publication date the one marked ``pubdate``
+
+def _within(element: Any, post: Any) -> bool:
+    """Whether ``element`` is in ``post`` (an ``<article>``); anything is, without one."""
+    if post is None or post.tag != "article":
+        return True
+    return any(node is post for node in element.iterancestors("article"))
+
+
+def _another_post(element: Any, post: Any) -> bool:
+    """Whether ``element`` is in an ``<article>`` other than ``post`` (an
+    ``<article>``) and not in ``post``: a teaser of another post."""
+    if post is None or post.tag != "article":
+        return False
+    articles = list(element.iterancestors("article"))
+    return bool(articles) and not any(node is post for node in articles)
+
+
+def time_elements(elements: list[Any], *, published: bool, post: Any = None) -> list[str]:
+    """``<time datetime>`` values: for the publication date the ones marked ``pubdate``
     or ``itemprop=datePublished``, else the first; for the modification date only
-    one marked ``itemprop=dateModified``."""
+    one marked ``itemprop=dateModified``. Marked ones that sit in comments, a sidebar
+    or a list of other posts (:func:`~webrobot.extract.bylines.elsewhere`) come after
+    the post's own first ``<time>``; those in another ``<article>`` than ``post`` (the
+    page's post, when it is an ``<article>``: a teaser's or a related post's) are
+    left out. They date other posts."""
     try:
         if not published:
             return [v for e in elements if _marked(e, _MODIFIED) and (v := _when(e))]
-        marked = [v for e in elements if _marked(e, _PUBLISHED) and (v := _when(e))]
-        if marked:
-            return marked
+        marked = [e for e in elements[:MAX_MARKED] if _marked(e, _PUBLISHED) and _when(e)]
+        own = [v for e in marked if _within(e, post) and not elsewhere(e) and (v := _when(e))]
+        if own:
+            return own
+        away = [v for e in marked if not _another_post(e, post) and (v := _when(e))]
         for element in elements[:30]:
-            if element.tag == "time" and element.get("datetime") and not elsewhere(element):
-                return [str(element.get("datetime"))]
-        return []
+            if (
+                element.tag == "time"
+                and element.get("datetime")
+                and _within(element, post)
+                and not elsewhere(element)
+            ):
+                return [str(element.get("datetime")), *away]
+        return away
     except (AttributeError, ValueError):
         return []
