@@ -98,6 +98,15 @@ PORTAL = f"""<html><head><title>News of the town</title></head><body>
 </body></html>"""
 
 
+def test_comments_in_a_cell_neither_make_it_a_block_nor_count_as_its_text() -> None:
+    tree = lxml.html.fromstring(
+        "<div><table><tr><td><!-- begin post --><b>Title</b><br>First line<!-- end --></td>"
+        "<td><a href='/'>Home</a><!-- a menu, not a paragraph --></td></tr></table></div>"
+    )
+    assert unlay_tables(tree.iter("table")) == 1
+    assert [child.tag for child in tree] == ["p", "div"]
+
+
 def test_the_main_text_of_a_table_laid_page_is_read_line_by_line() -> None:
     pytest.importorskip("trafilatura")
     from benchmarks.quality import source_page

@@ -78,7 +78,7 @@ def _inline(cell: Any) -> bool:
     """Whether ``cell`` holds nothing but inline elements and text, some of it (a letter
     or a digit) outside links (a paragraph's content, its lines broken by ``<br>``; a
     cell of links alone, or of links and separators, is a menu)."""
-    if not all(isinstance(e.tag, str) and e.tag in INLINE for e in cell.iterdescendants()):
+    if not all(e.tag in INLINE for e in cell.iterdescendants() if isinstance(e.tag, str)):
         return False
     return _WORD.search("".join(_unlinked(cell))) is not None
 
@@ -87,7 +87,8 @@ def _unlinked(element: Any) -> Any:
     """The pieces of ``element``'s text that no link holds."""
     if element.tag == "a":
         return
-    yield element.text or ""
+    if isinstance(element.tag, str):  # a comment's text is no text of the page
+        yield element.text or ""
     for child in element:
         yield from _unlinked(child)
         yield child.tail or ""
