@@ -19,6 +19,9 @@ breaks of the page's source inside its paragraphs made spaces as a browser shows
 lay the page out, as Javadoc's, made plain blocks (:mod:`webrobot.extract.layoutlists`),
 the empty anchors on a code block's lines removed (:mod:`webrobot.extract.codeanchors`),
 and the permalink marks beside signatures (:mod:`webrobot.extract.permalinks`),
+tables that lay the page out (a banner, a side column and the content; one table a
+post) unwrapped into blocks, a cell of text a paragraph
+(:mod:`webrobot.extract.layouttables`),
 with its options built once, and its extraction sequence run with the pruning walks of
 :mod:`webrobot.extract.trafilaturacompat` (the same nodes pruned as trafilatura's own
 XPath expressions prune, for less CPU). What the page declares itself chooses the reading
@@ -32,8 +35,10 @@ thing) with the links that wrap whole cards made plain blocks, so their titles a
 are not read as link lists (:mod:`webrobot.extract.listingcards`). An
 article, on the tree without those nodes (and its headings readied:
 :func:`webrobot.extract.pagechrome.headings`), is read favouring precision, without
-trafilatura's fallback extractors; a forum thread that calls itself an article and a
-discussion both is read as a discussion, broadly. When that reading finds no block to read
+trafilatura's fallback extractors, the empty inline elements of its paragraphs
+removed first so that the text after them stays (:mod:`webrobot.extract.emptytails`);
+a forum thread that calls itself an article and a discussion both is read as a
+discussion, broadly. When that reading finds no block to read
 the article from (a page builder's numbered wrappers) and gathers the page's loose
 paragraphs without the headings and lists between them, the article is read again with the
 block of its paragraphs named (:mod:`webrobot.extract.articleframe`); the lead the
@@ -47,14 +52,16 @@ it holds at least half of the broad text's word shingles
 its place otherwise. The paragraphs of an article cut into several containers
 of one kind that the text lacks are added (:mod:`webrobot.extract.continuation`),
 a first line repeating the page's title is dropped
-(:mod:`webrobot.extract.headline`), and closing lines asking the reader for money
+(:mod:`webrobot.extract.headline`; not on a page that declares a product: the
+product's name opens its text), and closing lines asking the reader for money
 too. A reading that is the whole text of the page's ``<article>`` in one line
 (trafilatura's last resort on a short page) is read again from that article one
 block a line (:func:`webrobot.extract.sectionedpage.element_lines`). A page that is no article and whose text keeps only some of its many short
 sections (a service or product landing page) is read whole from its main region
 instead (:mod:`webrobot.extract.sectionedpage`). The text of a page that declares a product
 (and no article) ends with the label and value lists of its specification it lacks
-(:mod:`webrobot.extract.speclists`). A forum thread whose posts are marked
+(:mod:`webrobot.extract.speclists`), and reads each of its long lines once
+(:mod:`webrobot.extract.repeatedlines`). A forum thread whose posts are marked
 as schema.org items (``Comment``, ``DiscussionForumPosting``, ``Answer``...) with their
 writers is read as those posts, each after its writer's name, when the reading kept less
 of them (:mod:`webrobot.extract.threadposts`). When the markup yields much less than the
@@ -119,9 +126,11 @@ from webrobot.extract.articlebody import declared_article_body
 from webrobot.extract.bodycontent import wrap_body_content
 from webrobot.extract.codeanchors import without_line_anchors
 from webrobot.extract.continuation import continued
+from webrobot.extract.emptytails import keep_empty_tails
 from webrobot.extract.headline import without_headline
 from webrobot.extract.largepage import is_large
 from webrobot.extract.layoutlists import unlist_layout
+from webrobot.extract.layouttables import unlay
 from webrobot.extract.listingcards import lists_cards, unwrap_cards
 from webrobot.extract.page import SourcePage
 from webrobot.extract.pagechrome import reading_tree, without_pleas
@@ -129,6 +138,7 @@ from webrobot.extract.pagekind import declares_article, declares_discussion, dec
 from webrobot.extract.permalinks import without_permalink_marks
 from webrobot.extract.readingchoice import PageSignals, ReadingPlan
 from webrobot.extract.references import with_references
+from webrobot.extract.repeatedlines import without_repeats
 from webrobot.extract.sectionedpage import element_lines, whole_reading
 from webrobot.extract.shingles import share_kept
 from webrobot.extract.sourcebreaks import unwrap_source_breaks
@@ -242,7 +252,8 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
         text, rendered = lined[0], (lined[1] if markdown else None)
     if text:
         try:
-            headless = without_headline(text, tree)
+            # a product's name opens its text (wcxb's product pages and real shops' hold it)
+            headless = text if signals.product else without_headline(text, tree)
             if headless != text and rendered:
                 rendered = _without_first_heading(rendered)
             headless, rendered = without_date_line(headless, rendered, tree)
@@ -268,6 +279,7 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
             text, rendered = with_specifications(text, rendered, tree)
         except Exception:  # a page must never break the crawl
             logger.debug("specification lists of %s not read", page.url, exc_info=True)
+        text, rendered = without_repeats(text, rendered)
     try:
         declared = declared_article_body(tree)
     except Exception:  # a page must never break the crawl
@@ -287,8 +299,14 @@ def _markup_text(
     it and the broad one; any other page's broad reading alone (both without fallbacks
     on a large page). With the body trafilatura read it from."""
     fast = not reading.fallbacks
+    try:  # tables that lay the page out read as blocks; the paragraphs of the same walk
+        paragraphs = unlay(tree) if tree is not None else []
+    except Exception:  # a page must never break the crawl
+        logger.debug("layout tables not read", exc_info=True)
+        paragraphs = []
     if not reading.precise_first:
         return _read(trafilatura, tree, fast=fast)
+    keep_empty_tails(paragraphs)
     # a copy for the precise reading: the broad one may read the tree after it
     report = trafilaturacompat.ReadReport()
     precise, precise_body = _read(
