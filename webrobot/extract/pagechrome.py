@@ -58,6 +58,7 @@ from urllib.parse import urlsplit
 
 import lxml.etree
 
+from webrobot.extract.consentdialog import consent_dialogs
 from webrobot.extract.htmltree import delete, plain_copy
 
 _DONATION_WORDS = ("donat", "patreon", "ko-fi", "kofi", "buymeacoffee", "sponsor")
@@ -159,6 +160,8 @@ def reading_tree(tree: Any, unread: bool = True, entries: bool = False) -> Any:
         node.getparent() if isinstance(node, lxml.etree._ElementUnicodeResult) else node
         for node in _CHROME(copy)
     ]
+    dialogs = consent_dialogs(copy)  # consent banners that no class names
+    doomed.extend(dialogs)
     if unread:
         doomed.extend(
             element
@@ -171,7 +174,7 @@ def reading_tree(tree: Any, unread: bool = True, entries: bool = False) -> Any:
     for element in doomed:
         if _taxonomy_only(element):
             continue
-        consent = _consent_named(element)
+        consent = _consent_named(element) or any(element is dialog for dialog in dialogs)
         if consent and (_holds_content(element) or _policy(element, copy, about)):
             continue
         if consent or not _holds_page(element, copy, page_chars):
