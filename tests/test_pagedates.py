@@ -224,6 +224,110 @@ def test_a_copyright_notice_after_a_long_post_is_found() -> None:
     assert page_dates("https://e.com/a", root, [], [], today=TODAY)[0] is None
 
 
+def test_a_street_number_is_no_publication_date() -> None:
+    """A Japanese address writes its block and building numbers as "2-19-15" after the
+    district's name: htmldate's extensive search reads them as 19 February 2015."""
+    pytest.importorskip("htmldate")
+    today = date(2026, 12, 1)
+    for address in (
+        "東京都渋谷区渋谷2-19-15 宮益坂ビルディング",
+        "〒150-0002 東京都渋谷区渋谷2-19-15",
+        "Block 4-2-19-15, Tower B",
+    ):
+        root = tree(f"<h1>会社概要のページです</h1><p>住所：{address}</p><p>本文です。</p>")
+        assert page_dates("https://e.co.jp/about", root, [], [], today=today)[0] is None, address
+    # the same numbers written as a date, on their own, stay a date
+    root = tree("<h1>Our spring notes</h1><p>Posted 2-19-15</p><p>Text of the notes.</p>")
+    assert page_dates("https://e.com/n", root, [], [], today=today)[0] == "2015-02-19"
+
+
+def test_a_day_only_in_a_code_sample_is_no_publication_date() -> None:
+    """A post that shows a service's JSON answer ("startTime": "2023-10-06T16:00:00Z")
+    was not published that day: htmldate reads the text of code blocks too."""
+    pytest.importorskip("htmldate")
+    today = date(2026, 12, 1)
+    sample = (
+        "<pre><code>{\n  &#34;startTime&#34;: <span>&#34;2023-10-06T16:00:00.000Z&#34;</span>,"
+        "\n  &#34;frequency&#34;: &#34;Day&#34;\n}</code></pre>"
+    )
+    root = tree(f"<h1>Cost alerts with Bicep</h1><p>The schedule reads:</p>{sample}<p>Done.</p>")
+    assert page_dates("https://e.com/posts/alerts/", root, [], [], today=today)[0] is None
+    inline = "<p>Set <code>startTime</code> to <code>2023-10-06</code> or later.</p>"
+    root = tree(f"<h1>Cost alerts with Bicep</h1>{inline}<p>Done.</p>")
+    assert page_dates("https://e.com/posts/alerts/", root, [], [], today=today)[0] is None
+    # a day the text states outside the code stays the page's date
+    root = tree(
+        f"<h1>Cost alerts with Bicep</h1><p>Written 6 October 2023, after the launch.</p>{sample}"
+    )
+    assert page_dates("https://e.com/posts/alerts/", root, [], [], today=today)[0] == "2023-10-06"
+
+
+def test_the_day_of_an_update_line_alone_is_no_publication_date() -> None:
+    """Docusaurus prints "最后由 liyao 于 2022/6/1 更新" (last updated by liyao on ...), its
+    time marked as the page's modification: that day, printed once, is no publication."""
+    pytest.importorskip("htmldate")
+    today = date(2026, 12, 1)
+    line = (
+        '<footer><span class="theme-last-updated">最后由 <b>liyao</b> 于 <b>'
+        '<time datetime="2022-06-01T13:09:27.000Z">2022/6/1</time></b> 更新</span></footer>'
+    )
+    root = tree(f"<article><h1>快速开始</h1><p>推荐部署的方法。</p>{line}</article>")
+    modified = ["2022-06-01T13:09:27.000Z"]
+    assert page_dates("https://e.com/docs/quickstart/", root, [], modified, today=today) == (
+        None,
+        "2022-06-01T13:09:27+00:00",
+    )
+    # the day printed twice, once as the post's own, is its publication too
+    root = tree(f"<article><h1>快速开始</h1><p>2022/6/1 发布。推荐部署的方法。</p>{line}</article>")
+    found = page_dates("https://e.com/docs/quickstart/", root, [], modified, today=today)
+    assert found[0] == "2022-06-01"
+
+
+def test_a_text_date_after_the_markups_modification_is_no_publication_date() -> None:
+    """Docusaurus in English prints "Last updated on 7/8/2022" (July 8); htmldate reads
+    the day first (7 August): a publication after the page's own modification date is
+    none, and the modification date stays."""
+    pytest.importorskip("htmldate")
+    today = date(2026, 12, 1)
+    line = (
+        '<footer><span class="theme-last-updated">Last updated on <b>'
+        '<time datetime="2022-07-08T08:00:04.000Z">7/8/2022</time></b> by <b>liyao</b>'
+        "</span></footer>"
+    )
+    root = tree(f"<article><h1>Introduction</h1><p>Pisanix is a framework.</p>{line}</article>")
+    modified = ["2022-07-08T08:00:04.000Z"]
+    assert page_dates("https://e.com/en/docs/intro/", root, [], modified, today=today) == (
+        None,
+        "2022-07-08T08:00:04+00:00",
+    )
+
+
+def test_an_api_reference_full_of_dated_samples_states_no_publication_date() -> None:
+    # every "created" and "date" label is a sample's, inside code, hundreds of them
+    samples = "".join(
+        f'<p>Returns:</p><pre><code>{{"created": "2023-10-{day:02d}T16:00:00Z",'
+        f' "date": "2023-10-{day:02d}"}}</code></pre>'
+        for day in range(1, 29)
+    )
+    root = tree(f"<article><h1>API reference for the orders</h1>{samples * 20}</article>")
+    assert labelled_date(root, TODAY) is None
+
+
+def test_the_update_lines_day_read_month_first_is_no_publication_date() -> None:
+    """ "Last updated on 8/2/2022" (August 2, US order) read day first is 8 February:
+    earlier than the modification, and the same day with its day and month swapped."""
+    pytest.importorskip("htmldate")
+    line = (
+        '<footer><span class="theme-last-updated">Last updated on <b>'
+        '<time datetime="2022-08-02T07:06:14.000Z">8/2/2022</time></b> by <b>liyao</b>'
+        "</span></footer>"
+    )
+    root = tree(f"<article><h1>Quickstart</h1><p>Deploy it as follows.</p>{line}</article>")
+    modified = ["2022-08-02T07:06:14.000Z"]
+    got = page_dates("https://e.com/en/docs/quickstart/", root, [], modified, today=TODAY)
+    assert got == (None, "2022-08-02T07:06:14+00:00")
+
+
 def test_a_labelled_line_beats_a_generic_date_meta() -> None:
     """``<meta name=date>`` and ``dc.date`` do not say which date they are (a content
     system's last change as often as the publication): the post's "Erschienen am"

@@ -49,6 +49,36 @@ def test_no_tree_has_no_times() -> None:
     assert TimeElements(None)() == []
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        # Docusaurus: "Last updated by liyao on 2022/6/1", in Chinese, the word after the time
+        (
+            '<span class="theme-last-updated">最后由 <b>liyao</b> 于 <b>'
+            '<time datetime="2022-06-01T13:09:27.000Z">2022/6/1</time></b> 更新</span>'
+        ),
+        '<p class="page-meta">Last updated on <time datetime="2022-06-01">June 1</time></p>',
+        '<p>Zuletzt aktualisiert: <time datetime="2022-06-01">1. Juni 2022</time></p>',
+        '<div class="last-modified"><time datetime="2022-06-01">1 June 2022</time></div>',
+    ],
+)
+def test_a_time_an_update_line_holds_is_the_modification_date(line: str) -> None:
+    html = f"<html><body><article><h1>Quick start</h1><p>Run it.</p><footer>{line}</footer></article></body></html>"
+    found = TimeElements(Selector(text=html, type="html").root)()
+    assert time_elements(found, published=True) == []
+    assert [v[:10] for v in time_elements(found, published=False)] == ["2022-06-01"]
+
+
+def test_a_posts_time_beside_an_update_stays_its_publication_date() -> None:
+    html = (
+        '<html><body><article><p>Posted <time datetime="2021-03-04">March 4</time>,'
+        ' updated <time datetime="2022-06-01">June 1</time></p></article></body></html>'
+    )
+    found = TimeElements(Selector(text=html, type="html").root)()
+    assert time_elements(found, published=True) == ["2021-03-04"]
+    assert time_elements(found, published=False) == ["2022-06-01"]
+
+
 def test_a_marked_time_of_another_post_is_not_the_posts() -> None:
     """A teaser list in the sidebar marks each post's ``<time pubdate>``, in an
     ``<article>`` of its own: those date other posts, not the page's."""

@@ -83,6 +83,9 @@ SELLING_TYPES = frozenset(
 EXTENSIVE_MAX_CHARS = 200_000
 #: Longest value kept for one field (a page's description can be a whole article).
 MAX_CHARS = 2_000
+#: A byline the page shows ends its names at a bar: what follows is its dateline's
+#: place, a date or a reading time ("Por Redacción | San Salvador"), not an author.
+_BYLINE_END = re.compile(r"\s\|\s.*$")
 
 
 def metadata(
@@ -348,7 +351,7 @@ def _authors(s: _Sources, tags: HeadTags, root: Any) -> list[str]:
         lambda: tags.all("author", "article:author", "parsely-author", "sailthru.author"),
         lambda: tags.all("dc.creator", "dcterms.creator"),
         lambda: _itemprop_authors(root),
-        lambda: byline_texts(root),
+        lambda: [_BYLINE_END.sub("", text) for text in byline_texts(root)],
         lambda: s.strings(s.pages, "author", "name"),
     )
     for candidates in sources:  # the page's body is read only when its markup is silent
