@@ -201,8 +201,7 @@ def reading_tree(tree: Any, unread: bool = True, entries: bool = False) -> Any:
         delete(element)
     for table in gutters:
         _code_alone(table)
-    _unwrap_links(copy)
-    headings(copy, _own_host(head) if head is not None else None, entries)
+    headings(copy, _own_host(head) if head is not None else None, entries, unlink=True)
     return copy
 
 
@@ -215,16 +214,28 @@ _EMPTY_INLINE = ("span", "b", "i", "em", "strong", "q")
 ENTRY_PARAGRAPH = 200
 
 
-def headings(tree: Any, own: str | None = None, entries: bool = False) -> None:
+def headings(
+    tree: Any, own: str | None = None, entries: bool = False, unlink: bool = False
+) -> None:
     """Readies ``tree``'s headings for a precise reading, in one pass over them:
 
+    - if ``unlink``, the links to a fragment in the heading are unwrapped, or removed
+      where they show no word (what :func:`unlinked_headings` does), heading by heading in
+      the same walk: the rules below read the heading's own links and, past it, only
+      whether the next elements show words, which a removed link (showing none) cannot
+      change;
     - an empty inline element (:data:`_EMPTY_INLINE`) followed by words gets an empty
       text, so that it stays and its tail with it;
     - if ``entries``, a heading below the headline that links to another site than
       ``own`` (the page's host, without ``www.``) and introduces a paragraph
       (:func:`_introduces_paragraph`) has its links unwrapped, their text kept in place.
     """
-    for heading in tree.iter(*_HEADINGS):
+    # a list: a removed link may hold a heading, which then is no longer in the tree
+    for heading in list(tree.iter(*_HEADINGS)):
+        if unlink:
+            _unwrap(
+                [link for link in heading.iter("a") if (link.get("href") or "").startswith("#")]
+            )
         for element in heading.iter(*_EMPTY_INLINE):
             if element.text is None and not len(element) and (element.tail or "").strip():
                 element.text = ""
@@ -282,7 +293,10 @@ def _holds_page(element: Any, tree: Any, page_chars: list[int]) -> bool:
     page's length cached in ``page_chars``), less than :data:`KEPT_LINKED` of it in links."""
     if not len(element) or element.tag in _NEVER_KEPT:
         return False
-    chars = _text_chars(element)
+    chars = len(element.text_content())
+    if chars < _KEPT_MIN_CHARS:
+        return False  # shorter still without its scripts and styles: not counted
+    chars -= _code_chars(element)
     if chars < _KEPT_MIN_CHARS:
         return False
     # links first: a menu fails there, and the page's text is then never counted
@@ -334,8 +348,12 @@ def _taxonomy_only(element: Any) -> bool:
 
 def _text_chars(element: Any) -> int:
     """The length of ``element``'s text, less its scripts' and styles'."""
-    code = sum(len(node.text or "") for node in element.iter("script", "style"))
-    return len(element.text_content()) - code
+    return len(element.text_content()) - _code_chars(element)
+
+
+def _code_chars(element: Any) -> int:
+    """The length of the text of ``element``'s scripts and styles."""
+    return sum(len(node.text or "") for node in element.iter("script", "style"))
 
 
 def _code_alone(table: Any) -> None:
@@ -364,7 +382,13 @@ def _code_alone(table: Any) -> None:
 
 
 def _unwrap_links(tree: Any) -> None:
-    for link in _SELF_LINKS(tree):
+    _unwrap(_SELF_LINKS(tree))
+
+
+def _unwrap(links: list[Any]) -> None:
+    """Each of ``links`` made a ``<span>`` when it shows a word, else removed (its tail
+    kept)."""
+    for link in links:
         if _WORD.search(link.text_content() or ""):
             link.tag = "span"
             link.attrib.clear()
