@@ -26,6 +26,19 @@ def tree(body: str) -> object:
         ("Par Marie Dupont le 12 mars", "Marie Dupont"),
         ("Por Carlos Ruiz", "Carlos Ruiz"),
         ("Door Pieter de Vries", "Pieter de Vries"),
+        # Czech, Slovak, Polish, Hungarian, Romanian
+        ("Autor: Jan Novák", "Jan Novák"),
+        ("Napsal Jan Novák, 4. března 2021", "Jan Novák"),
+        ("Napsala: Jana Nováková", "Jana Nováková"),
+        ("Autorka: Mária Kováčová", "Mária Kováčová"),
+        ("Napísal Peter Horváth", "Peter Horváth"),
+        ("Napisał Jan Kowalski", "Jan Kowalski"),
+        ("Napisała Anna Nowak", "Anna Nowak"),
+        ("Szerző: Kovács János", "Kovács János"),
+        ("Írta: Nagy Péter", "Nagy Péter"),
+        ("Írta Nagy Péter", "Nagy Péter"),
+        ("Scris de Ion Popescu", "Ion Popescu"),
+        ("Publicat de Maria Ionescu", "Maria Ionescu"),
         ("Jane Doe @janedoe", "Jane Doe"),
         ("Konstantin @ Four Years", "Konstantin"),
         ("Jane Doe (jane@example.com)", "Jane Doe"),
@@ -39,6 +52,24 @@ def tree(body: str) -> object:
         ("12.03.2020", None),
         ("", None),
         ("A very long sentence that is certainly not the name of anybody at all here", None),
+        # A label alone names nobody: the name is in the next element, or nowhere.
+        ("By", None),
+        ("Posted", None),
+        ("Publiziert am", None),
+        ("Geschrieben von", None),
+        ("Replying to", None),
+        ("回答者：", None),
+        # A picture's credit is its photographer's.
+        ("Фото: Алексей Меринов", None),
+        ("Foto: Anna Schmidt", None),
+        # Labels and roles around a name.
+        ("Erstellt von Andri Bryner", "Andri Bryner"),
+        ("Artikel von: hausinfo", "hausinfo"),
+        ("Interview: Julia Lauter", "Julia Lauter"),
+        ("Recueilli par Patrick Angevin", "Patrick Angevin"),
+        ("Amitai Winehouse For Mailonline", "Amitai Winehouse"),
+        ("Sara Zinnecker Stand: 01.02.2022", "Sara Zinnecker"),
+        ("Linkin Park", "Linkin Park"),  # a label's word inside a name stays
     ],
 )
 def test_author_names_are_cleaned(value: str, expected: str | None) -> None:
@@ -137,3 +168,31 @@ def test_a_profile_card_in_the_footer_or_comments_is_no_author() -> None:
     )
     assert byline_texts(tree(footer)) == []
     assert byline_texts(tree(comments)) == []
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("<p>Autor: <a href='/autori/novak'>Jan Novák</a></p>", ["Autor: Jan Novák"]),
+        (
+            "<div class='meta'>Napsal Jan Novák, 4. března 2021</div>",
+            ["Napsal Jan Novák, 4. března 2021"],
+        ),
+        ("<p>Napisała Anna Nowak</p>", ["Napisała Anna Nowak"]),
+        ("<span>Szerző: Kovács János</span>", ["Szerző: Kovács János"]),
+        ("<p>Írta Nagy Péter</p>", ["Írta Nagy Péter"]),
+        ("<p>Scris de Ion Popescu</p>", ["Scris de Ion Popescu"]),
+        ("<p>Author: Jane Doe</p>", ["Author: Jane Doe"]),
+    ],
+)
+def test_bylines_in_other_languages(line: str, expected: list[str]) -> None:
+    html = f"<article><h1>Titulek článku</h1>{line}<p>Text článku.</p></article>"
+    assert byline_texts(tree(html)) == expected
+
+
+def test_an_author_in_a_books_details_is_no_byline() -> None:
+    # a bookshop's details list the book's author, not the page's
+    html = "<main><h1>Kniha</h1><ul><li>Autor: Jan Novák</li><li>Stran: 310</li></ul></main>"
+    assert byline_texts(tree(html)) == []
+    # and a sentence that starts with the word is no label
+    assert byline_texts(tree("<article><p>Autor textu děkuje všem.</p></article>")) == []

@@ -198,6 +198,12 @@ def test_the_one_article_of_its_own_page_is_the_page(url: str, title: str) -> No
         (["https://facebook.com/jane", "Jane Doe"], ["Jane Doe"]),
         (["@jane"], []),
         (["Jane Doe", "jane doe"], ["Jane Doe"]),
+        # A place and a country after the name, as an address writes them.
+        (["hessenschau.de, Frankfurt, Germany"], ["hessenschau.de"]),
+        (["Olympia-Verlag GmbH, Nürnberg, Germany"], ["Olympia-Verlag GmbH"]),
+        # "A und B" of one word each is one name ("Kirche und Leben"), not two.
+        (["Kirche und Leben, Münster, Germany"], ["Kirche und Leben"]),
+        (["Jane Doe und Max"], ["Jane Doe", "Max"]),
     ],
 )
 def test_author_names(values: list[str], expected: list[str]) -> None:
@@ -342,3 +348,29 @@ def test_the_text_is_searched_for_a_date_as_the_page_deserves(
     filler = "<p>" + "x " * (body_size // 2) + "</p>"
     metadata(page(f"<html><head><title>T</title>{head}</head><body>{filler}</body></html>"))
     assert calls == searched
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # a news byline: the name, then the dateline's place
+        ("Por <strong>Redacción RED Noticias</strong> | San Salvador", ["Redacción RED Noticias"]),
+        ("By <a href='/u/jane'>Jane Doe</a> | Washington", ["Jane Doe"]),
+        ("By Jane Doe | 4 min read", ["Jane Doe"]),
+        ("By Jane Doe and John Roe | Berlin", ["Jane Doe", "John Roe"]),
+    ],
+)
+def test_a_bylines_dateline_is_no_author(line: str, expected: list[str]) -> None:
+    html = (
+        "<html><body><article><h1>Una noticia de hoy</h1>"
+        f"<div class='full-meta'><span>{line}</span></div><p>Texto.</p></article></body></html>"
+    )
+    assert metadata(page(html))["authors"] == expected
+
+
+def test_authors_the_markup_separates_by_bars_are_each_an_author() -> None:
+    metas = '<meta name="author" content="Jane Doe | John Roe">'
+    assert metadata(page(f"<html><head>{metas}</head></html>"))["authors"] == [
+        "Jane Doe",
+        "John Roe",
+    ]

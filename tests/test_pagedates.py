@@ -9,6 +9,8 @@ import pytest
 from parsel import Selector
 
 from webrobot.extract.pagedates import (
+    COSTLY,
+    GenericDate,
     first_date,
     headline_date,
     labelled_date,
@@ -220,3 +222,198 @@ def test_a_copyright_notice_after_a_long_post_is_found() -> None:
     body = "<p>Plain words without any date in them.</p>" * 3000
     root = tree(f"<h1>Story</h1>{body}<footer>Copyright 2023 The Review</footer>")
     assert page_dates("https://e.com/a", root, [], [], today=TODAY)[0] is None
+
+
+def test_a_street_number_is_no_publication_date() -> None:
+    """A Japanese address writes its block and building numbers as "2-19-15" after the
+    district's name: htmldate's extensive search reads them as 19 February 2015."""
+    pytest.importorskip("htmldate")
+    today = date(2026, 12, 1)
+    for address in (
+        "東京都渋谷区渋谷2-19-15 宮益坂ビルディング",
+        "〒150-0002 東京都渋谷区渋谷2-19-15",
+        "Block 4-2-19-15, Tower B",
+    ):
+        root = tree(f"<h1>会社概要のページです</h1><p>住所：{address}</p><p>本文です。</p>")
+        assert page_dates("https://e.co.jp/about", root, [], [], today=today)[0] is None, address
+    # the same numbers written as a date, on their own, stay a date
+    root = tree("<h1>Our spring notes</h1><p>Posted 2-19-15</p><p>Text of the notes.</p>")
+    assert page_dates("https://e.com/n", root, [], [], today=today)[0] == "2015-02-19"
+
+
+def test_a_day_only_in_a_code_sample_is_no_publication_date() -> None:
+    """A post that shows a service's JSON answer ("startTime": "2023-10-06T16:00:00Z")
+    was not published that day: htmldate reads the text of code blocks too."""
+    pytest.importorskip("htmldate")
+    today = date(2026, 12, 1)
+    sample = (
+        "<pre><code>{\n  &#34;startTime&#34;: <span>&#34;2023-10-06T16:00:00.000Z&#34;</span>,"
+        "\n  &#34;frequency&#34;: &#34;Day&#34;\n}</code></pre>"
+    )
+    root = tree(f"<h1>Cost alerts with Bicep</h1><p>The schedule reads:</p>{sample}<p>Done.</p>")
+    assert page_dates("https://e.com/posts/alerts/", root, [], [], today=today)[0] is None
+    inline = "<p>Set <code>startTime</code> to <code>2023-10-06</code> or later.</p>"
+    root = tree(f"<h1>Cost alerts with Bicep</h1>{inline}<p>Done.</p>")
+    assert page_dates("https://e.com/posts/alerts/", root, [], [], today=today)[0] is None
+    # a day the text states outside the code stays the page's date
+    root = tree(
+        f"<h1>Cost alerts with Bicep</h1><p>Written 6 October 2023, after the launch.</p>{sample}"
+    )
+    assert page_dates("https://e.com/posts/alerts/", root, [], [], today=today)[0] == "2023-10-06"
+
+
+def test_the_day_of_an_update_line_alone_is_no_publication_date() -> None:
+    """Docusaurus prints "最后由 liyao 于 2022/6/1 更新" (last updated by liyao on ...), its
+    time marked as the page's modification: that day, printed once, is no publication."""
+    pytest.importorskip("htmldate")
+    today = date(2026, 12, 1)
+    line = (
+        '<footer><span class="theme-last-updated">最后由 <b>liyao</b> 于 <b>'
+        '<time datetime="2022-06-01T13:09:27.000Z">2022/6/1</time></b> 更新</span></footer>'
+    )
+    root = tree(f"<article><h1>快速开始</h1><p>推荐部署的方法。</p>{line}</article>")
+    modified = ["2022-06-01T13:09:27.000Z"]
+    assert page_dates("https://e.com/docs/quickstart/", root, [], modified, today=today) == (
+        None,
+        "2022-06-01T13:09:27+00:00",
+    )
+    # the day printed twice, once as the post's own, is its publication too
+    root = tree(f"<article><h1>快速开始</h1><p>2022/6/1 发布。推荐部署的方法。</p>{line}</article>")
+    found = page_dates("https://e.com/docs/quickstart/", root, [], modified, today=today)
+    assert found[0] == "2022-06-01"
+
+
+def test_a_text_date_after_the_markups_modification_is_no_publication_date() -> None:
+    """Docusaurus in English prints "Last updated on 7/8/2022" (July 8); htmldate reads
+    the day first (7 August): a publication after the page's own modification date is
+    none, and the modification date stays."""
+    pytest.importorskip("htmldate")
+    today = date(2026, 12, 1)
+    line = (
+        '<footer><span class="theme-last-updated">Last updated on <b>'
+        '<time datetime="2022-07-08T08:00:04.000Z">7/8/2022</time></b> by <b>liyao</b>'
+        "</span></footer>"
+    )
+    root = tree(f"<article><h1>Introduction</h1><p>Pisanix is a framework.</p>{line}</article>")
+    modified = ["2022-07-08T08:00:04.000Z"]
+    assert page_dates("https://e.com/en/docs/intro/", root, [], modified, today=today) == (
+        None,
+        "2022-07-08T08:00:04+00:00",
+    )
+
+
+def test_an_api_reference_full_of_dated_samples_states_no_publication_date() -> None:
+    # every "created" and "date" label is a sample's, inside code, hundreds of them
+    samples = "".join(
+        f'<p>Returns:</p><pre><code>{{"created": "2023-10-{day:02d}T16:00:00Z",'
+        f' "date": "2023-10-{day:02d}"}}</code></pre>'
+        for day in range(1, 29)
+    )
+    root = tree(f"<article><h1>API reference for the orders</h1>{samples * 20}</article>")
+    assert labelled_date(root, TODAY) is None
+
+
+def test_the_update_lines_day_read_month_first_is_no_publication_date() -> None:
+    """ "Last updated on 8/2/2022" (August 2, US order) read day first is 8 February:
+    earlier than the modification, and the same day with its day and month swapped."""
+    pytest.importorskip("htmldate")
+    line = (
+        '<footer><span class="theme-last-updated">Last updated on <b>'
+        '<time datetime="2022-08-02T07:06:14.000Z">8/2/2022</time></b> by <b>liyao</b>'
+        "</span></footer>"
+    )
+    root = tree(f"<article><h1>Quickstart</h1><p>Deploy it as follows.</p>{line}</article>")
+    modified = ["2022-08-02T07:06:14.000Z"]
+    got = page_dates("https://e.com/en/docs/quickstart/", root, [], modified, today=TODAY)
+    assert got == (None, "2022-08-02T07:06:14+00:00")
+
+
+def test_a_labelled_line_beats_a_generic_date_meta() -> None:
+    """``<meta name=date>`` and ``dc.date`` do not say which date they are (a content
+    system's last change as often as the publication): the post's "Erschienen am"
+    line of another day wins; a specific markup date keeps its place."""
+    root = tree(
+        "<main><h1>Eine Pressemeldung</h1><p>Text.</p><p>Erschienen am: 13.10.2021</p></main>"
+    )
+    assert page_dates("https://e.com/a", root, [GenericDate("2021-10-15")], [], today=TODAY) == (
+        "2021-10-13",
+        None,
+    )
+    assert page_dates("https://e.com/a", root, ["2021-10-15"], [], today=TODAY)[0] == "2021-10-15"
+    plain = tree("<main><h1>Eine Pressemeldung</h1><p>Text.</p></main>")
+    assert page_dates("https://e.com/a", plain, [GenericDate("2021-10-15")], [], today=TODAY)[
+        0
+    ] == ("2021-10-15")
+
+
+def test_markup_dates_a_day_apart_the_printed_day_decides() -> None:
+    """The same moment stated in UTC (the 18th) and in the site's zone (the 19th): the
+    day the post prints under its headline is the one a reader sees."""
+    root = tree(
+        "<article><h1>Was bringen Therapien bei Krebs</h1><p>19. Oktober 2019</p></article>"
+    )
+    markup = ["2019-10-18T22:04:00Z", GenericDate("Sat, 19 Oct 2019 00:04:00 +0200")]
+    assert page_dates("https://e.com/a", root, markup, [], today=TODAY)[0] == (
+        "2019-10-19T00:04:00+02:00"
+    )
+    # Printed the 18th, or nothing printed: the first stands.
+    same = tree(
+        "<article><h1>Was bringen Therapien bei Krebs</h1><p>18. Oktober 2019</p></article>"
+    )
+    assert (
+        page_dates("https://e.com/a", same, markup, [], today=TODAY)[0]
+        == "2019-10-18T22:04:00+00:00"
+    )
+    bare = tree("<article><h1>Was bringen Therapien bei Krebs</h1><p>Text</p></article>")
+    assert (
+        page_dates("https://e.com/a", bare, markup, [], today=TODAY)[0]
+        == "2019-10-18T22:04:00+00:00"
+    )
+
+
+def test_a_republication_years_later_keeps_the_original_date() -> None:
+    """Markup dates years apart are an original and its republication: the page may
+    print the later one, the original is the publication date."""
+    root = tree("<article><h1>Les clés pour bien manger</h1><p>Le 19 février 2020</p></article>")
+    markup = ["2017-04-12T18:33:59+02:00", "2020-02-19"]
+    assert page_dates("https://e.com/a", root, markup, [], today=TODAY)[0] == (
+        "2017-04-12T18:33:59+02:00"
+    )
+
+
+def test_the_date_is_looked_for_where_the_headline_is() -> None:
+    """A page whose first ``<article>`` is a teaser and whose post stands outside any
+    ``<article>``: the post's "Written:" line is found where its headline is."""
+    html = (
+        "<div class='nav'><article><a href='/other'>Another story</a> 2023-11-03</article></div>"
+        "<div id='content'><h1>Colder temperatures forecast for Wednesday</h1>\n"
+        "<p>Written: 2023-11-07 15:03:30 / Updated: 2023-11-07 15:30:46</p>\n<p>Text.</p></div>"
+    )
+    root = tree(html)
+    assert labelled_date(root, TODAY) == "2023-11-07"
+    assert headline_date(root, TODAY) == "2023-11-07"
+    # A headline inside the first article keeps that article as the scope.
+    inside = "<article><h1>Colder temperatures forecast</h1>\n<p>Posted 2023-11-07</p></article>"
+    assert labelled_date(tree("<p>Posted 2023-11-01</p>\n" + inside), TODAY) == "2023-11-07"
+
+
+def test_the_bodys_dates_are_compared_only_when_the_head_states_none() -> None:
+    """Candidates after :data:`COSTLY` (the body's ``<time>`` elements, a walk of the page)
+    are not read once the head has given a date, nor compared with it."""
+    root = tree(
+        "<article><h1>Was bringen Therapien bei Krebs</h1><p>19. Oktober 2019</p></article>"
+    )
+
+    def body() -> list[str]:
+        raise AssertionError("the body's dates were read")
+
+    def candidates(head: list[str]) -> object:
+        yield from head
+        yield COSTLY
+        yield from body()
+
+    assert page_dates("https://e.com/a", root, candidates(["2019-10-18"]), [], today=TODAY)[0] == (
+        "2019-10-18"
+    )
+    markup = iter([COSTLY, "2019-10-19"])
+    assert page_dates("https://e.com/a", root, markup, [], today=TODAY)[0] == "2019-10-19"

@@ -9,11 +9,20 @@ from __future__ import annotations
 
 import json
 from datetime import date
+from pathlib import Path
 
 import pytest
 
 from benchmarks.quality import source_page
-from benchmarks.quality.dates import FIXTURES, SPLITS, FieldScore, Results, evaluate, fixture_cases
+from benchmarks.quality.dates import (
+    FIXTURES,
+    SPLITS,
+    FieldScore,
+    Results,
+    evaluate,
+    fixture_cases,
+    htmldate_cases,
+)
 from webrobot.extract.metadata import metadata
 
 #: Split -> accuracy floor. The pages were written to the patterns of real sites
@@ -77,3 +86,18 @@ def test_a_jekyll_post_reads_as_a_person_reads_it() -> None:
     assert found["published"] == "2021-03-04T10:15:00+01:00"
     assert found["authors"] == ["Jane Doe"]
     assert found["title"] == "Welcome to Jekyll!"
+
+
+def test_a_page_without_a_date_is_read_as_none(tmp_path: Path) -> None:
+    """htmldate's answers write a page without a date as ``NaN``: no answer equals it,
+    so it is read as no date (an extractor that gives none is right there)."""
+    (tmp_path / "tests" / "cache").mkdir(parents=True)
+    (tmp_path / "tests" / "cache" / "a.html").write_text("<p>x</p>", "utf-8")
+    (tmp_path / "tests" / "cache" / "b.html").write_text("<p>y</p>", "utf-8")
+    (tmp_path / "tests" / "eval_x.json").write_text(
+        '{"https://a.example/": {"file": "a.html", "date": NaN},'
+        ' "https://b.example/": {"file": "b.html", "date": "2020-01-02"}}',
+        "utf-8",
+    )
+    cases = {c.url: c.published for c in htmldate_cases(tmp_path)}
+    assert cases == {"https://a.example/": None, "https://b.example/": "2020-01-02"}

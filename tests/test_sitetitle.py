@@ -32,6 +32,21 @@ URL = "https://www.example-news.com/2021/03/04/story"
         ("·", [], [], "·"),  # nothing but a separator: kept
         ("C++: a tour", [], [], "C++: a tour"),  # a colon that is the title's own
         ("« Les matériaux »", [], ["« Les matériaux »"], "« Les matériaux »"),  # quotes
+        # Medium: "{title} | by {author} | {publication} | Medium"
+        ("Why caching | by Jane Doe | Better Programming | Medium", ["Medium"], [], "Why caching"),
+        ("Why caching | by Jane Doe | Medium", ["Medium"], [], "Why caching"),
+        ("Why caching - by Jane Doe", [], [], "Why caching"),
+        ("Ein Titel | von Jana Novák | Magazin", ["Magazin"], [], "Ein Titel"),
+        # a byline's word that starts a phrase is the title's own
+        ("Stand by Me | Film notes", ["Film notes"], [], "Stand by Me"),
+        ("Report | By the numbers | Site", ["Site"], [], "Report | By the numbers"),
+        # a name is written with a capital: "by owner" is a classified ad's category
+        (
+            "Washing machine - appliances - by owner",
+            ["craigslist"],
+            [],
+            "Washing machine - appliances - by owner",
+        ),
     ],
 )
 def test_without_site(title: str, sites: list[str], h1s: list[str], expected: str) -> None:

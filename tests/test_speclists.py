@@ -136,3 +136,48 @@ def test_the_cards_of_a_listing_give_no_specification() -> None:
     )
     root = _root(f"<html><body><main><h1>Desk lamps</h1>{cards}</main></body></html>")
     assert with_specifications("Desk lamps", "Desk lamps", root) == ("Desk lamps", "Desk lamps")
+
+
+@pytest.mark.parametrize(
+    "review",
+    [
+        # a review's header as label and value pairs, in a list of its own
+        (
+            "<ul><li>Reviewer: Jana Dvořák</li><li>Date: 4 March 2021</li>"
+            "<li>Rating: 5/5</li><li>Verified purchase: yes</li></ul><p>Great lamp.</p>"
+        ),
+        # the same in a definition list
+        (
+            "<dl><dt>Reviewed by</dt><dd>Jana</dd><dt>Date</dt><dd>2021-03-04</dd>"
+            "<dt>Rating</dt><dd>4 of 5</dd></dl><p>Bright.</p>"
+        ),
+        # in a block that marks itself a review, whatever its labels
+        (
+            '<div itemprop="review" itemscope itemtype="https://schema.org/Review"><ul>'
+            "<li>Name: Jana</li><li>Posted: 4 March 2021</li><li>Stars: 5</li></ul></div>"
+        ),
+        (
+            '<div class="review-item"><ul><li>Customer: Jana</li><li>Posted: 4 March 2021</li>'
+            "<li>Size bought: M</li></ul></div>"
+        ),
+    ],
+)
+def test_a_reviews_header_is_no_specification(review: str) -> None:
+    root = _root(f"<html><body><main><h1>Desk lamp</h1>{review}</main></body></html>")
+    assert specification_lists(root) == []
+
+
+def test_a_books_author_and_date_are_its_specification() -> None:
+    items = ["Author: Jana Dvořák", "Publication date: 4 March 2021", "Pages: 310"]
+    html = "<ul>" + "".join(f"<li>{item}</li>" for item in items) + "</ul>"
+    assert specification_lists(_root(html)) == [items]
+
+
+def test_a_page_wide_review_class_leaves_the_specification() -> None:
+    items = ["Material: oak", "Height: 74 cm", "Finish: oiled"]
+    spec = "<ul>" + "".join(f"<li>{item}</li>" for item in items) + "</ul>"
+    html = (
+        '<html><body class="reviews-enabled"><div class="page"><main><div class="product">'
+        f'<div class="details"><div class="tab">{spec}</div></div></div></main></div></body></html>'
+    )
+    assert specification_lists(_root(html)) == [items]

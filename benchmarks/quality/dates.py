@@ -169,8 +169,11 @@ def htmldate_cases(path: Path) -> list[Case]:
                     entry["file"],
                     url,
                     lambda stored=stored: _decode(files.read(stored)),
-                    # A few pages have no date: their answer is written "nan".
-                    None if entry.get("date") in (None, "", "nan") else entry["date"],
+                    # A few pages have no date: their answer is written NaN (a float
+                    # once read), which no answer can equal: it is no date.
+                    entry["date"]
+                    if isinstance(entry.get("date"), str) and entry["date"] not in ("", "nan")
+                    else None,
                 )
             )
     return out

@@ -128,7 +128,8 @@ def main(argv: list[str] | None = None) -> int:
         if saved is not None:
             b = saved.get(page.url + f"#{i}", "")
         else:
-            b = a if args.show or args.summary else theirs(page.html) or ""
+            quick = (args.show or args.summary) and not args.trafilatura
+            b = a if quick else theirs(page.html) or ""
         rows.append((i, page, a, b, page_prf(page, a), page_prf(page, b)))
     if args.show:
         for i, page, a, b, _, _ in rows:

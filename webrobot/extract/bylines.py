@@ -3,7 +3,9 @@
 A post names its author in its body even when its head does not: a link with
 ``rel="author"``, an element whose class says so (``p-author``, ``author-name``,
 ``byline``, ``post-author``...), or a line that starts with "By", "Von",
-"Par", "Por", "Door"... Comments, sidebars, footers and navigation are left
+"Par", "Por", "Door", "Napsal", "Napisał", "Írta", "Scris de"..., or a line
+labelled "Author:", "Autor:", "Szerző:" (not in a list or a table, where it is
+a book's detail). Comments, sidebars, footers and navigation are left
 out: the names there are readers', not the post's. One card beside the post
 is the exception, read when the post itself names no one: the author's profile
 that Minimal Mistakes and the Jekyll themes made from it (academicpages and
@@ -30,8 +32,9 @@ _LABEL = re.compile(
     r"geschrieben|verfasst|veröffentlicht|gepostet|publié|écrit|rédigé|"
     r"escrito|publicado|scritto|pubblicato|geschreven|gepubliceerd)\s+)?"
     r"(?:by|von|vom|par|por|di|da|door|av|af|de|from)\s*:?\s+"
-    r"|^(?:authors?|autor(?:in|en)?|auteurs?|autores?|autori|autore|verfasser(?:in)?|"
-    r"redaktion|text|von|by)\s*:\s*",
+    r"|^(?:napsala?|napísala?|napisała?|írta|(?:scris|scrisă|publicat)\s+de)\s*:?\s+"
+    r"|^(?:authors?|autor(?:in|en|ka|zy)?|auteurs?|autores?|autori|autore|verfasser(?:in)?|"
+    r"szerzők?|redaktion|text|von|by)\s*:\s*",
     re.IGNORECASE,
 )
 #: Where the name ends: a date, a time, a separator, "on"/"am"/"le" and the like.
@@ -48,8 +51,20 @@ _DEGREE = re.compile(
 _HANDLE = re.compile(r"@\w+|\S+@\S+\.\w+|https?://\S+|www\.\S+")
 _LETTER = re.compile(r"[^\W\d_]")
 _BYLINE_TEXT = re.compile(
-    r"^\s*(?:(?:posted|written)\s+)?(?:by|von|par|por|door|di|av|af)(?:\s+\S|\s*$)", re.IGNORECASE
+    r"^\s*(?:(?:posted|written)\s+)?(?:by|von|par|por|door|di|av|af)(?:\s+\S|\s*$)"
+    # "wrote" in Czech, Slovak, Polish, Hungarian; "written by", "published by" in Romanian
+    r"|^\s*(?:napsala?|napísala?|napisała?|írta|(?:scris|scrisă|publicat)\s+de)\s*:?(?:\s+\S|\s*$)",
+    re.IGNORECASE,
 )
+#: A line labelled with the author ("Autor: Jan Novák", "Szerző: Kovács János"); read
+#: outside lists and tables, where the label is a book's detail, not the page's byline.
+_AUTHOR_LINE = re.compile(
+    r"^\s*(?:authors?|autor(?:in|en|ka|zy)?|auteurs?|autores?|autori|autore|"
+    r"verfasser(?:in)?|szerzők?)\s*:(?:\s*\S|\s*$)",
+    re.IGNORECASE,
+)
+#: Where an author's label is a detail of the thing shown (a book's), not a byline.
+_DETAILS = frozenset(("li", "dt", "dd", "td", "th", "table"))
 #: "By" and a determiner starts a phrase ("By the digits", "By a landslide": a section's
 #: heading), not a byline: a name follows "by" without one.
 _BY_PHRASE = re.compile(
@@ -81,7 +96,10 @@ _SECOND = re.compile(
 MAX_ELEMENTS = 2_000
 #: Classes of the third kind that hold no name: a picture, a biography, a box.
 _NOT_A_NAME = re.compile(r"avatar|bio|image|img|photo|desc|about|box|title", re.IGNORECASE)
-_BY_STARTS = ("by", "von ", "par ", "por ", "door ", "posted by", "written by")
+_BY_STARTS = (
+    "by", "von ", "par ", "por ", "door ", "posted by", "written by", "napsal", "napísal",
+    "napisał", "írta", "scris", "publicat d", "author", "autor", "auteur", "verfasser", "szerző",
+)  # fmt: skip
 #: The name on an author's profile card beside the post (Minimal Mistakes and its forks).
 _PROFILE = ".//*[contains(concat(' ', normalize-space(@class), ' '), ' author__name ')]"
 #: Text for screen readers only ("Posted by", "Author"), left out of a byline.
@@ -117,16 +135,51 @@ def short_texts(scope: Any, limit: int = 200) -> Iterator[tuple[Any, str]]:
                 yield parent, tail
 
 
+#: A byline's label standing alone ("By", "Publiziert am", "Replying to", "回答者："):
+#: the name is in another element, or there is none.
+_LABEL_ONLY = re.compile(
+    r"^(?:(?:posted|published|written|geschrieben|publiziert|veröffentlicht|erstellt|"
+    r"verfasst|publié|écrit|rédigé)(?:\s+(?:by|von|am|par|le|on))?|by|von|par|por|door|"
+    r"authors?|autor(?:in)?|replying\s+to|link|publisher|am|on)$|[:：]$",
+    re.IGNORECASE,
+)
+#: A picture's credit ("Foto: ...", "Фото: ..."): its photographer, not the post's author.
+_CREDIT = re.compile(r"^(?:fotos?|photos?|bild(?:er)?|фото|image)\s*[:：]", re.IGNORECASE)
+#: Labels before a name that :data:`_LABEL` does not know: "Erstellt von", "Artikel von:",
+#: "Interview:", "Recueilli par".
+_MORE_LABEL = re.compile(
+    r"^(?:erstellt|artikel|beitrag|recueilli|interview)(?:\s+(?:von|par|by))?\s*:?\s+",
+    re.IGNORECASE,
+)
+#: What follows a name and is no part of it: "For Mailonline", "Stand: 01.02.2022".
+_ROLE = re.compile(r"\s+(?:For|Stand:)\s.*$")
+
+
+def _label_or_credit(text: str) -> bool:
+    """Whether ``text`` (one author value, spaces collapsed) names no author: a label
+    alone (:data:`_LABEL_ONLY`) or a picture's credit (:data:`_CREDIT`)."""
+    return bool(_CREDIT.match(text) or _LABEL_ONLY.search(text.strip(" ,.;-–—|•·()[]")))
+
+
 def author_name(value: str) -> str | None:
     """``value`` as one author's name, or ``None`` when nothing name-like is left."""
     text = " ".join(value.split())
+    if _label_or_credit(text):
+        return None
+    text = _ROLE.sub("", _MORE_LABEL.sub("", text))
     for _ in range(2):
         text = _LABEL.sub("", text)
     text = _HANDLE.sub(" ", text)
     text = _DEGREE.sub("", " ".join(text.split()))
     text = _TAIL.sub("", text)
     text = text.strip(" ,.:;-–—|•·()[]@")
-    if not text or len(text) > 60 or len(text.split()) > 6 or not _LETTER.search(text):
+    if (
+        not text
+        or _LABEL_ONLY.match(text)
+        or len(text) > 60
+        or len(text.split()) > 6
+        or not _LETTER.search(text)
+    ):
         return None
     return text
 
@@ -157,12 +210,21 @@ def byline_texts(root: Any) -> list[str]:
                 return found
         lines = []
         for element, text in short_texts(scope, 100):
+            if not text.lstrip()[:10].lower().startswith(_BY_STARTS):
+                continue
             if (
-                text.lstrip()[:10].lower().startswith(_BY_STARTS)
-                and _BYLINE_TEXT.match(text)
-                and not _BY_PHRASE.match(text)
-                # the line starts with it: not "... set by adding this line:" mid-sentence
-                and _BYLINE_TEXT.match(element.text_content()[:MAX_BYLINE])
+                (
+                    _BYLINE_TEXT.match(text)
+                    and not _BY_PHRASE.match(text)
+                    # the line starts with it: not "... set by adding this line:" mid-sentence
+                    and _BYLINE_TEXT.match(element.text_content()[:MAX_BYLINE])
+                )
+                or (
+                    _AUTHOR_LINE.match(text)
+                    and _AUTHOR_LINE.match(element.text_content()[:MAX_BYLINE])
+                    and not any(node.tag in _DETAILS for node in element.iterancestors())
+                    and element.tag not in _DETAILS
+                )
             ):
                 lines.append(element)
                 if len(lines) >= 10:

@@ -47,14 +47,16 @@ it holds at least half of the broad text's word shingles
 its place otherwise. The paragraphs of an article cut into several containers
 of one kind that the text lacks are added (:mod:`webrobot.extract.continuation`),
 a first line repeating the page's title is dropped
-(:mod:`webrobot.extract.headline`), and closing lines asking the reader for money
+(:mod:`webrobot.extract.headline`; not on a page that declares a product: the
+product's name opens its text), and closing lines asking the reader for money
 too. A reading that is the whole text of the page's ``<article>`` in one line
 (trafilatura's last resort on a short page) is read again from that article one
 block a line (:func:`webrobot.extract.sectionedpage.element_lines`). A page that is no article and whose text keeps only some of its many short
 sections (a service or product landing page) is read whole from its main region
 instead (:mod:`webrobot.extract.sectionedpage`). The text of a page that declares a product
 (and no article) ends with the label and value lists of its specification it lacks
-(:mod:`webrobot.extract.speclists`). A forum thread whose posts are marked
+(:mod:`webrobot.extract.speclists`), and reads each of its long lines once
+(:mod:`webrobot.extract.repeatedlines`). A forum thread whose posts are marked
 as schema.org items (``Comment``, ``DiscussionForumPosting``, ``Answer``...) with their
 writers is read as those posts, each after its writer's name, when the reading kept less
 of them (:mod:`webrobot.extract.threadposts`). When the markup yields much less than the
@@ -129,6 +131,7 @@ from webrobot.extract.pagekind import declares_article, declares_discussion, dec
 from webrobot.extract.permalinks import without_permalink_marks
 from webrobot.extract.readingchoice import PageSignals, ReadingPlan
 from webrobot.extract.references import with_references
+from webrobot.extract.repeatedlines import without_repeats
 from webrobot.extract.sectionedpage import element_lines, whole_reading
 from webrobot.extract.shingles import share_kept
 from webrobot.extract.sourcebreaks import unwrap_source_breaks
@@ -242,7 +245,8 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
         text, rendered = lined[0], (lined[1] if markdown else None)
     if text:
         try:
-            headless = without_headline(text, tree)
+            # a product's name opens its text (wcxb's product pages and real shops' hold it)
+            headless = text if signals.product else without_headline(text, tree)
             if headless != text and rendered:
                 rendered = _without_first_heading(rendered)
             headless, rendered = without_date_line(headless, rendered, tree)
@@ -268,6 +272,7 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
             text, rendered = with_specifications(text, rendered, tree)
         except Exception:  # a page must never break the crawl
             logger.debug("specification lists of %s not read", page.url, exc_info=True)
+        text, rendered = without_repeats(text, rendered)
     try:
         declared = declared_article_body(tree)
     except Exception:  # a page must never break the crawl

@@ -26,7 +26,8 @@ from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
-from webrobot.extract.bylines import author_name, byline_texts
+from webrobot.extract.authornames import author_names
+from webrobot.extract.bylines import byline_texts
 from webrobot.extract.headtags import (
     HeadTags,
     absolute_url,
@@ -42,7 +43,7 @@ from webrobot.extract.headtags import (
 from webrobot.extract.htmltree import base_url, html_root
 from webrobot.extract.jsonld import page_jsonld
 from webrobot.extract.language import language_tag, page_language
-from webrobot.extract.pagedates import SearchMode, page_dates
+from webrobot.extract.pagedates import COSTLY, GenericDate, SearchMode, page_dates
 from webrobot.extract.sitetitle import without_site
 from webrobot.extract.timeelements import TimeElements, time_elements
 
@@ -82,8 +83,9 @@ SELLING_TYPES = frozenset(
 EXTENSIVE_MAX_CHARS = 200_000
 #: Longest value kept for one field (a page's description can be a whole article).
 MAX_CHARS = 2_000
-_BY = re.compile(r"^(?:by|par|von|por|di|door|av|af)\s+", re.IGNORECASE)
-_AUTHOR_SPLIT = re.compile(r"\s*(?:;|\||\band\b|&|\bund\b|\bet\b)\s*", re.IGNORECASE)
+#: A byline the page shows ends its names at a bar: what follows is its dateline's
+#: place, a date or a reading time ("Por Redacción | San Salvador"), not an author.
+_BYLINE_END = re.compile(r"\s\|\s.*$")
 
 
 def metadata(
@@ -349,33 +351,14 @@ def _authors(s: _Sources, tags: HeadTags, root: Any) -> list[str]:
         lambda: tags.all("author", "article:author", "parsely-author", "sailthru.author"),
         lambda: tags.all("dc.creator", "dcterms.creator"),
         lambda: _itemprop_authors(root),
-        lambda: byline_texts(root),
+        lambda: [_BYLINE_END.sub("", text) for text in byline_texts(root)],
         lambda: s.strings(s.pages, "author", "name"),
     )
     for candidates in sources:  # the page's body is read only when its markup is silent
-        names = _names(candidates())
+        names = author_names(candidates())
         if names:
             return names
     return []
-
-
-def _names(values: list[str]) -> list[str]:
-    """Person names from author values: URLs and handles dropped, ``By`` and dates
-    dropped (:func:`~webrobot.extract.bylines.author_name`), ``A and B`` split,
-    each once."""
-    names: list[str] = []
-    for value in values:
-        value = _BY.sub("", value.strip())
-        if not value or "://" in value or value.startswith(("@", "www.")):
-            continue
-        parts = [p for p in _AUTHOR_SPLIT.split(value) if p]
-        if "," in value and all(" " in p.strip() for p in value.split(",") if p.strip()):
-            parts = [q for p in parts for q in p.split(",")]
-        for part in parts:
-            name = author_name(part)
-            if name and name.lower() not in {n.lower() for n in names}:
-                names.append(name)
-    return names[:20]
 
 
 def _itemprop_authors(root: Any) -> list[str]:
@@ -410,9 +393,14 @@ def _served_on(page: SourcePage) -> date | None:
 
 def _dates(*candidates: Any) -> Iterator[Any]:
     """Each candidate's values in turn; a callable candidate is called only when the
-    ones before it gave no date (the body's ``<time>`` elements cost a walk)."""
+    ones before it gave no date (the body's ``<time>`` elements cost a walk):
+    :data:`~webrobot.extract.pagedates.COSTLY` comes before it."""
     for candidate in candidates:
-        yield from as_list(candidate() if callable(candidate) else candidate)
+        if callable(candidate):
+            yield COSTLY
+            yield from as_list(candidate())
+        else:
+            yield from as_list(candidate)
 
 
 def _published(s: _Sources, tags: HeadTags, times: TimeElements) -> Iterator[Any]:
@@ -423,10 +411,11 @@ def _published(s: _Sources, tags: HeadTags, times: TimeElements) -> Iterator[Any
         s.strings(s.articles, "dateCreated"),
         tags.all("article:published_time", "og:published_time", "og:article:published_time"),
         tags.all("datepublished"),
-        tags.all("dc.date.issued", "dcterms.issued", "dcterms.created", "dc.date", "dcterms.date"),
-        tags.all("date", "pubdate", "publishdate", "publish-date", "publication_date",
+        tags.all("dc.date.issued", "dcterms.issued", "dcterms.created"),
+        tags.all("pubdate", "publishdate", "publish-date", "publication_date",
                  "parsely-pub-date", "sailthru.date", "article.published", "citation_publication_date"),
-        lambda: time_elements(times(), published=True),
+        [GenericDate(d) for d in tags.all("dc.date", "dcterms.date", "date")],
+        lambda: time_elements(times(), published=True, post=times.post()),
         s.strings(s.articles, "uploadDate"),
         s.strings(s.pages, "datePublished"),
     )  # fmt: skip

@@ -13,14 +13,21 @@ first. On top of them:
   publication date is dropped;
 - when the markup states no date, a line of the post that says when it was
   published ("Posted on", "Veröffentlicht am", "Publié le"...), else the date
-  printed just under the post's headline;
+  printed just under the post's headline (a day the page writes only inside
+  code, a sample's timestamp, is neither: :func:`code_only`);
 - when neither is there, htmldate (the field's library for it:
   bylines and "posted on" / "veröffentlicht am" / "publié le" lines in many
   languages, ``<time>`` and ``<abbr>``, dates in the text) reads the page's
   tree, in its fast or its extensive mode, preferring the original date to an
   update; a day the text prints only after an update's label ("Updated
-  2026-11-27 09:14") is refused. Without htmldate installed (it comes with
-  the ``mining`` extra) that step is skipped. htmldate's last resort, the 1st
+  2026-11-27 09:14") is refused, and so is a day it reads from an address's
+  numbers ("渋谷2-19-15", a block and a building: :func:`street_number_only`) or
+  only from code (a sample's timestamp in a ``<pre>`` block: :func:`code_only`),
+  or the day the markup gives as the page's modification, printed once, in the
+  update's own line (:func:`update_day_only`), a day after that modification
+  (an update's "7/8/2022" read day first) or that day with its day and month
+  swapped (:func:`swapped`: "8/2/2022" read as 8 February). Without htmldate
+  installed (it comes with the ``mining`` extra) that step is skipped. htmldate's last resort, the 1st
   of January of the year a copyright notice names ("© 2025 The Review"), is
   refused: that year is the site's footer, on every page and changed on all of
   them each January, not the day a post was published (a page that does state
@@ -34,6 +41,7 @@ Pure: no Scrapy, no I/O.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 from datetime import date, timedelta
 from typing import Any, Literal
@@ -61,6 +69,10 @@ _PUBLISHED_LABEL = re.compile(
 )
 #: Words that make the date after them an update's, not the publication's.
 _UPDATED = re.compile(r"updat|modif|aktualisiert|geändert|mis à jour|actualiz|aggiornat|bijgewerkt")
+#: Markup dates compared for a disagreement, at most.
+MAX_CANDIDATES = 12
+#: Days apart within which two markup dates are one publication stated twice.
+MAX_SHIFT = 7
 #: Characters of text after a headline where its date is looked for (half that before).
 NEAR_HEADLINE = 300
 #: Characters of the post's text searched for such a line, at most.
@@ -82,6 +94,8 @@ _ORDINAL = re.compile(r"(\d)(?:st|nd|rd|th|er)\b")
 _COPYRIGHT_YEARS = re.compile(
     r"(?:©|\bcopyright\b|\(c\))\D{0,99}?(\d{4}(?:\s*[-–]\s*\d{4})?)(?!\d)"
 )
+#: Numbers joined by hyphens, at least three of them ("2-19-15", "4-2-19-15").
+_NUMBER_RUN = re.compile(r"(?<![\d-])\d{1,4}(?:-\d{1,4}){2,}(?![\d-])")
 _URL_DATE = re.compile(
     r"(?:^|\D)((?:19|20)\d{2})[/_.-](0?[1-9]|1[0-2])[/_.-](0?[1-9]|[12]\d|3[01])(?:\D|$)"
 )
@@ -115,6 +129,19 @@ def first_date(candidates: Iterable[Any], today: date | None) -> str | None:
     return None
 
 
+#: Among a page's date candidates, the mark that those after it cost a walk of the
+#: page's body (its ``<time>`` elements): once a date is found, none after it is read.
+COSTLY = object()
+
+
+class GenericDate(str):
+    """A date the markup states without saying which it is (``<meta name=date>``,
+    ``dc.date``): content systems fill those with a record's creation or last change
+    as often as with the post's publication."""
+
+    __slots__ = ()
+
+
 def page_dates(
     url: str,
     root: Any,
@@ -125,19 +152,94 @@ def page_dates(
     search: SearchMode = "extensive",
 ) -> tuple[str | None, str | None]:
     """``(published, modified)`` of the page at ``url`` (its lxml tree ``root``),
-    from the markup's candidates (each an iterable of strings, best first)."""
-    stated = first_date(published, today)
+    from the markup's candidates (each an iterable of strings, best first; a
+    :class:`GenericDate` among them is one that does not say which date it is)."""
+    stated = agreed_date(root, published, today)
     in_url = url_date(url, today)
     if in_url and (stated is None or stated[:10] != in_url):
         stated = in_url
     if stated is None and root is not None:
         stated = labelled_date(root, today) or headline_date(root, today)
+    changed = first_date(modified, today)
     if stated is None and search != "off" and root is not None:
         stated = text_date(url, root, today, extensive=search == "extensive")
-    changed = first_date(modified, today)
+        if (
+            stated
+            and changed
+            and (
+                stated[:10] > changed[:10]
+                or swapped(stated, changed)
+                or (stated[:10] == changed[:10] and update_day_only(root, stated))
+            )
+        ):
+            stated = None  # the update's own line, or a misreading of it
     if changed and stated and changed[:10] < stated[:10]:
         changed = None
     return stated, changed
+
+
+def agreed_date(root: Any, candidates: Iterable[Any], today: date | None) -> str | None:
+    """The first of the markup's plausible ``candidates``, unless the post says
+    otherwise:
+
+    - when the first is a :class:`GenericDate`, a line of the post labelled as the
+      publication's date ("Erschienen am: 13.10.2021") of another day wins;
+    - when other candidates put the date on another day within :data:`MAX_SHIFT` days
+      of it, the one whose day the post prints as its date (a labelled line, else the
+      date under the headline) wins. Markup often states one moment twice, in UTC and
+      in the site's time zone (a day apart near midnight), or a draft's day beside the
+      day the post went out; the day a reader sees settles it. Dates further apart
+      are an original and its republication: the original stands.
+
+    The first :data:`MAX_CANDIDATES` plausible candidates before :data:`COSTLY` are
+    compared (the JSON-LD's and ``<meta>`` tags'; the body's ``<time>`` elements only
+    when those state no date)."""
+    days: list[str] = []
+    loose = False
+    for value in candidates:
+        if value is COSTLY and days:
+            break
+        parsed = iso_date(value) if isinstance(value, str) else None
+        if parsed and plausible(date.fromisoformat(parsed[:10]), today):
+            loose = loose or (not days and isinstance(value, GenericDate))
+            days.append(parsed)
+            if len(days) >= MAX_CANDIDATES:
+                break
+    if not days or root is None:
+        return days[0] if days else None
+    first = date.fromisoformat(days[0][:10])
+    near = {
+        d[:10] for d in days if abs(date.fromisoformat(d[:10]) - first) <= timedelta(MAX_SHIFT)
+    } - {days[0][:10]}
+    if loose or near:
+        said = labelled_date(root, today)
+        if loose and said and said != days[0][:10]:
+            return said
+        shown = said or headline_date(root, today)
+        if shown in near:
+            return next(d for d in days if d[:10] == shown)
+    return days[0]
+
+
+def dated_scope(root: Any) -> Any:
+    """Where a post's date is looked for: the post
+    (:func:`~webrobot.extract.bylines.post_scope`) when it holds the post's headline
+    (its first ``<h1>`` of some length) or there is none; else the ``<article>`` that
+    holds the headline, else the ``<main>`` or the body around it. A page's first
+    ``<article>`` is often a teaser above or beside the post, and a post's headline and
+    date line often stand above its ``<article>``."""
+    scope = post_scope(root)
+    head = next((h for h in root.iter("h1") if len(h.text_content().strip()) >= 10), None)
+    if head is None or scope is root:
+        return scope
+    around = list(head.iterancestors())
+    if any(node is scope for node in around):
+        return scope
+    for tag in ("article", "main", "body"):
+        for node in around:
+            if node.tag == tag:
+                return node
+    return scope
 
 
 def labelled_date(root: Any, today: date | None) -> str | None:
@@ -145,11 +247,12 @@ def labelled_date(root: Any, today: date | None) -> str | None:
     March 4, 2021", "Veröffentlicht am 14.01.2022", "Publié le 12 mars 2022 à
     10h30", "Publicado el 5 de abril de 2021"...); an update's line does not count."""
     try:
-        scope = post_scope(root)
+        scope = dated_scope(root)
         text = etree.tostring(scope, method="text", encoding="unicode", with_tail=False)
     except (AttributeError, ValueError, TypeError, etree.LxmlError):
         return None
     text = text[:MAX_TEXT].lower()
+    codes = CodeDays(root)
     for count, label in enumerate(_PUBLISHED_LABEL.finditer(text)):
         if count >= 30:
             break
@@ -160,7 +263,11 @@ def labelled_date(root: Any, today: date | None) -> str | None:
             continue
         found = _DATE_SPAN.match(text, label.end())
         parsed = iso_date(_ORDINAL.sub(r"\1", found[1])) if found else None
-        if parsed and plausible(date.fromisoformat(parsed[:10]), today):
+        if (
+            parsed
+            and plausible(date.fromisoformat(parsed[:10]), today)
+            and not codes.only_in_code(parsed)
+        ):
             return parsed[:10]
     return None
 
@@ -170,7 +277,7 @@ def headline_date(root: Any, today: date | None) -> str | None:
     ``<h1>`` of some length), where themes print the byline and the date; else the
     last one just above it."""
     try:
-        scope = post_scope(root)
+        scope = dated_scope(root)
         heads = [h for h in scope.iter("h1") if len(h.text_content().strip()) >= 10]
         if not heads:
             return None
@@ -185,6 +292,7 @@ def headline_date(root: Any, today: date | None) -> str | None:
     at = text.find(head)
     if at < 0:
         return None
+    codes = CodeDays(root)
     after = text[at + len(head) : at + len(head) + NEAR_HEADLINE]
     before = text[max(0, at - NEAR_HEADLINE // 2) : at]
     for window, found in ((after, _ANY_DATE.finditer(after)), (before, None)):
@@ -193,7 +301,11 @@ def headline_date(root: Any, today: date | None) -> str | None:
             if _UPDATED.search(window, max(0, match.start() - 24), match.start()):
                 continue
             parsed = iso_date(_ORDINAL.sub(r"\1", match[1]))
-            if parsed and plausible(date.fromisoformat(parsed[:10]), today):
+            if (
+                parsed
+                and plausible(date.fromisoformat(parsed[:10]), today)
+                and not codes.only_in_code(parsed)
+            ):
                 return parsed[:10]
     return None
 
@@ -217,7 +329,7 @@ def text_date(url: str, root: Any, today: date | None, *, extensive: bool) -> st
         return None
     if not isinstance(found, str):
         return None
-    if update_only(root, found):
+    if update_only(root, found) or street_number_only(root, found) or code_only(root, found):
         return None
     if found.endswith("-01-01") and (
         copyright_year_only(root, found) or not day_stated(root, found)
@@ -242,6 +354,99 @@ def update_only(root: Any, found: str) -> bool:
             return False
         seen = True
     return seen
+
+
+def swapped(found: str, changed: str) -> bool:
+    """Whether the day ``found`` is the day ``changed`` with its day and month swapped
+    (both ``YYYY-MM-DD...``): an update's "8/2/2022" (August 2) read day first."""
+    return (
+        found[:4] == changed[:4]
+        and found[5:7] == changed[8:10]
+        and found[8:10] == changed[5:7]
+        and found[5:7] != found[8:10]
+    )
+
+
+def update_day_only(root: Any, found: str) -> bool:
+    """Whether the text prints the day ``found``, which the markup states as the page's
+    modification, at most once: that is the update's own line ("最后由 liyao 于 2022/6/1
+    更新", "Last updated on ..."), whatever its words' order, not a publication."""
+    return _days(_ends_of_text(root))[found[:10]] <= 1
+
+
+def code_only(root: Any, found: str) -> bool:
+    """Whether the page writes the day ``found`` only inside code (``<pre>``, ``<code>``):
+    a sample's timestamp ("startTime": "2023-10-06T16:00:00Z"), not when the post was
+    published (htmldate reads the text of code blocks too). Every mention counts, in the
+    text and in the markup."""
+    return CodeDays(root).only_in_code(found)
+
+
+class CodeDays:
+    """:func:`code_only` for several days of one page: the days its code blocks and its
+    markup write are counted once, the first time a day is asked about."""
+
+    def __init__(self, root: Any) -> None:
+        self.root = root
+        self._code: Counter[str] | None = None
+        self._page: Counter[str] | None = None
+
+    def only_in_code(self, found: str) -> bool:
+        if self._code is None:
+            self._code = Counter()
+            for element in self.root.iter("pre", "code"):
+                if not any(node.tag in ("pre", "code") for node in element.iterancestors()):
+                    self._code.update(_days(_markup(element)))
+        day = found[:10]
+        if not self._code[day]:
+            return False
+        if self._page is None:
+            self._page = _days(_markup(self.root))
+        return self._page[day] <= self._code[day]
+
+
+def _markup(element: Any) -> str:
+    return etree.tostring(element, encoding="unicode", with_tail=False).lower()
+
+
+def _days(text: str) -> Counter[str]:
+    """How often ``text`` (in small letters) writes each day, as a full date of
+    :data:`_ANY_DATE`'s forms (``2023-10-06``, ``2023/10/06``, ``6 october 2023``...)."""
+    days: Counter[str] = Counter()
+    for match in _ANY_DATE.finditer(text):
+        parsed = iso_date(_ORDINAL.sub(r"\1", match[1]))
+        if parsed is not None:
+            days[parsed[:10]] += 1
+    return days
+
+
+def street_number_only(root: Any, found: str) -> bool:
+    """Whether the text writes the day ``found`` only as numbers of an address: a run of
+    numbers joined by hyphens glued to the word before it ("渋谷2-19-15", a Japanese
+    block and building) or of four numbers and more ("4-2-19-15"), which htmldate's
+    search reads as a day, month and two-digit year. A run of three on its own ("Posted
+    2-19-15"), a full date of the text or the day in the markup stands."""
+    text = _ends_of_text(root)
+    address = False
+    for run in _NUMBER_RUN.finditer(text):
+        numbers = [int(n) for n in run[0].split("-")]
+        if not any(_reads_as(numbers[i : i + 3], found) for i in range(len(numbers) - 2)):
+            continue
+        start = run.start()
+        if len(numbers) == 3 and not (start and text[start - 1].isalpha()):
+            return False
+        address = True
+    return address and not day_stated(root, found)
+
+
+def _reads_as(numbers: list[int], found: str) -> bool:
+    """Whether three numbers read as the day ``found`` (``YYYY-MM-DD``), a two-digit year
+    last, day and month in either order."""
+    first, second, year = numbers
+    if year >= 100 or year != int(found[2:4]):
+        return False
+    month, day = int(found[5:7]), int(found[8:10])
+    return (first, second) in ((day, month), (month, day))
 
 
 def day_stated(root: Any, found: str) -> bool:

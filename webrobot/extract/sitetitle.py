@@ -5,7 +5,9 @@ title | Site", "Site - Post title", "Post title :: Section :: Site". The part
 that is the site is told by the names the page gives itself (``og:site_name``,
 ``application-name``, its schema.org WebSite or publisher, its host name); and
 when the page names no site, by its ``<h1>``: the part the headline repeats is
-the title. A title that neither decides is kept whole.
+the title. A title that neither decides is kept whole. A byline among the parts
+("Title | by Jane Doe | Publication | Medium") ends the title: it and the
+parts after it (the author's publication) go.
 
 Pure: no Scrapy, no I/O.
 """
@@ -23,6 +25,16 @@ _SEPARATOR = re.compile(rf"\s+{_MARKS}\s+")
 _END_MARKS = r"(?:[|\-–—·•:/~]|::|\\)"
 _DANGLING = re.compile(rf"^\s*{_END_MARKS}\s+|\s+{_END_MARKS}\s*$")
 _WORD = re.compile(r"\W+")
+#: A title's part that is a byline: "by" (in a few languages) and a name of at most six
+#: words, written with a capital; "By the numbers", "By a landslide" are a phrase, not a
+#: byline.
+_BYLINE_PART = re.compile(
+    r"^(?:by|von|par|por|door|di|av|af)\s+"
+    r"(?!(?:the|a|an|this|that|our|your|my|its|their|der|die|das|le|la|les|el|los)\b)"
+    r"[^\W\d_][^\s]*(?:\s+\S+){0,5}$",
+    re.IGNORECASE,
+)
+_BY_WORD = re.compile(r"^\S+\s+")
 
 
 def title_parts(title: str) -> list[str]:
@@ -39,7 +51,22 @@ def without_dangling(title: str) -> str:
 
 def without_site(title: str, site_names: Iterable[str], headlines: Iterable[str], url: str) -> str:
     """``title`` without a leading or trailing part that names the site."""
-    title = without_dangling(title)
+    return _before_byline(_without_site(without_dangling(title), site_names, headlines, url))
+
+
+def _before_byline(title: str) -> str:
+    """``title`` up to a part that is a byline ("Title | by Jane Doe | Publication")."""
+    parts = _SEPARATOR.split(title)
+    separators = _SEPARATOR.findall(title)
+    for at in range(1, len(parts)):
+        part = parts[at].strip()
+        # a name starts with a capital ("by owner" is a classified ad's category)
+        if _BYLINE_PART.match(part) and not _BY_WORD.sub("", part)[:1].islower():
+            return _joined(parts[:at], separators[: at - 1])
+    return title
+
+
+def _without_site(title: str, site_names: Iterable[str], headlines: Iterable[str], url: str) -> str:
     parts = _SEPARATOR.split(title)
     if len(parts) < 2:
         return title

@@ -13,8 +13,11 @@ definition list, or a block of one-pair definition lists), each a label of at mo
 :data:`MAX_LABEL` characters ending in a colon (or a ``<dt>``) and a value, the colon not
 inside a link (a product card's title, ``Clear Quran : A Thematic Translation``); none
 labelled with a field's name (``retail_price_tier1``, ``product-high-res-img``: a feed's or
-a theme's fields dumped into the page, as a BigCommerce theme hides its custom fields); not
-inside navigation, a header, a footer, an aside, a form or a hidden node; and not one of
+a theme's fields dumped into the page, as a BigCommerce theme hides its custom fields); none
+labelled with who wrote a review (``Reviewer: Jana``, ``Rated by``: a review's header, its
+date and stars, is no fact of the product); not inside navigation, a header, a footer, an
+aside, a form, a hidden node or a review or comment (``itemprop="review"``, a schema.org
+``Review``, a class or id such as ``review-item`` or ``comments``); and not one of
 :data:`MIN_CARDS` or more lists of the same labels (a listing's cards). A list of which the
 text holds at least :data:`HELD_SHARE` of the lines (their words, whether it writes
 ``Label: value`` or the label and the value as lines of their own) is read already, and
@@ -52,6 +55,21 @@ _PAIR = re.compile(rf"^([^:\n]{{1,{MAX_LABEL}}}):\s*(\S.{{0,{MAX_VALUE}}})$")
 #: A field's name, not words (``retail_price_tier1``, ``product-high-res-img``): a list
 #: with one is a feed's or a theme's fields dumped into the page, never a specification.
 _FIELD_NAME = re.compile(r"\w+(?:_\w+)+|[a-z0-9]+(?:-[a-z0-9]+)+")
+#: A label that names who wrote a review: the list is a review's header, not a specification.
+_REVIEWER = re.compile(
+    r"^(?:reviewers?|reviewed by|review by|rated by|rezensent(?:in)?|bewertet von|"
+    r"rezension von|avis de|évalué par|evaluado por|reseña de|recensione di|recensito da|"
+    r"beoordeeld door|recenzent(?:ka)?|hodnotil(?:a)?|ocenił(?:a)?)$",
+    re.IGNORECASE,
+)
+#: A class or id word that marks a review or a comment (``review``, ``review-item``,
+#: ``comments``, ``commentlist``).
+_REVIEW_MARK = re.compile(
+    r"(?:^|[\s_-])(?:reviews?|comments?|commentlist)(?:$|[\s_-])", re.IGNORECASE
+)
+#: How far above a list's item a review's mark is looked for: a review wraps its header
+#: closely, and a page-wide class (``<body class="reviews-enabled">``) is not a review.
+REVIEW_DEPTH = 4
 _SPACES = re.compile(r"\s+")
 _PUNCTUATION = re.compile(r"[\W_]+")
 _NEVER = frozenset(("nav", "header", "footer", "aside", "form", "script", "style", "template"))
@@ -81,6 +99,7 @@ def specification_lists(root: Any) -> list[list[str]]:
         for lines in groups.values()
         if MIN_PAIRS <= len(lines) <= MAX_PAIRS
         and not any(_FIELD_NAME.fullmatch(line.partition(":")[0]) for line in lines)
+        and not any(_REVIEWER.match(line.partition(":")[0].strip()) for line in lines)
     ]
     shapes = Counter(_labels(lines) for lines in found)
     return [lines for lines in found if shapes[_labels(lines)] < MIN_CARDS]
@@ -128,12 +147,24 @@ def _label_linked(item: Any) -> bool:
 
 def _excluded(element: Any) -> bool:
     node = element
+    depth = 0
     while node is not None:
         if (
             node.tag in _NEVER
             or (node.get("role") or "") in ("navigation", "contentinfo")
             or hidden_by_markup(node)
+            or (depth <= REVIEW_DEPTH and _in_review(node))
         ):
             return True
         node = node.getparent()
+        depth += 1
     return False
+
+
+def _in_review(node: Any) -> bool:
+    """Whether ``node`` is a review or a comment, as its markup says."""
+    prop = node.get("itemprop") or ""
+    if "review" in prop.lower() or "Review" in (node.get("itemtype") or ""):
+        return True
+    marks = f"{node.get('class') or ''} {node.get('id') or ''}"
+    return bool(marks.strip()) and _REVIEW_MARK.search(marks) is not None

@@ -1,16 +1,23 @@
 """Dates a page's ``<time>`` elements and schema.org date properties
 (``itemprop=datePublished``, ``dateModified``) state, for its metadata.
 
+A ``<time>`` in an update's line is the modification date, never the publication
+date: its element or a near ancestor says so by its class (Docusaurus'
+``theme-last-updated``, ``last-modified``), or the words just before it do ("Last
+updated on", "Zuletzt aktualisiert:", "mis à jour le").
+
 Pure: no Scrapy, no I/O. :func:`webrobot.extract.metadata.metadata` is the entry point.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from lxml import etree
 
-from webrobot.extract.bylines import elsewhere
+from webrobot.extract.bylines import elsewhere, post_scope
+from webrobot.extract.pagedates import dated_scope
 
 #: Elements that may state a date: ``<time>`` and schema.org's date properties.
 _TIMES = etree.XPath("//time | //*[@itemprop='datePublished' or @itemprop='dateModified']")
@@ -18,6 +25,20 @@ _TIMES = etree.XPath("//time | //*[@itemprop='datePublished' or @itemprop='dateM
 _ITEMPROPS = etree.XPath("//@itemprop", smart_strings=False)
 _PUBLISHED = ("datePublished", "published", "dt-published")
 _MODIFIED = ("dateModified", "updated", "dt-updated")
+#: Marked elements read for the publication date, at most (a listing marks every post).
+MAX_MARKED = 60
+#: A class or id that marks an update's line.
+_UPDATE_MARK = re.compile(r"updat|modif", re.IGNORECASE)
+#: Words just before a time that make it an update's.
+_UPDATE_WORDS = re.compile(
+    r"updat|modif|aktualisiert|geändert|mis à jour|actualiza|aggiornat|bijgewerkt|"
+    r"last edited|zuletzt|更新|修改|수정",
+    re.IGNORECASE,
+)
+#: Characters before a time searched for :data:`_UPDATE_WORDS`.
+UPDATE_WINDOW = 24
+#: Ancestors of a time whose class or id is searched for :data:`_UPDATE_MARK`.
+UPDATE_DEPTH = 3
 
 
 def _marked(element: Any, marks: tuple[str, ...]) -> bool:
@@ -31,6 +52,40 @@ def _marked(element: Any, marks: tuple[str, ...]) -> bool:
     return any(m in classes for m in marks[1:]) or (
         marks is _PUBLISHED and element.get("pubdate") is not None
     )
+
+
+def updated_time(element: Any) -> bool:
+    """Whether the ``<time>`` ``element`` is in an update's line ("Last updated on",
+    ``class="theme-last-updated"``)."""
+    node = element
+    for _ in range(UPDATE_DEPTH + 1):
+        if node is None or node.tag in ("article", "main", "body"):
+            break
+        marks = f"{node.get('class') or ''} {node.get('id') or ''}"
+        if marks.strip() and _UPDATE_MARK.search(marks):
+            return True
+        node = node.getparent()
+    return _UPDATE_WORDS.search(_text_before(element)) is not None
+
+
+def _text_before(element: Any) -> str:
+    """The last :data:`UPDATE_WINDOW` characters of text before ``element``, read
+    back through its previous siblings and up its ancestors (at most
+    :data:`UPDATE_DEPTH` of them)."""
+    out = ""
+    node = element
+    for _ in range(UPDATE_DEPTH + 1):
+        previous = node.getprevious()
+        while previous is not None and len(out) < UPDATE_WINDOW:
+            text = previous.text_content() if isinstance(previous.tag, str) else ""
+            out = text + (previous.tail or "") + out
+            previous = previous.getprevious()
+        parent = node.getparent()
+        if parent is None or len(out) >= UPDATE_WINDOW:
+            break
+        out = (parent.text or "") + out
+        node = parent
+    return out[-UPDATE_WINDOW:]
 
 
 def _when(element: Any) -> str | None:
@@ -60,20 +115,70 @@ class TimeElements:
                     self._found = []
         return self._found
 
+    def post(self) -> Any:
+        """Where the page's post is: the ``<article>`` that holds its headline
+        (:func:`~webrobot.extract.pagedates.dated_scope`), else its first ``<article>``
+        (:func:`~webrobot.extract.bylines.post_scope`)."""
+        if self.root is None:
+            return None
+        try:
+            scope = dated_scope(self.root)
+            return scope if scope.tag == "article" else post_scope(self.root)
+        except (AttributeError, ValueError, TypeError):
+            return None
 
-def time_elements(elements: list[Any], *, published: bool) -> list[str]:
-    """``<time datetime>`` values: for the publication date the one marked ``pubdate``
-    or ``itemprop=datePublished``, else the first; for the modification date only
-    one marked ``itemprop=dateModified``."""
+
+def _within(element: Any, post: Any) -> bool:
+    """Whether ``element`` is in ``post`` (an ``<article>``); anything is, without one."""
+    if post is None or post.tag != "article":
+        return True
+    return any(node is post for node in element.iterancestors("article"))
+
+
+def _another_post(element: Any, post: Any) -> bool:
+    """Whether ``element`` is in an ``<article>`` other than ``post`` (an
+    ``<article>``) and not in ``post``: a teaser of another post."""
+    if post is None or post.tag != "article":
+        return False
+    articles = list(element.iterancestors("article"))
+    return bool(articles) and not any(node is post for node in articles)
+
+
+def time_elements(elements: list[Any], *, published: bool, post: Any = None) -> list[str]:
+    """``<time datetime>`` values: for the publication date the ones marked ``pubdate``
+    or ``itemprop=datePublished``, else the first not in an update's line; for the
+    modification date one marked ``itemprop=dateModified``, then one in an update's
+    line (:func:`updated_time`). Marked ones that sit in comments, a sidebar
+    or a list of other posts (:func:`~webrobot.extract.bylines.elsewhere`) come after
+    the post's own first ``<time>``; those in another ``<article>`` than ``post`` (the
+    page's post, when it is an ``<article>``: a teaser's or a related post's) are
+    left out. They date other posts."""
     try:
         if not published:
-            return [v for e in elements if _marked(e, _MODIFIED) and (v := _when(e))]
-        marked = [v for e in elements if _marked(e, _PUBLISHED) and (v := _when(e))]
-        if marked:
-            return marked
+            marked = [v for e in elements if _marked(e, _MODIFIED) and (v := _when(e))]
+            return marked + [
+                str(e.get("datetime"))
+                for e in elements[:30]
+                if e.tag == "time"
+                and e.get("datetime")
+                and not _marked(e, _MODIFIED)
+                and not elsewhere(e)
+                and updated_time(e)
+            ]
+        marked = [e for e in elements[:MAX_MARKED] if _marked(e, _PUBLISHED) and _when(e)]
+        own = [v for e in marked if _within(e, post) and not elsewhere(e) and (v := _when(e))]
+        if own:
+            return own
+        away = [v for e in marked if not _another_post(e, post) and (v := _when(e))]
         for element in elements[:30]:
-            if element.tag == "time" and element.get("datetime") and not elsewhere(element):
-                return [str(element.get("datetime"))]
-        return []
+            if (
+                element.tag == "time"
+                and element.get("datetime")
+                and _within(element, post)
+                and not elsewhere(element)
+                and not updated_time(element)
+            ):
+                return [str(element.get("datetime")), *away]
+        return away
     except (AttributeError, ValueError):
         return []
