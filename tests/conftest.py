@@ -17,6 +17,30 @@ if TYPE_CHECKING:
 pytest_plugins = ["tests.statskeys"]
 
 
+#: Where a run keeps the tiers' answers for every test file (pytest's cache folder).
+TIERS_CACHE_KEY = "webrobot/tiers"
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's, which starts the workers
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """The tiers' answers for every test file (tests/tiers.py), read once a run: a
+    parallel run's controller reads every file and keeps the answers in pytest's cache
+    before its workers start; the workers, and the serial run after them, take them
+    while no test file has changed. A run of one process reads only the files it is
+    asked about, as before, unless the answers are there."""
+    config = session.config
+    cache = getattr(config, "cache", None)  # -p no:cacheprovider has none
+    if cache is None:
+        return
+    folder = Path(__file__).parent
+    if tiers.preload(folder, cache.get(TIERS_CACHE_KEY, None)):
+        return
+    if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
+        answers = tiers.answers(folder)
+        cache.set(TIERS_CACHE_KEY, answers)
+        tiers.preload(folder, answers)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """One tier marker on every test, ``serial`` on those that judge time (tests/tiers.py),
     and, in a parallel run, the heaviest files first (so that no long file starts last),

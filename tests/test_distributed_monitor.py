@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.crawling import RunningCrawl, scrapy_command, start_crawl, wait_until
+from tests.crawling import RunningCrawl, command_in_process, start_crawl, wait_until
 from tests.redisserver import RedisServer
 from tests.test_distributed_crawl import REDIS_FAST
 from tests.test_monitor_crawl import PROTECTED, build
@@ -55,19 +55,22 @@ def workers(
 
 def export_events(tmp_path: Path, redis_server: RedisServer, name: str) -> list[dict[str, Any]]:
     path = tmp_path / f"{name}.jsonl"
-    result = scrapy_command("webrobot-export", SPIDER, "--events", str(path),
-                            "-s", f"WEBROBOT_REDIS_URL={redis_server.url}",
-                            "-s", "SPIDER_MODULES=webrobot.spiders,tests.monitorspider")  # fmt: skip
-    assert result.returncode == 0, result.stderr
+    # The command run in this process (tests/crawling.py): the other exports of the
+    # suite run it as a process.
+    code, said = command_in_process("webrobot-export", SPIDER, "--events", str(path),
+                                    "-s", f"WEBROBOT_REDIS_URL={redis_server.url}",
+                                    "-s", "SPIDER_MODULES=webrobot.spiders,tests.monitorspider")  # fmt: skip
+    assert code == 0, said
+    assert said.startswith("Exported "), said
     return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line]
 
 
 def reset(redis_server: RedisServer, *more: str) -> None:
     """Start the crawl over (frontier, visited set), keeping the monitor's memory."""
-    result = scrapy_command("webrobot-seed", SPIDER, "--reset", *more,
-                            "-s", f"WEBROBOT_REDIS_URL={redis_server.url}",
-                            "-s", "SPIDER_MODULES=webrobot.spiders,tests.monitorspider")  # fmt: skip
-    assert result.returncode == 0, result.stderr
+    code, said = command_in_process("webrobot-seed", SPIDER, "--reset", *more,
+                                    "-s", f"WEBROBOT_REDIS_URL={redis_server.url}",
+                                    "-s", "SPIDER_MODULES=webrobot.spiders,tests.monitorspider")  # fmt: skip
+    assert code == 0, said
 
 
 def slow(site: SiteServer, delay: float = 0.2) -> None:

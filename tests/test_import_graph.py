@@ -112,6 +112,8 @@ PURE = frozenset({
     "webrobot.extract.bodycontent",
     "webrobot.extract.layoutlists",
     "webrobot.extract.codeanchors",
+    "webrobot.extract.layouttables",
+    "webrobot.extract.emptytails",
     "webrobot.extract.permalinks",
     "webrobot.extract.references",
     "webrobot.extract.pagechrome",

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.crawling import run_crawl, scrapy_command, start_crawl, wait_until
+from tests.crawling import command_in_process, run_crawl, start_crawl, wait_until
 from tests.redisserver import RedisServer
 from tests.test_crashsafe_crawl import Job
 from tests.test_distributed_crawl import REDIS_FAST
@@ -147,9 +147,9 @@ def test_two_workers_of_a_shared_crawl_drop_the_near_copy_once(
     results = [c.wait() for c in crawls]
     assert [r.returncode for r in results] == [0, 0], [r.log[-2000:] for r in results]
     path = tmp_path / "export.jsonl"
-    done = scrapy_command("webrobot-export", "webrobot", "-o", str(path),
-                          "-s", f"WEBROBOT_REDIS_URL={redis_server.url}")  # fmt: skip
-    assert done.returncode == 0, done.stderr
+    code, said = command_in_process("webrobot-export", "webrobot", "-o", str(path),
+                                    "-s", f"WEBROBOT_REDIS_URL={redis_server.url}")  # fmt: skip
+    assert code == 0, said
     prefix = site.url("/")[:-1]
     exported = {
         json.loads(line)["url"].removeprefix(prefix) for line in path.read_text().splitlines()

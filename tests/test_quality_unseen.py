@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.quality.unseen import Page, f1_of, git_blobs, passage_counts
+from benchmarks.quality.unseen import Page, f1_of, git_blobs, passage_counts, structure
 
 
 def test_passages_are_counted_as_trafilaturas_eval_counts_them() -> None:
@@ -59,3 +59,44 @@ def test_a_set_is_named_whole_or_by_its_page_type(monkeypatch: pytest.MonkeyPatc
     assert unseen.load(Path("."), ["wcxb-product"]) == pages[:1]
     assert unseen.load(Path("."), ["wcxb"]) == pages
     assert unseen.load(Path("."), ["wcxb-product", "wcxb-forum"]) == pages
+
+
+@pytest.mark.parametrize(
+    ("html", "built"),
+    [
+        ("<table><tr><td><font face=arial><b>News</b><br>Text</font></td></tr></table>", "legacy"),
+        ("<div id='header'><center>Portal</center></div><div class='main'>Text</div>", "legacy"),
+        ("<HTML><BODY><P>Text<!-- a note --></BODY></HTML>", "legacy"),
+        ("<div><headline>x</headline><mainmenu>y</mainmenu><navigation/></div>", "legacy"),
+        ("<body><ARTICLE class='post'>Text</ARTICLE></body>", "modern"),
+        ("<table><tr><td><nav>Menu</nav>Text</td></tr></table>", "modern"),
+        ("<main>Text</main>", "modern"),
+        ("<header\n class='top'>Site</header><p>Text</p>", "modern"),
+        ("<section/>", "modern"),
+        ('<script type="application/ld+json">{"@type": "NewsArticle"}</script><p>x</p>', "modern"),
+    ],
+)
+def test_a_page_is_legacy_without_html5_sectioning_or_json_ld(html: str, built: str) -> None:
+    assert structure(html) == built
+
+
+TRUTH = "the text of the page in a few words"
+
+
+def test_the_structure_filter_keeps_the_pages_built_that_way(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from benchmarks.quality import unseen
+
+    pages = [
+        Page("wcxb-article", "https://a.example/", "<table><tr><td>x</td></tr></table>", TRUTH),
+        Page("wcxb-article", "https://b.example/", "<article>x</article>", TRUTH),
+    ]
+    monkeypatch.setitem(unseen.SETS, "wcxb", lambda repos: pages)
+    seen: list[str] = []
+    monkeypatch.setattr(unseen, "extractor", lambda name: lambda html: seen.append(html) or TRUTH)
+    assert (
+        unseen.main(["--sets", "wcxb-article", "--extractors", "x", "--structure", "legacy"]) == 0
+    )
+    assert seen == [pages[0].html]
+    assert "1 pages built legacy" in capsys.readouterr().out

@@ -30,6 +30,17 @@ def test_only_dev_pages_of_the_asked_kinds_are_loaded(monkeypatch: pytest.Monkey
     assert unseendev.dev_pages(("listing", "article")) == [pages[0], pages[2]]
 
 
+def test_dev_pages_are_chosen_by_how_they_are_built(monkeypatch: pytest.MonkeyPatch) -> None:
+    pages = [
+        Page("wcxb-article", _site("dev"), "<table><tr><td><font>old</font></td></tr></table>"),
+        Page("wcxb-article", _site("dev"), "<main><p>new</p></main>"),
+    ]
+    monkeypatch.setattr(unseendev, "wcxb", lambda repos: pages)
+    assert unseendev.dev_pages(("article",), "legacy") == pages[:1]
+    assert unseendev.dev_pages(("article",), "modern") == pages[1:]
+    assert unseendev.dev_pages(("article",)) == pages
+
+
 def test_page_scores_use_the_evaluations_shingles() -> None:
     assert unseendev.prf("a b c d e", "a b c d e") == (1.0, 1.0, 1.0)
     p, r, f = unseendev.prf("a b c d e f g h", "a b c d e")

@@ -144,3 +144,56 @@ def test_every_test_gets_one_tier_and_serial_ones_are_found(
         for name in tiers.TIERS
     }
     assert sum(by_tier.values()) == len(session.items), by_tier
+
+
+def test_answers_read_once_are_taken_while_no_test_file_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tiers, "_KNOWN", {})
+    timed = "import time\n\ndef test_t():\n    took = time.monotonic()\n    assert took < 2\n"
+    write(tmp_path, "import socket\n" + timed, "test_end.py")
+    write(tmp_path, "import pytest\n@pytest.fixture(scope='module')\ndef s(): ...\n", "test_s.py")
+    saved = tiers.answers(tmp_path)
+    assert saved["files"] == {
+        "test_end.py": ["loopback", False, ["test_t"]],
+        "test_s.py": ["unit", True, []],
+    }
+    # Answers that are not what the files say prove which ones are taken.
+    doctored = {
+        **saved,
+        "files": {"test_end.py": ["bed", True, []], "test_s.py": ["install", False, []]},
+    }
+    assert tiers.preload(tmp_path, doctored)
+    assert tiers.file_tier(tmp_path / "test_end.py") == "bed"
+    assert tiers.one_worker(tmp_path / "test_end.py") is True
+    assert tiers.timing_tests(tmp_path / "test_end.py") == frozenset()
+    # A test file changed, added or removed: the answers are not taken.
+    monkeypatch.setattr(tiers, "_KNOWN", {})
+    write(tmp_path, "import pytest\n", "test_s.py")
+    assert not tiers.preload(tmp_path, saved)
+    assert tiers._KNOWN == {}
+    saved = tiers.answers(tmp_path)
+    write(tmp_path, "x = 1\n", "test_added.py")
+    assert not tiers.preload(tmp_path, saved)
+    assert not tiers.preload(tmp_path, None)
+    assert not tiers.preload(tmp_path, {"digest": "something else", "files": {}})
+
+
+def test_a_run_keeps_the_answers_for_every_test_file_of_the_suite(
+    request: pytest.FixtureRequest,
+) -> None:
+    """What conftest.py keeps for a parallel run's workers is every file's answers as
+    reading it gives them."""
+    saved = tiers.answers(HERE)
+    assert tiers.digest(HERE) == saved["digest"]
+    assert "test_tiers.py" in saved["files"]
+    assert saved["files"]["test_package.py"][:2] == ["install", True]
+    cached = request.config.cache.get(conftest_key(), None) if request.config.cache else None
+    if cached is not None and cached.get("digest") == saved["digest"]:
+        assert cached == saved
+
+
+def conftest_key() -> str:
+    from tests.conftest import TIERS_CACHE_KEY
+
+    return TIERS_CACHE_KEY

@@ -45,10 +45,12 @@ from __future__ import annotations
 
 import ast
 import functools
+import hashlib
 import itertools
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 TIERS = ("unit", "loopback", "bed", "install")
 #: The heaviest first: the order the parallel run hands files to its workers.
@@ -83,6 +85,46 @@ CLOCK_CALLS = {"monotonic", "perf_counter", "time", "start_gaps", "gaps"}
 SPACING_CALLS = {"unspaced", "start_gaps", "gaps", "spacing_and_overlaps"}
 #: Calls whose value counts things, whatever their arguments hold.
 COUNTING_CALLS = {"len", "count", "bool", "isinstance", "sorted", "set", "list", "Counter"}
+
+
+#: The answers for a test file taken from an earlier reading of the same sources
+#: (:func:`preload`): its tier, whether it stays on one worker, its timing tests.
+_KNOWN: dict[Path, tuple[str, bool, frozenset[str]]] = {}
+
+
+def digest(folder: Path) -> str:
+    """What the answers for the test files of ``folder`` come from: these rules and the
+    source of every test file (a file's tier can follow another's that it imports)."""
+    sha = hashlib.sha256(Path(__file__).read_bytes())
+    for path in sorted(folder.glob("test_*.py")):
+        sha.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return sha.hexdigest()
+
+
+def answers(folder: Path) -> dict[str, Any]:
+    """Every test file's answers in ``folder``, with their :func:`digest` (JSON-ready): a
+    run's first process reads the files once and its workers take the answers
+    (:func:`preload`) instead of each reading every file again."""
+    return {
+        "digest": digest(folder),
+        "files": {
+            path.name: [file_tier(path), one_worker(path), sorted(timing_tests(path))]
+            for path in sorted(folder.glob("test_*.py"))
+        },
+    }
+
+
+def preload(folder: Path, saved: object) -> bool:
+    """Take the :func:`answers` ``saved`` for the test files of ``folder`` if they come
+    from the sources as they are now; whether they did (if not, every file is read as
+    it is asked about)."""
+    if not isinstance(saved, dict) or saved.get("digest") != digest(folder):
+        return False
+    for name, (tier_, together, timing) in saved["files"].items():
+        _KNOWN[folder / name] = (tier_, together, frozenset(timing))
+    for answer in (file_tier, one_worker, timing_tests):  # what was read before gives way
+        answer.cache_clear()
+    return True
 
 
 @functools.cache
@@ -137,6 +179,8 @@ def _makes_venv(nodes: Iterable[ast.AST], imports: set[str]) -> bool:
 def file_tier(path: Path) -> str:
     """The tier of the test file at ``path``, from its source alone (see the module's doc);
     the fixtures its tests use can raise it (:func:`tier`)."""
+    if path in _KNOWN:
+        return _KNOWN[path][0]
     nodes = _nodes(path)
     imports = _imports(nodes)
     if _makes_venv(nodes, imports):
@@ -164,6 +208,8 @@ def one_worker(path: Path) -> bool:
     the file makes virtualenvs (the ``install`` tier) or defines a fixture built once
     for its module or class (a Scrapyd, a crawl, an evaluation), which every worker
     that ran one of its tests would build again."""
+    if path in _KNOWN:
+        return _KNOWN[path][1]
     if file_tier(path) == "install":
         return True
     for node in _nodes(path):
@@ -291,6 +337,8 @@ def timing_tests(path: Path) -> frozenset[str]:
     """Names of the test functions in ``path`` (module level, or methods of a class)
     whose body, functions defined in it included, holds a span of time to a number
     in an assertion (:func:`_bound_on_time`)."""
+    if path in _KNOWN:
+        return _KNOWN[path][2]
     tree = _tree(path)
     module = _constants(tree.body, {})
     functions = [

@@ -17,6 +17,12 @@ as ``<owner>+<name>/repo``:
   documentation, listing, collection); scored with the article benchmark's own metric
   (:mod:`benchmarks.quality.maintext`: shingles of 4 tokens).
 
+``--structure legacy`` (or ``modern``) keeps the pages built as the web was before HTML5
+(or the others), judged from the markup alone (:func:`structure`): a page with none of
+HTML5's sectioning elements (``<article>``, ``<main>``, ``<header>``, ``<footer>``,
+``<nav>``, ``<section>``) and no JSON-LD is ``legacy`` (table layouts, ``<font>``,
+``<center>``: news portals, blogs and forums of 2005-2013), any other ``modern``.
+
 Pages are split by site (host name): ``dev`` holds the sites whose host hashes even,
 ``held`` the others; the figures are given for both, and for all. HTML is decoded as
 the crawl decodes it (w3lib, as Scrapy does). ``webrobot`` is
@@ -35,6 +41,7 @@ import argparse
 import gzip
 import hashlib
 import json
+import math
 import os
 import re
 import statistics
@@ -55,6 +62,11 @@ TRAFILATURA_REPO = "adbar+trafilatura"
 WCXB_REPO = "tiptopjaw+web-content-extraction-benchmark"
 EXTRACTORS = ("webrobot", "webrobot-all", "trafilatura", "trafilatura-precision")
 SPLITS = ("dev", "held", "all")
+STRUCTURES = ("legacy", "modern")
+#: What makes a page ``modern``: an HTML5 sectioning element's start tag, or JSON-LD.
+_MODERN_MARKUP = re.compile(
+    r"<(?:article|main|header|footer|nav|section)[\s/>]|application/ld\+json", re.IGNORECASE
+)
 
 
 def default_repos() -> Path:
@@ -76,6 +88,14 @@ class Page:
     def split(self) -> str:
         host = (urlsplit(self.url).hostname or "").removeprefix("www.")
         return "dev" if hashlib.md5(host.encode()).digest()[0] % 2 == 0 else "held"
+
+
+def structure(html: str) -> str:
+    """``"modern"`` when ``html`` holds a start tag of one of HTML5's sectioning elements
+    (``article``, ``main``, ``header``, ``footer``, ``nav``, ``section``) or a JSON-LD
+    script, else ``"legacy"``: a page laid out as before HTML5 (tables, ``<font>``,
+    ``<center>``, ``<div>`` alone). The markup alone decides, not the page's date or site."""
+    return "modern" if _MODERN_MARKUP.search(html) else "legacy"
 
 
 def git_blobs(gitdir: Path, paths: Iterable[str], rev: str = "HEAD") -> dict[str, bytes]:
@@ -286,16 +306,22 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--extractors", default=",".join(EXTRACTORS))
     parser.add_argument("--every", type=int, default=1, help="every n-th page only (quick runs)")
+    parser.add_argument(
+        "--structure", choices=STRUCTURES, help="only the pages built this way (see structure())"
+    )
     args = parser.parse_args(argv)
     repos = args.repos or default_repos()
     pages = load(repos, [s.strip() for s in args.sets.split(",") if s.strip()])
+    if args.structure:
+        pages = [p for p in pages if structure(p.html) == args.structure]
     pages = pages[:: max(1, args.every)]
     names = [n.strip() for n in args.extractors.split(",") if n.strip()]
     outputs, cpu = run(names, pages)
     by_set: dict[str, list[int]] = defaultdict(list)
     for i, page in enumerate(pages):
         by_set[page.set].append(i)
-    print(f"{len(pages)} pages, {len(by_set)} sets; F1 dev / held / all\n")
+    built = f" built {args.structure}" if args.structure else ""
+    print(f"{len(pages)} pages{built}, {len(by_set)} sets; F1 dev / held / all\n")
     print("| set | pages | " + " | ".join(names) + " |")
     print("| --- | --- |" + " --- |" * len(names))
     means: dict[str, dict[str, list[float]]] = {n: {s: [] for s in SPLITS} for n in names}
@@ -321,7 +347,10 @@ def main(argv: list[str] | None = None) -> int:
                 )
             cells.append(" / ".join(f"{s:.3f}" for s in scores))
         print(f"| {set_name} | {len(by_set[set_name])} | " + " | ".join(cells) + " |")
-    row = [" / ".join(f"{statistics.fmean(means[n][s]):.3f}" for s in SPLITS) for n in names]
+    row = [
+        " / ".join(f"{statistics.fmean(means[n][s] or [math.nan]):.3f}" for s in SPLITS)
+        for n in names
+    ]
     print("| **mean of sets** | " + str(len(pages)) + " | " + " | ".join(row) + " |")
     print("| CPU ms a page | | " + " | ".join(f"{cpu[n]:.1f}" for n in names) + " |")
     for result in results:

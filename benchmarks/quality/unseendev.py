@@ -9,7 +9,8 @@ the evaluation scores a wcxb page; passages found and wrongly found on a
 trafilatura-eval page), worst gap first; ``--show N`` prints page N's lines (its index
 in that listing) as extracted and as the ground truth holds them (a trafilatura-eval
 page: the passages it must and must not hold), each line marked with whether the other
-side has it. Only pages of the ``dev`` half are ever loaded: the ``held`` half is never
+side has it. ``--structure legacy`` keeps the pages built as before HTML5 (as
+:mod:`benchmarks.quality.unseen` judges them). Only pages of the ``dev`` half are ever loaded: the ``held`` half is never
 printed, page by page or otherwise.
 """
 
@@ -22,12 +23,14 @@ from pathlib import Path
 
 from benchmarks.quality.maintext import _shingles, tp_fp_fn
 from benchmarks.quality.unseen import (
+    STRUCTURES,
     Page,
     _norm,
     default_repos,
     extractor,
     f1_of,
     passage_counts,
+    structure,
     trafilatura_eval,
     wcxb,
 )
@@ -41,14 +44,16 @@ def set_name(kind: str) -> str:
     return kind if kind == EVAL else f"wcxb-{kind}"
 
 
-def dev_pages(kinds: tuple[str, ...]) -> list[Page]:
+def dev_pages(kinds: tuple[str, ...], built: str | None = None) -> list[Page]:
     """The ``dev`` pages of the sets of ``kinds`` (wcxb page types, or
-    :data:`EVAL`), in the evaluation's order."""
+    :data:`EVAL`), in the evaluation's order; only those whose
+    :func:`~benchmarks.quality.unseen.structure` is ``built`` when it is given."""
     wanted = {set_name(kind) for kind in kinds}
     pages = wcxb(default_repos()) if wanted - {EVAL} else []
     if EVAL in wanted:
         pages += trafilatura_eval(default_repos())
-    return [p for p in pages if p.set in wanted and p.split == "dev"]
+    pages = [p for p in pages if p.set in wanted and p.split == "dev"]
+    return [p for p in pages if built is None or structure(p.html) == built]
 
 
 def page_prf(page: Page, text: str) -> tuple[float, float, float]:
@@ -117,9 +122,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--against", type=Path, help="compare with texts saved by --save (instead of trafilatura)"
     )
+    parser.add_argument("--structure", choices=STRUCTURES, help="only the pages built this way")
     args = parser.parse_args(argv)
     kinds = tuple(k.strip() for k in args.kinds.split(",") if k.strip())
-    pages = dev_pages(kinds)
+    pages = dev_pages(kinds, args.structure)
     ours, theirs = extractor("webrobot"), extractor("trafilatura")
     saved = json.loads(args.against.read_text()) if args.against else None
     rows = []

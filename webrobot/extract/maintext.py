@@ -19,6 +19,9 @@ breaks of the page's source inside its paragraphs made spaces as a browser shows
 lay the page out, as Javadoc's, made plain blocks (:mod:`webrobot.extract.layoutlists`),
 the empty anchors on a code block's lines removed (:mod:`webrobot.extract.codeanchors`),
 and the permalink marks beside signatures (:mod:`webrobot.extract.permalinks`),
+tables that lay the page out (a banner, a side column and the content; one table a
+post) unwrapped into blocks, a cell of text a paragraph
+(:mod:`webrobot.extract.layouttables`),
 with its options built once, and its extraction sequence run with the pruning walks of
 :mod:`webrobot.extract.trafilaturacompat` (the same nodes pruned as trafilatura's own
 XPath expressions prune, for less CPU). What the page declares itself chooses the reading
@@ -32,8 +35,10 @@ thing) with the links that wrap whole cards made plain blocks, so their titles a
 are not read as link lists (:mod:`webrobot.extract.listingcards`). An
 article, on the tree without those nodes (and its headings readied:
 :func:`webrobot.extract.pagechrome.headings`), is read favouring precision, without
-trafilatura's fallback extractors; a forum thread that calls itself an article and a
-discussion both is read as a discussion, broadly. When that reading finds no block to read
+trafilatura's fallback extractors, the empty inline elements of its paragraphs
+removed first so that the text after them stays (:mod:`webrobot.extract.emptytails`);
+a forum thread that calls itself an article and a discussion both is read as a
+discussion, broadly. When that reading finds no block to read
 the article from (a page builder's numbered wrappers) and gathers the page's loose
 paragraphs without the headings and lists between them, the article is read again with the
 block of its paragraphs named (:mod:`webrobot.extract.articleframe`); the lead the
@@ -121,9 +126,11 @@ from webrobot.extract.articlebody import declared_article_body
 from webrobot.extract.bodycontent import wrap_body_content
 from webrobot.extract.codeanchors import without_line_anchors
 from webrobot.extract.continuation import continued
+from webrobot.extract.emptytails import keep_empty_tails
 from webrobot.extract.headline import without_headline
 from webrobot.extract.largepage import is_large
 from webrobot.extract.layoutlists import unlist_layout
+from webrobot.extract.layouttables import unlay
 from webrobot.extract.listingcards import lists_cards, unwrap_cards
 from webrobot.extract.page import SourcePage
 from webrobot.extract.pagechrome import reading_tree, without_pleas
@@ -292,8 +299,14 @@ def _markup_text(
     it and the broad one; any other page's broad reading alone (both without fallbacks
     on a large page). With the body trafilatura read it from."""
     fast = not reading.fallbacks
+    try:  # tables that lay the page out read as blocks; the paragraphs of the same walk
+        paragraphs = unlay(tree) if tree is not None else []
+    except Exception:  # a page must never break the crawl
+        logger.debug("layout tables not read", exc_info=True)
+        paragraphs = []
     if not reading.precise_first:
         return _read(trafilatura, tree, fast=fast)
+    keep_empty_tails(paragraphs)
     # a copy for the precise reading: the broad one may read the tree after it
     report = trafilaturacompat.ReadReport()
     precise, precise_body = _read(
