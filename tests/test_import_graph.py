@@ -128,6 +128,7 @@ PURE = frozenset({
     "webrobot.extract.maintext",
     "webrobot.extract.trafilaturacompat",
     "webrobot.extract.justextcompat",
+    "webrobot.extract.trafilaturacopies",
     "webrobot.extract.pagelanguage",
     "webrobot.optional",
     "webrobot.politeness.clock",
