@@ -121,6 +121,7 @@ PURE = frozenset({
     "webrobot.extract.shown",
     "webrobot.extract.speclists",
     "webrobot.extract.repeatedlines",
+    "webrobot.extract.consentdialog",
     "webrobot.extract.listingcards",
     "webrobot.extract.pagekind",
     "webrobot.extract.readingchoice",
