@@ -7,6 +7,7 @@ import lxml.html
 
 from webrobot.extract.pagechrome import (
     CHROME_XPATH,
+    headings,
     reading_tree,
     unlinked_headings,
     without_pleas,
@@ -231,3 +232,28 @@ def test_a_cookie_policy_page_keeps_its_policy_and_drops_its_banner() -> None:
     assert len(kept.xpath("//h2")) == 3 and "We use cookies" not in kept.text_content()
     other = reading_tree(lxml.html.fromstring(page.format(title="Our shop | Example")))
     assert other.xpath("//h2") == []
+
+
+def test_the_headings_walk_fires_each_of_its_steps() -> None:
+    """One walk of the headings unwraps their self-links (or removes a mark), gives an
+    empty anchor its empty text, and unwraps a listicle entry's link to another site: the
+    same as the self-links unwrapped over the whole tree first."""
+    entry = "Yubico makes hardware keys. " * 10
+    html = (
+        "<html><head><link rel='canonical' href='https://www.example.org/post'></head><body>"
+        "<h1>Best keys</h1>"
+        "<h2><a href='#setup'>Setup</a></h2>"
+        "<h3>Title<a href='#t'>¶</a> tail</h3>"
+        "<h2><span id='anchor'></span>Empty anchor</h2>"
+        f"<h2><a href='https://yubico.com/'>3. Yubico</a></h2><p>{entry}</p>"
+        "<p>Body <a href='#setup'>link in text</a>.</p></body></html>"
+    )
+    prepared = reading_tree(lxml.html.fromstring(html), entries=True)
+    shown = [h.text_content() for h in prepared.iter("h2", "h3")]
+    assert shown == ["Setup", "Title tail", "Empty anchor", "3. Yubico"]
+    assert [a.get("href") for a in prepared.iter("a")] == ["#setup"]  # the one in the text
+    assert [s.text for s in prepared.iter("span") if s.get("id") == "anchor"] == [""]
+    # the same tree as the self-links unwrapped over the whole tree before the other rules
+    expected = reading_tree(unlinked_headings(lxml.html.fromstring(html)))
+    headings(expected, "example.org", entries=True)
+    assert lxml.etree.tostring(prepared) == lxml.etree.tostring(expected)

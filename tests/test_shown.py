@@ -27,6 +27,12 @@ from webrobot.extract.shown import hidden_by_markup
         ("<div class='hidden'>x</div>", False),
         ("<div class='d-none'>x</div>", False),
         ("<div class='visually-hidden-focusable-not'>x</div>", False),
+        # a closed tab panel, and a block the browser's find in page opens, are read
+        ("<div role='tabpanel' hidden>x</div>", False),
+        ("<div role='tabpanel' aria-hidden='true'>x</div>", False),
+        ("<div hidden='until-found'>x</div>", False),
+        ("<div role='tab' hidden>x</div>", True),
+        ("<div role='region' aria-hidden='true'>x</div>", True),
     ],
 )
 def test_hidden_by_markup(markup: str, hidden: bool) -> None:

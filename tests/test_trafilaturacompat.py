@@ -191,3 +191,40 @@ def test_too_little_text_reads_as_nothing() -> None:
         None,
         None,
     )
+
+
+def test_a_reading_that_never_reads_them_makes_no_copies() -> None:
+    """The preparation stand-in: in a fast reading without comments no backup, and in
+    one that favours precision the given tree itself cleaned; in any other reading, and
+    outside a reading, trafilatura's own preparation (a copy and a backup)."""
+    from webrobot.extract.trafilaturacopies import PrepareStandIn
+
+    core = importlib.import_module("trafilatura.core")
+    trafilaturacompat.install()
+    assert isinstance(core._prepare_tree, PrepareStandIn)
+    assert list(inspect.signature(core._prepare_tree.prepare).parameters) == [
+        "tree",
+        "options",
+        "url",
+    ]
+
+    def options(**chosen: bool) -> Any:
+        return Extractor(output_format="python", comments=False, with_metadata=False, **chosen)
+
+    def prepared(active: bool, built: Any) -> tuple[Any, Any, Any]:
+        tree = lxml.html.fromstring(EDGES)
+        stand_in = PrepareStandIn(core._prepare_tree.prepare, lambda: active)
+        return (tree, *stand_in(tree, built, None))
+
+    precise = options(fast=True, precision=True)
+    tree, cleaned, backup = prepared(True, precise)
+    assert cleaned is tree and backup is None
+    tree, cleaned, backup = prepared(True, options(fast=True))
+    assert cleaned is not tree and backup is None
+    for active, built in ((True, options()), (False, precise)):
+        tree, cleaned, backup = prepared(active, built)
+        assert cleaned is not tree and backup is not None
+    # the same cleaned tree either way
+    _, ours, _ = prepared(True, precise)
+    _, theirs, _ = prepared(False, precise)
+    assert tostring(ours) == tostring(theirs)

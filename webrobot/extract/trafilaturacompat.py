@@ -19,6 +19,7 @@ extraction sequence; this module runs that sequence for less CPU and the same re
   the one translated (its regular expressions are read from it), and it answers with the
   original expression outside :func:`read`, so every other caller of trafilatura in the
   process (``trafilatura.extract`` itself) runs exactly as before.
+- During :func:`read`, no copies of the tree it never reads (:mod:`.trafilaturacopies`).
 - A :class:`ReadReport` given to :func:`read` says whether a reading favouring precision
   found no block and fell back on ``recover_wild_text`` (loose paragraphs, no headings).
 - During :func:`read`, trafilatura's jusText fallback makes its paragraphs with
@@ -46,7 +47,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from webrobot.extract import justextcompat
+from webrobot.extract import justextcompat, trafilaturacopies
 from webrobot.optional import require
 
 FEATURE = "Main-text extraction (WEBROBOT_EXTRACT text)"
@@ -428,12 +429,13 @@ class RecoveryWatch:
 def install() -> int:
     """Puts the stand-ins in trafilatura's place, once; how many of the pruning walks
     are in place (:func:`install_justext` puts jusText's in place too; and the
-    :class:`RecoveryWatch`)."""
+    :class:`RecoveryWatch` and :mod:`~webrobot.extract.trafilaturacopies`)."""
     require("trafilatura", "mining", FEATURE)
     install_justext()
     extractor = importlib.import_module("trafilatura.main_extractor")
     if not isinstance(extractor.recover_wild_text, RecoveryWatch):
         setattr(extractor, "recover_wild_text", RecoveryWatch(extractor.recover_wild_text))  # noqa: B010
+    trafilaturacopies.install(_WALKING.get)
     placed = 0
     for prune in FAST_PRUNES:
         try:
