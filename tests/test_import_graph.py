@@ -115,6 +115,7 @@ PURE = frozenset({
     "webrobot.extract.layouttables",
     "webrobot.extract.emptytails",
     "webrobot.extract.permalinks",
+    "webrobot.extract.docchrome",
     "webrobot.extract.references",
     "webrobot.extract.pagechrome",
     "webrobot.extract.sectionedpage",

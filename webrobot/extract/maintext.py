@@ -18,10 +18,11 @@ breaks of the page's source inside its paragraphs made spaces as a browser shows
 ``<main>`` trafilatura looks for (:mod:`webrobot.extract.bodycontent`), and lists that
 lay the page out, as Javadoc's, made plain blocks (:mod:`webrobot.extract.layoutlists`),
 the empty anchors on a code block's lines removed (:mod:`webrobot.extract.codeanchors`),
-and the permalink marks beside signatures (:mod:`webrobot.extract.permalinks`),
+the permalink marks beside signatures (:mod:`webrobot.extract.permalinks`),
 tables that lay the page out (a banner, a side column and the content; one table a
 post) unwrapped into blocks, a cell of text a paragraph
-(:mod:`webrobot.extract.layouttables`),
+(:mod:`webrobot.extract.layouttables`), and a documentation theme's skip links, tables
+of contents, breadcrumbs and version badges (:mod:`webrobot.extract.docchrome`),
 with its options built once, and its extraction sequence run with the pruning walks of
 :mod:`webrobot.extract.trafilaturacompat` (the same nodes pruned as trafilatura's own
 XPath expressions prune, for less CPU). What the page declares itself chooses the reading
@@ -126,6 +127,7 @@ from webrobot.extract.articlebody import declared_article_body
 from webrobot.extract.bodycontent import wrap_body_content
 from webrobot.extract.codeanchors import without_line_anchors
 from webrobot.extract.continuation import continued
+from webrobot.extract.docchrome import without_doc_chrome
 from webrobot.extract.emptytails import keep_empty_tails
 from webrobot.extract.headline import without_headline
 from webrobot.extract.largepage import is_large
@@ -406,9 +408,10 @@ def _prepared(tree: Any, reading: ReadingPlan, cards: bool = False) -> Any:
     """The copy of ``tree`` trafilatura reads (see
     :func:`~webrobot.extract.pagechrome.reading_tree`), its whole-card links unwrapped if
     ``cards`` (:func:`~webrobot.extract.listingcards.unwrap_cards`), then the source's
-    line breaks, a body's loose content, layout lists, code-line anchors and permalink
-    marks mended (the modules the module doc names), or a copy of ``tree`` as it is if
-    that fails (``None`` if that fails too): a copy the readings may change."""
+    line breaks, a body's loose content, layout lists, code-line anchors, permalink
+    marks and documentation chrome mended (the modules the module doc names), or a
+    copy of ``tree`` as it is if that fails (``None`` if that fails too): a copy the
+    readings may change."""
     try:
         prepared = reading_tree(tree, unread=reading.prune_unread, entries=reading.precise_first)
         if cards:
@@ -418,6 +421,7 @@ def _prepared(tree: Any, reading: ReadingPlan, cards: bool = False) -> Any:
         unlist_layout(prepared)
         without_line_anchors(prepared)
         without_permalink_marks(prepared)
+        without_doc_chrome(prepared)
         return prepared
     except Exception:  # a page must never break the crawl
         logger.debug("tree not pruned", exc_info=True)
