@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 
-from webrobot.extract.bylines import author_name
+from webrobot.extract.bylines import BY_WORDS, author_name
 
-_BY = re.compile(r"^(?:by|par|von|por|di|door|av|af)\s+", re.IGNORECASE)
+_BY = re.compile(rf"^{BY_WORDS}\s+", re.IGNORECASE)
 #: A place and a country after a name, as an address gives them ("hessenschau.de,
 #: Frankfurt, Germany"): no part of the name.
 _PLACE = re.compile(
