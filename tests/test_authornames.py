@@ -17,6 +17,10 @@ from webrobot.extract.authornames import author_names
         (["Olympia-Verlag GmbH, Nürnberg, Germany"], ["Olympia-Verlag GmbH"]),
         (["Kirche und Leben, Münster, Germany"], ["Kirche und Leben"]),
         (["Jane Doe und Max"], ["Jane Doe", "Max"]),
+        # a semicolon or a bar never joins one name: two agencies, two handles
+        (["dpa; AFP"], ["dpa", "AFP"]),
+        (["Alice | Bob"], ["Alice", "Bob"]),
+        (["Alice & Bob"], ["Alice & Bob"]),
         (["Jane Doe, London"], ["Jane Doe, London"]),  # a one-word part: not two names
         (["https://example.com/jane", "@jane", "www.example.com"], []),
     ],

@@ -652,8 +652,14 @@ def test_redis_gone_for_good_closes_every_worker_and_acknowledges_nothing_unfini
     workers = start_workers(tmp_path, web, server, n=2,
                             WEBROBOT_REDIS_OUTAGE_TIMEOUT=str(timeout), **quick_backoff)  # fmt: skip
     try:
+        # Both workers in the crawl (one slow to start would find no Redis to join).
         wait_for(
-            lambda: sum(len(site.hits) for site in web.sites) >= 12, 60, "the crawl to be under way"
+            lambda: (
+                sum(len(site.hits) for site in web.sites) >= 12
+                and all(web.started_by(worker.name) for worker in workers)
+            ),
+            60,
+            "the crawl to be under way with both workers",
         )
         server.stop()
         stopped = time.monotonic()

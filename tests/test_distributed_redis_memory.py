@@ -35,8 +35,14 @@ def test_redis_at_maxmemory_pauses_the_crawl_and_loses_nothing(
     admin = server.client()
     workers = start_workers(tmp_path, web, server, n=2)
     try:
+        # Both workers in the crawl: each must meet the full Redis, not start after it.
         wait_for(
-            lambda: sum(len(site.hits) for site in web.sites) >= 12, 60, "the crawl to be under way"
+            lambda: (
+                sum(len(site.hits) for site in web.sites) >= 12
+                and all(web.started_by(worker.name) for worker in workers)
+            ),
+            60,
+            "the crawl to be under way with both workers",
         )
         # Redis is full: below what it holds, so every write is refused.
         used = int(admin.info("memory")["used_memory"])

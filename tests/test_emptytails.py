@@ -51,3 +51,30 @@ def test_the_precise_reading_keeps_the_paragraph_after_the_break() -> None:
         "Paragraph 5 of the story holds words enough to be read as the text of this post, and then some more words."
         in lines
     )
+
+
+#: A hand-made page of the 2000s: the post is a cell of text and ``<br>`` lines in the
+#: table that lays the page out, with an empty ``<i></i>`` between two words.
+CELL_POST = (
+    '<html><head><title>A post</title><meta property="og:type" content="article"></head>'
+    '<body><table width="100%"><tr><td class="sidebar"><a href="/">Home</a><br>'
+    '<a href="/archive">Archive</a></td><td class="content">'
+    "A sentence with an empty <i></i>italic mark in it, read whole by a person.<br>"
+    + "".join(
+        f"Line {n} of the story in the cell holds words enough to be read as its text.<br>"
+        for n in range(8)
+    )
+    + "</td></tr></table></body></html>"
+)
+
+
+def test_a_layout_cell_read_as_a_paragraph_keeps_the_text_after_an_empty_mark() -> None:
+    """A layout table's cell made a paragraph is one of the paragraphs mended."""
+    pytest.importorskip("trafilatura")
+    from benchmarks.quality import source_page
+    from webrobot.extract.maintext import main_text
+
+    text = main_text(source_page("https://home.example/2004/post.html", CELL_POST)) or ""
+    lines = text.split("\n")
+    assert "A sentence with an empty italic mark in it, read whole by a person." in lines
+    assert "Line 7 of the story in the cell holds words enough to be read as its text." in lines

@@ -6,7 +6,7 @@ from __future__ import annotations
 import lxml.html
 import pytest
 
-from webrobot.extract.layouttables import is_layout, unlay_tables
+from webrobot.extract.layouttables import is_layout, unlay, unlay_tables
 
 
 def _table(inner: str, attrs: str = "") -> lxml.html.HtmlElement:
@@ -120,3 +120,16 @@ def test_the_main_text_of_a_table_laid_page_is_read_line_by_line() -> None:
         "The story goes on in a cell of the page's table, line after line, as pages were "
         "written before style sheets laid them out." in lines
     )
+
+
+def test_unlay_gives_the_paragraphs_of_the_page_and_the_cells_made_paragraphs() -> None:
+    tree = lxml.html.fromstring(
+        "<html><body><p>Before.</p><table><tr><td><a href='/'>Home</a></td>"
+        "<td>A cell of text <i></i>and a <b>mark</b>, long enough to be the page's content"
+        f"{' and more words' * 14}.</td></tr></table><p>After.</p></body></html>"
+    )
+    paragraphs = unlay(tree)
+    # the page's paragraphs, then the cells made paragraphs
+    assert [p.text_content()[:12] for p in paragraphs] == ["Before.", "After.", "A cell of te"]
+    assert all(p.tag == "p" for p in paragraphs)
+    assert tree.find(".//table") is None

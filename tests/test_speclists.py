@@ -181,3 +181,14 @@ def test_a_page_wide_review_class_leaves_the_specification() -> None:
         f'<div class="details"><div class="tab">{spec}</div></div></div></main></div></body></html>'
     )
     assert specification_lists(_root(html)) == [items]
+
+
+def test_a_closed_tab_panels_specification_is_read_and_a_hidden_lists_is_not() -> None:
+    """A "Specifications" tab closed with ``hidden`` is read, as a reader opens it; the
+    same list hidden outside a tab panel is not."""
+    items = ["Material: metal", "Weight: 2 kg", "Colour: black"]
+    pairs = "".join(f"<li><b>{item.split(':')[0]}:</b>{item.split(':')[1]}</li>" for item in items)
+    tab = f"<html><body><div role='tabpanel' hidden><ul>{pairs}</ul></div></body></html>"
+    assert specification_lists(_root(tab)) == [items]
+    hidden = f"<html><body><div hidden><ul>{pairs}</ul></div></body></html>"
+    assert specification_lists(_root(hidden)) == []

@@ -27,6 +27,10 @@ from typing import Any
 
 #: Longest byline text read (a longer one is an author's biography, not a byline).
 MAX_BYLINE = 120
+#: "By" in the languages a byline is read in, as a regular expression: the word that
+#: starts a byline ("By Jane Doe", "Von Max Muster", "Par Jean Dupont"), and a title's
+#: byline part (:mod:`webrobot.extract.sitetitle`).
+BY_WORDS = r"(?:by|von|par|por|door|di|av|af)"
 _LABEL = re.compile(
     r"^(?:(?:written|posted|published|reported|words|photos?|text|story|"
     r"geschrieben|verfasst|veröffentlicht|gepostet|publié|écrit|rédigé|"
@@ -51,7 +55,7 @@ _DEGREE = re.compile(
 _HANDLE = re.compile(r"@\w+|\S+@\S+\.\w+|https?://\S+|www\.\S+")
 _LETTER = re.compile(r"[^\W\d_]")
 _BYLINE_TEXT = re.compile(
-    r"^\s*(?:(?:posted|written)\s+)?(?:by|von|par|por|door|di|av|af)(?:\s+\S|\s*$)"
+    rf"^\s*(?:(?:posted|written)\s+)?{BY_WORDS}(?:\s+\S|\s*$)"
     # "wrote" in Czech, Slovak, Polish, Hungarian; "written by", "published by" in Romanian
     r"|^\s*(?:napsala?|napísala?|napisała?|írta|(?:scris|scrisă|publicat)\s+de)\s*:?(?:\s+\S|\s*$)",
     re.IGNORECASE,

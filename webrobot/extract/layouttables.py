@@ -134,19 +134,20 @@ def _width(row: Any) -> int:
 
 def unlay(tree: Any) -> list[Any]:
     """The layout tables of ``tree`` (changed in place) unwrapped
-    (:func:`unlay_tables`); the tree's ``<p>`` elements, found by the same walk, for
-    another mending of the tree that reads them
+    (:func:`unlay_tables`); the tree's ``<p>`` elements, found by the same walk, and the
+    cells made paragraphs, for another mending of the tree that reads them
     (:func:`webrobot.extract.emptytails.keep_empty_tails`)."""
     found = list(tree.iter("table", "p"))
-    unlay_tables(element for element in found if element.tag == "table")
-    return [element for element in found if element.tag == "p"]
+    made: list[Any] = []
+    unlay_tables((element for element in found if element.tag == "table"), made)
+    return [element for element in found if element.tag == "p"] + made
 
 
-def unlay_tables(tables: Iterable[Any]) -> int:
+def unlay_tables(tables: Iterable[Any], made: list[Any] | None = None) -> int:
     """The layout tables among ``tables`` (a tree's, in document order: ``tree.iter("table")``)
     unwrapped in their tree: the table, its row groups and rows give way to their cells, a
-    cell of text and inline elements made a ``<p>``, any other a ``<div>``; the number of
-    tables changed."""
+    cell of text and inline elements made a ``<p>`` (added to ``made``, if given), any
+    other a ``<div>``; the number of tables changed."""
     layout = [(table, _rows(table)) for table in tables if is_layout(table)]
     for table, rows in layout:
         groups = []
@@ -154,6 +155,8 @@ def unlay_tables(tables: Iterable[Any]) -> int:
             for cell in row:
                 if cell.tag in _CELLS:
                     cell.tag = "p" if _inline(cell) else "div"
+                    if made is not None and cell.tag == "p":
+                        made.append(cell)
             group = row.getparent()
             if group is not table and group is not None and group.tag in _GROUPS:
                 groups.append(group)

@@ -262,13 +262,9 @@ def labelled_date(root: Any, today: date | None) -> str | None:
         ):
             continue
         found = _DATE_SPAN.match(text, label.end())
-        parsed = iso_date(_ORDINAL.sub(r"\1", found[1])) if found else None
-        if (
-            parsed
-            and plausible(date.fromisoformat(parsed[:10]), today)
-            and not codes.only_in_code(parsed)
-        ):
-            return parsed[:10]
+        day = _printed_day(found[1], today, codes) if found else None
+        if day:
+            return day
     return None
 
 
@@ -300,13 +296,22 @@ def headline_date(root: Any, today: date | None) -> str | None:
         for match in matches:
             if _UPDATED.search(window, max(0, match.start() - 24), match.start()):
                 continue
-            parsed = iso_date(_ORDINAL.sub(r"\1", match[1]))
-            if (
-                parsed
-                and plausible(date.fromisoformat(parsed[:10]), today)
-                and not codes.only_in_code(parsed)
-            ):
-                return parsed[:10]
+            day = _printed_day(match[1], today, codes)
+            if day:
+                return day
+    return None
+
+
+def _printed_day(written: str, today: date | None, codes: CodeDays) -> str | None:
+    """The day (``YYYY-MM-DD``) a date the text prints stands for ("4th march 2021"),
+    when it is plausible and the page writes it outside code too; else ``None``."""
+    parsed = iso_date(_ORDINAL.sub(r"\1", written))
+    if (
+        parsed
+        and plausible(date.fromisoformat(parsed[:10]), today)
+        and not codes.only_in_code(parsed)
+    ):
+        return parsed[:10]
     return None
 
 

@@ -5,7 +5,8 @@ A page's markup holds text a browser never shows: a lock screen an app keeps und
 links and "Regular price" or "Variant sold out" captions written for screen readers
 only (``visually-hidden``, ``sr-only``, ``screen-reader-text``). The reading of a
 page's region whole (:mod:`webrobot.extract.sectionedpage`) leaves them out, with the
-``hidden`` and ``aria-hidden`` attributes it already heeded.
+``hidden`` and ``aria-hidden`` attributes it already heeded, and so do a product page's
+specification lists (:mod:`webrobot.extract.speclists`).
 
 Utility classes that hide a block for now (``hidden``, ``d-none``, ``is-hidden``) are
 not counted: a page hides its closed tabs and accordion panels with them, and a reader

@@ -18,6 +18,8 @@ import re
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
+from webrobot.extract.bylines import BY_WORDS
+
 _MARKS = r"(?:[|\-–—·•»«:/~]|::|\\)"
 _SEPARATOR = re.compile(rf"\s+{_MARKS}\s+")
 #: A separator at the start or the end of a title, with only spaces beyond it
@@ -29,7 +31,7 @@ _WORD = re.compile(r"\W+")
 #: words, written with a capital; "By the numbers", "By a landslide" are a phrase, not a
 #: byline.
 _BYLINE_PART = re.compile(
-    r"^(?:by|von|par|por|door|di|av|af)\s+"
+    rf"^{BY_WORDS}\s+"
     r"(?!(?:the|a|an|this|that|our|your|my|its|their|der|die|das|le|la|les|el|los)\b)"
     r"[^\W\d_][^\s]*(?:\s+\S+){0,5}$",
     re.IGNORECASE,
