@@ -8,23 +8,26 @@ folder they all share, under a file lock; so the file's tests spread over
 the workers.
 
 The virtualenvs are made without a pip of their own (``python -m venv
---without-pip``): this environment's pip runs in them (``pip --python``).
+--without-pip``): uv installs into them.
 
 The add-on's behaviour in depth (first in this file) runs in a virtualenv
 whose dependencies come from this environment's site-packages through a
-``.pth`` file instead of a download (``pip install --no-deps --no-index``);
+``.pth`` file instead of a download (``uv pip install --no-deps --no-index``);
 the venv's own site-packages comes first on ``sys.path``, so ``import
 webrobot`` is the installed wheel, never this checkout (the crawl runs outside
 it, with no ``PYTHONPATH``). ``pip check`` in that venv then judges the wheel's
 requirements against every package of this environment (Scrapy, Scrapyd,
-pytest, redis, mypy, ruff...).
+pytest, redis, mypy, ruff...): pip's, since ``uv pip check`` reads only the
+venv's own site-packages, not the folder a ``.pth`` file adds.
 
 The installs as users choose them (second): the wheel installed with its
 dependencies resolved (by uv, which installs from its cache in about a second
 where pip takes ten or more), into a virtualenv with no extras, one per extra
 alone and one with all extras, each checked by ``uv pip check`` (pip's checks:
 missing and conflicting requirements, wheels for another platform; pip's run
-costs a third of a second of CPU an install); in each an
+costs a third of a second of CPU an install); the few requirements published
+as source only are built into wheels once a run and offered to every install
+(``--find-links``); in each an
 add-on crawl of a local site, its extra's feature switched on and checked.
 
 Crawls are judged by what the local sites saw requested.
@@ -36,6 +39,7 @@ import ast
 import concurrent.futures
 import contextlib
 import fcntl
+import functools
 import gzip
 import itertools
 import json
@@ -108,16 +112,17 @@ def _run(
 
 
 def _venv(venv: Path) -> Path:
-    """A fresh virtualenv with no pip of its own (:func:`_pip` runs this environment's
-    in it); its ``python``."""
+    """A fresh virtualenv with no pip of its own (uv installs into it); its ``python``."""
     made = _run([sys.executable, "-m", "venv", "--without-pip", str(venv)], cwd=venv.parent)
     assert made.returncode == 0, made.stderr
     return venv / "bin" / "python"
 
 
 def _pip(python: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """pip run by the virtualenv's ``python`` on its packages (``pip --python``)."""
-    return _run([sys.executable, "-m", "pip", "--python", str(python), *args], cwd=cwd)
+    """The adopted project's virtualenv's pip: this environment's, which it imports
+    through its ``.pth`` file like every other package (``pip --python`` would start a
+    second Python for each run, 0.4 s of CPU)."""
+    return _run([str(python), "-m", "pip", *args], cwd=cwd)
 
 
 @contextlib.contextmanager
@@ -176,7 +181,10 @@ def adopted(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> Iterator[A
     )
     before = _pip(python, "check", cwd=root)
     conflicts_before = set(before.stdout.splitlines()) if before.returncode else set()
-    install = _pip(python, "install", "--no-deps", "--no-index", "--quiet", str(wheel), cwd=root)
+    # uv, as for the other installs: pip's own run cost 1.5 s of CPU, most of it compiling
+    # webrobot's bytecode, which the crawls below write for what they import.
+    install = _run([*UV, "pip", "install", "--quiet", "--no-deps", "--no-index", "--python",
+                    str(python), str(wheel)], cwd=root)  # fmt: skip
     assert install.returncode == 0, install.stderr
     where = _run([str(python), "-c", "import webrobot; print(webrobot.__file__)"], cwd=root)
     assert where.stdout.startswith(str(site_packages)), where.stdout + where.stderr
@@ -197,7 +205,9 @@ def test_pip_check_passes_with_the_wheel_beside_common_packages(adopted: Adopted
     conflicts = set(check.stdout.splitlines()) if check.returncode else set()
     assert not [line for line in conflicts if "webrobot" in line.lower()], check.stdout
     assert conflicts == adopted.conflicts_before, check.stdout + check.stderr
-    shown = _pip(adopted.venv_python, "show", "webrobot", cwd=adopted.project).stdout
+    # uv reads the same METADATA as pip show, at a hundredth of the CPU.
+    shown = _run([*UV, "pip", "show", "--python", str(adopted.venv_python), "webrobot"],
+                 cwd=adopted.project).stdout  # fmt: skip
     assert "Requires: itemadapter, protego, scrapy, tldextract, w3lib" in shown
 
 
@@ -359,6 +369,14 @@ INSTALLS = ["core", *EXTRAS, "all"]
 #: from its cache (hard links) in about a second, where pip takes ten to fifty. Its
 #: binary, run directly: ``python -m uv`` would start a Python first on every call.
 UV = [find_uv_bin()]
+#: What the extras require that is published as a source distribution only (mining's
+#: extruct requires jstyleson, wacz's cdxj-indexer surt): uv prepared its metadata and
+#: built it with setuptools, in a build environment of its own, at every install that
+#: needs it (about 2 s of CPU each: its cache kept no built wheel, the index answering
+#: every revalidation of the file as modified). Their wheels are built once a run from
+#: the same source distributions and offered to every install (``--find-links``); uv
+#: still asks the index, so a newer release there is taken as a user's install would.
+SOURCE_ONLY = ["jstyleson", "surt"]
 #: What switches each extra's feature on, for a crawl (charts are always on: the report).
 FEATURE_SETTINGS: dict[str, dict[str, str]] = {
     "redis": {"WEBROBOT_REDIS_URL": "{redis}", "WEBROBOT_REDIS_IDLE_CLOSE": "1"},
@@ -415,12 +433,14 @@ class Install:
     check: tuple[int, str]
 
 
-def _install(python: Path, target: str, constraints: Path, cwd: Path, *options: str) -> None:
+def _install(python: Path, target: str, constraints: Path, wheels: Path, cwd: Path,
+             *options: str) -> None:  # fmt: skip
     """``uv pip install``, asking the package index as a user's install does: the
     requirements webrobot does not pin (Twisted, lxml, cryptography...) resolve to their
-    newest release, not to the newest one uv's cache happens to hold."""
+    newest release, not to the newest one uv's cache happens to hold. ``wheels`` holds
+    the wheels of :data:`SOURCE_ONLY`, built once a run."""
     done = _run([*UV, "pip", "install", "--quiet", "--python", str(python), "-c", str(constraints),
-                 *options, target], cwd=cwd, timeout=600)  # fmt: skip
+                 "--find-links", str(wheels), *options, target], cwd=cwd, timeout=600)  # fmt: skip
     assert done.returncode == 0, f"uv pip install {target}: {done.stderr[-3000:]}"
 
 
@@ -433,6 +453,19 @@ class Installs:
         self.folder, self.wheel = folder, wheel
         self.constraints = _constraints(folder)
         self.made: dict[str, Install] = {}
+
+    def _source_wheels(self) -> Path:
+        """The wheels of :data:`SOURCE_ONLY`, built by the first worker that needs them
+        (this environment's pip and setuptools, the project's pins as constraints)."""
+        folder = self.folder / "source-wheels"
+        with _locked(self.folder / "source-wheels.lock"):
+            if not (folder / "built").exists():
+                built = _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
+                              "--no-build-isolation", "-c", str(self.constraints), "-w", str(folder),
+                              *SOURCE_ONLY], cwd=self.folder, timeout=600)  # fmt: skip
+                assert built.returncode == 0, built.stderr[-3000:]
+                (folder / "built").write_text("\n".join(SOURCE_ONLY), "utf-8")
+        return folder
 
     def __getitem__(self, name: str) -> Install:
         if name not in self.made:
@@ -456,11 +489,11 @@ class Installs:
                 python = _venv(self.folder / name)
                 extras = ",".join(EXTRAS) if name == "all" else name
                 target = str(self.wheel) if name == "core" else f"{self.wheel}[{extras}]"
-                # The core's bytecode compiled once, as pip compiles at install (uv does
-                # not unless asked); every other install shares it (_share_bytecode).
-                options = ["--compile-bytecode"] if core is None else []
-                _install(python, target, self.constraints, self.folder, *options)
-                if core is not None:
+                wheels = self._source_wheels()
+                _install(python, target, self.constraints, wheels, self.folder)
+                if core is None:
+                    _compile_bytecode(python)
+                else:
                     _share_bytecode(core.python, python)
                 seconds = time.monotonic() - began
                 record.write_text(json.dumps(_checked(python, seconds)), "utf-8")
@@ -475,6 +508,21 @@ def _site_packages(python: Path) -> Path:
     return python.parent.parent / "lib" / version / "site-packages"
 
 
+#: Folders of the packages' own tests (Twisted's are a third of the core install's
+#: modules), which no crawl imports: left out of the core's compiled bytecode.
+TEST_FOLDERS = r"[/\\](tests?|testing)[/\\]"
+
+
+def _compile_bytecode(python: Path) -> None:
+    """The core install's bytecode, compiled once as pip compiles at install (uv does
+    not unless asked), but for the packages' tests: 3.8 s of CPU where uv's
+    ``--compile-bytecode`` (every module) took 5.2. Every other install shares it
+    (:func:`_share_bytecode`)."""
+    done = _run([str(python), "-m", "compileall", "-q", "-j0", "-x", TEST_FOLDERS,
+                 str(_site_packages(python))], cwd=python.parent)  # fmt: skip
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+
+
 def _share_bytecode(source: Path, python: Path) -> None:
     """Hard-link the ``.pyc`` files of ``source``'s install into ``python``'s where both
     installs' ``.py`` file is one file (uv links both from its cache): the first crawl in
@@ -484,7 +532,7 @@ def _share_bytecode(source: Path, python: Path) -> None:
     replaces rather than writes into one it recompiles; a file copied, not linked, by
     uv shares nothing."""
     source_site, site = _site_packages(source), _site_packages(python)
-    for compiled in source_site.glob("**/__pycache__/*.pyc"):
+    for compiled in _compiled(source_site):
         folder = compiled.parent.parent.relative_to(source_site)
         module = compiled.name.split(".", 1)[0] + ".py"
         mine = site / folder / module
@@ -494,6 +542,12 @@ def _share_bytecode(source: Path, python: Path) -> None:
             (mine.parent / "__pycache__").mkdir(exist_ok=True)
             with contextlib.suppress(FileExistsError):
                 os.link(compiled, mine.parent / "__pycache__" / compiled.name)
+
+
+@functools.cache
+def _compiled(site: Path) -> list[Path]:
+    """The ``.pyc`` files of an install (the core's), listed once for every other."""
+    return list(site.glob("**/__pycache__/*.pyc"))
 
 
 @pytest.fixture(scope="session")
