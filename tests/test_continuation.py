@@ -88,3 +88,25 @@ def test_the_container_kind_must_hold_most_of_the_text() -> None:
 
 def test_no_paragraphs_at_all() -> None:
     assert continued(page("<div>just text</div>"), "just text") == "just text"
+
+
+def test_white_space_is_collapsed_as_the_regular_expression_collapses_it() -> None:
+    """Paragraphs and lines are compared with their white space collapsed by
+    ``str.split``; that must give what ``\\s+`` replaced by one space and stripped gives,
+    for every white-space character (no-break spaces, ideographic spaces, separators)."""
+    import re
+    import sys
+
+    from webrobot.extract.continuation import _collapsed
+
+    spaces = "".join(c for c in map(chr, range(sys.maxunicode + 1)) if re.match(r"\s", c))
+    assert "\xa0" in spaces and "\u3000" in spaces and "\x1c" in spaces
+    for text in (f" a{spaces}b ", f"{spaces}x\u200by{spaces}", "\u00a0ü\tß\n", "", spaces):
+        assert _collapsed(text) == re.sub(r"\s+", " ", text).strip()
+    assert all(not c.isspace() for c in map(chr, range(sys.maxunicode + 1)) if c not in spaces)
+
+
+def test_paragraphs_written_with_other_white_space_are_still_found() -> None:
+    odd = [part.replace(" ", "\xa0 \n", 3) for part in PARTS]
+    root = page(box(*odd[:2]), AD, box(*odd[2:4]))
+    assert continued(root, "\n".join(PARTS[:2])) == "\n".join(PARTS[:4])

