@@ -99,3 +99,31 @@ def test_size_cap(tmp_path: Path) -> None:
     by_path = {image["url"].rsplit("/", 1)[1]: image for image in images if "again" not in image}
     assert by_path["big.png"]["error"] == "too_large"
     assert by_path["ok.png"]["format"] == "png"
+
+
+def test_a_landed_download_is_kept_before_any_page_waiting_on_it_resumes() -> None:
+    """Another page whose turn comes between the download landing and its followers
+    resuming must find the description, not start a second download of the picture."""
+    from collections import OrderedDict
+
+    from twisted.internet.defer import Deferred
+
+    from webrobot.extract.imagefetch import ImageFetcher, _Download
+
+    fetcher = object.__new__(ImageFetcher)
+    fetcher._cache = OrderedDict()
+    fetcher._downloads = {}
+    url = "http://site.test/logo.png"
+    download = _Download(Deferred())
+    fetcher._downloads[url] = download
+    seen: list[bool] = []
+    follower: Deferred[dict[str, Any]] = Deferred()
+    follower.addCallback(lambda fields: seen.append(url in fetcher._cache))
+    download.followers.append(follower)
+    fetcher._landed({"status": "described", "width": 24}, url, download)
+    assert seen == [True]
+    assert url not in fetcher._downloads
+    # A description that may change next time is not kept.
+    again = _Download(Deferred())
+    fetcher._landed({"status": "failed", "error": "download_error"}, "http://site.test/x", again)
+    assert "http://site.test/x" not in fetcher._cache

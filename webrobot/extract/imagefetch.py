@@ -289,6 +289,10 @@ class ImageFetcher:
     def _landed(self, result: Any, url: str, download: _Download) -> None:
         if self._downloads.get(url) is download:
             del self._downloads[url]
+        if isinstance(result, dict):
+            # Kept before any follower resumes: a page whose turn comes in between
+            # finds the description instead of starting a second download.
+            self._keep(url, result)
         followers, download.followers = download.followers, []
         for follower in followers:
             if not follower.called:
@@ -310,12 +314,16 @@ class ImageFetcher:
             self.stats.inc_value(STATS_PREFIX + fields["error"])
         else:
             self.stats.inc_value(STATS_PREFIX + "described")
-        if fields.get("error") in _TRANSIENT:
-            return {**image, **fields}  # tried again when another page shows it
+        return {**image, **fields}
+
+    def _keep(self, url: str, fields: dict[str, Any]) -> None:
+        """Keeps a download's description by URL; an unfetched one, or one failed for a
+        reason that may pass, is tried again when another page shows it."""
+        if fields.get("status") == UNFETCHED or fields.get("error") in _TRANSIENT:
+            return
         self._cache[url] = fields
         if len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)
-        return {**image, **fields}
 
     def _failed(self, image: dict[str, Any], reason: str, detail: str) -> dict[str, Any]:
         self.stats.inc_value(STATS_PREFIX + reason)
