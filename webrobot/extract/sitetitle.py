@@ -5,7 +5,9 @@ title | Site", "Site - Post title", "Post title :: Section :: Site". The part
 that is the site is told by the names the page gives itself (``og:site_name``,
 ``application-name``, its schema.org WebSite or publisher, its host name); and
 when the page names no site, by its ``<h1>``: the part the headline repeats is
-the title. A title that neither decides is kept whole. A byline among the parts
+the title. A part that starts the post's longer headline is the post's title
+shortened, never the site's name, even where ``og:site_name`` says it is (a theme
+that writes the post's title there). A title that neither decides is kept whole. A byline among the parts
 ("Title | by Jane Doe | Publication | Medium") ends the title: it and the
 parts after it (the author's publication) go.
 
@@ -37,6 +39,9 @@ _BYLINE_PART = re.compile(
     re.IGNORECASE,
 )
 _BY_WORD = re.compile(r"^\S+\s+")
+#: A site name at least this long (characters) that starts the page's headline is the
+#: post's title shortened, not the site's name.
+MIN_OPENING = 16
 
 
 def title_parts(title: str) -> list[str]:
@@ -82,22 +87,34 @@ def _without_site(title: str, site_names: Iterable[str], headlines: Iterable[str
     sites.discard("")
     heads = {_norm(h) for h in headlines if h} - {""}
     count = len(parts)
+
+    def is_site(part: str) -> bool:
+        return (_norm(part) in sites or _squashed(part) in sites) and not _opens(part, heads)
+
     # The site's name at either end (its own separators included), perhaps after a
     # section ("Post | News | Site"): the longest such end goes.
     for size in range(count - 1, 0, -1):
         tail, head = joined(count - size, count), joined(0, size)
-        if _norm(tail) in sites or _squashed(tail) in sites:
+        if is_site(tail):
             return joined(0, count - size)
-        if _norm(head) in sites or _squashed(head) in sites:
+        if is_site(head):
             return joined(size, count)
     # No site named: the part the headline repeats.
     for cut in range(1, count):
         head, tail = joined(0, cut), joined(cut, count)
-        if _norm(head) in heads:
+        if _norm(head) in heads or _opens(head, heads):
             return head
-        if _norm(tail) in heads:
+        if _norm(tail) in heads or _opens(tail, heads):
             return tail
     return title
+
+
+def _opens(part: str, heads: set[str]) -> bool:
+    """Whether ``part`` is the start of a longer headline of the page: the post's title
+    shortened (a theme that gives the post's title as ``og:site_name``), not the site's
+    name; a name shorter than :data:`MIN_OPENING` may start a headline by chance."""
+    text = _norm(part)
+    return len(text) >= MIN_OPENING and any(h.startswith(text) and h != text for h in heads)
 
 
 def _joined(parts: list[str], separators: list[str]) -> str:
