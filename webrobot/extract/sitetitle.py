@@ -88,8 +88,11 @@ def _without_site(title: str, site_names: Iterable[str], headlines: Iterable[str
     heads = {_norm(h) for h in headlines if h} - {""}
     count = len(parts)
 
+    def named(part: str) -> bool:
+        return _norm(part) in sites or _squashed(part) in sites
+
     def is_site(part: str) -> bool:
-        return (_norm(part) in sites or _squashed(part) in sites) and not _opens(part, heads)
+        return named(part) and not _opens(part, heads)
 
     # The site's name at either end (its own separators included), perhaps after a
     # section ("Post | News | Site"): the longest such end goes.
@@ -102,9 +105,9 @@ def _without_site(title: str, site_names: Iterable[str], headlines: Iterable[str
     # No site named: the part the headline repeats.
     for cut in range(1, count):
         head, tail = joined(0, cut), joined(cut, count)
-        if _norm(head) in heads or _opens(head, heads):
+        if _norm(head) in heads or (named(head) and _opens(head, heads)):
             return head
-        if _norm(tail) in heads or _opens(tail, heads):
+        if _norm(tail) in heads or (named(tail) and _opens(tail, heads)):
             return tail
     return title
 
