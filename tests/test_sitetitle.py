@@ -55,6 +55,14 @@ URL = "https://www.example-news.com/2021/03/04/story"
             ["Dart: a fast language for the web and for phones"],
             "Dart: a fast language",
         ),
+        # ... or that heads the post "Author / Post title", as a code host heads a file
+        (
+            "PostgreSQL 11, a review - Adaman blog",
+            ["PostgreSQL 11, a review"],
+            ["Artyom / PostgreSQL 11, a review"],
+            "PostgreSQL 11, a review",
+        ),
+        ("Products | Acme", ["Acme"], ["Acme / Products"], "Products"),
         # the site's name as the headline (a theme's <h1> that is the site) still goes
         ("Post title | The Site", ["The Site"], ["The Site"], "Post title"),
         # a short site name that starts the headline by chance still goes
