@@ -7,8 +7,8 @@ that is the site is told by the names the page gives itself (``og:site_name``,
 when the page names no site, by its ``<h1>``: the part the headline repeats is
 the title. A part that starts the post's longer headline is the post's title
 shortened, never the site's name, even where ``og:site_name`` says it is (a theme
-that writes the post's title there); so is a part that is one of the headline's own parts
-("Author / Post title"). A title that neither decides is kept whole. A byline among the parts
+that writes the post's title there); so is a part that ends it ("Author / Post
+title"). A title that neither decides is kept whole. A byline among the parts
 ("Title | by Jane Doe | Publication | Medium") ends the title: it and the
 parts after it (the author's publication) go.
 
@@ -114,13 +114,13 @@ def _without_site(title: str, site_names: Iterable[str], headlines: Iterable[str
 
 
 def _opens(part: str, heads: set[str]) -> bool:
-    """Whether ``part`` starts a longer headline of the page, or is one of its parts
-    ("Author / Post title"): the post's title (a theme that gives the post's title as
+    """Whether ``part`` starts or ends a longer headline of the page ("Author / Post
+    title"): the post's title (a theme that gives the post's title as
     ``og:site_name``), not the site's name; a name shorter than :data:`MIN_OPENING` may
     start a headline by chance."""
     text = _norm(part)
     return len(text) >= MIN_OPENING and any(
-        h != text and (h.startswith(text) or text in map(_norm, title_parts(h))) for h in heads
+        h != text and (h.startswith(text) or h.endswith(text)) for h in heads
     )
 
 
