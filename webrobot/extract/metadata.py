@@ -44,7 +44,7 @@ from webrobot.extract.htmltree import base_url, html_root
 from webrobot.extract.jsonld import page_jsonld
 from webrobot.extract.language import language_tag, page_language
 from webrobot.extract.pagedates import COSTLY, GenericDate, SearchMode, page_dates
-from webrobot.extract.sitetitle import without_site
+from webrobot.extract.sitetitle import home_link, without_site
 from webrobot.extract.timeelements import TimeElements, time_elements
 
 if TYPE_CHECKING:
@@ -305,22 +305,14 @@ def _h1s(root: Any, url: str) -> tuple[list[str], list[str]]:
     if root is None:
         return headlines, logos
     try:
-        host = urlsplit(url).netloc.casefold()
         for h1 in root.xpath("//h1[position() <= 3]"):
             text = clean_text(h1.text_content())
-            home = any(_home_link(urljoin(url, str(href)), host) for href in h1.xpath(".//a/@href"))
+            home = any(home_link(urljoin(url, str(href)), url) for href in h1.xpath(".//a/@href"))
             marks = f"{h1.get('class') or ''} {h1.get('id') or ''}"
             (logos if home or _LOGO.search(marks) else headlines).append(text)
     except (AttributeError, ValueError):
         return headlines, logos
     return headlines, logos
-
-
-def _home_link(link: str, host: str) -> bool:
-    """A link to the home page of the site on ``host`` (a word of a headline that links
-    to another site's home page makes no logo of this one)."""
-    parts = urlsplit(link)
-    return parts.path in ("", "/") and (not host or parts.netloc.casefold() == host)
 
 
 def _title_element(root: Any) -> str | None:

@@ -139,6 +139,17 @@ def _squashed(text: str) -> str:
     return _WORD.sub("", text).casefold()
 
 
+def home_link(link: str, url: str) -> bool:
+    """Whether ``link`` (absolute) goes to the home page of the site of the page at
+    ``url``: a word of a headline that links to another site's home page makes no logo
+    of this one."""
+    parts = urlsplit(link)
+    host = urlsplit(url).netloc.casefold().removeprefix("www.")
+    return parts.path in ("", "/") and (
+        not host or parts.netloc.casefold().removeprefix("www.") == host
+    )
+
+
 def _host_names(url: str) -> set[str]:
     """The ways a title may name the site by its host: ``blog.example.com``,
     ``example.com``, ``example``."""
