@@ -62,7 +62,11 @@ _BUY = re.compile(
     r"do\s+ko[šs][íi]ku|do\s+ko[šs][íi]ka|v\s+корзину|в\s+корзину|до\s+кошика|adaug[ăa]\s+[îi]n\s+co[șs]|în\s+co[șs]|kos[áa]rba|"
     r"sepete\s+ekle|ostoskoriin|lisää\s+ostoskoriin|στο\s+καλάθι|הוסף\s+לסל|加入購物車|立即購買|"
     r"カートへ|장바구니|"
-    r"pre[\s-]?order\s+now|vorbestellen|précommander",
+    r"pre[\s-]?order\s+now|vorbestellen|précommander|"
+    # More of the platforms' own buy buttons (Shopify's Dawn, Magento's language packs).
+    r"aan\s+(?:de\s+)?winkelwagen\s+toevoegen|toevoegen\s+aan\s+(?:de\s+)?winkelwagen|"
+    r"læg\s+i\s+indkøbs(?:kurv|vogn)|lägg\s+till\s+i\s+(?:varukorg|kundvagn)|lägg\s+i\s+kundvagn|"
+    r"添加到(?:购物车|購物車)|a\s+kosárhoz",
     re.IGNORECASE,
 )
 _BUY_CLASS = re.compile(

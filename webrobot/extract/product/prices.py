@@ -9,8 +9,9 @@
   ``kr``.
 * :func:`availability`: a schema.org ``ItemAvailability`` name from its URL in
   any form (``http://schema.org/InStock``, ``instock``, ``in_stock``) or from
-  the words shops print in English, German, French, Spanish, Portuguese,
-  Italian, Dutch and the Nordic languages.
+  the words shops print (English, German, French, Spanish, Portuguese, Italian,
+  Dutch, the Nordic languages, Polish, Czech, Slovak, Romanian, Hungarian, Greek,
+  Turkish, Russian, Japanese and Chinese; the platforms' own stock lines among them).
 
 Pure: no Scrapy, no I/O.
 """
@@ -58,7 +59,51 @@ _AVAILABILITY_WORDS: tuple[tuple[str, str], ...] = (
     ((r"\bin[\s-]*stock\b|\bavailable\b|\bauf\s+lager\b|\bsofort\s+lieferbar\b|\blieferbar\b|\bverfügbar\b|\bvorrätig\b|\ben\s+stock\b|\bdisponible\b|\ben\s+existencia\b|\bem\s+estoque\b|\bdisponível\b|\bdisponibile\b|\bop\s+voorraad\b|\bleverbaar\b|\bi\s+lager\b|\bpå\s+lager\b|\bdostępny\b|\bna\s+stanie\b|\bskladom\b|\bna\s+sklade\b|\bskladem\b|\bîn\s+stoc\b|\bdisponibil\b|\braktáron\b|\bstokta\b"
      r"|в\s+наличии|є\s+в\s+наявності|\bδιαθέσιμο\b|במלאי|在庫あり|有货|有貨|现货|現貨"), "InStock"),
 )  # fmt: skip
-_AVAILABILITY_PATTERNS = [(re.compile(p, re.IGNORECASE), name) for p, name in _AVAILABILITY_WORDS]
+#: More of the words shop platforms print, by availability: the stock lines of Shopify's
+#: Dawn theme (its 30 locales) and of Magento's language packs, in Polish, Dutch,
+#: Italian, Portuguese, Swedish, Danish, Norwegian, Finnish, Czech, Slovak, Turkish,
+#: Japanese, Chinese, Russian, Romanian, Hungarian and Greek ("Slut i lager" is out of
+#: stock, not "i lager"; "Lage voorraad: nog maar 3" is a low stock).
+_NOT_TIME = r"(?!\s*(?:dag|dni|dzie|dia|dí|giorn|jour|tag|day|hour|godz|min|час|дн|д[ея]н|日|天))"
+# fmt: off
+_PLATFORM_WORDS: dict[str, str] = {
+    "SoldOut": r"\bloppuunmyyty\b|\belfogyott\b|品切れ",
+    "OutOfStock": (
+        r"\bzapas\s+wyczerpany\b|\bbrak\s+towaru\b|\bsem\s+stock\b|\bslut\s+i\s+lager\b"
+        r"|\binte\s+(?:i\s+lager|tillgängliga?)\b|\bikke\s+(?:tilgængelig|tilgjengelig)\b|\butilgjengelig\b"
+        r"|\bnen[íi]\s+k\s+dispozici\b|\bnedostupn[éáýy]\b|\bloppunut\s+varastosta\b|\bei\s+varastossa\b"
+        r"|\bstokta\s+bulunmuyor\b|\bstok\s+yok\b|\bnu\s+exist[ăa]\s+[îi]n\s+stoc\b|\bnincs\s+készleten\b"
+        r"|μη\s+διαθέσιμο|χωρίς\s+απόθεμα|недоступн[оа]|закончил(?:ся|ась|ось|ись)|無庫存|无库存|無法供貨|无法供货"
+    ),
+    "LimitedAvailability": (
+        r"\bnog\s+maar\s+\d+(?!\d)" + _NOT_TIME + r"|\bnog\s+\d+\s+(?:beschikbaar|op\s+voorraad|over)\b"
+        r"|\blage\s+voorraad\b|\bne\s+restano\s+\d+(?!\d)" + _NOT_TIME + r"|\bsolo\s+\d+\s+rimast"
+        r"|\bscorte\s+ridotte\b|\bpozostał[oay]?\s*:?\s*\d+(?!\d)" + _NOT_TIME
+        + r"|\btylko\s+\d+\s+(?:szt\.?\s+)?pozostał|\bniski\s+poziom\s+zapasów\b"
+        r"|\b\d+\s+restantes?\b|\bsó\s+resta[m]?\s+\d+|\bestoque\s+baixo\b|\bstock\s+reduzido\b"
+        r"|\b\d+\s+kvar\b|\blåg\s+lagernivå\b|\b\d+\s+(?:tilbage|igjen)\b|\blav\s+lagerbeholdning\b"
+        r"|\bposledn[íi]ch\s+\d+|\bzb[ýy]vaj[íi]c[íi]\s+mno[žz]stv[íi]\s*:?\s*\d+|\bzost[áa]va\s+\d+"
+        r"|\b\d+\s+jäljellä\b|\bvarasto\s+vähissä\b|\b\d+\s+(?:adet|ürün)\s+kaldı\b|\bstok\s+düzeyi\s+düşük\b"
+        r"|\bdoar\s+\d+\s+(?:\w+\s+)?rămase?\b|\bcsak\s+\d+\s+(?:db\s+)?van\s+raktáron\b|απομένουν\s+\d+"
+        r"|残り\s*\d+\s*(?:個|点|つ|枚|本|台|着)|\d+\s*(?:個|点)?のみ残|低在庫"
+        r"|[仅僅]?剩[余餘]?\s*\d+\s*(?:件|个|個|台|份)|低库存|庫存不足"
+        r"|осталось(?:\s+(?:всего|только))?\s*:?\s*\d+\s*(?:шт|$|[.!,;)])"
+    ),
+    "InStock": (
+        r"\bw\s+magazynie\b|\bem\s+stock\b|\bvarastossa\b|\bkészleten\b|σε\s+απόθεμα"
+        r"|\d+\s*個の在庫|在庫有り|有\s*(?:\d+\s*件\s*)?(?:库存|庫存)|\d+\s*件\s*(?:存货|存貨|库存|庫存)"
+    ),
+}
+# fmt: on
+_AVAILABILITY_PATTERNS = [
+    (
+        re.compile(
+            p + ("|" + _PLATFORM_WORDS[name] if name in _PLATFORM_WORDS else ""), re.IGNORECASE
+        ),
+        name,
+    )
+    for p, name in _AVAILABILITY_WORDS
+]
 
 #: Currency signs and words -> ISO 4217, where the sign means one currency.
 _SIGNS = {
@@ -199,8 +244,9 @@ def parse_price_text(
     if not isinstance(text, str) or not text.strip():
         return None, None
     price_parser = require("price_parser", "mining", FEATURE)
+    text = _APOSTROPHE_GROUPS.sub("'", text[:200])
     try:
-        price = price_parser.Price.fromstring(text[:200])
+        price = price_parser.Price.fromstring(text)
     except (ValueError, ArithmeticError):
         return None, None
     amount = price.amount
@@ -216,6 +262,10 @@ def parse_price_text(
 
 
 _ONE_MARK_THREE_DIGITS = re.compile(r"^\d{1,3}[.,]\d{3}$")
+#: A thousands mark written as a typographic apostrophe (``CHF 1’234.50``: the grouping
+#: mark of Swiss German and Swiss Italian in the Unicode locale data), a modifier letter
+#: or a prime, made the ASCII one price-parser reads as a thousands mark.
+_APOSTROPHE_GROUPS = re.compile(r"(?<=\d)[\u2019\u02bc\u2032](?=\d{3}(?!\d))")
 #: Languages (and regions) that write a decimal point; the others write a decimal comma.
 _POINT_LANGUAGES = frozenset({
     "en", "zh", "ja", "ko", "he", "th", "ms", "hi", "ga", "mt", "cy", "fil", "tl", "ur",
