@@ -11,7 +11,11 @@ from parsel import Selector
 
 from webrobot.extract.page import SourcePage
 from webrobot.extract.product import product
-from webrobot.extract.product.prices import availability_in_text, parse_price_text
+from webrobot.extract.product.prices import (
+    availability_in_text,
+    currency_code,
+    parse_price_text,
+)
 
 
 def read(html: str, url: str) -> dict[str, object] | None:
@@ -52,6 +56,19 @@ def test_a_swiss_apostrophe_groups_thousands(text: str, language: str, expected:
 )
 def test_other_marks_are_read_as_before(text: str, expected: str) -> None:
     assert parse_price_text(text)[0] == Decimal(expected)
+
+
+@pytest.mark.parametrize(
+    ("sign", "code"), [("원", "KRW"), ("SFr.", "CHF"), ("sFr", "CHF"), ("₸", "KZT"), ("Kc", "CZK")]
+)
+def test_more_currency_signs(sign: str, code: str) -> None:
+    assert currency_code(sign) == code
+
+
+def test_a_won_price_groups_thousands_with_a_point() -> None:
+    # The won has no cents: "29.900원" is twenty-nine thousand nine hundred, though
+    # Korean writes a decimal point (the sign was not known, so the point was read as one).
+    assert parse_price_text("29.900원", language="ko", tld="kr")[0] == Decimal(29900)
 
 
 #: Stock lines as the platforms print them (the Dawn theme's ``inventory_*``,

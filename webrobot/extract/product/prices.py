@@ -114,14 +114,15 @@ _SIGNS = {
     "mxn": "MXN", "cn¥": "CNY", "rmb": "CNY", "元": "CNY", "cny": "CNY", "円": "JPY",
     "jp¥": "JPY", "jpy": "JPY", "₹": "INR", "rs": "INR", "rs.": "INR", "inr": "INR",
     "₽": "RUB", "руб": "RUB", "руб.": "RUB", "р.": "RUB", "rub": "RUB", "zł": "PLN",
-    "zl": "PLN", "pln": "PLN", "kč": "CZK", "czk": "CZK", "ft": "HUF", "huf": "HUF",
-    "chf": "CHF", "fr.": "CHF", "₩": "KRW", "krw": "KRW", "₺": "TRY", "tl": "TRY",
+    "zl": "PLN", "pln": "PLN", "kč": "CZK", "kc": "CZK", "czk": "CZK", "ft": "HUF", "huf": "HUF",
+    "chf": "CHF", "fr.": "CHF", "sfr.": "CHF", "sfr": "CHF", "₩": "KRW", "원": "KRW", "krw": "KRW", "₺": "TRY", "tl": "TRY",
     "try": "TRY", "₪": "ILS", "ils": "ILS", "฿": "THB", "thb": "THB", "₫": "VND",
     "đ": "VND", "vnd": "VND", "₱": "PHP", "php": "PHP", "lei": "RON", "ron": "RON",
     "sek": "SEK", "nok": "NOK", "dkk": "DKK", "zar": "ZAR", "aed": "AED", "sar": "SAR",
     "₴": "UAH", "грн": "UAH", "uah": "UAH", "₦": "NGN", "ngn": "NGN", "kn": "HRK",
     "rp": "IDR", "idr": "IDR", "rm": "MYR", "myr": "MYR", "bgn": "BGN", "лв": "BGN",
     "clp": "CLP", "cop": "COP", "ars": "ARS", "pen": "PEN", "s/": "PEN", "s/.": "PEN",
+    "₸": "KZT", "kzt": "KZT",
 }  # fmt: skip
 _DOLLAR_BY_TLD = {
     "ca": "CAD", "au": "AUD", "nz": "NZD", "hk": "HKD", "sg": "SGD", "mx": "MXN",
