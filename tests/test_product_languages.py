@@ -16,6 +16,7 @@ from webrobot.extract.product.prices import (
     currency_code,
     parse_price_text,
 )
+from webrobot.extract.product.stock import stock_line
 
 
 def read(html: str, url: str) -> dict[str, object] | None:
@@ -141,6 +142,61 @@ PLATFORM_LINES = [
 ]
 
 
+#: Shopware's storefront lines (its language pack): "not available" written with the
+#: negation as a word of its own before the word that alone says available, read before
+#: as in stock; its delivery lines; its "no longer available".
+SHOPWARE_LINES = [
+    ("Esta selección no está disponible", "OutOfStock"),
+    ("Cette sélection n'est pas disponible", "OutOfStock"),
+    ("Questa selezione non è disponibile", "OutOfStock"),
+    ("Ten wybór nie jest dostępny", "OutOfStock"),
+    ("Esta seleção não está disponível", "OutOfStock"),
+    ("Aceste opțiuni nu sunt disponibile în prezent.", "OutOfStock"),
+    ("Det här valet är inte tillgängligt", "OutOfStock"),
+    ("Disse indstillinger er i øjeblikket ikke tilgængelige.", "OutOfStock"),
+    ("Niedostępne", "OutOfStock"),
+    ("Otillgänglig", "OutOfStock"),
+    ("Выбранные параметры недоступны.", "OutOfStock"),
+    ("Ya no está disponible", "Discontinued"),
+    ("Le produit n'est plus disponible.", "Discontinued"),
+    ("Non più disponibile", "Discontinued"),
+    ("Produkt nie jest już dostępny.", "Discontinued"),
+    ("O produto não está mais disponível.", "Discontinued"),
+    ("Já não está disponível", "Discontinued"),
+    ("Het product is niet meer leverbaar.", "Discontinued"),
+    ("Niet langer beschikbaar", "Discontinued"),
+    ("Produkten är inte längre tillgänglig.", "Discontinued"),
+    ("Ikke længere tilgængelig", "Discontinued"),
+    ("Продукт больше не доступен.", "Discontinued"),
+    ("Ürün artık mevcut değil.", "Discontinued"),
+    ("Produsul nu mai este disponibil.", "Discontinued"),
+    ("Δεν είναι πλέον διαθέσιμο", "Discontinued"),
+    ("Beschikbaar, levertijd: 2-3 werkdagen", "InStock"),
+    ("Tillgängligt, leveranstid: 2-3 dagar", "InStock"),
+    ("K dispozici, dodací lhůta: 2-3 dny", "InStock"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), SHOPWARE_LINES)
+def test_shopware_lines(text: str, expected: str) -> None:
+    assert availability_in_text(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Natychmiast gotowe do wysyłki, dostawa ok. 1–3 dni robocze", "InStock"),
+        ("Verzendklaar, verwachte levertijd: 1-3 werkdagen", "InStock"),
+        ("Klar för leverans, leveranstid ca 1-3 arbetsdagar", "InStock"),
+        ("Gönderilmeye hazır, tahmini teslimat süresi: 1-3 iş günü", "InStock"),
+        ("Okamžitě připraveno k odeslání, dodací lhůta asi 1–3 pracovní dny", "InStock"),
+        ("Gratis verzending", None),
+    ],
+)
+def test_a_delivery_time_can_be_ordered(text: str, expected: str | None) -> None:
+    assert stock_line(text) == expected
+
+
 @pytest.mark.parametrize(("text", "expected"), PLATFORM_LINES)
 def test_the_platforms_stock_lines(text: str, expected: str) -> None:
     assert availability_in_text(text) == expected
@@ -223,6 +279,12 @@ def test_a_swedish_out_of_stock_line_is_not_read_as_in_stock() -> None:
         "Lägg till i kundvagn",
         "添加到购物车",
         "Hozzáadás a kosárhoz",
+        "Add to shopping cart",
+        "Do nákupního košíku",
+        "Tilføj til indkøbskurv",
+        "Nel carrello",
+        "No carrinho de compras",
+        "Alışveriş sepetine ekle",
     ],
 )
 def test_the_platforms_buy_buttons_make_a_product_page(label: str) -> None:

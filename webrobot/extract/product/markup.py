@@ -54,7 +54,7 @@ _OWN_ITEM_TYPES = frozenset({
 })  # fmt: skip
 
 _BUY = re.compile(
-    r"add[\s_-]*to[\s_-]*(?:cart|bag|basket|trolley)|addtocart|buy[\s_-]*(?:it[\s_-]*)?now|"
+    r"add[\s_-]*to[\s_-]*(?:shopping[\s_-]*)?(?:cart|bag|basket|trolley)|addtocart|buy[\s_-]*(?:it[\s_-]*)?now|"
     r"in\s+den\s+(?:warenkorb|einkaufswagen)|warenkorb|ajouter\s+au\s+panier|añadir\s+al\s+carrito|"
     r"agregar\s+al\s+carrito|adicionar\s+(?:ao|à)\s+(?:carrinho|sacola)|comprar(?:\s+agora)?|"
     r"aggiungi\s+al\s+carrello|in\s+(?:de\s+)?winkel(?:wagen|mand)|lägg\s+i\s+varukorg|"
@@ -66,7 +66,9 @@ _BUY = re.compile(
     # More of the platforms' own buy buttons (Shopify's Dawn, Magento's language packs).
     r"aan\s+(?:de\s+)?winkelwagen\s+toevoegen|toevoegen\s+aan\s+(?:de\s+)?winkelwagen|"
     r"læg\s+i\s+indkøbs(?:kurv|vogn)|lägg\s+till\s+i\s+(?:varukorg|kundvagn)|lägg\s+i\s+kundvagn|"
-    r"添加到(?:购物车|購物車)|a\s+kosárhoz",
+    r"添加到(?:购物车|購物車)|a\s+kosárhoz|"
+    r"do\s+nákupního\s+košíku|tilføj\s+til\s+(?:indkøbs)?kurv|a\s+la\s+cesta|nel\s+carrello|"
+    r"no\s+carrinho|sepetine\s+ekle",
     re.IGNORECASE,
 )
 _BUY_CLASS = re.compile(

@@ -73,7 +73,21 @@ _PLATFORM_WORDS: dict[str, str] = {
         r"|\binte\s+(?:i\s+lager|tillgängliga?)\b|\bikke\s+(?:tilgængelig|tilgjengelig)\b|\butilgjengelig\b"
         r"|\bnen[íi]\s+k\s+dispozici\b|\bnedostupn[éáýy]\b|\bloppunut\s+varastosta\b|\bei\s+varastossa\b"
         r"|\bstokta\s+bulunmuyor\b|\bstok\s+yok\b|\bnu\s+exist[ăa]\s+[îi]n\s+stoc\b|\bnincs\s+készleten\b"
-        r"|μη\s+διαθέσιμο|χωρίς\s+απόθεμα|недоступн[оа]|закончил(?:ся|ась|ось|ись)|無庫存|无库存|無法供貨|无法供货"
+        r"|μη\s+διαθέσιμο|χωρίς\s+απόθεμα|недоступн[оаы]|закончил(?:ся|ась|ось|ись)|無庫存|无库存|無法供貨|无法供货"
+        # "not available" where the negation is a word of its own before the word that
+        # alone says available ("no está disponible", "n'est pas disponible").
+        r"|(?<!ya\s)\bno\s+(?:está|estará)\s+disponible|\bn['’]est\s+pas\s+disponible|\bpas\s+disponible\b"
+        r"|\bnon\s+è\s+disponibile|\bnie\s+jest\s+dostępn|\bniedostępn\w*|(?<!já\s)\bnão\s+está\s+disponível"
+        r"|\binte\s+tillgängligt?\b|\botillgänglig|\bikke\s+tilgængelige?\b|(?<!artık\s)\bmevcut\s+değil\b"
+        r"|\bnu\s+(?:este|sunt)\s+disponibil|δεν\s+είναι\s+διαθέσιμ"
+    ),
+    "Discontinued": (
+        r"\bya\s+no\s+(?:está\s+)?disponible|\bn['’]est\s+plus\s+disponible|\bplus\s+disponible\b"
+        r"|\bnon\s+(?:è\s+)?più\s+disponibile|\bnie\s+jest\s+już\s+dostępn|\bjá\s+não\s+está\s+disponível"
+        r"|\bnão\s+está\s+mais\s+disponível|\bniet\s+(?:meer|langer)\s+(?:beschikbaar|leverbaar|op\s+voorraad)"
+        r"|\binte\s+längre\s+tillgänglig|\bikke\s+(?:længere|lenger)\s+(?:tilgængelig|tilgjengelig)"
+        r"|больше\s+не\s+доступ|\bartık\s+mevcut\s+değil|\bnu\s+mai\s+este\s+disponibil"
+        r"|δεν\s+είναι\s+πλέον\s+διαθέσιμ"
     ),
     "LimitedAvailability": (
         r"\bnog\s+maar\s+\d+(?!\d)" + _NOT_TIME + r"|\bnog\s+\d+\s+(?:beschikbaar|op\s+voorraad|over)\b"
@@ -91,6 +105,7 @@ _PLATFORM_WORDS: dict[str, str] = {
     ),
     "InStock": (
         r"\bw\s+magazynie\b|\bem\s+stock\b|\bvarastossa\b|\bkészleten\b|σε\s+απόθεμα"
+        r"|\bbeschikbaar\b|\btillgängligt?\b|\btilgængelig\b|\btilgjengelig\b|\bk\s+dispozici\b"
         r"|\d+\s*個の在庫|在庫有り|有\s*(?:\d+\s*件\s*)?(?:库存|庫存)|\d+\s*件\s*(?:存货|存貨|库存|庫存)"
     ),
 }
