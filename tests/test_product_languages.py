@@ -171,6 +171,12 @@ SHOPWARE_LINES = [
     ("Ürün artık mevcut değil.", "Discontinued"),
     ("Produsul nu mai este disponibil.", "Discontinued"),
     ("Δεν είναι πλέον διαθέσιμο", "Discontinued"),
+    # Sylius' "Out of stock" and "Unavailable" ("Ej tillgänglig" was read as in stock).
+    ("Ej tillgänglig", "OutOfStock"),
+    ("Geen voorraad", "OutOfStock"),
+    ("Onbeschikbaar", "OutOfStock"),
+    ("Нет на складе", "OutOfStock"),
+    ("Недоступен", "OutOfStock"),
     ("Beschikbaar, levertijd: 2-3 werkdagen", "InStock"),
     ("Tillgängligt, leveranstid: 2-3 dagar", "InStock"),
     ("K dispozici, dodací lhůta: 2-3 dny", "InStock"),
@@ -285,6 +291,9 @@ def test_a_swedish_out_of_stock_line_is_not_read_as_in_stock() -> None:
         "Nel carrello",
         "No carrinho de compras",
         "Alışveriş sepetine ekle",
+        "放进购物车",
+        "Lisää koriin",
+        "У кошик",
     ],
 )
 def test_the_platforms_buy_buttons_make_a_product_page(label: str) -> None:

@@ -80,6 +80,9 @@ _PLATFORM_WORDS: dict[str, str] = {
         r"|\bnon\s+è\s+disponibile|\bnie\s+jest\s+dostępn|\bniedostępn\w*|(?<!já\s)\bnão\s+está\s+disponível"
         r"|\binte\s+tillgängligt?\b|\botillgänglig|\bikke\s+tilgængelige?\b|(?<!artık\s)\bmevcut\s+değil\b"
         r"|\bnu\s+(?:este|sunt)\s+disponibil|δεν\s+είναι\s+διαθέσιμ"
+        # Sylius' words ("Ej tillgänglig" was read as in stock).
+        r"|\bej\s+tillgänglig|\bgeen\s+voorraad\b|\bonbeschikbaar\b|нет\s+на\s+складе|недоступен"
+        r"|\bnu\s+este\s+pe\s+stoc\b|\bnem\s+elérhető\b|εξαντλημένο"
     ),
     "Discontinued": (
         r"\bya\s+no\s+(?:está\s+)?disponible|\bn['’]est\s+plus\s+disponible|\bplus\s+disponible\b"
