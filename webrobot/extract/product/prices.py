@@ -83,6 +83,9 @@ _PLATFORM_WORDS: dict[str, str] = {
         # Sylius' words ("Ej tillgänglig" was read as in stock).
         r"|\bej\s+tillgänglig|\bgeen\s+voorraad\b|\bonbeschikbaar\b|нет\s+на\s+складе|недоступен"
         r"|\bnu\s+este\s+pe\s+stoc\b|\bnem\s+elérhető\b|εξαντλημένο"
+        # Spree's and Solidus' ("没有库存", no stock, was read as in stock by "有库存").
+        r"|\bfuera\s+de\s+(?:stock|inventario)\b|\bei\s+saatavilla\b|\bnu\s+mai\s+este\s+pe\s+stoc\b"
+        r"|\bне\s+доступ(?:ен|н[оаы])|[没沒無无]有(?:库存|庫存|货|貨)"
     ),
     "Discontinued": (
         r"\bya\s+no\s+(?:está\s+)?disponible|\bn['’]est\s+plus\s+disponible|\bplus\s+disponible\b"
@@ -108,8 +111,8 @@ _PLATFORM_WORDS: dict[str, str] = {
     ),
     "InStock": (
         r"\bw\s+magazynie\b|\bem\s+stock\b|\bvarastossa\b|\bkészleten\b|σε\s+απόθεμα"
-        r"|\bbeschikbaar\b|\btillgängligt?\b|\btilgængelig\b|\btilgjengelig\b|\bk\s+dispozici\b"
-        r"|\d+\s*個の在庫|在庫有り|有\s*(?:\d+\s*件\s*)?(?:库存|庫存)|\d+\s*件\s*(?:存货|存貨|库存|庫存)"
+        r"|\bbeschikbaar\b|\btillgängligt?\b|\btilgængelig\b|\btilgjengelig\b|\bk\s+dispozici\b|\ban\s+lager\b"
+        r"|\d+\s*個の在庫|在庫有り|(?<![没沒無无])有\s*(?:\d+\s*件\s*)?(?:库存|庫存)|\d+\s*件\s*(?:存货|存貨|库存|庫存)"
     ),
 }
 # fmt: on
