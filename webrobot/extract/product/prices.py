@@ -85,7 +85,7 @@ _PLATFORM_WORDS: dict[str, str] = {
         r"|\bnu\s+este\s+pe\s+stoc\b|\bnem\s+elérhető\b|εξαντλημένο"
         # Spree's and Solidus' ("没有库存", no stock, was read as in stock by "有库存").
         r"|\bfuera\s+de\s+(?:stock|inventario)\b|\bei\s+saatavilla\b|\bnu\s+mai\s+este\s+pe\s+stoc\b"
-        r"|\bне\s+доступ(?:ен|н[оаы])|[没沒無无]有(?:库存|庫存|货|貨)"
+        r"|(?<!больше\s)\bне\s+доступ(?:ен|н[оаы])|[没沒無无]有(?:库存|庫存|货|貨)"
     ),
     "Discontinued": (
         r"\bya\s+no\s+(?:está\s+)?disponible|\bn['’]est\s+plus\s+disponible|\bplus\s+disponible\b"
