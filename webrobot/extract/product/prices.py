@@ -84,7 +84,7 @@ _PLATFORM_WORDS: dict[str, str] = {
         r"|\bej\s+tillgänglig|\bgeen\s+voorraad\b|\bonbeschikbaar\b|нет\s+на\s+складе|недоступен"
         r"|\bnu\s+este\s+pe\s+stoc\b|\bnem\s+elérhető\b|εξαντλημένο"
         # Spree's and Solidus' ("没有库存", no stock, was read as in stock by "有库存").
-        r"|\bfuera\s+de\s+(?:stock|inventario)\b|\bei\s+saatavilla\b|\bnu\s+mai\s+este\s+pe\s+stoc\b"
+        r"|\btillfälligt\s+slut\b|\bfuera\s+de\s+(?:stock|inventario)\b|\bei\s+saatavilla\b|\bnu\s+mai\s+este\s+pe\s+stoc\b"
         r"|(?<!больше\s)\bне\s+доступ(?:ен|н[оаы])|[没沒無无]有(?:库存|庫存|货|貨)"
     ),
     "Discontinued": (
@@ -108,10 +108,15 @@ _PLATFORM_WORDS: dict[str, str] = {
         r"|残り\s*\d+\s*(?:個|点|つ|枚|本|台|着)|\d+\s*(?:個|点)?のみ残|低在庫"
         r"|[仅僅]?剩[余餘]?\s*\d+\s*(?:件|个|個|台|份)|低库存|庫存不足"
         r"|осталось(?:\s+(?:всего|только))?\s*:?\s*\d+\s*(?:шт|$|[.!,;)])"
+        # PrestaShop's "Last items in stock", as its themes translate it.
+        r"|\blast\s+items?\s+in\s+stock\b|\bderniers\s+articles\b|\búltimos\s+artigos\b"
+        r"|\bostatnie\s+sztuki\b|\bposledn[íi]\s+kus|\bsidste\s+(?:elementer|varer)\b"
+        r"|\bsista\s+produkten\b|\bultimi\s+(?:articoli|pezzi)\b|\blaatste\s+(?:items|artikelen|stuks)\b"
+        r"|\bultimele\s+produse\b|последние\s+товары|\bnur\s+noch\s+wenige\b"
     ),
     "InStock": (
         r"\bw\s+magazynie\b|\bem\s+stock\b|\bvarastossa\b|\bkészleten\b|σε\s+απόθεμα"
-        r"|\bbeschikbaar\b|\btillgängligt?\b|\btilgængelig\b|\btilgjengelig\b|\bk\s+dispozici\b|\ban\s+lager\b"
+        r"|\bbeschikbaar\b|\btillgängligt?\b|\btilgængelig\b|\btilgjengelig\b|\bk\s+dispozici\b|\ban\s+lager\b|\bin\s+magazzino\b|\bin\s+stoc\b"
         r"|\d+\s*個の在庫|在庫有り|(?<![没沒無无])有\s*(?:\d+\s*件\s*)?(?:库存|庫存)|\d+\s*件\s*(?:存货|存貨|库存|庫存)"
     ),
 }
