@@ -63,7 +63,7 @@ _BUY = re.compile(
     r"sepete\s+ekle|ostoskoriin|lisää\s+ostoskoriin|στο\s+καλάθι|הוסף\s+לסל|加入購物車|立即購買|"
     r"カートへ|장바구니|"
     r"pre[\s-]?order\s+now|vorbestellen|précommander|"
-    # More of the platforms' own buy buttons (Shopify's Dawn, Magento's language packs).
+    # More of the platforms' own buy buttons (Shopify's Dawn, Magento, Shopware, Sylius, Spree).
     r"aan\s+(?:de\s+)?winkelwagen\s+toevoegen|toevoegen\s+aan\s+(?:de\s+)?winkelwagen|"
     r"læg\s+i\s+indkøbs(?:kurv|vogn)|lägg\s+till\s+i\s+(?:varukorg|kundvagn)|lägg\s+i\s+kundvagn|"
     r"添加到(?:购物车|購物車)|a\s+kosárhoz|"
