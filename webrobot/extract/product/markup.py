@@ -96,6 +96,16 @@ def title_without_site(title: str) -> str:
     return title
 
 
+#: Attributes of a button that opens a drawer, a dialog or a menu.
+_PANEL_ATTRIBUTES = ("data-bs-toggle", "data-toggle", "aria-controls", "aria-haspopup")
+
+
+def _opens_panel(element: Any) -> bool:
+    """A button that opens a panel (the cart's drawer on every page of a shop, a menu):
+    a cart's class on it names the cart it shows, not a product it buys."""
+    return any(element.get(name) for name in _PANEL_ATTRIBUTES)
+
+
 def _in_carousel(element: Any) -> bool:
     """Inside a carousel: a strip of product tiles, whose buy buttons are other
     products' (a product's own buy button never scrolls away with its tiles)."""
@@ -130,7 +140,7 @@ class Markup:
             classes = " ".join(
                 filter(None, [element.get("class"), element.get("id"), element.get("name")])
             )
-            if _BUY.search(label) or _BUY_CLASS.search(classes):
+            if _BUY.search(label) or (_BUY_CLASS.search(classes) and not _opens_panel(element)):
                 found.append(element)
         if len(found) > MAX_BUY_BUTTONS:  # a listing's, or other products' in a carousel
             found = [b for b in found if not _in_carousel(b)]
