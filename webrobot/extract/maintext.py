@@ -301,8 +301,7 @@ def _markup_text(
     """An article's precise reading when it suffices
     (:func:`~webrobot.extract.readingchoice.precise_suffices`), else the choice between
     it and the broad one; any other page's broad reading alone (both without fallbacks
-    on a large page), its retry measured on ``page`` (:mod:`.pagemeasure`). With the body
-    trafilatura read it from."""
+    on a large page). With the body trafilatura read it from."""
     fast = not reading.fallbacks
     try:  # tables that lay the page out read as blocks; the paragraphs of the same walk
         paragraphs = unlay(tree) if tree is not None else []
