@@ -240,6 +240,9 @@ def test_the_platforms_stock_lines(text: str, expected: str) -> None:
         "3 dias restantes",
         "Акция заканчивается завтра",
         "Gratis verzending",
+        # the lowest price of the last 30 days, as EU shops must print it
+        "Nejnižší cena za posledních 30 dní",
+        "Do konca akcie zostáva 5 dní",
     ],
 )
 def test_a_time_left_is_no_stock_line(text: str) -> None:

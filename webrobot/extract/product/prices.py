@@ -64,7 +64,7 @@ _AVAILABILITY_WORDS: tuple[tuple[str, str], ...] = (
 #: Italian, Portuguese, Swedish, Danish, Norwegian, Finnish, Czech, Slovak, Turkish,
 #: Japanese, Chinese, Russian, Romanian, Hungarian and Greek ("Slut i lager" is out of
 #: stock, not "i lager"; "Lage voorraad: nog maar 3" is a low stock).
-_NOT_TIME = r"(?!\s*(?:dag|dni|dzie|dia|dí|giorn|jour|tag|day|hour|godz|min|час|дн|д[ея]н|日|天))"
+_NOT_TIME = r"(?!\s*(?:dag|dni|dn[íyůu]|dzie|dia|dí|giorn|jour|tag|day|hour|godz|hod|min|час|дн|д[ея]н|日|天))"
 # fmt: off
 _PLATFORM_WORDS: dict[str, str] = {
     "SoldOut": r"\bloppuunmyyty\b|\belfogyott\b|品切れ",
@@ -102,8 +102,9 @@ _PLATFORM_WORDS: dict[str, str] = {
         + r"|\btylko\s+\d+\s+(?:szt\.?\s+)?pozostał|\bniski\s+poziom\s+zapasów\b"
         r"|\b\d+\s+restantes?\b|\bsó\s+resta[m]?\s+\d+|\bestoque\s+baixo\b|\bstock\s+reduzido\b"
         r"|\b\d+\s+kvar\b|\blåg\s+lagernivå\b|\b\d+\s+(?:tilbage|igjen)\b|\blav\s+lagerbeholdning\b"
-        r"|\bposledn[íi]ch\s+\d+|\bzb[ýy]vaj[íi]c[íi]\s+mno[žz]stv[íi]\s*:?\s*\d+|\bzost[áa]va\s+\d+"
-        r"|\b\d+\s+jäljellä\b|\bvarasto\s+vähissä\b|\b\d+\s+(?:adet|ürün)\s+kaldı\b|\bstok\s+düzeyi\s+düşük\b"
+        r"|\bposledn[íi]ch\s+\d+(?!\d)" + _NOT_TIME + r"|\bzb[ýy]vaj[íi]c[íi]\s+mno[žz]stv[íi]\s*:?\s*\d+"
+        r"|\bzost[áa]va\s+\d+(?!\d)" + _NOT_TIME
+        + r"|\b\d+\s+jäljellä\b|\bvarasto\s+vähissä\b|\b\d+\s+(?:adet|ürün)\s+kaldı\b|\bstok\s+düzeyi\s+düşük\b"
         r"|\bdoar\s+\d+\s+(?:\w+\s+)?rămase?\b|\bcsak\s+\d+\s+(?:db\s+)?van\s+raktáron\b|απομένουν\s+\d+"
         r"|残り\s*\d+\s*(?:個|点|つ|枚|本|台|着)|\d+\s*(?:個|点)?のみ残|低在庫"
         r"|[仅僅]?剩[余餘]?\s*\d+\s*(?:件|个|個|台|份)|低库存|庫存不足"
