@@ -252,6 +252,27 @@ def test_a_time_left_is_no_stock_line(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
+        # Romanian written without its diacritics, as many shops do
+        ("Nu este in stoc", "OutOfStock"),
+        ("Nu mai este in stoc", "OutOfStock"),
+        ("In stoc", "InStock"),
+        ("Nicht an Lager", "OutOfStock"),
+        ("Nicht mehr an Lager", "OutOfStock"),
+        ("An Lager", "InStock"),
+        ("Nie ma w magazynie", "OutOfStock"),
+        ("Non presente in magazzino", "OutOfStock"),
+        ("Não disponível", "OutOfStock"),
+        ("Δεν υπάρχει σε απόθεμα", "OutOfStock"),
+        ("Ya no disponible", "Discontinued"),
+    ],
+)
+def test_a_negation_before_a_platform_stock_word(text: str, expected: str) -> None:
+    assert availability_in_text(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
         ("I lager", "InStock"),
         ("În stoc", "InStock"),
         ("Není skladem", "OutOfStock"),

@@ -47,7 +47,7 @@ _AVAILABILITY_WORDS: tuple[tuple[str, str], ...] = (
     ((r"\bout[\s-]*of[\s-]*stock\b|\bnot\s+(?:currently\s+)?(?:in\s+stock|available)\b|\bunavailable\b|\bcurrently\s+unavailable\b"
      r"|\bnicht\s+(?:auf\s+lager|verfügbar|lieferbar)\b|\bderzeit\s+nicht\b|\bnicht\s+vorrätig\b"
      r"|\ben\s+rupture\b|\brupture\s+de\s+stock\b|\bindisponible\b|\bnon\s+disponible\b"
-     r"|\bsin\s+(?:stock|existencias)\b|\bagotado\b|\bno\s+disponible\b|\bfora\s+de\s+estoque\b|\bsem\s+estoque\b|\bindisponível\b"
+     r"|\bsin\s+(?:stock|existencias)\b|\bagotado\b|(?<!ya\s)\bno\s+disponible\b|\bfora\s+de\s+estoque\b|\bsem\s+estoque\b|\bindisponível\b"
      r"|\bnon\s+disponibile\b|\bniet\s+(?:op\s+voorraad|leverbaar|beschikbaar)\b|\bslutsåld\b|\bej\s+i\s+lager\b|\bikke\s+på\s+lager\b|\bnie\s+dostępny\b|\bbrak\s+w\s+magazynie\b"
      r"|\bnie\s+je\s+(?:skladom|na\s+sklade)\b|\bnen[íi]\s+skladem\b|\bniedostępny\b|\bnu\s+este\s+în\s+stoc\b|\bindisponibil\b|\bnincs\s+raktáron\b|\bstokta\s+yok\b"
      r"|нет\s+в\s+наличии|отсутствует|немає\s+в\s+наявності|\bεξαντλήθηκε\b|אזל\s+מהמלאי|לא\s+במלאי"
@@ -86,6 +86,11 @@ _PLATFORM_WORDS: dict[str, str] = {
         # Spree's and Solidus' ("没有库存", no stock, was read as in stock by "有库存").
         r"|\btillfälligt\s+slut\b|\bfuera\s+de\s+(?:stock|inventario)\b|\bei\s+saatavilla\b|\bnu\s+mai\s+este\s+pe\s+stoc\b"
         r"|(?<!больше\s)\bне\s+доступ(?:ен|н[оаы])|[没沒無无]有(?:库存|庫存|货|貨)"
+        # A negation before the words above that alone say in stock ("Nicht an Lager",
+        # "Nu este in stoc" as Romanian is written without its diacritics).
+        r"|\bnicht\s+(?:mehr\s+)?an\s+lager\b|\bnu\s+(?:mai\s+)?(?:este|e)\s+[îi]n\s+stoc\b"
+        r"|\bnie\s+ma\s+(?:go\s+)?w\s+magazynie\b|\bnon\s+(?:è\s+|presente\s+)?in\s+magazzino\b"
+        r"|\bnão\s+disponível|δεν\s+υπάρχει\s+σε\s+απόθεμα"
     ),
     "Discontinued": (
         r"\bya\s+no\s+(?:está\s+)?disponible|\bn['’]est\s+plus\s+disponible|\bplus\s+disponible\b"
