@@ -190,20 +190,33 @@ def _walk(element: Any, parts: list[str]) -> None:
 
 
 def _writer(post: Any) -> Any:
-    """The element of ``post`` whose class names the writer (``post-author``)."""
+    """The first element of ``post`` whose class names the writer (``post-author``) and
+    that holds a text (not the writer's avatar, ``author-avatar``)."""
     for element in post.iter():
-        if isinstance(element.tag, str) and _WRITER_CLASS.search(element.get("class") or ""):
+        if (
+            isinstance(element.tag, str)
+            and _WRITER_CLASS.search(element.get("class") or "")
+            and element.text_content().strip()
+        ):
             return element
     return None
 
 
 def _linked_heading(post: Any) -> bool:
-    """A heading that links, or a link around a heading: a teaser's title."""
-    return bool(
-        post.xpath(
-            ".//*[self::h1 or self::h2 or self::h3 or self::h4][.//a[@href] or ancestor::a[@href]]"
-        )
-    )
+    """A heading that links, or a link around a heading: a teaser's title; not the
+    writer's name as a heading that links to the writer's page (in, around or inside
+    the writer's element)."""
+    writer = _writer(post)
+    for heading in post.xpath(
+        ".//*[self::h1 or self::h2 or self::h3 or self::h4][.//a[@href] or ancestor::a[@href]]"
+    ):
+        if writer is None or not (
+            heading is writer
+            or any(e is writer for e in heading.iterdescendants())
+            or any(a is writer for a in heading.iterancestors())
+        ):
+            return True
+    return False
 
 
 def _body(post: Any) -> Any:
