@@ -203,20 +203,12 @@ def _writer(post: Any) -> Any:
 
 
 def _linked_heading(post: Any) -> bool:
-    """A heading that links, or a link around a heading: a teaser's title; not the
-    writer's name as a heading that links to the writer's page (in, around or inside
-    the writer's element)."""
-    writer = _writer(post)
-    for heading in post.xpath(
-        ".//*[self::h1 or self::h2 or self::h3 or self::h4][.//a[@href] or ancestor::a[@href]]"
-    ):
-        if writer is None or not (
-            heading is writer
-            or any(e is writer for e in heading.iterdescendants())
-            or any(a is writer for a in heading.iterancestors())
-        ):
-            return True
-    return False
+    """A heading that links, or a link around a heading: a teaser's title."""
+    return bool(
+        post.xpath(
+            ".//*[self::h1 or self::h2 or self::h3 or self::h4][.//a[@href] or ancestor::a[@href]]"
+        )
+    )
 
 
 def _body(post: Any) -> Any:
