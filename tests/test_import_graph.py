@@ -107,6 +107,7 @@ PURE = frozenset({
     "webrobot.extract.articlelead",
     "webrobot.extract.threadposts",
     "webrobot.extract.headline",
+    "webrobot.extract.metaline",
     "webrobot.extract.textlayout",
     "webrobot.extract.sourcebreaks",
     "webrobot.extract.bodycontent",

@@ -88,8 +88,8 @@ _DATE = (
 #: The date right after a label ("on", a weekday allowed before it; a time after it ignored).
 _DATE_SPAN = re.compile(rf"(?:\s*(?:on|am|le|el|il|op|den|the)\b)?\W*(?:[^\W\d_]+,?\s+)?({_DATE})")
 #: A full date anywhere, not inside a longer number.
-_ANY_DATE = re.compile(rf"(?<![\d.])({_DATE})(?!\d)")
-_ORDINAL = re.compile(r"(\d)(?:st|nd|rd|th|er)\b")
+ANY_DATE = re.compile(rf"(?<![\d.])({_DATE})(?!\d)")
+ORDINAL = re.compile(r"(\d)(?:st|nd|rd|th|er)\b")
 #: A copyright notice's year or years: "Copyright 2025", "(c) 2025", "© 2019–2025".
 _COPYRIGHT_YEARS = re.compile(
     r"(?:©|\bcopyright\b|\(c\))\D{0,99}?(\d{4}(?:\s*[-–]\s*\d{4})?)(?!\d)"
@@ -291,8 +291,8 @@ def headline_date(root: Any, today: date | None) -> str | None:
     codes = CodeDays(root)
     after = text[at + len(head) : at + len(head) + NEAR_HEADLINE]
     before = text[max(0, at - NEAR_HEADLINE // 2) : at]
-    for window, found in ((after, _ANY_DATE.finditer(after)), (before, None)):
-        matches = list(found) if found is not None else list(_ANY_DATE.finditer(window))[::-1]
+    for window, found in ((after, ANY_DATE.finditer(after)), (before, None)):
+        matches = list(found) if found is not None else list(ANY_DATE.finditer(window))[::-1]
         for match in matches:
             if _UPDATED.search(window, max(0, match.start() - 24), match.start()):
                 continue
@@ -305,7 +305,7 @@ def headline_date(root: Any, today: date | None) -> str | None:
 def _printed_day(written: str, today: date | None, codes: CodeDays) -> str | None:
     """The day (``YYYY-MM-DD``) a date the text prints stands for ("4th march 2021"),
     when it is plausible and the page writes it outside code too; else ``None``."""
-    parsed = iso_date(_ORDINAL.sub(r"\1", written))
+    parsed = iso_date(ORDINAL.sub(r"\1", written))
     if (
         parsed
         and plausible(date.fromisoformat(parsed[:10]), today)
@@ -351,8 +351,8 @@ def update_only(root: Any, found: str) -> bool:
     characters of the text are read."""
     text = " ".join(root.itertext())[:MAX_TEXT].lower()
     seen = False
-    for match in _ANY_DATE.finditer(text):
-        day = iso_date(_ORDINAL.sub(r"\1", match[1]))
+    for match in ANY_DATE.finditer(text):
+        day = iso_date(ORDINAL.sub(r"\1", match[1]))
         if day is None or day[:10] != found[:10]:
             continue
         if not _UPDATED.search(text, max(0, match.start() - 24), match.start()):
@@ -416,10 +416,10 @@ def _markup(element: Any) -> str:
 
 def _days(text: str) -> Counter[str]:
     """How often ``text`` (in small letters) writes each day, as a full date of
-    :data:`_ANY_DATE`'s forms (``2023-10-06``, ``2023/10/06``, ``6 october 2023``...)."""
+    :data:`ANY_DATE`'s forms (``2023-10-06``, ``2023/10/06``, ``6 october 2023``...)."""
     days: Counter[str] = Counter()
-    for match in _ANY_DATE.finditer(text):
-        parsed = iso_date(_ORDINAL.sub(r"\1", match[1]))
+    for match in ANY_DATE.finditer(text):
+        parsed = iso_date(ORDINAL.sub(r"\1", match[1]))
         if parsed is not None:
             days[parsed[:10]] += 1
     return days
@@ -489,8 +489,8 @@ def _ends_of_text(root: Any) -> str:
 
 def _text_states(text: str, found: str) -> bool:
     """Whether ``text`` (in small letters) states the day ``found`` as a full date."""
-    for match in _ANY_DATE.finditer(text):
-        day = iso_date(_ORDINAL.sub(r"\1", match[1]))
+    for match in ANY_DATE.finditer(text):
+        day = iso_date(ORDINAL.sub(r"\1", match[1]))
         if day is not None and day[:10] == found[:10]:
             return True
     return False
