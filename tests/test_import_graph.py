@@ -82,6 +82,7 @@ PURE = frozenset({
     "webrobot.extract.structured",
     "webrobot.extract.metadata",
     "webrobot.extract.timeelements",
+    "webrobot.extract.postlistings",
     "webrobot.extract.language",
     "webrobot.extract.product",
     "webrobot.extract.product.extractor",
