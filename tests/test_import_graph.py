@@ -83,6 +83,7 @@ PURE = frozenset({
     "webrobot.extract.metadata",
     "webrobot.extract.timeelements",
     "webrobot.extract.postlistings",
+    "webrobot.extract.wikidates",
     "webrobot.extract.language",
     "webrobot.extract.product",
     "webrobot.extract.product.extractor",

@@ -47,6 +47,7 @@ from webrobot.extract.pagedates import COSTLY, GenericDate, SearchMode, page_dat
 from webrobot.extract.postlistings import lists_posts
 from webrobot.extract.sitetitle import without_site
 from webrobot.extract.timeelements import TimeElements, time_elements
+from webrobot.extract.wikidates import is_wiki, wiki_revision
 
 if TYPE_CHECKING:
     from webrobot.extract.page import SourcePage
@@ -131,6 +132,8 @@ def metadata(
         today=today or _served_on(page),
         search=_date_search(page, sources, tags, date_search),
     )  # fmt: skip
+    if is_wiki(tags.first("generator")):  # dated by the revision a reader sees
+        published = modified = wiki_revision(root, modified, today or _served_on(page))
     result: dict[str, Any] = {
         "title": _title(sources, tags, root, page.url),
         "description": _description(sources, tags),
