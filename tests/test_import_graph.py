@@ -76,6 +76,7 @@ PURE = frozenset({
     "webrobot.extract.headtags",
     "webrobot.extract.authornames",
     "webrobot.extract.bylines",
+    "webrobot.extract.urldates",
     "webrobot.extract.pagedates",
     "webrobot.extract.sitetitle",
     "webrobot.extract.htmltree",

@@ -7,7 +7,10 @@ first. On top of them:
 - a full date in the URL (``/2021/03/04/``, ``2021-03-04-title``) is what the
   site filed the post under: it wins over a markup date of another day (a
   time zone's shift, an embedded video's upload date, a theme's placeholder),
-  and a markup date of the same day keeps its time;
+  and a markup date of the same day keeps its time; a year and a month alone
+  (``/2011/12/title/``, :mod:`webrobot.extract.urldates`) say the month: a day the
+  text search finds in another (a sidebar's comment, an archive's link) gives way to
+  the first day of that month the post's text writes (:func:`month_day`), else to none;
 - the sanity rules of htmldate: no date before :data:`EARLIEST` and none in the
   future (a day's slack for time zones); a modification date earlier than the
   publication date is dropped;
@@ -50,10 +53,9 @@ from lxml import etree
 
 from webrobot.extract.bylines import post_scope
 from webrobot.extract.dates import iso_date
+from webrobot.extract.urldates import EARLIEST, plausible, url_date, url_month
 from webrobot.optional import installed
 
-#: htmldate's earliest plausible date of a web page.
-EARLIEST = date(1995, 1, 1)
 #: How the page's text is searched when its markup states no date: htmldate's
 #: ``extensive`` mode (free text too), its ``fast`` mode, or ``off``.
 SearchMode = Literal["extensive", "fast", "off"]
@@ -96,28 +98,6 @@ _COPYRIGHT_YEARS = re.compile(
 )
 #: Numbers joined by hyphens, at least three of them ("2-19-15", "4-2-19-15").
 _NUMBER_RUN = re.compile(r"(?<![\d-])\d{1,4}(?:-\d{1,4}){2,}(?![\d-])")
-_URL_DATE = re.compile(
-    r"(?:^|\D)((?:19|20)\d{2})[/_.-](0?[1-9]|1[0-2])[/_.-](0?[1-9]|[12]\d|3[01])(?:\D|$)"
-)
-
-
-def url_date(url: str, today: date | None) -> str | None:
-    """The full date a URL's path holds (``YYYY-MM-DD``), when plausible."""
-    path = url.split("://", 1)[-1].partition("/")[2].split("?")[0]
-    match = _URL_DATE.search("/" + path)
-    if not match:
-        return None
-    try:
-        day = date(int(match[1]), int(match[2]), int(match[3]))
-    except ValueError:
-        return None
-    return day.isoformat() if plausible(day, today) else None
-
-
-def plausible(day: date, today: date | None) -> bool:
-    """Not before :data:`EARLIEST`, and not after ``today`` (a day's slack for time
-    zones); without ``today`` (no clock given) only the first rule holds."""
-    return EARLIEST <= day and (today is None or day <= today + timedelta(days=1))
 
 
 def first_date(candidates: Iterable[Any], today: date | None) -> str | None:
@@ -163,6 +143,9 @@ def page_dates(
     changed = first_date(modified, today)
     if stated is None and search != "off" and root is not None:
         stated = text_date(url, root, today, extensive=search == "extensive")
+        month = url_month(url, today)
+        if month and stated and stated[:7] != month:
+            stated = month_day(root, month)
         if (
             stated
             and changed
@@ -341,6 +324,12 @@ def text_date(url: str, root: Any, today: date | None, *, extensive: bool) -> st
     ):
         return None
     return found
+
+
+def month_day(root: Any, month: str) -> str | None:
+    """The first day of ``month`` (``YYYY-MM``) the post's text writes."""
+    text = etree.tostring(dated_scope(root), method="text", encoding="unicode", with_tail=False)
+    return next((day for day in _days(text[:MAX_TEXT].lower()) if day[:7] == month), None)
 
 
 def update_only(root: Any, found: str) -> bool:
