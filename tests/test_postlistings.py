@@ -153,3 +153,18 @@ def test_a_page_listing_posts_declared_an_article_is_read_as_one() -> None:
         ("/2021/02/01/fstab/", "Mounting by label", "2021-02-01"),
     ).replace("</title>", '</title><meta property="og:type" content="article">')
     assert meta_of("https://notes.example/category/linux/", html)["published"] is not None
+
+
+def test_a_themes_class_around_the_whole_page_does_not_hide_the_posts() -> None:
+    """Hexo's NexT wraps every page in ``<div class="container sidebar-position-left">``
+    and marks each listed post as a schema.org ``Article``."""
+    html = category(
+        ("/2019/10/15/golang/go-scheduler/", "Go scheduler", "2019-10-15"),
+        ("/2019/07/18/golang/time-json/", "Time and JSON", "2019-07-18"),
+    )
+    html = html.replace("<body>", "<body><div class='container sidebar-position-left'>")
+    html = html.replace(
+        '<article class="post">', "<article itemscope itemtype='http://schema.org/Article'>"
+    ).replace('<h2 class="entry-title">', '<h2 class="post-title" itemprop="name headline">')
+    result = meta_of("https://notes.example/categories/golang/", html)
+    assert (result["published"], result["authors"]) == (None, [])

@@ -10,7 +10,7 @@ its own, and taking the first post's would date the page by whatever was posted 
 :func:`lists_posts` decides from what the page says: its posts are the elements
 marked as one (microdata of a ``BlogPosting``, ``Article``... type, or
 ``itemprop=blogPost``) and the ``<article>`` elements that hold a date, outside
-comments, sidebars and related posts (:func:`~webrobot.extract.bylines.elsewhere`);
+comments, sidebars, related posts, the navigation and the footer;
 a post *names another page* when its heading is a link to another address than the
 page's, or its ``itemprop=url`` is. The page lists posts when
 
@@ -35,8 +35,6 @@ from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
-from webrobot.extract.bylines import elsewhere
-
 #: Elements a post may be: microdata items and ``<article>`` elements.
 _CANDIDATES = etree.XPath("//*[@itemtype] | //*[contains(@itemprop, 'blogPost')] | //article")
 #: A microdata type of a post.
@@ -48,6 +46,8 @@ _DATED = etree.XPath(".//time | .//*[@itemprop='datePublished']")
 _HEADING = etree.XPath("(.//h1 | .//h2 | .//h3)[1]")
 #: The address an item names as its own.
 _ITEM_URL = etree.XPath(".//*[@itemprop='url'][self::a or self::link]")
+#: Classes of a region beside the page's own content.
+_AWAY = re.compile(r"comment|respond|sidebar|widget|related|footer")
 #: Candidates read, at most (a long archive lists hundreds of posts).
 MAX_CANDIDATES = 200
 
@@ -85,10 +85,25 @@ def _posts(root: Any) -> list[Any]:
             continue
         if any(_inside(element, post) for post in found):
             continue
-        if elsewhere(element):
+        if _away(element):
             continue
         found.append(element)
     return found
+
+
+def _away(element: Any) -> bool:
+    """Whether ``element`` stands in comments, a sidebar, related posts, the navigation
+    or the page's footer, up to the ``<main>`` that holds it (a theme's classes around
+    the whole page, "sidebar-position-left", say nothing of the posts)."""
+    for node in element.iterancestors():
+        if node.tag in ("main", "body"):
+            return False
+        if node.tag in ("aside", "nav", "footer"):
+            return True
+        marks = f"{node.get('class') or ''} {node.get('id') or ''}".lower()
+        if marks.strip() and _AWAY.search(marks):
+            return True
+    return False
 
 
 def _is_post(element: Any) -> bool:
