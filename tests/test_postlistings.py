@@ -126,6 +126,12 @@ def test_a_category_page_of_dated_articles_has_no_date_or_author_of_its_own() ->
         + ARTICLE.format(href="/a/", title="A", day="2021-01-01")
         + ARTICLE.format(href="/b/", title="B", day="2021-01-02")
         + "</aside></body></html>",
+        # a news story not marked up as one, dated under its headline, teasers after it
+        "<html><body><main><h1>Resetting a USB hub, explained</h1><p>By Lin, 4 March 2021</p>"
+        "<p>The story's text.</p>"
+        + ARTICLE.format(href="/a/", title="A", day="2021-01-01")
+        + ARTICLE.format(href="/b/", title="B", day="2021-01-02")
+        + "</main></body></html>",
         # a forum thread: each message an <article> whose heading is its poster
         (
             "<html><head><title>Where did it go? | Forum</title></head><body><h1>Where did it go?</h1>"

@@ -20,7 +20,9 @@ page's, or its ``itemprop=url`` is. The page lists posts when
   one post; a post whose title links to a shorter address of itself keeps its date
   by its title).
 
-A page that declares itself an article (``og:type``) lists none: its metadata
+A page whose headline (its first ``<h1>`` of some length outside the posts) has a
+date printed after it, before the first post, is a post with teasers of others, not a
+list. A page that declares itself an article (``og:type``) lists none: its metadata
 caller does not ask (:func:`webrobot.extract.metadata.metadata`).
 
 Pure: no Scrapy, no I/O.
@@ -35,6 +37,8 @@ from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
+from webrobot.extract.pagedates import ANY_DATE, NEAR_HEADLINE
+
 #: Elements a post may be: microdata items and ``<article>`` elements.
 _CANDIDATES = etree.XPath("//*[@itemtype] | //*[contains(@itemprop, 'blogPost')] | //article")
 #: A microdata type of a post.
@@ -48,6 +52,8 @@ _HEADING = etree.XPath("(.//h1 | .//h2 | .//h3)[1]")
 _ITEM_URL = etree.XPath(".//*[@itemprop='url'][self::a or self::link]")
 #: Classes of a region beside the page's own content.
 _AWAY = re.compile(r"comment|respond|sidebar|widget|related|footer")
+#: A headline shorter than this is a site's name or a section's.
+MIN_HEADLINE = 10
 #: Candidates read, at most (a long archive lists hundreds of posts).
 MAX_CANDIDATES = 200
 
@@ -64,7 +70,7 @@ def lists_posts(root: Any, urls: Iterable[str], titles: Iterable[str | None]) ->
         paths = {_path(u) for u in urls} - {None}
         base = next(iter(urls), "")
         named = [_named(post, base) for post in posts]
-        if any(not n or n & paths for n in named):
+        if any(not n or n & paths for n in named) or _dated_headline(root, posts):
             return False
         if len(posts) >= 2:
             return True
@@ -75,6 +81,29 @@ def lists_posts(root: Any, urls: Iterable[str], titles: Iterable[str | None]) ->
         return bool(headline) and bool(said) and not any(headline in t for t in said)
     except (AttributeError, ValueError, TypeError, etree.LxmlError):
         return False
+
+
+def _dated_headline(root: Any, posts: list[Any]) -> bool:
+    """Whether the page's headline (its first ``<h1>`` of some length outside the
+    posts) has a date of its own printed after it, before the first post: a post
+    with teasers of others, not a list."""
+    for h1 in root.iter("h1"):
+        if len(h1.text_content().strip()) < MIN_HEADLINE or any(
+            _inside(h1, post) for post in posts
+        ):
+            continue
+        parts: list[str] = []
+        for text in h1.xpath("following::text()"):
+            parent = text.getparent()
+            if parent is None or parent.tag in ("script", "style"):
+                continue
+            if any(parent is post or _inside(parent, post) for post in posts):
+                break
+            parts.append(str(text))
+            if sum(map(len, parts)) > NEAR_HEADLINE:
+                break
+        return ANY_DATE.search(" ".join(parts).lower()) is not None
+    return False
 
 
 def _posts(root: Any) -> list[Any]:
