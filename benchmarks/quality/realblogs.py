@@ -284,7 +284,7 @@ SITES: tuple[Site, ...] = (
     Site(
         repo="00arthur00/00arthur00.github.io",
         commit="173116ad1ff06737d59e6d463520de8a5f4740c4",
-        generator="Hexo (NexT 7, Pisces), Chinese",
+        generator="Hexo (NexT 6.3, Pisces), Chinese",
         root="",
         base="https://00arthur00.github.io/",
         content="//div[contains(@class, 'post-body')]",
