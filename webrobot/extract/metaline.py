@@ -62,8 +62,11 @@ def is_meta_line(line: str, root: Any) -> bool:
     own = {headline_date(root, None), labelled_date(root, None)} - {None}
     if not any(day in own for _, day in days):
         return False
-    holder = _holder(root, line, [written for written, day in days if day in own])
-    return holder is not None and _made_of_items(holder)
+    try:
+        holder = _holder(root, line, [written for written, day in days if day in own])
+        return holder is not None and _made_of_items(holder)
+    except (AttributeError, ValueError, TypeError):
+        return False
 
 
 def _squeezed(text: str) -> str:

@@ -328,7 +328,11 @@ def text_date(url: str, root: Any, today: date | None, *, extensive: bool) -> st
 
 def month_day(root: Any, month: str) -> str | None:
     """The first day of ``month`` (``YYYY-MM``) the post's text writes."""
-    text = etree.tostring(dated_scope(root), method="text", encoding="unicode", with_tail=False)
+    try:
+        scope = dated_scope(root)
+        text = etree.tostring(scope, method="text", encoding="unicode", with_tail=False)
+    except (AttributeError, ValueError, TypeError, etree.LxmlError):
+        return None
     return next((day for day in _days(text[:MAX_TEXT].lower()) if day[:7] == month), None)
 
 
