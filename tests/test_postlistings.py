@@ -174,3 +174,20 @@ def test_a_themes_class_around_the_whole_page_does_not_hide_the_posts() -> None:
     ).replace('<h2 class="entry-title">', '<h2 class="post-title" itemprop="name headline">')
     result = meta_of("https://notes.example/categories/golang/", html)
     assert (result["published"], result["authors"]) == (None, [])
+
+
+def test_a_page_that_sells_something_is_not_looked_at(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A shop's page lists products, not posts; looking would cost its large tree a walk."""
+    import webrobot.extract.metadata as module
+
+    asked: list[object] = []
+    monkeypatch.setattr(module, "lists_posts", lambda *a: asked.append(a) or True)
+    product = '<script type="application/ld+json">{"@type": "Product", "name": "Hub"}</script>'
+    html = category(
+        ("/p/hub-reviews/1/", "Works well", "2021-03-04"),
+        ("/p/hub-reviews/2/", "Broke after a week", "2021-02-01"),
+    ).replace("</head>", product + "</head>")
+    meta_of("https://shop.example/p/hub/", html)
+    assert asked == []
+    meta_of("https://notes.example/category/linux/", html.replace(product, ""))
+    assert len(asked) == 1

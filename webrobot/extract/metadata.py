@@ -267,8 +267,10 @@ def _sells(s: _Sources, tags: HeadTags) -> bool:
 
 def _maybe_listing(s: _Sources, tags: HeadTags) -> bool:
     """Whether the page may list posts: it names no article of its own, in JSON-LD or
-    microdata, nor declares itself one (``og:type``)."""
-    return not s.articles and (tags.first("og:type") or "").lower() != "article"
+    microdata, nor declares itself one (``og:type``), nor sells something."""
+    if s.articles or (tags.first("og:type") or "").lower() == "article":
+        return False
+    return not _sells(s, tags)
 
 
 def _is(node: dict[str, Any], names: frozenset[str], suffix: str | None) -> bool:

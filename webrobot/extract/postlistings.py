@@ -22,8 +22,9 @@ page's, or its ``itemprop=url`` is. The page lists posts when
 
 A page whose headline (its first ``<h1>`` of some length outside the posts) has a
 date printed after it, before the first post, is a post with teasers of others, not a
-list. A page that declares itself an article (``og:type``) lists none: its metadata
-caller does not ask (:func:`webrobot.extract.metadata.metadata`).
+list. A page that names or declares an article of its own (JSON-LD, microdata,
+``og:type``), or sells something (a shop's page lists products, not posts), lists
+none: its metadata caller does not ask (:func:`webrobot.extract.metadata.metadata`).
 
 Pure: no Scrapy, no I/O.
 """
@@ -40,7 +41,7 @@ from lxml import etree
 from webrobot.extract.pagedates import ANY_DATE, NEAR_HEADLINE
 
 #: Elements a post may be: microdata items and ``<article>`` elements.
-_CANDIDATES = etree.XPath("//*[@itemtype] | //*[contains(@itemprop, 'blogPost')] | //article")
+_CANDIDATES = etree.XPath("//*[@itemtype or @itemprop='blogPost' or self::article]")
 #: A microdata type of a post.
 _POST_TYPE = re.compile(r"(?:Posting|Article)/?$")
 #: A dated element inside a post.
