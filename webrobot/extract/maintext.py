@@ -30,7 +30,8 @@ XPath expressions prune, for less CPU). What the page declares itself chooses th
 that is no article (a product, listing, service, documentation or forum page, whose
 content is spread over several blocks) gets trafilatura's default (broad) reading, a
 product's on a tree without the nodes trafilatura deletes unread (buttons, option
-lists), any other's with them, as trafilatura's fallbacks would see it unaided, and on
+lists), any other's with them, as trafilatura's fallbacks would see it unaided (its retry
+of a short reading judged on the page as it came: :mod:`webrobot.extract.pagemeasure`), on
 a page of cards (a listing, collection or documentation page that declares no single
 thing) with the links that wrap whole cards made plain blocks, so their titles and blurbs
 are not read as link lists (:mod:`webrobot.extract.listingcards`). An
@@ -119,6 +120,7 @@ from typing import Any, Literal
 from webrobot.extract import (
     articleframe,
     articlelead,
+    pagemeasure,
     readingchoice,
     threadposts,
     trafilaturacompat,
@@ -239,7 +241,7 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
     )
     reading = readingchoice.plan(signals)
     cards = not article and not signals.product and lists_cards(tree)
-    text, body = _markup_text(trafilatura, _prepared(tree, reading, cards), reading)
+    text, body = _markup_text(trafilatura, _prepared(tree, reading, cards), reading, tree)
     if text is None and page.html and _CONTROL.search(page.html):
         # lxml keeps control characters in an HTML tree but refuses to serialise
         # them, and trafilatura then discards the whole page: read it without them.
@@ -247,7 +249,7 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
         if cleaned is not None:
             tree = cleaned
             prepared = _prepared(tree, reading, cards)
-            text, body = _markup_text(trafilatura, prepared, reading)
+            text, body = _markup_text(trafilatura, prepared, reading, tree)
     rendered = _render(body, markdown=True) if markdown and body is not None else None
     lined = _article_lines(tree, reading, cards, text, body)
     if lined is not None:
@@ -294,7 +296,7 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
 
 
 def _markup_text(
-    trafilatura: ModuleType, tree: Any, reading: ReadingPlan
+    trafilatura: ModuleType, tree: Any, reading: ReadingPlan, page: Any = None
 ) -> tuple[str | None, Any]:
     """An article's precise reading when it suffices
     (:func:`~webrobot.extract.readingchoice.precise_suffices`), else the choice between
@@ -307,7 +309,8 @@ def _markup_text(
         logger.debug("layout tables not read", exc_info=True)
         paragraphs = []
     if not reading.precise_first:
-        return _read(trafilatura, tree, fast=fast)
+        with pagemeasure.measured_on(page if reading.page_measure else None):
+            return _read(trafilatura, tree, fast=fast)
     keep_empty_tails(paragraphs)
     # a copy for the precise reading: the broad one may read the tree after it
     report = trafilaturacompat.ReadReport()
