@@ -191,3 +191,29 @@ def test_a_page_that_sells_something_is_not_looked_at(monkeypatch: pytest.Monkey
     assert asked == []
     meta_of("https://notes.example/category/linux/", html.replace(product, ""))
     assert len(asked) == 1
+
+
+#: Ghost's Casper: each card an <article> whose title stands in a link to the post, its
+#: day printed in a span, no <time>.
+CASPER_CARD = """<article class="post-card post"><a class="post-card-image-link" href="{href}">
+<img src="/img.jpg" alt=""></a><div class="post-card-content"><a class="post-card-content-link"
+href="{href}"><header class="post-card-header"><h2 class="post-card-title">{title}</h2></header>
+<section class="post-card-excerpt"><p>The first lines of the post.</p></section></a>
+<footer class="post-card-meta"><ul class="author-list"><li>Ghost</li></ul>
+<span class="post-date">{day}</span></footer></div></article>"""
+
+
+def test_a_front_page_of_cards_dated_in_their_text_is_a_listing() -> None:
+    cards = "".join(
+        CASPER_CARD.format(href=h, title=t, day=d)
+        for h, t, d in (
+            ("/welcome/", "Welcome to Ghost", "Monday January 07 2019"),
+            ("/the-editor/", "Writing posts with Ghost", "Sunday January 06 2019"),
+        )
+    )
+    html = (
+        "<html><head><title>Example</title></head><body><main id='site-main'>"
+        f"<div class='post-feed'>{cards}</div></main></body></html>"
+    )
+    result = meta_of("https://news.example/", html)
+    assert (result["published"], result["authors"]) == (None, [])

@@ -9,10 +9,11 @@ its own, and taking the first post's would date the page by whatever was posted 
 
 :func:`lists_posts` decides from what the page says: its posts are the elements
 marked as one (microdata of a ``BlogPosting``, ``Article``... type, or
-``itemprop=blogPost``) and the ``<article>`` elements that hold a date, outside
+``itemprop=blogPost``) and the ``<article>`` elements that hold a date (a ``<time>``, or a full date printed in
+a card's short text, as Ghost's Casper prints "Monday January 07 2019"), outside
 comments, sidebars, related posts, the navigation and the footer;
-a post *names another page* when its heading is a link to another address than the
-page's, or its ``itemprop=url`` is. The page lists posts when
+a post *names another page* when its heading is a link (or stands in one) to another
+address than the page's, or its ``itemprop=url`` is. The page lists posts when
 
 - two or more of them are there and every one names another page, or
 - one is there, marked as one of a blog's posts (``itemprop=blogPost``), it names
@@ -55,6 +56,9 @@ _ITEM_URL = etree.XPath(".//*[@itemprop='url'][self::a or self::link]")
 _AWAY = re.compile(r"comment|respond|sidebar|widget|related|footer")
 #: A headline shorter than this is a site's name or a section's.
 MIN_HEADLINE = 10
+#: An ``<article>`` without a ``<time>`` is a post's card when its text, shorter than
+#: this, prints a full date ("Monday January 07 2019").
+MAX_CARD_TEXT = 2_000
 #: Candidates read, at most (a long archive lists hundreds of posts).
 MAX_CANDIDATES = 200
 
@@ -142,7 +146,12 @@ def _is_post(element: Any) -> bool:
     kind = element.get("itemtype") or ""
     if kind and any(_POST_TYPE.search(k) for k in kind.split()):
         return True
-    return element.tag == "article" and bool(_DATED(element))
+    if element.tag != "article":
+        return False
+    if _DATED(element):
+        return True
+    text = " ".join(element.text_content()[:MAX_CARD_TEXT].split()).lower()
+    return len(text) < MAX_CARD_TEXT and ANY_DATE.search(text) is not None
 
 
 def _inside(element: Any, post: Any) -> bool:
@@ -156,6 +165,9 @@ def _named(post: Any, base: str) -> set[str | None]:
     heading = _HEADING(post)
     if heading:
         hrefs.extend(str(a.get("href")) for a in heading[0].iter("a") if a.get("href"))
+        around = next(heading[0].iterancestors("a"), None)  # a card's link around its title
+        if around is not None and around.get("href") and _inside(around, post):
+            hrefs.append(str(around.get("href")))
     hrefs.extend(
         str(e.get("href")) for e in _ITEM_URL(post) if e.get("href") and not _in_author(e, post)
     )
