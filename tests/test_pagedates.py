@@ -459,3 +459,27 @@ def test_url_months(url: str, expected: str | None) -> None:
     from webrobot.extract.urldates import url_month
 
     assert url_month(url, TODAY) == expected
+
+
+@pytest.mark.parametrize(
+    ("published", "modified", "kept"),
+    [
+        ("2019-01-07T22:06:15+00:00", "2019-01-07T22:06:09+00:00", False),  # Ghost's seconds
+        ("2019-11-20T08:02:00+00:00", "2019-11-20T08:00:00+00:00", False),
+        ("2019-01-07T22:06:09+00:00", "2019-01-07T23:10:00+00:00", True),
+        ("2019-01-07T22:06:09+00:00", "2019-01-07", True),  # a day alone: by days
+        ("2019-01-07T22:06:09", "2019-01-07T10:00:00+02:00", True),  # no zone: by days
+        ("2019-01-08T00:30:00+02:00", "2019-01-07T23:00:00+00:00", False),  # an earlier day
+    ],
+)
+def test_a_modification_before_the_publication_is_dropped(
+    published: str, modified: str, kept: bool
+) -> None:
+    found = page_dates("https://e.com/a", None, [published], [modified], today=TODAY)
+    assert found == (iso(published), iso(modified) if kept else None)
+
+
+def iso(value: str) -> str | None:
+    from webrobot.extract.dates import iso_date
+
+    return iso_date(value)

@@ -13,7 +13,8 @@ first. On top of them:
   the first day of that month the post's text writes (:func:`month_day`), else to none;
 - the sanity rules of htmldate: no date before :data:`EARLIEST` and none in the
   future (a day's slack for time zones); a modification date earlier than the
-  publication date is dropped;
+  publication date (its day, or its moment when both state one: Ghost writes a
+  post's modification seconds before its publication) is dropped;
 - when the markup states no date, a line of the post that says when it was
   published ("Posted on", "Veröffentlicht am", "Publié le"...), else the date
   printed just under the post's headline (a day the page writes only inside
@@ -52,7 +53,7 @@ from typing import Any, Literal
 from lxml import etree
 
 from webrobot.extract.bylines import post_scope
-from webrobot.extract.dates import iso_date
+from webrobot.extract.dates import earlier, iso_date
 from webrobot.extract.urldates import EARLIEST, plausible, url_date, url_month
 from webrobot.optional import installed
 
@@ -156,8 +157,8 @@ def page_dates(
             )
         ):
             stated = None  # the update's own line, or a misreading of it
-    if changed and stated and changed[:10] < stated[:10]:
-        changed = None
+    if changed and stated and (changed[:10] < stated[:10] or earlier(changed, stated)):
+        changed = None  # the day as printed, or the moment, before the publication
     return stated, changed
 
 
