@@ -417,3 +417,69 @@ def test_the_bodys_dates_are_compared_only_when_the_head_states_none() -> None:
     )
     markup = iter([COSTLY, "2019-10-19"])
     assert page_dates("https://e.com/a", root, markup, [], today=TODAY)[0] == "2019-10-19"
+
+
+#: A WordPress post filed under "/2011/12/": htmldate's search takes the sidebar's
+#: newest comment's day (marked as a date); the post's own line prints its day before
+#: its label.
+FILED_IN_A_MONTH = (
+    "<div id='sidebar'><h3>Letzte Kommentare</h3><ul><li>Anna <span class='date'>01.06.2010"
+    "</span></li>"
+    "</ul></div><div class='post'><h2>Kein Cyberterrorismus, diesmal</h2>"
+    "<p>Die Meldung war schneller als die Prüfung: ein Ausfall, kein Angriff.</p>"
+    "<p class='postmetadata'>Dieser Beitrag wurde am Samstag, 3. Dezember 2011 "
+    "veröffentlicht.</p></div>"
+)
+
+
+def test_a_text_date_outside_the_month_the_url_files_the_post_under_gives_way() -> None:
+    pytest.importorskip("htmldate")
+    root = tree(FILED_IN_A_MONTH)
+    elsewhere = page_dates("https://e.com/news/kein-cyberterrorismus/", root, [], [], today=TODAY)
+    assert elsewhere[0] == "2010-06-01"  # what htmldate's search finds first
+    filed = page_dates(
+        "https://e.com/news/2011/12/kein-cyberterrorismus/", root, [], [], today=TODAY
+    )
+    assert filed == ("2011-12-03", None)
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("https://e.com/news/2011/12/title/", "2011-12"),
+        ("https://e.com/2011/12/", "2011-12"),
+        ("https://e.com/2011/12/03/title/", None),  # a full date: url_date's
+        ("https://e.com/2011/1/title/", None),  # not two parts of the path
+        ("https://e.com/items/2011/13/", None),
+        ("https://e.com/1990/01/too-early/", None),
+        ("https://e.com/a?m=2011/12/", None),
+    ],
+)
+def test_url_months(url: str, expected: str | None) -> None:
+    from webrobot.extract.urldates import url_month
+
+    assert url_month(url, TODAY) == expected
+
+
+@pytest.mark.parametrize(
+    ("published", "modified", "kept"),
+    [
+        ("2019-01-07T22:06:15+00:00", "2019-01-07T22:06:09+00:00", False),  # Ghost's seconds
+        ("2019-11-20T08:02:00+00:00", "2019-11-20T08:00:00+00:00", False),
+        ("2019-01-07T22:06:09+00:00", "2019-01-07T23:10:00+00:00", True),
+        ("2019-01-07T22:06:09+00:00", "2019-01-07", True),  # a day alone: by days
+        ("2019-01-07T22:06:09", "2019-01-07T10:00:00+02:00", True),  # no zone: by days
+        ("2019-01-08T00:30:00+02:00", "2019-01-07T23:00:00+00:00", False),  # an earlier day
+    ],
+)
+def test_a_modification_before_the_publication_is_dropped(
+    published: str, modified: str, kept: bool
+) -> None:
+    found = page_dates("https://e.com/a", None, [published], [modified], today=TODAY)
+    assert found == (iso(published), iso(modified) if kept else None)
+
+
+def iso(value: str) -> str | None:
+    from webrobot.extract.dates import iso_date
+
+    return iso_date(value)

@@ -9,6 +9,7 @@ place and never copied here, so where they are absent (CI) the floors skip.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -38,6 +39,7 @@ SITE = Site(
     footer="//footer",
     pleas=("buy me a coffee",),
     skip="./p[@class='date']",
+    meta="//p[@class='meta']",
     posts=(),
 )
 PAGE = """<!DOCTYPE html><html><head><title>Caching builds | Notes</title>
@@ -72,6 +74,27 @@ def test_a_post_read_right_passes_every_check() -> None:
     score_post(SITE, post, PAGE, outcome)
     assert outcome.wrong == []
     assert outcome.counted == dict.fromkeys(CHECKS, 1)
+
+
+def test_a_meta_line_kept_in_the_text_fails_its_check() -> None:
+    """Here the line stands inside the post's body, after its first paragraph."""
+    outcome = Outcome()
+    post = Post("p/index.html", "Caching builds", "2024-03-02", authors=(("Ada Ray",),))
+    html = PAGE.replace("<h2 id=", "<p class='filed'>Filed under Builds | 3 comments</p><h2 id=")
+    score_post(replace(SITE, meta="//p[@class='filed']"), post, html, outcome)
+    assert outcome.counted["meta"] == 1
+    assert [line.split(": ")[1] for line in outcome.wrong] == ["meta"]
+
+
+def test_code_lines_parted_by_br_and_a_gutter_of_line_numbers() -> None:
+    html = PAGE.replace(
+        "<pre><code>cache:\n  key: lock\n</code></pre>",
+        "<table><tr><td class='gutter'><pre>1<br>2<br></pre></td><td class='code'><pre>"
+        "<span class='line'><span class='k'>cache</span>:</span><br>"
+        "<span class='line'>  key: lock</span><br></pre></td></tr></table>",
+    )
+    found = expected_lines(source_page("https://notes.example/p/", html).root, SITE)
+    assert found["code"] == ["cache:", "key: lock"]
 
 
 def test_a_wrong_reading_fails_its_check() -> None:

@@ -122,3 +122,17 @@ def test_the_post_is_the_article_that_holds_the_headline() -> None:
     )
     times = TimeElements(Selector(text=html, type="html").root)
     assert time_elements(times(), published=True, post=times.post()) == ["2022-01-14"]
+
+
+def test_githubs_relative_time_is_read_as_a_time() -> None:
+    """Hugo's github-style theme: "Created <relative-time>", "Modified <relative-time>"."""
+    html = (
+        '<html><body><h1>PostgreSQL 11</h1><div class="note m-0">Created <relative-time '
+        'datetime="Mon, 12 Aug 2024 00:00:00 +0000" class="no-wrap">Mon, 12 Aug 2024</relative-time>'
+        '<span class="file-info-divider"></span> Modified <relative-time '
+        'datetime="Sat, 17 May 2025 16:10:49 +0500" class="no-wrap">Sat, 17 May 2025'
+        "</relative-time></div><p>Text.</p></body></html>"
+    )
+    found = TimeElements(Selector(text=html, type="html").root)()
+    assert time_elements(found, published=True)[0] == "Mon, 12 Aug 2024 00:00:00 +0000"
+    assert time_elements(found, published=False) == ["Sat, 17 May 2025 16:10:49 +0500"]

@@ -13,6 +13,8 @@ metadata, on the tree the crawl builds), and is scored against the page itself:
   picture's caption are not asked for: leaving them out is a fair reading too;
 - ``footer``: no line of the site's footer (:attr:`Site.footer`) is in the text;
   ``plea``: none of the site's donation or follow pleas (:attr:`Site.pleas`);
+  ``meta``: the post's meta line (:attr:`Site.meta`: "Posted on ... | Edited on ... |
+  In ..."), its dates and counts, is not in the text;
 - ``published``, ``modified``: the day the page shows (a page that shows no update
   takes no modification date, or the publication's day);
 - ``authors``: the names the page shows as the post's author (one of the readings
@@ -45,7 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))
 from benchmarks.quality import markdown_table, source_page
 
 CHECKS = (
-    "headings", "lists", "code", "footer", "plea",
+    "headings", "lists", "code", "footer", "plea", "meta",
     "published", "modified", "authors", "title",
 )  # fmt: skip
 
@@ -78,6 +80,8 @@ class Site:
     #: XPath of elements inside the body that are not the post's text (its title,
     #: a date line), left out of the expected lines.
     skip: str = ""
+    #: XPath of the post's meta line (its dates, category, counts), scored by ``meta``.
+    meta: str = ""
     notes: str = ""
 
     @property
@@ -277,6 +281,35 @@ SITES: tuple[Site, ...] = (
         notes="'Posted <time>May 9, 2023</time>', 'Updated <time>Feb 21, 2026</time>', "
         "'By <em><a>John Lawless</a></em>' under the headline",
     ),
+    Site(
+        repo="00arthur00/00arthur00.github.io",
+        commit="173116ad1ff06737d59e6d463520de8a5f4740c4",
+        generator="Hexo (NexT 6.3, Pisces), Chinese",
+        root="",
+        base="https://00arthur00.github.io/",
+        content="//div[contains(@class, 'post-body')]",
+        footer="//footer[contains(@class, 'footer')]",
+        meta="//div[@class='post-meta']",
+        posts=tuple(
+            Post(path, title, day, "2019-11-11", authors=(("Arthur",), ()))
+            for path, title, day in (
+                ("2019/05/16/m3/overview/motivation/index.html", "概览-动机", "2019-05-16"),
+                ("2019/10/15/golang/go-scheduler/index.html", "go scheduler", "2019-10-15"),
+                (
+                    "2018/09/13/golang/golang-file-server/index.html",
+                    "golang搭建静态文件服务器",
+                    "2018-09-13",
+                ),
+                (
+                    "2019/01/16/designpattern/design-pattern-observer/index.html",
+                    "observer观察者模式",
+                    "2019-01-16",
+                ),
+            )
+        ),
+        notes="'Posted on 2019-05-16 | Edited on 2019-11-11 | In golang | Comments:' under "
+        "the headline; the author only in hidden microdata and the sidebar's card",
+    ),
 )
 
 
@@ -334,8 +367,23 @@ def expected_lines(root: Any, site: Site) -> dict[str, list[str]]:
     for element in body.iter("pre"):
         if inside_skipped(element):
             continue
-        found["code"].extend(n for line in element.text_content().split("\n") if (n := _norm(line)))
+        lines = [n for line in _pre_text(element).split("\n") if (n := _norm(line))]
+        if not all(line.isdigit() for line in lines):  # a highlighter's line numbers
+            found["code"].extend(lines)
     return found
+
+
+def _pre_text(pre: Any) -> str:
+    """A ``<pre>``'s text, its ``<br>`` line breaks kept (Hexo's highlighter ends each
+    line with one)."""
+    parts = [pre.text or ""]
+    for node in pre:
+        if node.tag == "br":
+            parts.append("\n")
+        elif isinstance(node.tag, str):
+            parts.append(_pre_text(node))
+        parts.append(node.tail or "")
+    return "".join(parts)
 
 
 def footer_lines(root: Any, site: Site) -> list[str]:
@@ -375,6 +423,9 @@ def score_post(site: Site, post: Post, html: str, outcome: Outcome) -> None:
             check(key, not missing, f"{len(missing)}/{len(wanted)} missing, e.g. {missing[:3]}")
     kept = [line for line in footer_lines(page.root, site) if line in text]
     check("footer", not kept, f"kept {kept[:3]}")
+    for element in page.root.xpath(site.meta) if site.meta else []:
+        line = _norm(element.text_content())
+        check("meta", line not in _norm(text), f"kept {line!r}")
     if site.pleas:
         pleas = [p for p in site.pleas if p.lower() in text.lower()]
         check("plea", not pleas, f"kept {pleas}")

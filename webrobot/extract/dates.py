@@ -238,3 +238,17 @@ def _checked(moment: datetime) -> str | None:
     if not MIN_YEAR <= moment.year <= MAX_YEAR:
         return None
     return moment.isoformat()
+
+
+def earlier(first: str, second: str) -> bool:
+    """Whether the ISO 8601 moment ``first`` comes before ``second``: by their moments
+    when both state a time and a zone (a post modified seconds before Ghost says it was
+    published, the same day), else by their days."""
+    if len(first) > 10 and len(second) > 10:
+        try:
+            one, two = datetime.fromisoformat(first), datetime.fromisoformat(second)
+        except ValueError:
+            return first[:10] < second[:10]
+        if one.tzinfo is not None and two.tzinfo is not None:
+            return one < two
+    return first[:10] < second[:10]

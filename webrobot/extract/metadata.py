@@ -44,8 +44,10 @@ from webrobot.extract.htmltree import base_url, html_root
 from webrobot.extract.jsonld import page_jsonld
 from webrobot.extract.language import language_tag, page_language
 from webrobot.extract.pagedates import COSTLY, GenericDate, SearchMode, page_dates
+from webrobot.extract.postlistings import lists_posts
 from webrobot.extract.sitetitle import home_link, without_site
 from webrobot.extract.timeelements import TimeElements, time_elements
+from webrobot.extract.wikidates import is_wiki, wiki_revision
 
 if TYPE_CHECKING:
     from webrobot.extract.page import SourcePage
@@ -119,18 +121,23 @@ def metadata(
         lambda: [tags.first("og:title"), _title_element(root)],
     )
     times = TimeElements(root)
-    published, modified = page_dates(
+    listing = _maybe_listing(sources, tags) and lists_posts(
+        root, [page.url, *tags.links.get("canonical", [])], sources.titles()
+    )
+    published, modified = (None, None) if listing else page_dates(
         page.url,
         root,
         _published(sources, tags, times),
         _modified(sources, tags, times),
         today=today or _served_on(page),
         search=_date_search(page, sources, tags, date_search),
-    )
+    )  # fmt: skip
+    if is_wiki(tags.first("generator")):  # dated by the revision a reader sees
+        published = modified = wiki_revision(root, modified, today or _served_on(page))
     result: dict[str, Any] = {
         "title": _title(sources, tags, root, page.url),
         "description": _description(sources, tags),
-        "authors": _authors(sources, tags, root),
+        "authors": _authors(sources, tags, None if listing else root),
         "published": published,
         "modified": modified,
         "language": page_language(
@@ -158,6 +165,7 @@ class _Sources:
         titles: Callable[[], list[str | None]] = list,
     ) -> None:
         nodes = jsonld_nodes(items) + jsonld_nodes(micro)
+        self.titles = titles
         self.nodes = nodes
         self.index = node_index(nodes)
         self.articles = _the_article(
@@ -255,6 +263,14 @@ def _sells(s: _Sources, tags: HeadTags) -> bool:
     if (tags.first("og:type") or "").lower().startswith(("product", "og:product")):
         return True
     return any(_is(node, SELLING_TYPES, None) for node in s.nodes)
+
+
+def _maybe_listing(s: _Sources, tags: HeadTags) -> bool:
+    """Whether the page may list posts: it names no article of its own, in JSON-LD or
+    microdata, nor declares itself one (``og:type``), nor sells something."""
+    if s.articles or (tags.first("og:type") or "").lower() == "article":
+        return False
+    return not _sells(s, tags)
 
 
 def _is(node: dict[str, Any], names: frozenset[str], suffix: str | None) -> bool:

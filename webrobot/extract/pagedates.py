@@ -7,10 +7,14 @@ first. On top of them:
 - a full date in the URL (``/2021/03/04/``, ``2021-03-04-title``) is what the
   site filed the post under: it wins over a markup date of another day (a
   time zone's shift, an embedded video's upload date, a theme's placeholder),
-  and a markup date of the same day keeps its time;
+  and a markup date of the same day keeps its time; a year and a month alone
+  (``/2011/12/title/``, :mod:`webrobot.extract.urldates`) say the month: a day the
+  text search finds in another (a sidebar's comment, an archive's link) gives way to
+  the first day of that month the post's text writes (:func:`month_day`), else to none;
 - the sanity rules of htmldate: no date before :data:`EARLIEST` and none in the
   future (a day's slack for time zones); a modification date earlier than the
-  publication date is dropped;
+  publication date (its day, or its moment when both state one: Ghost writes a
+  post's modification seconds before its publication) is dropped;
 - when the markup states no date, a line of the post that says when it was
   published ("Posted on", "Veröffentlicht am", "Publié le"...), else the date
   printed just under the post's headline (a day the page writes only inside
@@ -49,11 +53,10 @@ from typing import Any, Literal
 from lxml import etree
 
 from webrobot.extract.bylines import post_scope
-from webrobot.extract.dates import iso_date
+from webrobot.extract.dates import earlier, iso_date
+from webrobot.extract.urldates import EARLIEST, plausible, url_date, url_month
 from webrobot.optional import installed
 
-#: htmldate's earliest plausible date of a web page.
-EARLIEST = date(1995, 1, 1)
 #: How the page's text is searched when its markup states no date: htmldate's
 #: ``extensive`` mode (free text too), its ``fast`` mode, or ``off``.
 SearchMode = Literal["extensive", "fast", "off"]
@@ -88,36 +91,14 @@ _DATE = (
 #: The date right after a label ("on", a weekday allowed before it; a time after it ignored).
 _DATE_SPAN = re.compile(rf"(?:\s*(?:on|am|le|el|il|op|den|the)\b)?\W*(?:[^\W\d_]+,?\s+)?({_DATE})")
 #: A full date anywhere, not inside a longer number.
-_ANY_DATE = re.compile(rf"(?<![\d.])({_DATE})(?!\d)")
-_ORDINAL = re.compile(r"(\d)(?:st|nd|rd|th|er)\b")
+ANY_DATE = re.compile(rf"(?<![\d.])({_DATE})(?!\d)")
+ORDINAL = re.compile(r"(\d)(?:st|nd|rd|th|er)\b")
 #: A copyright notice's year or years: "Copyright 2025", "(c) 2025", "© 2019–2025".
 _COPYRIGHT_YEARS = re.compile(
     r"(?:©|\bcopyright\b|\(c\))\D{0,99}?(\d{4}(?:\s*[-–]\s*\d{4})?)(?!\d)"
 )
 #: Numbers joined by hyphens, at least three of them ("2-19-15", "4-2-19-15").
 _NUMBER_RUN = re.compile(r"(?<![\d-])\d{1,4}(?:-\d{1,4}){2,}(?![\d-])")
-_URL_DATE = re.compile(
-    r"(?:^|\D)((?:19|20)\d{2})[/_.-](0?[1-9]|1[0-2])[/_.-](0?[1-9]|[12]\d|3[01])(?:\D|$)"
-)
-
-
-def url_date(url: str, today: date | None) -> str | None:
-    """The full date a URL's path holds (``YYYY-MM-DD``), when plausible."""
-    path = url.split("://", 1)[-1].partition("/")[2].split("?")[0]
-    match = _URL_DATE.search("/" + path)
-    if not match:
-        return None
-    try:
-        day = date(int(match[1]), int(match[2]), int(match[3]))
-    except ValueError:
-        return None
-    return day.isoformat() if plausible(day, today) else None
-
-
-def plausible(day: date, today: date | None) -> bool:
-    """Not before :data:`EARLIEST`, and not after ``today`` (a day's slack for time
-    zones); without ``today`` (no clock given) only the first rule holds."""
-    return EARLIEST <= day and (today is None or day <= today + timedelta(days=1))
 
 
 def first_date(candidates: Iterable[Any], today: date | None) -> str | None:
@@ -163,6 +144,9 @@ def page_dates(
     changed = first_date(modified, today)
     if stated is None and search != "off" and root is not None:
         stated = text_date(url, root, today, extensive=search == "extensive")
+        month = url_month(url, today)
+        if month and stated and stated[:7] != month:
+            stated = month_day(root, month)
         if (
             stated
             and changed
@@ -173,8 +157,8 @@ def page_dates(
             )
         ):
             stated = None  # the update's own line, or a misreading of it
-    if changed and stated and changed[:10] < stated[:10]:
-        changed = None
+    if changed and stated and (changed[:10] < stated[:10] or earlier(changed, stated)):
+        changed = None  # the day as printed, or the moment, before the publication
     return stated, changed
 
 
@@ -291,8 +275,8 @@ def headline_date(root: Any, today: date | None) -> str | None:
     codes = CodeDays(root)
     after = text[at + len(head) : at + len(head) + NEAR_HEADLINE]
     before = text[max(0, at - NEAR_HEADLINE // 2) : at]
-    for window, found in ((after, _ANY_DATE.finditer(after)), (before, None)):
-        matches = list(found) if found is not None else list(_ANY_DATE.finditer(window))[::-1]
+    for window, found in ((after, ANY_DATE.finditer(after)), (before, None)):
+        matches = list(found) if found is not None else list(ANY_DATE.finditer(window))[::-1]
         for match in matches:
             if _UPDATED.search(window, max(0, match.start() - 24), match.start()):
                 continue
@@ -305,7 +289,7 @@ def headline_date(root: Any, today: date | None) -> str | None:
 def _printed_day(written: str, today: date | None, codes: CodeDays) -> str | None:
     """The day (``YYYY-MM-DD``) a date the text prints stands for ("4th march 2021"),
     when it is plausible and the page writes it outside code too; else ``None``."""
-    parsed = iso_date(_ORDINAL.sub(r"\1", written))
+    parsed = iso_date(ORDINAL.sub(r"\1", written))
     if (
         parsed
         and plausible(date.fromisoformat(parsed[:10]), today)
@@ -343,6 +327,16 @@ def text_date(url: str, root: Any, today: date | None, *, extensive: bool) -> st
     return found
 
 
+def month_day(root: Any, month: str) -> str | None:
+    """The first day of ``month`` (``YYYY-MM``) the post's text writes."""
+    try:
+        scope = dated_scope(root)
+        text = etree.tostring(scope, method="text", encoding="unicode", with_tail=False)
+    except (AttributeError, ValueError, TypeError, etree.LxmlError):
+        return None
+    return next((day for day in _days(text[:MAX_TEXT].lower()) if day[:7] == month), None)
+
+
 def update_only(root: Any, found: str) -> bool:
     """Whether the text prints the day ``found`` only after an update's label ("Updated
     2026-11-27 09:14", "Aktualisiert am 14.01.2022"): that is when the page last
@@ -351,8 +345,8 @@ def update_only(root: Any, found: str) -> bool:
     characters of the text are read."""
     text = " ".join(root.itertext())[:MAX_TEXT].lower()
     seen = False
-    for match in _ANY_DATE.finditer(text):
-        day = iso_date(_ORDINAL.sub(r"\1", match[1]))
+    for match in ANY_DATE.finditer(text):
+        day = iso_date(ORDINAL.sub(r"\1", match[1]))
         if day is None or day[:10] != found[:10]:
             continue
         if not _UPDATED.search(text, max(0, match.start() - 24), match.start()):
@@ -416,10 +410,10 @@ def _markup(element: Any) -> str:
 
 def _days(text: str) -> Counter[str]:
     """How often ``text`` (in small letters) writes each day, as a full date of
-    :data:`_ANY_DATE`'s forms (``2023-10-06``, ``2023/10/06``, ``6 october 2023``...)."""
+    :data:`ANY_DATE`'s forms (``2023-10-06``, ``2023/10/06``, ``6 october 2023``...)."""
     days: Counter[str] = Counter()
-    for match in _ANY_DATE.finditer(text):
-        parsed = iso_date(_ORDINAL.sub(r"\1", match[1]))
+    for match in ANY_DATE.finditer(text):
+        parsed = iso_date(ORDINAL.sub(r"\1", match[1]))
         if parsed is not None:
             days[parsed[:10]] += 1
     return days
@@ -489,8 +483,8 @@ def _ends_of_text(root: Any) -> str:
 
 def _text_states(text: str, found: str) -> bool:
     """Whether ``text`` (in small letters) states the day ``found`` as a full date."""
-    for match in _ANY_DATE.finditer(text):
-        day = iso_date(_ORDINAL.sub(r"\1", match[1]))
+    for match in ANY_DATE.finditer(text):
+        day = iso_date(ORDINAL.sub(r"\1", match[1]))
         if day is not None and day[:10] == found[:10]:
             return True
     return False

@@ -18,7 +18,9 @@ the text's first line. It is the post's metadata (``published`` reads it), not i
 text: :func:`without_date_line` drops a first line that is only a date (a label such
 as "Posted on" or a weekday before it, a time after it, allowed) when it is the day
 the page states under its headline or after a "published" label
-(:mod:`webrobot.extract.pagedates`) and text follows it.
+(:mod:`webrobot.extract.pagedates`) and text follows it; so does it a first line that
+is the post's meta line, its dates among its category, views and reading time
+(:mod:`webrobot.extract.metaline`).
 
 Pure: no Scrapy, no I/O.
 """
@@ -29,6 +31,7 @@ import re
 from typing import Any
 
 from webrobot.extract.dates import iso_date
+from webrobot.extract.metaline import MAX_META_LINE, is_meta_line
 from webrobot.extract.pagedates import headline_date, labelled_date
 
 #: Elements after which trafilatura's text rendering starts a new line anyway (outside a
@@ -78,14 +81,15 @@ def without_date_line(text: str, markdown: str | None, root: Any) -> tuple[str, 
     """``text`` and its ``markdown`` without their first line when that line is the
     post's date alone (see the module doc) and more lines follow."""
     first, newline, rest = text.partition("\n")
-    if not newline or not rest.strip() or len(first) > MAX_DATE_LINE:
+    if not newline or not rest.strip():
         return text, markdown
     line = " ".join(first.split())
-    match = _DATE_LINE.fullmatch(line)
+    match = _DATE_LINE.fullmatch(line) if len(first) <= MAX_DATE_LINE else None
     day = iso_date(_ORDINAL.sub(r"\1", match["date"])) if match else None
-    if not day:
-        return text, markdown
-    if day[:10] not in (headline_date(root, None), labelled_date(root, None)):
+    if day:
+        if day[:10] not in (headline_date(root, None), labelled_date(root, None)):
+            return text, markdown
+    elif len(first) > MAX_META_LINE or not is_meta_line(line, root):
         return text, markdown
     if markdown:
         head, _, tail = markdown.lstrip("\n").partition("\n")

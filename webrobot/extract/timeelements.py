@@ -4,7 +4,9 @@
 A ``<time>`` in an update's line is the modification date, never the publication
 date: its element or a near ancestor says so by its class (Docusaurus'
 ``theme-last-updated``, ``last-modified``), or the words just before it do ("Last
-updated on", "Zuletzt aktualisiert:", "mis à jour le").
+updated on", "Zuletzt aktualisiert:", "mis à jour le"). GitHub's ``<relative-time datetime=...>``, which Hugo and Jekyll
+themes in GitHub's style print ("Created <relative-time>", "Modified
+<relative-time>"), is read as a ``<time>``.
 
 Pure: no Scrapy, no I/O. :func:`webrobot.extract.metadata.metadata` is the entry point.
 """
@@ -20,7 +22,12 @@ from webrobot.extract.bylines import elsewhere, post_scope
 from webrobot.extract.pagedates import dated_scope
 
 #: Elements that may state a date: ``<time>`` and schema.org's date properties.
-_TIMES = etree.XPath("//time | //*[@itemprop='datePublished' or @itemprop='dateModified']")
+_TIMES = etree.XPath(
+    "//time | //relative-time | //*[@itemprop='datePublished' or @itemprop='dateModified']"
+)
+#: Elements that print a moment with its ``datetime``: ``<time>``, and GitHub's
+#: ``<relative-time>`` (its web component, which themes in GitHub's style print).
+TIME_TAGS = ("time", "relative-time")
 #: Every ``itemprop`` value, as plain strings: most pages name no date property.
 _ITEMPROPS = etree.XPath("//@itemprop", smart_strings=False)
 _PUBLISHED = ("datePublished", "published", "dt-published")
@@ -46,7 +53,7 @@ def _marked(element: Any, marks: tuple[str, ...]) -> bool:
     by a class word, or (publication) by the old ``pubdate`` attribute."""
     if element.get("itemprop") == marks[0]:
         return element.tag != "meta" or marks is _MODIFIED
-    if element.tag != "time":
+    if element.tag not in TIME_TAGS:
         return False
     classes = (element.get("class") or "").split()
     return any(m in classes for m in marks[1:]) or (
@@ -110,7 +117,7 @@ class TimeElements:
                     if "datePublished" in values or "dateModified" in values:
                         self._found = list(_TIMES(self.root))
                     else:
-                        self._found = list(self.root.iter("time"))
+                        self._found = list(self.root.iter(*TIME_TAGS))
                 except (AttributeError, ValueError, TypeError):
                     self._found = []
         return self._found
@@ -159,7 +166,7 @@ def time_elements(elements: list[Any], *, published: bool, post: Any = None) -> 
             return marked + [
                 str(e.get("datetime"))
                 for e in elements[:30]
-                if e.tag == "time"
+                if e.tag in TIME_TAGS
                 and e.get("datetime")
                 and not _marked(e, _MODIFIED)
                 and not elsewhere(e)
@@ -172,7 +179,7 @@ def time_elements(elements: list[Any], *, published: bool, post: Any = None) -> 
         away = [v for e in marked if not _another_post(e, post) and (v := _when(e))]
         for element in elements[:30]:
             if (
-                element.tag == "time"
+                element.tag in TIME_TAGS
                 and element.get("datetime")
                 and _within(element, post)
                 and not elsewhere(element)

@@ -15,7 +15,7 @@ from functools import cache
 from importlib import metadata
 
 #: Raised by hand when what the extractors return for a page changes.
-EXTRACTOR_VERSION = "2026.12.1"
+EXTRACTOR_VERSION = "2026.12.2"
 
 
 @cache

@@ -1,0 +1,200 @@
+"""Pages that list posts: a blog's front page, its tag, category and archive pages.
+
+Such a page shows each post it lists with the post's date and authors, often marked
+up as the post's own (Docusaurus marks each as a schema.org ``blogPost`` of a
+``Blog``, with ``datePublished`` and ``author``; WordPress and Hugo themes give each
+an ``<article>`` with its ``<time>``). Those are the listed posts' dates and authors,
+not the page's: a page that lists posts has no single publication date or author of
+its own, and taking the first post's would date the page by whatever was posted last.
+
+:func:`lists_posts` decides from what the page says: its posts are the elements
+marked as one (microdata of a ``BlogPosting``, ``Article``... type, or
+``itemprop=blogPost``) and the ``<article>`` elements that hold a date (a ``<time>``, or a full date printed in
+a card's short text, as Ghost's Casper prints "Monday January 07 2019"), outside
+comments, sidebars, related posts, the navigation and the footer;
+a post *names another page* when its heading is a link (or stands in one) to another
+address than the page's, or its ``itemprop=url`` is. The page lists posts when
+
+- two or more of them are there and every one names another page, or
+- one is there, marked as one of a blog's posts (``itemprop=blogPost``), it names
+  another page, and the page's titles do not carry its headline (a tag page listing
+  one post; a post whose title links to a shorter address of itself keeps its date
+  by its title).
+
+A page whose headline (its first ``<h1>`` of some length outside the posts) has a
+date printed after it, before the first post, is a post with teasers of others, not a
+list. A page that names or declares an article of its own (JSON-LD, microdata,
+``og:type``), or sells something (a shop's page lists products, not posts), lists
+none: its metadata caller does not ask (:func:`webrobot.extract.metadata.metadata`).
+
+Pure: no Scrapy, no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+from lxml import etree
+
+from webrobot.extract.pagedates import ANY_DATE, NEAR_HEADLINE
+
+#: Elements a post may be: microdata items and ``<article>`` elements.
+_CANDIDATES = etree.XPath("//*[@itemtype or @itemprop='blogPost' or self::article]")
+#: A microdata type of a post.
+_POST_TYPE = re.compile(r"(?:Posting|Article)/?$")
+#: A dated element inside a post.
+_DATED = etree.XPath(".//time | .//*[@itemprop='datePublished']")
+#: The post's heading: its first ``<h1>``-``<h3>`` (a forum post's ``<h4>`` is its
+#: poster's name).
+_HEADING = etree.XPath("(.//h1 | .//h2 | .//h3)[1]")
+#: The address an item names as its own.
+_ITEM_URL = etree.XPath(".//*[@itemprop='url'][self::a or self::link]")
+#: Classes of a region beside the page's own content.
+_AWAY = re.compile(r"comment|respond|sidebar|widget|related|footer")
+#: A headline shorter than this is a site's name or a section's.
+MIN_HEADLINE = 10
+#: An ``<article>`` without a ``<time>`` is a post's card when its text, shorter than
+#: this, prints a full date ("Monday January 07 2019").
+MAX_CARD_TEXT = 2_000
+#: Candidates read, at most (a long archive lists hundreds of posts).
+MAX_CANDIDATES = 200
+
+
+def lists_posts(root: Any, urls: Iterable[str], titles: Iterable[str | None]) -> bool:
+    """Whether the page (its tree ``root``, its own addresses ``urls``, its titles:
+    ``<title>``, ``og:title``) lists posts (see the module doc)."""
+    if root is None:
+        return False
+    try:
+        posts = _posts(root)
+        if not posts:
+            return False
+        paths = {_path(u) for u in urls} - {None}
+        base = next(iter(urls), "")
+        named = [_named(post, base) for post in posts]
+        if any(not n or n & paths for n in named) or _dated_headline(root, posts):
+            return False
+        if len(posts) >= 2:
+            return True
+        if "blogPost" not in (posts[0].get("itemprop") or "").split():
+            return False
+        headline = _heading_text(posts[0])
+        said = [" ".join(t.split()).casefold() for t in titles if t]
+        return bool(headline) and bool(said) and not any(headline in t for t in said)
+    except (AttributeError, ValueError, TypeError, etree.LxmlError):
+        return False
+
+
+def _dated_headline(root: Any, posts: list[Any]) -> bool:
+    """Whether the page's headline (its first ``<h1>`` of some length outside the
+    posts) has a date of its own printed after it, before the first post: a post
+    with teasers of others, not a list."""
+    for h1 in root.iter("h1"):
+        if len(h1.text_content().strip()) < MIN_HEADLINE or any(
+            _inside(h1, post) for post in posts
+        ):
+            continue
+        parts: list[str] = []
+        for text in h1.xpath("following::text()"):
+            parent = text.getparent()
+            if parent is None or parent.tag in ("script", "style"):
+                continue
+            if any(parent is post or _inside(parent, post) for post in posts):
+                break
+            parts.append(str(text))
+            if sum(map(len, parts)) > NEAR_HEADLINE:
+                break
+        return ANY_DATE.search(" ".join(parts).lower()) is not None
+    return False
+
+
+def _posts(root: Any) -> list[Any]:
+    """The outermost elements that are posts, outside comments and sidebars."""
+    found: list[Any] = []
+    for element in _CANDIDATES(root)[:MAX_CANDIDATES]:
+        if not _is_post(element):
+            continue
+        if any(_inside(element, post) for post in found):
+            continue
+        if _away(element):
+            continue
+        found.append(element)
+    return found
+
+
+def _away(element: Any) -> bool:
+    """Whether ``element`` stands in comments, a sidebar, related posts, the navigation
+    or the page's footer, up to the ``<main>`` that holds it (a theme's classes around
+    the whole page, "sidebar-position-left", say nothing of the posts)."""
+    for node in element.iterancestors():
+        if node.tag in ("main", "body"):
+            return False
+        if node.tag in ("aside", "nav", "footer"):
+            return True
+        marks = f"{node.get('class') or ''} {node.get('id') or ''}".lower()
+        if marks.strip() and _AWAY.search(marks):
+            return True
+    return False
+
+
+def _is_post(element: Any) -> bool:
+    if "blogPost" in (element.get("itemprop") or "").split():
+        return True
+    kind = element.get("itemtype") or ""
+    if kind and any(_POST_TYPE.search(k) for k in kind.split()):
+        return True
+    if element.tag != "article":
+        return False
+    if _DATED(element):
+        return True
+    text = " ".join(element.text_content()[:MAX_CARD_TEXT].split()).lower()
+    return len(text) < MAX_CARD_TEXT and ANY_DATE.search(text) is not None
+
+
+def _inside(element: Any, post: Any) -> bool:
+    return any(node is post for node in element.iterancestors())
+
+
+def _named(post: Any, base: str) -> set[str | None]:
+    """The paths of the addresses ``post`` names as its own: its heading's links, its
+    ``itemprop=url``."""
+    hrefs: list[str] = []
+    heading = _HEADING(post)
+    if heading:
+        hrefs.extend(str(a.get("href")) for a in heading[0].iter("a") if a.get("href"))
+        around = next(heading[0].iterancestors("a"), None)  # a card's link around its title
+        if around is not None and around.get("href") and _inside(around, post):
+            hrefs.append(str(around.get("href")))
+    hrefs.extend(
+        str(e.get("href")) for e in _ITEM_URL(post) if e.get("href") and not _in_author(e, post)
+    )
+    return {_path(urljoin(base, h)) for h in hrefs if not h.startswith("#")} - {None}
+
+
+def _in_author(element: Any, post: Any) -> bool:
+    """Whether ``element`` belongs to an item inside ``post`` (an author's link)."""
+    for node in element.iterancestors():
+        if node is post:
+            return False
+        if node.get("itemscope") is not None:
+            return True
+    return False
+
+
+def _heading_text(post: Any) -> str:
+    heading = _HEADING(post)
+    return " ".join(heading[0].text_content().split()).casefold() if heading else ""
+
+
+def _path(url: str | None) -> str | None:
+    """The path of ``url`` without a trailing ``index.html`` or slash."""
+    if not url:
+        return None
+    try:
+        path = urlsplit(url).path
+    except ValueError:
+        return None
+    return path.removesuffix("index.html").rstrip("/") or "/"
