@@ -21,7 +21,8 @@ the empty anchors on a code block's lines removed (:mod:`webrobot.extract.codean
 the permalink marks beside signatures (:mod:`webrobot.extract.permalinks`),
 tables that lay the page out (a banner, a side column and the content; one table a
 post) unwrapped into blocks, a cell of text a paragraph
-(:mod:`webrobot.extract.layouttables`), and a documentation theme's skip links, tables
+(:mod:`webrobot.extract.layouttables`), a paragraph that only links to another article
+of the site left out (:mod:`webrobot.extract.seealso`), and a documentation theme's skip links, tables
 of contents, breadcrumbs and version badges (:mod:`webrobot.extract.docchrome`),
 with its options built once, and its extraction sequence run with the pruning walks of
 :mod:`webrobot.extract.trafilaturacompat` (the same nodes pruned as trafilatura's own
@@ -142,6 +143,7 @@ from webrobot.extract.readingchoice import PageSignals, ReadingPlan
 from webrobot.extract.references import with_references
 from webrobot.extract.repeatedlines import without_repeats
 from webrobot.extract.sectionedpage import element_lines, whole_reading
+from webrobot.extract.seealso import own_host, without_see_also
 from webrobot.extract.shingles import share_kept
 from webrobot.extract.sourcebreaks import unwrap_source_breaks
 from webrobot.extract.speclists import with_specifications
@@ -239,7 +241,8 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
     )
     reading = readingchoice.plan(signals)
     cards = not article and not signals.product and lists_cards(tree)
-    text, body = _markup_text(trafilatura, _prepared(tree, reading, cards), reading)
+    own = own_host(tree, page.url)
+    text, body = _markup_text(trafilatura, _prepared(tree, reading, cards), reading, own)
     if text is None and page.html and _CONTROL.search(page.html):
         # lxml keeps control characters in an HTML tree but refuses to serialise
         # them, and trafilatura then discards the whole page: read it without them.
@@ -247,7 +250,7 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
         if cleaned is not None:
             tree = cleaned
             prepared = _prepared(tree, reading, cards)
-            text, body = _markup_text(trafilatura, prepared, reading)
+            text, body = _markup_text(trafilatura, prepared, reading, own)
     rendered = _render(body, markdown=True) if markdown and body is not None else None
     lined = _article_lines(tree, reading, cards, text, body)
     if lined is not None:
@@ -294,7 +297,7 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
 
 
 def _markup_text(
-    trafilatura: ModuleType, tree: Any, reading: ReadingPlan
+    trafilatura: ModuleType, tree: Any, reading: ReadingPlan, own: str | None = None
 ) -> tuple[str | None, Any]:
     """An article's precise reading when it suffices
     (:func:`~webrobot.extract.readingchoice.precise_suffices`), else the choice between
@@ -306,6 +309,7 @@ def _markup_text(
     except Exception:  # a page must never break the crawl
         logger.debug("layout tables not read", exc_info=True)
         paragraphs = []
+    without_see_also(paragraphs, own)  # links to the site's other articles
     if not reading.precise_first:
         return _read(trafilatura, tree, fast=fast)
     keep_empty_tails(paragraphs)
