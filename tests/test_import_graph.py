@@ -115,8 +115,6 @@ PURE = frozenset({
     "webrobot.extract.layouttables",
     "webrobot.extract.emptytails",
     "webrobot.extract.seealso",
-    "webrobot.extract.textdivs",
-    "webrobot.extract.pagefacts",
     "webrobot.extract.permalinks",
     "webrobot.extract.docchrome",
     "webrobot.extract.references",

@@ -80,17 +80,17 @@ def _inline(cell: Any) -> bool:
     cell of links alone, or of links and separators, is a menu)."""
     if not all(e.tag in INLINE for e in cell.iterdescendants() if isinstance(e.tag, str)):
         return False
-    return _WORD.search("".join(unlinked(cell))) is not None
+    return _WORD.search("".join(_unlinked(cell))) is not None
 
 
-def unlinked(element: Any) -> Any:
+def _unlinked(element: Any) -> Any:
     """The pieces of ``element``'s text that no link holds."""
     if element.tag == "a":
         return
     if isinstance(element.tag, str):  # a comment's text is no text of the page
         yield element.text or ""
     for child in element:
-        yield from unlinked(child)
+        yield from _unlinked(child)
         yield child.tail or ""
 
 

@@ -1,102 +1,107 @@
 """The main text of a page: its article or main content as plain text.
 
-:func:`main_text` returns the text without navigation, site footers, ads, comments, cookie
-banners, share bars, related posts, donation pleas or script, one paragraph, heading, list
-item, table row or code line a line, in whatever language the page is in, or ``None`` when
-the page has none; :func:`main_reading` gives the same text and its Markdown (``#``
-headings, ``-`` lists, fenced code, tables) from one reading. It reads the crawl's own lxml
-tree (:attr:`SourcePage.root <webrobot.extract.page.SourcePage.root>`), so the page is not
-parsed again; only when the crawl has no tree is ``SourcePage.html`` parsed.
+:func:`main_text` returns the text without navigation, site footers, ads,
+comments, cookie banners, share bars, related posts, donation pleas or script, one
+paragraph, heading, list item, table row or code line a line, in whatever language
+the page is in, or ``None`` when the page has none; :func:`main_reading` gives the
+same text and its Markdown (``#`` headings, ``-`` lists, fenced code, tables) from
+one reading. It reads the crawl's own lxml tree
+(:attr:`SourcePage.root <webrobot.extract.page.SourcePage.root>`), so the page
+is not parsed again; only when the crawl has no tree is ``SourcePage.html``
+parsed.
 
-How: trafilatura (a maintained extractor made for this, measured on public benchmarks) reads
-one copy of the tree, its chrome pruned first and its headings' self-links unwrapped
-(:func:`webrobot.extract.pagechrome.reading_tree`), the line breaks of the page's source
-inside its paragraphs made spaces as a browser shows them
+How: trafilatura (a maintained extractor made for this, measured on public
+benchmarks) reads one copy of the tree, its chrome pruned first and its headings'
+self-links unwrapped (:func:`webrobot.extract.pagechrome.reading_tree`), the line
+breaks of the page's source inside its paragraphs made spaces as a browser shows them
 (:mod:`webrobot.extract.sourcebreaks`), a body that holds its text itself given the
-``<main>`` trafilatura looks for (:mod:`webrobot.extract.bodycontent`), and lists that lay
-the page out, as Javadoc's, made plain blocks (:mod:`webrobot.extract.layoutlists`), the
-empty anchors on a code block's lines removed (:mod:`webrobot.extract.codeanchors`), the
-permalink marks beside signatures (:mod:`webrobot.extract.permalinks`), tables that lay the
-page out (a banner, a side column and the content; one table a post) unwrapped into blocks,
-a cell of text a paragraph (:mod:`webrobot.extract.layouttables`), on a page built as before
-HTML5 a post's text held by a ``<div>`` itself a paragraph
-(:mod:`webrobot.extract.textdivs`), a paragraph that only links to another article of the
-site left out (:mod:`webrobot.extract.seealso`), and a documentation theme's skip links,
-tables of contents, breadcrumbs and version badges (:mod:`webrobot.extract.docchrome`), with
-its options built once, and its extraction sequence run with the pruning walks of
-:mod:`webrobot.extract.trafilaturacompat` (the same nodes pruned as trafilatura's own XPath
-expressions prune, for less CPU). What the page declares itself chooses the reading
-(:mod:`webrobot.extract.readingchoice`, from :mod:`webrobot.extract.pagekind`): a page that
-is no article (a product, listing, service, documentation or forum page, whose content is
-spread over several blocks) gets trafilatura's default (broad) reading, a product's on a
-tree without the nodes trafilatura deletes unread (buttons, option lists), any other's with
-them, as trafilatura's fallbacks would see it unaided, and on a page of cards (a listing,
-collection or documentation page that declares no single thing) with the links that wrap
-whole cards made plain blocks, so their titles and blurbs are not read as link lists
-(:mod:`webrobot.extract.listingcards`). An article, on the tree without those nodes (and its
-headings readied: :func:`webrobot.extract.pagechrome.headings`), is read favouring
-precision, without trafilatura's fallback extractors, the empty inline elements of its
-paragraphs removed first so that the text after them stays
-(:mod:`webrobot.extract.emptytails`); a forum thread that calls itself an article and a
-discussion both is read as a discussion, broadly. When that reading finds no block to read
+``<main>`` trafilatura looks for (:mod:`webrobot.extract.bodycontent`), and lists that
+lay the page out, as Javadoc's, made plain blocks (:mod:`webrobot.extract.layoutlists`),
+the empty anchors on a code block's lines removed (:mod:`webrobot.extract.codeanchors`),
+the permalink marks beside signatures (:mod:`webrobot.extract.permalinks`),
+tables that lay the page out (a banner, a side column and the content; one table a
+post) unwrapped into blocks, a cell of text a paragraph
+(:mod:`webrobot.extract.layouttables`), a paragraph that only links to another article
+of the site left out (:mod:`webrobot.extract.seealso`), and a documentation theme's skip links, tables
+of contents, breadcrumbs and version badges (:mod:`webrobot.extract.docchrome`),
+with its options built once, and its extraction sequence run with the pruning walks of
+:mod:`webrobot.extract.trafilaturacompat` (the same nodes pruned as trafilatura's own
+XPath expressions prune, for less CPU). What the page declares itself chooses the reading
+(:mod:`webrobot.extract.readingchoice`, from :mod:`webrobot.extract.pagekind`): a page
+that is no article (a product, listing, service, documentation or forum page, whose
+content is spread over several blocks) gets trafilatura's default (broad) reading, a
+product's on a tree without the nodes trafilatura deletes unread (buttons, option
+lists), any other's with them, as trafilatura's fallbacks would see it unaided, and on
+a page of cards (a listing, collection or documentation page that declares no single
+thing) with the links that wrap whole cards made plain blocks, so their titles and blurbs
+are not read as link lists (:mod:`webrobot.extract.listingcards`). An
+article, on the tree without those nodes (and its headings readied:
+:func:`webrobot.extract.pagechrome.headings`), is read favouring precision, without
+trafilatura's fallback extractors, the empty inline elements of its paragraphs
+removed first so that the text after them stays (:mod:`webrobot.extract.emptytails`);
+a forum thread that calls itself an article and a discussion both is read as a
+discussion, broadly. When that reading finds no block to read
 the article from (a page builder's numbered wrappers) and gathers the page's loose
 paragraphs without the headings and lists between them, the article is read again with the
-block of its paragraphs named (:mod:`webrobot.extract.articleframe`); the lead the precise
-reading drops with the article's header (the page's description, shown under the headline)
-opens its text (:mod:`webrobot.extract.articlelead`). That precise reading drops the
-headline, teasers and link lists around an article that trafilatura's default reading keeps,
-but on some layouts it loses much of the article. A precise text of :data:`TRUSTED_LENGTH`
-characters or more is kept as it is; a shorter one is checked against the default (broad)
-reading, and kept only when it holds at least half of the broad text's word shingles
-(:mod:`webrobot.extract.shingles`); the broad text takes its place otherwise. The paragraphs
-of an article cut into several containers of one kind that the text lacks are added
-(:mod:`webrobot.extract.continuation`), a first line repeating the page's title is dropped
-(:mod:`webrobot.extract.headline`; not on a page that declares a product: the product's name
-opens its text), and closing lines asking the reader for money too. A reading that is the
-whole text of the page's ``<article>`` in one line (trafilatura's last resort on a short
-page) is read again from that article one block a line
-(:func:`webrobot.extract.sectionedpage.element_lines`). A page that is no article and whose
-text keeps only some of its many short sections (a service or product landing page) is read
-whole from its main region instead (:mod:`webrobot.extract.sectionedpage`). The text of a
-page that declares a product (and no article) ends with the label and value lists of its
-specification it lacks (:mod:`webrobot.extract.speclists`), and reads each of its long lines
-once (:mod:`webrobot.extract.repeatedlines`). A forum thread whose posts are marked as
-schema.org items (``Comment``, ``DiscussionForumPosting``, ``Answer``...) with their writers
-is read as those posts, each after its writer's name, when the reading kept less of them
-(:mod:`webrobot.extract.threadposts`). When the markup yields much less than the
-``articleBody`` the page declares in its JSON-LD (pages built by JavaScript, teasers of a
-paywall), and the two agree, the declared text is returned instead
+block of its paragraphs named (:mod:`webrobot.extract.articleframe`); the lead the
+precise reading drops with the article's header (the page's description, shown under the
+headline) opens its text (:mod:`webrobot.extract.articlelead`). That precise reading drops the headline, teasers
+and link lists around an article that trafilatura's default reading keeps, but on
+some layouts it loses much of the article. A precise text of :data:`TRUSTED_LENGTH`
+characters or more is kept as it is; a shorter one is checked against the default (broad) reading, and kept only when
+it holds at least half of the broad text's word shingles
+(:mod:`webrobot.extract.shingles`); the broad text takes
+its place otherwise. The paragraphs of an article cut into several containers
+of one kind that the text lacks are added (:mod:`webrobot.extract.continuation`),
+a first line repeating the page's title is dropped
+(:mod:`webrobot.extract.headline`; not on a page that declares a product: the
+product's name opens its text), and closing lines asking the reader for money
+too. A reading that is the whole text of the page's ``<article>`` in one line
+(trafilatura's last resort on a short page) is read again from that article one
+block a line (:func:`webrobot.extract.sectionedpage.element_lines`). A page that is no article and whose text keeps only some of its many short
+sections (a service or product landing page) is read whole from its main region
+instead (:mod:`webrobot.extract.sectionedpage`). The text of a page that declares a product
+(and no article) ends with the label and value lists of its specification it lacks
+(:mod:`webrobot.extract.speclists`), and reads each of its long lines once
+(:mod:`webrobot.extract.repeatedlines`). A forum thread whose posts are marked
+as schema.org items (``Comment``, ``DiscussionForumPosting``, ``Answer``...) with their
+writers is read as those posts, each after its writer's name, when the reading kept less
+of them (:mod:`webrobot.extract.threadposts`). When the markup yields much less than the
+``articleBody`` the page declares in its JSON-LD (pages built by JavaScript,
+teasers of a paywall), and the two agree, the declared text is returned instead
 (:mod:`webrobot.extract.articlebody`).
 
-A large page (more than :data:`~webrobot.extract.largepage.LARGE_PAGE_ELEMENTS` nodes in its
-tree: a link flood, a huge listing; a product page with more than
-:data:`~webrobot.extract.largepage.LARGE_PRODUCT_ELEMENTS`, made large by its menus, filters
-and recommendations, which trafilatura's fallbacks read in place of the product's text) is
-read under a bound: an article's precise reading is kept whatever its length, and the broad
-reading (read only when the precise one finds nothing, or on a page that is no article) runs
-without trafilatura's fallback extractors (justext, readability, a second recall pass),
-whose cost grows with the tree: 10 s of CPU on a 5 MB page of 180,000 nodes without the
-bound, under 2 s with it. All this costs less CPU than one default trafilatura call on the
-page's HTML (``python -m benchmarks.quality.maintext`` measures both).
+A large page (more than :data:`~webrobot.extract.largepage.LARGE_PAGE_ELEMENTS`
+nodes in its tree: a link flood, a huge listing; a product page with more than
+:data:`~webrobot.extract.largepage.LARGE_PRODUCT_ELEMENTS`, made large by its menus,
+filters and recommendations, which trafilatura's fallbacks read in place of the
+product's text) is read under a bound: an article's
+precise reading is kept whatever its length, and the broad reading (read only when the
+precise one finds nothing, or on a page that is no article) runs without trafilatura's fallback extractors (justext, readability,
+a second recall pass), whose cost grows with the tree: 10 s of CPU on a 5 MB page of
+180,000 nodes without the bound, under 2 s with it. All this costs less CPU than one
+default trafilatura call on the page's HTML (``python -m benchmarks.quality.maintext``
+measures both).
 
-trafilatura logs a warning for a page it finds no text in (``discarding data``, logger
-``trafilatura``); the glue decides how loud that logger is.
+trafilatura logs a warning for a page it finds no text in (``discarding data``,
+logger ``trafilatura``); the glue decides how loud that logger is.
 
-``main_text(page, mode="fast")`` is the cheap reading the full-text index uses when the
-mining's text part has not already read the page: resiliparse's main-content extraction (a
-maintained C++ extractor made for web-archive text) on ``page.html``, the same boilerplate
-dropped (menus, headers, footers, sidebars, cookie banners, forms, link-only lists, reader
-comments, alt texts, ``<noscript>``), none of the checks above. On the 181 pages of the
-article-extraction benchmark it costs about 1 ms of CPU a page against 16 ms, and 20 ms to
-start against 0.5 s for trafilatura's import, for an F1 of 0.93 against 0.97 (``python -m
-benchmarks.quality.maintext``; docs/search.md has the numbers and the reasons).
+``main_text(page, mode="fast")`` is the cheap reading the full-text index uses when
+the mining's text part has not already read the page: resiliparse's main-content
+extraction (a maintained C++ extractor made for web-archive text) on ``page.html``,
+the same boilerplate dropped (menus, headers, footers, sidebars, cookie banners,
+forms, link-only lists, reader comments, alt texts, ``<noscript>``), none of the
+checks above. On the 181 pages of the article-extraction benchmark it costs about
+1 ms of CPU a page against 16 ms, and 20 ms to start against 0.5 s for trafilatura's
+import, for an F1 of 0.93 against 0.97 (``python -m benchmarks.quality.maintext``;
+docs/search.md has the numbers and the reasons).
 
 The full reading needs trafilatura, in the ``mining`` extra (``pip install
-'webrobot[mining]'``); the fast one needs resiliparse, in the ``search`` extra. Without its
-library :func:`main_text` raises :class:`webrobot.optional.MissingExtra`, an
-:class:`ImportError` whose message names the extra: the glue reports it as "not installed".
-Any page (broken markup, huge, empty, odd JSON-LD) gives a text or ``None``, never an
-exception.
+'webrobot[mining]'``); the fast one needs resiliparse, in the ``search`` extra.
+Without its library :func:`main_text` raises :class:`webrobot.optional.MissingExtra`, an
+:class:`ImportError` whose message names the extra: the glue reports it as "not
+installed". Any page (broken markup, huge, empty, odd JSON-LD) gives a text or
+``None``, never an exception.
 
 Pure: no Scrapy, no I/O.
 """
@@ -132,18 +137,16 @@ from webrobot.extract.layouttables import unlay
 from webrobot.extract.listingcards import lists_cards, unwrap_cards
 from webrobot.extract.page import SourcePage
 from webrobot.extract.pagechrome import reading_tree, without_pleas
-from webrobot.extract.pagefacts import PageFacts, page_facts
 from webrobot.extract.pagekind import declares_article, declares_discussion, declares_product
 from webrobot.extract.permalinks import without_permalink_marks
 from webrobot.extract.readingchoice import PageSignals, ReadingPlan
 from webrobot.extract.references import with_references
 from webrobot.extract.repeatedlines import without_repeats
 from webrobot.extract.sectionedpage import element_lines, whole_reading
-from webrobot.extract.seealso import without_see_also
+from webrobot.extract.seealso import own_host, without_see_also
 from webrobot.extract.shingles import share_kept
 from webrobot.extract.sourcebreaks import unwrap_source_breaks
 from webrobot.extract.speclists import with_specifications
-from webrobot.extract.textdivs import text_divs
 from webrobot.extract.textlayout import code_on_own_lines, without_date_line
 from webrobot.optional import require
 from webrobot.pages.wholetree import whole_root
@@ -238,8 +241,8 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
     )
     reading = readingchoice.plan(signals)
     cards = not article and not signals.product and lists_cards(tree)
-    facts = page_facts(tree, page.url)
-    text, body = _markup_text(trafilatura, _prepared(tree, reading, cards), reading, facts)
+    own = own_host(tree, page.url)
+    text, body = _markup_text(trafilatura, _prepared(tree, reading, cards), reading, own)
     if text is None and page.html and _CONTROL.search(page.html):
         # lxml keeps control characters in an HTML tree but refuses to serialise
         # them, and trafilatura then discards the whole page: read it without them.
@@ -247,7 +250,7 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
         if cleaned is not None:
             tree = cleaned
             prepared = _prepared(tree, reading, cards)
-            text, body = _markup_text(trafilatura, prepared, reading, facts)
+            text, body = _markup_text(trafilatura, prepared, reading, own)
     rendered = _render(body, markdown=True) if markdown and body is not None else None
     lined = _article_lines(tree, reading, cards, text, body)
     if lined is not None:
@@ -294,21 +297,19 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
 
 
 def _markup_text(
-    trafilatura: ModuleType, tree: Any, reading: ReadingPlan, facts: PageFacts
+    trafilatura: ModuleType, tree: Any, reading: ReadingPlan, own: str | None = None
 ) -> tuple[str | None, Any]:
     """An article's precise reading when it suffices
     (:func:`~webrobot.extract.readingchoice.precise_suffices`), else the choice between
     it and the broad one; any other page's broad reading alone (both without fallbacks
     on a large page). With the body trafilatura read it from."""
     fast = not reading.fallbacks
-    paragraphs = []
     try:  # tables that lay the page out read as blocks; the paragraphs of the same walk
-        if facts.legacy and tree is not None:  # a post's text in a <div>, before HTML5
-            text_divs(tree)
         paragraphs = unlay(tree) if tree is not None else []
-        without_see_also(paragraphs, facts.own_host)  # links to the site's other articles
     except Exception:  # a page must never break the crawl
         logger.debug("layout tables not read", exc_info=True)
+        paragraphs = []
+    without_see_also(paragraphs, own)  # links to the site's other articles
     if not reading.precise_first:
         return _read(trafilatura, tree, fast=fast)
     keep_empty_tails(paragraphs)
