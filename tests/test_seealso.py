@@ -20,6 +20,7 @@ def _p(html: str) -> object:
         '<p><b>LE PUEDE INTERESAR: <a href="https://news.example/x">La ficha de Juan en Nueva York</a></b></p>',
         '<p><em>Czytaj też: <a href="/swiat/1">Wyścig zbrojeń ruszył z kopyta</a></em></p>',
         '<p>[Read more: <a href="/guide">A Guide to Small Business Accounting</a>]</p>',
+        '<p><b>Auch lesen:</b> <a href="/a">Die Sterne im neuen Jahr</a><br><span> </span></p>',
     ],
 )
 def test_a_label_a_colon_and_a_headline_is_a_see_also(html: str) -> None:
@@ -37,6 +38,7 @@ def test_a_label_a_colon_and_a_headline_is_a_see_also(html: str) -> None:
         '<p>See also: <a href="/a">One story about things</a> and <a href="/b">another one here</a></p>',
         # text after the link
         '<p>Read: <a href="/a">One story about things</a>, which explains how it began.</p>',
+        '<p>Read: <em><a href="/a">One story about things</a></em><b> and its end</b></p>',
         # a long label
         '<p>This is what the minister said about it: <a href="/a">One story about things</a></p>',
         # no link

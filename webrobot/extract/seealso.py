@@ -96,17 +96,28 @@ def is_see_also(paragraph: Any) -> bool:
             return False
     if not links:
         return False
-    whole = paragraph.text_content()
-    if len(whole) > MAX_CHARS:
-        return False
+    node = links[0]  # nothing after the link but punctuation, before any text is read
+    while node is not paragraph:
+        if node.tail and not set(node.tail) <= _TRAILING:
+            return False
+        for after in node.itersiblings():
+            shown = after.text_content() if isinstance(after.tag, str) else ""
+            if not set(shown + (after.tail or "")) <= _TRAILING:
+                return False
+        node = node.getparent()
+        if node is None:
+            return False
     headline = links[0].text_content().strip()
     if len(headline.split()) < HEADLINE_WORDS:
+        return False
+    whole = paragraph.text_content()
+    if len(whole) > MAX_CHARS:
         return False
     at = whole.rfind(headline)
     if at < 0:
         return False
     label = whole[:at].strip()
-    if not label.endswith(":") or not set(whole[at + len(headline) :]) <= _TRAILING:
+    if not label.endswith(":"):
         return False
     words = label[:-1].split()
     return 0 < len(words) <= LABEL_WORDS and "http" not in label
