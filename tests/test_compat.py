@@ -336,3 +336,34 @@ def test_keep_selector_is_what_the_responses_readers_get() -> None:
     assert response.xpath("//a/@href").getall() == ["/b"]
     assert [link.url for link in LinkExtractor().extract_links(response)] == ["http://x.test/b"]
     assert not compat.keep_selector(object(), other)
+
+
+def test_scrapys_tls_aliases_imported_without_source_keep_their_module() -> None:
+    """The crawl imports Scrapy's TLS modules with ``sourceless_stack``: their
+    deprecated aliases still name the module that made them, as with the whole
+    ``inspect.stack()``, and ``inspect.stack`` is Python's own again after. In a
+    fresh process, where the crawl's import is the first."""
+    import subprocess
+    import sys
+
+    from tests.crawling import PROJECT_ROOT
+
+    code = """
+import inspect
+original = inspect.stack
+import webrobot.politeness.connections
+from scrapy.core.downloader import contextfactory, tls
+for module in (contextfactory, tls):
+    for name, value in sorted(vars(module).items()):
+        if type(value).__name__ == "DeprecatedClass":
+            print(module.__name__, name, value.__module__)
+print("restored", inspect.stack is original)
+"""
+    done = subprocess.run([sys.executable, "-c", code], cwd=PROJECT_ROOT, capture_output=True,
+                          text=True, timeout=60, check=True)  # fmt: skip
+    lines = done.stdout.splitlines()
+    assert lines[-1] == "restored True", done.stdout
+    aliases = [line.split() for line in lines[:-1]]
+    assert aliases, "Scrapy makes deprecated aliases in its TLS modules"
+    for made_in, name, module in aliases:
+        assert module == made_in, f"{name} names {module}, not {made_in}"

@@ -1,6 +1,12 @@
 """Every invalid argument, setting or site config ends ``scrapy crawl`` with
 one line naming the source, the key and what was expected, exit status 2 and
-no traceback. Table-driven: one row per case, each a real ``scrapy crawl``."""
+no traceback. Table-driven: one row per case. Every site config and spider
+argument case is read by the spider as the crawl builds it, in this process
+(its error, the line the command prints); one case of each route an error takes
+(a file that cannot be read, a file that does not parse, a value the site config
+gives, a config setting checked against the crawl's settings, a spider argument,
+none at all) and every ``-s`` case run as a real ``scrapy crawl``, which must
+print that same line, exit 2 and show no traceback."""
 
 from __future__ import annotations
 
@@ -13,7 +19,9 @@ import pytest
 from scrapy.crawler import CrawlerProcess
 from scrapy.utils.project import get_project_settings
 
+from tests.components import webrobot_crawler
 from tests.crawling import PROJECT_ROOT
+from webrobot.settingsmodel.parse import error_lines
 from webrobot.sites.config import ConfigError, parse_start_urls_argument
 from webrobot.sites.values import check_url
 from webrobot.spiders.webrobot import WebrobotSpider
@@ -64,15 +72,53 @@ CASES: dict[str, tuple[str | bytes | None, list[str], list[str]]] = {
 }  # fmt: skip
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("case", sorted(CASES))
-def test_invalid_input_is_one_line_and_exit_2(case: str, tmp_path: Path) -> None:
-    text, extra, fragments = CASES[case]
+#: The cases the spider itself refuses (a site config, ``-a`` arguments): no ``-s``.
+SPIDER_CASES = sorted(name for name, (_, extra, _) in CASES.items() if "-s" not in extra)
+#: The cases run as a real ``scrapy crawl`` (about 1 s of CPU each): one per route a
+#: spider's error takes, and every ``-s`` case (the command's own parse of the text,
+#: the add-on's check of the value).
+PROCESS_CASES = sorted({
+    "missing file", "not toml", "unknown key", "settings list for number",
+    "empty start_urls argument", "no argument",
+    *(name for name in CASES if name not in SPIDER_CASES),
+})  # fmt: skip
+
+
+def case_arguments(case: str, folder: Path) -> list[str]:
+    """The command-line words of ``case``, its site config written in ``folder``."""
+    text, extra, _ = CASES[case]
     args = list(extra)
     if text is not None:
-        config = tmp_path / "site.toml"
+        config = folder / "site.toml"
         config.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
         args += ["-a", f"config={config}"]
+    return args
+
+
+def spider_error_line(case: str, folder: Path) -> str:
+    """The first line of the error the ``webrobot`` spider finds in ``case``, built by
+    the crawler as ``scrapy crawl`` builds it (webrobot's project settings, the add-on,
+    the spider's ``from_crawler`` with the ``-a`` arguments)."""
+    words = case_arguments(case, folder)
+    arguments = dict(word.split("=", 1) for word in words[1::2])
+    spider = WebrobotSpider.from_crawler(webrobot_crawler(), **arguments)
+    assert spider.config_error is not None, case
+    return error_lines(spider.config_error)[0]
+
+
+@pytest.mark.parametrize("case", SPIDER_CASES)
+def test_invalid_spider_input_is_one_error_naming_the_key(case: str, tmp_path: Path) -> None:
+    line = spider_error_line(case, tmp_path)
+    assert "\n" not in line
+    for fragment in CASES[case][2]:
+        assert fragment in line, f"{fragment!r} not in {line!r}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", PROCESS_CASES)
+def test_invalid_input_is_one_line_and_exit_2(case: str, tmp_path: Path) -> None:
+    _, _, fragments = CASES[case]
+    args = case_arguments(case, tmp_path)
     env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}
     done = subprocess.run(
         [sys.executable, "-m", "scrapy", "crawl", "webrobot", *args, "-s", "LOG_LEVEL=ERROR",
@@ -92,6 +138,8 @@ def test_invalid_input_is_one_line_and_exit_2(case: str, tmp_path: Path) -> None
     line = lines[0]
     for fragment in fragments:
         assert fragment in line, f"{fragment!r} not in {line!r}"
+    if case in SPIDER_CASES:  # the command says what the spider found, as it found it
+        assert line == f"webrobot: cannot start: {spider_error_line(case, tmp_path)}", line
 
 
 @pytest.mark.parametrize(

@@ -131,6 +131,7 @@ PURE = frozenset({
     "webrobot.extract.trafilaturacompat",
     "webrobot.extract.justextcompat",
     "webrobot.extract.trafilaturacopies",
+    "webrobot.extract.pagemeasure",
     "webrobot.extract.pagelanguage",
     "webrobot.optional",
     "webrobot.politeness.clock",

@@ -317,6 +317,21 @@ def test_title_without_the_site_name_an_h1_logo_or_the_site_name_states() -> Non
     assert metadata(page(long_site), date_search="off")["title"] == "Life Is A Highway"
 
 
+def test_a_theme_that_writes_the_posts_title_as_the_site_name_keeps_it_as_the_title() -> None:
+    # A Hugo theme that gives og:site_name the post's title, and a headline whose word
+    # links to another site's home page (which makes it no logo of this one).
+    html = (
+        "<html><head><title>Dart: a fast language - Adaman blog</title>"
+        "<meta property='og:title' content='Dart: a fast language - Adaman blog'>"
+        "<meta property='og:site_name' content='Dart: a fast language'></head><body>"
+        "<h1><span class='author'><a href='/blog/'>Artyom</a></span> / "
+        "<a href='/blog/post/dart/'>Dart: a fast language</a></h1><article>"
+        "<h1 id='dart'><a href='https://dart.dev/'>Dart</a>: a fast language for the web and "
+        "for phones</h1><p>Dart is a language made by Google.</p></article></body></html>"
+    )
+    assert metadata(page(html), date_search="off")["title"] == "Dart: a fast language"
+
+
 REVIEW = (
     '<script type="application/ld+json">[{"@type": "Product"}, '
     '{"@type": "NewsArticle", "headline": "Lamp review"}]</script>'

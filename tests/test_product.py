@@ -311,11 +311,37 @@ def test_a_disabled_buy_button_means_out_of_stock() -> None:
         {"@type": "Product", "name": "Tent", "offers": {"price": "1"}}}</script></head></html>""",
         """<html><head><script type="application/ld+json">[{"@type":"Product","name":"A","offers":{"price":"1"}},
         {"@type":"Product","name":"B","offers":{"price":"2"}}]</script></head></html>""",
+        # a shop's listing: priced cards without buttons, and the button that opens the
+        # cart's drawer on every page of the shop
+        """<html><body>"""
+        + "".join(
+            f'<div class="card"><a href="/products/{i}/">Item {i}</a>'
+            f'<p class="text-danger">Rp. {i}.000</p></div>'
+            for i in range(5, 9)
+        )
+        + """<button class="btn_cart btn btn-primary" type="button" data-bs-toggle="offcanvas"
+        data-bs-target="#offcanvasCart" aria-controls="offcanvasCart">
+        <i class="fas fa-shopping-cart"></i></button></body></html>""",
     ],
-    ids=["about-page", "listing", "review", "two-products"],
+    ids=["about-page", "listing", "review", "two-products", "listing-cart-drawer"],
 )
 def test_pages_that_are_no_product_page(html: str) -> None:
     assert product(page(html)) is None
+
+
+def test_the_carts_drawer_button_does_not_hide_the_products_own() -> None:
+    html = """<html lang="id"><body><div itemscope itemtype="http://schema.org/Product">
+    <div itemprop="name">Sacha the Deer</div><div class="item_price">Rp. 5.000</div>
+    <a id="item_add" class="btn btn-primary item_add" href="javascript:;">Add to Cart</a></div>
+    <button class="btn_cart btn" data-bs-toggle="offcanvas" aria-controls="offcanvasCart">
+    <i class="fas fa-shopping-cart"></i></button></body></html>"""
+    result = product(page(html))
+    assert result is not None
+    assert (result["price"], result["currency"], result["availability"]) == (
+        "5000.00",
+        "IDR",
+        "InStock",
+    )
 
 
 def test_structured_data_passed_in_is_used() -> None:

@@ -81,3 +81,27 @@ def test_trafilatura_eval_dev_pages_are_scored_by_passages(
     out = capsys.readouterr().out.splitlines()
     assert "- kept passage" in out
     assert "! menu words" in out
+
+
+def test_large_losses_are_counted_on_each_side() -> None:
+    found = unseendev.losses([(0, 0.9, 0.5), (1, 0.1, 0.2), (2, 0.4, 0.7), (3, 0.25, 0.05)])
+    assert found.mean == pytest.approx((0.4125, 0.3625))
+    assert found.low == (2, 2)  # 0.1 and 0.25 below 0.3; 0.2 and 0.05 on the other side
+    assert found.behind == (2,)  # 0.3 behind; page 1 is 0.1 behind only
+    assert found.ahead == (0, 3)
+    assert unseendev.losses([]) == unseendev.Losses((0.0, 0.0), (0, 0), (), ())
+
+
+def test_losses_are_printed_beside_saved_texts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = Page("wcxb-listing", _site("dev"), "<p>x</p>", "one two three four five six")
+    monkeypatch.setattr(unseendev, "wcxb", lambda repos: [page])
+    monkeypatch.setattr(unseendev, "extractor", lambda name: lambda html: "nothing alike here")
+    saved = tmp_path / "texts.json"
+    saved.write_text('{"' + page.url + '#0": "one two three four five six"}')
+    assert unseendev.main(["--kinds", "listing", "--losses", "--against", str(saved)]) == 0
+    out = capsys.readouterr().out
+    assert "wcxb-listing dev (1 pages), webrobot / saved: F1 0.000 / 1.000" in out
+    assert "pages below 0.3 1 / 0" in out
+    assert "behind on [0], ahead on []" in out

@@ -26,15 +26,18 @@ READ = plan(ARTICLE)
             PageSignals(article=False, large=False, product=True),
             ReadingPlan(precise_first=False, prune_unread=True, fallbacks=True),
         ),
-        # any other page: broad, trafilatura's fallbacks seeing the page as it is
+        # any other page: broad, trafilatura's fallbacks seeing the page as it is, and its
+        # retry favouring recall decided on the page as it came
         (
             PageSignals(article=False, large=False),
-            ReadingPlan(precise_first=False, prune_unread=False, fallbacks=True),
+            ReadingPlan(precise_first=False, prune_unread=False, fallbacks=True, page_measure=True),
         ),
         # a large page: no fallbacks
         (
             PageSignals(article=False, large=True),
-            ReadingPlan(precise_first=False, prune_unread=False, fallbacks=False),
+            ReadingPlan(
+                precise_first=False, prune_unread=False, fallbacks=False, page_measure=True
+            ),
         ),
         (
             PageSignals(article=True, large=True),

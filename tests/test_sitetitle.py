@@ -47,6 +47,26 @@ URL = "https://www.example-news.com/2021/03/04/story"
             [],
             "Washing machine - appliances - by owner",
         ),
+        # A theme that writes the post's title as og:site_name: the part the post's
+        # own headline starts with is its title, not the site's name.
+        (
+            "Dart: a fast language - Adaman blog",
+            ["Dart: a fast language"],
+            ["Dart: a fast language for the web and for phones"],
+            "Dart: a fast language",
+        ),
+        # ... or that heads the post "Author / Post title", as a code host heads a file
+        (
+            "PostgreSQL 11, a review - Adaman blog",
+            ["PostgreSQL 11, a review"],
+            ["Artyom / PostgreSQL 11, a review"],
+            "PostgreSQL 11, a review",
+        ),
+        ("Products | Acme", ["Acme"], ["Acme / Products"], "Products"),
+        # the site's name as the headline (a theme's <h1> that is the site) still goes
+        ("Post title | The Site", ["The Site"], ["The Site"], "Post title"),
+        # a short site name that starts the headline by chance still goes
+        ("Acme: our new shop | Acme", ["Acme"], ["Acme: our new shop"], "Acme: our new shop"),
     ],
 )
 def test_without_site(title: str, sites: list[str], h1s: list[str], expected: str) -> None:

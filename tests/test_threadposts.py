@@ -86,3 +86,62 @@ def test_comments_on_a_question_or_an_answer_are_not_posts() -> None:
     answer = _post(*POSTS[1], kind="Answer")
     found = threadposts.posts(lxml.html.fromstring(_thread(question + answer)))
     assert [threadposts.author(item) for item, _ in found] == ["river_fan", "quay_walker"]
+
+
+def _plain_post(name: str, said: str, when: str = "2008-02-27 09:21 UTC") -> str:
+    return (
+        f'<article class="post">\n<div class="post-head">\n<span class="post-author">{name}</span>'
+        f'\n<span class="post-date muted">{when}</span>\n</div>\n'
+        f'<div class="post-body">{said}</div>\n</article>\n'
+    )
+
+
+#: A thread as a static archive shows it: a long opening post, its lines parted by
+#: ``<br>``, and short replies.
+OPENING = "<br>\n".join(
+    f"{i}. The harbour's ferry timetable changed on Monday, and line {i} now says so."
+    for i in range(1, 9)
+)
+
+
+def test_a_thread_without_microdata_is_read_from_its_posts_writers_and_bodies() -> None:
+    # A static forum archive: each post an <article> with its writer and its body, no
+    # schema.org markup; the reading kept the opening post alone.
+    html = (
+        "<html><head><title>Ferry timetable · Forum archive</title></head><body>"
+        "<header><a href='/'>Forum archive</a></header><main>"
+        "<p class='breadcrumbs'><a href='/'>Boards</a> / Harbour / Topic 7</p>"
+        "<h1>Ferry timetable</h1><p class='meta'>Started by river_fan · 4 replies</p>"
+        + _plain_post(POSTS[0][0], OPENING)
+        + "".join(_plain_post(*post) for post in POSTS[1:])
+        + "</main><footer>Generated from the forum's database.</footer></body></html>"
+    )
+    text = maintext.main_text(SourcePage("", html, root=Selector(text=html).root)) or ""
+    lines = text.splitlines()
+    assert lines[:2] == [
+        "river_fan",
+        "1. The harbour's ferry timetable changed on Monday, and line 1 now says so.",
+    ]
+    for name, said in POSTS[1:]:
+        assert said in lines and lines[lines.index(said) - 1] == name
+    assert "database" not in text
+
+
+def test_a_listings_teasers_and_a_posts_plain_comments_are_no_thread() -> None:
+    teasers = "".join(
+        f'<article class="post post-card"><h2><a href="/p/{i}/">Story {i}</a></h2>'
+        f'<span class="author">{name}</span><p>{said}</p></article>'
+        for i, (name, said) in enumerate(POSTS)
+    )
+    root = lxml.html.fromstring(_thread(teasers))
+    assert threadposts.thread_reading(root, POSTS[0][1]) is None
+    # a card whose link holds its title (Ghost's Casper)
+    cards = teasers.replace('<h2><a href="/p/', '<a href="/p/').replace("</a></h2>", "</a>")
+    cards = cards.replace('/">Story', '/"><h2>Story').replace("</a><span", "</h2></a><span")
+    assert "<a href" in cards and "</h2></a>" in cards
+    root = lxml.html.fromstring(_thread(cards))
+    assert threadposts.thread_reading(root, POSTS[0][1]) is None
+    article = "<p>" + "The harbour reopened on Monday after two years of work. " * 8 + "</p>"
+    comments = "".join(_plain_post(name, said * 3) for name, said in POSTS)
+    root = lxml.html.fromstring(_thread(article + comments))
+    assert threadposts.thread_reading(root, article[3:-4]) is None

@@ -11,7 +11,10 @@ in that listing) as extracted and as the ground truth holds them (a trafilatura-
 page: the passages it must and must not hold), each line marked with whether the other
 side has it. ``--structure legacy`` keeps the pages built as before HTML5 (as
 :mod:`benchmarks.quality.unseen` judges them). Only pages of the ``dev`` half are ever loaded: the ``held`` half is never
-printed, page by page or otherwise.
+printed, page by page or otherwise. ``--losses`` prints, for each set, where the large
+losses are: the mean of the pages' F1, the pages below :data:`LOW_F1`, and the pages on
+which one side is :data:`GAP` or more behind the other, webrobot beside trafilatura (or
+beside texts saved with ``--save``, given with ``--against``).
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.quality.maintext import _shingles, tp_fp_fn
@@ -38,6 +43,34 @@ from benchmarks.quality.unseen import (
 KINDS = ("listing", "collection", "documentation")
 #: The kind that names trafilatura's evaluation pages (the others are wcxb page types).
 EVAL = "trafilatura-eval"
+#: A page scored below this F1 is a large loss (``--losses``).
+LOW_F1 = 0.3
+#: One side this far behind the other on a page (F1) is a large loss against it.
+GAP = 0.2
+
+
+@dataclass(frozen=True, slots=True)
+class Losses:
+    """Where the large losses of a set are: the mean of the pages' F1 on each side, how
+    many pages are below :data:`LOW_F1` on each side, and the pages (their indices) on
+    which ours is :data:`GAP` or more behind the other side, and ahead of it."""
+
+    mean: tuple[float, float]
+    low: tuple[int, int]
+    behind: tuple[int, ...]
+    ahead: tuple[int, ...]
+
+
+def losses(rows: Sequence[tuple[int, float, float]]) -> Losses:
+    """The :class:`Losses` of ``rows``: each a page's index, our F1 and the other side's."""
+    ours = [row[1] for row in rows]
+    theirs = [row[2] for row in rows]
+    return Losses(
+        mean=(sum(ours) / len(rows), sum(theirs) / len(rows)) if rows else (0.0, 0.0),
+        low=(sum(f < LOW_F1 for f in ours), sum(f < LOW_F1 for f in theirs)),
+        behind=tuple(i for i, a, b in rows if b - a >= GAP),
+        ahead=tuple(i for i, a, b in rows if a - b >= GAP),
+    )
 
 
 def set_name(kind: str) -> str:
@@ -118,6 +151,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show", type=int, action="append", default=[])
     parser.add_argument("--trafilatura", action="store_true", help="show trafilatura's text")
     parser.add_argument("--summary", action="store_true", help="each set's dev F1 only")
+    parser.add_argument(
+        "--losses", action="store_true", help="each set's large losses, beside the other side"
+    )
     parser.add_argument("--save", type=Path, help="write webrobot's texts to this JSON file")
     parser.add_argument(
         "--against", type=Path, help="compare with texts saved by --save (instead of trafilatura)"
@@ -144,6 +180,23 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.save:
         args.save.write_text(json.dumps({r[1].url + f"#{r[0]}": r[2] for r in rows}))
+    if args.losses:
+        other = "saved" if saved is not None else "trafilatura"
+        for kind in kinds:
+            mine = [r for r in rows if r[1].set == set_name(kind)]
+            pooled = (
+                f1_of([r[1] for r in mine], [r[2] for r in mine]),
+                f1_of([r[1] for r in mine], [r[3] for r in mine]),
+            )
+            found = losses([(r[0], r[4][2], r[5][2]) for r in mine])
+            print(
+                f"{set_name(kind)} dev ({len(mine)} pages), webrobot / {other}: "
+                f"F1 {pooled[0]:.3f} / {pooled[1]:.3f}, "
+                f"mean of the pages {found.mean[0]:.3f} / {found.mean[1]:.3f}, "
+                f"pages below {LOW_F1} {found.low[0]} / {found.low[1]}; "
+                f"webrobot {GAP}+ behind on {list(found.behind)}, ahead on {list(found.ahead)}"
+            )
+        return 0
     if args.summary:
         for kind in kinds:
             mine = [(r[1], r[2]) for r in rows if r[1].set == set_name(kind)]

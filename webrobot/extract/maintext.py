@@ -18,12 +18,11 @@ breaks of the page's source inside its paragraphs made spaces as a browser shows
 ``<main>`` trafilatura looks for (:mod:`webrobot.extract.bodycontent`), and lists that
 lay the page out, as Javadoc's, made plain blocks (:mod:`webrobot.extract.layoutlists`),
 the empty anchors on a code block's lines removed (:mod:`webrobot.extract.codeanchors`),
-the permalink marks beside signatures (:mod:`webrobot.extract.permalinks`),
-tables that lay the page out (a banner, a side column and the content; one table a
-post) unwrapped into blocks, a cell of text a paragraph
-(:mod:`webrobot.extract.layouttables`), a paragraph that only links to another article
-of the site left out (:mod:`webrobot.extract.seealso`), and a documentation theme's skip links, tables
-of contents, breadcrumbs and version badges (:mod:`webrobot.extract.docchrome`),
+the permalink marks beside signatures (:mod:`webrobot.extract.permalinks`), tables that lay the page
+out (a banner, a side column and the content; one table a post) unwrapped into blocks, a cell of
+text a paragraph (:mod:`webrobot.extract.layouttables`), a paragraph that only links to another
+article of the site left out (:mod:`webrobot.extract.seealso`), and a documentation theme's skip
+links, tables of contents, breadcrumbs and version badges (:mod:`webrobot.extract.docchrome`),
 with its options built once, and its extraction sequence run with the pruning walks of
 :mod:`webrobot.extract.trafilaturacompat` (the same nodes pruned as trafilatura's own
 XPath expressions prune, for less CPU). What the page declares itself chooses the reading
@@ -31,7 +30,8 @@ XPath expressions prune, for less CPU). What the page declares itself chooses th
 that is no article (a product, listing, service, documentation or forum page, whose
 content is spread over several blocks) gets trafilatura's default (broad) reading, a
 product's on a tree without the nodes trafilatura deletes unread (buttons, option
-lists), any other's with them, as trafilatura's fallbacks would see it unaided, and on
+lists), any other's with them, as trafilatura's fallbacks would see it unaided (its retry
+of a short reading judged on the page as it came: :mod:`webrobot.extract.pagemeasure`), on
 a page of cards (a listing, collection or documentation page that declares no single
 thing) with the links that wrap whole cards made plain blocks, so their titles and blurbs
 are not read as link lists (:mod:`webrobot.extract.listingcards`). An
@@ -120,6 +120,7 @@ from typing import Any, Literal
 from webrobot.extract import (
     articleframe,
     articlelead,
+    pagemeasure,
     readingchoice,
     threadposts,
     trafilaturacompat,
@@ -143,7 +144,7 @@ from webrobot.extract.readingchoice import PageSignals, ReadingPlan
 from webrobot.extract.references import with_references
 from webrobot.extract.repeatedlines import without_repeats
 from webrobot.extract.sectionedpage import element_lines, whole_reading
-from webrobot.extract.seealso import own_host, without_see_also
+from webrobot.extract.seealso import without_see_also
 from webrobot.extract.shingles import share_kept
 from webrobot.extract.sourcebreaks import unwrap_source_breaks
 from webrobot.extract.speclists import with_specifications
@@ -241,8 +242,7 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
     )
     reading = readingchoice.plan(signals)
     cards = not article and not signals.product and lists_cards(tree)
-    own = own_host(tree, page.url)
-    text, body = _markup_text(trafilatura, _prepared(tree, reading, cards), reading, own)
+    text, body = _markup_text(trafilatura, _prepared(tree, reading, cards), reading, tree)
     if text is None and page.html and _CONTROL.search(page.html):
         # lxml keeps control characters in an HTML tree but refuses to serialise
         # them, and trafilatura then discards the whole page: read it without them.
@@ -250,7 +250,7 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
         if cleaned is not None:
             tree = cleaned
             prepared = _prepared(tree, reading, cards)
-            text, body = _markup_text(trafilatura, prepared, reading, own)
+            text, body = _markup_text(trafilatura, prepared, reading, tree)
     rendered = _render(body, markdown=True) if markdown and body is not None else None
     lined = _article_lines(tree, reading, cards, text, body)
     if lined is not None:
@@ -297,7 +297,7 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
 
 
 def _markup_text(
-    trafilatura: ModuleType, tree: Any, reading: ReadingPlan, own: str | None = None
+    trafilatura: ModuleType, tree: Any, reading: ReadingPlan, page: Any = None
 ) -> tuple[str | None, Any]:
     """An article's precise reading when it suffices
     (:func:`~webrobot.extract.readingchoice.precise_suffices`), else the choice between
@@ -305,13 +305,13 @@ def _markup_text(
     on a large page). With the body trafilatura read it from."""
     fast = not reading.fallbacks
     try:  # tables that lay the page out read as blocks; the paragraphs of the same walk
-        paragraphs = unlay(tree) if tree is not None else []
+        paragraphs = without_see_also(unlay(tree), page) if tree is not None else []
     except Exception:  # a page must never break the crawl
         logger.debug("layout tables not read", exc_info=True)
         paragraphs = []
-    without_see_also(paragraphs, own)  # links to the site's other articles
     if not reading.precise_first:
-        return _read(trafilatura, tree, fast=fast)
+        with pagemeasure.measured_on(page if reading.page_measure else None):
+            return _read(trafilatura, tree, fast=fast)
     keep_empty_tails(paragraphs)
     # a copy for the precise reading: the broad one may read the tree after it
     report = trafilaturacompat.ReadReport()

@@ -44,7 +44,7 @@ from webrobot.extract.htmltree import base_url, html_root
 from webrobot.extract.jsonld import page_jsonld
 from webrobot.extract.language import language_tag, page_language
 from webrobot.extract.pagedates import COSTLY, GenericDate, SearchMode, page_dates
-from webrobot.extract.sitetitle import without_site
+from webrobot.extract.sitetitle import home_link, without_site
 from webrobot.extract.timeelements import TimeElements, time_elements
 
 if TYPE_CHECKING:
@@ -307,10 +307,7 @@ def _h1s(root: Any, url: str) -> tuple[list[str], list[str]]:
     try:
         for h1 in root.xpath("//h1[position() <= 3]"):
             text = clean_text(h1.text_content())
-            home = any(
-                urlsplit(urljoin(url, str(href))).path in ("", "/")
-                for href in h1.xpath(".//a/@href")
-            )
+            home = any(home_link(urljoin(url, str(href)), url) for href in h1.xpath(".//a/@href"))
             marks = f"{h1.get('class') or ''} {h1.get('id') or ''}"
             (logos if home or _LOGO.search(marks) else headlines).append(text)
     except (AttributeError, ValueError):

@@ -56,11 +56,15 @@ class PageSignals:
 class ReadingPlan:
     """How to read a page: precisely first (then broadly only when that falls short, see
     :func:`precise_suffices`) or broadly alone; with the nodes trafilatura deletes unread
-    pruned before it reads (``prune_unread``); with trafilatura's fallback extractors."""
+    pruned before it reads (``prune_unread``); with trafilatura's fallback extractors;
+    with trafilatura's retry of a short reading decided on the page as it came
+    (``page_measure``, :mod:`webrobot.extract.pagemeasure`: a page that declares neither
+    an article nor a product)."""
 
     precise_first: bool
     prune_unread: bool
     fallbacks: bool
+    page_measure: bool = False
 
 
 def plan(signals: PageSignals) -> ReadingPlan:
@@ -70,6 +74,7 @@ def plan(signals: PageSignals) -> ReadingPlan:
         precise_first=article,
         prune_unread=article or signals.product,
         fallbacks=not signals.large,
+        page_measure=not signals.article and not signals.product,
     )
 
 

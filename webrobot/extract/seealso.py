@@ -13,8 +13,10 @@ its measure.
 colon, then one link of at least :data:`HEADLINE_WORDS` words (a headline, not a
 "Website: example.com" or "Download: PDF"), then nothing but punctuation, the link
 going to the page's own site: a relative address, or one on the host of the page's
-canonical address (``<link rel="canonical">``, else ``og:url``). A link to another site
-is a source the article cites ("Source: A Survey on …"), which stays. The language of
+canonical address (``<link rel="canonical">``, else ``og:url``; read from the page's own
+tree, as the reading's copy has no ``<head>`` left). A link to another site, or any
+absolute link on a page that names no canonical address, is a source the article cites
+("Source: A Survey on …"), and stays. The language of
 the label is not looked at: the shape is what every site shares.
 
 Pure: no Scrapy, no I/O.
@@ -38,51 +40,27 @@ MAX_CHARS = 300
 _TRAILING = frozenset(".,;:!?…»«\"'”“’)]>›→ \u00a0")
 
 
-def without_see_also(paragraphs: Iterable[Any], own: str | None) -> int:
-    """The paragraphs among ``paragraphs`` (a tree's ``<p>`` elements) that are a label,
-    a colon and one link to a headline (:func:`is_see_also`) on the page's own site
-    (relative, or on the host ``own``: :func:`own_host`), removed from their tree (their
-    tails kept); the number removed."""
-    removed = 0
-    for paragraph in [paragraph for paragraph in paragraphs if is_see_also(paragraph)]:
-        host = _host(next(paragraph.iter("a")).get("href"))
-        if paragraph.getparent() is None or (host is not None and not _same_site(host, own)):
+def without_see_also(paragraphs: Iterable[Any], root: Any = None) -> list[Any]:
+    """``paragraphs`` (a tree's ``<p>`` elements) without those that are a label, a colon
+    and one link to a headline (:func:`is_see_also`) on the page's own site: a relative
+    link, or one on the host of the canonical address in the page whose tree ``root`` is
+    (:func:`own_host`; read only when such a link is found). Those are removed from their
+    tree, their tails kept; the others are returned."""
+    kept: list[Any] = []
+    own: list[str | None] = []
+    for paragraph in paragraphs:
+        if not is_see_also(paragraph) or paragraph.getparent() is None:
+            kept.append(paragraph)
             continue
+        host = _host(next(paragraph.iter("a")).get("href"))
+        if host is not None:
+            if not own:
+                own.append(own_host(root) if root is not None else None)
+            if not _same_site(host, own[0]):
+                kept.append(paragraph)
+                continue
         delete(paragraph)
-        removed += 1
-    return removed
-
-
-def own_host(root: Any, url: str | None = None) -> str | None:
-    """The host of the page's canonical address (``<link rel="canonical">``, else
-    ``og:url``) in the ``<head>`` of ``root``, else of ``url`` (the address it was
-    fetched from), without ``www.``; ``None`` when none is known."""
-    elements = root.find("head")
-    if elements is None:
-        return _host(url)
-    links = [e.get("href") for e in elements.iter("link") if e.get("rel") == "canonical"]
-    links += [e.get("content") for e in elements.iter("meta") if e.get("property") == "og:url"]
-    for address in links:
-        host = _host(address)
-        if host:
-            return host
-    return _host(url)
-
-
-def _host(address: str | None) -> str | None:
-    """The host of ``address`` without ``www.``; ``None`` for a relative address."""
-    try:
-        host = urlsplit((address or "").strip()).hostname
-    except ValueError:
-        return None
-    return host.removeprefix("www.") if host else None
-
-
-def _same_site(host: str, own: str | None) -> bool:
-    """Whether ``host`` is ``own`` or one of them a subdomain of the other."""
-    if not own:
-        return False
-    return host == own or host.endswith("." + own) or own.endswith("." + host)
+    return kept
 
 
 def is_see_also(paragraph: Any) -> bool:
@@ -121,3 +99,35 @@ def is_see_also(paragraph: Any) -> bool:
         return False
     words = label[:-1].split()
     return 0 < len(words) <= LABEL_WORDS and "http" not in label
+
+
+def own_host(root: Any) -> str | None:
+    """The host of the page's canonical address (``<link rel="canonical">``, else
+    ``og:url``) in the ``<head>`` of ``root``, without ``www.``; ``None`` when it names
+    none."""
+    head = root.find("head")
+    if head is None:
+        return None
+    links = [e.get("href") for e in head.iter("link") if e.get("rel") == "canonical"]
+    links += [e.get("content") for e in head.iter("meta") if e.get("property") == "og:url"]
+    for address in links:
+        host = _host(address)
+        if host:
+            return host
+    return None
+
+
+def _host(address: str | None) -> str | None:
+    """The host of ``address`` without ``www.``; ``None`` for a relative address."""
+    try:
+        host = urlsplit((address or "").strip()).hostname
+    except ValueError:
+        return None
+    return host.removeprefix("www.") if host else None
+
+
+def _same_site(host: str, own: str | None) -> bool:
+    """Whether ``host`` is ``own`` or one of them a subdomain of the other."""
+    if not own:
+        return False
+    return host == own or host.endswith("." + own) or own.endswith("." + host)

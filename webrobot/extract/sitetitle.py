@@ -5,7 +5,10 @@ title | Site", "Site - Post title", "Post title :: Section :: Site". The part
 that is the site is told by the names the page gives itself (``og:site_name``,
 ``application-name``, its schema.org WebSite or publisher, its host name); and
 when the page names no site, by its ``<h1>``: the part the headline repeats is
-the title. A title that neither decides is kept whole. A byline among the parts
+the title. A part that starts the post's longer headline is the post's title
+shortened, never the site's name, even where ``og:site_name`` says it is (a theme
+that writes the post's title there); so is a part that ends it ("Author / Post
+title"). A title that neither decides is kept whole. A byline among the parts
 ("Title | by Jane Doe | Publication | Medium") ends the title: it and the
 parts after it (the author's publication) go.
 
@@ -37,6 +40,9 @@ _BYLINE_PART = re.compile(
     re.IGNORECASE,
 )
 _BY_WORD = re.compile(r"^\S+\s+")
+#: A site name at least this long (characters) that starts the page's headline is the
+#: post's title shortened, not the site's name.
+MIN_OPENING = 16
 
 
 def title_parts(title: str) -> list[str]:
@@ -82,22 +88,40 @@ def _without_site(title: str, site_names: Iterable[str], headlines: Iterable[str
     sites.discard("")
     heads = {_norm(h) for h in headlines if h} - {""}
     count = len(parts)
+
+    def named(part: str) -> bool:
+        return _norm(part) in sites or _squashed(part) in sites
+
+    def is_site(part: str) -> bool:
+        return named(part) and not _opens(part, heads)
+
     # The site's name at either end (its own separators included), perhaps after a
     # section ("Post | News | Site"): the longest such end goes.
     for size in range(count - 1, 0, -1):
         tail, head = joined(count - size, count), joined(0, size)
-        if _norm(tail) in sites or _squashed(tail) in sites:
+        if is_site(tail):
             return joined(0, count - size)
-        if _norm(head) in sites or _squashed(head) in sites:
+        if is_site(head):
             return joined(size, count)
     # No site named: the part the headline repeats.
     for cut in range(1, count):
         head, tail = joined(0, cut), joined(cut, count)
-        if _norm(head) in heads:
+        if _norm(head) in heads or (named(head) and _opens(head, heads)):
             return head
-        if _norm(tail) in heads:
+        if _norm(tail) in heads or (named(tail) and _opens(tail, heads)):
             return tail
     return title
+
+
+def _opens(part: str, heads: set[str]) -> bool:
+    """Whether ``part`` starts or ends a longer headline of the page ("Author / Post
+    title"): the post's title (a theme that gives the post's title as
+    ``og:site_name``), not the site's name; a name shorter than :data:`MIN_OPENING` may
+    start a headline by chance."""
+    text = _norm(part)
+    return len(text) >= MIN_OPENING and any(
+        h != text and (h.startswith(text) or h.endswith(text)) for h in heads
+    )
 
 
 def _joined(parts: list[str], separators: list[str]) -> str:
@@ -113,6 +137,17 @@ def _norm(text: str) -> str:
 
 def _squashed(text: str) -> str:
     return _WORD.sub("", text).casefold()
+
+
+def home_link(link: str, url: str) -> bool:
+    """Whether ``link`` (absolute) goes to the home page of the site of the page at
+    ``url``: a word of a headline that links to another site's home page makes no logo
+    of this one."""
+    parts = urlsplit(link)
+    host = urlsplit(url).netloc.casefold().removeprefix("www.")
+    return parts.path in ("", "/") and (
+        not host or parts.netloc.casefold().removeprefix("www.") == host
+    )
 
 
 def _host_names(url: str) -> set[str]:

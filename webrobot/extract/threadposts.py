@@ -7,7 +7,9 @@ and many more) marks each post as a schema.org item (``Comment``,
 the posts are the page's content; a reading that looks for one block of article text
 keeps the opening post alone, or a dialog or the side bar. :func:`thread_text` gives
 the posts in page order, each as its writer's name on a line, then its body one block
-a line. :mod:`webrobot.extract.maintext` uses it on a page that declares no article (or
+a line. A thread whose software writes no microdata (a static archive of a forum) is read
+from its sibling ``<article>`` posts, each naming its writer in an element whose class
+says so (:func:`plain_posts`). :mod:`webrobot.extract.maintext` uses it on a page that declares no article (or
 declares a discussion as well) and no product, when the page holds at least
 :data:`MIN_POSTS` such posts with a writer (a page's questions and answers in an FAQ have
 none), as :func:`thread_reading` decides.
@@ -44,12 +46,41 @@ _BLOCKS = frozenset(
 )  # fmt: skip
 _UNSHOWN = frozenset({"script", "style", "noscript", "template", "button", "svg"})
 _SPACES = re.compile(r"[^\S\n]+")
+#: A class that names a post's writer, and one that names its body.
+_WRITER_CLASS = re.compile(
+    r"(?:^|\s|[-_])(?:author|poster|username|user-name)(?:$|\s|[-_])", re.IGNORECASE
+)
+_BODY_CLASS = re.compile(r"(?:^|\s|[-_]|post)(?:body|content|message|text)(?:$|\s)", re.IGNORECASE)
 
 
 def posts(root: Any) -> list[tuple[Any, Any]]:
     """``(item, body)`` of each post of the page in page order: the post's item element
     and its body element, a body inside another post's body left out (a quote), and a
-    comment on a question or an answer too."""
+    comment on a question or an answer too; where the microdata marks fewer than
+    :data:`MIN_POSTS`, the page's :func:`plain_posts`."""
+    found = _marked_posts(root)
+    return found if len(found) >= MIN_POSTS else plain_posts(root) or found
+
+
+def plain_posts(root: Any) -> list[tuple[Any, Any]]:
+    """``(post, body)`` of a thread whose software writes no microdata (a static forum
+    archive): :data:`MIN_POSTS` or more sibling ``<article>`` elements, each naming its
+    writer in an element whose class says so (``post-author``, ``username``) and none
+    headed by a link (a listing's teasers are); the body is the post's element whose
+    class says body, content or message (else the whole post). The largest such group."""
+    groups: dict[Any, list[Any]] = {}
+    for element in root.iter("article"):
+        groups.setdefault(element.getparent(), []).append(element)
+    best: list[Any] = []
+    for members in groups.values():
+        if len(members) < max(MIN_POSTS, len(best) + 1):
+            continue
+        if all(_writer(m) is not None and not _linked_heading(m) for m in members):
+            best = members
+    return [(post, _body(post)) for post in best]
+
+
+def _marked_posts(root: Any) -> list[tuple[Any, Any]]:
     found: list[tuple[Any, Any]] = []
     bodies: set[Any] = set()
     for element in root.xpath("//*[@itemprop]"):
@@ -116,7 +147,12 @@ def in_place(
 
 
 def author(item: Any) -> str | None:
-    """The name of the item's ``author`` (its ``name`` property, else its text)."""
+    """The name of the item's ``author`` (its ``name`` property, else its text); for a
+    post without microdata (:func:`plain_posts`), its writer's element's text."""
+    if item.get("itemscope") is None:
+        writer = _writer(item)
+        name = " ".join(writer.text_content().split()) if writer is not None else ""
+        return name if 0 < len(name) <= MAX_NAME else None
     for element in item.iter():
         prop = element.get("itemprop") if isinstance(element.tag, str) else None
         if not prop or "author" not in prop.split():
@@ -151,6 +187,34 @@ def _walk(element: Any, parts: list[str]) -> None:
             parts.append(child.tail)
     if block:
         parts.append("\n")
+
+
+def _writer(post: Any) -> Any:
+    """The element of ``post`` whose class names the writer (``post-author``)."""
+    for element in post.iter():
+        if isinstance(element.tag, str) and _WRITER_CLASS.search(element.get("class") or ""):
+            return element
+    return None
+
+
+def _linked_heading(post: Any) -> bool:
+    """A heading that links, or a link around a heading: a teaser's title."""
+    return bool(
+        post.xpath(
+            ".//*[self::h1 or self::h2 or self::h3 or self::h4][.//a[@href] or ancestor::a[@href]]"
+        )
+    )
+
+
+def _body(post: Any) -> Any:
+    for element in post.iter():
+        if (
+            element is not post
+            and isinstance(element.tag, str)
+            and _BODY_CLASS.search(element.get("class") or "")
+        ):
+            return element
+    return post
 
 
 def _item_of(element: Any) -> Any:

@@ -16,7 +16,6 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from webrobot.extract.imagehashing import MISSING_LIBRARY, ImageRefused, describe_image
 from webrobot.monitor.images import BITS
 from webrobot.monitor.nearcopy import ProtectedText
 from webrobot.monitor.terms import term_pattern
@@ -51,6 +50,9 @@ def _read(path: Path, source: str, key: str) -> bytes:
 def image_hash(data: bytes, source: str, key: str, path: Path) -> int:
     """The 64-bit pHash of a picture file's bytes: the crawl's one picture hash
     (:func:`webrobot.extract.imagehashing.describe_image`), as a page's images get it."""
+    # The picture hashing, imported by the rules that watch a picture only.
+    from webrobot.extract.imagehashing import MISSING_LIBRARY, ImageRefused, describe_image
+
     try:
         # Read before the crawl starts, in the main thread: Pillow's warnings about the
         # picture (a palette with transparency...) are logged at DEBUG, not printed.

@@ -32,11 +32,15 @@ from collections.abc import Callable, Hashable
 from time import monotonic
 from typing import TYPE_CHECKING, Any
 
-from scrapy.core.downloader.handlers.http11 import HTTP11DownloadHandler
 from scrapy.utils.asyncio import sleep
 from twisted.web.client import HTTPConnectionPool
 
-from webrobot.compat import idle_connections, idle_timeouts, replace_connection_pool
+from webrobot.compat import (
+    idle_connections,
+    idle_timeouts,
+    replace_connection_pool,
+    sourceless_stack,
+)
 from webrobot.politeness.descriptors import DescriptorPlan, exhausted, plan, victims
 from webrobot.settingsmodel.parse import read
 from webrobot.urls.sitekey import site_key
@@ -46,6 +50,12 @@ if TYPE_CHECKING:
     from scrapy import Request
     from scrapy.crawler import Crawler
     from scrapy.http import Response
+
+# Scrapy's TLS modules name their deprecated aliases' module through inspect.stack(),
+# about 135 ms of CPU at every crawl's start with the source of every frame read:
+# imported here without it (webrobot.compat.sourceless_stack says why it is the same).
+with sourceless_stack():
+    from scrapy.core.downloader.handlers.http11 import HTTP11DownloadHandler
 
 logger = logging.getLogger(__name__)
 

@@ -33,14 +33,17 @@ import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from webrobot.extract.maintext import Mode, main_text
-from webrobot.extract.page import SourcePage
-from webrobot.extract.pagelanguage import page_language
 from webrobot.job.diskspace import describe_error, is_disk_error
 from webrobot.optional import check
 from webrobot.search import lifeline
+
+if TYPE_CHECKING:
+    # The readers run in the index process only (imported there at its first page):
+    # the crawl's process, which imports this module for the worker's handle, is
+    # spared the extraction package.
+    from webrobot.extract.maintext import Mode
 
 logger = logging.getLogger(__name__)
 
@@ -104,12 +107,16 @@ def page_text(page: PageToIndex) -> str:
     its body; at most :data:`MAX_TEXT` characters, ``""`` when there is none."""
     given = getattr(page, "main_text", None)  # a record spooled by an older version has none
     if given is None:
+        from webrobot.extract.maintext import main_text
+        from webrobot.extract.page import SourcePage
+
         html = page.body.decode(page.encoding or "utf-8", errors="replace")
         given = main_text(SourcePage(page.url, html), mode=TEXT_MODE)
     return (given or "")[:MAX_TEXT]
 
 
 def _apply(index: Any, kind: str, value: Any, totals: IndexTotals) -> None:
+    from webrobot.extract.pagelanguage import page_language
     from webrobot.search.index import IndexedPage
 
     try:

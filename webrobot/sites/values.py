@@ -18,7 +18,6 @@ from urllib.parse import urlsplit
 
 from w3lib.url import safe_url_string
 
-from webrobot.extract.fields import FieldSpecError, compile_fields
 from webrobot.frontier.priorities import PriorityRule
 from webrobot.monitor.rules import parse_rule_tables
 from webrobot.settingsmodel.parse import ConfigError
@@ -277,6 +276,9 @@ def field_specs(value: Any, source: str, key: str) -> dict[str, Any]:
         raise ConfigError(
             source, key, f"expected a table of fields ([{key}]), got {describe(value)}"
         )
+    # The mining's field reader, imported by the configs that declare fields only.
+    from webrobot.extract.fields import FieldSpecError, compile_fields
+
     try:
         compile_fields(value)
     except FieldSpecError as exc:

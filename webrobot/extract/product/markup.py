@@ -54,7 +54,7 @@ _OWN_ITEM_TYPES = frozenset({
 })  # fmt: skip
 
 _BUY = re.compile(
-    r"add[\s_-]*to[\s_-]*(?:cart|bag|basket|trolley)|addtocart|buy[\s_-]*(?:it[\s_-]*)?now|"
+    r"add[\s_-]*to[\s_-]*(?:shopping[\s_-]*)?(?:cart|bag|basket|trolley)|addtocart|buy[\s_-]*(?:it[\s_-]*)?now|"
     r"in\s+den\s+(?:warenkorb|einkaufswagen)|warenkorb|ajouter\s+au\s+panier|añadir\s+al\s+carrito|"
     r"agregar\s+al\s+carrito|adicionar\s+(?:ao|à)\s+(?:carrinho|sacola)|comprar(?:\s+agora)?|"
     r"aggiungi\s+al\s+carrello|in\s+(?:de\s+)?winkel(?:wagen|mand)|lägg\s+i\s+varukorg|"
@@ -62,7 +62,13 @@ _BUY = re.compile(
     r"do\s+ko[šs][íi]ku|do\s+ko[šs][íi]ka|v\s+корзину|в\s+корзину|до\s+кошика|adaug[ăa]\s+[îi]n\s+co[șs]|în\s+co[șs]|kos[áa]rba|"
     r"sepete\s+ekle|ostoskoriin|lisää\s+ostoskoriin|στο\s+καλάθι|הוסף\s+לסל|加入購物車|立即購買|"
     r"カートへ|장바구니|"
-    r"pre[\s-]?order\s+now|vorbestellen|précommander",
+    r"pre[\s-]?order\s+now|vorbestellen|précommander|"
+    # More of the platforms' own buy buttons (Shopify's Dawn, Magento, Shopware, Sylius, Spree).
+    r"aan\s+(?:de\s+)?winkelwagen\s+toevoegen|toevoegen\s+aan\s+(?:de\s+)?winkelwagen|"
+    r"læg\s+i\s+indkøbs(?:kurv|vogn)|lägg\s+till\s+i\s+(?:varukorg|kundvagn)|lägg\s+i\s+kundvagn|"
+    r"添加到(?:购物车|購物車)|a\s+kosárhoz|"
+    r"do\s+nákupního\s+košíku|tilføj\s+til\s+(?:indkøbs)?kurv|a\s+la\s+cesta|nel\s+carrello|"
+    r"no\s+carrinho|sepetine\s+ekle|放[进入]购物车|加到(?:购物车|購物車)|lisää\s+koriin|у\s+кошик",
     re.IGNORECASE,
 )
 _BUY_CLASS = re.compile(
@@ -88,6 +94,16 @@ def title_without_site(title: str) -> str:
         if found and head.strip() and len(tail) <= 40 and len(head) >= len(tail):
             return head.strip()
     return title
+
+
+#: Attributes of a button that opens a drawer, a dialog or a menu.
+_PANEL_ATTRIBUTES = ("data-bs-toggle", "data-toggle", "aria-controls", "aria-haspopup")
+
+
+def _opens_panel(element: Any) -> bool:
+    """A button that opens a panel (the cart's drawer on every page of a shop, a menu):
+    a cart's class on it names the cart it shows, not a product it buys."""
+    return any(element.get(name) for name in _PANEL_ATTRIBUTES)
 
 
 def _in_carousel(element: Any) -> bool:
@@ -124,7 +140,7 @@ class Markup:
             classes = " ".join(
                 filter(None, [element.get("class"), element.get("id"), element.get("name")])
             )
-            if _BUY.search(label) or _BUY_CLASS.search(classes):
+            if _BUY.search(label) or (_BUY_CLASS.search(classes) and not _opens_panel(element)):
                 found.append(element)
         if len(found) > MAX_BUY_BUTTONS:  # a listing's, or other products' in a carousel
             found = [b for b in found if not _in_carousel(b)]

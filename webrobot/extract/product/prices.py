@@ -9,8 +9,9 @@
   ``kr``.
 * :func:`availability`: a schema.org ``ItemAvailability`` name from its URL in
   any form (``http://schema.org/InStock``, ``instock``, ``in_stock``) or from
-  the words shops print in English, German, French, Spanish, Portuguese,
-  Italian, Dutch and the Nordic languages.
+  the words shops print (English, German, French, Spanish, Portuguese, Italian,
+  Dutch, the Nordic languages, Polish, Czech, Slovak, Romanian, Hungarian, Greek,
+  Turkish, Russian, Japanese and Chinese; the platforms' own stock lines among them).
 
 Pure: no Scrapy, no I/O.
 """
@@ -58,7 +59,77 @@ _AVAILABILITY_WORDS: tuple[tuple[str, str], ...] = (
     ((r"\bin[\s-]*stock\b|\bavailable\b|\bauf\s+lager\b|\bsofort\s+lieferbar\b|\blieferbar\b|\bverfügbar\b|\bvorrätig\b|\ben\s+stock\b|\bdisponible\b|\ben\s+existencia\b|\bem\s+estoque\b|\bdisponível\b|\bdisponibile\b|\bop\s+voorraad\b|\bleverbaar\b|\bi\s+lager\b|\bpå\s+lager\b|\bdostępny\b|\bna\s+stanie\b|\bskladom\b|\bna\s+sklade\b|\bskladem\b|\bîn\s+stoc\b|\bdisponibil\b|\braktáron\b|\bstokta\b"
      r"|в\s+наличии|є\s+в\s+наявності|\bδιαθέσιμο\b|במלאי|在庫あり|有货|有貨|现货|現貨"), "InStock"),
 )  # fmt: skip
-_AVAILABILITY_PATTERNS = [(re.compile(p, re.IGNORECASE), name) for p, name in _AVAILABILITY_WORDS]
+#: More of the words shop platforms print, by availability: the stock lines of Shopify's
+#: Dawn theme (its 30 locales) and of Magento's language packs, in Polish, Dutch,
+#: Italian, Portuguese, Swedish, Danish, Norwegian, Finnish, Czech, Slovak, Turkish,
+#: Japanese, Chinese, Russian, Romanian, Hungarian and Greek ("Slut i lager" is out of
+#: stock, not "i lager"; "Lage voorraad: nog maar 3" is a low stock).
+_NOT_TIME = r"(?!\s*(?:dag|dni|dzie|dia|dí|giorn|jour|tag|day|hour|godz|min|час|дн|д[ея]н|日|天))"
+# fmt: off
+_PLATFORM_WORDS: dict[str, str] = {
+    "SoldOut": r"\bloppuunmyyty\b|\belfogyott\b|品切れ",
+    "OutOfStock": (
+        r"\bzapas\s+wyczerpany\b|\bbrak\s+towaru\b|\bsem\s+stock\b|\bslut\s+i\s+lager\b"
+        r"|\binte\s+(?:i\s+lager|tillgängliga?)\b|\bikke\s+(?:tilgængelig|tilgjengelig)\b|\butilgjengelig\b"
+        r"|\bnen[íi]\s+k\s+dispozici\b|\bnedostupn[éáýy]\b|\bloppunut\s+varastosta\b|\bei\s+varastossa\b"
+        r"|\bstokta\s+bulunmuyor\b|\bstok\s+yok\b|\bnu\s+exist[ăa]\s+[îi]n\s+stoc\b|\bnincs\s+készleten\b"
+        r"|μη\s+διαθέσιμο|χωρίς\s+απόθεμα|недоступн[оаы]|закончил(?:ся|ась|ось|ись)|無庫存|无库存|無法供貨|无法供货"
+        # "not available" where the negation is a word of its own before the word that
+        # alone says available ("no está disponible", "n'est pas disponible").
+        r"|(?<!ya\s)\bno\s+(?:está|estará)\s+disponible|\bn['’]est\s+pas\s+disponible|\bpas\s+disponible\b"
+        r"|\bnon\s+è\s+disponibile|\bnie\s+jest\s+dostępn|\bniedostępn\w*|(?<!já\s)\bnão\s+está\s+disponível"
+        r"|\binte\s+tillgängligt?\b|\botillgänglig|\bikke\s+tilgængelige?\b|(?<!artık\s)\bmevcut\s+değil\b"
+        r"|\bnu\s+(?:este|sunt)\s+disponibil|δεν\s+είναι\s+διαθέσιμ"
+        # Sylius' words ("Ej tillgänglig" was read as in stock).
+        r"|\bej\s+tillgänglig|\bgeen\s+voorraad\b|\bonbeschikbaar\b|нет\s+на\s+складе|недоступен"
+        r"|\bnu\s+este\s+pe\s+stoc\b|\bnem\s+elérhető\b|εξαντλημένο"
+        # Spree's and Solidus' ("没有库存", no stock, was read as in stock by "有库存").
+        r"|\btillfälligt\s+slut\b|\bfuera\s+de\s+(?:stock|inventario)\b|\bei\s+saatavilla\b|\bnu\s+mai\s+este\s+pe\s+stoc\b"
+        r"|(?<!больше\s)\bне\s+доступ(?:ен|н[оаы])|[没沒無无]有(?:库存|庫存|货|貨)"
+    ),
+    "Discontinued": (
+        r"\bya\s+no\s+(?:está\s+)?disponible|\bn['’]est\s+plus\s+disponible|\bplus\s+disponible\b"
+        r"|\bnon\s+(?:è\s+)?più\s+disponibile|\bnie\s+jest\s+już\s+dostępn|\bjá\s+não\s+está\s+disponível"
+        r"|\bnão\s+está\s+mais\s+disponível|\bniet\s+(?:meer|langer)\s+(?:beschikbaar|leverbaar|op\s+voorraad)"
+        r"|\binte\s+längre\s+tillgänglig|\bikke\s+(?:længere|lenger)\s+(?:tilgængelig|tilgjengelig)"
+        r"|больше\s+не\s+доступ|\bartık\s+mevcut\s+değil|\bnu\s+mai\s+este\s+disponibil"
+        r"|δεν\s+είναι\s+πλέον\s+διαθέσιμ"
+    ),
+    "LimitedAvailability": (
+        r"\bnog\s+maar\s+\d+(?!\d)" + _NOT_TIME + r"|\bnog\s+\d+\s+(?:beschikbaar|op\s+voorraad|over)\b"
+        r"|\blage\s+voorraad\b|\bne\s+restano\s+\d+(?!\d)" + _NOT_TIME + r"|\bsolo\s+\d+\s+rimast"
+        r"|\bscorte\s+ridotte\b|\bpozostał[oay]?\s*:?\s*\d+(?!\d)" + _NOT_TIME
+        + r"|\btylko\s+\d+\s+(?:szt\.?\s+)?pozostał|\bniski\s+poziom\s+zapasów\b"
+        r"|\b\d+\s+restantes?\b|\bsó\s+resta[m]?\s+\d+|\bestoque\s+baixo\b|\bstock\s+reduzido\b"
+        r"|\b\d+\s+kvar\b|\blåg\s+lagernivå\b|\b\d+\s+(?:tilbage|igjen)\b|\blav\s+lagerbeholdning\b"
+        r"|\bposledn[íi]ch\s+\d+|\bzb[ýy]vaj[íi]c[íi]\s+mno[žz]stv[íi]\s*:?\s*\d+|\bzost[áa]va\s+\d+"
+        r"|\b\d+\s+jäljellä\b|\bvarasto\s+vähissä\b|\b\d+\s+(?:adet|ürün)\s+kaldı\b|\bstok\s+düzeyi\s+düşük\b"
+        r"|\bdoar\s+\d+\s+(?:\w+\s+)?rămase?\b|\bcsak\s+\d+\s+(?:db\s+)?van\s+raktáron\b|απομένουν\s+\d+"
+        r"|残り\s*\d+\s*(?:個|点|つ|枚|本|台|着)|\d+\s*(?:個|点)?のみ残|低在庫"
+        r"|[仅僅]?剩[余餘]?\s*\d+\s*(?:件|个|個|台|份)|低库存|庫存不足"
+        r"|осталось(?:\s+(?:всего|только))?\s*:?\s*\d+\s*(?:шт|$|[.!,;)])"
+        # PrestaShop's "Last items in stock", as its themes translate it.
+        r"|\blast\s+items?\s+in\s+stock\b|\bderniers\s+articles\b|\búltimos\s+artigos\b"
+        r"|\bostatnie\s+sztuki\b|\bposledn[íi]\s+kus|\bsidste\s+(?:elementer|varer)\b"
+        r"|\bsista\s+produkten\b|\bultimi\s+(?:articoli|pezzi)\b|\blaatste\s+(?:items|artikelen|stuks)\b"
+        r"|\bultimele\s+produse\b|последние\s+товары|\bnur\s+noch\s+wenige\b"
+    ),
+    "InStock": (
+        r"\bw\s+magazynie\b|\bem\s+stock\b|\bvarastossa\b|\bkészleten\b|σε\s+απόθεμα"
+        r"|\bbeschikbaar\b|\btillgängligt?\b|\btilgængelig\b|\btilgjengelig\b|\bk\s+dispozici\b|\ban\s+lager\b|\bin\s+magazzino\b|\bin\s+stoc\b"
+        r"|\d+\s*個の在庫|在庫有り|(?<![没沒無无])有\s*(?:\d+\s*件\s*)?(?:库存|庫存)|\d+\s*件\s*(?:存货|存貨|库存|庫存)"
+    ),
+}
+# fmt: on
+_AVAILABILITY_PATTERNS = [
+    (
+        re.compile(
+            p + ("|" + _PLATFORM_WORDS[name] if name in _PLATFORM_WORDS else ""), re.IGNORECASE
+        ),
+        name,
+    )
+    for p, name in _AVAILABILITY_WORDS
+]
 
 #: Currency signs and words -> ISO 4217, where the sign means one currency.
 _SIGNS = {
@@ -69,14 +140,15 @@ _SIGNS = {
     "mxn": "MXN", "cn¥": "CNY", "rmb": "CNY", "元": "CNY", "cny": "CNY", "円": "JPY",
     "jp¥": "JPY", "jpy": "JPY", "₹": "INR", "rs": "INR", "rs.": "INR", "inr": "INR",
     "₽": "RUB", "руб": "RUB", "руб.": "RUB", "р.": "RUB", "rub": "RUB", "zł": "PLN",
-    "zl": "PLN", "pln": "PLN", "kč": "CZK", "czk": "CZK", "ft": "HUF", "huf": "HUF",
-    "chf": "CHF", "fr.": "CHF", "₩": "KRW", "krw": "KRW", "₺": "TRY", "tl": "TRY",
+    "zl": "PLN", "pln": "PLN", "kč": "CZK", "kc": "CZK", "czk": "CZK", "ft": "HUF", "huf": "HUF",
+    "chf": "CHF", "fr.": "CHF", "sfr.": "CHF", "sfr": "CHF", "₩": "KRW", "원": "KRW", "krw": "KRW", "₺": "TRY", "tl": "TRY",
     "try": "TRY", "₪": "ILS", "ils": "ILS", "฿": "THB", "thb": "THB", "₫": "VND",
     "đ": "VND", "vnd": "VND", "₱": "PHP", "php": "PHP", "lei": "RON", "ron": "RON",
     "sek": "SEK", "nok": "NOK", "dkk": "DKK", "zar": "ZAR", "aed": "AED", "sar": "SAR",
     "₴": "UAH", "грн": "UAH", "uah": "UAH", "₦": "NGN", "ngn": "NGN", "kn": "HRK",
     "rp": "IDR", "idr": "IDR", "rm": "MYR", "myr": "MYR", "bgn": "BGN", "лв": "BGN",
     "clp": "CLP", "cop": "COP", "ars": "ARS", "pen": "PEN", "s/": "PEN", "s/.": "PEN",
+    "₸": "KZT", "kzt": "KZT",
 }  # fmt: skip
 _DOLLAR_BY_TLD = {
     "ca": "CAD", "au": "AUD", "nz": "NZD", "hk": "HKD", "sg": "SGD", "mx": "MXN",
@@ -199,8 +271,9 @@ def parse_price_text(
     if not isinstance(text, str) or not text.strip():
         return None, None
     price_parser = require("price_parser", "mining", FEATURE)
+    text = _APOSTROPHE_GROUPS.sub("'", text[:200])
     try:
-        price = price_parser.Price.fromstring(text[:200])
+        price = price_parser.Price.fromstring(text)
     except (ValueError, ArithmeticError):
         return None, None
     amount = price.amount
@@ -216,6 +289,10 @@ def parse_price_text(
 
 
 _ONE_MARK_THREE_DIGITS = re.compile(r"^\d{1,3}[.,]\d{3}$")
+#: A thousands mark written as a typographic apostrophe (``CHF 1’234.50``: the grouping
+#: mark of Swiss German and Swiss Italian in the Unicode locale data), a modifier letter
+#: or a prime, made the ASCII one price-parser reads as a thousands mark.
+_APOSTROPHE_GROUPS = re.compile(r"(?<=\d)[\u2019\u02bc\u2032](?=\d{3}(?!\d))")
 #: Languages (and regions) that write a decimal point; the others write a decimal comma.
 _POINT_LANGUAGES = frozenset({
     "en", "zh", "ja", "ko", "he", "th", "ms", "hi", "ga", "mt", "cy", "fil", "tl", "ur",

@@ -27,7 +27,9 @@ _NOTIFY = re.compile(
 _DELIVERY = re.compile(
     r"\b(?:ships?|dispatch(?:ed|es)?|deliver(?:y|ed)|lieferzeit|lieferbar\s+in|versandfertig|"
     r"exp[ée]di|livr[ée]|env[íi]o|entrega|consegna|dodanie|wysyłka|dod[áa]n[íi]|doru[čc]en|"
-    r"na\s+objedn[áa]n|na\s+zam[óo]wienie|на\s+заказ|доставк)",
+    r"na\s+objedn[áa]n|na\s+zam[óo]wienie|на\s+заказ|доставк|"
+    # Shopware's delivery lines ("Verzendklaar, verwachte levertijd: 1-3 werkdagen").
+    r"dostaw[ay]|levertijd|verzend|leveringstid|leveranstid|dodac[íi]\s+lh[ůu]t|teslim|toimitusaika)",
     re.IGNORECASE,
 )
 #: Class words of a size or variant picker: its stock words are the variant's.
