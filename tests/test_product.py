@@ -344,6 +344,21 @@ def test_the_carts_drawer_button_does_not_hide_the_products_own() -> None:
     )
 
 
+def test_a_buy_button_that_opens_the_carts_dialog_is_still_a_buy_button() -> None:
+    # Shopify's Dawn: the product's own submit button opens the cart's dialog once it has
+    # added, and says so (aria-haspopup); its label is in a language the buy words lack
+    html = """<html lang="id"><body><main><h1 class="product__title">Ullgenser</h1>
+    <div class="price"><span class="price-item price-item--regular">Rp 499.000</span></div>
+    <product-form class="product-form"><form action="/cart/add" method="post">
+    <input type="hidden" name="id" value="4381"><div class="product-form__buttons">
+    <button id="ProductSubmitButton-main" type="submit" name="add" aria-haspopup="dialog"
+    class="product-form__submit button button--full-width button--primary">
+    <span>Tambahkan ke keranjang</span></button></div></form></product-form></main></body></html>"""
+    result = product(page(html))
+    assert result is not None
+    assert (result["price"], result["currency"]) == ("499000.00", "IDR")
+
+
 def test_structured_data_passed_in_is_used() -> None:
     structured = {
         "json-ld": [],

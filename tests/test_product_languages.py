@@ -240,10 +240,34 @@ def test_the_platforms_stock_lines(text: str, expected: str) -> None:
         "3 dias restantes",
         "Акция заканчивается завтра",
         "Gratis verzending",
+        # the lowest price of the last 30 days, as EU shops must print it
+        "Nejnižší cena za posledních 30 dní",
+        "Do konca akcie zostáva 5 dní",
     ],
 )
 def test_a_time_left_is_no_stock_line(text: str) -> None:
     assert availability_in_text(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Romanian written without its diacritics, as many shops do
+        ("Nu este in stoc", "OutOfStock"),
+        ("Nu mai este in stoc", "OutOfStock"),
+        ("In stoc", "InStock"),
+        ("Nicht an Lager", "OutOfStock"),
+        ("Nicht mehr an Lager", "OutOfStock"),
+        ("An Lager", "InStock"),
+        ("Nie ma w magazynie", "OutOfStock"),
+        ("Non presente in magazzino", "OutOfStock"),
+        ("Não disponível", "OutOfStock"),
+        ("Δεν υπάρχει σε απόθεμα", "OutOfStock"),
+        ("Ya no disponible", "Discontinued"),
+    ],
+)
+def test_a_negation_before_a_platform_stock_word(text: str, expected: str) -> None:
+    assert availability_in_text(text) == expected
 
 
 @pytest.mark.parametrize(

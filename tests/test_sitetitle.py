@@ -63,6 +63,19 @@ URL = "https://www.example-news.com/2021/03/04/story"
             "PostgreSQL 11, a review",
         ),
         ("Products | Acme", ["Acme"], ["Acme / Products"], "Products"),
+        # a long site name before the section's own name in the headline is the site's
+        (
+            "Podcasts | Harvard Business Review",
+            ["Harvard Business Review"],
+            ["Harvard Business Review Podcasts"],
+            "Podcasts",
+        ),
+        (
+            "Harvard Business Review - Podcasts",
+            ["Harvard Business Review"],
+            ["Podcasts / Harvard Business Review"],
+            "Podcasts",
+        ),
         # the site's name as the headline (a theme's <h1> that is the site) still goes
         ("Post title | The Site", ["The Site"], ["The Site"], "Post title"),
         # a short site name that starts the headline by chance still goes

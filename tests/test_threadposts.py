@@ -145,3 +145,19 @@ def test_a_listings_teasers_and_a_posts_plain_comments_are_no_thread() -> None:
     comments = "".join(_plain_post(name, said * 3) for name, said in POSTS)
     root = lxml.html.fromstring(_thread(article + comments))
     assert threadposts.thread_reading(root, article[3:-4]) is None
+
+
+def test_a_plain_posts_writer_may_follow_an_avatar() -> None:
+    # an avatar whose class names the writer, before the element with the writer's name
+    def avatar(name: str, said: str) -> str:
+        return (
+            f'<article class="post"><div class="author-avatar"><img src="/a/{name}.png" alt="">'
+            f'</div><span class="author-name">{name}</span><div class="post-body">{said}</div>'
+            "</article>"
+        )
+
+    root = lxml.html.fromstring(_thread("".join(avatar(*p) for p in POSTS)))
+    found = threadposts.posts(root)
+    assert [threadposts.author(item) for item, _ in found] == [name for name, _ in POSTS]
+    thread = threadposts.thread_reading(root, POSTS[0][1]) or ""
+    assert thread.splitlines()[:2] == list(POSTS[0])

@@ -8,7 +8,9 @@ when the page names no site, by its ``<h1>``: the part the headline repeats is
 the title. A part that starts the post's longer headline is the post's title
 shortened, never the site's name, even where ``og:site_name`` says it is (a theme
 that writes the post's title there); so is a part that ends it ("Author / Post
-title"). A title that neither decides is kept whole. A byline among the parts
+title"), unless the headline holds the title's other part too (the site's name and
+a section's: "Podcasts | Harvard Business Review" headed "Harvard Business Review
+Podcasts"). A title that neither decides is kept whole. A byline among the parts
 ("Title | by Jane Doe | Publication | Medium") ends the title: it and the
 parts after it (the author's publication) go.
 
@@ -92,35 +94,37 @@ def _without_site(title: str, site_names: Iterable[str], headlines: Iterable[str
     def named(part: str) -> bool:
         return _norm(part) in sites or _squashed(part) in sites
 
-    def is_site(part: str) -> bool:
-        return named(part) and not _opens(part, heads)
+    def is_site(part: str, rest: str) -> bool:
+        return named(part) and not _opens(part, heads, rest)
 
     # The site's name at either end (its own separators included), perhaps after a
     # section ("Post | News | Site"): the longest such end goes.
     for size in range(count - 1, 0, -1):
         tail, head = joined(count - size, count), joined(0, size)
-        if is_site(tail):
+        if is_site(tail, joined(0, count - size)):
             return joined(0, count - size)
-        if is_site(head):
+        if is_site(head, joined(size, count)):
             return joined(size, count)
     # No site named: the part the headline repeats.
     for cut in range(1, count):
         head, tail = joined(0, cut), joined(cut, count)
-        if _norm(head) in heads or (named(head) and _opens(head, heads)):
+        if _norm(head) in heads or (named(head) and _opens(head, heads, tail)):
             return head
-        if _norm(tail) in heads or (named(tail) and _opens(tail, heads)):
+        if _norm(tail) in heads or (named(tail) and _opens(tail, heads, head)):
             return tail
     return title
 
 
-def _opens(part: str, heads: set[str]) -> bool:
+def _opens(part: str, heads: set[str], rest: str) -> bool:
     """Whether ``part`` starts or ends a longer headline of the page ("Author / Post
     title"): the post's title (a theme that gives the post's title as
     ``og:site_name``), not the site's name; a name shorter than :data:`MIN_OPENING` may
-    start a headline by chance."""
-    text = _norm(part)
+    start a headline by chance, and a headline that holds the title's ``rest`` too is
+    the site's name and the section's ("Harvard Business Review Podcasts")."""
+    text, others = _norm(part), _norm(rest)
     return len(text) >= MIN_OPENING and any(
-        h != text and (h.startswith(text) or h.endswith(text)) for h in heads
+        h != text and (h.startswith(text) or h.endswith(text)) and not (others and others in h)
+        for h in heads
     )
 
 

@@ -190,9 +190,14 @@ def _walk(element: Any, parts: list[str]) -> None:
 
 
 def _writer(post: Any) -> Any:
-    """The element of ``post`` whose class names the writer (``post-author``)."""
+    """The first element of ``post`` whose class names the writer (``post-author``) and
+    that holds a text (not the writer's avatar, ``author-avatar``)."""
     for element in post.iter():
-        if isinstance(element.tag, str) and _WRITER_CLASS.search(element.get("class") or ""):
+        if (
+            isinstance(element.tag, str)
+            and _WRITER_CLASS.search(element.get("class") or "")
+            and element.text_content().strip()
+        ):
             return element
     return None
 

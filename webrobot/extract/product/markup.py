@@ -102,8 +102,18 @@ _PANEL_ATTRIBUTES = ("data-bs-toggle", "data-toggle", "aria-controls", "aria-has
 
 def _opens_panel(element: Any) -> bool:
     """A button that opens a panel (the cart's drawer on every page of a shop, a menu):
-    a cart's class on it names the cart it shows, not a product it buys."""
-    return any(element.get(name) for name in _PANEL_ATTRIBUTES)
+    a cart's class on it names the cart it shows, not a product it buys. A button that
+    submits a form adds to the cart, whatever panel it opens after (Shopify's Dawn marks
+    its buy button ``aria-haspopup="dialog"`` for the cart's notice)."""
+    return any(element.get(name) for name in _PANEL_ATTRIBUTES) and not _submits(element)
+
+
+def _submits(element: Any) -> bool:
+    """A submit button: ``type="submit"``, or a ``<button>`` of no other type in a form."""
+    kind = (element.get("type") or "").strip().casefold()
+    if kind:
+        return kind == "submit"
+    return element.tag == "button" and any(a.tag == "form" for a in element.iterancestors())
 
 
 def _in_carousel(element: Any) -> bool:

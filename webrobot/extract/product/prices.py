@@ -47,7 +47,7 @@ _AVAILABILITY_WORDS: tuple[tuple[str, str], ...] = (
     ((r"\bout[\s-]*of[\s-]*stock\b|\bnot\s+(?:currently\s+)?(?:in\s+stock|available)\b|\bunavailable\b|\bcurrently\s+unavailable\b"
      r"|\bnicht\s+(?:auf\s+lager|verfügbar|lieferbar)\b|\bderzeit\s+nicht\b|\bnicht\s+vorrätig\b"
      r"|\ben\s+rupture\b|\brupture\s+de\s+stock\b|\bindisponible\b|\bnon\s+disponible\b"
-     r"|\bsin\s+(?:stock|existencias)\b|\bagotado\b|\bno\s+disponible\b|\bfora\s+de\s+estoque\b|\bsem\s+estoque\b|\bindisponível\b"
+     r"|\bsin\s+(?:stock|existencias)\b|\bagotado\b|(?<!ya\s)\bno\s+disponible\b|\bfora\s+de\s+estoque\b|\bsem\s+estoque\b|\bindisponível\b"
      r"|\bnon\s+disponibile\b|\bniet\s+(?:op\s+voorraad|leverbaar|beschikbaar)\b|\bslutsåld\b|\bej\s+i\s+lager\b|\bikke\s+på\s+lager\b|\bnie\s+dostępny\b|\bbrak\s+w\s+magazynie\b"
      r"|\bnie\s+je\s+(?:skladom|na\s+sklade)\b|\bnen[íi]\s+skladem\b|\bniedostępny\b|\bnu\s+este\s+în\s+stoc\b|\bindisponibil\b|\bnincs\s+raktáron\b|\bstokta\s+yok\b"
      r"|нет\s+в\s+наличии|отсутствует|немає\s+в\s+наявності|\bεξαντλήθηκε\b|אזל\s+מהמלאי|לא\s+במלאי"
@@ -64,7 +64,7 @@ _AVAILABILITY_WORDS: tuple[tuple[str, str], ...] = (
 #: Italian, Portuguese, Swedish, Danish, Norwegian, Finnish, Czech, Slovak, Turkish,
 #: Japanese, Chinese, Russian, Romanian, Hungarian and Greek ("Slut i lager" is out of
 #: stock, not "i lager"; "Lage voorraad: nog maar 3" is a low stock).
-_NOT_TIME = r"(?!\s*(?:dag|dni|dzie|dia|dí|giorn|jour|tag|day|hour|godz|min|час|дн|д[ея]н|日|天))"
+_NOT_TIME = r"(?!\s*(?:dag|dni|dn[íyůu]|dzie|dia|dí|giorn|jour|tag|day|hour|godz|hod|min|час|дн|д[ея]н|日|天))"
 # fmt: off
 _PLATFORM_WORDS: dict[str, str] = {
     "SoldOut": r"\bloppuunmyyty\b|\belfogyott\b|品切れ",
@@ -86,6 +86,11 @@ _PLATFORM_WORDS: dict[str, str] = {
         # Spree's and Solidus' ("没有库存", no stock, was read as in stock by "有库存").
         r"|\btillfälligt\s+slut\b|\bfuera\s+de\s+(?:stock|inventario)\b|\bei\s+saatavilla\b|\bnu\s+mai\s+este\s+pe\s+stoc\b"
         r"|(?<!больше\s)\bне\s+доступ(?:ен|н[оаы])|[没沒無无]有(?:库存|庫存|货|貨)"
+        # A negation before the words above that alone say in stock ("Nicht an Lager",
+        # "Nu este in stoc" as Romanian is written without its diacritics).
+        r"|\bnicht\s+(?:mehr\s+)?an\s+lager\b|\bnu\s+(?:mai\s+)?(?:este|e)\s+[îi]n\s+stoc\b"
+        r"|\bnie\s+ma\s+(?:go\s+)?w\s+magazynie\b|\bnon\s+(?:è\s+|presente\s+)?in\s+magazzino\b"
+        r"|\bnão\s+disponível|δεν\s+υπάρχει\s+σε\s+απόθεμα"
     ),
     "Discontinued": (
         r"\bya\s+no\s+(?:está\s+)?disponible|\bn['’]est\s+plus\s+disponible|\bplus\s+disponible\b"
@@ -102,8 +107,9 @@ _PLATFORM_WORDS: dict[str, str] = {
         + r"|\btylko\s+\d+\s+(?:szt\.?\s+)?pozostał|\bniski\s+poziom\s+zapasów\b"
         r"|\b\d+\s+restantes?\b|\bsó\s+resta[m]?\s+\d+|\bestoque\s+baixo\b|\bstock\s+reduzido\b"
         r"|\b\d+\s+kvar\b|\blåg\s+lagernivå\b|\b\d+\s+(?:tilbage|igjen)\b|\blav\s+lagerbeholdning\b"
-        r"|\bposledn[íi]ch\s+\d+|\bzb[ýy]vaj[íi]c[íi]\s+mno[žz]stv[íi]\s*:?\s*\d+|\bzost[áa]va\s+\d+"
-        r"|\b\d+\s+jäljellä\b|\bvarasto\s+vähissä\b|\b\d+\s+(?:adet|ürün)\s+kaldı\b|\bstok\s+düzeyi\s+düşük\b"
+        r"|\bposledn[íi]ch\s+\d+(?!\d)" + _NOT_TIME + r"|\bzb[ýy]vaj[íi]c[íi]\s+mno[žz]stv[íi]\s*:?\s*\d+"
+        r"|\bzost[áa]va\s+\d+(?!\d)" + _NOT_TIME
+        + r"|\b\d+\s+jäljellä\b|\bvarasto\s+vähissä\b|\b\d+\s+(?:adet|ürün)\s+kaldı\b|\bstok\s+düzeyi\s+düşük\b"
         r"|\bdoar\s+\d+\s+(?:\w+\s+)?rămase?\b|\bcsak\s+\d+\s+(?:db\s+)?van\s+raktáron\b|απομένουν\s+\d+"
         r"|残り\s*\d+\s*(?:個|点|つ|枚|本|台|着)|\d+\s*(?:個|点)?のみ残|低在庫"
         r"|[仅僅]?剩[余餘]?\s*\d+\s*(?:件|个|個|台|份)|低库存|庫存不足"
