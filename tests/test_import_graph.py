@@ -118,6 +118,7 @@ PURE = frozenset({
     "webrobot.extract.codeanchors",
     "webrobot.extract.layouttables",
     "webrobot.extract.emptytails",
+    "webrobot.extract.seealso",
     "webrobot.extract.permalinks",
     "webrobot.extract.docchrome",
     "webrobot.extract.references",

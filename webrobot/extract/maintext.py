@@ -18,11 +18,11 @@ breaks of the page's source inside its paragraphs made spaces as a browser shows
 ``<main>`` trafilatura looks for (:mod:`webrobot.extract.bodycontent`), and lists that
 lay the page out, as Javadoc's, made plain blocks (:mod:`webrobot.extract.layoutlists`),
 the empty anchors on a code block's lines removed (:mod:`webrobot.extract.codeanchors`),
-the permalink marks beside signatures (:mod:`webrobot.extract.permalinks`),
-tables that lay the page out (a banner, a side column and the content; one table a
-post) unwrapped into blocks, a cell of text a paragraph
-(:mod:`webrobot.extract.layouttables`), and a documentation theme's skip links, tables
-of contents, breadcrumbs and version badges (:mod:`webrobot.extract.docchrome`),
+the permalink marks beside signatures (:mod:`webrobot.extract.permalinks`), tables that lay the page
+out (a banner, a side column and the content; one table a post) unwrapped into blocks, a cell of
+text a paragraph (:mod:`webrobot.extract.layouttables`), a paragraph that only links to another
+article of the site left out (:mod:`webrobot.extract.seealso`), and a documentation theme's skip
+links, tables of contents, breadcrumbs and version badges (:mod:`webrobot.extract.docchrome`),
 with its options built once, and its extraction sequence run with the pruning walks of
 :mod:`webrobot.extract.trafilaturacompat` (the same nodes pruned as trafilatura's own
 XPath expressions prune, for less CPU). What the page declares itself chooses the reading
@@ -144,6 +144,7 @@ from webrobot.extract.readingchoice import PageSignals, ReadingPlan
 from webrobot.extract.references import with_references
 from webrobot.extract.repeatedlines import without_repeats
 from webrobot.extract.sectionedpage import element_lines, whole_reading
+from webrobot.extract.seealso import without_see_also
 from webrobot.extract.shingles import share_kept
 from webrobot.extract.sourcebreaks import unwrap_source_breaks
 from webrobot.extract.speclists import with_specifications
@@ -304,7 +305,7 @@ def _markup_text(
     on a large page). With the body trafilatura read it from."""
     fast = not reading.fallbacks
     try:  # tables that lay the page out read as blocks; the paragraphs of the same walk
-        paragraphs = unlay(tree) if tree is not None else []
+        paragraphs = without_see_also(unlay(tree), page) if tree is not None else []
     except Exception:  # a page must never break the crawl
         logger.debug("layout tables not read", exc_info=True)
         paragraphs = []
