@@ -22,8 +22,8 @@ address than the page's, or its ``itemprop=url`` is. The page lists posts when
   by its title).
 
 A page whose headline (its first ``<h1>`` of some length outside the posts) has a
-date printed after it, before the first post, is a post with teasers of others, not a
-list. A page that names or declares an article of its own (JSON-LD, microdata,
+date printed just before it, or after it before the first post, is a post with teasers
+of others, not a list. A page that names or declares an article of its own (JSON-LD, microdata,
 ``og:type``), or sells something (a shop's page lists products, not posts), lists
 none: its metadata caller does not ask (:func:`webrobot.extract.metadata.metadata`).
 
@@ -90,8 +90,8 @@ def lists_posts(root: Any, urls: Iterable[str], titles: Iterable[str | None]) ->
 
 def _dated_headline(root: Any, posts: list[Any]) -> bool:
     """Whether the page's headline (its first ``<h1>`` of some length outside the
-    posts) has a date of its own printed after it, before the first post: a post
-    with teasers of others, not a list."""
+    posts) has a date of its own printed just before it, or after it before the first
+    post: a post with teasers of others, not a list."""
     for h1 in root.iter("h1"):
         if len(h1.text_content().strip()) < MIN_HEADLINE or any(
             _inside(h1, post) for post in posts
@@ -107,8 +107,27 @@ def _dated_headline(root: Any, posts: list[Any]) -> bool:
             parts.append(str(text))
             if sum(map(len, parts)) > NEAR_HEADLINE:
                 break
-        return ANY_DATE.search(" ".join(parts).lower()) is not None
+        if ANY_DATE.search(" ".join(parts).lower()):
+            return True
+        return ANY_DATE.search(_printed_before(h1, posts).lower()) is not None
     return False
+
+
+def _printed_before(h1: Any, posts: list[Any]) -> str:
+    """The text printed just before the headline ``h1`` (half of
+    :data:`NEAR_HEADLINE`'s characters, as :func:`webrobot.extract.pagedates.headline_date`
+    reads it), up to a post: where a theme prints the day above the headline."""
+    parts: list[str] = []
+    for text in h1.xpath("preceding::text()")[::-1]:
+        parent = text.getparent()
+        if parent is None or parent.tag in ("script", "style", "title"):
+            continue
+        if any(parent is post or _inside(parent, post) for post in posts):
+            break
+        parts.append(str(text))
+        if sum(map(len, parts)) > NEAR_HEADLINE // 2:
+            break
+    return " ".join(reversed(parts))[-(NEAR_HEADLINE // 2) :]
 
 
 def _posts(root: Any) -> list[Any]:
