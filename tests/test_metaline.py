@@ -59,6 +59,9 @@ def test_the_class_does_not_decide() -> None:
     [
         # a sentence of the post that starts with its day
         "On <time>2020-01-02</time> the hub stopped answering after a suspend, twice in a row.",
+        # a short sentence of the post, its pieces short because of its inline markup
+        "On <time>2020-01-02</time> we reset <a>the USB hub</a> of the lab.",
+        "Did <time>2020-01-02</time> break <a>the USB hub</a>?",
         # a paragraph inside: text, not items
         "<p>Posted on 2020-01-02</p><p>Linux</p>",
     ],
