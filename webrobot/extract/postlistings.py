@@ -97,37 +97,28 @@ def _dated_headline(root: Any, posts: list[Any]) -> bool:
             _inside(h1, post) for post in posts
         ):
             continue
-        parts: list[str] = []
-        for text in h1.xpath("following::text()"):
-            parent = text.getparent()
-            if parent is None or parent.tag in ("script", "style"):
-                continue
-            if any(parent is post or _inside(parent, post) for post in posts):
-                break
-            parts.append(str(text))
-            if sum(map(len, parts)) > NEAR_HEADLINE:
-                break
-        if ANY_DATE.search(" ".join(parts).lower()):
-            return True
-        return ANY_DATE.search(_printed_before(h1, posts).lower()) is not None
+        after = " ".join(_text_near(h1.xpath("following::text()"), posts, NEAR_HEADLINE))
+        near = _text_near(h1.xpath("preceding::text()")[::-1], posts, NEAR_HEADLINE // 2)
+        before = " ".join(near[::-1])[-(NEAR_HEADLINE // 2) :]
+        return any(ANY_DATE.search(text.lower()) for text in (after, before))
     return False
 
 
-def _printed_before(h1: Any, posts: list[Any]) -> str:
-    """The text printed just before the headline ``h1`` (half of
-    :data:`NEAR_HEADLINE`'s characters, as :func:`webrobot.extract.pagedates.headline_date`
-    reads it), up to a post: where a theme prints the day above the headline."""
+def _text_near(texts: list[Any], posts: list[Any], limit: int) -> list[str]:
+    """The pieces of ``texts`` (a headline's following or, nearest first, preceding
+    text nodes) read until a post or a little more than ``limit`` characters, as
+    :func:`webrobot.extract.pagedates.headline_date` reads around a headline."""
     parts: list[str] = []
-    for text in h1.xpath("preceding::text()")[::-1]:
+    for text in texts:
         parent = text.getparent()
         if parent is None or parent.tag in ("script", "style", "title"):
             continue
         if any(parent is post or _inside(parent, post) for post in posts):
             break
         parts.append(str(text))
-        if sum(map(len, parts)) > NEAR_HEADLINE // 2:
+        if sum(map(len, parts)) > limit:
             break
-    return " ".join(reversed(parts))[-(NEAR_HEADLINE // 2) :]
+    return parts
 
 
 def _posts(root: Any) -> list[Any]:
