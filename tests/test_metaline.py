@@ -34,6 +34,7 @@ def line_of(meta: str) -> str:
             "<span>分类于 <a>Linux</a></span><span>阅读次数: 312</span>"
         ),
         "<time>Jan 2, 2020</time> · <span>5 min read</span>",
+        "<time>Jan 2, 2020</time> · <span>Reading time ≈ 1 mins.</span>",
         "Publié le <b>2 janvier 2020</b> dans <a>Linux</a> · 3 commentaires",
     ],
 )
