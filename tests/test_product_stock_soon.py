@@ -114,6 +114,7 @@ def test_a_low_stock_line_in_simplified_chinese_is_a_limited_stock() -> None:
         ("it", "Prodotti nel carrello: 0"),
         ("pt", "Itens no carrinho"),
         ("de", "Zum Warenkorb"),
+        ("ca", "Anar a la cistella"),
     ],
 )
 def test_a_header_cart_link_and_a_price_make_no_product_page(language: str, link: str) -> None:
@@ -124,3 +125,17 @@ def test_a_header_cart_link_and_a_price_make_no_product_page(language: str, link
     <p>El kilo de tomates cuesta ahora 3,49 € en los mercados, un 20% más que el año pasado.</p>
     </body></html>"""
     assert read(html, "https://news.example.es/2024/05/precios") is None
+
+
+def test_a_catalan_buy_button_makes_a_product_page() -> None:
+    html = """<html lang="ca"><head><title>Làmpada Nova</title></head><body>
+    <h1>Làmpada Nova</h1><div class="price">24,90 €</div>
+    <p class="stock-status">Esgotat</p>
+    <button type="submit" disabled>Afegeix a la cistella</button></body></html>"""
+    found = read(html, "https://www.botiga.cat/p/nova")
+    assert found is not None
+    assert (found["price"], found["availability"], found["availability_detail"]) == (
+        "24.90",
+        "OutOfStock",
+        "SoldOut",
+    )
