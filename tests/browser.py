@@ -60,7 +60,8 @@ class RecordingProxy:
                     head = conn.recv(4096).split(b"\r\n", 1)[0]
                 except OSError:
                     head = b"(no request line)"
-                self.lines.append(head.decode("latin-1"))
+                if head:  # a connection closed unused (Chromium's preconnect) asked for nothing
+                    self.lines.append(head.decode("latin-1"))
 
     def close(self) -> None:
         with contextlib.suppress(OSError):  # wakes the thread's accept(), which close() would not

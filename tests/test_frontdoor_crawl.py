@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -201,11 +202,26 @@ def test_a_shared_crawl_follows_the_start_urls_redirect_on_every_worker(
     apex.add_prefix("/", _redirect_all(lambda: f"http://www.blog.test:{www.port}"))
     pages = 12
     www.html("/", "".join(f"<a href='/p/{n}'>{n}</a>" for n in range(pages)))
+    # A worker that starts late on a loaded machine would find every page taken: the
+    # pages are answered once both workers have asked for one (or after 30 s, and then
+    # the test fails as it should).
+    askers: set[str] = set()
+    both_asked = threading.Event()
+
+    def page(n: int) -> Callable[[Hit], Reply]:
+        def answer(hit: Hit) -> Reply:
+            askers.add(hit.headers.get("user-agent", ""))
+            if len(askers) >= 2:
+                both_asked.set()
+            both_asked.wait(30)
+            return Reply.html(
+                f"<title>{n}</title><a href='/p/{(n + 1) % pages}'>next</a>", delay=0.1
+            )
+
+        return answer
+
     for n in range(pages):
-        www.add(
-            f"/p/{n}",
-            Reply.html(f"<title>{n}</title><a href='/p/{(n + 1) % pages}'>next</a>", delay=0.1),
-        )
+        www.add(f"/p/{n}", page(n))
     settings = {
         "WEBROBOT_REDIS_URL": redis_server.url,
         "WEBROBOT_RESOLVE": _resolve("blog.test", "www.blog.test"),

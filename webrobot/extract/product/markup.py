@@ -68,7 +68,9 @@ _BUY = re.compile(
     r"læg\s+i\s+indkøbs(?:kurv|vogn)|lägg\s+till\s+i\s+(?:varukorg|kundvagn)|lägg\s+i\s+kundvagn|"
     r"添加到(?:购物车|購物車)|a\s+kosárhoz|"
     r"do\s+nákupního\s+košíku|tilføj\s+til\s+(?:indkøbs)?kurv|a\s+la\s+cesta|nel\s+carrello|"
-    r"no\s+carrinho|sepetine\s+ekle|放[进入]购物车|加到(?:购物车|購物車)|lisää\s+koriin|у\s+кошик",
+    r"no\s+carrinho|sepetine\s+ekle|放[进入]购物车|加到(?:购物车|購物車)|lisää\s+koriin|у\s+кошик|"
+    # Catalan, with its verb: a header's "Anar a la cistella" is a cart link.
+    r"afeg(?:eix|ir|iu)\s+a\s+la\s+cistella",
     re.IGNORECASE,
 )
 _BUY_CLASS = re.compile(

@@ -9,7 +9,7 @@
   ``kr``.
 * :func:`availability`: a schema.org ``ItemAvailability`` name from its URL in
   any form (``http://schema.org/InStock``, ``instock``, ``in_stock``) or from
-  the words shops print (English, German, French, Spanish, Portuguese, Italian,
+  the words shops print (English, German, French, Spanish, Portuguese, Catalan, Italian,
   Dutch, the Nordic languages, Polish, Czech, Slovak, Romanian, Hungarian, Greek,
   Turkish, Russian, Japanese and Chinese; the platforms' own stock lines among them).
 
@@ -43,7 +43,7 @@ AVAILABILITY = (
 _BY_KEY = {re.sub(r"[^a-z]", "", name.lower()): name for name in AVAILABILITY}
 #: Printed words -> availability, most specific first (``not in stock`` before ``in stock``).
 _AVAILABILITY_WORDS: tuple[tuple[str, str], ...] = (
-    (r"\bsold[\s-]*out\b|\bvypredan[éáy]\b|\bvyprodáno\b|\bwyprzedan[ey]\b|\bstoc\s+epuizat\b|\bепуизат\b|\bраспродан|\btükendi\b|售完|售罄了|\bausverkauft\b|\bépuisé\b|\bepuise\b|\besgotad[oa]\b|\bagotad[oa]\b|\besaurit[oa]\b|\buitverkocht\b|\butsåld\b|\budsolgt\b|\butsolgt\b|売り切れ|完売|售罄|已售完", "SoldOut"),
+    (r"\bsold[\s-]*out\b|\bvypredan[éáy]\b|\bvyprodáno\b|\bwyprzedan[ey]\b|\bstoc\s+epuizat\b|\bепуизат\b|\bраспродан|\btükendi\b|售完|售罄了|\bausverkauft\b|\bépuisé\b|\bepuise\b|\besgotad[oa]\b|\bagotad[oa]\b|\besaurit[oa]\b|\buitverkocht\b|\besgotat\b|\butsåld\b|\budsolgt\b|\butsolgt\b|売り切れ|完売|售罄|已售完", "SoldOut"),
     ((r"\bout[\s-]*of[\s-]*stock\b|\bnot\s+(?:currently\s+)?(?:in\s+stock|available)\b|\bunavailable\b|\bcurrently\s+unavailable\b"
      r"|\bnicht\s+(?:auf\s+lager|verfügbar|lieferbar)\b|\bderzeit\s+nicht\b|\bnicht\s+vorrätig\b"
      r"|\ben\s+rupture\b|\brupture\s+de\s+stock\b|\bindisponible\b|\bnon\s+disponible\b"
@@ -51,10 +51,10 @@ _AVAILABILITY_WORDS: tuple[tuple[str, str], ...] = (
      r"|\bnon\s+disponibile\b|\bniet\s+(?:op\s+voorraad|leverbaar|beschikbaar)\b|\bslutsåld\b|\bej\s+i\s+lager\b|\bikke\s+på\s+lager\b|\bnie\s+dostępny\b|\bbrak\s+w\s+magazynie\b"
      r"|\bnie\s+je\s+(?:skladom|na\s+sklade)\b|\bnen[íi]\s+skladem\b|\bniedostępny\b|\bnu\s+este\s+în\s+stoc\b|\bindisponibil\b|\bnincs\s+raktáron\b|\bstokta\s+yok\b"
      r"|нет\s+в\s+наличии|отсутствует|немає\s+в\s+наявності|\bεξαντλήθηκε\b|אזל\s+מהמלאי|לא\s+במלאי"
-     r"|在庫切れ|在庫なし|缺货|缺貨|无货|無貨|暂时缺货"), "OutOfStock"),
+     r"|在庫切れ(?!間近)|在庫なし|缺货|缺貨|无货|無貨|暂时缺货"), "OutOfStock"),
     (r"\bdiscontinued\b|\bno\s+longer\s+available\b|\bausgelaufen\b|\bnicht\s+mehr\s+(?:verfügbar|lieferbar)\b|\bplus\s+fabriqué\b|\bdescatalogado\b|\bfuori\s+produzione\b", "Discontinued"),
     (r"\bpre[\s-]?order\b|\bvorbestell|\bvorbestellung\b|\bprécommande\b|\bprecommande\b|\bpre[\s-]?venta\b|\breserva\b|\bpré[\s-]?venda\b|\bpreordina\b|予約|预售|预订", "PreOrder"),
-    (r"\bback[\s-]?order|\bon\s+backorder\b|\bnachbestellt\b|\ben\s+réapprovisionnement\b|\bbajo\s+pedido\b|\bsob\s+encomenda\b", "BackOrder"),
+    (r"\bback[\s-]?order|\bon\s+backorder\b|\bnachbestellt\b|\ben\s+réapprovisionnement\b|\bbajo\s+pedido\b|\bsob\s+encomenda\b|お取り寄せ", "BackOrder"),
     (r"\bonly\s+\d+\s+(?:left|in\s+stock)\b|\blow\s+stock\b|\blimited\s+(?:stock|availability)\b|\bfew\s+left\b|\bnur\s+noch\s+\d+\b|\bplus\s+que\s+\d+\b|\bquedan\s+\d+\b|\búltimas\s+unidades\b|\bapenas\s+\d+\b|\bsolo\s+\d+\s+disponibil", "LimitedAvailability"),
     ((r"\bin[\s-]*stock\b|\bavailable\b|\bauf\s+lager\b|\bsofort\s+lieferbar\b|\blieferbar\b|\bverfügbar\b|\bvorrätig\b|\ben\s+stock\b|\bdisponible\b|\ben\s+existencia\b|\bem\s+estoque\b|\bdisponível\b|\bdisponibile\b|\bop\s+voorraad\b|\bleverbaar\b|\bi\s+lager\b|\bpå\s+lager\b|\bdostępny\b|\bna\s+stanie\b|\bskladom\b|\bna\s+sklade\b|\bskladem\b|\bîn\s+stoc\b|\bdisponibil\b|\braktáron\b|\bstokta\b"
      r"|в\s+наличии|є\s+в\s+наявності|\bδιαθέσιμο\b|במלאי|在庫あり|有货|有貨|现货|現貨"), "InStock"),
@@ -91,6 +91,21 @@ _PLATFORM_WORDS: dict[str, str] = {
         r"|\bnicht\s+(?:mehr\s+)?an\s+lager\b|\bnu\s+(?:mai\s+)?(?:este|e)\s+[îi]n\s+stoc\b"
         r"|\bnie\s+ma\s+(?:go\s+)?w\s+magazynie\b|\bnon\s+(?:è\s+|presente\s+)?in\s+magazzino\b"
         r"|\bnão\s+disponível|δεν\s+υπάρχει\s+σε\s+απόθεμα"
+        # Portugal's and Catalonia's words ("Fora de stock", "Fora d'estoc", "Sense estoc").
+        r"|\bfora\s+de\s+stock\b|\bfora\s+d['’]estoc\b|\bsense\s+estoc\b|\bexhaurit\b"
+        # Back soon: not to be had now, only later ("Bald wieder an Lager", "Bientôt
+        # disponible", "Back soon"); read before the words that alone say in stock.
+        r"|\bback\s+(?:in\s+stock\s+)?soon\b|\bavailable\s+soon\b|\bexpected\s+back\b"
+        r"|\b(?:bald|demnächst|in\s+kürze)\s+(?:wieder\s+)?(?:an\s+lager|auf\s+lager|verfügbar|lieferbar|erhältlich|vorrätig)\b"
+        r"|\bwieder\s+(?:verfügbar|lieferbar|an\s+lager|auf\s+lager)\s+ab\b"
+        r"|\bbient[ôo]t\s+(?:de\s+retour|disponible|en\s+stock)|\b(?:disponible|de\s+retour)\s+bient[ôo]t\b"
+        r"|\bprochainement\s+disponible|\bdisponible\s+prochainement\b"
+        r"|\b(?:próximamente|pronto)\s+(?:disponible|en\s+stock)\b|\bdisponible\s+(?:próximamente|pronto)\b"
+        r"|\bpresto\s+(?:di\s+nuovo\s+)?disponibile|\bdisponibile\s+a\s+breve\b"
+        r"|\bdisponível\s+em\s+breve|\b(?:em\s+breve|brevemente)\s+disponível"
+        r"|\bbinnenkort\s+(?:weer\s+)?(?:beschikbaar|leverbaar|op\s+voorraad)\b"
+        # Japanese and Chinese lines of no stock and of stock on its way back.
+        r"|在庫が(?:ありません|ございません)|入荷待ち|补货中|補貨中"
     ),
     "Discontinued": (
         r"\bya\s+no\s+(?:está\s+)?disponible|\bn['’]est\s+plus\s+disponible|\bplus\s+disponible\b"
@@ -112,7 +127,8 @@ _PLATFORM_WORDS: dict[str, str] = {
         + r"|\b\d+\s+jäljellä\b|\bvarasto\s+vähissä\b|\b\d+\s+(?:adet|ürün)\s+kaldı\b|\bstok\s+düzeyi\s+düşük\b"
         r"|\bdoar\s+\d+\s+(?:\w+\s+)?rămase?\b|\bcsak\s+\d+\s+(?:db\s+)?van\s+raktáron\b|απομένουν\s+\d+"
         r"|残り\s*\d+\s*(?:個|点|つ|枚|本|台|着)|\d+\s*(?:個|点)?のみ残|低在庫"
-        r"|[仅僅]?剩[余餘]?\s*\d+\s*(?:件|个|個|台|份)|低库存|庫存不足"
+        r"|[仅僅]?剩[余餘]?\s*\d+\s*(?:件|个|個|台|份)|低库存|[库庫]存不足|[库庫]存紧张|庫存緊張"
+        r"|在庫切れ間近|在庫わずか|残りわずか|在庫僅少"
         r"|осталось(?:\s+(?:всего|только))?\s*:?\s*\d+\s*(?:шт|$|[.!,;)])"
         # PrestaShop's "Last items in stock", as its themes translate it.
         r"|\blast\s+items?\s+in\s+stock\b|\bderniers\s+articles\b|\búltimos\s+artigos\b"
@@ -121,7 +137,7 @@ _PLATFORM_WORDS: dict[str, str] = {
         r"|\bultimele\s+produse\b|последние\s+товары|\bnur\s+noch\s+wenige\b"
     ),
     "InStock": (
-        r"\bw\s+magazynie\b|\bem\s+stock\b|\bvarastossa\b|\bkészleten\b|σε\s+απόθεμα"
+        r"\bw\s+magazynie\b|\bem\s+stock\b|\ben\s+estoc\b|\bvarastossa\b|\bkészleten\b|σε\s+απόθεμα"
         r"|\bbeschikbaar\b|\btillgängligt?\b|\btilgængelig\b|\btilgjengelig\b|\bk\s+dispozici\b|\ban\s+lager\b|\bin\s+magazzino\b|\bin\s+stoc\b"
         r"|\d+\s*個の在庫|在庫有り|(?<![没沒無无])有\s*(?:\d+\s*件\s*)?(?:库存|庫存)|\d+\s*件\s*(?:存货|存貨|库存|庫存)"
     ),

@@ -19,7 +19,7 @@ from webrobot.extract.product.prices import availability_in_text
 #: A promise to tell the shopper later: said of a size or variant that is gone, not of
 #: the product (``35 - We'll let you know when it's in stock``).
 _NOTIFY = re.compile(
-    r"let\s+you\s+know\s+when|notify\s+me|e-?mail\s+me\s+when|back\s+in\s+stock|"
+    r"let\s+you\s+know\s+when|notify\s+me|e-?mail\s+me\s+when|back\s+in\s+stock(?!\s+soon)|"
     r"benachrichtig|m['’]avertir|m['’]alerter|av[íi]same|avise-me|avvisami|powiadom",
     re.IGNORECASE,
 )
