@@ -34,6 +34,7 @@ def line_of(meta: str) -> str:
             "<span>分类于 <a>Linux</a></span><span>阅读次数: 312</span>"
         ),
         "<time>Jan 2, 2020</time> · <span>5 min read</span>",
+        "<time>Jan 2, 2020</time> · <span>Reading time ≈ 1 mins.</span>",
         "Publié le <b>2 janvier 2020</b> dans <a>Linux</a> · 3 commentaires",
     ],
 )
@@ -59,6 +60,9 @@ def test_the_class_does_not_decide() -> None:
     [
         # a sentence of the post that starts with its day
         "On <time>2020-01-02</time> the hub stopped answering after a suspend, twice in a row.",
+        # a short sentence of the post, its pieces short because of its inline markup
+        "On <time>2020-01-02</time> we reset <a>the USB hub</a> of the lab.",
+        "Did <time>2020-01-02</time> break <a>the USB hub</a>?",
         # a paragraph inside: text, not items
         "<p>Posted on 2020-01-02</p><p>Linux</p>",
     ],

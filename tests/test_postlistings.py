@@ -132,6 +132,21 @@ def test_a_category_page_of_dated_articles_has_no_date_or_author_of_its_own() ->
         + ARTICLE.format(href="/a/", title="A", day="2021-01-01")
         + ARTICLE.format(href="/b/", title="B", day="2021-01-02")
         + "</main></body></html>",
+        # a post dated just above its headline, teasers in a strip no class names after its text
+        "<html><body><div class='post'><div class='date'>March 4, 2021</div>"
+        "<h1>Resetting a USB hub, explained</h1><p>The story's text.</p></div>"
+        "<section class='more-stories'>"
+        + ARTICLE.format(href="/a/", title="A", day="2021-01-01")
+        + ARTICLE.format(href="/b/", title="B", day="2021-01-02")
+        + "</section></body></html>",
+        # a post that says when it was posted after its text, teasers in a strip after it
+        "<html><body><div class='post'><h1>Resetting a USB hub, explained</h1>"
+        "<p>The story's text. " + "It goes on about the hub and its ports. " * 12 + "</p>"
+        "<p class='postmetadata'>This entry was posted on Thursday, March 4th, 2021 and is "
+        "filed under Linux.</p></div><div class='more-stories'>"
+        + ARTICLE.format(href="/a/", title="A", day="2021-01-01")
+        + ARTICLE.format(href="/b/", title="B", day="2021-01-02")
+        + "</div></body></html>",
         # a forum thread: each message an <article> whose heading is its poster
         (
             "<html><head><title>Where did it go? | Forum</title></head><body><h1>Where did it go?</h1>"

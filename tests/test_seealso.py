@@ -85,6 +85,28 @@ def test_an_absolute_link_stays_when_the_page_names_no_site_of_its_own() -> None
     assert len(kept) == 1
 
 
+def test_a_link_to_no_other_page_of_the_site_stays() -> None:
+    """A paragraph whose link goes to a place on the same page, an address to write to,
+    or a script names no other article: it is the article's own text."""
+    tree = lxml.html.fromstring(
+        ARTICLE_HEAD + '<p>Correspondence: <a href="mailto:jane@uni.example">Jane Doe, '
+        "University of Examples</a></p>"
+        '<p>See the methods: <a href="#methods">how the samples were taken</a>.</p>'
+        '<p>Full table: <a href="javascript:void(0)">show all the figures</a></p>'
+        '<p>Call us: <a href="tel:+4930123">our desk in Berlin</a></p>'
+        '<p>Read more: <a href="/world/3">The third story of the day</a></p>'
+        "</div></body></html>"
+    )
+    kept = without_see_also(list(tree.iter("p")), tree)
+    assert [p.text_content()[:9] for p in kept] == [
+        "Correspon",
+        "See the m",
+        "Full tabl",
+        "Call us: ",
+    ]
+    assert len(list(tree.iter("p"))) == 4
+
+
 _STORY = "".join(
     f"<p>Paragraph {n} of the report holds words enough to be read as the text of this "
     "article, and then some more words about the city council.</p>"

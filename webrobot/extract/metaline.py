@@ -17,13 +17,18 @@ first line of the text is one when
   with no paragraph, heading, list or table inside it, and every piece of text in it
   is short (a label, a date, a category's name, a count: at most
   :data:`MAX_PIECE_WORDS` words), so that a sentence of the post that starts with
-  its day is never one.
+  its day is never one, and
+- it does not end as a sentence ends (a word, then a full stop, a question or an
+  exclamation mark; not a count's unit, NexT's "Reading time ≈ 1 mins."): a short
+  sentence whose links and emphasis cut it into short pieces ("On 2020-01-02 we reset
+  the USB hub of the lab.") is text.
 
 Pure: no Scrapy, no I/O.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from webrobot.extract.dates import iso_date
@@ -39,6 +44,8 @@ _BLOCKS = frozenset(
 )
 #: How far up from its date the element holding a line is looked for.
 MAX_CLIMB = 6
+#: The end of a sentence: a word, then a full stop, a question or an exclamation mark.
+_SENTENCE_END = re.compile(r"[^\W\d_]+\s?[.!?。！？]$")
 
 
 def line_days(line: str) -> list[tuple[str, str]]:
@@ -54,7 +61,7 @@ def line_days(line: str) -> list[tuple[str, str]]:
 def is_meta_line(line: str, root: Any) -> bool:
     """Whether ``line`` (a first line of the main text) is the post's meta line (see
     the module doc)."""
-    if len(line) > MAX_META_LINE:
+    if len(line) > MAX_META_LINE or _ends_as_sentence(line):
         return False
     days = line_days(line)
     if not days:
@@ -67,6 +74,16 @@ def is_meta_line(line: str, root: Any) -> bool:
         return holder is not None and _made_of_items(holder)
     except (AttributeError, ValueError, TypeError):
         return False
+
+
+def _ends_as_sentence(line: str) -> bool:
+    """Whether ``line`` ends with a word and a sentence's closing mark, the word not a
+    count's unit ("1 mins.", "3 comments.")."""
+    end = _SENTENCE_END.search(line.rstrip())
+    if end is None:
+        return False
+    before = line[: end.start()].split()
+    return not (before and any(c.isdigit() for c in before[-1]))
 
 
 def _squeezed(text: str) -> str:

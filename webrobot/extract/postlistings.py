@@ -22,8 +22,9 @@ address than the page's, or its ``itemprop=url`` is. The page lists posts when
   by its title).
 
 A page whose headline (its first ``<h1>`` of some length outside the posts) has a
-date printed after it, before the first post, is a post with teasers of others, not a
-list. A page that names or declares an article of its own (JSON-LD, microdata,
+date printed just before it, or after it before the first post, is a post with teasers
+of others, not a list; so is a page whose first line that says when it was posted
+("This entry was posted on March 4th, 2021") gives a day no post prints. A page that names or declares an article of its own (JSON-LD, microdata,
 ``og:type``), or sells something (a shop's page lists products, not posts), lists
 none: its metadata caller does not ask (:func:`webrobot.extract.metadata.metadata`).
 
@@ -39,7 +40,8 @@ from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
-from webrobot.extract.pagedates import ANY_DATE, NEAR_HEADLINE
+from webrobot.extract.dates import iso_date
+from webrobot.extract.pagedates import ANY_DATE, NEAR_HEADLINE, ORDINAL, labelled_date
 
 #: Elements a post may be: microdata items and ``<article>`` elements.
 _CANDIDATES = etree.XPath("//*[@itemtype or @itemprop='blogPost' or self::article]")
@@ -77,6 +79,8 @@ def lists_posts(root: Any, urls: Iterable[str], titles: Iterable[str | None]) ->
         named = [_named(post, base) for post in posts]
         if any(not n or n & paths for n in named) or _dated_headline(root, posts):
             return False
+        if _labelled_outside(root, posts):
+            return False
         if len(posts) >= 2:
             return True
         if "blogPost" not in (posts[0].get("itemprop") or "").split():
@@ -90,25 +94,56 @@ def lists_posts(root: Any, urls: Iterable[str], titles: Iterable[str | None]) ->
 
 def _dated_headline(root: Any, posts: list[Any]) -> bool:
     """Whether the page's headline (its first ``<h1>`` of some length outside the
-    posts) has a date of its own printed after it, before the first post: a post
-    with teasers of others, not a list."""
+    posts) has a date of its own printed just before it, or after it before the first
+    post: a post with teasers of others, not a list."""
     for h1 in root.iter("h1"):
         if len(h1.text_content().strip()) < MIN_HEADLINE or any(
             _inside(h1, post) for post in posts
         ):
             continue
-        parts: list[str] = []
-        for text in h1.xpath("following::text()"):
-            parent = text.getparent()
-            if parent is None or parent.tag in ("script", "style"):
-                continue
-            if any(parent is post or _inside(parent, post) for post in posts):
-                break
-            parts.append(str(text))
-            if sum(map(len, parts)) > NEAR_HEADLINE:
-                break
-        return ANY_DATE.search(" ".join(parts).lower()) is not None
+        after = " ".join(_text_near(h1.xpath("following::text()"), posts, NEAR_HEADLINE))
+        near = _text_near(h1.xpath("preceding::text()")[::-1], posts, NEAR_HEADLINE // 2)
+        before = " ".join(near[::-1])[-(NEAR_HEADLINE // 2) :]
+        return any(ANY_DATE.search(text.lower()) for text in (after, before))
     return False
+
+
+def _labelled_outside(root: Any, posts: list[Any]) -> bool:
+    """Whether the page's first line that says when it was posted ("This entry was
+    posted on March 4th, 2021", :func:`webrobot.extract.pagedates.labelled_date`) gives a
+    day no post prints: the page's own, a post with teasers of others after it."""
+    day = labelled_date(root, None)
+    return day is not None and not any(_prints(post, day) for post in posts)
+
+
+def _prints(post: Any, day: str) -> bool:
+    """Whether ``post`` states the day ``day`` (``YYYY-MM-DD``): in a date element's
+    ``datetime`` or as a full date in its text."""
+    if any((e.get("datetime") or e.get("content") or "")[:10] == day for e in _DATED(post)):
+        return True
+    text = " ".join(post.text_content()[:MAX_CARD_TEXT].split()).lower()
+    for match in ANY_DATE.finditer(text):
+        found = iso_date(ORDINAL.sub(r"\1", match[1]))
+        if found and found[:10] == day:
+            return True
+    return False
+
+
+def _text_near(texts: list[Any], posts: list[Any], limit: int) -> list[str]:
+    """The pieces of ``texts`` (a headline's following or, nearest first, preceding
+    text nodes) read until a post or a little more than ``limit`` characters, as
+    :func:`webrobot.extract.pagedates.headline_date` reads around a headline."""
+    parts: list[str] = []
+    for text in texts:
+        parent = text.getparent()
+        if parent is None or parent.tag in ("script", "style", "title"):
+            continue
+        if any(parent is post or _inside(parent, post) for post in posts):
+            break
+        parts.append(str(text))
+        if sum(map(len, parts)) > limit:
+            break
+    return parts
 
 
 def _posts(root: Any) -> list[Any]:

@@ -12,7 +12,8 @@ its measure.
 ``<p>`` whose whole text is a label of at most :data:`LABEL_WORDS` words ending with a
 colon, then one link of at least :data:`HEADLINE_WORDS` words (a headline, not a
 "Website: example.com" or "Download: PDF"), then nothing but punctuation, the link
-going to the page's own site: a relative address, or one on the host of the page's
+going to another page of the page's own site: a relative path (not a place on the same
+page, ``#methods``, nor a ``mailto:`` or script link), or an address on the host of the page's
 canonical address (``<link rel="canonical">``, else ``og:url``; read from the page's own
 tree, as the reading's copy has no ``<head>`` left). A link to another site, or any
 absolute link on a page that names no canonical address, is a source the article cites
@@ -52,7 +53,11 @@ def without_see_also(paragraphs: Iterable[Any], root: Any = None) -> list[Any]:
         if not is_see_also(paragraph) or paragraph.getparent() is None:
             kept.append(paragraph)
             continue
-        host = _host(next(paragraph.iter("a")).get("href"))
+        href = next(paragraph.iter("a")).get("href")
+        if not _another_page(href):
+            kept.append(paragraph)
+            continue
+        host = _host(href)
         if host is not None:
             if not own:
                 own.append(own_host(root) if root is not None else None)
@@ -115,6 +120,16 @@ def own_host(root: Any) -> str | None:
         if host:
             return host
     return None
+
+
+def _another_page(address: str | None) -> bool:
+    """Whether ``address`` names a page: a web address or a relative path, not a place on
+    the same page (``#methods``), an address to write to (``mailto:``) or a script."""
+    try:
+        parts = urlsplit((address or "").strip())
+    except ValueError:
+        return False
+    return parts.scheme.lower() in ("", "http", "https") and bool(parts.netloc or parts.path)
 
 
 def _host(address: str | None) -> str | None:
