@@ -120,6 +120,7 @@ PURE = frozenset({
     "webrobot.extract.emptytails",
     "webrobot.extract.seealso",
     "webrobot.extract.disclosures",
+    "webrobot.extract.signupforms",
     "webrobot.extract.permalinks",
     "webrobot.extract.docchrome",
     "webrobot.extract.references",
