@@ -389,3 +389,27 @@ def test_authors_the_markup_separates_by_bars_are_each_an_author() -> None:
         "Jane Doe",
         "John Roe",
     ]
+
+
+def test_an_og_title_that_is_the_sites_name_gives_way_to_the_pages_title() -> None:
+    # a theme that swaps og:title and og:site_name: the <title> shows the post, then the site
+    html = (
+        "<html lang='fr'><head><title>À la croisée des chemins | La Plume et l'Épée</title>"
+        "<meta property='og:site_name' content='À la croisée des chemins'>"
+        "<meta property='og:title' content=\"La Plume et l'Épée\"></head><body>"
+        "<h2><a href='https://news.example.com/'>La Plume et l'Épée</a></h2>"
+        "<h2 class='post-title'>À la croisée des chemins</h2><p>Un poème.</p></body></html>"
+    )
+    assert metadata(page(html))["title"] == "À la croisée des chemins"
+    # an og:title that is the page's own, shorter than <title>, is kept
+    html = (
+        "<html><head><title>Story title | The Example Times</title>"
+        "<meta property='og:title' content='Story title'></head><body></body></html>"
+    )
+    assert metadata(page(html))["title"] == "Story title"
+    # a home page whose og:title and <title> both name the site keeps it
+    html = (
+        "<html><head><title>The Example Times | News</title>"
+        "<meta property='og:title' content='The Example Times'></head><body></body></html>"
+    )
+    assert metadata(page(html))["title"] == "The Example Times"

@@ -52,6 +52,13 @@ def title_parts(title: str) -> list[str]:
     return [part for part in _SEPARATOR.split(without_dangling(title)) if part.strip()]
 
 
+def names_the_site(card: str, title: str) -> bool:
+    """Whether ``card`` (an ``og:title``) is the part of ``title`` (the ``<title>``) that
+    follows the page's own title: the site's name, not the page's."""
+    parts = [_norm(part) for part in title_parts(title)]
+    return len(parts) >= 2 and parts[-1] == _norm(card) != parts[0]
+
+
 def without_dangling(title: str) -> str:
     """``title`` without a separator it starts or ends with ("Post title ·" ->
     "Post title"); a title that is nothing but a separator is kept."""
