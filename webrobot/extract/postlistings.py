@@ -3,13 +3,14 @@
 Such a page shows each post it lists with the post's date and authors, often marked
 up as the post's own (Docusaurus marks each as a schema.org ``blogPost`` of a
 ``Blog``, with ``datePublished`` and ``author``; WordPress and Hugo themes give each
-an ``<article>`` with its ``<time>``). Those are the listed posts' dates and authors,
+an ``<article>`` with its ``<time>``, or a card that is one link to the post). Those are the listed posts' dates and authors,
 not the page's: a page that lists posts has no single publication date or author of
 its own, and taking the first post's would date the page by whatever was posted last.
 
 :func:`lists_posts` decides from what the page says: its posts are the elements
 marked as one (microdata of a ``BlogPosting``, ``Article``... type, or
-``itemprop=blogPost``) and the ``<article>`` elements that hold a date (a ``<time>``, or a full date printed in
+``itemprop=blogPost``), and the ``<article>`` elements and the links around a heading
+(a card that is one link) that hold a date (a ``<time>``, or a full date printed in
 a card's short text, as Ghost's Casper prints "Monday January 07 2019"), outside
 comments, sidebars, related posts, the navigation and the footer;
 a post *names another page* when its heading is a link (or stands in one) to another
@@ -43,8 +44,12 @@ from lxml import etree
 from webrobot.extract.dates import iso_date
 from webrobot.extract.pagedates import ANY_DATE, NEAR_HEADLINE, ORDINAL, labelled_date
 
-#: Elements a post may be: microdata items and ``<article>`` elements.
-_CANDIDATES = etree.XPath("//*[@itemtype or @itemprop='blogPost' or self::article]")
+#: Elements a post may be: microdata items, ``<article>`` elements and links that hold a
+#: heading (a card that is one link to the post).
+_CANDIDATES = etree.XPath(
+    "//*[@itemtype or @itemprop='blogPost' or self::article]"
+    " | (//h1 | //h2 | //h3)/ancestor::a[@href]"
+)
 #: A microdata type of a post.
 _POST_TYPE = re.compile(r"(?:Posting|Article)/?$")
 #: A dated element inside a post.
@@ -181,7 +186,7 @@ def _is_post(element: Any) -> bool:
     kind = element.get("itemtype") or ""
     if kind and any(_POST_TYPE.search(k) for k in kind.split()):
         return True
-    if element.tag != "article":
+    if element.tag not in ("article", "a"):
         return False
     if _DATED(element):
         return True
@@ -201,7 +206,7 @@ def _named(post: Any, base: str) -> set[str | None]:
     if heading:
         hrefs.extend(str(a.get("href")) for a in heading[0].iter("a") if a.get("href"))
         around = next(heading[0].iterancestors("a"), None)  # a card's link around its title
-        if around is not None and around.get("href") and _inside(around, post):
+        if around is not None and around.get("href") and (around is post or _inside(around, post)):
             hrefs.append(str(around.get("href")))
     hrefs.extend(
         str(e.get("href")) for e in _ITEM_URL(post) if e.get("href") and not _in_author(e, post)
