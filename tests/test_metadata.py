@@ -400,7 +400,7 @@ def test_authors_the_markup_separates_by_bars_are_each_an_author() -> None:
     ]
 
 
-def test_an_og_title_that_is_the_sites_name_gives_way_to_the_pages_title() -> None:
+def test_an_og_title_swapped_with_og_site_name_gives_way_to_the_pages_title() -> None:
     # a theme that swaps og:title and og:site_name: the <title> shows the post, then the site
     html = (
         "<html lang='fr'><head><title>À la croisée des chemins | La Plume et l'Épée</title>"
@@ -416,6 +416,13 @@ def test_an_og_title_that_is_the_sites_name_gives_way_to_the_pages_title() -> No
         "<meta property='og:title' content='Story title'></head><body></body></html>"
     )
     assert metadata(page(html))["title"] == "Story title"
+    # a <title> that puts the site first and the card's title after it keeps the card's
+    html = (
+        "<html><head><title>Derek Chang | Dev Env Setup</title>"
+        "<meta name='twitter:title' content='Dev Env Setup'>"
+        "<meta property='og:title' content='Dev Env Setup'></head><body></body></html>"
+    )
+    assert metadata(page(html))["title"] == "Dev Env Setup"
     # a home page whose og:title and <title> both name the site keeps it
     html = (
         "<html><head><title>The Example Times | News</title>"

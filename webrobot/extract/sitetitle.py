@@ -52,11 +52,12 @@ def title_parts(title: str) -> list[str]:
     return [part for part in _SEPARATOR.split(without_dangling(title)) if part.strip()]
 
 
-def names_the_site(card: str, title: str) -> bool:
-    """Whether ``card`` (an ``og:title``) is the part of ``title`` (the ``<title>``) that
-    follows the page's own title: the site's name, not the page's."""
+def swapped(card: str, site: str | None, title: str) -> bool:
+    """Whether ``card`` (an ``og:title``) and ``site`` (its ``og:site_name``) are swapped:
+    ``title`` (the ``<title>``) starts with ``site`` and ends with ``card``, so ``card``
+    is the site's name and ``site`` the page's title."""
     parts = [_norm(part) for part in title_parts(title)]
-    return len(parts) >= 2 and parts[-1] == _norm(card) != parts[0]
+    return len(parts) >= 2 and parts[0] == _norm(site or "") != parts[-1] == _norm(card)
 
 
 def without_dangling(title: str) -> str:
