@@ -266,3 +266,26 @@ def test_a_page_of_cards_that_link_to_posts_has_no_date_or_author_of_its_own() -
         f"<div class='dream-grid'>{cards}</div></body></html>"
     )
     assert meta_of("https://asso.example/fr/posts/presentation/", post)["published"] == "2025-04-08"
+
+
+def test_an_article_with_cards_of_other_articles_after_it_is_no_list() -> None:
+    # a column, its day printed nowhere near its headline, then cards of the other columns
+    cards = "".join(
+        CARD.format(slug=slug, title=title, day=day)
+        for slug, title, day in (
+            ("spiel", "Über das Spiel mit den Pseudonymen", "24. Oktober 2023"),
+            ("zeichen", "Über notwendige Zeichen der Anteilnahme", "10. Oktober 2023"),
+        )
+    )
+    body = "".join(f"<p>{'Ein Absatz der Kolumne über das Theater. ' * 8}</p>" for _ in range(5))
+    html = (
+        "<html lang='de'><head><title>Kolumne: Queer Royal</title></head><body>"
+        f"<h1>Kolumne: Queer Royal über Dragqueens</h1>{body}"
+        f"<div class='columns'>{cards}</div></body></html>"
+    )
+    root = fromstring(html)
+    url = "https://theater.example/kolumne-queer-royal"
+    assert not lists_posts(root, [url], ["Kolumne: Queer Royal"])
+    # the same cards after a short introduction are a list
+    short = html.replace(body, "<p>Alle Kolumnen.</p>")
+    assert lists_posts(fromstring(short), [url], ["Kolumnen"])

@@ -24,7 +24,8 @@ address than the page's, or its ``itemprop=url`` is. The page lists posts when
 
 A page whose headline (its first ``<h1>`` of some length outside the posts) has a
 date printed just before it, or after it before the first post, is a post with teasers
-of others, not a list; so is a page whose first line that says when it was posted
+of others, not a list; so is a page whose paragraphs before the first post hold an
+article's text (:data:`MIN_ARTICLE_TEXT`); so is a page whose first line that says when it was posted
 ("This entry was posted on March 4th, 2021") gives a day no post prints. A page that names or declares an article of its own (JSON-LD, microdata,
 ``og:type``), or sells something (a shop's page lists products, not posts), lists
 none: its metadata caller does not ask (:func:`webrobot.extract.metadata.metadata`).
@@ -66,6 +67,9 @@ MIN_HEADLINE = 10
 #: An ``<article>`` without a ``<time>`` is a post's card when its text, shorter than
 #: this, prints a full date ("Monday January 07 2019").
 MAX_CARD_TEXT = 2_000
+#: Characters of paragraphs before the first listed post that make the page an article
+#: with teasers after it (a column, then cards of the other columns), not a list.
+MIN_ARTICLE_TEXT = 1_000
 #: Candidates read, at most (a long archive lists hundreds of posts).
 MAX_CANDIDATES = 200
 
@@ -83,6 +87,8 @@ def lists_posts(root: Any, urls: Iterable[str], titles: Iterable[str | None]) ->
         base = next(iter(urls), "")
         named = [_named(post, base) for post in posts]
         if any(not n or n & paths for n in named) or _dated_headline(root, posts):
+            return False
+        if _text_before(posts[0]) >= MIN_ARTICLE_TEXT:
             return False
         if _labelled_outside(root, posts):
             return False
@@ -111,6 +117,18 @@ def _dated_headline(root: Any, posts: list[Any]) -> bool:
         before = " ".join(near[::-1])[-(NEAR_HEADLINE // 2) :]
         return any(ANY_DATE.search(text.lower()) for text in (after, before))
     return False
+
+
+def _text_before(post: Any) -> int:
+    """Characters of the paragraphs before ``post``, outside comments, sidebars and the
+    navigation, read until :data:`MIN_ARTICLE_TEXT`."""
+    count = 0
+    for paragraph in post.xpath("preceding::p"):
+        if not _away(paragraph):
+            count += len(" ".join(paragraph.text_content().split()))
+            if count >= MIN_ARTICLE_TEXT:
+                break
+    return count
 
 
 def _labelled_outside(root: Any, posts: list[Any]) -> bool:
