@@ -416,6 +416,13 @@ def test_an_og_title_swapped_with_og_site_name_gives_way_to_the_pages_title() ->
         "<meta property='og:title' content='Story title'></head><body></body></html>"
     )
     assert metadata(page(html))["title"] == "Story title"
+    # an og:title that is og:site_name, on a page whose <title> says more
+    html = (
+        "<html><head><title>Rechercher | BiOdyssée</title>"
+        "<meta property='og:site_name' content='BiOdyssée'>"
+        "<meta property='og:title' content='BiOdyssée'></head><body></body></html>"
+    )
+    assert metadata(page(html))["title"] == "Rechercher"
     # a <title> that puts the site first and the card's title after it keeps the card's
     html = (
         "<html><head><title>Derek Chang | Dev Env Setup</title>"

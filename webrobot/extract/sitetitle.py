@@ -53,11 +53,13 @@ def title_parts(title: str) -> list[str]:
 
 
 def swapped(card: str, site: str | None, title: str) -> bool:
-    """Whether ``card`` (an ``og:title``) and ``site`` (its ``og:site_name``) are swapped:
-    ``title`` (the ``<title>``) starts with ``site`` and ends with ``card``, so ``card``
-    is the site's name and ``site`` the page's title."""
+    """Whether ``card`` (an ``og:title``) names the site, not the page: ``title`` (the
+    ``<title>``) ends with ``card`` and starts with ``site`` (its ``og:site_name``; the
+    two tags swapped), or ``card`` is ``site`` itself and ``title`` says more."""
     parts = [_norm(part) for part in title_parts(title)]
-    return len(parts) >= 2 and parts[0] == _norm(site or "") != parts[-1] == _norm(card)
+    if len(parts) < 2 or parts[-1] != _norm(card) or parts[0] == parts[-1]:
+        return False
+    return _norm(site or "") in (parts[0], parts[-1])
 
 
 def without_dangling(title: str) -> str:
