@@ -196,3 +196,43 @@ def test_an_author_in_a_books_details_is_no_byline() -> None:
     assert byline_texts(tree(html)) == []
     # and a sentence that starts with the word is no label
     assert byline_texts(tree("<article><p>Autor textu děkuje všem.</p></article>")) == []
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        # a German heading "from X to Y" and its line in the table of contents
+        (
+            "<article><ul><li><a href='#von-bitkeeper-zu-git'>Von BitKeeper zu Git</a></li></ul>"
+            "<h2 id='von-bitkeeper-zu-git'>Von BitKeeper zu Git</h2><p>Text.</p></article>"
+        ),
+        "<article><h2>Von der Idee zum Produkt</h2><p>Text.</p></article>",
+        # a step of a list that starts with "von" and a determiner
+        (
+            "<article><ul><li>von jedem Quarz-Pin ein 22pF Kondensator nach Masse führen</li></ul>"
+            "</article>"
+        ),
+        # French: "par" and a determiner, "par exemple"
+        "<article><p>Par la suite, nous verrons.</p><ul><li>par exemple un arbre</li></ul></article>",
+    ],
+)
+def test_a_phrase_that_starts_with_von_or_par_is_no_byline(html: str) -> None:
+    assert byline_texts(tree(html)) == []
+
+
+def test_german_and_french_bylines_still_read() -> None:
+    assert byline_texts(tree("<article><p>Von Petra Hoffmann</p></article>")) == [
+        "Von Petra Hoffmann"
+    ]
+    assert byline_texts(tree("<article><p>Par Marie Dupont</p></article>")) == ["Par Marie Dupont"]
+    assert byline_texts(tree("<article><p>Von der Leyen, Ursula</p></article>")) == [
+        "Von der Leyen, Ursula"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("grnd0s", "grnd0s"), ("By k8smaster", "k8smaster"), ("Jane Doe 12. März 2021", "Jane Doe")],
+)
+def test_a_handle_with_digits_keeps_them(value: str, expected: str) -> None:
+    assert author_name(value) == expected

@@ -227,6 +227,15 @@ def test_author_names(values: list[str], expected: list[str]) -> None:
         ("Tuesday, March 12, 2024 10:24 AM EST", "2024-03-12T10:24:00-05:00"),
         ("12 March 2024", "2024-03-12"),
         ("12. März 2024", "2024-03-12"),
+        # French and German months as pages shorten them
+        ("mardi, avr. 8, 2025", "2025-04-08"),
+        ("8 janv. 2025", "2025-01-08"),
+        ("8 févr. 2025", "2025-02-08"),
+        ("8 juil. 2025", "2025-07-08"),
+        ("8 déc. 2025", "2025-12-08"),
+        ("3. Mär. 2021", "2021-03-03"),
+        ("3. Okt. 2021", "2021-10-03"),
+        ("3. Dez. 2021", "2021-12-03"),
         ("12 de marzo de 2024", "2024-03-12"),
         ("2024/03/12", "2024-03-12"),
         ("12.03.2024", "2024-03-12"),
@@ -389,3 +398,41 @@ def test_authors_the_markup_separates_by_bars_are_each_an_author() -> None:
         "Jane Doe",
         "John Roe",
     ]
+
+
+def test_an_og_title_swapped_with_og_site_name_gives_way_to_the_pages_title() -> None:
+    # a theme that swaps og:title and og:site_name: the <title> shows the post, then the site
+    html = (
+        "<html lang='fr'><head><title>À la croisée des chemins | La Plume et l'Épée</title>"
+        "<meta property='og:site_name' content='À la croisée des chemins'>"
+        "<meta property='og:title' content=\"La Plume et l'Épée\"></head><body>"
+        "<h2><a href='https://news.example.com/'>La Plume et l'Épée</a></h2>"
+        "<h2 class='post-title'>À la croisée des chemins</h2><p>Un poème.</p></body></html>"
+    )
+    assert metadata(page(html))["title"] == "À la croisée des chemins"
+    # an og:title that is the page's own, shorter than <title>, is kept
+    html = (
+        "<html><head><title>Story title | The Example Times</title>"
+        "<meta property='og:title' content='Story title'></head><body></body></html>"
+    )
+    assert metadata(page(html))["title"] == "Story title"
+    # an og:title that is og:site_name, on a page whose <title> says more
+    html = (
+        "<html><head><title>Rechercher | BiOdyssée</title>"
+        "<meta property='og:site_name' content='BiOdyssée'>"
+        "<meta property='og:title' content='BiOdyssée'></head><body></body></html>"
+    )
+    assert metadata(page(html))["title"] == "Rechercher"
+    # a <title> that puts the site first and the card's title after it keeps the card's
+    html = (
+        "<html><head><title>Derek Chang | Dev Env Setup</title>"
+        "<meta name='twitter:title' content='Dev Env Setup'>"
+        "<meta property='og:title' content='Dev Env Setup'></head><body></body></html>"
+    )
+    assert metadata(page(html))["title"] == "Dev Env Setup"
+    # a home page whose og:title and <title> both name the site keeps it
+    html = (
+        "<html><head><title>The Example Times | News</title>"
+        "<meta property='og:title' content='The Example Times'></head><body></body></html>"
+    )
+    assert metadata(page(html))["title"] == "The Example Times"

@@ -232,3 +232,60 @@ def test_a_front_page_of_cards_dated_in_their_text_is_a_listing() -> None:
     )
     result = meta_of("https://news.example/", html)
     assert (result["published"], result["authors"]) == (None, [])
+
+
+#: A Hugo theme's card: the whole card is one link to the post, holding its title, its
+#: day and its author.
+CARD = """<div class="dream-column"><a class="card" href="/fr/posts/{slug}/">
+<figure><img src="/images/{slug}.jpg" alt="{title}"></figure><div class="card-body">
+<h2 class="card-title">{title}</h2><p class="date">{day}</p><p>Les premières lignes.</p>
+<span itemprop="author" itemscope itemtype="https://schema.org/Person">
+<span itemprop="name">Lucie</span></span></div></a></div>"""
+
+
+def test_a_page_of_cards_that_link_to_posts_has_no_date_or_author_of_its_own() -> None:
+    cards = "".join(
+        CARD.format(slug=slug, title=title, day=day)
+        for slug, title, day in (
+            ("biodiversite", "Qu'est-ce que la biodiversité ?", "mardi, avr. 29, 2025"),
+            ("partenariat", "Recherche partenariat", "mercredi, avr. 16, 2025"),
+        )
+    )
+    html = (
+        "<html lang='fr'><head><title>Page d'Accueil</title></head><body><nav>BiOdyssée</nav>"
+        f"<div class='container'><h4>Tous les posts</h4><div class='dream-grid'>{cards}</div>"
+        "</div></body></html>"
+    )
+    result = meta_of("https://asso.example/", html)
+    assert result["published"] is None
+    assert result["authors"] == []
+    # the same cards on a post's page, after its dated headline, leave the post its date
+    post = (
+        "<html lang='fr'><head><title>Présentation</title></head><body>"
+        "<h1>Présentation de l'association</h1><p>mardi, avr. 8, 2025</p><p>Le texte.</p>"
+        f"<div class='dream-grid'>{cards}</div></body></html>"
+    )
+    assert meta_of("https://asso.example/fr/posts/presentation/", post)["published"] == "2025-04-08"
+
+
+def test_an_article_with_cards_of_other_articles_after_it_is_no_list() -> None:
+    # a column, its day printed nowhere near its headline, then cards of the other columns
+    cards = "".join(
+        CARD.format(slug=slug, title=title, day=day)
+        for slug, title, day in (
+            ("spiel", "Über das Spiel mit den Pseudonymen", "24. Oktober 2023"),
+            ("zeichen", "Über notwendige Zeichen der Anteilnahme", "10. Oktober 2023"),
+        )
+    )
+    body = "".join(f"<p>{'Ein Absatz der Kolumne über das Theater. ' * 8}</p>" for _ in range(5))
+    html = (
+        "<html lang='de'><head><title>Kolumne: Queer Royal</title></head><body>"
+        f"<h1>Kolumne: Queer Royal über Dragqueens</h1>{body}"
+        f"<div class='columns'>{cards}</div></body></html>"
+    )
+    root = fromstring(html)
+    url = "https://theater.example/kolumne-queer-royal"
+    assert not lists_posts(root, [url], ["Kolumne: Queer Royal"])
+    # the same cards after a short introduction are a list
+    short = html.replace(body, "<p>Alle Kolumnen.</p>")
+    assert lists_posts(fromstring(short), [url], ["Kolumnen"])

@@ -45,7 +45,7 @@ _LABEL = re.compile(
 _TAIL = re.compile(
     r"\s*(?:[|•·—–/@]|\s-\s|,?\s+(?:on|am|le|el|il|op|den|updated|published|posted|"
     r"aktualisiert|veröffentlicht|mis à jour|publié|in|at|für|for|pour)\s"
-    r"|,\s*[^\W\d_]*\.?\s*\d|\d).*$"
+    r"|,\s*[^\W\d_]*\.?\s*\d|(?<![^\W\d_])\d).*$"
 )
 #: A degree or title written after a name and a comma: "Ayush Kumar Shah, PhD".
 _DEGREE = re.compile(
@@ -70,9 +70,18 @@ _AUTHOR_LINE = re.compile(
 #: Where an author's label is a detail of the thing shown (a book's), not a byline.
 _DETAILS = frozenset(("li", "dt", "dd", "td", "th", "table"))
 #: "By" and a determiner starts a phrase ("By the digits", "By a landslide": a section's
-#: heading), not a byline: a name follows "by" without one.
+#: heading), not a byline: a name follows "by" without one. So do "von" and "par".
 _BY_PHRASE = re.compile(
-    r"^\s*(?:(?:posted|written)\s+)?by\s+(?:the|a|an|this|that|these|those|our|your|my|its|their)\b",
+    r"^\s*(?:(?:posted|written)\s+)?by\s+(?:the|a|an|this|that|these|those|our|your|my|its|their)\b"
+    # German "von" and a determiner ("von jedem Pin", "Von dem Tag an"; "von der" is left:
+    # it starts names, "von der Leyen"), or "from X to Y" ("Von BitKeeper zu Git")
+    r"|^\s*von\s+(?:dem|den|des|die|das|ein|eine|einem|einer|eines|jede[mnrs]?|alle[mn]?|"
+    r"diese[mnrs]?|meine[mnrs]?|unsere[mnrs]?|hier|dort|heute|außen|innen|oben|unten)\b"
+    r"|^\s*von\s+\S+(?:\s+\S+){0,3}\s+(?:zu|zum|zur|bis|nach)\s"
+    # French "par" and a determiner or an adverb ("Par la suite", "par exemple")
+    r"|^\s*par\s+(?:le|la|les|l['’]|un|une|des|du|ce|cet|cette|ces|son|sa|ses|leurs?|"
+    r"notre|nos|votre|vos|mon|ma|mes|exemple|ailleurs|contre|conséquent|défaut|rapport|"
+    r"suite|ici|là)(?:\b|(?<=['’]))",
     re.IGNORECASE,
 )
 #: Elements whose names are not the post's author's.

@@ -45,7 +45,7 @@ from webrobot.extract.jsonld import page_jsonld
 from webrobot.extract.language import language_tag, page_language
 from webrobot.extract.pagedates import COSTLY, GenericDate, SearchMode, page_dates
 from webrobot.extract.postlistings import lists_posts
-from webrobot.extract.sitetitle import home_link, without_site
+from webrobot.extract.sitetitle import home_link, swapped, without_site
 from webrobot.extract.timeelements import TimeElements, time_elements
 from webrobot.extract.wikidates import is_wiki, wiki_revision
 
@@ -301,6 +301,10 @@ def _title(s: _Sources, tags: HeadTags, root: Any, url: str) -> str | None:
     headlines, logos = _h1s(root, url)
     if not title:  # nothing names the page: the headline a reader sees over it
         return next((h for h in headlines if h), None)
+    own = _title_element(root)
+    # a theme that swapped og:title and og:site_name: <title> has the page's own first
+    if own and title == tags.first("og:title") and swapped(title, tags.first("og:site_name"), own):
+        return without_site(own, [title], headlines, url)
     sites = [
         *s.strings(s.sites, "name"),
         *tags.all("og:site_name", "application-name", "apple-mobile-web-app-title"),

@@ -31,12 +31,13 @@ Pure: no Scrapy, no I/O.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from typing import Any
+
+from webrobot.extract.trafilaturacopies import stand_in
 
 #: The tree whose text trafilatura's recall retry is measured against, in this thread.
 _PAGE: ContextVar[Any] = ContextVar("webrobot_trafilatura_page", default=None)
@@ -60,14 +61,7 @@ class PageMeasure:
 def install() -> bool:
     """Puts a :class:`PageMeasure` in the place of trafilatura's page measure, once;
     whether one is in place (not when trafilatura has moved it)."""
-    core = importlib.import_module("trafilatura.core")
-    current = getattr(core, "html2txt", None)
-    if isinstance(current, PageMeasure):
-        return True
-    if not callable(current):
-        return False
-    setattr(core, "html2txt", PageMeasure(current))  # noqa: B010
-    return True
+    return stand_in("html2txt", PageMeasure, PageMeasure)
 
 
 @contextmanager

@@ -3,13 +3,14 @@
 Such a page shows each post it lists with the post's date and authors, often marked
 up as the post's own (Docusaurus marks each as a schema.org ``blogPost`` of a
 ``Blog``, with ``datePublished`` and ``author``; WordPress and Hugo themes give each
-an ``<article>`` with its ``<time>``). Those are the listed posts' dates and authors,
+an ``<article>`` with its ``<time>``, or a card that is one link to the post). Those are the listed posts' dates and authors,
 not the page's: a page that lists posts has no single publication date or author of
 its own, and taking the first post's would date the page by whatever was posted last.
 
 :func:`lists_posts` decides from what the page says: its posts are the elements
 marked as one (microdata of a ``BlogPosting``, ``Article``... type, or
-``itemprop=blogPost``) and the ``<article>`` elements that hold a date (a ``<time>``, or a full date printed in
+``itemprop=blogPost``), and the ``<article>`` elements and the links around a heading
+(a card that is one link) that hold a date (a ``<time>``, or a full date printed in
 a card's short text, as Ghost's Casper prints "Monday January 07 2019"), outside
 comments, sidebars, related posts, the navigation and the footer;
 a post *names another page* when its heading is a link (or stands in one) to another
@@ -23,7 +24,8 @@ address than the page's, or its ``itemprop=url`` is. The page lists posts when
 
 A page whose headline (its first ``<h1>`` of some length outside the posts) has a
 date printed just before it, or after it before the first post, is a post with teasers
-of others, not a list; so is a page whose first line that says when it was posted
+of others, not a list; so is a page whose paragraphs before the first post hold an
+article's text (:data:`MIN_ARTICLE_TEXT`); so is a page whose first line that says when it was posted
 ("This entry was posted on March 4th, 2021") gives a day no post prints. A page that names or declares an article of its own (JSON-LD, microdata,
 ``og:type``), or sells something (a shop's page lists products, not posts), lists
 none: its metadata caller does not ask (:func:`webrobot.extract.metadata.metadata`).
@@ -43,8 +45,12 @@ from lxml import etree
 from webrobot.extract.dates import iso_date
 from webrobot.extract.pagedates import ANY_DATE, NEAR_HEADLINE, ORDINAL, labelled_date
 
-#: Elements a post may be: microdata items and ``<article>`` elements.
-_CANDIDATES = etree.XPath("//*[@itemtype or @itemprop='blogPost' or self::article]")
+#: Elements a post may be: microdata items, ``<article>`` elements and links that hold a
+#: heading (a card that is one link to the post).
+_CANDIDATES = etree.XPath(
+    "//*[@itemtype or @itemprop='blogPost' or self::article]"
+    " | (//h1 | //h2 | //h3)/ancestor::a[@href]"
+)
 #: A microdata type of a post.
 _POST_TYPE = re.compile(r"(?:Posting|Article)/?$")
 #: A dated element inside a post.
@@ -61,6 +67,9 @@ MIN_HEADLINE = 10
 #: An ``<article>`` without a ``<time>`` is a post's card when its text, shorter than
 #: this, prints a full date ("Monday January 07 2019").
 MAX_CARD_TEXT = 2_000
+#: Characters of paragraphs before the first listed post that make the page an article
+#: with teasers after it (a column, then cards of the other columns), not a list.
+MIN_ARTICLE_TEXT = 1_000
 #: Candidates read, at most (a long archive lists hundreds of posts).
 MAX_CANDIDATES = 200
 
@@ -78,6 +87,8 @@ def lists_posts(root: Any, urls: Iterable[str], titles: Iterable[str | None]) ->
         base = next(iter(urls), "")
         named = [_named(post, base) for post in posts]
         if any(not n or n & paths for n in named) or _dated_headline(root, posts):
+            return False
+        if _text_before(posts[0]) >= MIN_ARTICLE_TEXT:
             return False
         if _labelled_outside(root, posts):
             return False
@@ -106,6 +117,18 @@ def _dated_headline(root: Any, posts: list[Any]) -> bool:
         before = " ".join(near[::-1])[-(NEAR_HEADLINE // 2) :]
         return any(ANY_DATE.search(text.lower()) for text in (after, before))
     return False
+
+
+def _text_before(post: Any) -> int:
+    """Characters of the paragraphs before ``post``, outside comments, sidebars and the
+    navigation, read until :data:`MIN_ARTICLE_TEXT`."""
+    count = 0
+    for paragraph in post.xpath("preceding::p"):
+        if not _away(paragraph):
+            count += len(" ".join(paragraph.text_content().split()))
+            if count >= MIN_ARTICLE_TEXT:
+                break
+    return count
 
 
 def _labelled_outside(root: Any, posts: list[Any]) -> bool:
@@ -181,7 +204,7 @@ def _is_post(element: Any) -> bool:
     kind = element.get("itemtype") or ""
     if kind and any(_POST_TYPE.search(k) for k in kind.split()):
         return True
-    if element.tag != "article":
+    if element.tag not in ("article", "a"):
         return False
     if _DATED(element):
         return True
@@ -201,7 +224,7 @@ def _named(post: Any, base: str) -> set[str | None]:
     if heading:
         hrefs.extend(str(a.get("href")) for a in heading[0].iter("a") if a.get("href"))
         around = next(heading[0].iterancestors("a"), None)  # a card's link around its title
-        if around is not None and around.get("href") and _inside(around, post):
+        if around is not None and around.get("href") and (around is post or _inside(around, post)):
             hrefs.append(str(around.get("href")))
     hrefs.extend(
         str(e.get("href")) for e in _ITEM_URL(post) if e.get("href") and not _in_author(e, post)

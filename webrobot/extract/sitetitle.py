@@ -52,6 +52,16 @@ def title_parts(title: str) -> list[str]:
     return [part for part in _SEPARATOR.split(without_dangling(title)) if part.strip()]
 
 
+def swapped(card: str, site: str | None, title: str) -> bool:
+    """Whether ``card`` (an ``og:title``) names the site, not the page: ``title`` (the
+    ``<title>``) ends with ``card`` and starts with ``site`` (its ``og:site_name``; the
+    two tags swapped), or ``card`` is ``site`` itself and ``title`` says more."""
+    parts = [_norm(part) for part in title_parts(title)]
+    if len(parts) < 2 or parts[-1] != _norm(card) or parts[0] == parts[-1]:
+        return False
+    return _norm(site or "") in (parts[0], parts[-1])
+
+
 def without_dangling(title: str) -> str:
     """``title`` without a separator it starts or ends with ("Post title ·" ->
     "Post title"); a title that is nothing but a separator is kept."""

@@ -47,14 +47,23 @@ class PrepareStandIn:
         return core.convert_tags(cleaned, options, url), None
 
 
-def install(active: Callable[[], bool]) -> bool:
-    """Puts a :class:`PrepareStandIn` in the place of trafilatura's preparation (unless
-    one is there); whether one is in place. ``active`` tells a main-text reading."""
+def stand_in(name: str, kind: type, make: Callable[[Callable[..., Any]], Any]) -> bool:
+    """Puts ``make(current)`` in the place of ``trafilatura.core.<name>`` unless a
+    ``kind`` is there already; whether one is in place (not when trafilatura has moved
+    or renamed it)."""
     core = importlib.import_module("trafilatura.core")
-    current = getattr(core, "_prepare_tree", None)
-    if isinstance(current, PrepareStandIn):
+    current = getattr(core, name, None)
+    if isinstance(current, kind):
         return True
     if not callable(current):
         return False
-    setattr(core, "_prepare_tree", PrepareStandIn(current, active))  # noqa: B010
+    setattr(core, name, make(current))
     return True
+
+
+def install(active: Callable[[], bool]) -> bool:
+    """Puts a :class:`PrepareStandIn` in the place of trafilatura's preparation (unless
+    one is there); whether one is in place. ``active`` tells a main-text reading."""
+    return stand_in(
+        "_prepare_tree", PrepareStandIn, lambda current: PrepareStandIn(current, active)
+    )
