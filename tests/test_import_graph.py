@@ -119,6 +119,8 @@ PURE = frozenset({
     "webrobot.extract.layouttables",
     "webrobot.extract.emptytails",
     "webrobot.extract.seealso",
+    "webrobot.extract.disclosures",
+    "webrobot.extract.signupforms",
     "webrobot.extract.permalinks",
     "webrobot.extract.docchrome",
     "webrobot.extract.references",

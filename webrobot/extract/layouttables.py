@@ -32,6 +32,9 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from webrobot.extract.disclosures import open_answers
+from webrobot.extract.signupforms import without_sign_ups
+
 #: What only a table of data has; and code (a code block's line numbers beside its
 #: lines, which trafilatura reads as code in a table).
 _DATA_PARTS = ("caption", "thead", "tfoot", "colgroup", "col", "th", "pre")
@@ -136,10 +139,15 @@ def unlay(tree: Any) -> list[Any]:
     """The layout tables of ``tree`` (changed in place) unwrapped
     (:func:`unlay_tables`); the tree's ``<p>`` elements, found by the same walk, and the
     cells made paragraphs, for another mending of the tree that reads them
-    (:func:`webrobot.extract.emptytails.keep_empty_tails`)."""
-    found = list(tree.iter("table", "p"))
+    (:func:`webrobot.extract.emptytails.keep_empty_tails`). The questions and answers in
+    ``<details>`` the same walk finds are opened for the readings
+    (:func:`webrobot.extract.disclosures.open_answers`), and its newsletter sign-up
+    boxes removed (:func:`webrobot.extract.signupforms.without_sign_ups`)."""
+    found = list(tree.iter("table", "p", "details", "form"))
     made: list[Any] = []
     unlay_tables((element for element in found if element.tag == "table"), made)
+    open_answers(element for element in found if element.tag == "details")
+    without_sign_ups(element for element in found if element.tag == "form")
     return [element for element in found if element.tag == "p"] + made
 
 

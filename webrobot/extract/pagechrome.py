@@ -62,6 +62,7 @@ import lxml.etree
 
 from webrobot.extract.consentdialog import consent_dialogs
 from webrobot.extract.htmltree import delete, plain_copy
+from webrobot.extract.signupforms import note_email_field
 
 _DONATION_WORDS = ("donat", "patreon", "ko-fi", "kofi", "buymeacoffee", "sponsor")
 _CONSENT_WORDS = ("cookie", "Cookie", "consent", "Consent", "onetrust", "gdpr", "GDPR")
@@ -204,6 +205,8 @@ def reading_tree(tree: Any, unread: bool = True, entries: bool = False) -> Any:
             continue
         if tag == "td":
             gutters.extend(element.iterancestors("table"))
+        elif tag == "input":
+            note_email_field(element)  # a sign-up box is told by it (signupforms)
         delete(element)
     for table in gutters:
         _code_alone(table)
