@@ -96,3 +96,20 @@ def test_the_main_text_leaves_the_sign_up_box_out() -> None:
     assert "Paragraph 5 of the story" in text
     assert "Weekend Dispatch" not in text
     assert "best stories of the week" not in text
+
+
+def test_a_short_post_around_a_box_stays() -> None:
+    """A brief whose whole text is shorter than a box (no ``<article>``, a sign-up form
+    in its block) keeps its headline and text: a box never grows into the block that
+    holds the page's headline."""
+    brief = "<p>The mountain road reopens on Monday after the spring repairs.</p>"
+    tree = lxml.html.fromstring(
+        f'<html><body><div class="content"><h1>Road reopens</h1>{brief}'
+        '<div class="signup"><h3>Our newsletter</h3><form><input type="email" name="e">'
+        "</form></div></div></body></html>"
+    )
+    box = sign_up_box(next(tree.iter("form")))
+    assert box is not None and box.get("class") == "signup"
+    without_sign_ups(tree.iter("form"))
+    text = tree.text_content()
+    assert "Road reopens" in text and "mountain road" in text and "Our newsletter" not in text

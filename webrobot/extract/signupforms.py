@@ -34,7 +34,8 @@ BOX_CHARS = 600
 AROUND_CHARS = 400
 #: The attribute :func:`note_email_field` puts on a form whose e-mail field it saw go.
 ASKS_EMAIL = "data-webrobot-asks-email"
-#: Containers a box never grows into: the page's and the article's own.
+#: Containers a box never grows into: the page's and the article's own (nor a block that
+#: holds an ``<h1>``, the page's headline).
 _NEVER = frozenset(("html", "body", "main", "article"))
 
 
@@ -65,7 +66,7 @@ def sign_up_box(form: Any) -> Any:
     """The box ``form`` stands in when it asks for an e-mail address and holds at most
     :data:`BOX_CHARS` characters of text: the form, or its highest ancestor below the
     article (:data:`_NEVER`) that still holds no more, and no more than
-    :data:`AROUND_CHARS` besides the form's; ``None`` for any other form."""
+    :data:`AROUND_CHARS` besides the form's, and no ``<h1>``; ``None`` for any other form."""
     if form.get(ASKS_EMAIL) is None and not any(
         (field.get("type") or "").strip().lower() == "email" for field in form.iter("input")
     ):
@@ -76,6 +77,8 @@ def sign_up_box(form: Any) -> Any:
     box = form
     parent = box.getparent()
     while parent is not None and parent.tag not in _NEVER:
+        if next(parent.iter("h1"), None) is not None:
+            break  # the block of the page's headline: a short post, not a box
         chars = _chars(parent)
         if chars > BOX_CHARS or chars - own > AROUND_CHARS:
             break
