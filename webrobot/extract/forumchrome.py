@@ -6,10 +6,9 @@ Forum software draws the same furniture around every post, and names it the same
 every forum it runs: phpBB's ``postprofile`` fields (``profile-posts``,
 ``profile-joined``, ``profile-custom-field``) and ``signature``; vBulletin's
 ``userinfo_extra`` and ``userstats``, ``usertitle``, ``signaturecontainer`` and
-``lastedited``; XenForo's ``message-userExtras``, ``message-userTitle``,
-``message-signature`` and ``message-lastEdit`` (``extraUserInfo`` and ``editDate`` in
-its first version, ``MessageCard__post-count`` and ``MessageCard__join-date`` in the
-theme of a large network of XenForo forums); Invision Community's ``cAuthorPane_info``,
+``lastedited``; XenForo's ``message-signature`` and ``message-lastEdit``
+(``extraUserInfo`` and ``editDate`` in its first version, ``MessageCard__post-count``
+and ``MessageCard__join-date`` in the theme of a large network of XenForo forums); Invision Community's ``cAuthorPane_info``,
 ``cSignature`` and ``ipsEntry__signature``; FluxBB's ``postsignature`` and
 ``postedit``; Simple Machines' ``postcount``. On a thread read broadly they stand between
 the posts as lines of their own ("Join Date / Nov 2024 / Posts / 3", "2,994 posts ·
@@ -21,7 +20,10 @@ Only those exact class names count (a class is a fact of the software, not of a 
 and only on a page that has at least :data:`MIN_MARKED` of them: a thread repeats its
 furniture for every post, a lone ``signature`` on another page (a letter's signed name)
 stays. Stack Exchange's ``post-signature`` is its writer's name and reputation, which
-the thread's text holds, and is not among them. An element holding the page's ``<h1>``,
+the thread's text holds, and is not among them. Nor is XenForo 2's card
+(``message-userExtras``, ``message-userTitle``): its few lines, gone from a page, can
+turn trafilatura's choice between the opening post and the whole thread (its
+comparison with its fallback readings), which the rest of this does not. An element holding the page's ``<h1>``,
 ``<main>`` or ``<article>`` is never removed.
 
 Pure: no Scrapy, no I/O.
