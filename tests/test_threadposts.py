@@ -161,3 +161,36 @@ def test_a_plain_posts_writer_may_follow_an_avatar() -> None:
     assert [threadposts.author(item) for item, _ in found] == [name for name, _ in POSTS]
     thread = threadposts.thread_reading(root, POSTS[0][1]) or ""
     assert thread.splitlines()[:2] == list(POSTS[0])
+
+
+def test_a_posts_shown_date_follows_its_writers_name() -> None:
+    """Discourse and XenForo show each post's date in a ``<time itemprop="datePublished">``
+    beside the writer; a date given only as markup (``<meta>``) or by a post inside the
+    item (a reply nested in the opening post) is not the item's own."""
+
+    def dated(name: str, said: str, when: str, kind: str = "Comment", inner: str = "") -> str:
+        return (
+            f'<div itemscope itemtype="{SCHEMA}{kind}">'
+            f"<meta itemprop='datePublished' content='2024-09-22T14:43:36Z'>{inner}"
+            f'<span itemprop="author" itemscope itemtype="{SCHEMA}Person">'
+            f'<span itemprop="name">{name}</span></span>'
+            f"<time itemprop='datePublished' datetime='2024-09-22'>\n  {when}\n</time>"
+            f'<div itemprop="text"><p>{said}</p></div></div>'
+        )
+
+    replies = "".join(
+        dated(name, said, f"September {22 + i}, 2024, 2:4{i}pm")
+        for i, (name, said) in enumerate(POSTS[1:], 1)
+    )
+    opening = (
+        f'<div itemscope itemtype="{SCHEMA}DiscussionForumPosting">'
+        f"<meta itemprop='datePublished' content='2024-09-22T14:43:36Z'>"
+        f'<div itemprop="author" itemscope itemtype="{SCHEMA}Person">'
+        f'<span itemprop="name">{POSTS[0][0]}</span></div>'
+        f'<div itemprop="articleBody"><p>{POSTS[0][1]}</p></div>{replies}</div>'
+    )
+    lines = (threadposts.thread_text(lxml.html.fromstring(_thread(opening))) or "").splitlines()
+    assert lines[:2] == [POSTS[0][0], POSTS[0][1]]  # the opening post's date is a <meta>
+    for i, (name, said) in enumerate(POSTS[1:], 1):
+        at = lines.index(said)
+        assert lines[at - 2 : at] == [name, f"September {22 + i}, 2024, 2:4{i}pm"]

@@ -40,6 +40,8 @@ HELD_SHARE = 0.5
 MIN_POSTS = 2
 #: An author name longer than this (characters) is not a name.
 MAX_NAME = 60
+#: A post's shown date longer than this (characters) is not a date.
+MAX_DATE = 40
 _BLOCKS = frozenset(
     {"p", "div", "br", "li", "ul", "ol", "blockquote", "pre", "tr", "table", "section",
      "h1", "h2", "h3", "h4", "h5", "h6", "dd", "dt", "figure", "aside", "article", "hr"}
@@ -111,6 +113,9 @@ def thread_text(root: Any, found: list[tuple[Any, Any]] | None = None) -> str | 
         name = author(item)
         if name:
             lines.append(name)
+        when = shown_date(item)
+        if when:
+            lines.append(when)
         lines.extend(block_lines(body))
     return "\n".join(lines) or None
 
@@ -162,6 +167,29 @@ def author(item: Any) -> str | None:
         name = source.get("content") or source.text_content()
         name = " ".join(name.split())
         return name if 0 < len(name) <= MAX_NAME else None
+    return None
+
+
+def shown_date(item: Any) -> str | None:
+    """The date the post shows beside its writer: the text of its item's
+    ``datePublished`` element (Discourse's and XenForo's ``<time>``, "Mar 27, 2025"),
+    not of a post inside it; ``None`` when the date is only markup (a ``<meta>``)."""
+    if item.get("itemscope") is None:
+        return None
+    for element in item.iter():
+        prop = element.get("itemprop") if isinstance(element.tag, str) else None
+        if not prop or "datePublished" not in prop.split() or _post_of(element) is not item:
+            continue
+        shown = " ".join(element.text_content().split())
+        if 0 < len(shown) <= MAX_DATE:
+            return shown
+    return None
+
+
+def _post_of(element: Any) -> Any:
+    for ancestor in element.iterancestors():
+        if ancestor.get("itemscope") is not None and _is_post(ancestor):
+            return ancestor
     return None
 
 
