@@ -6,8 +6,8 @@ and many more) marks each post as a schema.org item (``Comment``,
 ``text`` (or ``articleBody``) property and its writer as its ``author``. On a thread,
 the posts are the page's content; a reading that looks for one block of article text
 keeps the opening post alone, or a dialog or the side bar. :func:`thread_text` gives
-the posts in page order, each as its writer's name on a line, then its body one block
-a line. A thread whose software writes no microdata (a static archive of a forum) is read
+the posts in page order, each as its writer's name on a line, the date the post shows
+on the next (:func:`shown_date`), then its body one block a line. A thread whose software writes no microdata (a static archive of a forum) is read
 from its sibling ``<article>`` posts, each naming its writer in an element whose class
 says so (:func:`plain_posts`). :mod:`webrobot.extract.maintext` uses it on a page that declares no article (or
 declares a discussion as well) and no product, when the page holds at least
