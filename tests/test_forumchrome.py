@@ -28,31 +28,34 @@ BODIES = (
 
 
 def _post(n: int, body: str) -> str:
-    """A post as phpBB's prosilver theme writes it: the writer's card in a ``<dl>``,
-    then the body, the edit note and the signature."""
+    """A post as vBulletin 4 writes it: the writer's card (title and stats), then the
+    body, the edit note and the signature."""
     return f"""
-<div id="p{n}" class="post has-profile bg2"><div class="inner">
-  <dl class="postprofile" id="profile{n}">
-    <dt><a href="./memberlist.php?u={n}" class="username">writer{n}</a></dt>
-    <dd class="profile-rank">Senior Volunteer Moderator</dd>
-    <dd class="profile-posts"><strong>Posts:</strong> <a href="#">17{n}5</a></dd>
-    <dd class="profile-joined"><strong>Joined:</strong> 4. Jul 2012, 16:09</dd>
-    <dd class="profile-custom-field profile-location"><strong>Location:</strong> Lower Saxony</dd>
-  </dl>
-  <div class="postbody">
-    <h3><a href="#p{n}">Re: Discuss the new release here</a></h3>
-    <div class="content">{body}</div>
-    <div class="notice">Last edited by writer{n} on 3. Mar 2024</div>
-    <div class="signature">Grandfather clocks and typewriters repaired at fair prices since 1998</div>
+<li class="postbitlegacy postbitim postcontainer" id="post_{n}">
+  <div class="posthead"><span class="date">Nov 3rd, 2024</span></div>
+  <div class="postdetails">
+    <div class="userinfo"><a class="username" href="/member.php?u={n}">writer{n}</a>
+      <span class="usertitle">Senior Volunteer Moderator</span>
+      <div class="userinfo_extra"><dl class="userstats">
+        <dt>Join Date</dt> <dd>Nov 2024</dd> <dt>Posts</dt> <dd>17{n}5</dd>
+        <dt>Location</dt> <dd>Lower Saxony</dd></dl></div>
+    </div>
+    <div class="postbody"><div class="postrow"><div class="content">
+      <blockquote class="postcontent restore">{body}</blockquote></div></div>
+      <blockquote class="postcontent lastedited">Last edited by writer{n}; Nov 3rd, 2024</blockquote>
+      <div class="after_content"><blockquote class="signature restore">
+        <div class="signaturecontainer">Grandfather clocks and typewriters repaired</div>
+      </blockquote></div>
+    </div>
   </div>
-</div></div>"""
+</li>"""
 
 
 def _thread() -> str:
     posts = "".join(_post(n, body) for n, body in enumerate(BODIES, start=1))
     return f"""<html><head><title>Discuss the new release here</title></head><body>
 <div id="wrap"><h2 class="topic-title">Discuss the new release here</h2>
-<div id="page-body">{posts}</div></div></body></html>"""
+<ol id="posts" class="posts">{posts}</ol></div></body></html>"""
 
 
 def _text(html: str) -> str:
@@ -63,7 +66,7 @@ def test_a_threads_cards_and_signatures_are_left_out_of_its_text() -> None:
     text = _text(_thread())
     for body in BODIES:
         assert body in text
-    for furniture_line in ("Joined:", "Posts:", "Lower Saxony", "Grandfather clocks"):
+    for furniture_line in ("Join Date", "Moderator", "Lower Saxony", "Last edited", "Grandfather"):
         assert furniture_line not in text
 
 
@@ -71,16 +74,10 @@ def test_the_furniture_is_found_by_the_softwares_class_names() -> None:
     root = lxml.html.fromstring(_thread())
     found = furniture(root)
     classes = {element.get("class") for element in found}
-    assert classes == {
-        "profile-rank",
-        "profile-posts",
-        "profile-joined",
-        "profile-custom-field profile-location",
-        "signature",
-    }
-    assert len(found) == 5 * len(BODIES)
+    assert classes == {"usertitle", "userinfo_extra", "postcontent lastedited", "signature restore"}
+    assert len(found) == 4 * len(BODIES)
     without_forum_chrome(root)
-    assert not root.xpath("//*[@class='signature' or @class='profile-posts']")
+    assert not root.xpath("//*[@class='signaturecontainer' or @class='userstats']")
     assert root.xpath("//a[@class='username']")  # the writer's name stays
 
 

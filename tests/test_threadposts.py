@@ -194,3 +194,35 @@ def test_a_posts_shown_date_follows_its_writers_name() -> None:
     for i, (name, said) in enumerate(POSTS[1:], 1):
         at = lines.index(said)
         assert lines[at - 2 : at] == [name, f"September {22 + i}, 2024, 2:4{i}pm"]
+
+
+def _phpbb_post(n: int, name: str, said: str) -> str:
+    """A post as phpBB's prosilver theme writes it: no microdata, a ``<div class="post">``
+    headed by a link to its own anchor, its text in ``content`` inside ``postbody``."""
+    return (
+        f'<div id="p{n}" class="post has-profile bg2"><div class="inner">'
+        f'<dl class="postprofile"><dt><a href="/u/{n}" class="username">{name}</a></dt>'
+        f'<dd class="profile-posts"><strong>Posts:</strong> 1{n}7</dd></dl>'
+        f'<div class="postbody"><h3><a href="./viewtopic.php?p={n}#p{n}">Re: Ferries</a></h3>'
+        f'<p class="author">by <strong>{name}</strong> » Tue Aug 27, 2019</p>'
+        f'<div class="content">{said}</div>'
+        f'<div class="signature">{name} sails on Sundays</div></div></div></div>'
+    )
+
+
+def test_a_phpbb_thread_is_read_from_its_post_divs() -> None:
+    posts = "".join(_phpbb_post(n, name, said) for n, (name, said) in enumerate(POSTS, 1))
+    root = lxml.html.fromstring(_thread(posts))
+    found = threadposts.posts(root)
+    assert [threadposts.author(post) for post, _ in found] == [name for name, _ in POSTS]
+    assert [body.get("class") for _, body in found] == ["content"] * len(POSTS)
+    lines = (threadposts.thread_text(root, found) or "").splitlines()
+    assert lines == [line for post in POSTS for line in post]  # no header, no signature
+
+
+def test_a_heading_linking_elsewhere_still_marks_a_teaser() -> None:
+    posts = "".join(
+        _phpbb_post(n, name, said).replace(f"#p{n}", f"#p{n + 1}")
+        for n, (name, said) in enumerate(POSTS, 1)
+    )
+    assert threadposts.plain_posts(lxml.html.fromstring(_thread(posts))) == []

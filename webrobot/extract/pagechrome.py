@@ -212,7 +212,8 @@ def reading_tree(tree: Any, unread: bool = True, entries: bool = False) -> Any:
     for table in gutters:
         _code_alone(table)
     headings(copy, _own_host(head) if head is not None else None, entries, unlink=True)
-    without_forum_chrome(copy)  # a thread's user cards, signatures, edit notes
+    if not entries:  # a page read broadly, as a thread is
+        without_forum_chrome(copy)  # its posts' user cards, signatures, edit notes
     return copy
 
 

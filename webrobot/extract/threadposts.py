@@ -8,8 +8,8 @@ the posts are the page's content; a reading that looks for one block of article 
 keeps the opening post alone, or a dialog or the side bar. :func:`thread_text` gives
 the posts in page order, each as its writer's name on a line, the date the post shows
 on the next (:func:`shown_date`), then its body one block a line. A thread whose software writes no microdata (a static archive of a forum) is read
-from its sibling ``<article>`` posts, each naming its writer in an element whose class
-says so (:func:`plain_posts`). :mod:`webrobot.extract.maintext` uses it on a page that declares no article (or
+from its sibling ``<article>`` posts (or ``<div class="post">``, as phpBB writes them),
+each naming its writer in an element whose class says so (:func:`plain_posts`). :mod:`webrobot.extract.maintext` uses it on a page that declares no article (or
 declares a discussion as well) and no product, when the page holds at least
 :data:`MIN_POSTS` such posts with a writer (a page's questions and answers in an FAQ have
 none), as :func:`thread_reading` decides.
@@ -48,6 +48,9 @@ _BLOCKS = frozenset(
 )  # fmt: skip
 _UNSHOWN = frozenset({"script", "style", "noscript", "template", "button", "svg"})
 _SPACES = re.compile(r"[^\S\n]+")
+#: The elements that may be a post without microdata: an ``<article>``, or an element
+#: whose class is ``post`` (phpBB's ``<div class="post">``).
+_PLAIN_POSTS = "//article | //*[contains(concat(' ', normalize-space(@class), ' '), ' post ')]"
 #: A class that names a post's writer, and one that names its body.
 _WRITER_CLASS = re.compile(
     r"(?:^|\s|[-_])(?:author|poster|username|user-name)(?:$|\s|[-_])", re.IGNORECASE
@@ -66,12 +69,14 @@ def posts(root: Any) -> list[tuple[Any, Any]]:
 
 def plain_posts(root: Any) -> list[tuple[Any, Any]]:
     """``(post, body)`` of a thread whose software writes no microdata (a static forum
-    archive): :data:`MIN_POSTS` or more sibling ``<article>`` elements, each naming its
-    writer in an element whose class says so (``post-author``, ``username``) and none
-    headed by a link (a listing's teasers are); the body is the post's element whose
-    class says body, content or message (else the whole post). The largest such group."""
+    archive, phpBB): :data:`MIN_POSTS` or more sibling ``<article>`` elements, or
+    elements whose class is ``post``, each naming its writer in an element whose class
+    says so (``post-author``, ``username``) and none headed by a link to another page (a
+    listing's teasers are; phpBB's link to the post's own anchor is no teaser's); the body
+    is the post's element whose class says body, content or message, the innermost such
+    (else the whole post). The largest such group."""
     groups: dict[Any, list[Any]] = {}
-    for element in root.iter("article"):
+    for element in root.xpath(_PLAIN_POSTS):
         groups.setdefault(element.getparent(), []).append(element)
     best: list[Any] = []
     for members in groups.values():
@@ -231,15 +236,27 @@ def _writer(post: Any) -> Any:
 
 
 def _linked_heading(post: Any) -> bool:
-    """A heading that links, or a link around a heading: a teaser's title."""
-    return bool(
-        post.xpath(
-            ".//*[self::h1 or self::h2 or self::h3 or self::h4][.//a[@href] or ancestor::a[@href]]"
-        )
-    )
+    """A heading that links, or a link around a heading: a teaser's title; not a link to
+    the post itself (phpBB heads a post with a link to its own anchor, ``#p550447``)."""
+    own = {f"#{i}" for i in post.xpath("descendant-or-self::*/@id")}
+    for heading in post.xpath(".//*[self::h1 or self::h2 or self::h3 or self::h4]"):
+        links = heading.xpath(".//a[@href] | ancestor::a[@href]")
+        if any("#" + (link.get("href") or "").partition("#")[2] not in own for link in links):
+            return True
+    return False
 
 
 def _body(post: Any) -> Any:
+    """The post's first element whose class says body, content or message, or the one
+    such inside it (phpBB's ``content`` in its ``postbody``, which holds the post's
+    header and signature too); else the whole post."""
+    body = post
+    while (inner := _first_body(body)) is not None:
+        body = inner
+    return body
+
+
+def _first_body(post: Any) -> Any:
     for element in post.iter():
         if (
             element is not post
@@ -247,7 +264,7 @@ def _body(post: Any) -> Any:
             and _BODY_CLASS.search(element.get("class") or "")
         ):
             return element
-    return post
+    return None
 
 
 def _item_of(element: Any) -> Any:
