@@ -53,7 +53,7 @@ _OWN_ITEM_TYPES = frozenset({
     "UnitPriceSpecification", "Organization",
 })  # fmt: skip
 
-_BUY = re.compile(
+BUY_LABEL = re.compile(
     r"add[\s_-]*to[\s_-]*(?:shopping[\s_-]*)?(?:cart|bag|basket|trolley)|addtocart|buy[\s_-]*(?:it[\s_-]*)?now|"
     r"in\s+den\s+(?:warenkorb|einkaufswagen)|warenkorb|ajouter\s+au\s+panier|añadir\s+al\s+carrito|"
     r"agregar\s+al\s+carrito|adicionar\s+(?:ao|à)\s+(?:carrinho|sacola)|comprar(?:\s+agora)?|"
@@ -152,7 +152,9 @@ class Markup:
             classes = " ".join(
                 filter(None, [element.get("class"), element.get("id"), element.get("name")])
             )
-            if _BUY.search(label) or (_BUY_CLASS.search(classes) and not _opens_panel(element)):
+            if BUY_LABEL.search(label) or (
+                _BUY_CLASS.search(classes) and not _opens_panel(element)
+            ):
                 found.append(element)
         if len(found) > MAX_BUY_BUTTONS:  # a listing's, or other products' in a carousel
             found = [b for b in found if not _in_carousel(b)]
