@@ -43,6 +43,7 @@ from webrobot.extract.product.stock import (
     variants_in_stock,
     waits_for_a_choice,
 )
+from webrobot.extract.product.stockwords import BUY_WORDS
 from webrobot.extract.product.walk import PageWalk
 
 #: More buy buttons than this, with no structured product, is a listing.
@@ -70,7 +71,7 @@ BUY_LABEL = re.compile(
     r"do\s+nákupního\s+košíku|tilføj\s+til\s+(?:indkøbs)?kurv|a\s+la\s+cesta|nel\s+carrello|"
     r"no\s+carrinho|sepetine\s+ekle|放[进入]购物车|加到(?:购物车|購物車)|lisää\s+koriin|у\s+кошик|"
     # Catalan, with its verb: a header's "Anar a la cistella" is a cart link.
-    r"afeg(?:eix|ir|iu)\s+a\s+la\s+cistella",
+    r"afeg(?:eix|ir|iu)\s+a\s+la\s+cistella|" + BUY_WORDS,
     re.IGNORECASE,
 )
 _BUY_CLASS = re.compile(

@@ -11,7 +11,9 @@
   any form (``http://schema.org/InStock``, ``instock``, ``in_stock``) or from
   the words shops print (English, German, French, Spanish, Portuguese, Catalan, Italian,
   Dutch, the Nordic languages, Polish, Czech, Slovak, Romanian, Hungarian, Greek,
-  Turkish, Russian, Japanese and Chinese; the platforms' own stock lines among them).
+  Turkish, Russian, Japanese and Chinese; the platforms' own stock lines among them, and
+  theirs in Korean, Vietnamese, Thai, Indonesian, Arabic, Persian, Bulgarian, Croatian,
+  Slovenian, Lithuanian, Latvian and Estonian: :mod:`~webrobot.extract.product.stockwords`).
 
 Pure: no Scrapy, no I/O.
 """
@@ -22,6 +24,7 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from webrobot.extract.product.stockwords import STOCK_WORDS
 from webrobot.optional import require
 
 FEATURE = "Product fields (WEBROBOT_EXTRACT product)"
@@ -146,7 +149,10 @@ _PLATFORM_WORDS: dict[str, str] = {
 _AVAILABILITY_PATTERNS = [
     (
         re.compile(
-            p + ("|" + _PLATFORM_WORDS[name] if name in _PLATFORM_WORDS else ""), re.IGNORECASE
+            "|".join(
+                [p, *(words[name] for words in (_PLATFORM_WORDS, STOCK_WORDS) if name in words)]
+            ),
+            re.IGNORECASE,
         ),
         name,
     )
