@@ -105,6 +105,28 @@ PLATFORM_LINES = [
     ("Laos", "InStock"),
     ("Laos: 3 tk", "InStock"),
     ("Laost lõppenud", "OutOfStock"),
+    # Magento's language packs ("In stock", "Out of stock", "Only %1 left")
+    ("متوفر 3 فقط", "LimitedAvailability"),
+    ("غير متوفر بالمخزن", "OutOfStock"),
+    ("در انبار موجود نیست", "OutOfStock"),
+    ("فقط 3 عدد باقی مانده است", "LimitedAvailability"),
+    ("На склад", "InStock"),
+    ("Останали са само 3", "LimitedAvailability"),
+    ("Ainult 3 järgi", "LimitedAvailability"),
+    ("Laost otsas", "OutOfStock"),
+    ("Habis terjual", "SoldOut"),
+    ("Hanya tersisa 3", "LimitedAvailability"),
+    ("Sandėlyje", "InStock"),
+    ("Nėra sandėlyje", "OutOfStock"),
+    ("Noliktavā", "InStock"),
+    ("Tikai 3 palikuši", "LimitedAvailability"),
+    ("มีสินค้า", "InStock"),
+    ("Còn trong kho", "InStock"),
+    ("Tạm hết hàng", "OutOfStock"),
+    ("Chỉ còn 3", "LimitedAvailability"),
+    # Vietnamese with its tone marks apart (as Magento's pack writes some of them)
+    ("Ta\u0323m hê\u0301t ha\u0300ng", "OutOfStock"),
+    ("Co\u0300n ha\u0300ng", "InStock"),
 ]
 
 
@@ -126,6 +148,8 @@ def test_the_platforms_stock_lines(text: str, expected: str) -> None:
         ("موجود نیست", "OutOfStock"),
         ("نا\u200cموجود", "OutOfStock"),  # with the zero-width non-joiner Persian writes
         ("Nema na stanju", "OutOfStock"),
+        ("Няма на склад", "OutOfStock"),
+        ("Нет на складе", "OutOfStock"),  # Russian, beside Bulgarian "На склад"
         ("Nije dostupno", "OutOfStock"),
         ("Není dostupná", "OutOfStock"),  # Czech, beside Croatian "dostupno"
         ("Nėra sandėlyje", "OutOfStock"),
@@ -158,6 +182,9 @@ def test_a_negation_or_an_almost(text: str, expected: str) -> None:
         "Preostalo 3 dana",
         "Samo še 3 dni",
         "Liko 3 dienos",
+        "Останали са 3 дни",
+        "Hanya tersisa 3 hari",
+        "На складе",  # Russian "in stock" was not read before, nor is it now
         # the words that say no more than "cannot be used", "there is none", "N/A"
         "사용할 수 없음",
         "사용 불가",
@@ -224,6 +251,12 @@ def read(html: str) -> dict[str, object] | None:
         "Į krepšelį",
         "Pievienot grozam",
         "Lisa ostukorvi",
+        "أضف لسلة التسوق",
+        "اضافه کردن به سبد خرید",
+        "Добави в количка",
+        "Stavi u košaricu",
+        "เพิ่มในตะกร้าสินค้า",
+        "The\u0302m va\u0300o gio\u0309 ha\u0300ng",  # the tone marks apart
     ],
 )
 def test_the_platforms_buy_buttons_make_a_product_page(label: str) -> None:

@@ -17,7 +17,8 @@ meant when :func:`webrobot.extract.product.stock.stock_line` gives an availabili
 the same kind (``SoldOut``, ``Discontinued`` and ``OutOfStock`` are one kind: cannot be
 had; ``LimitedAvailability`` is low stock), misread when it gives another kind (in stock
 for a low stock included), unread when it gives none; a buy button is read when
-:data:`webrobot.extract.product.markup.BUY_LABEL` finds its words. These are coverage
+:data:`webrobot.extract.product.markup.BUY_LABEL` finds its words (in composed letters, as
+the buy buttons are read). These are coverage
 figures on the words the rules were written from, not a score on pages: a platform's
 phrase that says nothing of stock in a language (a general "cannot be used") is left
 unread on purpose and counts as unread here.
@@ -203,9 +204,10 @@ def reading(phrase: Phrase) -> str | None:
     """The kind the readers give ``phrase``: in, low or out of stock, buy, or ``None``."""
     from webrobot.extract.product.markup import BUY_LABEL
     from webrobot.extract.product.stock import stock_line
+    from webrobot.extract.product.stockwords import nfc
 
     if phrase.meaning == BUY:
-        return BUY if BUY_LABEL.search(phrase.text) else None
+        return BUY if BUY_LABEL.search(nfc(phrase.text)) else None
     said = stock_line(phrase.text)
     return _KIND.get(said or "", said)
 

@@ -43,7 +43,7 @@ from webrobot.extract.product.stock import (
     variants_in_stock,
     waits_for_a_choice,
 )
-from webrobot.extract.product.stockwords import BUY_WORDS
+from webrobot.extract.product.stockwords import BUY_WORDS, nfc
 from webrobot.extract.product.walk import PageWalk
 
 #: More buy buttons than this, with no structured product, is a listing.
@@ -153,7 +153,7 @@ class Markup:
             classes = " ".join(
                 filter(None, [element.get("class"), element.get("id"), element.get("name")])
             )
-            if BUY_LABEL.search(label) or (
+            if BUY_LABEL.search(nfc(label)) or (
                 _BUY_CLASS.search(classes) and not _opens_panel(element)
             ):
                 found.append(element)

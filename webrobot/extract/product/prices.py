@@ -24,7 +24,7 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from webrobot.extract.product.stockwords import STOCK_WORDS
+from webrobot.extract.product.stockwords import STOCK_WORDS, nfc
 from webrobot.optional import require
 
 FEATURE = "Product fields (WEBROBOT_EXTRACT product)"
@@ -419,6 +419,7 @@ def availability_in_text(text: str) -> str | None:
     if not isinstance(text, str) or not text.strip():
         return None
     sample = " ".join(text.split())[:300]
+    sample = nfc(sample)  # Vietnamese written with its tone marks apart
     for pattern, name in _AVAILABILITY_PATTERNS:
         if pattern.search(sample):
             return name

@@ -36,6 +36,8 @@ Pure: no Scrapy, no I/O.
 
 from __future__ import annotations
 
+import unicodedata
+
 #: No time word after a count ("3 dni", "3 ngày", "3 วัน"): a time left is no low stock.
 _NOT_TIME = (
     r"(?!\s*(?:dan|dni|dien|hari|jam|ngày|giờ|วัน|ชั่วโมง|일|시간|أيام|يوم|ساع|روز|ساعت"
@@ -59,7 +61,7 @@ STOCK_WORDS: dict[str, str] = {
         r"|غير\s+(?:متوا?فر|متاح|موجود)|نف[دذ]ت?\s+(?:الكمية|الكميه|من\s+المخزون)|(?:المخزون|الكمية)\s+نف[دذ]"
         r"|نا\u200c?موجود|موجود\s+نیست|موجودی\s+ندار|اتمام\s+موجودی|عدم\s+موجودی"
         # Bulgarian, Croatian, Slovenian ("Вече не е налично" is discontinued)
-        r"|\b(?:не\s+е|няма)\s+в\s+наличност|\bненаличн\w*|(?<!вече\s)\bне\s+(?:е|са)\s+налич\w*|\bне\s+се\s+предлага"
+        r"|\b(?:не\s+е|няма)\s+(?:в\s+наличност|на\s+склад\b)|\bненаличн\w*|(?<!вече\s)\bне\s+(?:е|са)\s+налич\w*|\bне\s+се\s+предлага"
         r"|\bnema\s+na\s+(?:zalihama|zalihi|skladištu|skladistu|stanju)\b|\bnedostupn[oaie]\b"
         r"|\bnisu\s+dostupn|(?<!više\s)\bnije\s+dostupn|\bnen[íi]\s+dostupn|\bnie\s+je\s+dostupn"
         r"|\bni\s+na\s+zalogi\b|\bni\s+na\s+voljo\b|\bniso\s+na\s+voljo\b"
@@ -74,21 +76,23 @@ STOCK_WORDS: dict[str, str] = {
     "LimitedAvailability": (
         r"재고\s*부족|품절\s*임박|\d+\s*개\s*남(?:음|았)"
         r"|\bsắp\s+hết\s+hàng\b|\bchỉ\s+còn\s+(?:lại\s+)?\d+(?!\d)" + _NOT_TIME
+        + r"|(?:متوا?فر|متبقي|بقي|تبقى)\s+\d+\s+فقط|\bhanya\s+tersisa\s+\d+(?!\d)" + _NOT_TIME
         + r"|เหลือน้อย|เหลือ(?:เพียง|แค่|อีก)?\s*\d+\s*(?:ชิ้น|รายการ|อัน|ตัว|ชุด)"
         r"|\bstok\s+(?:sedikit|terbatas|menipis)\b|\bhampir\s+habis\b|\b\d+\s+tersisa\b|\bsisa\s+\d+(?!\d)" + _NOT_TIME
         + r"|كمية\s+محدودة|موجودی\s+محدود|\d+\s*عدد\s+(?:در\s+انبار\s+)?باقی"
-        r"|\bниски\s+наличности\b|\bостава(?:т)?\s+(?:само\s+)?\d+(?!\d)" + _NOT_TIME + r"|\bпоследни\s+бройки\b"
+        r"|\bниски\s+наличности\b|\bостанал[иа]\s+(?:са\s+)?(?:само\s+)?\d+(?!\d)" + _NOT_TIME + r"|\bостава(?:т)?\s+(?:само\s+)?\d+(?!\d)" + _NOT_TIME + r"|\bпоследни\s+бройки\b"
         r"|\bpreostal[oa]\s+malo\b|\bpreostal[oa]\s+(?:je\s+)?(?:samo\s+|še\s*:?\s*)?\d+(?!\d)" + _NOT_TIME
         + r"|\bmajhna\s+zaloga\b|\bsamo\s+še\s+\d+(?!\d)" + _NOT_TIME
         + r"|\batsargos\s+senka\b|\bliko\s+(?:tik\s+)?\d+(?!\d)" + _NOT_TIME
+        + r"|\btikai\s+\d+\s+palikuš\w*|\bainult\s+\d+\s+(?:tk\.?\s+)?(?:järgi|järel|alles|laos)\b"
     ),
     "InStock": (
         r"재고\s*있(?:음|습니다)|재고\s*\d+\s*개"
-        r"|\bcòn\s+(?:\d+\s+)?hàng\b|(?<!không\s)\bcó\s+s[ẵẳ]n\b"
-        r"|มี(?:สินค้า)?\s*(?:\d+\s*รายการ\s*)?ในสต[็๊]อก"
+        r"|\bcòn\s+(?:\d+\s+)?hàng\b|\bcòn\s+trong\s+kho\b|(?<!không\s)\bcó\s+s[ẵẳ]n\b"
+        r"|มี(?:สินค้า)?\s*(?:\d+\s*รายการ\s*)?ในสต[็๊]อก|มีสินค้า(?!หมด)"
         r"|\btersedia\b|\bada\s+stok\b"
         r"|(?<!غير\s)متوا?فر|(?<!غير\s)متاح|في\s+المخزون|(?<!نا)موجود"
-        r"|\bв\s+наличност\b|\bналичн[оа]\b|\bналичен\b"
+        r"|\bв\s+наличност\b|\bна\s+склад\b|\bналичн[оа]\b|\bналичен\b"
         r"|\bna\s+(?:zalihi|skladištu|skladistu|stanju)\b|\bdostupn[oa]\b|\bdostupnih\s+komada\b"
         r"|\bna\s+zalogi\b|\bna\s+voljo\b"
         r"|\bsandėlyje\b|\bpieejam[si]\b|\bir\s+noliktavā\b|\bnoliktavā\b"
@@ -104,10 +108,10 @@ BUY_WORDS = (
     r"(?:thêm|cho)\s+vào\s+(?:giỏ(?:\s+hàng)?|sọt)|mua\s+ngay|"
     r"เพิ่ม(?:ลง)?(?:ใน)?ตะกร้า|หยิบใส่(?:รถเข็น|ตะกร้า)|ใส่ตะกร้า|ซื้อ(?:เลย|ทันที)|"
     r"(?:tambahkan|tambah|masukkan)\s+ke\s+keranjang|beli\s+sekarang|"
-    r"(?:[أاإ]ضف|[إا]ضافة)\s+(?:[إا]لى\s+ال|لل)سل\u0651?ة|اشتر\S?\s+الآن|"
-    r"(?:افزودن|اضافه)\s+به\s+سبد|"
-    r"добав(?:и|яне)\s+(?:в|към)\s+(?:количката|кошницата)|купи\s+сега|"
-    r"dodaj\s+u\s+ko[šs]aricu|kupi\s+(?:odmah|sada)|dodaj(?:te)?\s+v\s+ko[šs]arico|kupi\s+zdaj|"
+    r"(?:[أاإ]ضف|[إا]ضافة)\s+(?:[إا]لى\s+ال|لل|ل)سل\u0651?ة|اشتر\S?\s+الآن|"
+    r"(?:افزودن|اضافه(?:\s+کردن)?)\s+به\s+سبد|"
+    r"добав(?:и|яне)\s+(?:в|към)\s+(?:количка(?:та)?|кошница(?:та)?)|купи\s+сега|"
+    r"(?:dodaj|stavi)\s+u\s+ko[šs]aricu|kupi\s+(?:odmah|sada)|dodaj(?:te)?\s+v\s+ko[šs]arico|kupi\s+zdaj|"
     r"įdėti\s+į\s+krepšelį|(?<!eiti\s)\bį\s+krepšelį|pirkti\s+dabar|"
     r"pievienot\s+grozam|ielikt\s+grozā|pirkt\s+tagad|"
     r"lisa\s+(?:ostu)?korvi|osta\s+kohe"
@@ -118,3 +122,12 @@ DELIVERY_WORDS = (
     r"배송\s*(?:시간|기간|예정)|thời\s+gian\s+giao\s+hàng|waktu\s+pengiriman|vrijeme\s+isporuke"
     r"|čas\s+dobave|dobavni\s+rok|piegāde|piegādes\s+laiks|tarneaeg"
 )
+
+
+def nfc(text: str) -> str:
+    """``text`` with its letters composed (NFC): Vietnamese is often written with its tone
+    marks as characters of their own ("Thêm vào giỏ hàng" as ``a`` and a combining grave),
+    which the words above, written composed, would not match."""
+    if text.isascii() or unicodedata.is_normalized("NFC", text):
+        return text
+    return unicodedata.normalize("NFC", text)
