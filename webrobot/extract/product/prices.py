@@ -299,7 +299,7 @@ def parse_price_text(
     if not isinstance(text, str) or not text.strip():
         return None, None
     price_parser = require("price_parser", "mining", FEATURE)
-    text = _APOSTROPHE_GROUPS.sub("'", text[:200])
+    text = _APOSTROPHE_GROUPS.sub("'", text[:200]).translate(_ARABIC_MARKS)
     try:
         price = price_parser.Price.fromstring(text)
     except (ValueError, ArithmeticError):
@@ -321,6 +321,9 @@ _ONE_MARK_THREE_DIGITS = re.compile(r"^\d{1,3}[.,]\d{3}$")
 #: mark of Swiss German and Swiss Italian in the Unicode locale data), a modifier letter
 #: or a prime, made the ASCII one price-parser reads as a thousands mark.
 _APOSTROPHE_GROUPS = re.compile(r"(?<=\d)[\u2019\u02bc\u2032](?=\d{3}(?!\d))")
+#: The Arabic thousands and decimal marks (``۱۲۰٬۰۰۰ تومان``, ``١٢٫٥٠``), which
+#: price-parser does not know, as the ASCII ones it reads.
+_ARABIC_MARKS = str.maketrans({"\u066c": ",", "\u066b": "."})
 #: Languages (and regions) that write a decimal point; the others write a decimal comma.
 _POINT_LANGUAGES = frozenset({
     "en", "zh", "ja", "ko", "he", "th", "ms", "hi", "ga", "mt", "cy", "fil", "tl", "ur",
