@@ -221,6 +221,28 @@ def test_a_delivery_time_can_be_ordered(text: str) -> None:
     assert stock_line(text) == "InStock"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Magento's "Notify me when this product is in stock", and the like
+        "재고가 들어오면 알려주세요.",
+        "Thông báo cho tôi khi sản phẩm này có hàng",
+        "Beritahu saya bila produk ini tersedia",
+        "وقتی که این محصول موجود شد، به من اطلاع بده",
+        "Уведомявай ме, когато този продукт е в наличност",
+        "Praneškite man, kai ši prekės atsiras sandėlyje",
+        "Obavijesti me kada bude dostupno",
+        "Obvesti me, ko bo na zalogi",
+        "Paziņot, kad būs pieejams",
+        "Teavita mind, kui toode on laos",
+        "أعلمني عند توفر المنتج",
+        "แจ้งเตือนเมื่อมีสินค้า",
+    ],
+)
+def test_a_promise_to_tell_is_no_stock_line(text: str) -> None:
+    assert stock_line(text) is None
+
+
 def read(html: str) -> dict[str, object] | None:
     root = Selector(text=html, type="html").root
     return product(SourcePage(url="https://shop.example.com/p/nova", html=html, root=root), None)

@@ -117,6 +117,17 @@ BUY_WORDS = (
     r"lisa\s+(?:ostu)?korvi|osta\s+kohe"
 )
 
+#: Promises to tell the shopper when it is back ("Beritahu saya bila produk ini
+#: tersedia", "Уведомявай ме, когато този продукт е в наличност"): said of what is gone,
+#: so their word for in stock is not read.
+NOTIFY_WORDS = (
+    r"알려\s*(?:주세요|드립니다|드려요|받기)|재?입고\s*알림|thông\s+báo\s+(?:cho\s+tôi\s+)?khi"
+    r"|แจ้งเตือนเมื่อ|แจ้งให้ทราบเมื่อ|beri\s*tahu\s+saya|kabari\s+saya|ingatkan\s+saya"
+    r"|[أا]علمني|[أا]بلغني|نبهني|به\s+من\s+اطلاع|خبرم\s+کن|уведом(?:явай|и|ете)\s+ме"
+    r"|obavijesti(?:te)?\s+me|obvesti(?:te)?\s+me|pranešk(?:ite)?\s+man|paziņo(?:t|jiet)?(?:\s+man)?,?\s+kad"
+    r"|teavita(?:ge)?\s+mind"
+)
+
 #: Delivery times ("waktu pengiriman: 1-3 hari", "dobavni rok: 1-3").
 DELIVERY_WORDS = (
     r"배송\s*(?:시간|기간|예정)|thời\s+gian\s+giao\s+hàng|waktu\s+pengiriman|vrijeme\s+isporuke"
