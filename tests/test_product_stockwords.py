@@ -151,6 +151,7 @@ def test_the_platforms_stock_lines(text: str, expected: str) -> None:
         ("Няма на склад", "OutOfStock"),
         ("Нет на складе", "OutOfStock"),  # Russian, beside Bulgarian "На склад"
         ("Nije dostupno", "OutOfStock"),
+        ("Nema dostupnih komada", "OutOfStock"),
         ("Není dostupná", "OutOfStock"),  # Czech, beside Croatian "dostupno"
         ("Nėra sandėlyje", "OutOfStock"),
         ("Nav pieejams", "OutOfStock"),

@@ -62,7 +62,7 @@ STOCK_WORDS: dict[str, str] = {
         r"|نا\u200c?موجود|موجود\s+نیست|موجودی\s+ندار|اتمام\s+موجودی|عدم\s+موجودی"
         # Bulgarian, Croatian, Slovenian ("Вече не е налично" is discontinued)
         r"|\b(?:не\s+е|няма)\s+(?:в\s+наличност|на\s+склад\b)|\bненаличн\w*|(?<!вече\s)\bне\s+(?:е|са)\s+налич\w*|\bне\s+се\s+предлага"
-        r"|\bnema\s+na\s+(?:zalihama|zalihi|skladištu|skladistu|stanju)\b|\bnedostupn[oaie]\b"
+        r"|\bnema\s+na\s+(?:zalihama|zalihi|skladištu|skladistu|stanju)\b|\bnedostupn[oaie]\b|\bnema\s+dostupn"
         r"|\bnisu\s+dostupn|(?<!više\s)\bnije\s+dostupn|\bnen[íi]\s+dostupn|\bnie\s+je\s+dostupn"
         r"|\bni\s+na\s+zalogi\b|\bni\s+na\s+voljo\b|\bniso\s+na\s+voljo\b"
         # Lithuanian, Latvian, Estonian
