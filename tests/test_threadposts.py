@@ -226,3 +226,19 @@ def test_a_heading_linking_elsewhere_still_marks_a_teaser() -> None:
         for n, (name, said) in enumerate(POSTS, 1)
     )
     assert threadposts.plain_posts(lxml.html.fromstring(_thread(posts))) == []
+
+
+def test_a_quotes_expand_link_is_left_out_of_the_post() -> None:
+    quote = (
+        '<blockquote class="bbCodeBlock bbCodeBlock--quote">'
+        '<div class="bbCodeBlock-title">river_fan said:</div>'
+        '<div class="bbCodeBlock-content">Has anyone tried it?</div>'
+        '<div class="bbCodeBlock-expandLink"><a role="button">Click to expand...</a></div>'
+        '<div class="bbCodeBlock-shrinkLink"><a role="button">Click to shrink...</a></div>'
+        "</blockquote>"
+    )
+    posts = [_post(*POSTS[0], kind="DiscussionForumPosting")]
+    posts += [_post(name, said, quote=quote) for name, said in POSTS[1:]]
+    text = threadposts.thread_text(lxml.html.fromstring(_thread("".join(posts)))) or ""
+    assert "river_fan said:" in text and "Has anyone tried it?" in text
+    assert "Click to" not in text

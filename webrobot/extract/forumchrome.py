@@ -52,6 +52,10 @@ FURNITURE = frozenset(
         "message-lastEdit", "editDate", "lastedited", "postedit",
     }
 )  # fmt: skip
+#: The links that open and close a long quote in a post (XenForo's "Click to expand...",
+#: "Click to shrink..."): left out of a post's text, not of the tree a page is read from
+#: (there, on two dev threads, trafilatura then chose another block to read).
+QUOTE_LINKS = frozenset({"bbCodeBlock-expandLink", "bbCodeBlock-shrinkLink"})
 #: A thread repeats its furniture: a page with fewer marked elements is left alone.
 MIN_MARKED = 2
 _KEPT = frozenset(("html", "body", "main", "article", "h1"))

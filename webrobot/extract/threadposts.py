@@ -23,6 +23,7 @@ import logging
 import re
 from typing import Any
 
+from webrobot.extract.forumchrome import FURNITURE, QUOTE_LINKS
 from webrobot.extract.shingles import share_kept
 
 logger = logging.getLogger(__name__)
@@ -46,6 +47,7 @@ _BLOCKS = frozenset(
     {"p", "div", "br", "li", "ul", "ol", "blockquote", "pre", "tr", "table", "section",
      "h1", "h2", "h3", "h4", "h5", "h6", "dd", "dt", "figure", "aside", "article", "hr"}
 )  # fmt: skip
+_SKIPPED = FURNITURE | QUOTE_LINKS
 _UNSHOWN = frozenset({"script", "style", "noscript", "template", "button", "svg"})
 _SPACES = re.compile(r"[^\S\n]+")
 #: The elements that may be a post without microdata: an ``<article>``, or an element
@@ -199,7 +201,9 @@ def _post_of(element: Any) -> Any:
 
 
 def block_lines(element: Any) -> list[str]:
-    """``element``'s text, one block (paragraph, list item, quote, line break) a line."""
+    """``element``'s text, one block (paragraph, list item, quote, line break) a line,
+    without a post's furniture (:data:`~webrobot.extract.forumchrome.FURNITURE`) or a
+    quote's "Click to expand..." (:data:`~webrobot.extract.forumchrome.QUOTE_LINKS`)."""
     parts: list[str] = []
     _walk(element, parts)
     lines = (_SPACES.sub(" ", line).strip() for line in "".join(parts).split("\n"))
@@ -209,6 +213,8 @@ def block_lines(element: Any) -> list[str]:
 def _walk(element: Any, parts: list[str]) -> None:
     if not isinstance(element.tag, str) or element.tag in _UNSHOWN:
         return
+    if not _SKIPPED.isdisjoint((element.get("class") or "").split()):
+        return  # a post's furniture, a quote's "Click to expand..."
     block = element.tag in _BLOCKS
     if block:
         parts.append("\n")
