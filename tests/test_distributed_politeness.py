@@ -420,3 +420,23 @@ def test_a_start_whose_answer_came_too_late_for_its_hold_is_given_back(
     assert not a._in_flight and not a._starts
     wait, source = start(b, delay=0.3)
     assert source == "download_delay" and wait <= 0.16, "held by no hold, only the interval"
+
+
+def test_a_late_request_counts_for_the_next_start_even_before_its_download_ends(
+    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The downloader frees the slot, and may start the site's next request, before it
+    says the download ended: the late request's correction comes with that start."""
+    client = redis_server.client()
+    key = f"webrobot:politeness:{SITE}"
+    a = worker(redis_server)
+    slow_answers(a, 0.1, monkeypatch)
+    asked = a.redis_now()
+    assert start(a, delay=0.3) == (0.0, "download_delay")
+    monkeypatch.undo()
+    a.departed(SITE, time.monotonic())
+    wait, source = start(a, delay=0.3)  # before a.finished(SITE)
+    assert source == "download_delay" and 0.25 < wait <= 0.3, "a whole interval from when it left"
+    assert int(client.hget(key, "last")) - asked >= 100
+    a.finished(SITE)
+    assert client.hget(key, f"h:{a.worker_id}") == b"0"

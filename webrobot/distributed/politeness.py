@@ -279,6 +279,15 @@ class SharedPoliteness:
         robots = self._robots.get(site)
         if robots is not None and robots[0] > interval:
             interval, source = robots
+        # A request of the site that left late and whose download has not ended (the
+        # downloader frees the slot before it says so): its correction comes first.
+        late = self._late_start(site)
+        if late is not None:
+            try:
+                self._release(site, late, 0)
+            except redis.RedisError as exc:
+                self._redis_error(exc)
+                return self.outage.retry_in(), "redis_unavailable"
         args: list[str | int] = [self.worker_id, _ms(interval), _ms(self.backoff_base), _ms(self.backoff_max),
                 max(1, _ms(self.hold_ttl)), max(1, _ms(self._busy.get(site, self.busy_poll))), KEEP_MS,
                 self._kept.get(site, 0)]  # fmt: skip
