@@ -36,6 +36,9 @@ CRAWL_DELAY = 0.5
 #: its write (up to 65 ms measured with a load of 13 on two cores).
 SLACK = 0.1
 JOINED = "Joined the shared crawl"
+#: Seconds after the master's kill within which the failover and the workers' retries
+#: through it are over (the node timeout is 1 s; a loaded machine takes a few).
+FAILOVER = 15
 DISALLOWED = "/n1/"
 
 
@@ -117,15 +120,17 @@ def test_a_killed_worker_and_a_killed_master_lose_nothing(
         ]
         assert overlaps == [], f"{site.origin}: requests overlapped"
     sent = sorted(arrivals.of(h) for h in list(web.sites[0].hits) if h.target != "/robots.txt")
-    # Replication is asynchronous: the failover may lose the site's last politeness start,
-    # and the first request after the failover may then come early (docs/scaling.md):
-    # the gap across the master's kill. No other gap is short.
     short = [
         (round(b - a, 3), round(a - killed_at, 3), round(b - killed_at, 3))
         for a, b in itertools.pairwise(sent)
-        if b - a < CRAWL_DELAY - SLACK and not a < killed_at < b
+        if b - a < CRAWL_DELAY - SLACK
     ]
-    assert short == [], (
+    # Around the failover a worker's request may reach the site long after its start was
+    # recorded: the cluster client blocks the worker while it retries through the
+    # failover (docs/scaling.md, "What a failover can and cannot lose"). The request after
+    # it may then come early: once per surviving worker, after the master's kill and
+    # before the failover is long over. No other gap is short.
+    assert len(short) <= len(workers) - 1 and all(0 < b < FAILOVER for _, _, b in short), (
         f"Crawl-delay not held across workers (gap, its two requests' seconds after the "
         f"master's kill): {short}"
     )
