@@ -54,7 +54,9 @@ The lateness counts from when the worker read the time it asks with: a cluster
 client retries a command through a failover, sleeping between tries, so the
 script may run seconds after that time and record the start at it. A start
 whose answer took more than a third of the hold's TTL is given back (no request,
-the hold let go at once): its hold might end before the download.
+the hold let go at once): its hold might end before the download. The downloader
+frees a slot before it calls :meth:`SharedPoliteness.finished`, so the site's next
+start by this worker may come first: the correction is then sent with it.
 
 :meth:`SharedPoliteness.reserve` waits for the site's interval (the largest of
 the slot's delay, robots.txt Crawl-delay/Request-rate, as this worker learnt
