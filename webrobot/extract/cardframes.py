@@ -31,6 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 from webrobot.extract.listingcards import unwrap_cards
+from webrobot.extract.pagekind import declares_discussion
 
 #: A card has at least this many twins (itself included) for its blocks to be renamed.
 MIN_CARDS = 3
@@ -47,7 +48,8 @@ def read_as_cards(tree: Any) -> int:
     """``tree`` (an lxml tree) readied as a page of cards, in place: its whole-card links
     unwrapped (:func:`~webrobot.extract.listingcards.unwrap_cards`) and its cards'
     content blocks unnamed (:func:`unframe_cards`); how many elements changed."""
-    return unwrap_cards(tree) + unframe_cards(tree)
+    unwrapped = unwrap_cards(tree)
+    return unwrapped + (0 if declares_discussion(tree) else unframe_cards(tree))
 
 
 def unframe_cards(tree: Any) -> int:
