@@ -65,3 +65,17 @@ def test_two_cards_are_no_grid() -> None:
 def test_read_as_cards_counts_both_changes() -> None:
     tree = lxml.html.fromstring(front_page())
     assert read_as_cards(tree) == 12
+
+
+def test_a_content_block_beside_its_header_and_footer_is_the_page() -> None:
+    """Plain blocks of one shape (a header, the content, a footer told apart by their
+    ids) are no cards: the one holding the page's text is its content."""
+    story = "<p>" + "The long text of this page, told in many words. " * 20 + "</p>"
+    page = (
+        "<html><body><div><div id='header'><a href='/'>Home</a></div>"
+        f"<div id='content'><h1>A person</h1>{story}</div>"
+        "<div id='footer'><p>Imprint</p></div></div></body></html>"
+    )
+    tree = lxml.html.fromstring(page)
+    assert unframe_cards(tree) == 0
+    assert tree.xpath("//div[@id='content']")

@@ -14,7 +14,8 @@ half of the unseen sets).
 :func:`unframe_cards` looks at each body expression in trafilatura's order. When its
 first match lies inside a card (it, or an ancestor up to :data:`DEPTH` levels above it,
 has :data:`MIN_CARDS` or more siblings of the same tag and class, counting itself, and
-at least that many of them hold an element of the same shape at the same place), that
+at least that many of them hold an element of the same shape at the same place, the
+match holding less than :data:`PAGE_SHARE` of their text), that
 element in every card becomes a plain ``<div>`` without its class, id, role or itemprop,
 and the expression is tried again; the first match outside the cards ends the walk (it
 is the page's content block, which trafilatura then reads whole). An element that is
@@ -40,6 +41,9 @@ MIN_CARDS = 3
 DEPTH = 4
 #: Tries of one expression at most (each renames one set of twins).
 TRIES = 5
+#: A match holding this share of its twins' text (itself counted) is the page's content
+#: beside blocks of the same shape (a header and a footer as plain as it), not a card.
+PAGE_SHARE = 0.5
 #: The attributes that name a block for trafilatura's body expressions.
 NAMES = ("class", "id", "role", "itemprop")
 
@@ -97,10 +101,17 @@ def _twins(match: Any) -> list[Any]:
         if len(siblings) + 1 >= MIN_CARDS:
             steps = _steps(card, match)
             found = [t for t in (_follow(s, steps) for s in siblings) if t is not None]
-            if len(found) + 1 >= MIN_CARDS:
+            if len(found) + 1 >= MIN_CARDS and not _dominates(match, found):
                 return [match, *found]
         card = parent
     return []
+
+
+def _dominates(match: Any, others: list[Any]) -> bool:
+    """Whether ``match`` holds :data:`PAGE_SHARE` or more of its twins' text: the page's
+    content beside its header and footer, not a card among cards."""
+    own = len(match.text_content())
+    return own >= PAGE_SHARE * (own + sum(len(other.text_content()) for other in others))
 
 
 def _steps(card: Any, element: Any) -> list[tuple[Any, str | None]]:
