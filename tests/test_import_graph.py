@@ -90,6 +90,7 @@ PURE = frozenset({
     "webrobot.extract.product.extractor",
     "webrobot.extract.product.codes",
     "webrobot.extract.product.codelabels",
+    "webrobot.extract.product.stockwords",
     "webrobot.extract.product.details",
     "webrobot.extract.product.skus",
     "webrobot.extract.product.datalayer",
