@@ -23,8 +23,8 @@ CARD = (
 
 
 def shop(head: str) -> str:
-    """A shop's category: each card's colours are buttons (a product's reading drops
-    buttons, its variants' controls; on a grid they name what each card offers)."""
+    """A shop's category: each card's colours are buttons (an article's and a product's
+    readings drop buttons; on a grid they name what each card offers)."""
     cards = "".join(CARD.format(i=i, p=70 + i) for i in range(8))
     return (
         f"<html><head><title>Wallets</title>{head}</head><body>"
@@ -42,9 +42,11 @@ def root(head: str) -> lxml.html.HtmlElement:
     return lxml.html.fromstring(shop(head))
 
 
-def test_a_group_of_products_is_a_collection() -> None:
-    assert declares_collection(root(OG.format("product.group")))
-    assert reading_kinds(root(OG.format("product.group"))) == (False, False, True)
+def test_a_group_of_products_is_read_as_its_og_type_says() -> None:
+    """Open Graph's ``product.group`` stays a product: a shop's category is read whole as
+    a product page (the product rules), which keeps more of its grid."""
+    assert not declares_collection(root(OG.format("product.group")))
+    assert reading_kinds(root(OG.format("product.group"))) == (False, True, False)
     assert reading_kinds(root(OG.format("product"))) == (False, True, False)
 
 
@@ -65,13 +67,12 @@ def test_a_post_inside_a_collection_stays_an_article() -> None:
 def test_a_collection_is_read_whole_as_a_page_of_cards() -> None:
     website = read(shop(OG.format("website")))
     assert website.count("Matte olive") == 8
-    for head in (OG.format("product.group"), OG.format("article") + LD.format(COLLECTION)):
-        text = read(shop(head))
-        assert text.count("Matte olive") == 8, head
-        assert text.count("Wallet number") == 8
-        assert text.count("$ 7") == 8
-    # a page that says it is one product still drops its variants' controls
-    assert "Matte olive" not in read(shop(OG.format("product")))
+    text = read(shop(OG.format("article") + LD.format(COLLECTION)))
+    assert text.count("Matte olive") == 8
+    assert text.count("Wallet number") == 8
+    assert text.count("$ 7") == 8
+    # a page that says it is one article still drops its buttons
+    assert "Matte olive" not in read(shop(OG.format("article")))
     assert "Matte olive" not in read(
         shop(OG.format("article") + LD.format(COLLECTION + "," + POST))
     )
