@@ -132,6 +132,7 @@ PURE = frozenset({
     "webrobot.extract.consentdialog",
     "webrobot.extract.listingcards",
     "webrobot.extract.pagekind",
+    "webrobot.extract.sitepages",
     "webrobot.extract.readingchoice",
     "webrobot.extract.maintext",
     "webrobot.extract.trafilaturacompat",
