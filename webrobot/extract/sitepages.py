@@ -31,8 +31,8 @@ from webrobot.extract.pagekind import MAX_JSONLD_CHARS
 
 #: JSON-LD types of a web page that is no article (schema.org's ``WebPage`` and the kinds
 #: of it a site's own pages use).
-PAGE_TYPES = ("WebPage", "AboutPage", "ContactPage", "FAQPage", "ItemPage", "ProfilePage")
-PAGE_TYPES += ("MedicalWebPage",)
+PAGE_TYPES: tuple[str, ...] = ("WebPage", "AboutPage", "ContactPage", "FAQPage", "ItemPage")
+PAGE_TYPES += ("ProfilePage", "MedicalWebPage")
 _TYPE = r'"@type"\s*:\s*(?:\[[^\]]{0,200})?"(?:https?://schema\.org/)?'
 _PAGE_TYPE = re.compile(_TYPE + "(?:" + "|".join(PAGE_TYPES) + ')"')
 _ARTICLE_TYPE = re.compile(_TYPE + r'(?:\w{0,30}Article|BlogPosting|LiveBlogPosting|Report)"')
