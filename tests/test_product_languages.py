@@ -66,6 +66,19 @@ def test_more_currency_signs(sign: str, code: str) -> None:
     assert currency_code(sign) == code
 
 
+@pytest.mark.parametrize(
+    ("text", "language", "expected"),
+    [
+        ("۱۲۰٬۰۰۰ تومان", "fa", "120000"),  # the Arabic thousands mark, U+066C
+        ("١٢٫٥٠ د.إ", "ar", "12.50"),  # the Arabic decimal mark, U+066B
+        ("١٬٢٥٠٫٥٠ ر.س", "ar", "1250.50"),
+        ("۱۲۰,۰۰۰ تومان", "fa", "120000"),  # a comma, as before
+    ],
+)
+def test_the_arabic_marks_group_and_separate(text: str, language: str, expected: str) -> None:
+    assert parse_price_text(text, language=language)[0] == Decimal(expected)
+
+
 def test_a_won_price_groups_thousands_with_a_point() -> None:
     # The won has no cents: "29.900원" is twenty-nine thousand nine hundred, though
     # Korean writes a decimal point (the sign was not known, so the point was read as one).

@@ -105,3 +105,34 @@ def test_losses_are_printed_beside_saved_texts(
     assert "wcxb-listing dev (1 pages), webrobot / saved: F1 0.000 / 1.000" in out
     assert "pages below 0.3 1 / 0" in out
     assert "behind on [0], ahead on []" in out
+
+
+def test_a_deficit_is_told_as_text_missed_or_kept() -> None:
+    # page 0: ours misses 4 shingles the other finds; page 1: ours keeps 3 more it should
+    # not; page 2: ours is ahead, and does not count
+    rows = [
+        ((6.0, 0.0, 4.0), (10.0, 0.0, 0.0)),
+        ((10.0, 5.0, 0.0), (10.0, 2.0, 0.0)),
+        ((10.0, 0.0, 0.0), (5.0, 5.0, 5.0)),
+    ]
+    found = unseendev.pooled(rows)
+    assert found.behind == 2
+    assert found.truth == 20.0
+    assert found.missed == 4.0 and found.kept == 3.0
+    assert found.ours == pytest.approx(((1 + 10 / 15 + 1) / 3, (0.6 + 1 + 1) / 3))
+    assert found.theirs == pytest.approx(((1 + 10 / 12 + 0.5) / 3, (1 + 1 + 0.5) / 3))
+    assert unseendev.pooled([]) == unseendev.Deficit((0.0, 0.0), (0.0, 0.0), 0, 0.0, 0.0, 0.0)
+
+
+def test_the_pooled_deficit_is_printed_beside_saved_texts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = Page("wcxb-listing", _site("dev"), "<p>x</p>", "one two three four five six")
+    monkeypatch.setattr(unseendev, "wcxb", lambda repos: [page])
+    monkeypatch.setattr(unseendev, "extractor", lambda name: lambda html: "one two three four")
+    saved = tmp_path / "texts.json"
+    saved.write_text('{"' + page.url + '#0": "one two three four five six"}')
+    assert unseendev.main(["--kinds", "listing", "--pooled", "--against", str(saved)]) == 0
+    out = capsys.readouterr().out
+    assert "mean recall 0.333 / 1.000" in out
+    assert "behind on 1 pages (truth 3): +2 missed, +0 kept beyond saved" in out

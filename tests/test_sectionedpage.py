@@ -232,3 +232,50 @@ def test_what_a_browser_never_shows_is_left_out_of_the_whole_reading() -> None:
     assert "Shown on wide screens" in plain
     for never in ("Access denied", "Regular price", "Size", "1 lb"):
         assert never not in plain
+
+
+PRODUCT = (FIXTURES / "product.html").read_text("utf-8")
+#: Lines of the product page a person reads as its content, which trafilatura's block
+#: (the overview and the specification) leaves out.
+PRODUCT_LINES = (
+    "Trail camera TC-40",
+    "Wakes in a tenth of a second on motion",
+    "In the box: the camera, a strap, a tree mount, eight batteries and a 32 GB card.",
+)
+
+
+def _product_page(html: str) -> SourcePage:
+    return SourcePage("https://optics.example/tc-40", html, root=Selector(text=html).root)
+
+
+def test_a_product_page_of_one_section_is_read_whole() -> None:
+    text = main_text(_product_page(PRODUCT)) or ""
+    for line in (*PRODUCT_LINES, "The TC-40 watches a trail for months on its own."):
+        assert line in text
+    for chrome in ("Lenses", "All rights reserved"):
+        assert chrome not in text
+
+
+def test_a_product_page_needs_three_sections_without_the_product_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the fixture is one the bound matters on: with a service page's three sections
+    # trafilatura's block stands and the name and the highlights are lost
+    monkeypatch.setattr(sectionedpage, "PRODUCT_MIN_HEADINGS", sectionedpage.MIN_HEADINGS)
+    text = main_text(_product_page(PRODUCT)) or ""
+    assert PRODUCT_LINES[1] not in text
+    assert "The TC-40 watches a trail for months on its own." in text
+
+
+def test_the_product_bound_holds_only_on_pages_that_declare_a_product() -> None:
+    undeclared = PRODUCT.replace('"@type": "Product"', '"@type": "Thing"')
+    text = main_text(_product_page(undeclared)) or ""
+    assert PRODUCT_LINES[1] not in text
+
+
+def test_one_section_is_enough_on_a_product_page_none_is_not() -> None:
+    lines = "".join(f"<p>Line {n} of the product's buy box and its notes.</p>" for n in range(6))
+    one = _root(_landing(1, extra=lines))
+    assert whole_reading(one, "x") is None
+    assert whole_reading(one, "x", product=True) is not None
+    assert whole_reading(_root(_landing(0, extra=lines)), "x", product=True) is None

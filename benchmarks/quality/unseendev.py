@@ -14,7 +14,11 @@ side has it. ``--structure legacy`` keeps the pages built as before HTML5 (as
 printed, page by page or otherwise. ``--losses`` prints, for each set, where the large
 losses are: the mean of the pages' F1, the pages below :data:`LOW_F1`, and the pages on
 which one side is :data:`GAP` or more behind the other, webrobot beside trafilatura (or
-beside texts saved with ``--save``, given with ``--against``).
+beside texts saved with ``--save``, given with ``--against``). ``--pooled`` tells
+whether webrobot's deficit is text it drops or text it keeps (:func:`pooled`): each
+side's mean precision and mean recall (the set's F1 is theirs), and on the pages where
+webrobot is behind by any margin, the truth's size there and the shingles webrobot
+misses and keeps beyond the other side's.
 """
 
 from __future__ import annotations
@@ -71,6 +75,59 @@ def losses(rows: Sequence[tuple[int, float, float]]) -> Losses:
         behind=tuple(i for i, a, b in rows if b - a >= GAP),
         ahead=tuple(i for i, a, b in rows if a - b >= GAP),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Deficit:
+    """Whether a set's deficit against the other side is recall or precision: each side's
+    mean precision and mean recall over the pages (``ours``, ``theirs``), and, pooled
+    over the pages on which ours is behind by any margin (``behind`` of them), the
+    truth's size there (``truth``: shingles, or passages on a page of passages), how many
+    more of it ours misses than the other side (``missed``) and how much more text the
+    truth lacks it keeps (``kept``); negative when ours does better."""
+
+    ours: tuple[float, float]
+    theirs: tuple[float, float]
+    behind: int
+    truth: float
+    missed: float
+    kept: float
+
+
+Counts = tuple[float, float, float]
+
+
+def pooled(rows: Sequence[tuple[Counts, Counts]]) -> Deficit:
+    """The :class:`Deficit` of ``rows``: each a page's true positives, false positives
+    and false negatives, ours and the other side's."""
+
+    def means(side: int) -> tuple[float, float]:
+        ratios = [_ratios(*row[side])[:2] for row in rows]
+        if not ratios:
+            return 0.0, 0.0
+        return (
+            sum(p for p, _ in ratios) / len(ratios),
+            sum(r for _, r in ratios) / len(ratios),
+        )
+
+    behind = [(a, b) for a, b in rows if _ratios(*a)[2] < _ratios(*b)[2]]
+    return Deficit(
+        ours=means(0),
+        theirs=means(1),
+        behind=len(behind),
+        truth=sum(a[0] + a[2] for a, _ in behind),
+        missed=sum(a[2] - b[2] for a, b in behind),
+        kept=sum(a[1] - b[1] for a, b in behind),
+    )
+
+
+def page_counts(page: Page, text: str) -> Counts:
+    """``text``'s true positives, false positives and false negatives on ``page`` as its
+    set counts them (shingles, or passages)."""
+    if page.truth is not None:
+        return tp_fp_fn(page.truth, text)
+    tp, fp, fn, _ = passage_counts(page, text)
+    return tp, fp, fn
 
 
 def set_name(kind: str) -> str:
@@ -154,6 +211,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--losses", action="store_true", help="each set's large losses, beside the other side"
     )
+    parser.add_argument(
+        "--pooled", action="store_true", help="whether the deficit is text dropped or kept"
+    )
     parser.add_argument("--save", type=Path, help="write webrobot's texts to this JSON file")
     parser.add_argument(
         "--against", type=Path, help="compare with texts saved by --save (instead of trafilatura)"
@@ -184,17 +244,30 @@ def main(argv: list[str] | None = None) -> int:
         other = "saved" if saved is not None else "trafilatura"
         for kind in kinds:
             mine = [r for r in rows if r[1].set == set_name(kind)]
-            pooled = (
+            scores = (
                 f1_of([r[1] for r in mine], [r[2] for r in mine]),
                 f1_of([r[1] for r in mine], [r[3] for r in mine]),
             )
             found = losses([(r[0], r[4][2], r[5][2]) for r in mine])
             print(
                 f"{set_name(kind)} dev ({len(mine)} pages), webrobot / {other}: "
-                f"F1 {pooled[0]:.3f} / {pooled[1]:.3f}, "
+                f"F1 {scores[0]:.3f} / {scores[1]:.3f}, "
                 f"mean of the pages {found.mean[0]:.3f} / {found.mean[1]:.3f}, "
                 f"pages below {LOW_F1} {found.low[0]} / {found.low[1]}; "
                 f"webrobot {GAP}+ behind on {list(found.behind)}, ahead on {list(found.ahead)}"
+            )
+        return 0
+    if args.pooled:
+        other = "saved" if saved is not None else "trafilatura"
+        for kind in kinds:
+            mine = [r for r in rows if r[1].set == set_name(kind)]
+            d = pooled([(page_counts(r[1], r[2]), page_counts(r[1], r[3])) for r in mine])
+            print(
+                f"{set_name(kind)} dev ({len(mine)} pages), webrobot / {other}: "
+                f"mean precision {d.ours[0]:.3f} / {d.theirs[0]:.3f}, "
+                f"mean recall {d.ours[1]:.3f} / {d.theirs[1]:.3f}; "
+                f"behind on {d.behind} pages (truth {d.truth:.0f}): "
+                f"{d.missed:+.0f} missed, {d.kept:+.0f} kept beyond {other}"
             )
         return 0
     if args.summary:

@@ -271,7 +271,7 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
     whole = None
     if not article and not signals.large:
         try:
-            whole = whole_reading(tree, text)
+            whole = whole_reading(tree, text, signals.product)
         except Exception:  # a page must never break the crawl
             logger.debug("main region of %s not read", page.url, exc_info=True)
     if whole is not None:

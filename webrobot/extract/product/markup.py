@@ -43,6 +43,7 @@ from webrobot.extract.product.stock import (
     variants_in_stock,
     waits_for_a_choice,
 )
+from webrobot.extract.product.stockwords import BUY_WORDS, nfc
 from webrobot.extract.product.walk import PageWalk
 
 #: More buy buttons than this, with no structured product, is a listing.
@@ -53,7 +54,7 @@ _OWN_ITEM_TYPES = frozenset({
     "UnitPriceSpecification", "Organization",
 })  # fmt: skip
 
-_BUY = re.compile(
+BUY_LABEL = re.compile(
     r"add[\s_-]*to[\s_-]*(?:shopping[\s_-]*)?(?:cart|bag|basket|trolley)|addtocart|buy[\s_-]*(?:it[\s_-]*)?now|"
     r"in\s+den\s+(?:warenkorb|einkaufswagen)|warenkorb|ajouter\s+au\s+panier|añadir\s+al\s+carrito|"
     r"agregar\s+al\s+carrito|adicionar\s+(?:ao|à)\s+(?:carrinho|sacola)|comprar(?:\s+agora)?|"
@@ -70,7 +71,7 @@ _BUY = re.compile(
     r"do\s+nákupního\s+košíku|tilføj\s+til\s+(?:indkøbs)?kurv|a\s+la\s+cesta|nel\s+carrello|"
     r"no\s+carrinho|sepetine\s+ekle|放[进入]购物车|加到(?:购物车|購物車)|lisää\s+koriin|у\s+кошик|"
     # Catalan, with its verb: a header's "Anar a la cistella" is a cart link.
-    r"afeg(?:eix|ir|iu)\s+a\s+la\s+cistella",
+    r"afeg(?:eix|ir|iu)\s+a\s+la\s+cistella|" + BUY_WORDS,
     re.IGNORECASE,
 )
 _BUY_CLASS = re.compile(
@@ -152,7 +153,9 @@ class Markup:
             classes = " ".join(
                 filter(None, [element.get("class"), element.get("id"), element.get("name")])
             )
-            if _BUY.search(label) or (_BUY_CLASS.search(classes) and not _opens_panel(element)):
+            if BUY_LABEL.search(nfc(label)) or (
+                _BUY_CLASS.search(classes) and not _opens_panel(element)
+            ):
                 found.append(element)
         if len(found) > MAX_BUY_BUTTONS:  # a listing's, or other products' in a carousel
             found = [b for b in found if not _in_carousel(b)]

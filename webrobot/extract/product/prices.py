@@ -11,7 +11,9 @@
   any form (``http://schema.org/InStock``, ``instock``, ``in_stock``) or from
   the words shops print (English, German, French, Spanish, Portuguese, Catalan, Italian,
   Dutch, the Nordic languages, Polish, Czech, Slovak, Romanian, Hungarian, Greek,
-  Turkish, Russian, Japanese and Chinese; the platforms' own stock lines among them).
+  Turkish, Russian, Japanese and Chinese; the platforms' own stock lines among them, and
+  theirs in Korean, Vietnamese, Thai, Indonesian, Arabic, Persian, Bulgarian, Croatian,
+  Slovenian, Lithuanian, Latvian and Estonian: :mod:`~webrobot.extract.product.stockwords`).
 
 Pure: no Scrapy, no I/O.
 """
@@ -22,6 +24,7 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from webrobot.extract.product.stockwords import STOCK_WORDS, nfc
 from webrobot.optional import require
 
 FEATURE = "Product fields (WEBROBOT_EXTRACT product)"
@@ -146,7 +149,10 @@ _PLATFORM_WORDS: dict[str, str] = {
 _AVAILABILITY_PATTERNS = [
     (
         re.compile(
-            p + ("|" + _PLATFORM_WORDS[name] if name in _PLATFORM_WORDS else ""), re.IGNORECASE
+            "|".join(
+                [p, *(words[name] for words in (_PLATFORM_WORDS, STOCK_WORDS) if name in words)]
+            ),
+            re.IGNORECASE,
         ),
         name,
     )
@@ -293,7 +299,7 @@ def parse_price_text(
     if not isinstance(text, str) or not text.strip():
         return None, None
     price_parser = require("price_parser", "mining", FEATURE)
-    text = _APOSTROPHE_GROUPS.sub("'", text[:200])
+    text = _APOSTROPHE_GROUPS.sub("'", text[:200]).translate(_ARABIC_MARKS)
     try:
         price = price_parser.Price.fromstring(text)
     except (ValueError, ArithmeticError):
@@ -315,6 +321,9 @@ _ONE_MARK_THREE_DIGITS = re.compile(r"^\d{1,3}[.,]\d{3}$")
 #: mark of Swiss German and Swiss Italian in the Unicode locale data), a modifier letter
 #: or a prime, made the ASCII one price-parser reads as a thousands mark.
 _APOSTROPHE_GROUPS = re.compile(r"(?<=\d)[\u2019\u02bc\u2032](?=\d{3}(?!\d))")
+#: The Arabic thousands and decimal marks (``۱۲۰٬۰۰۰ تومان``, ``١٢٫٥٠``), which
+#: price-parser does not know, as the ASCII ones it reads.
+_ARABIC_MARKS = str.maketrans({"\u066c": ",", "\u066b": "."})
 #: Languages (and regions) that write a decimal point; the others write a decimal comma.
 _POINT_LANGUAGES = frozenset({
     "en", "zh", "ja", "ko", "he", "th", "ms", "hi", "ga", "mt", "cy", "fil", "tl", "ur",
@@ -413,6 +422,7 @@ def availability_in_text(text: str) -> str | None:
     if not isinstance(text, str) or not text.strip():
         return None
     sample = " ".join(text.split())[:300]
+    sample = nfc(sample)  # Vietnamese written with its tone marks apart
     for pattern, name in _AVAILABILITY_PATTERNS:
         if pattern.search(sample):
             return name

@@ -15,12 +15,14 @@ from typing import Any
 
 from webrobot.extract.product.elements import class_words, distance, element_text, in_aside
 from webrobot.extract.product.prices import availability_in_text
+from webrobot.extract.product.stockwords import DELIVERY_WORDS, NOTIFY_WORDS
 
 #: A promise to tell the shopper later: said of a size or variant that is gone, not of
 #: the product (``35 - We'll let you know when it's in stock``).
 _NOTIFY = re.compile(
     r"let\s+you\s+know\s+when|notify\s+me|e-?mail\s+me\s+when|back\s+in\s+stock(?!\s+soon)|"
-    r"benachrichtig|m['’]avertir|m['’]alerter|av[íi]same|avise-me|avvisami|powiadom",
+    r"benachrichtig|m['’]avertir|m['’]alerter|av[íi]same|avise-me|avvisami|powiadom|"
+    + NOTIFY_WORDS,
     re.IGNORECASE,
 )
 #: A delivery time (``Ships in 3 days``, ``Na objednanie do 20 prac. dní``): it can be ordered.
@@ -29,7 +31,8 @@ _DELIVERY = re.compile(
     r"exp[ée]di|livr[ée]|env[íi]o|entrega|consegna|dodanie|wysyłka|dod[áa]n[íi]|doru[čc]en|"
     r"na\s+objedn[áa]n|na\s+zam[óo]wienie|на\s+заказ|доставк|"
     # Shopware's delivery lines ("Verzendklaar, verwachte levertijd: 1-3 werkdagen").
-    r"dostaw[ay]|levertijd|verzend|leveringstid|leveranstid|dodac[íi]\s+lh[ůu]t|teslim|toimitusaika)",
+    r"dostaw[ay]|levertijd|verzend|leveringstid|leveranstid|dodac[íi]\s+lh[ůu]t|teslim|toimitusaika)|"
+    + DELIVERY_WORDS,
     re.IGNORECASE,
 )
 #: Class words of a size or variant picker: its stock words are the variant's.
