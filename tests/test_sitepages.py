@@ -9,7 +9,7 @@ import lxml.html
 import pytest
 from parsel import Selector
 
-from webrobot.extract import maintext
+from webrobot.extract import collectionpage
 from webrobot.extract.maintext import main_text
 from webrobot.extract.page import SourcePage
 from webrobot.extract.sitepages import declares_site_page
@@ -69,7 +69,7 @@ def test_a_site_page_is_read_with_its_sections() -> None:
 
 
 def test_without_the_rule_the_page_is_read_as_a_post(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(maintext, "declares_site_page", lambda root: False)
+    monkeypatch.setattr(collectionpage, "declares_site_page", lambda root: False)
     text = main_text(_page(SERVICE.replace(WEBSITE, PAGE_HEAD))) or ""
     assert SECTIONS[0] not in text
 

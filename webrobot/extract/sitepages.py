@@ -9,7 +9,7 @@ tell the two apart in what else they write: a post gets a JSON-LD ``Article`` (o
 article type, and only an ``article:modified_time``. :func:`declares_site_page` is true of
 such a page: it names itself a web page in its JSON-LD, names no article type there, and
 gives no publication time. The main text then reads it as a page that is no article
-(:mod:`webrobot.extract.readingchoice`): broadly, its sections, cards and FAQ kept, where
+(:func:`webrobot.extract.collectionpage.reading_kinds`, :mod:`webrobot.extract.readingchoice`): broadly, its sections, cards and FAQ kept, where
 an article's precise reading keeps one block and drops the short headings and blurbs
 between them.
 
