@@ -148,6 +148,9 @@ def test_the_platforms_stock_lines(text: str, expected: str) -> None:
         ("موجود نیست", "OutOfStock"),
         ("نا\u200cموجود", "OutOfStock"),  # with the zero-width non-joiner Persian writes
         ("Nema na stanju", "OutOfStock"),
+        ("Trenutno nije na stanju", "OutOfStock"),  # "is not", beside "there is none"
+        ("Nije na zalihi", "OutOfStock"),
+        ("Proizvod nije na skladištu", "OutOfStock"),
         ("Няма на склад", "OutOfStock"),
         ("Нет на складе", "OutOfStock"),  # Russian, beside Bulgarian "На склад"
         ("Nije dostupno", "OutOfStock"),
