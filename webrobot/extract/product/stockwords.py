@@ -16,7 +16,8 @@ The care taken:
 * a negation written as a word of its own, or joined to the word, before the word that
   alone says in stock is out of stock (Vietnamese "Không còn hàng", Indonesian "Tidak
   tersedia", Arabic "غير متوفر", Persian "ناموجود" and "موجود نیست" with the negation
-  after, Bulgarian "Не е в наличност", Slovenian "Ni na zalogi", Latvian "Nav pieejams");
+  after, Bulgarian "Не е в наличност", Croatian "Nema na stanju" and "Nije na stanju",
+  Slovenian "Ni na zalogi", Latvian "Nav pieejams");
   "almost out" is low stock, not out ("Sắp hết hàng", "품절 임박", "hampir habis");
 * a count of days or hours left is no low stock ("3일 남음", "Còn 3 ngày", "เหลือ 3 วัน",
   "Sisa 3 hari", "Остават 3 дни", "Liko 3 dienos"): each count takes a counter word
@@ -62,7 +63,7 @@ STOCK_WORDS: dict[str, str] = {
         r"|نا\u200c?موجود|موجود\s+نیست|موجودی\s+ندار|اتمام\s+موجودی|عدم\s+موجودی"
         # Bulgarian, Croatian, Slovenian ("Вече не е налично" is discontinued)
         r"|\b(?:не\s+е|няма)\s+(?:в\s+наличност|на\s+склад\b)|\bненаличн\w*|(?<!вече\s)\bне\s+(?:е|са)\s+налич\w*|\bне\s+се\s+предлага"
-        r"|\bnema\s+na\s+(?:zalihama|zalihi|skladištu|skladistu|stanju)\b|\bnedostupn[oaie]\b|\bnema\s+dostupn"
+        r"|\b(?:nema|nije)\s+na\s+(?:zalihama|zalihi|skladištu|skladistu|stanju)\b|\bnedostupn[oaie]\b|\bnema\s+dostupn"
         r"|\bnisu\s+dostupn|(?<!više\s)\bnije\s+dostupn|\bnen[íi]\s+dostupn|\bnie\s+je\s+dostupn"
         r"|\bni\s+na\s+zalogi\b|\bni\s+na\s+voljo\b|\bniso\s+na\s+voljo\b"
         # Lithuanian, Latvian, Estonian
