@@ -167,6 +167,20 @@ def test_the_platforms_stock_lines(text: str, expected: str) -> None:
         ("Sisa 2", "LimitedAvailability"),
         # available soon is not now
         ("Segera tersedia", "OutOfStock"),
+        ("Uskoro dostupno", "OutOfStock"),
+        ("Uskoro ponovno na stanju", "OutOfStock"),
+        ("Kmalu na voljo", "OutOfStock"),
+        ("Kmalu spet na zalogi", "OutOfStock"),
+        ("Скоро в наличност", "OutOfStock"),
+        ("Очаквайте скоро отново на склад", "OutOfStock"),
+        ("Netrukus sandėlyje", "OutOfStock"),
+        ("Drīzumā pieejams", "OutOfStock"),
+        ("Pieejams drīzumā", "OutOfStock"),
+        ("Varsti saadaval", "OutOfStock"),
+        ("Peagi taas laos", "OutOfStock"),
+        ("متوفر قريباً", "OutOfStock"),
+        ("قريباً متوفر", "OutOfStock"),
+        ("به زودی موجود می\u200cشود", "OutOfStock"),
     ],
 )
 def test_a_negation_or_an_almost(text: str, expected: str) -> None:
