@@ -19,6 +19,9 @@ The care taken:
   after, Bulgarian "Не е в наличност", Croatian "Nema na stanju" and "Nije na stanju",
   Slovenian "Ni na zalogi", Latvian "Nav pieejams");
   "almost out" is low stock, not out ("Sắp hết hàng", "품절 임박", "hampir habis");
+  "soon" with the words that alone say in stock is out of stock, to be had only later
+  ("Segera tersedia", "Uskoro dostupno", "Kmalu na voljo", "Скоро в наличност",
+  "Drīzumā pieejams", "Varsti saadaval", "متوفر قريباً", "به زودی موجود");
 * a count of days or hours left is no low stock ("3일 남음", "Còn 3 ngày", "เหลือ 3 วัน",
   "Sisa 3 hari", "Остават 3 дни", "Liko 3 dienos"): each count takes a counter word
   or a time word may not follow it;
@@ -69,6 +72,16 @@ STOCK_WORDS: dict[str, str] = {
         # Lithuanian, Latvian, Estonian
         r"|\bnėra\s+sandėlyje\b|\bneturime\b|(?<!vairs\s)(?<!vairāk\s)\bnav\s+(?:pieejam\w*|noliktavā)|\bnepieejam\w*"
         r"|\blaost\s+(?:otsas|lõppenud|läbi)\b|\b(?:pole|ei\s+ole)\s+laos\b|\b(?:pole|ei\s+ole)\s+saadaval\b"
+        # Soon: not to be had now, only later ("Uskoro dostupno", "Kmalu na voljo"); read
+        # before the words that alone say in stock, as the western languages' are.
+        r"|\buskoro\s+(?:ponovno\s+|ponovo\s+|opet\s+)?(?:dostupn\w*|na\s+(?:stanju|zalihi|skladištu))"
+        r"|\b(?:dostupn\w*|na\s+stanju)\s+uskoro\b"
+        r"|\bkmalu\s+(?:spet\s+|ponovno\s+|znova\s+)?(?:na\s+(?:voljo|zalogi)|dostopn\w*)|\bna\s+(?:voljo|zalogi)\s+kmalu\b"
+        r"|\bскоро\s+(?:отново\s+)?(?:в\s+наличност|на\s+склад|налич\w*)|\b(?:в\s+наличност|на\s+склад|налич\w*)\s+скоро\b"
+        r"|\b(?:netrukus|greitai)\s+(?:vėl\s+)?(?:sandėlyje|prekyboje)\b"
+        r"|\bdrīzumā\s+(?:atkal\s+)?(?:pieejam\w*|noliktavā)|\bpieejam\w*\s+drīzumā\b"
+        r"|\b(?:varsti|peagi|peatselt)\s+(?:jälle\s+|taas\s+|uuesti\s+)?(?:saadaval|laos)\b|\bsaadaval\s+(?:varsti|peagi)\b"
+        r"|(?:متوا?فر|متاح)\S*\s+قريب|قريب\S*\s+(?:متوا?فر|متاح)|ب(?:ه\s*\u200c?)?زودی\s+(?:\S+\s+)?موجود"
     ),
     "Discontinued": (
         r"\btidak\s+lagi\s+tersedia\b|\bвече\s+не\s+е\s+налич|\bnije\s+više\s+dostupn|\bviše\s+nije\s+dostupn"
