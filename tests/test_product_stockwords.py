@@ -255,6 +255,17 @@ def test_a_delivery_time_can_be_ordered(text: str) -> None:
         "Teavita mind, kui toode on laos",
         "أعلمني عند توفر المنتج",
         "แจ้งเตือนเมื่อมีสินค้า",
+        # the same promise in the shops' other common words ("tell me", "let me know")
+        "แจ้งฉันเมื่อมีสินค้า",
+        "أخبرني عندما يكون متوفرا",
+        "Известете ме, когато е в наличност",
+        "Pranešti, kai bus sandėlyje",
+        "Beritahu aku jika tersedia",
+        "Obavesti me kada bude na stanju",
+        "Javite mi kada bude dostupno",
+        "Sporočite mi, ko bo na zalogi",
+        "Anna mulle teada, kui toode on laos",
+        "Báo cho tôi khi còn hàng",
     ],
 )
 def test_a_promise_to_tell_is_no_stock_line(text: str) -> None:
