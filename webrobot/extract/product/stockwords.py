@@ -132,14 +132,19 @@ BUY_WORDS = (
 )
 
 #: Promises to tell the shopper when it is back ("Beritahu saya bila produk ini
-#: tersedia", "Уведомявай ме, когато този продукт е в наличност"): said of what is gone,
-#: so their word for in stock is not read.
+#: tersedia", "Уведомявай ме, когато този продукт е в наличност"), the platforms' and
+#: the other common words of them ("tell me", "let me know": "แจ้งฉันเมื่อ", "أخبرني",
+#: "Известете ме", "Javite mi", "Anna mulle teada"): said of what is gone, so their word
+#: for in stock is not read.
 NOTIFY_WORDS = (
-    r"알려\s*(?:주세요|드립니다|드려요|받기)|재?입고\s*알림|thông\s+báo\s+(?:cho\s+tôi\s+)?khi"
-    r"|แจ้งเตือนเมื่อ|แจ้งให้ทราบเมื่อ|beri\s*tahu\s+saya|kabari\s+saya|ingatkan\s+saya"
-    r"|[أا]علمني|[أا]بلغني|نبهني|به\s+من\s+اطلاع|خبرم\s+کن|уведом(?:явай|и|ете)\s+ме"
-    r"|obavijesti(?:te)?\s+me|obvesti(?:te)?\s+me|pranešk(?:ite)?\s+man|paziņo(?:t|jiet)?(?:\s+man)?,?\s+kad"
-    r"|teavita(?:ge)?\s+mind"
+    r"알려\s*(?:주세요|드립니다|드려요|받기)|재?입고\s*알림"
+    r"|(?:thông\s+báo|báo\s+cho\s+tôi)\s+(?:cho\s+tôi\s+)?khi|nhắc\s+tôi\s+khi"
+    r"|แจ้ง(?:ฉัน|เตือน(?:ฉัน)?|ให้(?:ฉัน)?ทราบ)?\s*เมื่อ|beri\s*tahu\s+(?:saya|aku)|kabari\s+saya|ingatkan\s+saya"
+    r"|[أا]علمني|[أا]بلغني|[أا]خبرني|نبهني|به\s+من\s+اطلاع|خبرم\s+کن"
+    r"|(?:уведом(?:явай|и|ете)|извест(?:и|ете))\s+ме"
+    r"|obav(?:ij)?esti(?:te)?\s+me|javi(?:te)?\s+mi|obvesti(?:te)?\s+me|sporoči(?:te)?\s+mi"
+    r"|pranešk(?:ite)?\s+man|pranešti(?:\s+man)?,?\s+kai|paziņo(?:t|jiet)?(?:\s+man)?,?\s+kad"
+    r"|teavita(?:ge)?\s+mind|anna(?:ge)?\s+(?:mulle\s+)?teada"
 )
 
 #: Delivery times ("waktu pengiriman: 1-3 hari", "dobavni rok: 1-3").
