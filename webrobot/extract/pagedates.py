@@ -53,7 +53,8 @@ from typing import Any, Literal
 from lxml import etree
 
 from webrobot.extract.bylines import post_scope
-from webrobot.extract.dates import earlier, iso_date
+from webrobot.extract.dates import earlier, iso_date, local_neighbour
+from webrobot.extract.headlinetext import headline, text_after
 from webrobot.extract.urldates import EARLIEST, plausible, url_date, url_month
 from webrobot.optional import installed
 
@@ -173,7 +174,9 @@ def agreed_date(root: Any, candidates: Iterable[Any], today: date | None) -> str
       date under the headline) wins. Markup often states one moment twice, in UTC and
       in the site's time zone (a day apart near midnight), or a draft's day beside the
       day the post went out; the day a reader sees settles it. Dates further apart
-      are an original and its republication: the original stands.
+      are an original and its republication: the original stands;
+    - when the first is a moment in UTC near midnight, the day next to it that the post
+      prints as its date (:func:`~webrobot.extract.dates.local_neighbour`) wins.
 
     The first :data:`MAX_CANDIDATES` plausible candidates before :data:`COSTLY` are
     compared (the JSON-LD's and ``<meta>`` tags'; the body's ``<time>`` elements only
@@ -195,6 +198,7 @@ def agreed_date(root: Any, candidates: Iterable[Any], today: date | None) -> str
     near = {
         d[:10] for d in days if abs(date.fromisoformat(d[:10]) - first) <= timedelta(MAX_SHIFT)
     } - {days[0][:10]}
+    shown = None
     if loose or near:
         said = labelled_date(root, today)
         if loose and said and said != days[0][:10]:
@@ -202,6 +206,11 @@ def agreed_date(root: Any, candidates: Iterable[Any], today: date | None) -> str
         shown = said or headline_date(root, today)
         if shown in near:
             return next(d for d in days if d[:10] == shown)
+    elsewhere = local_neighbour(days[0])
+    if elsewhere and (shown or labelled_date(root, today) or headline_date(root, today)) == (
+        elsewhere
+    ):
+        return elsewhere  # a UTC moment near midnight, printed on the site's own day
     return days[0]
 
 
@@ -258,24 +267,24 @@ def headline_date(root: Any, today: date | None) -> str | None:
     last one just above it."""
     try:
         scope = dated_scope(root)
-        heads = [h for h in scope.iter("h1") if len(h.text_content().strip()) >= 10]
-        if not heads:
+        element = headline(scope, root)
+        if element is None:
             return None
-        head = " ".join(heads[0].text_content().split()).lower()
+        head = " ".join(element.text_content().split()).lower()
         text = " ".join(
             etree.tostring(scope, method="text", encoding="unicode", with_tail=False)[
                 :MAX_TEXT
             ].split()
         ).lower()
+        after = text_after(element, NEAR_HEADLINE).lower()
     except (AttributeError, ValueError, TypeError, etree.LxmlError):
         return None
     at = text.find(head)
-    if at < 0:
-        return None
     codes = CodeDays(root)
-    after = text[at + len(head) : at + len(head) + NEAR_HEADLINE]
-    before = text[max(0, at - NEAR_HEADLINE // 2) : at]
-    for window, found in ((after, ANY_DATE.finditer(after)), (before, None)):
+    first = text[at + len(head) : at + len(head) + NEAR_HEADLINE] if at >= 0 else ""
+    before = text[max(0, at - NEAR_HEADLINE // 2) : at] if at > 0 else ""
+    windows = ((first, ANY_DATE.finditer(first)), (after, ANY_DATE.finditer(after)))
+    for window, found in (*windows, (before, None)):
         matches = list(found) if found is not None else list(ANY_DATE.finditer(window))[::-1]
         for match in matches:
             if _UPDATED.search(window, max(0, match.start() - 24), match.start()):
