@@ -84,6 +84,7 @@ PURE = frozenset({
     "webrobot.extract.metadata",
     "webrobot.extract.timeelements",
     "webrobot.extract.headlinetext",
+    "webrobot.extract.printeddays",
     "webrobot.extract.postlistings",
     "webrobot.extract.wikidates",
     "webrobot.extract.language",

@@ -548,3 +548,33 @@ def test_a_utc_moment_near_midnight_takes_the_local_day_the_post_prints() -> Non
         page_dates("https://e.com/a", later, ["2020-12-05T23:15:00Z"], [], today=TODAY)[0]
         == "2020-12-05T23:15:00+00:00"
     )
+
+
+def test_a_post_that_prints_its_update_as_its_date_is_dated_by_it() -> None:
+    """The markup says the post was published on the 29th of November and modified on
+    the 12th of January; the page prints only the 12th under its headline, never the
+    29th: the day the reader is shown as the post's date is the modification."""
+    root = tree(
+        "<article><h1>Können Fische Schmerzen spüren?</h1>"
+        "<p>Christoph Hein · ca. 8 Min. · 12.01.2022</p><p>Text.</p></article>"
+    )
+    markup = (["2021-11-29T14:13:37+00:00"], ["2022-01-12T14:27:30+00:00"])
+    assert page_dates("https://e.com/a", root, *markup, today=TODAY) == (
+        "2022-01-12T14:27:30+00:00",
+        "2022-01-12T14:27:30+00:00",
+    )
+    # The publication's day printed too (a "first published" line): it stands.
+    both = tree(
+        "<article><h1>Können Fische Schmerzen spüren?</h1><p>12.01.2022</p>"
+        "<p>Text.</p><p>Zuerst erschienen: 29.11.2021</p></article>"
+    )
+    assert page_dates("https://e.com/a", both, *markup, today=TODAY)[0] == markup[0][0]
+    # An update's label before the printed day: the publication stands.
+    updated = tree(
+        "<article><h1>Können Fische Schmerzen spüren?</h1>"
+        "<p>Aktualisiert am 12.01.2022</p><p>Text.</p></article>"
+    )
+    assert page_dates("https://e.com/a", updated, *markup, today=TODAY)[0] == markup[0][0]
+    # The URL files the post under its publication's day: it stands.
+    filed = "https://e.com/2021/11/29/fische"
+    assert page_dates(filed, root, *markup, today=TODAY)[0] == markup[0][0]
