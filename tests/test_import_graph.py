@@ -126,6 +126,7 @@ PURE = frozenset({
     "webrobot.extract.signupforms",
     "webrobot.extract.permalinks",
     "webrobot.extract.docchrome",
+    "webrobot.extract.forumchrome",
     "webrobot.extract.references",
     "webrobot.extract.pagechrome",
     "webrobot.extract.sectionedpage",

@@ -161,3 +161,84 @@ def test_a_plain_posts_writer_may_follow_an_avatar() -> None:
     assert [threadposts.author(item) for item, _ in found] == [name for name, _ in POSTS]
     thread = threadposts.thread_reading(root, POSTS[0][1]) or ""
     assert thread.splitlines()[:2] == list(POSTS[0])
+
+
+def test_a_posts_shown_date_follows_its_writers_name() -> None:
+    """Discourse and XenForo show each post's date in a ``<time itemprop="datePublished">``
+    beside the writer; a date given only as markup (``<meta>``) or by a post inside the
+    item (a reply nested in the opening post) is not the item's own."""
+
+    def dated(name: str, said: str, when: str, kind: str = "Comment", inner: str = "") -> str:
+        return (
+            f'<div itemscope itemtype="{SCHEMA}{kind}">'
+            f"<meta itemprop='datePublished' content='2024-09-22T14:43:36Z'>{inner}"
+            f'<span itemprop="author" itemscope itemtype="{SCHEMA}Person">'
+            f'<span itemprop="name">{name}</span></span>'
+            f"<time itemprop='datePublished' datetime='2024-09-22'>\n  {when}\n</time>"
+            f'<div itemprop="text"><p>{said}</p></div></div>'
+        )
+
+    replies = "".join(
+        dated(name, said, f"September {22 + i}, 2024, 2:4{i}pm")
+        for i, (name, said) in enumerate(POSTS[1:], 1)
+    )
+    opening = (
+        f'<div itemscope itemtype="{SCHEMA}DiscussionForumPosting">'
+        f"<meta itemprop='datePublished' content='2024-09-22T14:43:36Z'>"
+        f'<div itemprop="author" itemscope itemtype="{SCHEMA}Person">'
+        f'<span itemprop="name">{POSTS[0][0]}</span></div>'
+        f'<div itemprop="articleBody"><p>{POSTS[0][1]}</p></div>{replies}</div>'
+    )
+    lines = (threadposts.thread_text(lxml.html.fromstring(_thread(opening))) or "").splitlines()
+    assert lines[:2] == [POSTS[0][0], POSTS[0][1]]  # the opening post's date is a <meta>
+    for i, (name, said) in enumerate(POSTS[1:], 1):
+        at = lines.index(said)
+        assert lines[at - 2 : at] == [name, f"September {22 + i}, 2024, 2:4{i}pm"]
+
+
+def _phpbb_post(n: int, name: str, said: str) -> str:
+    """A post as phpBB's prosilver theme writes it: no microdata, a ``<div class="post">``
+    headed by a link to its own anchor, its text in ``content`` inside ``postbody``."""
+    return (
+        f'<div id="p{n}" class="post has-profile bg2"><div class="inner">'
+        f'<dl class="postprofile"><dt><a href="/u/{n}" class="username">{name}</a></dt>'
+        f'<dd class="profile-posts"><strong>Posts:</strong> 1{n}7</dd></dl>'
+        f'<div class="postbody"><h3><a href="./viewtopic.php?p={n}#p{n}">Re: Ferries</a></h3>'
+        f'<p class="author">by <strong>{name}</strong> » Tue Aug 27, 2019</p>'
+        f'<div class="content">{said}</div>'
+        f'<div class="signature">{name} sails on Sundays</div></div></div></div>'
+    )
+
+
+def test_a_phpbb_thread_is_read_from_its_post_divs() -> None:
+    posts = "".join(_phpbb_post(n, name, said) for n, (name, said) in enumerate(POSTS, 1))
+    root = lxml.html.fromstring(_thread(posts))
+    found = threadposts.posts(root)
+    assert [threadposts.author(post) for post, _ in found] == [name for name, _ in POSTS]
+    assert [body.get("class") for _, body in found] == ["content"] * len(POSTS)
+    lines = (threadposts.thread_text(root, found) or "").splitlines()
+    assert lines == [line for post in POSTS for line in post]  # no header, no signature
+
+
+def test_a_heading_linking_elsewhere_still_marks_a_teaser() -> None:
+    posts = "".join(
+        _phpbb_post(n, name, said).replace(f"#p{n}", f"#p{n + 1}")
+        for n, (name, said) in enumerate(POSTS, 1)
+    )
+    assert threadposts.plain_posts(lxml.html.fromstring(_thread(posts))) == []
+
+
+def test_a_quotes_expand_link_is_left_out_of_the_post() -> None:
+    quote = (
+        '<blockquote class="bbCodeBlock bbCodeBlock--quote">'
+        '<div class="bbCodeBlock-title">river_fan said:</div>'
+        '<div class="bbCodeBlock-content">Has anyone tried it?</div>'
+        '<div class="bbCodeBlock-expandLink"><a role="button">Click to expand...</a></div>'
+        '<div class="bbCodeBlock-shrinkLink"><a role="button">Click to shrink...</a></div>'
+        "</blockquote>"
+    )
+    posts = [_post(*POSTS[0], kind="DiscussionForumPosting")]
+    posts += [_post(name, said, quote=quote) for name, said in POSTS[1:]]
+    text = threadposts.thread_text(lxml.html.fromstring(_thread("".join(posts)))) or ""
+    assert "river_fan said:" in text and "Has anyone tried it?" in text
+    assert "Click to" not in text

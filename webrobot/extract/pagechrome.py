@@ -61,6 +61,7 @@ from urllib.parse import urlsplit
 import lxml.etree
 
 from webrobot.extract.consentdialog import consent_dialogs
+from webrobot.extract.forumchrome import without_forum_chrome
 from webrobot.extract.htmltree import delete, plain_copy
 from webrobot.extract.signupforms import note_email_field
 
@@ -211,6 +212,8 @@ def reading_tree(tree: Any, unread: bool = True, entries: bool = False) -> Any:
     for table in gutters:
         _code_alone(table)
     headings(copy, _own_host(head) if head is not None else None, entries, unlink=True)
+    if not entries:  # a page read broadly, as a thread is
+        without_forum_chrome(copy)  # its posts' user cards, signatures, edit notes
     return copy
 
 

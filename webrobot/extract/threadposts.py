@@ -6,10 +6,10 @@ and many more) marks each post as a schema.org item (``Comment``,
 ``text`` (or ``articleBody``) property and its writer as its ``author``. On a thread,
 the posts are the page's content; a reading that looks for one block of article text
 keeps the opening post alone, or a dialog or the side bar. :func:`thread_text` gives
-the posts in page order, each as its writer's name on a line, then its body one block
-a line. A thread whose software writes no microdata (a static archive of a forum) is read
-from its sibling ``<article>`` posts, each naming its writer in an element whose class
-says so (:func:`plain_posts`). :mod:`webrobot.extract.maintext` uses it on a page that declares no article (or
+the posts in page order, each as its writer's name on a line, the date the post shows
+on the next (:func:`shown_date`), then its body one block a line. A thread whose software writes no microdata (a static archive of a forum) is read
+from its sibling ``<article>`` posts (or ``<div class="post">``, as phpBB writes them),
+each naming its writer in an element whose class says so (:func:`plain_posts`). :mod:`webrobot.extract.maintext` uses it on a page that declares no article (or
 declares a discussion as well) and no product, when the page holds at least
 :data:`MIN_POSTS` such posts with a writer (a page's questions and answers in an FAQ have
 none), as :func:`thread_reading` decides.
@@ -23,6 +23,7 @@ import logging
 import re
 from typing import Any
 
+from webrobot.extract.forumchrome import FURNITURE, QUOTE_LINKS
 from webrobot.extract.shingles import share_kept
 
 logger = logging.getLogger(__name__)
@@ -40,12 +41,18 @@ HELD_SHARE = 0.5
 MIN_POSTS = 2
 #: An author name longer than this (characters) is not a name.
 MAX_NAME = 60
+#: A post's shown date longer than this (characters) is not a date.
+MAX_DATE = 40
 _BLOCKS = frozenset(
     {"p", "div", "br", "li", "ul", "ol", "blockquote", "pre", "tr", "table", "section",
      "h1", "h2", "h3", "h4", "h5", "h6", "dd", "dt", "figure", "aside", "article", "hr"}
 )  # fmt: skip
+_SKIPPED = FURNITURE | QUOTE_LINKS
 _UNSHOWN = frozenset({"script", "style", "noscript", "template", "button", "svg"})
 _SPACES = re.compile(r"[^\S\n]+")
+#: The elements that may be a post without microdata: an ``<article>``, or an element
+#: whose class is ``post`` (phpBB's ``<div class="post">``).
+_PLAIN_POSTS = "//article | //*[contains(concat(' ', normalize-space(@class), ' '), ' post ')]"
 #: A class that names a post's writer, and one that names its body.
 _WRITER_CLASS = re.compile(
     r"(?:^|\s|[-_])(?:author|poster|username|user-name)(?:$|\s|[-_])", re.IGNORECASE
@@ -64,12 +71,14 @@ def posts(root: Any) -> list[tuple[Any, Any]]:
 
 def plain_posts(root: Any) -> list[tuple[Any, Any]]:
     """``(post, body)`` of a thread whose software writes no microdata (a static forum
-    archive): :data:`MIN_POSTS` or more sibling ``<article>`` elements, each naming its
-    writer in an element whose class says so (``post-author``, ``username``) and none
-    headed by a link (a listing's teasers are); the body is the post's element whose
-    class says body, content or message (else the whole post). The largest such group."""
+    archive, phpBB): :data:`MIN_POSTS` or more sibling ``<article>`` elements, or
+    elements whose class is ``post``, each naming its writer in an element whose class
+    says so (``post-author``, ``username``) and none headed by a link to another page (a
+    listing's teasers are; phpBB's link to the post's own anchor is no teaser's); the body
+    is the post's element whose class says body, content or message, the innermost such
+    (else the whole post). The largest such group."""
     groups: dict[Any, list[Any]] = {}
-    for element in root.iter("article"):
+    for element in root.xpath(_PLAIN_POSTS):
         groups.setdefault(element.getparent(), []).append(element)
     best: list[Any] = []
     for members in groups.values():
@@ -111,6 +120,9 @@ def thread_text(root: Any, found: list[tuple[Any, Any]] | None = None) -> str | 
         name = author(item)
         if name:
             lines.append(name)
+        when = shown_date(item)
+        if when:
+            lines.append(when)
         lines.extend(block_lines(body))
     return "\n".join(lines) or None
 
@@ -165,8 +177,33 @@ def author(item: Any) -> str | None:
     return None
 
 
+def shown_date(item: Any) -> str | None:
+    """The date the post shows beside its writer: the text of its item's
+    ``datePublished`` element (Discourse's and XenForo's ``<time>``, "Mar 27, 2025"),
+    not of a post inside it; ``None`` when the date is only markup (a ``<meta>``)."""
+    if item.get("itemscope") is None:
+        return None
+    for element in item.iter():
+        prop = element.get("itemprop") if isinstance(element.tag, str) else None
+        if not prop or "datePublished" not in prop.split() or _post_of(element) is not item:
+            continue
+        shown = " ".join(element.text_content().split())
+        if 0 < len(shown) <= MAX_DATE:
+            return shown
+    return None
+
+
+def _post_of(element: Any) -> Any:
+    for ancestor in element.iterancestors():
+        if ancestor.get("itemscope") is not None and _is_post(ancestor):
+            return ancestor
+    return None
+
+
 def block_lines(element: Any) -> list[str]:
-    """``element``'s text, one block (paragraph, list item, quote, line break) a line."""
+    """``element``'s text, one block (paragraph, list item, quote, line break) a line,
+    without a post's furniture (:data:`~webrobot.extract.forumchrome.FURNITURE`) or a
+    quote's "Click to expand..." (:data:`~webrobot.extract.forumchrome.QUOTE_LINKS`)."""
     parts: list[str] = []
     _walk(element, parts)
     lines = (_SPACES.sub(" ", line).strip() for line in "".join(parts).split("\n"))
@@ -176,6 +213,8 @@ def block_lines(element: Any) -> list[str]:
 def _walk(element: Any, parts: list[str]) -> None:
     if not isinstance(element.tag, str) or element.tag in _UNSHOWN:
         return
+    if not _SKIPPED.isdisjoint((element.get("class") or "").split()):
+        return  # a post's furniture, a quote's "Click to expand..."
     block = element.tag in _BLOCKS
     if block:
         parts.append("\n")
@@ -203,15 +242,27 @@ def _writer(post: Any) -> Any:
 
 
 def _linked_heading(post: Any) -> bool:
-    """A heading that links, or a link around a heading: a teaser's title."""
-    return bool(
-        post.xpath(
-            ".//*[self::h1 or self::h2 or self::h3 or self::h4][.//a[@href] or ancestor::a[@href]]"
-        )
-    )
+    """A heading that links, or a link around a heading: a teaser's title; not a link to
+    the post itself (phpBB heads a post with a link to its own anchor, ``#p550447``)."""
+    own = {f"#{i}" for i in post.xpath("descendant-or-self::*/@id")}
+    for heading in post.xpath(".//*[self::h1 or self::h2 or self::h3 or self::h4]"):
+        links = heading.xpath(".//a[@href] | ancestor::a[@href]")
+        if any("#" + (link.get("href") or "").partition("#")[2] not in own for link in links):
+            return True
+    return False
 
 
 def _body(post: Any) -> Any:
+    """The post's first element whose class says body, content or message, or the one
+    such inside it (phpBB's ``content`` in its ``postbody``, which holds the post's
+    header and signature too); else the whole post."""
+    body = post
+    while (inner := _first_body(body)) is not None:
+        body = inner
+    return body
+
+
+def _first_body(post: Any) -> Any:
     for element in post.iter():
         if (
             element is not post
@@ -219,7 +270,7 @@ def _body(post: Any) -> Any:
             and _BODY_CLASS.search(element.get("class") or "")
         ):
             return element
-    return post
+    return None
 
 
 def _item_of(element: Any) -> Any:
