@@ -282,8 +282,11 @@ def labelled_date(root: Any, today: date | None) -> str | None:
 
 def headline_date(root: Any, today: date | None) -> str | None:
     """The first full date in the few lines under the post's headline (its first
-    ``<h1>`` of some length), where themes print the byline and the date; else the
-    last one just above it."""
+    ``<h1>`` of some length, else the ``<h2>`` the ``<title>`` starts with:
+    :func:`~webrobot.extract.headlinetext.headline`), where themes print the byline and
+    the date, read in the text after the headline's words and in the text after its
+    element (:func:`~webrobot.extract.headlinetext.text_after`); else the last one just
+    above it."""
     try:
         scope = dated_scope(root)
         element = headline(scope, root)
