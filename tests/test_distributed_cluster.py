@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tests.arrivals import Arrivals
 from tests.crawling import scrapy_command
 from tests.rediscluster import RedisClusterNodes
 from tests.test_distributed_crawl import (
@@ -28,7 +29,16 @@ from webrobot.demo.server import Reply, SiteServer
 
 pytestmark = pytest.mark.slow
 
-CRAWL_DELAY = 0.3
+CRAWL_DELAY = 0.5
+#: How much sooner than the Crawl-delay a request may reach the site: each worker's
+#: reading of the Redis clock is early by up to its round trip (a few ms), and a request
+#: leaves after the worker noted it left by as long as the machine keeps the worker from
+#: its write (up to 65 ms measured with a load of 13 on two cores).
+SLACK = 0.1
+JOINED = "Joined the shared crawl"
+#: Seconds after the master's kill within which the failover and the workers' retries
+#: through it are over (the node timeout is 1 s; a loaded machine takes a few).
+FAILOVER = 15
 DISALLOWED = "/n1/"
 
 
@@ -69,13 +79,19 @@ def test_a_killed_worker_and_a_killed_master_lose_nothing(
     workers = [Worker(tmp_path / f"worker-{i}", f"worker-{i}", {"start_urls": web.start_urls()}, settings)
                for i in range(3)]  # fmt: skip
     victim = workers[0]
+    # When each request to the Crawl-delay site reached the machine (the kernel's stamp):
+    # on a loaded machine the site's handler thread notes it up to tens of ms late.
+    arrivals = Arrivals(web.sites[0])
     # The master of the crawl's frontier, leases and item stream: the worst one to lose.
     master = cluster.master_of("{webrobot:webrobot}:frontier")
+    joined: set[str] = set()
     try:
 
         def under_way() -> bool:
+            # Every worker has joined: a worker needs the crawl's master up to join at all.
+            joined.update(w.name for w in workers if w.name not in joined and JOINED in w.log())
             pages = sum(1 for site in web.sites for t in site.targets() if t != "/robots.txt")
-            return pages >= 12 and bool(web.started_by(victim.name))
+            return len(joined) == len(workers) and pages >= 12 and bool(web.started_by(victim.name))
 
         wait_for(under_way, 60, "the crawl to be under way, with the victim working")
         victim.kill()
@@ -103,16 +119,20 @@ def test_a_killed_worker_and_a_killed_master_lose_nothing(
             (a.target, b.target) for a, b in itertools.pairwise(hits) if b.started < a.finished
         ]
         assert overlaps == [], f"{site.origin}: requests overlapped"
-    delayed = sorted(
-        (h for h in list(web.sites[0].hits) if h.target != "/robots.txt"), key=lambda h: h.started
-    )
-    gaps = [(b.started - a.started, b.started) for a, b in itertools.pairwise(delayed)]
-    # Replication is asynchronous: the failover may lose the last politeness start, and
-    # the next request to the site may then come early, once, right after the failover
-    # (docs/scaling.md). Nowhere else.
-    short = [(gap, at - killed_at) for gap, at in gaps if gap < CRAWL_DELAY * 0.9]
-    assert len(short) <= 1 and all(0 < since < 15 for _, since in short), (
-        f"Crawl-delay not held across workers (gap, seconds after the master's kill): {short}"
+    sent = sorted(arrivals.of(h) for h in list(web.sites[0].hits) if h.target != "/robots.txt")
+    short = [
+        (round(b - a, 3), round(a - killed_at, 3), round(b - killed_at, 3))
+        for a, b in itertools.pairwise(sent)
+        if b - a < CRAWL_DELAY - SLACK
+    ]
+    # Around the failover a worker's request may reach the site long after its start was
+    # recorded: the cluster client blocks the worker while it retries through the
+    # failover (docs/scaling.md, "What a failover can and cannot lose"). The request after
+    # it may then come early: once per surviving worker, after the master's kill and
+    # before the failover is long over. No other gap is short.
+    assert len(short) <= len(workers) - 1 and all(0 < b < FAILOVER for _, _, b in short), (
+        f"Crawl-delay not held across workers (gap, its two requests' seconds after the "
+        f"master's kill): {short}"
     )
     assert web.offsite.targets() == []
     assert len({w.name for w in workers if web.fetched_by(w.name)}) >= 2, "the work was shared"

@@ -369,3 +369,74 @@ def test_a_late_request_never_moves_the_last_start_back(redis_server: RedisServe
     a.finished(SITE)
     assert int(client.hget(key, "last")) == later
     assert client.hget(key, f"h:{a.worker_id}") == b"0", "the hold is let go all the same"
+
+
+def slow_answers(
+    politeness: SharedPoliteness, seconds: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reserve script answers ``seconds`` late, as a cluster client's does when it
+    retries through a failover (it sleeps between tries): the script runs at the end,
+    with the time the worker read before asking."""
+    reserve = politeness._reserve
+
+    def slow(**kwargs: Any) -> Any:
+        time.sleep(seconds)
+        return reserve(**kwargs)
+
+    monkeypatch.setattr(politeness, "_reserve", slow)
+
+
+def test_a_start_whose_answer_came_late_counts_from_when_its_request_left(
+    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client = redis_server.client()
+    key = f"webrobot:politeness:{SITE}"
+    a, b = worker(redis_server), worker(redis_server)
+    slow_answers(a, 0.1, monkeypatch)
+    asked = a.redis_now()
+    assert start(a, delay=0.3) == (0.0, "download_delay")
+    assert int(client.hget(key, "last")) - asked < 50, "recorded when the worker asked"
+    a.departed(SITE, time.monotonic())  # the request leaves as soon as the answer came
+    a.finished(SITE)
+    assert int(client.hget(key, "last")) - asked >= 100, "moved to when it left"
+    wait, _ = start(b, delay=0.3)
+    assert 0.25 < wait <= 0.3, "b waits a whole interval from when a's request left"
+
+
+def test_a_start_whose_answer_came_too_late_for_its_hold_is_given_back(
+    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client = redis_server.client()
+    crawler = webrobot_crawler()
+    crawler.stats.open_spider()
+    key = f"webrobot:politeness:{SITE}"
+    # The hold lasts 0.3 s from when the worker asked; the answer takes half of it.
+    a, b = worker(redis_server, stats=crawler.stats, hold_ttl=0.3), worker(redis_server)
+    slow_answers(a, 0.15, monkeypatch)
+    wait, source = start(a, delay=0.3)
+    assert wait > 0 and source == "redis_unavailable", "no request goes out"
+    assert client.hget(key, f"h:{a.worker_id}") == b"0", "the hold is let go at once"
+    assert crawler.stats.get_value("webrobot/politeness/given_back") == 1
+    assert not a._in_flight and not a._starts
+    wait, source = start(b, delay=0.3)
+    assert source == "download_delay" and wait <= 0.16, "held by no hold, only the interval"
+
+
+def test_a_late_request_counts_for_the_next_start_even_before_its_download_ends(
+    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The downloader frees the slot, and may start the site's next request, before it
+    says the download ended: the late request's correction comes with that start."""
+    client = redis_server.client()
+    key = f"webrobot:politeness:{SITE}"
+    a = worker(redis_server)
+    slow_answers(a, 0.1, monkeypatch)
+    asked = a.redis_now()
+    assert start(a, delay=0.3) == (0.0, "download_delay")
+    monkeypatch.undo()
+    a.departed(SITE, time.monotonic())
+    wait, source = start(a, delay=0.3)  # before a.finished(SITE)
+    assert source == "download_delay" and 0.25 < wait <= 0.3, "a whole interval from when it left"
+    assert int(client.hget(key, "last")) - asked >= 100
+    a.finished(SITE)
+    assert client.hget(key, f"h:{a.worker_id}") == b"0"

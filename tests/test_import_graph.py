@@ -135,6 +135,8 @@ PURE = frozenset({
     "webrobot.extract.repeatedlines",
     "webrobot.extract.consentdialog",
     "webrobot.extract.listingcards",
+    "webrobot.extract.collectionpage",
+    "webrobot.extract.cardframes",
     "webrobot.extract.pagekind",
     "webrobot.extract.readingchoice",
     "webrobot.extract.maintext",

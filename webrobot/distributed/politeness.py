@@ -50,6 +50,13 @@ less than an interval after it. So the worker notes when each request left
 (:meth:`SharedPoliteness.departed`, on the reactor's next turn); one that left
 5 ms or more late moves ``last`` forward to that time when its download ends
 (one script with the hold's release: ``EVALSHA``, ``HGET``, ``HSET``, ``HINCRBY``).
+The lateness counts from when the worker read the time it asks with: a cluster
+client retries a command through a failover, sleeping between tries, so the
+script may run seconds after that time and record the start at it. A start
+whose answer took more than a third of the hold's TTL is given back (no request,
+the hold let go at once): its hold might end before the download. The downloader
+frees a slot before it calls :meth:`SharedPoliteness.finished`, so the site's next
+start by this worker may come first: the correction is then sent with it.
 
 :meth:`SharedPoliteness.reserve` waits for the site's interval (the largest of
 the slot's delay, robots.txt Crawl-delay/Request-rate, as this worker learnt
@@ -108,6 +115,10 @@ BUSY_BACKOFF = 4
 #: A request that left this many ms or more after its start was reserved moves the
 #: site's ``last`` start to when it left (see :meth:`SharedPoliteness.departed`).
 LATE_MS = 5
+
+#: A start whose answer took more than the hold's TTL over this is given back
+#: (:meth:`SharedPoliteness._give_back`): its hold may not outlast the download.
+SLOW_ANSWER = 3
 
 #: Seconds between two readings of the Redis clock, and how many readings count.
 CLOCK_REFRESH = 5.0
@@ -270,11 +281,21 @@ class SharedPoliteness:
         robots = self._robots.get(site)
         if robots is not None and robots[0] > interval:
             interval, source = robots
+        # A request of the site that left late and whose download has not ended (the
+        # downloader frees the slot before it says so): its correction comes first.
+        late = self._late_start(site)
+        if late is not None:
+            try:
+                self._release(site, late, 0)
+            except redis.RedisError as exc:
+                self._redis_error(exc)
+                return self.outage.retry_in(), "redis_unavailable"
         args: list[str | int] = [self.worker_id, _ms(interval), _ms(self.backoff_base), _ms(self.backoff_max),
                 max(1, _ms(self.hold_ttl)), max(1, _ms(self._busy.get(site, self.busy_poll))), KEEP_MS,
                 self._kept.get(site, 0)]  # fmt: skip
         try:
             started = self.redis_now()
+            asked = monotonic()  # when ``started`` was true
             wait_ms, code, struck = self._reserve(keys=self._keys(site), args=[*args, started])
         except redis.RedisError as exc:
             self._redis_error(exc)
@@ -294,8 +315,24 @@ class SharedPoliteness:
         self._busy.pop(site, None)
         self._kept.pop(site, None)  # let go by this start
         self._in_flight[site] += 1
-        self._starts[site] = [started, monotonic(), -1]
+        # Lateness counts from ``asked``: the script may have run long after it (a
+        # cluster client retries a command through a failover, sleeping between tries)
+        # and recorded the start at ``started`` all the same.
+        self._starts[site] = [started, asked, -1]
+        if monotonic() - asked > self.hold_ttl / SLOW_ANSWER:
+            self._give_back(site)
+            return self.outage.retry_in(), "redis_unavailable"
         return 0.0, source
+
+    def _give_back(self, site: str) -> None:
+        """A start whose answer came too late to trust its hold: the hold lasts until
+        the start's time plus its TTL, and may end before the download does, letting
+        another worker start meanwhile. No request goes out and the hold is let go at
+        once (``last`` stays: the site saw nothing at that time)."""
+        self._starts[site][2] = 0  # nothing left late
+        if self.stats is not None:
+            self.stats.inc_value("webrobot/politeness/given_back")
+        self.finished(site)
 
     def departed(self, site: str, now: float) -> None:
         """The request last started for ``site`` has left (the downloader calls this

@@ -9,11 +9,18 @@ scope keys (hosts, origins or registered domains) added, written once per key
 A key found is remembered for good; one not found is asked again after a second
 (so a page of links to one other site costs one question a second). If Redis
 fails, the URL counts as off-site (logged once, ``webrobot/redis/error_count``).
+
+The share is made when the crawl's scope is first judged, which may be in the
+middle of a crawl, while Redis is failing over. A client that cannot be made
+then (on a cluster, the node named in ``WEBROBOT_REDIS_URL`` is down) is a
+Redis error like any other, and is made again at the next question, at most
+once a second: the request being judged goes on.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from time import monotonic
 from typing import TYPE_CHECKING
 
@@ -34,10 +41,18 @@ _NOT_FOUND_REMEMBERED = 10_000
 
 
 class RedisScopeShare:
-    def __init__(self, server: redis.Redis, key: str, stats: object = None) -> None:
+    def __init__(
+        self,
+        server: redis.Redis | None,
+        key: str,
+        stats: object = None,
+        connect: Callable[[], redis.Redis] | None = None,
+    ) -> None:
         self.server = server
         self.key = key
         self.stats = stats
+        self._connect = connect  # makes ``server`` when it is None
+        self._connect_after = 0.0
         self._known: set[str] = set()
         self._not_found: dict[str, float] = {}
         self._warned = False
@@ -45,13 +60,30 @@ class RedisScopeShare:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         keys = CrawlKeys.from_settings(crawler.settings, crawl_spider_name(crawler))
-        return cls(redis_from_settings(crawler.settings), f"{keys.crawl}:scope", crawler.stats)
+        share = cls(None, f"{keys.crawl}:scope", crawler.stats,
+                    connect=lambda: redis_from_settings(crawler.settings))  # fmt: skip
+        try:
+            share._redis()
+        except redis.RedisError as exc:
+            share._error(exc)
+        return share
+
+    def _redis(self) -> redis.Redis:
+        """The client, made now if it could not be made before (at most once a
+        second); raises ``redis.RedisError`` if it cannot."""
+        if self.server is None:
+            now = monotonic()
+            if self._connect is None or now < self._connect_after:
+                raise redis.ConnectionError("no client for the shared scope yet")
+            self._connect_after = now + NOT_FOUND_FOR
+            self.server = self._connect()
+        return self.server
 
     def add(self, key: str) -> None:
         self._known.add(key)
         self._not_found.pop(key, None)
         try:
-            self.server.sadd(self.key, key)
+            self._redis().sadd(self.key, key)
         except redis.RedisError as exc:
             self._error(exc)
 
@@ -62,7 +94,7 @@ class RedisScopeShare:
         if self._not_found.get(key, -1.0) > now:
             return False
         try:
-            found = bool(self.server.sismember(self.key, key))
+            found = bool(self._redis().sismember(self.key, key))
         except redis.RedisError as exc:
             self._error(exc)
             return False

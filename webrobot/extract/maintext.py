@@ -127,7 +127,9 @@ from webrobot.extract import (
 )
 from webrobot.extract.articlebody import declared_article_body
 from webrobot.extract.bodycontent import wrap_body_content
+from webrobot.extract.cardframes import read_as_cards
 from webrobot.extract.codeanchors import without_line_anchors
+from webrobot.extract.collectionpage import reading_kinds
 from webrobot.extract.continuation import continued
 from webrobot.extract.docchrome import without_doc_chrome
 from webrobot.extract.emptytails import keep_empty_tails
@@ -135,10 +137,9 @@ from webrobot.extract.headline import without_headline
 from webrobot.extract.largepage import is_large
 from webrobot.extract.layoutlists import unlist_layout
 from webrobot.extract.layouttables import unlay
-from webrobot.extract.listingcards import lists_cards, unwrap_cards
 from webrobot.extract.page import SourcePage
 from webrobot.extract.pagechrome import reading_tree, without_pleas
-from webrobot.extract.pagekind import declares_article, declares_discussion, declares_product
+from webrobot.extract.pagekind import declares_discussion
 from webrobot.extract.permalinks import without_permalink_marks
 from webrobot.extract.readingchoice import PageSignals, ReadingPlan
 from webrobot.extract.references import with_references
@@ -232,8 +233,7 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
     tree = _tree(page, trafilatura)
     if tree is None:
         return Reading(None, None)
-    article = declares_article(tree)
-    product = not article and declares_product(tree)
+    article, product, cards = reading_kinds(tree)  # a collection: cards, neither
     signals = PageSignals(
         article=article,
         large=is_large(tree, product),
@@ -241,7 +241,6 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
         discussion=article and declares_discussion(tree),
     )
     reading = readingchoice.plan(signals)
-    cards = not article and not signals.product and lists_cards(tree)
     text, body = _markup_text(trafilatura, _prepared(tree, reading, cards), reading, tree)
     if text is None and page.html and _CONTROL.search(page.html):
         # lxml keeps control characters in an HTML tree but refuses to serialise
@@ -411,7 +410,7 @@ def _tree(page: SourcePage, trafilatura: ModuleType, clean: bool = False) -> Any
 def _prepared(tree: Any, reading: ReadingPlan, cards: bool = False) -> Any:
     """The copy of ``tree`` trafilatura reads (see
     :func:`~webrobot.extract.pagechrome.reading_tree`), its whole-card links unwrapped if
-    ``cards`` (:func:`~webrobot.extract.listingcards.unwrap_cards`), then the source's
+    ``cards`` (:func:`~webrobot.extract.cardframes.read_as_cards`), then the source's
     line breaks, a body's loose content, layout lists, code-line anchors, permalink
     marks and documentation chrome mended (the modules the module doc names), or a
     copy of ``tree`` as it is if that fails (``None`` if that fails too): a copy the
@@ -419,7 +418,7 @@ def _prepared(tree: Any, reading: ReadingPlan, cards: bool = False) -> Any:
     try:
         prepared = reading_tree(tree, unread=reading.prune_unread, entries=reading.precise_first)
         if cards:
-            unwrap_cards(prepared)
+            read_as_cards(prepared)
         unwrap_source_breaks(prepared)
         wrap_body_content(prepared)
         unlist_layout(prepared)

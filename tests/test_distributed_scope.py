@@ -1,0 +1,41 @@
+"""The scope shared by the workers of a crawl (webrobot.distributed.scope) when
+its Redis cannot be reached as the share is made: mid-crawl, in a failover."""
+
+from __future__ import annotations
+
+import socket
+
+from tests.components import webrobot_crawler
+from tests.redisserver import RedisServer
+from webrobot.distributed.scope import RedisScopeShare
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_a_share_made_while_the_named_node_is_down_lets_the_request_go_on(
+    redis_server: RedisServer,
+) -> None:
+    # A cluster client needs the node it is named to answer as it is made.
+    down = f"redis://127.0.0.1:{free_port()}/0"
+    crawler = webrobot_crawler(WEBROBOT_REDIS_URL=down, WEBROBOT_REDIS_CLUSTER="true")
+    assert crawler.stats is not None
+    crawler.stats.open_spider()
+    share = RedisScopeShare.from_crawler(crawler)  # no exception: the request goes on
+    assert share.server is None
+    assert share.has("example.com") is False, "off-site while Redis cannot be asked"
+    share.add("example.org")
+    assert crawler.stats.get_value("webrobot/redis/error_count") == 3
+
+    # Redis answers again: the client is made at the next question after a second.
+    share._connect = redis_server.client
+    assert share.has("example.net") is False, "not made again within the second"
+    assert share.server is None
+    share._connect_after = 0.0
+    redis_server.client().sadd(share.key, "example.net")
+    assert share.has("example.net") is True
+    share.add("example.org")
+    assert redis_server.client().sismember(share.key, "example.org")
