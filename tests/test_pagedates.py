@@ -578,3 +578,26 @@ def test_a_post_that_prints_its_update_as_its_date_is_dated_by_it() -> None:
     # The URL files the post under its publication's day: it stands.
     filed = "https://e.com/2021/11/29/fische"
     assert page_dates(filed, root, *markup, today=TODAY)[0] == markup[0][0]
+
+
+def test_the_text_after_a_headline_in_a_deeply_nested_page() -> None:
+    """The text after the headline is walked, not recursed: a page nested thousands of
+    elements deep (built, as a parser caps depth) still gives its date, comments and
+    scripts left out."""
+    from lxml import etree
+
+    from webrobot.extract.headlinetext import text_after
+
+    root = tree("<main><h1>A headline of some length</h1><div id='deep'></div></main>")
+    node = root.get_element_by_id("deep")
+    for _ in range(3000):
+        node = etree.SubElement(node, "span")
+    node.text = "x"
+    node.append(etree.Comment("2 May 2019"))
+    node[-1].tail = " by Jane"
+    script = etree.SubElement(node, "script")
+    script.text = "var d = '3 May 2019';"
+    script.tail = " Posted 4 May 2020"
+    assert text_after(next(root.iter("h1")), 300) == "x by Jane Posted 4 May 2020"
+    script.text = ""
+    assert headline_date(root, TODAY) == "2020-05-04"

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from lxml import etree
+
 #: Shorter than this (characters), a heading is a section's label, not a headline.
 MIN_HEADLINE = 10
 #: Elements inside a line of text: their edges part no words.
@@ -68,21 +70,24 @@ def text_after(element: Any, limit: int) -> str:
             parts.append(text)
             size += len(" ".join(text.split())) + 1  # as the reader's text counts
 
-    def subtree(node: Any) -> None:
-        tag = node.tag
-        if not isinstance(tag, str) or tag in _UNSEEN:
-            return
-        block = tag not in _INLINE
-        if block:
-            add(" ")
-        add(node.text)
-        for child in node:
+    def subtree(top: Any) -> None:
+        if not isinstance(top.tag, str) or top.tag in _UNSEEN:
+            return  # its tail is the caller's
+        walk = etree.iterwalk(top, events=("start", "end", "comment", "pi"))
+        for event, node in walk:
             if size >= limit:
                 return
-            subtree(child)
-            add(child.tail)
-        if block:
-            add(" ")
+            if event in ("comment", "pi"):
+                add(node.tail)
+                continue
+            if node.tag in _UNSEEN:
+                if event == "start":
+                    walk.skip_subtree()
+                    add(node.tail)
+                continue
+            if node.tag not in _INLINE:
+                add(" ")
+            add(node.text if event == "start" else node.tail if node is not top else None)
 
     node = element
     while node is not None and size < limit:
