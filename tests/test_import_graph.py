@@ -138,6 +138,7 @@ PURE = frozenset({
     "webrobot.extract.collectionpage",
     "webrobot.extract.cardframes",
     "webrobot.extract.pagekind",
+    "webrobot.extract.sitepages",
     "webrobot.extract.readingchoice",
     "webrobot.extract.maintext",
     "webrobot.extract.trafilaturacompat",
