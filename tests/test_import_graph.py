@@ -83,6 +83,8 @@ PURE = frozenset({
     "webrobot.extract.structured",
     "webrobot.extract.metadata",
     "webrobot.extract.timeelements",
+    "webrobot.extract.headlinetext",
+    "webrobot.extract.printeddays",
     "webrobot.extract.postlistings",
     "webrobot.extract.wikidates",
     "webrobot.extract.language",
