@@ -109,3 +109,26 @@ def test_nested_furniture_is_removed_once_and_the_page_never() -> None:
     )
     found = furniture(root)
     assert [element.get("class") for element in found] == ["signaturecontainer"] * 2
+
+
+def test_a_section_under_its_own_heading_is_no_furniture() -> None:
+    """A restaurant's "signature" dishes and wines, each a section with its heading: the
+    class name a forum gives its signatures, used for the page's own text."""
+    html = """<html><head><title>Casa Olmo, a trattoria in the old town</title></head><body>
+<header><nav><a href="/">Home</a> <a href="/menu">Menu</a></nav></header>
+<main><h1>Our kitchen</h1>
+<p>Casa Olmo has cooked the dishes of the hill villages for three generations, with flour
+milled down the valley and oil pressed by our neighbours every November.</p>
+<section class="signature"><h2>Signature dishes</h2>
+<p>Hand-cut tagliatelle with a slow ragù of beef cheek and pork shoulder, simmered for six
+hours and finished with aged parmesan from a dairy we have bought from since 1987.</p>
+<p>Chestnut gnocchi with brown butter, sage and a little smoked ricotta, made every morning
+from chestnuts dried over a wood fire in the mountains above the town.</p></section>
+<section class="signature"><h2>Signature wines</h2>
+<p>A dry white from volcanic soil on the eastern slope, cold fermented and bottled young,
+which our sommelier pours with the fish of the day and the fried artichokes.</p></section>
+</main><footer>© Casa Olmo</footer></body></html>"""
+    assert furniture(lxml.html.fromstring(html)) == []
+    text = " ".join(_text(html).split())
+    for kept in ("Hand-cut tagliatelle", "Chestnut gnocchi", "A dry white from volcanic soil"):
+        assert kept in text

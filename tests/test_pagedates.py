@@ -8,6 +8,7 @@ from datetime import date
 import pytest
 from parsel import Selector
 
+from webrobot.extract.dates import iso_date
 from webrobot.extract.pagedates import (
     COSTLY,
     GenericDate,
@@ -483,3 +484,120 @@ def iso(value: str) -> str | None:
     from webrobot.extract.dates import iso_date
 
     return iso_date(value)
+
+
+def test_the_date_under_the_headline_when_its_element_follows_a_number() -> None:
+    """Elements glued in the text ("…Trump su 222" then "06 Dicembre 2020", a byline's
+    "News24<br>13 Jan 2020") still print their own date under the headline."""
+    glued = (
+        "<article><h1>California certifica voto, Biden oltre quorum</h1>"
+        "<h2>Dem può contare su 288 voti, Trump su 222</h2><p>06 Dicembre 2020</p></article>"
+    )
+    assert headline_date(tree(glued), TODAY) == "2020-12-06"
+    broken = (
+        "<main><h1>Australian megablaze brought under control</h1>"
+        "<p>News24<br>13 Jan 2020, 22:11 GMT+10</p><p>Text.</p></main>"
+    )
+    assert headline_date(tree(broken), TODAY) == "2020-01-13"
+
+
+def test_the_headline_is_the_heading_the_title_starts_with_when_there_is_no_h1() -> None:
+    """A theme that sets its post's headline in an ``<h2>``: the heading the page's
+    ``<title>`` starts with is the headline; a date in the site's header before it (the
+    day the page was served) is not the post's."""
+    html = (
+        "<html><head><title>Australian megablaze brought under control | The Star</title>"
+        "</head><body><div class='top'>Tue, 14 Jan 2020</div><h2>Latest</h2>"
+        "<div><h2>Australian megablaze brought under control</h2>"
+        "<p>News24<br>13 Jan 2020, 22:11 GMT+10</p><p>Text.</p></div></body></html>"
+    )
+    root = Selector(text=html, type="html").root
+    assert headline_date(root, TODAY) == "2020-01-13"
+    # No heading the title names: no headline, no date from here.
+    other = html.replace("<title>Australian", "<title>Bushfires:")
+    assert headline_date(Selector(text=other, type="html").root, TODAY) is None
+
+
+def test_a_utc_moment_near_midnight_takes_the_local_day_the_post_prints() -> None:
+    """A moment stated in UTC late in the evening is the next day where the site is: the
+    day printed under the headline decides; a moment stated in the site's own zone, or
+    far from midnight, stands."""
+    root = tree(
+        "<article><h1>California certifica voto, Biden oltre quorum</h1>"
+        "<p>06 Dicembre 2020</p></article>"
+    )
+    assert (
+        page_dates("https://e.com/a", root, ["2020-12-05T23:15:0Z"], [], today=TODAY)[0]
+        == "2020-12-06"
+    )
+    early = tree("<article><h1>Penn Station to close overnight</h1><p>May 1, 2020</p></article>")
+    assert (
+        page_dates("https://e.com/a", early, ["2020-05-02T02:54:29Z"], [], today=TODAY)[0]
+        == "2020-05-01"
+    )
+    for stated in ("2020-12-05T23:15:00+01:00", "2020-12-05T11:15:00Z", "2020-12-05"):
+        assert page_dates("https://e.com/a", root, [stated], [], today=TODAY)[0] == iso_date(
+            stated
+        ), stated
+    # A printed day two days away is another date, not the same moment.
+    later = tree(
+        "<article><h1>California certifica voto, Biden oltre quorum</h1>"
+        "<p>07 Dicembre 2020</p></article>"
+    )
+    assert (
+        page_dates("https://e.com/a", later, ["2020-12-05T23:15:00Z"], [], today=TODAY)[0]
+        == "2020-12-05T23:15:00+00:00"
+    )
+
+
+def test_a_post_that_prints_its_update_as_its_date_is_dated_by_it() -> None:
+    """The markup says the post was published on the 29th of November and modified on
+    the 12th of January; the page prints only the 12th under its headline, never the
+    29th: the day the reader is shown as the post's date is the modification."""
+    root = tree(
+        "<article><h1>Können Fische Schmerzen spüren?</h1>"
+        "<p>Christoph Hein · ca. 8 Min. · 12.01.2022</p><p>Text.</p></article>"
+    )
+    markup = (["2021-11-29T14:13:37+00:00"], ["2022-01-12T14:27:30+00:00"])
+    assert page_dates("https://e.com/a", root, *markup, today=TODAY) == (
+        "2022-01-12T14:27:30+00:00",
+        "2022-01-12T14:27:30+00:00",
+    )
+    # The publication's day printed too (a "first published" line): it stands.
+    both = tree(
+        "<article><h1>Können Fische Schmerzen spüren?</h1><p>12.01.2022</p>"
+        "<p>Text.</p><p>Zuerst erschienen: 29.11.2021</p></article>"
+    )
+    assert page_dates("https://e.com/a", both, *markup, today=TODAY)[0] == markup[0][0]
+    # An update's label before the printed day: the publication stands.
+    updated = tree(
+        "<article><h1>Können Fische Schmerzen spüren?</h1>"
+        "<p>Aktualisiert am 12.01.2022</p><p>Text.</p></article>"
+    )
+    assert page_dates("https://e.com/a", updated, *markup, today=TODAY)[0] == markup[0][0]
+    # The URL files the post under its publication's day: it stands.
+    filed = "https://e.com/2021/11/29/fische"
+    assert page_dates(filed, root, *markup, today=TODAY)[0] == markup[0][0]
+
+
+def test_the_text_after_a_headline_in_a_deeply_nested_page() -> None:
+    """The text after the headline is walked, not recursed: a page nested thousands of
+    elements deep (built, as a parser caps depth) still gives its date, comments and
+    scripts left out."""
+    from lxml import etree
+
+    from webrobot.extract.headlinetext import text_after
+
+    root = tree("<main><h1>A headline of some length</h1><div id='deep'></div></main>")
+    node = root.get_element_by_id("deep")
+    for _ in range(3000):
+        node = etree.SubElement(node, "span")
+    node.text = "x"
+    node.append(etree.Comment("2 May 2019"))
+    node[-1].tail = " by Jane"
+    script = etree.SubElement(node, "script")
+    script.text = "var d = '3 May 2019';"
+    script.tail = " Posted 4 May 2020"
+    assert text_after(next(root.iter("h1")), 300) == "x by Jane Posted 4 May 2020"
+    script.text = ""
+    assert headline_date(root, TODAY) == "2020-05-04"

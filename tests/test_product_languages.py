@@ -79,6 +79,23 @@ def test_the_arabic_marks_group_and_separate(text: str, language: str, expected:
     assert parse_price_text(text, language=language)[0] == Decimal(expected)
 
 
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("١٫٥٠٠ د.ك", ""),  # a Kuwaiti dinar has three decimals
+        ("1٫500 KWD", ""),
+        ("۱٫۵۰۰ ریال", "fa"),
+        ("١٫٥٠٠ د.ك", "ar"),
+    ],
+)
+def test_the_arabic_decimal_mark_before_three_digits_stays_a_decimal_mark(
+    text: str, language: str
+) -> None:
+    # U+066B says decimal in every language: made a point, "1.500" read as a thousands
+    # group, unless the page declared a language that writes a decimal point.
+    assert parse_price_text(text, language=language)[0] == Decimal("1.5")
+
+
 def test_a_won_price_groups_thousands_with_a_point() -> None:
     # The won has no cents: "29.900원" is twenty-nine thousand nine hundred, though
     # Korean writes a decimal point (the sign was not known, so the point was read as one).

@@ -148,6 +148,9 @@ def test_the_platforms_stock_lines(text: str, expected: str) -> None:
         ("موجود نیست", "OutOfStock"),
         ("نا\u200cموجود", "OutOfStock"),  # with the zero-width non-joiner Persian writes
         ("Nema na stanju", "OutOfStock"),
+        ("Trenutno nije na stanju", "OutOfStock"),  # "is not", beside "there is none"
+        ("Nije na zalihi", "OutOfStock"),
+        ("Proizvod nije na skladištu", "OutOfStock"),
         ("Няма на склад", "OutOfStock"),
         ("Нет на складе", "OutOfStock"),  # Russian, beside Bulgarian "На склад"
         ("Nije dostupno", "OutOfStock"),
@@ -164,6 +167,20 @@ def test_the_platforms_stock_lines(text: str, expected: str) -> None:
         ("Sisa 2", "LimitedAvailability"),
         # available soon is not now
         ("Segera tersedia", "OutOfStock"),
+        ("Uskoro dostupno", "OutOfStock"),
+        ("Uskoro ponovno na stanju", "OutOfStock"),
+        ("Kmalu na voljo", "OutOfStock"),
+        ("Kmalu spet na zalogi", "OutOfStock"),
+        ("Скоро в наличност", "OutOfStock"),
+        ("Очаквайте скоро отново на склад", "OutOfStock"),
+        ("Netrukus sandėlyje", "OutOfStock"),
+        ("Drīzumā pieejams", "OutOfStock"),
+        ("Pieejams drīzumā", "OutOfStock"),
+        ("Varsti saadaval", "OutOfStock"),
+        ("Peagi taas laos", "OutOfStock"),
+        ("متوفر قريباً", "OutOfStock"),
+        ("قريباً متوفر", "OutOfStock"),
+        ("به زودی موجود می\u200cشود", "OutOfStock"),
     ],
 )
 def test_a_negation_or_an_almost(text: str, expected: str) -> None:
@@ -238,6 +255,17 @@ def test_a_delivery_time_can_be_ordered(text: str) -> None:
         "Teavita mind, kui toode on laos",
         "أعلمني عند توفر المنتج",
         "แจ้งเตือนเมื่อมีสินค้า",
+        # the same promise in the shops' other common words ("tell me", "let me know")
+        "แจ้งฉันเมื่อมีสินค้า",
+        "أخبرني عندما يكون متوفرا",
+        "Известете ме, когато е в наличност",
+        "Pranešti, kai bus sandėlyje",
+        "Beritahu aku jika tersedia",
+        "Obavesti me kada bude na stanju",
+        "Javite mi kada bude dostupno",
+        "Sporočite mi, ko bo na zalogi",
+        "Anna mulle teada, kui toode on laos",
+        "Báo cho tôi khi còn hàng",
     ],
 )
 def test_a_promise_to_tell_is_no_stock_line(text: str) -> None:

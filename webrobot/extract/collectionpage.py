@@ -11,7 +11,8 @@ and no article or product type (a page that declares both is a post or a product
 a collection). :func:`reading_kinds` gives the main text's three choices from it: whether
 the page is read as an article, as a product, and as a page of cards
 (:mod:`webrobot.extract.listingcards`): a collection is neither an article nor a
-product, and is a page of cards.
+product, and is a page of cards; a site's page that calls itself an article only by its
+``og:type`` (:mod:`webrobot.extract.sitepages`) is no article either.
 
 Open Graph's ``product.group`` (a shop's category) was read as a collection too, and
 left out: a category read whole as a product page (:mod:`webrobot.extract.sectionedpage`)
@@ -36,6 +37,7 @@ from webrobot.extract.pagekind import (
     declares_article,
     declares_product,
 )
+from webrobot.extract.sitepages import declares_site_page
 
 _COLLECTION_TYPE = re.compile(
     r'"@type"\s*:\s*(?:\[[^\]]{0,200})?"(?:https?://schema\.org/)?CollectionPage"'
@@ -66,7 +68,8 @@ def reading_kinds(root: Any) -> tuple[bool, bool, bool]:
     product (not an article), and as a page of cards (neither; its ``og:type`` absent or
     ``website``, or a collection by :func:`declares_collection`)."""
     collection = declares_collection(root)
-    article = not collection and declares_article(root)
+    # a site's page that calls itself an article only by og:type is none (sitepages)
+    article = not collection and declares_article(root) and not declares_site_page(root)
     product = not collection and not article and declares_product(root)
     cards = not article and not product and (collection or lists_cards(root))
     return article, product, cards

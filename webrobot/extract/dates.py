@@ -129,7 +129,7 @@ _MONTH = "|".join(sorted((re.escape(m) for m in _MONTHS), key=len, reverse=True)
 
 _ISO = re.compile(
     r"(?P<y>\d{4})-?(?P<m>\d{2})-?(?P<d>\d{2})"
-    r"(?:[T\s]+(?P<H>\d{1,2}):?(?P<M>\d{2})(?::?(?P<S>\d{2})(?:[.,]\d+)?)?"
+    r"(?:[T\s]+(?P<H>\d{1,2}):?(?P<M>\d{2})(?::?(?P<S>\d{2}|(?<=:)\d)(?:[.,]\d+)?)?"
     r"\s*(?P<tz>Z|UTC|GMT|[ECMP][SD]T|CES?T|BST|[+-]\d{2}(?::?\d{2})?)?)?$",
     re.IGNORECASE,
 )
@@ -284,3 +284,27 @@ def earlier(first: str, second: str) -> bool:
         if one.tzinfo is not None and two.tzinfo is not None:
             return one < two
     return first[:10] < second[:10]
+
+
+#: A moment stated in UTC at this hour or later may be the next day where the site is
+#: (zones east of Greenwich, to UTC+10), before :data:`WEST_BEFORE` the day before (the
+#: Americas' zones, to UTC-10).
+EAST_FROM, WEST_BEFORE = 14, 10
+
+
+def local_neighbour(moment: str) -> str | None:
+    """The day (``YYYY-MM-DD``) next to the ISO 8601 ``moment`` that the same moment may
+    fall on in the site's own time zone, when the moment is stated in UTC near its day's
+    edge (``2020-12-05T23:15:00+00:00``: the 6th in Italy); else ``None``: a moment
+    stated in another zone is in the site's own, and a day alone says no hour."""
+    try:
+        parsed = datetime.fromisoformat(moment)
+    except ValueError:
+        return None
+    if len(moment) <= 10 or parsed.utcoffset() != timedelta(0):
+        return None
+    if parsed.hour >= EAST_FROM:
+        return (parsed.date() + timedelta(days=1)).isoformat()
+    if parsed.hour < WEST_BEFORE:
+        return (parsed.date() - timedelta(days=1)).isoformat()
+    return None

@@ -24,7 +24,9 @@ the thread's text holds, and is not among them. Nor is XenForo 2's card
 (``message-userExtras``, ``message-userTitle``): its few lines, gone from a page, can
 turn trafilatura's choice between the opening post and the whole thread (its
 comparison with its fallback readings), which the rest of this does not. An element holding the page's ``<h1>``,
-``<main>`` or ``<article>`` is never removed.
+``<main>`` or ``<article>`` is never removed, nor one that holds a heading: a post's
+furniture is a few lines, never a section of its own (a restaurant's ``<section
+class="signature">`` of "Signature dishes" is the page's text).
 
 Pure: no Scrapy, no I/O.
 """
@@ -59,6 +61,8 @@ QUOTE_LINKS = frozenset({"bbCodeBlock-expandLink", "bbCodeBlock-shrinkLink"})
 #: A thread repeats its furniture: a page with fewer marked elements is left alone.
 MIN_MARKED = 2
 _KEPT = frozenset(("html", "body", "main", "article", "h1"))
+#: A heading inside an element makes it a section, not a post's furniture.
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 #: The owners' classes that may be furniture, found in one walk of the class attributes.
 _MARKED = lxml.etree.XPath(
     "//@class[contains(., 'ignature') or contains(., 'rofile-') or contains(., 'ser')"
@@ -75,6 +79,8 @@ def furniture(root: Any) -> list[Any]:
             continue
         element = value.getparent()
         if element.tag in _KEPT or any(True for _ in element.iter(*_KEPT)):
+            continue
+        if any(True for _ in element.iterdescendants(*_HEADINGS)):
             continue
         found.append(element)
     if len(found) < MIN_MARKED:

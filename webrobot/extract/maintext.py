@@ -7,8 +7,7 @@ the page is in, or ``None`` when the page has none; :func:`main_reading` gives t
 same text and its Markdown (``#`` headings, ``-`` lists, fenced code, tables) from
 one reading. It reads the crawl's own lxml tree
 (:attr:`SourcePage.root <webrobot.extract.page.SourcePage.root>`), so the page
-is not parsed again; only when the crawl has no tree is ``SourcePage.html``
-parsed.
+is not parsed again; only when the crawl has no tree is ``SourcePage.html`` parsed.
 
 How: trafilatura (a maintained extractor made for this, measured on public
 benchmarks) reads one copy of the tree, its chrome pruned first and its headings'
@@ -26,15 +25,15 @@ links, tables of contents, breadcrumbs and version badges (:mod:`webrobot.extrac
 with its options built once, and its extraction sequence run with the pruning walks of
 :mod:`webrobot.extract.trafilaturacompat` (the same nodes pruned as trafilatura's own
 XPath expressions prune, for less CPU). What the page declares itself chooses the reading
-(:mod:`webrobot.extract.readingchoice`, from :mod:`webrobot.extract.pagekind`): a page
-that is no article (a product, listing, service, documentation or forum page, whose
-content is spread over several blocks) gets trafilatura's default (broad) reading, a
-product's on a tree without the nodes trafilatura deletes unread (buttons, option
-lists), any other's with them, as trafilatura's fallbacks would see it unaided (its retry
-of a short reading judged on the page as it came: :mod:`webrobot.extract.pagemeasure`), on
-a page of cards (a listing, collection or documentation page that declares no single
-thing) with the links that wrap whole cards made plain blocks, so their titles and blurbs
-are not read as link lists (:mod:`webrobot.extract.listingcards`). An
+(:mod:`webrobot.extract.readingchoice`, from :mod:`webrobot.extract.pagekind`; a site's page that
+calls itself an article and a web page is none: :mod:`webrobot.extract.sitepages`): a page that is
+no article (a product, listing, service, documentation or forum page, whose content is spread over
+several blocks) gets trafilatura's default (broad) reading, a product's on a tree without the nodes
+trafilatura deletes unread (buttons, option lists), any other's with them, as trafilatura's
+fallbacks would see it unaided (its retry of a short reading judged on the page as it came:
+:mod:`webrobot.extract.pagemeasure`), on a page of cards (a listing, collection or documentation
+page that declares no single thing) with the links that wrap whole cards made plain blocks, so
+their titles and blurbs are not read as link lists (:mod:`webrobot.extract.listingcards`). An
 article, on the tree without those nodes (and its headings readied:
 :func:`webrobot.extract.pagechrome.headings`), is read favouring precision, without
 trafilatura's fallback extractors, the empty inline elements of its paragraphs
@@ -49,9 +48,8 @@ headline) opens its text (:mod:`webrobot.extract.articlelead`). That precise rea
 and link lists around an article that trafilatura's default reading keeps, but on
 some layouts it loses much of the article. A precise text of :data:`TRUSTED_LENGTH`
 characters or more is kept as it is; a shorter one is checked against the default (broad) reading, and kept only when
-it holds at least half of the broad text's word shingles
-(:mod:`webrobot.extract.shingles`); the broad text takes
-its place otherwise. The paragraphs of an article cut into several containers
+it holds at least half of the broad text's word shingles (:mod:`webrobot.extract.shingles`); the
+broad text takes its place otherwise. The paragraphs of an article cut into several containers
 of one kind that the text lacks are added (:mod:`webrobot.extract.continuation`),
 a first line repeating the page's title is dropped
 (:mod:`webrobot.extract.headline`; not on a page that declares a product: the

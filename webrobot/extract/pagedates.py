@@ -15,6 +15,10 @@ first. On top of them:
   future (a day's slack for time zones); a modification date earlier than the
   publication date (its day, or its moment when both state one: Ghost writes a
   post's modification seconds before its publication) is dropped;
+- a post that prints under its headline the markup's modification day, within
+  :data:`MAX_UPDATE` of the publication, and never shows the publication's day, is
+  dated by the modification: the site shows its update as the post's date
+  (:func:`shows_update`);
 - when the markup states no date, a line of the post that says when it was
   published ("Posted on", "Veröffentlicht am", "Publié le"...), else the date
   printed just under the post's headline (a day the page writes only inside
@@ -53,7 +57,18 @@ from typing import Any, Literal
 from lxml import etree
 
 from webrobot.extract.bylines import post_scope
-from webrobot.extract.dates import earlier, iso_date
+from webrobot.extract.dates import earlier, iso_date, local_neighbour
+from webrobot.extract.headlinetext import headline, text_after
+from webrobot.extract.printeddays import (
+    ANY_DATE,
+    DATE_PATTERN,
+    MAX_TEXT,
+    ORDINAL,
+    ends_of_text,
+    shown_text,
+    text_days,
+    text_states,
+)
 from webrobot.extract.urldates import EARLIEST, plausible, url_date, url_month
 from webrobot.optional import installed
 
@@ -76,23 +91,14 @@ _UPDATED = re.compile(r"updat|modif|aktualisiert|geändert|mis à jour|actualiz|
 MAX_CANDIDATES = 12
 #: Days apart within which two markup dates are one publication stated twice.
 MAX_SHIFT = 7
+#: Days after its publication within which a post may show its update as its date.
+MAX_UPDATE = timedelta(days=60)
 #: Characters of text after a headline where its date is looked for (half that before).
 NEAR_HEADLINE = 300
-#: Characters of the post's text searched for such a line, at most.
-MAX_TEXT = 50_000
-#: The date right after such a label (a weekday before it allowed; a time after it ignored).
-#: A full date as pages write it: "4 March 2021", "March 4th, 2021", "4. März 2021",
-#: "5 de abril de 2021", "14.01.2022", "2021-03-04", "2021/03/04".
-_DATE = (
-    r"\d{1,2}(?:st|nd|rd|th|er|\.)?\s+(?:de\s+)?[^\W\d_]+\.?,?\s+(?:de\s+)?\d{4}"
-    r"|[^\W\d_]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}"
-    r"|\d{1,2}\.\s?\d{1,2}\.\s?\d{4}|\d{4}-\d{2}-\d{2}|\d{4}/\d{1,2}/\d{1,2}"
-)
 #: The date right after a label ("on", a weekday allowed before it; a time after it ignored).
-_DATE_SPAN = re.compile(rf"(?:\s*(?:on|am|le|el|il|op|den|the)\b)?\W*(?:[^\W\d_]+,?\s+)?({_DATE})")
-#: A full date anywhere, not inside a longer number.
-ANY_DATE = re.compile(rf"(?<![\d.])({_DATE})(?!\d)")
-ORDINAL = re.compile(r"(\d)(?:st|nd|rd|th|er)\b")
+_DATE_SPAN = re.compile(
+    rf"(?:\s*(?:on|am|le|el|il|op|den|the)\b)?\W*(?:[^\W\d_]+,?\s+)?({DATE_PATTERN})"
+)
 #: A copyright notice's year or years: "Copyright 2025", "(c) 2025", "© 2019–2025".
 _COPYRIGHT_YEARS = re.compile(
     r"(?:©|\bcopyright\b|\(c\))\D{0,99}?(\d{4}(?:\s*[-–]\s*\d{4})?)(?!\d)"
@@ -142,6 +148,8 @@ def page_dates(
     if stated is None and root is not None:
         stated = labelled_date(root, today) or headline_date(root, today)
     changed = first_date(modified, today)
+    if stated and changed and not in_url and shows_update(root, stated, changed, today):
+        stated = changed  # the page shows its update as its date, and never the first
     if stated is None and search != "off" and root is not None:
         stated = text_date(url, root, today, extensive=search == "extensive")
         month = url_month(url, today)
@@ -173,7 +181,9 @@ def agreed_date(root: Any, candidates: Iterable[Any], today: date | None) -> str
       date under the headline) wins. Markup often states one moment twice, in UTC and
       in the site's time zone (a day apart near midnight), or a draft's day beside the
       day the post went out; the day a reader sees settles it. Dates further apart
-      are an original and its republication: the original stands.
+      are an original and its republication: the original stands;
+    - when the first is a moment in UTC near midnight, the day next to it that the post
+      prints as its date (:func:`~webrobot.extract.dates.local_neighbour`) wins.
 
     The first :data:`MAX_CANDIDATES` plausible candidates before :data:`COSTLY` are
     compared (the JSON-LD's and ``<meta>`` tags'; the body's ``<time>`` elements only
@@ -195,6 +205,7 @@ def agreed_date(root: Any, candidates: Iterable[Any], today: date | None) -> str
     near = {
         d[:10] for d in days if abs(date.fromisoformat(d[:10]) - first) <= timedelta(MAX_SHIFT)
     } - {days[0][:10]}
+    shown = None
     if loose or near:
         said = labelled_date(root, today)
         if loose and said and said != days[0][:10]:
@@ -202,7 +213,24 @@ def agreed_date(root: Any, candidates: Iterable[Any], today: date | None) -> str
         shown = said or headline_date(root, today)
         if shown in near:
             return next(d for d in days if d[:10] == shown)
+    elsewhere = local_neighbour(days[0])
+    if elsewhere and (shown or labelled_date(root, today) or headline_date(root, today)) == (
+        elsewhere
+    ):
+        return elsewhere  # a UTC moment near midnight, printed on the site's own day
     return days[0]
+
+
+def shows_update(root: Any, stated: str, changed: str, today: date | None) -> bool:
+    """Whether the page prints under its headline the day of the markup's modification
+    ``changed``, a few weeks at most after its publication ``stated`` (:data:`MAX_UPDATE`;
+    later, it is a republication), and never shows ``stated``."""
+    late = date.fromisoformat(changed[:10]) - date.fromisoformat(stated[:10])
+    if root is None or not timedelta(0) < late <= MAX_UPDATE:
+        return False
+    if headline_date(root, today) != changed[:10]:
+        return False
+    return not text_states(shown_text(root), stated)
 
 
 def dated_scope(root: Any) -> Any:
@@ -254,28 +282,31 @@ def labelled_date(root: Any, today: date | None) -> str | None:
 
 def headline_date(root: Any, today: date | None) -> str | None:
     """The first full date in the few lines under the post's headline (its first
-    ``<h1>`` of some length), where themes print the byline and the date; else the
-    last one just above it."""
+    ``<h1>`` of some length, else the ``<h2>`` the ``<title>`` starts with:
+    :func:`~webrobot.extract.headlinetext.headline`), where themes print the byline and
+    the date, read in the text after the headline's words and in the text after its
+    element (:func:`~webrobot.extract.headlinetext.text_after`); else the last one just
+    above it."""
     try:
         scope = dated_scope(root)
-        heads = [h for h in scope.iter("h1") if len(h.text_content().strip()) >= 10]
-        if not heads:
+        element = headline(scope, root)
+        if element is None:
             return None
-        head = " ".join(heads[0].text_content().split()).lower()
+        head = " ".join(element.text_content().split()).lower()
         text = " ".join(
             etree.tostring(scope, method="text", encoding="unicode", with_tail=False)[
                 :MAX_TEXT
             ].split()
         ).lower()
+        after = text_after(element, NEAR_HEADLINE).lower()
     except (AttributeError, ValueError, TypeError, etree.LxmlError):
         return None
     at = text.find(head)
-    if at < 0:
-        return None
     codes = CodeDays(root)
-    after = text[at + len(head) : at + len(head) + NEAR_HEADLINE]
-    before = text[max(0, at - NEAR_HEADLINE // 2) : at]
-    for window, found in ((after, ANY_DATE.finditer(after)), (before, None)):
+    first = text[at + len(head) : at + len(head) + NEAR_HEADLINE] if at >= 0 else ""
+    before = text[max(0, at - NEAR_HEADLINE // 2) : at] if at > 0 else ""
+    windows = ((first, ANY_DATE.finditer(first)), (after, ANY_DATE.finditer(after)))
+    for window, found in (*windows, (before, None)):
         matches = list(found) if found is not None else list(ANY_DATE.finditer(window))[::-1]
         for match in matches:
             if _UPDATED.search(window, max(0, match.start() - 24), match.start()):
@@ -334,7 +365,7 @@ def month_day(root: Any, month: str) -> str | None:
         text = etree.tostring(scope, method="text", encoding="unicode", with_tail=False)
     except (AttributeError, ValueError, TypeError, etree.LxmlError):
         return None
-    return next((day for day in _days(text[:MAX_TEXT].lower()) if day[:7] == month), None)
+    return next((day for day in text_days(text[:MAX_TEXT].lower()) if day[:7] == month), None)
 
 
 def update_only(root: Any, found: str) -> bool:
@@ -370,7 +401,7 @@ def update_day_only(root: Any, found: str) -> bool:
     """Whether the text prints the day ``found``, which the markup states as the page's
     modification, at most once: that is the update's own line ("最后由 liyao 于 2022/6/1
     更新", "Last updated on ..."), whatever its words' order, not a publication."""
-    return _days(_ends_of_text(root))[found[:10]] <= 1
+    return text_days(ends_of_text(root))[found[:10]] <= 1
 
 
 def code_only(root: Any, found: str) -> bool:
@@ -395,28 +426,17 @@ class CodeDays:
             self._code = Counter()
             for element in self.root.iter("pre", "code"):
                 if not any(node.tag in ("pre", "code") for node in element.iterancestors()):
-                    self._code.update(_days(_markup(element)))
+                    self._code.update(text_days(_markup(element)))
         day = found[:10]
         if not self._code[day]:
             return False
         if self._page is None:
-            self._page = _days(_markup(self.root))
+            self._page = text_days(_markup(self.root))
         return self._page[day] <= self._code[day]
 
 
 def _markup(element: Any) -> str:
     return etree.tostring(element, encoding="unicode", with_tail=False).lower()
-
-
-def _days(text: str) -> Counter[str]:
-    """How often ``text`` (in small letters) writes each day, as a full date of
-    :data:`ANY_DATE`'s forms (``2023-10-06``, ``2023/10/06``, ``6 october 2023``...)."""
-    days: Counter[str] = Counter()
-    for match in ANY_DATE.finditer(text):
-        parsed = iso_date(ORDINAL.sub(r"\1", match[1]))
-        if parsed is not None:
-            days[parsed[:10]] += 1
-    return days
 
 
 def street_number_only(root: Any, found: str) -> bool:
@@ -425,7 +445,7 @@ def street_number_only(root: Any, found: str) -> bool:
     block and building) or of four numbers and more ("4-2-19-15"), which htmldate's
     search reads as a day, month and two-digit year. A run of three on its own ("Posted
     2-19-15"), a full date of the text or the day in the markup stands."""
-    text = _ends_of_text(root)
+    text = ends_of_text(root)
     address = False
     for run in _NUMBER_RUN.finditer(text):
         numbers = [int(n) for n in run[0].split("-")]
@@ -457,7 +477,7 @@ def day_stated(root: Any, found: str) -> bool:
     markup = etree.tostring(root, encoding="unicode")
     if found[:10] in markup or found[:10].replace("-", "/") in markup:
         return True
-    return _text_states(_ends_of_text(root), found)
+    return text_states(ends_of_text(root), found)
 
 
 def copyright_year_only(root: Any, found: str) -> bool:
@@ -465,26 +485,8 @@ def copyright_year_only(root: Any, found: str) -> bool:
     notice: a notice names that year and no full date of the text is that day. The text
     is read at its first and its last :data:`MAX_TEXT` characters (a footer's notice is
     last)."""
-    text = _ends_of_text(root)
+    text = ends_of_text(root)
     year = found[:4]
     if not any(year in re.findall(r"\d{4}", m[1]) for m in _COPYRIGHT_YEARS.finditer(text)):
         return False
-    return not _text_states(text, found)
-
-
-def _ends_of_text(root: Any) -> str:
-    """The page's text in small letters, its first and its last :data:`MAX_TEXT`
-    characters when it is longer than twice that."""
-    text = " ".join(root.itertext())
-    if len(text) > 2 * MAX_TEXT:
-        text = text[:MAX_TEXT] + " " + text[-MAX_TEXT:]
-    return text.lower()
-
-
-def _text_states(text: str, found: str) -> bool:
-    """Whether ``text`` (in small letters) states the day ``found`` as a full date."""
-    for match in ANY_DATE.finditer(text):
-        day = iso_date(ORDINAL.sub(r"\1", match[1]))
-        if day is not None and day[:10] == found[:10]:
-            return True
-    return False
+    return not text_states(text, found)

@@ -299,7 +299,9 @@ def parse_price_text(
     if not isinstance(text, str) or not text.strip():
         return None, None
     price_parser = require("price_parser", "mining", FEATURE)
-    text = _APOSTROPHE_GROUPS.sub("'", text[:200]).translate(_ARABIC_MARKS)
+    text = _APOSTROPHE_GROUPS.sub("'", text[:200])
+    arabic_decimal = "\u066b" in text  # a decimal mark in every language
+    text = text.translate(_ARABIC_MARKS)
     try:
         price = price_parser.Price.fromstring(text)
     except (ValueError, ArithmeticError):
@@ -308,7 +310,10 @@ def parse_price_text(
     if amount is not None and not isinstance(amount, Decimal):
         amount = _decimal(str(amount))
     raw = (price.amount_text or "").strip()
-    if amount is not None and (language or tld) and _ONE_MARK_THREE_DIGITS.match(raw):
+    if amount is not None and arabic_decimal and _ONE_MARK_THREE_DIGITS.match(raw):
+        if raw[-4] == ".":  # the Arabic decimal mark, made a point above
+            amount = _decimal(raw)
+    elif amount is not None and (language or tld) and _ONE_MARK_THREE_DIGITS.match(raw):
         mark = raw[-4]
         code = currency_code(price.currency or "", tld=tld, language=language)
         if decimal_mark(language, code) == mark:
@@ -322,7 +327,9 @@ _ONE_MARK_THREE_DIGITS = re.compile(r"^\d{1,3}[.,]\d{3}$")
 #: or a prime, made the ASCII one price-parser reads as a thousands mark.
 _APOSTROPHE_GROUPS = re.compile(r"(?<=\d)[\u2019\u02bc\u2032](?=\d{3}(?!\d))")
 #: The Arabic thousands and decimal marks (``۱۲۰٬۰۰۰ تومان``, ``١٢٫٥٠``), which
-#: price-parser does not know, as the ASCII ones it reads.
+#: price-parser does not know, as the ASCII ones it reads; the decimal mark stays one
+#: before three digits (``١٫٥٠٠ د.ك``, a dinar and a half), where a point alone would
+#: be read as a thousands mark.
 _ARABIC_MARKS = str.maketrans({"\u066c": ",", "\u066b": "."})
 #: Languages (and regions) that write a decimal point; the others write a decimal comma.
 _POINT_LANGUAGES = frozenset({

@@ -16,8 +16,12 @@ The care taken:
 * a negation written as a word of its own, or joined to the word, before the word that
   alone says in stock is out of stock (Vietnamese "Không còn hàng", Indonesian "Tidak
   tersedia", Arabic "غير متوفر", Persian "ناموجود" and "موجود نیست" with the negation
-  after, Bulgarian "Не е в наличност", Slovenian "Ni na zalogi", Latvian "Nav pieejams");
+  after, Bulgarian "Не е в наличност", Croatian "Nema na stanju" and "Nije na stanju",
+  Slovenian "Ni na zalogi", Latvian "Nav pieejams");
   "almost out" is low stock, not out ("Sắp hết hàng", "품절 임박", "hampir habis");
+  "soon" with the words that alone say in stock is out of stock, to be had only later
+  ("Segera tersedia", "Uskoro dostupno", "Kmalu na voljo", "Скоро в наличност",
+  "Drīzumā pieejams", "Varsti saadaval", "متوفر قريباً", "به زودی موجود");
 * a count of days or hours left is no low stock ("3일 남음", "Còn 3 ngày", "เหลือ 3 วัน",
   "Sisa 3 hari", "Остават 3 дни", "Liko 3 dienos"): each count takes a counter word
   or a time word may not follow it;
@@ -62,12 +66,22 @@ STOCK_WORDS: dict[str, str] = {
         r"|نا\u200c?موجود|موجود\s+نیست|موجودی\s+ندار|اتمام\s+موجودی|عدم\s+موجودی"
         # Bulgarian, Croatian, Slovenian ("Вече не е налично" is discontinued)
         r"|\b(?:не\s+е|няма)\s+(?:в\s+наличност|на\s+склад\b)|\bненаличн\w*|(?<!вече\s)\bне\s+(?:е|са)\s+налич\w*|\bне\s+се\s+предлага"
-        r"|\bnema\s+na\s+(?:zalihama|zalihi|skladištu|skladistu|stanju)\b|\bnedostupn[oaie]\b|\bnema\s+dostupn"
+        r"|\b(?:nema|nije)\s+na\s+(?:zalihama|zalihi|skladištu|skladistu|stanju)\b|\bnedostupn[oaie]\b|\bnema\s+dostupn"
         r"|\bnisu\s+dostupn|(?<!više\s)\bnije\s+dostupn|\bnen[íi]\s+dostupn|\bnie\s+je\s+dostupn"
         r"|\bni\s+na\s+zalogi\b|\bni\s+na\s+voljo\b|\bniso\s+na\s+voljo\b"
         # Lithuanian, Latvian, Estonian
         r"|\bnėra\s+sandėlyje\b|\bneturime\b|(?<!vairs\s)(?<!vairāk\s)\bnav\s+(?:pieejam\w*|noliktavā)|\bnepieejam\w*"
         r"|\blaost\s+(?:otsas|lõppenud|läbi)\b|\b(?:pole|ei\s+ole)\s+laos\b|\b(?:pole|ei\s+ole)\s+saadaval\b"
+        # Soon: not to be had now, only later ("Uskoro dostupno", "Kmalu na voljo"); read
+        # before the words that alone say in stock, as the western languages' are.
+        r"|\buskoro\s+(?:ponovno\s+|ponovo\s+|opet\s+)?(?:dostupn\w*|na\s+(?:stanju|zalihi|skladištu))"
+        r"|\b(?:dostupn\w*|na\s+stanju)\s+uskoro\b"
+        r"|\bkmalu\s+(?:spet\s+|ponovno\s+|znova\s+)?(?:na\s+(?:voljo|zalogi)|dostopn\w*)|\bna\s+(?:voljo|zalogi)\s+kmalu\b"
+        r"|\bскоро\s+(?:отново\s+)?(?:в\s+наличност|на\s+склад|налич\w*)|\b(?:в\s+наличност|на\s+склад|налич\w*)\s+скоро\b"
+        r"|\b(?:netrukus|greitai)\s+(?:vėl\s+)?(?:sandėlyje|prekyboje)\b"
+        r"|\bdrīzumā\s+(?:atkal\s+)?(?:pieejam\w*|noliktavā)|\bpieejam\w*\s+drīzumā\b"
+        r"|\b(?:varsti|peagi|peatselt)\s+(?:jälle\s+|taas\s+|uuesti\s+)?(?:saadaval|laos)\b|\bsaadaval\s+(?:varsti|peagi)\b"
+        r"|(?:متوا?فر|متاح)\S*\s+قريب|قريب\S*\s+(?:متوا?فر|متاح)|ب(?:ه\s*\u200c?)?زودی\s+(?:\S+\s+)?موجود"
     ),
     "Discontinued": (
         r"\btidak\s+lagi\s+tersedia\b|\bвече\s+не\s+е\s+налич|\bnije\s+više\s+dostupn|\bviše\s+nije\s+dostupn"
@@ -118,14 +132,19 @@ BUY_WORDS = (
 )
 
 #: Promises to tell the shopper when it is back ("Beritahu saya bila produk ini
-#: tersedia", "Уведомявай ме, когато този продукт е в наличност"): said of what is gone,
-#: so their word for in stock is not read.
+#: tersedia", "Уведомявай ме, когато този продукт е в наличност"), the platforms' and
+#: the other common words of them ("tell me", "let me know": "แจ้งฉันเมื่อ", "أخبرني",
+#: "Известете ме", "Javite mi", "Anna mulle teada"): said of what is gone, so their word
+#: for in stock is not read.
 NOTIFY_WORDS = (
-    r"알려\s*(?:주세요|드립니다|드려요|받기)|재?입고\s*알림|thông\s+báo\s+(?:cho\s+tôi\s+)?khi"
-    r"|แจ้งเตือนเมื่อ|แจ้งให้ทราบเมื่อ|beri\s*tahu\s+saya|kabari\s+saya|ingatkan\s+saya"
-    r"|[أا]علمني|[أا]بلغني|نبهني|به\s+من\s+اطلاع|خبرم\s+کن|уведом(?:явай|и|ете)\s+ме"
-    r"|obavijesti(?:te)?\s+me|obvesti(?:te)?\s+me|pranešk(?:ite)?\s+man|paziņo(?:t|jiet)?(?:\s+man)?,?\s+kad"
-    r"|teavita(?:ge)?\s+mind"
+    r"알려\s*(?:주세요|드립니다|드려요|받기)|재?입고\s*알림"
+    r"|(?:thông\s+báo|báo\s+cho\s+tôi)\s+(?:cho\s+tôi\s+)?khi|nhắc\s+tôi\s+khi"
+    r"|แจ้ง(?:ฉัน|เตือน(?:ฉัน)?|ให้(?:ฉัน)?ทราบ)?\s*เมื่อ|beri\s*tahu\s+(?:saya|aku)|kabari\s+saya|ingatkan\s+saya"
+    r"|[أا]علمني|[أا]بلغني|[أا]خبرني|نبهني|به\s+من\s+اطلاع|خبرم\s+کن"
+    r"|(?:уведом(?:явай|и|ете)|извест(?:и|ете))\s+ме"
+    r"|obav(?:ij)?esti(?:te)?\s+me|javi(?:te)?\s+mi|obvesti(?:te)?\s+me|sporoči(?:te)?\s+mi"
+    r"|pranešk(?:ite)?\s+man|pranešti(?:\s+man)?,?\s+kai|paziņo(?:t|jiet)?(?:\s+man)?,?\s+kad"
+    r"|teavita(?:ge)?\s+mind|anna(?:ge)?\s+(?:mulle\s+)?teada"
 )
 
 #: Delivery times ("waktu pengiriman: 1-3 hari", "dobavni rok: 1-3").
