@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.crawling import run_crawl, scrapy_command
+from tests.crawling import INDEX_ON, run_crawl, scrapy_command
 from webrobot.demo.server import Reply, SiteServer
 
 pytestmark = pytest.mark.slow
@@ -85,7 +85,9 @@ def results(index: Path, *args: str) -> list[dict[str, Any]]:
 
 def crawl(tmp: Path, site: SiteServer, index: Path, name: str = "run") -> None:
     result = run_crawl(
-        tmp / name, args={"start_urls": site.url("/")}, settings={"WEBROBOT_INDEX": str(index)}
+        tmp / name,
+        args={"start_urls": site.url("/")},
+        settings={**INDEX_ON, "WEBROBOT_INDEX": str(index)},
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stat("webrobot/index/pages") > 0
@@ -147,7 +149,7 @@ def test_site_filter(tmp_path: Path, make_site: Any) -> None:
     search_site(two, a_words="the zanzibarian expedition, second site")  # not a duplicate of one's
     index = tmp_path / "index"
     run = run_crawl(tmp_path / "run", args={"start_urls": f"{one.url('/')},{two.url('/')}"},
-                    settings={"WEBROBOT_INDEX": str(index)})  # fmt: skip
+                    settings={**INDEX_ON, "WEBROBOT_INDEX": str(index)})  # fmt: skip
     assert run.returncode == 0
     assert {h["url"] for h in results(index, "zanzibarian")} == {one.url("/a"), two.url("/a")}
     assert [h["url"] for h in results(index, "zanzibarian", "--site", two.origin)] == [
@@ -217,7 +219,8 @@ def test_ctrl_c_to_the_process_group_keeps_every_indexed_page(
         site.add(f"/p{i}", Reply.html(page(f"Page {i}", f"uniqueword{i} text"), delay=0.05))
     index = tmp_path / "index"
     crawl = start_crawl(tmp_path / "run", args={"start_urls": site.url("/")},
-                        settings={"WEBROBOT_INDEX": str(index), "CONCURRENT_REQUESTS": "1"},
+                        settings={**INDEX_ON, "WEBROBOT_INDEX": str(index),
+                                  "CONCURRENT_REQUESTS": "1"},
                         new_session=True)  # fmt: skip
     wait_until(lambda: len(site.hits) >= 12, 60, "a dozen fetches")
     os.killpg(crawl.process.pid, signal.SIGINT)
@@ -249,7 +252,8 @@ def test_a_killed_crawl_leaves_no_index_process_behind(tmp_path: Path, make_site
         site.add(f"/p{i}", Reply.html(page(f"Page {i}", f"killword{i} text"), delay=0.05))
     index = tmp_path / "index"
     crawl = start_crawl(tmp_path / "run", args={"start_urls": site.url("/")},
-                        settings={"WEBROBOT_INDEX": str(index), "CONCURRENT_REQUESTS": "1"},
+                        settings={**INDEX_ON, "WEBROBOT_INDEX": str(index),
+                                  "CONCURRENT_REQUESTS": "1"},
                         new_session=True)  # fmt: skip
     wait_until(lambda: len(site.hits) >= 15, 60, "fifteen fetches")
 
@@ -308,7 +312,12 @@ def test_pages_handed_over_before_a_sigkill_are_indexed_by_the_resumed_job(
     for i in range(n):
         site.add(f"/p{i}", Reply.html(page(f"Page {i}", f"spoolword{i} text"), delay=0.03))
     index, jobdir = tmp_path / "index", tmp_path / "job"
-    settings = {"WEBROBOT_INDEX": str(index), "JOBDIR": str(jobdir), "CONCURRENT_REQUESTS": "1"}
+    settings = {
+        **INDEX_ON,
+        "WEBROBOT_INDEX": str(index),
+        "JOBDIR": str(jobdir),
+        "CONCURRENT_REQUESTS": "1",
+    }
     first = start_crawl(tmp_path / "run1", args={"start_urls": site.url("/")}, settings=settings,
                         new_session=True)  # fmt: skip
     wait_until(lambda: len(site.hits) >= 5, 60, "five fetches")
@@ -375,7 +384,7 @@ def test_webrobot_search_runs_in_the_crawls_output_folder(tmp_path: Path, make_s
 
     site = make_site("output")
     search_site(site)
-    result = run_crawl(tmp_path / "out", args={"start_urls": site.url("/")})
+    result = run_crawl(tmp_path / "out", args={"start_urls": site.url("/")}, settings=INDEX_ON)
     assert result.returncode == 0, result.stderr[-2000:]
     assert (tmp_path / "out" / "items.index").is_dir()
     env = {k: v for k, v in os.environ.items() if k != "SCRAPY_SETTINGS_MODULE"}

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.crawling import FAST_SETTINGS, PROJECT_ROOT, scrapy_command, wait_until
+from tests.crawling import FAST_SETTINGS, INDEX_ON, PROJECT_ROOT, scrapy_command, wait_until
 from tests.redisserver import RedisServer
 from webrobot.demo.server import Hit, Reply, SiteServer
 
@@ -178,7 +178,7 @@ class Job:
             **FAST_SETTINGS, "LOG_LEVEL": "INFO", "CONCURRENT_REQUESTS": "8",
             "CONCURRENT_REQUESTS_PER_DOMAIN": "8",
             "WEBROBOT_WARC_DIR": str(places["warc"] / "warc"),
-            "WEBROBOT_INDEX": str(places["index"] / "items.index"),
+            **INDEX_ON, "WEBROBOT_INDEX": str(places["index"] / "items.index"),
             "WEBROBOT_REPORT_DIR": str(workdir / "report"),
             "LOG_FILE": str(workdir / "crawl.log"), "WEBROBOT_PROGRESS_INTERVAL": "0",
             "WEBROBOT_DISK_GUARD_ENABLED": "False",

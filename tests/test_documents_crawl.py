@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.crawling import run_crawl, scrapy_command
+from tests.crawling import INDEX_ON, run_crawl, scrapy_command
 from tests.pdfmaker import text_pdf
 from webrobot.demo.server import Reply, SiteServer
 
@@ -154,7 +154,7 @@ def test_a_linked_reports_words_are_found_by_search(
     result = run_crawl(
         tmp_path,
         args={"start_urls": site.url("/")},
-        settings={"WEBROBOT_EXTRACT": "documents", "WEBROBOT_INDEX": str(index)},
+        settings={"WEBROBOT_EXTRACT": "documents", **INDEX_ON, "WEBROBOT_INDEX": str(index)},
     )
     assert result.returncode == 0, result.stderr[-2000:]
     item = {i["url"]: i for i in result.items}[site.url("/ar2026.pdf")]

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.crawling import FAST_SETTINGS, PROJECT_ROOT
+from tests.crawling import FAST_SETTINGS, INDEX_ON, PROJECT_ROOT
 from webrobot.demo.server import Reply, SiteServer
 
 #: ``scrapy crawl`` as Scrapy's command line runs it (argv from the third on), then
@@ -53,7 +53,8 @@ MINING = ("webrobot.extract.parts", "webrobot.extract.maintext", "trafilatura")
 def crawl_modules(site: SiteServer, workdir: Path, settings: dict[str, str]) -> tuple[set, list]:
     """The modules a crawl of ``site`` held at its end, and its items."""
     workdir.mkdir(parents=True, exist_ok=True)
-    merged = {**FAST_SETTINGS, **settings, "LOG_FILE": str(workdir / "crawl.log"),
+    # The full-text index on, as users have it: its handle is in every default crawl.
+    merged = {**FAST_SETTINGS, **INDEX_ON, **settings, "LOG_FILE": str(workdir / "crawl.log"),
               "WEBROBOT_STATS_FILE": str(workdir / "stats.json")}  # fmt: skip
     command = [sys.executable, "-c", CRAWL_THEN_MODULES, str(workdir / "modules.json"), "scrapy",
                "crawl", "webrobot", "-O", str(workdir / "items.jsonl"), "-a",

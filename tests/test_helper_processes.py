@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.crawling import run_crawl, start_crawl, wait_until
+from tests.crawling import INDEX_ON, run_crawl, start_crawl, wait_until
 from tests.test_crawl_search import page, results
 from webrobot.demo.server import Reply, SiteServer
 
@@ -74,7 +74,12 @@ def test_a_crawl_killed_early_leaves_no_process_and_the_resumed_job_indexes_ever
     site = make_site("lifeline")
     kill_site(site)
     index, jobdir = tmp_path / "index", tmp_path / "job"
-    settings = {"WEBROBOT_INDEX": str(index), "JOBDIR": str(jobdir), "CONCURRENT_REQUESTS": "2"}
+    settings = {
+        **INDEX_ON,
+        "WEBROBOT_INDEX": str(index),
+        "JOBDIR": str(jobdir),
+        "CONCURRENT_REQUESTS": "2",
+    }
     first = start_crawl(tmp_path / "run1", args={"start_urls": site.url("/")}, settings=settings,
                         new_session=True)  # fmt: skip
     sid = first.process.pid

@@ -16,7 +16,7 @@ import pytest
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.test import get_crawler
 
-from tests.crawling import run_crawl
+from tests.crawling import INDEX_ON, run_crawl
 from tests.test_distributed_crawl import Worker, stop_all, wait_for
 from webrobot.demo.server import Hit, Reply, SiteServer
 
@@ -60,7 +60,7 @@ def test_the_port_is_loopback_read_only_and_found_next_to_log_and_jobdir(
     jobdir = tmp_path / "job"
     worker = Worker(
         tmp_path / "crawl", "metrics-port", {"start_urls": site.url("/")},
-        {"WEBROBOT_METRICS_PORT": "0", "JOBDIR": str(jobdir)},
+        {"WEBROBOT_METRICS_PORT": "0", "JOBDIR": str(jobdir), **INDEX_ON},
     )  # fmt: skip
     beside_log = worker.workdir / "crawl.metrics.txt"
     in_jobdir = jobdir / "metrics.txt"

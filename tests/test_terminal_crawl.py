@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.crawling import run_crawl, scrapy_command, start_crawl, wait_until
+from tests.crawling import INDEX_ON, run_crawl, scrapy_command, start_crawl, wait_until
 from webrobot.demo.server import Hit, Reply, SiteServer
 
 pytestmark = pytest.mark.slow
@@ -79,7 +79,7 @@ def test_a_config_with_two_errors_says_both_last_and_writes_nothing(
         f'start_urls = ["{site.url("/")}"]\nmax_depth = 2\ndownload_delay = "soon"\n', "utf-8"
     )
     out = tmp_path / "out"
-    result = run_crawl(out, args={"config": str(config)})
+    result = run_crawl(out, args={"config": str(config)}, settings=INDEX_ON)  # its index too
 
     assert result.returncode == 2
     assert site.targets() == [], "nothing was requested"
