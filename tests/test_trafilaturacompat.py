@@ -110,6 +110,13 @@ def test_the_private_parts_are_there_with_the_signatures_used() -> None:
     assert isinstance(options.min_output_comm_size, int)
 
 
+def test_the_content_block_expressions_are_trafilaturas_and_find_a_block() -> None:
+    expressions = trafilaturacompat.body_expressions()
+    assert expressions and all(isinstance(e, XPath) for e in expressions)
+    page = lxml.html.fromstring("<html><body><article><p>Text</p></article></body></html>")
+    assert any(e(page) for e in expressions)
+
+
 def test_every_expression_translated_is_the_installed_one() -> None:
     assert len(_stand_ins()) == len(FAST_PRUNES)
     assert trafilaturacompat.install() == len(FAST_PRUNES)

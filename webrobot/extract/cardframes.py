@@ -33,6 +33,7 @@ from typing import Any
 
 from webrobot.extract.listingcards import unwrap_cards
 from webrobot.extract.pagekind import declares_discussion
+from webrobot.extract.trafilaturacompat import body_expressions
 
 #: A card has at least this many twins (itself included) for its blocks to be renamed.
 MIN_CARDS = 3
@@ -60,7 +61,7 @@ def unframe_cards(tree: Any) -> int:
     """The content blocks of ``tree``'s cards that trafilatura would take for the page
     made plain ``<div>`` blocks without names, in place (see the module doc); how many."""
     renamed = 0
-    for expression in _body_expressions():
+    for expression in body_expressions():
         for _ in range(TRIES):
             match = next(iter(expression(tree)), None)
             if match is None:
@@ -74,14 +75,6 @@ def unframe_cards(tree: Any) -> int:
                     twin.attrib.pop(name, None)
             renamed += len(twins)
     return renamed
-
-
-def _body_expressions() -> list[Any]:
-    try:
-        from trafilatura.xpaths import BODY_XPATH
-    except ImportError:  # trafilatura's layout changed: read the page as it is
-        return []
-    return list(BODY_XPATH)
 
 
 def _shape(element: Any) -> tuple[Any, str | None]:

@@ -20,6 +20,8 @@ extraction sequence; this module runs that sequence for less CPU and the same re
   original expression outside :func:`read`, so every other caller of trafilatura in the
   process (``trafilatura.extract`` itself) runs exactly as before.
 - During :func:`read`, no copies of the tree it never reads (:mod:`.trafilaturacopies`).
+- :func:`body_expressions` gives the expressions trafilatura finds a page's content
+  block with (``trafilatura.xpaths.BODY_XPATH``), which :mod:`.cardframes` tries.
 - A :class:`ReadReport` given to :func:`read` says whether a reading favouring precision
   found no block and fell back on ``recover_wild_text`` (loose paragraphs, no headings).
 - During :func:`read`, trafilatura's jusText fallback makes its paragraphs with
@@ -84,8 +86,7 @@ def skeleton(path: str) -> tuple[str, list[str]]:
 
 def _first(element: Any, first: str, second: str) -> str:
     """The XPath string value of ``@first|@second`` on ``element``: the value of the one
-    of the two that comes first in the element's attributes, ``""`` when neither is
-    there."""
+    of the two that comes first in its attributes, ``""`` when neither is there."""
     a, b = element.get(first), element.get(second)
     if a is None:
         return b or ""
@@ -107,24 +108,17 @@ def _raw_tree_prune(rx: list[re.Pattern[str]]) -> tuple[tuple[str, ...] | None, 
 
     def test(e: Any) -> bool:
         i, c = e.get("id") or "", e.get("class") or ""
-        return bool(
-            (scroll_id.search(i) or scroll_class.search(c))
-            and (
-                next(e.iterdescendants("h1"), None) is None
-                or added_id.search(i)
-                or added_class.search(c)
-            )
-        )
+        if not (scroll_id.search(i) or scroll_class.search(c)):
+            return False
+        no_h1 = next(e.iterdescendants("h1"), None) is None
+        return bool(no_h1 or added_id.search(i) or added_class.search(c))
 
     return ("div", "section", "aside"), test
 
 
 def _share_buttons(rx: list[re.Pattern[str]]) -> tuple[tuple[str, ...] | None, Test]:
-    return (
-        "div",
-        "section",
-        "aside",
-    ), lambda e: "elementor-share-buttons" in (e.get("class") or "")
+    tags = ("div", "section", "aside")
+    return tags, lambda e: "elementor-share-buttons" in (e.get("class") or "")
 
 
 def _comments_and_lists(rx: list[re.Pattern[str]]) -> tuple[tuple[str, ...] | None, Test]:
@@ -498,3 +492,8 @@ def render(body: Any, markdown: bool) -> str:
     from trafilatura.xml import xmltotxt
 
     return str(xmltotxt(body, markdown))
+
+
+def body_expressions() -> tuple[Any, ...]:
+    """The expressions trafilatura finds a page's content block with, in its order."""
+    return tuple(importlib.import_module("trafilatura.xpaths").BODY_XPATH)
