@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import socket
 
+from scrapy import signals
+
 from tests.components import webrobot_crawler
 from tests.redisserver import RedisServer
 from webrobot.distributed.scope import RedisScopeShare
@@ -58,3 +60,12 @@ def test_a_key_added_while_redis_is_down_is_written_when_it_answers_again(
     share._connect, share._connect_after = redis_server.client, 0.0  # Redis is back
     assert share.has("example.net") is False  # the worker's next question
     assert client.sismember(share.key, "example.org"), "the lost write made then"
+
+    # A worker that asks nothing (every link it meets in its scope) writes it after a
+    # response it receives.
+    share.server = None
+    share._connect, share._connect_after = None, 0.0  # down again
+    share.add("example.com")
+    share._connect = redis_server.client
+    crawler.signals.send_catch_log(signals.response_received)
+    assert client.sismember(share.key, "example.com"), "written after the response"
