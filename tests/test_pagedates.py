@@ -550,7 +550,6 @@ def test_a_utc_moment_near_midnight_takes_the_local_day_the_post_prints() -> Non
     )
 
 
-
 def test_a_utc_moment_keeps_its_day_when_the_neighbour_is_only_in_the_posts_prose() -> None:
     """A report stated at 09:00 UTC whose page prints no date line, and whose first
     sentence names the day before (the event it reports): that day is what the post
@@ -563,6 +562,7 @@ def test_a_utc_moment_keeps_its_day_when_the_neighbour_is_only_in_the_posts_pros
     )
     stated = "2020-12-05T09:00:00+00:00"
     assert page_dates("https://e.com/a", root, [stated], [], today=TODAY)[0] == stated
+
 
 def test_a_post_that_prints_its_update_as_its_date_is_dated_by_it() -> None:
     """The markup says the post was published on the 29th of November and modified on

@@ -65,6 +65,7 @@ from webrobot.extract.printeddays import (
     MAX_TEXT,
     ORDINAL,
     ends_of_text,
+    on_a_line,
     shown_text,
     text_days,
     text_states,
@@ -183,7 +184,9 @@ def agreed_date(root: Any, candidates: Iterable[Any], today: date | None) -> str
       day the post went out; the day a reader sees settles it. Dates further apart
       are an original and its republication: the original stands;
     - when the first is a moment in UTC near midnight, the day next to it that the post
-      prints as its date (:func:`~webrobot.extract.dates.local_neighbour`) wins.
+      prints as its date (:func:`~webrobot.extract.dates.local_neighbour`), on a line of
+      its own and not only in a sentence (:func:`~webrobot.extract.printeddays.on_a_line`),
+      wins.
 
     The first :data:`MAX_CANDIDATES` plausible candidates before :data:`COSTLY` are
     compared (the JSON-LD's and ``<meta>`` tags'; the body's ``<time>`` elements only
@@ -214,8 +217,10 @@ def agreed_date(root: Any, candidates: Iterable[Any], today: date | None) -> str
         if shown in near:
             return next(d for d in days if d[:10] == shown)
     elsewhere = local_neighbour(days[0])
-    if elsewhere and (shown or labelled_date(root, today) or headline_date(root, today)) == (
+    if (
         elsewhere
+        and (shown or labelled_date(root, today) or headline_date(root, today)) == elsewhere
+        and on_a_line(root, elsewhere)
     ):
         return elsewhere  # a UTC moment near midnight, printed on the site's own day
     return days[0]
