@@ -589,6 +589,14 @@ def test_a_post_that_prints_its_update_as_its_date_is_dated_by_it() -> None:
         "<p>Aktualisiert am 12.01.2022</p><p>Text.</p></article>"
     )
     assert page_dates("https://e.com/a", updated, *markup, today=TODAY)[0] == markup[0][0]
+    # So before an edit's or a revision's day ("Last edited", "Revised"), beside a
+    # publication printed in a form the text's dates are not read in (11/29/2021).
+    for label in ("Edited on", "Last edited", "Revised"):
+        edited = tree(
+            "<article><h1>Können Fische Schmerzen spüren?</h1>"
+            f"<p>Posted 11/29/2021 · {label} 12.01.2022</p><p>Text.</p></article>"
+        )
+        assert page_dates("https://e.com/a", edited, *markup, today=TODAY)[0] == markup[0][0]
     # The URL files the post under its publication's day: it stands.
     filed = "https://e.com/2021/11/29/fische"
     assert page_dates(filed, root, *markup, today=TODAY)[0] == markup[0][0]
