@@ -88,6 +88,10 @@ _PUBLISHED_LABEL = re.compile(
 )
 #: Words that make the date after them an update's, not the publication's.
 _UPDATED = re.compile(r"updat|modif|aktualisiert|geändert|mis à jour|actualiz|aggiornat|bijgewerkt")
+#: The same, under a headline, where a post's byline prints its edit beside its
+#: publication ("Posted 11/29/2021 · Last edited 12.01.2022"); a wiki's "last edited"
+#: line elsewhere is the only date the page has.
+_UPDATED_NEAR_HEADLINE = re.compile(_UPDATED.pattern + r"|edited|revised|bearbeitet")
 #: Markup dates compared for a disagreement, at most.
 MAX_CANDIDATES = 12
 #: Days apart within which two markup dates are one publication stated twice.
@@ -314,7 +318,7 @@ def headline_date(root: Any, today: date | None) -> str | None:
     for window, found in (*windows, (before, None)):
         matches = list(found) if found is not None else list(ANY_DATE.finditer(window))[::-1]
         for match in matches:
-            if _UPDATED.search(window, max(0, match.start() - 24), match.start()):
+            if _UPDATED_NEAR_HEADLINE.search(window, max(0, match.start() - 24), match.start()):
                 continue
             day = _printed_day(match[1], today, codes)
             if day:
