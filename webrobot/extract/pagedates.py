@@ -88,9 +88,8 @@ _PUBLISHED_LABEL = re.compile(
 )
 #: Words that make the date after them an update's, not the publication's.
 _UPDATED = re.compile(r"updat|modif|aktualisiert|geändert|mis à jour|actualiz|aggiornat|bijgewerkt")
-#: The same, under a headline, where a post's byline prints its edit beside its
-#: publication ("Posted 11/29/2021 · Last edited 12.01.2022"); a wiki's "last edited"
-#: line elsewhere is the only date the page has.
+#: The same under a headline, where a byline prints an edit beside the publication (a
+#: wiki's "last edited" line elsewhere is the only date the page has).
 _UPDATED_NEAR_HEADLINE = re.compile(_UPDATED.pattern + r"|edited|revised|bearbeitet")
 #: Markup dates compared for a disagreement, at most.
 MAX_CANDIDATES = 12
