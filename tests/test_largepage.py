@@ -70,3 +70,23 @@ def test_a_large_product_page_is_counted(monkeypatch: pytest.MonkeyPatch) -> Non
     assert largepage.large_page_notes(_inputs(website), "text") == []  # type: ignore[arg-type]
     assert largepage.large_page_notes(_inputs(article), "text") == []  # type: ignore[arg-type]
     assert largepage.large_page_notes(_inputs(product), None) == []  # type: ignore[arg-type]
+
+
+def test_a_product_page_is_counted_as_the_main_text_reads_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The main text reads a shop's product page that calls itself an article by its
+    ``og:type`` and a web page in its JSON-LD as a product (webrobot.extract.sitepages),
+    under the product's bound; a catalogue that declares a collection as no product."""
+    monkeypatch.setattr(largepage, "LARGE_PRODUCT_ELEMENTS", 20)
+    items = "".join(f"<li><a href='/c/{i}'>Category {i}</a></li>" for i in range(30))
+    body = f"<body><ul>{items}</ul><p>The product.</p></body></html>"
+    jsonld = '<script type="application/ld+json">{{"@type": "{}"}}</script>'
+    og = '<meta property="og:type" content="{}">'
+    site_product = (
+        f"<html><head>{og.format('article')}{jsonld.format('WebPage')}"
+        f"{jsonld.format('Product')}</head>{body}"
+    )
+    catalogue = f"<html><head>{og.format('product')}{jsonld.format('CollectionPage')}</head>{body}"
+    assert largepage.large_page_notes(_inputs(site_product), "text") == ["large_page"]  # type: ignore[arg-type]
+    assert largepage.large_page_notes(_inputs(catalogue), "text") == []  # type: ignore[arg-type]

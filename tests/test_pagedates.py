@@ -550,6 +550,20 @@ def test_a_utc_moment_near_midnight_takes_the_local_day_the_post_prints() -> Non
     )
 
 
+def test_a_utc_moment_keeps_its_day_when_the_neighbour_is_only_in_the_posts_prose() -> None:
+    """A report stated at 09:00 UTC whose page prints no date line, and whose first
+    sentence names the day before (the event it reports): that day is what the post
+    says, not the day it was published, and the markup's day stands."""
+    root = tree(
+        "<article><h1>Storm leaves thousands without power</h1><p>By Jane Roe</p>"
+        "<p>The storm that reached the northern coast on 4 December 2020 brought down "
+        "power lines across three counties, and crews were still at work on Saturday "
+        "morning.</p></article>"
+    )
+    stated = "2020-12-05T09:00:00+00:00"
+    assert page_dates("https://e.com/a", root, [stated], [], today=TODAY)[0] == stated
+
+
 def test_a_post_that_prints_its_update_as_its_date_is_dated_by_it() -> None:
     """The markup says the post was published on the 29th of November and modified on
     the 12th of January; the page prints only the 12th under its headline, never the
@@ -575,6 +589,14 @@ def test_a_post_that_prints_its_update_as_its_date_is_dated_by_it() -> None:
         "<p>Aktualisiert am 12.01.2022</p><p>Text.</p></article>"
     )
     assert page_dates("https://e.com/a", updated, *markup, today=TODAY)[0] == markup[0][0]
+    # So before an edit's or a revision's day ("Last edited", "Revised"), beside a
+    # publication printed in a form the text's dates are not read in (11/29/2021).
+    for label in ("Edited on", "Last edited", "Revised"):
+        edited = tree(
+            "<article><h1>Können Fische Schmerzen spüren?</h1>"
+            f"<p>Posted 11/29/2021 · {label} 12.01.2022</p><p>Text.</p></article>"
+        )
+        assert page_dates("https://e.com/a", edited, *markup, today=TODAY)[0] == markup[0][0]
     # The URL files the post under its publication's day: it stands.
     filed = "https://e.com/2021/11/29/fische"
     assert page_dates(filed, root, *markup, today=TODAY)[0] == markup[0][0]

@@ -8,7 +8,10 @@ scope keys (hosts, origins or registered domains) added, written once per key
 (``SADD``) and read with ``SISMEMBER`` when a URL would be refused as off-site.
 A key found is remembered for good; one not found is asked again after a second
 (so a page of links to one other site costs one question a second). If Redis
-fails, the URL counts as off-site (logged once, ``webrobot/redis/error_count``).
+fails, the URL counts as off-site (logged once, ``webrobot/redis/error_count``), and
+a key whose write failed is written again with the worker's next question, or after
+a response it receives (at most once a second): each key is added once, so a lost write
+would leave the other workers refusing its links for the rest of the crawl.
 
 The share is made when the crawl's scope is first judged, which may be in the
 middle of a crawl, while Redis is failing over. A client that cannot be made
@@ -25,6 +28,7 @@ from time import monotonic
 from typing import TYPE_CHECKING
 
 import redis
+from scrapy import signals
 
 from webrobot.distributed.dupefilter import crawl_spider_name
 from webrobot.distributed.keys import CrawlKeys, redis_from_settings
@@ -54,6 +58,8 @@ class RedisScopeShare:
         self._connect = connect  # makes ``server`` when it is None
         self._connect_after = 0.0
         self._known: set[str] = set()
+        self._unwritten: set[str] = set()  # added while Redis failed: written when it answers
+        self._write_after = 0.0
         self._not_found: dict[str, float] = {}
         self._warned = False
 
@@ -66,7 +72,20 @@ class RedisScopeShare:
             share._redis()
         except redis.RedisError as exc:
             share._error(exc)
+        crawler.signals.connect(share.write_unwritten, signal=signals.response_received)
         return share
+
+    def write_unwritten(self) -> None:
+        """The keys whose write failed, written again (at most once a second; from
+        ``response_received``): a worker that asks nothing would keep them otherwise."""
+        now = monotonic()
+        if not self._unwritten or now < self._write_after:
+            return
+        self._write_after = now + NOT_FOUND_FOR
+        try:
+            self._write()
+        except redis.RedisError as exc:
+            self._error(exc)
 
     def _redis(self) -> redis.Redis:
         """The client, made now if it could not be made before (at most once a
@@ -82,10 +101,18 @@ class RedisScopeShare:
     def add(self, key: str) -> None:
         self._known.add(key)
         self._not_found.pop(key, None)
+        self._unwritten.add(key)
         try:
-            self._redis().sadd(self.key, key)
+            self._write()
         except redis.RedisError as exc:
             self._error(exc)
+
+    def _write(self) -> None:
+        """The keys whose write failed, written now (one ``SADD``); raises
+        ``redis.RedisError`` if Redis still fails."""
+        if self._unwritten:
+            self._redis().sadd(self.key, *self._unwritten)
+            self._unwritten.clear()
 
     def has(self, key: str) -> bool:
         if key in self._known:
@@ -94,6 +121,7 @@ class RedisScopeShare:
         if self._not_found.get(key, -1.0) > now:
             return False
         try:
+            self._write()
             found = bool(self._redis().sismember(self.key, key))
         except redis.RedisError as exc:
             self._error(exc)

@@ -20,6 +20,8 @@ element in every card becomes a plain ``<div>`` without its class, id, role or i
 and the expression is tried again; the first match outside the cards ends the walk (it
 is the page's content block, which trafilatura then reads whole). An element that is
 the page's content appears once, not in :data:`MIN_CARDS` twins, and is never renamed.
+Twins have the same tag and the same ``class`` attribute: cards whose classes name
+each apart (WordPress's ``post-123 category-news``) are not twins, and keep their names.
 
 It runs on pages of cards only (:mod:`webrobot.extract.listingcards` says which), after
 their whole-card links are unwrapped (:func:`read_as_cards` does both).

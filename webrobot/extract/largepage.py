@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 import lxml.etree
 
+from webrobot.extract.collectionpage import reading_kinds
 from webrobot.extract.htmltree import html_root
-from webrobot.extract.pagekind import declares_article, declares_product
 
 if TYPE_CHECKING:
     from webrobot.extract.inputs import PageInputs
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 #: the 238 real pages of the evaluation sets has 4,901; reading the main text of a tree
 #: this size without the bound costs about 1 s of CPU, and the cost grows with the tree.
 LARGE_PAGE_ELEMENTS = 25_000
-#: A product page (:func:`webrobot.extract.pagekind.declares_product`, not an article) with
+#: A product page (read as one: :func:`webrobot.extract.collectionpage.reading_kinds`) with
 #: more nodes than this is large. Of the 100 product pages of the unseen sets (wcxb), 95
 #: have at most 5,000 nodes and 2 more than 8,000; of the 55 shop pages of
 #: ``product-dev``, 6 have 8,300-17,800.
@@ -73,5 +73,6 @@ def large_page_notes(inputs: PageInputs, text: Any) -> list[str]:
     count = node_count(root)
     if count > LARGE_PAGE_ELEMENTS:
         return ["large_page"]
-    product = count > LARGE_PRODUCT_ELEMENTS and declares_product(root)
-    return ["large_page"] if product and not declares_article(root) else []
+    # a product as the main text reads it (a site's page or a collection decide too)
+    product = count > LARGE_PRODUCT_ELEMENTS and reading_kinds(root)[1]
+    return ["large_page"] if product else []

@@ -65,6 +65,7 @@ from webrobot.extract.printeddays import (
     MAX_TEXT,
     ORDINAL,
     ends_of_text,
+    on_a_line,
     shown_text,
     text_days,
     text_states,
@@ -87,6 +88,9 @@ _PUBLISHED_LABEL = re.compile(
 )
 #: Words that make the date after them an update's, not the publication's.
 _UPDATED = re.compile(r"updat|modif|aktualisiert|geändert|mis à jour|actualiz|aggiornat|bijgewerkt")
+#: The same under a headline, where a byline prints an edit beside the publication (a
+#: wiki's "last edited" line elsewhere is the only date the page has).
+_UPDATED_NEAR_HEADLINE = re.compile(_UPDATED.pattern + r"|edited|revised|bearbeitet")
 #: Markup dates compared for a disagreement, at most.
 MAX_CANDIDATES = 12
 #: Days apart within which two markup dates are one publication stated twice.
@@ -183,7 +187,9 @@ def agreed_date(root: Any, candidates: Iterable[Any], today: date | None) -> str
       day the post went out; the day a reader sees settles it. Dates further apart
       are an original and its republication: the original stands;
     - when the first is a moment in UTC near midnight, the day next to it that the post
-      prints as its date (:func:`~webrobot.extract.dates.local_neighbour`) wins.
+      prints as its date (:func:`~webrobot.extract.dates.local_neighbour`), on a line of
+      its own and not only in a sentence (:func:`~webrobot.extract.printeddays.on_a_line`),
+      wins.
 
     The first :data:`MAX_CANDIDATES` plausible candidates before :data:`COSTLY` are
     compared (the JSON-LD's and ``<meta>`` tags'; the body's ``<time>`` elements only
@@ -214,8 +220,10 @@ def agreed_date(root: Any, candidates: Iterable[Any], today: date | None) -> str
         if shown in near:
             return next(d for d in days if d[:10] == shown)
     elsewhere = local_neighbour(days[0])
-    if elsewhere and (shown or labelled_date(root, today) or headline_date(root, today)) == (
+    if (
         elsewhere
+        and (shown or labelled_date(root, today) or headline_date(root, today)) == elsewhere
+        and on_a_line(root, elsewhere)
     ):
         return elsewhere  # a UTC moment near midnight, printed on the site's own day
     return days[0]
@@ -309,7 +317,7 @@ def headline_date(root: Any, today: date | None) -> str | None:
     for window, found in (*windows, (before, None)):
         matches = list(found) if found is not None else list(ANY_DATE.finditer(window))[::-1]
         for match in matches:
-            if _UPDATED.search(window, max(0, match.start() - 24), match.start()):
+            if _UPDATED_NEAR_HEADLINE.search(window, max(0, match.start() - 24), match.start()):
                 continue
             day = _printed_day(match[1], today, codes)
             if day:

@@ -17,6 +17,9 @@ from webrobot.extract.dates import iso_date
 
 #: Characters of a page's text read for its days, at most.
 MAX_TEXT = 50_000
+#: Characters of a text, at most, that is a line of its own (a date line, a byline:
+#: "Posted on 6 December 2020 by Ann") rather than a sentence of the post's prose.
+MAX_LINE = 80
 #: A full date as pages write it: "4 March 2021", "March 4th, 2021", "4. März 2021",
 #: "5 de abril de 2021", "14.01.2022", "2021-03-04", "2021/03/04".
 #: (a regular expression's source, for patterns that embed it)
@@ -64,3 +67,14 @@ def shown_text(root: Any) -> str:
     first :data:`MAX_TEXT` characters in small letters."""
     texts = root.xpath("//body//text()[not(parent::script or parent::style)]")
     return " ".join(texts)[:MAX_TEXT].lower()
+
+
+def on_a_line(root: Any, day: str) -> bool:
+    """Whether the body of the page under ``root`` prints ``day`` in a text of its own
+    of :data:`MAX_LINE` characters at most (a date line, a byline), not only inside a
+    sentence of its prose (a report naming the day of the event it reports)."""
+    for text in root.xpath("//body//text()[not(parent::script or parent::style)]"):
+        line = " ".join(text.split()).lower()
+        if len(line) <= MAX_LINE and text_states(line, day):
+            return True
+    return False

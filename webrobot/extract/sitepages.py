@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from webrobot.extract.pagekind import MAX_JSONLD_CHARS
+from webrobot.extract.pagekind import _ARTICLE_TYPE, MAX_JSONLD_CHARS
 
 #: JSON-LD types of a web page that is no article (schema.org's ``WebPage`` and the kinds
 #: of it a site's own pages use).
@@ -35,7 +35,6 @@ PAGE_TYPES: tuple[str, ...] = ("WebPage", "AboutPage", "ContactPage", "FAQPage",
 PAGE_TYPES += ("ProfilePage", "MedicalWebPage")
 _TYPE = r'"@type"\s*:\s*(?:\[[^\]]{0,200})?"(?:https?://schema\.org/)?'
 _PAGE_TYPE = re.compile(_TYPE + "(?:" + "|".join(PAGE_TYPES) + ')"')
-_ARTICLE_TYPE = re.compile(_TYPE + r'(?:\w{0,30}Article|BlogPosting|LiveBlogPosting|Report)"')
 #: The meta property a post carries and a site's page does not.
 PUBLISHED = "article:published_time"
 
