@@ -92,15 +92,23 @@ def test_large_losses_are_counted_on_each_side() -> None:
     assert unseendev.losses([]) == unseendev.Losses((0.0, 0.0), (0, 0), (), ())
 
 
+def _one_page_beside_saved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ours: str, option: str
+) -> None:
+    """Runs ``unseendev`` on one listing page of the dev half, whose text is ``ours``,
+    beside a saved text equal to the page's truth, with ``option``."""
+    page = Page("wcxb-listing", _site("dev"), "<p>x</p>", "one two three four five six")
+    monkeypatch.setattr(unseendev, "wcxb", lambda repos: [page])
+    monkeypatch.setattr(unseendev, "extractor", lambda name: lambda html: ours)
+    saved = tmp_path / "texts.json"
+    saved.write_text('{"' + page.url + '#0": "one two three four five six"}')
+    assert unseendev.main(["--kinds", "listing", option, "--against", str(saved)]) == 0
+
+
 def test_losses_are_printed_beside_saved_texts(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    page = Page("wcxb-listing", _site("dev"), "<p>x</p>", "one two three four five six")
-    monkeypatch.setattr(unseendev, "wcxb", lambda repos: [page])
-    monkeypatch.setattr(unseendev, "extractor", lambda name: lambda html: "nothing alike here")
-    saved = tmp_path / "texts.json"
-    saved.write_text('{"' + page.url + '#0": "one two three four five six"}')
-    assert unseendev.main(["--kinds", "listing", "--losses", "--against", str(saved)]) == 0
+    _one_page_beside_saved(tmp_path, monkeypatch, "nothing alike here", "--losses")
     out = capsys.readouterr().out
     assert "wcxb-listing dev (1 pages), webrobot / saved: F1 0.000 / 1.000" in out
     assert "pages below 0.3 1 / 0" in out
@@ -127,12 +135,7 @@ def test_a_deficit_is_told_as_text_missed_or_kept() -> None:
 def test_the_pooled_deficit_is_printed_beside_saved_texts(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    page = Page("wcxb-listing", _site("dev"), "<p>x</p>", "one two three four five six")
-    monkeypatch.setattr(unseendev, "wcxb", lambda repos: [page])
-    monkeypatch.setattr(unseendev, "extractor", lambda name: lambda html: "one two three four")
-    saved = tmp_path / "texts.json"
-    saved.write_text('{"' + page.url + '#0": "one two three four five six"}')
-    assert unseendev.main(["--kinds", "listing", "--pooled", "--against", str(saved)]) == 0
+    _one_page_beside_saved(tmp_path, monkeypatch, "one two three four", "--pooled")
     out = capsys.readouterr().out
     assert "mean recall 0.333 / 1.000" in out
     assert "behind on 1 pages (truth 3): +2 missed, +0 kept beyond saved" in out
