@@ -31,17 +31,16 @@ from typing import Any
 
 from webrobot.extract.listingcards import lists_cards
 from webrobot.extract.pagekind import (
-    _ARTICLE_TYPE,
-    _PRODUCT_TYPE,
+    ARTICLE_TYPE,
+    JSONLD_TYPE,
     MAX_JSONLD_CHARS,
+    PRODUCT_TYPE,
     declares_article,
     declares_product,
 )
 from webrobot.extract.sitepages import declares_site_page
 
-_COLLECTION_TYPE = re.compile(
-    r'"@type"\s*:\s*(?:\[[^\]]{0,200})?"(?:https?://schema\.org/)?CollectionPage"'
-)
+_COLLECTION_TYPE = re.compile(JSONLD_TYPE + 'CollectionPage"')
 
 
 def declares_collection(root: Any) -> bool:
@@ -53,7 +52,7 @@ def declares_collection(root: Any) -> bool:
             if "ld+json" not in (script.get("type") or "").lower():
                 continue
             text = script.text or ""
-            if _ARTICLE_TYPE.search(text, 0, MAX_JSONLD_CHARS) or _PRODUCT_TYPE.search(
+            if ARTICLE_TYPE.search(text, 0, MAX_JSONLD_CHARS) or PRODUCT_TYPE.search(
                 text, 0, MAX_JSONLD_CHARS
             ):
                 return False

@@ -23,13 +23,11 @@ import re
 from functools import cache
 from typing import Any
 
-_ARTICLE_TYPE = re.compile(
-    r'"@type"\s*:\s*(?:\[[^\]]{0,200})?"(?:https?://schema\.org/)?'
-    r'(?:\w{0,30}Article|BlogPosting|LiveBlogPosting|Report)"'
-)
-_PRODUCT_TYPE = re.compile(
-    r'"@type"\s*:\s*(?:\[[^\]]{0,200})?"(?:https?://schema\.org/)?(?:Product|ProductGroup)"'
-)
+#: The start of a JSON-LD ``@type`` (one or a list) up to a type's name, with or
+#: without schema.org's address: the type patterns here and in other page-kind modules.
+JSONLD_TYPE = r'"@type"\s*:\s*(?:\[[^\]]{0,200})?"(?:https?://schema\.org/)?'
+ARTICLE_TYPE = re.compile(JSONLD_TYPE + r'(?:\w{0,30}Article|BlogPosting|LiveBlogPosting|Report)"')
+PRODUCT_TYPE = re.compile(JSONLD_TYPE + r'(?:Product|ProductGroup)"')
 #: JSON-LD types of a discussion: a forum thread, a question and its answers.
 DISCUSSION_TYPES = ("DiscussionForumPosting", "QAPage")
 #: JSON-LD blocks longer than this are looked at only this far (a catalogue's worth of
@@ -39,12 +37,12 @@ MAX_JSONLD_CHARS = 200_000
 
 def declares_article(root: Any) -> bool:
     """Whether the page under ``root`` (an lxml tree) declares itself an article."""
-    return _declares(root, ("article",), _ARTICLE_TYPE)
+    return _declares(root, ("article",), ARTICLE_TYPE)
 
 
 def declares_product(root: Any) -> bool:
     """Whether the page under ``root`` (an lxml tree) declares itself a product."""
-    return _declares(root, ("product", "og:product"), _PRODUCT_TYPE)
+    return _declares(root, ("product", "og:product"), PRODUCT_TYPE)
 
 
 def declares_discussion(root: Any, types: tuple[str, ...] = DISCUSSION_TYPES) -> bool:

@@ -27,14 +27,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from webrobot.extract.pagekind import _ARTICLE_TYPE, MAX_JSONLD_CHARS
+from webrobot.extract.pagekind import ARTICLE_TYPE, JSONLD_TYPE, MAX_JSONLD_CHARS
 
 #: JSON-LD types of a web page that is no article (schema.org's ``WebPage`` and the kinds
 #: of it a site's own pages use).
 PAGE_TYPES: tuple[str, ...] = ("WebPage", "AboutPage", "ContactPage", "FAQPage", "ItemPage")
 PAGE_TYPES += ("ProfilePage", "MedicalWebPage")
-_TYPE = r'"@type"\s*:\s*(?:\[[^\]]{0,200})?"(?:https?://schema\.org/)?'
-_PAGE_TYPE = re.compile(_TYPE + "(?:" + "|".join(PAGE_TYPES) + ')"')
+_PAGE_TYPE = re.compile(JSONLD_TYPE + "(?:" + "|".join(PAGE_TYPES) + ')"')
 #: The meta property a post carries and a site's page does not.
 PUBLISHED = "article:published_time"
 
@@ -52,7 +51,7 @@ def declares_site_page(root: Any) -> bool:
             if "ld+json" not in (script.get("type") or "").lower():
                 continue
             text = script.text or ""
-            if _ARTICLE_TYPE.search(text, 0, MAX_JSONLD_CHARS):
+            if ARTICLE_TYPE.search(text, 0, MAX_JSONLD_CHARS):
                 return False
             page = page or _PAGE_TYPE.search(text, 0, MAX_JSONLD_CHARS) is not None
     except (AttributeError, TypeError, ValueError):
