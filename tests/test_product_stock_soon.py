@@ -139,3 +139,37 @@ def test_a_catalan_buy_button_makes_a_product_page() -> None:
         "OutOfStock",
         "SoldOut",
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A count of none is out of stock in any language, whatever the words around it.
+        ("0 in stock", "OutOfStock"),
+        ("In stock: 0", "OutOfStock"),
+        ("Only 0 left", "OutOfStock"),
+        ("Nur noch 0 Stück", "OutOfStock"),
+        ("Disponible: 0 unidades", "OutOfStock"),
+        ("재고 0개", "OutOfStock"),
+        ("Còn 0 hàng", "OutOfStock"),
+        ("Laos: 0 tk", "OutOfStock"),
+        # A count of some, a range, a price or a delivery time of none is no count of none.
+        ("10 in stock", "InStock"),
+        ("Only 3 left", "LimitedAvailability"),
+        ("In stock, ready in 0-2 days", "InStock"),
+        ("€0.00 In stock", "InStock"),
+        ("In stock, ships in 0 days", "InStock"),
+    ],
+)
+def test_a_count_of_none_is_out_of_stock(text: str, expected: str) -> None:
+    assert stock_line(text) == expected
+
+
+def test_a_stock_line_of_none_on_a_page_makes_it_out_of_stock() -> None:
+    html = """<html lang="en"><head><title>Desk Lamp</title></head><body>
+    <h1>Desk Lamp</h1><div class="price">$24.90</div>
+    <p class="stock-status">0 in stock</p>
+    <button type="submit">Add to cart</button></body></html>"""
+    found = read(html, "https://shop.example.com/p/lamp")
+    assert found is not None
+    assert found["availability"] == "OutOfStock"

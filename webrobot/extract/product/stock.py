@@ -122,13 +122,32 @@ def unbuyable_button(candidates: list[Any]) -> str | None:
 
 def stock_line(text: str) -> str | None:
     """The availability a stock line says (``In stock``, ``Only 3 left``, ``Sold out``,
-    ``Ships in 2 days``), ``None`` for a promise to notify or a line that says none."""
+    ``Ships in 2 days``), ``None`` for a promise to notify or a line that says none. A
+    count of none (``0 in stock``, ``재고 0개``) is out of stock, whatever the words (a
+    delivery time of none, ``Ships in 0 days``, is no count)."""
     if _NOTIFY.search(text):
         return None
     found = availability_in_text(text)
+    if (
+        found in ("InStock", "LimitedAvailability")
+        and _counts_none(text)
+        and not _DELIVERY.search(text)
+    ):
+        return "OutOfStock"
     if found is None and _DELIVERY.search(text) and re.search(r"\d", text):
         return "InStock"
     return found
+
+
+#: The numbers of a line, a decimal or grouped one (``0.00``, ``1,000``) as one.
+_NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
+
+
+def _counts_none(text: str) -> bool:
+    """Whether the only numbers ``text`` holds are whole zeros (``0 in stock``, ``Còn 0
+    hàng``): a count of none, where a price (``0.00``) or a range (``0-2 days``) is not."""
+    numbers = _NUMBER.findall(text)
+    return bool(numbers) and all(n.isdigit() and int(n) == 0 for n in numbers)
 
 
 def _in_variant(element: Any) -> bool:
