@@ -1,0 +1,173 @@
+"""A thread's posts found by their shape: sibling blocks that repeat, each naming its writer.
+
+Forum software of every age writes a thread as one block per post, the blocks siblings
+of one shape (the same tag and class: Hacker News's ``<tr class="athing comtr">``, Simple
+Machines' ``<div class="windowbg">``, XenForo 1's ``<li class="message">``, a site's own
+``<li class="DiscussionBoard-item">``), each linking its writer's name to the writer's
+profile page (``user?id=``, ``action=profile;u=``, ``member.php?u=``, ``/members/``,
+``/u/``). Where a page carries no microdata for its posts and no class name that forum
+software is known by, :func:`posts` finds them by that shape alone, so that a thread of
+software nobody looked at reads as its posts: :data:`MIN_POSTS` or more such siblings,
+together holding :data:`PAGE_SHARE` of the page's text (the posts are the page; a side
+bar's list of members is not). Each post's body is found by shape too
+(:func:`_body_paths`): the element at the same place in most posts that holds the most of
+their text (a comment's text, not its header of name, age and links).
+
+Pure: no Scrapy, no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+from urllib.parse import urlsplit
+
+#: A thread has at least this many posts that name their writer.
+MIN_POSTS = 3
+#: The posts hold at least this share of the page's text (characters, scripts left out).
+PAGE_SHARE = 0.5
+#: A post's body holds at least this share of the posts' text, summed over them.
+BODY_SHARE = 0.6
+#: A writer's name is no shorter and no longer than these (characters): a link of one
+#: letter is an avatar's initial.
+MIN_NAME = 2
+MAX_NAME = 60
+#: The path or query of a link to a writer's profile: a part named for members, users or
+#: profiles (``/members/x.12/``, ``member.php?u=``, ``user?id=``, ``action=profile;u=``,
+#: Discourse's ``/u/x``), or a ``~name`` (Slashdot).
+PROFILE_LINK = re.compile(
+    r"(?:^|[/?&;.=])(?:members?|memberlist|users?|profiles?|u|people|showuser)(?:$|[/?&;.=])|/~\w",
+    re.IGNORECASE,
+)
+_UNSHOWN = frozenset({"script", "style", "noscript", "template"})
+_HEADINGS = "descendant::*[self::h1 or self::h2 or self::h3 or self::h4]"
+
+Post = tuple[Any, Any, str]
+
+
+def posts(root: Any) -> list[Post]:
+    """``(post, body, writer)`` of each post of the page's thread found by its shape (see
+    the module doc), in page order, or ``[]`` when the page holds none."""
+    groups = _groups(root)
+    if not groups:
+        return []
+    page = _text_length(root)
+    best: list[tuple[Any, str]] = []
+    best_length = 0
+    for members in groups:
+        if any(_teaser(post) for post, _ in members):
+            continue
+        length = sum(_text_length(post) for post, _ in members)
+        if length > best_length:
+            best, best_length = members, length
+    if not best or best_length < PAGE_SHARE * page:
+        return []
+    paths = _body_paths([post for post, _ in best])
+    return [(post, _body(post, paths), name) for post, name in best]
+
+
+def _groups(root: Any) -> list[list[tuple[Any, str]]]:
+    """The groups of :data:`MIN_POSTS` or more siblings of one tag and first class that
+    each hold a link to a writer's profile, each member with its first writer's name."""
+    found: dict[tuple[Any, str, str], dict[Any, str]] = {}
+    for link in root.iter("a"):
+        if not _profile(link.get("href") or ""):
+            continue
+        name = " ".join(link.text_content().split())
+        if not MIN_NAME <= len(name) <= MAX_NAME:
+            continue  # an avatar's link (its initial, "J"), or no name
+        child = link
+        for parent in link.iterancestors():
+            key = (parent, child.tag, _first_class(child))
+            found.setdefault(key, {}).setdefault(child, name)
+            child = parent
+    return [list(members.items()) for members in found.values() if len(members) >= MIN_POSTS]
+
+
+def _profile(href: str) -> bool:
+    if not href or href.startswith(("#", "javascript:", "mailto:")):
+        return False
+    parts = urlsplit(href)
+    return bool(PROFILE_LINK.search(parts.path) or PROFILE_LINK.search("?" + parts.query))
+
+
+def _first_class(element: Any) -> str:
+    classes = (element.get("class") or "").split()
+    return classes[0] if classes else ""
+
+
+def _teaser(post: Any) -> bool:
+    """A heading that links to another page: a listing's teaser, not a post; a heading
+    that links to its writer's profile or to a post's anchor (``#msg4172316``) is a
+    post's."""
+    for heading in post.xpath(_HEADINGS):
+        for link in heading.xpath(".//a[@href] | ancestor::a[@href]"):
+            href = link.get("href") or ""
+            if "#" not in href and not _profile(href):
+                return True
+    return False
+
+
+def _text_length(element: Any) -> int:
+    """The characters of ``element``'s shown text, spaces and scripts left out."""
+    total = 0
+    for node in element.iter():
+        if not isinstance(node.tag, str) or node.tag in _UNSHOWN:
+            if node.tail and node is not element:
+                total += len("".join(node.tail.split()))
+            continue
+        if node.text:
+            total += len("".join(node.text.split()))
+        if node.tail and node is not element:
+            total += len("".join(node.tail.split()))
+    return total
+
+
+def _paths(post: Any) -> list[tuple[tuple[tuple[str, str], ...], Any]]:
+    """Each element inside ``post`` with its path from it (tag and first class a step)."""
+    out: list[tuple[tuple[tuple[str, str], ...], Any]] = []
+    stack: list[tuple[Any, tuple[tuple[str, str], ...]]] = [(post, ())]
+    while stack:
+        element, path = stack.pop()
+        for child in element:
+            if not isinstance(child.tag, str) or child.tag in _UNSHOWN:
+                continue
+            step = (*path, (child.tag, _first_class(child)))
+            out.append((step, child))
+            stack.append((child, step))
+    return out
+
+
+def _body_paths(members: list[Any]) -> list[tuple[tuple[str, str], ...]]:
+    """The paths (from a post) of the posts' bodies: the paths found once in a post and in
+    at least half of the posts whose elements hold :data:`BODY_SHARE` of the posts' text,
+    the deepest first (the body itself, not the post's cell around its header)."""
+    whole = 0
+    held: Counter[tuple[tuple[str, str], ...]] = Counter()
+    present: Counter[tuple[tuple[str, str], ...]] = Counter()
+    for post in members:
+        whole += _text_length(post)
+        elements = _paths(post)
+        once = Counter(path for path, _ in elements)
+        for path, element in elements:
+            if once[path] == 1:
+                held[path] += _text_length(element)
+                present[path] += 1
+    fit = [
+        path
+        for path, length in held.items()
+        if length >= BODY_SHARE * whole and 2 * present[path] >= len(members)
+    ]
+    return sorted(fit, key=lambda path: (-len(path), -held[path]))
+
+
+def _body(post: Any, paths: list[tuple[tuple[str, str], ...]]) -> Any:
+    """The post's element at the first of ``paths`` it holds, else the post itself."""
+    if not paths:
+        return post
+    at = dict(_paths(post))
+    for path in paths:
+        if path in at:
+            return at[path]
+    return post
