@@ -21,7 +21,6 @@ from __future__ import annotations
 import re
 from collections import Counter
 from typing import Any
-from urllib.parse import urlsplit
 
 #: A thread has at least this many posts that name their writer.
 MIN_POSTS = 3
@@ -43,7 +42,12 @@ PROFILE_LINK = re.compile(
 _UNSHOWN = frozenset({"script", "style", "noscript", "template"})
 _HEADINGS = "descendant::*[self::h1 or self::h2 or self::h3 or self::h4]"
 
+#: A link's scheme and host, left out before its path and query are read.
+_ORIGIN = re.compile(r"^(?:[a-z][a-z0-9+.-]*:)?//[^/?#]*", re.IGNORECASE)
 Post = tuple[Any, Any, str]
+Path = tuple[tuple[str, str], ...]
+#: A post's characters, and each element inside it with its path and its characters.
+Measure = tuple[int, list[tuple[Path, Any, int]]]
 
 
 def posts(root: Any) -> list[Post]:
@@ -52,19 +56,22 @@ def posts(root: Any) -> list[Post]:
     groups = _groups(root)
     if not groups:
         return []
-    page = _text_length(root)
     best: list[tuple[Any, str]] = []
     best_length = 0
     for members in groups:
         if any(_teaser(post) for post, _ in members):
             continue
-        length = sum(_text_length(post) for post, _ in members)
+        length = sum(_shown_length(post) for post, _ in members)
         if length > best_length:
             best, best_length = members, length
-    if not best or best_length < PAGE_SHARE * page:
+    if not best or best_length < PAGE_SHARE * _shown_length(root):
         return []
-    paths = _body_paths([post for post, _ in best])
-    return [(post, _body(post, paths), name) for post, name in best]
+    best_measures = [_measure(post) for post, _ in best]
+    paths = _body_paths(best_measures)
+    return [
+        (post, _body(post, elements, paths), name)
+        for (post, name), (_, elements) in zip(best, best_measures, strict=True)
+    ]
 
 
 def _groups(root: Any) -> list[list[tuple[Any, str]]]:
@@ -88,8 +95,7 @@ def _groups(root: Any) -> list[list[tuple[Any, str]]]:
 def _profile(href: str) -> bool:
     if not href or href.startswith(("#", "javascript:", "mailto:")):
         return False
-    parts = urlsplit(href)
-    return bool(PROFILE_LINK.search(parts.path) or PROFILE_LINK.search("?" + parts.query))
+    return PROFILE_LINK.search(_ORIGIN.sub("", href, count=1).partition("#")[0]) is not None
 
 
 def _first_class(element: Any) -> str:
@@ -109,64 +115,65 @@ def _teaser(post: Any) -> bool:
     return False
 
 
-def _text_length(element: Any) -> int:
+def _chars(text: str | None) -> int:
+    return len("".join(text.split())) if text else 0
+
+
+def _shown_length(element: Any) -> int:
     """The characters of ``element``'s shown text, spaces and scripts left out."""
-    total = 0
-    for node in element.iter():
-        if not isinstance(node.tag, str) or node.tag in _UNSHOWN:
-            if node.tail and node is not element:
-                total += len("".join(node.tail.split()))
-            continue
-        if node.text:
-            total += len("".join(node.text.split()))
-        if node.tail and node is not element:
-            total += len("".join(node.tail.split()))
-    return total
+    length = _chars("".join(element.itertext()))
+    for unshown in element.iter(*_UNSHOWN):
+        length -= _chars("".join(unshown.itertext()))
+    return length
 
 
-def _paths(post: Any) -> list[tuple[tuple[tuple[str, str], ...], Any]]:
-    """Each element inside ``post`` with its path from it (tag and first class a step)."""
-    out: list[tuple[tuple[tuple[str, str], ...], Any]] = []
-    stack: list[tuple[Any, tuple[tuple[str, str], ...]]] = [(post, ())]
-    while stack:
-        element, path = stack.pop()
+def _measure(post: Any) -> Measure:
+    """The characters of ``post``'s shown text (spaces and scripts left out), and each
+    element inside it with its path from it (tag and first class a step) and its own
+    characters, in one walk."""
+    elements: list[tuple[Path, Any, int]] = []
+
+    def visit(element: Any, path: Path) -> int:
+        length = _chars(element.text)
         for child in element:
-            if not isinstance(child.tag, str) or child.tag in _UNSHOWN:
-                continue
-            step = (*path, (child.tag, _first_class(child)))
-            out.append((step, child))
-            stack.append((child, step))
-    return out
+            if isinstance(child.tag, str) and child.tag not in _UNSHOWN:
+                step = (*path, (child.tag, _first_class(child)))
+                at = len(elements)
+                elements.append((step, child, 0))
+                inner = visit(child, step)
+                elements[at] = (step, child, inner)
+                length += inner
+            length += _chars(child.tail)
+        return length
+
+    return visit(post, ()), elements
 
 
-def _body_paths(members: list[Any]) -> list[tuple[tuple[str, str], ...]]:
+def _body_paths(measures: list[Measure]) -> list[Path]:
     """The paths (from a post) of the posts' bodies: the paths found once in a post and in
     at least half of the posts whose elements hold :data:`BODY_SHARE` of the posts' text,
     the deepest first (the body itself, not the post's cell around its header)."""
     whole = 0
-    held: Counter[tuple[tuple[str, str], ...]] = Counter()
-    present: Counter[tuple[tuple[str, str], ...]] = Counter()
-    for post in members:
-        whole += _text_length(post)
-        elements = _paths(post)
-        once = Counter(path for path, _ in elements)
-        for path, element in elements:
+    held: Counter[Path] = Counter()
+    present: Counter[Path] = Counter()
+    for total, elements in measures:
+        whole += total
+        once = Counter(path for path, _, _ in elements)
+        for path, _, length in elements:
             if once[path] == 1:
-                held[path] += _text_length(element)
+                held[path] += length
                 present[path] += 1
     fit = [
         path
         for path, length in held.items()
-        if length >= BODY_SHARE * whole and 2 * present[path] >= len(members)
+        if length >= BODY_SHARE * whole and 2 * present[path] >= len(measures)
     ]
     return sorted(fit, key=lambda path: (-len(path), -held[path]))
 
 
-def _body(post: Any, paths: list[tuple[tuple[str, str], ...]]) -> Any:
+def _body(post: Any, elements: list[tuple[Path, Any, int]], paths: list[Path]) -> Any:
     """The post's element at the first of ``paths`` it holds, else the post itself."""
-    if not paths:
-        return post
-    at = dict(_paths(post))
+    at = {path: element for path, element, _ in elements}
     for path in paths:
         if path in at:
             return at[path]
