@@ -93,7 +93,8 @@ def test_posts_whose_heading_links_to_the_writer_are_posts_not_teasers() -> None
     found = repeatedposts.posts(_root(html))
     assert [name for _, _, name in found] == [name for name, _ in COMMENTS]
     thread = threadposts.shaped_reading(_root(html), None) or ""
-    assert thread.splitlines() == [line for n, s in COMMENTS for line in (n, s, s)]
+    expected = [line for n, s in COMMENTS for line in (n, "June 04, 2024", s, s)]
+    assert thread.splitlines() == expected
 
 
 def test_an_avatars_initial_is_no_writers_name() -> None:
@@ -143,3 +144,29 @@ def test_profile_links_are_told_by_their_path_or_query() -> None:
         assert repeatedposts._profile(href), href
     for href in ("/wanted-members-looking-hire-you", "/news/users-guide-2024", "#p5", "/"):
         assert not repeatedposts._profile(href), href
+
+
+def test_a_posts_shown_date_follows_its_writer_and_a_writers_card_is_no_date() -> None:
+    card = '<dd class="profile-joined">Joined: 14. Sep 2019</dd><span>Joined Nov 2024</span>'
+    posts = "".join(_div_post(name, f"{said} {said}", card) for name, said in COMMENTS)
+    root = _root(_page(posts))
+    found = repeatedposts.posts(root)
+    assert [repeatedposts.shown_date(post, body) for post, body, _ in found] == [
+        "June 04, 2024"
+    ] * 4
+    table = _root(
+        _table_thread(
+            "".join(_row(n, s).replace("2 hours ago", "on Dec 26, 2023") for n, s in COMMENTS)
+        )
+    )
+    lines = (threadposts.shaped_reading(table, None) or "").splitlines()
+    assert lines[:3] == [COMMENTS[0][0], "on Dec 26, 2023", COMMENTS[0][1]]
+
+
+def test_a_date_inside_the_body_is_the_posts_text_not_its_shown_date() -> None:
+    said = "We sailed on 12 May 2019 and came back the next week, tired but happy."
+    posts = "".join(
+        _div_post(name, said).replace("<span>June 04, 2024</span>", "") for name, _ in COMMENTS
+    )
+    found = repeatedposts.posts(_root(_page(posts)))
+    assert found and all(repeatedposts.shown_date(p, b) is None for p, b, _ in found)

@@ -22,6 +22,8 @@ import re
 from collections import Counter
 from typing import Any
 
+from webrobot.extract.forumchrome import FURNITURE as _FURNITURE
+
 #: A thread has at least this many posts that name their writer.
 MIN_POSTS = 3
 #: The posts hold at least this share of the page's text (characters, scripts left out).
@@ -39,6 +41,13 @@ PROFILE_LINK = re.compile(
     r"(?:^|[/?&;.=])(?:members?|memberlist|users?|profiles?|u|people|showuser)(?:$|[/?&;.=])|/~\w",
     re.IGNORECASE,
 )
+#: A post's shown date is no longer than this (characters).
+MAX_DATE = 40
+#: A shown date: a year and a day of the month or an hour beside it ("June 04, 2024,
+#: 11:23:55 AM", "on Dec 26, 2023", "12-05-2008, 10:23 PM"); a month and a year alone
+#: ("Joined Nov 2024") is a writer's card.
+_DATE = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+_DAY = re.compile(r"(?<!\d)(?:[0-2]?\d|3[01])(?!\d)")
 _UNSHOWN = frozenset({"script", "style", "noscript", "template"})
 _HEADINGS = "descendant::*[self::h1 or self::h2 or self::h3 or self::h4]"
 
@@ -72,6 +81,35 @@ def posts(root: Any) -> list[Post]:
         (post, _body(post, elements, paths), name)
         for (post, name), (_, elements) in zip(best, best_measures, strict=True)
     ]
+
+
+def shown_date(post: Any, body: Any) -> str | None:
+    """The date ``post`` shows outside its ``body``: the first element's text that is
+    short and says a year and a day or an hour (:data:`_DATE`, :data:`_DAY`), not a
+    writer's card (:data:`~webrobot.extract.forumchrome.FURNITURE`); ``None`` when it
+    shows none."""
+    stack = [post]
+    while stack:
+        element = stack.pop()
+        if element is body or not _FURNITURE.isdisjoint((element.get("class") or "").split()):
+            continue
+        text = " ".join(element.text_content().split())
+        if len(text) <= MAX_DATE and _dated(text):
+            inner = [c for c in element if isinstance(c.tag, str) and _dated(c.text_content())]
+            if not inner:
+                return text
+        stack.extend(
+            reversed([c for c in element if isinstance(c.tag, str) and c.tag not in _UNSHOWN])
+        )
+    return None
+
+
+def _dated(text: str) -> bool:
+    year = _DATE.search(text)
+    return (
+        year is not None
+        and _DAY.search(text[: year.start()] + " " + text[year.end() :]) is not None
+    )
 
 
 def _groups(root: Any) -> list[list[tuple[Any, str]]]:

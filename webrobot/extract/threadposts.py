@@ -165,8 +165,11 @@ def shaped_reading(root: Any, text: str | None) -> str | None:
     and its body one block a line, in place of ``text`` when they are more than it; else
     ``None``."""
     lines: list[str] = []
-    for _, body, name in repeatedposts.posts(root):
+    for post, body, name in repeatedposts.posts(root):
         lines.append(name)
+        when = repeatedposts.shown_date(post, body)
+        if when:
+            lines.append(when)
         lines.extend(block_lines(body))
     thread = "\n".join(lines)
     return thread if thread and len(thread) > len(text or "") else None
