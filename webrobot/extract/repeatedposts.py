@@ -65,15 +65,21 @@ def posts(root: Any) -> list[Post]:
     groups = _groups(root)
     if not groups:
         return []
-    best: list[tuple[Any, str]] = []
-    best_length = 0
-    for members in groups:
-        if any(_teaser(post) for post, _ in members):
-            continue
-        length = sum(_shown_length(post) for post, _ in members)
-        if length > best_length:
-            best, best_length = members, length
-    if not best or best_length < PAGE_SHARE * _shown_length(root):
+    measured = sorted(
+        ((sum(_shown_length(post) for post, _ in members), members) for members in groups),
+        key=lambda pair: -pair[0],
+    )
+    least = PAGE_SHARE * _shown_length(root)
+    # the longest group that is no listing's teasers, looked at longest first
+    best = next(
+        (
+            members
+            for length, members in measured
+            if length >= least and not any(_teaser(post) for post, _ in members)
+        ),
+        None,
+    )
+    if best is None:
         return []
     best_measures = [_measure(post) for post, _ in best]
     paths = _body_paths(best_measures)
