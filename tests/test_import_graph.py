@@ -135,6 +135,7 @@ PURE = frozenset({
     "webrobot.extract.repeatedlines",
     "webrobot.extract.consentdialog",
     "webrobot.extract.listingcards",
+    "webrobot.extract.cardtitles",
     "webrobot.extract.collectionpage",
     "webrobot.extract.cardframes",
     "webrobot.extract.pagekind",
