@@ -136,6 +136,7 @@ PURE = frozenset({
     "webrobot.extract.consentdialog",
     "webrobot.extract.listingcards",
     "webrobot.extract.cardtitles",
+    "webrobot.extract.linkedcards",
     "webrobot.extract.collectionpage",
     "webrobot.extract.cardframes",
     "webrobot.extract.pagekind",
