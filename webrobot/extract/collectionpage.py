@@ -70,15 +70,18 @@ def reading_kinds(root: Any) -> tuple[bool, bool, bool]:
     """How the main text reads the page under ``root``: whether as an article, as a
     product (not an article), and as a page of cards (neither; its ``og:type`` absent or
     ``website``, or a collection by :func:`declares_collection`)."""
-    collection = declares_collection(root) or _section_of_linked_cards(root)
+    collection = declares_collection(root)
     # a site's page that calls itself an article only by og:type is none (sitepages)
     article = not collection and declares_article(root) and not declares_site_page(root)
+    if article and _section_of_linked_cards(root):
+        article, collection = False, True
     product = not collection and not article and declares_product(root)
     cards = not article and not product and (collection or lists_cards(root))
     return article, product, cards
 
 
 def _section_of_linked_cards(root: Any) -> bool:
-    """Whether the page under ``root`` declares an article by its ``og:type`` alone and
-    lists linked cards (:mod:`webrobot.extract.linkedcards`): a news section."""
-    return declares_article(root) and not calls_itself_a_post(root) and lists_linked_cards(root)
+    """Whether the page under ``root``, which declares an article, does so by its
+    ``og:type`` alone and lists linked cards (:mod:`webrobot.extract.linkedcards`): a
+    news section."""
+    return not calls_itself_a_post(root) and lists_linked_cards(root)
