@@ -83,6 +83,7 @@ def test_pairs_become_text() -> None:
     page = tree(section(3))
     assert unlink_pairs(page) == 6
     assert not page.xpath("//h2/a | //p[@class='summary']/a")
+    assert len(page.xpath("//p[@class='title']")) == 3  # each title a paragraph over its blurb
 
 
 def test_a_page_calls_itself_a_post_by_its_time_or_its_json_ld() -> None:

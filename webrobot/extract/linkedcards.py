@@ -22,9 +22,11 @@ trafilatura's evaluation pages, 0.8% and 2.2%), the section above 40%.
   and names no article type in its JSON-LD: a page that declares an article by its
   ``og:type`` alone. Such a page that lists linked cards is read as a page of cards
   (:func:`webrobot.extract.collectionpage.reading_kinds`).
-- :func:`unlink_pairs` makes the pairs' links plain ``<span>`` text on a page of cards
-  that lists linked cards (:mod:`webrobot.extract.cardframes`), so each card reads as its
-  title over its blurb. A menu or a strip of titles without blurbs is left as it is.
+- :func:`unlink_pairs` makes the pairs' links plain ``<span>`` text and their headings
+  ``<p>`` on a page of cards that lists linked cards (:mod:`webrobot.extract.cardframes`),
+  so each card reads as its title over its blurb however trafilatura gathers the page
+  (as :mod:`webrobot.extract.cardtitles` does for whole-card links). A menu or a strip
+  of titles without blurbs is left as it is.
 
 Pure: no Scrapy, no I/O.
 """
@@ -82,8 +84,9 @@ def calls_itself_a_post(root: Any) -> bool:
 
 
 def unlink_pairs(tree: Any) -> int:
-    """The links of ``tree``'s title-and-blurb pairs made plain ``<span>`` text, in
-    place, when the page lists linked cards (see the module doc); how many links were."""
+    """The links of ``tree``'s title-and-blurb pairs made plain ``<span>`` text and their
+    headings ``<p>``, in place, when the page lists linked cards (see the module doc);
+    how many links were."""
     pairs = linked_pairs(tree)
     if not lists_linked_cards(tree, pairs):
         return 0
