@@ -39,11 +39,13 @@ before trafilatura reads the page, and what it drops from the text it gets.
   link goes to another site than the page's own (its canonical address) and which
   introduces a paragraph of :data:`ENTRY_PARAGRAPH` characters or more (a listicle's
   entry: "3. Yubico", linking to the vendor) has its link unwrapped, as the precise
-  reading drops a heading that is one link. A teaser's heading links within the site,
-  or is followed by a short excerpt or a date line, and stays as it is. On the
+  reading drops a heading that is one link; so does a heading linking within the site
+  that opens a section of two paragraphs or more (an entry of a listicle or of a
+  review of the year's stories: :mod:`webrobot.extract.entrysections`). A teaser's
+  heading is followed by one short excerpt or a date line, and stays as it is. On the
   development half of the unseen article pages (``python -m
   benchmarks.quality.unseendev``) eight listicles kept their entry titles (one its 25
-  headings), no page lost.
+  headings), no page lost; the section test four more sites' entries, no page lost.
 - :func:`without_pleas`: the closing lines of a text that ask the reader for money
   ("If you enjoyed this post, please consider supporting my work: buy me a coffee")
   where no markup marked them.
