@@ -45,7 +45,7 @@ before trafilatura reads the page, and what it drops from the text it gets.
   heading is followed by one short excerpt or a date line, and stays as it is. On the
   development half of the unseen article pages (``python -m
   benchmarks.quality.unseendev``) eight listicles kept their entry titles (one its 25
-  headings), no page lost; the section test four more sites' entries, no page lost.
+  headings), no page lost; the section test keeps four more sites' entries, none lost.
 - :func:`without_pleas`: the closing lines of a text that ask the reader for money
   ("If you enjoyed this post, please consider supporting my work: buy me a coffee")
   where no markup marked them.
