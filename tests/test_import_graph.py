@@ -136,6 +136,8 @@ PURE = frozenset({
     "webrobot.extract.repeatedlines",
     "webrobot.extract.consentdialog",
     "webrobot.extract.listingcards",
+    "webrobot.extract.cardtitles",
+    "webrobot.extract.linkedcards",
     "webrobot.extract.collectionpage",
     "webrobot.extract.cardframes",
     "webrobot.extract.pagekind",
