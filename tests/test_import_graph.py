@@ -136,6 +136,7 @@ PURE = frozenset({
     "webrobot.extract.consentdialog",
     "webrobot.extract.listingcards",
     "webrobot.extract.collectionpage",
+    "webrobot.extract.shownproduct",
     "webrobot.extract.cardframes",
     "webrobot.extract.pagekind",
     "webrobot.extract.sitepages",
