@@ -92,3 +92,14 @@ def test_a_shown_product_is_read_as_a_product_page() -> None:
 
 def test_a_broken_tree_shows_no_product() -> None:
     assert not shows_product(None)
+
+
+def test_a_price_without_a_buy_button_is_not_asked_further() -> None:
+    """A price marked as such and a stock line, with no buy button (a news page's
+    classes, an item shown without its button), is no shown product: the buy button is
+    asked for first, so most pages cost one walk by tag name."""
+    html = item_page("Subscribe").replace(
+        "<span class='price'>$ 89.00</span>",
+        "<span itemprop='price' content='89.00'>$ 89.00</span><p class='stock'>In stock</p>",
+    )
+    assert not shows_product(tree(html))
