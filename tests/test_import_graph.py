@@ -139,6 +139,7 @@ PURE = frozenset({
     "webrobot.extract.cardtitles",
     "webrobot.extract.linkedcards",
     "webrobot.extract.collectionpage",
+    "webrobot.extract.shownproduct",
     "webrobot.extract.cardframes",
     "webrobot.extract.pagekind",
     "webrobot.extract.sitepages",

@@ -42,6 +42,7 @@ from webrobot.extract.pagekind import (
     declares_article,
     declares_product,
 )
+from webrobot.extract.shownproduct import shows_product
 from webrobot.extract.sitepages import declares_site_page
 
 _COLLECTION_TYPE = re.compile(JSONLD_TYPE + 'CollectionPage"')
@@ -68,14 +69,15 @@ def declares_collection(root: Any) -> bool:
 
 def reading_kinds(root: Any) -> tuple[bool, bool, bool]:
     """How the main text reads the page under ``root``: whether as an article, as a
-    product (not an article), and as a page of cards (neither; its ``og:type`` absent or
-    ``website``, or a collection by :func:`declares_collection`)."""
+    product (not an article: it declares a product, or shows one by its markup,
+    :mod:`webrobot.extract.shownproduct`), and as a page of cards (neither; its
+    ``og:type`` absent or ``website``, or a collection by :func:`declares_collection`)."""
     collection = declares_collection(root)
     # a site's page that calls itself an article only by og:type is none (sitepages)
     article = not collection and declares_article(root) and not declares_site_page(root)
     if article and _section_of_linked_cards(root):
         article, collection = False, True
-    product = not collection and not article and declares_product(root)
+    product = not collection and not article and (declares_product(root) or shows_product(root))
     cards = not article and not product and (collection or lists_cards(root))
     return article, product, cards
 
