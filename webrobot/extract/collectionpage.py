@@ -12,7 +12,10 @@ a collection). :func:`reading_kinds` gives the main text's three choices from it
 the page is read as an article, as a product, and as a page of cards
 (:mod:`webrobot.extract.listingcards`): a collection is neither an article nor a
 product, and is a page of cards; a site's page that calls itself an article only by its
-``og:type`` (:mod:`webrobot.extract.sitepages`) is no article either.
+``og:type`` (:mod:`webrobot.extract.sitepages`) is no article either, nor is a page that
+declares an article by its ``og:type`` alone (no publication time, no JSON-LD article)
+and lists cards as title and blurb links (:mod:`webrobot.extract.linkedcards`): a news
+section.
 
 Open Graph's ``product.group`` (a shop's category) was read as a collection too, and
 left out: a category read whole as a product page (:mod:`webrobot.extract.sectionedpage`)
@@ -29,6 +32,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from webrobot.extract.linkedcards import calls_itself_a_post, lists_linked_cards
 from webrobot.extract.listingcards import lists_cards
 from webrobot.extract.pagekind import (
     ARTICLE_TYPE,
@@ -38,6 +42,7 @@ from webrobot.extract.pagekind import (
     declares_article,
     declares_product,
 )
+from webrobot.extract.shownproduct import shows_product
 from webrobot.extract.sitepages import declares_site_page
 
 _COLLECTION_TYPE = re.compile(JSONLD_TYPE + 'CollectionPage"')
@@ -64,11 +69,21 @@ def declares_collection(root: Any) -> bool:
 
 def reading_kinds(root: Any) -> tuple[bool, bool, bool]:
     """How the main text reads the page under ``root``: whether as an article, as a
-    product (not an article), and as a page of cards (neither; its ``og:type`` absent or
-    ``website``, or a collection by :func:`declares_collection`)."""
+    product (not an article: it declares a product, or shows one by its markup,
+    :mod:`webrobot.extract.shownproduct`), and as a page of cards (neither; its
+    ``og:type`` absent or ``website``, or a collection by :func:`declares_collection`)."""
     collection = declares_collection(root)
     # a site's page that calls itself an article only by og:type is none (sitepages)
     article = not collection and declares_article(root) and not declares_site_page(root)
-    product = not collection and not article and declares_product(root)
+    if article and _section_of_linked_cards(root):
+        article, collection = False, True
+    product = not collection and not article and (declares_product(root) or shows_product(root))
     cards = not article and not product and (collection or lists_cards(root))
     return article, product, cards
+
+
+def _section_of_linked_cards(root: Any) -> bool:
+    """Whether the page under ``root``, which declares an article, does so by its
+    ``og:type`` alone and lists linked cards (:mod:`webrobot.extract.linkedcards`): a
+    news section."""
+    return not calls_itself_a_post(root) and lists_linked_cards(root)

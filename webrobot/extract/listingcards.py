@@ -13,6 +13,9 @@ links plain blocks before trafilatura reads the page, where:
   of the page's text (scripts and styles not counted): the cards are the page, not a
   banner or a "more like this" strip beside an article.
 
+The headings of such cards that a paragraph follows are read as paragraphs
+(:mod:`webrobot.extract.cardtitles`), so a card keeps its title beside its blurb.
+
 It runs only on pages of the kinds this module is for (:func:`lists_cards`): a page that
 declares itself no article and no product (:mod:`webrobot.extract.pagekind`) and no other
 single thing either (its ``og:type``, when it has one, is ``website``): a video, a book
@@ -35,6 +38,8 @@ Pure: no Scrapy, no I/O.
 from __future__ import annotations
 
 from typing import Any
+
+from webrobot.extract.cardtitles import blurbed_titles
 
 #: Block elements: a link wrapping one of these is a card, not a link in running text.
 BLOCKS = frozenset(
@@ -75,6 +80,7 @@ def unwrap_cards(tree: Any) -> int:
     page = len(top.text_content()) - sum(len(node.text or "") for node in top.iter(*_UNCOUNTED))
     if sum(len(link.text_content()) for link in cards) < CARD_SHARE * page:
         return 0
+    blurbed_titles(cards)
     for link in cards:
         link.tag = "div"
         link.attrib.clear()
