@@ -288,8 +288,8 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
     except Exception:  # a page must never break the crawl
         logger.debug("JSON-LD of %s not read", page.url, exc_info=True)
         declared = None
-    final = tidy(prefer_declared(text, declared))
-    if markdown and final is not None and final != tidy(text):
+    final = tidy(chosen := prefer_declared(text, declared))
+    if markdown and final is not None and chosen is not text and final != tidy(text):
         rendered = final  # the declared articleBody: its paragraphs are all there is
     return Reading(final, _tidy_markdown(rendered) if final is not None else None)
 
