@@ -49,7 +49,7 @@ def declares_collection(root: Any, found: Declarations | None = None) -> bool:
     """Whether the page under ``root`` (an lxml tree) says it is a collection: its JSON-LD
     names a ``CollectionPage`` and no article or product type (read from ``found``, its
     :func:`~webrobot.extract.pagekind.declarations`, when given)."""
-    blocks = (found or declarations(root)).jsonld
+    blocks = (declarations(root) if found is None else found).jsonld
     if any(
         ARTICLE_TYPE.search(text, 0, MAX_JSONLD_CHARS)
         or PRODUCT_TYPE.search(text, 0, MAX_JSONLD_CHARS)
@@ -64,7 +64,7 @@ def reading_kinds(root: Any, found: Declarations | None = None) -> tuple[bool, b
     product (not an article), and as a page of cards (neither; its ``og:type`` absent or
     ``website``, or a collection by :func:`declares_collection`). Every test reads the
     page's declarations (``found`` when given), gathered once."""
-    found = found or declarations(root)
+    found = declarations(root) if found is None else found
     collection = declares_collection(root, found)
     # a site's page that calls itself an article only by og:type is none (sitepages)
     article = (

@@ -93,13 +93,15 @@ def _jsonld(root: Any) -> tuple[str, ...]:
 def declares_article(root: Any, found: Declarations | None = None) -> bool:
     """Whether the page under ``root`` (an lxml tree) declares itself an article (read
     from ``found``, its :func:`declarations`, when given)."""
-    return (found or declarations(root)).declares(("article",), ARTICLE_TYPE)
+    return (declarations(root) if found is None else found).declares(("article",), ARTICLE_TYPE)
 
 
 def declares_product(root: Any, found: Declarations | None = None) -> bool:
     """Whether the page under ``root`` (an lxml tree) declares itself a product (read
     from ``found``, its :func:`declarations`, when given)."""
-    return (found or declarations(root)).declares(("product", "og:product"), PRODUCT_TYPE)
+    return (declarations(root) if found is None else found).declares(
+        ("product", "og:product"), PRODUCT_TYPE
+    )
 
 
 def declares_discussion(

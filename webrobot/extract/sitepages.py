@@ -49,7 +49,7 @@ def declares_site_page(root: Any, found: Declarations | None = None) -> bool:
     JSON-LD (:data:`PAGE_TYPES`), names no article type there and gives no
     :data:`PUBLISHED` time: a site's page, not a post (see the module doc). Read from
     ``found``, its :func:`~webrobot.extract.pagekind.declarations`, when given."""
-    found = found or declarations(root)
+    found = declarations(root) if found is None else found
     if any(key == PUBLISHED for key, _ in found.metas):
         return False
     if any(ARTICLE_TYPE.search(text, 0, MAX_JSONLD_CHARS) for text in found.jsonld):
