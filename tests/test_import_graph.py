@@ -123,6 +123,7 @@ PURE = frozenset({
     "webrobot.extract.emptytails",
     "webrobot.extract.seealso",
     "webrobot.extract.disclosures",
+    "webrobot.extract.entrysections",
     "webrobot.extract.signupforms",
     "webrobot.extract.permalinks",
     "webrobot.extract.docchrome",
