@@ -37,7 +37,10 @@ Pure: no Scrapy, no I/O.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from webrobot.extract.pagekind import Declarations
 
 from webrobot.extract.cardtitles import blurbed_titles
 
@@ -59,13 +62,18 @@ LISTING_OG_TYPES = frozenset(("", "website"))
 _UNCOUNTED = ("script", "style", "noscript", "template")
 
 
-def lists_cards(root: Any) -> bool:
+def lists_cards(root: Any, found: Declarations | None = None) -> bool:
     """Whether the page under ``root`` (an lxml tree) may be a page of cards: its
-    ``og:type`` is absent or ``website``. (Articles and products are told apart before.)"""
-    for meta in root.iter("meta"):
-        if (meta.get("property") or meta.get("name") or "").strip().lower() == "og:type":
-            return (meta.get("content") or "").strip().lower() in LISTING_OG_TYPES
-    return True
+    ``og:type`` is absent or ``website`` (read from ``found``, its
+    :func:`~webrobot.extract.pagekind.declarations`, when given). (Articles and products
+    are told apart before.)"""
+    if found is None:
+        for meta in root.iter("meta"):
+            if (meta.get("property") or meta.get("name") or "").strip().lower() == "og:type":
+                return (meta.get("content") or "").strip().lower() in LISTING_OG_TYPES
+        return True
+    og_types = found.og_types()
+    return og_types[0] in LISTING_OG_TYPES if og_types else True
 
 
 def unwrap_cards(tree: Any) -> int:
