@@ -170,3 +170,16 @@ def test_a_date_inside_the_body_is_the_posts_text_not_its_shown_date() -> None:
     )
     found = repeatedposts.posts(_root(_page(posts)))
     assert found and all(repeatedposts.shown_date(p, b) is None for p, b, _ in found)
+
+
+def test_a_pages_header_content_and_footer_are_no_thread() -> None:
+    story = "".join(f"<p>{said} {said}</p>" for _, said in COMMENTS * 3)
+    html = (
+        "<html><body>"
+        '<div><a href="/user/login">Sign in</a> <a href="/">Home</a></div>'
+        f'<div><h1>Ferry timetable</h1><p>By <a href="/members/harbourmaster">harbourmaster</a>'
+        f"</p>{story}</div>"
+        '<div><a href="/users/">Our members</a> <a href="/contact">Contact</a></div>'
+        "</body></html>"
+    )
+    assert repeatedposts.posts(_root(html)) == []

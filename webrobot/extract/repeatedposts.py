@@ -28,6 +28,10 @@ from webrobot.extract.forumchrome import FURNITURE as _FURNITURE
 MIN_POSTS = 3
 #: The posts hold at least this share of the page's text (characters, scripts left out).
 PAGE_SHARE = 0.5
+#: No one post holds more than this share of the posts' text: three blocks around one
+#: that holds nearly all (a page's header, content and footer, each linking a profile or
+#: a sign-in page) are no thread.
+ONE_POST_SHARE = 0.8
 #: A post's body holds at least this share of the posts' text, summed over them.
 BODY_SHARE = 0.6
 #: A writer's name is no shorter and no longer than these (characters): a link of one
@@ -66,16 +70,18 @@ def posts(root: Any) -> list[Post]:
     if not groups:
         return []
     measured = sorted(
-        ((sum(_shown_length(post) for post, _ in members), members) for members in groups),
-        key=lambda pair: -pair[0],
+        ((_lengths(members), members) for members in groups), key=lambda pair: -sum(pair[0])
     )
     least = PAGE_SHARE * _shown_length(root)
-    # the longest group that is no listing's teasers, looked at longest first
+    # the longest group that is no listing's teasers and no page's header, content and
+    # footer, looked at longest first
     best = next(
         (
             members
-            for length, members in measured
-            if length >= least and not any(_teaser(post) for post, _ in members)
+            for lengths, members in measured
+            if sum(lengths) >= least
+            and max(lengths) <= ONE_POST_SHARE * sum(lengths)
+            and not any(_teaser(post) for post, _ in members)
         ),
         None,
     )
@@ -161,6 +167,10 @@ def _teaser(post: Any) -> bool:
 
 def _chars(text: str | None) -> int:
     return len("".join(text.split())) if text else 0
+
+
+def _lengths(members: list[tuple[Any, str]]) -> list[int]:
+    return [_shown_length(post) for post, _ in members]
 
 
 def _shown_length(element: Any) -> int:
