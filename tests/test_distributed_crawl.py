@@ -276,7 +276,11 @@ def test_three_workers_download_every_page_exactly_once(
     make_site: Callable[..., SiteServer], redis_server: RedisServer, tmp_path: Path
 ) -> None:
     web = build_web(make_site, delay=0.05)
-    workers = start_workers(tmp_path, web, redis_server)
+    # Every page once is the promise while no worker stops for longer than a lease TTL:
+    # with REDIS_FAST's 3 s, a worker a loaded machine left without a turn for a few
+    # seconds lost its leases (rightly) and another fetched its page again. Nothing here
+    # waits for a lease to expire, so a long TTL costs no time.
+    workers = start_workers(tmp_path, web, redis_server, WEBROBOT_REDIS_LEASE_TTL="60")
     try:
         codes = [worker.wait() for worker in workers]
     finally:
