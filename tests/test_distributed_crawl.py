@@ -44,6 +44,11 @@ REDIS_FAST = {
     "CONCURRENT_REQUESTS": "2",
     "CONCURRENT_REQUESTS_PER_DOMAIN": "1",
 }
+#: For shared crawls that judge every page fetched once and wait for no lease to expire:
+#: once is the promise while no worker goes without a turn for longer than a lease TTL,
+#: and a loaded machine left a worker without one for over REDIS_FAST's 3 s (its pages
+#: were rightly fetched again by another worker).
+LONG_LEASES = {"WEBROBOT_REDIS_LEASE_TTL": "60"}
 #: Seconds without Redis in the outage test: two more than a lease TTL, so every
 #: worker's heartbeat deadline passes while Redis is away (5 s).
 OUTAGE = float(REDIS_FAST["WEBROBOT_REDIS_LEASE_TTL"]) + 2
@@ -276,11 +281,7 @@ def test_three_workers_download_every_page_exactly_once(
     make_site: Callable[..., SiteServer], redis_server: RedisServer, tmp_path: Path
 ) -> None:
     web = build_web(make_site, delay=0.05)
-    # Every page once is the promise while no worker stops for longer than a lease TTL:
-    # with REDIS_FAST's 3 s, a worker a loaded machine left without a turn for a few
-    # seconds lost its leases (rightly) and another fetched its page again. Nothing here
-    # waits for a lease to expire, so a long TTL costs no time.
-    workers = start_workers(tmp_path, web, redis_server, WEBROBOT_REDIS_LEASE_TTL="60")
+    workers = start_workers(tmp_path, web, redis_server, **LONG_LEASES)
     try:
         codes = [worker.wait() for worker in workers]
     finally:
