@@ -120,6 +120,7 @@ def test_concurrent_workers_never_overlap_and_keep_the_spacing(redis_server: Red
             while (wait := start(politeness, delay=delay)[0]) > 0:
                 time.sleep(wait)  # what a worker does: wait for its reserved start
             began = time.monotonic()
+            politeness.departed(SITE, began)  # as the downloader tells it
             time.sleep(0.01)  # the download
             ended = time.monotonic()
             politeness.finished(SITE)
@@ -134,7 +135,11 @@ def test_concurrent_workers_never_overlap_and_keep_the_spacing(redis_server: Red
     spans.sort()
     assert len(spans) == 18
     assert all(b[0] >= a[1] for a, b in pairwise(spans)), "a download overlapped another worker's"
-    assert min(b[0] - a[0] for a, b in pairwise(spans)) >= delay - 0.003
+    # A request that leaves under LATE_MS after its start was asked for is not
+    # corrected for (by design: most leave within a round trip), so a worker whose
+    # answer came slowly may begin up to that much after its start, shortening the
+    # next gap; a few ms more for two workers' readings of the Redis clock.
+    assert min(b[0] - a[0] for a, b in pairwise(spans)) >= delay - shared.LATE_MS / 1000 - 0.003
 
 
 @tight_timing
