@@ -19,7 +19,7 @@ import pytest
 
 from tests.crawling import RunningCrawl, command_in_process, start_crawl, wait_until
 from tests.redisserver import RedisServer
-from tests.test_distributed_crawl import REDIS_FAST
+from tests.test_distributed_crawl import LONG_LEASES, REDIS_FAST
 from tests.test_monitor_crawl import PROTECTED, build
 from tests.webhookreceiver import WebhookReceiver
 from webrobot.demo.server import Hit, Reply, SiteServer
@@ -130,7 +130,7 @@ def test_two_workers_two_crawls_one_event_per_change(
         slow(site)
         shared_by_both(site, redis_server)
         first = [c.wait() for c in workers(tmp_path, "one", site, redis_server, receiver,
-                                           WEBROBOT_WATCH=str(watch))]  # fmt: skip
+                                           WEBROBOT_WATCH=str(watch), **LONG_LEASES)]  # fmt: skip
         assert [r.returncode for r in first] == [0, 0], [r.log[-2000:] for r in first]
         once = export_events(tmp_path, redis_server, "once")
         pages = {"/", "/a", "/b", "/product", "/forum", "/copy", "/decoy", "/gone"}
@@ -143,7 +143,7 @@ def test_two_workers_two_crawls_one_event_per_change(
         build(site, 2)
         slow(site)
         second = [c.wait() for c in workers(tmp_path, "two", site, redis_server, receiver,
-                                            WEBROBOT_WATCH=str(watch))]  # fmt: skip
+                                            WEBROBOT_WATCH=str(watch), **LONG_LEASES)]  # fmt: skip
         assert [r.returncode for r in second] == [0, 0], [r.log[-2000:] for r in second]
         assert site.count("/gone") == 2, "the known page is re-checked once, by one worker"
         everything = export_events(tmp_path, redis_server, "twice")
@@ -163,7 +163,8 @@ def test_two_workers_two_crawls_one_event_per_change(
             assert "Traceback" not in result.log
         stats = [r.stats for r in second]
         assert sum(s.get("webrobot/monitor/events/changed", 0) for s in stats) == 5
-        assert sum(s.get("webrobot/monitor/unchanged", 0) for s in stats) == 2
+        leases = [{k: v for k, v in s.items() if "/lease/" in k} for s in stats]
+        assert sum(s.get("webrobot/monitor/unchanged", 0) for s in stats) == 2, leases
 
         # The receiver got every event once, under its own key, whichever worker sent it.
         wait_until(lambda: len(receiver.keys()) >= len(everything), 10, "every delivery")
