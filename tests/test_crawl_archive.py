@@ -277,9 +277,10 @@ def test_redis_workers_write_one_file_set_each(
 ) -> None:
     """Workers of one shared crawl, one WARC folder: each writes its own files, and
     together they hold one record pair per fetch the servers saw."""
-    from tests.test_distributed_crawl import build_web, start_workers, stop_all
+    from tests.test_distributed_crawl import build_web, shared_by, start_workers, stop_all
 
     web = build_web(make_site, delay=0.05)
+    shared_by(web, redis_server)
     warc_dir = tmp_path / "warc"
     workers = start_workers(tmp_path, web, redis_server, n=2, WEBROBOT_WARC_DIR=str(warc_dir),
                             WEBROBOT_INDEX_ENABLED="False")  # fmt: skip
