@@ -50,6 +50,19 @@ def test_nothing_usable_is_none(block: str) -> None:
     assert declared_article_body(tree(block)) is None
 
 
+def test_a_key_written_with_an_escape_is_read() -> None:
+    assert declared_article_body(tree('{"\\u0061rticleBody": "Escaped key."}')) == "Escaped key."
+
+
+def test_a_block_that_cannot_hold_the_key_is_not_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    parsed: list[str] = []
+    loads = json.loads
+    monkeypatch.setattr(json, "loads", lambda s, **kw: parsed.append(s) or loads(s, **kw))
+    news = json.dumps({"@type": "NewsArticle", "headline": "No body here", "about": ["x"] * 50})
+    assert declared_article_body(tree(news, '{"articleBody": "Body."}')) == "Body."
+    assert parsed == ['{"articleBody": "Body."}']
+
+
 def test_other_scripts_are_not_json_ld() -> None:
     assert declared_article_body(tree('{"articleBody": "x"}', kind="text/javascript")) is None
     assert declared_article_body(tree('{"articleBody": "x"}', kind="Application/LD+JSON")) == "x"

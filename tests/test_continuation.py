@@ -5,6 +5,7 @@ from __future__ import annotations
 import lxml.html
 import pytest
 
+from webrobot.extract import continuation
 from webrobot.extract.continuation import continued
 
 PARTS = [f"Paragraph {i} of the article tells a long enough part of the story." for i in range(6)]
@@ -110,3 +111,17 @@ def test_paragraphs_written_with_other_white_space_are_still_found() -> None:
     odd = [part.replace(" ", "\xa0 \n", 3) for part in PARTS]
     root = page(box(*odd[:2]), AD, box(*odd[2:4]))
     assert continued(root, "\n".join(PARTS[:2])) == "\n".join(PARTS[:4])
+
+
+def test_a_page_without_a_kind_in_two_containers_has_no_paragraph_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    read: list[str] = []
+    collapse = continuation._collapsed
+    monkeypatch.setattr(continuation, "_collapsed", lambda s: read.append(s) or collapse(s))
+    one_each = page(box(*PARTS[:3]), AD, box(*PARTS[3:], css="related"))
+    assert continued(one_each, "\n".join(PARTS[:3])) == "\n".join(PARTS[:3])
+    assert read == []
+    split = page(box(*PARTS[:3]), AD, box(*PARTS[3:]))
+    assert continued(split, "\n".join(PARTS[:3])) == "\n".join(PARTS)
+    assert read

@@ -16,7 +16,7 @@ from parsel import Selector
 
 from webrobot.extract import largepage, maintext
 from webrobot.extract.largepage import is_large
-from webrobot.extract.maintext import choose, main_text, prefer_declared, tidy
+from webrobot.extract.maintext import _CONTROL, _SPACES, choose, main_text, prefer_declared, tidy
 from webrobot.extract.page import SourcePage
 from webrobot.optional import MissingExtra
 
@@ -390,6 +390,21 @@ def test_tidy() -> None:
     assert tidy(" \n\t\n ") is None
     assert tidy("  a \t b \n\n  c  \r\n") == "a b\nc"
     assert tidy("x\x00y\x1b[0m \x7f\n\x01\x02") == "xy[0m"
+
+
+def test_tidy_without_control_characters_is_the_same_as_with_them() -> None:
+    # the split-and-join of a text without control characters against the expressions
+    # every text went through, on every white space and line break Python knows
+    spaces = "".join(c for c in map(chr, range(sys.maxunicode + 1)) if c.isspace())
+    plain = _CONTROL.sub("", spaces)  # without the control characters that are spaces too
+    assert "\xa0" in plain and "\x85" in plain and "\x0b" not in plain
+    breaks = "\n\r\x85\u2028\u2029"
+    texts = [f" a{spaces}b ", f"{spaces}x\u200by{spaces}", f"p{breaks}q \u3000r\xa0", spaces]
+    texts += [f" a{plain}b ", f"{plain}x{plain}y\n{plain}", plain]
+    texts += ["\u00a0\u00fc\tz\n\n w \r\n", "one line", "a\u2028 b\u2029\u2029c\x85d"]
+    for text in texts:
+        slow = (_SPACES.sub(" ", _CONTROL.sub("", line)).strip() for line in text.splitlines())
+        assert tidy(text) == ("\n".join(line for line in slow if line) or None)
 
 
 def test_a_page_that_is_no_article_gets_one_broad_reading(

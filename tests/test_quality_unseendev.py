@@ -3,6 +3,7 @@ marks them as the evaluation does."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -139,3 +140,31 @@ def test_the_pooled_deficit_is_printed_beside_saved_texts(
     out = capsys.readouterr().out
     assert "mean recall 0.333 / 1.000" in out
     assert "behind on 1 pages (truth 3): +2 missed, +0 kept beyond saved" in out
+
+
+def test_pages_are_grouped_by_the_kind_the_main_text_takes_them_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    article = "<html><head><meta property='og:type' content='article'></head><body></body></html>"
+    product = article.replace("'article'", "'product'")
+    assert unseendev.page_kind(article) == "article"
+    assert unseendev.page_kind(product) == "product"
+    assert unseendev.page_kind(article.replace("'article'", "'book'")) == "none"
+    site = _site("dev")
+    pages = [
+        Page("wcxb-product", site, article, "one two three four five six"),
+        Page("wcxb-product", site + "item", product, "seven eight nine ten"),
+    ]
+    monkeypatch.setattr(unseendev, "wcxb", lambda repos: pages)
+    text = "one two three four five six"
+    monkeypatch.setattr(unseendev, "extractor", lambda name: lambda html: text)
+    saved = tmp_path / "texts.json"
+    other = {
+        pages[0].url + "#0": "eleven twelve thirteen fourteen",
+        pages[1].url + "#1": "seven eight nine ten",
+    }
+    saved.write_text(json.dumps(other))
+    assert unseendev.main(["--kinds", "product", "--reading", "--against", str(saved)]) == 0
+    out = capsys.readouterr().out
+    assert "wcxb-product dev, read as article (1 pages), webrobot / saved: F1 1.000 / 0.000" in out
+    assert "wcxb-product dev, read as product (1 pages), webrobot / saved: F1 0.000 / 1.000" in out

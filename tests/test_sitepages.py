@@ -69,7 +69,7 @@ def test_a_site_page_is_read_with_its_sections() -> None:
 
 
 def test_without_the_rule_the_page_is_read_as_a_post(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(collectionpage, "declares_site_page", lambda root: False)
+    monkeypatch.setattr(collectionpage, "declares_site_page", lambda root, found=None: False)
     text = main_text(_page(SERVICE.replace(WEBSITE, PAGE_HEAD))) or ""
     assert SECTIONS[0] not in text
 

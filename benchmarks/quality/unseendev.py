@@ -18,7 +18,10 @@ beside texts saved with ``--save``, given with ``--against``). ``--pooled`` tell
 whether webrobot's deficit is text it drops or text it keeps (:func:`pooled`): each
 side's mean precision and mean recall (the set's F1 is theirs), and on the pages where
 webrobot is behind by any margin, the truth's size there and the shingles webrobot
-misses and keeps beyond the other side's.
+misses and keeps beyond the other side's. ``--reading`` groups each set's dev pages by
+the kind the main text takes them for (:func:`page_kind`: article, product, a page of
+cards, or none of these) and gives each group's F1 beside the other side's: whether the
+pages a kind's rules do not reach are the ones behind.
 """
 
 from __future__ import annotations
@@ -121,6 +124,18 @@ def pooled(rows: Sequence[tuple[Counts, Counts]]) -> Deficit:
     )
 
 
+def page_kind(html: str) -> str:
+    """The kind the main text takes the page ``html`` for: ``article``, ``product``,
+    ``cards`` (a page of cards) or ``none``
+    (:func:`webrobot.extract.collectionpage.reading_kinds`)."""
+    from parsel import Selector
+
+    from webrobot.extract.collectionpage import reading_kinds
+
+    article, product, cards = reading_kinds(Selector(text=html, type="html").root)
+    return "article" if article else "product" if product else "cards" if cards else "none"
+
+
 def page_counts(page: Page, text: str) -> Counts:
     """``text``'s true positives, false positives and false negatives on ``page`` as its
     set counts them (shingles, or passages)."""
@@ -214,6 +229,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--pooled", action="store_true", help="whether the deficit is text dropped or kept"
     )
+    parser.add_argument(
+        "--reading", action="store_true", help="each kind of page's F1, beside the other side"
+    )
     parser.add_argument("--save", type=Path, help="write webrobot's texts to this JSON file")
     parser.add_argument(
         "--against", type=Path, help="compare with texts saved by --save (instead of trafilatura)"
@@ -269,6 +287,21 @@ def main(argv: list[str] | None = None) -> int:
                 f"behind on {d.behind} pages (truth {d.truth:.0f}): "
                 f"{d.missed:+.0f} missed, {d.kept:+.0f} kept beyond {other}"
             )
+        return 0
+    if args.reading:
+        other = "saved" if saved is not None else "trafilatura"
+        for kind in kinds:
+            mine = [r for r in rows if r[1].set == set_name(kind)]
+            groups: dict[str, list[tuple[int, Page, str, str, object, object]]] = {}
+            for r in mine:
+                groups.setdefault(page_kind(r[1].html), []).append(r)
+            for name, group in sorted(groups.items()):
+                pages_of = [r[1] for r in group]
+                print(
+                    f"{set_name(kind)} dev, read as {name} ({len(group)} pages), "
+                    f"webrobot / {other}: F1 {f1_of(pages_of, [r[2] for r in group]):.3f} / "
+                    f"{f1_of(pages_of, [r[3] for r in group]):.3f}; pages {[r[0] for r in group]}"
+                )
         return 0
     if args.summary:
         for kind in kinds:

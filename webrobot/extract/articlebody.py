@@ -34,9 +34,10 @@ def declared_article_body(root: Any) -> str | None:
         return None
     for script in scripts:
         kind = (script.get("type") or "").lower()
-        if "ld+json" not in kind:
-            continue
-        for body in _bodies(_load(script.text or "")):
+        source = script.text or ""
+        if "ld+json" not in kind or ("articleBody" not in source and "\\u" not in source):
+            continue  # a key is "articleBody" only if written so, or with a \u escape
+        for body in _bodies(_load(source)):
             text = plain_text(body)
             if len(text) > len(best):
                 best = text

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from webrobot.extract.linkedcards import unlink_pairs
 from webrobot.extract.listingcards import unwrap_cards
 from webrobot.extract.pagekind import declares_discussion
 from webrobot.extract.trafilaturacompat import body_expressions
@@ -53,9 +54,10 @@ NAMES = ("class", "id", "role", "itemprop")
 
 def read_as_cards(tree: Any) -> int:
     """``tree`` (an lxml tree) readied as a page of cards, in place: its whole-card links
-    unwrapped (:func:`~webrobot.extract.listingcards.unwrap_cards`) and its cards'
+    unwrapped (:func:`~webrobot.extract.listingcards.unwrap_cards`), its title and blurb
+    links made text (:func:`~webrobot.extract.linkedcards.unlink_pairs`) and its cards'
     content blocks unnamed (:func:`unframe_cards`); how many elements changed."""
-    unwrapped = unwrap_cards(tree)
+    unwrapped = unwrap_cards(tree) + unlink_pairs(tree)
     return unwrapped + (0 if declares_discussion(tree) else unframe_cards(tree))
 
 

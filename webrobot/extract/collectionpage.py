@@ -12,7 +12,10 @@ a collection). :func:`reading_kinds` gives the main text's three choices from it
 the page is read as an article, as a product, and as a page of cards
 (:mod:`webrobot.extract.listingcards`): a collection is neither an article nor a
 product, and is a page of cards; a site's page that calls itself an article only by its
-``og:type`` (:mod:`webrobot.extract.sitepages`) is no article either.
+``og:type`` (:mod:`webrobot.extract.sitepages`) is no article either, nor is a page that
+declares an article by its ``og:type`` alone (no publication time, no JSON-LD article)
+and lists cards as title and blurb links (:mod:`webrobot.extract.linkedcards`): a news
+section.
 
 Open Graph's ``product.group`` (a shop's category) was read as a collection too, and
 left out: a category read whole as a product page (:mod:`webrobot.extract.sectionedpage`)
@@ -29,46 +32,61 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from webrobot.extract.linkedcards import calls_itself_a_post, lists_linked_cards
 from webrobot.extract.listingcards import lists_cards
 from webrobot.extract.pagekind import (
     ARTICLE_TYPE,
     JSONLD_TYPE,
     MAX_JSONLD_CHARS,
     PRODUCT_TYPE,
+    Declarations,
+    declarations,
     declares_article,
     declares_product,
 )
+from webrobot.extract.shownproduct import shows_product
 from webrobot.extract.sitepages import declares_site_page
 
 _COLLECTION_TYPE = re.compile(JSONLD_TYPE + 'CollectionPage"')
 
 
-def declares_collection(root: Any) -> bool:
+def declares_collection(root: Any, found: Declarations | None = None) -> bool:
     """Whether the page under ``root`` (an lxml tree) says it is a collection: its JSON-LD
-    names a ``CollectionPage`` and no article or product type."""
-    try:
-        collection = False
-        for script in root.iter("script"):
-            if "ld+json" not in (script.get("type") or "").lower():
-                continue
-            text = script.text or ""
-            if ARTICLE_TYPE.search(text, 0, MAX_JSONLD_CHARS) or PRODUCT_TYPE.search(
-                text, 0, MAX_JSONLD_CHARS
-            ):
-                return False
-            collection = collection or bool(_COLLECTION_TYPE.search(text, 0, MAX_JSONLD_CHARS))
-        return collection
-    except (AttributeError, TypeError, ValueError):
+    names a ``CollectionPage`` and no article or product type (read from ``found``, its
+    :func:`~webrobot.extract.pagekind.declarations`, when given)."""
+    blocks = (declarations(root) if found is None else found).jsonld
+    if any(
+        ARTICLE_TYPE.search(text, 0, MAX_JSONLD_CHARS)
+        or PRODUCT_TYPE.search(text, 0, MAX_JSONLD_CHARS)
+        for text in blocks
+    ):
         return False
+    return any(_COLLECTION_TYPE.search(text, 0, MAX_JSONLD_CHARS) for text in blocks)
 
 
-def reading_kinds(root: Any) -> tuple[bool, bool, bool]:
+def reading_kinds(root: Any, found: Declarations | None = None) -> tuple[bool, bool, bool]:
     """How the main text reads the page under ``root``: whether as an article, as a
-    product (not an article), and as a page of cards (neither; its ``og:type`` absent or
-    ``website``, or a collection by :func:`declares_collection`)."""
-    collection = declares_collection(root)
+    product (not an article: it declares a product, or shows one by its markup,
+    :mod:`webrobot.extract.shownproduct`), and as a page of cards (neither; its
+    ``og:type`` absent or ``website``, or a collection by :func:`declares_collection`).
+    Every test reads the page's declarations (``found`` when given), gathered once."""
+    found = declarations(root) if found is None else found
+    collection = declares_collection(root, found)
     # a site's page that calls itself an article only by og:type is none (sitepages)
-    article = not collection and declares_article(root) and not declares_site_page(root)
-    product = not collection and not article and declares_product(root)
-    cards = not article and not product and (collection or lists_cards(root))
+    article = (
+        not collection and declares_article(root, found) and not declares_site_page(root, found)
+    )
+    if article and _section_of_linked_cards(root):
+        article, collection = False, True
+    product = (
+        not collection and not article and (declares_product(root, found) or shows_product(root))
+    )
+    cards = not article and not product and (collection or lists_cards(root, found))
     return article, product, cards
+
+
+def _section_of_linked_cards(root: Any) -> bool:
+    """Whether the page under ``root``, which declares an article, does so by its
+    ``og:type`` alone and lists linked cards (:mod:`webrobot.extract.linkedcards`): a
+    news section."""
+    return not calls_itself_a_post(root) and lists_linked_cards(root)

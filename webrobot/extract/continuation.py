@@ -58,21 +58,33 @@ class _Container:
 def continued(root: Any, text: str) -> str:
     """``text`` with the paragraphs of the article's other containers in ``root``
     added, one a line, each after the line of the paragraph it follows in the page."""
+    # the paragraphs in a classed container and the headings, in page order (a heading
+    # with no parent); their text is read only when a kind has two containers or more
+    seen: list[tuple[Any, Any, str | None]] = []
+    containers: dict[tuple[str, str], set[Any]] = {}
+    for count, element in enumerate(root.iter("p", *_HEADINGS)):
+        if count >= MAX_PARAGRAPHS:
+            break
+        if element.tag != "p":
+            seen.append((element, None, None))
+            continue
+        parent = element.getparent()
+        css = parent.get("class") if parent is not None else None
+        if not css or not isinstance(parent.tag, str):
+            continue
+        seen.append((element, parent, css))
+        containers.setdefault((parent.tag, css), set()).add(parent)
+    if all(len(kind) < 2 for kind in containers.values()):
+        return text  # no kind is split into containers: nothing can continue it
     flat = _SPACES.sub(" ", text)
     lines = {_collapsed(line) for line in text.split("\n")}
     budget = MAX_SEARCHED
     kinds: dict[tuple[str, str], dict[Any, _Container]] = {}
     order: list[tuple[tuple[str, str], _Container, str, bool]] = []
     headings: list[tuple[int, Any]] = []  # (paragraphs seen before it, heading)
-    for count, element in enumerate(root.iter("p", *_HEADINGS)):
-        if count >= MAX_PARAGRAPHS:
-            break
-        if element.tag != "p":
+    for element, parent, css in seen:
+        if parent is None or css is None:
             headings.append((len(order), element))
-            continue
-        parent = element.getparent()
-        css = parent.get("class") if parent is not None else None
-        if not css or not isinstance(parent.tag, str):
             continue
         words = _collapsed(element.text_content())
         if len(words) < MIN_PARAGRAPH:

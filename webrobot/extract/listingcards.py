@@ -13,6 +13,9 @@ links plain blocks before trafilatura reads the page, where:
   of the page's text (scripts and styles not counted): the cards are the page, not a
   banner or a "more like this" strip beside an article.
 
+The headings of such cards that a paragraph follows are read as paragraphs
+(:mod:`webrobot.extract.cardtitles`), so a card keeps its title beside its blurb.
+
 It runs only on pages of the kinds this module is for (:func:`lists_cards`): a page that
 declares itself no article and no product (:mod:`webrobot.extract.pagekind`) and no other
 single thing either (its ``og:type``, when it has one, is ``website``): a video, a book
@@ -34,7 +37,12 @@ Pure: no Scrapy, no I/O.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from webrobot.extract.pagekind import Declarations
+
+from webrobot.extract.cardtitles import blurbed_titles
 
 #: Block elements: a link wrapping one of these is a card, not a link in running text.
 BLOCKS = frozenset(
@@ -54,13 +62,18 @@ LISTING_OG_TYPES = frozenset(("", "website"))
 _UNCOUNTED = ("script", "style", "noscript", "template")
 
 
-def lists_cards(root: Any) -> bool:
+def lists_cards(root: Any, found: Declarations | None = None) -> bool:
     """Whether the page under ``root`` (an lxml tree) may be a page of cards: its
-    ``og:type`` is absent or ``website``. (Articles and products are told apart before.)"""
-    for meta in root.iter("meta"):
-        if (meta.get("property") or meta.get("name") or "").strip().lower() == "og:type":
-            return (meta.get("content") or "").strip().lower() in LISTING_OG_TYPES
-    return True
+    ``og:type`` is absent or ``website`` (read from ``found``, its
+    :func:`~webrobot.extract.pagekind.declarations`, when given). (Articles and products
+    are told apart before.)"""
+    if found is None:
+        for meta in root.iter("meta"):
+            if (meta.get("property") or meta.get("name") or "").strip().lower() == "og:type":
+                return (meta.get("content") or "").strip().lower() in LISTING_OG_TYPES
+        return True
+    og_types = found.og_types()
+    return og_types[0] in LISTING_OG_TYPES if og_types else True
 
 
 def unwrap_cards(tree: Any) -> int:
@@ -75,6 +88,7 @@ def unwrap_cards(tree: Any) -> int:
     page = len(top.text_content()) - sum(len(node.text or "") for node in top.iter(*_UNCOUNTED))
     if sum(len(link.text_content()) for link in cards) < CARD_SHARE * page:
         return 0
+    blurbed_titles(cards)
     for link in cards:
         link.tag = "div"
         link.attrib.clear()

@@ -137,7 +137,7 @@ from webrobot.extract.layoutlists import unlist_layout
 from webrobot.extract.layouttables import unlay
 from webrobot.extract.page import SourcePage
 from webrobot.extract.pagechrome import reading_tree, without_pleas
-from webrobot.extract.pagekind import declares_discussion
+from webrobot.extract.pagekind import declarations, declares_discussion
 from webrobot.extract.permalinks import without_permalink_marks
 from webrobot.extract.readingchoice import PageSignals, ReadingPlan
 from webrobot.extract.references import with_references
@@ -231,12 +231,13 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
     tree = _tree(page, trafilatura)
     if tree is None:
         return Reading(None, None)
-    article, product, cards = reading_kinds(tree)  # a collection: cards, neither
+    found = declarations(tree)  # its meta tags and JSON-LD, read by the tests of its kind
+    article, product, cards = reading_kinds(tree, found)  # a collection: cards, neither
     signals = PageSignals(
         article=article,
         large=is_large(tree, product),
         product=product,
-        discussion=article and declares_discussion(tree),
+        discussion=article and declares_discussion(tree, found=found),
     )
     reading = readingchoice.plan(signals)
     text, body = _markup_text(trafilatura, _prepared(tree, reading, cards), reading, tree)
@@ -287,8 +288,8 @@ def main_reading(page: SourcePage, markdown: bool = True) -> Reading:
     except Exception:  # a page must never break the crawl
         logger.debug("JSON-LD of %s not read", page.url, exc_info=True)
         declared = None
-    final = tidy(prefer_declared(text, declared))
-    if markdown and final is not None and final != tidy(text):
+    final = tidy(chosen := prefer_declared(text, declared))
+    if markdown and final is not None and chosen is not text and final != tidy(text):
         rendered = final  # the declared articleBody: its paragraphs are all there is
     return Reading(final, _tidy_markdown(rendered) if final is not None else None)
 
@@ -383,6 +384,8 @@ def tidy(text: str | None) -> str | None:
     lines dropped; ``None`` if nothing is left."""
     if not text:
         return None
+    if _CONTROL.search(text) is None:  # split and joined: the same lines for half the CPU
+        return "\n".join(filter(None, map(" ".join, map(str.split, text.splitlines())))) or None
     lines = (_SPACES.sub(" ", _CONTROL.sub("", line)).strip() for line in text.splitlines())
     return "\n".join(line for line in lines if line) or None
 

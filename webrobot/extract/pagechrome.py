@@ -39,11 +39,13 @@ before trafilatura reads the page, and what it drops from the text it gets.
   link goes to another site than the page's own (its canonical address) and which
   introduces a paragraph of :data:`ENTRY_PARAGRAPH` characters or more (a listicle's
   entry: "3. Yubico", linking to the vendor) has its link unwrapped, as the precise
-  reading drops a heading that is one link. A teaser's heading links within the site,
-  or is followed by a short excerpt or a date line, and stays as it is. On the
+  reading drops a heading that is one link; so does a heading linking within the site
+  that opens a section of two paragraphs or more (an entry of a listicle or of a
+  review of the year's stories: :mod:`webrobot.extract.entrysections`). A teaser's
+  heading is followed by one short excerpt or a date line, and stays as it is. On the
   development half of the unseen article pages (``python -m
   benchmarks.quality.unseendev``) eight listicles kept their entry titles (one its 25
-  headings), no page lost.
+  headings), no page lost; the section test keeps four more sites' entries, none lost.
 - :func:`without_pleas`: the closing lines of a text that ask the reader for money
   ("If you enjoyed this post, please consider supporting my work: buy me a coffee")
   where no markup marked them.
@@ -61,6 +63,7 @@ from urllib.parse import urlsplit
 import lxml.etree
 
 from webrobot.extract.consentdialog import consent_dialogs
+from webrobot.extract.entrysections import entry_links
 from webrobot.extract.forumchrome import without_forum_chrome
 from webrobot.extract.htmltree import delete, plain_copy
 from webrobot.extract.signupforms import note_email_field
@@ -238,9 +241,11 @@ def headings(
       change;
     - an empty inline element (:data:`_EMPTY_INLINE`) followed by words gets an empty
       text, so that it stays and its tail with it;
-    - if ``entries``, a heading below the headline that links to another site than
-      ``own`` (the page's host, without ``www.``) and introduces a paragraph
-      (:func:`_introduces_paragraph`) has its links unwrapped, their text kept in place.
+    - if ``entries``, a heading below the headline that is an entry of the article
+      (:func:`~webrobot.extract.entrysections.entry_links`: it links to another site than
+      ``own``, the page's host without ``www.``, and introduces a paragraph of
+      :data:`ENTRY_PARAGRAPH` characters, or it opens a section of paragraphs) has its
+      links unwrapped, their text kept in place.
     """
     # a list: a removed link may hold a heading, which then is no longer in the tree
     for heading in list(tree.iter(*_HEADINGS)):
@@ -253,11 +258,10 @@ def headings(
                 element.text = ""
         if not entries or heading.tag == "h1":
             continue
-        links = [link for link in heading.iter("a") if _elsewhere(link.get("href"), own)]
-        if links and _introduces_paragraph(heading):
-            for link in links:
-                link.tag = "span"
-                link.attrib.clear()
+        elsewhere = [link for link in heading.iter("a") if _elsewhere(link.get("href"), own)]
+        for link in entry_links(heading, elsewhere, ENTRY_PARAGRAPH):
+            link.tag = "span"
+            link.attrib.clear()
 
 
 def _elsewhere(href: str | None, own: str | None) -> bool:
@@ -282,22 +286,6 @@ def _own_host(head: Any) -> str | None:
         if host:
             return host.removeprefix("www.")
     return None
-
-
-def _introduces_paragraph(heading: Any) -> bool:
-    """Whether a paragraph of :data:`ENTRY_PARAGRAPH` characters follows ``heading``,
-    after at most one element without words between them (a picture)."""
-    following = heading.getnext()
-    for _ in range(2):
-        if following is None:
-            return False
-        words = following.text_content()
-        if following.tag == "p" and len(words) >= ENTRY_PARAGRAPH:
-            return True
-        if _WORD.search(words):
-            return False
-        following = following.getnext()
-    return False
 
 
 def _holds_page(element: Any, tree: Any, page_chars: list[int]) -> bool:

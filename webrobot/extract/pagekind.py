@@ -20,6 +20,7 @@ Pure: no Scrapy, no I/O.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -35,21 +36,87 @@ DISCUSSION_TYPES = ("DiscussionForumPosting", "QAPage")
 MAX_JSONLD_CHARS = 200_000
 
 
-def declares_article(root: Any) -> bool:
-    """Whether the page under ``root`` (an lxml tree) declares itself an article."""
-    return _declares(root, ("article",), ARTICLE_TYPE)
+@dataclass(frozen=True, slots=True)
+class Declarations:
+    """What a page says of itself in its ``<meta>`` tags and JSON-LD blocks, gathered in
+    one walk of each (:func:`declarations`), so that the tests of its kind (here, in
+    :mod:`~webrobot.extract.sitepages`, :mod:`~webrobot.extract.collectionpage` and
+    :mod:`~webrobot.extract.listingcards`) share them instead of each walking the tree."""
+
+    #: Each ``<meta>``'s ``property`` (else ``name``) and ``content``, stripped and lower
+    #: case, in document order.
+    metas: tuple[tuple[str, str], ...]
+    #: The text of each JSON-LD ``<script>``, in document order.
+    jsonld: tuple[str, ...]
+
+    def og_types(self) -> list[str]:
+        """The ``og:type`` values, in document order."""
+        return [content for key, content in self.metas if key == "og:type"]
+
+    def declares(self, og_types: tuple[str, ...], jsonld_type: re.Pattern[str]) -> bool:
+        """Whether an ``og:type`` starts with one of ``og_types`` or a JSON-LD block
+        matches ``jsonld_type`` (looked at up to :data:`MAX_JSONLD_CHARS`)."""
+        if og_types and any(value.startswith(og_types) for value in self.og_types()):
+            return True
+        return any(jsonld_type.search(text, 0, MAX_JSONLD_CHARS) for text in self.jsonld)
 
 
-def declares_product(root: Any) -> bool:
-    """Whether the page under ``root`` (an lxml tree) declares itself a product."""
-    return _declares(root, ("product", "og:product"), PRODUCT_TYPE)
+#: A page whose declarations cannot be read: it declares nothing.
+NOTHING = Declarations((), ())
 
 
-def declares_discussion(root: Any, types: tuple[str, ...] = DISCUSSION_TYPES) -> bool:
+def declarations(root: Any) -> Declarations:
+    """The :class:`Declarations` of the page under ``root`` (an lxml tree);
+    :data:`NOTHING` when they cannot be read."""
+    try:
+        metas = tuple(
+            (
+                (meta.get("property") or meta.get("name") or "").strip().lower(),
+                (meta.get("content") or "").strip().lower(),
+            )
+            for meta in root.iter("meta")
+        )
+        return Declarations(metas, _jsonld(root))
+    except (AttributeError, TypeError, ValueError):
+        return NOTHING
+
+
+def _jsonld(root: Any) -> tuple[str, ...]:
+    """The text of each JSON-LD ``<script>`` under ``root``, in document order."""
+    return tuple(
+        script.text or ""
+        for script in root.iter("script")
+        if "ld+json" in (script.get("type") or "").lower()
+    )
+
+
+def declares_article(root: Any, found: Declarations | None = None) -> bool:
+    """Whether the page under ``root`` (an lxml tree) declares itself an article (read
+    from ``found``, its :func:`declarations`, when given)."""
+    return (declarations(root) if found is None else found).declares(("article",), ARTICLE_TYPE)
+
+
+def declares_product(root: Any, found: Declarations | None = None) -> bool:
+    """Whether the page under ``root`` (an lxml tree) declares itself a product (read
+    from ``found``, its :func:`declarations`, when given)."""
+    return (declarations(root) if found is None else found).declares(
+        ("product", "og:product"), PRODUCT_TYPE
+    )
+
+
+def declares_discussion(
+    root: Any, types: tuple[str, ...] = DISCUSSION_TYPES, found: Declarations | None = None
+) -> bool:
     """Whether the page under ``root`` (an lxml tree) declares itself a discussion in its
-    JSON-LD: one of ``types`` (by default a ``DiscussionForumPosting``, a forum thread, or
-    a ``QAPage``, a question and its answers)."""
-    return _declares(root, (), _jsonld_type(types))
+    JSON-LD (read from ``found``, its :func:`declarations`, when given): one of ``types``
+    (by default a ``DiscussionForumPosting``, a forum thread, or a ``QAPage``, a question
+    and its answers)."""
+    if found is None:
+        try:
+            found = Declarations((), _jsonld(root))  # no Open Graph type to look for
+        except (AttributeError, TypeError, ValueError):
+            return False
+    return found.declares((), _jsonld_type(types))
 
 
 @cache
@@ -59,22 +126,3 @@ def _jsonld_type(types: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(
         r'"@type"\s*:\s*(?:\[[^\]]{0,200})?"(?:https?://schema\.org/)?(?:' + names + ')"'
     )
-
-
-def _declares(root: Any, og_types: tuple[str, ...], jsonld_type: re.Pattern[str]) -> bool:
-    """Whether ``root``'s ``og:type`` starts with one of ``og_types`` or a JSON-LD block
-    matches ``jsonld_type``."""
-    try:
-        for meta in root.iter("meta"):
-            key = (meta.get("property") or meta.get("name") or "").strip().lower()
-            if key == "og:type" and (meta.get("content") or "").strip().lower().startswith(
-                og_types
-            ):
-                return True
-        for script in root.iter("script"):
-            kind = (script.get("type") or "").lower()
-            if "ld+json" in kind and jsonld_type.search(script.text or "", 0, MAX_JSONLD_CHARS):
-                return True
-    except (AttributeError, TypeError, ValueError):
-        return False
-    return False

@@ -27,7 +27,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from webrobot.extract.pagekind import ARTICLE_TYPE, JSONLD_TYPE, MAX_JSONLD_CHARS
+from webrobot.extract.pagekind import (
+    ARTICLE_TYPE,
+    JSONLD_TYPE,
+    MAX_JSONLD_CHARS,
+    Declarations,
+    declarations,
+)
 
 #: JSON-LD types of a web page that is no article (schema.org's ``WebPage`` and the kinds
 #: of it a site's own pages use).
@@ -38,22 +44,14 @@ _PAGE_TYPE = re.compile(JSONLD_TYPE + "(?:" + "|".join(PAGE_TYPES) + ')"')
 PUBLISHED = "article:published_time"
 
 
-def declares_site_page(root: Any) -> bool:
+def declares_site_page(root: Any, found: Declarations | None = None) -> bool:
     """Whether the page under ``root`` (an lxml tree) names itself a web page in its
     JSON-LD (:data:`PAGE_TYPES`), names no article type there and gives no
-    :data:`PUBLISHED` time: a site's page, not a post (see the module doc)."""
-    page = False
-    try:
-        for meta in root.iter("meta"):
-            if (meta.get("property") or meta.get("name") or "").strip().lower() == PUBLISHED:
-                return False
-        for script in root.iter("script"):
-            if "ld+json" not in (script.get("type") or "").lower():
-                continue
-            text = script.text or ""
-            if ARTICLE_TYPE.search(text, 0, MAX_JSONLD_CHARS):
-                return False
-            page = page or _PAGE_TYPE.search(text, 0, MAX_JSONLD_CHARS) is not None
-    except (AttributeError, TypeError, ValueError):
+    :data:`PUBLISHED` time: a site's page, not a post (see the module doc). Read from
+    ``found``, its :func:`~webrobot.extract.pagekind.declarations`, when given."""
+    found = declarations(root) if found is None else found
+    if any(key == PUBLISHED for key, _ in found.metas):
         return False
-    return page
+    if any(ARTICLE_TYPE.search(text, 0, MAX_JSONLD_CHARS) for text in found.jsonld):
+        return False
+    return any(_PAGE_TYPE.search(text, 0, MAX_JSONLD_CHARS) for text in found.jsonld)
