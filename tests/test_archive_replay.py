@@ -229,11 +229,11 @@ def test_a_recrawl_with_the_http_cache_asks_for_each_requisite_again_once(
 def test_a_shared_crawl_fetches_each_requisite_once_across_workers(
     tmp_path: Path, requisite_site: RequisiteSite, redis_server: Any
 ) -> None:
-    from tests.test_distributed_crawl import Worker, stop_all
+    from tests.test_distributed_crawl import LONG_LEASES, Worker, stop_all
 
     site = requisite_site
     settings = {"WEBROBOT_REDIS_URL": redis_server.url, "WEBROBOT_WARC_DIR": str(tmp_path / "warc"),
-                "WEBROBOT_INDEX_ENABLED": "False"}  # fmt: skip
+                "WEBROBOT_INDEX_ENABLED": "False", **LONG_LEASES}  # fmt: skip
     starts = {"start_urls": site.site.url("/")}
     workers = [Worker(tmp_path / f"worker-{i}", f"worker-{i}", starts, settings) for i in range(2)]
     try:

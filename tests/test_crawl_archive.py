@@ -277,9 +277,10 @@ def test_redis_workers_write_one_file_set_each(
 ) -> None:
     """Workers of one shared crawl, one WARC folder: each writes its own files, and
     together they hold one record pair per fetch the servers saw."""
-    from tests.test_distributed_crawl import build_web, start_workers, stop_all
+    from tests.test_distributed_crawl import build_web, shared_by, start_workers, stop_all
 
     web = build_web(make_site, delay=0.05)
+    shared_by(web, redis_server)
     warc_dir = tmp_path / "warc"
     workers = start_workers(tmp_path, web, redis_server, n=2, WEBROBOT_WARC_DIR=str(warc_dir),
                             WEBROBOT_INDEX_ENABLED="False")  # fmt: skip
@@ -361,7 +362,7 @@ def test_redis_workers_write_a_duplicate_found_by_another_worker_as_a_revisit(
     another worker archived first is a revisit naming that worker's record (its
     URL, date and payload digest), so the file sets together hold one full copy
     of each payload."""
-    from tests.test_distributed_crawl import Worker, stop_all
+    from tests.test_distributed_crawl import LONG_LEASES, Worker, stop_all
 
     one, two = make_site("one"), make_site("two")  # one site at a time per worker
     n = 16
@@ -376,7 +377,8 @@ def test_redis_workers_write_a_duplicate_found_by_another_worker_as_a_revisit(
     warc_dir = tmp_path / "warc"
     # pages only: each site's /favicon.ico (a requisite) is a 404 page the same on both sites
     settings = {"WEBROBOT_REDIS_URL": redis_server.url, "WEBROBOT_WARC_DIR": str(warc_dir),
-                "WEBROBOT_INDEX_ENABLED": "False", "WEBROBOT_REQUISITES_ENABLED": "False"}  # fmt: skip
+                "WEBROBOT_INDEX_ENABLED": "False", "WEBROBOT_REQUISITES_ENABLED": "False",
+                **LONG_LEASES}  # fmt: skip
     starts = {"start_urls": f"{one.url('/')},{two.url('/')}"}
     workers = [Worker(tmp_path / f"worker-{i}", f"worker-{i}", starts, settings) for i in range(2)]
     try:

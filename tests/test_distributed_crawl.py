@@ -44,6 +44,11 @@ REDIS_FAST = {
     "CONCURRENT_REQUESTS": "2",
     "CONCURRENT_REQUESTS_PER_DOMAIN": "1",
 }
+#: For shared crawls that judge every page fetched once and wait for no lease to expire:
+#: once is the promise while no worker goes without a turn for longer than a lease TTL,
+#: and a loaded machine left a worker without one for over REDIS_FAST's 3 s (its pages
+#: were rightly fetched again by another worker).
+LONG_LEASES = {"WEBROBOT_REDIS_LEASE_TTL": "60"}
 #: Seconds without Redis in the outage test: two more than a lease TTL, so every
 #: worker's heartbeat deadline passes while Redis is away (5 s).
 OUTAGE = float(REDIS_FAST["WEBROBOT_REDIS_LEASE_TTL"]) + 2
@@ -58,6 +63,8 @@ class Web:
     expected: dict[str, set[str]] = field(default_factory=dict)  # origin -> targets
     started: list[tuple[str, str, str]] = field(default_factory=list)  # (agent, origin, target)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    #: Called before a page other than a start page answers (see :func:`shared_by`).
+    gate: Callable[[], None] | None = None
 
     def start_urls(self) -> str:
         return ",".join(site.url("/") for site in self.sites)
@@ -99,6 +106,8 @@ def build_web(make_site: Callable[..., SiteServer], delay: float, fanout: int = 
         def handler(hit: Hit) -> Reply:
             with web.lock:
                 web.started.append((hit.headers.get("user-agent", ""), site.origin, hit.target))
+            if web.gate is not None and path != "/":
+                web.gate()
             return reply
 
         site.add(path, handler)
@@ -200,6 +209,27 @@ class Worker:
         return log + (self.workdir / "stderr.txt").read_text("utf-8", errors="replace")
 
 
+def shared_by(web: Web, redis_server: RedisServer, workers: int = 2) -> None:
+    """The pages but the start pages answer once ``workers`` workers hold leases of the
+    crawl (once seen, for good; or after 30 s, and then the test fails as it should):
+    a worker that a loaded machine started seconds late found every page taken (one
+    stopped 6 s at its start took none). The workers fetching wait, the other pages
+    stay in the frontier, and a late worker leases one as soon as it polls."""
+    client = redis_server.client()
+    shared = threading.Event()
+
+    def gate() -> None:
+        deadline = time.monotonic() + 30
+        while not shared.is_set() and time.monotonic() < deadline:
+            owners = {key.rsplit(b"/", 1)[0] for key in client.hkeys("webrobot:webrobot:leased")}
+            if len(owners) >= workers:
+                shared.set()
+            else:
+                time.sleep(0.02)
+
+    web.gate = gate
+
+
 def start_workers(tmp_path: Path, web: Web, redis_server: RedisServer, n: int = 3,
                   **settings: str) -> list[Worker]:  # fmt: skip
     common = {"WEBROBOT_REDIS_URL": redis_server.url, **settings}
@@ -276,7 +306,8 @@ def test_three_workers_download_every_page_exactly_once(
     make_site: Callable[..., SiteServer], redis_server: RedisServer, tmp_path: Path
 ) -> None:
     web = build_web(make_site, delay=0.05)
-    workers = start_workers(tmp_path, web, redis_server)
+    shared_by(web, redis_server)
+    workers = start_workers(tmp_path, web, redis_server, **LONG_LEASES)
     try:
         codes = [worker.wait() for worker in workers]
     finally:

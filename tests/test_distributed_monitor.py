@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import threading
+import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -17,7 +19,7 @@ import pytest
 
 from tests.crawling import RunningCrawl, command_in_process, start_crawl, wait_until
 from tests.redisserver import RedisServer
-from tests.test_distributed_crawl import REDIS_FAST
+from tests.test_distributed_crawl import LONG_LEASES, REDIS_FAST
 from tests.test_monitor_crawl import PROTECTED, build
 from tests.webhookreceiver import WebhookReceiver
 from webrobot.demo.server import Hit, Reply, SiteServer
@@ -80,6 +82,35 @@ def slow(site: SiteServer, delay: float = 0.2) -> None:
             site.routes[target] = dataclasses.replace(route, delay=delay)
 
 
+def shared_by_both(site: SiteServer, redis_server: RedisServer) -> None:
+    """Every page but the start page answers once two workers hold leases of the crawl
+    (or after 30 s, and then the test fails as it should): a worker that a loaded
+    machine started seconds late found every page taken by the other (one started 6 s
+    late took none). The one fetching waits, its other pages stay in the frontier, and
+    the late worker leases one as soon as it polls."""
+    client = redis_server.client()
+    both = threading.Event()  # once seen, for good
+
+    def two_workers() -> bool:
+        owners = {key.rsplit(b"/", 1)[0] for key in client.hkeys(f"webrobot:{SPIDER}:leased")}
+        if len(owners) >= 2:
+            both.set()
+        return both.is_set()
+
+    def gated(reply: Reply) -> Callable[[Hit], Reply]:
+        def answer(hit: Hit) -> Reply:
+            deadline = time.monotonic() + 30
+            while not two_workers() and time.monotonic() < deadline:
+                time.sleep(0.02)
+            return reply
+
+        return answer
+
+    for target, route in list(site.routes.items()):
+        if isinstance(route, Reply) and target not in ("/", "/robots.txt"):
+            site.routes[target] = gated(route)
+
+
 def fetched_by(site: SiteServer, worker: str) -> set[str]:
     return {h.path for h in site.hits if h.headers.get("user-agent") == worker}
 
@@ -97,8 +128,9 @@ def test_two_workers_two_crawls_one_event_per_change(
     with WebhookReceiver() as receiver:
         build(site, 1)
         slow(site)
+        shared_by_both(site, redis_server)
         first = [c.wait() for c in workers(tmp_path, "one", site, redis_server, receiver,
-                                           WEBROBOT_WATCH=str(watch))]  # fmt: skip
+                                           WEBROBOT_WATCH=str(watch), **LONG_LEASES)]  # fmt: skip
         assert [r.returncode for r in first] == [0, 0], [r.log[-2000:] for r in first]
         once = export_events(tmp_path, redis_server, "once")
         pages = {"/", "/a", "/b", "/product", "/forum", "/copy", "/decoy", "/gone"}
@@ -111,7 +143,7 @@ def test_two_workers_two_crawls_one_event_per_change(
         build(site, 2)
         slow(site)
         second = [c.wait() for c in workers(tmp_path, "two", site, redis_server, receiver,
-                                            WEBROBOT_WATCH=str(watch))]  # fmt: skip
+                                            WEBROBOT_WATCH=str(watch), **LONG_LEASES)]  # fmt: skip
         assert [r.returncode for r in second] == [0, 0], [r.log[-2000:] for r in second]
         assert site.count("/gone") == 2, "the known page is re-checked once, by one worker"
         everything = export_events(tmp_path, redis_server, "twice")
@@ -131,7 +163,8 @@ def test_two_workers_two_crawls_one_event_per_change(
             assert "Traceback" not in result.log
         stats = [r.stats for r in second]
         assert sum(s.get("webrobot/monitor/events/changed", 0) for s in stats) == 5
-        assert sum(s.get("webrobot/monitor/unchanged", 0) for s in stats) == 2
+        leases = [{k: v for k, v in s.items() if "/lease/" in k} for s in stats]
+        assert sum(s.get("webrobot/monitor/unchanged", 0) for s in stats) == 2, leases
 
         # The receiver got every event once, under its own key, whichever worker sent it.
         wait_until(lambda: len(receiver.keys()) >= len(everything), 10, "every delivery")

@@ -37,17 +37,17 @@ def start(politeness: SharedPoliteness, site: str = SITE, delay: float = 0.0) ->
     return politeness.reserve(site, delay, "download_delay", NOW)
 
 
-def start_after_the_others_start(politeness: SharedPoliteness) -> None:
-    """Start ``politeness`` on :data:`SITE` (no delay) right after another worker's
-    start: each worker carries its own reading of the Redis clock, and two readings may
-    disagree by a round trip, so the start may first be a wait of a few milliseconds for
-    the interval's end, never one for another worker's hold."""
-    wait, source = start(politeness)
-    if wait > 0:
-        assert source == "download_delay" and wait <= 0.01, (wait, source)
-        time.sleep(wait)
-        wait, source = start(politeness)
-    assert wait == 0.0, (wait, source)
+def one_clock(*workers: SharedPoliteness) -> None:
+    """The workers carry one reading of the Redis clock, as if they had read it at the
+    same moment with the same round trip. Each worker's own reading is early by up to
+    its round trip, so a worker that starts right after another may first be told to
+    wait that much for the interval's end (``download_delay``), and a loaded machine
+    stretches a round trip past any bound a test could set (a start after another
+    worker's let go waited 5 ms). Tests of holds judge the source of a wait, not the
+    clocks; how close a reading is to the Redis clock is judged apart (see
+    ``test_the_clock_is_read_every_few_seconds_and_is_never_late``)."""
+    for other in workers[1:]:
+        other._offsets = workers[0]._offsets
 
 
 def test_starts_are_one_interval_apart_whichever_worker_asks(redis_server: RedisServer) -> None:
@@ -67,6 +67,7 @@ def test_starts_are_one_interval_apart_whichever_worker_asks(redis_server: Redis
 
 def test_another_workers_requests_in_flight_hold_the_site(redis_server: RedisServer) -> None:
     a, b = worker(redis_server), worker(redis_server, busy_poll=0.05)
+    one_clock(a, b)
     assert start(a) == (0.0, "download_delay")
     assert start(a) == (0.0, "download_delay"), "a's own slot decides a's concurrency"
     assert start(b) == (0.05, "other_worker"), "ask again in b's polling interval"
@@ -199,7 +200,10 @@ def test_a_dead_workers_hold_is_cleared_once_it_no_longer_matters(
 ) -> None:
     client = redis_server.client()
     key = f"webrobot:politeness:{SITE}"
-    dead, alive = worker(redis_server, hold_ttl=0.05), worker(redis_server)
+    # The dead worker's hold is ended by hand below: its TTL is the default one, as a
+    # short one would give its start back whenever the answer took a third of it.
+    dead, alive = worker(redis_server), worker(redis_server)
+    one_clock(dead, alive)
     assert start(dead)[0] == 0.0
     client.hset(key, f"u:{dead.worker_id}", 1)  # its hold ended long ago
     assert start(alive)[0] == 0.0, "an expired hold holds nothing"
@@ -224,6 +228,7 @@ def test_a_hold_whose_release_failed_is_released_when_redis_is_back(tmp_path: An
     server = RedisServer(tmp_path, persistent=True).start()
     try:
         a, b = worker(server), worker(server)
+        one_clock(a, b)
         assert start(a)[0] == 0.0
         server.stop()
         a.finished(SITE)  # fails: the hold stays in Redis
@@ -305,6 +310,7 @@ def test_a_worker_with_more_of_the_site_queued_keeps_its_hold_for_the_next_start
 ) -> None:
     client = redis_server.client()
     a, b = worker(redis_server), worker(redis_server, busy_poll=0.05)
+    one_clock(a, b)
     key = f"webrobot:politeness:{SITE}"
     assert start(a)[0] == 0.0
     client.config_resetstat()
@@ -317,9 +323,9 @@ def test_a_worker_with_more_of_the_site_queued_keeps_its_hold_for_the_next_start
     a.finished(SITE, more=True)  # more than it started: ignored
     a.release_holds()
     assert client.hget(key, f"h:{a.worker_id}") == b"0", "closing lets kept holds go"
-    start_after_the_others_start(b)
+    assert start(b)[0] == 0.0
     b.finished(SITE)
-    start_after_the_others_start(a)
+    assert start(a)[0] == 0.0
     a.finished(SITE)  # nothing more queued: the hold goes at once
     assert client.hget(key, f"h:{a.worker_id}") == b"0"
 

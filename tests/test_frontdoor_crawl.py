@@ -16,7 +16,7 @@ import pytest
 
 from tests.crawling import run_crawl
 from tests.redisserver import RedisServer
-from tests.test_distributed_crawl import Worker
+from tests.test_distributed_crawl import LONG_LEASES, Worker
 from webrobot.demo.server import Hit, Reply, SiteServer
 from webrobot.demo.tls import server_context
 
@@ -227,6 +227,7 @@ def test_a_shared_crawl_follows_the_start_urls_redirect_on_every_worker(
         "WEBROBOT_RESOLVE": _resolve("blog.test", "www.blog.test"),
         "CONCURRENT_REQUESTS_PER_DOMAIN": "2",
         "WEBROBOT_POLITENESS_CLASS": "webrobot.politeness.clock.SitePoliteness",  # let both fetch at once
+        **LONG_LEASES,
     }
     args = {"start_urls": f"http://blog.test:{apex.port}/"}
     workers = [Worker(tmp_path / f"w{i}", f"worker-{i}", args, settings) for i in range(2)]

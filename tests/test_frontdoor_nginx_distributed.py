@@ -29,7 +29,7 @@ from tests.nginxbed import (
     unspaced,
 )
 from tests.redisserver import RedisServer
-from tests.test_distributed_crawl import Worker, redis_state, stop_all
+from tests.test_distributed_crawl import LONG_LEASES, Worker, redis_state, stop_all
 from tests.test_frontdoor_nginx import GROUP_BY_IP, TLS_STATS, TLS_STATS_PREFIX
 
 pytestmark = pytest.mark.slow
@@ -44,6 +44,7 @@ def run_workers(tmp_path: Path, bed: NginxBed, redis_server: RedisServer, start_
     common = {
         "WEBROBOT_REDIS_URL": redis_server.url,
         "WEBROBOT_RESOLVE": json.dumps(bed.hosts),
+        **LONG_LEASES,  # every page once: no worker here stops, none may lose its leases
         **(settings or {}),
     }
     args = {"start_urls": ",".join(start_urls)}

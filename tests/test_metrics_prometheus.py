@@ -19,7 +19,7 @@ import pytest
 
 from tests.crawling import PROJECT_ROOT
 from tests.redisserver import RedisServer, free_port
-from tests.test_distributed_crawl import build_web, start_workers, stop_all, wait_for
+from tests.test_distributed_crawl import build_web, shared_by, start_workers, stop_all, wait_for
 from webrobot.demo.server import SiteServer
 
 pytestmark = pytest.mark.slow
@@ -157,6 +157,7 @@ def test_prometheus_scrapes_two_workers_of_a_shared_crawl(
     tmp_path: Path,
 ) -> None:
     web = build_web(make_site, delay=0.1)
+    shared_by(web, redis_server)  # a worker started late would find every page taken
     workers = start_workers(
         tmp_path, web, redis_server, n=2,
         WEBROBOT_METRICS_PORT="0",

@@ -19,7 +19,7 @@ import pytest
 from tests.crawling import command_in_process, run_crawl, start_crawl, wait_until
 from tests.redisserver import RedisServer
 from tests.test_crashsafe_crawl import Job
-from tests.test_distributed_crawl import REDIS_FAST
+from tests.test_distributed_crawl import LONG_LEASES, REDIS_FAST
 from webrobot.demo.server import Reply, SiteServer
 from webrobot.frontier.sqlitefrontier import CONTENT_NEAR
 
@@ -134,7 +134,7 @@ def test_two_workers_of_a_shared_crawl_drop_the_near_copy_once(
         site.html(f"/copy{n}", page("Market", f"Seen {n} hours ago", ARTICLE,
                                     f"Advert number {n}.", [f"/copy{n + 1}"]))  # fmt: skip
     site.html("/oaks", page("Oaks", "Published", OTHER, "Ad.", ["/only-from-oaks", "/copy0"]))
-    settings = {**REDIS_FAST, "WEBROBOT_REDIS_URL": redis_server.url, "WEBROBOT_NEAR_DUPLICATES": "3",
+    settings = {**REDIS_FAST, **LONG_LEASES, "WEBROBOT_REDIS_URL": redis_server.url, "WEBROBOT_NEAR_DUPLICATES": "3",
                 "WEBROBOT_REPORT_ENABLED": "False"}  # fmt: skip
     crawls = [
         start_crawl(
