@@ -112,6 +112,7 @@ PURE = frozenset({
     "webrobot.extract.articleframe",
     "webrobot.extract.articlelead",
     "webrobot.extract.threadposts",
+    "webrobot.extract.repeatedposts",
     "webrobot.extract.headline",
     "webrobot.extract.metaline",
     "webrobot.extract.textlayout",

@@ -23,6 +23,7 @@ import logging
 import re
 from typing import Any
 
+from webrobot.extract import repeatedposts
 from webrobot.extract.forumchrome import FURNITURE, QUOTE_LINKS
 from webrobot.extract.shingles import share_kept
 
@@ -151,11 +152,27 @@ def in_place(
     """``text`` and its ``markdown``, or the thread's posts in place of both where
     :func:`thread_reading` says they are the page's content."""
     try:
-        thread = thread_reading(root, text, discussion)
+        thread = thread_reading(root, text, discussion) or shaped_reading(root, text)
     except Exception:  # a page must never break the crawl
         logger.debug("thread not read", exc_info=True)
         thread = None
     return (thread, thread) if thread else (text, markdown)
+
+
+def shaped_reading(root: Any, text: str | None) -> str | None:
+    """The posts of a thread found by their shape
+    (:func:`webrobot.extract.repeatedposts.posts`), each as its writer's name on a line
+    and its body one block a line, in place of ``text`` when they are more than it; else
+    ``None``."""
+    lines: list[str] = []
+    for post, body, name in repeatedposts.posts(root):
+        lines.append(name)
+        when = repeatedposts.shown_date(post, body)
+        if when:
+            lines.append(when)
+        lines.extend(block_lines(body))
+    thread = "\n".join(lines)
+    return thread if thread and len(thread) > len(text or "") else None
 
 
 def author(item: Any) -> str | None:
