@@ -217,3 +217,17 @@ def test_a_blog_posts_comments_never_stand_in_for_the_post() -> None:
     assert repeatedposts.posts(_root(_blog_post_with_comments(10)))  # the comments' shape
     text = maintext.main_reading(page).text or ""
     assert "sentence 3 of the post" in text
+
+
+def test_a_blog_post_written_without_paragraphs_is_read_not_its_comments() -> None:
+    """Blogger writes a post's body as text and line breaks in a ``<div>``, no ``<p>``."""
+    html = _blog_post_with_comments(10)
+    start, end = (
+        html.index("<div class='post-body'>"),
+        html.index("</div></div><div class='comments'>"),
+    )
+    body = html[start:end].replace("<p>", "").replace("</p>", "<br>")
+    html = html[:start] + body + html[end:]
+    assert "<p>sentence" not in html and "<br>" in html
+    text = maintext.main_reading(SourcePage("https://blog.example/2024/03/harbour.html", html)).text
+    assert "sentence 3 of the post" in (text or "")
