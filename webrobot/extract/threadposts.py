@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import re
+from itertools import pairwise
 from typing import Any
 
 from webrobot.extract import repeatedposts
@@ -40,6 +41,7 @@ OPENING_TYPES = frozenset({"DiscussionForumPosting", "Question"})
 HELD_SHARE = 0.5
 #: The characters of a reading's paragraph looked for in the page (its start).
 ARTICLE_START = 80
+_UNREAD = frozenset(("script", "style", "noscript", "template"))
 #: A thread has at least this many posts with a body.
 MIN_POSTS = 2
 #: An author name longer than this (characters) is not a name.
@@ -188,22 +190,29 @@ def shaped_reading(root: Any, text: str | None) -> str | None:
     if (
         len(paragraph) > longest
         and share_kept(text or "", thread) < HELD_SHARE
-        and _stands_before(root, found[0][0], paragraph)
+        and _stands_before(found[0][0], paragraph)
     ):
         return None  # an article its comments follow
     return thread
 
 
-def _stands_before(root: Any, first: Any, line: str) -> bool:
-    """Whether a paragraph (``<p>``) that holds the start of ``line`` stands in the page
-    under ``root`` before ``first``."""
+def _stands_before(first: Any, line: str) -> bool:
+    """Whether the start of ``line`` stands in the page before ``first``, its first post:
+    in the text of what precedes it (a paragraph, or text and line breaks in a block, as
+    Blogger writes a post)."""
     start = " ".join(line.split())[:ARTICLE_START]
-    for element in root.iter():
-        if element is first:
-            return False
-        if element.tag == "p" and start in " ".join(element.text_content().split()):
-            return True
-    return False
+    chain = [first, *first.iterancestors()]
+    chain.reverse()  # from the root down to the first post
+    before: list[str] = []
+    for parent, child in pairwise(chain):
+        before.append(parent.text or "")
+        for sibling in parent:
+            if sibling is child:
+                break
+            if isinstance(sibling.tag, str) and sibling.tag not in _UNREAD:
+                before.append(sibling.text_content())
+            before.append(sibling.tail or "")
+    return bool(start) and start in " ".join(" ".join(before).split())
 
 
 def author(item: Any) -> str | None:
