@@ -231,3 +231,11 @@ def test_a_blog_post_written_without_paragraphs_is_read_not_its_comments() -> No
     assert "<p>sentence" not in html and "<br>" in html
     text = maintext.main_reading(SourcePage("https://blog.example/2024/03/harbour.html", html)).text
     assert "sentence 3 of the post" in (text or "")
+
+
+def test_a_slug_that_abbreviates_with_dots_is_no_profile() -> None:
+    """ "u.s." in a story's address is no ``/u/`` profile; ``/u/name`` still is."""
+    for href in ("/news/2024/u.s.-election-results", "/world/u.k./budget"):
+        assert not repeatedposts._profile(href), href
+    assert repeatedposts._profile("/u/someone")
+    assert repeatedposts._profile("member.php?u=3")
