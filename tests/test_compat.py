@@ -367,3 +367,37 @@ print("restored", inspect.stack is original)
     assert aliases, "Scrapy makes deprecated aliases in its TLS modules"
     for made_in, name, module in aliases:
         assert module == made_in, f"{name} names {module}, not {made_in}"
+
+
+def _spider_bound_again(spider: Any) -> Any:
+    """``spider.parse`` bound anew, as each request's callback is."""
+    return type(spider).parse.__get__(spider)
+
+
+def test_generator_callbacks_checked_at_the_start_need_no_source_file_later(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Scrapy reads a generator callback's source when a response reaches it, unless it
+    remembers the answer for an equal bound method still alive: with every descriptor
+    taken, that read fails and the page is lost as a spider error."""
+    import gc
+    import inspect
+
+    from scrapy.utils.misc import warn_on_generator_with_return_value
+
+    from webrobot.spiders.webrobot import WebrobotSpider
+
+    crawler = get_crawler(WebrobotSpider)
+    spider = WebrobotSpider.from_crawler(crawler, start_urls="http://127.0.0.1:1/")
+    assert any(m.__name__ == "parse" for m in spider.checked_callbacks)
+
+    def no_source(obj: Any) -> str:
+        raise OSError("could not get source code")  # as when no descriptor is left
+
+    monkeypatch.setattr(inspect, "getsource", no_source)
+    warn_on_generator_with_return_value(spider, _spider_bound_again(spider))  # no read
+
+    spider.checked_callbacks = []  # what Scrapy alone keeps
+    gc.collect()
+    with pytest.raises(OSError):
+        warn_on_generator_with_return_value(spider, _spider_bound_again(spider))

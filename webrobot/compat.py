@@ -50,6 +50,7 @@ __all__ = [
     "URLPattern",
     "before_spider_opens",
     "call_later",
+    "check_generator_callbacks",
     "connection_pool",
     "engine_scheduler",
     "extract_directive",
@@ -318,3 +319,29 @@ def keep_selector(response: Any, selector: Any) -> bool:
         return False
     response._cached_selector = selector
     return True
+
+
+def check_generator_callbacks(spider: Any) -> list[Any]:
+    """Run Scrapy's check for a generator callback that returns a value on each of
+    ``spider``'s generator methods now, and return them bound, to be kept for the crawl.
+
+    Scrapy checks a callback when a response first reaches it, by reading its source
+    file (``scrapy.utils.misc.warn_on_generator_with_return_value``), and remembers
+    the answer only while that bound method lives (a weak-key cache): a callback bound
+    again later (every request's is) may be read again mid-crawl. With the open-file
+    limit reached, that read fails (``OSError: could not get source code``) and the
+    response is lost as a spider error, its links with it. Checked here, at the
+    start, while descriptors are free, and kept alive, the answers hold for the
+    whole crawl (bound methods of one spider and function are equal keys). A method
+    whose source cannot be read is left to Scrapy, as before."""
+    from scrapy.utils.misc import warn_on_generator_with_return_value
+
+    checked = []
+    for name, _ in inspect.getmembers(type(spider), inspect.isgeneratorfunction):
+        method = getattr(spider, name)
+        try:
+            warn_on_generator_with_return_value(spider, method)
+        except (OSError, TypeError, SyntaxError):
+            continue
+        checked.append(method)
+    return checked

@@ -15,6 +15,7 @@ from scrapy.http import HtmlResponse, Request
 from scrapy.settings import SETTINGS_PRIORITIES
 from w3lib.encoding import html_to_unicode
 
+from webrobot.compat import check_generator_callbacks
 from webrobot.items import PageItem
 from webrobot.pages.contenttypes import (
     GENERIC,
@@ -86,6 +87,7 @@ class WebrobotSpider(scrapy.Spider):
     ) -> None:
         super().__init__(*args, **kwargs)
         self.config_error: ConfigError | None = None
+        self.checked_callbacks: list[Any] = []  # kept for the crawl (check_generator_callbacks)
         self.config: SiteConfig | None = type(self).site_config
         urls: tuple[str, ...] = ()
         try:
@@ -138,6 +140,8 @@ class WebrobotSpider(scrapy.Spider):
             configure_rendering(crawler)
         except ConfigError as exc:
             spider.config_error = exc
+        # Scrapy reads a callback's source file mid-crawl otherwise (compat says when).
+        spider.checked_callbacks = check_generator_callbacks(spider)
         return spider
 
     async def start(self) -> AsyncIterator[Any]:
