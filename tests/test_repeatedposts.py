@@ -183,3 +183,59 @@ def test_a_pages_header_content_and_footer_are_no_thread() -> None:
         "</body></html>"
     )
     assert repeatedposts.posts(_root(html)) == []
+
+
+def _blog_post_with_comments(comments: int) -> str:
+    """A blog post (no og:type, no JSON-LD) and under it its readers' comments, each
+    naming its writer by a link to a profile (Blogger's ``/profile/`` links)."""
+    post = " ".join(
+        f"The harbour walk is a pleasant way to spend a morning, sentence {i} of the post."
+        for i in range(14)
+    )
+    rows = "".join(
+        f'<li class="comment"><div class="comment-author"><a href="https://www.blogger.com/'
+        f'profile/{i}123">Reader {i}</a> said on March {i + 1}, 2024</div>'
+        '<div class="comment-body"><p>'
+        + " ".join(
+            f"I walked the harbour too, comment {i} line {j}, lovely light." for j in range(4)
+        )
+        + "</p></div></li>"
+        for i in range(comments)
+    )
+    return (
+        "<html><head><title>Harbour walk</title></head><body><div class='post'>"
+        f"<h1>A morning on the harbour walk</h1><div class='post-body'><p>{post}</p>"
+        f"<p>{post[:600]}</p></div></div><div class='comments'><h3>Comments</h3><ol>{rows}</ol>"
+        "</div></body></html>"
+    )
+
+
+def test_a_blog_posts_comments_never_stand_in_for_the_post() -> None:
+    """The comments have a thread's shape and hold most of the page, but the reading
+    kept the post, which is longer than any comment and not one of them."""
+    page = SourcePage("https://blog.example/2024/03/harbour.html", _blog_post_with_comments(10))
+    assert repeatedposts.posts(_root(_blog_post_with_comments(10)))  # the comments' shape
+    text = maintext.main_reading(page).text or ""
+    assert "sentence 3 of the post" in text
+
+
+def test_a_blog_post_written_without_paragraphs_is_read_not_its_comments() -> None:
+    """Blogger writes a post's body as text and line breaks in a ``<div>``, no ``<p>``."""
+    html = _blog_post_with_comments(10)
+    start, end = (
+        html.index("<div class='post-body'>"),
+        html.index("</div></div><div class='comments'>"),
+    )
+    body = html[start:end].replace("<p>", "").replace("</p>", "<br>")
+    html = html[:start] + body + html[end:]
+    assert "<p>sentence" not in html and "<br>" in html
+    text = maintext.main_reading(SourcePage("https://blog.example/2024/03/harbour.html", html)).text
+    assert "sentence 3 of the post" in (text or "")
+
+
+def test_a_slug_that_abbreviates_with_dots_is_no_profile() -> None:
+    """ "u.s." in a story's address is no ``/u/`` profile; ``/u/name`` still is."""
+    for href in ("/news/2024/u.s.-election-results", "/world/u.k./budget"):
+        assert not repeatedposts._profile(href), href
+    assert repeatedposts._profile("/u/someone")
+    assert repeatedposts._profile("member.php?u=3")

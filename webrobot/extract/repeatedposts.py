@@ -40,9 +40,11 @@ MIN_NAME = 2
 MAX_NAME = 60
 #: The path or query of a link to a writer's profile: a part named for members, users or
 #: profiles (``/members/x.12/``, ``member.php?u=``, ``user?id=``, ``action=profile;u=``,
-#: Discourse's ``/u/x``), or a ``~name`` (Slashdot).
+#: Discourse's ``/u/x``; a ``u`` followed by a dot is an abbreviation, ``/u.s.-election``),
+#: or a ``~name`` (Slashdot).
 PROFILE_LINK = re.compile(
-    r"(?:^|[/?&;.=])(?:members?|memberlist|users?|profiles?|u|people|showuser)(?:$|[/?&;.=])|/~\w",
+    r"(?:^|[/?&;.=])(?:(?:members?|memberlist|users?|profiles?|people|showuser)(?:$|[/?&;.=])"
+    r"|u(?:$|[/?&;=]))|/~\w",
     re.IGNORECASE,
 )
 #: A post's shown date is no longer than this (characters).

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import re
+from itertools import pairwise
 from typing import Any
 
 from webrobot.extract import repeatedposts
@@ -38,6 +39,9 @@ BODY_PROPERTIES = frozenset({"text", "articleBody"})
 OPENING_TYPES = frozenset({"DiscussionForumPosting", "Question"})
 #: The posts replace a text that is this share of them (the opening post alone).
 HELD_SHARE = 0.5
+#: The characters of a reading's paragraph looked for in the page (its start).
+ARTICLE_START = 80
+_UNREAD = frozenset(("script", "style", "noscript", "template"))
 #: A thread has at least this many posts with a body.
 MIN_POSTS = 2
 #: An author name longer than this (characters) is not a name.
@@ -163,16 +167,52 @@ def shaped_reading(root: Any, text: str | None) -> str | None:
     """The posts of a thread found by their shape
     (:func:`webrobot.extract.repeatedposts.posts`), each as its writer's name on a line
     and its body one block a line, in place of ``text`` when they are more than it; else
-    ``None``."""
+    ``None``. A reading the posts do not hold (:data:`HELD_SHARE`) whose longest
+    paragraph is longer than every post's body and stands in the page before the first
+    post is an article the posts comment on, and is kept: a blog post's comments never
+    stand in for the post (a menu's short lines, or a dialog's terms after the posts,
+    give way)."""
     lines: list[str] = []
-    for post, body, name in repeatedposts.posts(root):
+    longest = 0
+    found = repeatedposts.posts(root)
+    for post, body, name in found:
         lines.append(name)
         when = repeatedposts.shown_date(post, body)
         if when:
             lines.append(when)
-        lines.extend(block_lines(body))
+        said = block_lines(body)
+        longest = max(longest, sum(map(len, said)))
+        lines.extend(said)
     thread = "\n".join(lines)
-    return thread if thread and len(thread) > len(text or "") else None
+    if not thread or len(thread) <= len(text or ""):
+        return None
+    paragraph = max((text or "").splitlines(), key=len, default="")
+    if (
+        len(paragraph) > longest
+        and share_kept(text or "", thread) < HELD_SHARE
+        and _stands_before(found[0][0], paragraph)
+    ):
+        return None  # an article its comments follow
+    return thread
+
+
+def _stands_before(first: Any, line: str) -> bool:
+    """Whether the start of ``line`` stands in the page before ``first``, its first post:
+    in the text of what precedes it (a paragraph, or text and line breaks in a block, as
+    Blogger writes a post)."""
+    start = " ".join(line.split())[:ARTICLE_START]
+    chain = [first, *first.iterancestors()]
+    chain.reverse()  # from the root down to the first post
+    before: list[str] = []
+    for parent, child in pairwise(chain):
+        before.append(parent.text or "")
+        for sibling in parent:
+            if sibling is child:
+                break
+            if isinstance(sibling.tag, str) and sibling.tag not in _UNREAD:
+                before.append(sibling.text_content())
+            before.append(sibling.tail or "")
+    return bool(start) and start in " ".join(" ".join(before).split())
 
 
 def author(item: Any) -> str | None:
