@@ -239,3 +239,19 @@ def test_a_slug_that_abbreviates_with_dots_is_no_profile() -> None:
         assert not repeatedposts._profile(href), href
     assert repeatedposts._profile("/u/someone")
     assert repeatedposts._profile("member.php?u=3")
+
+
+def test_a_shown_date_that_names_the_writer_is_the_posts_first_line_alone() -> None:
+    """A header that says "<writer> said on <day>" in one element is read once, not
+    after the writer's name again."""
+    posts = "".join(
+        f'<div class="comment"><p class="said"><a href="/profile/{name}">{name}</a> said on '
+        f'March 1, 2024</p><div class="text">{said} {said}</div></div>'
+        for name, said in COMMENTS
+    )
+    lines = (threadposts.shaped_reading(_root(_page(posts)), None) or "").splitlines()
+    assert lines[:2] == [
+        f"{COMMENTS[0][0]} said on March 1, 2024",
+        f"{COMMENTS[0][1]} {COMMENTS[0][1]}",
+    ]
+    assert sum(COMMENTS[1][0] in line for line in lines) == 1

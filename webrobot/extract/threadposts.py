@@ -176,8 +176,9 @@ def shaped_reading(root: Any, text: str | None) -> str | None:
     longest = 0
     found = repeatedposts.posts(root)
     for post, body, name in found:
-        lines.append(name)
         when = repeatedposts.shown_date(post, body)
+        if not when or name not in when:  # "<writer> said on <day>" names the writer
+            lines.append(name)
         if when:
             lines.append(when)
         said = block_lines(body)
