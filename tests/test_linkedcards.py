@@ -8,13 +8,13 @@ from parsel import Selector
 
 from webrobot.extract.collectionpage import reading_kinds
 from webrobot.extract.linkedcards import (
-    calls_itself_a_post,
     linked_pairs,
     lists_linked_cards,
     unlink_pairs,
 )
 from webrobot.extract.maintext import main_text
 from webrobot.extract.page import SourcePage
+from webrobot.extract.sitepages import calls_itself_a_post
 
 TEASER = (
     "Teens are not getting enough sleep, and a two-decade study suggests it is getting "

@@ -18,6 +18,7 @@ from webrobot.extract import (
     maintext,
     repeatedposts,
     shownproduct,
+    sitepages,
     threadposts,
 )
 
@@ -70,7 +71,7 @@ def test_any_markup_is_read_without_raising(chunks: list[str]) -> None:
         links = list(heading.iter("a"))
         unwrapped = entrysections.entry_links(heading, links, 100)
         assert all(link in links for link in unwrapped)
-    assert isinstance(linkedcards.calls_itself_a_post(root), bool)
+    assert isinstance(sitepages.calls_itself_a_post(root), bool)
     assert isinstance(shownproduct.shows_product(root), bool)
     found = repeatedposts.posts(root)
     assert not found or len(found) >= repeatedposts.MIN_POSTS

@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from webrobot.extract.linkedcards import calls_itself_a_post, lists_linked_cards
+from webrobot.extract.linkedcards import lists_linked_cards
 from webrobot.extract.listingcards import lists_cards
 from webrobot.extract.pagekind import (
     ARTICLE_TYPE,
@@ -45,7 +45,7 @@ from webrobot.extract.pagekind import (
     declares_product,
 )
 from webrobot.extract.shownproduct import shows_product
-from webrobot.extract.sitepages import declares_site_page
+from webrobot.extract.sitepages import calls_itself_a_post, declares_site_page
 
 _COLLECTION_TYPE = re.compile(JSONLD_TYPE + 'CollectionPage"')
 
@@ -76,7 +76,7 @@ def reading_kinds(root: Any, found: Declarations | None = None) -> tuple[bool, b
     article = (
         not collection and declares_article(root, found) and not declares_site_page(root, found)
     )
-    if article and _section_of_linked_cards(root):
+    if article and _section_of_linked_cards(root, found):
         article, collection = False, True
     product = (
         not collection and not article and (declares_product(root, found) or shows_product(root))
@@ -85,8 +85,8 @@ def reading_kinds(root: Any, found: Declarations | None = None) -> tuple[bool, b
     return article, product, cards
 
 
-def _section_of_linked_cards(root: Any) -> bool:
+def _section_of_linked_cards(root: Any, found: Declarations) -> bool:
     """Whether the page under ``root``, which declares an article, does so by its
     ``og:type`` alone and lists linked cards (:mod:`webrobot.extract.linkedcards`): a
     news section."""
-    return not calls_itself_a_post(root) and lists_linked_cards(root)
+    return not calls_itself_a_post(root, found) and lists_linked_cards(root)

@@ -18,10 +18,9 @@ pairs or more and their blurbs hold :data:`BLURB_SHARE` of the text of its parag
 a "related stories" strip under an article holds a few per cent of them (two articles of
 trafilatura's evaluation pages, 0.8% and 2.2%), the section above 40%.
 
-- :func:`calls_itself_a_post` is false for a page that gives no ``article:published_time``
-  and names no article type in its JSON-LD: a page that declares an article by its
-  ``og:type`` alone. Such a page that lists linked cards is read as a page of cards
-  (:func:`webrobot.extract.collectionpage.reading_kinds`).
+- A page that declares an article by its ``og:type`` alone
+  (:func:`webrobot.extract.sitepages.calls_itself_a_post` false) and lists linked cards
+  is read as a page of cards (:func:`webrobot.extract.collectionpage.reading_kinds`).
 - :func:`unlink_pairs` makes the pairs' links plain ``<span>`` text and their headings
   ``<p>`` on a page of cards that lists linked cards (:mod:`webrobot.extract.cardframes`),
   so each card reads as its title over its blurb however trafilatura gathers the page
@@ -35,8 +34,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from webrobot.extract.pagekind import ARTICLE_TYPE, MAX_JSONLD_CHARS
-
 #: A page of linked cards holds at least this many title-and-blurb pairs.
 MIN_CARDS = 3
 #: A blurb is at least this long (characters): a "Read more" link is no blurb.
@@ -46,7 +43,6 @@ BLURB_SHARE = 0.25
 #: How many siblings after the heading the blurb may be.
 LOOKAHEAD = 3
 #: The meta property a post carries.
-PUBLISHED = "article:published_time"
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _BLURBS = frozenset(("p", "div"))
 
@@ -65,22 +61,6 @@ def lists_linked_cards(root: Any, pairs: list[tuple[Any, Any]] | None = None) ->
     paragraphs = sum(len(p.text_content()) for p in root.iter("p"))
     blurbs = sum(len(blurb.text_content()) for _, blurb in pairs)
     return blurbs >= BLURB_SHARE * max(paragraphs, 1)
-
-
-def calls_itself_a_post(root: Any) -> bool:
-    """Whether the page under ``root`` gives an ``article:published_time`` or names an
-    article type in its JSON-LD (beyond an ``og:type``)."""
-    try:
-        for meta in root.iter("meta"):
-            if (meta.get("property") or meta.get("name") or "").strip().lower() == PUBLISHED:
-                return True
-        for script in root.iter("script"):
-            typed = "ld+json" in (script.get("type") or "").lower()
-            if typed and ARTICLE_TYPE.search(script.text or "", 0, MAX_JSONLD_CHARS):
-                return True
-    except (AttributeError, TypeError, ValueError):
-        return True
-    return False
 
 
 def unlink_pairs(tree: Any) -> int:

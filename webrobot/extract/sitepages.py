@@ -50,8 +50,16 @@ def declares_site_page(root: Any, found: Declarations | None = None) -> bool:
     :data:`PUBLISHED` time: a site's page, not a post (see the module doc). Read from
     ``found``, its :func:`~webrobot.extract.pagekind.declarations`, when given."""
     found = declarations(root) if found is None else found
-    if any(key == PUBLISHED for key, _ in found.metas):
-        return False
-    if any(ARTICLE_TYPE.search(text, 0, MAX_JSONLD_CHARS) for text in found.jsonld):
+    if calls_itself_a_post(root, found):
         return False
     return any(_PAGE_TYPE.search(text, 0, MAX_JSONLD_CHARS) for text in found.jsonld)
+
+
+def calls_itself_a_post(root: Any, found: Declarations | None = None) -> bool:
+    """Whether the page under ``root`` gives a :data:`PUBLISHED` time or names an article
+    type in its JSON-LD (beyond an ``og:type``). Read from ``found``, its
+    :func:`~webrobot.extract.pagekind.declarations`, when given."""
+    found = declarations(root) if found is None else found
+    return any(key == PUBLISHED for key, _ in found.metas) or any(
+        ARTICLE_TYPE.search(text, 0, MAX_JSONLD_CHARS) for text in found.jsonld
+    )
